@@ -1,0 +1,296 @@
+#include "common/types.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+#include "common/error.h"
+
+namespace shears {
+
+LogicalType LogicalType::Decimal(int precision, int scale) {
+  if (precision < 1 || precision > kMaxDecimalPrecision) {
+    throw InvalidInputError("DECIMAL precision must be between 1 and {}, got {}",
+                            kMaxDecimalPrecision, precision);
+  }
+  if (scale < 0 || scale > precision) {
+    throw InvalidInputError("DECIMAL scale must be between 0 and the precision ({}), got {}",
+                            precision, scale);
+  }
+  LogicalType type(TypeId::kDecimal);
+  type.precision_ = static_cast<uint8_t>(precision);
+  type.scale_ = static_cast<uint8_t>(scale);
+  return type;
+}
+
+PhysicalType LogicalType::physical() const {
+  switch (id_) {
+    case TypeId::kBoolean:
+      return PhysicalType::kBool;
+    case TypeId::kInteger:
+    case TypeId::kDate:
+      return PhysicalType::kInt32;
+    case TypeId::kBigint:
+    case TypeId::kTimestamp:
+      return PhysicalType::kInt64;
+    case TypeId::kDouble:
+      return PhysicalType::kDouble;
+    case TypeId::kDecimal:
+      return precision_ <= kMaxInt64DecimalPrecision ? PhysicalType::kInt64
+                                                     : PhysicalType::kInt128;
+    case TypeId::kVarchar:
+    case TypeId::kBlob:
+      return PhysicalType::kString;
+    case TypeId::kInvalid:
+      break;
+  }
+  return PhysicalType::kInvalid;
+}
+
+size_t LogicalType::value_size() const {
+  switch (physical()) {
+    case PhysicalType::kBool:
+      return 1;
+    case PhysicalType::kInt32:
+      return 4;
+    case PhysicalType::kInt64:
+    case PhysicalType::kDouble:
+      return 8;
+    case PhysicalType::kInt128:
+      return 16;
+    case PhysicalType::kString:
+      return sizeof(StringRef);
+    case PhysicalType::kInvalid:
+      break;
+  }
+  return 0;
+}
+
+bool LogicalType::IsNumeric() const {
+  return id_ == TypeId::kInteger || id_ == TypeId::kBigint || id_ == TypeId::kDouble ||
+         id_ == TypeId::kDecimal;
+}
+
+std::string LogicalType::ToString() const {
+  switch (id_) {
+    case TypeId::kInvalid:
+      return "INVALID";
+    case TypeId::kBoolean:
+      return "BOOLEAN";
+    case TypeId::kInteger:
+      return "INTEGER";
+    case TypeId::kBigint:
+      return "BIGINT";
+    case TypeId::kDouble:
+      return "DOUBLE";
+    case TypeId::kDecimal:
+      return fmt::format("DECIMAL({},{})", precision_, scale_);
+    case TypeId::kDate:
+      return "DATE";
+    case TypeId::kTimestamp:
+      return "TIMESTAMP";
+    case TypeId::kVarchar:
+      return "VARCHAR";
+    case TypeId::kBlob:
+      return "BLOB";
+  }
+  return "INVALID";
+}
+
+// Howard Hinnant's days_from_civil / civil_from_days, valid for the whole int range used here.
+int32_t DaysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return static_cast<int32_t>(era * 146097 + static_cast<int64_t>(doe) - 719468);
+}
+
+void CivilFromDays(int64_t z, int64_t* year, unsigned* month, unsigned* day) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  const int64_t y = static_cast<int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  *day = doy - (153 * mp + 2) / 5 + 1;
+  *month = mp < 10 ? mp + 3 : mp - 9;
+  *year = y + (*month <= 2);
+}
+
+static bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+
+static unsigned DaysInMonth(int64_t y, unsigned m) {
+  static const unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
+}
+
+static bool ParseUnsigned(std::string_view text, size_t* pos, size_t min_digits,
+                          size_t max_digits, int64_t* out) {
+  size_t start = *pos;
+  int64_t value = 0;
+  while (*pos < text.size() && *pos - start < max_digits && text[*pos] >= '0' &&
+         text[*pos] <= '9') {
+    value = value * 10 + (text[*pos] - '0');
+    ++*pos;
+  }
+  if (*pos - start < min_digits) return false;
+  *out = value;
+  return true;
+}
+
+static bool ParseDatePart(std::string_view text, size_t* pos, int32_t* days) {
+  bool negative = false;
+  if (*pos < text.size() && text[*pos] == '-') {
+    negative = true;
+    ++*pos;
+  }
+  int64_t year, month, day;
+  if (!ParseUnsigned(text, pos, 1, 6, &year)) return false;
+  if (*pos >= text.size() || text[*pos] != '-') return false;
+  ++*pos;
+  if (!ParseUnsigned(text, pos, 1, 2, &month)) return false;
+  if (*pos >= text.size() || text[*pos] != '-') return false;
+  ++*pos;
+  if (!ParseUnsigned(text, pos, 1, 2, &day)) return false;
+  if (negative) year = -year;
+  if (month < 1 || month > 12 || day < 1 ||
+      day > DaysInMonth(year, static_cast<unsigned>(month))) {
+    return false;
+  }
+  *days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
+  return true;
+}
+
+bool ParseDate(std::string_view text, int32_t* days) {
+  size_t pos = 0;
+  return ParseDatePart(text, &pos, days) && pos == text.size();
+}
+
+bool ParseTimestamp(std::string_view text, int64_t* micros) {
+  size_t pos = 0;
+  int32_t days;
+  if (!ParseDatePart(text, &pos, &days)) return false;
+  int64_t result = static_cast<int64_t>(days) * 86400LL * 1000000LL;
+  if (pos == text.size()) {
+    *micros = result;
+    return true;
+  }
+  if (text[pos] != ' ' && text[pos] != 'T') return false;
+  ++pos;
+  int64_t hour, minute, second = 0, fraction = 0;
+  if (!ParseUnsigned(text, &pos, 1, 2, &hour)) return false;
+  if (pos >= text.size() || text[pos] != ':') return false;
+  ++pos;
+  if (!ParseUnsigned(text, &pos, 2, 2, &minute)) return false;
+  if (pos < text.size() && text[pos] == ':') {
+    ++pos;
+    if (!ParseUnsigned(text, &pos, 2, 2, &second)) return false;
+    if (pos < text.size() && text[pos] == '.') {
+      ++pos;
+      size_t start = pos;
+      if (!ParseUnsigned(text, &pos, 1, 6, &fraction)) return false;
+      for (size_t digits = pos - start; digits < 6; digits++) fraction *= 10;
+      // Digits past microseconds are truncated.
+      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
+    }
+  }
+  if (hour > 23 || minute > 59 || second > 59) return false;
+  if (pos != text.size()) return false;
+  *micros = result + ((hour * 60 + minute) * 60 + second) * 1000000LL + fraction;
+  return true;
+}
+
+std::string FormatDate(int32_t days) {
+  int64_t year;
+  unsigned month, day;
+  CivilFromDays(days, &year, &month, &day);
+  if (year < 0) return fmt::format("{:05}-{:02}-{:02}", year, month, day);
+  return fmt::format("{:04}-{:02}-{:02}", year, month, day);
+}
+
+std::string FormatTimestamp(int64_t micros) {
+  constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
+  int64_t days = micros / kMicrosPerDay;
+  int64_t rest = micros % kMicrosPerDay;
+  if (rest < 0) {
+    rest += kMicrosPerDay;
+    days -= 1;
+  }
+  int64_t year;
+  unsigned month, day;
+  CivilFromDays(days, &year, &month, &day);
+  const int64_t seconds = rest / 1000000;
+  const int64_t fraction = rest % 1000000;
+  return fmt::format("{}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
+                     year < 0 ? fmt::format("{:05}", year) : fmt::format("{:04}", year), month,
+                     day, seconds / 3600, (seconds / 60) % 60, seconds % 60, fraction);
+}
+
+std::string FormatInt128(int128_t value) {
+  if (value == 0) return "0";
+  bool negative = value < 0;
+  uint128_t magnitude = negative ? -static_cast<uint128_t>(value) : static_cast<uint128_t>(value);
+  char buffer[48];
+  int pos = sizeof(buffer);
+  while (magnitude > 0) {
+    buffer[--pos] = static_cast<char>('0' + static_cast<int>(magnitude % 10));
+    magnitude /= 10;
+  }
+  if (negative) buffer[--pos] = '-';
+  return std::string(buffer + pos, sizeof(buffer) - pos);
+}
+
+std::string FormatDecimal(int128_t unscaled, int scale) {
+  bool negative = unscaled < 0;
+  uint128_t magnitude =
+      negative ? -static_cast<uint128_t>(unscaled) : static_cast<uint128_t>(unscaled);
+  std::string digits = FormatInt128(static_cast<int128_t>(magnitude));
+  if (magnitude > static_cast<uint128_t>(std::numeric_limits<int128_t>::max())) {
+    digits = "170141183460469231731687303715884105728";  // |INT128_MIN|
+  }
+  if (scale > 0) {
+    if (digits.size() <= static_cast<size_t>(scale)) {
+      digits.insert(0, static_cast<size_t>(scale) + 1 - digits.size(), '0');
+    }
+    digits.insert(digits.size() - static_cast<size_t>(scale), ".");
+  }
+  return negative ? "-" + digits : digits;
+}
+
+std::string FormatDouble(double value) {
+  if (std::isnan(value)) return "nan";
+  if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
+  if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
+  char buffer[64];
+  double magnitude = std::fabs(value);
+  std::to_chars_result result;
+  if (magnitude >= 1e16 || magnitude < 1e-4) {
+    result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
+  } else {
+    result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::fixed);
+  }
+  std::string text(buffer, result.ptr);
+  auto exponent = text.find('e');
+  if (exponent != std::string::npos) {
+    // to_chars writes e+16 / e-05 already; keep as is.
+    return text;
+  }
+  if (text.find('.') == std::string::npos) text += ".0";
+  return text;
+}
+
+std::string FormatHex(std::string_view bytes) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (unsigned char c : bytes) {
+    out.push_back(kDigits[c >> 4]);
+    out.push_back(kDigits[c & 15]);
+  }
+  return out;
+}
+
+}  // namespace shears

@@ -1,0 +1,120 @@
+#pragma once
+// SQL types and how their values are stored in memory.
+//
+//   type        storage (one value)        notes
+//   BOOLEAN     uint8_t (0/1)
+//   INTEGER     int32_t
+//   BIGINT      int64_t
+//   DOUBLE      double
+//   DECIMAL     int64_t  (precision <= 18)  unscaled value
+//               int128_t (precision <= 38)
+//   DATE        int32_t                     days since 1970-01-01
+//   TIMESTAMP   int64_t                     microseconds since 1970-01-01 00:00:00 (no zone)
+//   VARCHAR     StringRef                   UTF-8 bytes owned by the vector's buffers
+//   BLOB        StringRef                   raw bytes
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+
+namespace shears {
+
+using idx_t = uint64_t;
+using int128_t = __int128;
+using uint128_t = unsigned __int128;
+
+enum class TypeId : uint8_t {
+  kInvalid,
+  kBoolean,
+  kInteger,
+  kBigint,
+  kDouble,
+  kDecimal,
+  kDate,
+  kTimestamp,
+  kVarchar,
+  kBlob,
+};
+
+/// How a type's values are laid out in a vector.
+enum class PhysicalType : uint8_t { kInvalid, kBool, kInt32, kInt64, kInt128, kDouble, kString };
+
+class LogicalType {
+ public:
+  static constexpr int kMaxDecimalPrecision = 38;
+  static constexpr int kMaxInt64DecimalPrecision = 18;
+
+  constexpr LogicalType() = default;
+  constexpr explicit LogicalType(TypeId id) : id_(id) {}
+
+  static constexpr LogicalType Boolean() { return LogicalType(TypeId::kBoolean); }
+  static constexpr LogicalType Integer() { return LogicalType(TypeId::kInteger); }
+  static constexpr LogicalType Bigint() { return LogicalType(TypeId::kBigint); }
+  static constexpr LogicalType Double() { return LogicalType(TypeId::kDouble); }
+  static constexpr LogicalType Date() { return LogicalType(TypeId::kDate); }
+  static constexpr LogicalType Timestamp() { return LogicalType(TypeId::kTimestamp); }
+  static constexpr LogicalType Varchar() { return LogicalType(TypeId::kVarchar); }
+  static constexpr LogicalType Blob() { return LogicalType(TypeId::kBlob); }
+  /// Throws InvalidInputError when precision/scale are out of range.
+  static LogicalType Decimal(int precision, int scale);
+
+  TypeId id() const { return id_; }
+  int precision() const { return precision_; }
+  int scale() const { return scale_; }
+  PhysicalType physical() const;
+  /// Bytes per value in a vector's data buffer.
+  size_t value_size() const;
+  bool IsNumeric() const;
+  bool IsString() const { return id_ == TypeId::kVarchar || id_ == TypeId::kBlob; }
+  bool valid() const { return id_ != TypeId::kInvalid; }
+
+  /// SQL spelling: INTEGER, DECIMAL(18,4), VARCHAR, ...
+  std::string ToString() const;
+
+  friend bool operator==(const LogicalType& a, const LogicalType& b) {
+    return a.id_ == b.id_ && a.precision_ == b.precision_ && a.scale_ == b.scale_;
+  }
+
+ private:
+  TypeId id_ = TypeId::kInvalid;
+  uint8_t precision_ = 0;
+  uint8_t scale_ = 0;
+};
+
+/// A non-owning reference to string bytes; the owner is the vector (or page) it came from.
+struct StringRef {
+  const char* ptr = nullptr;
+  uint32_t len = 0;
+
+  StringRef() = default;
+  StringRef(const char* p, uint32_t n) : ptr(p), len(n) {}
+  explicit StringRef(std::string_view sv) : ptr(sv.data()), len(static_cast<uint32_t>(sv.size())) {}
+  std::string_view view() const { return std::string_view(ptr, len); }
+  friend bool operator==(const StringRef& a, const StringRef& b) {
+    return a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0);
+  }
+};
+
+// ---- calendar and rendering helpers shared by every output path ----
+
+/// Days since 1970-01-01 for a proleptic Gregorian date.
+int32_t DaysFromCivil(int64_t year, unsigned month, unsigned day);
+void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
+/// Parses YYYY-MM-DD; returns false when malformed or out of range.
+bool ParseDate(std::string_view text, int32_t* days);
+/// Parses 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]'; returns false when malformed.
+bool ParseTimestamp(std::string_view text, int64_t* micros);
+
+std::string FormatDate(int32_t days);
+/// YYYY-MM-DD HH:MM:SS.ffffff (always six fraction digits).
+std::string FormatTimestamp(int64_t micros);
+/// Plain decimal with exactly `scale` fraction digits: -0.01, 0.00, 12.3400.
+std::string FormatDecimal(int128_t unscaled, int scale);
+/// Shortest text that round-trips; 42.0, 1e+16, 1e-05, nan, inf, -0.0.
+std::string FormatDouble(double value);
+std::string FormatInt128(int128_t value);
+/// Upper-case hex of raw bytes.
+std::string FormatHex(std::string_view bytes);
+
+}  // namespace shears

@@ -1,0 +1,146 @@
+#include "common/value.h"
+
+#include <cmath>
+
+#include "common/error.h"
+
+namespace shears {
+
+Value Value::Null(LogicalType type) {
+  Value v;
+  v.type_ = type;
+  return v;
+}
+
+
+Value Value::Boolean(bool b) {
+  Value v;
+  v.type_ = LogicalType::Boolean();
+  v.is_null_ = false;
+  v.data_ = int64_t{b ? 1 : 0};
+  return v;
+}
+Value Value::Integer(int32_t i) {
+  Value v;
+  v.type_ = LogicalType::Integer();
+  v.is_null_ = false;
+  v.data_ = int64_t{i};
+  return v;
+}
+Value Value::Bigint(int64_t i) {
+  Value v;
+  v.type_ = LogicalType::Bigint();
+  v.is_null_ = false;
+  v.data_ = i;
+  return v;
+}
+Value Value::Double(double d) {
+  Value v;
+  v.type_ = LogicalType::Double();
+  v.is_null_ = false;
+  v.data_ = d;
+  return v;
+}
+Value Value::Decimal(int128_t unscaled, int precision, int scale) {
+  Value v;
+  v.type_ = LogicalType::Decimal(precision, scale);
+  v.is_null_ = false;
+  if (v.type_.physical() == PhysicalType::kInt64) {
+    v.data_ = static_cast<int64_t>(unscaled);
+  } else {
+    v.data_ = unscaled;
+  }
+  return v;
+}
+Value Value::Date(int32_t days) {
+  Value v;
+  v.type_ = LogicalType::Date();
+  v.is_null_ = false;
+  v.data_ = int64_t{days};
+  return v;
+}
+Value Value::Timestamp(int64_t micros) {
+  Value v;
+  v.type_ = LogicalType::Timestamp();
+  v.is_null_ = false;
+  v.data_ = micros;
+  return v;
+}
+Value Value::Varchar(std::string s) {
+  Value v;
+  v.type_ = LogicalType::Varchar();
+  v.is_null_ = false;
+  v.data_ = std::move(s);
+  return v;
+}
+Value Value::Blob(std::string s) {
+  Value v;
+  v.type_ = LogicalType::Blob();
+  v.is_null_ = false;
+  v.data_ = std::move(s);
+  return v;
+}
+
+int128_t Value::GetInt128() const {
+  if (std::holds_alternative<int128_t>(data_)) return std::get<int128_t>(data_);
+  return std::get<int64_t>(data_);
+}
+
+std::string Value::ToString() const {
+  if (is_null_) return "NULL";
+  switch (type_.id()) {
+    case TypeId::kBoolean:
+      return GetBoolean() ? "true" : "false";
+    case TypeId::kInteger:
+    case TypeId::kBigint:
+      return std::to_string(GetInt64());
+    case TypeId::kDouble:
+      return FormatDouble(GetDouble());
+    case TypeId::kDecimal:
+      return FormatDecimal(GetInt128(), type_.scale());
+    case TypeId::kDate:
+      return FormatDate(static_cast<int32_t>(GetInt64()));
+    case TypeId::kTimestamp:
+      return FormatTimestamp(GetInt64());
+    case TypeId::kVarchar:
+      return GetString();
+    case TypeId::kBlob:
+      return FormatHex(GetString());
+    case TypeId::kInvalid:
+      break;
+  }
+  return "NULL";
+}
+
+int Value::Compare(const Value& other) const {
+  if (is_null_ || other.is_null_) return static_cast<int>(!is_null_) - !other.is_null_;
+  SHEARS_CHECK(type_.physical() == other.type_.physical());
+  switch (type_.physical()) {
+    case PhysicalType::kBool:
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64: {
+      int64_t a = GetInt64(), b = other.GetInt64();
+      return (a > b) - (a < b);
+    }
+    case PhysicalType::kInt128: {
+      int128_t a = GetInt128(), b = other.GetInt128();
+      return (a > b) - (a < b);
+    }
+    case PhysicalType::kDouble: {
+      // NaN sorts above every number, as in Parquet and most SQL engines.
+      double a = GetDouble(), b = other.GetDouble();
+      bool an = std::isnan(a), bn = std::isnan(b);
+      if (an || bn) return static_cast<int>(an) - static_cast<int>(bn);
+      return (a > b) - (a < b);
+    }
+    case PhysicalType::kString: {
+      int c = GetString().compare(other.GetString());
+      return (c > 0) - (c < 0);
+    }
+    case PhysicalType::kInvalid:
+      break;
+  }
+  throw InternalError("compare of invalid values");
+}
+
+}  // namespace shears

@@ -1,0 +1,51 @@
+#pragma once
+// A single typed value (or NULL): partition values, statistics bounds, literals.
+
+#include <string>
+#include <variant>
+
+#include "common/types.h"
+
+namespace shears {
+
+class Value {
+ public:
+  Value() = default;  // NULL of invalid type
+  static Value Null(LogicalType type);
+  static Value Boolean(bool v);
+  static Value Integer(int32_t v);
+  static Value Bigint(int64_t v);
+  static Value Double(double v);
+  static Value Decimal(int128_t unscaled, int precision, int scale);
+  static Value Date(int32_t days);
+  static Value Timestamp(int64_t micros);
+  static Value Varchar(std::string v);
+  static Value Blob(std::string v);
+
+  const LogicalType& type() const { return type_; }
+  bool is_null() const { return is_null_; }
+
+  bool GetBoolean() const { return std::get<int64_t>(data_) != 0; }
+  /// INTEGER, BIGINT, DATE, TIMESTAMP and DECIMAL(<=18) values.
+  int64_t GetInt64() const { return std::get<int64_t>(data_); }
+  int128_t GetInt128() const;  // any DECIMAL, and the integer types widened
+  double GetDouble() const { return std::get<double>(data_); }
+  const std::string& GetString() const { return std::get<std::string>(data_); }
+
+  /// Rendering used by the CLI and CSV output ("NULL" for null).
+  std::string ToString() const;
+
+  /// Total order within one type; NULLs compare equal to each other and below values.
+  /// Comparing values of different types is an internal error.
+  int Compare(const Value& other) const;
+  friend bool operator==(const Value& a, const Value& b) {
+    return a.type_ == b.type_ && a.Compare(b) == 0;
+  }
+
+ private:
+  LogicalType type_;
+  bool is_null_ = true;
+  std::variant<std::monostate, int64_t, int128_t, double, std::string> data_;
+};
+
+}  // namespace shears

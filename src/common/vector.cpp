@@ -1,0 +1,108 @@
+#include "common/vector.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+
+#include "common/error.h"
+
+namespace shears {
+
+idx_t ValidityMask::CountNulls(idx_t count) const {
+  if (bits_.empty()) return 0;
+  idx_t valid = 0;
+  idx_t full_words = count / 64;
+  for (idx_t w = 0; w < full_words; w++) valid += std::popcount(bits_[w]);
+  for (idx_t row = full_words * 64; row < count; row++) valid += IsValid(row);
+  return count - valid;
+}
+
+char* StringHeap::Allocate(size_t size) {
+  if (chunk_used_ + size > chunk_size_) {
+    size_t new_size = std::max<size_t>(size, std::max<size_t>(chunk_size_ * 2, 4096));
+    new_size = std::min<size_t>(new_size, std::max<size_t>(size, 1 << 20));
+    chunks_.push_back(std::make_unique<char[]>(new_size));
+    chunk_size_ = new_size;
+    chunk_used_ = 0;
+  }
+  char* out = chunks_.back().get() + chunk_used_;
+  chunk_used_ += size;
+  allocated_ += size;
+  return out;
+}
+
+StringRef StringHeap::Add(std::string_view value) {
+  if (value.empty()) return StringRef("", 0);
+  char* out = Allocate(value.size());
+  std::memcpy(out, value.data(), value.size());
+  return StringRef(out, static_cast<uint32_t>(value.size()));
+}
+
+Vector::Vector(LogicalType type, idx_t capacity) : type_(type) { Reserve(capacity); }
+
+void Vector::Reserve(idx_t capacity) {
+  if (capacity <= capacity_ && data_) return;
+  size_t width = type_.value_size();
+  SHEARS_CHECK(width > 0);
+  auto grown = std::make_unique<uint8_t[]>(capacity * width);
+  if (data_) std::memcpy(grown.get(), data_.get(), capacity_ * width);
+  data_ = std::move(grown);
+  capacity_ = capacity;
+  validity_.Resize(capacity);
+}
+
+StringRef Vector::AddString(std::string_view value) {
+  if (!heap_) heap_ = std::make_shared<StringHeap>();
+  return heap_->Add(value);
+}
+
+void Vector::KeepAlive(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
+
+void Vector::Reset() {
+  validity_.Reset();
+  validity_.Resize(capacity_);
+  heap_.reset();
+  owners_.clear();
+}
+
+std::string Vector::ValueToString(idx_t row) const {
+  if (IsNull(row)) return "NULL";
+  switch (type_.id()) {
+    case TypeId::kBoolean:
+      return data<uint8_t>()[row] ? "true" : "false";
+    case TypeId::kInteger:
+      return std::to_string(data<int32_t>()[row]);
+    case TypeId::kBigint:
+      return std::to_string(data<int64_t>()[row]);
+    case TypeId::kDouble:
+      return FormatDouble(data<double>()[row]);
+    case TypeId::kDecimal:
+      if (type_.physical() == PhysicalType::kInt64) {
+        return FormatDecimal(data<int64_t>()[row], type_.scale());
+      }
+      return FormatDecimal(data<int128_t>()[row], type_.scale());
+    case TypeId::kDate:
+      return FormatDate(data<int32_t>()[row]);
+    case TypeId::kTimestamp:
+      return FormatTimestamp(data<int64_t>()[row]);
+    case TypeId::kVarchar:
+      return std::string(data<StringRef>()[row].view());
+    case TypeId::kBlob:
+      return FormatHex(data<StringRef>()[row].view());
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InternalError("ValueToString on a vector of invalid type");
+}
+
+Batch::Batch(const std::vector<LogicalType>& types, idx_t capacity) {
+  columns_.reserve(types.size());
+  for (const auto& type : types) columns_.emplace_back(type, capacity);
+}
+
+void Batch::Reset() {
+  for (auto& column : columns_) column.Reset();
+  size_ = 0;
+}
+
+}  // namespace shears

@@ -1,0 +1,142 @@
+#pragma once
+// Columnar batches: a Vector holds up to `capacity` values of one type plus a validity mask;
+// a Batch holds one Vector per column and the number of rows in use. String values are
+// StringRefs into buffers the vector keeps alive (decoded pages or its own string heap),
+// so no value needs its own heap allocation.
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "common/types.h"
+
+namespace shears {
+
+/// Rows per batch everywhere in the engine.
+constexpr idx_t kBatchSize = 2048;
+
+/// One bit per row; an empty mask means "all valid", the common case, at no cost.
+class ValidityMask {
+ public:
+  bool AllValid() const { return bits_.empty(); }
+  bool IsValid(idx_t row) const {
+    return bits_.empty() || (bits_[row >> 6] >> (row & 63)) & 1;
+  }
+  void SetNull(idx_t row) {
+    EnsureWritable();
+    bits_[row >> 6] &= ~(uint64_t{1} << (row & 63));
+  }
+  void SetValid(idx_t row) {
+    if (bits_.empty()) return;
+    bits_[row >> 6] |= uint64_t{1} << (row & 63);
+  }
+  void Set(idx_t row, bool valid) { valid ? SetValid(row) : SetNull(row); }
+  /// Marks every row valid again (keeps no storage).
+  void Reset() { bits_.clear(); }
+  /// Sets the number of rows the mask covers; must be called before SetNull.
+  void Resize(idx_t capacity) {
+    capacity_ = capacity;
+    if (!bits_.empty()) bits_.resize((capacity + 63) / 64, ~uint64_t{0});
+  }
+  idx_t CountNulls(idx_t count) const;
+  const uint64_t* data() const { return bits_.data(); }
+
+ private:
+  void EnsureWritable() {
+    if (bits_.empty()) bits_.assign((capacity_ + 63) / 64, ~uint64_t{0});
+  }
+  std::vector<uint64_t> bits_;
+  idx_t capacity_ = kBatchSize;
+};
+
+/// Append-only arena for string bytes owned by a vector.
+class StringHeap {
+ public:
+  char* Allocate(size_t size);
+  StringRef Add(std::string_view value);
+  size_t allocated_bytes() const { return allocated_; }
+
+ private:
+  std::vector<std::unique_ptr<char[]>> chunks_;
+  size_t chunk_used_ = 0;
+  size_t chunk_size_ = 0;
+  size_t allocated_ = 0;
+};
+
+class Vector {
+ public:
+  Vector() = default;
+  explicit Vector(LogicalType type, idx_t capacity = kBatchSize);
+
+  const LogicalType& type() const { return type_; }
+  idx_t capacity() const { return capacity_; }
+  /// Grows the value storage (keeps existing values).
+  void Reserve(idx_t capacity);
+
+  template <typename T>
+  T* data() {
+    return reinterpret_cast<T*>(data_.get());
+  }
+  template <typename T>
+  const T* data() const {
+    return reinterpret_cast<const T*>(data_.get());
+  }
+  uint8_t* raw_data() { return data_.get(); }
+
+  ValidityMask& validity() { return validity_; }
+  const ValidityMask& validity() const { return validity_; }
+  bool IsNull(idx_t row) const { return !validity_.IsValid(row); }
+
+  /// Copies `value` into this vector's string heap and returns a reference to the copy.
+  StringRef AddString(std::string_view value);
+  /// Keeps `owner` alive as long as this vector, for StringRefs that point into it.
+  void KeepAlive(std::shared_ptr<const void> owner);
+  /// Drops values, nulls and string buffers; keeps type and capacity.
+  void Reset();
+
+  /// The value at `row` as text, as the CLI shows it (NULL for nulls).
+  std::string ValueToString(idx_t row) const;
+
+ private:
+  LogicalType type_;
+  idx_t capacity_ = 0;
+  std::unique_ptr<uint8_t[]> data_;
+  ValidityMask validity_;
+  std::shared_ptr<StringHeap> heap_;
+  std::vector<std::shared_ptr<const void>> owners_;
+};
+
+/// Row indexes selected from a batch, in increasing order.
+class SelectionVector {
+ public:
+  SelectionVector() = default;
+  explicit SelectionVector(idx_t capacity) : indexes_(capacity) {}
+  uint32_t operator[](idx_t i) const { return indexes_[i]; }
+  void Set(idx_t i, uint32_t row) { indexes_[i] = row; }
+  uint32_t* data() { return indexes_.data(); }
+  idx_t capacity() const { return indexes_.size(); }
+
+ private:
+  std::vector<uint32_t> indexes_;
+};
+
+class Batch {
+ public:
+  Batch() = default;
+  explicit Batch(const std::vector<LogicalType>& types, idx_t capacity = kBatchSize);
+
+  idx_t size() const { return size_; }
+  void SetSize(idx_t size) { size_ = size; }
+  idx_t column_count() const { return columns_.size(); }
+  Vector& column(idx_t i) { return columns_[i]; }
+  const Vector& column(idx_t i) const { return columns_[i]; }
+  std::vector<Vector>& columns() { return columns_; }
+  void Reset();
+
+ private:
+  std::vector<Vector> columns_;
+  idx_t size_ = 0;
+};
+
+}  // namespace shears
