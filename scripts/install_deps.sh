@@ -8,7 +8,7 @@ PACKAGES=(
   libthrift-dev thrift-compiler libpg-query-dev
   libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libxxhash-dev
   libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev
-  libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev
+  libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev libboost-dev libprotobuf-c-dev
 )
 
 missing=()

@@ -144,3 +144,70 @@ int Value::Compare(const Value& other) const {
 }
 
 }  // namespace shears
+
+#include "common/vector.h"
+
+namespace shears {
+
+Value ReadValue(const Vector& vector, idx_t row) {
+  const auto& type = vector.type();
+  if (vector.IsNull(row)) return Value::Null(type);
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      return Value::Boolean(vector.data<uint8_t>()[row] != 0);
+    case TypeId::kInteger:
+      return Value::Integer(vector.data<int32_t>()[row]);
+    case TypeId::kBigint:
+      return Value::Bigint(vector.data<int64_t>()[row]);
+    case TypeId::kDouble:
+      return Value::Double(vector.data<double>()[row]);
+    case TypeId::kDecimal:
+      return Value::Decimal(type.physical() == PhysicalType::kInt64 ? vector.data<int64_t>()[row]
+                                                                    : vector.data<int128_t>()[row],
+                            type.precision(), type.scale());
+    case TypeId::kDate:
+      return Value::Date(vector.data<int32_t>()[row]);
+    case TypeId::kTimestamp:
+      return Value::Timestamp(vector.data<int64_t>()[row]);
+    case TypeId::kVarchar:
+      return Value::Varchar(std::string(vector.data<StringRef>()[row].view()));
+    case TypeId::kBlob:
+      return Value::Blob(std::string(vector.data<StringRef>()[row].view()));
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InternalError("VectorValue of invalid type");
+}
+
+void WriteValue(Vector& vector, idx_t row, const Value& value) {
+  if (value.is_null()) {
+    vector.validity().SetNull(row);
+    return;
+  }
+  vector.validity().SetValid(row);
+  switch (vector.type().physical()) {
+    case PhysicalType::kBool:
+      vector.data<uint8_t>()[row] = value.GetBoolean();
+      return;
+    case PhysicalType::kInt32:
+      vector.data<int32_t>()[row] = static_cast<int32_t>(value.GetInt64());
+      return;
+    case PhysicalType::kInt64:
+      vector.data<int64_t>()[row] = value.GetInt64();
+      return;
+    case PhysicalType::kInt128:
+      vector.data<int128_t>()[row] = value.GetInt128();
+      return;
+    case PhysicalType::kDouble:
+      vector.data<double>()[row] = value.GetDouble();
+      return;
+    case PhysicalType::kString:
+      vector.data<StringRef>()[row] = vector.AddString(value.GetString());
+      return;
+    case PhysicalType::kInvalid:
+      break;
+  }
+  throw InternalError("WriteValue into a vector of invalid type");
+}
+
+}  // namespace shears

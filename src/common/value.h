@@ -49,3 +49,11 @@ class Value {
 };
 
 }  // namespace shears
+
+namespace shears {
+class Vector;
+/// Stores `value` (of the vector's type, or NULL) at `row` of `vector`.
+void WriteValue(Vector& vector, idx_t row, const Value& value);
+/// The value at `row` of `vector` (NULL when invalid).
+Value ReadValue(const Vector& vector, idx_t row);
+}  // namespace shears

@@ -44,7 +44,7 @@ void Vector::Reserve(idx_t capacity) {
   if (capacity <= capacity_ && data_) return;
   size_t width = type_.value_size();
   SHEARS_CHECK(width > 0);
-  auto grown = std::make_unique<uint8_t[]>(capacity * width);
+  std::shared_ptr<uint8_t[]> grown(new uint8_t[capacity * width]);
   if (data_) std::memcpy(grown.get(), data_.get(), capacity_ * width);
   data_ = std::move(grown);
   capacity_ = capacity;
@@ -59,10 +59,69 @@ StringRef Vector::AddString(std::string_view value) {
 void Vector::KeepAlive(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
 
 void Vector::Reset() {
+  if (data_ && data_.use_count() > 1) {
+    data_.reset(new uint8_t[capacity_ * type_.value_size()]);
+  }
   validity_.Reset();
   validity_.Resize(capacity_);
   heap_.reset();
   owners_.clear();
+}
+
+void Vector::Reference(const Vector& other) {
+  type_ = other.type_;
+  capacity_ = other.capacity_;
+  data_ = other.data_;
+  validity_ = other.validity_;
+  heap_ = other.heap_;
+  owners_ = other.owners_;
+}
+
+void Vector::CopyRows(const Vector& source, const uint32_t* sel, idx_t count) {
+  SHEARS_CHECK(source.type_.physical() == type_.physical());
+  if (count > capacity_) Reserve(count);
+  const size_t width = type_.value_size();
+  const uint8_t* src = source.data_.get();
+  uint8_t* dst = data_.get();
+  switch (width) {
+    case 1:
+      for (idx_t i = 0; i < count; i++) dst[i] = src[sel[i]];
+      break;
+    case 4:
+      for (idx_t i = 0; i < count; i++) std::memcpy(dst + i * 4, src + sel[i] * 4, 4);
+      break;
+    case 8:
+      for (idx_t i = 0; i < count; i++) std::memcpy(dst + i * 8, src + sel[i] * 8, 8);
+      break;
+    default:
+      for (idx_t i = 0; i < count; i++) std::memcpy(dst + i * width, src + sel[i] * width, width);
+  }
+  validity_.Reset();
+  validity_.Resize(capacity_);
+  if (!source.validity_.AllValid()) {
+    for (idx_t i = 0; i < count; i++) {
+      if (!source.validity_.IsValid(sel[i])) validity_.SetNull(i);
+    }
+  }
+  if (type_.IsString()) ShareStringBuffers(source);
+}
+
+void Vector::Append(const Vector& source, idx_t count, idx_t offset) {
+  SHEARS_CHECK(source.type_.physical() == type_.physical());
+  if (offset + count > capacity_) Reserve(std::max(offset + count, capacity_ * 2));
+  const size_t width = type_.value_size();
+  std::memcpy(data_.get() + offset * width, source.data_.get(), count * width);
+  if (!source.validity_.AllValid()) {
+    for (idx_t i = 0; i < count; i++) {
+      if (!source.validity_.IsValid(i)) validity_.SetNull(offset + i);
+    }
+  }
+  if (type_.IsString()) ShareStringBuffers(source);
+}
+
+void Vector::ShareStringBuffers(const Vector& source) {
+  if (source.heap_ && source.heap_ != heap_) owners_.push_back(source.heap_);
+  for (const auto& owner : source.owners_) owners_.push_back(owner);
 }
 
 std::string Vector::ValueToString(idx_t row) const {
@@ -98,6 +157,21 @@ std::string Vector::ValueToString(idx_t row) const {
 Batch::Batch(const std::vector<LogicalType>& types, idx_t capacity) {
   columns_.reserve(types.size());
   for (const auto& type : types) columns_.emplace_back(type, capacity);
+}
+
+void Batch::Select(const uint32_t* sel, idx_t count) {
+  for (auto& column : columns_) {
+    Vector selected(column.type(), std::max<idx_t>(count, 1));
+    selected.CopyRows(column, sel, count);
+    column = std::move(selected);
+  }
+  size_ = count;
+}
+
+std::vector<LogicalType> Batch::types() const {
+  std::vector<LogicalType> out;
+  for (const auto& column : columns_) out.push_back(column.type());
+  return out;
 }
 
 void Batch::Reset() {

@@ -68,6 +68,11 @@ class Vector {
  public:
   Vector() = default;
   explicit Vector(LogicalType type, idx_t capacity = kBatchSize);
+  // Copies would silently share the value buffer; use Reference or CopyRows to say which.
+  Vector(const Vector&) = delete;
+  Vector& operator=(const Vector&) = delete;
+  Vector(Vector&&) = default;
+  Vector& operator=(Vector&&) = default;
 
   const LogicalType& type() const { return type_; }
   idx_t capacity() const { return capacity_; }
@@ -92,8 +97,19 @@ class Vector {
   StringRef AddString(std::string_view value);
   /// Keeps `owner` alive as long as this vector, for StringRefs that point into it.
   void KeepAlive(std::shared_ptr<const void> owner);
-  /// Drops values, nulls and string buffers; keeps type and capacity.
+  /// Drops values, nulls and string buffers; keeps type and capacity. A vector that shared
+  /// its values with another (Reference) gets a buffer of its own again.
   void Reset();
+  /// Makes this vector show the same values as `other` without copying them (the buffers are
+  /// shared; neither vector may be written until Reset).
+  void Reference(const Vector& other);
+  /// Copies rows `sel[0..count)` of `source` to rows [0, count) of this vector (strings keep
+  /// pointing into source's buffers, which this vector then keeps alive).
+  void CopyRows(const Vector& source, const uint32_t* sel, idx_t count);
+  /// Keeps the buffers `source`'s strings point into alive as long as this vector.
+  void ShareStringBuffers(const Vector& source);
+  /// Copies `count` rows of `source` starting at row 0 to this vector starting at `offset`.
+  void Append(const Vector& source, idx_t count, idx_t offset);
 
   /// The value at `row` as text, as the CLI shows it (NULL for nulls).
   std::string ValueToString(idx_t row) const;
@@ -101,7 +117,7 @@ class Vector {
  private:
   LogicalType type_;
   idx_t capacity_ = 0;
-  std::unique_ptr<uint8_t[]> data_;
+  std::shared_ptr<uint8_t[]> data_;
   ValidityMask validity_;
   std::shared_ptr<StringHeap> heap_;
   std::vector<std::shared_ptr<const void>> owners_;
@@ -130,6 +146,9 @@ class Batch {
   void SetSize(idx_t size) { size_ = size; }
   idx_t column_count() const { return columns_.size(); }
   Vector& column(idx_t i) { return columns_[i]; }
+  /// Keeps only rows sel[0..count) (in that order).
+  void Select(const uint32_t* sel, idx_t count);
+  std::vector<LogicalType> types() const;
   const Vector& column(idx_t i) const { return columns_[i]; }
   std::vector<Vector>& columns() { return columns_; }
   void Reset();

@@ -1,0 +1,391 @@
+#include "storage/dataset.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "common/error.h"
+#include "storage/file_system.h"
+#include "storage/hive/hive_partitioning.h"
+#include "storage/parquet/parquet_file.h"
+
+namespace shears {
+
+namespace {
+
+std::string Lower(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
+  }
+  return out;
+}
+
+bool HasGlobChars(const std::string& s) {
+  return s.find_first_of("*?[") != std::string::npos;
+}
+
+std::string_view BaseName(std::string_view path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string_view::npos ? path : path.substr(slash + 1);
+}
+
+/// Which files of a directory are data: see the header comment.
+bool IsDataFileName(std::string_view name) {
+  auto ends_with = [&](std::string_view suffix) {
+    return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+  };
+  return ends_with(".parquet") || ends_with(".parq") || name.find('.') == std::string_view::npos;
+}
+
+std::string StripTrailingSlashes(std::string path) {
+  while (path.size() > 1 && path.back() == '/')
+    path.pop_back();
+  return path;
+}
+
+std::string RelativePath(const std::string& path, const std::string& root) {
+  if (root == "/") return path.substr(path.find_first_not_of('/'));
+  if (path.size() > root.size() && path.compare(0, root.size(), root) == 0 &&
+      path[root.size()] == '/') {
+    return path.substr(root.size() + 1);
+  }
+  return path;  // root "." with paths already relative to it
+}
+
+/// Directory levels of a relative path (the file name excluded).
+std::vector<std::string_view> DirectoryLevels(std::string_view relative) {
+  std::vector<std::string_view> levels;
+  size_t last_slash = relative.rfind('/');
+  if (last_slash == std::string_view::npos) return levels;
+  std::string_view dirs = relative.substr(0, last_slash);
+  while (!dirs.empty()) {
+    size_t slash = dirs.find('/');
+    std::string_view level = dirs.substr(0, slash);
+    dirs = slash == std::string_view::npos ? std::string_view() : dirs.substr(slash + 1);
+    if (!level.empty() && level != ".") levels.push_back(level);
+  }
+  return levels;
+}
+
+std::string JoinKeys(const std::vector<HiveKeyValue>& kvs) {
+  std::string out = "[";
+  for (size_t i = 0; i < kvs.size(); i++) {
+    if (i) out += ", ";
+    out += kvs[i].key;
+  }
+  return out + "]";
+}
+
+/// The type that holds values of both `a` and `b`, or nullopt when they do not combine.
+std::optional<LogicalType> WidenTypes(const LogicalType& a, const LogicalType& b) {
+  if (a == b) return a;
+  auto is_int = [](const LogicalType& t) {
+    return t.id() == TypeId::kInteger || t.id() == TypeId::kBigint;
+  };
+  if (is_int(a) && is_int(b)) return LogicalType::Bigint();
+  if (a.id() == TypeId::kDecimal && b.id() == TypeId::kDecimal) {
+    int scale = std::max(a.scale(), b.scale());
+    int integer_digits = std::max(a.precision() - a.scale(), b.precision() - b.scale());
+    if (integer_digits + scale > LogicalType::kMaxDecimalPrecision) return std::nullopt;
+    return LogicalType::Decimal(integer_digits + scale, scale);
+  }
+  return std::nullopt;
+}
+
+/// A file column while the schema is being unified.
+struct ColumnState {
+  DatasetColumn column;
+  std::string first_file;   // where the column was first seen
+  std::string type_source;  // the file that gave the column its current type
+};
+
+struct ListedFiles {
+  std::string root;
+  std::vector<std::string> paths;
+};
+
+ListedFiles ListDatasetFiles(const std::string& path_or_glob) {
+  ListedFiles listed;
+  if (HasGlobChars(path_or_glob)) {
+    listed.paths = ExpandGlob(path_or_glob);
+    if (listed.paths.empty()) throw IOError("no files match '{}'", path_or_glob);
+    // Same root ExpandGlob lists from: the directory part before the first wildcard.
+    size_t first_wild = path_or_glob.find_first_of("*?[");
+    size_t slash = path_or_glob.rfind('/', first_wild);
+    listed.root = slash == std::string::npos ? "." : path_or_glob.substr(0, slash);
+    if (listed.root.empty()) listed.root = "/";
+  } else if (IsDirectory(path_or_glob)) {
+    listed.root = StripTrailingSlashes(path_or_glob);
+    for (auto& file : ListFilesRecursive(listed.root)) {
+      if (IsDataFileName(BaseName(file))) listed.paths.push_back(std::move(file));
+    }
+    if (listed.paths.empty()) {
+      throw IOError(
+          "directory '{}' holds no Parquet files (names ending in .parquet or .parq, or "
+          "without extension)",
+          path_or_glob);
+    }
+  } else if (PathExists(path_or_glob)) {
+    listed.paths.push_back(path_or_glob);
+    std::string parent = std::filesystem::path(path_or_glob).parent_path().string();
+    listed.root = parent.empty() ? "." : parent;
+  } else {
+    throw IOError("no such file or directory: '{}'", path_or_glob);
+  }
+  std::sort(listed.paths.begin(), listed.paths.end());
+  return listed;
+}
+
+/// The key=value levels of every file, checked against the layout of the first file.
+std::vector<std::vector<HiveKeyValue>> ParseLayout(const std::vector<std::string>& paths,
+                                                   const std::string& root) {
+  std::vector<std::vector<HiveKeyValue>> result;
+  result.reserve(paths.size());
+  // Per depth: the first file with a key=value level there and the first with a plain one.
+  struct DepthUse {
+    int hive_file = -1, plain_file = -1;
+    std::string hive_level, plain_level;
+  };
+  std::vector<DepthUse> depths;
+  for (size_t i = 0; i < paths.size(); i++) {
+    std::string relative = RelativePath(paths[i], root);
+    std::vector<HiveKeyValue> kvs;
+    try {
+      kvs = ParseHivePath(relative);
+    } catch (const InvalidInputError& e) {
+      throw InvalidInputError("'{}': {}", paths[i], e.what());
+    }
+    const auto& expected = result.empty() ? kvs : result.front();
+    bool same_keys = kvs.size() == expected.size();
+    for (size_t k = 0; same_keys && k < kvs.size(); k++) {
+      same_keys = Lower(kvs[k].key) == Lower(expected[k].key);
+    }
+    if (!same_keys) {
+      throw InvalidInputError(
+          "'{}' does not follow the dataset's Hive partition layout: its partition keys are {} "
+          "but {} are expected (as in '{}')",
+          paths[i], JoinKeys(kvs), JoinKeys(expected), paths.front());
+    }
+    std::unordered_set<std::string> seen;
+    for (const auto& kv : kvs) {
+      if (!seen.insert(Lower(kv.key)).second) {
+        throw InvalidInputError("'{}' has the Hive partition key '{}' twice", paths[i], kv.key);
+      }
+    }
+    auto levels = DirectoryLevels(relative);
+    if (depths.size() < levels.size()) depths.resize(levels.size());
+    for (size_t d = 0; d < levels.size(); d++) {
+      DepthUse& use = depths[d];
+      bool hive = IsHiveLevel(levels[d]);
+      int& file = hive ? use.hive_file : use.plain_file;
+      if (file < 0) {
+        file = static_cast<int>(i);
+        (hive ? use.hive_level : use.plain_level) = std::string(levels[d]);
+      }
+      if (use.hive_file >= 0 && use.plain_file >= 0) {
+        throw InvalidInputError(
+            "'{}' does not follow the dataset's Hive partition layout (partition keys {}): "
+            "directory level {} is '{}' in '{}' but '{}' in '{}'; key=value and plain "
+            "directories cannot be mixed at one level",
+            paths[i], JoinKeys(result.empty() ? kvs : result.front()), d + 1, use.hive_level,
+            paths[use.hive_file], use.plain_level, paths[use.plain_file]);
+      }
+    }
+    result.push_back(std::move(kvs));
+  }
+  return result;
+}
+
+}  // namespace
+
+std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
+                                       const DatasetOptions& options) {
+  ListedFiles listed = ListDatasetFiles(path_or_glob);
+  const auto& paths = listed.paths;
+  if (options.hive_partitioning.value_or(true)) {
+    // key=value directories the path itself names (".../year=2024/*.parquet") are partitions
+    // too, so the root moves above them.
+    while (listed.root != "/" && listed.root != "." && IsHiveLevel(BaseName(listed.root))) {
+      std::string parent = std::filesystem::path(listed.root).parent_path().string();
+      listed.root = parent.empty() ? "." : parent;
+    }
+  }
+  std::shared_ptr<Dataset> dataset(new Dataset());
+  dataset->root_ = listed.root;
+
+  bool hive = options.hive_partitioning.value_or(false);
+  if (!options.hive_partitioning.has_value()) {
+    hive = !options.partition_types.empty();
+    for (size_t i = 0; i < paths.size() && !hive; i++) {
+      std::string relative = RelativePath(paths[i], listed.root);
+      for (auto level : DirectoryLevels(relative)) {
+        if (IsHiveLevel(level)) hive = true;
+      }
+    }
+  }
+  std::vector<std::vector<HiveKeyValue>> layout;
+  if (hive) layout = ParseLayout(paths, listed.root);
+
+  // Footers, one file at a time; each ParquetFile (and its descriptor) is dropped at once.
+  std::vector<ColumnState> schema;
+  std::unordered_map<std::string, size_t> by_name;  // lower-case name -> schema index
+  std::vector<std::vector<std::pair<size_t, int>>> file_columns(paths.size());
+  dataset->files_.resize(paths.size());
+  for (size_t i = 0; i < paths.size(); i++) {
+    const std::string& path = paths[i];
+    auto file = parquet::ParquetFile::Open(path);
+    DatasetFile& df = dataset->files_[i];
+    df.path = path;
+    df.size = file->file_size();
+    df.num_rows = file->num_rows();
+    std::unordered_set<size_t> matched;
+    const auto& columns = file->columns();
+    for (size_t c = 0; c < columns.size(); c++) {
+      const parquet::ColumnDescriptor& desc = columns[c];
+      std::string key = Lower(desc.name);
+      auto it = by_name.find(key);
+      size_t index;
+      if (it == by_name.end()) {
+        if (!options.union_by_name && i > 0) {
+          throw InvalidInputError(
+              "'{}' has the column '{}', which '{}' does not have (enable union_by_name to "
+              "combine files with different columns)",
+              path, desc.name, paths.front());
+        }
+        index = schema.size();
+        by_name.emplace(key, index);
+        ColumnState state;
+        state.column.name = desc.name;
+        state.column.type = desc.type;
+        state.first_file = path;
+        state.type_source = path;
+        schema.push_back(std::move(state));
+      } else {
+        index = it->second;
+        if (matched.count(index)) {
+          throw InvalidInputError(
+              "'{}' has two columns named '{}' and '{}' (column names are case-insensitive)", path,
+              schema[index].column.name, desc.name);
+        }
+        ColumnState& state = schema[index];
+        if (desc.type.valid() && state.column.unsupported_reason.empty()) {
+          auto widened = WidenTypes(state.column.type, desc.type);
+          if (!widened) {
+            throw InvalidInputError(
+                "column '{}' has type {} in '{}' but {} in '{}'; the files cannot be read as "
+                "one dataset",
+                state.column.name, state.column.type.ToString(), state.type_source,
+                desc.type.ToString(), path);
+          }
+          if (!(*widened == state.column.type)) {
+            state.column.type = *widened;
+            state.type_source = path;
+          }
+        }
+      }
+      matched.insert(index);
+      ColumnState& state = schema[index];
+      if (!desc.type.valid() && state.column.unsupported_reason.empty()) {
+        // One file storing the column unreadably makes the dataset column unreadable.
+        std::string reason =
+            desc.unsupported_reason.empty() ? "unsupported column type" : desc.unsupported_reason;
+        if (reason.find(path) == std::string::npos) reason += " (in '" + path + "')";
+        state.column.unsupported_reason = std::move(reason);
+        state.column.type = LogicalType();
+      }
+      file_columns[i].emplace_back(index, static_cast<int>(c));
+    }
+    if (!options.union_by_name && matched.size() != schema.size()) {
+      for (size_t s = 0; s < schema.size(); s++) {
+        if (!matched.count(s)) {
+          throw InvalidInputError(
+              "'{}' lacks the column '{}' of '{}' (enable union_by_name to read missing "
+              "columns as NULL)",
+              path, schema[s].column.name, schema[s].first_file);
+        }
+      }
+    }
+  }
+
+  for (size_t i = 0; i < paths.size(); i++) {
+    auto& map = dataset->files_[i].column_map;
+    map.assign(schema.size(), -1);
+    for (auto [index, c] : file_columns[i])
+      map[index] = c;
+  }
+  for (auto& state : schema)
+    dataset->columns_.push_back(std::move(state.column));
+
+  // Partition columns: names from the first file, types inferred or given.
+  const std::vector<HiveKeyValue> no_keys;
+  const auto& keys = layout.empty() ? no_keys : layout.front();
+  std::unordered_map<std::string, LogicalType> overrides;
+  for (const auto& [name, type] : options.partition_types) {
+    bool found = false;
+    for (const auto& kv : keys)
+      found = found || Lower(kv.key) == Lower(name);
+    if (!found) {
+      throw InvalidInputError(
+          "a type is given for partition column '{}', but the partition "
+          "columns of '{}' are {}",
+          name, path_or_glob, JoinKeys(keys));
+    }
+    overrides[Lower(name)] = type;
+  }
+  for (size_t k = 0; k < keys.size(); k++) {
+    const std::string& name = keys[k].key;
+    auto clash = by_name.find(Lower(name));
+    if (clash != by_name.end()) {
+      throw InvalidInputError(
+          "the Hive partition key '{}' (directory '{}={}' of '{}') is also the column '{}' in "
+          "'{}'; disable hive_partitioning or rename one of them",
+          name, name, keys[k].value.value_or(std::string(kHiveNullPartition)), paths.front(),
+          dataset->columns_[clash->second].name, schema[clash->second].first_file);
+    }
+    LogicalType type;
+    auto over = overrides.find(Lower(name));
+    if (over != overrides.end()) {
+      type = over->second;
+    } else {
+      std::vector<std::optional<std::string>> values;
+      values.reserve(layout.size());
+      for (const auto& kvs : layout)
+        values.push_back(kvs[k].value);
+      type = InferPartitionType(values);
+    }
+    for (size_t i = 0; i < paths.size(); i++) {
+      try {
+        dataset->files_[i].partition_values.push_back(
+            ParsePartitionValue(layout[i][k].value, type, name));
+      } catch (const InvalidInputError& e) {
+        throw InvalidInputError("'{}': {}", paths[i], e.what());
+      }
+    }
+    DatasetColumn column;
+    column.name = name;
+    column.type = type;
+    column.is_partition = true;
+    dataset->columns_.push_back(std::move(column));
+  }
+  dataset->num_partition_columns_ = keys.size();
+  return dataset;
+}
+
+int Dataset::FindColumn(const std::string& name) const {
+  std::string key = Lower(name);
+  for (size_t i = 0; i < columns_.size(); i++) {
+    if (Lower(columns_[i].name) == key) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int64_t Dataset::total_rows() const {
+  int64_t total = 0;
+  for (const auto& file : files_)
+    total += file.num_rows;
+  return total;
+}
+
+}  // namespace shears

@@ -1,0 +1,98 @@
+#pragma once
+// A dataset: the set of Parquet files one table scan reads, with one unified schema.
+//
+// What Open accepts:
+//   * a file: that file alone (the root is its directory; no partition columns);
+//   * a directory: every file below it, recursively, whose name ends in ".parquet" or
+//     ".parq" or has no extension at all (Spark/Hadoop "part-00000" files); other files
+//     (.crc, .json, _SUCCESS, hidden files, ...) are ignored;
+//   * a glob (`*`, `?`, `[...]`, `**`): every file it matches, whatever its name; the root is
+//     the directory before the first wildcard.
+// Files are listed by path order. Footers are read once while opening (to learn the schema and
+// row counts) and closed again: a dataset of thousands of files holds no file descriptors.
+//
+// Schema: file columns are unified by name (case-insensitive; the first file's spelling and
+// order, columns first seen in later files appended). INTEGER and BIGINT widen to BIGINT and
+// DECIMALs to a DECIMAL holding both (at most 38 digits); any other type difference is an
+// InvalidInputError naming both files, the column and both types. With union_by_name a file
+// lacking a column reads it as NULL; without it every file must have the same columns.
+//
+// Hive partitions: directory levels `key=value` below the root become partition columns after
+// the file columns, in directory order. Unless hive_partitioning is off, the root moves above
+// key=value levels at its end, so `ds/year=2024/*.parquet` or `ds/year=2024` keep `year`. Every
+// file must have the same keys in the same order, and a depth may not hold key=value levels in some
+// files and plain directories in others. Partition types are inferred (see InferPartitionType)
+// unless DatasetOptions overrides them.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "common/value.h"
+
+namespace shears {
+
+struct DatasetOptions {
+  /// Default: on when the paths have key=value levels (or partition_types is given).
+  std::optional<bool> hive_partitioning;
+  /// Types for partition columns by name (case-insensitive); overrides inference. Naming a
+  /// column that is not a partition column is an InvalidInputError.
+  std::map<std::string, LogicalType> partition_types;
+  /// Files may lack columns: missing ones read as NULL.
+  bool union_by_name = true;
+};
+
+struct DatasetColumn {
+  std::string name;
+  LogicalType type;  // invalid when the column cannot be read (see unsupported_reason)
+  bool is_partition = false;
+  /// Set when some file stores this column in a form shears cannot read (nested, ...): the
+  /// column stays in the schema so that projecting it gives an error with this text, and the
+  /// other columns stay readable.
+  std::string unsupported_reason;
+};
+
+struct DatasetFile {
+  std::string path;
+  uint64_t size = 0;
+  int64_t num_rows = 0;  // from the footer
+  /// One per partition column, in schema order.
+  std::vector<Value> partition_values;
+  /// For each non-partition dataset column: the column index in this file, or -1 (read as
+  /// NULL).
+  std::vector<int> column_map;
+};
+
+class Dataset {
+ public:
+  /// Lists and opens the files. Throws IOError when the path does not exist, a directory holds
+  /// no data files or a glob matches nothing; InvalidInputError for layout or schema conflicts;
+  /// whatever ParquetFile::Open throws for a file that is not valid Parquet.
+  static std::shared_ptr<Dataset> Open(const std::string& path_or_glob,
+                                       const DatasetOptions& options = {});
+
+  const std::string& root() const { return root_; }
+  /// File columns, then partition columns in directory order.
+  const std::vector<DatasetColumn>& columns() const { return columns_; }
+  /// Sorted by path.
+  const std::vector<DatasetFile>& files() const { return files_; }
+  /// Case-insensitive; -1 when absent.
+  int FindColumn(const std::string& name) const;
+  size_t num_partition_columns() const { return num_partition_columns_; }
+  size_t num_file_columns() const { return columns_.size() - num_partition_columns_; }
+  int64_t total_rows() const;
+
+ private:
+  Dataset() = default;
+
+  std::string root_;
+  std::vector<DatasetColumn> columns_;
+  std::vector<DatasetFile> files_;
+  size_t num_partition_columns_ = 0;
+};
+
+}  // namespace shears

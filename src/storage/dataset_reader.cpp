@@ -1,0 +1,148 @@
+#include "storage/dataset_reader.h"
+
+#include <cstring>
+#include <numeric>
+
+#include "common/error.h"
+
+namespace shears {
+
+namespace {
+int128_t Pow10(int n) {
+  int128_t r = 1;
+  for (int i = 0; i < n; i++) r *= 10;
+  return r;
+}
+}  // namespace
+
+void WidenVector(const Vector& in, Vector& out, idx_t count) {
+  const auto& from = in.type();
+  const auto& to = out.type();
+  for (idx_t row = 0; row < count; row++) out.validity().Set(row, in.validity().IsValid(row));
+  if (from == to) {
+    std::memcpy(out.raw_data(), const_cast<Vector&>(in).raw_data(), count * to.value_size());
+    return;
+  }
+  auto read_int = [&](idx_t row) -> int128_t {
+    switch (from.physical()) {
+      case PhysicalType::kInt32:
+        return in.data<int32_t>()[row];
+      case PhysicalType::kInt64:
+        return in.data<int64_t>()[row];
+      case PhysicalType::kInt128:
+        return in.data<int128_t>()[row];
+      default:
+        throw InternalError("cannot widen {} to {}", from.ToString(), to.ToString());
+    }
+  };
+  const int scale_up = to.id() == TypeId::kDecimal ? to.scale() - from.scale() : 0;
+  if (scale_up < 0) throw InternalError("cannot narrow {} to {}", from.ToString(), to.ToString());
+  const int128_t factor = Pow10(scale_up);
+  for (idx_t row = 0; row < count; row++) {
+    int128_t v = in.validity().IsValid(row) ? read_int(row) * factor : 0;
+    switch (to.physical()) {
+      case PhysicalType::kInt64:
+        out.data<int64_t>()[row] = static_cast<int64_t>(v);
+        break;
+      case PhysicalType::kInt128:
+        out.data<int128_t>()[row] = v;
+        break;
+      case PhysicalType::kDouble:
+        out.data<double>()[row] = static_cast<double>(v);
+        break;
+      default:
+        throw InternalError("cannot widen {} to {}", from.ToString(), to.ToString());
+    }
+  }
+}
+
+DatasetReader::DatasetReader(std::shared_ptr<const Dataset> dataset, std::vector<int> columns)
+    : dataset_(std::move(dataset)), columns_(std::move(columns)) {
+  for (int column : columns_) {
+    const auto& col = dataset_->columns().at(static_cast<size_t>(column));
+    if (!col.unsupported_reason.empty()) throw NotSupportedError("{}", col.unsupported_reason);
+  }
+  files_.resize(dataset_->files().size());
+  std::iota(files_.begin(), files_.end(), 0);
+}
+
+DatasetReader::~DatasetReader() = default;
+
+void DatasetReader::SelectFiles(std::vector<size_t> files) { files_ = std::move(files); }
+
+std::vector<LogicalType> DatasetReader::output_types() const {
+  std::vector<LogicalType> types;
+  for (int column : columns_) types.push_back(dataset_->columns()[static_cast<size_t>(column)].type);
+  return types;
+}
+
+std::vector<std::string> DatasetReader::output_names() const {
+  std::vector<std::string> names;
+  for (int column : columns_) names.push_back(dataset_->columns()[static_cast<size_t>(column)].name);
+  return names;
+}
+
+parquet::ScanCounters DatasetReader::counters() const {
+  parquet::ScanCounters total = finished_counters_;
+  if (reader_) total.Add(reader_->counters());
+  return total;
+}
+
+void DatasetReader::OpenFile(size_t file_index) {
+  if (reader_) finished_counters_.Add(reader_->counters());
+  reader_.reset();
+  current_file_ = &dataset_->files()[file_index];
+  auto file = parquet::ParquetFile::Open(current_file_->path);
+  files_read_++;
+  std::vector<int> file_columns;
+  std::vector<LogicalType> file_types;
+  reader_position_.assign(columns_.size(), -1);
+  const size_t file_column_count = dataset_->num_file_columns();
+  for (size_t i = 0; i < columns_.size(); i++) {
+    const size_t column = static_cast<size_t>(columns_[i]);
+    if (column >= file_column_count) continue;  // partition column
+    int in_file = current_file_->column_map.at(column);
+    if (in_file < 0) continue;  // missing in this file: NULL
+    reader_position_[i] = static_cast<int>(file_columns.size());
+    file_columns.push_back(in_file);
+    file_types.push_back(file->columns()[static_cast<size_t>(in_file)].type);
+  }
+  reader_ = std::make_unique<parquet::ParquetReader>(std::move(file), std::move(file_columns));
+  file_batch_ = Batch(file_types);
+}
+
+bool DatasetReader::Next(Batch& out) {
+  out.Reset();
+  while (true) {
+    if (!reader_) {
+      if (next_file_ >= files_.size()) return false;
+      OpenFile(files_[next_file_++]);
+    }
+    if (reader_->Next(file_batch_)) break;
+    finished_counters_.Add(reader_->counters());
+    reader_.reset();
+  }
+  const idx_t count = file_batch_.size();
+  const size_t file_column_count = dataset_->num_file_columns();
+  for (size_t i = 0; i < columns_.size(); i++) {
+    Vector& target = out.column(i);
+    const size_t column = static_cast<size_t>(columns_[i]);
+    if (reader_position_[i] >= 0) {
+      Vector& source = file_batch_.column(static_cast<size_t>(reader_position_[i]));
+      if (source.type() == target.type()) {
+        std::swap(source, target);  // hand over buffers without copying
+      } else {
+        WidenVector(source, target, count);
+      }
+      continue;
+    }
+    const Value value = column >= file_column_count
+                            ? current_file_->partition_values.at(column - file_column_count)
+                            : Value::Null(target.type());
+    for (idx_t row = 0; row < count; row++) WriteValue(target, row, value);
+  }
+  out.SetSize(count);
+  return true;
+}
+
+}  // namespace shears

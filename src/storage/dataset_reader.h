@@ -1,0 +1,52 @@
+#pragma once
+// Reads chosen columns of a dataset, file after file: file columns through ParquetReader
+// (widened to the dataset's unified types), partition columns filled from the path values,
+// columns a file lacks as NULL.
+
+#include <memory>
+#include <vector>
+
+#include "common/vector.h"
+#include "storage/dataset.h"
+#include "storage/parquet/parquet_reader.h"
+
+namespace shears {
+
+class DatasetReader {
+ public:
+  /// `columns` are indexes into dataset->columns(), in output order.
+  DatasetReader(std::shared_ptr<const Dataset> dataset, std::vector<int> columns);
+  ~DatasetReader();
+
+  /// Restricts reading to these files (indexes into dataset->files()). Default: all.
+  void SelectFiles(std::vector<size_t> files);
+  std::vector<LogicalType> output_types() const;
+  std::vector<std::string> output_names() const;
+
+  /// Fills `out` with up to kBatchSize rows; false at the end.
+  bool Next(Batch& out);
+  /// Counters summed over the files read so far.
+  parquet::ScanCounters counters() const;
+  uint64_t files_read() const { return files_read_; }
+
+ private:
+  void OpenFile(size_t file_index);
+
+  std::shared_ptr<const Dataset> dataset_;
+  std::vector<int> columns_;
+  std::vector<size_t> files_;
+  size_t next_file_ = 0;
+  const DatasetFile* current_file_ = nullptr;
+  std::unique_ptr<parquet::ParquetReader> reader_;
+  // For each output column: position in the file reader's output, or -1 (partition / missing).
+  std::vector<int> reader_position_;
+  Batch file_batch_;
+  parquet::ScanCounters finished_counters_;
+  uint64_t files_read_ = 0;
+};
+
+/// Converts `count` values of `in` to `out`'s type, for the widening a dataset allows
+/// (INTEGER -> BIGINT, DECIMAL -> wider DECIMAL, any -> same). Strings are shared, not copied.
+void WidenVector(const Vector& in, Vector& out, idx_t count);
+
+}  // namespace shears

@@ -1,0 +1,64 @@
+#pragma once
+// Parquet split-block bloom filters (parquet-format BloomFilter.md): the bitset is an array of
+// 32-byte blocks of eight little-endian 32-bit words. A 64-bit XXH64 hash picks one block with
+// its upper half and sets or tests one bit per word, derived from its lower half and 8 salts.
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+#include "parquet_types.h"
+
+namespace shears::parquet {
+
+class SplitBlockBloomFilter {
+ public:
+  static constexpr size_t kBytesPerBlock = 32;
+  static constexpr size_t kMinBytes = 32;
+  static constexpr size_t kMaxBytes = size_t{128} << 20;  // the spec's upper bound
+
+  /// Wraps the bitset bytes (numBytes from BloomFilterHeader, a positive multiple of 32 that
+  /// fits an i32). Throws CorruptFileError when the size is invalid.
+  static SplitBlockBloomFilter FromBytes(std::string bytes);
+  /// Empty filter sized for ndv distinct values at false-positive probability fpp, 0 < fpp < 1:
+  /// the spec's optimal size rounded up to a power of 2 and clamped to [kMinBytes, kMaxBytes].
+  /// Throws InvalidInputError for an fpp out of range.
+  static SplitBlockBloomFilter ForNdv(uint64_t ndv, double fpp);
+  /// The byte size ForNdv uses.
+  static size_t OptimalNumBytes(uint64_t ndv, double fpp);
+
+  void InsertHash(uint64_t hash);
+  bool MightContainHash(uint64_t hash) const;
+  const std::string& bytes() const { return bytes_; }
+  size_t num_blocks() const { return num_blocks_; }
+
+  /// Parquet's hash of a value: XXH64 with seed 0 over the value's plain encoding
+  /// (INT32/INT64/FLOAT/DOUBLE little-endian bytes, BYTE_ARRAY/FLBA the raw bytes without the
+  /// length prefix).
+  static uint64_t HashInt32(int32_t v);
+  static uint64_t HashInt64(int64_t v);
+  static uint64_t HashFloat(float v);
+  static uint64_t HashDouble(double v);
+  static uint64_t HashBytes(const void* data, size_t size);
+
+ private:
+  explicit SplitBlockBloomFilter(std::string bytes);
+
+  std::string bytes_;
+  uint64_t num_blocks_ = 0;
+};
+
+/// Parses the thrift-compact BloomFilterHeader at the start of `data` (at most `available`
+/// bytes) and returns its length in bytes. Validates it: numBytes a positive multiple of 32
+/// (else CorruptFileError); algorithm BLOCK, hash XXHASH, compression UNCOMPRESSED (else
+/// NotSupportedError). Malformed thrift raises CorruptFileError.
+size_t ParseBloomFilterHeader(const uint8_t* data, size_t available,
+                              format::BloomFilterHeader* header);
+
+/// Parses a BloomFilterHeader followed by the bitset from the bytes at the column chunk's
+/// bloom_filter_offset. `available` is how many bytes were read: bloom_filter_length when the
+/// file gives it; otherwise read the header first (ParseBloomFilterHeader), then numBytes more.
+/// Throws CorruptFileError when the bitset is cut short.
+SplitBlockBloomFilter ParseBloomFilter(const uint8_t* data, size_t available);
+
+}  // namespace shears::parquet

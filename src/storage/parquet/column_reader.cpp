@@ -1,0 +1,558 @@
+#include "storage/parquet/column_reader.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/error.h"
+#include "storage/parquet/compression.h"
+#include "storage/parquet/value_conversion.h"
+
+namespace shears::parquet {
+
+namespace {
+// Pages larger than this are refused rather than allocated: no real writer produces them, and a
+// hostile header must not make us allocate gigabytes.
+constexpr int64_t kMaxPageSize = 1LL << 30;
+}  // namespace
+
+void ScanCounters::Add(const ScanCounters& other) {
+  bytes_read += other.bytes_read;
+  row_groups_total += other.row_groups_total;
+  row_groups_read += other.row_groups_read;
+  row_groups_skipped += other.row_groups_skipped;
+  pages_read += other.pages_read;
+  pages_skipped += other.pages_skipped;
+  rows_read += other.rows_read;
+}
+
+struct ColumnChunkReader::PageState {
+  std::shared_ptr<const void> owner;  // keeps the bytes values point into alive
+  format::Encoding::type encoding = format::Encoding::PLAIN;
+  idx_t num_values = 0;  // level entries (= rows for flat columns)
+  idx_t level_pos = 0;
+  std::vector<uint8_t> def_levels;  // empty when the column is required
+  const uint8_t* values = nullptr;
+  size_t values_size = 0;
+  size_t values_pos = 0;
+  size_t bool_bit = 0;
+  std::optional<RleBitPackedDecoder> rle;
+  std::unique_ptr<DeltaBinaryPackedDecoder<int32_t>> delta32;
+  std::unique_ptr<DeltaBinaryPackedDecoder<int64_t>> delta64;
+  std::unique_ptr<DeltaLengthByteArrayDecoder> delta_length;
+  std::unique_ptr<DeltaByteArrayDecoder> delta_bytes;
+  std::shared_ptr<StringHeap> heap;
+  std::shared_ptr<std::vector<uint8_t>> split;  // BYTE_STREAM_SPLIT values, re-laid as PLAIN
+  std::vector<uint32_t> indexes;
+};
+
+ColumnChunkReader::ColumnChunkReader(const ParquetFile& file, int row_group, int column,
+                                     ChunkBytes bytes, ScanCounters* counters)
+    : file_(file),
+      column_(file.columns()[static_cast<size_t>(column)]),
+      row_group_(row_group),
+      codec_(file.chunk(row_group, column).meta_data.codec),
+      bytes_(std::move(bytes)),
+      counters_(counters) {}
+
+ColumnChunkReader::~ColumnChunkReader() = default;
+
+void ColumnChunkReader::Fail(const std::string& what) const {
+  throw CorruptFileError("'{}': column '{}' row group {}: {}", file_.path(), column_.name,
+                         row_group_, what);
+}
+
+std::shared_ptr<std::vector<uint8_t>> ColumnChunkReader::Decompress(const uint8_t* body,
+                                                                    size_t compressed,
+                                                                    size_t uncompressed) {
+  auto out = std::make_shared<std::vector<uint8_t>>(uncompressed);
+  parquet::Decompress(codec_, body, compressed, out->data(), uncompressed);
+  return out;
+}
+
+bool ColumnChunkReader::LoadNextDataPage() {
+  const uint8_t* chunk = bytes_.buffer->data() + bytes_.offset;
+  while (position_ < bytes_.size) {
+    format::PageHeader header;
+    uint32_t header_size = DeserializeThrift(chunk + position_, bytes_.size - position_, &header,
+                                             "a page header");
+    position_ += header_size;
+    if (header.compressed_page_size < 0 || header.uncompressed_page_size < 0 ||
+        header.uncompressed_page_size > kMaxPageSize) {
+      Fail(fmt::format("page header has invalid sizes (compressed {}, uncompressed {})",
+                       header.compressed_page_size, header.uncompressed_page_size));
+    }
+    if (static_cast<size_t>(header.compressed_page_size) > bytes_.size - position_) {
+      Fail(fmt::format("page of {} bytes runs past the end of the column chunk ({} bytes left)",
+                       header.compressed_page_size, bytes_.size - position_));
+    }
+    const uint8_t* body = chunk + position_;
+    position_ += static_cast<size_t>(header.compressed_page_size);
+    if (header.__isset.crc) {
+      uint32_t actual = Crc32(body, static_cast<size_t>(header.compressed_page_size));
+      if (actual != static_cast<uint32_t>(header.crc)) {
+        Fail(fmt::format("page checksum mismatch (stored {:08x}, computed {:08x})",
+                         static_cast<uint32_t>(header.crc), actual));
+      }
+    }
+    switch (header.type) {
+      case format::PageType::DICTIONARY_PAGE:
+        ReadDictionaryPage(header, body);
+        continue;
+      case format::PageType::DATA_PAGE:
+      case format::PageType::DATA_PAGE_V2:
+        counters_->pages_read++;
+        StartDataPage(header, body);
+        if (page_->num_values == 0) continue;
+        return true;
+      default:
+        continue;  // index pages and unknown kinds carry nothing we read
+    }
+  }
+  return false;
+}
+
+void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, const uint8_t* body) {
+  if (!header.__isset.dictionary_page_header) Fail("dictionary page without its header");
+  const auto& dict_header = header.dictionary_page_header;
+  if (dict_header.num_values < 0) {
+    Fail(fmt::format("dictionary page declares {} values", dict_header.num_values));
+  }
+  if (dict_header.encoding != format::Encoding::PLAIN &&
+      dict_header.encoding != format::Encoding::PLAIN_DICTIONARY) {
+    Fail("dictionary page is not PLAIN encoded");
+  }
+  if (column_.physical_type == format::Type::BOOLEAN) Fail("BOOLEAN columns cannot have a dictionary");
+  std::shared_ptr<const void> owner;
+  const uint8_t* data = body;
+  size_t size = static_cast<size_t>(header.compressed_page_size);
+  if (codec_ != format::CompressionCodec::UNCOMPRESSED) {
+    auto decompressed = Decompress(body, size, static_cast<size_t>(header.uncompressed_page_size));
+    data = decompressed->data();
+    size = decompressed->size();
+    owner = decompressed;
+  } else {
+    owner = bytes_.buffer;
+  }
+  const size_t count = static_cast<size_t>(dict_header.num_values);
+  const size_t width = PhysicalValueSize(column_.physical_type);
+  // Every value takes at least one byte (four for BYTE_ARRAY lengths) except in pathological
+  // cases; this bounds the allocation by the page size.
+  if (count > size + 1 && !(column_.physical_type == format::Type::FIXED_LEN_BYTE_ARRAY &&
+                            column_.type_length == 0)) {
+    Fail(fmt::format("dictionary declares {} values in {} bytes", count, size));
+  }
+  scratch_.resize(std::max<size_t>(count, 1) * width);
+  switch (column_.physical_type) {
+    case format::Type::BYTE_ARRAY:
+      DecodePlainByteArray(data, size, count, reinterpret_cast<StringRef*>(scratch_.data()));
+      break;
+    case format::Type::FIXED_LEN_BYTE_ARRAY: {
+      const size_t len = static_cast<size_t>(column_.type_length);
+      if (count * len > size) Fail("dictionary page is shorter than its values");
+      auto* refs = reinterpret_cast<StringRef*>(scratch_.data());
+      for (size_t i = 0; i < count; i++) {
+        refs[i] = StringRef(reinterpret_cast<const char*>(data) + i * len,
+                            static_cast<uint32_t>(len));
+      }
+      break;
+    }
+    default:
+      if (count * width > size) Fail("dictionary page is shorter than its values");
+      std::memcpy(scratch_.data(), data, count * width);
+  }
+  dictionary_ = std::make_unique<Vector>(column_.type, std::max<size_t>(count, 1));
+  bad_dictionary_entries_.clear();
+  try {
+    ConvertValues(column_, scratch_.data(), count, *dictionary_, 0);
+  } catch (const CorruptFileError& e) {
+    // A dictionary may hold values no row uses (Spark keeps them); only an entry a row
+    // references is an error, so convert one by one and remember the bad ones.
+    for (size_t i = 0; i < count; i++) {
+      try {
+        ConvertValues(column_, scratch_.data() + i * width, 1, *dictionary_, i);
+      } catch (const CorruptFileError& entry_error) {
+        bad_dictionary_entries_.emplace_back(static_cast<uint32_t>(i), entry_error.what());
+      }
+    }
+  }
+  dictionary_->KeepAlive(owner);
+  dictionary_owner_ = owner;
+  dictionary_size_ = count;
+}
+
+void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const uint8_t* body) {
+  page_ = std::make_unique<PageState>();
+  auto& page = *page_;
+  const size_t compressed = static_cast<size_t>(header.compressed_page_size);
+  const size_t uncompressed = static_cast<size_t>(header.uncompressed_page_size);
+  const int max_def = column_.max_definition_level;
+  const int def_width = BitWidthForMaxValue(static_cast<uint32_t>(max_def));
+  const uint8_t* values;
+  size_t values_size;
+  idx_t num_values;
+  size_t non_null;
+  std::shared_ptr<const void> owner = bytes_.buffer;
+
+  auto decode_levels = [&](RleBitPackedDecoder decoder) {
+    std::vector<uint32_t> levels(num_values);
+    if (decoder.GetBatch(levels.data(), num_values) != num_values) {
+      Fail(fmt::format("page declares {} values but its definition levels end early", num_values));
+    }
+    page.def_levels.resize(num_values);
+    non_null = 0;
+    for (idx_t i = 0; i < num_values; i++) {
+      if (levels[i] > static_cast<uint32_t>(max_def)) {
+        Fail(fmt::format("definition level {} exceeds the maximum {}", levels[i], max_def));
+      }
+      page.def_levels[i] = static_cast<uint8_t>(levels[i]);
+      non_null += levels[i] == static_cast<uint32_t>(max_def);
+    }
+  };
+
+  if (header.type == format::PageType::DATA_PAGE) {
+    if (!header.__isset.data_page_header) Fail("data page without its header");
+    const auto& h = header.data_page_header;
+    if (h.num_values < 0) Fail(fmt::format("data page declares {} values", h.num_values));
+    num_values = static_cast<idx_t>(h.num_values);
+    page.encoding = h.encoding;
+    const uint8_t* data = body;
+    size_t size = compressed;
+    if (codec_ != format::CompressionCodec::UNCOMPRESSED) {
+      auto decompressed = Decompress(body, compressed, uncompressed);
+      data = decompressed->data();
+      size = decompressed->size();
+      owner = decompressed;
+    }
+    size_t pos = 0;
+    non_null = num_values;
+    if (max_def > 0) {
+      if (h.definition_level_encoding == format::Encoding::BIT_PACKED) {
+        size_t level_bytes = (num_values * static_cast<size_t>(def_width) + 7) / 8;
+        if (level_bytes > size) Fail("definition levels run past the page");
+        std::vector<uint32_t> levels(num_values);
+        DecodeLegacyBitPacked(data, level_bytes, def_width, levels.data(), num_values);
+        page.def_levels.resize(num_values);
+        non_null = 0;
+        for (idx_t i = 0; i < num_values; i++) {
+          if (levels[i] > static_cast<uint32_t>(max_def)) Fail("definition level out of range");
+          page.def_levels[i] = static_cast<uint8_t>(levels[i]);
+          non_null += levels[i] == static_cast<uint32_t>(max_def);
+        }
+        pos = level_bytes;
+      } else {
+        size_t consumed = 0;
+        auto decoder = MakeLengthPrefixedRleDecoder(data, size, def_width, &consumed);
+        decode_levels(std::move(decoder));
+        pos = consumed;
+      }
+    }
+    values = data + pos;
+    values_size = size - pos;
+  } else {
+    if (!header.__isset.data_page_header_v2) Fail("data page v2 without its header");
+    const auto& h = header.data_page_header_v2;
+    if (h.num_values < 0 || h.definition_levels_byte_length < 0 ||
+        h.repetition_levels_byte_length < 0) {
+      Fail("data page v2 header has negative sizes");
+    }
+    num_values = static_cast<idx_t>(h.num_values);
+    page.encoding = h.encoding;
+    const size_t rep_len = static_cast<size_t>(h.repetition_levels_byte_length);
+    const size_t def_len = static_cast<size_t>(h.definition_levels_byte_length);
+    if (rep_len + def_len > compressed || rep_len + def_len > uncompressed) {
+      Fail("data page v2 levels are longer than the page");
+    }
+    non_null = num_values;
+    if (max_def > 0) {
+      decode_levels(RleBitPackedDecoder(body + rep_len, def_len, def_width));
+    }
+    const uint8_t* data = body + rep_len + def_len;
+    size_t size = compressed - rep_len - def_len;
+    const size_t values_uncompressed = uncompressed - rep_len - def_len;
+    const bool is_compressed = !h.__isset.is_compressed || h.is_compressed;
+    if (is_compressed && codec_ != format::CompressionCodec::UNCOMPRESSED && size > 0 &&
+        values_uncompressed > 0) {
+      auto decompressed = Decompress(data, size, values_uncompressed);
+      data = decompressed->data();
+      size = decompressed->size();
+      owner = decompressed;
+    } else if (values_uncompressed == 0) {
+      size = 0;  // an empty values section, compressed or not
+    }
+    values = data;
+    values_size = size;
+  }
+
+  page.num_values = num_values;
+  page.owner = owner;
+  page.values = values;
+  page.values_size = values_size;
+
+  switch (page.encoding) {
+    case format::Encoding::PLAIN:
+      break;
+    case format::Encoding::PLAIN_DICTIONARY:
+    case format::Encoding::RLE_DICTIONARY: {
+      if (!dictionary_) Fail("dictionary-encoded page without a dictionary page");
+      if (non_null == 0) break;
+      if (values_size < 1) Fail("dictionary-encoded page has no bit width byte");
+      int bit_width = values[0];
+      if (bit_width > 32) Fail(fmt::format("dictionary index bit width {} is invalid", bit_width));
+      page.rle.emplace(values + 1, values_size - 1, bit_width);
+      break;
+    }
+    case format::Encoding::RLE: {
+      if (column_.physical_type != format::Type::BOOLEAN) Fail("RLE values on a non-BOOLEAN column");
+      size_t consumed = 0;
+      page.rle.emplace(MakeLengthPrefixedRleDecoder(values, values_size, 1, &consumed));
+      break;
+    }
+    case format::Encoding::DELTA_BINARY_PACKED:
+      if (column_.physical_type == format::Type::INT32) {
+        page.delta32 = std::make_unique<DeltaBinaryPackedDecoder<int32_t>>(values, values_size);
+      } else if (column_.physical_type == format::Type::INT64) {
+        page.delta64 = std::make_unique<DeltaBinaryPackedDecoder<int64_t>>(values, values_size);
+      } else {
+        Fail("DELTA_BINARY_PACKED on a column that is not INT32/INT64");
+      }
+      break;
+    case format::Encoding::DELTA_LENGTH_BYTE_ARRAY:
+      if (column_.physical_type != format::Type::BYTE_ARRAY) {
+        Fail("DELTA_LENGTH_BYTE_ARRAY on a non-BYTE_ARRAY column");
+      }
+      page.delta_length = std::make_unique<DeltaLengthByteArrayDecoder>(values, values_size);
+      break;
+    case format::Encoding::DELTA_BYTE_ARRAY:
+      if (column_.physical_type != format::Type::BYTE_ARRAY &&
+          column_.physical_type != format::Type::FIXED_LEN_BYTE_ARRAY) {
+        Fail("DELTA_BYTE_ARRAY on a column that is not a byte array");
+      }
+      page.delta_bytes = std::make_unique<DeltaByteArrayDecoder>(values, values_size);
+      page.heap = std::make_shared<StringHeap>();
+      break;
+    case format::Encoding::BYTE_STREAM_SPLIT: {
+      size_t width;
+      switch (column_.physical_type) {
+        case format::Type::INT32:
+        case format::Type::FLOAT:
+          width = 4;
+          break;
+        case format::Type::INT64:
+        case format::Type::DOUBLE:
+          width = 8;
+          break;
+        case format::Type::FIXED_LEN_BYTE_ARRAY:
+          width = static_cast<size_t>(column_.type_length);
+          break;
+        default:
+          Fail("BYTE_STREAM_SPLIT on an unsupported physical type");
+      }
+      if (non_null * width != values_size) {
+        Fail(fmt::format("BYTE_STREAM_SPLIT section has {} bytes, expected {} values of {} bytes",
+                         values_size, non_null, width));
+      }
+      page.split = std::make_shared<std::vector<uint8_t>>(values_size);
+      DecodeByteStreamSplit(values, values_size, static_cast<int>(width), non_null,
+                            page.split->data());
+      page.owner = page.split;
+      page.values = page.split->data();
+      page.encoding = format::Encoding::PLAIN;  // now laid out as PLAIN
+      break;
+    }
+    default:
+      throw NotSupportedError("'{}': column '{}' uses encoding {}, which shears does not support",
+                              file_.path(), column_.name, static_cast<int>(page.encoding));
+  }
+}
+
+void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset) {
+  auto& page = *page_;
+  if (count == 0) return;
+  const auto physical = column_.physical_type;
+  const size_t width = PhysicalValueSize(physical);
+
+  if (page.encoding == format::Encoding::PLAIN_DICTIONARY ||
+      page.encoding == format::Encoding::RLE_DICTIONARY) {
+    page.indexes.resize(count);
+    if (page.rle->GetBatchBounded(page.indexes.data(), count,
+                                  static_cast<uint32_t>(dictionary_size_)) != count) {
+      Fail("dictionary indexes end before the page's values");
+    }
+    for (const auto& [entry, error] : bad_dictionary_entries_) {
+      for (idx_t i = 0; i < count; i++) {
+        if (page.indexes[i] == entry) Fail(error);
+      }
+    }
+    const size_t out_width = column_.type.value_size();
+    const uint8_t* dict = dictionary_->raw_data();
+    uint8_t* dst = out.raw_data() + out_offset * out_width;
+    switch (out_width) {
+      case 4:
+        for (idx_t i = 0; i < count; i++) {
+          std::memcpy(dst + i * 4, dict + page.indexes[i] * 4, 4);
+        }
+        break;
+      case 8:
+        for (idx_t i = 0; i < count; i++) {
+          std::memcpy(dst + i * 8, dict + page.indexes[i] * 8, 8);
+        }
+        break;
+      default:
+        for (idx_t i = 0; i < count; i++) {
+          std::memcpy(dst + i * out_width, dict + page.indexes[i] * out_width, out_width);
+        }
+    }
+    if (column_.type.IsString()) out.KeepAlive(dictionary_owner_);
+    return;
+  }
+
+  scratch_.resize(count * width);
+  void* scratch = scratch_.data();
+  const uint8_t* values = page.values + page.values_pos;
+  const size_t remaining = page.values_size - page.values_pos;
+  switch (page.encoding) {
+    case format::Encoding::PLAIN:
+      switch (physical) {
+        case format::Type::BOOLEAN: {
+          if ((page.bool_bit + count + 7) / 8 > page.values_size) Fail("BOOLEAN values end early");
+          DecodePlainBoolean(page.values, page.values_size, page.bool_bit, count,
+                             static_cast<uint8_t*>(scratch));
+          page.bool_bit += count;
+          break;
+        }
+        case format::Type::BYTE_ARRAY:
+          page.values_pos +=
+              DecodePlainByteArray(values, remaining, count, static_cast<StringRef*>(scratch));
+          break;
+        case format::Type::FIXED_LEN_BYTE_ARRAY: {
+          const size_t len = static_cast<size_t>(column_.type_length);
+          if (count * len > remaining) Fail("FIXED_LEN_BYTE_ARRAY values end early");
+          auto* refs = static_cast<StringRef*>(scratch);
+          for (idx_t i = 0; i < count; i++) {
+            refs[i] = StringRef(reinterpret_cast<const char*>(values) + i * len,
+                                static_cast<uint32_t>(len));
+          }
+          page.values_pos += count * len;
+          break;
+        }
+        default: {
+          if (count * width > remaining) {
+            Fail(fmt::format("page holds {} bytes of values, {} needed", remaining, count * width));
+          }
+          if (column_.conversion == Conversion::kNone) {
+            // Fast path: the stored layout is already shears' layout.
+            std::memcpy(out.raw_data() + out_offset * width, values, count * width);
+            page.values_pos += count * width;
+            return;
+          }
+          std::memcpy(scratch, values, count * width);
+          page.values_pos += count * width;
+        }
+      }
+      break;
+    case format::Encoding::RLE: {
+      page.indexes.resize(count);
+      if (page.rle->GetBatch(page.indexes.data(), count) != count) Fail("RLE booleans end early");
+      auto* dst = static_cast<uint8_t*>(scratch);
+      for (idx_t i = 0; i < count; i++) dst[i] = page.indexes[i] != 0;
+      break;
+    }
+    case format::Encoding::DELTA_BINARY_PACKED:
+      if (page.delta32) {
+        if (page.delta32->GetBatch(static_cast<int32_t*>(scratch), count) != count) {
+          Fail("DELTA_BINARY_PACKED values end early");
+        }
+      } else if (page.delta64->GetBatch(static_cast<int64_t*>(scratch), count) != count) {
+        Fail("DELTA_BINARY_PACKED values end early");
+      }
+      break;
+    case format::Encoding::DELTA_LENGTH_BYTE_ARRAY:
+      if (page.delta_length->GetBatch(static_cast<StringRef*>(scratch), count) != count) {
+        Fail("DELTA_LENGTH_BYTE_ARRAY values end early");
+      }
+      break;
+    case format::Encoding::DELTA_BYTE_ARRAY: {
+      auto* refs = static_cast<StringRef*>(scratch);
+      if (page.delta_bytes->GetBatch(refs, count, *page.heap) != count) {
+        Fail("DELTA_BYTE_ARRAY values end early");
+      }
+      if (physical == format::Type::FIXED_LEN_BYTE_ARRAY) {
+        for (idx_t i = 0; i < count; i++) {
+          if (refs[i].len != static_cast<uint32_t>(column_.type_length)) {
+            Fail("DELTA_BYTE_ARRAY value has the wrong length for FIXED_LEN_BYTE_ARRAY");
+          }
+        }
+      }
+      out.KeepAlive(page.heap);
+      break;
+    }
+    default:
+      Fail("unexpected encoding");
+  }
+  ConvertValues(column_, scratch, count, out, out_offset);
+  if (column_.type.IsString()) out.KeepAlive(page.owner);
+}
+
+void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset) {
+  try {
+    ReadInternal(count, out, out_offset);
+  } catch (const CorruptFileError& e) {
+    // Decoders do not know the file; errors that do not name it yet get the context here.
+    if (std::string_view(e.what()).rfind("'", 0) == 0) throw;
+    Fail(e.what());
+  }
+}
+
+void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset) {
+  const size_t out_width = column_.type.value_size();
+  while (count > 0) {
+    if (!page_ || page_->level_pos == page_->num_values) {
+      if (!LoadNextDataPage()) {
+        Fail("the column chunk holds fewer values than the row group's row count");
+      }
+    }
+    auto& page = *page_;
+    const idx_t take = std::min<idx_t>(count, page.num_values - page.level_pos);
+    idx_t non_null = take;
+    if (!page.def_levels.empty()) {
+      const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
+      const uint8_t* levels = page.def_levels.data() + page.level_pos;
+      non_null = 0;
+      for (idx_t i = 0; i < take; i++) non_null += levels[i] == max_def;
+    }
+    DecodeValues(non_null, out, out_offset);
+    if (non_null < take) {
+      // Spread the dense values out to their rows, back to front, marking the gaps NULL.
+      const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
+      const uint8_t* levels = page.def_levels.data() + page.level_pos;
+      uint8_t* base = out.raw_data() + out_offset * out_width;
+      idx_t src = non_null;
+      for (idx_t i = take; i-- > 0;) {
+        if (levels[i] == max_def) {
+          --src;
+          if (src != i) std::memmove(base + i * out_width, base + src * out_width, out_width);
+        } else {
+          std::memset(base + i * out_width, 0, out_width);
+          out.validity().SetNull(out_offset + i);
+        }
+      }
+    }
+    page.level_pos += take;
+    out_offset += take;
+    count -= take;
+  }
+}
+
+void ColumnChunkReader::Skip(idx_t count) {
+  // Decoding into a throwaway vector keeps every decoder's position right; page-level skipping
+  // with the offset index avoids this cost where it matters.
+  Vector sink(column_.type, kBatchSize);
+  while (count > 0) {
+    idx_t take = std::min<idx_t>(count, kBatchSize);
+    sink.Reset();
+    Read(take, sink, 0);
+    count -= take;
+  }
+}
+
+}  // namespace shears::parquet

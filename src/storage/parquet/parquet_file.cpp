@@ -1,0 +1,584 @@
+#include "storage/parquet/parquet_file.h"
+
+#include <algorithm>
+#include <cctype>
+#include <functional>
+#include <cmath>
+#include <cstring>
+
+#include "common/error.h"
+#include "storage/parquet/bloom_filter.h"
+#include "storage/parquet/value_conversion.h"
+
+namespace shears::parquet {
+
+namespace {
+
+constexpr char kMagic[] = "PAR1";
+constexpr char kEncryptedMagic[] = "PARE";
+// A footer larger than this is not plausible for any real file; refuse before allocating.
+constexpr uint32_t kMaxFooterLength = 512u << 20;
+
+bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
+  return a.size() == b.size() &&
+         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+const char* PhysicalTypeName(format::Type::type type) {
+  switch (type) {
+    case format::Type::BOOLEAN:
+      return "BOOLEAN";
+    case format::Type::INT32:
+      return "INT32";
+    case format::Type::INT64:
+      return "INT64";
+    case format::Type::INT96:
+      return "INT96";
+    case format::Type::FLOAT:
+      return "FLOAT";
+    case format::Type::DOUBLE:
+      return "DOUBLE";
+    case format::Type::BYTE_ARRAY:
+      return "BYTE_ARRAY";
+    case format::Type::FIXED_LEN_BYTE_ARRAY:
+      return "FIXED_LEN_BYTE_ARRAY";
+  }
+  return "UNKNOWN";
+}
+
+const char* TimeUnitName(const format::TimeUnit& unit) {
+  if (unit.__isset.MILLIS) return "MILLIS";
+  if (unit.__isset.NANOS) return "NANOS";
+  return "MICROS";
+}
+
+// Maps one primitive schema element to a shears type. Sets `reason` when it cannot be read.
+void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column) {
+  const auto physical = element.type;
+  column->physical_type = physical;
+  column->type_length = element.__isset.type_length ? element.type_length : 0;
+  std::string annotation;
+  auto unsupported = [&](const std::string& what) {
+    column->type = LogicalType();
+    column->unsupported_reason =
+        fmt::format("column '{}' has type {} ({}), which shears does not support yet",
+                    element.name, PhysicalTypeName(physical), what);
+  };
+  auto set_decimal = [&](int precision, int scale, Conversion conversion) {
+    annotation = fmt::format("DECIMAL({},{})", precision, scale);
+    if (precision < 1 || precision > LogicalType::kMaxDecimalPrecision || scale < 0 ||
+        scale > precision) {
+      unsupported(annotation);
+      return;
+    }
+    column->type = LogicalType::Decimal(precision, scale);
+    column->conversion = conversion;
+  };
+
+  const bool has_logical = element.__isset.logicalType;
+  const auto& logical = element.logicalType;
+  const bool has_converted = element.__isset.converted_type;
+  const auto converted = element.converted_type;
+
+  bool is_decimal = (has_logical && logical.__isset.DECIMAL) ||
+                    (has_converted && converted == format::ConvertedType::DECIMAL);
+  int precision = has_logical && logical.__isset.DECIMAL ? logical.DECIMAL.precision
+                                                         : element.precision;
+  int scale = has_logical && logical.__isset.DECIMAL ? logical.DECIMAL.scale : element.scale;
+
+  switch (physical) {
+    case format::Type::BOOLEAN:
+      column->type = LogicalType::Boolean();
+      column->conversion = Conversion::kBoolean;
+      break;
+    case format::Type::INT32: {
+      if (is_decimal) {
+        set_decimal(precision, scale, Conversion::kInt32Decimal);
+        break;
+      }
+      if ((has_logical && logical.__isset.DATE) ||
+          (has_converted && converted == format::ConvertedType::DATE)) {
+        annotation = "DATE";
+        column->type = LogicalType::Date();
+        break;
+      }
+      if ((has_logical && logical.__isset.TIME) ||
+          (has_converted && converted == format::ConvertedType::TIME_MILLIS)) {
+        unsupported("TIME");
+        return;
+      }
+      int bit_width = 32;
+      bool is_signed = true;
+      if (has_logical && logical.__isset.INTEGER) {
+        bit_width = logical.INTEGER.bitWidth;
+        is_signed = logical.INTEGER.isSigned;
+      } else if (has_converted) {
+        switch (converted) {
+          case format::ConvertedType::UINT_8:
+            bit_width = 8, is_signed = false;
+            break;
+          case format::ConvertedType::UINT_16:
+            bit_width = 16, is_signed = false;
+            break;
+          case format::ConvertedType::UINT_32:
+            bit_width = 32, is_signed = false;
+            break;
+          case format::ConvertedType::INT_8:
+            bit_width = 8;
+            break;
+          case format::ConvertedType::INT_16:
+            bit_width = 16;
+            break;
+          default:
+            break;
+        }
+      }
+      annotation = fmt::format("{}INT{}", is_signed ? "" : "U", bit_width);
+      column->unsigned_order = !is_signed;
+      if (!is_signed && bit_width == 32) {
+        column->type = LogicalType::Bigint();
+        column->conversion = Conversion::kInt32ToInt64;
+      } else {
+        column->type = LogicalType::Integer();
+      }
+      break;
+    }
+    case format::Type::INT64: {
+      if (is_decimal) {
+        set_decimal(precision, scale, Conversion::kInt64Decimal);
+        break;
+      }
+      if (has_logical && logical.__isset.TIMESTAMP) {
+        const auto& unit = logical.TIMESTAMP.unit;
+        annotation = fmt::format("TIMESTAMP({}{})", TimeUnitName(unit),
+                                 logical.TIMESTAMP.isAdjustedToUTC ? ", UTC" : "");
+        column->type = LogicalType::Timestamp();
+        column->conversion = unit.__isset.MILLIS  ? Conversion::kMillisToMicros
+                             : unit.__isset.NANOS ? Conversion::kNanosToMicros
+                                                  : Conversion::kNone;
+        break;
+      }
+      if (has_converted && (converted == format::ConvertedType::TIMESTAMP_MILLIS ||
+                            converted == format::ConvertedType::TIMESTAMP_MICROS)) {
+        bool millis = converted == format::ConvertedType::TIMESTAMP_MILLIS;
+        annotation = millis ? "TIMESTAMP_MILLIS" : "TIMESTAMP_MICROS";
+        column->type = LogicalType::Timestamp();
+        column->conversion = millis ? Conversion::kMillisToMicros : Conversion::kNone;
+        break;
+      }
+      if ((has_logical && logical.__isset.TIME) ||
+          (has_converted && converted == format::ConvertedType::TIME_MICROS)) {
+        unsupported("TIME");
+        return;
+      }
+      bool is_unsigned = (has_logical && logical.__isset.INTEGER && !logical.INTEGER.isSigned) ||
+                         (!has_logical && has_converted &&
+                          converted == format::ConvertedType::UINT_64);
+      if (is_unsigned) {
+        // Values up to 2^64-1 do not fit BIGINT; DECIMAL(20,0) holds them exactly.
+        annotation = "UINT64";
+        column->unsigned_order = true;
+        column->type = LogicalType::Decimal(20, 0);
+        column->conversion = Conversion::kUInt64ToDecimal;
+      } else {
+        column->type = LogicalType::Bigint();
+      }
+      break;
+    }
+    case format::Type::INT96:
+      column->type = LogicalType::Timestamp();
+      column->conversion = Conversion::kInt96ToMicros;
+      break;
+    case format::Type::FLOAT:
+      column->type = LogicalType::Double();
+      column->conversion = Conversion::kFloatToDouble;
+      break;
+    case format::Type::DOUBLE:
+      column->type = LogicalType::Double();
+      break;
+    case format::Type::BYTE_ARRAY:
+    case format::Type::FIXED_LEN_BYTE_ARRAY: {
+      const bool fixed = physical == format::Type::FIXED_LEN_BYTE_ARRAY;
+      if (fixed && column->type_length <= 0) {
+        throw CorruptFileError("column '{}' is FIXED_LEN_BYTE_ARRAY without a valid type_length",
+                               element.name);
+      }
+      column->unsigned_order = true;
+      if (is_decimal) {
+        column->unsigned_order = false;
+        set_decimal(precision, scale, Conversion::kBinaryDecimal);
+        break;
+      }
+      if (fixed && has_logical && logical.__isset.UUID) {
+        if (column->type_length != 16) {
+          throw CorruptFileError("UUID column '{}' has length {}, not 16", element.name,
+                                 column->type_length);
+        }
+        annotation = "UUID";
+        column->type = LogicalType::Varchar();
+        column->conversion = Conversion::kUuid;
+        break;
+      }
+      if (fixed && has_logical && logical.__isset.FLOAT16) {
+        if (column->type_length != 2) {
+          throw CorruptFileError("FLOAT16 column '{}' has length {}, not 2", element.name,
+                                 column->type_length);
+        }
+        annotation = "FLOAT16";
+        column->unsigned_order = false;
+        column->type = LogicalType::Double();
+        column->conversion = Conversion::kFloat16ToDouble;
+        break;
+      }
+      if (has_converted && converted == format::ConvertedType::INTERVAL) {
+        unsupported("INTERVAL");
+        return;
+      }
+      bool is_string = (has_logical && (logical.__isset.STRING || logical.__isset.ENUM ||
+                                        logical.__isset.JSON)) ||
+                       (has_converted && (converted == format::ConvertedType::UTF8 ||
+                                          converted == format::ConvertedType::ENUM ||
+                                          converted == format::ConvertedType::JSON));
+      if (is_string) {
+        annotation = has_logical && logical.__isset.JSON     ? "JSON"
+                     : has_logical && logical.__isset.ENUM   ? "ENUM"
+                     : has_converted && converted == format::ConvertedType::JSON ? "JSON"
+                     : has_converted && converted == format::ConvertedType::ENUM ? "ENUM"
+                                                                                 : "STRING";
+        column->type = LogicalType::Varchar();
+      } else {
+        column->type = LogicalType::Blob();
+      }
+      column->conversion = Conversion::kString;
+      break;
+    }
+    default:
+      throw CorruptFileError("column '{}' has an invalid physical type ({})", element.name,
+                             static_cast<int>(physical));
+  }
+  column->parquet_type_name =
+      annotation.empty() ? PhysicalTypeName(physical)
+                         : fmt::format("{} ({})", PhysicalTypeName(physical), annotation);
+  if (physical == format::Type::FIXED_LEN_BYTE_ARRAY) {
+    column->parquet_type_name = fmt::format("FIXED_LEN_BYTE_ARRAY({}){}", column->type_length,
+                                            annotation.empty() ? "" : " (" + annotation + ")");
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<ParquetFile> ParquetFile::Open(const std::string& path) {
+  auto file = RandomAccessFile::Open(path);
+  std::shared_ptr<ParquetFile> result(new ParquetFile(std::move(file)));
+  try {
+    result->ParseFooter();
+    result->BuildSchema();
+  } catch (const CorruptFileError& e) {
+    throw CorruptFileError("'{}' is not a valid Parquet file: {}", path, e.what());
+  } catch (const NotSupportedError& e) {
+    throw NotSupportedError("'{}': {}", path, e.what());
+  }
+  return result;
+}
+
+ParquetFile::ParquetFile(std::unique_ptr<RandomAccessFile> file) : file_(std::move(file)) {}
+
+void ParquetFile::ParseFooter() {
+  const uint64_t size = file_->size();
+  if (size < 12) {
+    throw CorruptFileError("the file is {} bytes long, too short for Parquet (at least 12)", size);
+  }
+  uint8_t head[4];
+  file_->ReadAt(0, 4, head);
+  uint8_t tail[8];
+  file_->ReadAt(size - 8, 8, tail);
+  if (std::memcmp(tail + 4, kEncryptedMagic, 4) == 0) {
+    throw NotSupportedError("the file is encrypted (encrypted footer), which shears does not support");
+  }
+  if (std::memcmp(head, kMagic, 4) != 0 || std::memcmp(tail + 4, kMagic, 4) != 0) {
+    throw CorruptFileError("it does not start and end with the magic bytes PAR1");
+  }
+  uint32_t footer_length;
+  std::memcpy(&footer_length, tail, 4);
+  if (footer_length == 0 || footer_length > size - 12 || footer_length > kMaxFooterLength) {
+    throw CorruptFileError("the footer length {} does not fit in the file ({} bytes)",
+                           footer_length, size);
+  }
+  footer_length_ = footer_length;
+  std::vector<uint8_t> footer(footer_length);
+  file_->ReadAt(size - 8 - footer_length, footer_length, footer.data());
+  DeserializeThrift(footer.data(), footer.size(), &metadata_, "the footer (FileMetaData)");
+  if (metadata_.num_rows < 0) throw CorruptFileError("negative row count {}", metadata_.num_rows);
+  int64_t rows = 0;
+  for (size_t i = 0; i < metadata_.row_groups.size(); i++) {
+    const auto& rg = metadata_.row_groups[i];
+    if (rg.num_rows < 0) {
+      throw CorruptFileError("row group {} has a negative row count {}", i, rg.num_rows);
+    }
+    rows += rg.num_rows;
+  }
+  if (rows != metadata_.num_rows) {
+    throw CorruptFileError("the row groups hold {} rows but the footer says {}", rows,
+                           metadata_.num_rows);
+  }
+}
+
+void ParquetFile::BuildSchema() {
+  const auto& schema = metadata_.schema;
+  if (schema.empty()) throw CorruptFileError("the schema is empty");
+  const int root_children = schema[0].__isset.num_children ? schema[0].num_children : 0;
+  if (root_children < 0 || static_cast<size_t>(root_children) >= schema.size() + 1) {
+    throw CorruptFileError("the schema root claims {} children but the schema has {} elements",
+                           root_children, schema.size());
+  }
+  size_t pos = 1;
+  int leaf = 0;
+  // Counts the leaves below a group and returns the position after it.
+  std::function<size_t(size_t, int*, int)> skip_subtree = [&](size_t at, int* leaves,
+                                                              int depth) -> size_t {
+    if (at >= schema.size()) throw CorruptFileError("the schema ends inside a group");
+    if (depth > 64) throw CorruptFileError("the schema nests deeper than 64 levels");
+    const auto& element = schema[at];
+    int children = element.__isset.num_children ? element.num_children : 0;
+    if (children < 0) throw CorruptFileError("schema element '{}' has a negative child count", element.name);
+    if (children == 0 && !element.__isset.type) {
+      // An empty group holds no leaves.
+      return at + 1;
+    }
+    if (children == 0) {
+      ++*leaves;
+      return at + 1;
+    }
+    size_t next = at + 1;
+    for (int c = 0; c < children; c++) next = skip_subtree(next, leaves, depth + 1);
+    return next;
+  };
+  for (int child = 0; child < root_children; child++) {
+    if (pos >= schema.size()) throw CorruptFileError("the schema has fewer elements than it declares");
+    const auto& element = schema[pos];
+    ColumnDescriptor column;
+    column.name = element.name;
+    int children = element.__isset.num_children ? element.num_children : 0;
+    const bool repeated = element.__isset.repetition_type &&
+                          element.repetition_type == format::FieldRepetitionType::REPEATED;
+    if (children > 0 || repeated || !element.__isset.type) {
+      int leaves = 0;
+      pos = skip_subtree(pos, &leaves, 0);
+      const char* kind = "STRUCT";
+      auto is = [&](format::ConvertedType::type t) {
+        return element.__isset.converted_type && element.converted_type == t;
+      };
+      if ((element.__isset.logicalType && element.logicalType.__isset.LIST) ||
+          is(format::ConvertedType::LIST) || repeated) {
+        kind = "LIST";
+      } else if ((element.__isset.logicalType && element.logicalType.__isset.MAP) ||
+                 is(format::ConvertedType::MAP) || is(format::ConvertedType::MAP_KEY_VALUE)) {
+        kind = "MAP";
+      }
+      column.unsupported_reason = fmt::format(
+          "column '{}' is a nested {} column; nested columns are not supported yet", element.name,
+          kind);
+      column.parquet_type_name = kind;
+      leaf += leaves;
+      columns_.push_back(std::move(column));
+      continue;
+    }
+    MapPrimitive(element, &column);
+    column.leaf_index = leaf++;
+    const bool optional = !element.__isset.repetition_type ||
+                          element.repetition_type != format::FieldRepetitionType::REQUIRED;
+    column.max_definition_level = optional ? 1 : 0;
+    columns_.push_back(std::move(column));
+    pos++;
+  }
+  for (size_t i = 0; i < metadata_.row_groups.size(); i++) {
+    const auto& rg = metadata_.row_groups[i];
+    if (rg.columns.size() != static_cast<size_t>(leaf)) {
+      throw CorruptFileError("row group {} has {} column chunks but the schema has {} leaf columns",
+                             i, rg.columns.size(), leaf);
+    }
+  }
+}
+
+int ParquetFile::FindColumn(const std::string& name) const {
+  for (size_t i = 0; i < columns_.size(); i++) {
+    if (columns_[i].name == name) return static_cast<int>(i);
+  }
+  for (size_t i = 0; i < columns_.size(); i++) {
+    if (EqualsIgnoreCase(columns_[i].name, name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+int64_t ParquetFile::row_group_num_rows(int row_group) const {
+  return metadata_.row_groups.at(static_cast<size_t>(row_group)).num_rows;
+}
+
+void ParquetFile::CheckReadable(int column) const {
+  const auto& descriptor = columns_.at(static_cast<size_t>(column));
+  if (!descriptor.unsupported_reason.empty()) {
+    throw NotSupportedError("'{}': {}", path(), descriptor.unsupported_reason);
+  }
+  for (const auto& rg : metadata_.row_groups) {
+    const auto& chunk = rg.columns[static_cast<size_t>(descriptor.leaf_index)];
+    if (chunk.__isset.crypto_metadata || chunk.__isset.encrypted_column_metadata) {
+      throw NotSupportedError("'{}': column '{}' is encrypted, which shears does not support",
+                              path(), descriptor.name);
+    }
+    if (!chunk.__isset.meta_data) {
+      throw CorruptFileError("'{}': column '{}' has a column chunk without metadata", path(),
+                             descriptor.name);
+    }
+  }
+}
+
+const format::ColumnChunk& ParquetFile::chunk(int row_group, int column) const {
+  const auto& descriptor = columns_.at(static_cast<size_t>(column));
+  SHEARS_CHECK(descriptor.leaf_index >= 0);
+  return metadata_.row_groups.at(static_cast<size_t>(row_group))
+      .columns.at(static_cast<size_t>(descriptor.leaf_index));
+}
+
+std::optional<Value> ParquetFile::DecodeBound(int column, const std::string& bytes) const {
+  return DecodePlainBound(columns_.at(static_cast<size_t>(column)), bytes);
+}
+
+ColumnChunkStatistics ParquetFile::GetStatistics(int row_group, int column) const {
+  ColumnChunkStatistics result;
+  const auto& descriptor = columns_.at(static_cast<size_t>(column));
+  const auto& chunk_meta = chunk(row_group, column);
+  if (!chunk_meta.__isset.meta_data) return result;
+  const auto& meta = chunk_meta.meta_data;
+  result.num_values = meta.num_values;
+  if (!meta.__isset.statistics) return result;
+  const auto& stats = meta.statistics;
+  if (stats.__isset.null_count && stats.null_count >= 0) result.null_count = stats.null_count;
+  if (stats.__isset.distinct_count && stats.distinct_count >= 0) {
+    result.distinct_count = stats.distinct_count;
+  }
+  if (descriptor.physical_type == format::Type::INT96) return result;  // no defined order
+  if (stats.__isset.min_value && stats.__isset.max_value) {
+    result.min = DecodeBound(column, stats.min_value);
+    result.max = DecodeBound(column, stats.max_value);
+  } else if (stats.__isset.min && stats.__isset.max && !descriptor.unsigned_order &&
+             descriptor.physical_type != format::Type::BYTE_ARRAY &&
+             descriptor.physical_type != format::Type::FIXED_LEN_BYTE_ARRAY) {
+    // The deprecated fields were written with signed comparison: only trustworthy where the
+    // column's order is signed anyway.
+    result.min = DecodeBound(column, stats.min);
+    result.max = DecodeBound(column, stats.max);
+  }
+  if (!result.min || !result.max) {
+    result.min.reset();
+    result.max.reset();
+  } else if (descriptor.type.id() == TypeId::kDouble) {
+    // The spec: a zero min may stand for -0.0 and a zero max for +0.0.
+    if (result.min->GetDouble() == 0) result.min = Value::Double(-0.0);
+    if (result.max->GetDouble() == 0) result.max = Value::Double(0.0);
+  }
+  return result;
+}
+
+std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int column) const {
+  const auto& chunk_meta = chunk(row_group, column);
+  if (!chunk_meta.__isset.column_index_offset || !chunk_meta.__isset.column_index_length) {
+    return std::nullopt;
+  }
+  if (chunk_meta.column_index_offset < 0 || chunk_meta.column_index_length <= 0) {
+    throw CorruptFileError("'{}': column '{}' row group {}: invalid column index location", path(),
+                           columns_[static_cast<size_t>(column)].name, row_group);
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(chunk_meta.column_index_length));
+  file_->ReadAt(static_cast<uint64_t>(chunk_meta.column_index_offset), bytes.size(), bytes.data());
+  format::ColumnIndex index;
+  try {
+    DeserializeThrift(bytes.data(), bytes.size(), &index, "the column index");
+  } catch (const CorruptFileError& e) {
+    throw CorruptFileError("'{}': column '{}' row group {}: {}", path(),
+                           columns_[static_cast<size_t>(column)].name, row_group, e.what());
+  }
+  const size_t pages = index.null_pages.size();
+  if (index.min_values.size() != pages || index.max_values.size() != pages ||
+      (!index.null_counts.empty() && index.null_counts.size() != pages)) {
+    throw CorruptFileError("'{}': column '{}' row group {}: column index lists disagree in length",
+                           path(), columns_[static_cast<size_t>(column)].name, row_group);
+  }
+  ColumnIndexData data;
+  data.null_pages = index.null_pages;
+  data.boundary_order = index.boundary_order;
+  data.null_counts = index.null_counts;
+  for (size_t page = 0; page < pages; page++) {
+    if (index.null_pages[page]) {
+      data.min_values.emplace_back();
+      data.max_values.emplace_back();
+      continue;
+    }
+    data.min_values.push_back(DecodeBound(column, index.min_values[page]));
+    data.max_values.push_back(DecodeBound(column, index.max_values[page]));
+  }
+  return data;
+}
+
+std::optional<format::OffsetIndex> ParquetFile::ReadOffsetIndex(int row_group, int column) const {
+  const auto& chunk_meta = chunk(row_group, column);
+  if (!chunk_meta.__isset.offset_index_offset || !chunk_meta.__isset.offset_index_length) {
+    return std::nullopt;
+  }
+  if (chunk_meta.offset_index_offset < 0 || chunk_meta.offset_index_length <= 0) {
+    throw CorruptFileError("'{}': column '{}' row group {}: invalid offset index location", path(),
+                           columns_[static_cast<size_t>(column)].name, row_group);
+  }
+  std::vector<uint8_t> bytes(static_cast<size_t>(chunk_meta.offset_index_length));
+  file_->ReadAt(static_cast<uint64_t>(chunk_meta.offset_index_offset), bytes.size(), bytes.data());
+  format::OffsetIndex index;
+  try {
+    DeserializeThrift(bytes.data(), bytes.size(), &index, "the offset index");
+  } catch (const CorruptFileError& e) {
+    throw CorruptFileError("'{}': column '{}' row group {}: {}", path(),
+                           columns_[static_cast<size_t>(column)].name, row_group, e.what());
+  }
+  return index;
+}
+
+std::unique_ptr<SplitBlockBloomFilter> ParquetFile::ReadBloomFilter(int row_group,
+                                                                    int column) const {
+  const auto& chunk_meta = chunk(row_group, column);
+  if (!chunk_meta.__isset.meta_data || !chunk_meta.meta_data.__isset.bloom_filter_offset) {
+    return nullptr;
+  }
+  const auto& meta = chunk_meta.meta_data;
+  const auto& name = columns_[static_cast<size_t>(column)].name;
+  const int64_t offset = meta.bloom_filter_offset;
+  if (offset < 0 || static_cast<uint64_t>(offset) >= file_->size()) {
+    throw CorruptFileError("'{}': column '{}' row group {}: bloom filter offset {} is outside the file",
+                           path(), name, row_group, offset);
+  }
+  try {
+    std::vector<uint8_t> bytes;
+    if (meta.__isset.bloom_filter_length && meta.bloom_filter_length > 0) {
+      bytes.resize(static_cast<size_t>(meta.bloom_filter_length));
+      file_->ReadAt(static_cast<uint64_t>(offset), bytes.size(), bytes.data());
+    } else {
+      // Without a length: read the header first (it is small), then the bitset it announces.
+      size_t probe = std::min<uint64_t>(256, file_->size() - static_cast<uint64_t>(offset));
+      bytes.resize(probe);
+      file_->ReadAt(static_cast<uint64_t>(offset), probe, bytes.data());
+      format::BloomFilterHeader header;
+      size_t header_size = ParseBloomFilterHeader(bytes.data(), bytes.size(), &header);
+      if (header.numBytes <= 0 ||
+          static_cast<uint64_t>(header.numBytes) > file_->size() - offset - header_size) {
+        throw CorruptFileError("bloom filter of {} bytes does not fit in the file", header.numBytes);
+      }
+      bytes.resize(header_size + static_cast<size_t>(header.numBytes));
+      file_->ReadAt(static_cast<uint64_t>(offset), bytes.size(), bytes.data());
+    }
+    return std::make_unique<SplitBlockBloomFilter>(ParseBloomFilter(bytes.data(), bytes.size()));
+  } catch (const CorruptFileError& e) {
+    throw CorruptFileError("'{}': column '{}' row group {}: {}", path(), name, row_group, e.what());
+  }
+}
+
+}  // namespace shears::parquet

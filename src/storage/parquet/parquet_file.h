@@ -1,0 +1,128 @@
+#pragma once
+// An opened Parquet file: its footer parsed, its schema mapped to shears types, and access
+// to the metadata pruning needs (statistics, column and offset indexes, bloom filters).
+// Reading values is ParquetReader's job (parquet_reader.h).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+#include "common/value.h"
+#include "parquet_types.h"
+#include "storage/file_system.h"
+
+namespace shears::parquet {
+
+class SplitBlockBloomFilter;
+
+/// How stored values become shears values.
+enum class Conversion : uint8_t {
+  kNone,             // stored as the shears type's storage (INT32->INTEGER, INT64->BIGINT, ...)
+  kBoolean,          // BOOLEAN -> uint8_t
+  kInt32ToInt64,     // UINT_32 -> BIGINT
+  kUInt64ToDecimal,  // UINT_64 -> DECIMAL(20,0)
+  kFloatToDouble,    // FLOAT -> DOUBLE
+  kFloat16ToDouble,  // FLBA(2) FLOAT16 -> DOUBLE
+  kInt32Decimal,     // DECIMAL in INT32
+  kInt64Decimal,     // DECIMAL in INT64
+  kBinaryDecimal,    // DECIMAL in FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY (big-endian two's complement)
+  kMillisToMicros,   // TIMESTAMP(MILLIS)
+  kNanosToMicros,    // TIMESTAMP(NANOS), floor division
+  kInt96ToMicros,    // INT96 (nanos of day + Julian day)
+  kUuid,             // FLBA(16) UUID -> VARCHAR 8-4-4-4-12
+  kString,           // BYTE_ARRAY / FLBA as VARCHAR or BLOB
+};
+
+/// A top-level column of the file, as shears sees it.
+struct ColumnDescriptor {
+  std::string name;
+  /// Index of the leaf in each row group's column chunks (-1 for nested columns).
+  int leaf_index = -1;
+  format::Type::type physical_type = format::Type::INT32;
+  int type_length = 0;  // FIXED_LEN_BYTE_ARRAY width
+  int max_definition_level = 0;
+  int max_repetition_level = 0;
+  LogicalType type;  // invalid when the column cannot be read (see unsupported_reason)
+  Conversion conversion = Conversion::kNone;
+  /// Set for nested (LIST/MAP/STRUCT) or otherwise unsupported columns; projecting such a
+  /// column is a NotSupportedError with this text, the others stay readable.
+  std::string unsupported_reason;
+  /// Statistics compare as unsigned (UINT_* annotations) or bytewise (strings).
+  bool unsigned_order = false;
+  /// Human-readable Parquet type: "INT32 (DATE)", "BYTE_ARRAY (STRING)", ...
+  std::string parquet_type_name;
+};
+
+/// Statistics of one column chunk, decoded into the column's shears type.
+struct ColumnChunkStatistics {
+  std::optional<Value> min;  // absent when unknown or unusable (e.g. legacy unsigned stats)
+  std::optional<Value> max;
+  std::optional<int64_t> null_count;
+  std::optional<int64_t> distinct_count;
+  int64_t num_values = 0;  // including nulls
+};
+
+/// The column index of one column chunk, decoded.
+struct ColumnIndexData {
+  std::vector<bool> null_pages;
+  std::vector<std::optional<Value>> min_values;  // nullopt for all-null pages
+  std::vector<std::optional<Value>> max_values;
+  std::vector<int64_t> null_counts;  // empty when the file has none
+  format::BoundaryOrder::type boundary_order = format::BoundaryOrder::UNORDERED;
+};
+
+class ParquetFile {
+ public:
+  /// Opens `path` and parses its footer. Throws IOError when the file cannot be read,
+  /// CorruptFileError (naming the file) when it is not valid Parquet, NotSupportedError for
+  /// encrypted files.
+  static std::shared_ptr<ParquetFile> Open(const std::string& path);
+
+  const std::string& path() const { return file_->path(); }
+  RandomAccessFile& file() const { return *file_; }
+  const format::FileMetaData& metadata() const { return metadata_; }
+  uint64_t file_size() const { return file_->size(); }
+  uint32_t footer_length() const { return footer_length_; }
+
+  const std::vector<ColumnDescriptor>& columns() const { return columns_; }
+  /// Index of the column named `name` (exact match, then case-insensitive), or -1.
+  int FindColumn(const std::string& name) const;
+  int64_t num_rows() const { return metadata_.num_rows; }
+  int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
+  int64_t row_group_num_rows(int row_group) const;
+  /// The chunk metadata of column `column` (top-level index) in `row_group`.
+  const format::ColumnChunk& chunk(int row_group, int column) const;
+
+  ColumnChunkStatistics GetStatistics(int row_group, int column) const;
+  /// Reads and decodes the column index; nullopt when the file has none.
+  std::optional<ColumnIndexData> ReadColumnIndex(int row_group, int column) const;
+  std::optional<format::OffsetIndex> ReadOffsetIndex(int row_group, int column) const;
+  /// Reads the split-block bloom filter; nullptr when the chunk has none.
+  std::unique_ptr<SplitBlockBloomFilter> ReadBloomFilter(int row_group, int column) const;
+
+  /// Converts a statistics or column-index bound (plain-encoded bytes) of `column` to a Value;
+  /// nullopt when the bytes are not usable for this type.
+  std::optional<Value> DecodeBound(int column, const std::string& bytes) const;
+
+  /// Throws NotSupportedError when `column` cannot be read (nested or unsupported type).
+  void CheckReadable(int column) const;
+
+ private:
+  ParquetFile(std::unique_ptr<RandomAccessFile> file);
+  void ParseFooter();
+  void BuildSchema();
+
+  std::unique_ptr<RandomAccessFile> file_;
+  format::FileMetaData metadata_;
+  uint32_t footer_length_ = 0;
+  std::vector<ColumnDescriptor> columns_;
+};
+
+/// Parses a thrift compact-protocol struct from `data`, converting thrift errors into
+/// CorruptFileError with `what` (e.g. "page header") in the message. Returns bytes consumed.
+template <typename T>
+uint32_t DeserializeThrift(const uint8_t* data, size_t size, T* out, const char* what);
+
+}  // namespace shears::parquet

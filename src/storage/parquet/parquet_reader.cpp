@@ -1,0 +1,142 @@
+#include "storage/parquet/parquet_reader.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <numeric>
+#include <tuple>
+
+#include "common/error.h"
+
+namespace shears::parquet {
+
+ParquetReader::ParquetReader(std::shared_ptr<ParquetFile> file, std::vector<int> columns,
+                             ReaderOptions options)
+    : file_(std::move(file)), columns_(std::move(columns)), options_(options) {
+  for (int column : columns_) {
+    if (column < 0 || static_cast<size_t>(column) >= file_->columns().size()) {
+      throw InternalError("column index {} out of range for '{}'", column, file_->path());
+    }
+    file_->CheckReadable(column);
+  }
+  row_groups_.resize(static_cast<size_t>(file_->num_row_groups()));
+  std::iota(row_groups_.begin(), row_groups_.end(), 0);
+  counters_.row_groups_total = row_groups_.size();
+  pad_chunks_ = NeedsChunkPadding(*file_);
+}
+
+bool NeedsChunkPadding(const ParquetFile& file) {
+  const auto& meta = file.metadata();
+  if (!meta.__isset.created_by) return false;
+  const std::string& writer = meta.created_by;
+  if (writer.rfind("parquet-mr", 0) != 0) return false;
+  // "parquet-mr version 1.2.8 (build ...)": fixed in 1.2.9; no version at all is older still.
+  int major = 0, minor = 0, patch = 0;
+  if (std::sscanf(writer.c_str(), "parquet-mr version %d.%d.%d", &major, &minor, &patch) != 3) {
+    return true;
+  }
+  return std::make_tuple(major, minor, patch) < std::make_tuple(1, 2, 9);
+}
+
+ParquetReader::~ParquetReader() = default;
+
+void ParquetReader::SelectRowGroups(std::vector<int> row_groups) {
+  for (int rg : row_groups) {
+    if (rg < 0 || rg >= file_->num_row_groups()) {
+      throw InternalError("row group {} out of range for '{}'", rg, file_->path());
+    }
+  }
+  row_groups_ = std::move(row_groups);
+  counters_.row_groups_skipped = counters_.row_groups_total - row_groups_.size();
+}
+
+std::vector<LogicalType> ParquetReader::output_types() const {
+  std::vector<LogicalType> types;
+  for (int column : columns_) types.push_back(file_->columns()[static_cast<size_t>(column)].type);
+  return types;
+}
+
+void ParquetReader::StartRowGroup(int row_group) {
+  current_row_group_ = row_group;
+  rows_left_in_group_ = file_->row_group_num_rows(row_group);
+  readers_.clear();
+  counters_.row_groups_read++;
+  if (columns_.empty() || rows_left_in_group_ == 0) {
+    readers_.resize(columns_.size());
+    return;
+  }
+  struct Range {
+    size_t column_pos;
+    uint64_t start;
+    uint64_t size;
+  };
+  std::vector<Range> ranges;
+  const uint64_t file_size = file_->file_size();
+  for (size_t i = 0; i < columns_.size(); i++) {
+    const auto& meta = file_->chunk(row_group, columns_[i]).meta_data;
+    int64_t start = meta.data_page_offset;
+    // Some writers set dictionary_page_offset to 0 without a dictionary: only trust it when it
+    // lies before the first data page.
+    if (meta.__isset.dictionary_page_offset && meta.dictionary_page_offset > 0 &&
+        meta.dictionary_page_offset < start) {
+      start = meta.dictionary_page_offset;
+    }
+    int64_t size = meta.total_compressed_size;
+    if (pad_chunks_) {
+      // Old parquet-mr under-reports chunk sizes (PARQUET-816): read a little further, within
+      // the data part of the file.
+      const int64_t data_end = static_cast<int64_t>(file_size) - 8 - file_->footer_length();
+      size = std::max<int64_t>(size, std::min<int64_t>(size + 100, data_end - start));
+    }
+    if (start < 4 || size < 0 || static_cast<uint64_t>(start) > file_size ||
+        static_cast<uint64_t>(size) > file_size - static_cast<uint64_t>(start)) {
+      throw CorruptFileError(
+          "'{}': column '{}' row group {}: column chunk [{}, +{}) lies outside the file ({} bytes)",
+          file_->path(), file_->columns()[static_cast<size_t>(columns_[i])].name, row_group, start,
+          size, file_size);
+    }
+    ranges.push_back({i, static_cast<uint64_t>(start), static_cast<uint64_t>(size)});
+  }
+  std::sort(ranges.begin(), ranges.end(),
+            [](const Range& a, const Range& b) { return a.start < b.start; });
+  readers_.resize(columns_.size());
+  size_t first = 0;
+  while (first < ranges.size()) {
+    // Grow a group of ranges while the next one starts within the coalescing gap.
+    size_t last = first;
+    uint64_t end = ranges[first].start + ranges[first].size;
+    while (last + 1 < ranges.size() &&
+           ranges[last + 1].start <= end + options_.coalesce_gap_bytes) {
+      ++last;
+      end = std::max(end, ranges[last].start + ranges[last].size);
+    }
+    const uint64_t begin = ranges[first].start;
+    auto buffer = std::make_shared<std::vector<uint8_t>>(end - begin);
+    file_->file().ReadAt(begin, end - begin, buffer->data());
+    counters_.bytes_read += end - begin;
+    for (size_t r = first; r <= last; r++) {
+      ChunkBytes bytes{buffer, static_cast<size_t>(ranges[r].start - begin),
+                       static_cast<size_t>(ranges[r].size)};
+      readers_[ranges[r].column_pos] = std::make_unique<ColumnChunkReader>(
+          *file_, row_group, columns_[ranges[r].column_pos], std::move(bytes), &counters_);
+    }
+    first = last + 1;
+  }
+}
+
+bool ParquetReader::Next(Batch& out) {
+  out.Reset();
+  while (rows_left_in_group_ == 0) {
+    if (next_row_group_ >= row_groups_.size()) return false;
+    StartRowGroup(row_groups_[next_row_group_++]);
+  }
+  const idx_t count = std::min<idx_t>(kBatchSize, static_cast<idx_t>(rows_left_in_group_));
+  for (size_t i = 0; i < columns_.size(); i++) {
+    readers_[i]->Read(count, out.column(i), 0);
+  }
+  rows_left_in_group_ -= static_cast<int64_t>(count);
+  counters_.rows_read += count;
+  out.SetSize(count);
+  return true;
+}
+
+}  // namespace shears::parquet

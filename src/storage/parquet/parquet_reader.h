@@ -1,0 +1,58 @@
+#pragma once
+// Reads the projected columns of chosen row groups of one Parquet file into batches. Only the
+// projected column chunks' bytes are read; chunks that lie close together are read with one
+// request.
+
+#include <memory>
+#include <vector>
+
+#include "common/vector.h"
+#include "storage/parquet/column_reader.h"
+#include "storage/parquet/parquet_file.h"
+
+namespace shears::parquet {
+
+struct ReaderOptions {
+  /// Two chunk ranges closer than this are read as one (the gap is read and discarded).
+  uint64_t coalesce_gap_bytes = 1 << 20;
+};
+
+class ParquetReader {
+ public:
+  /// `columns` are top-level column indexes of `file`, in output order. Throws
+  /// NotSupportedError when one of them cannot be read (nested, encrypted, ...).
+  ParquetReader(std::shared_ptr<ParquetFile> file, std::vector<int> columns,
+                ReaderOptions options = {});
+  ~ParquetReader();
+
+  /// Restricts reading to these row groups (in this order). Default: all.
+  void SelectRowGroups(std::vector<int> row_groups);
+  /// Types of the output columns.
+  std::vector<LogicalType> output_types() const;
+
+  /// Fills `out` with up to kBatchSize rows (out must have one vector per projected column of
+  /// the right type). Returns false when everything was read.
+  bool Next(Batch& out);
+
+  const ScanCounters& counters() const { return counters_; }
+  const ParquetFile& file() const { return *file_; }
+
+ private:
+  void StartRowGroup(int row_group);
+
+  std::shared_ptr<ParquetFile> file_;
+  std::vector<int> columns_;
+  ReaderOptions options_;
+  std::vector<int> row_groups_;
+  size_t next_row_group_ = 0;
+  int current_row_group_ = -1;
+  int64_t rows_left_in_group_ = 0;
+  std::vector<std::unique_ptr<ColumnChunkReader>> readers_;
+  ScanCounters counters_;
+  bool pad_chunks_ = false;
+};
+
+/// True for files from writers known to under-report column chunk sizes.
+bool NeedsChunkPadding(const ParquetFile& file);
+
+}  // namespace shears::parquet
