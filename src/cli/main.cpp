@@ -1,14 +1,20 @@
 // The `shears` command: a thin client over libshears.
 //
+//   shears -c SQL [--format table|csv|json]  run SQL (several statements: ;-separated)
+//   shears -f FILE                           run the SQL in FILE
+//   shears < FILE                            run SQL from standard input
 //   shears inspect FILE                      footer, schema, row groups, statistics
 //   shears cat PATH [--columns a,b] [--format table|csv|json] [--limit N]
 
 #include <CLI/CLI.hpp>
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "common/error.h"
 #include "format/result_writer.h"
+#include "main/connection.h"
 #include "storage/dataset.h"
 #include "storage/dataset_reader.h"
 #include "storage/parquet/inspect.h"
@@ -65,11 +71,35 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
   return 0;
 }
 
+// Runs each statement and prints the results of those that return rows.
+int RunSql(const std::string& sql, shears::OutputFormat format) {
+  shears::Database database;
+  shears::Connection connection(database);
+  for (const auto& result : connection.QueryAll(sql)) {
+    if (!result.rows) continue;
+    // Plans read best as plain lines, not squeezed into a table cell.
+    if (format == shears::OutputFormat::kTable && result.names.size() == 1 &&
+        result.names[0].rfind("explain", 0) == 0) {
+      for (const auto& row : result.ToStrings()) std::cout << row[0] << '\n';
+      continue;
+    }
+    auto writer = shears::ResultWriter::Make(format, std::cout);
+    writer->Begin(result.names, result.types);
+    for (size_t b = 0; b < result.rows->batch_count(); b++) writer->Write(result.rows->batch(b));
+    writer->End();
+  }
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"shears: SQL over Hive-partitioned Parquet, with dynamic partition pruning"};
-  app.require_subcommand(1);
+  app.require_subcommand(0, 1);
+  std::string sql, sql_file, format = "table";
+  app.add_option("-c,--command", sql, "SQL to run");
+  app.add_option("-f,--file", sql_file, "file of SQL statements to run");
+  app.add_option("--format", format, "output format: table, csv or json")->capture_default_str();
 
   auto* inspect = app.add_subcommand("inspect", "Show a Parquet file's footer, schema and statistics");
   std::string inspect_path;
@@ -91,6 +121,18 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*cat) return RunCat(cat_path, cat_columns, cat_format, cat_limit);
+    auto output_format = shears::ParseOutputFormat(format);
+    if (!sql_file.empty()) {
+      std::ifstream in(sql_file);
+      if (!in) throw shears::IOError("cannot read SQL file '{}'", sql_file);
+      std::stringstream text;
+      text << in.rdbuf();
+      return RunSql(text.str(), output_format);
+    }
+    if (!sql.empty()) return RunSql(sql, output_format);
+    std::stringstream text;
+    text << std::cin.rdbuf();
+    return RunSql(text.str(), output_format);
   } catch (const shears::Error& e) {
     std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
     return 1;

@@ -161,7 +161,8 @@ Batch::Batch(const std::vector<LogicalType>& types, idx_t capacity) {
 
 void Batch::Select(const uint32_t* sel, idx_t count) {
   for (auto& column : columns_) {
-    Vector selected(column.type(), std::max<idx_t>(count, 1));
+    // Keep the capacity: the batch is refilled to full size after this.
+    Vector selected(column.type(), std::max<idx_t>(column.capacity(), std::max<idx_t>(count, 1)));
     selected.CopyRows(column, sel, count);
     column = std::move(selected);
   }

@@ -88,12 +88,22 @@ parquet::ScanCounters DatasetReader::counters() const {
   return total;
 }
 
-void DatasetReader::OpenFile(size_t file_index) {
+void DatasetReader::StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                                std::vector<int> row_groups) {
+  files_.clear();
+  next_file_ = 0;
+  OpenFile(file_index, std::move(file));
+  reader_->SelectRowGroups(std::move(row_groups));
+}
+
+void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file) {
   if (reader_) finished_counters_.Add(reader_->counters());
   reader_.reset();
   current_file_ = &dataset_->files()[file_index];
-  auto file = parquet::ParquetFile::Open(current_file_->path);
-  files_read_++;
+  if (!file) {
+    file = parquet::ParquetFile::Open(current_file_->path);
+    files_read_++;
+  }
   std::vector<int> file_columns;
   std::vector<LogicalType> file_types;
   reader_position_.assign(columns_.size(), -1);
@@ -139,7 +149,13 @@ bool DatasetReader::Next(Batch& out) {
     const Value value = column >= file_column_count
                             ? current_file_->partition_values.at(column - file_column_count)
                             : Value::Null(target.type());
-    for (idx_t row = 0; row < count; row++) WriteValue(target, row, value);
+    // One value for every row: write it once and copy the slot (strings share one copy).
+    WriteValue(target, 0, value);
+    const size_t width = target.type().value_size();
+    for (idx_t row = 1; row < count; row++) {
+      std::memcpy(target.raw_data() + row * width, target.raw_data(), width);
+      if (value.is_null()) target.validity().SetNull(row);
+    }
   }
   out.SetSize(count);
   return true;

@@ -20,6 +20,10 @@ class DatasetReader {
 
   /// Restricts reading to these files (indexes into dataset->files()). Default: all.
   void SelectFiles(std::vector<size_t> files);
+  /// Reads only `row_groups` of file `file_index` (already opened as `file`) next; after
+  /// them Next returns false. This is how parallel scans hand out morsels.
+  void StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                   std::vector<int> row_groups);
   std::vector<LogicalType> output_types() const;
   std::vector<std::string> output_names() const;
 
@@ -30,7 +34,7 @@ class DatasetReader {
   uint64_t files_read() const { return files_read_; }
 
  private:
-  void OpenFile(size_t file_index);
+  void OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file = nullptr);
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> columns_;

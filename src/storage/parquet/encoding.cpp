@@ -112,27 +112,59 @@ inline void UnpackGroup(const uint8_t* in, Out* out) {
   }
 }
 
-/// Unpacks `groups` groups of 8 W-bit values starting at `in`. Only `avail` bytes from `in`
-/// are read; missing bytes of a truncated last group count as zero bits.
+/// Calls fn(g, bytes) for `groups` consecutive groups of W bytes starting at `in`, of which
+/// only `avail` bytes may be read: groups too close to that end get a zero-padded scratch
+/// copy, so missing bytes of a truncated last group count as zero bits.
+template <int W, typename Fn>
+inline void ForEachGroup(const uint8_t* in, size_t avail, size_t groups, Fn&& fn) {
+  constexpr size_t kRead = std::max<size_t>(kReadBytes<W>, W);
+  size_t g = 0;
+  if (avail >= kRead) {
+    size_t direct = std::min(groups, (avail - kRead) / W + 1);
+    for (; g < direct; g++)
+      fn(g, in + g * W);
+  }
+  for (; g < groups; g++) {
+    uint8_t scratch[kRead] = {};
+    size_t offset = g * W;
+    if (offset < avail) std::memcpy(scratch, in + offset, std::min<size_t>(W, avail - offset));
+    fn(g, static_cast<const uint8_t*>(scratch));
+  }
+}
+
+/// Unpacks `groups` groups of 8 W-bit values starting at `in` (reading at most `avail`).
 template <typename Out, int W, bool kMsbFirst>
 void UnpackGroups(const uint8_t* in, size_t avail, size_t groups, Out* out) {
   if constexpr (W == 0) {
     std::fill_n(out, groups * 8, Out{0});
   } else {
-    constexpr size_t kRead = std::max<size_t>(kReadBytes<W>, W);
-    size_t g = 0;
-    if (avail >= kRead) {
-      size_t direct = std::min(groups, (avail - kRead) / W + 1);
-      for (; g < direct; g++)
-        UnpackGroup<Out, W, kMsbFirst>(in + g * W, out + g * 8);
-    }
-    for (; g < groups; g++) {
-      uint8_t scratch[kRead] = {};
-      size_t offset = g * W;
-      if (offset < avail) std::memcpy(scratch, in + offset, std::min<size_t>(W, avail - offset));
-      UnpackGroup<Out, W, kMsbFirst>(scratch, out + g * 8);
-    }
+    ForEachGroup<W>(in, avail, groups, [out](size_t g, const uint8_t* bytes) {
+      UnpackGroup<Out, W, kMsbFirst>(bytes, out + g * 8);
+    });
   }
+}
+
+/// DELTA_BINARY_PACKED miniblock data: unpacks `groups` groups of W-bit relative deltas and
+/// writes the values they lead to, v = last + min_delta + delta (wrapping); returns the last.
+/// Fused so each group's deltas stay in registers instead of being stored and reloaded.
+template <typename U, int W>
+U DecodeDeltaGroups(const uint8_t* in, size_t avail, size_t groups, U* out, U min_delta, U last) {
+  if constexpr (W == 0) {
+    for (size_t i = 0; i < groups * 8; i++) {
+      last += min_delta;
+      out[i] = last;
+    }
+  } else {
+    ForEachGroup<W>(in, avail, groups, [&](size_t g, const uint8_t* bytes) {
+      U deltas[8];
+      UnpackGroup<U, W, false>(bytes, deltas);
+      for (int i = 0; i < 8; i++) {
+        last += min_delta + deltas[i];
+        out[g * 8 + i] = last;
+      }
+    });
+  }
+  return last;
 }
 
 template <typename Out>
@@ -151,6 +183,27 @@ constexpr auto kUnpackLsb64 =
     MakeUnpackTable<uint64_t, false>(std::make_integer_sequence<int, 65>{});
 constexpr auto kUnpackMsb32 =
     MakeUnpackTable<uint32_t, true>(std::make_integer_sequence<int, 33>{});
+
+template <typename U>
+using DeltaFn = U (*)(const uint8_t* in, size_t avail, size_t groups, U* out, U min_delta, U last);
+
+template <typename U, int... W>
+constexpr std::array<DeltaFn<U>, sizeof...(W)> MakeDeltaTable(std::integer_sequence<int, W...>) {
+  return {&DecodeDeltaGroups<U, W>...};
+}
+
+constexpr auto kDeltaDecode32 = MakeDeltaTable<uint32_t>(std::make_integer_sequence<int, 33>{});
+constexpr auto kDeltaDecode64 = MakeDeltaTable<uint64_t>(std::make_integer_sequence<int, 65>{});
+
+/// The delta decoder for `width` bits (<= the bits of U; the clamp only informs the compiler).
+template <typename U>
+DeltaFn<U> DeltaDecoderFor(int width) {
+  if constexpr (sizeof(U) == 4) {
+    return kDeltaDecode32[std::clamp(width, 0, 32)];
+  } else {
+    return kDeltaDecode64[std::clamp(width, 0, 64)];
+  }
+}
 
 /// The unpacker for `width` bits (callers have checked it; the clamp only keeps the
 /// compiler's bounds analysis quiet).
@@ -371,25 +424,7 @@ namespace {
 /// from `last`; returns the last value.
 template <typename U>
 U AddDeltas(U* values, size_t n, U min_delta, U last) {
-  size_t i = 0;
-#if defined(__SSE2__)
-  if constexpr (sizeof(U) == 4) {
-    // Prefix sum of 4 lanes in two shifted adds, then add the running total.
-    const __m128i md = _mm_set1_epi32(static_cast<int32_t>(min_delta));
-    __m128i carry = _mm_set1_epi32(static_cast<int32_t>(last));
-    for (; i + 4 <= n; i += 4) {
-      __m128i* p = reinterpret_cast<__m128i*>(values + i);
-      __m128i x = _mm_add_epi32(_mm_loadu_si128(p), md);
-      x = _mm_add_epi32(x, _mm_slli_si128(x, 4));
-      x = _mm_add_epi32(x, _mm_slli_si128(x, 8));
-      x = _mm_add_epi32(x, carry);
-      _mm_storeu_si128(p, x);
-      carry = _mm_shuffle_epi32(x, 0xFF);
-    }
-    last = static_cast<U>(_mm_cvtsi128_si32(carry));
-  }
-#endif
-  for (; i < n; i++) {
+  for (size_t i = 0; i < n; i++) {
     last += min_delta + values[i];
     values[i] = last;
   }
@@ -498,27 +533,33 @@ size_t DeltaBinaryPackedDecoder<T>::GetBatch(T* out, size_t n) {
     if (cursor_.mb_left == 0) NextMiniblock(cursor_);
     const size_t groups = std::min(n - done, cursor_.mb_left) / 8;
     const size_t unpacked = groups > 0 ? groups * 8 : 8;
-    U* target = groups > 0 ? uout + done : buffer_;
-    if (cursor_.mb_width > static_cast<int>(kTypeBits)) {
-      // Wider than the type: unpack as 64-bit, one group at a time, and truncate.
-      const UnpackFn<uint64_t> wide = LsbUnpacker<uint64_t>(cursor_.mb_width);
-      const size_t group_bytes = static_cast<size_t>(cursor_.mb_width);
-      for (size_t g = 0; g < std::max<size_t>(groups, 1); g++) {
-        uint64_t tmp[8];
-        const size_t at = cursor_.mb_data + g * group_bytes;
-        wide(data_ + at, size_ - at, 1, tmp);
-        for (int i = 0; i < 8; i++) {
-          target[g * 8 + i] = static_cast<U>(tmp[i]);
-        }
+    const int width = cursor_.mb_width;
+    const uint8_t* in = data_ + cursor_.mb_data;
+    const size_t avail = size_ - cursor_.mb_data;
+    if (width > kTypeBits) [[unlikely]] {
+      // INT32 deltas computed in 64 bits (see the class comment): unpack wide, keep the low
+      // 32 bits, which is all that matters modulo 2^32.
+      U* target = groups > 0 ? uout + done : buffer_;
+      const UnpackFn<uint64_t> wide = LsbUnpacker<uint64_t>(width);
+      for (size_t g = 0; g < unpacked / 8; g++) {
+        uint64_t group[8];
+        wide(in + g * width, avail - g * width, 1, group);
+        for (int i = 0; i < 8; i++)
+          target[g * 8 + i] = static_cast<U>(group[i]);
       }
-    } else {
-      const UnpackFn<U> unpack = LsbUnpacker<U>(cursor_.mb_width);
-      unpack(data_ + cursor_.mb_data, size_ - cursor_.mb_data, std::max<size_t>(groups, 1), target);
-    }
-    if (groups > 0) {
-      last = AddDeltas(uout + done, unpacked, cursor_.min_delta, last);
+      if (groups > 0) {
+        last = AddDeltas(uout + done, unpacked, cursor_.min_delta, last);
+        done += unpacked;
+      } else {
+        buffer_pos_ = 0;
+        buffer_len_ = 8;
+      }
+    } else if (groups > 0) {
+      last = DeltaDecoderFor<U>(width)(in, avail, groups, uout + done, cursor_.min_delta, last);
       done += unpacked;
     } else {
+      // Fewer than 8 values wanted: unpack one group and hand it out over several calls.
+      LsbUnpacker<U>(width)(in, avail, 1, buffer_);
       buffer_pos_ = 0;
       buffer_len_ = 8;
     }

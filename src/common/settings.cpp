@@ -1,0 +1,183 @@
+#include "common/settings.h"
+
+#include <algorithm>
+#include <cctype>
+#include <thread>
+
+#include "common/error.h"
+
+namespace shears {
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+size_t EditDistance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); j++) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); i++) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); j++) {
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] != b[j - 1])});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+int DefaultThreads() {
+  unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : static_cast<int>(n);
+}
+
+const SettingInfo* Find(const std::string& name) {
+  for (const auto& info : Settings::All()) {
+    if (info.name == name) return &info;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const std::vector<SettingInfo>& Settings::All() {
+  static const std::vector<SettingInfo> kSettings = [] {
+    std::vector<SettingInfo> s = {
+        {"dynamic_filtering", LogicalType::Boolean(), Value::Boolean(true),
+         "Master switch for dynamic partition pruning and runtime join filters."},
+        {"memory_limit", LogicalType::Bigint(), Value::Bigint(0),
+         "Maximum memory a query may use, in bytes ('4GB' accepted); 0 means 80% of RAM."},
+        {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
+         "Worker threads per query (default: all cores)."},
+        {"disabled_optimizers", LogicalType::Varchar(), Value::Varchar(""),
+         "Comma-separated optimizer rule names to skip (see EXPLAIN output for names)."},
+    };
+    std::sort(s.begin(), s.end(),
+              [](const SettingInfo& a, const SettingInfo& b) { return a.name < b.name; });
+    return s;
+  }();
+  return kSettings;
+}
+
+Settings::Settings() {
+  for (const auto& info : All()) values_[info.name] = info.default_value;
+}
+
+int64_t ParseByteSize(const std::string& text) {
+  std::string t = Lower(text);
+  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
+          t.end());
+  size_t pos = 0;
+  while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.')) pos++;
+  if (pos == 0) throw InvalidInputError("'{}' is not a size (expected e.g. 4GB, 512MB)", text);
+  double number = std::stod(t.substr(0, pos));
+  std::string unit = t.substr(pos);
+  double factor;
+  if (unit.empty() || unit == "b" || unit == "bytes") {
+    factor = 1;
+  } else if (unit == "kb" || unit == "k") {
+    factor = 1e3;
+  } else if (unit == "mb" || unit == "m") {
+    factor = 1e6;
+  } else if (unit == "gb" || unit == "g") {
+    factor = 1e9;
+  } else if (unit == "tb" || unit == "t") {
+    factor = 1e12;
+  } else if (unit == "kib") {
+    factor = 1024.0;
+  } else if (unit == "mib") {
+    factor = 1024.0 * 1024;
+  } else if (unit == "gib") {
+    factor = 1024.0 * 1024 * 1024;
+  } else if (unit == "tib") {
+    factor = 1024.0 * 1024 * 1024 * 1024;
+  } else {
+    throw InvalidInputError("unknown size unit '{}' in '{}' (use B, KB, MB, GB, TB, KiB, MiB, GiB)",
+                            unit, text);
+  }
+  return static_cast<int64_t>(number * factor);
+}
+
+void Settings::Set(const std::string& raw_name, const Value& value) {
+  const std::string name = Lower(raw_name);
+  const SettingInfo* info = Find(name);
+  if (!info) {
+    std::string best;
+    size_t best_distance = SIZE_MAX;
+    for (const auto& s : All()) {
+      size_t d = EditDistance(name, s.name);
+      if (d < best_distance) best_distance = d, best = s.name;
+    }
+    throw InvalidInputError("unknown setting '{}'{}", raw_name,
+                            best_distance <= 4 ? fmt::format(" (did you mean '{}'?)", best) : "");
+  }
+  if (value.is_null()) throw InvalidInputError("setting '{}' cannot be NULL", name);
+  Value converted;
+  const std::string text = value.type().IsString() ? value.GetString() : value.ToString();
+  switch (info->type.id()) {
+    case TypeId::kBoolean: {
+      std::string t = Lower(text);
+      if (t == "true" || t == "on" || t == "1" || t == "yes") {
+        converted = Value::Boolean(true);
+      } else if (t == "false" || t == "off" || t == "0" || t == "no") {
+        converted = Value::Boolean(false);
+      } else {
+        throw InvalidInputError("setting '{}' expects true or false, got '{}'", name, text);
+      }
+      break;
+    }
+    case TypeId::kBigint: {
+      int64_t n;
+      if (name == "memory_limit") {
+        n = ParseByteSize(text);
+      } else {
+        try {
+          size_t used = 0;
+          n = std::stoll(text, &used);
+          if (used != text.size()) throw std::invalid_argument(text);
+        } catch (const std::exception&) {
+          throw InvalidInputError("setting '{}' expects an integer, got '{}'", name, text);
+        }
+      }
+      if (n < 0) throw InvalidInputError("setting '{}' must not be negative, got {}", name, n);
+      if (name == "threads" && n < 1) throw InvalidInputError("setting 'threads' must be at least 1");
+      converted = Value::Bigint(n);
+      break;
+    }
+    case TypeId::kDouble: {
+      try {
+        size_t used = 0;
+        double d = std::stod(text, &used);
+        if (used != text.size()) throw std::invalid_argument(text);
+        converted = Value::Double(d);
+      } catch (const std::exception&) {
+        throw InvalidInputError("setting '{}' expects a number, got '{}'", name, text);
+      }
+      break;
+    }
+    default:
+      converted = Value::Varchar(text);
+  }
+  values_[name] = converted;
+}
+
+void Settings::Reset(const std::string& raw_name) {
+  const std::string name = Lower(raw_name);
+  if (name == "all") {
+    *this = Settings();
+    return;
+  }
+  const SettingInfo* info = Find(name);
+  if (!info) throw InvalidInputError("unknown setting '{}'", raw_name);
+  values_[name] = info->default_value;
+}
+
+Value Settings::Get(const std::string& raw_name) const {
+  auto it = values_.find(Lower(raw_name));
+  if (it == values_.end()) throw InvalidInputError("unknown setting '{}'", raw_name);
+  return it->second;
+}
+
+}  // namespace shears

@@ -1,0 +1,209 @@
+#include "execution/aggregate_hash_table.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstdlib>
+
+#include "common/error.h"
+#include "execution/query_context.h"
+
+namespace shears {
+
+GroupPartition::~GroupPartition() {
+  if (entries) {
+    std::free(entries);
+    if (rows.memory()) rows.memory()->Release(static_cast<int64_t>(capacity * sizeof(uint64_t)));
+  }
+}
+
+void GroupPartition::Swap(GroupPartition& other) {
+  std::swap(rows, other.rows);
+  std::swap(entries, other.entries);
+  std::swap(capacity, other.capacity);
+}
+
+GroupedHashTable::GroupedHashTable(const RowLayout& layout, idx_t key_count, MemoryTracker* memory,
+                                   bool shared_arena)
+    : layout_(layout), key_count_(key_count), memory_(memory) {
+  std::shared_ptr<StringArena> arena;
+  if (shared_arena) arena = std::make_shared<StringArena>(memory);
+  for (idx_t p = 0; p < kPartitions; p++) {
+    partitions_.push_back(std::make_unique<GroupPartition>(layout.row_width, memory, arena));
+  }
+  for (idx_t c = 0; c < key_count; c++)
+    merge_keys_.emplace_back(layout.types[c]);
+}
+
+idx_t GroupedHashTable::group_count() const {
+  idx_t total = 0;
+  for (const auto& p : partitions_)
+    total += p->rows.row_count();
+  return total;
+}
+
+void GroupedHashTable::Reserve(GroupPartition& part, idx_t groups) {
+  // Load factor at most 1/2: linear probing stays short.
+  if (groups * 2 <= part.capacity) return;
+  const uint64_t capacity = std::bit_ceil(std::max<uint64_t>(64, groups * 2));
+  const int64_t bytes = static_cast<int64_t>(capacity * sizeof(uint64_t));
+  if (memory_) memory_->Reserve(bytes);
+  auto* entries = static_cast<uint64_t*>(std::calloc(capacity, sizeof(uint64_t)));
+  if (!entries) {
+    if (memory_) memory_->Release(bytes);
+    throw OutOfMemoryError("out of memory allocating a hash table of {} bytes", bytes);
+  }
+  // Re-insert from the rows (their hash is in the row header), in memory order.
+  const uint64_t mask = capacity - 1;
+  for (const auto& block : part.rows.blocks()) {
+    for (uint32_t i = 0; i < block.count; i++) {
+      uint8_t* row = block.data + static_cast<size_t>(i) * layout_.row_width;
+      const uint64_t hash = LoadRow<uint64_t>(row);
+      uint64_t slot = hash & mask;
+      while (entries[slot] != 0)
+        slot = (slot + 1) & mask;
+      entries[slot] = MakeEntry(hash, row);
+    }
+  }
+  if (part.entries) {
+    std::free(part.entries);
+    if (memory_) memory_->Release(static_cast<int64_t>(part.capacity * sizeof(uint64_t)));
+  }
+  part.entries = entries;
+  part.capacity = capacity;
+}
+
+void GroupedHashTable::FindOrCreate(const std::vector<const Vector*>& keys, const uint64_t* hashes,
+                                    const uint32_t* sel, idx_t count, uint8_t** rows) {
+  // Counting sort of the rows by partition, then one pass per partition.
+  idx_t counts[kPartitions] = {0};
+  for (idx_t k = 0; k < count; k++)
+    counts[PartitionOf(hashes[sel ? sel[k] : k])]++;
+  idx_t offsets[kPartitions];
+  idx_t running = 0;
+  for (idx_t p = 0; p < kPartitions; p++) {
+    offsets[p] = running;
+    running += counts[p];
+  }
+  if (partition_sel_.size() < count) partition_sel_.resize(count);
+  idx_t fill[kPartitions];
+  std::copy(offsets, offsets + kPartitions, fill);
+  for (idx_t k = 0; k < count; k++) {
+    const uint32_t r = sel ? sel[k] : static_cast<uint32_t>(k);
+    partition_sel_[fill[PartitionOf(hashes[r])]++] = r;
+  }
+  for (idx_t p = 0; p < kPartitions; p++) {
+    if (counts[p] == 0) continue;
+    FindOrCreateInPartition(p, keys, hashes, partition_sel_.data() + offsets[p], counts[p], rows);
+  }
+}
+
+void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const Vector*>& keys,
+                                               const uint64_t* hashes, const uint32_t* sel,
+                                               idx_t count, uint8_t** rows,
+                                               std::vector<uint32_t>* created) {
+  if (count == 0) return;
+  GroupPartition& part = *partitions_[p];
+  Reserve(part, part.rows.row_count() + count);
+  idx_t max_row = 0;
+  for (idx_t k = 0; k < count; k++)
+    max_row = std::max<idx_t>(max_row, sel ? sel[k] : k);
+  if (slots_.size() <= max_row) slots_.resize(max_row + 1);
+  if (remaining_.size() < count) {
+    remaining_.resize(count);
+    compare_.resize(count);
+    no_match_.resize(count);
+  }
+  std::vector<uint32_t>& fresh = partition_fresh_;
+  if (fresh.size() < count) fresh.resize(count);
+
+  const uint64_t mask = part.capacity - 1;
+  uint64_t* entries = part.entries;
+  for (idx_t k = 0; k < count; k++) {
+    const uint32_t r = sel ? sel[k] : static_cast<uint32_t>(k);
+    remaining_[k] = r;
+    slots_[r] = hashes[r] & mask;
+  }
+  StringArena* arena = layout_.has_strings ? &part.rows.arena() : nullptr;
+  idx_t remaining = count;
+  while (remaining > 0) {
+    // Claim empty slots for new groups, collect salt hits for a key comparison. Keys of new
+    // groups are written before comparing, so a key seen twice in one batch finds its group.
+    idx_t compare_count = 0;
+    idx_t fresh_count = 0;
+    for (idx_t k = 0; k < remaining; k++) {
+      const uint32_t r = remaining_[k];
+      const uint64_t hash = hashes[r];
+      const uint64_t salt = hash & ~kPointerMask;
+      uint64_t slot = slots_[r];
+      while (true) {
+        const uint64_t entry = entries[slot];
+        if (entry == 0) {
+          uint8_t* row = part.rows.AppendRow();
+          StoreRow<uint64_t>(row, hash);
+          entries[slot] = salt | reinterpret_cast<uint64_t>(row);
+          rows[r] = row;
+          fresh[fresh_count++] = r;
+          break;
+        }
+        if ((entry & ~kPointerMask) == salt) {
+          rows[r] = EntryRow(entry);
+          compare_[compare_count++] = r;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      slots_[r] = slot;
+    }
+    if (fresh_count > 0) {
+      for (idx_t c = 0; c < key_count_; c++) {
+        ScatterColumn(layout_, c, *keys[c], fresh.data(), fresh_count, rows, arena);
+      }
+      if (created) created->insert(created->end(), fresh.begin(), fresh.begin() + fresh_count);
+    }
+    idx_t no_match = 0;
+    idx_t matched = compare_count;
+    for (idx_t c = 0; c < key_count_ && matched > 0; c++) {
+      matched = MatchColumn(layout_, c, *keys[c], rows, compare_.data(), matched, true,
+                            no_match_.data(), &no_match);
+    }
+    for (idx_t k = 0; k < no_match; k++) {
+      const uint32_t r = no_match_[k];
+      slots_[r] = (slots_[r] + 1) & mask;
+    }
+    std::swap(remaining_, no_match_);
+    remaining = no_match;
+  }
+}
+
+void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine) {
+  GroupPartition& dst = *partitions_[p];
+  if (src.rows.row_count() == 0) return;
+  if (dst.rows.row_count() == 0) {
+    dst.Swap(src);
+    // The moved rows' arena may be shared with the source table's other partitions, which
+    // other threads may be merging elsewhere: allocate new strings in a fresh arena.
+    dst.rows.DetachArena();
+    return;
+  }
+  std::vector<const Vector*> key_ptrs;
+  for (auto& v : merge_keys_)
+    key_ptrs.push_back(&v);
+  merge_src_.resize(kBatchSize);
+  merge_dst_.resize(kBatchSize);
+  merge_hashes_.resize(kBatchSize);
+  for (const auto& block : src.rows.blocks()) {
+    const idx_t n = block.count;
+    for (idx_t i = 0; i < n; i++) {
+      merge_src_[i] = block.data + i * layout_.row_width;
+      merge_hashes_[i] = LoadRow<uint64_t>(merge_src_[i]);
+    }
+    for (idx_t c = 0; c < key_count_; c++) {
+      merge_keys_[c].Reset();
+      GatherColumn(layout_, c, merge_src_.data(), n, merge_keys_[c]);
+    }
+    FindOrCreateInPartition(p, key_ptrs, merge_hashes_.data(), nullptr, n, merge_dst_.data());
+    if (combine) combine(merge_src_.data(), merge_dst_.data(), n, dst.rows.arena());
+  }
+}
+
+}  // namespace shears

@@ -1,0 +1,235 @@
+#include "execution/expression_executor.h"
+
+#include <cstring>
+
+#include "common/error.h"
+#include "function/function.h"
+
+namespace shears {
+
+namespace {
+
+void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& result);
+
+void FillConstant(const Value& value, idx_t count, Vector& result) {
+  if (value.is_null()) {
+    for (idx_t i = 0; i < count; i++) result.validity().SetNull(i);
+    return;
+  }
+  if (count == 0) return;
+  WriteValue(result, 0, value);
+  const size_t width = result.type().value_size();
+  uint8_t* data = result.raw_data();
+  for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+}
+
+// Booleans as stored: 0/1 with a validity mask.
+void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t count,
+                         Vector& result) {
+  // Three-valued logic: AND is FALSE if any child is FALSE, else NULL if any is NULL, else TRUE.
+  const bool is_and = expr.is_and;
+  uint8_t* out = result.data<uint8_t>();
+  std::vector<uint8_t> unknown(count, 0);
+  for (idx_t i = 0; i < count; i++) out[i] = is_and ? 1 : 0;
+  Vector child_result(LogicalType::Boolean(), std::max<idx_t>(count, 1));
+  for (const auto& child : expr.children) {
+    child_result.Reset();
+    Evaluate(*child, input, count, child_result);
+    const uint8_t* values = child_result.data<uint8_t>();
+    const auto& validity = child_result.validity();
+    for (idx_t i = 0; i < count; i++) {
+      if (!validity.IsValid(i)) {
+        unknown[i] = 1;
+      } else if (is_and && !values[i]) {
+        out[i] = 0;
+      } else if (!is_and && values[i]) {
+        out[i] = 1;
+      }
+    }
+  }
+  for (idx_t i = 0; i < count; i++) {
+    // The result is decided unless it still has its neutral value and some child was NULL.
+    const bool decided = is_and ? out[i] == 0 : out[i] == 1;
+    if (!decided && unknown[i]) result.validity().SetNull(i);
+  }
+}
+
+// Calls a NULL-propagating function only on the rows where every argument is valid, so a
+// kernel never sees (and never fails on) the garbage a NULL slot holds.
+void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t count, Vector& result) {
+  std::vector<const Vector*> arg_ptrs;
+  for (auto& a : args) arg_ptrs.push_back(&a);
+  const auto& fn = expr.function;
+  bool all_valid = true;
+  for (auto& a : args) all_valid = all_valid && a.validity().AllValid();
+  if (!fn.null_propagating || all_valid) {
+    fn.kernel(arg_ptrs, count, result);
+    return;
+  }
+  std::vector<uint32_t> rows;
+  rows.reserve(count);
+  for (idx_t i = 0; i < count; i++) {
+    bool valid = true;
+    for (auto& a : args) valid = valid && a.validity().IsValid(i);
+    if (valid) {
+      rows.push_back(static_cast<uint32_t>(i));
+    } else {
+      result.validity().SetNull(i);
+    }
+  }
+  if (rows.empty()) return;
+  std::vector<Vector> dense;
+  std::vector<const Vector*> dense_ptrs;
+  dense.reserve(args.size());
+  for (auto& a : args) {
+    dense.emplace_back(a.type(), std::max<idx_t>(rows.size(), 1));
+    dense.back().CopyRows(a, rows.data(), rows.size());
+  }
+  for (auto& d : dense) dense_ptrs.push_back(&d);
+  Vector dense_result(result.type(), std::max<idx_t>(rows.size(), 1));
+  fn.kernel(dense_ptrs, rows.size(), dense_result);
+  // Scatter back.
+  const size_t width = result.type().value_size();
+  for (size_t j = 0; j < rows.size(); j++) {
+    std::memcpy(result.raw_data() + rows[j] * width, dense_result.raw_data() + j * width, width);
+    if (!dense_result.validity().IsValid(j)) result.validity().SetNull(rows[j]);
+  }
+  if (result.type().IsString()) result.ShareStringBuffers(dense_result);
+}
+
+void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector& result) {
+  // Each branch is evaluated only on the rows that reach it, so `CASE WHEN x = 0 THEN 0 ELSE
+  // 1 / x END` never divides by zero.
+  std::vector<uint32_t> remaining(count);
+  for (idx_t i = 0; i < count; i++) remaining[i] = static_cast<uint32_t>(i);
+  const size_t width = result.type().value_size();
+  auto evaluate_on = [&](const BoundExpr& branch, const std::vector<uint32_t>& rows) {
+    Batch subset;
+    subset = Batch(input.types(), std::max<idx_t>(rows.size(), 1));
+    for (idx_t c = 0; c < input.column_count(); c++) {
+      subset.column(c).CopyRows(input.column(c), rows.data(), rows.size());
+    }
+    subset.SetSize(rows.size());
+    Vector values(result.type(), std::max<idx_t>(rows.size(), 1));
+    Evaluate(branch, subset, rows.size(), values);
+    for (size_t j = 0; j < rows.size(); j++) {
+      std::memcpy(result.raw_data() + rows[j] * width, values.raw_data() + j * width, width);
+      result.validity().Set(rows[j], values.validity().IsValid(j));
+    }
+    if (result.type().IsString()) result.ShareStringBuffers(values);
+  };
+  for (const auto& [when, then] : expr.when_then) {
+    if (remaining.empty()) break;
+    Batch subset(input.types(), std::max<idx_t>(remaining.size(), 1));
+    for (idx_t c = 0; c < input.column_count(); c++) {
+      subset.column(c).CopyRows(input.column(c), remaining.data(), remaining.size());
+    }
+    subset.SetSize(remaining.size());
+    Vector condition(LogicalType::Boolean(), std::max<idx_t>(remaining.size(), 1));
+    Evaluate(*when, subset, remaining.size(), condition);
+    std::vector<uint32_t> matched, rest;
+    for (size_t j = 0; j < remaining.size(); j++) {
+      if (condition.validity().IsValid(j) && condition.data<uint8_t>()[j]) {
+        matched.push_back(remaining[j]);
+      } else {
+        rest.push_back(remaining[j]);
+      }
+    }
+    if (!matched.empty()) evaluate_on(*then, matched);
+    remaining = std::move(rest);
+  }
+  if (!remaining.empty()) evaluate_on(*expr.else_expr, remaining);
+}
+
+void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& result) {
+  switch (expr.kind) {
+    case BoundExprKind::kReference: {
+      const auto& ref = static_cast<const BoundReference&>(expr);
+      result.Reference(input.column(ref.index));
+      return;
+    }
+    case BoundExprKind::kConstant:
+      FillConstant(static_cast<const BoundConstant&>(expr).value, count, result);
+      return;
+    case BoundExprKind::kFunction: {
+      const auto& fn = static_cast<const BoundFunction&>(expr);
+      std::vector<Vector> args;
+      args.reserve(fn.args.size());
+      for (const auto& arg : fn.args) {
+        args.emplace_back(arg->type, std::max<idx_t>(count, 1));
+        Evaluate(*arg, input, count, args.back());
+      }
+      CallFunction(fn, args, count, result);
+      return;
+    }
+    case BoundExprKind::kCast: {
+      const auto& cast = static_cast<const BoundCast&>(expr);
+      Vector child(cast.child->type, std::max<idx_t>(count, 1));
+      Evaluate(*cast.child, input, count, child);
+      CastVector(child, result, count, cast.try_cast);
+      return;
+    }
+    case BoundExprKind::kConjunction:
+      EvaluateConjunction(static_cast<const BoundConjunction&>(expr), input, count, result);
+      return;
+    case BoundExprKind::kNot: {
+      const auto& n = static_cast<const BoundNot&>(expr);
+      Vector child(LogicalType::Boolean(), std::max<idx_t>(count, 1));
+      Evaluate(*n.child, input, count, child);
+      for (idx_t i = 0; i < count; i++) {
+        result.data<uint8_t>()[i] = !child.data<uint8_t>()[i];
+        if (!child.validity().IsValid(i)) result.validity().SetNull(i);
+      }
+      return;
+    }
+    case BoundExprKind::kIsNull: {
+      const auto& is_null = static_cast<const BoundIsNull&>(expr);
+      Vector child(is_null.child->type, std::max<idx_t>(count, 1));
+      Evaluate(*is_null.child, input, count, child);
+      for (idx_t i = 0; i < count; i++) {
+        result.data<uint8_t>()[i] = child.validity().IsValid(i) == is_null.negated;
+      }
+      return;
+    }
+    case BoundExprKind::kCase:
+      EvaluateCase(static_cast<const BoundCase&>(expr), input, count, result);
+      return;
+    case BoundExprKind::kInList:
+    case BoundExprKind::kColumnRef:
+    case BoundExprKind::kAggregate:
+      break;
+  }
+  throw InternalError("cannot execute expression {} here", expr.ToString());
+}
+
+}  // namespace
+
+void ExpressionExecutor::Execute(const BoundExpr& expr, const Batch& input, Vector& result) {
+  result.Reset();
+  if (result.capacity() < input.size()) result.Reserve(input.size());
+  Evaluate(expr, input, input.size(), result);
+}
+
+idx_t ExpressionExecutor::Select(const BoundExpr& predicate, const Batch& input,
+                                 SelectionVector& sel) {
+  Vector result(LogicalType::Boolean(), std::max<idx_t>(input.size(), 1));
+  Evaluate(predicate, input, input.size(), result);
+  if (sel.capacity() < input.size()) sel = SelectionVector(input.size());
+  idx_t selected = 0;
+  const uint8_t* values = result.data<uint8_t>();
+  const auto& validity = result.validity();
+  for (idx_t i = 0; i < input.size(); i++) {
+    if (values[i] && validity.IsValid(i)) sel.Set(selected++, static_cast<uint32_t>(i));
+  }
+  return selected;
+}
+
+Value ExpressionExecutor::EvaluateConstant(const BoundExpr& expr) {
+  Batch empty;
+  empty.SetSize(1);
+  Vector result(expr.type, 1);
+  Evaluate(expr, empty, 1, result);
+  return ReadValue(result, 0);
+}
+
+}  // namespace shears

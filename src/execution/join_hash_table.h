@@ -1,0 +1,83 @@
+#pragma once
+// The build side of a hash join: build rows materialized in row format (hash, chain pointer,
+// keys, payload, a "matched" flag for RIGHT/FULL joins) and an open-addressing table with one
+// entry per distinct key. The entry points at the first row with that key; the other rows
+// with the same key hang off it in a chain. So a probe compares keys once per probe row, then
+// walks a chain of rows that all match, and the distinct key count comes for free.
+
+#include <memory>
+#include <vector>
+
+#include "execution/row_layout.h"
+
+namespace shears {
+
+class MemoryTracker;
+
+class JoinHashTable {
+ public:
+  static constexpr uint32_t kNextOffset = 8;  // chain pointer after the hash
+
+  /// Rows hold the keys (columns 0..key_count) then `payload_types`; `track_matches` adds a
+  /// byte the probe sets when a row found a partner (RIGHT/FULL joins).
+  JoinHashTable(std::vector<LogicalType> key_types, std::vector<LogicalType> payload_types,
+                std::vector<bool> null_equal, bool track_matches, MemoryTracker* memory);
+  ~JoinHashTable();
+  JoinHashTable(const JoinHashTable&) = delete;
+  JoinHashTable& operator=(const JoinHashTable&) = delete;
+
+  const RowLayout& layout() const { return layout_; }
+  idx_t key_count() const { return key_count_; }
+  const std::vector<bool>& null_equal() const { return null_equal_; }
+  uint32_t matched_offset() const { return layout_.extra_offset; }
+  bool track_matches() const { return track_matches_; }
+
+  /// All build rows, filled by the build sink (Merge per thread), then Build().
+  RowCollection& rows() { return rows_; }
+  const RowCollection& rows() const { return rows_; }
+  /// Whether `row`'s keys can never match (a NULL in a key that is not null_equal).
+  bool HasNullKey(const uint8_t* row) const;
+
+  /// Creates the table over rows(); single-threaded, after every build thread merged.
+  void Build();
+
+  /// For the rows r in sel[0..count) of the probe key vectors (whose hashes are hashes[r],
+  /// and whose not-null_equal keys are valid), heads[r] = the first build row with equal
+  /// keys, or null. Other entries of `heads` are untouched.
+  struct ProbeScratch {
+    std::vector<uint64_t> slots;
+    std::vector<uint32_t> remaining, compare, no_match;
+    std::vector<uint8_t*> candidates;
+  };
+  void Probe(const std::vector<const Vector*>& keys, const uint64_t* hashes, const uint32_t* sel,
+             idx_t count, uint8_t** heads, ProbeScratch& scratch) const;
+
+  static uint8_t* Next(const uint8_t* row) { return LoadRow<uint8_t*>(row + kNextOffset); }
+
+  /// Build-side statistics (valid after Build): rows the build side produced (including rows
+  /// with NULL keys), distinct non-NULL keys in the table, and whether some key was NULL.
+  idx_t build_rows() const { return build_rows_; }
+  idx_t distinct_keys() const { return distinct_keys_; }
+  bool has_null_key() const { return has_null_key_; }
+  void AddBuildRows(idx_t rows, bool null_key) {
+    build_rows_ += rows;
+    has_null_key_ = has_null_key_ || null_key;
+  }
+  /// Bytes held by rows, strings and the table.
+  int64_t bytes() const;
+
+ private:
+  RowLayout layout_;
+  idx_t key_count_;
+  std::vector<bool> null_equal_;
+  bool track_matches_;
+  MemoryTracker* memory_;
+  RowCollection rows_;
+  uint64_t* entries_ = nullptr;
+  uint64_t capacity_ = 0;
+  idx_t build_rows_ = 0;
+  idx_t distinct_keys_ = 0;
+  bool has_null_key_ = false;
+};
+
+}  // namespace shears

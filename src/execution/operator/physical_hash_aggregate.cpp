@@ -1,0 +1,381 @@
+#include "execution/operator/physical_hash_aggregate.h"
+
+#include <atomic>
+#include <mutex>
+
+#include "common/error.h"
+#include "execution/aggregate_hash_table.h"
+#include "execution/expression_executor.h"
+#include "execution/pipeline.h"
+#include "execution/query_context.h"
+
+namespace shears {
+
+namespace {
+uint32_t AlignUp(uint32_t value, uint32_t align) {
+  return (value + align - 1) / align * align;
+}
+
+/// The hash of (group, value) for a DISTINCT table: its partition bits are the group's, so
+/// the pairs of a group land in the partition of that group in the main table.
+inline uint64_t DistinctHash(uint64_t group_hash, uint64_t value_hash) {
+  const uint64_t mixed = MixHash(group_hash ^ (value_hash * 0x9E3779B97F4A7C15ULL));
+  return (mixed & ~GroupedHashTable::kPartitionHashMask) |
+         (group_hash & GroupedHashTable::kPartitionHashMask);
+}
+}  // namespace
+
+struct HashAggregateGlobalState : GlobalSinkState {
+  HashAggregateGlobalState(const PhysicalHashAggregate& op, MemoryTracker* memory)
+      : memory(memory), single(op.layout_.row_width, memory) {
+    if (!op.groups_.empty()) {
+      table = std::make_unique<GroupedHashTable>(op.layout_, op.groups_.size(), memory, false);
+    } else {
+      single_row = single.AppendRow();
+    }
+    for (const auto& layout : op.distinct_layouts_) {
+      distinct.push_back(
+          std::make_unique<GroupedHashTable>(layout, layout.types.size(), memory, false));
+    }
+  }
+  ~HashAggregateGlobalState() override {
+    if (result_bytes > 0) memory->Release(result_bytes);
+  }
+
+  MemoryTracker* memory;
+  std::unique_ptr<GroupedHashTable> table;  // with groups
+  RowCollection single;                     // without groups: one row
+  uint8_t* single_row = nullptr;
+  std::vector<std::unique_ptr<GroupedHashTable>> distinct;
+  std::mutex partition_locks[GroupedHashTable::kPartitions];
+  std::mutex single_lock;
+  std::atomic<idx_t> combines{0};
+
+  // After Finalize: every result row, and the arenas their strings live in.
+  std::vector<uint8_t*> result_rows;
+  int64_t result_bytes = 0;
+  std::vector<std::shared_ptr<StringArena>> arenas;
+};
+
+struct HashAggregateLocalState : LocalSinkState {
+  HashAggregateLocalState(const PhysicalHashAggregate& op, MemoryTracker* memory)
+      : single(op.layout_.row_width, memory) {
+    if (!op.groups_.empty()) {
+      table = std::make_unique<GroupedHashTable>(op.layout_, op.groups_.size(), memory, true);
+    } else {
+      single_row = single.AppendRow();
+    }
+    for (const auto& layout : op.distinct_layouts_) {
+      distinct.push_back(
+          std::make_unique<GroupedHashTable>(layout, layout.types.size(), memory, true));
+    }
+    for (const auto& g : op.groups_)
+      group_values.emplace_back(g->type);
+    for (idx_t a = 0; a < op.aggregates_.size(); a++) {
+      const auto& agg = op.aggregate(a);
+      arg_values.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
+    }
+  }
+
+  std::unique_ptr<GroupedHashTable> table;
+  RowCollection single;
+  uint8_t* single_row = nullptr;
+  std::vector<std::unique_ptr<GroupedHashTable>> distinct;
+  std::vector<Vector> group_values;
+  std::vector<Vector> arg_values;
+  std::vector<uint64_t> hashes, value_hashes, distinct_hashes;
+  std::vector<uint8_t*> rows, distinct_rows;
+  std::vector<uint32_t> sel;
+};
+
+namespace {
+struct AggregateSourceState : GlobalSourceState {
+  std::atomic<idx_t> next{0};
+  idx_t total = 0;
+  idx_t MaxThreads() const override {
+    return std::max<idx_t>(1, (total + kBatchSize - 1) / kBatchSize);
+  }
+};
+}  // namespace
+
+PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
+                                             std::vector<BoundExprPtr> groups,
+                                             std::vector<BoundExprPtr> aggregates)
+    : PhysicalOperator("HASH_GROUP_BY", std::move(types)),
+      groups_(std::move(groups)),
+      aggregates_(std::move(aggregates)) {
+  SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
+  std::vector<LogicalType> key_types;
+  for (const auto& g : groups_)
+    key_types.push_back(g->type);
+  uint32_t extra = 0;
+  uint32_t align = 8;
+  std::vector<uint32_t> relative;
+  for (idx_t a = 0; a < aggregates_.size(); a++) {
+    SHEARS_CHECK(aggregates_[a]->kind == BoundExprKind::kAggregate);
+    const auto& agg = aggregate(a);
+    SHEARS_CHECK(agg.aggregate == AggregateKind::kCountStar || agg.arg);
+    ops_.push_back(
+        BindAggregateOp(agg.aggregate, agg.arg ? agg.arg->type : LogicalType(), agg.type));
+    const AggregateOp& op = ops_.back();
+    extra = AlignUp(extra, op.state_align);
+    relative.push_back(extra);
+    extra += op.state_size;
+    align = std::max(align, op.state_align);
+    if (agg.distinct && agg.aggregate != AggregateKind::kCountStar) {
+      distinct_index_.push_back(static_cast<int>(distinct_layouts_.size()));
+      distinct_aggregates_.push_back(a);
+      std::vector<LogicalType> pair_types = key_types;
+      pair_types.push_back(agg.arg->type);
+      distinct_layouts_.emplace_back(std::move(pair_types), 8);
+    } else {
+      distinct_index_.push_back(-1);
+    }
+  }
+  layout_ = RowLayout(key_types, 8, extra, align);
+  for (uint32_t r : relative)
+    state_offsets_.push_back(layout_.extra_offset + r);
+}
+
+std::unique_ptr<GlobalSinkState> PhysicalHashAggregate::GetGlobalSinkState(
+    ExecutionContext& context) const {
+  return std::make_unique<HashAggregateGlobalState>(*this, &context.query().memory());
+}
+
+std::unique_ptr<LocalSinkState> PhysicalHashAggregate::GetLocalSinkState(
+    ExecutionContext& context) const {
+  return std::make_unique<HashAggregateLocalState>(*this, &context.query().memory());
+}
+
+bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, GlobalSinkState&,
+                                 LocalSinkState& local_state) const {
+  auto& local = static_cast<HashAggregateLocalState&>(local_state);
+  const idx_t n = input.size();
+  if (n == 0) return true;
+  if (local.hashes.size() < n) {
+    local.hashes.resize(n);
+    local.value_hashes.resize(n);
+    local.distinct_hashes.resize(n);
+    local.rows.resize(n);
+    local.distinct_rows.resize(n);
+    local.sel.resize(n);
+  }
+  std::vector<const Vector*> keys;
+  for (idx_t g = 0; g < groups_.size(); g++) {
+    ExpressionExecutor::Execute(*groups_[g], input, local.group_values[g]);
+    keys.push_back(&local.group_values[g]);
+  }
+  uint64_t* hashes = local.hashes.data();
+  StringArena* arena;
+  if (!groups_.empty()) {
+    for (idx_t g = 0; g < groups_.size(); g++)
+      HashVector(*keys[g], n, hashes, g > 0);
+    local.table->FindOrCreate(keys, hashes, nullptr, n, local.rows.data());
+    arena = &local.table->partition(0).rows.arena();  // shared by all local partitions
+  } else {
+    std::fill(hashes, hashes + n, kEmptyKeyHash);
+    arena = &local.single.arena();
+  }
+
+  for (idx_t a = 0; a < aggregates_.size(); a++) {
+    const auto& agg = aggregate(a);
+    const AggregateOp& op = ops_[a];
+    Vector* arg = nullptr;
+    if (agg.arg) {
+      ExpressionExecutor::Execute(*agg.arg, input, local.arg_values[a]);
+      arg = &local.arg_values[a];
+    }
+    const int d = distinct_index_[a];
+    if (d < 0) {
+      if (groups_.empty()) {
+        op.update_single(local.single_row + state_offsets_[a], arg, n, *arena);
+      } else {
+        op.update(local.rows.data(), state_offsets_[a], arg, n, *arena);
+      }
+      continue;
+    }
+    // DISTINCT: remember the (group, value) pairs; NULL values are ignored like everywhere.
+    idx_t selected = 0;
+    const auto& validity = arg->validity();
+    for (idx_t i = 0; i < n; i++) {
+      if (validity.IsValid(i)) local.sel[selected++] = static_cast<uint32_t>(i);
+    }
+    if (selected == 0) continue;
+    HashVector(*arg, n, local.value_hashes.data(), false);
+    for (idx_t k = 0; k < selected; k++) {
+      const uint32_t r = local.sel[k];
+      local.distinct_hashes[r] = DistinctHash(hashes[r], local.value_hashes[r]);
+    }
+    std::vector<const Vector*> pair_keys = keys;
+    pair_keys.push_back(arg);
+    local.distinct[d]->FindOrCreate(pair_keys, local.distinct_hashes.data(), local.sel.data(),
+                                    selected, local.distinct_rows.data());
+  }
+  (void)context;
+  return true;
+}
+
+void PhysicalHashAggregate::CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
+                                          StringArena& arena) const {
+  for (idx_t a = 0; a < ops_.size(); a++) {
+    if (distinct_index_[a] >= 0) continue;
+    ops_[a].combine(src, dst, state_offsets_[a], count, arena);
+  }
+}
+
+void PhysicalHashAggregate::Combine(ExecutionContext& context, GlobalSinkState& global_state,
+                                    LocalSinkState& local_state) const {
+  auto& global = static_cast<HashAggregateGlobalState&>(global_state);
+  auto& local = static_cast<HashAggregateLocalState&>(local_state);
+  if (groups_.empty()) {
+    std::lock_guard<std::mutex> lock(global.single_lock);
+    uint8_t* src = local.single_row;
+    uint8_t* dst = global.single_row;
+    CombineStates(&src, &dst, 1, global.single.arena());
+  }
+  if (groups_.empty() && distinct_layouts_.empty()) return;
+  // Threads start at different partitions so they rarely wait for each other's locks.
+  const idx_t threads = std::max<idx_t>(1, static_cast<idx_t>(context.threads()));
+  const idx_t start =
+      (global.combines.fetch_add(1) % threads) * GroupedHashTable::kPartitions / threads;
+  GroupedHashTable::CombineFn combine = [this](uint8_t* const* src, uint8_t* const* dst, idx_t n,
+                                               StringArena& arena) {
+    CombineStates(src, dst, n, arena);
+  };
+  for (idx_t i = 0; i < GroupedHashTable::kPartitions; i++) {
+    const idx_t p = (start + i) % GroupedHashTable::kPartitions;
+    std::lock_guard<std::mutex> lock(global.partition_locks[p]);
+    if (!groups_.empty()) global.table->MergePartition(p, local.table->partition(p), combine);
+    for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
+      global.distinct[d]->MergePartition(p, local.distinct[d]->partition(p), nullptr);
+    }
+  }
+}
+
+void PhysicalHashAggregate::Finalize(ExecutionContext& context,
+                                     GlobalSinkState& global_state) const {
+  auto& global = static_cast<HashAggregateGlobalState&>(global_state);
+  const idx_t group_count = groups_.size();
+  // DISTINCT aggregates: feed each distinct (group, value) pair to its group's state.
+  std::vector<Vector> pair_values;
+  std::vector<uint8_t*> pair_rows(kBatchSize), group_rows(kBatchSize);
+  std::vector<uint64_t> hashes(kBatchSize);
+  for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
+    const idx_t a = distinct_aggregates_[d];
+    const RowLayout& layout = distinct_layouts_[d];
+    pair_values.clear();
+    for (const auto& type : layout.types)
+      pair_values.emplace_back(type);
+    std::vector<const Vector*> group_keys;
+    for (idx_t g = 0; g < group_count; g++)
+      group_keys.push_back(&pair_values[g]);
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+      for (const auto& block : global.distinct[d]->partition(p).rows.blocks()) {
+        const idx_t n = block.count;
+        for (idx_t i = 0; i < n; i++)
+          pair_rows[i] = block.data + i * layout.row_width;
+        for (idx_t c = 0; c < layout.types.size(); c++) {
+          pair_values[c].Reset();
+          GatherColumn(layout, c, pair_rows.data(), n, pair_values[c]);
+        }
+        const Vector& value = pair_values[group_count];
+        if (group_count == 0) {
+          ops_[a].update_single(global.single_row + state_offsets_[a], &value, n,
+                                global.single.arena());
+          continue;
+        }
+        for (idx_t g = 0; g < group_count; g++) {
+          HashVector(pair_values[g], n, hashes.data(), g > 0);
+        }
+        global.table->FindOrCreateInPartition(p, group_keys, hashes.data(), nullptr, n,
+                                              group_rows.data());
+        ops_[a].update(group_rows.data(), state_offsets_[a], &value, n,
+                       global.table->partition(p).rows.arena());
+      }
+    }
+  }
+  // The result: every group's row, in morsels for the source.
+  if (group_count == 0) {
+    global.result_rows.push_back(global.single_row);
+    global.arenas = global.single.arenas();
+  } else {
+    const idx_t total = global.table->group_count();
+    const int64_t bytes = static_cast<int64_t>(total * sizeof(uint8_t*));
+    context.query().memory().Reserve(bytes);
+    global.result_bytes = bytes;
+    global.result_rows.reserve(total);
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+      const RowCollection& rows = global.table->partition(p).rows;
+      for (const auto& block : rows.blocks()) {
+        for (uint32_t i = 0; i < block.count; i++) {
+          global.result_rows.push_back(block.data + static_cast<size_t>(i) * layout_.row_width);
+        }
+      }
+      for (const auto& arena : rows.arenas())
+        global.arenas.push_back(arena);
+    }
+  }
+}
+
+std::unique_ptr<GlobalSourceState> PhysicalHashAggregate::GetGlobalSourceState(
+    ExecutionContext& context) const {
+  auto state = std::make_unique<AggregateSourceState>();
+  state->total =
+      static_cast<HashAggregateGlobalState&>(context.sink_state(this)).result_rows.size();
+  return state;
+}
+
+bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
+                                    GlobalSourceState& global_source, LocalSourceState&) const {
+  auto& source = static_cast<AggregateSourceState&>(global_source);
+  auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
+  const idx_t start = source.next.fetch_add(kBatchSize);
+  if (start >= source.total) return false;
+  const idx_t n = std::min<idx_t>(kBatchSize, source.total - start);
+  uint8_t* const* rows = global.result_rows.data() + start;
+  const bool keep_arenas = !global.arenas.empty();
+  for (idx_t g = 0; g < groups_.size(); g++) {
+    Vector& column = out.column(g);
+    GatherColumn(layout_, g, rows, n, column);
+    if (keep_arenas && column.type().IsString()) {
+      for (const auto& arena : global.arenas)
+        column.KeepAlive(arena);
+    }
+  }
+  for (idx_t a = 0; a < ops_.size(); a++) {
+    Vector& column = out.column(groups_.size() + a);
+    if (column.capacity() < n) column.Reserve(n);
+    ops_[a].finalize(rows, state_offsets_[a], n, column, 0, ops_[a]);
+    if (keep_arenas && column.type().IsString()) {
+      for (const auto& arena : global.arenas)
+        column.KeepAlive(arena);
+    }
+  }
+  out.SetSize(n);
+  return true;
+}
+
+std::string PhysicalHashAggregate::Describe() const {
+  std::string out = name_ + " (";
+  std::string sep;
+  if (!groups_.empty()) {
+    out += "groups: ";
+    for (const auto& g : groups_) {
+      out += sep + g->ToString();
+      sep = ", ";
+    }
+  }
+  for (const auto& a : aggregates_) {
+    out += sep + a->ToString();
+    sep = ", ";
+  }
+  return out + ")";
+}
+
+std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeDetails(
+    ExecutionContext& context) const {
+  auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
+  return {{"groups", std::to_string(global.result_rows.size())}};
+}
+
+}  // namespace shears

@@ -1,0 +1,104 @@
+#pragma once
+// HASH_JOIN: equi-joins of every kind (INNER, LEFT, RIGHT, FULL, SEMI, ANTI, MARK) with
+// optional NULL-equal keys and a residual predicate.
+//
+// children[0] is the probe side (left), children[1] the build side (right). The build side is
+// its own pipeline sinking into the join (rows materialized per thread, merged, then one hash
+// table built in Finalize); the probe side streams through Execute, a batch at a time. RIGHT
+// and FULL joins add a third pipeline whose source is the join: after the probe pipeline
+// finished it emits the build rows no probe row matched, through the same operators above the
+// join and into the same sink.
+//
+// Output columns: left ++ right (INNER, LEFT, RIGHT, FULL), left only (SEMI, ANTI), left ++ one
+// BOOLEAN mark (MARK: TRUE when some build row matches, else NULL when the probe key is NULL or
+// the build side has a NULL key, else FALSE; FALSE for an empty build side, as NOT IN needs).
+
+#include <mutex>
+
+#include "execution/join_hash_table.h"
+#include "execution/physical_operator.h"
+#include "planner/expression.h"
+#include "planner/logical_plan.h"
+
+namespace shears {
+
+/// The join's global sink state: the build side. After the build pipeline finished (Finalize)
+/// it exposes the build statistics EXPLAIN ANALYZE shows and runtime filters can use.
+struct HashJoinGlobalState : GlobalSinkState {
+  std::unique_ptr<JoinHashTable> table;
+  std::mutex mutex;
+  bool finalized = false;
+
+  /// Rows the build side produced, including rows with NULL keys.
+  idx_t build_rows() const { return table->build_rows(); }
+  /// Distinct non-NULL keys (exact) in the hash table; 0 until finalized.
+  idx_t distinct_keys() const { return table->distinct_keys(); }
+  /// Whether some build row had a NULL in a key compared with `=`.
+  bool has_null_key() const { return table->has_null_key(); }
+};
+
+class PhysicalHashJoin : public PhysicalOperator {
+ public:
+  /// `left_keys`/`right_keys`: expressions over the left/right input, pairwise of the same
+  /// type; `null_equal[i]`: key i is compared with IS NOT DISTINCT FROM. `residual`: a
+  /// predicate over left columns ++ right columns, or null. Children are added with AddChild:
+  /// probe (left) first, then build (right).
+  PhysicalHashJoin(std::vector<LogicalType> types, JoinKind join_kind,
+                   std::vector<BoundExprPtr> left_keys, std::vector<BoundExprPtr> right_keys,
+                   std::vector<bool> null_equal, BoundExprPtr residual);
+
+  JoinKind join_kind() const { return join_kind_; }
+
+  // Build side.
+  bool IsSink() const override { return true; }
+  std::unique_ptr<GlobalSinkState> GetGlobalSinkState(ExecutionContext& context) const override;
+  std::unique_ptr<LocalSinkState> GetLocalSinkState(ExecutionContext& context) const override;
+  bool Sink(ExecutionContext& context, Batch& input, GlobalSinkState& global,
+            LocalSinkState& local) const override;
+  void Combine(ExecutionContext& context, GlobalSinkState& global,
+               LocalSinkState& local) const override;
+  void Finalize(ExecutionContext& context, GlobalSinkState& global) const override;
+
+  // Probe side.
+  std::unique_ptr<OperatorState> GetOperatorState(ExecutionContext& context) const override;
+  OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
+                         OperatorState& state) const override;
+
+  // Unmatched build rows (RIGHT/FULL), after the probe.
+  bool IsSource() const override { return TracksMatches(); }
+  std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
+  std::unique_ptr<LocalSourceState> GetLocalSourceState(ExecutionContext& context,
+                                                        GlobalSourceState& global) const override;
+  bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
+               LocalSourceState& local) const override;
+
+  void BuildPipelines(Pipeline& current, PipelineBuilder& builder) override;
+
+  std::string Describe() const override;
+  /// build_rows, distinct_keys, build_bytes.
+  std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
+      ExecutionContext& context) const override;
+
+ private:
+  bool EmitsRight() const {
+    return join_kind_ == JoinKind::kInner || join_kind_ == JoinKind::kLeft ||
+           join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull;
+  }
+  bool StoresPayload() const { return EmitsRight() || residual_ != nullptr; }
+  bool TracksMatches() const {
+    return join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull;
+  }
+
+  JoinKind join_kind_;
+  std::vector<BoundExprPtr> left_keys_;
+  std::vector<BoundExprPtr> right_keys_;
+  std::vector<bool> null_equal_;
+  BoundExprPtr residual_;
+  // RIGHT/FULL: the probe pipeline and the pipeline emitting unmatched build rows, whose
+  // operators are copied from the probe pipeline (those above this join) when it starts: they
+  // are only known after BuildPipelines returned.
+  Pipeline* probe_pipeline_ = nullptr;
+  Pipeline* unmatched_pipeline_ = nullptr;
+};
+
+}  // namespace shears

@@ -1,0 +1,239 @@
+#include "execution/operator/physical_table_scan.h"
+
+#include <mutex>
+#include <set>
+
+#include "execution/expression_executor.h"
+#include "execution/operator/stats_pruning.h"
+#include "execution/pipeline.h"
+#include "storage/dataset_reader.h"
+#include "storage/parquet/parquet_file.h"
+
+namespace shears {
+
+namespace {
+
+struct Morsel {
+  size_t file_index = 0;
+  std::shared_ptr<parquet::ParquetFile> file;
+  std::vector<int> row_groups;
+};
+
+struct ScanGlobalState : GlobalSourceState {
+  std::mutex mutex;
+  std::vector<size_t> files;  // files left after static partition pruning
+  size_t next_file = 0;
+  std::shared_ptr<parquet::ParquetFile> current;  // file being split into morsels
+  int next_row_group = 0;
+  idx_t MaxThreads() const override { return files.empty() ? 1 : 64; }
+};
+
+struct ScanLocalState : LocalSourceState {
+  std::unique_ptr<DatasetReader> reader;
+  bool active = false;
+  Batch scratch;
+  SelectionVector sel;
+};
+
+// Whether the partition values of `file` can satisfy the filters that only use partition
+// columns: evaluated on a one-row batch of the values, so every predicate form works.
+bool PartitionMayMatch(const std::vector<const BoundExpr*>& partition_filters,
+                       const std::vector<int>& column_ids, const Dataset& dataset,
+                       const DatasetFile& file) {
+  if (partition_filters.empty()) return true;
+  std::vector<LogicalType> types;
+  for (int id : column_ids) types.push_back(dataset.columns()[static_cast<size_t>(id)].type);
+  Batch row(types, 1);
+  const size_t file_columns = dataset.num_file_columns();
+  for (size_t i = 0; i < column_ids.size(); i++) {
+    const size_t id = static_cast<size_t>(column_ids[i]);
+    if (id >= file_columns) {
+      WriteValue(row.column(i), 0, file.partition_values[id - file_columns]);
+    } else {
+      row.column(i).validity().SetNull(0);  // never read: only partition columns are used
+    }
+  }
+  row.SetSize(1);
+  SelectionVector sel(1);
+  for (const BoundExpr* filter : partition_filters) {
+    if (ExpressionExecutor::Select(*filter, row, sel) == 0) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
+                                     std::vector<int> column_ids, std::vector<BoundExprPtr> filters,
+                                     std::string table_name)
+    : PhysicalOperator("TABLE_SCAN", {}),
+      dataset_(std::move(dataset)),
+      column_ids_(std::move(column_ids)),
+      filters_(std::move(filters)),
+      table_name_(std::move(table_name)) {
+  for (int id : column_ids_) types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
+}
+
+std::string PhysicalTableScan::Describe() const {
+  std::string out = "TABLE_SCAN " + table_name_ + " [";
+  for (size_t i = 0; i < column_ids_.size(); i++) {
+    out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(column_ids_[i])].name;
+  }
+  out += "]";
+  if (!filters_.empty()) {
+    out += " filters: ";
+    for (size_t i = 0; i < filters_.size(); i++) out += (i ? " AND " : "") + filters_[i]->ToString();
+  }
+  return out;
+}
+
+std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
+    ExecutionContext&) const {
+  auto state = std::make_unique<ScanGlobalState>();
+  // Static partition pruning: conjuncts that read partition columns only.
+  const size_t file_columns = dataset_->num_file_columns();
+  std::vector<const BoundExpr*> partition_filters;
+  for (const auto& filter : filters_) {
+    bool partition_only = true;
+    VisitExpression(const_cast<BoundExpr&>(*filter), [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kReference &&
+          static_cast<size_t>(column_ids_[static_cast<BoundReference&>(e).index]) < file_columns) {
+        partition_only = false;
+      }
+    });
+    if (partition_only) partition_filters.push_back(filter.get());
+  }
+  std::set<std::vector<std::string>> partitions, kept_partitions;
+  for (size_t i = 0; i < dataset_->files().size(); i++) {
+    const auto& file = dataset_->files()[i];
+    std::vector<std::string> key;
+    for (const auto& v : file.partition_values) key.push_back(v.ToString());
+    partitions.insert(key);
+    if (PartitionMayMatch(partition_filters, column_ids_, *dataset_, file)) {
+      state->files.push_back(i);
+      kept_partitions.insert(key);
+    }
+  }
+  scan_metrics_.files_total = dataset_->files().size();
+  scan_metrics_.files_pruned_static = dataset_->files().size() - state->files.size();
+  if (dataset_->num_partition_columns() > 0) {
+    scan_metrics_.partitions_total = partitions.size();
+    scan_metrics_.partitions_pruned_static = partitions.size() - kept_partitions.size();
+  }
+  return state;
+}
+
+std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(ExecutionContext&,
+                                                                         GlobalSourceState&) const {
+  auto local = std::make_unique<ScanLocalState>();
+  local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
+  local->scratch = Batch(types_);
+  return local;
+}
+
+bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global_base,
+                                LocalSourceState& local_base) const {
+  auto& global = static_cast<ScanGlobalState&>(global_base);
+  auto& local = static_cast<ScanLocalState&>(local_base);
+  while (true) {
+    if (!local.active) {
+      // Take the next morsel: one row group of the current file.
+      Morsel morsel;
+      {
+        std::lock_guard<std::mutex> lock(global.mutex);
+        while (true) {
+          if (!global.current) {
+            if (global.next_file >= global.files.size()) return false;
+            morsel.file_index = global.files[global.next_file];
+            global.current = parquet::ParquetFile::Open(dataset_->files()[morsel.file_index].path);
+            global.next_row_group = 0;
+            scan_metrics_.files_read++;
+            scan_metrics_.row_groups_total += static_cast<uint64_t>(global.current->num_row_groups());
+          }
+          morsel.file_index = global.files[global.next_file];
+          if (global.next_row_group < global.current->num_row_groups()) {
+            morsel.file = global.current;
+            morsel.row_groups = {global.next_row_group++};
+            break;
+          }
+          global.current.reset();
+          global.next_file++;
+        }
+      }
+      // Row-group pruning by statistics.
+      const auto& dataset_file = dataset_->files()[morsel.file_index];
+      const int rg = morsel.row_groups[0];
+      std::vector<std::optional<parquet::ColumnChunkStatistics>> stats(column_ids_.size());
+      auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
+        const size_t id = static_cast<size_t>(column_ids_[column]);
+        if (id >= dataset_->num_file_columns()) return nullptr;
+        const int in_file = dataset_file.column_map[id];
+        if (in_file < 0) return nullptr;
+        if (morsel.file->columns()[static_cast<size_t>(in_file)].type !=
+            dataset_->columns()[id].type) {
+          return nullptr;  // widened column: bounds are in another type
+        }
+        if (!stats[column]) stats[column] = morsel.file->GetStatistics(rg, in_file);
+        return &*stats[column];
+      };
+      bool may_match = true;
+      for (const auto& filter : filters_) {
+        if (!StatsMayMatch(*filter, lookup)) {
+          may_match = false;
+          break;
+        }
+      }
+      if (!may_match) {
+        scan_metrics_.row_groups_pruned++;
+        continue;
+      }
+      scan_metrics_.row_groups_read++;
+      local.reader->StartMorsel(morsel.file_index, morsel.file, morsel.row_groups);
+      local.active = true;
+    }
+    context.CheckCancelled();
+    const uint64_t bytes_before = local.reader->counters().bytes_read;
+    bool got = local.reader->Next(filters_.empty() ? out : local.scratch);
+    scan_metrics_.bytes_read += local.reader->counters().bytes_read - bytes_before;
+    if (!got) {
+      local.active = false;
+      continue;
+    }
+    Batch& batch = filters_.empty() ? out : local.scratch;
+    scan_metrics_.rows_scanned += batch.size();
+    if (filters_.empty()) return true;
+    // Row filtering: each conjunct narrows the selection.
+    idx_t count = batch.size();
+    for (const auto& filter : filters_) {
+      count = ExpressionExecutor::Select(*filter, batch, local.sel);
+      if (count < batch.size()) batch.Select(local.sel.data(), count);
+      if (count == 0) break;
+    }
+    if (count == 0) continue;
+    for (idx_t c = 0; c < batch.column_count(); c++) out.column(c).Reference(batch.column(c));
+    out.SetSize(count);
+    return true;
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetails(
+    ExecutionContext&) const {
+  const auto& m = scan_metrics_;
+  std::vector<std::pair<std::string, std::string>> out;
+  auto add = [&](const char* name, uint64_t value) { out.emplace_back(name, std::to_string(value)); };
+  if (dataset_->num_partition_columns() > 0) {
+    add("partitions_total", m.partitions_total);
+    add("partitions_pruned_static", m.partitions_pruned_static);
+    add("partitions_read", m.partitions_total - m.partitions_pruned_static);
+  }
+  add("files_total", m.files_total);
+  add("files_read", m.files_read);
+  add("row_groups_total", m.row_groups_total);
+  add("row_groups_pruned", m.row_groups_pruned);
+  add("row_groups_read", m.row_groups_read);
+  add("rows_scanned", m.rows_scanned);
+  add("bytes_read", m.bytes_read);
+  return out;
+}
+
+}  // namespace shears

@@ -1,0 +1,58 @@
+#pragma once
+// Scans a dataset: files are pruned by static partition filters when the scan starts, then
+// (file, row group) morsels are handed to the worker threads; each morsel's row groups are
+// pruned by statistics, read, and filtered row by row.
+
+#include <atomic>
+
+#include "execution/physical_operator.h"
+#include "planner/expression.h"
+#include "storage/dataset.h"
+
+namespace shears {
+
+/// Counters of one scan, for EXPLAIN ANALYZE (JSON names in docs/metrics.md).
+struct ScanMetrics {
+  std::atomic<uint64_t> files_total{0};
+  std::atomic<uint64_t> files_pruned_static{0};
+  std::atomic<uint64_t> files_read{0};
+  std::atomic<uint64_t> partitions_total{0};
+  std::atomic<uint64_t> partitions_pruned_static{0};
+  std::atomic<uint64_t> row_groups_total{0};
+  std::atomic<uint64_t> row_groups_pruned{0};
+  std::atomic<uint64_t> row_groups_read{0};
+  std::atomic<uint64_t> rows_scanned{0};
+  std::atomic<uint64_t> rows_filtered{0};
+  std::atomic<uint64_t> bytes_read{0};
+};
+
+class PhysicalTableScan : public PhysicalOperator {
+ public:
+  /// Outputs dataset columns `column_ids` (in that order). `filters` are conjuncts over the
+  /// output columns (BoundReference i = column_ids[i]).
+  PhysicalTableScan(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
+                    std::vector<BoundExprPtr> filters, std::string table_name);
+
+  bool IsSource() const override { return true; }
+  std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
+  std::unique_ptr<LocalSourceState> GetLocalSourceState(ExecutionContext& context,
+                                                        GlobalSourceState& global) const override;
+  bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
+               LocalSourceState& local) const override;
+  std::string Describe() const override;
+  std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
+      ExecutionContext& context) const override;
+
+  const ScanMetrics& scan_metrics() const { return scan_metrics_; }
+  const std::vector<int>& column_ids() const { return column_ids_; }
+  const Dataset& dataset() const { return *dataset_; }
+
+ private:
+  std::shared_ptr<const Dataset> dataset_;
+  std::vector<int> column_ids_;
+  std::vector<BoundExprPtr> filters_;
+  std::string table_name_;
+  mutable ScanMetrics scan_metrics_;
+};
+
+}  // namespace shears

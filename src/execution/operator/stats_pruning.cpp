@@ -1,0 +1,89 @@
+#include "execution/operator/stats_pruning.h"
+
+namespace shears {
+
+namespace {
+
+// column <op> constant, with the op mirrored when the constant is on the left.
+bool CompareMayMatch(const std::string& op, const parquet::ColumnChunkStatistics& s,
+                     const Value& constant) {
+  if (constant.is_null()) return false;  // a comparison with NULL is never TRUE
+  if (s.num_values > 0 && s.null_count && *s.null_count == s.num_values) return false;
+  if (!s.min || !s.max) return true;
+  if (s.min->type().physical() != constant.type().physical() ||
+      s.min->type().scale() != constant.type().scale()) {
+    return true;  // different representations: do not guess
+  }
+  const int cmp_min = constant.Compare(*s.min);  // constant vs min
+  const int cmp_max = constant.Compare(*s.max);
+  if (op == "=") return cmp_min >= 0 && cmp_max <= 0;
+  if (op == "<") return s.min->Compare(constant) < 0;    // some x < c  <=> min < c
+  if (op == "<=") return s.min->Compare(constant) <= 0;
+  if (op == ">") return s.max->Compare(constant) > 0;
+  if (op == ">=") return s.max->Compare(constant) >= 0;
+  if (op == "<>") return !(cmp_min == 0 && cmp_max == 0);
+  return true;
+}
+
+std::string Mirror(const std::string& op) {
+  if (op == "<") return ">";
+  if (op == "<=") return ">=";
+  if (op == ">") return "<";
+  if (op == ">=") return "<=";
+  return op;
+}
+
+}  // namespace
+
+bool StatsMayMatch(const BoundExpr& predicate, const StatsLookup& stats) {
+  switch (predicate.kind) {
+    case BoundExprKind::kConjunction: {
+      const auto& c = static_cast<const BoundConjunction&>(predicate);
+      if (c.is_and) {
+        for (const auto& child : c.children) {
+          if (!StatsMayMatch(*child, stats)) return false;
+        }
+        return true;
+      }
+      for (const auto& child : c.children) {
+        if (StatsMayMatch(*child, stats)) return true;
+      }
+      return false;
+    }
+    case BoundExprKind::kConstant: {
+      const auto& value = static_cast<const BoundConstant&>(predicate).value;
+      return !(value.type().id() == TypeId::kBoolean && (value.is_null() || !value.GetBoolean()));
+    }
+    case BoundExprKind::kIsNull: {
+      const auto& n = static_cast<const BoundIsNull&>(predicate);
+      if (n.child->kind != BoundExprKind::kReference) return true;
+      const auto* s = stats(static_cast<const BoundReference&>(*n.child).index);
+      if (!s || !s->null_count) return true;
+      if (n.negated) return *s->null_count < s->num_values;  // IS NOT NULL
+      return *s->null_count > 0;                              // IS NULL
+    }
+    case BoundExprKind::kFunction: {
+      const auto& f = static_cast<const BoundFunction&>(predicate);
+      if (f.args.size() != 2) return true;
+      const std::string& op = f.function.name;
+      if (op != "=" && op != "<" && op != "<=" && op != ">" && op != ">=" && op != "<>") return true;
+      const BoundExpr* left = f.args[0].get();
+      const BoundExpr* right = f.args[1].get();
+      std::string effective = op;
+      if (left->kind == BoundExprKind::kConstant && right->kind == BoundExprKind::kReference) {
+        std::swap(left, right);
+        effective = Mirror(op);
+      }
+      if (left->kind != BoundExprKind::kReference || right->kind != BoundExprKind::kConstant) {
+        return true;
+      }
+      const auto* s = stats(static_cast<const BoundReference&>(*left).index);
+      if (!s) return true;
+      return CompareMayMatch(effective, *s, static_cast<const BoundConstant&>(*right).value);
+    }
+    default:
+      return true;
+  }
+}
+
+}  // namespace shears

@@ -1,0 +1,201 @@
+#include "execution/physical_planner.h"
+
+#include "common/error.h"
+#include "execution/operator/physical_hash_aggregate.h"
+#include "execution/operator/physical_hash_join.h"
+#include "execution/operator/physical_order.h"
+#include "execution/operator/physical_simple.h"
+#include "execution/operator/physical_table_scan.h"
+#include "execution/operator/physical_union.h"
+
+namespace shears {
+
+BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs) {
+  BoundExprPtr copy = expr.Copy();
+  std::function<void(BoundExprPtr&)> resolve = [&](BoundExprPtr& e) {
+    if (e->kind == BoundExprKind::kColumnRef) {
+      auto& ref = static_cast<BoundColumnRef&>(*e);
+      for (size_t i = 0; i < inputs.size(); i++) {
+        if (inputs[i] == ref.binding) {
+          auto resolved = std::make_unique<BoundReference>(ref.type, i, ref.name);
+          resolved->alias = ref.alias;
+          e = std::move(resolved);
+          return;
+        }
+      }
+      throw InternalError("column {} (binding {}.{}) is not an input of its operator", ref.name,
+                          ref.binding.table_index, ref.binding.column_index);
+    }
+    for (BoundExprPtr* child : e->Children()) resolve(*child);
+  };
+  resolve(copy);
+  return copy;
+}
+
+namespace {
+std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,
+                                     const std::vector<ColumnBinding>& inputs) {
+  std::vector<BoundExprPtr> out;
+  for (const auto& e : exprs) out.push_back(ResolveBindings(*e, inputs));
+  return out;
+}
+}  // namespace
+
+PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
+  PhysicalOperatorPtr result;
+  const auto types = op.GetTypes();
+  switch (op.type) {
+    case LogicalOperatorType::kGet: {
+      auto& get = static_cast<LogicalGet&>(op);
+      auto filters = ResolveAll(get.filters, get.GetColumnBindings());
+      result = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids, std::move(filters),
+                                                   get.table_name);
+      break;
+    }
+    case LogicalOperatorType::kDummyScan: {
+      std::vector<std::vector<BoundExprPtr>> rows(1);
+      result = std::make_unique<PhysicalValues>(types, std::move(rows));
+      break;
+    }
+    case LogicalOperatorType::kValues: {
+      auto& values = static_cast<LogicalValues&>(op);
+      std::vector<std::vector<BoundExprPtr>> rows;
+      for (const auto& row : values.rows) rows.push_back(ResolveAll(row, {}));
+      result = std::make_unique<PhysicalValues>(types, std::move(rows));
+      break;
+    }
+    case LogicalOperatorType::kFilter: {
+      auto& filter = static_cast<LogicalFilter&>(op);
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalFilter>(
+          child->types(), ResolveAll(filter.conditions, op.children[0]->GetColumnBindings()));
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kProjection: {
+      auto& projection = static_cast<LogicalProjection&>(op);
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalProjection>(
+          types, ResolveAll(projection.expressions, op.children[0]->GetColumnBindings()));
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kAggregate: {
+      auto& agg = static_cast<LogicalAggregate&>(op);
+      auto inputs = op.children[0]->GetColumnBindings();
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalHashAggregate>(types, ResolveAll(agg.groups, inputs),
+                                                       ResolveAll(agg.aggregates, inputs));
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kJoin: {
+      auto& join = static_cast<LogicalJoin&>(op);
+      if (join.conditions.empty()) {
+        throw NotSupportedError(
+            "joins without an equality condition (cross joins, pure inequality joins) are not "
+            "supported yet: {}",
+            join.Describe());
+      }
+      auto left_bindings = op.children[0]->GetColumnBindings();
+      auto right_bindings = op.children[1]->GetColumnBindings();
+      std::vector<BoundExprPtr> left_keys, right_keys;
+      std::vector<bool> null_equal;
+      for (const auto& c : join.conditions) {
+        left_keys.push_back(ResolveBindings(*c.left, left_bindings));
+        right_keys.push_back(ResolveBindings(*c.right, right_bindings));
+        null_equal.push_back(c.null_equal);
+      }
+      BoundExprPtr residual;
+      if (join.residual) {
+        auto both = left_bindings;
+        both.insert(both.end(), right_bindings.begin(), right_bindings.end());
+        residual = ResolveBindings(*join.residual, both);
+      }
+      auto left = Plan(*op.children[0]);
+      auto right = Plan(*op.children[1]);
+      result = std::make_unique<PhysicalHashJoin>(types, join.join_kind, std::move(left_keys),
+                                                  std::move(right_keys), std::move(null_equal),
+                                                  std::move(residual));
+      result->AddChild(std::move(left));
+      result->AddChild(std::move(right));
+      break;
+    }
+    case LogicalOperatorType::kOrderBy: {
+      auto& order = static_cast<LogicalOrderBy&>(op);
+      auto inputs = op.children[0]->GetColumnBindings();
+      std::vector<BoundOrderBy> orders;
+      for (const auto& o : order.orders) {
+        orders.push_back({ResolveBindings(*o.expr, inputs), o.descending, o.nulls_first});
+      }
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalOrder>(types, std::move(orders));
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kLimit: {
+      auto& limit = static_cast<LogicalLimit&>(op);
+      // LIMIT over ORDER BY is a top-N: it never sorts more than it keeps.
+      if (op.children[0]->type == LogicalOperatorType::kOrderBy && limit.limit >= 0) {
+        auto& order = static_cast<LogicalOrderBy&>(*op.children[0]);
+        auto inputs = order.children[0]->GetColumnBindings();
+        std::vector<BoundOrderBy> orders;
+        for (const auto& o : order.orders) {
+          orders.push_back({ResolveBindings(*o.expr, inputs), o.descending, o.nulls_first});
+        }
+        auto child = Plan(*order.children[0]);
+        result = std::make_unique<PhysicalTopN>(types, std::move(orders), limit.limit, limit.offset);
+        result->AddChild(std::move(child));
+        break;
+      }
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalLimit>(types, limit.limit, limit.offset);
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kSetOperation: {
+      auto& set = static_cast<LogicalSetOperation&>(op);
+      auto left = Plan(*op.children[0]);
+      auto right = Plan(*op.children[1]);
+      auto distinct_of = [&](PhysicalOperatorPtr input) {
+        std::vector<BoundExprPtr> groups;
+        for (size_t i = 0; i < types.size(); i++) {
+          groups.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+        }
+        auto agg = std::make_unique<PhysicalHashAggregate>(types, std::move(groups), std::vector<BoundExprPtr>{});
+        agg->AddChild(std::move(input));
+        return PhysicalOperatorPtr(std::move(agg));
+      };
+      if (set.kind == SetOperationKind::kUnion) {
+        auto union_all = std::make_unique<PhysicalUnionAll>(types);
+        union_all->AddChild(std::move(left));
+        union_all->AddChild(std::move(right));
+        result = std::move(union_all);
+        if (!set.all) result = distinct_of(std::move(result));
+        break;
+      }
+      if (set.all) {
+        throw NotSupportedError("INTERSECT ALL and EXCEPT ALL are not supported yet");
+      }
+      // INTERSECT / EXCEPT: a semi / anti join on all columns with NULLs equal, then distinct.
+      std::vector<BoundExprPtr> left_keys, right_keys;
+      std::vector<bool> null_equal;
+      for (size_t i = 0; i < types.size(); i++) {
+        left_keys.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+        right_keys.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+        null_equal.push_back(true);
+      }
+      auto join = std::make_unique<PhysicalHashJoin>(
+          types, set.kind == SetOperationKind::kIntersect ? JoinKind::kSemi : JoinKind::kAnti,
+          std::move(left_keys), std::move(right_keys), std::move(null_equal), nullptr);
+      join->AddChild(distinct_of(std::move(left)));
+      join->AddChild(std::move(right));
+      result = std::move(join);
+      break;
+    }
+  }
+  result->estimated_rows = op.estimated_rows;
+  return result;
+}
+
+}  // namespace shears

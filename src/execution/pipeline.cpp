@@ -1,0 +1,175 @@
+#include "execution/pipeline.h"
+
+#include <algorithm>
+#include <exception>
+#include <functional>
+#include <set>
+#include <thread>
+
+#include "common/error.h"
+#include "execution/query_context.h"
+
+namespace shears {
+
+Pipeline* PipelineBuilder::NewPipeline(PhysicalOperator* sink) {
+  auto pipeline = std::make_unique<Pipeline>();
+  pipeline->sink = sink;
+  pipeline->id = static_cast<int>(pipelines_.size());
+  pipelines_.push_back(std::move(pipeline));
+  return pipelines_.back().get();
+}
+
+GlobalSinkState& ExecutionContext::sink_state(const PhysicalOperator* op) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = sink_states_.find(op);
+  if (it == sink_states_.end()) throw InternalError("no sink state for {}", op->name());
+  return *it->second;
+}
+
+void ExecutionContext::set_sink_state(const PhysicalOperator* op,
+                                      std::unique_ptr<GlobalSinkState> state) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  sink_states_[op] = std::move(state);
+}
+
+void ExecutionContext::CheckCancelled() const { query_.CheckCancelled(); }
+
+namespace {
+
+struct Timer {
+  explicit Timer(std::atomic<uint64_t>& sink) : sink_(sink), start_(std::chrono::steady_clock::now()) {}
+  ~Timer() {
+    sink_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                              std::chrono::steady_clock::now() - start_)
+                                              .count()),
+                    std::memory_order_relaxed);
+  }
+  std::atomic<uint64_t>& sink_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+}  // namespace
+
+void Executor::Execute(PhysicalOperator& root_sink) {
+  PipelineBuilder builder;
+  Pipeline* root = builder.NewPipeline(&root_sink);
+  SHEARS_CHECK(root_sink.children().size() == 1);
+  root_sink.children()[0]->BuildPipelines(*root, builder);
+  // Sink states exist before any pipeline runs: a join's probe pipeline reads the state its
+  // build pipeline fills, and a sink that is a source reads its own.
+  for (auto& pipeline : builder.pipelines()) {
+    if (!pipeline->sink) continue;
+    // Several pipelines may share a sink (UNION): create its state once.
+    bool seen = false;
+    for (auto& other : builder.pipelines()) {
+      if (other.get() == pipeline.get()) break;
+      if (other->sink == pipeline->sink) seen = true;
+    }
+    if (!seen) context_.set_sink_state(pipeline->sink, pipeline->sink->GetGlobalSinkState(context_));
+  }
+  // Run in dependency order: a pipeline runs once all its dependencies ran. Pipelines that
+  // share a sink finalize it once, after the last of them.
+  std::set<Pipeline*> done;
+  std::vector<Pipeline*> order;
+  std::function<void(Pipeline*)> visit = [&](Pipeline* p) {
+    if (done.count(p)) return;
+    done.insert(p);
+    for (Pipeline* dep : p->dependencies) visit(dep);
+    order.push_back(p);
+  };
+  for (auto& pipeline : builder.pipelines()) visit(pipeline.get());
+  for (size_t i = 0; i < order.size(); i++) {
+    RunPipeline(*order[i]);
+    bool sink_used_later = false;
+    for (size_t j = i + 1; j < order.size(); j++) {
+      if (order[j]->sink == order[i]->sink) sink_used_later = true;
+    }
+    if (!sink_used_later) {
+      Timer timer(order[i]->sink->metrics().nanos);
+      order[i]->sink->Finalize(context_, context_.sink_state(order[i]->sink));
+    }
+  }
+}
+
+void Executor::RunPipeline(Pipeline& pipeline) {
+  SHEARS_CHECK(pipeline.source && pipeline.sink);
+  auto global_source = pipeline.source->GetGlobalSourceState(context_);
+  GlobalSinkState& global_sink = context_.sink_state(pipeline.sink);
+  const int threads =
+      static_cast<int>(std::max<idx_t>(1, std::min<idx_t>(static_cast<idx_t>(context_.threads()),
+                                                          global_source->MaxThreads())));
+  std::atomic<bool> stop{false};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+
+  auto worker = [&]() {
+    try {
+      auto local_source = pipeline.source->GetLocalSourceState(context_, *global_source);
+      auto local_sink = pipeline.sink->GetLocalSinkState(context_);
+      std::vector<std::unique_ptr<OperatorState>> states;
+      // One batch per stage: stage 0 is the source's output, stage i+1 operator i's output.
+      std::vector<Batch> batches;
+      batches.emplace_back(pipeline.source->types());
+      for (PhysicalOperator* op : pipeline.operators) {
+        states.push_back(op->GetOperatorState(context_));
+        batches.emplace_back(op->types());
+      }
+      bool sink_wants_more = true;
+      while (sink_wants_more && !stop.load(std::memory_order_relaxed)) {
+        context_.CheckCancelled();
+        Batch& source_out = batches[0];
+        source_out.Reset();
+        bool more;
+        {
+          Timer timer(pipeline.source->metrics().nanos);
+          more = pipeline.source->GetData(context_, source_out, *global_source, *local_source);
+        }
+        if (!more && source_out.size() == 0) break;
+        pipeline.source->metrics().rows_out.fetch_add(source_out.size(), std::memory_order_relaxed);
+        // Push through the operators; an operator may produce several outputs per input.
+        std::function<bool(size_t)> push = [&](size_t stage) -> bool {
+          if (stage == pipeline.operators.size()) {
+            Batch& input = batches[stage];
+            if (input.size() == 0) return true;
+            Timer timer(pipeline.sink->metrics().nanos);
+            return pipeline.sink->Sink(context_, input, global_sink, *local_sink);
+          }
+          PhysicalOperator* op = pipeline.operators[stage];
+          while (true) {
+            Batch& output = batches[stage + 1];
+            output.Reset();
+            OperatorResult result;
+            {
+              Timer timer(op->metrics().nanos);
+              result = op->Execute(context_, batches[stage], output, *states[stage]);
+            }
+            op->metrics().rows_out.fetch_add(output.size(), std::memory_order_relaxed);
+            if (output.size() > 0 && !push(stage + 1)) return false;
+            if (result == OperatorResult::kFinished) return false;
+            if (result == OperatorResult::kNeedMoreInput) return true;
+          }
+        };
+        if (batches[0].size() > 0) sink_wants_more = push(0);
+        if (!more) break;
+      }
+      if (!sink_wants_more) stop.store(true);
+      Timer timer(pipeline.sink->metrics().nanos);
+      pipeline.sink->Combine(context_, global_sink, *local_sink);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+      stop.store(true);
+    }
+  };
+
+  if (threads == 1) {
+    worker();
+  } else {
+    std::vector<std::thread> workers;
+    for (int i = 0; i < threads; i++) workers.emplace_back(worker);
+    for (auto& t : workers) t.join();
+  }
+  if (error) std::rethrow_exception(error);
+}
+
+}  // namespace shears

@@ -1,0 +1,67 @@
+#pragma once
+// Pipelines and the executor that runs them on a pool of worker threads.
+
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "execution/physical_operator.h"
+
+namespace shears {
+
+class QueryContext;
+
+class Pipeline {
+ public:
+  PhysicalOperator* source = nullptr;
+  std::vector<PhysicalOperator*> operators;
+  PhysicalOperator* sink = nullptr;
+  /// Pipelines that must finish before this one starts.
+  std::vector<Pipeline*> dependencies;
+  int id = 0;
+};
+
+class PipelineBuilder {
+ public:
+  /// Creates a new pipeline ending in `sink`.
+  Pipeline* NewPipeline(PhysicalOperator* sink);
+  std::vector<std::unique_ptr<Pipeline>>& pipelines() { return pipelines_; }
+
+ private:
+  std::vector<std::unique_ptr<Pipeline>> pipelines_;
+};
+
+/// Per-query execution state: sink states of every sink (so a sink that is also the next
+/// pipeline's source can read its results), settings, the thread count, cancellation.
+class ExecutionContext {
+ public:
+  ExecutionContext(QueryContext& query, int threads) : query_(query), threads_(threads) {}
+  QueryContext& query() { return query_; }
+  int threads() const { return threads_; }
+
+  GlobalSinkState& sink_state(const PhysicalOperator* op);
+  void set_sink_state(const PhysicalOperator* op, std::unique_ptr<GlobalSinkState> state);
+
+  /// Throws CancelledError when the query was cancelled.
+  void CheckCancelled() const;
+
+ private:
+  QueryContext& query_;
+  int threads_;
+  std::mutex mutex_;
+  std::map<const PhysicalOperator*, std::unique_ptr<GlobalSinkState>> sink_states_;
+};
+
+/// Runs the pipelines of a physical plan whose root is a sink. Pipelines run in dependency
+/// order; each on up to `threads` workers.
+class Executor {
+ public:
+  explicit Executor(ExecutionContext& context) : context_(context) {}
+  void Execute(PhysicalOperator& root_sink);
+
+ private:
+  void RunPipeline(Pipeline& pipeline);
+  ExecutionContext& context_;
+};
+
+}  // namespace shears

@@ -1,0 +1,45 @@
+#include "execution/query_context.h"
+
+#include <unistd.h>
+
+#include "common/error.h"
+
+namespace shears {
+
+int64_t PhysicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES);
+  long page_size = sysconf(_SC_PAGE_SIZE);
+  if (pages <= 0 || page_size <= 0) return int64_t{8} << 30;
+  return static_cast<int64_t>(pages) * page_size;
+}
+
+static std::string FormatBytes(int64_t bytes) {
+  if (bytes >= (int64_t{1} << 30)) return fmt::format("{:.1f} GiB", bytes / double(1 << 30));
+  if (bytes >= (1 << 20)) return fmt::format("{:.1f} MiB", bytes / double(1 << 20));
+  return fmt::format("{} bytes", bytes);
+}
+
+void MemoryTracker::Reserve(int64_t bytes) {
+  int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
+  if (limit_ > 0 && now > limit_) {
+    used_.fetch_sub(bytes, std::memory_order_relaxed);
+    throw OutOfMemoryError(
+        "the query needs more than memory_limit = {} (it had {} in use); raise it with "
+        "SET memory_limit = '...'",
+        FormatBytes(limit_), FormatBytes(now - bytes));
+  }
+  int64_t peak = peak_.load(std::memory_order_relaxed);
+  while (now > peak && !peak_.compare_exchange_weak(peak, now)) {
+  }
+}
+
+QueryContext::QueryContext(Settings settings)
+    : settings_(std::move(settings)),
+      memory_(settings_.GetInt("memory_limit") > 0 ? settings_.GetInt("memory_limit")
+                                                    : PhysicalMemoryBytes() / 10 * 8) {}
+
+void QueryContext::CheckCancelled() const {
+  if (cancelled_.load(std::memory_order_relaxed)) throw CancelledError("the query was cancelled");
+}
+
+}  // namespace shears

@@ -1,0 +1,47 @@
+#pragma once
+// What one running query needs from its session: settings (a copy, so SET during the query
+// does not change it), cancellation and memory accounting.
+
+#include <atomic>
+#include <cstdint>
+
+#include "common/settings.h"
+
+namespace shears {
+
+/// Tracks bytes held by a query's operators (hash tables, sort buffers, materialized
+/// results); Reserve throws OutOfMemoryError past the limit, before the OS would kill us.
+class MemoryTracker {
+ public:
+  explicit MemoryTracker(int64_t limit_bytes) : limit_(limit_bytes) {}
+  void Reserve(int64_t bytes);
+  void Release(int64_t bytes) { used_.fetch_sub(bytes, std::memory_order_relaxed); }
+  int64_t used() const { return used_.load(std::memory_order_relaxed); }
+  int64_t peak() const { return peak_.load(std::memory_order_relaxed); }
+  int64_t limit() const { return limit_; }
+
+ private:
+  int64_t limit_;
+  std::atomic<int64_t> used_{0};
+  std::atomic<int64_t> peak_{0};
+};
+
+class QueryContext {
+ public:
+  explicit QueryContext(Settings settings);
+  const Settings& settings() const { return settings_; }
+  MemoryTracker& memory() { return memory_; }
+  void Cancel() { cancelled_.store(true); }
+  /// Throws CancelledError when Cancel was called (from any thread).
+  void CheckCancelled() const;
+
+ private:
+  Settings settings_;
+  MemoryTracker memory_;
+  std::atomic<bool> cancelled_{false};
+};
+
+/// Physical memory of the machine, in bytes.
+int64_t PhysicalMemoryBytes();
+
+}  // namespace shears

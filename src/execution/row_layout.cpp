@@ -1,0 +1,368 @@
+#include "execution/row_layout.h"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+
+#include "common/error.h"
+#include "execution/query_context.h"
+
+namespace shears {
+
+namespace {
+uint32_t AlignUp(uint32_t value, uint32_t align) {
+  return (value + align - 1) / align * align;
+}
+}  // namespace
+
+RowLayout::RowLayout(std::vector<LogicalType> column_types, uint32_t header_bytes,
+                     uint32_t extra_bytes, uint32_t extra_align)
+    : types(std::move(column_types)) {
+  validity_offset = header_bytes;
+  uint32_t offset = header_bytes + static_cast<uint32_t>((types.size() + 7) / 8);
+  for (const auto& type : types) {
+    offsets.push_back(offset);
+    offset += static_cast<uint32_t>(type.value_size());
+    if (type.IsString()) has_strings = true;
+  }
+  extra_offset = AlignUp(offset, std::max<uint32_t>(extra_align, 1));
+  row_width = AlignUp(std::max<uint32_t>(extra_offset + extra_bytes, 1), 16);
+}
+
+// ---- StringArena ----
+
+StringArena::~StringArena() {
+  if (memory_ && reserved_ > 0) memory_->Release(reserved_);
+}
+
+char* StringArena::Allocate(size_t size) {
+  if (used_ + size > size_ || chunks_.empty()) {
+    // Chunks grow to 1 MiB; a longer string gets a chunk of its own.
+    size_t chunk = std::min<size_t>(std::max<size_t>(size_ * 2, 4096), size_t{1} << 20);
+    chunk = std::max(chunk, size);
+    if (memory_) memory_->Reserve(static_cast<int64_t>(chunk));
+    reserved_ += static_cast<int64_t>(chunk);
+    chunks_.push_back(std::unique_ptr<char[]>(new char[chunk]));
+    size_ = chunk;
+    used_ = 0;
+  }
+  char* out = chunks_.back().get() + used_;
+  used_ += size;
+  return out;
+}
+
+// ---- RowCollection ----
+
+RowCollection::RowCollection(uint32_t row_width, MemoryTracker* memory,
+                             std::shared_ptr<StringArena> arena)
+    : row_width_(row_width), memory_(memory), arena_(std::move(arena)) {
+  if (arena_) arenas_.push_back(arena_);
+}
+
+RowCollection::~RowCollection() {
+  FreeAll();
+}
+
+RowCollection::RowCollection(RowCollection&& other) noexcept
+    : row_width_(other.row_width_),
+      memory_(other.memory_),
+      arena_(std::move(other.arena_)),
+      arenas_(std::move(other.arenas_)),
+      blocks_(std::move(other.blocks_)),
+      rows_(other.rows_),
+      reserved_(other.reserved_) {
+  other.blocks_.clear();
+  other.arenas_.clear();
+  other.rows_ = 0;
+  other.reserved_ = 0;
+}
+
+RowCollection& RowCollection::operator=(RowCollection&& other) noexcept {
+  if (this == &other) return *this;
+  FreeAll();
+  row_width_ = other.row_width_;
+  memory_ = other.memory_;
+  arena_ = std::move(other.arena_);
+  arenas_ = std::move(other.arenas_);
+  blocks_ = std::move(other.blocks_);
+  rows_ = other.rows_;
+  reserved_ = other.reserved_;
+  other.blocks_.clear();
+  other.arenas_.clear();
+  other.rows_ = 0;
+  other.reserved_ = 0;
+  return *this;
+}
+
+void RowCollection::FreeAll() {
+  for (auto& b : blocks_)
+    std::free(b.data);
+  blocks_.clear();
+  if (memory_ && reserved_ > 0) memory_->Release(reserved_);
+  reserved_ = 0;
+  rows_ = 0;
+}
+
+void RowCollection::NewBlock(idx_t min_rows) {
+  // Blocks start small (tiny group tables stay tiny) and double up to a batch.
+  idx_t capacity = blocks_.empty() ? 16 : idx_t{blocks_.back().capacity} * 2;
+  capacity = std::min<idx_t>(std::max<idx_t>(capacity, min_rows), kBatchSize);
+  const int64_t bytes = static_cast<int64_t>(capacity) * row_width_;
+  if (memory_) memory_->Reserve(bytes);
+  // calloc: zeroed rows (NULL columns, zero states); large blocks come zeroed from the OS.
+  auto* data = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(capacity), row_width_));
+  if (!data) {
+    if (memory_) memory_->Release(bytes);
+    throw OutOfMemoryError("out of memory allocating {} bytes of rows", bytes);
+  }
+  // Entries keep row pointers in 48 bits, and state structs need 16-byte alignment.
+  SHEARS_CHECK((reinterpret_cast<uint64_t>(data) & ~kPointerMask) == 0);
+  SHEARS_CHECK(reinterpret_cast<uint64_t>(data) % 16 == 0);
+  reserved_ += bytes;
+  blocks_.push_back(Block{data, 0, static_cast<uint32_t>(capacity)});
+}
+
+void RowCollection::AppendRows(idx_t count, uint8_t** rows) {
+  idx_t done = 0;
+  while (done < count) {
+    if (blocks_.empty() || blocks_.back().count == blocks_.back().capacity) {
+      NewBlock(count - done);
+    }
+    Block& b = blocks_.back();
+    const idx_t n = std::min<idx_t>(count - done, b.capacity - b.count);
+    uint8_t* base = b.data + static_cast<size_t>(b.count) * row_width_;
+    for (idx_t i = 0; i < n; i++)
+      rows[done + i] = base + i * row_width_;
+    b.count += static_cast<uint32_t>(n);
+    done += n;
+  }
+  rows_ += count;
+}
+
+StringArena& RowCollection::arena() {
+  if (!arena_) {
+    arena_ = std::make_shared<StringArena>(memory_);
+    arenas_.push_back(arena_);
+  }
+  return *arena_;
+}
+
+void RowCollection::Merge(RowCollection&& other) {
+  SHEARS_CHECK(other.row_width_ == row_width_);
+  for (auto& b : other.blocks_)
+    blocks_.push_back(b);
+  for (auto& a : other.arenas_) {
+    if (std::find(arenas_.begin(), arenas_.end(), a) == arenas_.end()) arenas_.push_back(a);
+  }
+  rows_ += other.rows_;
+  if (memory_ == other.memory_) {
+    reserved_ += other.reserved_;
+  } else {
+    if (memory_) memory_->Reserve(other.reserved_);
+    if (other.memory_) other.memory_->Release(other.reserved_);
+    reserved_ += other.reserved_;
+  }
+  other.blocks_.clear();
+  other.arenas_.clear();
+  other.arena_.reset();
+  other.rows_ = 0;
+  other.reserved_ = 0;
+}
+
+void RowCollection::KeepArenasAlive(Vector& out) const {
+  for (const auto& a : arenas_)
+    out.KeepAlive(a);
+}
+
+// ---- scatter / gather / match ----
+
+namespace {
+
+template <typename T>
+void ScatterLoop(const RowLayout& layout, idx_t col, const Vector& v, const uint32_t* sel,
+                 idx_t count, uint8_t* const* rows, StringArena* arena) {
+  const T* data = v.data<T>();
+  const uint32_t offset = layout.offsets[col];
+  const uint32_t vbyte = layout.validity_offset + static_cast<uint32_t>(col >> 3);
+  const uint8_t bit = static_cast<uint8_t>(1u << (col & 7));
+  const auto& validity = v.validity();
+  const bool all_valid = validity.AllValid();
+  for (idx_t i = 0; i < count; i++) {
+    const idx_t r = sel ? sel[i] : i;
+    uint8_t* row = rows[r];
+    if (all_valid || validity.IsValid(r)) {
+      if constexpr (std::is_same_v<T, StringRef>) {
+        StringRef s = data[r];
+        if (arena) s = arena->Add(s.ptr, s.len);
+        StoreRow<StringRef>(row + offset, s);
+      } else {
+        StoreRow<T>(row + offset, data[r]);
+      }
+      row[vbyte] |= bit;
+    } else {
+      row[vbyte] &= static_cast<uint8_t>(~bit);
+    }
+  }
+}
+
+template <typename T>
+void GatherLoop(const RowLayout& layout, idx_t col, uint8_t* const* rows, idx_t count, Vector& out,
+                idx_t out_offset) {
+  T* data = out.data<T>() + out_offset;
+  const uint32_t offset = layout.offsets[col];
+  const uint32_t vbyte = layout.validity_offset + static_cast<uint32_t>(col >> 3);
+  const uint8_t bit = static_cast<uint8_t>(1u << (col & 7));
+  for (idx_t i = 0; i < count; i++) {
+    const uint8_t* row = rows[i];
+    if (row[vbyte] & bit) {
+      data[i] = LoadRow<T>(row + offset);
+    } else {
+      data[i] = T{};
+      out.validity().SetNull(out_offset + i);
+    }
+  }
+}
+
+template <typename T>
+inline bool ValuesEqual(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a == b || (std::isnan(a) && std::isnan(b));
+  } else {
+    return a == b;
+  }
+}
+
+template <typename T>
+idx_t MatchLoop(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* const* rows,
+                uint32_t* sel, idx_t count, bool null_equal, uint32_t* no_match,
+                idx_t* no_match_count) {
+  const T* data = v.data<T>();
+  const uint32_t offset = layout.offsets[col];
+  const uint32_t vbyte = layout.validity_offset + static_cast<uint32_t>(col >> 3);
+  const uint8_t bit = static_cast<uint8_t>(1u << (col & 7));
+  const auto& validity = v.validity();
+  const bool all_valid = validity.AllValid();
+  idx_t matched = 0;
+  for (idx_t k = 0; k < count; k++) {
+    const uint32_t r = sel[k];
+    const uint8_t* row = rows[r];
+    const bool row_valid = row[vbyte] & bit;
+    const bool vec_valid = all_valid || validity.IsValid(r);
+    bool equal;
+    if (row_valid && vec_valid) {
+      equal = ValuesEqual<T>(data[r], LoadRow<T>(row + offset));
+    } else {
+      equal = null_equal && row_valid == vec_valid;
+    }
+    if (equal) {
+      sel[matched++] = r;
+    } else if (no_match) {
+      no_match[(*no_match_count)++] = r;
+    }
+  }
+  return matched;
+}
+
+}  // namespace
+
+#define SHEARS_DISPATCH_PHYSICAL(type, FN, ...) \
+  switch ((type).physical()) {                  \
+    case PhysicalType::kBool:                   \
+      return FN<uint8_t>(__VA_ARGS__);          \
+    case PhysicalType::kInt32:                  \
+      return FN<int32_t>(__VA_ARGS__);          \
+    case PhysicalType::kInt64:                  \
+      return FN<int64_t>(__VA_ARGS__);          \
+    case PhysicalType::kInt128:                 \
+      return FN<int128_t>(__VA_ARGS__);         \
+    case PhysicalType::kDouble:                 \
+      return FN<double>(__VA_ARGS__);           \
+    case PhysicalType::kString:                 \
+      return FN<StringRef>(__VA_ARGS__);        \
+    case PhysicalType::kInvalid:                \
+      break;                                    \
+  }                                             \
+  throw InternalError("row operation on a column of invalid type");
+
+void ScatterColumn(const RowLayout& layout, idx_t col, const Vector& v, const uint32_t* sel,
+                   idx_t count, uint8_t* const* rows, StringArena* arena) {
+  SHEARS_DISPATCH_PHYSICAL(layout.types[col], ScatterLoop, layout, col, v, sel, count, rows, arena);
+}
+
+void GatherColumn(const RowLayout& layout, idx_t col, uint8_t* const* rows, idx_t count,
+                  Vector& out, idx_t out_offset) {
+  if (out.capacity() < out_offset + count) out.Reserve(out_offset + count);
+  SHEARS_DISPATCH_PHYSICAL(layout.types[col], GatherLoop, layout, col, rows, count, out,
+                           out_offset);
+}
+
+idx_t MatchColumn(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* const* rows,
+                  uint32_t* sel, idx_t count, bool null_equal, uint32_t* no_match,
+                  idx_t* no_match_count) {
+  SHEARS_DISPATCH_PHYSICAL(layout.types[col], MatchLoop, layout, col, v, rows, sel, count,
+                           null_equal, no_match, no_match_count);
+}
+
+// ---- hashing ----
+
+namespace {
+
+constexpr uint64_t kNullHash = 0x9AE16A3B2F90404FULL;
+
+template <typename T>
+inline uint64_t HashValue(const T& value) {
+  if constexpr (std::is_same_v<T, StringRef>) {
+    return XXH3_64bits(value.ptr, value.len);
+  } else if constexpr (std::is_same_v<T, double>) {
+    // Equal doubles must hash equal: -0.0 like 0.0, every NaN alike.
+    double d = value == 0.0 ? 0.0 : value;
+    uint64_t bits;
+    if (std::isnan(d)) {
+      bits = 0x7FF8000000000000ULL;
+    } else {
+      std::memcpy(&bits, &d, 8);
+    }
+    return MixHash(bits);
+  } else if constexpr (std::is_same_v<T, int128_t>) {
+    const auto u = static_cast<uint128_t>(value);
+    return MixHash(static_cast<uint64_t>(u) ^ MixHash(static_cast<uint64_t>(u >> 64)));
+  } else {
+    return MixHash(static_cast<uint64_t>(static_cast<int64_t>(value)));
+  }
+}
+
+inline uint64_t CombineHash(uint64_t a, uint64_t b) {
+  return (a * 0x9E3779B97F4A7C15ULL) ^ (a >> 29) ^ b;
+}
+
+template <typename T>
+void HashLoop(const Vector& v, idx_t count, uint64_t* hashes, bool combine) {
+  const T* data = v.data<T>();
+  const auto& validity = v.validity();
+  if (validity.AllValid()) {
+    if (combine) {
+      for (idx_t i = 0; i < count; i++)
+        hashes[i] = CombineHash(hashes[i], HashValue<T>(data[i]));
+    } else {
+      for (idx_t i = 0; i < count; i++)
+        hashes[i] = HashValue<T>(data[i]);
+    }
+    return;
+  }
+  for (idx_t i = 0; i < count; i++) {
+    const uint64_t h = validity.IsValid(i) ? HashValue<T>(data[i]) : kNullHash;
+    hashes[i] = combine ? CombineHash(hashes[i], h) : h;
+  }
+}
+
+}  // namespace
+
+void HashVector(const Vector& v, idx_t count, uint64_t* hashes, bool combine) {
+  SHEARS_DISPATCH_PHYSICAL(v.type(), HashLoop, v, count, hashes, combine);
+}
+
+#undef SHEARS_DISPATCH_PHYSICAL
+
+}  // namespace shears

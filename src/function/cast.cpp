@@ -1,0 +1,780 @@
+// Casts: implicit-cast rules, common types, and the vectorized conversions between all types.
+//
+// Exact numerics (BOOLEAN, INTEGER, BIGINT, DECIMAL) convert through int128 with their scale,
+// rounding half away from zero when the scale shrinks; DOUBLE -> DECIMAL goes through the
+// shortest decimal text of the double, so 0.285 becomes 0.29 at scale 2 (as the user wrote
+// it), not 0.28 (what 0.285 * 100 = 28.4999... would give).
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "common/utf8.h"
+#include "function/function_internal.h"
+
+namespace shears {
+
+using namespace function_internal;
+
+namespace function_internal {
+
+namespace {
+struct Pow10Table {
+  int128_t values[39];
+  constexpr Pow10Table() : values() {
+    int128_t v = 1;
+    for (int i = 0; i <= 38; i++) {
+      values[i] = v;
+      if (i < 38) v *= 10;
+    }
+  }
+};
+constexpr Pow10Table kPow10;
+}  // namespace
+
+int128_t Pow10(int n) {
+  return kPow10.values[n];
+}
+
+int128_t DivPow10Round(int128_t value, int digits) {
+  if (digits <= 0) return value;
+  if (digits > 38) return 0;  // |value| < 1.8e38 < 0.5e39
+  const int128_t divisor = kPow10.values[digits];
+  int128_t quotient = value / divisor;
+  int128_t remainder = value % divisor;
+  uint128_t magnitude =
+      remainder < 0 ? -static_cast<uint128_t>(remainder) : static_cast<uint128_t>(remainder);
+  if (magnitude * 2 >= static_cast<uint128_t>(divisor)) quotient += value < 0 ? -1 : 1;
+  return quotient;
+}
+
+static bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
+
+static std::string_view TrimSpaces(std::string_view text) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && IsSpace(text[begin]))
+    begin++;
+  while (end > begin && IsSpace(text[end - 1]))
+    end--;
+  return text.substr(begin, end - begin);
+}
+
+DecimalParse ParseDecimalText(std::string_view text, int precision, int scale, int128_t* out) {
+  text = TrimSpaces(text);
+  size_t pos = 0;
+  bool negative = false;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    negative = text[pos] == '-';
+    pos++;
+  }
+  // The value is D * 10^exponent, D being the significant digits kept in `digits`. Digits
+  // past kMaxDigits cannot matter: a value that long overflows 38 digits before its
+  // rounding position is reached.
+  constexpr int kMaxDigits = 80;
+  char digits[kMaxDigits];
+  int digit_count = 0;
+  int64_t exponent = 0;
+  bool any_digit = false, seen_point = false;
+  for (; pos < text.size(); pos++) {
+    char c = text[pos];
+    if (c == '.' && !seen_point) {
+      seen_point = true;
+      continue;
+    }
+    if (c < '0' || c > '9') break;
+    any_digit = true;
+    if (digit_count == 0 && c == '0') {
+      if (seen_point) exponent--;
+      continue;
+    }
+    if (digit_count < kMaxDigits) {
+      digits[digit_count++] = c;
+      if (seen_point) exponent--;
+    } else if (!seen_point) {
+      exponent++;
+    }
+  }
+  if (!any_digit) return DecimalParse::kInvalid;
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    pos++;
+    bool exp_negative = false;
+    if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+      exp_negative = text[pos] == '-';
+      pos++;
+    }
+    size_t start = pos;
+    int64_t exp_value = 0;
+    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
+      if (exp_value < 100000) exp_value = exp_value * 10 + (text[pos] - '0');
+      pos++;
+    }
+    if (pos == start) return DecimalParse::kInvalid;
+    exponent += exp_negative ? -exp_value : exp_value;
+  }
+  if (pos != text.size()) return DecimalParse::kInvalid;
+  if (digit_count == 0) {
+    *out = 0;
+    return DecimalParse::kOk;
+  }
+  const int64_t shift = exponent + scale;
+  int128_t unscaled = 0;
+  if (shift >= 0) {
+    if (digit_count + shift > 38) return DecimalParse::kOverflow;
+    for (int i = 0; i < digit_count; i++)
+      unscaled = unscaled * 10 + (digits[i] - '0');
+    unscaled *= kPow10.values[shift];
+  } else {
+    const int64_t keep = digit_count + shift;
+    if (keep > 38) return DecimalParse::kOverflow;
+    if (keep >= 0) {
+      for (int64_t i = 0; i < keep; i++)
+        unscaled = unscaled * 10 + (digits[i] - '0');
+      if (digits[keep] >= '5') unscaled += 1;
+    }
+  }
+  if (unscaled >= kPow10.values[precision]) return DecimalParse::kOverflow;
+  *out = negative ? -unscaled : unscaled;
+  return DecimalParse::kOk;
+}
+
+Value ReadVectorValue(const Vector& vector, idx_t row) {
+  const LogicalType& type = vector.type();
+  if (vector.IsNull(row)) return Value::Null(type);
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      return Value::Boolean(vector.data<uint8_t>()[row] != 0);
+    case TypeId::kInteger:
+      return Value::Integer(vector.data<int32_t>()[row]);
+    case TypeId::kBigint:
+      return Value::Bigint(vector.data<int64_t>()[row]);
+    case TypeId::kDouble:
+      return Value::Double(vector.data<double>()[row]);
+    case TypeId::kDecimal:
+      return Value::Decimal(DecimalAt(vector, row), type.precision(), type.scale());
+    case TypeId::kDate:
+      return Value::Date(vector.data<int32_t>()[row]);
+    case TypeId::kTimestamp:
+      return Value::Timestamp(vector.data<int64_t>()[row]);
+    case TypeId::kVarchar:
+      return Value::Varchar(std::string(vector.data<StringRef>()[row].view()));
+    case TypeId::kBlob:
+      return Value::Blob(std::string(vector.data<StringRef>()[row].view()));
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InternalError("reading a value of invalid type");
+}
+
+void StoreVectorValue(Vector& vector, idx_t row, const Value& value) {
+  if (value.is_null()) {
+    vector.validity().SetNull(row);
+    return;
+  }
+  vector.validity().SetValid(row);
+  switch (vector.type().physical()) {
+    case PhysicalType::kBool:
+      vector.data<uint8_t>()[row] = value.GetBoolean();
+      return;
+    case PhysicalType::kInt32:
+      vector.data<int32_t>()[row] = static_cast<int32_t>(value.GetInt64());
+      return;
+    case PhysicalType::kInt64:
+      vector.data<int64_t>()[row] = value.GetInt64();
+      return;
+    case PhysicalType::kInt128:
+      vector.data<int128_t>()[row] = value.GetInt128();
+      return;
+    case PhysicalType::kDouble:
+      vector.data<double>()[row] = value.GetDouble();
+      return;
+    case PhysicalType::kString:
+      vector.data<StringRef>()[row] = vector.AddString(value.GetString());
+      return;
+    case PhysicalType::kInvalid:
+      break;
+  }
+  throw InternalError("storing a value into a vector of invalid type");
+}
+
+}  // namespace function_internal
+
+// ---------------------------------------------------------------- rules
+
+bool CanImplicitCast(const LogicalType& from, const LogicalType& to) {
+  if (!from.valid() || from == to) return true;
+  switch (from.id()) {
+    case TypeId::kInteger:
+      return to.id() == TypeId::kBigint || to.id() == TypeId::kDouble ||
+             (to.id() == TypeId::kDecimal && to.precision() - to.scale() >= 10);
+    case TypeId::kBigint:
+      return to.id() == TypeId::kDouble ||
+             (to.id() == TypeId::kDecimal && to.precision() - to.scale() >= 19);
+    case TypeId::kDecimal:
+      return to.id() == TypeId::kDouble ||
+             (to.id() == TypeId::kDecimal && to.scale() >= from.scale() &&
+              to.precision() - to.scale() >= from.precision() - from.scale());
+    case TypeId::kDate:
+      return to.id() == TypeId::kTimestamp;
+    default:
+      return false;
+  }
+}
+
+std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b) {
+  if (!a.valid()) return b;
+  if (!b.valid() || a == b) return a;
+  if (a.IsNumeric() && b.IsNumeric()) {
+    if (a.id() == TypeId::kDouble || b.id() == TypeId::kDouble) return LogicalType::Double();
+    if (a.id() != TypeId::kDecimal && b.id() != TypeId::kDecimal) return LogicalType::Bigint();
+    LogicalType da = *AsDecimal(a), db = *AsDecimal(b);
+    int scale = std::max(da.scale(), db.scale());
+    int integer_digits = std::max(da.precision() - da.scale(), db.precision() - db.scale());
+    return LogicalType::Decimal(std::min(integer_digits + scale, 38), scale);
+  }
+  auto is_temporal = [](const LogicalType& t) {
+    return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp;
+  };
+  if (is_temporal(a) && is_temporal(b)) return LogicalType::Timestamp();
+  return std::nullopt;
+}
+
+bool CastExists(const LogicalType& from, const LogicalType& to) {
+  if (!from.valid() || from.id() == to.id()) return true;
+  if (to.id() == TypeId::kVarchar || from.id() == TypeId::kVarchar) return to.valid();
+  auto exact_or_numeric = [](const LogicalType& t) {
+    return t.IsNumeric() || t.id() == TypeId::kBoolean;
+  };
+  if (exact_or_numeric(from) && exact_or_numeric(to)) return true;
+  auto is_temporal = [](const LogicalType& t) {
+    return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp;
+  };
+  return is_temporal(from) && is_temporal(to);
+}
+
+// ---------------------------------------------------------------- vector casts
+
+namespace {
+
+enum class CastStatus { kOk, kInvalid, kOverflow };
+
+[[noreturn]] void ThrowCastError(const Vector& in, idx_t row, const LogicalType& to,
+                                 CastStatus status) {
+  std::string message;
+  if (in.type().id() == TypeId::kVarchar) {
+    message = fmt::format("Could not convert string '{}' to {}", in.data<StringRef>()[row].view(),
+                          to.ToString());
+  } else if (in.type().id() == TypeId::kBlob) {
+    message = fmt::format("Could not convert BLOB '\\x{}' to {}: not valid UTF-8",
+                          FormatHex(in.data<StringRef>()[row].view()), to.ToString());
+  } else {
+    message = fmt::format("Could not convert {} to {}", in.ValueToString(row), to.ToString());
+  }
+  if (status == CastStatus::kInvalid) throw InvalidInputError(message);
+  throw OutOfRangeError(message);
+}
+
+/// Runs `op(in_value, &out_value) -> CastStatus` over the valid rows; a failed row is NULL
+/// for TRY_CAST and an error otherwise.
+template <typename In, typename Out, typename Op>
+void CastLoop(const Vector& in, Vector& out, idx_t count, bool try_cast, Op op) {
+  const In* src = in.data<In>();
+  Out* dst = out.data<Out>();
+  const bool all_valid = in.validity().AllValid();
+  for (idx_t i = 0; i < count; i++) {
+    if (!all_valid && !in.validity().IsValid(i)) {
+      out.validity().SetNull(i);
+      continue;
+    }
+    CastStatus status = op(src[i], &dst[i]);
+    if (status != CastStatus::kOk) [[unlikely]] {
+      if (!try_cast) ThrowCastError(in, i, out.type(), status);
+      out.validity().SetNull(i);
+    }
+  }
+}
+
+/// Conversions that cannot fail.
+template <typename In, typename Out, typename Op>
+void WideningLoop(const Vector& in, Vector& out, idx_t count, Op op) {
+  UnaryLoop<In, Out>(in, count, out, op);
+}
+
+/// Exact numeric source (BOOLEAN, INTEGER, BIGINT, DECIMAL) as int128 plus scale.
+template <typename In>
+void ExactToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
+  const int in_scale = in.type().id() == TypeId::kDecimal ? in.type().scale() : 0;
+  const LogicalType& to = out.type();
+  if (to.id() == TypeId::kBoolean) {
+    CastLoop<In, uint8_t>(in, out, count, try_cast, [](In v, uint8_t* r) {
+      *r = v != 0;
+      return CastStatus::kOk;
+    });
+    return;
+  }
+  const int out_scale = to.id() == TypeId::kDecimal ? to.scale() : 0;
+  if (CanImplicitCast(in.type(), to)) {
+    // Widening (INTEGER -> BIGINT, exact numerics to a DECIMAL with room): every value fits,
+    // so a plain multiply the compiler vectorizes, without range checks.
+    if (to.physical() == PhysicalType::kInt64 && sizeof(In) <= sizeof(int64_t)) {
+      const int64_t factor = static_cast<int64_t>(Pow10(out_scale - in_scale));
+      WideningLoop<In, int64_t>(in, out, count,
+                                [factor](In v) { return static_cast<int64_t>(v) * factor; });
+      return;
+    }
+    if (to.physical() == PhysicalType::kInt128) {
+      const int128_t factor = Pow10(out_scale - in_scale);
+      WideningLoop<In, int128_t>(in, out, count,
+                                 [factor](In v) { return static_cast<int128_t>(v) * factor; });
+      return;
+    }
+  }
+  int128_t low, high;
+  switch (to.id()) {
+    case TypeId::kInteger:
+      low = std::numeric_limits<int32_t>::min();
+      high = std::numeric_limits<int32_t>::max();
+      break;
+    case TypeId::kBigint:
+      low = std::numeric_limits<int64_t>::min();
+      high = std::numeric_limits<int64_t>::max();
+      break;
+    default:
+      high = Pow10(to.precision()) - 1;
+      low = -high;
+      break;
+  }
+  auto convert = [=](In v, int128_t* r) {
+    int128_t value = v;
+    if (out_scale > in_scale) {
+      if (__builtin_mul_overflow(value, Pow10(out_scale - in_scale), &value)) {
+        return CastStatus::kOverflow;
+      }
+    } else if (out_scale < in_scale) {
+      value = DivPow10Round(value, in_scale - out_scale);
+    }
+    if (value < low || value > high) return CastStatus::kOverflow;
+    *r = value;
+    return CastStatus::kOk;
+  };
+  switch (to.physical()) {
+    case PhysicalType::kInt32:
+      CastLoop<In, int32_t>(in, out, count, try_cast, [&](In v, int32_t* r) {
+        int128_t value;
+        CastStatus status = convert(v, &value);
+        *r = static_cast<int32_t>(value);
+        return status;
+      });
+      return;
+    case PhysicalType::kInt64:
+      // The common widening case (INTEGER -> BIGINT, DECIMAL scale-up in 64 bits) takes
+      // this path too; convert() is cheap enough and inlines.
+      CastLoop<In, int64_t>(in, out, count, try_cast, [&](In v, int64_t* r) {
+        int128_t value;
+        CastStatus status = convert(v, &value);
+        *r = static_cast<int64_t>(value);
+        return status;
+      });
+      return;
+    case PhysicalType::kInt128:
+      CastLoop<In, int128_t>(in, out, count, try_cast,
+                             [&](In v, int128_t* r) { return convert(v, r); });
+      return;
+    default:
+      throw InternalError("exact cast to {}", to.ToString());
+  }
+}
+
+template <typename In>
+void ExactToDouble(const Vector& in, Vector& out, idx_t count) {
+  const int scale = in.type().id() == TypeId::kDecimal ? in.type().scale() : 0;
+  if (scale == 0) {
+    WideningLoop<In, double>(in, out, count, [](In v) { return static_cast<double>(v); });
+    return;
+  }
+  // Below 2^53 with at most 22 fraction digits both operands are exact doubles, so one
+  // correctly rounded division; otherwise parse the decimal text, also correctly rounded.
+  constexpr int128_t kExactLimit = int128_t{1} << 53;
+  static constexpr double kExactPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                            1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                            1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const double divisor = kExactPowers[std::min(scale, 22)];
+  WideningLoop<In, double>(in, out, count, [=](In v) {
+    if (scale <= 22 && v < kExactLimit && v > -kExactLimit) {
+      return static_cast<double>(v) / divisor;
+    }
+    std::string text = FormatDecimal(v, scale);
+    double result = 0;
+    std::from_chars(text.data(), text.data() + text.size(), result);
+    return result;
+  });
+}
+
+template <typename In>
+void ExactToVarchar(const Vector& in, Vector& out, idx_t count) {
+  const In* src = in.data<In>();
+  StringRef* dst = out.data<StringRef>();
+  const TypeId id = in.type().id();
+  const int scale = in.type().scale();
+  for (idx_t i = 0; i < count; i++) {
+    if (in.IsNull(i)) {
+      out.validity().SetNull(i);
+      continue;
+    }
+    if (id == TypeId::kBoolean) {
+      dst[i] = out.AddString(src[i] ? "true" : "false");
+    } else if (id == TypeId::kDecimal) {
+      dst[i] = out.AddString(FormatDecimal(src[i], scale));
+    } else {
+      char buffer[48];
+      auto result = std::to_chars(buffer, buffer + sizeof(buffer), static_cast<int64_t>(src[i]));
+      dst[i] = out.AddString(std::string_view(buffer, result.ptr - buffer));
+    }
+  }
+}
+
+void DoubleToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
+  const LogicalType& to = out.type();
+  switch (to.id()) {
+    case TypeId::kBoolean:
+      CastLoop<double, uint8_t>(in, out, count, try_cast, [](double v, uint8_t* r) {
+        *r = v != 0;
+        return CastStatus::kOk;
+      });
+      return;
+    case TypeId::kInteger:
+      CastLoop<double, int32_t>(in, out, count, try_cast, [](double v, int32_t* r) {
+        double rounded = std::round(v);  // half away from zero
+        if (!(rounded >= -2147483648.0 && rounded <= 2147483647.0)) {
+          return CastStatus::kOverflow;  // also NaN
+        }
+        *r = static_cast<int32_t>(rounded);
+        return CastStatus::kOk;
+      });
+      return;
+    case TypeId::kBigint:
+      CastLoop<double, int64_t>(in, out, count, try_cast, [](double v, int64_t* r) {
+        double rounded = std::round(v);
+        if (!(rounded >= -9223372036854775808.0 && rounded < 9223372036854775808.0)) {
+          return CastStatus::kOverflow;
+        }
+        *r = static_cast<int64_t>(rounded);
+        return CastStatus::kOk;
+      });
+      return;
+    case TypeId::kDecimal: {
+      const int precision = to.precision(), scale = to.scale();
+      auto convert = [=](double v, int128_t* r) {
+        if (!std::isfinite(v)) return CastStatus::kOverflow;
+        char buffer[64];
+        auto result = std::to_chars(buffer, buffer + sizeof(buffer), v);
+        DecimalParse parsed =
+            ParseDecimalText(std::string_view(buffer, result.ptr - buffer), precision, scale, r);
+        return parsed == DecimalParse::kOk ? CastStatus::kOk : CastStatus::kOverflow;
+      };
+      if (to.physical() == PhysicalType::kInt64) {
+        CastLoop<double, int64_t>(in, out, count, try_cast, [&](double v, int64_t* r) {
+          int128_t value = 0;
+          CastStatus status = convert(v, &value);
+          *r = static_cast<int64_t>(value);
+          return status;
+        });
+      } else {
+        CastLoop<double, int128_t>(in, out, count, try_cast, convert);
+      }
+      return;
+    }
+    default:
+      throw InternalError("double cast to {}", to.ToString());
+  }
+}
+
+// ---- from VARCHAR ----
+
+bool ParseBoolean(std::string_view text, bool* out) {
+  text = TrimSpaces(text);
+  if (text.size() > 5) return false;
+  char lower[6];
+  for (size_t i = 0; i < text.size(); i++) {
+    char c = text[i];
+    lower[i] = (c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c;
+  }
+  std::string_view word(lower, text.size());
+  if (word == "true" || word == "t" || word == "yes" || word == "y" || word == "1" ||
+      word == "on") {
+    *out = true;
+    return true;
+  }
+  if (word == "false" || word == "f" || word == "no" || word == "n" || word == "0" ||
+      word == "off") {
+    *out = false;
+    return true;
+  }
+  return false;
+}
+
+CastStatus ParseInteger(std::string_view text, int128_t low, int128_t high, int128_t* out) {
+  text = TrimSpaces(text);
+  size_t pos = 0;
+  bool negative = false;
+  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+    negative = text[pos] == '-';
+    pos++;
+  }
+  if (pos == text.size()) return CastStatus::kInvalid;
+  int128_t value = 0;
+  bool overflow = false;
+  for (; pos < text.size(); pos++) {
+    char c = text[pos];
+    if (c < '0' || c > '9') return CastStatus::kInvalid;
+    if (value > Pow10(20)) {
+      overflow = true;  // keep scanning: junk later is still invalid input
+    } else {
+      value = value * 10 + (c - '0');
+    }
+  }
+  if (overflow) return CastStatus::kOverflow;
+  if (negative) value = -value;
+  if (value < low || value > high) return CastStatus::kOverflow;
+  *out = value;
+  return CastStatus::kOk;
+}
+
+CastStatus ParseDouble(std::string_view text, double* out) {
+  text = TrimSpaces(text);
+  bool negative = false;
+  if (!text.empty() && text[0] == '+') {
+    text.remove_prefix(1);
+    if (!text.empty() && text[0] == '-') return CastStatus::kInvalid;
+  } else if (!text.empty() && text[0] == '-') {
+    negative = true;
+    text.remove_prefix(1);
+    if (!text.empty() && (text[0] == '-' || text[0] == '+')) return CastStatus::kInvalid;
+  }
+  if (text.empty()) return CastStatus::kInvalid;
+  double value;
+  auto result = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (result.ptr != text.data() + text.size()) return CastStatus::kInvalid;
+  if (result.ec == std::errc::result_out_of_range) return CastStatus::kOverflow;
+  if (result.ec != std::errc()) return CastStatus::kInvalid;
+  *out = negative ? -value : value;
+  return CastStatus::kOk;
+}
+
+void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
+  const LogicalType& to = out.type();
+  switch (to.id()) {
+    case TypeId::kBoolean:
+      CastLoop<StringRef, uint8_t>(in, out, count, try_cast, [](StringRef s, uint8_t* r) {
+        bool value;
+        if (!ParseBoolean(s.view(), &value)) return CastStatus::kInvalid;
+        *r = value;
+        return CastStatus::kOk;
+      });
+      return;
+    case TypeId::kInteger:
+      CastLoop<StringRef, int32_t>(in, out, count, try_cast, [](StringRef s, int32_t* r) {
+        int128_t value;
+        CastStatus status = ParseInteger(s.view(), std::numeric_limits<int32_t>::min(),
+                                         std::numeric_limits<int32_t>::max(), &value);
+        *r = static_cast<int32_t>(value);
+        return status;
+      });
+      return;
+    case TypeId::kBigint:
+      CastLoop<StringRef, int64_t>(in, out, count, try_cast, [](StringRef s, int64_t* r) {
+        int128_t value;
+        CastStatus status = ParseInteger(s.view(), std::numeric_limits<int64_t>::min(),
+                                         std::numeric_limits<int64_t>::max(), &value);
+        *r = static_cast<int64_t>(value);
+        return status;
+      });
+      return;
+    case TypeId::kDouble:
+      CastLoop<StringRef, double>(in, out, count, try_cast,
+                                  [](StringRef s, double* r) { return ParseDouble(s.view(), r); });
+      return;
+    case TypeId::kDecimal: {
+      const int precision = to.precision(), scale = to.scale();
+      auto convert = [=](StringRef s, int128_t* r) {
+        switch (ParseDecimalText(s.view(), precision, scale, r)) {
+          case DecimalParse::kOk:
+            return CastStatus::kOk;
+          case DecimalParse::kInvalid:
+            return CastStatus::kInvalid;
+          case DecimalParse::kOverflow:
+            break;
+        }
+        return CastStatus::kOverflow;
+      };
+      if (to.physical() == PhysicalType::kInt64) {
+        CastLoop<StringRef, int64_t>(in, out, count, try_cast, [&](StringRef s, int64_t* r) {
+          int128_t value = 0;
+          CastStatus status = convert(s, &value);
+          *r = static_cast<int64_t>(value);
+          return status;
+        });
+      } else {
+        CastLoop<StringRef, int128_t>(in, out, count, try_cast, convert);
+      }
+      return;
+    }
+    case TypeId::kDate:
+      CastLoop<StringRef, int32_t>(in, out, count, try_cast, [](StringRef s, int32_t* r) {
+        return ParseDate(TrimSpaces(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
+      });
+      return;
+    case TypeId::kTimestamp:
+      CastLoop<StringRef, int64_t>(in, out, count, try_cast, [](StringRef s, int64_t* r) {
+        return ParseTimestamp(TrimSpaces(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
+      });
+      return;
+    case TypeId::kVarchar:
+    case TypeId::kBlob:
+      CastLoop<StringRef, StringRef>(in, out, count, try_cast, [&](StringRef s, StringRef* r) {
+        *r = out.AddString(s.view());
+        return CastStatus::kOk;
+      });
+      return;
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InternalError("cast from VARCHAR to {}", to.ToString());
+}
+
+/// DATE, TIMESTAMP, DOUBLE -> VARCHAR through the shared formatting functions.
+template <typename In, typename Format>
+void FormatToVarchar(const Vector& in, Vector& out, idx_t count, Format format) {
+  const In* src = in.data<In>();
+  StringRef* dst = out.data<StringRef>();
+  for (idx_t i = 0; i < count; i++) {
+    if (in.IsNull(i)) {
+      out.validity().SetNull(i);
+      continue;
+    }
+    dst[i] = out.AddString(format(src[i]));
+  }
+}
+
+template <typename In>
+void DispatchExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
+  switch (out.type().id()) {
+    case TypeId::kDouble:
+      ExactToDouble<In>(in, out, count);
+      return;
+    case TypeId::kVarchar:
+      ExactToVarchar<In>(in, out, count);
+      return;
+    default:
+      ExactToExact<In>(in, out, count, try_cast);
+      return;
+  }
+}
+
+void CopyVector(const Vector& in, Vector& out, idx_t count) {
+  if (in.type().physical() == PhysicalType::kString) {
+    const StringRef* src = in.data<StringRef>();
+    StringRef* dst = out.data<StringRef>();
+    for (idx_t i = 0; i < count; i++) {
+      if (in.IsNull(i)) {
+        out.validity().SetNull(i);
+      } else {
+        dst[i] = out.AddString(src[i].view());
+      }
+    }
+    return;
+  }
+  std::memcpy(out.raw_data(), in.data<uint8_t>(), count * in.type().value_size());
+  if (!in.validity().AllValid()) {
+    for (idx_t i = 0; i < count; i++) {
+      if (in.IsNull(i)) out.validity().SetNull(i);
+    }
+  }
+}
+
+}  // namespace
+
+void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
+  const LogicalType& from = in.type();
+  const LogicalType& to = out.type();
+  out.validity().Reset();
+  if (from == to) {
+    CopyVector(in, out, count);
+    return;
+  }
+  if (!CastExists(from, to)) {
+    throw BinderError("Cannot cast {} to {}", from.ToString(), to.ToString());
+  }
+  switch (from.id()) {
+    case TypeId::kBoolean:
+      DispatchExact<uint8_t>(in, out, count, try_cast);
+      return;
+    case TypeId::kInteger:
+      DispatchExact<int32_t>(in, out, count, try_cast);
+      return;
+    case TypeId::kBigint:
+      DispatchExact<int64_t>(in, out, count, try_cast);
+      return;
+    case TypeId::kDecimal:
+      if (from.physical() == PhysicalType::kInt64) {
+        DispatchExact<int64_t>(in, out, count, try_cast);
+      } else {
+        DispatchExact<int128_t>(in, out, count, try_cast);
+      }
+      return;
+    case TypeId::kDouble:
+      if (to.id() == TypeId::kVarchar) {
+        FormatToVarchar<double>(in, out, count, FormatDouble);
+      } else {
+        DoubleToExact(in, out, count, try_cast);
+      }
+      return;
+    case TypeId::kDate:
+      if (to.id() == TypeId::kVarchar) {
+        FormatToVarchar<int32_t>(in, out, count, FormatDate);
+      } else {
+        CastLoop<int32_t, int64_t>(in, out, count, try_cast, [](int32_t days, int64_t* r) {
+          return __builtin_mul_overflow(static_cast<int64_t>(days), kMicrosPerDay, r)
+                     ? CastStatus::kOverflow
+                     : CastStatus::kOk;
+        });
+      }
+      return;
+    case TypeId::kTimestamp:
+      if (to.id() == TypeId::kVarchar) {
+        FormatToVarchar<int64_t>(in, out, count, FormatTimestamp);
+      } else {
+        WideningLoop<int64_t, int32_t>(in, out, count, [](int64_t micros) {
+          return static_cast<int32_t>(FloorDiv(micros, kMicrosPerDay));
+        });
+      }
+      return;
+    case TypeId::kVarchar:
+      VarcharToType(in, out, count, try_cast);
+      return;
+    case TypeId::kBlob:
+      // BLOB -> VARCHAR keeps the bytes, which must be valid UTF-8.
+      CastLoop<StringRef, StringRef>(in, out, count, try_cast, [&](StringRef s, StringRef* r) {
+        if (!IsValidUtf8(s.ptr, s.len)) return CastStatus::kInvalid;
+        *r = out.AddString(s.view());
+        return CastStatus::kOk;
+      });
+      return;
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InternalError("cast from {} to {}", from.ToString(), to.ToString());
+}
+
+Value CastValue(const Value& value, const LogicalType& to, bool try_cast) {
+  if (value.is_null() || !value.type().valid()) return Value::Null(to);
+  if (value.type() == to) return value;
+  Vector in(value.type(), 1);
+  StoreVectorValue(in, 0, value);
+  Vector out(to, 1);
+  CastVector(in, out, 1, try_cast);
+  return ReadVectorValue(out, 0);
+}
+
+}  // namespace shears

@@ -1,0 +1,181 @@
+// Comparison operators = <> < <= > >= and IS [NOT] DISTINCT FROM for every type.
+//
+// Both sides are first cast to their common type (so DECIMALs of different scales and
+// INTEGER vs DOUBLE compare numerically). Strings compare bytewise, which for UTF-8 is code
+// point order. DOUBLE follows PostgreSQL: NaN equals NaN and sorts above every number.
+
+#include <cmath>
+
+#include "function/function_internal.h"
+
+namespace shears {
+namespace function_internal {
+namespace {
+
+int CompareStrings(StringRef a, StringRef b) {
+  const size_t common = std::min(a.len, b.len);
+  int c = common == 0 ? 0 : std::memcmp(a.ptr, b.ptr, common);
+  if (c != 0) return c;
+  return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
+}
+
+struct Equal {
+  template <typename T>
+  static bool Apply(T l, T r) {
+    return l == r;
+  }
+  static bool Apply(double l, double r) { return l == r || (std::isnan(l) && std::isnan(r)); }
+  static bool Apply(StringRef l, StringRef r) { return l == r; }
+};
+struct NotEqual {
+  template <typename T>
+  static bool Apply(T l, T r) {
+    return !Equal::Apply(l, r);
+  }
+};
+struct Less {
+  template <typename T>
+  static bool Apply(T l, T r) {
+    return l < r;
+  }
+  static bool Apply(double l, double r) { return !std::isnan(l) && (std::isnan(r) || l < r); }
+  static bool Apply(StringRef l, StringRef r) { return CompareStrings(l, r) < 0; }
+};
+struct LessEqual {
+  template <typename T>
+  static bool Apply(T l, T r) {
+    return l <= r;
+  }
+  static bool Apply(double l, double r) { return std::isnan(r) || (!std::isnan(l) && l <= r); }
+  static bool Apply(StringRef l, StringRef r) { return CompareStrings(l, r) <= 0; }
+};
+struct Greater {
+  template <typename T>
+  static bool Apply(T l, T r) {
+    return Less::Apply(r, l);
+  }
+};
+struct GreaterEqual {
+  template <typename T>
+  static bool Apply(T l, T r) {
+    return LessEqual::Apply(r, l);
+  }
+};
+
+template <typename T, typename Op>
+void CompareLoop(const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+  BinaryLoop<T, T, uint8_t>(*args[0], *args[1], count, result,
+                            [](T l, T r) -> uint8_t { return Op::Apply(l, r); });
+}
+
+/// IS DISTINCT FROM (negate = false) / IS NOT DISTINCT FROM: NULLs are ordinary values that
+/// equal each other; the result is never NULL.
+template <typename T, bool kNotDistinct>
+void DistinctLoop(const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+  const Vector& a = *args[0];
+  const Vector& b = *args[1];
+  const T* left = a.data<T>();
+  const T* right = b.data<T>();
+  uint8_t* out = result.data<uint8_t>();
+  const bool all_valid = a.validity().AllValid() && b.validity().AllValid();
+  for (idx_t i = 0; i < count; i++) {
+    bool same;
+    if (all_valid) {
+      same = Equal::Apply(left[i], right[i]);
+    } else {
+      const bool l_valid = a.validity().IsValid(i), r_valid = b.validity().IsValid(i);
+      same = (l_valid && r_valid) ? Equal::Apply(left[i], right[i]) : l_valid == r_valid;
+    }
+    out[i] = same == kNotDistinct;
+  }
+}
+
+using KernelFunction = void (*)(const std::vector<const Vector*>&, idx_t, Vector&);
+
+template <template <typename> class Make>
+KernelFunction ForPhysical(PhysicalType physical) {
+  switch (physical) {
+    case PhysicalType::kBool:
+      return Make<uint8_t>::kFunction;
+    case PhysicalType::kInt32:
+      return Make<int32_t>::kFunction;
+    case PhysicalType::kInt64:
+      return Make<int64_t>::kFunction;
+    case PhysicalType::kInt128:
+      return Make<int128_t>::kFunction;
+    case PhysicalType::kDouble:
+      return Make<double>::kFunction;
+    case PhysicalType::kString:
+      return Make<StringRef>::kFunction;
+    case PhysicalType::kInvalid:
+      break;
+  }
+  throw InternalError("comparison of invalid physical type");
+}
+
+template <typename Op>
+struct CompareMaker {
+  template <typename T>
+  struct Make {
+    static constexpr KernelFunction kFunction = CompareLoop<T, Op>;
+  };
+};
+template <bool kNotDistinct>
+struct DistinctMaker {
+  template <typename T>
+  struct Make {
+    static constexpr KernelFunction kFunction = DistinctLoop<T, kNotDistinct>;
+  };
+};
+
+/// Both arguments go to their common type; a NULL literal takes the other side's type.
+std::optional<LogicalType> ComparisonType(const std::vector<LogicalType>& args) {
+  if (args.size() != 2) return std::nullopt;
+  std::optional<LogicalType> common = CommonType(args[0], args[1]);
+  if (common && !common->valid()) return LogicalType::Varchar();  // NULL = NULL
+  return common;
+}
+
+template <typename Op>
+void RegisterComparison(FunctionRegistry& registry, const std::string& name) {
+  registry.Register(
+      name,
+      [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+        std::optional<LogicalType> type = ComparisonType(args);
+        if (!type) return std::nullopt;
+        return MakeBound({*type, *type}, LogicalType::Boolean(),
+                         ForPhysical<CompareMaker<Op>::template Make>(type->physical()));
+      },
+      name + "(T, T)");
+}
+
+template <bool kNotDistinct>
+void RegisterDistinct(FunctionRegistry& registry, const std::string& name) {
+  registry.Register(
+      name,
+      [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+        std::optional<LogicalType> type = ComparisonType(args);
+        if (!type) return std::nullopt;
+        return MakeBound({*type, *type}, LogicalType::Boolean(),
+                         ForPhysical<DistinctMaker<kNotDistinct>::template Make>(type->physical()),
+                         /*null_propagating=*/false);
+      },
+      name + "(T, T)");
+}
+
+}  // namespace
+
+void RegisterComparisonFunctions(FunctionRegistry& registry) {
+  RegisterComparison<Equal>(registry, "=");
+  RegisterComparison<NotEqual>(registry, "<>");
+  RegisterComparison<NotEqual>(registry, "!=");
+  RegisterComparison<Less>(registry, "<");
+  RegisterComparison<LessEqual>(registry, "<=");
+  RegisterComparison<Greater>(registry, ">");
+  RegisterComparison<GreaterEqual>(registry, ">=");
+  RegisterDistinct<false>(registry, "is_distinct_from");
+  RegisterDistinct<true>(registry, "is_not_distinct_from");
+}
+
+}  // namespace function_internal
+}  // namespace shears

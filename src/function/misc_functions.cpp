@@ -1,0 +1,541 @@
+// Conditional functions (coalesce, nullif, greatest, least), math, hash() and random().
+
+#include <xxhash.h>
+
+#include <atomic>
+#include <cmath>
+#include <numbers>
+#include <random>
+
+#include "function/function_internal.h"
+
+namespace shears {
+
+// ---- random(): one generator per thread (splitmix64), reseeded when SetRandomSeed runs ----
+
+namespace {
+std::atomic<uint64_t> g_seed{0};
+std::atomic<uint64_t> g_seed_generation{0};  // 0: never seeded, threads pick a random seed
+
+struct ThreadRandom {
+  uint64_t generation = ~uint64_t{0};
+  uint64_t state = 0;
+};
+thread_local ThreadRandom t_random;
+
+double NextRandom() {
+  const uint64_t generation = g_seed_generation.load(std::memory_order_acquire);
+  if (t_random.generation != generation) {
+    t_random.generation = generation;
+    if (generation == 0) {
+      std::random_device device;
+      t_random.state = (uint64_t{device()} << 32) ^ device();
+    } else {
+      t_random.state = g_seed.load(std::memory_order_relaxed);
+    }
+  }
+  uint64_t z = (t_random.state += 0x9E3779B97F4A7C15ULL);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return static_cast<double>(z >> 11) * 0x1.0p-53;  // [0, 1)
+}
+}  // namespace
+
+void SetRandomSeed(uint64_t seed) {
+  g_seed.store(seed, std::memory_order_relaxed);
+  g_seed_generation.fetch_add(1, std::memory_order_release);
+}
+
+namespace function_internal {
+namespace {
+
+using Args = std::vector<const Vector*>;
+
+// ---------------------------------------------------------------- conditional
+
+/// The common type of all arguments (NULLs ignored; all-NULL gives VARCHAR, as PostgreSQL
+/// resolves unknown to text).
+std::optional<LogicalType> CommonTypeOf(const std::vector<LogicalType>& args) {
+  LogicalType common;
+  for (const LogicalType& arg : args) {
+    std::optional<LogicalType> next = CommonType(common, arg);
+    if (!next) return std::nullopt;
+    common = *next;
+  }
+  if (!common.valid()) return LogicalType::Varchar();
+  return common;
+}
+
+template <typename T>
+inline void CopyValue(Vector& result, idx_t row, const Vector& from) {
+  result.data<T>()[row] = from.data<T>()[row];
+}
+template <>
+inline void CopyValue<StringRef>(Vector& result, idx_t row, const Vector& from) {
+  result.data<StringRef>()[row] = result.AddString(from.data<StringRef>()[row].view());
+}
+
+inline bool LessThan(uint8_t a, uint8_t b) {
+  return a < b;
+}
+inline bool LessThan(int32_t a, int32_t b) {
+  return a < b;
+}
+inline bool LessThan(int64_t a, int64_t b) {
+  return a < b;
+}
+inline bool LessThan(int128_t a, int128_t b) {
+  return a < b;
+}
+inline bool LessThan(double a, double b) {
+  return !std::isnan(a) && (std::isnan(b) || a < b);
+}
+inline bool LessThan(StringRef a, StringRef b) {
+  return a.view() < b.view();
+}
+
+inline bool Equals(double a, double b) {
+  return a == b || (std::isnan(a) && std::isnan(b));
+}
+template <typename T>
+inline bool Equals(T a, T b) {
+  return a == b;
+}
+
+template <typename T>
+void Coalesce(const Args& args, idx_t count, Vector& result) {
+  for (idx_t row = 0; row < count; row++) {
+    size_t i = 0;
+    while (i < args.size() && args[i]->IsNull(row))
+      i++;
+    if (i == args.size()) {
+      result.validity().SetNull(row);
+    } else {
+      CopyValue<T>(result, row, *args[i]);
+    }
+  }
+}
+
+/// greatest (kGreatest) / least: the extreme non-NULL argument.
+template <typename T, bool kGreatest>
+void Extreme(const Args& args, idx_t count, Vector& result) {
+  for (idx_t row = 0; row < count; row++) {
+    const Vector* best = nullptr;
+    for (const Vector* arg : args) {
+      if (arg->IsNull(row)) continue;
+      if (!best) {
+        best = arg;
+        continue;
+      }
+      T value = arg->data<T>()[row], current = best->data<T>()[row];
+      if (kGreatest ? LessThan(current, value) : LessThan(value, current)) best = arg;
+    }
+    if (best) {
+      CopyValue<T>(result, row, *best);
+    } else {
+      result.validity().SetNull(row);
+    }
+  }
+}
+
+template <typename T>
+void NullIf(const Args& args, idx_t count, Vector& result) {
+  const Vector& a = *args[0];
+  const Vector& b = *args[1];
+  for (idx_t row = 0; row < count; row++) {
+    if (a.IsNull(row) || (!b.IsNull(row) && Equals(a.data<T>()[row], b.data<T>()[row]))) {
+      result.validity().SetNull(row);
+    } else {
+      CopyValue<T>(result, row, a);
+    }
+  }
+}
+
+using KernelFunction = void (*)(const Args&, idx_t, Vector&);
+
+#define SHEARS_FOR_PHYSICAL(physical, TEMPLATE, ...)         \
+  switch (physical) {                                        \
+    case PhysicalType::kBool:                                \
+      return TEMPLATE<uint8_t __VA_OPT__(, ) __VA_ARGS__>;   \
+    case PhysicalType::kInt32:                               \
+      return TEMPLATE<int32_t __VA_OPT__(, ) __VA_ARGS__>;   \
+    case PhysicalType::kInt64:                               \
+      return TEMPLATE<int64_t __VA_OPT__(, ) __VA_ARGS__>;   \
+    case PhysicalType::kInt128:                              \
+      return TEMPLATE<int128_t __VA_OPT__(, ) __VA_ARGS__>;  \
+    case PhysicalType::kDouble:                              \
+      return TEMPLATE<double __VA_OPT__(, ) __VA_ARGS__>;    \
+    case PhysicalType::kString:                              \
+      return TEMPLATE<StringRef __VA_OPT__(, ) __VA_ARGS__>; \
+    case PhysicalType::kInvalid:                             \
+      break;                                                 \
+  }                                                          \
+  throw InternalError("no kernel for an invalid type")
+
+KernelFunction CoalesceFor(PhysicalType physical) {
+  SHEARS_FOR_PHYSICAL(physical, Coalesce);
+}
+KernelFunction NullIfFor(PhysicalType physical) {
+  SHEARS_FOR_PHYSICAL(physical, NullIf);
+}
+KernelFunction GreatestFor(PhysicalType physical) {
+  SHEARS_FOR_PHYSICAL(physical, Extreme, true);
+}
+KernelFunction LeastFor(PhysicalType physical) {
+  SHEARS_FOR_PHYSICAL(physical, Extreme, false);
+}
+
+#undef SHEARS_FOR_PHYSICAL
+
+/// coalesce / greatest / least / nullif: every argument cast to the common type.
+FunctionRegistry::Resolver VariadicResolver(KernelFunction (*kernel_for)(PhysicalType),
+                                            size_t min_args, size_t max_args) {
+  return [=](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+    if (args.size() < min_args || args.size() > max_args) return std::nullopt;
+    std::optional<LogicalType> common = CommonTypeOf(args);
+    if (!common) return std::nullopt;
+    return MakeBound(std::vector<LogicalType>(args.size(), *common), *common,
+                     kernel_for(common->physical()), /*null_propagating=*/false);
+  };
+}
+
+// ---------------------------------------------------------------- math
+
+const LogicalType kInteger = LogicalType::Integer();
+const LogicalType kBigint = LogicalType::Bigint();
+const LogicalType kDouble = LogicalType::Double();
+
+ScalarKernel DoubleFunction(double (*fn)(double)) {
+  return [fn](const Args& args, idx_t count, Vector& result) {
+    UnaryLoop<double, double>(*args[0], count, result, fn);
+  };
+}
+
+double CheckedSqrt(double x) {
+  if (x < 0)
+    throw OutOfRangeError("cannot take square root of a negative number ({})", FormatDouble(x));
+  return std::sqrt(x);
+}
+
+enum class LogBase { kE, k10, k2 };
+
+template <LogBase kBase>
+double CheckedLog(double x) {
+  if (x == 0) throw OutOfRangeError("cannot take logarithm of zero");
+  if (x < 0)
+    throw OutOfRangeError("cannot take logarithm of a negative number ({})", FormatDouble(x));
+  switch (kBase) {
+    case LogBase::kE:
+      return std::log(x);
+    case LogBase::k10:
+      return std::log10(x);
+    case LogBase::k2:
+      break;
+  }
+  return std::log2(x);
+}
+
+double CheckedExp(double x) {
+  double result = std::exp(x);
+  if (std::isinf(result) && std::isfinite(x)) {
+    throw OutOfRangeError("Overflow in exp({})", FormatDouble(x));
+  }
+  return result;
+}
+
+double CheckedPower(double base, double exponent) {
+  if (base == 0 && exponent < 0) {
+    throw OutOfRangeError("zero raised to a negative power is undefined");
+  }
+  if (base < 0 && std::isfinite(exponent) && std::floor(exponent) != exponent) {
+    throw OutOfRangeError(
+        "a negative number raised to a non-integer power yields a complex result");
+  }
+  double result = std::pow(base, exponent);
+  if (std::isinf(result) && std::isfinite(base) && std::isfinite(exponent)) {
+    throw OutOfRangeError("Overflow in power({}, {})", FormatDouble(base), FormatDouble(exponent));
+  }
+  return result;
+}
+
+double RoundDouble(double x, int64_t digits) {
+  if (!std::isfinite(x)) return x;
+  if (digits > 300 || digits < -300) return digits > 0 ? x : 0.0 * x;
+  const double factor = std::pow(10.0, static_cast<double>(std::abs(digits)));
+  double rounded = digits >= 0 ? std::round(x * factor) / factor : std::round(x / factor) * factor;
+  return std::isfinite(rounded) ? rounded : x;  // x * factor overflowed: x has no such digits
+}
+
+/// A decimal kernel reading and writing unscaled values of either width.
+template <typename Op>
+ScalarKernel DecimalUnary(Op op) {
+  return [op](const Args& args, idx_t count, Vector& result) {
+    ForEachValidRow(args, count, result, [&](idx_t row) {
+      StoreDecimal(result, row, op(DecimalAt(*args[0], row), args, row));
+    });
+  };
+}
+
+int128_t FloorDecimal(int128_t v, int scale, bool ceiling) {
+  if (scale == 0) return v;
+  const int128_t divisor = Pow10(scale);
+  int128_t q = v / divisor;
+  const int128_t r = v % divisor;
+  if (r != 0 && !ceiling && v < 0) q -= 1;
+  if (r != 0 && ceiling && v > 0) q += 1;
+  return q;
+}
+
+/// round(DECIMAL(p,s), digits): the value rounded to `digits` places, kept at scale s; the
+/// result type has one more integer digit (99.95 rounds to 100.0).
+int128_t RoundDecimalTo(int128_t v, int scale, int64_t digits, int128_t limit) {
+  if (digits >= scale) return v;
+  const int64_t drop = scale - digits;
+  if (drop > 38) return 0;
+  int128_t out;
+  if (__builtin_mul_overflow(DivPow10Round(v, static_cast<int>(drop)),
+                             Pow10(static_cast<int>(drop)), &out) ||
+      out >= limit || out <= -limit) {
+    throw OutOfRangeError("Overflow in round({}, {})", FormatDecimal(v, scale), digits);
+  }
+  return out;
+}
+
+void RegisterRoundingFamily(FunctionRegistry& registry) {
+  // round / floor / ceil / trunc on INTEGER and BIGINT change nothing.
+  for (const char* name : {"round", "floor", "ceil", "ceiling", "trunc"}) {
+    for (const LogicalType& type : {kInteger, kBigint}) {
+      RegisterFixed(registry, name, {type}, type,
+                    [](const Args& args, idx_t count, Vector& result) {
+                      CastVector(*args[0], result, count);
+                    });
+    }
+  }
+  RegisterFixed(registry, "round", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::round(x); }));
+  RegisterFixed(registry, "round", {kDouble, kInteger}, kDouble,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, int32_t, double>(*args[0], *args[1], count, result,
+                                                      RoundDouble);
+                });
+  RegisterFixed(registry, "floor", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::floor(x); }));
+  for (const char* name : {"ceil", "ceiling"}) {
+    RegisterFixed(registry, name, {kDouble}, kDouble,
+                  DoubleFunction([](double x) { return std::ceil(x); }));
+  }
+  RegisterFixed(registry, "trunc", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::trunc(x); }));
+
+  // DECIMAL forms: exact numerics come in as DECIMAL only when no integer form fits.
+  auto decimal_resolver = [](int mode) {
+    // mode 0: round(x), 1: floor, 2: ceil, 3: trunc, 4: round(x, digits)
+    return [mode](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+      if (args.size() != (mode == 4 ? 2u : 1u)) return std::nullopt;
+      std::optional<LogicalType> type = AsDecimal(args[0]);
+      if (!args[0].valid()) type = LogicalType::Decimal(18, 3);
+      if (!type) return std::nullopt;
+      if (mode == 4 && !CanImplicitCast(args[1], kInteger)) return std::nullopt;
+      const int p = type->precision(), s = type->scale();
+      if (mode == 4) {
+        LogicalType out = LogicalType::Decimal(std::min(p + 1, 38), s);
+        const int128_t limit = Pow10(out.precision());
+        return MakeBound({*type, kInteger}, out,
+                         DecimalUnary([s, limit](int128_t v, const Args& a, idx_t row) {
+                           return RoundDecimalTo(v, s, a[1]->data<int32_t>()[row], limit);
+                         }));
+      }
+      LogicalType out =
+          LogicalType::Decimal(std::max(1, std::min(p - s + (mode == 3 ? 0 : 1), 38)), 0);
+      return MakeBound({*type}, out, DecimalUnary([s, mode](int128_t v, const Args&, idx_t) {
+                         switch (mode) {
+                           case 0:
+                             return DivPow10Round(v, s);
+                           case 1:
+                             return FloorDecimal(v, s, false);
+                           case 2:
+                             return FloorDecimal(v, s, true);
+                           default:
+                             return s == 0 ? v : v / Pow10(s);
+                         }
+                       }));
+    };
+  };
+  registry.Register("round", decimal_resolver(0), "round(DECIMAL)");
+  registry.Register("round", decimal_resolver(4), "round(DECIMAL, INTEGER)");
+  registry.Register("floor", decimal_resolver(1), "floor(DECIMAL)");
+  registry.Register("ceil", decimal_resolver(2), "ceil(DECIMAL)");
+  registry.Register("ceiling", decimal_resolver(2), "ceiling(DECIMAL)");
+  registry.Register("trunc", decimal_resolver(3), "trunc(DECIMAL)");
+}
+
+void RegisterAbsAndSign(FunctionRegistry& registry) {
+  RegisterFixed(registry, "abs", {kInteger}, kInteger,
+                [](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<int32_t, int32_t>(*args[0], count, result, [](int32_t v) {
+                    if (v == std::numeric_limits<int32_t>::min()) {
+                      throw OutOfRangeError("Overflow in abs of INTEGER ({})", v);
+                    }
+                    return v < 0 ? -v : v;
+                  });
+                });
+  RegisterFixed(registry, "abs", {kBigint}, kBigint,
+                [](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<int64_t, int64_t>(*args[0], count, result, [](int64_t v) {
+                    if (v == std::numeric_limits<int64_t>::min()) {
+                      throw OutOfRangeError("Overflow in abs of BIGINT ({})", v);
+                    }
+                    return v < 0 ? -v : v;
+                  });
+                });
+  registry.Register(
+      "abs",
+      [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+        if (args.size() != 1 || args[0].id() != TypeId::kDecimal) return std::nullopt;
+        return MakeBound({args[0]}, args[0], DecimalUnary([](int128_t v, const Args&, idx_t) {
+                           return v < 0 ? -v : v;
+                         }));
+      },
+      "abs(DECIMAL)");
+  RegisterFixed(registry, "abs", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::fabs(x); }));
+
+  auto sign_of = [](auto v) -> int32_t { return (v > 0) - (v < 0); };
+  RegisterFixed(registry, "sign", {kInteger}, kInteger,
+                [sign_of](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<int32_t, int32_t>(*args[0], count, result, sign_of);
+                });
+  RegisterFixed(registry, "sign", {kBigint}, kInteger,
+                [sign_of](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<int64_t, int32_t>(*args[0], count, result, sign_of);
+                });
+  registry.Register(
+      "sign",
+      [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+        if (args.size() != 1 || args[0].id() != TypeId::kDecimal) return std::nullopt;
+        return MakeBound({args[0]}, kInteger, [](const Args& a, idx_t count, Vector& result) {
+          int32_t* out = result.data<int32_t>();
+          ForEachValidRow(a, count, result, [&](idx_t row) {
+            int128_t v = DecimalAt(*a[0], row);
+            out[row] = (v > 0) - (v < 0);
+          });
+        });
+      },
+      "sign(DECIMAL)");
+  RegisterFixed(registry, "sign", {kDouble}, kDouble, DoubleFunction([](double x) {
+                  return std::isnan(x) ? x : static_cast<double>((x > 0) - (x < 0));
+                }));
+}
+
+// ---------------------------------------------------------------- hash
+
+constexpr uint64_t kHashSeed = 0x5348454152530001ULL;  // "SHEARS", fixed across runs
+constexpr uint64_t kNullHashInput = 0x9AE16A3B2F90404FULL;
+
+/// Folds each row's value of `arg` into `hashes` (one running hash per row).
+void HashColumn(const Vector& arg, idx_t count, uint64_t* hashes) {
+  const bool all_valid = arg.validity().AllValid();
+  auto fold = [&](idx_t row, const void* data, size_t size) {
+    if (!all_valid && arg.IsNull(row)) {
+      hashes[row] = XXH64(&kNullHashInput, sizeof(kNullHashInput), hashes[row]);
+    } else {
+      hashes[row] = XXH64(data, size, hashes[row]);
+    }
+  };
+  switch (arg.type().physical()) {
+    case PhysicalType::kDouble: {
+      const double* values = arg.data<double>();
+      for (idx_t row = 0; row < count; row++) {
+        // Equal values hash equally: -0.0 as 0.0, every NaN as one NaN.
+        double v = values[row];
+        if (v == 0) v = 0.0;
+        if (std::isnan(v)) v = std::numeric_limits<double>::quiet_NaN();
+        fold(row, &v, sizeof(v));
+      }
+      return;
+    }
+    case PhysicalType::kString: {
+      const StringRef* values = arg.data<StringRef>();
+      for (idx_t row = 0; row < count; row++)
+        fold(row, values[row].ptr, values[row].len);
+      return;
+    }
+    default: {
+      const size_t width = arg.type().value_size();
+      const uint8_t* values = arg.data<uint8_t>();
+      for (idx_t row = 0; row < count; row++)
+        fold(row, values + row * width, width);
+      return;
+    }
+  }
+}
+
+std::optional<BoundScalarFunction> ResolveHash(const std::vector<LogicalType>& args) {
+  if (args.empty()) return std::nullopt;
+  std::vector<LogicalType> types;
+  for (const LogicalType& arg : args)
+    types.push_back(arg.valid() ? arg : kInteger);
+  return MakeBound(
+      std::move(types), kBigint,
+      [](const Args& a, idx_t count, Vector& result) {
+        int64_t* out = result.data<int64_t>();
+        std::vector<uint64_t> hashes(count, kHashSeed);
+        for (const Vector* arg : a)
+          HashColumn(*arg, count, hashes.data());
+        for (idx_t row = 0; row < count; row++) {
+          out[row] = static_cast<int64_t>(hashes[row]);
+        }
+      },
+      /*null_propagating=*/false);
+}
+
+}  // namespace
+
+void RegisterMiscFunctions(FunctionRegistry& registry) {
+  const size_t kMany = std::numeric_limits<size_t>::max();
+  registry.Register("coalesce", VariadicResolver(CoalesceFor, 1, kMany), "coalesce(ANY, ...)");
+  registry.Register("greatest", VariadicResolver(GreatestFor, 1, kMany), "greatest(ANY, ...)");
+  registry.Register("least", VariadicResolver(LeastFor, 1, kMany), "least(ANY, ...)");
+  registry.Register("nullif", VariadicResolver(NullIfFor, 2, 2), "nullif(ANY, ANY)");
+
+  RegisterAbsAndSign(registry);
+  RegisterRoundingFamily(registry);
+  RegisterFixed(registry, "sqrt", {kDouble}, kDouble, DoubleFunction(CheckedSqrt));
+  RegisterFixed(registry, "cbrt", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::cbrt(x); }));
+  RegisterFixed(registry, "ln", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::kE>));
+  RegisterFixed(registry, "log10", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k10>));
+  RegisterFixed(registry, "log", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k10>));
+  RegisterFixed(registry, "log2", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k2>));
+  RegisterFixed(registry, "exp", {kDouble}, kDouble, DoubleFunction(CheckedExp));
+  for (const char* name : {"power", "pow"}) {
+    RegisterFixed(registry, name, {kDouble, kDouble}, kDouble,
+                  [](const Args& args, idx_t count, Vector& result) {
+                    BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
+                                                       CheckedPower);
+                  });
+  }
+  RegisterFixed(registry, "pi", {}, kDouble, [](const Args&, idx_t count, Vector& result) {
+    std::fill_n(result.data<double>(), count, std::numbers::pi);
+  });
+
+  registry.Register("hash", ResolveHash, "hash(ANY, ...)");
+  registry.Register(
+      "random",
+      [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+        if (!args.empty()) return std::nullopt;
+        return MakeBound(
+            {}, kDouble,
+            [](const Args&, idx_t count, Vector& result) {
+              double* out = result.data<double>();
+              for (idx_t row = 0; row < count; row++)
+                out[row] = NextRandom();
+            },
+            true, /*deterministic=*/false);
+      },
+      "random()");
+}
+
+}  // namespace function_internal
+}  // namespace shears

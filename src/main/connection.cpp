@@ -1,0 +1,236 @@
+#include "main/connection.h"
+
+#include <chrono>
+#include <functional>
+
+#include "common/error.h"
+#include "execution/operator/physical_result_collector.h"
+#include "execution/physical_planner.h"
+#include "execution/pipeline.h"
+#include "execution/query_context.h"
+#include "format/result_writer.h"
+#include "optimizer/optimizer.h"
+#include "parser/parser.h"
+
+namespace shears {
+
+std::vector<std::vector<std::string>> QueryResult::ToStrings() const {
+  std::vector<std::vector<std::string>> out;
+  if (!rows) return out;
+  for (size_t b = 0; b < rows->batch_count(); b++) {
+    const Batch& batch = rows->batch(b);
+    for (idx_t r = 0; r < batch.size(); r++) {
+      std::vector<std::string> row;
+      for (idx_t c = 0; c < batch.column_count(); c++) row.push_back(batch.column(c).ValueToString(r));
+      out.push_back(std::move(row));
+    }
+  }
+  return out;
+}
+
+namespace {
+
+QueryResult TextResult(const std::string& column, const std::vector<std::string>& lines) {
+  QueryResult result;
+  result.names = {column};
+  result.types = {LogicalType::Varchar()};
+  result.rows = std::make_shared<ColumnDataCollection>(result.types);
+  Batch batch(result.types, std::max<idx_t>(lines.size(), 1));
+  for (size_t i = 0; i < lines.size(); i++) {
+    batch.column(0).data<StringRef>()[i] = batch.column(0).AddString(lines[i]);
+  }
+  batch.SetSize(lines.size());
+  result.rows->Append(batch);
+  return result;
+}
+
+struct Plans {
+  LogicalOperatorPtr logical;
+  std::string logical_text;
+  PhysicalOperatorPtr physical;
+  BoundQuery bound;
+};
+
+Plans PlanQuery(const ast::QueryNode& query, Database& db, const Settings& settings) {
+  Plans plans;
+  Binder binder(db.views());
+  plans.bound = binder.Bind(query);
+  Optimize(plans.bound.plan, settings);
+  plans.logical_text = plans.bound.plan->ToString();
+  PhysicalPlanner planner;
+  plans.physical = planner.Plan(*plans.bound.plan);
+  return plans;
+}
+
+std::string FormatMillis(uint64_t nanos) { return fmt::format("{:.3f} ms", nanos / 1e6); }
+
+void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int indent,
+                      std::vector<std::string>& lines) {
+  std::string line = std::string(static_cast<size_t>(indent) * 2, ' ') + op.Describe();
+  if (op.estimated_rows >= 0) line += fmt::format(" [~{} rows]", static_cast<int64_t>(op.estimated_rows));
+  if (context) {
+    line += fmt::format(" (rows: {}, time: {})", op.metrics().rows_out.load(),
+                        FormatMillis(op.metrics().nanos.load()));
+  }
+  lines.push_back(line);
+  if (context) {
+    for (const auto& [name, value] : op.AnalyzeDetails(*context)) {
+      lines.push_back(std::string(static_cast<size_t>(indent) * 2 + 4, ' ') + name + ": " + value);
+    }
+  }
+  for (const auto& child : op.children()) DescribePhysical(*child, context, indent + 1, lines);
+}
+
+std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) {
+  std::string out = "{\"operator\":" + JsonQuote(op.name()) + ",\"details\":" + JsonQuote(op.Describe());
+  if (op.estimated_rows >= 0) out += fmt::format(",\"estimated_rows\":{}", static_cast<int64_t>(op.estimated_rows));
+  if (context) {
+    out += fmt::format(",\"rows\":{},\"time_ms\":{:.3f}", op.metrics().rows_out.load(),
+                       op.metrics().nanos.load() / 1e6);
+    for (const auto& [name, value] : op.AnalyzeDetails(*context)) {
+      out += "," + JsonQuote(name) + ":" + value;
+    }
+  }
+  out += ",\"children\":[";
+  for (size_t i = 0; i < op.children().size(); i++) {
+    out += (i ? "," : "") + PhysicalJson(*op.children()[i], context);
+  }
+  return out + "]}";
+}
+
+}  // namespace
+
+QueryResult Connection::RunSelect(const std::string&, const ast::QueryNode& query) {
+  Plans plans = PlanQuery(query, database_, settings_);
+  QueryContext query_context(settings_);
+  ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
+  auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
+  collector->AddChild(std::move(plans.physical));
+  Executor executor(context);
+  executor.Execute(*collector);
+  QueryResult result;
+  result.names = plans.bound.names;
+  result.types = plans.bound.types;
+  auto& collected = PhysicalResultCollector::Result(context, *collector);
+  result.rows = std::make_shared<ColumnDataCollection>(collected.types());
+  result.rows->Combine(collected);
+  return result;
+}
+
+QueryResult Connection::RunExplain(const std::string&, const ast::ExplainStatement& explain) {
+  if (explain.statement->kind != ast::StatementKind::kSelect) {
+    throw NotSupportedError("EXPLAIN supports queries only");
+  }
+  const auto& query = *static_cast<const ast::SelectStatement&>(*explain.statement).query;
+  Plans plans = PlanQuery(query, database_, settings_);
+  std::vector<std::string> lines;
+  if (!explain.analyze) {
+    if (explain.json) {
+      return TextResult("explain", {"{\"physical_plan\":" + PhysicalJson(*plans.physical, nullptr) + "}"});
+    }
+    lines.push_back("Logical plan:");
+    std::string text = plans.logical_text;
+    size_t start = 0;
+    while (start < text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos) end = text.size();
+      lines.push_back("  " + text.substr(start, end - start));
+      start = end + 1;
+    }
+    if (!explain.logical_only) {
+      lines.push_back("Physical plan:");
+      std::vector<std::string> physical;
+      DescribePhysical(*plans.physical, nullptr, 1, physical);
+      lines.insert(lines.end(), physical.begin(), physical.end());
+    }
+    return TextResult("explain", lines);
+  }
+  QueryContext query_context(settings_);
+  ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
+  auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
+  PhysicalOperator* root = plans.physical.get();
+  collector->AddChild(std::move(plans.physical));
+  auto start = std::chrono::steady_clock::now();
+  Executor executor(context);
+  executor.Execute(*collector);
+  const double total_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const idx_t rows = PhysicalResultCollector::Result(context, *collector).row_count();
+  if (explain.json) {
+    return TextResult("explain", {fmt::format("{{\"total_time_ms\":{:.3f},\"result_rows\":{},"
+                                              "\"peak_memory_bytes\":{},\"physical_plan\":{}}}",
+                                              total_ms, rows, query_context.memory().peak(),
+                                              PhysicalJson(*root, &context))});
+  }
+  lines.push_back(fmt::format("Total time: {:.3f} ms, {} result rows, peak memory {} bytes", total_ms,
+                              rows, query_context.memory().peak()));
+  DescribePhysical(*root, &context, 0, lines);
+  return TextResult("explain_analyze", lines);
+}
+
+QueryResult Connection::Query(const std::string& sql) {
+  auto results = QueryAll(sql);
+  return results.empty() ? QueryResult() : std::move(results.back());
+}
+
+std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
+  std::vector<QueryResult> results;
+  for (const auto& statement : Parser::Parse(sql)) results.push_back(RunStatement(sql, *statement));
+  return results;
+}
+
+QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement_ref) {
+  QueryResult result;
+  const ast::Statement* statement = &statement_ref;
+  {
+    switch (statement->kind) {
+      case ast::StatementKind::kSelect:
+        result = RunSelect(sql, *static_cast<const ast::SelectStatement&>(*statement).query);
+        break;
+      case ast::StatementKind::kExplain:
+        result = RunExplain(sql, static_cast<const ast::ExplainStatement&>(*statement));
+        break;
+      case ast::StatementKind::kSet: {
+        auto& set = static_cast<const ast::SetStatement&>(*statement);
+        settings_.Set(set.name, set.value);
+        result = QueryResult();
+        break;
+      }
+      case ast::StatementKind::kReset:
+        settings_.Reset(static_cast<const ast::ResetStatement&>(*statement).name);
+        result = QueryResult();
+        break;
+      case ast::StatementKind::kShow: {
+        auto& show = static_cast<const ast::ShowStatement&>(*statement);
+        if (show.name == "all") {
+          std::vector<std::string> lines;
+          for (const auto& info : Settings::All()) {
+            lines.push_back(info.name + " = " + settings_.Get(info.name).ToString());
+          }
+          result = TextResult("setting", lines);
+        } else {
+          result = TextResult(show.name, {settings_.Get(show.name).ToString()});
+        }
+        break;
+      }
+      case ast::StatementKind::kCreateView: {
+        auto& view = static_cast<const ast::CreateViewStatement&>(*statement);
+        // Bind once now so a broken view is reported at CREATE time.
+        Binder binder(database_.views());
+        binder.Bind(*view.query);
+        database_.views().Create(view.name, {view.sql, view.column_aliases}, view.or_replace);
+        result = QueryResult();
+        break;
+      }
+      case ast::StatementKind::kDropView: {
+        auto& drop = static_cast<const ast::DropViewStatement&>(*statement);
+        database_.views().Drop(drop.name, drop.if_exists);
+        result = QueryResult();
+        break;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace shears

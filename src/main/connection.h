@@ -1,0 +1,58 @@
+#pragma once
+// The C++ API of libshears: a Database holds what sessions share (views), a Connection runs
+// SQL with its own settings.
+//
+//   shears::Database db;
+//   shears::Connection con(db);
+//   auto result = con.Query("SELECT count(*) FROM 'data/sales'");
+//   result.rows->batch(0).column(0) ...
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/settings.h"
+#include "execution/column_data.h"
+#include "planner/binder.h"
+
+namespace shears {
+
+struct QueryResult {
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  std::shared_ptr<ColumnDataCollection> rows;
+  idx_t row_count() const { return rows ? rows->row_count() : 0; }
+  /// All rows as text (NULL as "NULL"), row-major; for tests and small results.
+  std::vector<std::vector<std::string>> ToStrings() const;
+};
+
+class Database {
+ public:
+  ViewCatalog& views() { return views_; }
+
+ private:
+  ViewCatalog views_;
+};
+
+class Connection {
+ public:
+  explicit Connection(Database& database) : database_(database) {}
+
+  /// Runs every statement of `sql` and returns the result of the last one. Throws a
+  /// shears::Error subclass (ParseError, BinderError, IOError, ...) on failure.
+  QueryResult Query(const std::string& sql);
+  /// Runs every statement of `sql`; one result per statement.
+  std::vector<QueryResult> QueryAll(const std::string& sql);
+
+  Settings& settings() { return settings_; }
+
+ private:
+  QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
+  QueryResult RunSelect(const std::string& sql, const ast::QueryNode& query);
+  QueryResult RunExplain(const std::string& sql, const ast::ExplainStatement& explain);
+
+  Database& database_;
+  Settings settings_;
+};
+
+}  // namespace shears

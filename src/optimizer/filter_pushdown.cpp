@@ -1,0 +1,157 @@
+// filter_pushdown: moves filter conjuncts as close to the data as is legal.
+//
+//   FILTER(a.x = b.y AND a.z > 5)          JOIN INNER ON a.x = b.y
+//     JOIN CROSS                   ==>        GET a  filters: a.z > 5
+//       GET a                                 GET b
+//       GET b
+//
+// Legal moves: through FILTER; into both sides of INNER/CROSS joins (a conjunct over one side
+// goes to that side; an equality between the two sides becomes a join key); into the
+// preserved side of LEFT (left child) and RIGHT (right child) joins, and the left side of
+// SEMI/ANTI/MARK joins; into GET as scan filters. Join residuals of inner joins are treated
+// like filters above the join. Everything else stays where it is.
+
+#include <set>
+
+#include "optimizer/optimizer.h"
+
+namespace shears {
+
+namespace {
+
+std::set<uint32_t> TablesOf(const LogicalOperator& op) {
+  std::set<uint32_t> out;
+  for (const auto& b : op.GetColumnBindings()) out.insert(b.table_index);
+  return out;
+}
+
+bool Covers(const std::set<uint32_t>& tables, const BoundExpr& expr) {
+  for (const auto& b : ReferencedBindings(expr)) {
+    if (!tables.count(b.table_index)) return false;
+  }
+  return true;
+}
+
+void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters);
+
+// Wraps `op` in a filter of whatever could not be pushed further.
+void Wrap(LogicalOperatorPtr& op, std::vector<BoundExprPtr> remaining) {
+  if (remaining.empty()) return;
+  auto filter = std::make_unique<LogicalFilter>();
+  filter->conditions = std::move(remaining);
+  filter->children.push_back(std::move(op));
+  op = std::move(filter);
+}
+
+void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
+  auto& join = static_cast<LogicalJoin&>(*op);
+  const auto left_tables = TablesOf(*join.children[0]);
+  const auto right_tables = TablesOf(*join.children[1]);
+  std::vector<BoundExprPtr> left_filters, right_filters, remaining;
+  const bool inner = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross;
+  if (inner && join.residual) {
+    SplitConjunction(std::move(join.residual), filters);
+    join.residual.reset();
+  }
+  std::vector<BoundExprPtr> residual;
+  for (auto& f : filters) {
+    const bool on_left = Covers(left_tables, *f);
+    const bool on_right = Covers(right_tables, *f);
+    const bool left_ok = inner || join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kSemi ||
+                         join.join_kind == JoinKind::kAnti || join.join_kind == JoinKind::kMark;
+    const bool right_ok = inner || join.join_kind == JoinKind::kRight;
+    if (on_left && left_ok) {
+      left_filters.push_back(std::move(f));
+    } else if (on_right && right_ok && !on_left) {
+      right_filters.push_back(std::move(f));
+    } else if (inner && f->kind == BoundExprKind::kFunction &&
+               static_cast<BoundFunction&>(*f).function.name == "=") {
+      auto& eq = static_cast<BoundFunction&>(*f);
+      if (Covers(left_tables, *eq.args[0]) && Covers(right_tables, *eq.args[1])) {
+        join.conditions.push_back({std::move(eq.args[0]), std::move(eq.args[1]), false});
+      } else if (Covers(right_tables, *eq.args[0]) && Covers(left_tables, *eq.args[1])) {
+        join.conditions.push_back({std::move(eq.args[1]), std::move(eq.args[0]), false});
+      } else {
+        residual.push_back(std::move(f));
+      }
+    } else if (inner && (Covers(left_tables, *f) || Covers(right_tables, *f) ||
+                         [&] {
+                           std::set<uint32_t> both = left_tables;
+                           both.insert(right_tables.begin(), right_tables.end());
+                           return Covers(both, *f);
+                         }())) {
+      residual.push_back(std::move(f));
+    } else {
+      remaining.push_back(std::move(f));
+    }
+  }
+  if (!join.conditions.empty() && join.join_kind == JoinKind::kCross) join.join_kind = JoinKind::kInner;
+  if (!residual.empty()) join.residual = MakeConjunction(std::move(residual));
+  // Outer joins keep their own ON residual; split its equalities into keys too.
+  if (!inner && join.residual && join.conditions.empty() &&
+      (join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kRight ||
+       join.join_kind == JoinKind::kFull)) {
+    std::vector<BoundExprPtr> parts;
+    SplitConjunction(std::move(join.residual), parts);
+    std::vector<BoundExprPtr> rest;
+    for (auto& p : parts) {
+      if (p->kind == BoundExprKind::kFunction && static_cast<BoundFunction&>(*p).function.name == "=") {
+        auto& eq = static_cast<BoundFunction&>(*p);
+        if (Covers(left_tables, *eq.args[0]) && Covers(right_tables, *eq.args[1])) {
+          join.conditions.push_back({std::move(eq.args[0]), std::move(eq.args[1]), false});
+          continue;
+        }
+        if (Covers(right_tables, *eq.args[0]) && Covers(left_tables, *eq.args[1])) {
+          join.conditions.push_back({std::move(eq.args[1]), std::move(eq.args[0]), false});
+          continue;
+        }
+      }
+      // ON conditions over the inner side only can filter that side before the join.
+      if (join.join_kind == JoinKind::kLeft && Covers(right_tables, *p)) {
+        right_filters.push_back(std::move(p));
+        continue;
+      }
+      if (join.join_kind == JoinKind::kRight && Covers(left_tables, *p)) {
+        left_filters.push_back(std::move(p));
+        continue;
+      }
+      rest.push_back(std::move(p));
+    }
+    if (!rest.empty()) join.residual = MakeConjunction(std::move(rest));
+  }
+  Push(join.children[0], std::move(left_filters));
+  Push(join.children[1], std::move(right_filters));
+  Wrap(op, std::move(remaining));
+}
+
+void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
+  switch (op->type) {
+    case LogicalOperatorType::kFilter: {
+      auto& filter = static_cast<LogicalFilter&>(*op);
+      for (auto& c : filter.conditions) filters.push_back(std::move(c));
+      LogicalOperatorPtr child = std::move(filter.children[0]);
+      op = std::move(child);
+      Push(op, std::move(filters));
+      return;
+    }
+    case LogicalOperatorType::kGet: {
+      auto& get = static_cast<LogicalGet&>(*op);
+      for (auto& f : filters) get.filters.push_back(std::move(f));
+      return;
+    }
+    case LogicalOperatorType::kJoin:
+      PushJoin(op, std::move(filters));
+      return;
+    default:
+      break;
+  }
+  // Not pushable through this operator: optimize below it, keep the filters above it.
+  for (auto& child : op->children) Push(child, {});
+  Wrap(op, std::move(filters));
+}
+
+}  // namespace
+
+void PushDownFilters(LogicalOperatorPtr& plan) { Push(plan, {}); }
+
+}  // namespace shears

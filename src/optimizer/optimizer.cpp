@@ -1,0 +1,52 @@
+#include "optimizer/optimizer.h"
+
+#include <set>
+
+#include "common/error.h"
+
+namespace shears {
+
+const std::vector<OptimizerRule>& OptimizerRules() {
+  static const std::vector<OptimizerRule> kRules = {
+      // First: filters move as deep as they can go, into scans (where they prune partitions and
+      // row groups) and into joins (where equalities become hash-join keys).
+      {"filter_pushdown", "push filters into scans and joins; equalities become join keys",
+       PushDownFilters},
+      // After pushdown, so columns used only by pushed filters are still known to be needed.
+      {"column_pruning", "read only the columns the query uses", PruneColumns},
+      // Estimates feed the build-side choice below.
+      {"cardinality_estimation", "estimate rows per operator from file metadata",
+       EstimateCardinalities},
+      {"build_side", "build hash tables on the smaller input", ChooseBuildSides},
+  };
+  return kRules;
+}
+
+void Optimize(LogicalOperatorPtr& plan, const Settings& settings) {
+  std::set<std::string> disabled;
+  const std::string list = settings.GetString("disabled_optimizers");
+  size_t start = 0;
+  while (start < list.size()) {
+    size_t comma = list.find(',', start);
+    if (comma == std::string::npos) comma = list.size();
+    std::string name = list.substr(start, comma - start);
+    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    if (!name.empty()) {
+      bool known = false;
+      for (const auto& rule : OptimizerRules()) known = known || name == rule.name;
+      if (!known) {
+        std::string names;
+        for (const auto& rule : OptimizerRules()) names += (names.empty() ? "" : ", ") + std::string(rule.name);
+        throw InvalidInputError("unknown optimizer rule '{}' in disabled_optimizers (rules: {})", name, names);
+      }
+      disabled.insert(name);
+    }
+    start = comma + 1;
+  }
+  for (const auto& rule : OptimizerRules()) {
+    if (!disabled.count(rule.name)) rule.apply(plan);
+  }
+}
+
+}  // namespace shears

@@ -1,0 +1,361 @@
+// ToString of AST nodes: a canonical SQL rendering, used for column names, error messages and
+// tests. Binary operators are parenthesized, so the text never depends on precedence; names
+// are printed as stored (no quoting), so a column reference renders as its name.
+
+#include "parser/ast.h"
+
+#include <fmt/format.h>
+
+namespace shears::ast {
+
+namespace {
+
+std::string Quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += '\'';
+    out += c;
+  }
+  out += '\'';
+  return out;
+}
+
+std::string Join(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); i++) {
+    if (i > 0) out += separator;
+    out += parts[i];
+  }
+  return out;
+}
+
+std::string JoinExprs(const std::vector<ExprPtr>& exprs) {
+  std::string out;
+  for (size_t i = 0; i < exprs.size(); i++) {
+    if (i > 0) out += ", ";
+    out += exprs[i]->ToString();
+  }
+  return out;
+}
+
+/// Predicates render without outer parentheses (`x IN (1, 2)`); as an operand of another
+/// operator or predicate they get them, so `(x IS NULL) = TRUE` keeps its meaning.
+bool IsBarePredicate(const Expr& e) {
+  switch (e.kind) {
+    case ExprKind::kInList:
+    case ExprKind::kBetween:
+    case ExprKind::kLike:
+    case ExprKind::kIsNull:
+    case ExprKind::kIsBool:
+      return true;
+    case ExprKind::kSubquery:
+      return static_cast<const SubqueryExpr&>(e).subquery_kind == SubqueryKind::kAny ||
+             static_cast<const SubqueryExpr&>(e).subquery_kind == SubqueryKind::kAll ||
+             static_cast<const SubqueryExpr&>(e).negated;
+    default:
+      return false;
+  }
+}
+
+std::string Operand(const ExprPtr& e) {
+  if (!e) return "NULL";
+  std::string s = e->ToString();
+  return IsBarePredicate(*e) ? "(" + s + ")" : s;
+}
+
+std::string AliasSuffix(const TableRef& ref) {
+  std::string out;
+  if (!ref.alias.empty()) out += " AS " + ref.alias;
+  if (!ref.column_aliases.empty()) out += "(" + Join(ref.column_aliases, ", ") + ")";
+  return out;
+}
+
+std::string Plural(int64_t n, const char* unit) {
+  return fmt::format("{} {}{}", n, unit, n == 1 || n == -1 ? "" : "s");
+}
+
+std::string QueryModifiersSuffix(const QueryNode& node) {
+  std::string out;
+  if (!node.order_by.empty()) {
+    out += " ORDER BY ";
+    for (size_t i = 0; i < node.order_by.size(); i++) {
+      const OrderByItem& item = node.order_by[i];
+      if (i > 0) out += ", ";
+      out += item.expr->ToString();
+      if (item.descending) out += " DESC";
+      if (item.nulls_first.has_value()) {
+        out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+      }
+    }
+  }
+  if (node.limit) out += " LIMIT " + node.limit->ToString();
+  if (node.offset) out += " OFFSET " + node.offset->ToString();
+  return out;
+}
+
+std::string WithPrefix(const QueryNode& node) {
+  if (node.ctes.empty()) return "";
+  std::string out = "WITH ";
+  for (size_t i = 0; i < node.ctes.size(); i++) {
+    const CommonTableExpr& cte = node.ctes[i];
+    if (i > 0) out += ", ";
+    out += cte.name;
+    if (!cte.column_aliases.empty()) out += "(" + Join(cte.column_aliases, ", ") + ")";
+    out += " AS (" + cte.query->ToString() + ")";
+  }
+  return out + " ";
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- expressions
+
+std::string ColumnRefExpr::ToString() const {
+  return Join(names, ".");
+}
+
+std::string StarExpr::ToString() const {
+  return relation.empty() ? "*" : relation + ".*";
+}
+
+std::string ConstantExpr::ToString() const {
+  if (value.is_null()) return "NULL";
+  switch (value.type().id()) {
+    case TypeId::kBoolean:
+      return value.GetBoolean() ? "TRUE" : "FALSE";
+    case TypeId::kVarchar:
+      return Quote(value.GetString());
+    case TypeId::kDate:
+      return "DATE " + Quote(value.ToString());
+    case TypeId::kTimestamp:
+      return "TIMESTAMP " + Quote(value.ToString());
+    case TypeId::kBlob:
+      return "'\\x" + FormatHex(value.GetString()) + "'::BLOB";
+    default:
+      return value.ToString();
+  }
+}
+
+std::string OperatorExpr::ToString() const {
+  if (children.size() == 1) {
+    std::string child = op == "NOT" ? children[0]->ToString() : Operand(children[0]);
+    // "(- -1)" rather than "(--1)", which would start a comment.
+    const char* space = op == "NOT" || (!child.empty() && child[0] == '-') ? " " : "";
+    return "(" + op + space + child + ")";
+  }
+  bool connective = op == "AND" || op == "OR";
+  std::string out = "(";
+  for (size_t i = 0; i < children.size(); i++) {
+    if (i > 0) out += " " + op + " ";
+    out += connective ? children[i]->ToString() : Operand(children[i]);
+  }
+  return out + ")";
+}
+
+std::string FunctionExpr::ToString() const {
+  if (star) return name + "(*)";
+  // Functions with SQL syntax of their own render in it, so the text parses back.
+  if (!distinct) {
+    if ((name == "current_date" || name == "current_timestamp") && args.empty()) return name;
+    if (name == "extract" && args.size() == 2 && args[0]->kind == ExprKind::kConstant) {
+      const Value& field = static_cast<const ConstantExpr&>(*args[0]).value;
+      if (!field.is_null() && field.type().id() == TypeId::kVarchar) {
+        return "extract(" + field.GetString() + " FROM " + args[1]->ToString() + ")";
+      }
+    }
+    if (name == "position" && args.size() == 2) {
+      return "position(" + Operand(args[1]) + " IN " + Operand(args[0]) + ")";
+    }
+  }
+  return name + "(" + (distinct ? "DISTINCT " : "") + JoinExprs(args) + ")";
+}
+
+std::string TypeName::ToString() const {
+  static const std::pair<const char*, const char*> kSpellings[] = {
+      {"int2", "SMALLINT"},   {"int4", "INTEGER"},
+      {"int", "INTEGER"},     {"int8", "BIGINT"},
+      {"float4", "REAL"},     {"float8", "DOUBLE"},
+      {"numeric", "DECIMAL"}, {"bool", "BOOLEAN"},
+      {"bpchar", "CHAR"},     {"timestamptz", "TIMESTAMP WITH TIME ZONE"},
+      {"bytea", "BLOB"},
+  };
+  std::string out;
+  for (const auto& [from, to] : kSpellings) {
+    if (name == from) out = to;
+  }
+  if (out.empty()) {
+    for (char c : name)
+      out += (c >= 'a' && c <= 'z') ? static_cast<char>(c - 'a' + 'A') : c;
+  }
+  if (!modifiers.empty()) {
+    out += "(";
+    for (size_t i = 0; i < modifiers.size(); i++) {
+      if (i > 0) out += ",";
+      out += std::to_string(modifiers[i]);
+    }
+    out += ")";
+  }
+  if (is_array) out += "[]";
+  return out;
+}
+
+std::string CastExpr::ToString() const {
+  return std::string(try_cast ? "TRY_CAST(" : "CAST(") + child->ToString() + " AS " +
+         type.ToString() + ")";
+}
+
+std::string CaseExpr::ToString() const {
+  std::string out = "CASE";
+  if (operand) out += " " + operand->ToString();
+  for (const auto& [when, then] : when_then) {
+    out += " WHEN " + when->ToString() + " THEN " + then->ToString();
+  }
+  if (else_expr) out += " ELSE " + else_expr->ToString();
+  return out + " END";
+}
+
+std::string SubqueryExpr::ToString() const {
+  std::string query_text = "(" + (query ? query->ToString() : std::string()) + ")";
+  std::string out;
+  switch (subquery_kind) {
+    case SubqueryKind::kScalar:
+      out = query_text;
+      break;
+    case SubqueryKind::kExists:
+      out = "EXISTS " + query_text;
+      break;
+    case SubqueryKind::kAny:
+      out = op == "=" ? Operand(left) + " IN " + query_text
+                      : Operand(left) + " " + op + " ANY " + query_text;
+      break;
+    case SubqueryKind::kAll:
+      out = Operand(left) + " " + op + " ALL " + query_text;
+      break;
+  }
+  return negated ? "NOT " + out : out;
+}
+
+std::string InListExpr::ToString() const {
+  return Operand(value) + (negated ? " NOT IN (" : " IN (") + JoinExprs(list) + ")";
+}
+
+std::string BetweenExpr::ToString() const {
+  return Operand(value) + (negated ? " NOT BETWEEN " : " BETWEEN ") + Operand(low) + " AND " +
+         Operand(high);
+}
+
+std::string LikeExpr::ToString() const {
+  std::string out = Operand(value) + (negated ? " NOT" : "") +
+                    (case_insensitive ? " ILIKE " : " LIKE ") + Operand(pattern);
+  if (escape) out += " ESCAPE " + Operand(escape);
+  return out;
+}
+
+std::string IsNullExpr::ToString() const {
+  return Operand(child) + (negated ? " IS NOT NULL" : " IS NULL");
+}
+
+std::string IsBoolExpr::ToString() const {
+  return Operand(child) + (negated ? " IS NOT " : " IS ") + (value ? "TRUE" : "FALSE");
+}
+
+std::string IntervalExpr::ToString() const {
+  std::vector<std::string> parts;
+  if (months / 12 != 0) parts.push_back(Plural(months / 12, "year"));
+  if (months % 12 != 0) parts.push_back(Plural(months % 12, "month"));
+  if (days != 0) parts.push_back(Plural(days, "day"));
+  if (micros != 0 || parts.empty()) {
+    uint64_t abs = micros < 0 ? 0 - static_cast<uint64_t>(micros) : static_cast<uint64_t>(micros);
+    uint64_t seconds = abs / 1000000;
+    std::string time = fmt::format("{}{:02}:{:02}:{:02}", micros < 0 ? "-" : "", seconds / 3600,
+                                   seconds / 60 % 60, seconds % 60);
+    if (abs % 1000000 != 0) {
+      time += fmt::format(".{:06}", abs % 1000000);
+      while (time.back() == '0')
+        time.pop_back();
+    }
+    parts.push_back(time);
+  }
+  return "INTERVAL " + Quote(Join(parts, " "));
+}
+
+// ---------------------------------------------------------------- FROM
+
+std::string BaseTableRef::ToString() const {
+  return Join(name, ".") + AliasSuffix(*this);
+}
+
+std::string TableFunctionRef::ToString() const {
+  std::string out = name + "(" + JoinExprs(args);
+  for (size_t i = 0; i < named_args.size(); i++) {
+    if (i > 0 || !args.empty()) out += ", ";
+    out += named_args[i].first + " => " + named_args[i].second->ToString();
+  }
+  return out + ")" + AliasSuffix(*this);
+}
+
+std::string JoinRef::ToString() const {
+  std::string out = "(" + left->ToString();
+  if (natural) out += " NATURAL";
+  switch (join_type) {
+    case JoinType::kInner:
+      out += " JOIN ";
+      break;
+    case JoinType::kLeft:
+      out += " LEFT JOIN ";
+      break;
+    case JoinType::kRight:
+      out += " RIGHT JOIN ";
+      break;
+    case JoinType::kFull:
+      out += " FULL JOIN ";
+      break;
+    case JoinType::kCross:
+      out += " CROSS JOIN ";
+      break;
+  }
+  out += right->ToString();
+  if (condition) out += " ON " + condition->ToString();
+  if (!using_columns.empty()) out += " USING (" + Join(using_columns, ", ") + ")";
+  return out + ")" + AliasSuffix(*this);
+}
+
+std::string SubqueryRef::ToString() const {
+  return "(" + query->ToString() + ")" + AliasSuffix(*this);
+}
+
+// ---------------------------------------------------------------- queries
+
+std::string SelectNode::ToString() const {
+  std::string out = WithPrefix(*this) + "SELECT";
+  if (distinct) out += " DISTINCT";
+  for (size_t i = 0; i < select_list.size(); i++) {
+    out += i > 0 ? ", " : " ";
+    out += select_list[i].expr->ToString();
+    if (!select_list[i].alias.empty()) out += " AS " + select_list[i].alias;
+  }
+  if (from) out += " FROM " + from->ToString();
+  if (where) out += " WHERE " + where->ToString();
+  if (!group_by.empty()) out += " GROUP BY " + JoinExprs(group_by);
+  if (having) out += " HAVING " + having->ToString();
+  return out + QueryModifiersSuffix(*this);
+}
+
+std::string SetOperationNode::ToString() const {
+  const char* name = op == SetOperationType::kUnion       ? "UNION"
+                     : op == SetOperationType::kIntersect ? "INTERSECT"
+                                                          : "EXCEPT";
+  return WithPrefix(*this) + "(" + left->ToString() + ") " + name + (all ? " ALL" : "") + " (" +
+         right->ToString() + ")" + QueryModifiersSuffix(*this);
+}
+
+std::string ValuesNode::ToString() const {
+  std::string out = WithPrefix(*this) + "VALUES ";
+  for (size_t i = 0; i < rows.size(); i++) {
+    if (i > 0) out += ", ";
+    out += "(" + JoinExprs(rows[i]) + ")";
+  }
+  return out + QueryModifiersSuffix(*this);
+}
+
+}  // namespace shears::ast

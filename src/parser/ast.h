@@ -1,0 +1,348 @@
+#pragma once
+// The shears AST: what the parser produces from SQL text and the binder consumes. It is
+// independent of the parsing library (libpg_query): names are unresolved, types are spelled
+// as written. Every node keeps the byte offset of its text in the query (-1 when unknown) so
+// errors can point at it.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/value.h"
+
+namespace shears::ast {
+
+// ---------------------------------------------------------------- expressions
+
+enum class ExprKind {
+  kColumnRef,  // a, t.a
+  kStar,       // *, t.*
+  kConstant,   // 1, 2.5, 'x', NULL, TRUE
+  kOperator,   // binary/unary operators and AND/OR/NOT
+  kFunction,   // f(args), count(*), count(DISTINCT x), EXTRACT, SUBSTRING, TRIM, ...
+  kCast,       // CAST(x AS t), x::t, DATE 'literal'
+  kCase,       // CASE [x] WHEN ... THEN ... [ELSE ...] END
+  kSubquery,   // (SELECT ...), EXISTS (...), x IN (SELECT ...), x op ANY/ALL (SELECT ...)
+  kInList,     // x [NOT] IN (a, b, c)
+  kBetween,    // x [NOT] BETWEEN a AND b
+  kLike,       // x [NOT] LIKE/ILIKE p [ESCAPE e]
+  kIsNull,     // x IS [NOT] NULL
+  kIsBool,     // x IS [NOT] TRUE/FALSE
+  kInterval,   // INTERVAL '3 days', INTERVAL 3 DAY
+};
+
+struct Expr {
+  explicit Expr(ExprKind k, int loc = -1) : kind(k), location(loc) {}
+  virtual ~Expr() = default;
+  /// SQL-like text of the expression, used in tests, error messages and column names.
+  virtual std::string ToString() const = 0;
+
+  ExprKind kind;
+  int location;
+};
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct ColumnRefExpr : Expr {
+  ColumnRefExpr() : Expr(ExprKind::kColumnRef) {}
+  std::vector<std::string> names;  // [column] or [table, column] (lower-cased unless quoted)
+  std::string ToString() const override;
+};
+
+struct StarExpr : Expr {
+  StarExpr() : Expr(ExprKind::kStar) {}
+  std::string relation;  // empty for a bare *
+  std::string ToString() const override;
+};
+
+struct ConstantExpr : Expr {
+  ConstantExpr() : Expr(ExprKind::kConstant) {}
+  /// Integers are INTEGER when they fit 32 bits, else BIGINT, else DECIMAL(38,0) up to 38
+  /// digits; numbers with a point or exponent are DECIMAL(p,s) as written ("2.50" ->
+  /// DECIMAL(3,2)), or DOUBLE when they have an exponent or exceed 38 digits; strings are
+  /// VARCHAR; NULL is a NULL of invalid type (typed by the binder).
+  Value value;
+  std::string ToString() const override;
+};
+
+struct OperatorExpr : Expr {
+  OperatorExpr() : Expr(ExprKind::kOperator) {}
+  /// One of: + - * / % || = <> < <= > >= AND OR NOT, and unary "-" / "+" (one child).
+  /// AND/OR chains are flattened: AND(a, b, c).
+  std::string op;
+  std::vector<ExprPtr> children;
+  std::string ToString() const override;
+};
+
+struct FunctionExpr : Expr {
+  FunctionExpr() : Expr(ExprKind::kFunction) {}
+  std::string name;  // lower-case; "extract" gets the field as a first VARCHAR constant
+  std::vector<ExprPtr> args;
+  bool distinct = false;  // count(DISTINCT x)
+  bool star = false;      // count(*)
+  std::string ToString() const override;
+};
+
+/// A type as written: name lower-cased without schema ("integer", "int4", "varchar",
+/// "numeric", "timestamp", ...), modifiers such as precision and scale.
+struct TypeName {
+  std::string name;
+  std::vector<int> modifiers;
+  bool is_array = false;
+  int location = -1;
+  std::string ToString() const;
+};
+
+struct CastExpr : Expr {
+  CastExpr() : Expr(ExprKind::kCast) {}
+  ExprPtr child;
+  TypeName type;
+  bool try_cast = false;
+  std::string ToString() const override;
+};
+
+struct CaseExpr : Expr {
+  CaseExpr() : Expr(ExprKind::kCase) {}
+  ExprPtr operand;  // CASE operand WHEN ... (null for searched CASE)
+  std::vector<std::pair<ExprPtr, ExprPtr>> when_then;
+  ExprPtr else_expr;  // may be null
+  std::string ToString() const override;
+};
+
+struct QueryNode;
+using QueryNodePtr = std::unique_ptr<QueryNode>;
+
+enum class SubqueryKind {
+  kScalar,  // (SELECT x ...)
+  kExists,  // EXISTS (SELECT ...)
+  kAny,     // x IN (SELECT ...) is kAny with op "="; x op ANY (SELECT ...)
+  kAll,     // x op ALL (SELECT ...)
+};
+
+struct SubqueryExpr : Expr {
+  SubqueryExpr() : Expr(ExprKind::kSubquery) {}
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  QueryNodePtr query;
+  ExprPtr left;        // kAny / kAll
+  std::string op;      // kAny / kAll: "=", "<", ...
+  bool negated = false;  // NOT EXISTS / NOT IN
+  std::string ToString() const override;
+};
+
+struct InListExpr : Expr {
+  InListExpr() : Expr(ExprKind::kInList) {}
+  ExprPtr value;
+  std::vector<ExprPtr> list;
+  bool negated = false;
+  std::string ToString() const override;
+};
+
+struct BetweenExpr : Expr {
+  BetweenExpr() : Expr(ExprKind::kBetween) {}
+  ExprPtr value, low, high;
+  bool negated = false;
+  std::string ToString() const override;
+};
+
+struct LikeExpr : Expr {
+  LikeExpr() : Expr(ExprKind::kLike) {}
+  ExprPtr value, pattern, escape;  // escape may be null
+  bool negated = false;
+  bool case_insensitive = false;  // ILIKE
+  std::string ToString() const override;
+};
+
+struct IsNullExpr : Expr {
+  IsNullExpr() : Expr(ExprKind::kIsNull) {}
+  ExprPtr child;
+  bool negated = false;  // IS NOT NULL
+  std::string ToString() const override;
+};
+
+struct IsBoolExpr : Expr {
+  IsBoolExpr() : Expr(ExprKind::kIsBool) {}
+  ExprPtr child;
+  bool value = true;     // IS TRUE / IS FALSE
+  bool negated = false;  // IS NOT ...
+  std::string ToString() const override;
+};
+
+/// INTERVAL 'n unit' or INTERVAL n UNIT, normalized to months, days and microseconds.
+struct IntervalExpr : Expr {
+  IntervalExpr() : Expr(ExprKind::kInterval) {}
+  int32_t months = 0;
+  int32_t days = 0;
+  int64_t micros = 0;
+  std::string ToString() const override;
+};
+
+// ---------------------------------------------------------------- FROM clause
+
+enum class TableRefKind { kBaseTable, kTableFunction, kJoin, kSubquery };
+
+struct TableRef {
+  explicit TableRef(TableRefKind k) : kind(k) {}
+  virtual ~TableRef() = default;
+  virtual std::string ToString() const = 0;
+  TableRefKind kind;
+  std::string alias;                       // empty when none
+  std::vector<std::string> column_aliases;  // t(a, b)
+  int location = -1;
+};
+using TableRefPtr = std::unique_ptr<TableRef>;
+
+struct BaseTableRef : TableRef {
+  BaseTableRef() : TableRef(TableRefKind::kBaseTable) {}
+  std::vector<std::string> name;  // [table] or [schema, table]
+  std::string ToString() const override;
+};
+
+/// read_parquet('glob', hive_partitioning = true), range(10), and `FROM 'path'` (which the
+/// parser turns into read_parquet('path')). Named arguments (`name = value` or
+/// `name => value`) are kept apart from positional ones.
+struct TableFunctionRef : TableRef {
+  TableFunctionRef() : TableRef(TableRefKind::kTableFunction) {}
+  std::string name;
+  std::vector<ExprPtr> args;
+  std::vector<std::pair<std::string, ExprPtr>> named_args;
+  std::string ToString() const override;
+};
+
+enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
+
+struct JoinRef : TableRef {
+  JoinRef() : TableRef(TableRefKind::kJoin) {}
+  JoinType join_type = JoinType::kInner;
+  TableRefPtr left, right;
+  ExprPtr condition;                 // ON ...; null for CROSS/USING/NATURAL
+  std::vector<std::string> using_columns;
+  bool natural = false;
+  std::string ToString() const override;
+};
+
+struct SubqueryRef : TableRef {
+  SubqueryRef() : TableRef(TableRefKind::kSubquery) {}
+  QueryNodePtr query;
+  std::string ToString() const override;
+};
+
+// ---------------------------------------------------------------- queries
+
+enum class QueryNodeKind { kSelect, kSetOperation, kValues };
+
+struct OrderByItem {
+  ExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC
+};
+
+struct CommonTableExpr {
+  std::string name;
+  std::vector<std::string> column_aliases;
+  QueryNodePtr query;
+};
+
+struct QueryNode {
+  explicit QueryNode(QueryNodeKind k) : kind(k) {}
+  virtual ~QueryNode() = default;
+  virtual std::string ToString() const = 0;
+  QueryNodeKind kind;
+  std::vector<CommonTableExpr> ctes;  // WITH ... (non-recursive)
+  std::vector<OrderByItem> order_by;
+  ExprPtr limit;   // null when absent
+  ExprPtr offset;  // null when absent
+  int location = -1;
+};
+
+struct SelectItem {
+  ExprPtr expr;
+  std::string alias;  // empty when none
+};
+
+struct SelectNode : QueryNode {
+  SelectNode() : QueryNode(QueryNodeKind::kSelect) {}
+  std::vector<SelectItem> select_list;
+  TableRefPtr from;  // null for SELECT without FROM; comma lists become kCross joins
+  ExprPtr where;
+  std::vector<ExprPtr> group_by;
+  ExprPtr having;
+  bool distinct = false;
+  std::string ToString() const override;
+};
+
+enum class SetOperationType { kUnion, kIntersect, kExcept };
+
+struct SetOperationNode : QueryNode {
+  SetOperationNode() : QueryNode(QueryNodeKind::kSetOperation) {}
+  SetOperationType op = SetOperationType::kUnion;
+  bool all = false;
+  QueryNodePtr left, right;
+  std::string ToString() const override;
+};
+
+struct ValuesNode : QueryNode {
+  ValuesNode() : QueryNode(QueryNodeKind::kValues) {}
+  std::vector<std::vector<ExprPtr>> rows;
+  std::string ToString() const override;
+};
+
+// ---------------------------------------------------------------- statements
+
+enum class StatementKind { kSelect, kExplain, kSet, kReset, kCreateView, kDropView, kShow };
+
+struct Statement {
+  explicit Statement(StatementKind k) : kind(k) {}
+  virtual ~Statement() = default;
+  StatementKind kind;
+  int location = -1;  // byte offset of the statement in the input
+  int length = 0;     // bytes of the statement's text (0 = to the end)
+};
+using StatementPtr = std::unique_ptr<Statement>;
+
+struct SelectStatement : Statement {
+  SelectStatement() : Statement(StatementKind::kSelect) {}
+  QueryNodePtr query;
+};
+
+struct ExplainStatement : Statement {
+  ExplainStatement() : Statement(StatementKind::kExplain) {}
+  bool analyze = false;
+  bool json = false;          // FORMAT JSON
+  bool logical_only = false;  // EXPLAIN (LOGICAL)
+  StatementPtr statement;
+};
+
+/// SET name = value / SET name TO value; value kept as a constant (strings unquoted).
+struct SetStatement : Statement {
+  SetStatement() : Statement(StatementKind::kSet) {}
+  std::string name;  // lower-case, dotted names kept: "dynamic_partition_pruning.fallback_filter_ratio"
+  Value value;
+};
+
+struct ResetStatement : Statement {
+  ResetStatement() : Statement(StatementKind::kReset) {}
+  std::string name;  // "all" for RESET ALL
+};
+
+struct CreateViewStatement : Statement {
+  CreateViewStatement() : Statement(StatementKind::kCreateView) {}
+  std::string name;
+  std::vector<std::string> column_aliases;
+  bool or_replace = false;
+  QueryNodePtr query;
+  std::string sql;  // the view's query text, for catalogs that store it
+};
+
+struct DropViewStatement : Statement {
+  DropViewStatement() : Statement(StatementKind::kDropView) {}
+  std::string name;
+  bool if_exists = false;
+};
+
+/// SHOW name (settings).
+struct ShowStatement : Statement {
+  ShowStatement() : Statement(StatementKind::kShow) {}
+  std::string name;
+};
+
+}  // namespace shears::ast

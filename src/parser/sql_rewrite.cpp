@@ -1,0 +1,318 @@
+// Token-level rewrite of shears' grammar extensions into PostgreSQL syntax, with a map back to
+// the user's offsets. Working on scanner tokens (not bytes) keeps strings, comments and
+// dollar-quoted text out of the way.
+
+#include <algorithm>
+#include <memory>
+
+#include "parser/transformer.h"
+
+namespace shears::parser_internal {
+
+void SourceMap::AddEdit(int orig_begin, int orig_end, int new_begin, int new_end) {
+  edits_.push_back({orig_begin, orig_end, new_begin, new_end});
+}
+
+int SourceMap::ToOriginal(int offset) const {
+  if (offset < 0) return offset;
+  // Last edit starting at or before the offset.
+  auto it = std::upper_bound(edits_.begin(), edits_.end(), offset,
+                             [](int value, const Edit& e) { return value < e.new_begin; });
+  if (it == edits_.begin()) return offset;
+  const Edit& e = *(it - 1);
+  if (offset < e.new_end) {
+    return e.orig_begin + std::min(offset - e.new_begin, e.orig_end - e.orig_begin);
+  }
+  return offset - e.new_end + e.orig_end;
+}
+
+int CharPositionToByteOffset(std::string_view text, int char_position) {
+  // PostgreSQL counts characters by the length their lead byte announces (pg_utf_mblen).
+  int chars = 1;
+  size_t i = 0;
+  while (i < text.size() && chars < char_position) {
+    auto b = static_cast<unsigned char>(text[i]);
+    size_t len = b < 0x80             ? 1
+                 : (b & 0xE0) == 0xC0 ? 2
+                 : (b & 0xF0) == 0xE0 ? 3
+                 : (b & 0xF8) == 0xF0 ? 4
+                                      : 1;
+    i = std::min(text.size(), i + len);
+    chars++;
+  }
+  return static_cast<int>(i);
+}
+
+namespace {
+
+struct ScanDeleter {
+  void operator()(PgQuery__ScanResult* r) const {
+    pg_query__scan_result__free_unpacked(r, nullptr);
+  }
+};
+
+std::vector<SqlToken> Scan(const std::string& sql) {
+  std::vector<SqlToken> tokens;
+  PgQueryScanResult result = pg_query_scan(sql.c_str());
+  if (result.error == nullptr) {
+    std::unique_ptr<PgQuery__ScanResult, ScanDeleter> scan(pg_query__scan_result__unpack(
+        nullptr, result.pbuf.len, reinterpret_cast<const uint8_t*>(result.pbuf.data)));
+    if (scan) {
+      tokens.reserve(scan->n_tokens);
+      for (size_t i = 0; i < scan->n_tokens; i++) {
+        const PgQuery__ScanToken* t = scan->tokens[i];
+        if (t->token == PG_QUERY__TOKEN__SQL_COMMENT || t->token == PG_QUERY__TOKEN__C_COMMENT) {
+          continue;
+        }
+        tokens.push_back({t->start, t->end, static_cast<int>(t->token)});
+      }
+    }
+  }
+  // A scanner error (say an unterminated string) is reported by the parser with its position.
+  pg_query_free_scan_result(result);
+  return tokens;
+}
+
+bool EndsFromClause(int token) {
+  switch (token) {
+    case PG_QUERY__TOKEN__WHERE:
+    case PG_QUERY__TOKEN__GROUP_P:
+    case PG_QUERY__TOKEN__HAVING:
+    case PG_QUERY__TOKEN__ORDER:
+    case PG_QUERY__TOKEN__LIMIT:
+    case PG_QUERY__TOKEN__OFFSET:
+    case PG_QUERY__TOKEN__FETCH:
+    case PG_QUERY__TOKEN__UNION:
+    case PG_QUERY__TOKEN__INTERSECT:
+    case PG_QUERY__TOKEN__EXCEPT:
+    case PG_QUERY__TOKEN__WINDOW:
+    case PG_QUERY__TOKEN__FOR:
+    case PG_QUERY__TOKEN__INTO:
+    case PG_QUERY__TOKEN__RETURNING:
+    case PG_QUERY__TOKEN__SELECT:
+    case PG_QUERY__TOKEN__VALUES:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool IsIntervalUnitKeyword(int token) {
+  switch (token) {
+    case PG_QUERY__TOKEN__YEAR_P:
+    case PG_QUERY__TOKEN__MONTH_P:
+    case PG_QUERY__TOKEN__DAY_P:
+    case PG_QUERY__TOKEN__HOUR_P:
+    case PG_QUERY__TOKEN__MINUTE_P:
+    case PG_QUERY__TOKEN__SECOND_P:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct Replacement {
+  int begin, end;  // original range (empty for an insertion)
+  std::string text;
+};
+
+// Finds string literals in table position. Each parenthesis level tracks whether it is inside
+// a FROM clause: FROM counts only after a SELECT of the same level (so EXTRACT(x FROM y),
+// SUBSTRING(s FROM n), TRIM(FROM s) and IS DISTINCT FROM do not start one), and the clause
+// runs, across JOIN ... ON/USING and commas, until a keyword that starts another clause.
+void FindPathLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  struct Level {
+    bool select_seen = false;
+    bool in_from = false;
+  };
+  std::vector<Level> levels(1);
+  int prev = 0;
+  bool prev_opened_table_paren = false;  // prev is a '(' in table position
+  for (const SqlToken& t : tokens) {
+    Level& level = levels.back();
+    bool opened_table_paren = false;
+    switch (t.token) {
+      case '(': {
+        // `FROM (a JOIN b ...)` continues the FROM clause one level down; `f(` and `IN (`
+        // do not.
+        bool table_position =
+            level.in_from && (prev == PG_QUERY__TOKEN__FROM || prev == PG_QUERY__TOKEN__JOIN ||
+                              prev == ',' || prev_opened_table_paren);
+        levels.push_back(Level{false, table_position});
+        opened_table_paren = table_position;
+        break;
+      }
+      case ')':
+        if (levels.size() > 1) levels.pop_back();
+        break;
+      case ';':
+        levels.assign(1, Level{});
+        break;
+      case PG_QUERY__TOKEN__SELECT:
+        level.select_seen = true;
+        level.in_from = false;
+        break;
+      case PG_QUERY__TOKEN__FROM:
+        if (level.select_seen && prev != PG_QUERY__TOKEN__DISTINCT) level.in_from = true;
+        break;
+      case PG_QUERY__TOKEN__SCONST:
+        if (level.in_from && (prev == PG_QUERY__TOKEN__FROM || prev == PG_QUERY__TOKEN__JOIN ||
+                              prev == ',' || prev_opened_table_paren)) {
+          out->push_back({t.start, t.start, "read_parquet("});
+          out->push_back({t.end, t.end, ")"});
+        }
+        break;
+      default:
+        if (EndsFromClause(t.token)) level.in_from = false;
+        break;
+    }
+    prev = t.token;
+    prev_opened_table_paren = opened_table_paren;
+  }
+}
+
+// DuckDB's INTERVAL 3 DAY / INTERVAL 3 days: PostgreSQL only accepts a quoted quantity.
+void FindUnquotedIntervals(const std::string& sql, const std::vector<SqlToken>& tokens,
+                           std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__INTERVAL) continue;
+    const SqlToken& number = tokens[i + 1];
+    const SqlToken& unit = tokens[i + 2];
+    if (number.token != PG_QUERY__TOKEN__ICONST && number.token != PG_QUERY__TOKEN__FCONST) {
+      continue;
+    }
+    std::string_view unit_text(sql.data() + unit.start, unit.end - unit.start);
+    if (!IsIntervalUnitKeyword(unit.token) &&
+        !(unit.token == PG_QUERY__TOKEN__IDENT && IsIntervalUnit(unit_text))) {
+      continue;
+    }
+    std::string text = "'";
+    text.append(sql, number.start, number.end - number.start);
+    text += ' ';
+    text.append(unit_text);
+    text += '\'';
+    out->push_back({number.start, unit.end, std::move(text)});
+    i += 2;
+  }
+}
+
+bool IsOperandToken(int token) {
+  switch (token) {
+    case PG_QUERY__TOKEN__IDENT:
+    case PG_QUERY__TOKEN__UIDENT:
+    case PG_QUERY__TOKEN__FCONST:
+    case PG_QUERY__TOKEN__SCONST:
+    case PG_QUERY__TOKEN__USCONST:
+    case PG_QUERY__TOKEN__BCONST:
+    case PG_QUERY__TOKEN__XCONST:
+    case PG_QUERY__TOKEN__ICONST:
+    case PG_QUERY__TOKEN__PARAM:
+    case '.':
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Tokens after which an expression starts afresh as a sibling, not a child, of what came before.
+bool IsExpressionSeparator(int token) {
+  switch (token) {
+    case ',':
+    case PG_QUERY__TOKEN__AND:
+    case PG_QUERY__TOKEN__OR:
+    case PG_QUERY__TOKEN__SELECT:
+    case PG_QUERY__TOKEN__FROM:
+    case PG_QUERY__TOKEN__WHERE:
+    case PG_QUERY__TOKEN__GROUP_P:
+    case PG_QUERY__TOKEN__HAVING:
+    case PG_QUERY__TOKEN__ORDER:
+    case PG_QUERY__TOKEN__LIMIT:
+    case PG_QUERY__TOKEN__OFFSET:
+    case PG_QUERY__TOKEN__WHEN:
+    case PG_QUERY__TOKEN__THEN:
+    case PG_QUERY__TOKEN__ELSE:
+    case PG_QUERY__TOKEN__ON:
+    case PG_QUERY__TOKEN__USING:
+    case PG_QUERY__TOKEN__VALUES:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+int EstimateNestingDepth(const std::vector<SqlToken>& tokens) {
+  // Per bracket level: depth where it starts, the run of operators since the last separator
+  // (a + b + c nests left-deep), and the JOINs / set operations (they nest across
+  // separators).
+  struct Level {
+    int base = 0;
+    int chain = 0;
+    int structure = 0;
+  };
+  constexpr int kBracketWeight = 3;  // a subquery costs several tree levels
+  std::vector<Level> levels(1);
+  int deepest = 0;
+  for (const SqlToken& t : tokens) {
+    Level& level = levels.back();
+    switch (t.token) {
+      case '(':
+      case '[':
+      case PG_QUERY__TOKEN__CASE:
+        levels.push_back({level.base + level.chain + level.structure + kBracketWeight, 0, 0});
+        break;
+      case ')':
+      case ']':
+      case PG_QUERY__TOKEN__END_P:
+        if (levels.size() > 1) levels.pop_back();
+        break;
+      case ';':
+        levels.assign(1, Level{});
+        break;
+      case PG_QUERY__TOKEN__JOIN:
+      case PG_QUERY__TOKEN__UNION:
+      case PG_QUERY__TOKEN__INTERSECT:
+      case PG_QUERY__TOKEN__EXCEPT:
+        level.structure++;
+        level.chain = 0;
+        break;
+      default:
+        if (IsExpressionSeparator(t.token)) {
+          level.chain = 0;
+        } else if (!IsOperandToken(t.token)) {
+          level.chain++;
+        }
+        break;
+    }
+    const Level& now = levels.back();
+    deepest = std::max(deepest, now.base + now.chain + now.structure);
+  }
+  return deepest;
+}
+
+RewrittenSql RewriteSql(const std::string& sql) {
+  RewrittenSql result;
+  result.tokens = Scan(sql);
+  std::vector<Replacement> replacements;
+  FindPathLiterals(result.tokens, &replacements);
+  FindUnquotedIntervals(sql, result.tokens, &replacements);
+  if (replacements.empty()) {
+    result.text = sql;
+    return result;
+  }
+  std::stable_sort(replacements.begin(), replacements.end(),
+                   [](const Replacement& a, const Replacement& b) { return a.begin < b.begin; });
+  int copied = 0;  // original bytes already copied
+  for (const Replacement& r : replacements) {
+    result.text.append(sql, copied, r.begin - copied);
+    int new_begin = static_cast<int>(result.text.size());
+    result.text += r.text;
+    result.map.AddEdit(r.begin, r.end, new_begin, static_cast<int>(result.text.size()));
+    copied = r.end;
+  }
+  result.text.append(sql, copied, std::string::npos);
+  return result;
+}
+
+}  // namespace shears::parser_internal

@@ -1,0 +1,906 @@
+// Expressions: constants, operators, functions, casts, CASE, subqueries, INTERVAL literals.
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+#include "common/error.h"
+#include "parser/transformer.h"
+
+namespace shears::parser_internal {
+
+namespace {
+
+bool IsDigit(char c) {
+  return c >= '0' && c <= '9';
+}
+
+/// The operator of an A_Expr or SubLink name list (the last String; OPERATOR(schema.op) has
+/// the schema first).
+std::string OperatorName(PgQuery__Node** names, size_t n) {
+  if (n == 0 || Transformer::IsNull(names[n - 1]) ||
+      names[n - 1]->node_case != PG_QUERY__NODE__NODE_STRING) {
+    return "";
+  }
+  return names[n - 1]->string->sval;
+}
+
+bool IsSupportedOperator(const std::string& op) {
+  static const char* const kOperators[] = {"+", "-",  "*", "/",  "%", "||",
+                                           "=", "<>", "<", "<=", ">", ">="};
+  for (const char* candidate : kOperators) {
+    if (op == candidate) return true;
+  }
+  return false;
+}
+
+template <typename T>
+std::unique_ptr<T> MakeExpr(int location) {
+  auto expr = std::make_unique<T>();
+  expr->location = location;
+  return expr;
+}
+
+std::unique_ptr<ast::ConstantExpr> MakeConstant(Value value, int location) {
+  auto constant = MakeExpr<ast::ConstantExpr>(location);
+  constant->value = std::move(value);
+  return constant;
+}
+
+bool IsStringConstant(const PgQuery__Node* node) {
+  return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+         node->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- numbers
+
+bool ParseNumericLiteral(std::string_view text, Value* value) {
+  std::string_view body = text;
+  bool negative = false;
+  if (!body.empty() && (body[0] == '-' || body[0] == '+')) {
+    negative = body[0] == '-';
+    body.remove_prefix(1);
+  }
+  size_t exponent = body.find_first_of("eE");
+  size_t point = body.find('.');
+  std::string_view mantissa = body.substr(0, exponent);
+  std::string_view int_part = mantissa.substr(0, point);
+  std::string_view frac_part =
+      point == std::string_view::npos ? std::string_view() : mantissa.substr(point + 1);
+  for (std::string_view part : {int_part, frac_part}) {
+    for (char c : part) {
+      if (!IsDigit(c)) return false;
+    }
+  }
+  if (int_part.empty() && frac_part.empty()) return false;
+
+  if (exponent != std::string_view::npos) {
+    std::string copy(text);
+    errno = 0;
+    char* end = nullptr;
+    double d = std::strtod(copy.c_str(), &end);
+    if (end != copy.c_str() + copy.size()) return false;
+    if (errno == ERANGE && std::isinf(d)) {
+      throw OutOfRangeError("numeric constant {} is out of range for DOUBLE", text);
+    }
+    *value = Value::Double(d);
+    return true;
+  }
+
+  while (!int_part.empty() && int_part[0] == '0')
+    int_part.remove_prefix(1);
+  size_t digits = int_part.size() + frac_part.size();
+  if (digits > static_cast<size_t>(LogicalType::kMaxDecimalPrecision)) {
+    *value = Value::Double(std::strtod(std::string(text).c_str(), nullptr));
+    return true;
+  }
+  int128_t unscaled = 0;
+  for (std::string_view part : {int_part, frac_part}) {
+    for (char c : part)
+      unscaled = unscaled * 10 + (c - '0');
+  }
+  if (negative) unscaled = -unscaled;
+  if (point != std::string_view::npos) {
+    int scale = static_cast<int>(frac_part.size());
+    int precision = std::max<int>({1, static_cast<int>(digits), scale});
+    *value = Value::Decimal(unscaled, precision, scale);
+  } else if (unscaled >= std::numeric_limits<int32_t>::min() &&
+             unscaled <= std::numeric_limits<int32_t>::max()) {
+    *value = Value::Integer(static_cast<int32_t>(unscaled));
+  } else if (unscaled >= std::numeric_limits<int64_t>::min() &&
+             unscaled <= std::numeric_limits<int64_t>::max()) {
+    *value = Value::Bigint(static_cast<int64_t>(unscaled));
+  } else {
+    *value = Value::Decimal(unscaled, LogicalType::kMaxDecimalPrecision, 0);
+  }
+  return true;
+}
+
+ast::ExprPtr Transformer::TransformConstant(const PgQuery__AConst* constant) {
+  int location = Loc(constant->location);
+  if (constant->isnull) return MakeConstant(Value(), location);
+  switch (constant->val_case) {
+    case PG_QUERY__A__CONST__VAL_IVAL:
+      return MakeConstant(Value::Integer(constant->ival->ival), location);
+    case PG_QUERY__A__CONST__VAL_FVAL: {
+      Value value;
+      if (!ParseNumericLiteral(constant->fval->fval, &value)) {
+        ThrowParseError(fmt::format("invalid numeric constant {}", constant->fval->fval),
+                        constant->location);
+      }
+      return MakeConstant(std::move(value), location);
+    }
+    case PG_QUERY__A__CONST__VAL_BOOLVAL:
+      return MakeConstant(Value::Boolean(constant->boolval->boolval), location);
+    case PG_QUERY__A__CONST__VAL_SVAL:
+      return MakeConstant(Value::Varchar(constant->sval->sval), location);
+    case PG_QUERY__A__CONST__VAL_BSVAL:
+      ThrowNotSupported("bit string constants are not supported", constant->location);
+    default:
+      throw InternalError("A_Const without a value");
+  }
+}
+
+// ---------------------------------------------------------------- intervals
+
+namespace {
+
+enum class IntervalUnit { kYear, kMonth, kWeek, kDay, kHour, kMinute, kSecond, kMilli, kMicro };
+
+bool LookupIntervalUnit(std::string_view word, IntervalUnit* unit) {
+  struct Entry {
+    const char* name;
+    IntervalUnit unit;
+  };
+  static const Entry kUnits[] = {
+      {"y", IntervalUnit::kYear},
+      {"yr", IntervalUnit::kYear},
+      {"yrs", IntervalUnit::kYear},
+      {"year", IntervalUnit::kYear},
+      {"years", IntervalUnit::kYear},
+      {"mon", IntervalUnit::kMonth},
+      {"mons", IntervalUnit::kMonth},
+      {"month", IntervalUnit::kMonth},
+      {"months", IntervalUnit::kMonth},
+      {"w", IntervalUnit::kWeek},
+      {"week", IntervalUnit::kWeek},
+      {"weeks", IntervalUnit::kWeek},
+      {"d", IntervalUnit::kDay},
+      {"day", IntervalUnit::kDay},
+      {"days", IntervalUnit::kDay},
+      {"h", IntervalUnit::kHour},
+      {"hr", IntervalUnit::kHour},
+      {"hrs", IntervalUnit::kHour},
+      {"hour", IntervalUnit::kHour},
+      {"hours", IntervalUnit::kHour},
+      {"m", IntervalUnit::kMinute},
+      {"min", IntervalUnit::kMinute},
+      {"mins", IntervalUnit::kMinute},
+      {"minute", IntervalUnit::kMinute},
+      {"minutes", IntervalUnit::kMinute},
+      {"s", IntervalUnit::kSecond},
+      {"sec", IntervalUnit::kSecond},
+      {"secs", IntervalUnit::kSecond},
+      {"second", IntervalUnit::kSecond},
+      {"seconds", IntervalUnit::kSecond},
+      {"ms", IntervalUnit::kMilli},
+      {"msec", IntervalUnit::kMilli},
+      {"msecs", IntervalUnit::kMilli},
+      {"millisecond", IntervalUnit::kMilli},
+      {"milliseconds", IntervalUnit::kMilli},
+      {"us", IntervalUnit::kMicro},
+      {"usec", IntervalUnit::kMicro},
+      {"usecs", IntervalUnit::kMicro},
+      {"microsecond", IntervalUnit::kMicro},
+      {"microseconds", IntervalUnit::kMicro},
+  };
+  std::string lowered = Lower(std::string(word));
+  for (const Entry& e : kUnits) {
+    if (lowered == e.name) {
+      *unit = e.unit;
+      return true;
+    }
+  }
+  return false;
+}
+
+// PostgreSQL's typmod bits for INTERVAL fields (datetime.h: INTERVAL_MASK).
+constexpr int kMaskMonth = 1 << 1;
+constexpr int kMaskYear = 1 << 2;
+constexpr int kMaskDay = 1 << 3;
+constexpr int kMaskHour = 1 << 10;
+constexpr int kMaskMinute = 1 << 11;
+constexpr int kMaskSecond = 1 << 12;
+
+/// A bare number takes the smallest field of `INTERVAL '3' DAY TO HOUR`, else seconds (as
+/// PostgreSQL does).
+IntervalUnit BareNumberUnit(int mask) {
+  if (mask < 0 || (mask & kMaskSecond)) return IntervalUnit::kSecond;
+  if (mask & kMaskMinute) return IntervalUnit::kMinute;
+  if (mask & kMaskHour) return IntervalUnit::kHour;
+  if (mask & kMaskDay) return IntervalUnit::kDay;
+  if (mask & kMaskMonth) return IntervalUnit::kMonth;
+  if (mask & kMaskYear) return IntervalUnit::kYear;
+  return IntervalUnit::kSecond;
+}
+
+struct IntervalAccumulator {
+  // Wide enough that one addition of a checked quantity cannot overflow.
+  int128_t months = 0, days = 0, micros = 0;
+
+  /// Adds a quantity of a calendar unit (year, month, week, day).
+  bool AddCalendar(IntervalUnit unit, int128_t whole, std::string* error) {
+    switch (unit) {
+      case IntervalUnit::kYear:
+        months += whole * 12;
+        break;
+      case IntervalUnit::kMonth:
+        months += whole;
+        break;
+      case IntervalUnit::kWeek:
+        days += whole * 7;
+        break;
+      case IntervalUnit::kDay:
+        days += whole;
+        break;
+      default:
+        break;
+    }
+    return InRange(error);
+  }
+
+  bool InRange(std::string* error) const {
+    constexpr int128_t kInt32Max = std::numeric_limits<int32_t>::max();
+    constexpr int128_t kInt64Max = std::numeric_limits<int64_t>::max();
+    if (months > kInt32Max || months < -kInt32Max || days > kInt32Max || days < -kInt32Max ||
+        micros > kInt64Max || micros < -kInt64Max) {
+      *error = "out of range";
+      return false;
+    }
+    return true;
+  }
+};
+
+int64_t MicrosPerUnit(IntervalUnit unit) {
+  switch (unit) {
+    case IntervalUnit::kHour:
+      return 3600LL * 1000000;
+    case IntervalUnit::kMinute:
+      return 60LL * 1000000;
+    case IntervalUnit::kSecond:
+      return 1000000;
+    case IntervalUnit::kMilli:
+      return 1000;
+    case IntervalUnit::kMicro:
+      return 1;
+    default:
+      return 0;  // calendar units
+  }
+}
+
+/// Reads up to 18 digits (more is out of range for any field) into *value.
+bool ReadDigits(std::string_view text, size_t* pos, int128_t* value, size_t* count) {
+  *value = 0;
+  *count = 0;
+  while (*pos < text.size() && IsDigit(text[*pos])) {
+    if (*count >= 18) return false;
+    *value = *value * 10 + (text[*pos] - '0');
+    (*pos)++;
+    (*count)++;
+  }
+  return true;
+}
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+bool IsAlpha(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+}  // namespace
+
+bool IsIntervalUnit(std::string_view word) {
+  IntervalUnit unit;
+  return LookupIntervalUnit(word, &unit);
+}
+
+bool ParseIntervalText(std::string_view text, int field_mask, int32_t* months, int32_t* days,
+                       int64_t* micros, std::string* error) {
+  IntervalAccumulator acc;
+  size_t pos = 0;
+  bool any = false;
+  bool pending_bare_days = false;  // "1 02:03:04": a bare number before a time means days
+  int128_t pending_value = 0;
+  auto skip_spaces = [&] {
+    while (pos < text.size() && IsSpace(text[pos]))
+      pos++;
+  };
+  while (true) {
+    skip_spaces();
+    if (pos >= text.size()) break;
+    size_t item_start = pos;
+    if (IsAlpha(text[pos])) {
+      size_t word_start = pos;
+      while (pos < text.size() && IsAlpha(text[pos]))
+        pos++;
+      if (Lower(std::string(text.substr(word_start, pos - word_start))) == "ago" && any) {
+        acc.months = -acc.months;
+        acc.days = -acc.days;
+        acc.micros = -acc.micros;
+        continue;
+      }
+      *error = fmt::format("unexpected \"{}\"", text.substr(word_start, pos - word_start));
+      return false;
+    }
+    bool negative = false;
+    if (text[pos] == '+' || text[pos] == '-') {
+      negative = text[pos] == '-';
+      pos++;
+    }
+    int128_t whole;
+    size_t digits;
+    if (!ReadDigits(text, &pos, &whole, &digits)) {
+      *error = "out of range";
+      return false;
+    }
+    // H:MM[:SS[.ffffff]]
+    if (digits > 0 && pos < text.size() && text[pos] == ':') {
+      int128_t parts[3] = {whole, 0, 0};
+      int n = 1;
+      while (n < 3 && pos < text.size() && text[pos] == ':') {
+        pos++;
+        size_t d;
+        if (!ReadDigits(text, &pos, &parts[n], &d) || d == 0 || d > 2 || parts[n] > 59) {
+          *error = "invalid time";
+          return false;
+        }
+        n++;
+      }
+      int128_t frac = 0;
+      if (n == 3 && pos < text.size() && text[pos] == '.') {
+        pos++;
+        size_t d = 0;
+        while (pos < text.size() && IsDigit(text[pos])) {
+          if (d < 6) frac = frac * 10 + (text[pos] - '0');
+          d++;
+          pos++;
+        }
+        for (; d < 6; d++)
+          frac *= 10;
+      }
+      int128_t value = ((parts[0] * 60 + parts[1]) * 60 + parts[2]) * 1000000 + frac;
+      acc.micros += negative ? -value : value;
+      if (pending_bare_days) {
+        acc.days += pending_value;
+        pending_bare_days = false;
+      }
+      any = true;
+      if (!acc.InRange(error)) return false;
+      continue;
+    }
+    // Y-M (YEAR TO MONTH syntax)
+    if (digits > 0 && pos + 1 < text.size() && text[pos] == '-' && IsDigit(text[pos + 1])) {
+      pos++;
+      int128_t month;
+      size_t d;
+      if (!ReadDigits(text, &pos, &month, &d) || month > 11) {
+        *error = "invalid year-month";
+        return false;
+      }
+      int128_t value = whole * 12 + month;
+      acc.months += negative ? -value : value;
+      any = true;
+      if (!acc.InRange(error)) return false;
+      continue;
+    }
+    // Fractional quantity (only for time units)
+    int128_t frac = 0;
+    size_t frac_digits = 0;
+    if (pos < text.size() && text[pos] == '.') {
+      pos++;
+      while (pos < text.size() && IsDigit(text[pos])) {
+        if (frac_digits < 9) {
+          frac = frac * 10 + (text[pos] - '0');
+          frac_digits++;
+        }
+        pos++;
+      }
+      if (digits == 0 && frac_digits == 0) {
+        *error = "invalid number";
+        return false;
+      }
+    } else if (digits == 0) {
+      *error = fmt::format("unexpected \"{}\"", text.substr(item_start, 1));
+      return false;
+    }
+    skip_spaces();
+    size_t word_start = pos;
+    while (pos < text.size() && IsAlpha(text[pos]))
+      pos++;
+    std::string_view word = text.substr(word_start, pos - word_start);
+    IntervalUnit unit;
+    if (word.empty()) {
+      // A bare number directly before H:MM:SS is a day count ("1 02:03:04").
+      size_t d = pos;
+      if (d < text.size() && (text[d] == '+' || text[d] == '-')) d++;
+      size_t digits_end = d;
+      while (digits_end < text.size() && IsDigit(text[digits_end]))
+        digits_end++;
+      if (frac_digits == 0 && digits_end > d && digits_end < text.size() &&
+          text[digits_end] == ':') {
+        pending_bare_days = true;
+        pending_value = negative ? -whole : whole;
+        any = true;
+        continue;
+      }
+      // Elsewhere only the last item may lack a unit ('1 day 5' is 1 day 5 seconds).
+      if (pos < text.size()) {
+        *error = "a number without a unit";
+        return false;
+      }
+      unit = BareNumberUnit(field_mask);
+    } else if (!LookupIntervalUnit(word, &unit)) {
+      *error = fmt::format("unknown unit \"{}\"", word);
+      return false;
+    }
+    int64_t unit_micros = MicrosPerUnit(unit);
+    if (frac_digits > 0 && unit_micros == 0) {
+      *error = "fractional quantities are only supported for hours, minutes and seconds";
+      return false;
+    }
+    if (unit_micros > 0) {
+      int128_t scale = 1;
+      for (size_t i = 0; i < frac_digits; i++)
+        scale *= 10;
+      int128_t value = whole * unit_micros + frac * unit_micros / scale;
+      acc.micros += negative ? -value : value;
+      if (!acc.InRange(error)) return false;
+    } else if (!acc.AddCalendar(unit, negative ? -whole : whole, error)) {
+      return false;
+    }
+    any = true;
+  }
+  if (pending_bare_days) {
+    *error = "a number without a unit";
+    return false;
+  }
+  if (!any) {
+    *error = "empty interval";
+    return false;
+  }
+  *months = static_cast<int32_t>(acc.months);
+  *days = static_cast<int32_t>(acc.days);
+  *micros = static_cast<int64_t>(acc.micros);
+  return true;
+}
+
+ast::ExprPtr Transformer::TransformInterval(const PgQuery__TypeCast* cast, const std::string& text,
+                                            int location) {
+  const PgQuery__TypeName* type = cast->type_name;
+  int mask = -1;
+  if (type->n_typmods > 0) {
+    const PgQuery__Node* first = type->typmods[0];
+    if (!IsNull(first) && first->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+        first->a_const->val_case == PG_QUERY__A__CONST__VAL_IVAL) {
+      mask = first->a_const->ival->ival;
+    }
+  }
+  auto interval = MakeExpr<ast::IntervalExpr>(Loc(location));
+  std::string error;
+  if (!ParseIntervalText(text, mask, &interval->months, &interval->days, &interval->micros,
+                         &error)) {
+    ThrowParseError(fmt::format("invalid INTERVAL '{}': {}", text, error), location);
+  }
+  return interval;
+}
+
+// ---------------------------------------------------------------- expressions
+
+std::vector<ast::ExprPtr> Transformer::TransformExprList(PgQuery__Node** items, size_t n) {
+  std::vector<ast::ExprPtr> out;
+  out.reserve(n);
+  for (size_t i = 0; i < n; i++)
+    out.push_back(TransformExpr(items[i]));
+  return out;
+}
+
+ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
+  if (IsNull(node)) throw InternalError("missing expression in libpg_query's tree");
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_A_CONST:
+      return TransformConstant(node->a_const);
+    case PG_QUERY__NODE__NODE_COLUMN_REF:
+      return TransformColumnRef(node->column_ref);
+    case PG_QUERY__NODE__NODE_A_EXPR:
+      return TransformAExpr(node->a_expr);
+    case PG_QUERY__NODE__NODE_BOOL_EXPR:
+      return TransformBoolExpr(node->bool_expr);
+    case PG_QUERY__NODE__NODE_FUNC_CALL:
+      return TransformFuncCall(node->func_call);
+    case PG_QUERY__NODE__NODE_TYPE_CAST:
+      return TransformTypeCast(node->type_cast);
+    case PG_QUERY__NODE__NODE_SUB_LINK:
+      return TransformSubLink(node->sub_link);
+    case PG_QUERY__NODE__NODE_CASE_EXPR:
+      return TransformCase(node->case_expr);
+    case PG_QUERY__NODE__NODE_NULL_TEST: {
+      const PgQuery__NullTest* test = node->null_test;
+      auto expr = MakeExpr<ast::IsNullExpr>(Loc(test->location));
+      expr->child = TransformExpr(test->arg);
+      expr->negated = test->nulltesttype == PG_QUERY__NULL_TEST_TYPE__IS_NOT_NULL;
+      return expr;
+    }
+    case PG_QUERY__NODE__NODE_BOOLEAN_TEST: {
+      const PgQuery__BooleanTest* test = node->boolean_test;
+      int location = Loc(test->location);
+      switch (test->booltesttype) {
+        case PG_QUERY__BOOL_TEST_TYPE__IS_UNKNOWN:
+        case PG_QUERY__BOOL_TEST_TYPE__IS_NOT_UNKNOWN: {
+          // For a boolean, UNKNOWN is NULL.
+          auto expr = MakeExpr<ast::IsNullExpr>(location);
+          expr->child = TransformExpr(test->arg);
+          expr->negated = test->booltesttype == PG_QUERY__BOOL_TEST_TYPE__IS_NOT_UNKNOWN;
+          return expr;
+        }
+        default: {
+          auto expr = MakeExpr<ast::IsBoolExpr>(location);
+          expr->child = TransformExpr(test->arg);
+          expr->value = test->booltesttype == PG_QUERY__BOOL_TEST_TYPE__IS_TRUE ||
+                        test->booltesttype == PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE;
+          expr->negated = test->booltesttype == PG_QUERY__BOOL_TEST_TYPE__IS_NOT_TRUE ||
+                          test->booltesttype == PG_QUERY__BOOL_TEST_TYPE__IS_NOT_FALSE;
+          return expr;
+        }
+      }
+    }
+    case PG_QUERY__NODE__NODE_COALESCE_EXPR: {
+      auto function = MakeExpr<ast::FunctionExpr>(Loc(node->coalesce_expr->location));
+      function->name = "coalesce";
+      function->args = TransformExprList(node->coalesce_expr->args, node->coalesce_expr->n_args);
+      return function;
+    }
+    case PG_QUERY__NODE__NODE_MIN_MAX_EXPR: {
+      const PgQuery__MinMaxExpr* minmax = node->min_max_expr;
+      auto function = MakeExpr<ast::FunctionExpr>(Loc(minmax->location));
+      function->name = minmax->op == PG_QUERY__MIN_MAX_OP__IS_GREATEST ? "greatest" : "least";
+      function->args = TransformExprList(minmax->args, minmax->n_args);
+      return function;
+    }
+    case PG_QUERY__NODE__NODE_SQLVALUE_FUNCTION: {
+      const PgQuery__SQLValueFunction* svf = node->sqlvalue_function;
+      auto function = MakeExpr<ast::FunctionExpr>(Loc(svf->location));
+      switch (svf->op) {
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_DATE:
+          function->name = "current_date";
+          break;
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
+          function->name = "current_timestamp";
+          break;
+        default:
+          ThrowNotSupported(
+              "this SQL value function is not supported (only CURRENT_DATE and "
+              "CURRENT_TIMESTAMP are)",
+              svf->location);
+      }
+      return function;
+    }
+    case PG_QUERY__NODE__NODE_PARAM_REF:
+      ThrowNotSupported("query parameters ($1) are not supported", node->param_ref->location);
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
+      ThrowNotSupported("arrays are not supported", node->a_array_expr->location);
+    case PG_QUERY__NODE__NODE_A_INDIRECTION:
+      ThrowNotSupported("subscripts and field selection are not supported",
+                        NodeLocation(node->a_indirection->arg));
+    case PG_QUERY__NODE__NODE_ROW_EXPR:
+      ThrowNotSupported("row constructors are not supported", node->row_expr->location);
+    case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
+      ThrowNotSupported("COLLATE is not supported", node->collate_clause->location);
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC:
+      ThrowNotSupported("GROUPING() is not supported", node->grouping_func->location);
+    case PG_QUERY__NODE__NODE_NAMED_ARG_EXPR:
+      ThrowNotSupported("named arguments are only supported in table functions",
+                        node->named_arg_expr->location);
+    case PG_QUERY__NODE__NODE_SET_TO_DEFAULT:
+      ThrowNotSupported("DEFAULT is not supported here", NodeLocation(node));
+    default:
+      ThrowNotSupported(fmt::format("{} expressions are not supported", NodeTypeName(node)),
+                        NodeLocation(node));
+  }
+}
+
+ast::ExprPtr Transformer::TransformColumnRef(const PgQuery__ColumnRef* ref) {
+  int location = Loc(ref->location);
+  std::vector<std::string> names;
+  for (size_t i = 0; i < ref->n_fields; i++) {
+    const PgQuery__Node* field = ref->fields[i];
+    if (!IsNull(field) && field->node_case == PG_QUERY__NODE__NODE_A_STAR) {
+      if (i + 1 != ref->n_fields) throw InternalError("* is not the last field of a ColumnRef");
+      if (names.size() > 1) {
+        ThrowNotSupported("schema-qualified * is not supported", ref->location);
+      }
+      auto star = MakeExpr<ast::StarExpr>(location);
+      if (!names.empty()) star->relation = names[0];
+      return star;
+    }
+    if (IsNull(field) || field->node_case != PG_QUERY__NODE__NODE_STRING) {
+      ThrowNotSupported("this column reference is not supported", ref->location);
+    }
+    names.emplace_back(field->string->sval);
+  }
+  auto column = MakeExpr<ast::ColumnRefExpr>(location);
+  column->names = std::move(names);
+  return column;
+}
+
+ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
+  int location = Loc(expr->location);
+  std::string op = OperatorName(expr->name, expr->n_name);
+  switch (expr->kind) {
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
+      // Explicit ~~ / !~~ / ~~* / !~~* are LIKE operators too.
+      if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") break;
+      if (!IsSupportedOperator(op)) {
+        ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
+      }
+      auto result = MakeExpr<ast::OperatorExpr>(location);
+      result->op = op;
+      if (!IsNull(expr->lexpr)) result->children.push_back(TransformExpr(expr->lexpr));
+      result->children.push_back(TransformExpr(expr->rexpr));
+      if (result->children.size() == 1 && op != "-" && op != "+") {
+        ThrowNotSupported(fmt::format("prefix operator {} is not supported", op), expr->location);
+      }
+      return result;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
+      break;
+    case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+      auto result = MakeExpr<ast::InListExpr>(location);
+      result->value = TransformExpr(expr->lexpr);
+      result->negated = op == "<>";
+      if (IsNull(expr->rexpr) || expr->rexpr->node_case != PG_QUERY__NODE__NODE_LIST) {
+        throw InternalError("IN without a list");
+      }
+      result->list = TransformExprList(expr->rexpr->list->items, expr->rexpr->list->n_items);
+      return result;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN: {
+      if (IsNull(expr->rexpr) || expr->rexpr->node_case != PG_QUERY__NODE__NODE_LIST ||
+          expr->rexpr->list->n_items != 2) {
+        throw InternalError("BETWEEN without two bounds");
+      }
+      auto result = MakeExpr<ast::BetweenExpr>(location);
+      result->value = TransformExpr(expr->lexpr);
+      result->low = TransformExpr(expr->rexpr->list->items[0]);
+      result->high = TransformExpr(expr->rexpr->list->items[1]);
+      result->negated = expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN;
+      return result;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM:
+      ThrowNotSupported("BETWEEN SYMMETRIC is not supported", expr->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
+      auto result = MakeExpr<ast::FunctionExpr>(location);
+      result->name = "nullif";
+      result->args.push_back(TransformExpr(expr->lexpr));
+      result->args.push_back(TransformExpr(expr->rexpr));
+      return result;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_DISTINCT: {
+      auto result = MakeExpr<ast::OperatorExpr>(location);
+      result->op = expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ? "IS DISTINCT FROM"
+                                                                         : "IS NOT DISTINCT FROM";
+      result->children.push_back(TransformExpr(expr->lexpr));
+      result->children.push_back(TransformExpr(expr->rexpr));
+      return result;
+    }
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
+    case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+      ThrowNotSupported(
+          fmt::format("{} with an array is not supported (use a subquery or IN (...))",
+                      expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY" : "ALL"),
+          expr->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
+      ThrowNotSupported("SIMILAR TO is not supported", expr->location);
+    default:
+      ThrowNotSupported("this operator expression is not supported", expr->location);
+  }
+
+  // LIKE family: ~~ LIKE, !~~ NOT LIKE, ~~* ILIKE, !~~* NOT ILIKE.
+  if (op != "~~" && op != "!~~" && op != "~~*" && op != "!~~*") {
+    ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
+  }
+  auto like = MakeExpr<ast::LikeExpr>(location);
+  like->negated = op[0] == '!';
+  like->case_insensitive = op.back() == '*';
+  like->value = TransformExpr(expr->lexpr);
+  // `x LIKE p ESCAPE e` arrives as x ~~ like_escape(p, e).
+  const PgQuery__Node* pattern = expr->rexpr;
+  if (!IsNull(pattern) && pattern->node_case == PG_QUERY__NODE__NODE_FUNC_CALL &&
+      pattern->func_call->n_args == 2 &&
+      OperatorName(pattern->func_call->funcname, pattern->func_call->n_funcname) == "like_escape" &&
+      pattern->func_call->n_funcname == 2) {
+    like->pattern = TransformExpr(pattern->func_call->args[0]);
+    like->escape = TransformExpr(pattern->func_call->args[1]);
+  } else {
+    like->pattern = TransformExpr(pattern);
+  }
+  return like;
+}
+
+ast::ExprPtr Transformer::TransformBoolExpr(const PgQuery__BoolExpr* expr) {
+  auto result = MakeExpr<ast::OperatorExpr>(Loc(expr->location));
+  switch (expr->boolop) {
+    case PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR:
+      result->op = "AND";
+      break;
+    case PG_QUERY__BOOL_EXPR_TYPE__OR_EXPR:
+      result->op = "OR";
+      break;
+    default:
+      result->op = "NOT";
+      break;
+  }
+  for (size_t i = 0; i < expr->n_args; i++) {
+    ast::ExprPtr child = TransformExpr(expr->args[i]);
+    // Flatten AND(AND(a, b), c) into AND(a, b, c).
+    if (result->op != "NOT" && child->kind == ast::ExprKind::kOperator) {
+      auto& inner = static_cast<ast::OperatorExpr&>(*child);
+      if (inner.op == result->op) {
+        for (auto& grandchild : inner.children)
+          result->children.push_back(std::move(grandchild));
+        continue;
+      }
+    }
+    result->children.push_back(std::move(child));
+  }
+  return result;
+}
+
+ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
+  if (call->over != nullptr) {
+    ThrowNotSupported("window functions are not supported yet",
+                      call->over->location >= 0 ? call->over->location : call->location);
+  }
+  if (call->agg_filter != nullptr) {
+    ThrowNotSupported("FILTER clauses on aggregates are not supported yet", call->location);
+  }
+  if (call->agg_within_group) {
+    ThrowNotSupported("WITHIN GROUP is not supported yet", call->location);
+  }
+  if (call->n_agg_order > 0) {
+    ThrowNotSupported("ORDER BY inside aggregate functions is not supported yet", call->location);
+  }
+  if (call->func_variadic) ThrowNotSupported("VARIADIC is not supported", call->location);
+
+  std::vector<std::string> names = StringList(call->funcname, call->n_funcname, call->location);
+  if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
+  if (names.size() != 1) {
+    ThrowNotSupported("schema-qualified function names are not supported", call->location);
+  }
+  auto function = MakeExpr<ast::FunctionExpr>(Loc(call->location));
+  function->name = Lower(names[0]);
+  function->star = call->agg_star;
+  function->distinct = call->agg_distinct;
+  function->args = TransformExprList(call->args, call->n_args);
+
+  // Normalize PostgreSQL's spellings of SQL-syntax functions.
+  if (function->name == "btrim") function->name = "trim";
+  if ((function->name == "extract" || function->name == "date_part") && !function->args.empty() &&
+      IsStringConstant(call->args[0])) {
+    function->name = "extract";
+    auto& field = static_cast<ast::ConstantExpr&>(*function->args[0]);
+    field.value = Value::Varchar(Lower(field.value.GetString()));
+  }
+  // SUBSTRING(s FOR n) gets an implicit `1` and `n::int4` (no location) from the grammar.
+  if (function->name == "substring" && function->args.size() == 3 && call->n_args == 3 &&
+      call->args[2]->node_case == PG_QUERY__NODE__NODE_TYPE_CAST &&
+      call->args[2]->type_cast->location < 0) {
+    auto& cast = static_cast<ast::CastExpr&>(*function->args[2]);
+    ast::ExprPtr inner = std::move(cast.child);
+    function->args[2] = std::move(inner);
+  }
+  return function;
+}
+
+ast::TypeName Transformer::TransformTypeName(const PgQuery__TypeName* type_name) {
+  ast::TypeName type;
+  type.location = Loc(type_name->location);
+  if (type_name->setof || type_name->pct_type) {
+    ThrowNotSupported("SETOF and %TYPE are not supported", type_name->location);
+  }
+  if (type_name->n_array_bounds > 0) {
+    ThrowNotSupported("array types are not supported", type_name->location);
+  }
+  std::vector<std::string> names =
+      StringList(type_name->names, type_name->n_names, type_name->location);
+  if (names.empty()) throw InternalError("type without a name");
+  type.name = Lower(names.back());
+  for (size_t i = 0; i < type_name->n_typmods; i++) {
+    const PgQuery__Node* mod = type_name->typmods[i];
+    if (IsNull(mod) || mod->node_case != PG_QUERY__NODE__NODE_A_CONST ||
+        mod->a_const->val_case != PG_QUERY__A__CONST__VAL_IVAL) {
+      ThrowNotSupported("type modifiers must be integer constants",
+                        NodeLocation(mod) >= 0 ? NodeLocation(mod) : type_name->location);
+    }
+    type.modifiers.push_back(mod->a_const->ival->ival);
+  }
+  return type;
+}
+
+ast::ExprPtr Transformer::TransformTypeCast(const PgQuery__TypeCast* cast) {
+  int location = cast->location >= 0              ? cast->location
+                 : cast->type_name->location >= 0 ? cast->type_name->location
+                                                  : NodeLocation(cast->arg);
+  const PgQuery__TypeName* type_name = cast->type_name;
+  // INTERVAL 'text' (and 'text'::interval) is a literal, evaluated here.
+  if (type_name->n_names >= 1 && type_name->n_array_bounds == 0 &&
+      type_name->names[type_name->n_names - 1]->node_case == PG_QUERY__NODE__NODE_STRING &&
+      Lower(type_name->names[type_name->n_names - 1]->string->sval) == "interval" &&
+      IsStringConstant(cast->arg)) {
+    return TransformInterval(cast, cast->arg->a_const->sval->sval, location);
+  }
+  auto result = MakeExpr<ast::CastExpr>(Loc(location));
+  result->child = TransformExpr(cast->arg);
+  result->type = TransformTypeName(type_name);
+  return result;
+}
+
+ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
+  auto result = MakeExpr<ast::SubqueryExpr>(Loc(link->location));
+  switch (link->sub_link_type) {
+    case PG_QUERY__SUB_LINK_TYPE__EXISTS_SUBLINK:
+      result->subquery_kind = ast::SubqueryKind::kExists;
+      break;
+    case PG_QUERY__SUB_LINK_TYPE__EXPR_SUBLINK:
+      result->subquery_kind = ast::SubqueryKind::kScalar;
+      break;
+    case PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK:
+    case PG_QUERY__SUB_LINK_TYPE__ALL_SUBLINK: {
+      bool any = link->sub_link_type == PG_QUERY__SUB_LINK_TYPE__ANY_SUBLINK;
+      result->subquery_kind = any ? ast::SubqueryKind::kAny : ast::SubqueryKind::kAll;
+      // x IN (SELECT ...) has no operator name: it is = ANY.
+      result->op = link->n_oper_name > 0 ? OperatorName(link->oper_name, link->n_oper_name) : "=";
+      if (!IsSupportedOperator(result->op)) {
+        ThrowNotSupported(fmt::format("operator {} is not supported", result->op), link->location);
+      }
+      if (!IsNull(link->testexpr) && link->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+        ThrowNotSupported("row constructors are not supported", link->location);
+      }
+      result->left = TransformExpr(link->testexpr);
+      break;
+    }
+    case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
+      ThrowNotSupported("ARRAY(subquery) is not supported", link->location);
+    default:
+      ThrowNotSupported("row comparisons with subqueries are not supported", link->location);
+  }
+  result->query = TransformQuery(link->subselect);
+  return result;
+}
+
+ast::ExprPtr Transformer::TransformCase(const PgQuery__CaseExpr* expr) {
+  auto result = MakeExpr<ast::CaseExpr>(Loc(expr->location));
+  if (!IsNull(expr->arg)) result->operand = TransformExpr(expr->arg);
+  for (size_t i = 0; i < expr->n_args; i++) {
+    const PgQuery__Node* item = expr->args[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_CASE_WHEN) {
+      throw InternalError("CASE item is not a CaseWhen");
+    }
+    result->when_then.emplace_back(TransformExpr(item->case_when->expr),
+                                   TransformExpr(item->case_when->result));
+  }
+  if (!IsNull(expr->defresult)) result->else_expr = TransformExpr(expr->defresult);
+  return result;
+}
+
+}  // namespace shears::parser_internal

@@ -1,0 +1,371 @@
+// SelectStmt (SELECT, VALUES, set operations, WITH, ORDER BY, LIMIT) and FROM items.
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "parser/transformer.h"
+
+namespace shears::parser_internal {
+
+namespace {
+
+bool IsNullConstant(const PgQuery__Node* node) {
+  return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+         node->a_const->isnull;
+}
+
+}  // namespace
+
+ast::QueryNodePtr Transformer::TransformQuery(const PgQuery__Node* node) {
+  if (IsNull(node) || node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+    ThrowNotSupported(fmt::format("{} is not supported as a query", NodeTypeName(node)),
+                      NodeLocation(node));
+  }
+  return TransformSelect(node->select_stmt);
+}
+
+ast::QueryNodePtr Transformer::TransformSelect(const PgQuery__SelectStmt* stmt) {
+  ast::QueryNodePtr node;
+  switch (stmt->op) {
+    case PG_QUERY__SET_OPERATION__SETOP_UNION:
+    case PG_QUERY__SET_OPERATION__SETOP_INTERSECT:
+    case PG_QUERY__SET_OPERATION__SETOP_EXCEPT: {
+      auto setop = std::make_unique<ast::SetOperationNode>();
+      setop->op = stmt->op == PG_QUERY__SET_OPERATION__SETOP_UNION ? ast::SetOperationType::kUnion
+                  : stmt->op == PG_QUERY__SET_OPERATION__SETOP_INTERSECT
+                      ? ast::SetOperationType::kIntersect
+                      : ast::SetOperationType::kExcept;
+      setop->all = stmt->all;
+      if (stmt->larg == nullptr || stmt->rarg == nullptr) {
+        throw InternalError("set operation without two inputs in libpg_query's tree");
+      }
+      setop->left = TransformSelect(stmt->larg);
+      setop->right = TransformSelect(stmt->rarg);
+      setop->location = setop->left->location;
+      node = std::move(setop);
+      break;
+    }
+    default:
+      node = stmt->n_values_lists > 0 ? TransformValues(stmt) : TransformSimpleSelect(stmt);
+      break;
+  }
+  TransformQueryModifiers(stmt, *node);
+  return node;
+}
+
+ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* stmt) {
+  auto select = std::make_unique<ast::SelectNode>();
+  if (stmt->into_clause != nullptr) {
+    int loc = stmt->into_clause->rel != nullptr ? stmt->into_clause->rel->location : -1;
+    ThrowNotSupported("SELECT ... INTO is not supported", loc);
+  }
+  if (stmt->n_window_clause > 0) {
+    ThrowNotSupported("window functions are not supported yet",
+                      NodeLocation(stmt->window_clause[0]));
+  }
+  if (stmt->n_distinct_clause > 0) {
+    // DISTINCT arrives as a list holding one empty node; DISTINCT ON as its expressions.
+    if (stmt->n_distinct_clause == 1 && IsNull(stmt->distinct_clause[0])) {
+      select->distinct = true;
+    } else {
+      ThrowNotSupported("DISTINCT ON is not supported yet", NodeLocation(stmt->distinct_clause[0]));
+    }
+  }
+  for (size_t i = 0; i < stmt->n_target_list; i++) {
+    const PgQuery__Node* item = stmt->target_list[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
+      throw InternalError("select list item is not a ResTarget");
+    }
+    const PgQuery__ResTarget* target = item->res_target;
+    if (target->n_indirection > 0) {
+      ThrowNotSupported("indirection in the select list is not supported", target->location);
+    }
+    ast::SelectItem select_item;
+    select_item.expr = TransformExpr(target->val);
+    if (target->name != nullptr) select_item.alias = target->name;
+    select->select_list.push_back(std::move(select_item));
+  }
+  select->location = stmt->n_target_list > 0 ? Loc(stmt->target_list[0]->res_target->location) : -1;
+  select->from = TransformFromList(stmt->from_clause, stmt->n_from_clause);
+  if (!IsNull(stmt->where_clause)) select->where = TransformExpr(stmt->where_clause);
+  if (stmt->group_distinct) {
+    ThrowNotSupported("GROUP BY DISTINCT is not supported yet",
+                      stmt->n_group_clause > 0 ? NodeLocation(stmt->group_clause[0]) : -1);
+  }
+  for (size_t i = 0; i < stmt->n_group_clause; i++) {
+    const PgQuery__Node* item = stmt->group_clause[i];
+    if (!IsNull(item) && item->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) {
+      const char* what = "GROUPING SETS are";
+      switch (item->grouping_set->kind) {
+        case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_ROLLUP:
+          what = "ROLLUP is";
+          break;
+        case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE:
+          what = "CUBE is";
+          break;
+        case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY:
+          what = "empty grouping sets (GROUP BY ()) are";
+          break;
+        default:
+          break;
+      }
+      ThrowNotSupported(fmt::format("{} not supported yet", what), item->grouping_set->location);
+    }
+    select->group_by.push_back(TransformExpr(item));
+  }
+  if (!IsNull(stmt->having_clause)) select->having = TransformExpr(stmt->having_clause);
+  return select;
+}
+
+ast::QueryNodePtr Transformer::TransformValues(const PgQuery__SelectStmt* stmt) {
+  auto values = std::make_unique<ast::ValuesNode>();
+  for (size_t i = 0; i < stmt->n_values_lists; i++) {
+    const PgQuery__Node* row = stmt->values_lists[i];
+    if (IsNull(row) || row->node_case != PG_QUERY__NODE__NODE_LIST) {
+      throw InternalError("VALUES row is not a list");
+    }
+    values->rows.push_back(TransformExprList(row->list->items, row->list->n_items));
+    if (values->rows.back().size() != values->rows[0].size()) {
+      ThrowParseError("VALUES lists must all be the same length",
+                      row->list->n_items > 0 ? NodeLocation(row->list->items[0]) : -1);
+    }
+    if (i == 0 && !values->rows[0].empty()) values->location = values->rows[0][0]->location;
+  }
+  return values;
+}
+
+void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::QueryNode& node) {
+  if (stmt->n_locking_clause > 0) {
+    ThrowNotSupported("FOR UPDATE/SHARE is not supported", NodeLocation(stmt->locking_clause[0]));
+  }
+  if (stmt->with_clause != nullptr) {
+    const PgQuery__WithClause* with = stmt->with_clause;
+    if (with->recursive) {
+      ThrowNotSupported("recursive CTEs (WITH RECURSIVE) are not supported yet", with->location);
+    }
+    for (size_t i = 0; i < with->n_ctes; i++) {
+      const PgQuery__Node* item = with->ctes[i];
+      if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR) {
+        throw InternalError("WITH item is not a CommonTableExpr");
+      }
+      const PgQuery__CommonTableExpr* cte = item->common_table_expr;
+      if (cte->search_clause != nullptr || cte->cycle_clause != nullptr) {
+        ThrowNotSupported("SEARCH/CYCLE clauses are not supported", cte->location);
+      }
+      if (IsNull(cte->ctequery) || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
+        ThrowNotSupported("data-modifying statements in WITH are not supported", cte->location);
+      }
+      ast::CommonTableExpr out;
+      out.name = cte->ctename;
+      out.column_aliases = StringList(cte->aliascolnames, cte->n_aliascolnames, cte->location);
+      out.query = TransformSelect(cte->ctequery->select_stmt);
+      node.ctes.push_back(std::move(out));
+    }
+  }
+  for (size_t i = 0; i < stmt->n_sort_clause; i++) {
+    const PgQuery__Node* item = stmt->sort_clause[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_SORT_BY) {
+      throw InternalError("ORDER BY item is not a SortBy");
+    }
+    const PgQuery__SortBy* sort = item->sort_by;
+    ast::OrderByItem order;
+    switch (sort->sortby_dir) {
+      case PG_QUERY__SORT_BY_DIR__SORTBY_DESC:
+        order.descending = true;
+        break;
+      case PG_QUERY__SORT_BY_DIR__SORTBY_USING:
+        ThrowNotSupported("ORDER BY ... USING is not supported", NodeLocation(sort->node));
+      default:
+        break;
+    }
+    if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST) {
+      order.nulls_first = true;
+    } else if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST) {
+      order.nulls_first = false;
+    }
+    order.expr = TransformExpr(sort->node);
+    node.order_by.push_back(std::move(order));
+  }
+  if (stmt->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) {
+    ThrowNotSupported("FETCH ... WITH TIES is not supported", NodeLocation(stmt->limit_count));
+  }
+  // LIMIT ALL (and LIMIT NULL) arrive as a NULL constant: no limit.
+  if (!IsNull(stmt->limit_count) && !IsNullConstant(stmt->limit_count)) {
+    node.limit = TransformExpr(stmt->limit_count);
+  }
+  if (!IsNull(stmt->limit_offset)) node.offset = TransformExpr(stmt->limit_offset);
+}
+
+// ---------------------------------------------------------------- FROM
+
+ast::TableRefPtr Transformer::TransformFromList(PgQuery__Node** items, size_t n) {
+  ast::TableRefPtr result;
+  for (size_t i = 0; i < n; i++) {
+    ast::TableRefPtr ref = TransformTableRef(items[i]);
+    if (!result) {
+      result = std::move(ref);
+      continue;
+    }
+    // Comma lists become left-deep cross joins.
+    auto join = std::make_unique<ast::JoinRef>();
+    join->join_type = ast::JoinType::kCross;
+    join->location = ref->location;
+    join->left = std::move(result);
+    join->right = std::move(ref);
+    result = std::move(join);
+  }
+  return result;
+}
+
+void Transformer::TransformAlias(const PgQuery__Alias* alias, ast::TableRef& ref, int location) {
+  if (alias == nullptr) return;
+  if (alias->aliasname != nullptr) ref.alias = alias->aliasname;
+  ref.column_aliases = StringList(alias->colnames, alias->n_colnames, location);
+}
+
+ast::TableRefPtr Transformer::TransformTableRef(const PgQuery__Node* node) {
+  if (IsNull(node)) throw InternalError("empty FROM item");
+  switch (node->node_case) {
+    case PG_QUERY__NODE__NODE_RANGE_VAR: {
+      const PgQuery__RangeVar* range = node->range_var;
+      if (range->catalogname != nullptr && *range->catalogname) {
+        ThrowNotSupported("catalog-qualified table names are not supported", range->location);
+      }
+      if (!range->inh) ThrowNotSupported("FROM ONLY is not supported", range->location);
+      auto ref = std::make_unique<ast::BaseTableRef>();
+      if (range->schemaname != nullptr && *range->schemaname) {
+        ref->name.push_back(range->schemaname);
+      }
+      ref->name.push_back(range->relname);
+      ref->location = Loc(range->location);
+      TransformAlias(range->alias, *ref, range->location);
+      return ref;
+    }
+    case PG_QUERY__NODE__NODE_RANGE_FUNCTION:
+      return TransformRangeFunction(node->range_function);
+    case PG_QUERY__NODE__NODE_RANGE_SUBSELECT: {
+      const PgQuery__RangeSubselect* sub = node->range_subselect;
+      auto ref = std::make_unique<ast::SubqueryRef>();
+      ref->query = TransformQuery(sub->subquery);
+      if (sub->lateral) {
+        ThrowNotSupportedAt("LATERAL subqueries are not supported yet",
+                            FindTokenBefore(PG_QUERY__TOKEN__LATERAL_P, ref->query->location));
+      }
+      ref->location = ref->query->location;
+      TransformAlias(sub->alias, *ref, -1);
+      return ref;
+    }
+    case PG_QUERY__NODE__NODE_JOIN_EXPR:
+      return TransformJoin(node->join_expr);
+    case PG_QUERY__NODE__NODE_RANGE_TABLE_SAMPLE:
+      ThrowNotSupported("TABLESAMPLE is not supported", node->range_table_sample->location);
+    default:
+      ThrowNotSupported(fmt::format("{} in FROM is not supported", NodeTypeName(node)),
+                        NodeLocation(node));
+  }
+}
+
+ast::TableRefPtr Transformer::TransformRangeFunction(const PgQuery__RangeFunction* range) {
+  // functions: one List per function, holding the FuncCall and its column definitions.
+  const PgQuery__FuncCall* call = nullptr;
+  if (range->n_functions == 1 && !IsNull(range->functions[0]) &&
+      range->functions[0]->node_case == PG_QUERY__NODE__NODE_LIST) {
+    const PgQuery__List* list = range->functions[0]->list;
+    if (list->n_items >= 1 && !IsNull(list->items[0]) &&
+        list->items[0]->node_case == PG_QUERY__NODE__NODE_FUNC_CALL) {
+      call = list->items[0]->func_call;
+    }
+    if (list->n_items >= 2 && !IsNull(list->items[1])) {
+      ThrowNotSupported("column definition lists for table functions are not supported",
+                        call != nullptr ? call->location : -1);
+    }
+  }
+  int location = call != nullptr ? call->location : -1;
+  if (call == nullptr || range->is_rowsfrom) {
+    ThrowNotSupported("ROWS FROM is not supported", location);
+  }
+  if (range->lateral) {
+    ThrowNotSupportedAt("LATERAL is not supported yet",
+                        FindTokenBefore(PG_QUERY__TOKEN__LATERAL_P, Loc(location)));
+  }
+  if (range->ordinality) ThrowNotSupported("WITH ORDINALITY is not supported", location);
+  if (range->n_coldeflist > 0) {
+    ThrowNotSupported("column definition lists for table functions are not supported", location);
+  }
+  if (call->over != nullptr || call->agg_filter != nullptr || call->n_agg_order > 0 ||
+      call->agg_star || call->agg_distinct || call->func_variadic) {
+    ThrowNotSupported("this form of table function call is not supported", location);
+  }
+
+  auto ref = std::make_unique<ast::TableFunctionRef>();
+  std::vector<std::string> names = StringList(call->funcname, call->n_funcname, location);
+  if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
+  if (names.size() != 1) {
+    ThrowNotSupported("schema-qualified table functions are not supported", location);
+  }
+  ref->name = Lower(names[0]);
+  ref->location = Loc(location);
+  for (size_t i = 0; i < call->n_args; i++) {
+    const PgQuery__Node* arg = call->args[i];
+    if (!IsNull(arg) && arg->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+      ref->named_args.emplace_back(Lower(arg->named_arg_expr->name),
+                                   TransformExpr(arg->named_arg_expr->arg));
+      continue;
+    }
+    // DuckDB's `read_parquet('x', hive_partitioning = true)`: a comparison with a bare
+    // column name on the left is a named argument.
+    if (!IsNull(arg) && arg->node_case == PG_QUERY__NODE__NODE_A_EXPR) {
+      const PgQuery__AExpr* expr = arg->a_expr;
+      if (expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP && expr->n_name == 1 &&
+          expr->name[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+          std::string(expr->name[0]->string->sval) == "=" && !IsNull(expr->lexpr) &&
+          expr->lexpr->node_case == PG_QUERY__NODE__NODE_COLUMN_REF &&
+          expr->lexpr->column_ref->n_fields == 1 &&
+          expr->lexpr->column_ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING) {
+        ref->named_args.emplace_back(Lower(expr->lexpr->column_ref->fields[0]->string->sval),
+                                     TransformExpr(expr->rexpr));
+        continue;
+      }
+    }
+    ref->args.push_back(TransformExpr(arg));
+  }
+  TransformAlias(range->alias, *ref, location);
+  return ref;
+}
+
+ast::TableRefPtr Transformer::TransformJoin(const PgQuery__JoinExpr* join) {
+  auto ref = std::make_unique<ast::JoinRef>();
+  ref->left = TransformTableRef(join->larg);
+  ref->right = TransformTableRef(join->rarg);
+  ref->location = ref->left->location;
+  ref->natural = join->is_natural;
+  switch (join->jointype) {
+    case PG_QUERY__JOIN_TYPE__JOIN_INNER:
+      ref->join_type = ast::JoinType::kInner;
+      break;
+    case PG_QUERY__JOIN_TYPE__JOIN_LEFT:
+      ref->join_type = ast::JoinType::kLeft;
+      break;
+    case PG_QUERY__JOIN_TYPE__JOIN_RIGHT:
+      ref->join_type = ast::JoinType::kRight;
+      break;
+    case PG_QUERY__JOIN_TYPE__JOIN_FULL:
+      ref->join_type = ast::JoinType::kFull;
+      break;
+    default:
+      ThrowNotSupported("this join type is not supported", -1);
+  }
+  if (join->join_using_alias != nullptr) {
+    ThrowNotSupported("USING (...) AS alias is not supported", -1);
+  }
+  ref->using_columns = StringList(join->using_clause, join->n_using_clause, -1);
+  if (!IsNull(join->quals)) ref->condition = TransformExpr(join->quals);
+  if (ref->join_type == ast::JoinType::kInner && !ref->natural && !ref->condition &&
+      ref->using_columns.empty()) {
+    ref->join_type = ast::JoinType::kCross;
+  }
+  TransformAlias(join->alias, *ref, -1);
+  return ref;
+}
+
+}  // namespace shears::parser_internal

@@ -1,0 +1,150 @@
+#pragma once
+// Internal to the parser: the token-level rewrite done before libpg_query parses the text,
+// and the transformer from libpg_query's protobuf-c structs to the shears AST.
+
+#include <pg_query.h>
+#include <pg_query/pg_query.pb-c.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "parser/ast.h"
+
+namespace shears::parser_internal {
+
+/// ASCII lower-casing (identifiers, keywords and units; other bytes unchanged).
+inline std::string Lower(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+/// One scanner token of the user's text (comments are dropped).
+struct SqlToken {
+  int start = 0;  // byte offsets in the original text, end exclusive
+  int end = 0;
+  int token = 0;  // PgQuery__Token
+};
+
+/// Maps byte offsets of the rewritten text back to the user's text.
+class SourceMap {
+ public:
+  /// Text [orig_begin, orig_end) of the original became [new_begin, new_end) of the rewrite.
+  void AddEdit(int orig_begin, int orig_end, int new_begin, int new_end);
+  /// Offsets inside inserted text map to where the insertion happened; -1 stays -1.
+  int ToOriginal(int rewritten_offset) const;
+
+ private:
+  struct Edit {
+    int orig_begin, orig_end, new_begin, new_end;
+  };
+  std::vector<Edit> edits_;  // sorted by position
+};
+
+struct RewrittenSql {
+  std::string text;  // what libpg_query parses
+  SourceMap map;
+  std::vector<SqlToken> tokens;  // of the original text; empty when the scanner failed
+};
+
+/// Rewrites shears' extensions of PostgreSQL's grammar into plain PostgreSQL:
+///   FROM 'path' / JOIN 'path' / , 'path'  ->  read_parquet('path')
+///   INTERVAL 3 DAY / INTERVAL 2 days      ->  INTERVAL '3 day' / INTERVAL '2 days'
+RewrittenSql RewriteSql(const std::string& sql);
+
+/// An upper estimate of how deeply the parse tree of these tokens nests (in expression
+/// levels), computed without parsing: libpg_query serializes and unpacks its trees
+/// recursively, so a tree too deep for the stack must be refused before it is built.
+int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
+
+/// Converts a 1-based character position (what PostgreSQL reports) to a byte offset.
+int CharPositionToByteOffset(std::string_view text, int char_position);
+
+/// Turns libpg_query's raw parse trees into shears AST nodes. Locations in the trees refer to
+/// the rewritten text; every location stored in the AST or shown in an error refers to the
+/// user's text.
+class Transformer {
+ public:
+  Transformer(const std::string& original, const RewrittenSql& rewritten)
+      : original_(original), rewritten_(rewritten) {}
+
+  /// [begin, end) is the statement's range in the original text.
+  ast::StatementPtr TransformStatement(const PgQuery__Node* node, int begin, int end);
+
+  // ---- queries and FROM (transform_query.cpp)
+  ast::QueryNodePtr TransformQuery(const PgQuery__Node* node);
+  ast::QueryNodePtr TransformSelect(const PgQuery__SelectStmt* stmt);
+  ast::TableRefPtr TransformFromList(PgQuery__Node** items, size_t n);
+  ast::TableRefPtr TransformTableRef(const PgQuery__Node* node);
+
+  // ---- expressions (transform_expression.cpp)
+  ast::ExprPtr TransformExpr(const PgQuery__Node* node);
+  std::vector<ast::ExprPtr> TransformExprList(PgQuery__Node** items, size_t n);
+  ast::TypeName TransformTypeName(const PgQuery__TypeName* type_name);
+  ast::ExprPtr TransformConstant(const PgQuery__AConst* constant);
+
+  // ---- helpers shared by the files
+  /// Original-text offset of a location reported by libpg_query.
+  int Loc(int rewritten_location) const { return rewritten_.map.ToOriginal(rewritten_location); }
+  [[noreturn]] void ThrowNotSupported(const std::string& message, int rewritten_location) const;
+  [[noreturn]] void ThrowParseError(const std::string& message, int rewritten_location) const;
+  [[noreturn]] void ThrowNotSupportedAt(const std::string& message, int original_offset) const;
+  /// The node's own "location" field (rewritten text), or -1 when it has none.
+  static int NodeLocation(const PgQuery__Node* node);
+  /// "A_Indirection", "InsertStmt", ...
+  static std::string NodeTypeName(const PgQuery__Node* node);
+  static bool IsNull(const PgQuery__Node* node) {
+    return node == nullptr || node->node_case == PG_QUERY__NODE__NODE__NOT_SET;
+  }
+  /// Start of the last token of kind `token` before `original_offset`, or -1.
+  int FindTokenBefore(int token, int original_offset) const;
+  /// The strings of a list of String nodes (names, column aliases).
+  std::vector<std::string> StringList(PgQuery__Node** items, size_t n, int location) const;
+
+  const std::string& original() const { return original_; }
+  const RewrittenSql& rewritten() const { return rewritten_; }
+
+ private:
+  // Statements: begin/end are offsets in the original text, like TransformStatement's.
+  ast::StatementPtr TransformExplain(const PgQuery__ExplainStmt* stmt, int begin, int end);
+  ast::StatementPtr TransformVariableSet(const PgQuery__VariableSetStmt* stmt, int begin);
+  ast::StatementPtr TransformView(const PgQuery__ViewStmt* stmt, int begin, int end);
+  ast::StatementPtr TransformDrop(const PgQuery__DropStmt* stmt, int begin);
+
+  ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
+  ast::QueryNodePtr TransformValues(const PgQuery__SelectStmt* stmt);
+  void TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::QueryNode& node);
+  ast::TableRefPtr TransformRangeFunction(const PgQuery__RangeFunction* range);
+  ast::TableRefPtr TransformJoin(const PgQuery__JoinExpr* join);
+  void TransformAlias(const PgQuery__Alias* alias, ast::TableRef& ref, int location);
+
+  ast::ExprPtr TransformAExpr(const PgQuery__AExpr* expr);
+  ast::ExprPtr TransformBoolExpr(const PgQuery__BoolExpr* expr);
+  ast::ExprPtr TransformFuncCall(const PgQuery__FuncCall* call);
+  ast::ExprPtr TransformTypeCast(const PgQuery__TypeCast* cast);
+  ast::ExprPtr TransformSubLink(const PgQuery__SubLink* link);
+  ast::ExprPtr TransformColumnRef(const PgQuery__ColumnRef* ref);
+  ast::ExprPtr TransformCase(const PgQuery__CaseExpr* expr);
+  ast::ExprPtr TransformInterval(const PgQuery__TypeCast* cast, const std::string& text,
+                                 int location);
+
+  const std::string& original_;
+  const RewrittenSql& rewritten_;
+};
+
+/// Whether `word` names an interval unit ("day", "Days", "hrs", ...).
+bool IsIntervalUnit(std::string_view word);
+
+/// Parses the text of an INTERVAL literal. `field_mask` is PostgreSQL's typmod of
+/// `INTERVAL '3' DAY` (-1 when absent): it gives the unit of a bare number. Returns false with
+/// `error` set when the text is malformed or out of range.
+bool ParseIntervalText(std::string_view text, int field_mask, int32_t* months, int32_t* days,
+                       int64_t* micros, std::string* error);
+
+/// Value of a numeric literal as PostgreSQL's scanner passes it ("-12", "2.50", "1e10").
+/// Returns false when the text is not a number.
+bool ParseNumericLiteral(std::string_view text, Value* value);
+
+}  // namespace shears::parser_internal

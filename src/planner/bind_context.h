@@ -1,0 +1,55 @@
+#pragma once
+// Name scopes and expression-binding context shared by the binder's files.
+
+#include <optional>
+
+#include "planner/binder.h"
+
+namespace shears {
+
+/// One FROM item visible by name: its alias and columns.
+struct ScopeEntry {
+  std::string alias;
+  std::vector<std::string> names;
+  std::vector<LogicalType> types;
+  std::vector<ColumnBinding> bindings;
+};
+
+struct Binder::Scope {
+  std::vector<ScopeEntry> entries;
+  Scope* outer = nullptr;  // enclosing query, for correlated subqueries
+  /// Columns of `outer` scopes this query referenced (filled during binding).
+  std::vector<ColumnBinding> correlated;
+};
+
+/// What an aggregate-bearing SELECT collects while its expressions are bound.
+struct AggregateInfo {
+  uint32_t group_index = 0;
+  uint32_t aggregate_index = 0;
+  std::vector<BoundExprPtr> groups;
+  std::vector<std::string> group_keys;  // ToString of each group, to match select items
+  std::vector<BoundExprPtr> aggregates;
+  std::vector<std::string> aggregate_keys;
+};
+
+struct Binder::ExprContext {
+  Scope* scope = nullptr;
+  AggregateInfo* aggregates = nullptr;  // null: aggregates are not allowed here
+  const char* clause = "expression";    // for errors: "WHERE clause", "JOIN condition"
+  const std::string* sql = nullptr;
+};
+
+/// Finds a column by (optional) qualifier and name in `scope` or its outer scopes; nullopt
+/// when absent; BinderError when ambiguous.
+struct ResolvedColumn {
+  ColumnBinding binding;
+  LogicalType type;
+  std::string name;
+  bool outer = false;
+};
+std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::string& qualifier,
+                                             const std::string& name);
+
+bool IsAggregateFunction(const std::string& name);
+
+}  // namespace shears

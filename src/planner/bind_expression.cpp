@@ -1,0 +1,432 @@
+// Binding of expressions: names, types, functions, implicit casts.
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/error.h"
+#include "execution/expression_executor.h"
+#include "function/function.h"
+#include "planner/bind_context.h"
+
+namespace shears {
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool IsConstant(const BoundExpr& e) { return e.kind == BoundExprKind::kConstant; }
+
+// Folds a deterministic expression of constants into a constant.
+BoundExprPtr Fold(BoundExprPtr expr) {
+  if (expr->kind == BoundExprKind::kConstant) return expr;
+  bool foldable = true;
+  VisitExpression(*expr, [&](BoundExpr& e) {
+    if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kReference ||
+        e.kind == BoundExprKind::kAggregate) {
+      foldable = false;
+    }
+    if (e.kind == BoundExprKind::kFunction && !static_cast<BoundFunction&>(e).function.deterministic) {
+      foldable = false;
+    }
+  });
+  if (!foldable) return expr;
+  std::string alias = expr->alias;
+  auto folded = std::make_unique<BoundConstant>(ExpressionExecutor::EvaluateConstant(*expr));
+  folded->alias = alias;
+  return folded;
+}
+
+}  // namespace
+
+bool IsAggregateFunction(const std::string& name) {
+  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
+         name == "stddev_samp" || name == "stddev" || name == "any_value" || name == "first";
+}
+
+BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type) {
+  if (expr->type == type) return expr;
+  if (expr->kind == BoundExprKind::kConstant) {
+    const auto& value = static_cast<BoundConstant&>(*expr).value;
+    auto cast = std::make_unique<BoundConstant>(value.is_null() ? Value::Null(type)
+                                                                : CastValue(value, type));
+    cast->alias = expr->alias;
+    return cast;
+  }
+  std::string alias = expr->alias;
+  auto cast = std::make_unique<BoundCast>(std::move(expr), type);
+  cast->alias = alias;
+  return cast;
+}
+
+LogicalType ResolveTypeName(const ast::TypeName& type) {
+  const std::string name = Lower(type.name);
+  if (type.is_array) throw NotSupportedError("array types are not supported yet");
+  if (name == "int" || name == "int4" || name == "integer" || name == "int2" || name == "smallint" ||
+      name == "tinyint" || name == "int1" || name == "signed") {
+    return LogicalType::Integer();
+  }
+  if (name == "int8" || name == "bigint" || name == "long") return LogicalType::Bigint();
+  if (name == "float8" || name == "double" || name == "float" || name == "float4" ||
+      name == "real" || name == "double precision") {
+    return LogicalType::Double();
+  }
+  if (name == "numeric" || name == "decimal") {
+    if (type.modifiers.empty()) return LogicalType::Decimal(18, 3);
+    int precision = type.modifiers[0];
+    int scale = type.modifiers.size() > 1 ? type.modifiers[1] : 0;
+    return LogicalType::Decimal(precision, scale);
+  }
+  if (name == "date") return LogicalType::Date();
+  if (name == "timestamp" || name == "datetime" || name == "timestamp without time zone") {
+    return LogicalType::Timestamp();
+  }
+  if (name == "varchar" || name == "text" || name == "string" || name == "char" ||
+      name == "bpchar" || name == "character varying" || name == "character") {
+    return LogicalType::Varchar();
+  }
+  if (name == "bool" || name == "boolean") return LogicalType::Boolean();
+  if (name == "blob" || name == "bytea" || name == "binary" || name == "varbinary") {
+    return LogicalType::Blob();
+  }
+  throw BinderError("unknown type '{}'", type.name);
+}
+
+std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::string& qualifier,
+                                            const std::string& name) {
+  for (Binder::Scope* s = &scope; s; s = s->outer) {
+    std::optional<ResolvedColumn> found;
+    for (const auto& entry : s->entries) {
+      if (!qualifier.empty() && Lower(entry.alias) != Lower(qualifier)) continue;
+      for (size_t i = 0; i < entry.names.size(); i++) {
+        if (Lower(entry.names[i]) != Lower(name)) continue;
+        if (found) {
+          throw BinderError("column reference '{}' is ambiguous (it exists in '{}' and another "
+                            "table); qualify it, e.g. {}.{}",
+                            name, entry.alias, entry.alias, name);
+        }
+        found = ResolvedColumn{entry.bindings[i], entry.types[i], entry.names[i], s != &scope};
+      }
+    }
+    if (found) {
+      if (found->outer) scope.correlated.push_back(found->binding);
+      return found;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+std::string CandidateColumns(Binder::Scope& scope) {
+  std::string out;
+  for (const auto& entry : scope.entries) {
+    for (const auto& n : entry.names) {
+      if (out.size() > 200) return out + ", ...";
+      out += (out.empty() ? "" : ", ") + (entry.alias.empty() ? n : entry.alias + "." + n);
+    }
+  }
+  return out;
+}
+
+// A VARCHAR literal next to a typed expression takes that type (PostgreSQL's "unknown"
+// literal): `d = '2000-01-01'` compares dates, not strings.
+void CoerceLiterals(std::vector<BoundExprPtr>& args) {
+  if (args.size() != 2) return;
+  for (int i = 0; i < 2; i++) {
+    auto& lit = args[static_cast<size_t>(i)];
+    auto& other = args[static_cast<size_t>(1 - i)];
+    if (IsConstant(*lit) && lit->type.id() == TypeId::kVarchar && other->type.valid() &&
+        !other->type.IsString() && !IsConstant(*other)) {
+      const Value& v = static_cast<BoundConstant&>(*lit).value;
+      try {
+        lit = std::make_unique<BoundConstant>(v.is_null() ? Value::Null(other->type)
+                                                          : CastValue(v, other->type));
+      } catch (const Error& e) {
+        throw BinderError("cannot compare {} with '{}': {}", other->type.ToString(), v.ToString(),
+                          e.what());
+      }
+    }
+  }
+}
+
+}  // namespace
+
+BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args) {
+  std::vector<LogicalType> types;
+  for (const auto& a : args) types.push_back(a->type);
+  BoundScalarFunction fn = FunctionRegistry::Default().Bind(name, types);
+  for (size_t i = 0; i < args.size() && i < fn.arg_types.size(); i++) {
+    args[i] = CastTo(std::move(args[i]), fn.arg_types[i]);
+  }
+  return Fold(std::make_unique<BoundFunction>(std::move(fn), std::move(args)));
+}
+
+namespace {
+
+BoundExprPtr MakeComparison(const std::string& op, BoundExprPtr left, BoundExprPtr right) {
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(left));
+  args.push_back(std::move(right));
+  CoerceLiterals(args);
+  return BindFunctionCall(op, std::move(args));
+}
+
+BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
+  if (expr->type.id() == TypeId::kBoolean) return expr;
+  if (!expr->type.valid()) return CastTo(std::move(expr), LogicalType::Boolean());
+  throw BinderError("{} must be BOOLEAN, not {}: {}", what, expr->type.ToString(), expr->ToString());
+}
+
+}  // namespace
+
+BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
+  switch (expr.kind) {
+    case ast::ExprKind::kColumnRef: {
+      const auto& ref = static_cast<const ast::ColumnRefExpr&>(expr);
+      std::string qualifier = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
+      const std::string& name = ref.names.back();
+      auto found = ctx.scope ? ResolveColumn(*ctx.scope, qualifier, name) : std::nullopt;
+      if (!found) {
+        std::string full = qualifier.empty() ? name : qualifier + "." + name;
+        throw BinderError("column '{}' does not exist{}", full,
+                          ctx.scope && !ctx.scope->entries.empty()
+                              ? " (candidates: " + CandidateColumns(*ctx.scope) + ")"
+                              : "");
+      }
+      return std::make_unique<BoundColumnRef>(found->type, found->binding, found->name);
+    }
+    case ast::ExprKind::kStar:
+      throw BinderError("* is only allowed in the select list or in count(*)");
+    case ast::ExprKind::kConstant:
+      return std::make_unique<BoundConstant>(static_cast<const ast::ConstantExpr&>(expr).value);
+    case ast::ExprKind::kOperator: {
+      const auto& op = static_cast<const ast::OperatorExpr&>(expr);
+      if (op.op == "AND" || op.op == "OR") {
+        std::vector<BoundExprPtr> children;
+        for (const auto& c : op.children) {
+          children.push_back(RequireBoolean(BindExpr(*c, ctx), op.op == "AND" ? "AND operand" : "OR operand"));
+        }
+        return Fold(std::make_unique<BoundConjunction>(op.op == "AND", std::move(children)));
+      }
+      if (op.op == "NOT") {
+        return Fold(std::make_unique<BoundNot>(RequireBoolean(BindExpr(*op.children[0], ctx), "NOT operand")));
+      }
+      // Interval arithmetic: date/timestamp +- INTERVAL.
+      if (op.children.size() == 2 && (op.op == "+" || op.op == "-") &&
+          op.children[1]->kind == ast::ExprKind::kInterval) {
+        const auto& interval = static_cast<const ast::IntervalExpr&>(*op.children[1]);
+        BoundExprPtr base = BindExpr(*op.children[0], ctx);
+        if (IsConstant(*base) && base->type.id() == TypeId::kVarchar) {
+          base = CastTo(std::move(base), LogicalType::Timestamp());
+        }
+        if (base->type.id() != TypeId::kDate && base->type.id() != TypeId::kTimestamp) {
+          throw BinderError("cannot add an INTERVAL to {}", base->type.ToString());
+        }
+        const int sign = op.op == "+" ? 1 : -1;
+        // DuckDB and PostgreSQL give a TIMESTAMP for DATE +- INTERVAL.
+        base = CastTo(std::move(base), LogicalType::Timestamp());
+        if (interval.months != 0) {
+          std::vector<BoundExprPtr> args;
+          args.push_back(std::move(base));
+          args.push_back(std::make_unique<BoundConstant>(Value::Integer(sign * interval.months)));
+          base = BindFunctionCall("date_add_months", std::move(args));
+        }
+        int64_t micros = sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
+        if (micros != 0) {
+          std::vector<BoundExprPtr> args;
+          args.push_back(std::move(base));
+          args.push_back(std::make_unique<BoundConstant>(Value::Bigint(micros)));
+          base = BindFunctionCall("timestamp_add_micros", std::move(args));
+        }
+        return base;
+      }
+      std::vector<BoundExprPtr> args;
+      for (const auto& c : op.children) args.push_back(BindExpr(*c, ctx));
+      CoerceLiterals(args);
+      return BindFunctionCall(op.op, std::move(args));
+    }
+    case ast::ExprKind::kFunction: {
+      const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
+      const std::string name = Lower(fn.name);
+      if (IsAggregateFunction(name)) {
+        if (!ctx.aggregates) {
+          throw BinderError("aggregate function {} is not allowed in the {}", name, ctx.clause);
+        }
+        // Arguments are bound without aggregates: no nesting.
+        ExprContext inner = ctx;
+        inner.aggregates = nullptr;
+        inner.clause = "argument of an aggregate function";
+        AggregateKind kind;
+        BoundExprPtr arg;
+        LogicalType type;
+        if (fn.star || (name == "count" && fn.args.empty())) {
+          kind = AggregateKind::kCountStar;
+          type = LogicalType::Bigint();
+        } else {
+          if (fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
+          arg = BindExpr(*fn.args[0], inner);
+          const auto& t = arg->type;
+          if (name == "count") {
+            kind = AggregateKind::kCount;
+            type = LogicalType::Bigint();
+          } else if (name == "sum") {
+            kind = AggregateKind::kSum;
+            if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
+              type = LogicalType::Decimal(38, 0);
+            } else if (t.id() == TypeId::kDecimal) {
+              type = LogicalType::Decimal(38, t.scale());
+            } else if (t.id() == TypeId::kDouble) {
+              type = LogicalType::Double();
+            } else if (!t.valid()) {
+              arg = CastTo(std::move(arg), LogicalType::Integer());
+              type = LogicalType::Decimal(38, 0);
+            } else {
+              throw BinderError("sum is not defined for {}", t.ToString());
+            }
+          } else if (name == "avg" || name == "stddev_samp" || name == "stddev") {
+            kind = name == "avg" ? AggregateKind::kAvg : AggregateKind::kStddevSamp;
+            if (!t.IsNumeric() && t.valid()) {
+              throw BinderError("{} is not defined for {}", name, t.ToString());
+            }
+            type = LogicalType::Double();
+          } else if (name == "min" || name == "max") {
+            kind = name == "min" ? AggregateKind::kMin : AggregateKind::kMax;
+            type = t.valid() ? t : LogicalType::Integer();
+          } else {
+            kind = AggregateKind::kAny;
+            type = t.valid() ? t : LogicalType::Integer();
+          }
+        }
+        auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
+        const std::string key = aggregate->ToString();
+        auto& info = *ctx.aggregates;
+        for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
+          if (info.aggregate_keys[i] == key) {
+            return std::make_unique<BoundColumnRef>(type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, key);
+          }
+        }
+        info.aggregates.push_back(std::move(aggregate));
+        info.aggregate_keys.push_back(key);
+        return std::make_unique<BoundColumnRef>(
+            type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)}, key);
+      }
+      if (fn.distinct) throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
+      std::vector<BoundExprPtr> args;
+      for (const auto& a : fn.args) args.push_back(BindExpr(*a, ctx));
+      if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
+        // All arguments share one type.
+        std::optional<LogicalType> common;
+        for (auto& a : args) {
+          if (!a->type.valid()) continue;
+          common = common ? CommonType(*common, a->type) : std::optional<LogicalType>(a->type);
+          if (!common) throw BinderError("{} arguments have incompatible types", name);
+        }
+        if (common) {
+          for (auto& a : args) a = CastTo(std::move(a), *common);
+        }
+      }
+      return BindFunctionCall(name, std::move(args));
+    }
+    case ast::ExprKind::kCast: {
+      const auto& cast = static_cast<const ast::CastExpr&>(expr);
+      BoundExprPtr child = BindExpr(*cast.child, ctx);
+      LogicalType type = ResolveTypeName(cast.type);
+      if (child->type.valid() && !CastExists(child->type, type)) {
+        throw BinderError("cannot cast {} to {}", child->type.ToString(), type.ToString());
+      }
+      if (child->type == type) return child;
+      if (IsConstant(*child)) {
+        const Value& v = static_cast<BoundConstant&>(*child).value;
+        if (v.is_null()) return std::make_unique<BoundConstant>(Value::Null(type));
+        return std::make_unique<BoundConstant>(CastValue(v, type, cast.try_cast));
+      }
+      return std::make_unique<BoundCast>(std::move(child), type, cast.try_cast);
+    }
+    case ast::ExprKind::kCase: {
+      const auto& c = static_cast<const ast::CaseExpr&>(expr);
+      std::vector<std::pair<BoundExprPtr, BoundExprPtr>> branches;
+      BoundExprPtr operand = c.operand ? BindExpr(*c.operand, ctx) : nullptr;
+      for (const auto& [when, then] : c.when_then) {
+        BoundExprPtr condition;
+        if (operand) {
+          condition = MakeComparison("=", operand->Copy(), BindExpr(*when, ctx));
+        } else {
+          condition = RequireBoolean(BindExpr(*when, ctx), "CASE WHEN condition");
+        }
+        branches.emplace_back(std::move(condition), BindExpr(*then, ctx));
+      }
+      BoundExprPtr else_expr = c.else_expr ? BindExpr(*c.else_expr, ctx) : nullptr;
+      std::optional<LogicalType> type;
+      auto unify = [&](const LogicalType& t) {
+        if (!t.valid()) return;
+        type = type ? CommonType(*type, t) : std::optional<LogicalType>(t);
+        if (!type) throw BinderError("CASE branches have incompatible types");
+      };
+      for (auto& b : branches) unify(b.second->type);
+      if (else_expr) unify(else_expr->type);
+      LogicalType result = type ? *type : LogicalType::Integer();
+      auto bound = std::make_unique<BoundCase>(result);
+      for (auto& b : branches) bound->when_then.emplace_back(std::move(b.first), CastTo(std::move(b.second), result));
+      bound->else_expr = else_expr ? CastTo(std::move(else_expr), result)
+                                   : std::make_unique<BoundConstant>(Value::Null(result));
+      return bound;
+    }
+    case ast::ExprKind::kInList: {
+      const auto& in = static_cast<const ast::InListExpr&>(expr);
+      BoundExprPtr value = BindExpr(*in.value, ctx);
+      std::vector<BoundExprPtr> ors;
+      for (const auto& item : in.list) {
+        ors.push_back(MakeComparison("=", value->Copy(), BindExpr(*item, ctx)));
+      }
+      BoundExprPtr result = Fold(std::make_unique<BoundConjunction>(false, std::move(ors)));
+      if (in.negated) result = Fold(std::make_unique<BoundNot>(std::move(result)));
+      return result;
+    }
+    case ast::ExprKind::kBetween: {
+      const auto& b = static_cast<const ast::BetweenExpr&>(expr);
+      BoundExprPtr value = BindExpr(*b.value, ctx);
+      std::vector<BoundExprPtr> ands;
+      ands.push_back(MakeComparison(">=", value->Copy(), BindExpr(*b.low, ctx)));
+      ands.push_back(MakeComparison("<=", std::move(value), BindExpr(*b.high, ctx)));
+      BoundExprPtr result = Fold(std::make_unique<BoundConjunction>(true, std::move(ands)));
+      if (b.negated) result = Fold(std::make_unique<BoundNot>(std::move(result)));
+      return result;
+    }
+    case ast::ExprKind::kLike: {
+      const auto& like = static_cast<const ast::LikeExpr&>(expr);
+      std::vector<BoundExprPtr> args;
+      args.push_back(BindExpr(*like.value, ctx));
+      args.push_back(BindExpr(*like.pattern, ctx));
+      if (like.escape) args.push_back(BindExpr(*like.escape, ctx));
+      std::string name = std::string(like.negated ? "not_" : "") + (like.case_insensitive ? "ilike" : "like");
+      return BindFunctionCall(name, std::move(args));
+    }
+    case ast::ExprKind::kIsNull: {
+      const auto& n = static_cast<const ast::IsNullExpr&>(expr);
+      return Fold(std::make_unique<BoundIsNull>(BindExpr(*n.child, ctx), n.negated));
+    }
+    case ast::ExprKind::kIsBool: {
+      const auto& b = static_cast<const ast::IsBoolExpr&>(expr);
+      BoundExprPtr child = RequireBoolean(BindExpr(*b.child, ctx), "IS TRUE/FALSE operand");
+      // x IS TRUE  ==  x IS NOT NULL AND x;   x IS FALSE  ==  x IS NOT NULL AND NOT x
+      std::vector<BoundExprPtr> ands;
+      ands.push_back(std::make_unique<BoundIsNull>(child->Copy(), true));
+      ands.push_back(b.value ? std::move(child) : std::make_unique<BoundNot>(std::move(child)));
+      BoundExprPtr result = std::make_unique<BoundConjunction>(true, std::move(ands));
+      if (b.negated) result = std::make_unique<BoundNot>(std::move(result));
+      return Fold(std::move(result));
+    }
+    case ast::ExprKind::kInterval:
+      throw BinderError("an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP");
+    case ast::ExprKind::kSubquery:
+      throw NotSupportedError(
+          "this subquery form is not supported yet (supported: [NOT] IN (SELECT ...) and [NOT] "
+          "EXISTS (...) as WHERE conditions)");
+  }
+  throw InternalError("unknown expression kind");
+}
+
+}  // namespace shears

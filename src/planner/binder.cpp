@@ -1,0 +1,953 @@
+// Binding of queries: FROM, WHERE (with IN/EXISTS subqueries as joins), GROUP BY, HAVING,
+// the select list, DISTINCT, ORDER BY, LIMIT, set operations, VALUES, views and CTEs.
+
+#include "planner/binder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <set>
+
+#include "common/error.h"
+#include "execution/expression_executor.h"
+#include "function/function.h"
+#include "parser/parser.h"
+#include "planner/bind_context.h"
+
+namespace shears {
+
+BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+
+namespace {
+
+std::string Lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+constexpr int kMaxDepth = 64;
+
+ScopeEntry EntryFor(const std::string& alias, const LogicalOperator& op,
+                    const std::vector<std::string>& names) {
+  ScopeEntry entry;
+  entry.alias = alias;
+  entry.names = names;
+  entry.types = op.GetTypes();
+  entry.bindings = op.GetColumnBindings();
+  return entry;
+}
+
+void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
+  if (aliases.size() > entry.names.size()) {
+    throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
+                      entry.names.size(), aliases.size());
+  }
+  for (size_t i = 0; i < aliases.size(); i++) entry.names[i] = aliases[i];
+}
+
+// Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
+// group column, then checks that no plain column is left outside aggregates.
+BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
+  const std::string key = expr->ToString();
+  for (size_t i = 0; i < info.group_keys.size(); i++) {
+    if (info.group_keys[i] == key) {
+      auto ref = std::make_unique<BoundColumnRef>(info.groups[i]->type,
+                                                  ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
+      ref->alias = expr->alias;
+      return ref;
+    }
+  }
+  if (expr->kind == BoundExprKind::kColumnRef) {
+    auto& ref = static_cast<BoundColumnRef&>(*expr);
+    if (ref.binding.table_index == info.aggregate_index || ref.binding.table_index == info.group_index) {
+      return expr;
+    }
+    throw BinderError("column '{}' must appear in the GROUP BY clause or be used in an aggregate "
+                      "function ({})",
+                      ref.name, clause);
+  }
+  for (BoundExprPtr* child : expr->Children()) *child = BindToGroups(std::move(*child), info, clause);
+  return expr;
+}
+
+bool ContainsAggregateCall(const ast::Expr& expr);
+
+bool ContainsAggregateInQuery(const ast::SelectNode& node) {
+  for (const auto& item : node.select_list) {
+    if (ContainsAggregateCall(*item.expr)) return true;
+  }
+  return node.having && ContainsAggregateCall(*node.having);
+}
+
+}  // namespace
+
+// Walks an AST expression looking for aggregate function calls (not inside subqueries).
+namespace {
+bool ContainsAggregateCall(const ast::Expr& expr) {
+  using namespace ast;
+  switch (expr.kind) {
+    case ExprKind::kFunction: {
+      const auto& f = static_cast<const FunctionExpr&>(expr);
+      if (IsAggregateFunction(Lower(f.name))) return true;
+      for (const auto& a : f.args) {
+        if (ContainsAggregateCall(*a)) return true;
+      }
+      return false;
+    }
+    case ExprKind::kOperator:
+      for (const auto& c : static_cast<const OperatorExpr&>(expr).children) {
+        if (ContainsAggregateCall(*c)) return true;
+      }
+      return false;
+    case ExprKind::kCast:
+      return ContainsAggregateCall(*static_cast<const CastExpr&>(expr).child);
+    case ExprKind::kCase: {
+      const auto& c = static_cast<const CaseExpr&>(expr);
+      if (c.operand && ContainsAggregateCall(*c.operand)) return true;
+      for (const auto& [w, t] : c.when_then) {
+        if (ContainsAggregateCall(*w) || ContainsAggregateCall(*t)) return true;
+      }
+      return c.else_expr && ContainsAggregateCall(*c.else_expr);
+    }
+    case ExprKind::kInList: {
+      const auto& in = static_cast<const InListExpr&>(expr);
+      if (ContainsAggregateCall(*in.value)) return true;
+      for (const auto& i : in.list) {
+        if (ContainsAggregateCall(*i)) return true;
+      }
+      return false;
+    }
+    case ExprKind::kBetween: {
+      const auto& b = static_cast<const BetweenExpr&>(expr);
+      return ContainsAggregateCall(*b.value) || ContainsAggregateCall(*b.low) ||
+             ContainsAggregateCall(*b.high);
+    }
+    case ExprKind::kLike: {
+      const auto& l = static_cast<const LikeExpr&>(expr);
+      return ContainsAggregateCall(*l.value) || ContainsAggregateCall(*l.pattern);
+    }
+    case ExprKind::kIsNull:
+      return ContainsAggregateCall(*static_cast<const IsNullExpr&>(expr).child);
+    case ExprKind::kIsBool:
+      return ContainsAggregateCall(*static_cast<const IsBoolExpr&>(expr).child);
+    default:
+      return false;
+  }
+}
+}  // namespace
+
+void ViewCatalog::Create(const std::string& name, View view, bool or_replace) {
+  const std::string key = Lower(name);
+  if (views_.count(key) && !or_replace) {
+    throw BinderError("view '{}' already exists (use CREATE OR REPLACE VIEW)", name);
+  }
+  views_[key] = std::move(view);
+}
+
+void ViewCatalog::Drop(const std::string& name, bool if_exists) {
+  if (views_.erase(Lower(name)) == 0 && !if_exists) {
+    throw BinderError("view '{}' does not exist", name);
+  }
+}
+
+const ViewCatalog::View* ViewCatalog::Find(const std::string& name) const {
+  auto it = views_.find(Lower(name));
+  return it == views_.end() ? nullptr : &it->second;
+}
+
+Binder::Binder(const ViewCatalog& views) : views_(views) {}
+
+BoundQuery Binder::Bind(const ast::QueryNode& query) { return BindQueryNode(query, nullptr); }
+
+BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
+  if (++depth_ > kMaxDepth) throw BinderError("queries nest deeper than {} levels", kMaxDepth);
+  std::map<std::string, const ast::CommonTableExpr*> ctes;
+  for (const auto& cte : node.ctes) ctes[Lower(cte.name)] = &cte;
+  cte_stack_.push_back(std::move(ctes));
+  BoundQuery result;
+  switch (node.kind) {
+    case ast::QueryNodeKind::kSelect:
+      result = BindSelect(static_cast<const ast::SelectNode&>(node), outer);
+      break;
+    case ast::QueryNodeKind::kSetOperation:
+      result = ApplyOrderLimit(node, BindSetOperation(static_cast<const ast::SetOperationNode&>(node), outer));
+      break;
+    case ast::QueryNodeKind::kValues:
+      result = ApplyOrderLimit(node, BindValues(static_cast<const ast::ValuesNode&>(node)));
+      break;
+  }
+  cte_stack_.pop_back();
+  depth_--;
+  return result;
+}
+
+BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
+  auto values = std::make_unique<LogicalValues>();
+  values->table_index = NewTableIndex();
+  ExprContext ctx;
+  ctx.clause = "VALUES list";
+  std::vector<std::vector<BoundExprPtr>> rows;
+  size_t width = node.rows.empty() ? 0 : node.rows[0].size();
+  std::vector<std::optional<LogicalType>> types(width);
+  for (const auto& row : node.rows) {
+    if (row.size() != width) throw BinderError("VALUES lists must all have the same length");
+    std::vector<BoundExprPtr> bound;
+    for (size_t c = 0; c < row.size(); c++) {
+      bound.push_back(BindExpr(*row[c], ctx));
+      if (bound.back()->type.valid()) {
+        types[c] = types[c] ? CommonType(*types[c], bound.back()->type) : bound.back()->type;
+        if (!types[c]) throw BinderError("VALUES column {} mixes incompatible types", c + 1);
+      }
+    }
+    rows.push_back(std::move(bound));
+  }
+  for (size_t c = 0; c < width; c++) {
+    values->types.push_back(types[c] ? *types[c] : LogicalType::Integer());
+    values->names.push_back("col" + std::to_string(c));
+  }
+  for (auto& row : rows) {
+    for (size_t c = 0; c < width; c++) row[c] = CastTo(std::move(row[c]), values->types[c]);
+    values->rows.push_back(std::move(row));
+  }
+  BoundQuery q;
+  q.names = values->names;
+  q.types = values->types;
+  q.plan = std::move(values);
+  return q;
+}
+
+LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) {
+  switch (ref.kind) {
+    case ast::TableRefKind::kBaseTable: {
+      const auto& base = static_cast<const ast::BaseTableRef&>(ref);
+      const std::string name = Lower(base.name.back());
+      const std::string alias = ref.alias.empty() ? base.name.back() : ref.alias;
+      // CTEs first (innermost query outwards), then views.
+      for (auto it = cte_stack_.rbegin(); it != cte_stack_.rend(); ++it) {
+        auto found = it->find(name);
+        if (found == it->end()) continue;
+        const ast::CommonTableExpr* cte = found->second;
+        // Bind the CTE's query without the CTEs of its own level visible after it.
+        BoundQuery q = BindQueryNode(*cte->query, nullptr);
+        ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
+        ApplyColumnAliases(entry, cte->column_aliases);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(q.plan);
+      }
+      if (const auto* view = views_.Find(name)) {
+        auto statements = Parser::Parse(view->sql);
+        if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
+          throw InternalError("view '{}' does not hold one query", name);
+        }
+        BoundQuery q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
+        ApplyColumnAliases(entry, view->column_aliases);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(q.plan);
+      }
+      throw BinderError("table or view '{}' does not exist (to read files, use FROM 'path' or "
+                        "read_parquet('path'))",
+                        base.name.back());
+    }
+    case ast::TableRefKind::kTableFunction: {
+      const auto& fn = static_cast<const ast::TableFunctionRef&>(ref);
+      const std::string name = Lower(fn.name);
+      if (name != "read_parquet" && name != "parquet_scan") {
+        throw BinderError("table function '{}' does not exist", fn.name);
+      }
+      if (fn.args.size() != 1) throw BinderError("read_parquet takes one path or glob argument");
+      ExprContext ctx;
+      ctx.clause = "read_parquet argument";
+      auto path_expr = BindExpr(*fn.args[0], ctx);
+      if (path_expr->kind != BoundExprKind::kConstant || path_expr->type.id() != TypeId::kVarchar) {
+        throw BinderError("read_parquet needs a constant string path");
+      }
+      const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
+      DatasetOptions options;
+      for (const auto& [arg_name, arg] : fn.named_args) {
+        auto value_expr = BindExpr(*arg, ctx);
+        if (value_expr->kind != BoundExprKind::kConstant) {
+          throw BinderError("read_parquet option '{}' must be a constant", arg_name);
+        }
+        const Value& v = static_cast<BoundConstant&>(*value_expr).value;
+        const std::string option = Lower(arg_name);
+        if (option == "hive_partitioning") {
+          options.hive_partitioning = CastValue(v, LogicalType::Boolean()).GetBoolean();
+        } else if (option == "union_by_name") {
+          options.union_by_name = CastValue(v, LogicalType::Boolean()).GetBoolean();
+        } else {
+          throw BinderError("unknown read_parquet option '{}' (known: hive_partitioning, union_by_name)",
+                            arg_name);
+        }
+      }
+      auto get = std::make_unique<LogicalGet>();
+      get->table_index = NewTableIndex();
+      get->dataset = Dataset::Open(path, options);
+      // Without an alias, a path is known by its last component without extension, as in
+      // DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders".
+      std::string stem = path;
+      while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
+      stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+      if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
+      stem = stem.substr(0, stem.find('.'));
+      get->table_name = ref.alias.empty() ? path : ref.alias;
+      ScopeEntry entry;
+      entry.alias = ref.alias.empty() ? stem : ref.alias;
+      for (size_t i = 0; i < get->dataset->columns().size(); i++) {
+        const auto& column = get->dataset->columns()[i];
+        // Unreadable columns (nested) stay visible by name so using one is a clear error later;
+        // they are not in the scan unless referenced.
+        get->column_ids.push_back(static_cast<int>(i));
+        entry.names.push_back(column.name);
+        entry.types.push_back(column.type.valid() ? column.type : LogicalType::Varchar());
+        entry.bindings.push_back(ColumnBinding{get->table_index, static_cast<uint32_t>(i)});
+      }
+      ApplyColumnAliases(entry, ref.column_aliases);
+      scope.entries.push_back(std::move(entry));
+      return get;
+    }
+    case ast::TableRefKind::kSubquery: {
+      const auto& sub = static_cast<const ast::SubqueryRef&>(ref);
+      BoundQuery q = BindQueryNode(*sub.query, nullptr);
+      ScopeEntry entry = EntryFor(ref.alias, *q.plan, q.names);
+      ApplyColumnAliases(entry, ref.column_aliases);
+      scope.entries.push_back(std::move(entry));
+      return std::move(q.plan);
+    }
+    case ast::TableRefKind::kJoin: {
+      const auto& join = static_cast<const ast::JoinRef&>(ref);
+      Scope left_scope, right_scope;
+      left_scope.outer = scope.outer;
+      right_scope.outer = scope.outer;
+      auto left = BindTableRef(*join.left, left_scope);
+      auto right = BindTableRef(*join.right, right_scope);
+      auto op = std::make_unique<LogicalJoin>();
+      switch (join.join_type) {
+        case ast::JoinType::kInner:
+          op->join_kind = JoinKind::kInner;
+          break;
+        case ast::JoinType::kLeft:
+          op->join_kind = JoinKind::kLeft;
+          break;
+        case ast::JoinType::kRight:
+          op->join_kind = JoinKind::kRight;
+          break;
+        case ast::JoinType::kFull:
+          op->join_kind = JoinKind::kFull;
+          break;
+        case ast::JoinType::kCross:
+          op->join_kind = JoinKind::kCross;
+          break;
+      }
+      Scope both;
+      both.outer = scope.outer;
+      for (auto& e : left_scope.entries) both.entries.push_back(e);
+      for (auto& e : right_scope.entries) both.entries.push_back(e);
+      std::vector<BoundExprPtr> conjuncts;
+      std::vector<std::string> using_columns = join.using_columns;
+      if (join.natural) {
+        for (const auto& le : left_scope.entries) {
+          for (const auto& n : le.names) {
+            for (const auto& re : right_scope.entries) {
+              for (const auto& rn : re.names) {
+                if (Lower(n) == Lower(rn)) using_columns.push_back(n);
+              }
+            }
+          }
+        }
+      }
+      for (const auto& column : using_columns) {
+        auto l = ResolveColumn(left_scope, "", column);
+        auto r = ResolveColumn(right_scope, "", column);
+        if (!l || !r) throw BinderError("USING column '{}' must exist on both sides of the join", column);
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::make_unique<BoundColumnRef>(l->type, l->binding, l->name));
+        args.push_back(std::make_unique<BoundColumnRef>(r->type, r->binding, r->name));
+        conjuncts.push_back(BindFunctionCall("=", std::move(args)));
+      }
+      if (join.condition) {
+        ExprContext ctx;
+        ctx.scope = &both;
+        ctx.clause = "JOIN condition";
+        auto condition = BindExpr(*join.condition, ctx);
+        if (condition->type.id() != TypeId::kBoolean) {
+          throw BinderError("JOIN condition must be BOOLEAN, not {}", condition->type.ToString());
+        }
+        SplitConjunction(std::move(condition), conjuncts);
+      }
+      if (!conjuncts.empty() && op->join_kind == JoinKind::kCross) op->join_kind = JoinKind::kInner;
+      // Conditions are split into equi-join keys by the optimizer; keep them as residual here.
+      if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
+      op->children.push_back(std::move(left));
+      op->children.push_back(std::move(right));
+      for (auto& e : both.entries) {
+        // USING columns appear once, from the left side (for inner/left joins).
+        scope.entries.push_back(std::move(e));
+      }
+      return op;
+    }
+  }
+  throw InternalError("unknown table reference");
+}
+
+// WHERE: plain conjuncts become a filter; [NOT] IN (SELECT ...) and [NOT] EXISTS become
+// semi, anti and mark joins (never evaluated row by row).
+LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope) {
+  std::vector<const ast::Expr*> conjuncts;
+  std::function<void(const ast::Expr&)> split = [&](const ast::Expr& e) {
+    if (e.kind == ast::ExprKind::kOperator && static_cast<const ast::OperatorExpr&>(e).op == "AND") {
+      for (const auto& c : static_cast<const ast::OperatorExpr&>(e).children) split(*c);
+      return;
+    }
+    conjuncts.push_back(&e);
+  };
+  split(where);
+  std::vector<BoundExprPtr> filters;
+  for (const ast::Expr* conjunct : conjuncts) {
+    bool negated = false;
+    const ast::Expr* e = conjunct;
+    if (e->kind == ast::ExprKind::kOperator && static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
+        static_cast<const ast::OperatorExpr*>(e)->children[0]->kind == ast::ExprKind::kSubquery) {
+      negated = true;
+      e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
+    }
+    if (e->kind != ast::ExprKind::kSubquery) {
+      ExprContext ctx;
+      ctx.scope = &scope;
+      ctx.clause = "WHERE clause";
+      auto bound = BindExpr(*conjunct, ctx);
+      if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
+        throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
+                          bound->ToString());
+      }
+      SplitConjunction(std::move(bound), filters);
+      continue;
+    }
+    const auto& sub = static_cast<const ast::SubqueryExpr&>(*e);
+    negated = negated != sub.negated;
+    if (sub.subquery_kind == ast::SubqueryKind::kScalar || sub.subquery_kind == ast::SubqueryKind::kAll ||
+        (sub.subquery_kind == ast::SubqueryKind::kAny && sub.op != "=")) {
+      throw NotSupportedError("this subquery form is not supported yet (supported in WHERE: [NOT] "
+                              "IN (SELECT ...), [NOT] EXISTS (SELECT ...))");
+    }
+    // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
+    // its WHERE become join keys.
+    Scope sub_scope;
+    sub_scope.outer = &scope;
+    if (sub.query->kind != ast::QueryNodeKind::kSelect) {
+      throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
+    }
+    const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
+    if (!select.from) throw NotSupportedError("IN / EXISTS subqueries need a FROM clause");
+    if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
+        select.limit || select.offset) {
+      // Uncorrelated ones of these shapes bind as an ordinary query.
+    }
+    auto join = std::make_unique<LogicalJoin>();
+    LogicalOperatorPtr right;
+    std::vector<BoundExprPtr> correlated_conditions;
+    std::vector<ColumnBinding> outer_bindings;
+    {
+      // First try the subquery as an uncorrelated query.
+      size_t saved_index = next_table_index_;
+      try {
+        BoundQuery q = BindQueryNode(*sub.query, nullptr);
+        right = std::move(q.plan);
+        if (sub.subquery_kind == ast::SubqueryKind::kAny) {
+          if (q.types.size() != 1) throw BinderError("IN subquery must return exactly one column");
+          ExprContext ctx;
+          ctx.scope = &scope;
+          ctx.clause = "IN expression";
+          auto left_key = BindExpr(*sub.left, ctx);
+          auto bindings = right->GetColumnBindings();
+          BoundExprPtr right_key = std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
+          auto common = CommonType(left_key->type, right_key->type);
+          if (!common) {
+            throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(),
+                              right_key->type.ToString());
+          }
+          JoinCondition condition;
+          condition.left = CastTo(std::move(left_key), *common);
+          condition.right = CastTo(std::move(right_key), *common);
+          join->conditions.push_back(std::move(condition));
+        }
+      } catch (const BinderError&) {
+        // Correlated: bind FROM and WHERE of the subquery against the outer scope.
+        next_table_index_ = static_cast<uint32_t>(saved_index);
+        right.reset();
+        join->conditions.clear();
+      }
+      if (!right) {
+        if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
+            select.limit) {
+          throw NotSupportedError("correlated subqueries with GROUP BY, aggregates or LIMIT are "
+                                  "not supported yet");
+        }
+        right = BindTableRef(*select.from, sub_scope);
+        std::vector<BoundExprPtr> inner_filters;
+        if (select.where) {
+          ExprContext ctx;
+          ctx.scope = &sub_scope;
+          ctx.clause = "WHERE clause of a subquery";
+          SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
+        }
+        // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
+        std::set<uint32_t> inner_tables;
+        for (const auto& b : right->GetColumnBindings()) inner_tables.insert(b.table_index);
+        std::vector<BoundExprPtr> local;
+        for (auto& f : inner_filters) {
+          auto refs = ReferencedBindings(*f);
+          bool touches_outer = false;
+          for (const auto& r : refs) touches_outer = touches_outer || !inner_tables.count(r.table_index);
+          if (!touches_outer) {
+            local.push_back(std::move(f));
+            continue;
+          }
+          if (f->kind == BoundExprKind::kFunction && static_cast<BoundFunction&>(*f).function.name == "=") {
+            auto& eq = static_cast<BoundFunction&>(*f);
+            auto side_is_inner = [&](const BoundExpr& x) {
+              for (const auto& r : ReferencedBindings(x)) {
+                if (!inner_tables.count(r.table_index)) return false;
+              }
+              return true;
+            };
+            auto side_is_outer = [&](const BoundExpr& x) {
+              auto rs = ReferencedBindings(x);
+              if (rs.empty()) return false;
+              for (const auto& r : rs) {
+                if (inner_tables.count(r.table_index)) return false;
+              }
+              return true;
+            };
+            JoinCondition condition;
+            if (side_is_outer(*eq.args[0]) && side_is_inner(*eq.args[1])) {
+              condition.left = std::move(eq.args[0]);
+              condition.right = std::move(eq.args[1]);
+            } else if (side_is_inner(*eq.args[0]) && side_is_outer(*eq.args[1])) {
+              condition.left = std::move(eq.args[1]);
+              condition.right = std::move(eq.args[0]);
+            } else {
+              throw NotSupportedError("correlated condition {} is not supported yet (only "
+                                      "inner = outer equalities)",
+                                      f->ToString());
+            }
+            join->conditions.push_back(std::move(condition));
+            continue;
+          }
+          throw NotSupportedError("correlated condition {} is not supported yet (only inner = "
+                                  "outer equalities)",
+                                  f->ToString());
+        }
+        // Outer columns must only be used by the extracted conditions.
+        if (!local.empty()) {
+          auto filter = std::make_unique<LogicalFilter>();
+          filter->conditions = std::move(local);
+          filter->children.push_back(std::move(right));
+          right = std::move(filter);
+        }
+        if (sub.subquery_kind == ast::SubqueryKind::kAny) {
+          // x IN (SELECT y FROM ... WHERE correlated): one more key x = y.
+          if (select.select_list.size() != 1) throw BinderError("IN subquery must return exactly one column");
+          ExprContext inner_ctx;
+          inner_ctx.scope = &sub_scope;
+          auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
+          ExprContext outer_ctx;
+          outer_ctx.scope = &scope;
+          auto left_key = BindExpr(*sub.left, outer_ctx);
+          auto common = CommonType(left_key->type, right_key->type);
+          if (!common) throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(), right_key->type.ToString());
+          JoinCondition condition;
+          condition.left = CastTo(std::move(left_key), *common);
+          condition.right = CastTo(std::move(right_key), *common);
+          join->conditions.push_back(std::move(condition));
+        }
+        if (join->conditions.empty()) {
+          throw NotSupportedError("EXISTS subqueries without a correlated equality are not "
+                                  "supported yet");
+        }
+      }
+    }
+    if (sub.subquery_kind == ast::SubqueryKind::kExists) {
+      if (join->conditions.empty()) {
+        throw NotSupportedError("uncorrelated EXISTS is not supported yet");
+      }
+      join->join_kind = negated ? JoinKind::kAnti : JoinKind::kSemi;
+    } else if (!negated) {
+      join->join_kind = JoinKind::kSemi;
+    } else {
+      // NOT IN: a row survives only when the mark is FALSE (no match and no NULL involved).
+      join->join_kind = JoinKind::kMark;
+      join->mark_index = NewTableIndex();
+    }
+    join->children.push_back(std::move(plan));
+    join->children.push_back(std::move(right));
+    if (join->join_kind == JoinKind::kMark) {
+      auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(), ColumnBinding{join->mark_index, 0}, "mark");
+      auto not_mark = std::make_unique<BoundNot>(std::move(mark));
+      auto filter = std::make_unique<LogicalFilter>();
+      filter->conditions.push_back(std::move(not_mark));
+      filter->children.push_back(std::move(join));
+      plan = std::move(filter);
+      // The mark column stays in the output; the final projection drops it.
+    } else {
+      plan = std::move(join);
+    }
+  }
+  if (!filters.empty()) {
+    auto filter = std::make_unique<LogicalFilter>();
+    filter->conditions = std::move(filters);
+    filter->children.push_back(std::move(plan));
+    plan = std::move(filter);
+  }
+  return plan;
+}
+
+BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
+  Scope scope;
+  scope.outer = outer;
+  LogicalOperatorPtr plan;
+  if (node.from) {
+    plan = BindTableRef(*node.from, scope);
+  } else {
+    plan = std::make_unique<LogicalDummyScan>();
+  }
+  if (node.where) plan = BindWhere(*node.where, std::move(plan), scope);
+
+  // Expand the select list (stars) into (AST expression, name) pairs.
+  struct Item {
+    const ast::Expr* expr = nullptr;  // null for star-expanded columns
+    std::string name;
+    ColumnBinding binding;
+    LogicalType type;
+  };
+  std::vector<Item> items;
+  for (const auto& select_item : node.select_list) {
+    if (select_item.expr->kind == ast::ExprKind::kStar) {
+      const auto& star = static_cast<const ast::StarExpr&>(*select_item.expr);
+      bool any = false;
+      for (const auto& entry : scope.entries) {
+        if (!star.relation.empty() && Lower(entry.alias) != Lower(star.relation)) continue;
+        for (size_t i = 0; i < entry.names.size(); i++) {
+          items.push_back({nullptr, entry.names[i], entry.bindings[i], entry.types[i]});
+          any = true;
+        }
+      }
+      if (!any) {
+        throw BinderError(star.relation.empty() ? "SELECT * with no tables in FROM"
+                                                : "table '" + star.relation + "' not found for " +
+                                                      star.relation + ".*");
+      }
+      continue;
+    }
+    std::string name = select_item.alias;
+    if (name.empty()) {
+      if (select_item.expr->kind == ast::ExprKind::kColumnRef) {
+        name = static_cast<const ast::ColumnRefExpr&>(*select_item.expr).names.back();
+      } else {
+        name = select_item.expr->ToString();
+      }
+    }
+    items.push_back({select_item.expr.get(), name, {}, {}});
+  }
+
+  const bool aggregate = !node.group_by.empty() || ContainsAggregateInQuery(node);
+  AggregateInfo info;
+  std::vector<BoundExprPtr> select_exprs;
+  if (aggregate) {
+    info.group_index = NewTableIndex();
+    info.aggregate_index = NewTableIndex();
+    ExprContext group_ctx;
+    group_ctx.scope = &scope;
+    group_ctx.clause = "GROUP BY clause";
+    for (const auto& g : node.group_by) {
+      BoundExprPtr bound;
+      // GROUP BY 1 / GROUP BY alias refer to the select list.
+      if (g->kind == ast::ExprKind::kConstant) {
+        const Value& v = static_cast<const ast::ConstantExpr&>(*g).value;
+        if (v.type().id() == TypeId::kInteger) {
+          int64_t pos = v.GetInt64();
+          if (pos < 1 || pos > static_cast<int64_t>(items.size())) {
+            throw BinderError("GROUP BY position {} is not in the select list (1..{})", pos, items.size());
+          }
+          const Item& item = items[static_cast<size_t>(pos - 1)];
+          if (!item.expr) {
+            bound = std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
+          } else {
+            if (ContainsAggregateCall(*item.expr)) throw BinderError("cannot GROUP BY an aggregate");
+            bound = BindExpr(*item.expr, group_ctx);
+          }
+        }
+      }
+      if (!bound && g->kind == ast::ExprKind::kColumnRef &&
+          static_cast<const ast::ColumnRefExpr&>(*g).names.size() == 1) {
+        const std::string& n = static_cast<const ast::ColumnRefExpr&>(*g).names[0];
+        if (!ResolveColumn(scope, "", n)) {
+          for (const auto& item : items) {
+            if (item.expr && Lower(item.name) == Lower(n)) {
+              bound = BindExpr(*item.expr, group_ctx);
+              break;
+            }
+          }
+        }
+      }
+      if (!bound) bound = BindExpr(*g, group_ctx);
+      info.group_keys.push_back(bound->ToString());
+      info.groups.push_back(std::move(bound));
+    }
+  }
+
+  ExprContext select_ctx;
+  select_ctx.scope = &scope;
+  select_ctx.aggregates = aggregate ? &info : nullptr;
+  select_ctx.clause = "select list";
+  for (auto& item : items) {
+    BoundExprPtr bound = item.expr ? BindExpr(*item.expr, select_ctx)
+                                   : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
+    if (aggregate) bound = BindToGroups(std::move(bound), info, "select list");
+    if (!bound->type.valid()) bound = CastTo(std::move(bound), LogicalType::Integer());
+    bound->alias = item.name;
+    select_exprs.push_back(std::move(bound));
+  }
+  BoundExprPtr having;
+  if (node.having) {
+    if (!aggregate) throw BinderError("HAVING needs GROUP BY or an aggregate");
+    ExprContext having_ctx = select_ctx;
+    having_ctx.clause = "HAVING clause";
+    having = BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause");
+  }
+
+  // ORDER BY items that are not select items become hidden projection columns.
+  std::vector<BoundOrderBy> orders;
+  const size_t visible = select_exprs.size();
+  for (const auto& order : node.order_by) {
+    BoundOrderBy bound_order;
+    bound_order.descending = order.descending;
+    bound_order.nulls_first = order.nulls_first.value_or(order.descending);
+    int position = -1;
+    if (order.expr->kind == ast::ExprKind::kConstant) {
+      const Value& v = static_cast<const ast::ConstantExpr&>(*order.expr).value;
+      if (v.type().id() == TypeId::kInteger) {
+        int64_t pos = v.GetInt64();
+        if (pos < 1 || pos > static_cast<int64_t>(visible)) {
+          throw BinderError("ORDER BY position {} is not in the select list (1..{})", pos, visible);
+        }
+        position = static_cast<int>(pos - 1);
+      }
+    }
+    if (position < 0 && order.expr->kind == ast::ExprKind::kColumnRef &&
+        static_cast<const ast::ColumnRefExpr&>(*order.expr).names.size() == 1) {
+      const std::string& n = static_cast<const ast::ColumnRefExpr&>(*order.expr).names[0];
+      for (size_t i = 0; i < visible; i++) {
+        if (Lower(items[i].name) == Lower(n)) {
+          position = static_cast<int>(i);
+          break;
+        }
+      }
+    }
+    if (position < 0) {
+      BoundExprPtr bound = BindExpr(*order.expr, select_ctx);
+      if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
+      const std::string key = bound->ToString();
+      for (size_t i = 0; i < select_exprs.size(); i++) {
+        if (select_exprs[i]->ToString() == key) {
+          position = static_cast<int>(i);
+          break;
+        }
+      }
+      if (position < 0) {
+        if (node.distinct) {
+          throw BinderError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
+        }
+        position = static_cast<int>(select_exprs.size());
+        select_exprs.push_back(std::move(bound));
+      }
+    }
+    bound_order.expr = std::make_unique<BoundConstant>(Value::Integer(position));  // placeholder
+    orders.push_back(std::move(bound_order));
+  }
+
+  if (aggregate) {
+    auto agg = std::make_unique<LogicalAggregate>();
+    agg->group_index = info.group_index;
+    agg->aggregate_index = info.aggregate_index;
+    agg->groups = std::move(info.groups);
+    agg->aggregates = std::move(info.aggregates);
+    agg->children.push_back(std::move(plan));
+    plan = std::move(agg);
+    if (having) {
+      auto filter = std::make_unique<LogicalFilter>();
+      SplitConjunction(std::move(having), filter->conditions);
+      filter->children.push_back(std::move(plan));
+      plan = std::move(filter);
+    }
+  }
+  auto projection = std::make_unique<LogicalProjection>();
+  projection->table_index = NewTableIndex();
+  std::vector<LogicalType> types;
+  for (auto& e : select_exprs) types.push_back(e->type);
+  projection->expressions = std::move(select_exprs);
+  projection->children.push_back(std::move(plan));
+  const uint32_t projection_index = projection->table_index;
+  plan = std::move(projection);
+
+  std::vector<std::string> names;
+  for (size_t i = 0; i < visible; i++) names.push_back(items[i].name);
+
+  if (node.distinct) {
+    auto distinct = std::make_unique<LogicalAggregate>();
+    distinct->group_index = NewTableIndex();
+    distinct->aggregate_index = NewTableIndex();
+    for (size_t i = 0; i < types.size(); i++) {
+      distinct->groups.push_back(std::make_unique<BoundColumnRef>(
+          types[i], ColumnBinding{projection_index, static_cast<uint32_t>(i)}, names[i]));
+    }
+    distinct->children.push_back(std::move(plan));
+    const uint32_t distinct_index = distinct->group_index;
+    plan = std::move(distinct);
+    // The projection above refers to the distinct's group columns.
+    auto top = std::make_unique<LogicalProjection>();
+    top->table_index = NewTableIndex();
+    for (size_t i = 0; i < types.size(); i++) {
+      auto ref = std::make_unique<BoundColumnRef>(types[i], ColumnBinding{distinct_index, static_cast<uint32_t>(i)}, names[i]);
+      ref->alias = names[i];
+      top->expressions.push_back(std::move(ref));
+    }
+    top->children.push_back(std::move(plan));
+    plan = std::move(top);
+  }
+
+  // Resolve ORDER BY positions to the current plan's columns.
+  auto bindings = plan->GetColumnBindings();
+  auto plan_types = plan->GetTypes();
+  for (auto& order : orders) {
+    int pos = static_cast<int>(static_cast<BoundConstant&>(*order.expr).value.GetInt64());
+    order.expr = std::make_unique<BoundColumnRef>(plan_types[static_cast<size_t>(pos)],
+                                                  bindings[static_cast<size_t>(pos)],
+                                                  pos < static_cast<int>(names.size()) ? names[static_cast<size_t>(pos)] : "order_key");
+  }
+  if (!orders.empty()) {
+    auto order_by = std::make_unique<LogicalOrderBy>();
+    order_by->orders = std::move(orders);
+    order_by->children.push_back(std::move(plan));
+    plan = std::move(order_by);
+  }
+  BoundQuery result;
+  result.plan = std::move(plan);
+  result.names = names;
+  result.types.assign(types.begin(), types.begin() + static_cast<long>(visible));
+  // LIMIT/OFFSET, then drop hidden ORDER BY columns.
+  result = ApplyOrderLimit(node, std::move(result));
+  if (result.plan->GetTypes().size() != visible) {
+    auto top = std::make_unique<LogicalProjection>();
+    top->table_index = NewTableIndex();
+    auto b = result.plan->GetColumnBindings();
+    auto t = result.plan->GetTypes();
+    for (size_t i = 0; i < visible; i++) {
+      auto ref = std::make_unique<BoundColumnRef>(t[i], b[i], names[i]);
+      ref->alias = names[i];
+      top->expressions.push_back(std::move(ref));
+    }
+    top->children.push_back(std::move(result.plan));
+    result.plan = std::move(top);
+  }
+  return result;
+}
+
+BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query) {
+  // ORDER BY of SELECT nodes was bound in BindSelect; set operations and VALUES order here.
+  if (node.kind != ast::QueryNodeKind::kSelect && !node.order_by.empty()) {
+    Scope scope;
+    ScopeEntry entry = EntryFor("", *query.plan, query.names);
+    scope.entries.push_back(entry);
+    auto order_by = std::make_unique<LogicalOrderBy>();
+    for (const auto& order : node.order_by) {
+      BoundOrderBy bound;
+      bound.descending = order.descending;
+      bound.nulls_first = order.nulls_first.value_or(order.descending);
+      if (order.expr->kind == ast::ExprKind::kConstant &&
+          static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() == TypeId::kInteger) {
+        int64_t pos = static_cast<const ast::ConstantExpr&>(*order.expr).value.GetInt64();
+        if (pos < 1 || pos > static_cast<int64_t>(entry.names.size())) {
+          throw BinderError("ORDER BY position {} is out of range", pos);
+        }
+        bound.expr = std::make_unique<BoundColumnRef>(entry.types[static_cast<size_t>(pos - 1)],
+                                                      entry.bindings[static_cast<size_t>(pos - 1)],
+                                                      entry.names[static_cast<size_t>(pos - 1)]);
+      } else {
+        ExprContext ctx;
+        ctx.scope = &scope;
+        ctx.clause = "ORDER BY clause";
+        bound.expr = BindExpr(*order.expr, ctx);
+      }
+      order_by->orders.push_back(std::move(bound));
+    }
+    order_by->children.push_back(std::move(query.plan));
+    query.plan = std::move(order_by);
+  }
+  if (node.limit || node.offset) {
+    auto limit = std::make_unique<LogicalLimit>();
+    ExprContext ctx;
+    ctx.clause = "LIMIT clause";
+    auto evaluate = [&](const ast::Expr& e, const char* what) -> int64_t {
+      auto bound = BindExpr(e, ctx);
+      if (bound->kind != BoundExprKind::kConstant) throw BinderError("{} must be a constant", what);
+      Value v = static_cast<BoundConstant&>(*bound).value;
+      if (v.is_null()) return -1;
+      int64_t n = CastValue(v, LogicalType::Bigint()).GetInt64();
+      if (n < 0) throw BinderError("{} must not be negative", what);
+      return n;
+    };
+    if (node.limit) limit->limit = evaluate(*node.limit, "LIMIT");
+    if (node.offset) limit->offset = std::max<int64_t>(0, evaluate(*node.offset, "OFFSET"));
+    limit->children.push_back(std::move(query.plan));
+    query.plan = std::move(limit);
+  }
+  return query;
+}
+
+BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* outer) {
+  BoundQuery left = BindQueryNode(*node.left, outer);
+  BoundQuery right = BindQueryNode(*node.right, outer);
+  if (left.types.size() != right.types.size()) {
+    throw BinderError("each side of a set operation must have the same number of columns ({} vs {})",
+                      left.types.size(), right.types.size());
+  }
+  std::vector<LogicalType> types;
+  for (size_t i = 0; i < left.types.size(); i++) {
+    auto common = CommonType(left.types[i], right.types[i]);
+    if (!common) {
+      throw BinderError("column {} of the set operation has incompatible types {} and {}", i + 1,
+                        left.types[i].ToString(), right.types[i].ToString());
+    }
+    types.push_back(*common);
+  }
+  auto cast_side = [&](BoundQuery& side) {
+    if (side.types == types) return std::move(side.plan);
+    auto projection = std::make_unique<LogicalProjection>();
+    projection->table_index = NewTableIndex();
+    auto b = side.plan->GetColumnBindings();
+    for (size_t i = 0; i < types.size(); i++) {
+      projection->expressions.push_back(
+          CastTo(std::make_unique<BoundColumnRef>(side.types[i], b[i], side.names[i]), types[i]));
+    }
+    projection->children.push_back(std::move(side.plan));
+    return LogicalOperatorPtr(std::move(projection));
+  };
+  auto op = std::make_unique<LogicalSetOperation>();
+  op->table_index = NewTableIndex();
+  op->kind = node.op == ast::SetOperationType::kUnion       ? SetOperationKind::kUnion
+             : node.op == ast::SetOperationType::kIntersect ? SetOperationKind::kIntersect
+                                                             : SetOperationKind::kExcept;
+  op->all = node.all;
+  op->types = types;
+  op->children.push_back(cast_side(left));
+  op->children.push_back(cast_side(right));
+  BoundQuery result;
+  result.names = left.names;
+  result.types = types;
+  result.plan = std::move(op);
+  return result;
+}
+
+}  // namespace shears

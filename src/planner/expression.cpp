@@ -1,0 +1,213 @@
+#include "planner/expression.h"
+
+#include <functional>
+
+namespace shears {
+
+namespace {
+std::string JoinExprs(const std::vector<BoundExprPtr>& exprs, const char* sep) {
+  std::string out;
+  for (size_t i = 0; i < exprs.size(); i++) {
+    if (i) out += sep;
+    out += exprs[i]->ToString();
+  }
+  return out;
+}
+
+std::vector<BoundExprPtr> CopyAll(const std::vector<BoundExprPtr>& exprs) {
+  std::vector<BoundExprPtr> out;
+  out.reserve(exprs.size());
+  for (const auto& e : exprs) out.push_back(e->Copy());
+  return out;
+}
+
+template <typename T>
+BoundExprPtr WithAlias(std::unique_ptr<T> copy, const BoundExpr& original) {
+  copy->alias = original.alias;
+  return copy;
+}
+
+bool IsInfixOperator(const std::string& name) {
+  static const char* kOps[] = {"+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=",
+                               "IS DISTINCT FROM", "IS NOT DISTINCT FROM"};
+  for (const char* op : kOps) {
+    if (name == op) return true;
+  }
+  return false;
+}
+}  // namespace
+
+BoundExprPtr BoundColumnRef::Copy() const {
+  return WithAlias(std::make_unique<BoundColumnRef>(type, binding, name), *this);
+}
+
+BoundExprPtr BoundReference::Copy() const {
+  return WithAlias(std::make_unique<BoundReference>(type, index, name), *this);
+}
+
+std::string BoundConstant::ToString() const {
+  if (value.is_null()) return "NULL";
+  if (value.type().IsString()) return "'" + value.ToString() + "'";
+  if (value.type().id() == TypeId::kDate) return "DATE '" + value.ToString() + "'";
+  if (value.type().id() == TypeId::kTimestamp) return "TIMESTAMP '" + value.ToString() + "'";
+  return value.ToString();
+}
+
+BoundExprPtr BoundConstant::Copy() const {
+  return WithAlias(std::make_unique<BoundConstant>(value), *this);
+}
+
+std::string BoundFunction::ToString() const {
+  if (IsInfixOperator(function.name) && args.size() == 2) {
+    return "(" + args[0]->ToString() + " " + function.name + " " + args[1]->ToString() + ")";
+  }
+  if (function.name == "-" && args.size() == 1) return "(-" + args[0]->ToString() + ")";
+  return function.name + "(" + JoinExprs(args, ", ") + ")";
+}
+
+BoundExprPtr BoundFunction::Copy() const {
+  return WithAlias(std::make_unique<BoundFunction>(function, CopyAll(args)), *this);
+}
+
+std::vector<BoundExprPtr*> BoundFunction::Children() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& a : args) out.push_back(&a);
+  return out;
+}
+
+std::string BoundCast::ToString() const {
+  return std::string(try_cast ? "TRY_CAST(" : "CAST(") + child->ToString() + " AS " +
+         type.ToString() + ")";
+}
+
+BoundExprPtr BoundCast::Copy() const {
+  return WithAlias(std::make_unique<BoundCast>(child->Copy(), type, try_cast), *this);
+}
+
+std::string BoundConjunction::ToString() const {
+  return "(" + JoinExprs(children, is_and ? " AND " : " OR ") + ")";
+}
+
+BoundExprPtr BoundConjunction::Copy() const {
+  return WithAlias(std::make_unique<BoundConjunction>(is_and, CopyAll(children)), *this);
+}
+
+std::vector<BoundExprPtr*> BoundConjunction::Children() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& c : children) out.push_back(&c);
+  return out;
+}
+
+BoundExprPtr BoundNot::Copy() const { return WithAlias(std::make_unique<BoundNot>(child->Copy()), *this); }
+
+BoundExprPtr BoundIsNull::Copy() const {
+  return WithAlias(std::make_unique<BoundIsNull>(child->Copy(), negated), *this);
+}
+
+std::string BoundCase::ToString() const {
+  std::string out = "CASE";
+  for (const auto& [when, then] : when_then) {
+    out += " WHEN " + when->ToString() + " THEN " + then->ToString();
+  }
+  out += " ELSE " + else_expr->ToString() + " END";
+  return out;
+}
+
+BoundExprPtr BoundCase::Copy() const {
+  auto copy = std::make_unique<BoundCase>(type);
+  for (const auto& [when, then] : when_then) copy->when_then.emplace_back(when->Copy(), then->Copy());
+  copy->else_expr = else_expr->Copy();
+  return WithAlias(std::move(copy), *this);
+}
+
+std::vector<BoundExprPtr*> BoundCase::Children() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& [when, then] : when_then) {
+    out.push_back(&when);
+    out.push_back(&then);
+  }
+  out.push_back(&else_expr);
+  return out;
+}
+
+std::string BoundInList::ToString() const {
+  return "(" + value->ToString() + " IN (" + JoinExprs(list, ", ") + "))";
+}
+
+BoundExprPtr BoundInList::Copy() const {
+  return WithAlias(std::make_unique<BoundInList>(value->Copy(), CopyAll(list)), *this);
+}
+
+std::vector<BoundExprPtr*> BoundInList::Children() {
+  std::vector<BoundExprPtr*> out{&value};
+  for (auto& e : list) out.push_back(&e);
+  return out;
+}
+
+static const char* AggregateName(AggregateKind kind) {
+  switch (kind) {
+    case AggregateKind::kCountStar:
+    case AggregateKind::kCount:
+      return "count";
+    case AggregateKind::kSum:
+      return "sum";
+    case AggregateKind::kAvg:
+      return "avg";
+    case AggregateKind::kMin:
+      return "min";
+    case AggregateKind::kMax:
+      return "max";
+    case AggregateKind::kStddevSamp:
+      return "stddev_samp";
+    case AggregateKind::kAny:
+      return "any_value";
+  }
+  return "?";
+}
+
+std::string BoundAggregate::ToString() const {
+  if (aggregate == AggregateKind::kCountStar) return "count_star()";
+  return std::string(AggregateName(aggregate)) + "(" + (distinct ? "DISTINCT " : "") +
+         arg->ToString() + ")";
+}
+
+BoundExprPtr BoundAggregate::Copy() const {
+  return WithAlias(std::make_unique<BoundAggregate>(aggregate, type, arg ? arg->Copy() : nullptr, distinct),
+                   *this);
+}
+
+std::vector<BoundExprPtr*> BoundAggregate::Children() {
+  if (!arg) return {};
+  return {&arg};
+}
+
+void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit) {
+  visit(expr);
+  for (BoundExprPtr* child : expr.Children()) VisitExpression(**child, visit);
+}
+
+std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr) {
+  std::vector<ColumnBinding> out;
+  VisitExpression(const_cast<BoundExpr&>(expr), [&](BoundExpr& e) {
+    if (e.kind == BoundExprKind::kColumnRef) out.push_back(static_cast<BoundColumnRef&>(e).binding);
+  });
+  return out;
+}
+
+void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {
+  if (expr->kind == BoundExprKind::kConjunction && static_cast<BoundConjunction&>(*expr).is_and) {
+    for (auto& child : static_cast<BoundConjunction&>(*expr).children) {
+      SplitConjunction(std::move(child), out);
+    }
+    return;
+  }
+  out.push_back(std::move(expr));
+}
+
+BoundExprPtr MakeConjunction(std::vector<BoundExprPtr> conjuncts) {
+  if (conjuncts.empty()) return std::make_unique<BoundConstant>(Value::Boolean(true));
+  if (conjuncts.size() == 1) return std::move(conjuncts[0]);
+  return std::make_unique<BoundConjunction>(true, std::move(conjuncts));
+}
+
+}  // namespace shears

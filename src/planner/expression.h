@@ -1,0 +1,175 @@
+#pragma once
+// Bound expressions: names resolved, types known, functions chosen. The logical plan refers to
+// columns by ColumnBinding (which operator made the column, and which of its columns), stable
+// across rewrites; physical planning turns bindings into positions in the input batch.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/value.h"
+#include "function/function.h"
+
+namespace shears {
+
+/// Identifies a column in the logical plan: the operator (table index) that produced it and
+/// its position among that operator's new columns.
+struct ColumnBinding {
+  uint32_t table_index = 0;
+  uint32_t column_index = 0;
+  friend bool operator==(const ColumnBinding& a, const ColumnBinding& b) {
+    return a.table_index == b.table_index && a.column_index == b.column_index;
+  }
+  friend bool operator<(const ColumnBinding& a, const ColumnBinding& b) {
+    return a.table_index != b.table_index ? a.table_index < b.table_index
+                                          : a.column_index < b.column_index;
+  }
+};
+
+enum class BoundExprKind {
+  kColumnRef,    // a column of the logical plan (by binding)
+  kReference,    // a column of the physical input batch (by position)
+  kConstant,
+  kFunction,     // scalar functions and operators (+, =, ||, ...)
+  kCast,
+  kConjunction,  // AND / OR with three-valued logic, n-ary
+  kNot,
+  kIsNull,       // IS [NOT] NULL
+  kCase,         // CASE WHEN ... THEN ... [ELSE ...] END (searched form only)
+  kInList,       // x IN (constants or expressions); NOT IN is NOT over it
+  kAggregate,    // only inside LogicalAggregate: sum(x), count(*), ...
+};
+
+struct BoundExpr;
+using BoundExprPtr = std::unique_ptr<BoundExpr>;
+
+struct BoundExpr {
+  BoundExpr(BoundExprKind k, LogicalType t) : kind(k), type(t) {}
+  virtual ~BoundExpr() = default;
+  virtual std::string ToString() const = 0;
+  virtual BoundExprPtr Copy() const = 0;
+  /// Children in evaluation order (for generic rewrites and traversals).
+  virtual std::vector<BoundExprPtr*> Children() { return {}; }
+
+  BoundExprKind kind;
+  LogicalType type;
+  std::string alias;  // output column name, when the expression is a select item
+};
+
+struct BoundColumnRef : BoundExpr {
+  BoundColumnRef(LogicalType t, ColumnBinding b, std::string n)
+      : BoundExpr(BoundExprKind::kColumnRef, t), binding(b), name(std::move(n)) {}
+  ColumnBinding binding;
+  std::string name;  // for EXPLAIN
+  std::string ToString() const override { return name; }
+  BoundExprPtr Copy() const override;
+};
+
+struct BoundReference : BoundExpr {
+  BoundReference(LogicalType t, idx_t i, std::string n)
+      : BoundExpr(BoundExprKind::kReference, t), index(i), name(std::move(n)) {}
+  idx_t index;
+  std::string name;
+  std::string ToString() const override { return name.empty() ? "#" + std::to_string(index) : name; }
+  BoundExprPtr Copy() const override;
+};
+
+struct BoundConstant : BoundExpr {
+  explicit BoundConstant(Value v) : BoundExpr(BoundExprKind::kConstant, v.type()), value(std::move(v)) {}
+  Value value;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+};
+
+struct BoundFunction : BoundExpr {
+  BoundFunction(BoundScalarFunction f, std::vector<BoundExprPtr> a)
+      : BoundExpr(BoundExprKind::kFunction, f.return_type), function(std::move(f)), args(std::move(a)) {}
+  BoundScalarFunction function;
+  std::vector<BoundExprPtr> args;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+struct BoundCast : BoundExpr {
+  BoundCast(BoundExprPtr c, LogicalType to, bool t = false)
+      : BoundExpr(BoundExprKind::kCast, to), child(std::move(c)), try_cast(t) {}
+  BoundExprPtr child;
+  bool try_cast;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override { return {&child}; }
+};
+
+struct BoundConjunction : BoundExpr {
+  BoundConjunction(bool is_and, std::vector<BoundExprPtr> c)
+      : BoundExpr(BoundExprKind::kConjunction, LogicalType::Boolean()), is_and(is_and), children(std::move(c)) {}
+  bool is_and;
+  std::vector<BoundExprPtr> children;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+struct BoundNot : BoundExpr {
+  explicit BoundNot(BoundExprPtr c) : BoundExpr(BoundExprKind::kNot, LogicalType::Boolean()), child(std::move(c)) {}
+  BoundExprPtr child;
+  std::string ToString() const override { return "(NOT " + child->ToString() + ")"; }
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override { return {&child}; }
+};
+
+struct BoundIsNull : BoundExpr {
+  BoundIsNull(BoundExprPtr c, bool n)
+      : BoundExpr(BoundExprKind::kIsNull, LogicalType::Boolean()), child(std::move(c)), negated(n) {}
+  BoundExprPtr child;
+  bool negated;
+  std::string ToString() const override {
+    return "(" + child->ToString() + (negated ? " IS NOT NULL)" : " IS NULL)");
+  }
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override { return {&child}; }
+};
+
+struct BoundCase : BoundExpr {
+  explicit BoundCase(LogicalType t) : BoundExpr(BoundExprKind::kCase, t) {}
+  std::vector<std::pair<BoundExprPtr, BoundExprPtr>> when_then;
+  BoundExprPtr else_expr;  // never null after binding (NULL constant when absent)
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+struct BoundInList : BoundExpr {
+  BoundInList(BoundExprPtr v, std::vector<BoundExprPtr> l)
+      : BoundExpr(BoundExprKind::kInList, LogicalType::Boolean()), value(std::move(v)), list(std::move(l)) {}
+  BoundExprPtr value;
+  std::vector<BoundExprPtr> list;  // same type as value
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+enum class AggregateKind { kCountStar, kCount, kSum, kAvg, kMin, kMax, kStddevSamp, kAny };
+
+struct BoundAggregate : BoundExpr {
+  BoundAggregate(AggregateKind k, LogicalType t, BoundExprPtr a, bool d)
+      : BoundExpr(BoundExprKind::kAggregate, t), aggregate(k), arg(std::move(a)), distinct(d) {}
+  AggregateKind aggregate;
+  BoundExprPtr arg;  // null for count(*)
+  bool distinct;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+/// Visits `expr` and all its descendants, parents first.
+void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit);
+/// Every column binding `expr` references.
+std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr);
+/// Splits AND chains into their conjuncts (moves them out of `expr`).
+void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
+/// AND of the conjuncts (a TRUE constant when empty).
+BoundExprPtr MakeConjunction(std::vector<BoundExprPtr> conjuncts);
+
+}  // namespace shears

@@ -1,0 +1,216 @@
+#include "planner/logical_plan.h"
+
+namespace shears {
+
+namespace {
+std::string JoinExprs(const std::vector<BoundExprPtr>& exprs, const char* sep = ", ") {
+  std::string out;
+  for (size_t i = 0; i < exprs.size(); i++) out += (i ? sep : "") + exprs[i]->ToString();
+  return out;
+}
+std::vector<BoundExprPtr*> Pointers(std::vector<BoundExprPtr>& exprs) {
+  std::vector<BoundExprPtr*> out;
+  for (auto& e : exprs) out.push_back(&e);
+  return out;
+}
+}  // namespace
+
+std::string LogicalOperator::ToString(int indent) const {
+  std::string out = std::string(static_cast<size_t>(indent) * 2, ' ') + Describe();
+  if (estimated_rows >= 0) out += " [~" + std::to_string(static_cast<int64_t>(estimated_rows)) + " rows]";
+  out += "\n";
+  for (const auto& child : children) out += child->ToString(indent + 1);
+  return out;
+}
+
+std::vector<ColumnBinding> LogicalGet::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (int id : column_ids) out.push_back({table_index, static_cast<uint32_t>(id)});
+  return out;
+}
+
+std::vector<LogicalType> LogicalGet::GetTypes() const {
+  std::vector<LogicalType> out;
+  for (int id : column_ids) {
+    const auto& type = dataset->columns()[static_cast<size_t>(id)].type;
+    out.push_back(type.valid() ? type : LogicalType::Varchar());
+  }
+  return out;
+}
+
+std::string LogicalGet::Describe() const {
+  std::string out = "GET " + table_name + " [";
+  for (size_t i = 0; i < column_ids.size(); i++) {
+    out += (i ? ", " : "") + dataset->columns()[static_cast<size_t>(column_ids[i])].name;
+  }
+  out += "]";
+  if (!filters.empty()) out += " filters: " + JoinExprs(filters, " AND ");
+  return out;
+}
+
+std::vector<BoundExprPtr*> LogicalGet::Expressions() { return Pointers(filters); }
+
+std::vector<ColumnBinding> LogicalValues::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < types.size(); i++) out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+std::string LogicalValues::Describe() const { return "VALUES (" + std::to_string(rows.size()) + " rows)"; }
+
+std::vector<BoundExprPtr*> LogicalValues::Expressions() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& row : rows) {
+    for (auto& e : row) out.push_back(&e);
+  }
+  return out;
+}
+
+std::string LogicalFilter::Describe() const { return "FILTER " + JoinExprs(conditions, " AND "); }
+std::vector<BoundExprPtr*> LogicalFilter::Expressions() { return Pointers(conditions); }
+
+std::vector<ColumnBinding> LogicalProjection::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < expressions.size(); i++) out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+std::vector<LogicalType> LogicalProjection::GetTypes() const {
+  std::vector<LogicalType> out;
+  for (const auto& e : expressions) out.push_back(e->type);
+  return out;
+}
+
+std::string LogicalProjection::Describe() const { return "PROJECTION " + JoinExprs(expressions); }
+std::vector<BoundExprPtr*> LogicalProjection::Expressions() { return Pointers(expressions); }
+
+std::vector<ColumnBinding> LogicalAggregate::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < groups.size(); i++) out.push_back({group_index, static_cast<uint32_t>(i)});
+  for (size_t i = 0; i < aggregates.size(); i++) {
+    out.push_back({aggregate_index, static_cast<uint32_t>(i)});
+  }
+  return out;
+}
+
+std::vector<LogicalType> LogicalAggregate::GetTypes() const {
+  std::vector<LogicalType> out;
+  for (const auto& g : groups) out.push_back(g->type);
+  for (const auto& a : aggregates) out.push_back(a->type);
+  return out;
+}
+
+std::string LogicalAggregate::Describe() const {
+  std::string out = "AGGREGATE";
+  if (!groups.empty()) out += " groups: " + JoinExprs(groups);
+  if (!aggregates.empty()) out += " aggregates: " + JoinExprs(aggregates);
+  return out;
+}
+
+std::vector<BoundExprPtr*> LogicalAggregate::Expressions() {
+  auto out = Pointers(groups);
+  for (auto& a : aggregates) out.push_back(&a);
+  return out;
+}
+
+const char* JoinKindName(JoinKind kind) {
+  switch (kind) {
+    case JoinKind::kInner:
+      return "INNER";
+    case JoinKind::kLeft:
+      return "LEFT";
+    case JoinKind::kRight:
+      return "RIGHT";
+    case JoinKind::kFull:
+      return "FULL";
+    case JoinKind::kSemi:
+      return "SEMI";
+    case JoinKind::kAnti:
+      return "ANTI";
+    case JoinKind::kMark:
+      return "MARK";
+    case JoinKind::kCross:
+      return "CROSS";
+  }
+  return "?";
+}
+
+std::vector<ColumnBinding> LogicalJoin::GetColumnBindings() const {
+  auto out = children[0]->GetColumnBindings();
+  if (join_kind == JoinKind::kSemi || join_kind == JoinKind::kAnti) return out;
+  if (join_kind == JoinKind::kMark) {
+    out.push_back({mark_index, 0});
+    return out;
+  }
+  auto right = children[1]->GetColumnBindings();
+  out.insert(out.end(), right.begin(), right.end());
+  return out;
+}
+
+std::vector<LogicalType> LogicalJoin::GetTypes() const {
+  auto out = children[0]->GetTypes();
+  if (join_kind == JoinKind::kSemi || join_kind == JoinKind::kAnti) return out;
+  if (join_kind == JoinKind::kMark) {
+    out.push_back(LogicalType::Boolean());
+    return out;
+  }
+  auto right = children[1]->GetTypes();
+  out.insert(out.end(), right.begin(), right.end());
+  return out;
+}
+
+std::string LogicalJoin::Describe() const {
+  std::string out = std::string("JOIN ") + JoinKindName(join_kind);
+  for (size_t i = 0; i < conditions.size(); i++) {
+    out += (i ? " AND " : " ON ") + conditions[i].left->ToString() +
+           (conditions[i].null_equal ? " IS NOT DISTINCT FROM " : " = ") +
+           conditions[i].right->ToString();
+  }
+  if (residual) out += " residual: " + residual->ToString();
+  return out;
+}
+
+std::vector<BoundExprPtr*> LogicalJoin::Expressions() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& c : conditions) {
+    out.push_back(&c.left);
+    out.push_back(&c.right);
+  }
+  if (residual) out.push_back(&residual);
+  return out;
+}
+
+std::string LogicalOrderBy::Describe() const {
+  std::string out = "ORDER_BY";
+  for (size_t i = 0; i < orders.size(); i++) {
+    out += (i ? ", " : " ") + orders[i].expr->ToString() + (orders[i].descending ? " DESC" : " ASC") +
+           (orders[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return out;
+}
+
+std::vector<BoundExprPtr*> LogicalOrderBy::Expressions() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& o : orders) out.push_back(&o.expr);
+  return out;
+}
+
+std::string LogicalLimit::Describe() const {
+  return "LIMIT " + (limit < 0 ? std::string("ALL") : std::to_string(limit)) +
+         (offset ? " OFFSET " + std::to_string(offset) : "");
+}
+
+std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < types.size(); i++) out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+std::string LogicalSetOperation::Describe() const {
+  const char* name = kind == SetOperationKind::kUnion       ? "UNION"
+                     : kind == SetOperationKind::kIntersect ? "INTERSECT"
+                                                            : "EXCEPT";
+  return std::string(name) + (all ? " ALL" : "");
+}
+
+}  // namespace shears

@@ -1,0 +1,186 @@
+#pragma once
+// The logical plan: what the query computes, as a tree of relational operators over bound
+// expressions. Produced by the binder, rewritten by the optimizer, turned into pipelines by
+// the physical planner. Each operator lists its output columns as ColumnBindings.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "planner/expression.h"
+#include "storage/dataset.h"
+
+namespace shears {
+
+enum class LogicalOperatorType {
+  kGet,           // scan of a dataset (files), with projected columns and pushed filters
+  kDummyScan,     // one row, no columns: SELECT without FROM
+  kValues,        // VALUES (...), (...)
+  kFilter,
+  kProjection,
+  kAggregate,     // GROUP BY and aggregates (DISTINCT is an aggregate without aggregates)
+  kJoin,
+  kOrderBy,
+  kLimit,
+  kSetOperation,  // UNION [ALL], INTERSECT, EXCEPT
+};
+
+struct LogicalOperator;
+using LogicalOperatorPtr = std::unique_ptr<LogicalOperator>;
+
+struct LogicalOperator {
+  explicit LogicalOperator(LogicalOperatorType t) : type(t) {}
+  virtual ~LogicalOperator() = default;
+
+  /// The output columns, in order.
+  virtual std::vector<ColumnBinding> GetColumnBindings() const = 0;
+  /// Output types, parallel to GetColumnBindings().
+  virtual std::vector<LogicalType> GetTypes() const = 0;
+  /// Operator name and parameters for EXPLAIN ("FILTER (a > 1)").
+  virtual std::string Describe() const = 0;
+  /// Expressions the operator evaluates (for generic rewrites).
+  virtual std::vector<BoundExprPtr*> Expressions() { return {}; }
+
+  /// The whole subtree, indented, for EXPLAIN (LOGICAL).
+  std::string ToString(int indent = 0) const;
+
+  LogicalOperatorType type;
+  std::vector<LogicalOperatorPtr> children;
+  double estimated_rows = -1;  // < 0: unknown
+};
+
+struct LogicalGet : LogicalOperator {
+  LogicalGet() : LogicalOperator(LogicalOperatorType::kGet) {}
+  uint32_t table_index = 0;
+  std::string table_name;  // alias or path, for EXPLAIN
+  std::shared_ptr<const Dataset> dataset;
+  /// Dataset columns read, in output order; binding (table_index, i) is column_ids[i].
+  std::vector<int> column_ids;
+  /// Conjuncts over this scan's columns, evaluated inside the scan (and used for pruning).
+  std::vector<BoundExprPtr> filters;
+
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override;
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+struct LogicalDummyScan : LogicalOperator {
+  LogicalDummyScan() : LogicalOperator(LogicalOperatorType::kDummyScan) {}
+  std::vector<ColumnBinding> GetColumnBindings() const override { return {}; }
+  std::vector<LogicalType> GetTypes() const override { return {}; }
+  std::string Describe() const override { return "DUMMY_SCAN"; }
+};
+
+struct LogicalValues : LogicalOperator {
+  LogicalValues() : LogicalOperator(LogicalOperatorType::kValues) {}
+  uint32_t table_index = 0;
+  std::vector<LogicalType> types;
+  std::vector<std::string> names;
+  std::vector<std::vector<BoundExprPtr>> rows;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override { return types; }
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+struct LogicalFilter : LogicalOperator {
+  LogicalFilter() : LogicalOperator(LogicalOperatorType::kFilter) {}
+  std::vector<BoundExprPtr> conditions;  // conjuncts
+  std::vector<ColumnBinding> GetColumnBindings() const override {
+    return children[0]->GetColumnBindings();
+  }
+  std::vector<LogicalType> GetTypes() const override { return children[0]->GetTypes(); }
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+struct LogicalProjection : LogicalOperator {
+  LogicalProjection() : LogicalOperator(LogicalOperatorType::kProjection) {}
+  uint32_t table_index = 0;
+  std::vector<BoundExprPtr> expressions;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override;
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+struct LogicalAggregate : LogicalOperator {
+  LogicalAggregate() : LogicalOperator(LogicalOperatorType::kAggregate) {}
+  uint32_t group_index = 0;      // bindings of the group columns
+  uint32_t aggregate_index = 0;  // bindings of the aggregate results
+  std::vector<BoundExprPtr> groups;
+  std::vector<BoundExprPtr> aggregates;  // BoundAggregate
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override;
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+enum class JoinKind { kInner, kLeft, kRight, kFull, kSemi, kAnti, kMark, kCross };
+const char* JoinKindName(JoinKind kind);
+
+/// left_key = right_key (NULL keys never match), or IS NOT DISTINCT FROM when null_equal.
+struct JoinCondition {
+  BoundExprPtr left;   // over the left child's columns
+  BoundExprPtr right;  // over the right child's columns
+  bool null_equal = false;
+};
+
+struct LogicalJoin : LogicalOperator {
+  LogicalJoin() : LogicalOperator(LogicalOperatorType::kJoin) {}
+  JoinKind join_kind = JoinKind::kInner;
+  std::vector<JoinCondition> conditions;  // equi-join keys
+  BoundExprPtr residual;                  // other predicates over both sides (may be null)
+  /// Mark joins add one BOOLEAN column (TRUE: a match, FALSE: none, NULL: unknown because of
+  /// NULLs, as NOT IN needs) with binding (mark_index, 0).
+  uint32_t mark_index = 0;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override;
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+struct BoundOrderBy {
+  BoundExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+  BoundOrderBy Copy() const { return {expr->Copy(), descending, nulls_first}; }
+};
+
+struct LogicalOrderBy : LogicalOperator {
+  LogicalOrderBy() : LogicalOperator(LogicalOperatorType::kOrderBy) {}
+  std::vector<BoundOrderBy> orders;
+  std::vector<ColumnBinding> GetColumnBindings() const override {
+    return children[0]->GetColumnBindings();
+  }
+  std::vector<LogicalType> GetTypes() const override { return children[0]->GetTypes(); }
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+struct LogicalLimit : LogicalOperator {
+  LogicalLimit() : LogicalOperator(LogicalOperatorType::kLimit) {}
+  int64_t limit = -1;  // < 0: no limit
+  int64_t offset = 0;
+  std::vector<ColumnBinding> GetColumnBindings() const override {
+    return children[0]->GetColumnBindings();
+  }
+  std::vector<LogicalType> GetTypes() const override { return children[0]->GetTypes(); }
+  std::string Describe() const override;
+};
+
+enum class SetOperationKind { kUnion, kIntersect, kExcept };
+
+struct LogicalSetOperation : LogicalOperator {
+  LogicalSetOperation() : LogicalOperator(LogicalOperatorType::kSetOperation) {}
+  uint32_t table_index = 0;
+  SetOperationKind kind = SetOperationKind::kUnion;
+  bool all = false;
+  std::vector<LogicalType> types;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override { return types; }
+  std::string Describe() const override;
+};
+
+}  // namespace shears

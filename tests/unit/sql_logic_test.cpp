@@ -1,0 +1,203 @@
+// Runs the SQL logic tests under tests/sql (the sqllogictest format DuckDB and SQLite use).
+//
+//   statement ok                  the statement must succeed
+//   statement error [text]        it must fail (with `text` in the message, when given)
+//   query <types> [rowsort]       rows after `----` (values tab-separated, NULL as NULL,
+//                                 the empty string as (empty)); rowsort sorts both sides
+//   explain <regex>               EXPLAIN ANALYZE of the SQL must match the regex
+//
+// ${DATA} in SQL is replaced by the tests/data directory. Every query and statement runs
+// twice, with dynamic filtering on and off, and both runs must give the expected answer.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+
+#include "common/error.h"
+#include "main/connection.h"
+#include "test_util.h"
+
+namespace shears {
+namespace {
+
+struct Record {
+  enum Kind { kStatementOk, kStatementError, kQuery, kExplain } kind;
+  std::string sql;
+  std::string expected_error;
+  bool rowsort = false;
+  std::vector<std::string> expected;
+  std::string regex;
+  int line = 0;
+};
+
+std::vector<Record> ParseTestFile(const std::string& text) {
+  std::vector<Record> records;
+  std::istringstream in(text);
+  std::string line;
+  int line_number = 0;
+  auto next = [&](std::string& out) {
+    if (!std::getline(in, out)) return false;
+    line_number++;
+    return true;
+  };
+  while (next(line)) {
+    if (line.empty() || line[0] == '#') continue;
+    Record record;
+    record.line = line_number;
+    std::istringstream header(line);
+    std::string word;
+    header >> word;
+    if (word == "statement") {
+      std::string what;
+      header >> what;
+      record.kind = what == "ok" ? Record::kStatementOk : Record::kStatementError;
+      std::getline(header, record.expected_error);
+      record.expected_error.erase(0, record.expected_error.find_first_not_of(' '));
+    } else if (word == "query") {
+      record.kind = Record::kQuery;
+      std::string types, mode;
+      header >> types >> mode;
+      record.rowsort = mode == "rowsort";
+    } else if (word == "explain") {
+      record.kind = Record::kExplain;
+      std::getline(header, record.regex);
+      record.regex.erase(0, record.regex.find_first_not_of(' '));
+    } else {
+      ADD_FAILURE() << "line " << line_number << ": unknown record '" << line << "'";
+      continue;
+    }
+    // SQL until a blank line or ----.
+    bool has_results = false;
+    while (next(line)) {
+      if (line.empty()) break;
+      if (line == "----") {
+        has_results = true;
+        break;
+      }
+      record.sql += (record.sql.empty() ? "" : "\n") + line;
+    }
+    if (has_results) {
+      while (next(line) && !line.empty()) record.expected.push_back(line);
+    }
+    records.push_back(std::move(record));
+  }
+  return records;
+}
+
+std::string Render(const QueryResult& result, std::vector<std::string>* rows) {
+  for (const auto& row : result.ToStrings()) {
+    std::string line;
+    for (size_t i = 0; i < row.size(); i++) {
+      line += (i ? "\t" : "") + (row[i].empty() ? std::string("(empty)") : row[i]);
+    }
+    rows->push_back(line);
+  }
+  return "";
+}
+
+std::string Join(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) out += l + "\n";
+  return out;
+}
+
+void RunRecord(Connection& connection, const Record& record, const std::string& file,
+               bool dynamic_filtering) {
+  const std::string where = file + ":" + std::to_string(record.line) +
+                            (dynamic_filtering ? " (dynamic filtering on)" : " (dynamic filtering off)");
+  std::string sql = record.sql;
+  const std::string data = test::DataDir();
+  for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;) sql.replace(pos, 7, data);
+  connection.settings().Set("dynamic_filtering", Value::Boolean(dynamic_filtering));
+  switch (record.kind) {
+    case Record::kStatementOk:
+      try {
+        connection.Query(sql);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << where << ": statement failed: " << e.what() << "\n" << sql;
+      }
+      return;
+    case Record::kStatementError:
+      try {
+        connection.Query(sql);
+        ADD_FAILURE() << where << ": statement should have failed\n" << sql;
+      } catch (const Error& e) {
+        EXPECT_TRUE(e.IsUserError()) << where << ": internal error: " << e.what();
+        if (!record.expected_error.empty()) {
+          EXPECT_NE(std::string(e.what()).find(record.expected_error), std::string::npos)
+              << where << ": error '" << e.what() << "' lacks '" << record.expected_error << "'";
+        }
+      }
+      return;
+    case Record::kQuery: {
+      std::vector<std::string> actual;
+      try {
+        Render(connection.Query(sql), &actual);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << where << ": query failed: " << e.what() << "\n" << sql;
+        return;
+      }
+      std::vector<std::string> expected = record.expected;
+      if (record.rowsort) {
+        std::sort(actual.begin(), actual.end());
+        std::sort(expected.begin(), expected.end());
+      }
+      EXPECT_EQ(Join(actual), Join(expected)) << where << "\n" << sql;
+      return;
+    }
+    case Record::kExplain: {
+      std::vector<std::string> lines;
+      try {
+        Render(connection.Query("EXPLAIN ANALYZE " + sql), &lines);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << where << ": EXPLAIN ANALYZE failed: " << e.what() << "\n" << sql;
+        return;
+      }
+      const std::string text = Join(lines);
+      EXPECT_TRUE(std::regex_search(text, std::regex(record.regex)))
+          << where << ": EXPLAIN ANALYZE output does not match /" << record.regex << "/:\n" << text;
+      return;
+    }
+  }
+}
+
+std::vector<std::string> FindTestFiles() {
+  std::vector<std::string> files;
+  const std::string root = test::SourceDir() + "/tests/sql";
+  if (!std::filesystem::exists(root)) return files;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root)) {
+    if (entry.path().extension() == ".test") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+class SqlLogicTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(SqlLogicTest, Run) {
+  const std::string file = GetParam();
+  auto records = ParseTestFile(test::ReadFileToString(file));
+  ASSERT_FALSE(records.empty()) << file << " has no records";
+  // Each mode gets its own database, so both runs see the same state.
+  for (bool dynamic_filtering : {true, false}) {
+    Database database;
+    Connection connection(database);
+    for (const auto& record : records) RunRecord(connection, record, file, dynamic_filtering);
+  }
+}
+
+std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
+  std::string name = info.param.substr(info.param.find("tests/sql/") + 10);
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Sql, SqlLogicTest, ::testing::ValuesIn(FindTestFiles()), TestName);
+
+}  // namespace
+}  // namespace shears
