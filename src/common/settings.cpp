@@ -47,6 +47,11 @@ const std::vector<SettingInfo>& Settings::All() {
     std::vector<SettingInfo> s = {
         {"dynamic_filtering", LogicalType::Boolean(), Value::Boolean(true),
          "Master switch for dynamic partition pruning and runtime join filters."},
+        {"dynamic_partition_pruning", LogicalType::Boolean(), Value::Boolean(true),
+         "Prune partitions of a join's probe side with the keys its build side produced."},
+        {"dynamic_partition_pruning.fallback_filter_ratio", LogicalType::Double(),
+         Value::Double(0.5),
+         "Assumed fraction of partitions pruned when statistics cannot tell (benefit estimate)."},
         {"memory_limit", LogicalType::Bigint(), Value::Bigint(0),
          "Maximum memory a query may use, in bytes ('4GB' accepted); 0 means 80% of RAM."},
         {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
@@ -151,6 +156,9 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
         size_t used = 0;
         double d = std::stod(text, &used);
         if (used != text.size()) throw std::invalid_argument(text);
+        if (name.find("ratio") != std::string::npos && (d < 0 || d > 1)) {
+          throw InvalidInputError("setting '{}' must be between 0 and 1, got {}", name, text);
+        }
         converted = Value::Double(d);
       } catch (const std::exception&) {
         throw InvalidInputError("setting '{}' expects a number, got '{}'", name, text);

@@ -115,6 +115,12 @@ class PhysicalOperator {
     return {};
   }
 
+  /// Dynamic filters this operator fills (ids); they become ready when its pipeline ends.
+  virtual std::vector<int> ProducedDynamicFilters() const { return {}; }
+  /// Dynamic filters this operator reads when it starts; the executor runs their producers'
+  /// pipelines first whenever the plan allows it.
+  virtual std::vector<int> ConsumedDynamicFilters() const { return {}; }
+
   OperatorMetrics& metrics() const { return metrics_; }
   double estimated_rows = -1;
 

@@ -1,6 +1,7 @@
 #include "execution/physical_planner.h"
 
 #include "common/error.h"
+#include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
 #include "execution/operator/physical_order.h"
@@ -49,7 +50,7 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       auto& get = static_cast<LogicalGet&>(op);
       auto filters = ResolveAll(get.filters, get.GetColumnBindings());
       result = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids, std::move(filters),
-                                                   get.table_name);
+                                                   get.table_name, get.dynamic_filters);
       break;
     }
     case LogicalOperatorType::kDummyScan: {
@@ -114,6 +115,17 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       }
       auto left = Plan(*op.children[0]);
       auto right = Plan(*op.children[1]);
+      if (!join.dynamic_filter_producers.empty()) {
+        // The build side passes through a collector that fills the dynamic filters.
+        std::vector<PhysicalDynamicFilterCollector::Key> keys;
+        for (const auto& [id, condition] : join.dynamic_filter_producers) {
+          keys.push_back({id, ResolveBindings(*join.conditions[condition].right, right_bindings)});
+        }
+        auto collector = std::make_unique<PhysicalDynamicFilterCollector>(right->types(), std::move(keys));
+        collector->estimated_rows = right->estimated_rows;
+        collector->AddChild(std::move(right));
+        right = std::move(collector);
+      }
       result = std::make_unique<PhysicalHashJoin>(types, join.join_kind, std::move(left_keys),
                                                   std::move(right_keys), std::move(null_equal),
                                                   std::move(residual));

@@ -67,6 +67,37 @@ void Executor::Execute(PhysicalOperator& root_sink) {
     }
     if (!seen) context_.set_sink_state(pipeline->sink, pipeline->sink->GetGlobalSinkState(context_));
   }
+  // A pipeline that reads a dynamic filter depends on the pipeline that fills it, unless the
+  // producer (transitively) depends on the consumer: then the consumer just finds the filter
+  // not ready and reads everything. Never a wait, never a deadlock.
+  auto operators_of = [](Pipeline& p) {
+    std::vector<PhysicalOperator*> ops{p.source};
+    ops.insert(ops.end(), p.operators.begin(), p.operators.end());
+    return ops;
+  };
+  std::function<bool(Pipeline*, Pipeline*)> depends_on = [&](Pipeline* a, Pipeline* b) {
+    if (a == b) return true;
+    for (Pipeline* d : a->dependencies) {
+      if (depends_on(d, b)) return true;
+    }
+    return false;
+  };
+  for (auto& consumer : builder.pipelines()) {
+    for (PhysicalOperator* op : operators_of(*consumer)) {
+      for (int id : op->ConsumedDynamicFilters()) {
+        for (auto& producer : builder.pipelines()) {
+          if (producer.get() == consumer.get()) continue;
+          bool produces = false;
+          for (PhysicalOperator* p : operators_of(*producer)) {
+            for (int produced : p->ProducedDynamicFilters()) produces = produces || produced == id;
+          }
+          if (produces && !depends_on(producer.get(), consumer.get())) {
+            consumer->dependencies.push_back(producer.get());
+          }
+        }
+      }
+    }
+  }
   // Run in dependency order: a pipeline runs once all its dependencies ran. Pipelines that
   // share a sink finalize it once, after the last of them.
   std::set<Pipeline*> done;
@@ -79,7 +110,13 @@ void Executor::Execute(PhysicalOperator& root_sink) {
   };
   for (auto& pipeline : builder.pipelines()) visit(pipeline.get());
   for (size_t i = 0; i < order.size(); i++) {
+    auto started = std::chrono::steady_clock::now();
     RunPipeline(*order[i]);
+    // Filters filled by this pipeline's operators are complete now.
+    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    for (PhysicalOperator* op : operators_of(*order[i])) {
+      for (int id : op->ProducedDynamicFilters()) context_.dynamic_filters().GetOrCreate(id).MarkReady(ms);
+    }
     bool sink_used_later = false;
     for (size_t j = i + 1; j < order.size(); j++) {
       if (order[j]->sink == order[i]->sink) sink_used_later = true;

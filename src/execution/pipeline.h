@@ -5,6 +5,7 @@
 #include <memory>
 #include <vector>
 
+#include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
 
 namespace shears {
@@ -45,11 +46,14 @@ class ExecutionContext {
   /// Throws CancelledError when the query was cancelled.
   void CheckCancelled() const;
 
+  DynamicFilterRegistry& dynamic_filters() { return dynamic_filters_; }
+
  private:
   QueryContext& query_;
   int threads_;
   std::mutex mutex_;
   std::map<const PhysicalOperator*, std::unique_ptr<GlobalSinkState>> sink_states_;
+  DynamicFilterRegistry dynamic_filters_;
 };
 
 /// Runs the pipelines of a physical plan whose root is a sink. Pipelines run in dependency

@@ -23,6 +23,6 @@ void Visit(LogicalOperator& op) {
 
 }  // namespace
 
-void ChooseBuildSides(LogicalOperatorPtr& plan) { Visit(*plan); }
+void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings&) { Visit(*plan); }
 
 }  // namespace shears

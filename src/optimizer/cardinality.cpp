@@ -71,6 +71,6 @@ double Estimate(LogicalOperator& op) {
 
 }  // namespace
 
-void EstimateCardinalities(LogicalOperatorPtr& plan) { Estimate(*plan); }
+void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings&) { Estimate(*plan); }
 
 }  // namespace shears

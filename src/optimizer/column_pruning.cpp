@@ -31,7 +31,7 @@ void Prune(LogicalOperator& op, const std::set<ColumnBinding>& used, bool is_roo
 
 }  // namespace
 
-void PruneColumns(LogicalOperatorPtr& plan) {
+void PruneColumns(LogicalOperatorPtr& plan, const Settings&) {
   std::set<ColumnBinding> used;
   Collect(*plan, used);
   // The plan's own output columns are used by the client.

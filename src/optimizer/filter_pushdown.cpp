@@ -152,6 +152,6 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
 
 }  // namespace
 
-void PushDownFilters(LogicalOperatorPtr& plan) { Push(plan, {}); }
+void PushDownFilters(LogicalOperatorPtr& plan, const Settings&) { Push(plan, {}); }
 
 }  // namespace shears

@@ -18,6 +18,10 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       {"cardinality_estimation", "estimate rows per operator from file metadata",
        EstimateCardinalities},
       {"build_side", "build hash tables on the smaller input", ChooseBuildSides},
+      // Last: needs the final join sides (the build side runs first and produces the keys).
+      {"dynamic_partition_pruning",
+       "prune probe-side partitions with the join keys the build side produced",
+       PlanDynamicPartitionPruning},
   };
   return kRules;
 }
@@ -45,7 +49,7 @@ void Optimize(LogicalOperatorPtr& plan, const Settings& settings) {
     start = comma + 1;
   }
   for (const auto& rule : OptimizerRules()) {
-    if (!disabled.count(rule.name)) rule.apply(plan);
+    if (!disabled.count(rule.name)) rule.apply(plan, settings);
   }
 }
 

@@ -13,7 +13,7 @@ namespace shears {
 struct OptimizerRule {
   const char* name;
   const char* description;
-  void (*apply)(LogicalOperatorPtr& plan);
+  void (*apply)(LogicalOperatorPtr& plan, const Settings& settings);
 };
 
 /// The rules in the order they run, each with why it runs there.
@@ -24,9 +24,10 @@ const std::vector<OptimizerRule>& OptimizerRules();
 void Optimize(LogicalOperatorPtr& plan, const Settings& settings);
 
 // The rules (one file each).
-void PushDownFilters(LogicalOperatorPtr& plan);
-void PruneColumns(LogicalOperatorPtr& plan);
-void EstimateCardinalities(LogicalOperatorPtr& plan);
-void ChooseBuildSides(LogicalOperatorPtr& plan);
+void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
+void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
+void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
+void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
+void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
 
 }  // namespace shears

@@ -45,6 +45,11 @@ std::string LogicalGet::Describe() const {
   }
   out += "]";
   if (!filters.empty()) out += " filters: " + JoinExprs(filters, " AND ");
+  for (const auto& f : dynamic_filters) {
+    out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
+           dataset->columns()[static_cast<size_t>(f.column_id)].name +
+           (f.mode == DynamicFilterMode::kKeep ? " IN" : " NOT IN") + " keys " + f.description;
+  }
   return out;
 }
 
@@ -167,6 +172,11 @@ std::string LogicalJoin::Describe() const {
            conditions[i].right->ToString();
   }
   if (residual) out += " residual: " + residual->ToString();
+  for (const auto& [id, condition] : dynamic_filter_producers) {
+    out += " produces dynamic filter #" + std::to_string(id) + " from " +
+           conditions[condition].right->ToString();
+  }
+  if (!dynamic_filter_note.empty()) out += " (no dynamic partition pruning: " + dynamic_filter_note + ")";
   return out;
 }
 

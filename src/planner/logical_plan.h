@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "dynfilter/dynamic_filter.h"
 #include "planner/expression.h"
 #include "storage/dataset.h"
 
@@ -58,6 +59,8 @@ struct LogicalGet : LogicalOperator {
   std::vector<int> column_ids;
   /// Conjuncts over this scan's columns, evaluated inside the scan (and used for pruning).
   std::vector<BoundExprPtr> filters;
+  /// Dynamic filters on partition columns, filled at run time by a join's build side.
+  std::vector<DynamicPartitionFilter> dynamic_filters;
 
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
@@ -135,6 +138,10 @@ struct LogicalJoin : LogicalOperator {
   /// Mark joins add one BOOLEAN column (TRUE: a match, FALSE: none, NULL: unknown because of
   /// NULLs, as NOT IN needs) with binding (mark_index, 0).
   uint32_t mark_index = 0;
+  /// Dynamic filters this join's build side fills: (filter id, index into conditions).
+  std::vector<std::pair<int, size_t>> dynamic_filter_producers;
+  /// Why dynamic partition pruning was not planned for this join (for EXPLAIN), if it was not.
+  std::string dynamic_filter_note;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;

@@ -5,6 +5,8 @@
 //   query <types> [rowsort]       rows after `----` (values tab-separated, NULL as NULL,
 //                                 the empty string as (empty)); rowsort sorts both sides
 //   explain <regex>               EXPLAIN ANALYZE of the SQL must match the regex
+//   explain-on <regex>            the same, checked only with dynamic filtering on
+//   explain-off <regex>           the same, checked only with dynamic filtering off
 //
 // ${DATA} in SQL is replaced by the tests/data directory. Every query and statement runs
 // twice, with dynamic filtering on and off, and both runs must give the expected answer.
@@ -30,6 +32,7 @@ struct Record {
   bool rowsort = false;
   std::vector<std::string> expected;
   std::string regex;
+  int only_mode = -1;  // explain-on: 1, explain-off: 0, both: -1
   int line = 0;
 };
 
@@ -61,8 +64,9 @@ std::vector<Record> ParseTestFile(const std::string& text) {
       std::string types, mode;
       header >> types >> mode;
       record.rowsort = mode == "rowsort";
-    } else if (word == "explain") {
+    } else if (word == "explain" || word == "explain-on" || word == "explain-off") {
       record.kind = Record::kExplain;
+      record.only_mode = word == "explain-on" ? 1 : word == "explain-off" ? 0 : -1;
       std::getline(header, record.regex);
       record.regex.erase(0, record.regex.find_first_not_of(' '));
     } else {
@@ -149,6 +153,7 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
       return;
     }
     case Record::kExplain: {
+      if (record.only_mode >= 0 && record.only_mode != static_cast<int>(dynamic_filtering)) return;
       std::vector<std::string> lines;
       try {
         Render(connection.Query("EXPLAIN ANALYZE " + sql), &lines);

@@ -1,5 +1,8 @@
 #include "execution/operator/physical_table_scan.h"
 
+#include <fmt/format.h>
+
+#include <chrono>
 #include <mutex>
 #include <set>
 
@@ -65,12 +68,14 @@ bool PartitionMayMatch(const std::vector<const BoundExpr*>& partition_filters,
 
 PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
                                      std::vector<int> column_ids, std::vector<BoundExprPtr> filters,
-                                     std::string table_name)
+                                     std::string table_name,
+                                     std::vector<DynamicPartitionFilter> dynamic_filters)
     : PhysicalOperator("TABLE_SCAN", {}),
       dataset_(std::move(dataset)),
       column_ids_(std::move(column_ids)),
       filters_(std::move(filters)),
-      table_name_(std::move(table_name)) {
+      table_name_(std::move(table_name)),
+      dynamic_filters_(std::move(dynamic_filters)) {
   for (int id : column_ids_) types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
 }
 
@@ -84,11 +89,22 @@ std::string PhysicalTableScan::Describe() const {
     out += " filters: ";
     for (size_t i = 0; i < filters_.size(); i++) out += (i ? " AND " : "") + filters_[i]->ToString();
   }
+  for (const auto& f : dynamic_filters_) {
+    out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
+           dataset_->columns()[static_cast<size_t>(f.column_id)].name +
+           (f.mode == DynamicFilterMode::kKeep ? " IN " : " NOT IN ") + "keys " + f.description;
+  }
   return out;
 }
 
+std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
+  std::vector<int> ids;
+  for (const auto& f : dynamic_filters_) ids.push_back(f.filter_id);
+  return ids;
+}
+
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
-    ExecutionContext&) const {
+    ExecutionContext& context) const {
   auto state = std::make_unique<ScanGlobalState>();
   // Static partition pruning: conjuncts that read partition columns only.
   const size_t file_columns = dataset_->num_file_columns();
@@ -116,9 +132,53 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   }
   scan_metrics_.files_total = dataset_->files().size();
   scan_metrics_.files_pruned_static = dataset_->files().size() - state->files.size();
+  // Dynamic partition pruning: the producers' pipelines have finished (the executor ordered
+  // them first), so their key sets are complete; a filter that is not ready prunes nothing.
+  std::set<std::vector<std::string>> dynamically_pruned;
+  if (!dynamic_filters_.empty()) {
+    const auto started = std::chrono::steady_clock::now();
+    const size_t file_columns = dataset_->num_file_columns();
+    std::vector<std::pair<const DynamicPartitionFilter*, DynamicFilterData*>> ready;
+    for (const auto& f : dynamic_filters_) {
+      DynamicFilterData* data = context.dynamic_filters().Find(f.filter_id);
+      if (data && data->ready()) {
+        ready.emplace_back(&f, data);
+        scan_metrics_.dynamic_filters_ready++;
+        scan_metrics_.dynamic_filter_keys += data->size();
+      } else {
+        scan_metrics_.dynamic_filters_not_ready++;
+      }
+    }
+    std::vector<size_t> kept;
+    for (size_t file_index : state->files) {
+      const auto& file = dataset_->files()[file_index];
+      bool keep = true;
+      for (const auto& [filter, data] : ready) {
+        const Value& value = file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
+        // NULL never equals a key: a kKeep filter drops the NULL partition, a kSkip keeps it.
+        const bool in_set = !value.is_null() && data->Contains(value.ToString());
+        if (filter->mode == DynamicFilterMode::kKeep ? !in_set : in_set) {
+          keep = false;
+          break;
+        }
+      }
+      if (keep) {
+        kept.push_back(file_index);
+      } else {
+        std::vector<std::string> key;
+        for (const auto& v : file.partition_values) key.push_back(v.ToString());
+        dynamically_pruned.insert(key);
+      }
+    }
+    scan_metrics_.files_pruned_dynamic = state->files.size() - kept.size();
+    state->files = std::move(kept);
+    scan_metrics_.dynamic_pruning_nanos += static_cast<uint64_t>(
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count());
+  }
   if (dataset_->num_partition_columns() > 0) {
     scan_metrics_.partitions_total = partitions.size();
     scan_metrics_.partitions_pruned_static = partitions.size() - kept_partitions.size();
+    scan_metrics_.partitions_pruned_dynamic = dynamically_pruned.size();
   }
   return state;
 }
@@ -224,7 +284,15 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
   if (dataset_->num_partition_columns() > 0) {
     add("partitions_total", m.partitions_total);
     add("partitions_pruned_static", m.partitions_pruned_static);
-    add("partitions_read", m.partitions_total - m.partitions_pruned_static);
+    add("partitions_pruned_dynamic", m.partitions_pruned_dynamic);
+    add("partitions_read", m.partitions_total - m.partitions_pruned_static - m.partitions_pruned_dynamic);
+  }
+  if (!dynamic_filters_.empty()) {
+    add("dynamic_filters_applied", m.dynamic_filters_ready);
+    add("dynamic_filters_not_ready", m.dynamic_filters_not_ready);
+    add("dynamic_filter_keys", m.dynamic_filter_keys);
+    add("files_pruned_dynamic", m.files_pruned_dynamic);
+    out.emplace_back("dynamic_pruning_ms", fmt::format("{:.3f}", m.dynamic_pruning_nanos / 1e6));
   }
   add("files_total", m.files_total);
   add("files_read", m.files_read);

@@ -5,6 +5,7 @@
 
 #include <atomic>
 
+#include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
 #include "planner/expression.h"
 #include "storage/dataset.h"
@@ -18,6 +19,12 @@ struct ScanMetrics {
   std::atomic<uint64_t> files_read{0};
   std::atomic<uint64_t> partitions_total{0};
   std::atomic<uint64_t> partitions_pruned_static{0};
+  std::atomic<uint64_t> partitions_pruned_dynamic{0};
+  std::atomic<uint64_t> files_pruned_dynamic{0};
+  std::atomic<uint64_t> dynamic_filters_ready{0};
+  std::atomic<uint64_t> dynamic_filters_not_ready{0};
+  std::atomic<uint64_t> dynamic_filter_keys{0};
+  std::atomic<uint64_t> dynamic_pruning_nanos{0};
   std::atomic<uint64_t> row_groups_total{0};
   std::atomic<uint64_t> row_groups_pruned{0};
   std::atomic<uint64_t> row_groups_read{0};
@@ -31,7 +38,8 @@ class PhysicalTableScan : public PhysicalOperator {
   /// Outputs dataset columns `column_ids` (in that order). `filters` are conjuncts over the
   /// output columns (BoundReference i = column_ids[i]).
   PhysicalTableScan(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
-                    std::vector<BoundExprPtr> filters, std::string table_name);
+                    std::vector<BoundExprPtr> filters, std::string table_name,
+                    std::vector<DynamicPartitionFilter> dynamic_filters = {});
 
   bool IsSource() const override { return true; }
   std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
@@ -43,6 +51,7 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const override;
 
+  std::vector<int> ConsumedDynamicFilters() const override;
   const ScanMetrics& scan_metrics() const { return scan_metrics_; }
   const std::vector<int>& column_ids() const { return column_ids_; }
   const Dataset& dataset() const { return *dataset_; }
@@ -52,6 +61,7 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<int> column_ids_;
   std::vector<BoundExprPtr> filters_;
   std::string table_name_;
+  std::vector<DynamicPartitionFilter> dynamic_filters_;
   mutable ScanMetrics scan_metrics_;
 };
 

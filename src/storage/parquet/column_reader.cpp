@@ -158,7 +158,7 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
     }
     default:
       if (count * width > size) Fail("dictionary page is shorter than its values");
-      std::memcpy(scratch_.data(), data, count * width);
+      if (count > 0) std::memcpy(scratch_.data(), data, count * width);
   }
   dictionary_ = std::make_unique<Vector>(column_.type, std::max<size_t>(count, 1));
   bad_dictionary_entries_.clear();

@@ -1,0 +1,27 @@
+#include "dynfilter/dynamic_filter.h"
+
+namespace shears {
+
+void DynamicFilterData::InsertAll(std::unordered_set<std::string>& keys) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (keys_.empty()) {
+    keys_.swap(keys);
+    return;
+  }
+  keys_.merge(keys);
+}
+
+DynamicFilterData& DynamicFilterRegistry::GetOrCreate(int filter_id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = filters_[filter_id];
+  if (!slot) slot = std::make_unique<DynamicFilterData>();
+  return *slot;
+}
+
+DynamicFilterData* DynamicFilterRegistry::Find(int filter_id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = filters_.find(filter_id);
+  return it == filters_.end() ? nullptr : it->second.get();
+}
+
+}  // namespace shears

@@ -1,0 +1,83 @@
+#pragma once
+// Dynamic filters: decided by the optimizer, filled at run time by the build side of a join,
+// read by the scans on the other side before they enumerate their splits.
+//
+//   planning rule         optimizer/dynamic_partition_pruning.cpp (who produces, who consumes)
+//   build side            execution/operator/physical_dynamic_filter_collector.* (collects keys)
+//   registry              this file (publish, mark ready, look up by id)
+//   split enumerator      execution/operator/physical_table_scan.cpp (prunes partitions/files)
+//
+// Invariants: a filter only ever drops rows that cannot join; a consumer never waits for a
+// producer that has not finished: if the filter is not ready when the scan starts, the scan
+// reads everything (and says so in EXPLAIN ANALYZE).
+
+#include <atomic>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_set>
+#include <vector>
+
+#include "common/value.h"
+
+namespace shears {
+
+/// The distinct non-NULL key values one join's build side produced, as canonical text of the
+/// key type (Value::ToString), which is what partition values are compared with.
+class DynamicFilterData {
+ public:
+  void Insert(std::string key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    keys_.insert(std::move(key));
+  }
+  void InsertAll(std::unordered_set<std::string>& keys);
+  void NoteNull() { has_null_ = true; }
+
+  bool Contains(const std::string& key) const { return keys_.count(key) > 0; }
+  size_t size() const { return keys_.size(); }
+  bool has_null() const { return has_null_; }
+  bool ready() const { return ready_.load(std::memory_order_acquire); }
+  void MarkReady(double build_ms) {
+    build_ms_ = build_ms;
+    ready_.store(true, std::memory_order_release);
+  }
+  double build_ms() const { return build_ms_; }
+  uint64_t rows_seen() const { return rows_seen_.load(); }
+  void AddRows(uint64_t rows) { rows_seen_.fetch_add(rows); }
+
+ private:
+  std::mutex mutex_;
+  std::unordered_set<std::string> keys_;
+  std::atomic<bool> has_null_{false};
+  std::atomic<bool> ready_{false};
+  std::atomic<uint64_t> rows_seen_{0};
+  double build_ms_ = 0;
+};
+
+/// Per-query registry: producers publish by filter id, consumers look up by id.
+class DynamicFilterRegistry {
+ public:
+  DynamicFilterData& GetOrCreate(int filter_id);
+  /// nullptr when no producer ever created it.
+  DynamicFilterData* Find(int filter_id);
+
+ private:
+  std::mutex mutex_;
+  std::map<int, std::unique_ptr<DynamicFilterData>> filters_;
+};
+
+/// How a scan uses a dynamic filter on one of its partition columns.
+enum class DynamicFilterMode {
+  kKeep,  // keep partitions whose value is in the key set (inner, semi, right-outer probe)
+  kSkip,  // skip partitions whose value is in the key set (anti join: NOT EXISTS)
+};
+
+struct DynamicPartitionFilter {
+  int filter_id = 0;
+  int column_id = 0;  // dataset column (a partition column)
+  DynamicFilterMode mode = DynamicFilterMode::kKeep;
+  std::string description;  // "from JOIN INNER (ss_sold_date_sk = d_date_sk)"
+};
+
+}  // namespace shears

@@ -1,0 +1,154 @@
+// dynamic_partition_pruning: for a hash join whose probe-side key is a partition column of a
+// scan below it, the build side's distinct keys decide at run time which partitions the scan
+// reads (FLIP-248 / Spark's PartitionPruning, planned here and executed by the scan's split
+// enumeration).
+//
+//   JOIN INNER ON ss_sold_date_sk = d_date_sk         produces #1 from d_date_sk
+//     GET store_sales  dynamic_partition_filter #1: ss_sold_date_sk IN keys
+//     FILTER d_year = 2000                              (build side, runs first)
+//       GET date_dim
+//
+// Legal when the join drops probe rows without a match: INNER, SEMI, RIGHT (probe = left side
+// here). ANTI joins prune the other way (a partition whose value is in the key set holds only
+// rows the anti join removes) when the key is the only condition and there is no residual.
+// LEFT, FULL and MARK joins keep unmatched probe rows: never pruned. The key is traced through
+// filters, projections of plain columns, aggregates grouping on it, and inner joins (either
+// side) or the kept side of other joins. NULL keys never match: NULL partitions are dropped by
+// IN filters and kept by NOT IN filters.
+
+#include <set>
+
+#include "optimizer/optimizer.h"
+
+namespace shears {
+
+namespace {
+
+struct Traced {
+  LogicalGet* get = nullptr;
+  int column_id = -1;
+};
+
+Traced Trace(LogicalOperator& op, const ColumnBinding& binding) {
+  switch (op.type) {
+    case LogicalOperatorType::kGet: {
+      auto& get = static_cast<LogicalGet&>(op);
+      if (get.table_index == binding.table_index) return {&get, static_cast<int>(binding.column_index)};
+      return {};
+    }
+    case LogicalOperatorType::kFilter:
+    case LogicalOperatorType::kOrderBy:
+    case LogicalOperatorType::kLimit:
+      return Trace(*op.children[0], binding);
+    case LogicalOperatorType::kProjection: {
+      auto& projection = static_cast<LogicalProjection&>(op);
+      if (projection.table_index != binding.table_index) return {};
+      const auto& expr = projection.expressions[binding.column_index];
+      if (expr->kind != BoundExprKind::kColumnRef) return {};
+      return Trace(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding);
+    }
+    case LogicalOperatorType::kAggregate: {
+      auto& agg = static_cast<LogicalAggregate&>(op);
+      if (agg.group_index != binding.table_index) return {};
+      const auto& expr = agg.groups[binding.column_index];
+      if (expr->kind != BoundExprKind::kColumnRef) return {};
+      return Trace(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding);
+    }
+    case LogicalOperatorType::kJoin: {
+      auto& join = static_cast<LogicalJoin&>(op);
+      Traced left = Trace(*op.children[0], binding);
+      if (left.get) {
+        // The left side's rows survive unchanged (or are dropped) in every join kind except
+        // RIGHT and FULL, where they may be NULL-extended.
+        if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return {};
+        return left;
+      }
+      if (join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross) {
+        return Trace(*op.children[1], binding);
+      }
+      return {};
+    }
+    default:
+      return {};
+  }
+}
+
+bool HasFilter(const LogicalOperator& op) {
+  if (op.type == LogicalOperatorType::kFilter) return true;
+  if (op.type == LogicalOperatorType::kGet && !static_cast<const LogicalGet&>(op).filters.empty()) {
+    return true;
+  }
+  if (op.type == LogicalOperatorType::kJoin) return true;  // a join can only narrow keys
+  for (const auto& child : op.children) {
+    if (HasFilter(*child)) return true;
+  }
+  return false;
+}
+
+void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
+  for (auto& child : op.children) Visit(*child, next_id, fallback_ratio);
+  if (op.type != LogicalOperatorType::kJoin) return;
+  auto& join = static_cast<LogicalJoin&>(op);
+  const bool keep_mode = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kSemi ||
+                         join.join_kind == JoinKind::kRight;
+  const bool skip_mode = join.join_kind == JoinKind::kAnti && join.conditions.size() == 1 && !join.residual;
+  if (!keep_mode && !skip_mode) {
+    join.dynamic_filter_note = std::string(JoinKindName(join.join_kind)) +
+                               " join keeps unmatched probe rows";
+    if (join.join_kind == JoinKind::kAnti) join.dynamic_filter_note = "anti join with several conditions or a residual";
+    return;
+  }
+  // Benefit: the build side must be selective, or much smaller than the probe side.
+  const LogicalOperator& build = *join.children[1];
+  const LogicalOperator& probe = *join.children[0];
+  const bool selective = HasFilter(build) ||
+                         (build.estimated_rows >= 0 && probe.estimated_rows > 0 &&
+                          build.estimated_rows <= probe.estimated_rows * fallback_ratio);
+  std::string reasons;
+  for (size_t i = 0; i < join.conditions.size(); i++) {
+    const auto& condition = join.conditions[i];
+    if (condition.null_equal) continue;
+    if (condition.left->kind != BoundExprKind::kColumnRef) {
+      reasons = "probe key " + condition.left->ToString() + " is not a plain column";
+      continue;
+    }
+    Traced traced = Trace(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    if (!traced.get) {
+      reasons = "probe key " + condition.left->ToString() + " does not reach a scan";
+      continue;
+    }
+    const auto& dataset = *traced.get->dataset;
+    if (static_cast<size_t>(traced.column_id) < dataset.num_file_columns()) {
+      reasons = "probe key " + condition.left->ToString() + " is not a partition column";
+      continue;
+    }
+    if (dataset.columns()[static_cast<size_t>(traced.column_id)].type != condition.right->type) {
+      reasons = "key types differ";
+      continue;
+    }
+    if (!selective && !skip_mode) {
+      reasons = "build side has no filter and is not smaller than the probe side";
+      continue;
+    }
+    const int id = next_id++;
+    join.dynamic_filter_producers.emplace_back(id, i);
+    DynamicPartitionFilter filter;
+    filter.filter_id = id;
+    filter.column_id = traced.column_id;
+    filter.mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
+    filter.description = std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" +
+                         condition.left->ToString() + " = " + condition.right->ToString() + ")";
+    traced.get->dynamic_filters.push_back(std::move(filter));
+  }
+  if (join.dynamic_filter_producers.empty()) join.dynamic_filter_note = reasons;
+}
+
+}  // namespace
+
+void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings) {
+  if (!settings.GetBool("dynamic_filtering") || !settings.GetBool("dynamic_partition_pruning")) return;
+  int next_id = 1;
+  Visit(*plan, next_id, settings.GetDouble("dynamic_partition_pruning.fallback_filter_ratio"));
+}
+
+}  // namespace shears
