@@ -5,8 +5,11 @@
 //   shears < FILE                            run SQL from standard input
 //   shears inspect FILE                      footer, schema, row groups, statistics
 //   shears cat PATH [--columns a,b] [--format table|csv|json] [--limit N]
+//   shears generate star --scale S --out DIR [--seed N]
 
 #include <CLI/CLI.hpp>
+
+#include <unistd.h>
 
 #include <fstream>
 #include <iostream>
@@ -18,6 +21,7 @@
 #include "storage/dataset.h"
 #include "storage/dataset_reader.h"
 #include "storage/parquet/inspect.h"
+#include "tools/star_generator.h"
 
 namespace {
 
@@ -113,6 +117,16 @@ int main(int argc, char** argv) {
   cat->add_option("--format", cat_format, "table, csv or json")->capture_default_str();
   cat->add_option("--limit", cat_limit, "print at most this many rows");
 
+  auto* generate = app.add_subcommand("generate", "Generate test data");
+  generate->require_subcommand(1);
+  auto* star = generate->add_subcommand("star", "A TPC-DS-shaped star schema (date_dim, item, store_sales partitioned by date key)");
+  double star_scale = 1;
+  std::string star_out;
+  uint64_t star_seed = 42;
+  star->add_option("--scale", star_scale, "scale factor (1 = about 2.9 million sales rows)")->capture_default_str();
+  star->add_option("--out", star_out, "output directory (must not exist or be empty)")->required();
+  star->add_option("--seed", star_seed, "random seed")->capture_default_str();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*inspect) {
@@ -121,6 +135,26 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*cat) return RunCat(cat_path, cat_columns, cat_format, cat_limit);
+    if (*star) {
+      shears::StarOptions options;
+      options.scale = star_scale;
+      options.out_dir = star_out;
+      options.seed = star_seed;
+      int last_percent = -1;
+      if (isatty(2)) options.progress = [&](const std::string& table, int64_t done, int64_t total) {
+        int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
+        if (percent / 10 != last_percent / 10) {
+          std::cerr << "\r" << table << ": " << percent << "%" << std::flush;
+          last_percent = percent;
+        }
+      };
+      auto summary = shears::GenerateStar(options);
+      std::cerr << "\r";
+      std::cout << "wrote " << star_out << ": date_dim " << summary.date_rows << " rows, item "
+                << summary.item_rows << " rows, store_sales " << summary.sales_rows << " rows in "
+                << summary.sales_partitions << " partitions, " << summary.bytes / 1024 << " KiB\n";
+      return 0;
+    }
     auto output_format = shears::ParseOutputFormat(format);
     if (!sql_file.empty()) {
       std::ifstream in(sql_file);
