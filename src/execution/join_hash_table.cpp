@@ -159,18 +159,21 @@ void JoinHashTable::Probe(const std::vector<const Vector*>& keys, const uint64_t
   uint8_t** candidates = scratch.candidates.data();
   uint32_t* remaining = scratch.remaining.data();
   uint32_t* compare = scratch.compare.data();
-  // Large tables: touch every entry's cache line first, so the misses overlap.
+  // Large tables: load entries a few rows ahead, so their cache misses overlap.
   const bool prefetch = capacity_ > (uint64_t{1} << 16);
+  constexpr idx_t kPrefetchDistance = 16;
   for (idx_t k = 0; k < count; k++) {
     const uint32_t r = sel[k];
     remaining[k] = r;
     slots[r] = hashes[r] & mask;
-    if (prefetch) __builtin_prefetch(entries_ + slots[r]);
   }
   idx_t remaining_count = count;
   while (remaining_count > 0) {
     idx_t compare_count = 0;
     for (idx_t k = 0; k < remaining_count; k++) {
+      if (prefetch && k + kPrefetchDistance < remaining_count) {
+        __builtin_prefetch(entries_ + slots[remaining[k + kPrefetchDistance]]);
+      }
       const uint32_t r = remaining[k];
       const uint64_t salt = hashes[r] & ~kPointerMask;
       uint64_t slot = slots[r];
@@ -182,7 +185,6 @@ void JoinHashTable::Probe(const std::vector<const Vector*>& keys, const uint64_t
         }
         if ((entry & ~kPointerMask) == salt) {
           candidates[r] = EntryRow(entry);
-          if (prefetch) __builtin_prefetch(candidates[r]);
           compare[compare_count++] = r;
           break;
         }

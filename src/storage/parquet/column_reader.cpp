@@ -76,6 +76,22 @@ bool ColumnChunkReader::LoadNextDataPage() {
     uint32_t header_size = DeserializeThrift(chunk + position_, bytes_.size - position_, &header,
                                              "a page header");
     position_ += header_size;
+    try {
+      CheckEnum(header.type, 0, 3, "page type");
+      if (header.__isset.data_page_header) {
+        CheckEnum(header.data_page_header.encoding, 0, 9, "page encoding");
+        CheckEnum(header.data_page_header.definition_level_encoding, 0, 9, "level encoding");
+        CheckEnum(header.data_page_header.repetition_level_encoding, 0, 9, "level encoding");
+      }
+      if (header.__isset.data_page_header_v2) {
+        CheckEnum(header.data_page_header_v2.encoding, 0, 9, "page encoding");
+      }
+      if (header.__isset.dictionary_page_header) {
+        CheckEnum(header.dictionary_page_header.encoding, 0, 9, "dictionary encoding");
+      }
+    } catch (const CorruptFileError& e) {
+      Fail(e.what());
+    }
     if (header.compressed_page_size < 0 || header.uncompressed_page_size < 0 ||
         header.uncompressed_page_size > kMaxPageSize) {
       Fail(fmt::format("page header has invalid sizes (compressed {}, uncompressed {})",

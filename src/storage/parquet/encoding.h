@@ -6,8 +6,9 @@
 //
 // Every decoder treats its input as hostile: malformed bytes throw CorruptFileError saying
 // what was wrong (the caller adds file and column context), reads never leave the given
-// buffer, and no allocation is sized by a count read from the data. Decoders keep pointers
-// into the input, which must outlive them.
+// buffer, and no allocation is sized by a count read from the data alone (DELTA_BYTE_ARRAY
+// values, the only allocations, are each at most as long as the input). Decoders keep
+// pointers into the input, which must outlive them.
 
 #include <cstddef>
 #include <cstdint>
@@ -24,7 +25,8 @@ namespace shears::parquet {
 int BitWidthForMaxValue(uint32_t max_value);
 
 /// RLE / bit-packed hybrid, used for definition/repetition levels, dictionary indexes and
-/// RLE booleans. `bit_width` 0..32 (0 means every value is 0, whatever the bytes say).
+/// RLE booleans. `bit_width` 0..32; at 0 every value is 0 and the data is not read at all
+/// (GetBatch yields n zeros, or as many as `max_values` allows).
 ///
 /// `max_values`, when known (the values in the page), makes a run longer than the values
 /// left in the page an error instead of a silently ignored tail; a bit-packed run may still

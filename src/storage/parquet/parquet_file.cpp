@@ -311,6 +311,21 @@ void ParquetFile::ParseFooter() {
   std::vector<uint8_t> footer(footer_length);
   file_->ReadAt(size - 8 - footer_length, footer_length, footer.data());
   DeserializeThrift(footer.data(), footer.size(), &metadata_, "the footer (FileMetaData)");
+  // Thrift stores whatever integer the file holds in enum fields; refuse values outside the
+  // format's ranges before any code switches on them.
+  for (const auto& element : metadata_.schema) {
+    if (element.__isset.type) CheckEnum(element.type, 0, 7, "physical type");
+    if (element.__isset.repetition_type) CheckEnum(element.repetition_type, 0, 2, "repetition type");
+    if (element.__isset.converted_type) CheckEnum(element.converted_type, 0, 21, "converted type");
+  }
+  for (const auto& rg : metadata_.row_groups) {
+    for (const auto& chunk : rg.columns) {
+      if (!chunk.__isset.meta_data) continue;
+      CheckEnum(chunk.meta_data.type, 0, 7, "column chunk physical type");
+      CheckEnum(chunk.meta_data.codec, 0, 7, "compression codec");
+      for (const auto& e : chunk.meta_data.encodings) CheckEnum(e, 0, 9, "encoding");
+    }
+  }
   if (metadata_.num_rows < 0) throw CorruptFileError("negative row count {}", metadata_.num_rows);
   int64_t rows = 0;
   for (size_t i = 0; i < metadata_.row_groups.size(); i++) {
@@ -508,6 +523,7 @@ std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int c
   }
   ColumnIndexData data;
   data.null_pages = index.null_pages;
+  CheckEnum(index.boundary_order, 0, 2, "boundary order");
   data.boundary_order = index.boundary_order;
   data.null_counts = index.null_counts;
   for (size_t page = 0; page < pages; page++) {

@@ -3,11 +3,13 @@
 // to the metadata pruning needs (statistics, column and offset indexes, bloom filters).
 // Reading values is ParquetReader's job (parquet_reader.h).
 
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "common/error.h"
 #include "common/types.h"
 #include "common/value.h"
 #include "parquet_types.h"
@@ -119,6 +121,23 @@ class ParquetFile {
   uint32_t footer_length_ = 0;
   std::vector<ColumnDescriptor> columns_;
 };
+
+/// Reads an enum field as the integer the file holds, without loading an out-of-range enum
+/// value (undefined behaviour) first.
+template <typename E>
+int RawEnum(const E& value) {
+  int raw = 0;
+  static_assert(sizeof(E) == sizeof(int));
+  std::memcpy(&raw, &value, sizeof(int));
+  return raw;
+}
+
+/// Throws CorruptFileError naming `what` when an enum field holds a value outside [lo, hi].
+template <typename E>
+void CheckEnum(const E& value, int lo, int hi, const char* what) {
+  const int raw = RawEnum(value);
+  if (raw < lo || raw > hi) throw CorruptFileError("invalid {} {}", what, raw);
+}
 
 /// Parses a thrift compact-protocol struct from `data`, converting thrift errors into
 /// CorruptFileError with `what` (e.g. "page header") in the message. Returns bytes consumed.
