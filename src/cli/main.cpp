@@ -32,8 +32,10 @@ std::vector<std::string> SplitList(const std::string& text) {
     size_t comma = text.find(',', start);
     if (comma == std::string::npos) comma = text.size();
     std::string part = text.substr(start, comma - start);
-    while (!part.empty() && part.front() == ' ') part.erase(part.begin());
-    while (!part.empty() && part.back() == ' ') part.pop_back();
+    while (!part.empty() && part.front() == ' ')
+      part.erase(part.begin());
+    while (!part.empty() && part.back() == ' ')
+      part.pop_back();
     if (!part.empty()) parts.push_back(part);
     start = comma + 1;
   }
@@ -54,7 +56,8 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
       int index = dataset->FindColumn(name);
       if (index < 0) {
         std::string available;
-        for (const auto& c : dataset->columns()) available += (available.empty() ? "" : ", ") + c.name;
+        for (const auto& c : dataset->columns())
+          available += (available.empty() ? "" : ", ") + c.name;
         throw shears::InvalidInputError("no column named '{}' in '{}' (columns: {})", name, path,
                                         available);
       }
@@ -67,7 +70,8 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
   shears::Batch batch(reader.output_types());
   int64_t remaining = limit < 0 ? INT64_MAX : limit;
   while (remaining > 0 && reader.Next(batch)) {
-    if (static_cast<int64_t>(batch.size()) > remaining) batch.SetSize(static_cast<size_t>(remaining));
+    if (static_cast<int64_t>(batch.size()) > remaining)
+      batch.SetSize(static_cast<size_t>(remaining));
     remaining -= static_cast<int64_t>(batch.size());
     writer->Write(batch);
   }
@@ -84,12 +88,14 @@ int RunSql(const std::string& sql, shears::OutputFormat format) {
     // Plans read best as plain lines, not squeezed into a table cell.
     if (format == shears::OutputFormat::kTable && result.names.size() == 1 &&
         result.names[0].rfind("explain", 0) == 0) {
-      for (const auto& row : result.ToStrings()) std::cout << row[0] << '\n';
+      for (const auto& row : result.ToStrings())
+        std::cout << row[0] << '\n';
       continue;
     }
     auto writer = shears::ResultWriter::Make(format, std::cout);
     writer->Begin(result.names, result.types);
-    for (size_t b = 0; b < result.rows->batch_count(); b++) writer->Write(result.rows->batch(b));
+    for (size_t b = 0; b < result.rows->batch_count(); b++)
+      writer->Write(result.rows->batch(b));
     writer->End();
   }
   return 0;
@@ -105,7 +111,8 @@ int main(int argc, char** argv) {
   app.add_option("-f,--file", sql_file, "file of SQL statements to run");
   app.add_option("--format", format, "output format: table, csv or json")->capture_default_str();
 
-  auto* inspect = app.add_subcommand("inspect", "Show a Parquet file's footer, schema and statistics");
+  auto* inspect =
+      app.add_subcommand("inspect", "Show a Parquet file's footer, schema and statistics");
   std::string inspect_path;
   inspect->add_option("FILE", inspect_path, "Parquet file")->required();
 
@@ -119,11 +126,13 @@ int main(int argc, char** argv) {
 
   auto* generate = app.add_subcommand("generate", "Generate test data");
   generate->require_subcommand(1);
-  auto* star = generate->add_subcommand("star", "A TPC-DS-shaped star schema (date_dim, item, store_sales partitioned by date key)");
+  auto* star = generate->add_subcommand(
+      "star", "A TPC-DS-shaped star schema (date_dim, item, store_sales partitioned by date key)");
   double star_scale = 1;
   std::string star_out;
   uint64_t star_seed = 42;
-  star->add_option("--scale", star_scale, "scale factor (1 = about 2.9 million sales rows)")->capture_default_str();
+  star->add_option("--scale", star_scale, "scale factor (1 = about 2.9 million sales rows)")
+      ->capture_default_str();
   star->add_option("--out", star_out, "output directory (must not exist or be empty)")->required();
   star->add_option("--seed", star_seed, "random seed")->capture_default_str();
 
@@ -141,13 +150,14 @@ int main(int argc, char** argv) {
       options.out_dir = star_out;
       options.seed = star_seed;
       int last_percent = -1;
-      if (isatty(2)) options.progress = [&](const std::string& table, int64_t done, int64_t total) {
-        int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
-        if (percent / 10 != last_percent / 10) {
-          std::cerr << "\r" << table << ": " << percent << "%" << std::flush;
-          last_percent = percent;
-        }
-      };
+      if (isatty(2))
+        options.progress = [&](const std::string& table, int64_t done, int64_t total) {
+          int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
+          if (percent / 10 != last_percent / 10) {
+            std::cerr << "\r" << table << ": " << percent << "%" << std::flush;
+            last_percent = percent;
+          }
+        };
       auto summary = shears::GenerateStar(options);
       std::cerr << "\r";
       std::cout << "wrote " << star_out << ": date_dim " << summary.date_rows << " rows, item "

@@ -28,8 +28,7 @@ const char* ErrorKindName(ErrorKind kind);
 
 class Error : public std::runtime_error {
  public:
-  Error(ErrorKind kind, const std::string& message)
-      : std::runtime_error(message), kind_(kind) {}
+  Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   ErrorKind kind() const { return kind_; }
   bool IsUserError() const { return kind_ != ErrorKind::kInternal; }
 
@@ -37,13 +36,13 @@ class Error : public std::runtime_error {
   ErrorKind kind_;
 };
 
-#define SHEARS_DEFINE_ERROR(Name, Kind)                                      \
-  class Name : public Error {                                                \
-   public:                                                                   \
-    explicit Name(const std::string& message) : Error(Kind, message) {}     \
-    template <typename... Args>                                              \
-    Name(fmt::format_string<Args...> format, Args&&... args)                 \
-        : Error(Kind, fmt::format(format, std::forward<Args>(args)...)) {}   \
+#define SHEARS_DEFINE_ERROR(Name, Kind)                                    \
+  class Name : public Error {                                              \
+   public:                                                                 \
+    explicit Name(const std::string& message) : Error(Kind, message) {}    \
+    template <typename... Args>                                            \
+    Name(fmt::format_string<Args...> format, Args&&... args)               \
+        : Error(Kind, fmt::format(format, std::forward<Args>(args)...)) {} \
   };
 
 SHEARS_DEFINE_ERROR(InvalidInputError, ErrorKind::kInvalidInput)
@@ -62,10 +61,10 @@ SHEARS_DEFINE_ERROR(InternalError, ErrorKind::kInternal)
 }  // namespace shears
 
 /// Checks an invariant of shears itself; a failure is a bug, reported as InternalError.
-#define SHEARS_CHECK(cond)                                                              \
-  do {                                                                                  \
-    if (!(cond)) {                                                                      \
+#define SHEARS_CHECK(cond)                                                                \
+  do {                                                                                    \
+    if (!(cond)) {                                                                        \
       throw ::shears::InternalError("internal check failed: {} ({}:{})", #cond, __FILE__, \
-                                    __LINE__);                                          \
-    }                                                                                   \
+                                    __LINE__);                                            \
+    }                                                                                     \
   } while (0)

@@ -11,13 +11,15 @@ namespace shears {
 namespace {
 
 std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); j++) prev[j] = j;
+  for (size_t j = 0; j <= b.size(); j++)
+    prev[j] = j;
   for (size_t i = 1; i <= a.size(); i++) {
     cur[0] = i;
     for (size_t j = 1; j <= b.size(); j++) {
@@ -67,7 +69,8 @@ const std::vector<SettingInfo>& Settings::All() {
 }
 
 Settings::Settings() {
-  for (const auto& info : All()) values_[info.name] = info.default_value;
+  for (const auto& info : All())
+    values_[info.name] = info.default_value;
 }
 
 int64_t ParseByteSize(const std::string& text) {
@@ -75,7 +78,8 @@ int64_t ParseByteSize(const std::string& text) {
   t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
           t.end());
   size_t pos = 0;
-  while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.')) pos++;
+  while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.'))
+    pos++;
   if (pos == 0) throw InvalidInputError("'{}' is not a size (expected e.g. 4GB, 512MB)", text);
   double number = std::stod(t.substr(0, pos));
   std::string unit = t.substr(pos);
@@ -147,7 +151,8 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
         }
       }
       if (n < 0) throw InvalidInputError("setting '{}' must not be negative, got {}", name, n);
-      if (name == "threads" && n < 1) throw InvalidInputError("setting 'threads' must be at least 1");
+      if (name == "threads" && n < 1)
+        throw InvalidInputError("setting 'threads' must be at least 1");
       converted = Value::Bigint(n);
       break;
     }

@@ -36,8 +36,7 @@ PhysicalType LogicalType::physical() const {
     case TypeId::kDouble:
       return PhysicalType::kDouble;
     case TypeId::kDecimal:
-      return precision_ <= kMaxInt64DecimalPrecision ? PhysicalType::kInt64
-                                                     : PhysicalType::kInt128;
+      return precision_ <= kMaxInt64DecimalPrecision ? PhysicalType::kInt64 : PhysicalType::kInt128;
     case TypeId::kVarchar:
     case TypeId::kBlob:
       return PhysicalType::kString;
@@ -120,15 +119,17 @@ void CivilFromDays(int64_t z, int64_t* year, unsigned* month, unsigned* day) {
   *year = y + (*month <= 2);
 }
 
-static bool IsLeap(int64_t y) { return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0; }
+static bool IsLeap(int64_t y) {
+  return (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+}
 
 static unsigned DaysInMonth(int64_t y, unsigned m) {
   static const unsigned kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   return m == 2 && IsLeap(y) ? 29 : kDays[m - 1];
 }
 
-static bool ParseUnsigned(std::string_view text, size_t* pos, size_t min_digits,
-                          size_t max_digits, int64_t* out) {
+static bool ParseUnsigned(std::string_view text, size_t* pos, size_t min_digits, size_t max_digits,
+                          int64_t* out) {
   size_t start = *pos;
   int64_t value = 0;
   while (*pos < text.size() && *pos - start < max_digits && text[*pos] >= '0' &&
@@ -156,8 +157,7 @@ static bool ParseDatePart(std::string_view text, size_t* pos, int32_t* days) {
   ++*pos;
   if (!ParseUnsigned(text, pos, 1, 2, &day)) return false;
   if (negative) year = -year;
-  if (month < 1 || month > 12 || day < 1 ||
-      day > DaysInMonth(year, static_cast<unsigned>(month))) {
+  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, static_cast<unsigned>(month))) {
     return false;
   }
   *days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
@@ -192,9 +192,11 @@ bool ParseTimestamp(std::string_view text, int64_t* micros) {
       ++pos;
       size_t start = pos;
       if (!ParseUnsigned(text, &pos, 1, 6, &fraction)) return false;
-      for (size_t digits = pos - start; digits < 6; digits++) fraction *= 10;
+      for (size_t digits = pos - start; digits < 6; digits++)
+        fraction *= 10;
       // Digits past microseconds are truncated.
-      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') ++pos;
+      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
+        ++pos;
     }
   }
   if (hour > 23 || minute > 59 || second > 59) return false;
@@ -225,8 +227,8 @@ std::string FormatTimestamp(int64_t micros) {
   const int64_t seconds = rest / 1000000;
   const int64_t fraction = rest % 1000000;
   return fmt::format("{}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
-                     year < 0 ? fmt::format("{:05}", year) : fmt::format("{:04}", year), month,
-                     day, seconds / 3600, (seconds / 60) % 60, seconds % 60, fraction);
+                     year < 0 ? fmt::format("{:05}", year) : fmt::format("{:04}", year), month, day,
+                     seconds / 3600, (seconds / 60) % 60, seconds % 60, fraction);
 }
 
 std::string FormatInt128(int128_t value) {

@@ -12,7 +12,6 @@ Value Value::Null(LogicalType type) {
   return v;
 }
 
-
 Value Value::Boolean(bool b) {
   Value v;
   v.type_ = LogicalType::Boolean();

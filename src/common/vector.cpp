@@ -12,8 +12,10 @@ idx_t ValidityMask::CountNulls(idx_t count) const {
   if (bits_.empty()) return 0;
   idx_t valid = 0;
   idx_t full_words = count / 64;
-  for (idx_t w = 0; w < full_words; w++) valid += std::popcount(bits_[w]);
-  for (idx_t row = full_words * 64; row < count; row++) valid += IsValid(row);
+  for (idx_t w = 0; w < full_words; w++)
+    valid += std::popcount(bits_[w]);
+  for (idx_t row = full_words * 64; row < count; row++)
+    valid += IsValid(row);
   return count - valid;
 }
 
@@ -38,7 +40,9 @@ StringRef StringHeap::Add(std::string_view value) {
   return StringRef(out, static_cast<uint32_t>(value.size()));
 }
 
-Vector::Vector(LogicalType type, idx_t capacity) : type_(type) { Reserve(capacity); }
+Vector::Vector(LogicalType type, idx_t capacity) : type_(type) {
+  Reserve(capacity);
+}
 
 void Vector::Reserve(idx_t capacity) {
   if (capacity <= capacity_ && data_) return;
@@ -56,7 +60,9 @@ StringRef Vector::AddString(std::string_view value) {
   return heap_->Add(value);
 }
 
-void Vector::KeepAlive(std::shared_ptr<const void> owner) { owners_.push_back(std::move(owner)); }
+void Vector::KeepAlive(std::shared_ptr<const void> owner) {
+  owners_.push_back(std::move(owner));
+}
 
 void Vector::Reset() {
   if (data_ && data_.use_count() > 1) {
@@ -85,16 +91,20 @@ void Vector::CopyRows(const Vector& source, const uint32_t* sel, idx_t count) {
   uint8_t* dst = data_.get();
   switch (width) {
     case 1:
-      for (idx_t i = 0; i < count; i++) dst[i] = src[sel[i]];
+      for (idx_t i = 0; i < count; i++)
+        dst[i] = src[sel[i]];
       break;
     case 4:
-      for (idx_t i = 0; i < count; i++) std::memcpy(dst + i * 4, src + sel[i] * 4, 4);
+      for (idx_t i = 0; i < count; i++)
+        std::memcpy(dst + i * 4, src + sel[i] * 4, 4);
       break;
     case 8:
-      for (idx_t i = 0; i < count; i++) std::memcpy(dst + i * 8, src + sel[i] * 8, 8);
+      for (idx_t i = 0; i < count; i++)
+        std::memcpy(dst + i * 8, src + sel[i] * 8, 8);
       break;
     default:
-      for (idx_t i = 0; i < count; i++) std::memcpy(dst + i * width, src + sel[i] * width, width);
+      for (idx_t i = 0; i < count; i++)
+        std::memcpy(dst + i * width, src + sel[i] * width, width);
   }
   validity_.Reset();
   validity_.Resize(capacity_);
@@ -121,7 +131,8 @@ void Vector::Append(const Vector& source, idx_t count, idx_t offset) {
 
 void Vector::ShareStringBuffers(const Vector& source) {
   if (source.heap_ && source.heap_ != heap_) owners_.push_back(source.heap_);
-  for (const auto& owner : source.owners_) owners_.push_back(owner);
+  for (const auto& owner : source.owners_)
+    owners_.push_back(owner);
 }
 
 std::string Vector::ValueToString(idx_t row) const {
@@ -156,7 +167,8 @@ std::string Vector::ValueToString(idx_t row) const {
 
 Batch::Batch(const std::vector<LogicalType>& types, idx_t capacity) {
   columns_.reserve(types.size());
-  for (const auto& type : types) columns_.emplace_back(type, capacity);
+  for (const auto& type : types)
+    columns_.emplace_back(type, capacity);
 }
 
 void Batch::Select(const uint32_t* sel, idx_t count) {
@@ -171,12 +183,14 @@ void Batch::Select(const uint32_t* sel, idx_t count) {
 
 std::vector<LogicalType> Batch::types() const {
   std::vector<LogicalType> out;
-  for (const auto& column : columns_) out.push_back(column.type());
+  for (const auto& column : columns_)
+    out.push_back(column.type());
   return out;
 }
 
 void Batch::Reset() {
-  for (auto& column : columns_) column.Reset();
+  for (auto& column : columns_)
+    column.Reset();
   size_ = 0;
 }
 

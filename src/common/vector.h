@@ -20,9 +20,7 @@ constexpr idx_t kBatchSize = 2048;
 class ValidityMask {
  public:
   bool AllValid() const { return bits_.empty(); }
-  bool IsValid(idx_t row) const {
-    return bits_.empty() || (bits_[row >> 6] >> (row & 63)) & 1;
-  }
+  bool IsValid(idx_t row) const { return bits_.empty() || (bits_[row >> 6] >> (row & 63)) & 1; }
   void SetNull(idx_t row) {
     EnsureWritable();
     bits_[row >> 6] &= ~(uint64_t{1} << (row & 63));

@@ -124,6 +124,9 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
     slots_[r] = hashes[r] & mask;
   }
   StringArena* arena = layout_.has_strings ? &part.rows.arena() : nullptr;
+  // Large tables: load entries a few rows ahead, so their cache misses overlap.
+  const bool prefetch = part.capacity > (uint64_t{1} << 14);
+  constexpr idx_t kPrefetchDistance = 16;
   idx_t remaining = count;
   while (remaining > 0) {
     // Claim empty slots for new groups, collect salt hits for a key comparison. Keys of new
@@ -131,6 +134,9 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
     idx_t compare_count = 0;
     idx_t fresh_count = 0;
     for (idx_t k = 0; k < remaining; k++) {
+      if (prefetch && k + kPrefetchDistance < remaining) {
+        __builtin_prefetch(entries + slots_[remaining_[k + kPrefetchDistance]]);
+      }
       const uint32_t r = remaining_[k];
       const uint64_t hash = hashes[r];
       const uint64_t salt = hash & ~kPointerMask;

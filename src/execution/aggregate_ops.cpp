@@ -23,10 +23,28 @@ struct CountState {
   int64_t count;
 };
 
+/// Sums of doubles; sums of integers and decimals are exact 128-bit integers, kept as two
+/// halves so the state needs only 8-byte alignment (smaller rows, fewer cache misses).
 template <typename Acc>
 struct SumState {
   Acc sum;
   int64_t count;  // values seen: 0 means the sum is NULL
+  Acc Sum() const { return sum; }
+  void SetSum(Acc v) { sum = v; }
+};
+
+template <>
+struct SumState<int128_t> {
+  uint64_t low;
+  int64_t high;
+  int64_t count;
+  int128_t Sum() const {
+    return static_cast<int128_t>((static_cast<uint128_t>(static_cast<uint64_t>(high)) << 64) | low);
+  }
+  void SetSum(int128_t v) {
+    low = static_cast<uint64_t>(v);
+    high = static_cast<int64_t>(static_cast<uint128_t>(v) >> 64);
+  }
 };
 
 template <typename T>
@@ -92,17 +110,21 @@ struct SumOp {
   using State = SumState<Acc>;
   static void Update(State& s, const Input& v, StringArena&) {
     if constexpr (std::is_same_v<Input, int128_t>) {
-      if (__builtin_add_overflow(s.sum, v, &s.sum)) throw OutOfRangeError("Overflow in SUM");
+      int128_t sum;
+      if (__builtin_add_overflow(s.Sum(), v, &sum)) throw OutOfRangeError("Overflow in SUM");
+      s.SetSum(sum);
     } else {
-      s.sum += static_cast<Acc>(v);
+      s.SetSum(s.Sum() + static_cast<Acc>(v));
     }
     s.count++;
   }
   static void Combine(const State& src, State& dst, StringArena&) {
     if constexpr (std::is_same_v<Acc, int128_t>) {
-      if (__builtin_add_overflow(dst.sum, src.sum, &dst.sum)) {
+      int128_t sum;
+      if (__builtin_add_overflow(dst.Sum(), src.Sum(), &sum)) {
         throw OutOfRangeError("Overflow in SUM");
       }
+      dst.SetSum(sum);
     } else {
       dst.sum += src.sum;
     }
@@ -305,7 +327,7 @@ void SumFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out
     if constexpr (std::is_same_v<Acc, double>) {
       out.data<double>()[out_offset + i] = s.sum;
     } else {
-      WriteIntegralSum(s.sum, out, out_offset + i, op);
+      WriteIntegralSum(s.Sum(), out, out_offset + i, op);
     }
   }
 }
@@ -326,7 +348,7 @@ void AvgFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out
       out.data<double>()[row] = s.sum / static_cast<double>(s.count);
     } else if (type.id() == TypeId::kDecimal) {
       // Exact average at the result scale, rounded half away from zero.
-      int128_t scaled = s.sum;
+      int128_t scaled = s.Sum();
       if (type.scale() > arg_scale &&
           __builtin_mul_overflow(scaled, Pow10(type.scale() - arg_scale), &scaled)) {
         throw OutOfRangeError("Overflow in AVG");
@@ -341,7 +363,8 @@ void AvgFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out
         out.data<int128_t>()[row] = q;
       }
     } else {
-      const long double avg = static_cast<long double>(s.sum) / static_cast<long double>(s.count);
+      const long double avg =
+          static_cast<long double>(s.Sum()) / static_cast<long double>(s.count);
       out.data<double>()[row] =
           static_cast<double>(avg / static_cast<long double>(Pow10(arg_scale)));
     }

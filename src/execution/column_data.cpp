@@ -48,7 +48,8 @@ void ColumnDataCollection::Append(const Batch& batch) {
     bytes += static_cast<int64_t>(batch.size() * types_[c].value_size());
     if (types_[c].IsString()) {
       const StringRef* refs = copy->column(c).data<StringRef>();
-      for (idx_t i = 0; i < batch.size(); i++) bytes += refs[i].len;
+      for (idx_t i = 0; i < batch.size(); i++)
+        bytes += refs[i].len;
     }
   }
   if (memory_) memory_->Reserve(bytes);
@@ -58,7 +59,8 @@ void ColumnDataCollection::Append(const Batch& batch) {
 }
 
 void ColumnDataCollection::Combine(ColumnDataCollection& other) {
-  for (auto& b : other.batches_) batches_.push_back(std::move(b));
+  for (auto& b : other.batches_)
+    batches_.push_back(std::move(b));
   rows_ += other.rows_;
   // The memory moves with the batches: `other` no longer releases it.
   if (memory_ == other.memory_) {

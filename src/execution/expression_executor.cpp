@@ -13,14 +13,16 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
 
 void FillConstant(const Value& value, idx_t count, Vector& result) {
   if (value.is_null()) {
-    for (idx_t i = 0; i < count; i++) result.validity().SetNull(i);
+    for (idx_t i = 0; i < count; i++)
+      result.validity().SetNull(i);
     return;
   }
   if (count == 0) return;
   WriteValue(result, 0, value);
   const size_t width = result.type().value_size();
   uint8_t* data = result.raw_data();
-  for (idx_t i = 1; i < count; i++) std::memcpy(data + i * width, data, width);
+  for (idx_t i = 1; i < count; i++)
+    std::memcpy(data + i * width, data, width);
 }
 
 // Booleans as stored: 0/1 with a validity mask.
@@ -30,7 +32,8 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
   const bool is_and = expr.is_and;
   uint8_t* out = result.data<uint8_t>();
   std::vector<uint8_t> unknown(count, 0);
-  for (idx_t i = 0; i < count; i++) out[i] = is_and ? 1 : 0;
+  for (idx_t i = 0; i < count; i++)
+    out[i] = is_and ? 1 : 0;
   Vector child_result(LogicalType::Boolean(), std::max<idx_t>(count, 1));
   for (const auto& child : expr.children) {
     child_result.Reset();
@@ -56,12 +59,15 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
 
 // Calls a NULL-propagating function only on the rows where every argument is valid, so a
 // kernel never sees (and never fails on) the garbage a NULL slot holds.
-void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t count, Vector& result) {
+void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t count,
+                  Vector& result) {
   std::vector<const Vector*> arg_ptrs;
-  for (auto& a : args) arg_ptrs.push_back(&a);
+  for (auto& a : args)
+    arg_ptrs.push_back(&a);
   const auto& fn = expr.function;
   bool all_valid = true;
-  for (auto& a : args) all_valid = all_valid && a.validity().AllValid();
+  for (auto& a : args)
+    all_valid = all_valid && a.validity().AllValid();
   if (!fn.null_propagating || all_valid) {
     fn.kernel(arg_ptrs, count, result);
     return;
@@ -70,7 +76,8 @@ void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t co
   rows.reserve(count);
   for (idx_t i = 0; i < count; i++) {
     bool valid = true;
-    for (auto& a : args) valid = valid && a.validity().IsValid(i);
+    for (auto& a : args)
+      valid = valid && a.validity().IsValid(i);
     if (valid) {
       rows.push_back(static_cast<uint32_t>(i));
     } else {
@@ -85,7 +92,8 @@ void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t co
     dense.emplace_back(a.type(), std::max<idx_t>(rows.size(), 1));
     dense.back().CopyRows(a, rows.data(), rows.size());
   }
-  for (auto& d : dense) dense_ptrs.push_back(&d);
+  for (auto& d : dense)
+    dense_ptrs.push_back(&d);
   Vector dense_result(result.type(), std::max<idx_t>(rows.size(), 1));
   fn.kernel(dense_ptrs, rows.size(), dense_result);
   // Scatter back.
@@ -101,7 +109,8 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
   // Each branch is evaluated only on the rows that reach it, so `CASE WHEN x = 0 THEN 0 ELSE
   // 1 / x END` never divides by zero.
   std::vector<uint32_t> remaining(count);
-  for (idx_t i = 0; i < count; i++) remaining[i] = static_cast<uint32_t>(i);
+  for (idx_t i = 0; i < count; i++)
+    remaining[i] = static_cast<uint32_t>(i);
   const size_t width = result.type().value_size();
   auto evaluate_on = [&](const BoundExpr& branch, const std::vector<uint32_t>& rows) {
     Batch subset;

@@ -14,7 +14,8 @@ std::unique_ptr<LocalSourceState> PhysicalOperator::GetLocalSourceState(Executio
   return std::make_unique<LocalSourceState>();
 }
 
-bool PhysicalOperator::GetData(ExecutionContext&, Batch&, GlobalSourceState&, LocalSourceState&) const {
+bool PhysicalOperator::GetData(ExecutionContext&, Batch&, GlobalSourceState&,
+                               LocalSourceState&) const {
   throw InternalError("{} is not a source", name_);
 }
 

@@ -27,7 +27,8 @@ BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBind
       throw InternalError("column {} (binding {}.{}) is not an input of its operator", ref.name,
                           ref.binding.table_index, ref.binding.column_index);
     }
-    for (BoundExprPtr* child : e->Children()) resolve(*child);
+    for (BoundExprPtr* child : e->Children())
+      resolve(*child);
   };
   resolve(copy);
   return copy;
@@ -37,7 +38,8 @@ namespace {
 std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,
                                      const std::vector<ColumnBinding>& inputs) {
   std::vector<BoundExprPtr> out;
-  for (const auto& e : exprs) out.push_back(ResolveBindings(*e, inputs));
+  for (const auto& e : exprs)
+    out.push_back(ResolveBindings(*e, inputs));
   return out;
 }
 }  // namespace
@@ -61,7 +63,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
     case LogicalOperatorType::kValues: {
       auto& values = static_cast<LogicalValues&>(op);
       std::vector<std::vector<BoundExprPtr>> rows;
-      for (const auto& row : values.rows) rows.push_back(ResolveAll(row, {}));
+      for (const auto& row : values.rows)
+        rows.push_back(ResolveAll(row, {}));
       result = std::make_unique<PhysicalValues>(types, std::move(rows));
       break;
     }
@@ -121,7 +124,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         for (const auto& [id, condition] : join.dynamic_filter_producers) {
           keys.push_back({id, ResolveBindings(*join.conditions[condition].right, right_bindings)});
         }
-        auto collector = std::make_unique<PhysicalDynamicFilterCollector>(right->types(), std::move(keys));
+        auto collector =
+            std::make_unique<PhysicalDynamicFilterCollector>(right->types(), std::move(keys));
         collector->estimated_rows = right->estimated_rows;
         collector->AddChild(std::move(right));
         right = std::move(collector);
@@ -156,7 +160,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
           orders.push_back({ResolveBindings(*o.expr, inputs), o.descending, o.nulls_first});
         }
         auto child = Plan(*order.children[0]);
-        result = std::make_unique<PhysicalTopN>(types, std::move(orders), limit.limit, limit.offset);
+        result =
+            std::make_unique<PhysicalTopN>(types, std::move(orders), limit.limit, limit.offset);
         result->AddChild(std::move(child));
         break;
       }
@@ -174,7 +179,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         for (size_t i = 0; i < types.size(); i++) {
           groups.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
         }
-        auto agg = std::make_unique<PhysicalHashAggregate>(types, std::move(groups), std::vector<BoundExprPtr>{});
+        auto agg = std::make_unique<PhysicalHashAggregate>(types, std::move(groups),
+                                                           std::vector<BoundExprPtr>{});
         agg->AddChild(std::move(input));
         return PhysicalOperatorPtr(std::move(agg));
       };
@@ -194,7 +200,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       std::vector<bool> null_equal;
       for (size_t i = 0; i < types.size(); i++) {
         left_keys.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
-        right_keys.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+        right_keys.push_back(
+            std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
         null_equal.push_back(true);
       }
       auto join = std::make_unique<PhysicalHashJoin>(

@@ -32,12 +32,15 @@ void ExecutionContext::set_sink_state(const PhysicalOperator* op,
   sink_states_[op] = std::move(state);
 }
 
-void ExecutionContext::CheckCancelled() const { query_.CheckCancelled(); }
+void ExecutionContext::CheckCancelled() const {
+  query_.CheckCancelled();
+}
 
 namespace {
 
 struct Timer {
-  explicit Timer(std::atomic<uint64_t>& sink) : sink_(sink), start_(std::chrono::steady_clock::now()) {}
+  explicit Timer(std::atomic<uint64_t>& sink)
+      : sink_(sink), start_(std::chrono::steady_clock::now()) {}
   ~Timer() {
     sink_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
                                               std::chrono::steady_clock::now() - start_)
@@ -65,7 +68,8 @@ void Executor::Execute(PhysicalOperator& root_sink) {
       if (other.get() == pipeline.get()) break;
       if (other->sink == pipeline->sink) seen = true;
     }
-    if (!seen) context_.set_sink_state(pipeline->sink, pipeline->sink->GetGlobalSinkState(context_));
+    if (!seen)
+      context_.set_sink_state(pipeline->sink, pipeline->sink->GetGlobalSinkState(context_));
   }
   // A pipeline that reads a dynamic filter depends on the pipeline that fills it, unless the
   // producer (transitively) depends on the consumer: then the consumer just finds the filter
@@ -89,7 +93,8 @@ void Executor::Execute(PhysicalOperator& root_sink) {
           if (producer.get() == consumer.get()) continue;
           bool produces = false;
           for (PhysicalOperator* p : operators_of(*producer)) {
-            for (int produced : p->ProducedDynamicFilters()) produces = produces || produced == id;
+            for (int produced : p->ProducedDynamicFilters())
+              produces = produces || produced == id;
           }
           if (produces && !depends_on(producer.get(), consumer.get())) {
             consumer->dependencies.push_back(producer.get());
@@ -105,17 +110,22 @@ void Executor::Execute(PhysicalOperator& root_sink) {
   std::function<void(Pipeline*)> visit = [&](Pipeline* p) {
     if (done.count(p)) return;
     done.insert(p);
-    for (Pipeline* dep : p->dependencies) visit(dep);
+    for (Pipeline* dep : p->dependencies)
+      visit(dep);
     order.push_back(p);
   };
-  for (auto& pipeline : builder.pipelines()) visit(pipeline.get());
+  for (auto& pipeline : builder.pipelines())
+    visit(pipeline.get());
   for (size_t i = 0; i < order.size(); i++) {
     auto started = std::chrono::steady_clock::now();
     RunPipeline(*order[i]);
     // Filters filled by this pipeline's operators are complete now.
-    const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
     for (PhysicalOperator* op : operators_of(*order[i])) {
-      for (int id : op->ProducedDynamicFilters()) context_.dynamic_filters().GetOrCreate(id).MarkReady(ms);
+      for (int id : op->ProducedDynamicFilters())
+        context_.dynamic_filters().GetOrCreate(id).MarkReady(ms);
     }
     bool sink_used_later = false;
     for (size_t j = i + 1; j < order.size(); j++) {
@@ -132,9 +142,8 @@ void Executor::RunPipeline(Pipeline& pipeline) {
   SHEARS_CHECK(pipeline.source && pipeline.sink);
   auto global_source = pipeline.source->GetGlobalSourceState(context_);
   GlobalSinkState& global_sink = context_.sink_state(pipeline.sink);
-  const int threads =
-      static_cast<int>(std::max<idx_t>(1, std::min<idx_t>(static_cast<idx_t>(context_.threads()),
-                                                          global_source->MaxThreads())));
+  const int threads = static_cast<int>(std::max<idx_t>(
+      1, std::min<idx_t>(static_cast<idx_t>(context_.threads()), global_source->MaxThreads())));
   std::atomic<bool> stop{false};
   std::exception_ptr error;
   std::mutex error_mutex;
@@ -203,8 +212,10 @@ void Executor::RunPipeline(Pipeline& pipeline) {
     worker();
   } else {
     std::vector<std::thread> workers;
-    for (int i = 0; i < threads; i++) workers.emplace_back(worker);
-    for (auto& t : workers) t.join();
+    for (int i = 0; i < threads; i++)
+      workers.emplace_back(worker);
+    for (auto& t : workers)
+      t.join();
   }
   if (error) std::rethrow_exception(error);
 }

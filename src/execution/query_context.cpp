@@ -36,7 +36,7 @@ void MemoryTracker::Reserve(int64_t bytes) {
 QueryContext::QueryContext(Settings settings)
     : settings_(std::move(settings)),
       memory_(settings_.GetInt("memory_limit") > 0 ? settings_.GetInt("memory_limit")
-                                                    : PhysicalMemoryBytes() / 10 * 8) {}
+                                                   : PhysicalMemoryBytes() / 10 * 8) {}
 
 void QueryContext::CheckCancelled() const {
   if (cancelled_.load(std::memory_order_relaxed)) throw CancelledError("the query was cancelled");

@@ -28,7 +28,8 @@ RowLayout::RowLayout(std::vector<LogicalType> column_types, uint32_t header_byte
     if (type.IsString()) has_strings = true;
   }
   extra_offset = AlignUp(offset, std::max<uint32_t>(extra_align, 1));
-  row_width = AlignUp(std::max<uint32_t>(extra_offset + extra_bytes, 1), 16);
+  row_width = AlignUp(std::max<uint32_t>(extra_offset + extra_bytes, 1),
+                      std::max<uint32_t>(extra_align, 8));
 }
 
 // ---- StringArena ----

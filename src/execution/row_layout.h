@@ -42,7 +42,7 @@ struct RowLayout {
   std::vector<uint32_t> offsets;  // of each column's value
   uint32_t validity_offset = 0;   // one bit per column, set = valid
   uint32_t extra_offset = 0;
-  uint32_t row_width = 0;  // a multiple of 16, so every row is 16-byte aligned
+  uint32_t row_width = 0;  // a multiple of 8 and of extra_align: rows stay aligned
   bool has_strings = false;
 
   bool IsValid(const uint8_t* row, idx_t col) const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "common/error.h"
 
@@ -98,6 +99,26 @@ int Sign(int c) {
   return (c > 0) - (c < 0);
 }
 
+/// Copies one record with fixed-size moves (overlapping at the end) instead of a memcpy call
+/// of a runtime size: the radix sort moves every record once per pass.
+inline void CopyRecord(uint8_t* dst, const uint8_t* src, uint32_t width) {
+  if (width <= 16) {
+    uint64_t a, b;
+    std::memcpy(&a, src, 8);
+    std::memcpy(&b, src + width - 8, 8);
+    std::memcpy(dst, &a, 8);
+    std::memcpy(dst + width - 8, &b, 8);
+  } else if (width <= 32) {
+    uint8_t a[16], b[16];
+    std::memcpy(a, src, 16);
+    std::memcpy(b, src + width - 16, 16);
+    std::memcpy(dst, a, 16);
+    std::memcpy(dst + width - 16, b, 16);
+  } else {
+    std::memcpy(dst, src, width);
+  }
+}
+
 void InsertionSort(uint8_t* data, idx_t n, uint32_t width, uint32_t from, uint32_t to,
                    uint8_t* scratch) {
   for (idx_t i = 1; i < n; i++) {
@@ -114,17 +135,19 @@ void InsertionSort(uint8_t* data, idx_t n, uint32_t width, uint32_t from, uint32
   }
 }
 
-/// MSD radix sort on bytes [byte, to) of each record; buckets of one value skip a pass.
-void RadixSort(uint8_t* data, uint8_t* temp, idx_t n, uint32_t width, uint32_t byte, uint32_t to) {
+/// MSD radix sort on bytes [byte, to) of the records in `data`; `other` is a buffer of the
+/// same size. Each pass distributes into the other buffer (no copy back): the sorted records
+/// end in `data` when `in_data`, else in `other`. Bytes equal in all records skip a pass.
+void RadixSort(uint8_t* data, uint8_t* other, idx_t n, uint32_t width, uint32_t byte,
+               uint32_t to, bool in_data) {
   while (true) {
-    if (n <= 24) {
-      InsertionSort(data, n, width, byte, to, temp);
+    if (n <= 24 || byte >= to) {
+      if (byte < to) InsertionSort(data, n, width, byte, to, other);
+      if (!in_data) std::memcpy(other, data, n * width);
       return;
     }
-    if (byte >= to) return;
     idx_t counts[256] = {0};
-    for (idx_t i = 0; i < n; i++)
-      counts[data[i * width + byte]]++;
+    for (idx_t i = 0; i < n; i++) counts[data[i * width + byte]]++;
     if (counts[data[byte]] == n) {
       byte++;
       continue;
@@ -137,13 +160,13 @@ void RadixSort(uint8_t* data, uint8_t* temp, idx_t n, uint32_t width, uint32_t b
     }
     for (idx_t i = 0; i < n; i++) {
       const uint8_t* record = data + i * width;
-      std::memcpy(temp + positions[record[byte]]++ * width, record, width);
+      CopyRecord(other + positions[record[byte]]++ * width, record, width);
     }
-    std::memcpy(data, temp, n * width);
     idx_t start = 0;
     for (int b = 0; b < 256; b++) {
-      if (counts[b] > 1) {
-        RadixSort(data + start * width, temp + start * width, counts[b], width, byte + 1, to);
+      if (counts[b] > 0) {
+        RadixSort(other + start * width, data + start * width, counts[b], width, byte + 1, to,
+                  !in_data);
       }
       start += counts[b];
     }
@@ -296,8 +319,9 @@ void SortKeyLayout::ResolveTies(uint8_t* records, idx_t count, size_t string_key
 void SortKeyLayout::Sort(uint8_t* records, idx_t count) const {
   if (count <= 1) return;
   const uint32_t width = record_width();
-  std::vector<uint8_t> temp(count * width);
-  RadixSort(records, temp.data(), count, width, 0, compare_width());
+  // Uninitialized: every byte is written before it is read.
+  std::unique_ptr<uint8_t[]> temp(new uint8_t[count * width]);
+  RadixSort(records, temp.get(), count, width, 0, compare_width(), true);
   if (!string_keys_.empty()) ResolveTies(records, count, 0);
 }
 

@@ -65,7 +65,8 @@ class CsvWriter : public ResultWriter {
  public:
   explicit CsvWriter(std::ostream& out) : out_(out) {}
   void Begin(const std::vector<std::string>& names, const std::vector<LogicalType>&) override {
-    for (size_t i = 0; i < names.size(); i++) out_ << (i ? "," : "") << CsvEscape(names[i]);
+    for (size_t i = 0; i < names.size(); i++)
+      out_ << (i ? "," : "") << CsvEscape(names[i]);
     out_ << '\n';
   }
   void Write(const Batch& batch) override {
@@ -90,7 +91,8 @@ class CsvWriter : public ResultWriter {
 class JsonWriter : public ResultWriter {
  public:
   explicit JsonWriter(std::ostream& out) : out_(out) {}
-  void Begin(const std::vector<std::string>& names, const std::vector<LogicalType>& types) override {
+  void Begin(const std::vector<std::string>& names,
+             const std::vector<LogicalType>& types) override {
     names_ = names;
     types_ = types;
   }
@@ -132,7 +134,8 @@ class TableWriter : public ResultWriter {
   static constexpr size_t kMaxWidth = 40;
 
   explicit TableWriter(std::ostream& out) : out_(out) {}
-  void Begin(const std::vector<std::string>& names, const std::vector<LogicalType>& types) override {
+  void Begin(const std::vector<std::string>& names,
+             const std::vector<LogicalType>& types) override {
     names_ = names;
     types_ = types;
   }
@@ -159,22 +162,28 @@ class TableWriter : public ResultWriter {
     };
     auto display_width = [](const std::string& s) {
       size_t w = 0;
-      for (unsigned char c : s) w += (c & 0xC0) != 0x80;
+      for (unsigned char c : s)
+        w += (c & 0xC0) != 0x80;
       return w;
     };
     auto measure = [&](const std::vector<std::string>& row) {
-      for (size_t c = 0; c < n; c++) widths[c] = std::max(widths[c], display_width(fit(row[c])));
+      for (size_t c = 0; c < n; c++)
+        widths[c] = std::max(widths[c], display_width(fit(row[c])));
     };
     std::vector<std::string> type_names;
-    for (const auto& t : types_) type_names.push_back(t.ToString());
+    for (const auto& t : types_)
+      type_names.push_back(t.ToString());
     measure(names_);
     measure(type_names);
-    for (const auto& row : head_) measure(row);
-    for (const auto& row : tail_) measure(row);
+    for (const auto& row : head_)
+      measure(row);
+    for (const auto& row : tail_)
+      measure(row);
     auto rule = [&](const char* left, const char* mid, const char* right) {
       std::string line = left;
       for (size_t c = 0; c < n; c++) {
-        for (size_t i = 0; i < widths[c] + 2; i++) line += "─";
+        for (size_t i = 0; i < widths[c] + 2; i++)
+          line += "─";
         line += c + 1 < n ? mid : right;
       }
       out_ << line << '\n';
@@ -201,12 +210,14 @@ class TableWriter : public ResultWriter {
     print(names_);
     print(type_names);
     rule("├", "┼", "┤");
-    for (const auto& row : head_) print(row);
+    for (const auto& row : head_)
+      print(row);
     if (total_rows_ > head_.size() + tail_.size()) {
       std::vector<std::string> dots(n, "·");
       print(dots);
     }
-    for (const auto& row : tail_) print(row);
+    for (const auto& row : tail_)
+      print(row);
     rule("└", "┴", "┘");
     out_ << total_rows_ << (total_rows_ == 1 ? " row" : " rows") << '\n';
     out_.flush();

@@ -19,7 +19,8 @@ OutputFormat ParseOutputFormat(const std::string& name);
 class ResultWriter {
  public:
   virtual ~ResultWriter() = default;
-  virtual void Begin(const std::vector<std::string>& names, const std::vector<LogicalType>& types) = 0;
+  virtual void Begin(const std::vector<std::string>& names,
+                     const std::vector<LogicalType>& types) = 0;
   virtual void Write(const Batch& batch) = 0;
   virtual void End() = 0;
 

@@ -21,7 +21,8 @@ std::vector<std::vector<std::string>> QueryResult::ToStrings() const {
     const Batch& batch = rows->batch(b);
     for (idx_t r = 0; r < batch.size(); r++) {
       std::vector<std::string> row;
-      for (idx_t c = 0; c < batch.column_count(); c++) row.push_back(batch.column(c).ValueToString(r));
+      for (idx_t c = 0; c < batch.column_count(); c++)
+        row.push_back(batch.column(c).ValueToString(r));
       out.push_back(std::move(row));
     }
   }
@@ -62,12 +63,15 @@ Plans PlanQuery(const ast::QueryNode& query, Database& db, const Settings& setti
   return plans;
 }
 
-std::string FormatMillis(uint64_t nanos) { return fmt::format("{:.3f} ms", nanos / 1e6); }
+std::string FormatMillis(uint64_t nanos) {
+  return fmt::format("{:.3f} ms", nanos / 1e6);
+}
 
 void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int indent,
                       std::vector<std::string>& lines) {
   std::string line = std::string(static_cast<size_t>(indent) * 2, ' ') + op.Describe();
-  if (op.estimated_rows >= 0) line += fmt::format(" [~{} rows]", static_cast<int64_t>(op.estimated_rows));
+  if (op.estimated_rows >= 0)
+    line += fmt::format(" [~{} rows]", static_cast<int64_t>(op.estimated_rows));
   if (context) {
     line += fmt::format(" (rows: {}, time: {})", op.metrics().rows_out.load(),
                         FormatMillis(op.metrics().nanos.load()));
@@ -78,12 +82,15 @@ void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int
       lines.push_back(std::string(static_cast<size_t>(indent) * 2 + 4, ' ') + name + ": " + value);
     }
   }
-  for (const auto& child : op.children()) DescribePhysical(*child, context, indent + 1, lines);
+  for (const auto& child : op.children())
+    DescribePhysical(*child, context, indent + 1, lines);
 }
 
 std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) {
-  std::string out = "{\"operator\":" + JsonQuote(op.name()) + ",\"details\":" + JsonQuote(op.Describe());
-  if (op.estimated_rows >= 0) out += fmt::format(",\"estimated_rows\":{}", static_cast<int64_t>(op.estimated_rows));
+  std::string out =
+      "{\"operator\":" + JsonQuote(op.name()) + ",\"details\":" + JsonQuote(op.Describe());
+  if (op.estimated_rows >= 0)
+    out += fmt::format(",\"estimated_rows\":{}", static_cast<int64_t>(op.estimated_rows));
   if (context) {
     out += fmt::format(",\"rows\":{},\"time_ms\":{:.3f}", op.metrics().rows_out.load(),
                        op.metrics().nanos.load() / 1e6);
@@ -126,7 +133,8 @@ QueryResult Connection::RunExplain(const std::string&, const ast::ExplainStateme
   std::vector<std::string> lines;
   if (!explain.analyze) {
     if (explain.json) {
-      return TextResult("explain", {"{\"physical_plan\":" + PhysicalJson(*plans.physical, nullptr) + "}"});
+      return TextResult("explain",
+                        {"{\"physical_plan\":" + PhysicalJson(*plans.physical, nullptr) + "}"});
     }
     lines.push_back("Logical plan:");
     std::string text = plans.logical_text;
@@ -162,8 +170,8 @@ QueryResult Connection::RunExplain(const std::string&, const ast::ExplainStateme
                                               total_ms, rows, query_context.memory().peak(),
                                               PhysicalJson(*root, &context))});
   }
-  lines.push_back(fmt::format("Total time: {:.3f} ms, {} result rows, peak memory {} bytes", total_ms,
-                              rows, query_context.memory().peak()));
+  lines.push_back(fmt::format("Total time: {:.3f} ms, {} result rows, peak memory {} bytes",
+                              total_ms, rows, query_context.memory().peak()));
   DescribePhysical(*root, &context, 0, lines);
   return TextResult("explain_analyze", lines);
 }
@@ -175,7 +183,8 @@ QueryResult Connection::Query(const std::string& sql) {
 
 std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
   std::vector<QueryResult> results;
-  for (const auto& statement : Parser::Parse(sql)) results.push_back(RunStatement(sql, *statement));
+  for (const auto& statement : Parser::Parse(sql))
+    results.push_back(RunStatement(sql, *statement));
   return results;
 }
 

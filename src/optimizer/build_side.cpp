@@ -9,7 +9,8 @@ namespace shears {
 namespace {
 
 void Visit(LogicalOperator& op) {
-  for (auto& child : op.children) Visit(*child);
+  for (auto& child : op.children)
+    Visit(*child);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
   if (join.join_kind != JoinKind::kInner || join.conditions.empty()) return;
@@ -17,12 +18,15 @@ void Visit(LogicalOperator& op) {
   const double right = join.children[1]->estimated_rows;
   if (left < 0 || right < 0 || left >= right) return;
   std::swap(join.children[0], join.children[1]);
-  for (auto& c : join.conditions) std::swap(c.left, c.right);
+  for (auto& c : join.conditions)
+    std::swap(c.left, c.right);
   // Output column order changes; a projection above keeps the original order.
 }
 
 }  // namespace
 
-void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings&) { Visit(*plan); }
+void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings&) {
+  Visit(*plan);
+}
 
 }  // namespace shears

@@ -14,13 +14,15 @@ constexpr double kFilterSelectivity = 0.2;
 
 double Estimate(LogicalOperator& op) {
   std::vector<double> child_rows;
-  for (auto& child : op.children) child_rows.push_back(Estimate(*child));
+  for (auto& child : op.children)
+    child_rows.push_back(Estimate(*child));
   double rows = 1;
   switch (op.type) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       rows = static_cast<double>(get.dataset->total_rows());
-      for (size_t i = 0; i < get.filters.size(); i++) rows *= kFilterSelectivity;
+      for (size_t i = 0; i < get.filters.size(); i++)
+        rows *= kFilterSelectivity;
       break;
     }
     case LogicalOperatorType::kDummyScan:
@@ -56,7 +58,8 @@ double Estimate(LogicalOperator& op) {
     }
     case LogicalOperatorType::kLimit: {
       auto& limit = static_cast<LogicalLimit&>(op);
-      rows = limit.limit < 0 ? child_rows[0] : std::min<double>(child_rows[0], static_cast<double>(limit.limit));
+      rows = limit.limit < 0 ? child_rows[0]
+                             : std::min<double>(child_rows[0], static_cast<double>(limit.limit));
       break;
     }
     case LogicalOperatorType::kSetOperation:
@@ -71,6 +74,8 @@ double Estimate(LogicalOperator& op) {
 
 }  // namespace
 
-void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings&) { Estimate(*plan); }
+void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings&) {
+  Estimate(*plan);
+}
 
 }  // namespace shears

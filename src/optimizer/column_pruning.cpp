@@ -11,9 +11,11 @@ namespace {
 
 void Collect(LogicalOperator& op, std::set<ColumnBinding>& used) {
   for (BoundExprPtr* expr : op.Expressions()) {
-    for (const auto& b : ReferencedBindings(**expr)) used.insert(b);
+    for (const auto& b : ReferencedBindings(**expr))
+      used.insert(b);
   }
-  for (auto& child : op.children) Collect(*child, used);
+  for (auto& child : op.children)
+    Collect(*child, used);
 }
 
 void Prune(LogicalOperator& op, const std::set<ColumnBinding>& used, bool is_root_output) {
@@ -26,7 +28,8 @@ void Prune(LogicalOperator& op, const std::set<ColumnBinding>& used, bool is_roo
     get.column_ids = std::move(kept);
     return;
   }
-  for (auto& child : op.children) Prune(*child, used, false);
+  for (auto& child : op.children)
+    Prune(*child, used, false);
 }
 
 }  // namespace
@@ -35,7 +38,8 @@ void PruneColumns(LogicalOperatorPtr& plan, const Settings&) {
   std::set<ColumnBinding> used;
   Collect(*plan, used);
   // The plan's own output columns are used by the client.
-  for (const auto& b : plan->GetColumnBindings()) used.insert(b);
+  for (const auto& b : plan->GetColumnBindings())
+    used.insert(b);
   Prune(*plan, used, true);
 }
 

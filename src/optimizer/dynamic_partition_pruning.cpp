@@ -33,7 +33,8 @@ Traced Trace(LogicalOperator& op, const ColumnBinding& binding) {
   switch (op.type) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
-      if (get.table_index == binding.table_index) return {&get, static_cast<int>(binding.column_index)};
+      if (get.table_index == binding.table_index)
+        return {&get, static_cast<int>(binding.column_index)};
       return {};
     }
     case LogicalOperatorType::kFilter:
@@ -86,24 +87,27 @@ bool HasFilter(const LogicalOperator& op) {
 }
 
 void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
-  for (auto& child : op.children) Visit(*child, next_id, fallback_ratio);
+  for (auto& child : op.children)
+    Visit(*child, next_id, fallback_ratio);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
   const bool keep_mode = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kSemi ||
                          join.join_kind == JoinKind::kRight;
-  const bool skip_mode = join.join_kind == JoinKind::kAnti && join.conditions.size() == 1 && !join.residual;
+  const bool skip_mode =
+      join.join_kind == JoinKind::kAnti && join.conditions.size() == 1 && !join.residual;
   if (!keep_mode && !skip_mode) {
-    join.dynamic_filter_note = std::string(JoinKindName(join.join_kind)) +
-                               " join keeps unmatched probe rows";
-    if (join.join_kind == JoinKind::kAnti) join.dynamic_filter_note = "anti join with several conditions or a residual";
+    join.dynamic_filter_note =
+        std::string(JoinKindName(join.join_kind)) + " join keeps unmatched probe rows";
+    if (join.join_kind == JoinKind::kAnti)
+      join.dynamic_filter_note = "anti join with several conditions or a residual";
     return;
   }
   // Benefit: the build side must be selective, or much smaller than the probe side.
   const LogicalOperator& build = *join.children[1];
   const LogicalOperator& probe = *join.children[0];
-  const bool selective = HasFilter(build) ||
-                         (build.estimated_rows >= 0 && probe.estimated_rows > 0 &&
-                          build.estimated_rows <= probe.estimated_rows * fallback_ratio);
+  const bool selective =
+      HasFilter(build) || (build.estimated_rows >= 0 && probe.estimated_rows > 0 &&
+                           build.estimated_rows <= probe.estimated_rows * fallback_ratio);
   std::string reasons;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
@@ -146,7 +150,8 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
 }  // namespace
 
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings) {
-  if (!settings.GetBool("dynamic_filtering") || !settings.GetBool("dynamic_partition_pruning")) return;
+  if (!settings.GetBool("dynamic_filtering") || !settings.GetBool("dynamic_partition_pruning"))
+    return;
   int next_id = 1;
   Visit(*plan, next_id, settings.GetDouble("dynamic_partition_pruning.fallback_filter_ratio"));
 }

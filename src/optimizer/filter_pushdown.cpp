@@ -21,7 +21,8 @@ namespace {
 
 std::set<uint32_t> TablesOf(const LogicalOperator& op) {
   std::set<uint32_t> out;
-  for (const auto& b : op.GetColumnBindings()) out.insert(b.table_index);
+  for (const auto& b : op.GetColumnBindings())
+    out.insert(b.table_index);
   return out;
 }
 
@@ -57,8 +58,9 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
   for (auto& f : filters) {
     const bool on_left = Covers(left_tables, *f);
     const bool on_right = Covers(right_tables, *f);
-    const bool left_ok = inner || join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kSemi ||
-                         join.join_kind == JoinKind::kAnti || join.join_kind == JoinKind::kMark;
+    const bool left_ok = inner || join.join_kind == JoinKind::kLeft ||
+                         join.join_kind == JoinKind::kSemi || join.join_kind == JoinKind::kAnti ||
+                         join.join_kind == JoinKind::kMark;
     const bool right_ok = inner || join.join_kind == JoinKind::kRight;
     if (on_left && left_ok) {
       left_filters.push_back(std::move(f));
@@ -74,18 +76,18 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
       } else {
         residual.push_back(std::move(f));
       }
-    } else if (inner && (Covers(left_tables, *f) || Covers(right_tables, *f) ||
-                         [&] {
-                           std::set<uint32_t> both = left_tables;
-                           both.insert(right_tables.begin(), right_tables.end());
-                           return Covers(both, *f);
-                         }())) {
+    } else if (inner && (Covers(left_tables, *f) || Covers(right_tables, *f) || [&] {
+                 std::set<uint32_t> both = left_tables;
+                 both.insert(right_tables.begin(), right_tables.end());
+                 return Covers(both, *f);
+               }())) {
       residual.push_back(std::move(f));
     } else {
       remaining.push_back(std::move(f));
     }
   }
-  if (!join.conditions.empty() && join.join_kind == JoinKind::kCross) join.join_kind = JoinKind::kInner;
+  if (!join.conditions.empty() && join.join_kind == JoinKind::kCross)
+    join.join_kind = JoinKind::kInner;
   if (!residual.empty()) join.residual = MakeConjunction(std::move(residual));
   // Outer joins keep their own ON residual; split its equalities into keys too.
   if (!inner && join.residual && join.conditions.empty() &&
@@ -95,7 +97,8 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
     SplitConjunction(std::move(join.residual), parts);
     std::vector<BoundExprPtr> rest;
     for (auto& p : parts) {
-      if (p->kind == BoundExprKind::kFunction && static_cast<BoundFunction&>(*p).function.name == "=") {
+      if (p->kind == BoundExprKind::kFunction &&
+          static_cast<BoundFunction&>(*p).function.name == "=") {
         auto& eq = static_cast<BoundFunction&>(*p);
         if (Covers(left_tables, *eq.args[0]) && Covers(right_tables, *eq.args[1])) {
           join.conditions.push_back({std::move(eq.args[0]), std::move(eq.args[1]), false});
@@ -128,7 +131,8 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
   switch (op->type) {
     case LogicalOperatorType::kFilter: {
       auto& filter = static_cast<LogicalFilter&>(*op);
-      for (auto& c : filter.conditions) filters.push_back(std::move(c));
+      for (auto& c : filter.conditions)
+        filters.push_back(std::move(c));
       LogicalOperatorPtr child = std::move(filter.children[0]);
       op = std::move(child);
       Push(op, std::move(filters));
@@ -136,7 +140,8 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
     }
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(*op);
-      for (auto& f : filters) get.filters.push_back(std::move(f));
+      for (auto& f : filters)
+        get.filters.push_back(std::move(f));
       return;
     }
     case LogicalOperatorType::kJoin:
@@ -146,12 +151,15 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
       break;
   }
   // Not pushable through this operator: optimize below it, keep the filters above it.
-  for (auto& child : op->children) Push(child, {});
+  for (auto& child : op->children)
+    Push(child, {});
   Wrap(op, std::move(filters));
 }
 
 }  // namespace
 
-void PushDownFilters(LogicalOperatorPtr& plan, const Settings&) { Push(plan, {}); }
+void PushDownFilters(LogicalOperatorPtr& plan, const Settings&) {
+  Push(plan, {});
+}
 
 }  // namespace shears

@@ -34,15 +34,20 @@ void Optimize(LogicalOperatorPtr& plan, const Settings& settings) {
     size_t comma = list.find(',', start);
     if (comma == std::string::npos) comma = list.size();
     std::string name = list.substr(start, comma - start);
-    while (!name.empty() && name.front() == ' ') name.erase(name.begin());
-    while (!name.empty() && name.back() == ' ') name.pop_back();
+    while (!name.empty() && name.front() == ' ')
+      name.erase(name.begin());
+    while (!name.empty() && name.back() == ' ')
+      name.pop_back();
     if (!name.empty()) {
       bool known = false;
-      for (const auto& rule : OptimizerRules()) known = known || name == rule.name;
+      for (const auto& rule : OptimizerRules())
+        known = known || name == rule.name;
       if (!known) {
         std::string names;
-        for (const auto& rule : OptimizerRules()) names += (names.empty() ? "" : ", ") + std::string(rule.name);
-        throw InvalidInputError("unknown optimizer rule '{}' in disabled_optimizers (rules: {})", name, names);
+        for (const auto& rule : OptimizerRules())
+          names += (names.empty() ? "" : ", ") + std::string(rule.name);
+        throw InvalidInputError("unknown optimizer rule '{}' in disabled_optimizers (rules: {})",
+                                name, names);
       }
       disabled.insert(name);
     }

@@ -48,7 +48,7 @@ struct ResolvedColumn {
   bool outer = false;
 };
 std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::string& qualifier,
-                                             const std::string& name);
+                                            const std::string& name);
 
 bool IsAggregateFunction(const std::string& name);
 

@@ -13,11 +13,14 @@ namespace shears {
 namespace {
 
 std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
-bool IsConstant(const BoundExpr& e) { return e.kind == BoundExprKind::kConstant; }
+bool IsConstant(const BoundExpr& e) {
+  return e.kind == BoundExprKind::kConstant;
+}
 
 // Folds a deterministic expression of constants into a constant.
 BoundExprPtr Fold(BoundExprPtr expr) {
@@ -28,7 +31,8 @@ BoundExprPtr Fold(BoundExprPtr expr) {
         e.kind == BoundExprKind::kAggregate) {
       foldable = false;
     }
-    if (e.kind == BoundExprKind::kFunction && !static_cast<BoundFunction&>(e).function.deterministic) {
+    if (e.kind == BoundExprKind::kFunction &&
+        !static_cast<BoundFunction&>(e).function.deterministic) {
       foldable = false;
     }
   });
@@ -64,8 +68,8 @@ BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type) {
 LogicalType ResolveTypeName(const ast::TypeName& type) {
   const std::string name = Lower(type.name);
   if (type.is_array) throw NotSupportedError("array types are not supported yet");
-  if (name == "int" || name == "int4" || name == "integer" || name == "int2" || name == "smallint" ||
-      name == "tinyint" || name == "int1" || name == "signed") {
+  if (name == "int" || name == "int4" || name == "integer" || name == "int2" ||
+      name == "smallint" || name == "tinyint" || name == "int1" || name == "signed") {
     return LogicalType::Integer();
   }
   if (name == "int8" || name == "bigint" || name == "long") return LogicalType::Bigint();
@@ -103,9 +107,10 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
       for (size_t i = 0; i < entry.names.size(); i++) {
         if (Lower(entry.names[i]) != Lower(name)) continue;
         if (found) {
-          throw BinderError("column reference '{}' is ambiguous (it exists in '{}' and another "
-                            "table); qualify it, e.g. {}.{}",
-                            name, entry.alias, entry.alias, name);
+          throw BinderError(
+              "column reference '{}' is ambiguous (it exists in '{}' and another "
+              "table); qualify it, e.g. {}.{}",
+              name, entry.alias, entry.alias, name);
         }
         found = ResolvedColumn{entry.bindings[i], entry.types[i], entry.names[i], s != &scope};
       }
@@ -156,7 +161,8 @@ void CoerceLiterals(std::vector<BoundExprPtr>& args) {
 
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args) {
   std::vector<LogicalType> types;
-  for (const auto& a : args) types.push_back(a->type);
+  for (const auto& a : args)
+    types.push_back(a->type);
   BoundScalarFunction fn = FunctionRegistry::Default().Bind(name, types);
   for (size_t i = 0; i < args.size() && i < fn.arg_types.size(); i++) {
     args[i] = CastTo(std::move(args[i]), fn.arg_types[i]);
@@ -177,7 +183,8 @@ BoundExprPtr MakeComparison(const std::string& op, BoundExprPtr left, BoundExprP
 BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
   if (expr->type.id() == TypeId::kBoolean) return expr;
   if (!expr->type.valid()) return CastTo(std::move(expr), LogicalType::Boolean());
-  throw BinderError("{} must be BOOLEAN, not {}: {}", what, expr->type.ToString(), expr->ToString());
+  throw BinderError("{} must be BOOLEAN, not {}: {}", what, expr->type.ToString(),
+                    expr->ToString());
 }
 
 }  // namespace
@@ -207,12 +214,14 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
       if (op.op == "AND" || op.op == "OR") {
         std::vector<BoundExprPtr> children;
         for (const auto& c : op.children) {
-          children.push_back(RequireBoolean(BindExpr(*c, ctx), op.op == "AND" ? "AND operand" : "OR operand"));
+          children.push_back(
+              RequireBoolean(BindExpr(*c, ctx), op.op == "AND" ? "AND operand" : "OR operand"));
         }
         return Fold(std::make_unique<BoundConjunction>(op.op == "AND", std::move(children)));
       }
       if (op.op == "NOT") {
-        return Fold(std::make_unique<BoundNot>(RequireBoolean(BindExpr(*op.children[0], ctx), "NOT operand")));
+        return Fold(std::make_unique<BoundNot>(
+            RequireBoolean(BindExpr(*op.children[0], ctx), "NOT operand")));
       }
       // Interval arithmetic: date/timestamp +- INTERVAL.
       if (op.children.size() == 2 && (op.op == "+" || op.op == "-") &&
@@ -234,7 +243,8 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
           args.push_back(std::make_unique<BoundConstant>(Value::Integer(sign * interval.months)));
           base = BindFunctionCall("date_add_months", std::move(args));
         }
-        int64_t micros = sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
+        int64_t micros =
+            sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
         if (micros != 0) {
           std::vector<BoundExprPtr> args;
           args.push_back(std::move(base));
@@ -244,7 +254,8 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
         return base;
       }
       std::vector<BoundExprPtr> args;
-      for (const auto& c : op.children) args.push_back(BindExpr(*c, ctx));
+      for (const auto& c : op.children)
+        args.push_back(BindExpr(*c, ctx));
       CoerceLiterals(args);
       return BindFunctionCall(op.op, std::move(args));
     }
@@ -305,17 +316,22 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
-            return std::make_unique<BoundColumnRef>(type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, key);
+            return std::make_unique<BoundColumnRef>(
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, key);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
         info.aggregate_keys.push_back(key);
         return std::make_unique<BoundColumnRef>(
-            type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)}, key);
+            type,
+            ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
+            key);
       }
-      if (fn.distinct) throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
+      if (fn.distinct)
+        throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
       std::vector<BoundExprPtr> args;
-      for (const auto& a : fn.args) args.push_back(BindExpr(*a, ctx));
+      for (const auto& a : fn.args)
+        args.push_back(BindExpr(*a, ctx));
       if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
         // All arguments share one type.
         std::optional<LogicalType> common;
@@ -325,7 +341,8 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
           if (!common) throw BinderError("{} arguments have incompatible types", name);
         }
         if (common) {
-          for (auto& a : args) a = CastTo(std::move(a), *common);
+          for (auto& a : args)
+            a = CastTo(std::move(a), *common);
         }
       }
       return BindFunctionCall(name, std::move(args));
@@ -365,11 +382,13 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
         type = type ? CommonType(*type, t) : std::optional<LogicalType>(t);
         if (!type) throw BinderError("CASE branches have incompatible types");
       };
-      for (auto& b : branches) unify(b.second->type);
+      for (auto& b : branches)
+        unify(b.second->type);
       if (else_expr) unify(else_expr->type);
       LogicalType result = type ? *type : LogicalType::Integer();
       auto bound = std::make_unique<BoundCase>(result);
-      for (auto& b : branches) bound->when_then.emplace_back(std::move(b.first), CastTo(std::move(b.second), result));
+      for (auto& b : branches)
+        bound->when_then.emplace_back(std::move(b.first), CastTo(std::move(b.second), result));
       bound->else_expr = else_expr ? CastTo(std::move(else_expr), result)
                                    : std::make_unique<BoundConstant>(Value::Null(result));
       return bound;
@@ -401,7 +420,8 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
       args.push_back(BindExpr(*like.value, ctx));
       args.push_back(BindExpr(*like.pattern, ctx));
       if (like.escape) args.push_back(BindExpr(*like.escape, ctx));
-      std::string name = std::string(like.negated ? "not_" : "") + (like.case_insensitive ? "ilike" : "like");
+      std::string name =
+          std::string(like.negated ? "not_" : "") + (like.case_insensitive ? "ilike" : "like");
       return BindFunctionCall(name, std::move(args));
     }
     case ast::ExprKind::kIsNull: {

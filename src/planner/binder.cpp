@@ -20,7 +20,8 @@ BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr>
 namespace {
 
 std::string Lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (auto& c : s)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -41,7 +42,8 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
     throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
                       entry.names.size(), aliases.size());
   }
-  for (size_t i = 0; i < aliases.size(); i++) entry.names[i] = aliases[i];
+  for (size_t i = 0; i < aliases.size(); i++)
+    entry.names[i] = aliases[i];
 }
 
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
@@ -50,22 +52,25 @@ BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* cl
   const std::string key = expr->ToString();
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
-      auto ref = std::make_unique<BoundColumnRef>(info.groups[i]->type,
-                                                  ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
+      auto ref = std::make_unique<BoundColumnRef>(
+          info.groups[i]->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
       ref->alias = expr->alias;
       return ref;
     }
   }
   if (expr->kind == BoundExprKind::kColumnRef) {
     auto& ref = static_cast<BoundColumnRef&>(*expr);
-    if (ref.binding.table_index == info.aggregate_index || ref.binding.table_index == info.group_index) {
+    if (ref.binding.table_index == info.aggregate_index ||
+        ref.binding.table_index == info.group_index) {
       return expr;
     }
-    throw BinderError("column '{}' must appear in the GROUP BY clause or be used in an aggregate "
-                      "function ({})",
-                      ref.name, clause);
+    throw BinderError(
+        "column '{}' must appear in the GROUP BY clause or be used in an aggregate "
+        "function ({})",
+        ref.name, clause);
   }
-  for (BoundExprPtr* child : expr->Children()) *child = BindToGroups(std::move(*child), info, clause);
+  for (BoundExprPtr* child : expr->Children())
+    *child = BindToGroups(std::move(*child), info, clause);
   return expr;
 }
 
@@ -156,12 +161,15 @@ const ViewCatalog::View* ViewCatalog::Find(const std::string& name) const {
 
 Binder::Binder(const ViewCatalog& views) : views_(views) {}
 
-BoundQuery Binder::Bind(const ast::QueryNode& query) { return BindQueryNode(query, nullptr); }
+BoundQuery Binder::Bind(const ast::QueryNode& query) {
+  return BindQueryNode(query, nullptr);
+}
 
 BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
   if (++depth_ > kMaxDepth) throw BinderError("queries nest deeper than {} levels", kMaxDepth);
   std::map<std::string, const ast::CommonTableExpr*> ctes;
-  for (const auto& cte : node.ctes) ctes[Lower(cte.name)] = &cte;
+  for (const auto& cte : node.ctes)
+    ctes[Lower(cte.name)] = &cte;
   cte_stack_.push_back(std::move(ctes));
   BoundQuery result;
   switch (node.kind) {
@@ -169,7 +177,8 @@ BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
       result = BindSelect(static_cast<const ast::SelectNode&>(node), outer);
       break;
     case ast::QueryNodeKind::kSetOperation:
-      result = ApplyOrderLimit(node, BindSetOperation(static_cast<const ast::SetOperationNode&>(node), outer));
+      result = ApplyOrderLimit(
+          node, BindSetOperation(static_cast<const ast::SetOperationNode&>(node), outer));
       break;
     case ast::QueryNodeKind::kValues:
       result = ApplyOrderLimit(node, BindValues(static_cast<const ast::ValuesNode&>(node)));
@@ -205,7 +214,8 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
     values->names.push_back("col" + std::to_string(c));
   }
   for (auto& row : rows) {
-    for (size_t c = 0; c < width; c++) row[c] = CastTo(std::move(row[c]), values->types[c]);
+    for (size_t c = 0; c < width; c++)
+      row[c] = CastTo(std::move(row[c]), values->types[c]);
     values->rows.push_back(std::move(row));
   }
   BoundQuery q;
@@ -239,16 +249,18 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
         if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
           throw InternalError("view '{}' does not hold one query", name);
         }
-        BoundQuery q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        BoundQuery q =
+            BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
         ApplyColumnAliases(entry, view->column_aliases);
         ApplyColumnAliases(entry, ref.column_aliases);
         scope.entries.push_back(std::move(entry));
         return std::move(q.plan);
       }
-      throw BinderError("table or view '{}' does not exist (to read files, use FROM 'path' or "
-                        "read_parquet('path'))",
-                        base.name.back());
+      throw BinderError(
+          "table or view '{}' does not exist (to read files, use FROM 'path' or "
+          "read_parquet('path'))",
+          base.name.back());
     }
     case ast::TableRefKind::kTableFunction: {
       const auto& fn = static_cast<const ast::TableFunctionRef&>(ref);
@@ -277,8 +289,9 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
         } else if (option == "union_by_name") {
           options.union_by_name = CastValue(v, LogicalType::Boolean()).GetBoolean();
         } else {
-          throw BinderError("unknown read_parquet option '{}' (known: hive_partitioning, union_by_name)",
-                            arg_name);
+          throw BinderError(
+              "unknown read_parquet option '{}' (known: hive_partitioning, union_by_name)",
+              arg_name);
         }
       }
       auto get = std::make_unique<LogicalGet>();
@@ -287,8 +300,10 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       // Without an alias, a path is known by its last component without extension, as in
       // DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders".
       std::string stem = path;
-      while (stem.size() > 1 && stem.back() == '/') stem.pop_back();
-      stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+      while (stem.size() > 1 && stem.back() == '/')
+        stem.pop_back();
+      stem =
+          stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
       if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
       stem = stem.substr(0, stem.find('.'));
       get->table_name = ref.alias.empty() ? path : ref.alias;
@@ -342,8 +357,10 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       }
       Scope both;
       both.outer = scope.outer;
-      for (auto& e : left_scope.entries) both.entries.push_back(e);
-      for (auto& e : right_scope.entries) both.entries.push_back(e);
+      for (auto& e : left_scope.entries)
+        both.entries.push_back(e);
+      for (auto& e : right_scope.entries)
+        both.entries.push_back(e);
       std::vector<BoundExprPtr> conjuncts;
       std::vector<std::string> using_columns = join.using_columns;
       if (join.natural) {
@@ -360,7 +377,8 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       for (const auto& column : using_columns) {
         auto l = ResolveColumn(left_scope, "", column);
         auto r = ResolveColumn(right_scope, "", column);
-        if (!l || !r) throw BinderError("USING column '{}' must exist on both sides of the join", column);
+        if (!l || !r)
+          throw BinderError("USING column '{}' must exist on both sides of the join", column);
         std::vector<BoundExprPtr> args;
         args.push_back(std::make_unique<BoundColumnRef>(l->type, l->binding, l->name));
         args.push_back(std::make_unique<BoundColumnRef>(r->type, r->binding, r->name));
@@ -393,11 +411,14 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
 
 // WHERE: plain conjuncts become a filter; [NOT] IN (SELECT ...) and [NOT] EXISTS become
 // semi, anti and mark joins (never evaluated row by row).
-LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope) {
+LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr plan,
+                                     Scope& scope) {
   std::vector<const ast::Expr*> conjuncts;
   std::function<void(const ast::Expr&)> split = [&](const ast::Expr& e) {
-    if (e.kind == ast::ExprKind::kOperator && static_cast<const ast::OperatorExpr&>(e).op == "AND") {
-      for (const auto& c : static_cast<const ast::OperatorExpr&>(e).children) split(*c);
+    if (e.kind == ast::ExprKind::kOperator &&
+        static_cast<const ast::OperatorExpr&>(e).op == "AND") {
+      for (const auto& c : static_cast<const ast::OperatorExpr&>(e).children)
+        split(*c);
       return;
     }
     conjuncts.push_back(&e);
@@ -407,7 +428,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
   for (const ast::Expr* conjunct : conjuncts) {
     bool negated = false;
     const ast::Expr* e = conjunct;
-    if (e->kind == ast::ExprKind::kOperator && static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
+    if (e->kind == ast::ExprKind::kOperator &&
+        static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
         static_cast<const ast::OperatorExpr*>(e)->children[0]->kind == ast::ExprKind::kSubquery) {
       negated = true;
       e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
@@ -426,10 +448,12 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
     }
     const auto& sub = static_cast<const ast::SubqueryExpr&>(*e);
     negated = negated != sub.negated;
-    if (sub.subquery_kind == ast::SubqueryKind::kScalar || sub.subquery_kind == ast::SubqueryKind::kAll ||
+    if (sub.subquery_kind == ast::SubqueryKind::kScalar ||
+        sub.subquery_kind == ast::SubqueryKind::kAll ||
         (sub.subquery_kind == ast::SubqueryKind::kAny && sub.op != "=")) {
-      throw NotSupportedError("this subquery form is not supported yet (supported in WHERE: [NOT] "
-                              "IN (SELECT ...), [NOT] EXISTS (SELECT ...))");
+      throw NotSupportedError(
+          "this subquery form is not supported yet (supported in WHERE: [NOT] "
+          "IN (SELECT ...), [NOT] EXISTS (SELECT ...))");
     }
     // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
     // its WHERE become join keys.
@@ -461,7 +485,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           ctx.clause = "IN expression";
           auto left_key = BindExpr(*sub.left, ctx);
           auto bindings = right->GetColumnBindings();
-          BoundExprPtr right_key = std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
+          BoundExprPtr right_key =
+              std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
           auto common = CommonType(left_key->type, right_key->type);
           if (!common) {
             throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(),
@@ -481,8 +506,9 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
       if (!right) {
         if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
             select.limit) {
-          throw NotSupportedError("correlated subqueries with GROUP BY, aggregates or LIMIT are "
-                                  "not supported yet");
+          throw NotSupportedError(
+              "correlated subqueries with GROUP BY, aggregates or LIMIT are "
+              "not supported yet");
         }
         right = BindTableRef(*select.from, sub_scope);
         std::vector<BoundExprPtr> inner_filters;
@@ -494,17 +520,20 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         }
         // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
         std::set<uint32_t> inner_tables;
-        for (const auto& b : right->GetColumnBindings()) inner_tables.insert(b.table_index);
+        for (const auto& b : right->GetColumnBindings())
+          inner_tables.insert(b.table_index);
         std::vector<BoundExprPtr> local;
         for (auto& f : inner_filters) {
           auto refs = ReferencedBindings(*f);
           bool touches_outer = false;
-          for (const auto& r : refs) touches_outer = touches_outer || !inner_tables.count(r.table_index);
+          for (const auto& r : refs)
+            touches_outer = touches_outer || !inner_tables.count(r.table_index);
           if (!touches_outer) {
             local.push_back(std::move(f));
             continue;
           }
-          if (f->kind == BoundExprKind::kFunction && static_cast<BoundFunction&>(*f).function.name == "=") {
+          if (f->kind == BoundExprKind::kFunction &&
+              static_cast<BoundFunction&>(*f).function.name == "=") {
             auto& eq = static_cast<BoundFunction&>(*f);
             auto side_is_inner = [&](const BoundExpr& x) {
               for (const auto& r : ReferencedBindings(x)) {
@@ -528,16 +557,18 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
               condition.left = std::move(eq.args[1]);
               condition.right = std::move(eq.args[0]);
             } else {
-              throw NotSupportedError("correlated condition {} is not supported yet (only "
-                                      "inner = outer equalities)",
-                                      f->ToString());
+              throw NotSupportedError(
+                  "correlated condition {} is not supported yet (only "
+                  "inner = outer equalities)",
+                  f->ToString());
             }
             join->conditions.push_back(std::move(condition));
             continue;
           }
-          throw NotSupportedError("correlated condition {} is not supported yet (only inner = "
-                                  "outer equalities)",
-                                  f->ToString());
+          throw NotSupportedError(
+              "correlated condition {} is not supported yet (only inner = "
+              "outer equalities)",
+              f->ToString());
         }
         // Outer columns must only be used by the extracted conditions.
         if (!local.empty()) {
@@ -548,7 +579,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         }
         if (sub.subquery_kind == ast::SubqueryKind::kAny) {
           // x IN (SELECT y FROM ... WHERE correlated): one more key x = y.
-          if (select.select_list.size() != 1) throw BinderError("IN subquery must return exactly one column");
+          if (select.select_list.size() != 1)
+            throw BinderError("IN subquery must return exactly one column");
           ExprContext inner_ctx;
           inner_ctx.scope = &sub_scope;
           auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
@@ -556,15 +588,18 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           outer_ctx.scope = &scope;
           auto left_key = BindExpr(*sub.left, outer_ctx);
           auto common = CommonType(left_key->type, right_key->type);
-          if (!common) throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(), right_key->type.ToString());
+          if (!common)
+            throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(),
+                              right_key->type.ToString());
           JoinCondition condition;
           condition.left = CastTo(std::move(left_key), *common);
           condition.right = CastTo(std::move(right_key), *common);
           join->conditions.push_back(std::move(condition));
         }
         if (join->conditions.empty()) {
-          throw NotSupportedError("EXISTS subqueries without a correlated equality are not "
-                                  "supported yet");
+          throw NotSupportedError(
+              "EXISTS subqueries without a correlated equality are not "
+              "supported yet");
         }
       }
     }
@@ -583,7 +618,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
     join->children.push_back(std::move(plan));
     join->children.push_back(std::move(right));
     if (join->join_kind == JoinKind::kMark) {
-      auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(), ColumnBinding{join->mark_index, 0}, "mark");
+      auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(),
+                                                   ColumnBinding{join->mark_index, 0}, "mark");
       auto not_mark = std::make_unique<BoundNot>(std::move(mark));
       auto filter = std::make_unique<LogicalFilter>();
       filter->conditions.push_back(std::move(not_mark));
@@ -668,13 +704,15 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         if (v.type().id() == TypeId::kInteger) {
           int64_t pos = v.GetInt64();
           if (pos < 1 || pos > static_cast<int64_t>(items.size())) {
-            throw BinderError("GROUP BY position {} is not in the select list (1..{})", pos, items.size());
+            throw BinderError("GROUP BY position {} is not in the select list (1..{})", pos,
+                              items.size());
           }
           const Item& item = items[static_cast<size_t>(pos - 1)];
           if (!item.expr) {
             bound = std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
           } else {
-            if (ContainsAggregateCall(*item.expr)) throw BinderError("cannot GROUP BY an aggregate");
+            if (ContainsAggregateCall(*item.expr))
+              throw BinderError("cannot GROUP BY an aggregate");
             bound = BindExpr(*item.expr, group_ctx);
           }
         }
@@ -702,8 +740,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   select_ctx.aggregates = aggregate ? &info : nullptr;
   select_ctx.clause = "select list";
   for (auto& item : items) {
-    BoundExprPtr bound = item.expr ? BindExpr(*item.expr, select_ctx)
-                                   : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
+    BoundExprPtr bound = item.expr
+                             ? BindExpr(*item.expr, select_ctx)
+                             : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
     if (aggregate) bound = BindToGroups(std::move(bound), info, "select list");
     if (!bound->type.valid()) bound = CastTo(std::move(bound), LogicalType::Integer());
     bound->alias = item.name;
@@ -757,7 +796,8 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
       if (position < 0) {
         if (node.distinct) {
-          throw BinderError("for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
+          throw BinderError(
+              "for SELECT DISTINCT, ORDER BY expressions must appear in the select list");
         }
         position = static_cast<int>(select_exprs.size());
         select_exprs.push_back(std::move(bound));
@@ -785,14 +825,16 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   auto projection = std::make_unique<LogicalProjection>();
   projection->table_index = NewTableIndex();
   std::vector<LogicalType> types;
-  for (auto& e : select_exprs) types.push_back(e->type);
+  for (auto& e : select_exprs)
+    types.push_back(e->type);
   projection->expressions = std::move(select_exprs);
   projection->children.push_back(std::move(plan));
   const uint32_t projection_index = projection->table_index;
   plan = std::move(projection);
 
   std::vector<std::string> names;
-  for (size_t i = 0; i < visible; i++) names.push_back(items[i].name);
+  for (size_t i = 0; i < visible; i++)
+    names.push_back(items[i].name);
 
   if (node.distinct) {
     auto distinct = std::make_unique<LogicalAggregate>();
@@ -809,7 +851,8 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     auto top = std::make_unique<LogicalProjection>();
     top->table_index = NewTableIndex();
     for (size_t i = 0; i < types.size(); i++) {
-      auto ref = std::make_unique<BoundColumnRef>(types[i], ColumnBinding{distinct_index, static_cast<uint32_t>(i)}, names[i]);
+      auto ref = std::make_unique<BoundColumnRef>(
+          types[i], ColumnBinding{distinct_index, static_cast<uint32_t>(i)}, names[i]);
       ref->alias = names[i];
       top->expressions.push_back(std::move(ref));
     }
@@ -822,9 +865,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   auto plan_types = plan->GetTypes();
   for (auto& order : orders) {
     int pos = static_cast<int>(static_cast<BoundConstant&>(*order.expr).value.GetInt64());
-    order.expr = std::make_unique<BoundColumnRef>(plan_types[static_cast<size_t>(pos)],
-                                                  bindings[static_cast<size_t>(pos)],
-                                                  pos < static_cast<int>(names.size()) ? names[static_cast<size_t>(pos)] : "order_key");
+    order.expr = std::make_unique<BoundColumnRef>(
+        plan_types[static_cast<size_t>(pos)], bindings[static_cast<size_t>(pos)],
+        pos < static_cast<int>(names.size()) ? names[static_cast<size_t>(pos)] : "order_key");
   }
   if (!orders.empty()) {
     auto order_by = std::make_unique<LogicalOrderBy>();
@@ -866,7 +909,8 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
       bound.descending = order.descending;
       bound.nulls_first = order.nulls_first.value_or(order.descending);
       if (order.expr->kind == ast::ExprKind::kConstant &&
-          static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() == TypeId::kInteger) {
+          static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() ==
+              TypeId::kInteger) {
         int64_t pos = static_cast<const ast::ConstantExpr&>(*order.expr).value.GetInt64();
         if (pos < 1 || pos > static_cast<int64_t>(entry.names.size())) {
           throw BinderError("ORDER BY position {} is out of range", pos);
@@ -910,8 +954,9 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
   BoundQuery left = BindQueryNode(*node.left, outer);
   BoundQuery right = BindQueryNode(*node.right, outer);
   if (left.types.size() != right.types.size()) {
-    throw BinderError("each side of a set operation must have the same number of columns ({} vs {})",
-                      left.types.size(), right.types.size());
+    throw BinderError(
+        "each side of a set operation must have the same number of columns ({} vs {})",
+        left.types.size(), right.types.size());
   }
   std::vector<LogicalType> types;
   for (size_t i = 0; i < left.types.size(); i++) {
@@ -938,7 +983,7 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
   op->table_index = NewTableIndex();
   op->kind = node.op == ast::SetOperationType::kUnion       ? SetOperationKind::kUnion
              : node.op == ast::SetOperationType::kIntersect ? SetOperationKind::kIntersect
-                                                             : SetOperationKind::kExcept;
+                                                            : SetOperationKind::kExcept;
   op->all = node.all;
   op->types = types;
   op->children.push_back(cast_side(left));

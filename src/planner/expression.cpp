@@ -17,7 +17,8 @@ std::string JoinExprs(const std::vector<BoundExprPtr>& exprs, const char* sep) {
 std::vector<BoundExprPtr> CopyAll(const std::vector<BoundExprPtr>& exprs) {
   std::vector<BoundExprPtr> out;
   out.reserve(exprs.size());
-  for (const auto& e : exprs) out.push_back(e->Copy());
+  for (const auto& e : exprs)
+    out.push_back(e->Copy());
   return out;
 }
 
@@ -28,8 +29,20 @@ BoundExprPtr WithAlias(std::unique_ptr<T> copy, const BoundExpr& original) {
 }
 
 bool IsInfixOperator(const std::string& name) {
-  static const char* kOps[] = {"+", "-", "*", "/", "%", "||", "=", "<>", "<", "<=", ">", ">=",
-                               "IS DISTINCT FROM", "IS NOT DISTINCT FROM"};
+  static const char* kOps[] = {"+",
+                               "-",
+                               "*",
+                               "/",
+                               "%",
+                               "||",
+                               "=",
+                               "<>",
+                               "<",
+                               "<=",
+                               ">",
+                               ">=",
+                               "IS DISTINCT FROM",
+                               "IS NOT DISTINCT FROM"};
   for (const char* op : kOps) {
     if (name == op) return true;
   }
@@ -71,7 +84,8 @@ BoundExprPtr BoundFunction::Copy() const {
 
 std::vector<BoundExprPtr*> BoundFunction::Children() {
   std::vector<BoundExprPtr*> out;
-  for (auto& a : args) out.push_back(&a);
+  for (auto& a : args)
+    out.push_back(&a);
   return out;
 }
 
@@ -94,11 +108,14 @@ BoundExprPtr BoundConjunction::Copy() const {
 
 std::vector<BoundExprPtr*> BoundConjunction::Children() {
   std::vector<BoundExprPtr*> out;
-  for (auto& c : children) out.push_back(&c);
+  for (auto& c : children)
+    out.push_back(&c);
   return out;
 }
 
-BoundExprPtr BoundNot::Copy() const { return WithAlias(std::make_unique<BoundNot>(child->Copy()), *this); }
+BoundExprPtr BoundNot::Copy() const {
+  return WithAlias(std::make_unique<BoundNot>(child->Copy()), *this);
+}
 
 BoundExprPtr BoundIsNull::Copy() const {
   return WithAlias(std::make_unique<BoundIsNull>(child->Copy(), negated), *this);
@@ -115,7 +132,8 @@ std::string BoundCase::ToString() const {
 
 BoundExprPtr BoundCase::Copy() const {
   auto copy = std::make_unique<BoundCase>(type);
-  for (const auto& [when, then] : when_then) copy->when_then.emplace_back(when->Copy(), then->Copy());
+  for (const auto& [when, then] : when_then)
+    copy->when_then.emplace_back(when->Copy(), then->Copy());
   copy->else_expr = else_expr->Copy();
   return WithAlias(std::move(copy), *this);
 }
@@ -140,7 +158,8 @@ BoundExprPtr BoundInList::Copy() const {
 
 std::vector<BoundExprPtr*> BoundInList::Children() {
   std::vector<BoundExprPtr*> out{&value};
-  for (auto& e : list) out.push_back(&e);
+  for (auto& e : list)
+    out.push_back(&e);
   return out;
 }
 
@@ -172,8 +191,9 @@ std::string BoundAggregate::ToString() const {
 }
 
 BoundExprPtr BoundAggregate::Copy() const {
-  return WithAlias(std::make_unique<BoundAggregate>(aggregate, type, arg ? arg->Copy() : nullptr, distinct),
-                   *this);
+  return WithAlias(
+      std::make_unique<BoundAggregate>(aggregate, type, arg ? arg->Copy() : nullptr, distinct),
+      *this);
 }
 
 std::vector<BoundExprPtr*> BoundAggregate::Children() {
@@ -183,7 +203,8 @@ std::vector<BoundExprPtr*> BoundAggregate::Children() {
 
 void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit) {
   visit(expr);
-  for (BoundExprPtr* child : expr.Children()) VisitExpression(**child, visit);
+  for (BoundExprPtr* child : expr.Children())
+    VisitExpression(**child, visit);
 }
 
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr) {

@@ -27,17 +27,17 @@ struct ColumnBinding {
 };
 
 enum class BoundExprKind {
-  kColumnRef,    // a column of the logical plan (by binding)
-  kReference,    // a column of the physical input batch (by position)
+  kColumnRef,  // a column of the logical plan (by binding)
+  kReference,  // a column of the physical input batch (by position)
   kConstant,
-  kFunction,     // scalar functions and operators (+, =, ||, ...)
+  kFunction,  // scalar functions and operators (+, =, ||, ...)
   kCast,
   kConjunction,  // AND / OR with three-valued logic, n-ary
   kNot,
-  kIsNull,       // IS [NOT] NULL
-  kCase,         // CASE WHEN ... THEN ... [ELSE ...] END (searched form only)
-  kInList,       // x IN (constants or expressions); NOT IN is NOT over it
-  kAggregate,    // only inside LogicalAggregate: sum(x), count(*), ...
+  kIsNull,     // IS [NOT] NULL
+  kCase,       // CASE WHEN ... THEN ... [ELSE ...] END (searched form only)
+  kInList,     // x IN (constants or expressions); NOT IN is NOT over it
+  kAggregate,  // only inside LogicalAggregate: sum(x), count(*), ...
 };
 
 struct BoundExpr;
@@ -70,12 +70,15 @@ struct BoundReference : BoundExpr {
       : BoundExpr(BoundExprKind::kReference, t), index(i), name(std::move(n)) {}
   idx_t index;
   std::string name;
-  std::string ToString() const override { return name.empty() ? "#" + std::to_string(index) : name; }
+  std::string ToString() const override {
+    return name.empty() ? "#" + std::to_string(index) : name;
+  }
   BoundExprPtr Copy() const override;
 };
 
 struct BoundConstant : BoundExpr {
-  explicit BoundConstant(Value v) : BoundExpr(BoundExprKind::kConstant, v.type()), value(std::move(v)) {}
+  explicit BoundConstant(Value v)
+      : BoundExpr(BoundExprKind::kConstant, v.type()), value(std::move(v)) {}
   Value value;
   std::string ToString() const override;
   BoundExprPtr Copy() const override;
@@ -83,7 +86,9 @@ struct BoundConstant : BoundExpr {
 
 struct BoundFunction : BoundExpr {
   BoundFunction(BoundScalarFunction f, std::vector<BoundExprPtr> a)
-      : BoundExpr(BoundExprKind::kFunction, f.return_type), function(std::move(f)), args(std::move(a)) {}
+      : BoundExpr(BoundExprKind::kFunction, f.return_type),
+        function(std::move(f)),
+        args(std::move(a)) {}
   BoundScalarFunction function;
   std::vector<BoundExprPtr> args;
   std::string ToString() const override;
@@ -103,7 +108,9 @@ struct BoundCast : BoundExpr {
 
 struct BoundConjunction : BoundExpr {
   BoundConjunction(bool is_and, std::vector<BoundExprPtr> c)
-      : BoundExpr(BoundExprKind::kConjunction, LogicalType::Boolean()), is_and(is_and), children(std::move(c)) {}
+      : BoundExpr(BoundExprKind::kConjunction, LogicalType::Boolean()),
+        is_and(is_and),
+        children(std::move(c)) {}
   bool is_and;
   std::vector<BoundExprPtr> children;
   std::string ToString() const override;
@@ -112,7 +119,8 @@ struct BoundConjunction : BoundExpr {
 };
 
 struct BoundNot : BoundExpr {
-  explicit BoundNot(BoundExprPtr c) : BoundExpr(BoundExprKind::kNot, LogicalType::Boolean()), child(std::move(c)) {}
+  explicit BoundNot(BoundExprPtr c)
+      : BoundExpr(BoundExprKind::kNot, LogicalType::Boolean()), child(std::move(c)) {}
   BoundExprPtr child;
   std::string ToString() const override { return "(NOT " + child->ToString() + ")"; }
   BoundExprPtr Copy() const override;
@@ -121,7 +129,9 @@ struct BoundNot : BoundExpr {
 
 struct BoundIsNull : BoundExpr {
   BoundIsNull(BoundExprPtr c, bool n)
-      : BoundExpr(BoundExprKind::kIsNull, LogicalType::Boolean()), child(std::move(c)), negated(n) {}
+      : BoundExpr(BoundExprKind::kIsNull, LogicalType::Boolean()),
+        child(std::move(c)),
+        negated(n) {}
   BoundExprPtr child;
   bool negated;
   std::string ToString() const override {
@@ -142,7 +152,9 @@ struct BoundCase : BoundExpr {
 
 struct BoundInList : BoundExpr {
   BoundInList(BoundExprPtr v, std::vector<BoundExprPtr> l)
-      : BoundExpr(BoundExprKind::kInList, LogicalType::Boolean()), value(std::move(v)), list(std::move(l)) {}
+      : BoundExpr(BoundExprKind::kInList, LogicalType::Boolean()),
+        value(std::move(v)),
+        list(std::move(l)) {}
   BoundExprPtr value;
   std::vector<BoundExprPtr> list;  // same type as value
   std::string ToString() const override;

@@ -5,27 +5,32 @@ namespace shears {
 namespace {
 std::string JoinExprs(const std::vector<BoundExprPtr>& exprs, const char* sep = ", ") {
   std::string out;
-  for (size_t i = 0; i < exprs.size(); i++) out += (i ? sep : "") + exprs[i]->ToString();
+  for (size_t i = 0; i < exprs.size(); i++)
+    out += (i ? sep : "") + exprs[i]->ToString();
   return out;
 }
 std::vector<BoundExprPtr*> Pointers(std::vector<BoundExprPtr>& exprs) {
   std::vector<BoundExprPtr*> out;
-  for (auto& e : exprs) out.push_back(&e);
+  for (auto& e : exprs)
+    out.push_back(&e);
   return out;
 }
 }  // namespace
 
 std::string LogicalOperator::ToString(int indent) const {
   std::string out = std::string(static_cast<size_t>(indent) * 2, ' ') + Describe();
-  if (estimated_rows >= 0) out += " [~" + std::to_string(static_cast<int64_t>(estimated_rows)) + " rows]";
+  if (estimated_rows >= 0)
+    out += " [~" + std::to_string(static_cast<int64_t>(estimated_rows)) + " rows]";
   out += "\n";
-  for (const auto& child : children) out += child->ToString(indent + 1);
+  for (const auto& child : children)
+    out += child->ToString(indent + 1);
   return out;
 }
 
 std::vector<ColumnBinding> LogicalGet::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
-  for (int id : column_ids) out.push_back({table_index, static_cast<uint32_t>(id)});
+  for (int id : column_ids)
+    out.push_back({table_index, static_cast<uint32_t>(id)});
   return out;
 }
 
@@ -53,45 +58,62 @@ std::string LogicalGet::Describe() const {
   return out;
 }
 
-std::vector<BoundExprPtr*> LogicalGet::Expressions() { return Pointers(filters); }
+std::vector<BoundExprPtr*> LogicalGet::Expressions() {
+  return Pointers(filters);
+}
 
 std::vector<ColumnBinding> LogicalValues::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
-  for (size_t i = 0; i < types.size(); i++) out.push_back({table_index, static_cast<uint32_t>(i)});
+  for (size_t i = 0; i < types.size(); i++)
+    out.push_back({table_index, static_cast<uint32_t>(i)});
   return out;
 }
 
-std::string LogicalValues::Describe() const { return "VALUES (" + std::to_string(rows.size()) + " rows)"; }
+std::string LogicalValues::Describe() const {
+  return "VALUES (" + std::to_string(rows.size()) + " rows)";
+}
 
 std::vector<BoundExprPtr*> LogicalValues::Expressions() {
   std::vector<BoundExprPtr*> out;
   for (auto& row : rows) {
-    for (auto& e : row) out.push_back(&e);
+    for (auto& e : row)
+      out.push_back(&e);
   }
   return out;
 }
 
-std::string LogicalFilter::Describe() const { return "FILTER " + JoinExprs(conditions, " AND "); }
-std::vector<BoundExprPtr*> LogicalFilter::Expressions() { return Pointers(conditions); }
+std::string LogicalFilter::Describe() const {
+  return "FILTER " + JoinExprs(conditions, " AND ");
+}
+std::vector<BoundExprPtr*> LogicalFilter::Expressions() {
+  return Pointers(conditions);
+}
 
 std::vector<ColumnBinding> LogicalProjection::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
-  for (size_t i = 0; i < expressions.size(); i++) out.push_back({table_index, static_cast<uint32_t>(i)});
+  for (size_t i = 0; i < expressions.size(); i++)
+    out.push_back({table_index, static_cast<uint32_t>(i)});
   return out;
 }
 
 std::vector<LogicalType> LogicalProjection::GetTypes() const {
   std::vector<LogicalType> out;
-  for (const auto& e : expressions) out.push_back(e->type);
+  for (const auto& e : expressions)
+    out.push_back(e->type);
   return out;
 }
 
-std::string LogicalProjection::Describe() const { return "PROJECTION " + JoinExprs(expressions); }
-std::vector<BoundExprPtr*> LogicalProjection::Expressions() { return Pointers(expressions); }
+std::string LogicalProjection::Describe() const {
+  return "PROJECTION " + JoinExprs(expressions);
+}
+std::vector<BoundExprPtr*> LogicalProjection::Expressions() {
+  return Pointers(expressions);
+}
 
 std::vector<ColumnBinding> LogicalAggregate::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
-  for (size_t i = 0; i < groups.size(); i++) out.push_back({group_index, static_cast<uint32_t>(i)});
+  for (size_t i = 0; i < groups.size(); i++)
+    out.push_back({group_index, static_cast<uint32_t>(i)});
   for (size_t i = 0; i < aggregates.size(); i++) {
     out.push_back({aggregate_index, static_cast<uint32_t>(i)});
   }
@@ -100,8 +122,10 @@ std::vector<ColumnBinding> LogicalAggregate::GetColumnBindings() const {
 
 std::vector<LogicalType> LogicalAggregate::GetTypes() const {
   std::vector<LogicalType> out;
-  for (const auto& g : groups) out.push_back(g->type);
-  for (const auto& a : aggregates) out.push_back(a->type);
+  for (const auto& g : groups)
+    out.push_back(g->type);
+  for (const auto& a : aggregates)
+    out.push_back(a->type);
   return out;
 }
 
@@ -114,7 +138,8 @@ std::string LogicalAggregate::Describe() const {
 
 std::vector<BoundExprPtr*> LogicalAggregate::Expressions() {
   auto out = Pointers(groups);
-  for (auto& a : aggregates) out.push_back(&a);
+  for (auto& a : aggregates)
+    out.push_back(&a);
   return out;
 }
 
@@ -176,7 +201,8 @@ std::string LogicalJoin::Describe() const {
     out += " produces dynamic filter #" + std::to_string(id) + " from " +
            conditions[condition].right->ToString();
   }
-  if (!dynamic_filter_note.empty()) out += " (no dynamic partition pruning: " + dynamic_filter_note + ")";
+  if (!dynamic_filter_note.empty())
+    out += " (no dynamic partition pruning: " + dynamic_filter_note + ")";
   return out;
 }
 
@@ -193,7 +219,8 @@ std::vector<BoundExprPtr*> LogicalJoin::Expressions() {
 std::string LogicalOrderBy::Describe() const {
   std::string out = "ORDER_BY";
   for (size_t i = 0; i < orders.size(); i++) {
-    out += (i ? ", " : " ") + orders[i].expr->ToString() + (orders[i].descending ? " DESC" : " ASC") +
+    out += (i ? ", " : " ") + orders[i].expr->ToString() +
+           (orders[i].descending ? " DESC" : " ASC") +
            (orders[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
   }
   return out;
@@ -201,7 +228,8 @@ std::string LogicalOrderBy::Describe() const {
 
 std::vector<BoundExprPtr*> LogicalOrderBy::Expressions() {
   std::vector<BoundExprPtr*> out;
-  for (auto& o : orders) out.push_back(&o.expr);
+  for (auto& o : orders)
+    out.push_back(&o.expr);
   return out;
 }
 
@@ -212,7 +240,8 @@ std::string LogicalLimit::Describe() const {
 
 std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
-  for (size_t i = 0; i < types.size(); i++) out.push_back({table_index, static_cast<uint32_t>(i)});
+  for (size_t i = 0; i < types.size(); i++)
+    out.push_back({table_index, static_cast<uint32_t>(i)});
   return out;
 }
 

@@ -14,12 +14,12 @@
 namespace shears {
 
 enum class LogicalOperatorType {
-  kGet,           // scan of a dataset (files), with projected columns and pushed filters
-  kDummyScan,     // one row, no columns: SELECT without FROM
-  kValues,        // VALUES (...), (...)
+  kGet,        // scan of a dataset (files), with projected columns and pushed filters
+  kDummyScan,  // one row, no columns: SELECT without FROM
+  kValues,     // VALUES (...), (...)
   kFilter,
   kProjection,
-  kAggregate,     // GROUP BY and aggregates (DISTINCT is an aggregate without aggregates)
+  kAggregate,  // GROUP BY and aggregates (DISTINCT is an aggregate without aggregates)
   kJoin,
   kOrderBy,
   kLimit,

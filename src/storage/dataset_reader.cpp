@@ -10,7 +10,8 @@ namespace shears {
 namespace {
 int128_t Pow10(int n) {
   int128_t r = 1;
-  for (int i = 0; i < n; i++) r *= 10;
+  for (int i = 0; i < n; i++)
+    r *= 10;
   return r;
 }
 }  // namespace
@@ -18,7 +19,8 @@ int128_t Pow10(int n) {
 void WidenVector(const Vector& in, Vector& out, idx_t count) {
   const auto& from = in.type();
   const auto& to = out.type();
-  for (idx_t row = 0; row < count; row++) out.validity().Set(row, in.validity().IsValid(row));
+  for (idx_t row = 0; row < count; row++)
+    out.validity().Set(row, in.validity().IsValid(row));
   if (from == to) {
     std::memcpy(out.raw_data(), const_cast<Vector&>(in).raw_data(), count * to.value_size());
     return;
@@ -68,17 +70,21 @@ DatasetReader::DatasetReader(std::shared_ptr<const Dataset> dataset, std::vector
 
 DatasetReader::~DatasetReader() = default;
 
-void DatasetReader::SelectFiles(std::vector<size_t> files) { files_ = std::move(files); }
+void DatasetReader::SelectFiles(std::vector<size_t> files) {
+  files_ = std::move(files);
+}
 
 std::vector<LogicalType> DatasetReader::output_types() const {
   std::vector<LogicalType> types;
-  for (int column : columns_) types.push_back(dataset_->columns()[static_cast<size_t>(column)].type);
+  for (int column : columns_)
+    types.push_back(dataset_->columns()[static_cast<size_t>(column)].type);
   return types;
 }
 
 std::vector<std::string> DatasetReader::output_names() const {
   std::vector<std::string> names;
-  for (int column : columns_) names.push_back(dataset_->columns()[static_cast<size_t>(column)].name);
+  for (int column : columns_)
+    names.push_back(dataset_->columns()[static_cast<size_t>(column)].name);
   return names;
 }
 

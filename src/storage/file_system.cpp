@@ -36,12 +36,15 @@ std::unique_ptr<RandomAccessFile> RandomAccessFile::Open(const std::string& path
 RandomAccessFile::RandomAccessFile(std::string path, int fd, uint64_t size)
     : path_(std::move(path)), fd_(fd), size_(size) {}
 
-RandomAccessFile::~RandomAccessFile() { ::close(fd_); }
+RandomAccessFile::~RandomAccessFile() {
+  ::close(fd_);
+}
 
 void RandomAccessFile::ReadAt(uint64_t offset, uint64_t length, uint8_t* out) const {
   if (offset > size_ || length > size_ - offset) {
-    throw CorruptFileError("'{}': read of {} bytes at offset {} lies past the end of the file ({} bytes)",
-                           path_, length, offset, size_);
+    throw CorruptFileError(
+        "'{}': read of {} bytes at offset {} lies past the end of the file ({} bytes)", path_,
+        length, offset, size_);
   }
   uint64_t done = 0;
   while (done < length) {

@@ -14,10 +14,10 @@ namespace {
 
 namespace fs = std::filesystem;
 constexpr int64_t kJulianEpoch = 2440588;
-constexpr const char* kCategories[] = {"Books", "Children", "Electronics", "Home", "Jewelry",
-                                       "Men", "Music", "Shoes", "Sports", "Women"};
-constexpr const char* kDayNames[] = {"Thursday", "Friday", "Saturday", "Sunday",
-                                     "Monday", "Tuesday", "Wednesday"};
+constexpr const char* kCategories[] = {"Books", "Children", "Electronics", "Home",   "Jewelry",
+                                       "Men",   "Music",    "Shoes",       "Sports", "Women"};
+constexpr const char* kDayNames[] = {"Thursday", "Friday",  "Saturday", "Sunday",
+                                     "Monday",   "Tuesday", "Wednesday"};
 
 // Writes `rows` rows produced by `fill(batch, first_row, count)` to one Parquet file.
 uint64_t WriteTable(const std::string& path, const std::vector<std::string>& names,
@@ -79,16 +79,19 @@ StarSummary GenerateStar(const StarOptions& options) {
   summary.date_rows = days;
 
   // item
-  const int64_t items = std::max<int64_t>(100, static_cast<int64_t>(18000 * std::sqrt(options.scale)));
+  const int64_t items =
+      std::max<int64_t>(100, static_cast<int64_t>(18000 * std::sqrt(options.scale)));
   fs::create_directories(options.out_dir + "/item");
   std::vector<std::string> brands, classes;
-  for (int i = 0; i < 500; i++) brands.push_back("brand #" + std::to_string(i));
-  for (int i = 0; i < 100; i++) classes.push_back("class " + std::to_string(i));
+  for (int i = 0; i < 500; i++)
+    brands.push_back("brand #" + std::to_string(i));
+  for (int i = 0; i < 100; i++)
+    classes.push_back("class " + std::to_string(i));
   summary.bytes += WriteTable(
       options.out_dir + "/item/item.parquet",
       {"i_item_sk", "i_category", "i_class", "i_brand", "i_current_price"},
-      {LogicalType::Bigint(), LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Varchar(),
-       LogicalType::Decimal(7, 2)},
+      {LogicalType::Bigint(), LogicalType::Varchar(), LogicalType::Varchar(),
+       LogicalType::Varchar(), LogicalType::Decimal(7, 2)},
       items, [&](Batch& b, int64_t first, idx_t count) {
         for (idx_t i = 0; i < count; i++) {
           const int64_t sk = first + static_cast<int64_t>(i) + 1;
@@ -113,7 +116,8 @@ StarSummary GenerateStar(const StarOptions& options) {
     weights.push_back(m == 12 ? 2.0 : (m == 11 ? 1.5 : 1.0));
   }
   double weight_sum = 0;
-  for (double w : weights) weight_sum += w;
+  for (double w : weights)
+    weight_sum += w;
   const int64_t null_rows = total / 100;  // 1% of sales have no date key
   int64_t written = 0;
   const std::vector<std::string> names = {"ss_item_sk", "ss_customer_sk", "ss_quantity",
@@ -123,7 +127,8 @@ StarSummary GenerateStar(const StarOptions& options) {
                                           LogicalType::Decimal(7, 2)};
   auto fill_sales = [&](Batch& b, int64_t, idx_t count) {
     for (idx_t i = 0; i < count; i++) {
-      b.column(0).data<int64_t>()[i] = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(items));
+      b.column(0).data<int64_t>()[i] =
+          1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(items));
       b.column(1).data<int64_t>()[i] = 1 + static_cast<int64_t>(rng() % 100000);
       b.column(2).data<int32_t>()[i] = 1 + static_cast<int32_t>(rng() % 100);
       b.column(3).data<int64_t>()[i] = static_cast<int64_t>(rng() % 20000);
@@ -132,7 +137,8 @@ StarSummary GenerateStar(const StarOptions& options) {
   };
   const int64_t dated = total - null_rows;
   for (size_t d = 0; d < weights.size(); d++) {
-    const int64_t rows = static_cast<int64_t>(dated * weights[d] / weight_sum) + (d < static_cast<size_t>(dated % 7) ? 1 : 0);
+    const int64_t rows = static_cast<int64_t>(dated * weights[d] / weight_sum) +
+                         (d < static_cast<size_t>(dated % 7) ? 1 : 0);
     if (rows <= 0) continue;
     const std::string dir = options.out_dir + "/store_sales/ss_sold_date_sk=" +
                             std::to_string(first_day + static_cast<int32_t>(d) + kJulianEpoch);
@@ -142,7 +148,8 @@ StarSummary GenerateStar(const StarOptions& options) {
     written += rows;
     if (options.progress) options.progress("store_sales", written, total);
   }
-  const std::string null_dir = options.out_dir + "/store_sales/ss_sold_date_sk=__HIVE_DEFAULT_PARTITION__";
+  const std::string null_dir =
+      options.out_dir + "/store_sales/ss_sold_date_sk=__HIVE_DEFAULT_PARTITION__";
   fs::create_directories(null_dir);
   summary.bytes += WriteTable(null_dir + "/part-0.parquet", names, types, null_rows, fill_sales);
   summary.sales_partitions++;

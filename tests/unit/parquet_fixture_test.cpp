@@ -22,7 +22,9 @@ struct Fixture {
   std::string kind, path, name, expect;
 };
 
-void PrintTo(const Fixture& f, std::ostream* os) { *os << f.path << " (" << f.expect << ")"; }
+void PrintTo(const Fixture& f, std::ostream* os) {
+  *os << f.path << " (" << f.expect << ")";
+}
 
 std::vector<Fixture> LoadFixtures() {
   std::vector<Fixture> fixtures;
@@ -43,7 +45,9 @@ std::vector<Fixture> LoadFixtures() {
 
 // Renders a decoded value as the fixture CSV would, for the given csv_format; floats are
 // compared numerically by the caller instead.
-std::string Render(const Vector& v, idx_t row) { return v.ValueToString(row); }
+std::string Render(const Vector& v, idx_t row) {
+  return v.ValueToString(row);
+}
 
 bool FloatMatches(double actual, const std::string& expected, bool is_float32) {
   if (expected == "nan") return std::isnan(actual);
@@ -107,11 +111,12 @@ void CheckReadsAsExpected(const std::string& file_path, const std::string& expec
         const Vector& column = batch.column(i);
         const std::string& column_name = *header[expected_column[i]];
         if (!want) {
-          EXPECT_TRUE(column.IsNull(r)) << column_name << " row " << row - 1 << ": expected NULL, got "
-                                        << Render(column, r);
+          EXPECT_TRUE(column.IsNull(r))
+              << column_name << " row " << row - 1 << ": expected NULL, got " << Render(column, r);
           continue;
         }
-        ASSERT_FALSE(column.IsNull(r)) << column_name << " row " << row - 1 << ": expected " << *want;
+        ASSERT_FALSE(column.IsNull(r))
+            << column_name << " row " << row - 1 << ": expected " << *want;
         if (formats[i] == "float64" || formats[i] == "float32") {
           double actual = column.data<double>()[r];
           EXPECT_TRUE(FloatMatches(actual, *want, formats[i] == "float32"))
@@ -167,7 +172,8 @@ TEST_P(ParquetFixtureTest, ReadsOrFailsAsExpected) {
     expected_dir = test::DataDir() + "/parquet/expected";
   } else {
     std::string shared = test::SharedFixturesDir();
-    if (shared.empty()) GTEST_SKIP() << "../shared/fixtures/parquet is absent; external fixture skipped";
+    if (shared.empty())
+      GTEST_SKIP() << "../shared/fixtures/parquet is absent; external fixture skipped";
     file_path = shared + "/" + f.path;
     expected_dir = shared + "/expected";
   }

@@ -84,7 +84,8 @@ std::vector<Record> ParseTestFile(const std::string& text) {
       record.sql += (record.sql.empty() ? "" : "\n") + line;
     }
     if (has_results) {
-      while (next(line) && !line.empty()) record.expected.push_back(line);
+      while (next(line) && !line.empty())
+        record.expected.push_back(line);
     }
     records.push_back(std::move(record));
   }
@@ -104,17 +105,20 @@ std::string Render(const QueryResult& result, std::vector<std::string>* rows) {
 
 std::string Join(const std::vector<std::string>& lines) {
   std::string out;
-  for (const auto& l : lines) out += l + "\n";
+  for (const auto& l : lines)
+    out += l + "\n";
   return out;
 }
 
 void RunRecord(Connection& connection, const Record& record, const std::string& file,
                bool dynamic_filtering) {
-  const std::string where = file + ":" + std::to_string(record.line) +
-                            (dynamic_filtering ? " (dynamic filtering on)" : " (dynamic filtering off)");
+  const std::string where =
+      file + ":" + std::to_string(record.line) +
+      (dynamic_filtering ? " (dynamic filtering on)" : " (dynamic filtering off)");
   std::string sql = record.sql;
   const std::string data = test::DataDir();
-  for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;) sql.replace(pos, 7, data);
+  for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;)
+    sql.replace(pos, 7, data);
   connection.settings().Set("dynamic_filtering", Value::Boolean(dynamic_filtering));
   switch (record.kind) {
     case Record::kStatementOk:
@@ -163,7 +167,8 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
       }
       const std::string text = Join(lines);
       EXPECT_TRUE(std::regex_search(text, std::regex(record.regex)))
-          << where << ": EXPLAIN ANALYZE output does not match /" << record.regex << "/:\n" << text;
+          << where << ": EXPLAIN ANALYZE output does not match /" << record.regex << "/:\n"
+          << text;
       return;
     }
   }
@@ -190,7 +195,8 @@ TEST_P(SqlLogicTest, Run) {
   for (bool dynamic_filtering : {true, false}) {
     Database database;
     Connection connection(database);
-    for (const auto& record : records) RunRecord(connection, record, file, dynamic_filtering);
+    for (const auto& record : records)
+      RunRecord(connection, record, file, dynamic_filtering);
   }
 }
 

@@ -12,7 +12,9 @@ std::string SourceDir() {
   return SHEARS_SOURCE_DIR;
 }
 
-std::string DataDir() { return SourceDir() + "/tests/data"; }
+std::string DataDir() {
+  return SourceDir() + "/tests/data";
+}
 
 std::string SharedFixturesDir() {
   std::string dir = SourceDir() + "/../shared/fixtures/parquet";
@@ -55,7 +57,8 @@ std::vector<CsvRow> ParseCsv(const std::string& text) {
       field = value;
     } else {
       size_t start = i;
-      while (i < n && text[i] != ',' && text[i] != '\n') i++;
+      while (i < n && text[i] != ',' && text[i] != '\n')
+        i++;
       std::string value = text.substr(start, i - start);
       if (!value.empty() && value.back() == '\r') value.pop_back();
       if (value != "\\N") field = value;

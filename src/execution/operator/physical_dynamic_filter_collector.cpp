@@ -29,7 +29,8 @@ OperatorResult PhysicalDynamicFilterCollector::Execute(ExecutionContext& context
     data.InsertAll(local);
     data.AddRows(input.size());
   }
-  for (idx_t c = 0; c < input.column_count(); c++) output.column(c).Reference(input.column(c));
+  for (idx_t c = 0; c < input.column_count(); c++)
+    output.column(c).Reference(input.column(c));
   output.SetSize(input.size());
   return OperatorResult::kNeedMoreInput;
 }
@@ -45,7 +46,8 @@ std::string PhysicalDynamicFilterCollector::Describe() const {
 
 std::vector<int> PhysicalDynamicFilterCollector::ProducedDynamicFilters() const {
   std::vector<int> ids;
-  for (const auto& key : keys_) ids.push_back(key.filter_id);
+  for (const auto& key : keys_)
+    ids.push_back(key.filter_id);
   return ids;
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <mutex>
 
 #include "common/error.h"
@@ -33,11 +34,53 @@ std::vector<LogicalType> PayloadTypes(const std::vector<LogicalType>& types,
   return payload;
 }
 
+/// Sort records of a run: grows with realloc, which for large buffers remaps pages instead of
+/// copying them, and leaves new bytes uninitialized (they are written right away).
+class RecordBuffer {
+ public:
+  RecordBuffer() = default;
+  ~RecordBuffer() { std::free(data_); }
+  RecordBuffer(RecordBuffer&& other) noexcept
+      : data_(other.data_), size_(other.size_), capacity_(other.capacity_) {
+    other.data_ = nullptr;
+    other.size_ = other.capacity_ = 0;
+  }
+  RecordBuffer& operator=(RecordBuffer&& other) noexcept {
+    std::swap(data_, other.data_);
+    std::swap(size_, other.size_);
+    std::swap(capacity_, other.capacity_);
+    return *this;
+  }
+  uint8_t* data() { return data_; }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  void resize(size_t size) {
+    if (size > capacity_) Reallocate(std::max(size, capacity_ + capacity_ / 2));
+    size_ = size;
+  }
+  /// Gives back the capacity beyond the size.
+  void shrink_to_fit() {
+    if (size_ < capacity_) Reallocate(size_);
+  }
+
+ private:
+  void Reallocate(size_t capacity) {
+    auto* grown = static_cast<uint8_t*>(std::realloc(data_, std::max<size_t>(capacity, 1)));
+    if (!grown) throw OutOfMemoryError("out of memory allocating {} bytes of sort keys", capacity);
+    data_ = grown;
+    capacity_ = capacity;
+  }
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
+};
+
 /// One thread's materialized input: rows and their sort records.
 struct SortedRun {
   explicit SortedRun(RowCollection r) : rows(std::move(r)) {}
   RowCollection rows;
-  std::vector<uint8_t> records;
+  RecordBuffer records;
   idx_t count = 0;
 };
 
@@ -191,7 +234,13 @@ bool PhysicalOrder::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
   ScatterPayload(spec_, input, local.key_values, nullptr, n, local.rows.data(), run.rows);
   const uint32_t width = spec_.keys->record_width();
   SHEARS_CHECK(local.seq + n <= UINT32_MAX);  // sequence numbers are 32 bits per thread
-  run.records.resize((run.count + n) * width);
+  const size_t needed = (run.count + n) * width;
+  if (needed > run.records.capacity()) {
+    // Reserve before growing, so a refusal leaves the buffer as it was.
+    local.memory->Reserve(static_cast<int64_t>(needed));
+    local.memory->Release(static_cast<int64_t>(needed));
+  }
+  run.records.resize(needed);
   local.Track();
   spec_.keys->Encode(keys, n, local.seq, local.rows.data(), run.records.data() + run.count * width);
   run.count += n;
@@ -336,7 +385,8 @@ bool PhysicalTopN::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
   // Shrink to the best `keep` rows once there are plenty more.
   if (run.count >= std::max<idx_t>(2 * keep, keep + 2 * kBatchSize)) {
     SortRun(spec_, local, keep);
-    local.threshold.assign(run.records.end() - width, run.records.end());
+    local.threshold.assign(run.records.data() + run.records.size() - width,
+                           run.records.data() + run.records.size());
   }
   return true;
 }

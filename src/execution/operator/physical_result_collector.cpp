@@ -58,7 +58,8 @@ bool PhysicalColumnDataScan::GetData(ExecutionContext&, Batch& out, GlobalSource
   size_t index = state.next.fetch_add(1);
   if (index >= data_->batch_count()) return false;
   const Batch& batch = data_->batch(index);
-  for (idx_t c = 0; c < batch.column_count(); c++) out.column(c).Reference(batch.column(c));
+  for (idx_t c = 0; c < batch.column_count(); c++)
+    out.column(c).Reference(batch.column(c));
   out.SetSize(batch.size());
   return true;
 }

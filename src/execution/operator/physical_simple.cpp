@@ -7,7 +7,8 @@ namespace shears {
 namespace {
 std::string JoinExprs(const std::vector<BoundExprPtr>& exprs, const char* sep) {
   std::string out;
-  for (size_t i = 0; i < exprs.size(); i++) out += (i ? sep : "") + exprs[i]->ToString();
+  for (size_t i = 0; i < exprs.size(); i++)
+    out += (i ? sep : "") + exprs[i]->ToString();
   return out;
 }
 }  // namespace
@@ -23,19 +24,23 @@ OperatorResult PhysicalFilter::Execute(ExecutionContext&, Batch& input, Batch& o
     if (count == current->size()) continue;
     if (current == &input) {
       narrowed = Batch(input.types(), std::max<idx_t>(input.size(), 1));
-      for (idx_t c = 0; c < input.column_count(); c++) narrowed.column(c).Reference(input.column(c));
+      for (idx_t c = 0; c < input.column_count(); c++)
+        narrowed.column(c).Reference(input.column(c));
       narrowed.SetSize(input.size());
       current = &narrowed;
     }
     current->Select(sel.data(), count);
     if (count == 0) break;
   }
-  for (idx_t c = 0; c < output.column_count(); c++) output.column(c).Reference(current->column(c));
+  for (idx_t c = 0; c < output.column_count(); c++)
+    output.column(c).Reference(current->column(c));
   output.SetSize(current->size());
   return OperatorResult::kNeedMoreInput;
 }
 
-std::string PhysicalFilter::Describe() const { return "FILTER " + JoinExprs(conditions_, " AND "); }
+std::string PhysicalFilter::Describe() const {
+  return "FILTER " + JoinExprs(conditions_, " AND ");
+}
 
 OperatorResult PhysicalProjection::Execute(ExecutionContext&, Batch& input, Batch& output,
                                            OperatorState&) const {
@@ -65,7 +70,8 @@ OperatorResult PhysicalLimit::Execute(ExecutionContext&, Batch& input, Batch& ou
   const int64_t to = std::min<int64_t>(start + n, end_wanted);
   if (to > from) {
     std::vector<uint32_t> rows;
-    for (int64_t r = from; r < to; r++) rows.push_back(static_cast<uint32_t>(r - start));
+    for (int64_t r = from; r < to; r++)
+      rows.push_back(static_cast<uint32_t>(r - start));
     for (idx_t c = 0; c < input.column_count(); c++) {
       output.column(c).CopyRows(input.column(c), rows.data(), rows.size());
     }

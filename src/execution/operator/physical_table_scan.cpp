@@ -45,7 +45,8 @@ bool PartitionMayMatch(const std::vector<const BoundExpr*>& partition_filters,
                        const DatasetFile& file) {
   if (partition_filters.empty()) return true;
   std::vector<LogicalType> types;
-  for (int id : column_ids) types.push_back(dataset.columns()[static_cast<size_t>(id)].type);
+  for (int id : column_ids)
+    types.push_back(dataset.columns()[static_cast<size_t>(id)].type);
   Batch row(types, 1);
   const size_t file_columns = dataset.num_file_columns();
   for (size_t i = 0; i < column_ids.size(); i++) {
@@ -76,7 +77,8 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       filters_(std::move(filters)),
       table_name_(std::move(table_name)),
       dynamic_filters_(std::move(dynamic_filters)) {
-  for (int id : column_ids_) types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
+  for (int id : column_ids_)
+    types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
 }
 
 std::string PhysicalTableScan::Describe() const {
@@ -87,7 +89,8 @@ std::string PhysicalTableScan::Describe() const {
   out += "]";
   if (!filters_.empty()) {
     out += " filters: ";
-    for (size_t i = 0; i < filters_.size(); i++) out += (i ? " AND " : "") + filters_[i]->ToString();
+    for (size_t i = 0; i < filters_.size(); i++)
+      out += (i ? " AND " : "") + filters_[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
     out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
@@ -99,7 +102,8 @@ std::string PhysicalTableScan::Describe() const {
 
 std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
   std::vector<int> ids;
-  for (const auto& f : dynamic_filters_) ids.push_back(f.filter_id);
+  for (const auto& f : dynamic_filters_)
+    ids.push_back(f.filter_id);
   return ids;
 }
 
@@ -123,7 +127,8 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   for (size_t i = 0; i < dataset_->files().size(); i++) {
     const auto& file = dataset_->files()[i];
     std::vector<std::string> key;
-    for (const auto& v : file.partition_values) key.push_back(v.ToString());
+    for (const auto& v : file.partition_values)
+      key.push_back(v.ToString());
     partitions.insert(key);
     if (PartitionMayMatch(partition_filters, column_ids_, *dataset_, file)) {
       state->files.push_back(i);
@@ -154,7 +159,8 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
       const auto& file = dataset_->files()[file_index];
       bool keep = true;
       for (const auto& [filter, data] : ready) {
-        const Value& value = file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
+        const Value& value =
+            file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
         // NULL never equals a key: a kKeep filter drops the NULL partition, a kSkip keeps it.
         const bool in_set = !value.is_null() && data->Contains(value.ToString());
         if (filter->mode == DynamicFilterMode::kKeep ? !in_set : in_set) {
@@ -166,14 +172,17 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
         kept.push_back(file_index);
       } else {
         std::vector<std::string> key;
-        for (const auto& v : file.partition_values) key.push_back(v.ToString());
+        for (const auto& v : file.partition_values)
+          key.push_back(v.ToString());
         dynamically_pruned.insert(key);
       }
     }
     scan_metrics_.files_pruned_dynamic = state->files.size() - kept.size();
     state->files = std::move(kept);
-    scan_metrics_.dynamic_pruning_nanos += static_cast<uint64_t>(
-        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - started).count());
+    scan_metrics_.dynamic_pruning_nanos +=
+        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                  std::chrono::steady_clock::now() - started)
+                                  .count());
   }
   if (dataset_->num_partition_columns() > 0) {
     scan_metrics_.partitions_total = partitions.size();
@@ -191,7 +200,8 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(Executi
   return local;
 }
 
-bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global_base,
+bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
+                                GlobalSourceState& global_base,
                                 LocalSourceState& local_base) const {
   auto& global = static_cast<ScanGlobalState&>(global_base);
   auto& local = static_cast<ScanLocalState&>(local_base);
@@ -208,7 +218,8 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out, GlobalSou
             global.current = parquet::ParquetFile::Open(dataset_->files()[morsel.file_index].path);
             global.next_row_group = 0;
             scan_metrics_.files_read++;
-            scan_metrics_.row_groups_total += static_cast<uint64_t>(global.current->num_row_groups());
+            scan_metrics_.row_groups_total +=
+                static_cast<uint64_t>(global.current->num_row_groups());
           }
           morsel.file_index = global.files[global.next_file];
           if (global.next_row_group < global.current->num_row_groups()) {
@@ -270,7 +281,8 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out, GlobalSou
       if (count == 0) break;
     }
     if (count == 0) continue;
-    for (idx_t c = 0; c < batch.column_count(); c++) out.column(c).Reference(batch.column(c));
+    for (idx_t c = 0; c < batch.column_count(); c++)
+      out.column(c).Reference(batch.column(c));
     out.SetSize(count);
     return true;
   }
@@ -280,12 +292,15 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
     ExecutionContext&) const {
   const auto& m = scan_metrics_;
   std::vector<std::pair<std::string, std::string>> out;
-  auto add = [&](const char* name, uint64_t value) { out.emplace_back(name, std::to_string(value)); };
+  auto add = [&](const char* name, uint64_t value) {
+    out.emplace_back(name, std::to_string(value));
+  };
   if (dataset_->num_partition_columns() > 0) {
     add("partitions_total", m.partitions_total);
     add("partitions_pruned_static", m.partitions_pruned_static);
     add("partitions_pruned_dynamic", m.partitions_pruned_dynamic);
-    add("partitions_read", m.partitions_total - m.partitions_pruned_static - m.partitions_pruned_dynamic);
+    add("partitions_read",
+        m.partitions_total - m.partitions_pruned_static - m.partitions_pruned_dynamic);
   }
   if (!dynamic_filters_.empty()) {
     add("dynamic_filters_applied", m.dynamic_filters_ready);

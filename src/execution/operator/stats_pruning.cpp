@@ -17,7 +17,7 @@ bool CompareMayMatch(const std::string& op, const parquet::ColumnChunkStatistics
   const int cmp_min = constant.Compare(*s.min);  // constant vs min
   const int cmp_max = constant.Compare(*s.max);
   if (op == "=") return cmp_min >= 0 && cmp_max <= 0;
-  if (op == "<") return s.min->Compare(constant) < 0;    // some x < c  <=> min < c
+  if (op == "<") return s.min->Compare(constant) < 0;  // some x < c  <=> min < c
   if (op == "<=") return s.min->Compare(constant) <= 0;
   if (op == ">") return s.max->Compare(constant) > 0;
   if (op == ">=") return s.max->Compare(constant) >= 0;
@@ -60,13 +60,14 @@ bool StatsMayMatch(const BoundExpr& predicate, const StatsLookup& stats) {
       const auto* s = stats(static_cast<const BoundReference&>(*n.child).index);
       if (!s || !s->null_count) return true;
       if (n.negated) return *s->null_count < s->num_values;  // IS NOT NULL
-      return *s->null_count > 0;                              // IS NULL
+      return *s->null_count > 0;                             // IS NULL
     }
     case BoundExprKind::kFunction: {
       const auto& f = static_cast<const BoundFunction&>(predicate);
       if (f.args.size() != 2) return true;
       const std::string& op = f.function.name;
-      if (op != "=" && op != "<" && op != "<=" && op != ">" && op != ">=" && op != "<>") return true;
+      if (op != "=" && op != "<" && op != "<=" && op != ">" && op != ">=" && op != "<>")
+        return true;
       const BoundExpr* left = f.args[0].get();
       const BoundExpr* right = f.args[1].get();
       std::string effective = op;

@@ -73,8 +73,8 @@ bool ColumnChunkReader::LoadNextDataPage() {
   const uint8_t* chunk = bytes_.buffer->data() + bytes_.offset;
   while (position_ < bytes_.size) {
     format::PageHeader header;
-    uint32_t header_size = DeserializeThrift(chunk + position_, bytes_.size - position_, &header,
-                                             "a page header");
+    uint32_t header_size =
+        DeserializeThrift(chunk + position_, bytes_.size - position_, &header, "a page header");
     position_ += header_size;
     try {
       CheckEnum(header.type, 0, 3, "page type");
@@ -137,7 +137,8 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
       dict_header.encoding != format::Encoding::PLAIN_DICTIONARY) {
     Fail("dictionary page is not PLAIN encoded");
   }
-  if (column_.physical_type == format::Type::BOOLEAN) Fail("BOOLEAN columns cannot have a dictionary");
+  if (column_.physical_type == format::Type::BOOLEAN)
+    Fail("BOOLEAN columns cannot have a dictionary");
   std::shared_ptr<const void> owner;
   const uint8_t* data = body;
   size_t size = static_cast<size_t>(header.compressed_page_size);
@@ -153,8 +154,8 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
   const size_t width = PhysicalValueSize(column_.physical_type);
   // Every value takes at least one byte (four for BYTE_ARRAY lengths) except in pathological
   // cases; this bounds the allocation by the page size.
-  if (count > size + 1 && !(column_.physical_type == format::Type::FIXED_LEN_BYTE_ARRAY &&
-                            column_.type_length == 0)) {
+  if (count > size + 1 &&
+      !(column_.physical_type == format::Type::FIXED_LEN_BYTE_ARRAY && column_.type_length == 0)) {
     Fail(fmt::format("dictionary declares {} values in {} bytes", count, size));
   }
   scratch_.resize(std::max<size_t>(count, 1) * width);
@@ -167,8 +168,8 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
       if (count * len > size) Fail("dictionary page is shorter than its values");
       auto* refs = reinterpret_cast<StringRef*>(scratch_.data());
       for (size_t i = 0; i < count; i++) {
-        refs[i] = StringRef(reinterpret_cast<const char*>(data) + i * len,
-                            static_cast<uint32_t>(len));
+        refs[i] =
+            StringRef(reinterpret_cast<const char*>(data) + i * len, static_cast<uint32_t>(len));
       }
       break;
     }
@@ -318,7 +319,8 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       break;
     }
     case format::Encoding::RLE: {
-      if (column_.physical_type != format::Type::BOOLEAN) Fail("RLE values on a non-BOOLEAN column");
+      if (column_.physical_type != format::Type::BOOLEAN)
+        Fail("RLE values on a non-BOOLEAN column");
       size_t consumed = 0;
       page.rle.emplace(MakeLengthPrefixedRleDecoder(values, values_size, 1, &consumed));
       break;
@@ -470,7 +472,8 @@ void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset)
       page.indexes.resize(count);
       if (page.rle->GetBatch(page.indexes.data(), count) != count) Fail("RLE booleans end early");
       auto* dst = static_cast<uint8_t*>(scratch);
-      for (idx_t i = 0; i < count; i++) dst[i] = page.indexes[i] != 0;
+      for (idx_t i = 0; i < count; i++)
+        dst[i] = page.indexes[i] != 0;
       break;
     }
     case format::Encoding::DELTA_BINARY_PACKED:
@@ -534,7 +537,8 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
       const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
       const uint8_t* levels = page.def_levels.data() + page.level_pos;
       non_null = 0;
-      for (idx_t i = 0; i < take; i++) non_null += levels[i] == max_def;
+      for (idx_t i = 0; i < take; i++)
+        non_null += levels[i] == max_def;
     }
     DecodeValues(non_null, out, out_offset);
     if (non_null < take) {

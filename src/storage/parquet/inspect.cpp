@@ -57,8 +57,9 @@ std::string Bound(const std::optional<Value>& value) {
 void DescribeParquetFile(const ParquetFile& file, std::ostream& out) {
   const auto& meta = file.metadata();
   out << fmt::format("file:        {}\n", file.path());
-  out << fmt::format("size:        {} ({} bytes), footer {} bytes\n", HumanBytes(static_cast<int64_t>(file.file_size())),
-                     file.file_size(), file.footer_length());
+  out << fmt::format("size:        {} ({} bytes), footer {} bytes\n",
+                     HumanBytes(static_cast<int64_t>(file.file_size())), file.file_size(),
+                     file.footer_length());
   out << fmt::format("created by:  {}\n", meta.__isset.created_by ? meta.created_by : "(unknown)");
   out << fmt::format("version:     {}\n", meta.version);
   out << fmt::format("rows:        {}\n", meta.num_rows);
@@ -96,17 +97,17 @@ void DescribeParquetFile(const ParquetFile& file, std::ostream& out) {
       }
       const auto& cm = chunk.meta_data;
       std::string encodings;
-      for (auto e : cm.encodings) encodings += std::string(encodings.empty() ? "" : ",") + EncodingName(e);
+      for (auto e : cm.encodings)
+        encodings += std::string(encodings.empty() ? "" : ",") + EncodingName(e);
       out << fmt::format("  {}: {} {}, {} values, {} compressed / {} uncompressed, offset {}\n",
                          column.name, CodecName(cm.codec), encodings, cm.num_values,
                          HumanBytes(cm.total_compressed_size),
                          HumanBytes(cm.total_uncompressed_size), cm.data_page_offset);
       auto stats = file.GetStatistics(rg, static_cast<int>(c));
-      out << fmt::format("      stats: min {} max {} nulls {}{}\n", Bound(stats.min),
-                         Bound(stats.max),
-                         stats.null_count ? std::to_string(*stats.null_count) : "?",
-                         stats.distinct_count ? fmt::format(" distinct {}", *stats.distinct_count)
-                                              : "");
+      out << fmt::format(
+          "      stats: min {} max {} nulls {}{}\n", Bound(stats.min), Bound(stats.max),
+          stats.null_count ? std::to_string(*stats.null_count) : "?",
+          stats.distinct_count ? fmt::format(" distinct {}", *stats.distinct_count) : "");
       std::string extras;
       if (chunk.__isset.column_index_offset) extras += " column-index";
       if (chunk.__isset.offset_index_offset) extras += " offset-index";

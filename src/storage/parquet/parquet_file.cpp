@@ -2,9 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
-#include <functional>
 #include <cmath>
 #include <cstring>
+#include <functional>
 
 #include "common/error.h"
 #include "storage/parquet/bloom_filter.h"
@@ -20,8 +20,7 @@ constexpr char kEncryptedMagic[] = "PARE";
 constexpr uint32_t kMaxFooterLength = 512u << 20;
 
 bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -64,8 +63,8 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
   auto unsupported = [&](const std::string& what) {
     column->type = LogicalType();
     column->unsupported_reason =
-        fmt::format("column '{}' has type {} ({}), which shears does not support yet",
-                    element.name, PhysicalTypeName(physical), what);
+        fmt::format("column '{}' has type {} ({}), which shears does not support yet", element.name,
+                    PhysicalTypeName(physical), what);
   };
   auto set_decimal = [&](int precision, int scale, Conversion conversion) {
     annotation = fmt::format("DECIMAL({},{})", precision, scale);
@@ -85,8 +84,8 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
 
   bool is_decimal = (has_logical && logical.__isset.DECIMAL) ||
                     (has_converted && converted == format::ConvertedType::DECIMAL);
-  int precision = has_logical && logical.__isset.DECIMAL ? logical.DECIMAL.precision
-                                                         : element.precision;
+  int precision =
+      has_logical && logical.__isset.DECIMAL ? logical.DECIMAL.precision : element.precision;
   int scale = has_logical && logical.__isset.DECIMAL ? logical.DECIMAL.scale : element.scale;
 
   switch (physical) {
@@ -174,9 +173,9 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
         unsupported("TIME");
         return;
       }
-      bool is_unsigned = (has_logical && logical.__isset.INTEGER && !logical.INTEGER.isSigned) ||
-                         (!has_logical && has_converted &&
-                          converted == format::ConvertedType::UINT_64);
+      bool is_unsigned =
+          (has_logical && logical.__isset.INTEGER && !logical.INTEGER.isSigned) ||
+          (!has_logical && has_converted && converted == format::ConvertedType::UINT_64);
       if (is_unsigned) {
         // Values up to 2^64-1 do not fit BIGINT; DECIMAL(20,0) holds them exactly.
         annotation = "UINT64";
@@ -237,14 +236,14 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
         unsupported("INTERVAL");
         return;
       }
-      bool is_string = (has_logical && (logical.__isset.STRING || logical.__isset.ENUM ||
-                                        logical.__isset.JSON)) ||
+      bool is_string = (has_logical &&
+                        (logical.__isset.STRING || logical.__isset.ENUM || logical.__isset.JSON)) ||
                        (has_converted && (converted == format::ConvertedType::UTF8 ||
                                           converted == format::ConvertedType::ENUM ||
                                           converted == format::ConvertedType::JSON));
       if (is_string) {
-        annotation = has_logical && logical.__isset.JSON     ? "JSON"
-                     : has_logical && logical.__isset.ENUM   ? "ENUM"
+        annotation = has_logical && logical.__isset.JSON                         ? "JSON"
+                     : has_logical && logical.__isset.ENUM                       ? "ENUM"
                      : has_converted && converted == format::ConvertedType::JSON ? "JSON"
                      : has_converted && converted == format::ConvertedType::ENUM ? "ENUM"
                                                                                  : "STRING";
@@ -259,9 +258,9 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
       throw CorruptFileError("column '{}' has an invalid physical type ({})", element.name,
                              static_cast<int>(physical));
   }
-  column->parquet_type_name =
-      annotation.empty() ? PhysicalTypeName(physical)
-                         : fmt::format("{} ({})", PhysicalTypeName(physical), annotation);
+  column->parquet_type_name = annotation.empty()
+                                  ? PhysicalTypeName(physical)
+                                  : fmt::format("{} ({})", PhysicalTypeName(physical), annotation);
   if (physical == format::Type::FIXED_LEN_BYTE_ARRAY) {
     column->parquet_type_name = fmt::format("FIXED_LEN_BYTE_ARRAY({}){}", column->type_length,
                                             annotation.empty() ? "" : " (" + annotation + ")");
@@ -296,7 +295,8 @@ void ParquetFile::ParseFooter() {
   uint8_t tail[8];
   file_->ReadAt(size - 8, 8, tail);
   if (std::memcmp(tail + 4, kEncryptedMagic, 4) == 0) {
-    throw NotSupportedError("the file is encrypted (encrypted footer), which shears does not support");
+    throw NotSupportedError(
+        "the file is encrypted (encrypted footer), which shears does not support");
   }
   if (std::memcmp(head, kMagic, 4) != 0 || std::memcmp(tail + 4, kMagic, 4) != 0) {
     throw CorruptFileError("it does not start and end with the magic bytes PAR1");
@@ -315,7 +315,8 @@ void ParquetFile::ParseFooter() {
   // format's ranges before any code switches on them.
   for (const auto& element : metadata_.schema) {
     if (element.__isset.type) CheckEnum(element.type, 0, 7, "physical type");
-    if (element.__isset.repetition_type) CheckEnum(element.repetition_type, 0, 2, "repetition type");
+    if (element.__isset.repetition_type)
+      CheckEnum(element.repetition_type, 0, 2, "repetition type");
     if (element.__isset.converted_type) CheckEnum(element.converted_type, 0, 21, "converted type");
   }
   for (const auto& rg : metadata_.row_groups) {
@@ -323,7 +324,8 @@ void ParquetFile::ParseFooter() {
       if (!chunk.__isset.meta_data) continue;
       CheckEnum(chunk.meta_data.type, 0, 7, "column chunk physical type");
       CheckEnum(chunk.meta_data.codec, 0, 7, "compression codec");
-      for (const auto& e : chunk.meta_data.encodings) CheckEnum(e, 0, 9, "encoding");
+      for (const auto& e : chunk.meta_data.encodings)
+        CheckEnum(e, 0, 9, "encoding");
     }
   }
   if (metadata_.num_rows < 0) throw CorruptFileError("negative row count {}", metadata_.num_rows);
@@ -358,7 +360,8 @@ void ParquetFile::BuildSchema() {
     if (depth > 64) throw CorruptFileError("the schema nests deeper than 64 levels");
     const auto& element = schema[at];
     int children = element.__isset.num_children ? element.num_children : 0;
-    if (children < 0) throw CorruptFileError("schema element '{}' has a negative child count", element.name);
+    if (children < 0)
+      throw CorruptFileError("schema element '{}' has a negative child count", element.name);
     if (children == 0 && !element.__isset.type) {
       // An empty group holds no leaves.
       return at + 1;
@@ -368,11 +371,13 @@ void ParquetFile::BuildSchema() {
       return at + 1;
     }
     size_t next = at + 1;
-    for (int c = 0; c < children; c++) next = skip_subtree(next, leaves, depth + 1);
+    for (int c = 0; c < children; c++)
+      next = skip_subtree(next, leaves, depth + 1);
     return next;
   };
   for (int child = 0; child < root_children; child++) {
-    if (pos >= schema.size()) throw CorruptFileError("the schema has fewer elements than it declares");
+    if (pos >= schema.size())
+      throw CorruptFileError("the schema has fewer elements than it declares");
     const auto& element = schema[pos];
     ColumnDescriptor column;
     column.name = element.name;
@@ -393,9 +398,9 @@ void ParquetFile::BuildSchema() {
                  is(format::ConvertedType::MAP) || is(format::ConvertedType::MAP_KEY_VALUE)) {
         kind = "MAP";
       }
-      column.unsupported_reason = fmt::format(
-          "column '{}' is a nested {} column; nested columns are not supported yet", element.name,
-          kind);
+      column.unsupported_reason =
+          fmt::format("column '{}' is a nested {} column; nested columns are not supported yet",
+                      element.name, kind);
       column.parquet_type_name = kind;
       leaf += leaves;
       columns_.push_back(std::move(column));
@@ -569,8 +574,9 @@ std::unique_ptr<SplitBlockBloomFilter> ParquetFile::ReadBloomFilter(int row_grou
   const auto& name = columns_[static_cast<size_t>(column)].name;
   const int64_t offset = meta.bloom_filter_offset;
   if (offset < 0 || static_cast<uint64_t>(offset) >= file_->size()) {
-    throw CorruptFileError("'{}': column '{}' row group {}: bloom filter offset {} is outside the file",
-                           path(), name, row_group, offset);
+    throw CorruptFileError(
+        "'{}': column '{}' row group {}: bloom filter offset {} is outside the file", path(), name,
+        row_group, offset);
   }
   try {
     std::vector<uint8_t> bytes;
@@ -586,7 +592,8 @@ std::unique_ptr<SplitBlockBloomFilter> ParquetFile::ReadBloomFilter(int row_grou
       size_t header_size = ParseBloomFilterHeader(bytes.data(), bytes.size(), &header);
       if (header.numBytes <= 0 ||
           static_cast<uint64_t>(header.numBytes) > file_->size() - offset - header_size) {
-        throw CorruptFileError("bloom filter of {} bytes does not fit in the file", header.numBytes);
+        throw CorruptFileError("bloom filter of {} bytes does not fit in the file",
+                               header.numBytes);
       }
       bytes.resize(header_size + static_cast<size_t>(header.numBytes));
       file_->ReadAt(static_cast<uint64_t>(offset), bytes.size(), bytes.data());

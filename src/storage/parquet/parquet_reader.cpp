@@ -51,7 +51,8 @@ void ParquetReader::SelectRowGroups(std::vector<int> row_groups) {
 
 std::vector<LogicalType> ParquetReader::output_types() const {
   std::vector<LogicalType> types;
-  for (int column : columns_) types.push_back(file_->columns()[static_cast<size_t>(column)].type);
+  for (int column : columns_)
+    types.push_back(file_->columns()[static_cast<size_t>(column)].type);
   return types;
 }
 

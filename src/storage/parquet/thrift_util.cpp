@@ -18,12 +18,12 @@ uint32_t DeserializeThrift(const uint8_t* data, size_t size, T* out, const char*
     throw CorruptFileError("{} is larger than 4 GiB", what);
   }
   try {
-    auto config = std::make_shared<TConfiguration>(static_cast<int>(std::min<size_t>(size + 64, INT32_MAX)),
-                                                   static_cast<int>(std::min<size_t>(size + 64, INT32_MAX)),
-                                                   /*recursionLimit=*/64);
-    auto buffer = std::make_shared<TMemoryBuffer>(const_cast<uint8_t*>(data),
-                                                  static_cast<uint32_t>(size),
-                                                  TMemoryBuffer::OBSERVE, config);
+    auto config =
+        std::make_shared<TConfiguration>(static_cast<int>(std::min<size_t>(size + 64, INT32_MAX)),
+                                         static_cast<int>(std::min<size_t>(size + 64, INT32_MAX)),
+                                         /*recursionLimit=*/64);
+    auto buffer = std::make_shared<TMemoryBuffer>(
+        const_cast<uint8_t*>(data), static_cast<uint32_t>(size), TMemoryBuffer::OBSERVE, config);
     // Strings and containers can never be longer than the bytes we have.
     TCompactProtocolT<TMemoryBuffer> protocol(buffer, static_cast<int32_t>(size),
                                               static_cast<int32_t>(size));

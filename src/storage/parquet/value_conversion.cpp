@@ -56,7 +56,8 @@ int128_t BigEndianToInt128(const StringRef& bytes) {
     n--;
   }
   uint128_t value = negative ? ~uint128_t{0} : 0;
-  for (size_t i = 0; i < n; i++) value = (value << 8) | p[i];
+  for (size_t i = 0; i < n; i++)
+    value = (value << 8) | p[i];
   return static_cast<int128_t>(value);
 }
 
@@ -76,7 +77,8 @@ template <typename Src, typename Dst, typename F>
 void Map(const void* physical, idx_t count, Vector& out, idx_t out_offset, F f) {
   const Src* src = static_cast<const Src*>(physical);
   Dst* dst = out.data<Dst>() + out_offset;
-  for (idx_t i = 0; i < count; i++) dst[i] = f(src[i]);
+  for (idx_t i = 0; i < count; i++)
+    dst[i] = f(src[i]);
 }
 
 template <typename Src>
@@ -90,7 +92,8 @@ void StoreDecimal(const void* physical, idx_t count, Vector& out, idx_t out_offs
 
 int128_t Pow10(int n) {
   int128_t r = 1;
-  for (int i = 0; i < n; i++) r *= 10;
+  for (int i = 0; i < n; i++)
+    r *= 10;
   return r;
 }
 
@@ -178,10 +181,12 @@ void ConvertValues(const ColumnDescriptor& column, const void* physical, idx_t c
       };
       if (out.type().physical() == PhysicalType::kInt64) {
         int64_t* dst = out.data<int64_t>() + out_offset;
-        for (idx_t i = 0; i < count; i++) dst[i] = static_cast<int64_t>(check(BigEndianToInt128(src[i])));
+        for (idx_t i = 0; i < count; i++)
+          dst[i] = static_cast<int64_t>(check(BigEndianToInt128(src[i])));
       } else {
         int128_t* dst = out.data<int128_t>() + out_offset;
-        for (idx_t i = 0; i < count; i++) dst[i] = check(BigEndianToInt128(src[i]));
+        for (idx_t i = 0; i < count; i++)
+          dst[i] = check(BigEndianToInt128(src[i]));
       }
       return;
     }
@@ -273,6 +278,8 @@ std::optional<Value> DecodePlainBound(const ColumnDescriptor& column, const std:
   return VectorValue(vector, 0);
 }
 
-Value VectorValue(const Vector& vector, idx_t row) { return ReadValue(vector, row); }
+Value VectorValue(const Vector& vector, idx_t row) {
+  return ReadValue(vector, row);
+}
 
 }  // namespace shears::parquet
