@@ -139,65 +139,6 @@ DecimalParse ParseDecimalText(std::string_view text, int precision, int scale, i
   return DecimalParse::kOk;
 }
 
-Value ReadVectorValue(const Vector& vector, idx_t row) {
-  const LogicalType& type = vector.type();
-  if (vector.IsNull(row)) return Value::Null(type);
-  switch (type.id()) {
-    case TypeId::kBoolean:
-      return Value::Boolean(vector.data<uint8_t>()[row] != 0);
-    case TypeId::kInteger:
-      return Value::Integer(vector.data<int32_t>()[row]);
-    case TypeId::kBigint:
-      return Value::Bigint(vector.data<int64_t>()[row]);
-    case TypeId::kDouble:
-      return Value::Double(vector.data<double>()[row]);
-    case TypeId::kDecimal:
-      return Value::Decimal(DecimalAt(vector, row), type.precision(), type.scale());
-    case TypeId::kDate:
-      return Value::Date(vector.data<int32_t>()[row]);
-    case TypeId::kTimestamp:
-      return Value::Timestamp(vector.data<int64_t>()[row]);
-    case TypeId::kVarchar:
-      return Value::Varchar(std::string(vector.data<StringRef>()[row].view()));
-    case TypeId::kBlob:
-      return Value::Blob(std::string(vector.data<StringRef>()[row].view()));
-    case TypeId::kInvalid:
-      break;
-  }
-  throw InternalError("reading a value of invalid type");
-}
-
-void StoreVectorValue(Vector& vector, idx_t row, const Value& value) {
-  if (value.is_null()) {
-    vector.validity().SetNull(row);
-    return;
-  }
-  vector.validity().SetValid(row);
-  switch (vector.type().physical()) {
-    case PhysicalType::kBool:
-      vector.data<uint8_t>()[row] = value.GetBoolean();
-      return;
-    case PhysicalType::kInt32:
-      vector.data<int32_t>()[row] = static_cast<int32_t>(value.GetInt64());
-      return;
-    case PhysicalType::kInt64:
-      vector.data<int64_t>()[row] = value.GetInt64();
-      return;
-    case PhysicalType::kInt128:
-      vector.data<int128_t>()[row] = value.GetInt128();
-      return;
-    case PhysicalType::kDouble:
-      vector.data<double>()[row] = value.GetDouble();
-      return;
-    case PhysicalType::kString:
-      vector.data<StringRef>()[row] = vector.AddString(value.GetString());
-      return;
-    case PhysicalType::kInvalid:
-      break;
-  }
-  throw InternalError("storing a value into a vector of invalid type");
-}
-
 }  // namespace function_internal
 
 // ---------------------------------------------------------------- rules
@@ -771,10 +712,10 @@ Value CastValue(const Value& value, const LogicalType& to, bool try_cast) {
   if (value.is_null() || !value.type().valid()) return Value::Null(to);
   if (value.type() == to) return value;
   Vector in(value.type(), 1);
-  StoreVectorValue(in, 0, value);
+  WriteValue(in, 0, value);
   Vector out(to, 1);
   CastVector(in, out, 1, try_cast);
-  return ReadVectorValue(out, 0);
+  return ReadValue(out, 0);
 }
 
 }  // namespace shears

@@ -46,8 +46,6 @@ std::optional<LogicalType> AsDecimal(const LogicalType& type);
 int ConversionCost(const LogicalType& from, const LogicalType& to);
 
 // ---- values <-> vectors ----
-Value ReadVectorValue(const Vector& vector, idx_t row);
-void StoreVectorValue(Vector& vector, idx_t row, const Value& value);
 
 /// Runs `function` once over `count` rows given column by column (each value cast to the
 /// argument type). Unlike EvaluateScalar, the kernel sees the NULL rows too (tests use this

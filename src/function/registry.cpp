@@ -109,7 +109,7 @@ std::vector<Value> EvaluateRows(const BoundScalarFunction& function,
     SHEARS_CHECK(columns[i].size() == count);
     inputs.emplace_back(function.arg_types[i], std::max<idx_t>(count, 1));
     for (idx_t row = 0; row < count; row++) {
-      StoreVectorValue(inputs.back(), row, CastValue(columns[i][row], function.arg_types[i]));
+      WriteValue(inputs.back(), row, CastValue(columns[i][row], function.arg_types[i]));
     }
   }
   for (const Vector& input : inputs)
@@ -119,7 +119,7 @@ std::vector<Value> EvaluateRows(const BoundScalarFunction& function,
   std::vector<Value> values;
   values.reserve(count);
   for (idx_t row = 0; row < count; row++)
-    values.push_back(ReadVectorValue(result, row));
+    values.push_back(ReadValue(result, row));
   return values;
 }
 

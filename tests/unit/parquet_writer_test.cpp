@@ -91,7 +91,7 @@ std::vector<Column> ReadColumns(const std::string& path) {
   while (reader.Next(batch)) {
     for (size_t c = 0; c < projection.size(); c++) {
       for (idx_t r = 0; r < batch.size(); r++)
-        out[c].push_back(VectorValue(batch.column(c), r));
+        out[c].push_back(ReadValue(batch.column(c), r));
     }
   }
   return out;

@@ -275,11 +275,7 @@ std::optional<Value> DecodePlainBound(const ColumnDescriptor& column, const std:
   if (column.type.id() == TypeId::kDouble && std::isnan(vector.data<double>()[0])) {
     return std::nullopt;
   }
-  return VectorValue(vector, 0);
-}
-
-Value VectorValue(const Vector& vector, idx_t row) {
-  return ReadValue(vector, row);
+  return ReadValue(vector, 0);
 }
 
 }  // namespace shears::parquet

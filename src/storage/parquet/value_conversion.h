@@ -32,8 +32,6 @@ void ConvertValues(const ColumnDescriptor& column, const void* physical, idx_t c
 /// length, NaN, invalid text).
 std::optional<Value> DecodePlainBound(const ColumnDescriptor& column, const std::string& bytes);
 
-/// Reads a value of `out`'s vector at `row` as a Value (used by tests and the CLI).
-Value VectorValue(const Vector& vector, idx_t row);
 
 double HalfToDouble(uint16_t half);
 
