@@ -51,6 +51,8 @@ const std::vector<SettingInfo>& Settings::All() {
          "Master switch for dynamic partition pruning and runtime join filters."},
         {"dynamic_partition_pruning", LogicalType::Boolean(), Value::Boolean(true),
          "Prune partitions of a join's probe side with the keys its build side produced."},
+        {"verify_dynamic_filters", LogicalType::Boolean(), Value::Boolean(false),
+         "Run each query also with dynamic filtering off and fail on any difference."},
         {"dynamic_partition_pruning.fallback_filter_ratio", LogicalType::Double(),
          Value::Double(0.5),
          "Assumed fraction of partitions pruned when statistics cannot tell (benefit estimate)."},

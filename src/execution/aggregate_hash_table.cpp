@@ -30,8 +30,6 @@ GroupedHashTable::GroupedHashTable(const RowLayout& layout, idx_t key_count, Mem
   for (idx_t p = 0; p < kPartitions; p++) {
     partitions_.push_back(std::make_unique<GroupPartition>(layout.row_width, memory, arena));
   }
-  for (idx_t c = 0; c < key_count; c++)
-    merge_keys_.emplace_back(layout.types[c]);
 }
 
 idx_t GroupedHashTable::group_count() const {
@@ -73,7 +71,8 @@ void GroupedHashTable::Reserve(GroupPartition& part, idx_t groups) {
 }
 
 void GroupedHashTable::FindOrCreate(const std::vector<const Vector*>& keys, const uint64_t* hashes,
-                                    const uint32_t* sel, idx_t count, uint8_t** rows) {
+                                    const uint32_t* sel, idx_t count, uint8_t** rows,
+                                    GroupScratch& scratch) {
   // Counting sort of the rows by partition, then one pass per partition.
   idx_t counts[kPartitions] = {0};
   for (idx_t k = 0; k < count; k++)
@@ -84,22 +83,24 @@ void GroupedHashTable::FindOrCreate(const std::vector<const Vector*>& keys, cons
     offsets[p] = running;
     running += counts[p];
   }
-  if (partition_sel_.size() < count) partition_sel_.resize(count);
+  std::vector<uint32_t>& partition_sel = scratch.partition_sel;
+  if (partition_sel.size() < count) partition_sel.resize(count);
   idx_t fill[kPartitions];
   std::copy(offsets, offsets + kPartitions, fill);
   for (idx_t k = 0; k < count; k++) {
     const uint32_t r = sel ? sel[k] : static_cast<uint32_t>(k);
-    partition_sel_[fill[PartitionOf(hashes[r])]++] = r;
+    partition_sel[fill[PartitionOf(hashes[r])]++] = r;
   }
   for (idx_t p = 0; p < kPartitions; p++) {
     if (counts[p] == 0) continue;
-    FindOrCreateInPartition(p, keys, hashes, partition_sel_.data() + offsets[p], counts[p], rows);
+    FindOrCreateInPartition(p, keys, hashes, partition_sel.data() + offsets[p], counts[p], rows,
+                            scratch);
   }
 }
 
 void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const Vector*>& keys,
                                                const uint64_t* hashes, const uint32_t* sel,
-                                               idx_t count, uint8_t** rows,
+                                               idx_t count, uint8_t** rows, GroupScratch& scratch,
                                                std::vector<uint32_t>* created) {
   if (count == 0) return;
   GroupPartition& part = *partitions_[p];
@@ -107,21 +108,23 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
   idx_t max_row = 0;
   for (idx_t k = 0; k < count; k++)
     max_row = std::max<idx_t>(max_row, sel ? sel[k] : k);
-  if (slots_.size() <= max_row) slots_.resize(max_row + 1);
-  if (remaining_.size() < count) {
-    remaining_.resize(count);
-    compare_.resize(count);
-    no_match_.resize(count);
+  if (scratch.slots.size() <= max_row) scratch.slots.resize(max_row + 1);
+  if (scratch.remaining.size() < count) {
+    scratch.remaining.resize(count);
+    scratch.compare.resize(count);
+    scratch.no_match.resize(count);
+    scratch.fresh.resize(count);
   }
-  std::vector<uint32_t>& fresh = partition_fresh_;
-  if (fresh.size() < count) fresh.resize(count);
+  uint64_t* slots = scratch.slots.data();
+  uint32_t* compare = scratch.compare.data();
+  uint32_t* fresh = scratch.fresh.data();
 
   const uint64_t mask = part.capacity - 1;
   uint64_t* entries = part.entries;
   for (idx_t k = 0; k < count; k++) {
     const uint32_t r = sel ? sel[k] : static_cast<uint32_t>(k);
-    remaining_[k] = r;
-    slots_[r] = hashes[r] & mask;
+    scratch.remaining[k] = r;
+    slots[r] = hashes[r] & mask;
   }
   StringArena* arena = layout_.has_strings ? &part.rows.arena() : nullptr;
   // Large tables: load entries a few rows ahead, so their cache misses overlap.
@@ -135,12 +138,12 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
     idx_t fresh_count = 0;
     for (idx_t k = 0; k < remaining; k++) {
       if (prefetch && k + kPrefetchDistance < remaining) {
-        __builtin_prefetch(entries + slots_[remaining_[k + kPrefetchDistance]]);
+        __builtin_prefetch(entries + slots[scratch.remaining[k + kPrefetchDistance]]);
       }
-      const uint32_t r = remaining_[k];
+      const uint32_t r = scratch.remaining[k];
       const uint64_t hash = hashes[r];
       const uint64_t salt = hash & ~kPointerMask;
-      uint64_t slot = slots_[r];
+      uint64_t slot = slots[r];
       while (true) {
         const uint64_t entry = entries[slot];
         if (entry == 0) {
@@ -153,35 +156,36 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
         }
         if ((entry & ~kPointerMask) == salt) {
           rows[r] = EntryRow(entry);
-          compare_[compare_count++] = r;
+          compare[compare_count++] = r;
           break;
         }
         slot = (slot + 1) & mask;
       }
-      slots_[r] = slot;
+      slots[r] = slot;
     }
     if (fresh_count > 0) {
       for (idx_t c = 0; c < key_count_; c++) {
-        ScatterColumn(layout_, c, *keys[c], fresh.data(), fresh_count, rows, arena);
+        ScatterColumn(layout_, c, *keys[c], fresh, fresh_count, rows, arena);
       }
-      if (created) created->insert(created->end(), fresh.begin(), fresh.begin() + fresh_count);
+      if (created) created->insert(created->end(), fresh, fresh + fresh_count);
     }
     idx_t no_match = 0;
     idx_t matched = compare_count;
     for (idx_t c = 0; c < key_count_ && matched > 0; c++) {
-      matched = MatchColumn(layout_, c, *keys[c], rows, compare_.data(), matched, true,
-                            no_match_.data(), &no_match);
+      matched = MatchColumn(layout_, c, *keys[c], rows, compare, matched, true,
+                            scratch.no_match.data(), &no_match);
     }
     for (idx_t k = 0; k < no_match; k++) {
-      const uint32_t r = no_match_[k];
-      slots_[r] = (slots_[r] + 1) & mask;
+      const uint32_t r = scratch.no_match[k];
+      slots[r] = (slots[r] + 1) & mask;
     }
-    std::swap(remaining_, no_match_);
+    std::swap(scratch.remaining, scratch.no_match);
     remaining = no_match;
   }
 }
 
-void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine) {
+void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine,
+                                      GroupScratch& scratch) {
   GroupPartition& dst = *partitions_[p];
   if (src.rows.row_count() == 0) return;
   if (dst.rows.row_count() == 0) {
@@ -191,24 +195,31 @@ void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const Combin
     dst.rows.DetachArena();
     return;
   }
+  std::vector<Vector> merge_keys;
   std::vector<const Vector*> key_ptrs;
-  for (auto& v : merge_keys_)
+  for (idx_t c = 0; c < key_count_; c++)
+    merge_keys.emplace_back(layout_.types[c]);
+  for (auto& v : merge_keys)
     key_ptrs.push_back(&v);
-  merge_src_.resize(kBatchSize);
-  merge_dst_.resize(kBatchSize);
-  merge_hashes_.resize(kBatchSize);
+  auto& merge_src = scratch.merge_src;
+  auto& merge_dst = scratch.merge_dst;
+  auto& merge_hashes = scratch.merge_hashes;
+  merge_src.resize(kBatchSize);
+  merge_dst.resize(kBatchSize);
+  merge_hashes.resize(kBatchSize);
   for (const auto& block : src.rows.blocks()) {
     const idx_t n = block.count;
     for (idx_t i = 0; i < n; i++) {
-      merge_src_[i] = block.data + i * layout_.row_width;
-      merge_hashes_[i] = LoadRow<uint64_t>(merge_src_[i]);
+      merge_src[i] = block.data + i * layout_.row_width;
+      merge_hashes[i] = LoadRow<uint64_t>(merge_src[i]);
     }
     for (idx_t c = 0; c < key_count_; c++) {
-      merge_keys_[c].Reset();
-      GatherColumn(layout_, c, merge_src_.data(), n, merge_keys_[c]);
+      merge_keys[c].Reset();
+      GatherColumn(layout_, c, merge_src.data(), n, merge_keys[c]);
     }
-    FindOrCreateInPartition(p, key_ptrs, merge_hashes_.data(), nullptr, n, merge_dst_.data());
-    if (combine) combine(merge_src_.data(), merge_dst_.data(), n, dst.rows.arena());
+    FindOrCreateInPartition(p, key_ptrs, merge_hashes.data(), nullptr, n, merge_dst.data(),
+                            scratch);
+    if (combine) combine(merge_src.data(), merge_dst.data(), n, dst.rows.arena());
   }
 }
 

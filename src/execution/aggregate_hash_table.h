@@ -32,6 +32,15 @@ struct GroupPartition {
   uint64_t capacity = 0;        // a power of two
 };
 
+/// Per-thread working memory of the table operations (indexed by input row). The global
+/// table is merged into by several threads at once, so this is the caller's, not the table's.
+struct GroupScratch {
+  std::vector<uint64_t> slots;
+  std::vector<uint32_t> remaining, compare, no_match, partition_sel, fresh;
+  std::vector<uint8_t*> merge_src, merge_dst;
+  std::vector<uint64_t> merge_hashes;
+};
+
 class GroupedHashTable {
  public:
   static constexpr int kPartitionBits = 4;
@@ -50,19 +59,21 @@ class GroupedHashTable {
   /// hashes[r], sets rows[r] to its group's row, creating missing groups (keys copied, states
   /// zero).
   void FindOrCreate(const std::vector<const Vector*>& keys, const uint64_t* hashes,
-                    const uint32_t* sel, idx_t count, uint8_t** rows);
+                    const uint32_t* sel, idx_t count, uint8_t** rows, GroupScratch& scratch);
   /// The same for rows that all belong to partition `p`. Appends created groups to `created`
   /// when it is not null.
   void FindOrCreateInPartition(idx_t p, const std::vector<const Vector*>& keys,
                                const uint64_t* hashes, const uint32_t* sel, idx_t count,
-                               uint8_t** rows, std::vector<uint32_t>* created = nullptr);
+                               uint8_t** rows, GroupScratch& scratch,
+                               std::vector<uint32_t>* created = nullptr);
 
   /// Moves or merges `src` (partition p of another table of the same layout) into partition p.
   /// `combine(src_rows, dst_rows, n)` merges the states of matched groups (also of new groups,
   /// whose states start at zero); may be empty for tables without states.
   using CombineFn = std::function<void(uint8_t* const* src, uint8_t* const* dst, idx_t n,
                                        StringArena& dst_arena)>;
-  void MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine);
+  void MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine,
+                      GroupScratch& scratch);
 
   GroupPartition& partition(idx_t p) { return *partitions_[p]; }
   idx_t group_count() const;
@@ -76,12 +87,6 @@ class GroupedHashTable {
   idx_t key_count_;
   MemoryTracker* memory_;
   std::vector<std::unique_ptr<GroupPartition>> partitions_;
-  // Scratch, indexed by input row.
-  std::vector<uint64_t> slots_;
-  std::vector<uint32_t> remaining_, compare_, no_match_, partition_sel_, partition_fresh_;
-  std::vector<Vector> merge_keys_;
-  std::vector<uint8_t*> merge_src_, merge_dst_;
-  std::vector<uint64_t> merge_hashes_;
 };
 
 }  // namespace shears

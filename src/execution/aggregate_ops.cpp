@@ -363,8 +363,7 @@ void AvgFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out
         out.data<int128_t>()[row] = q;
       }
     } else {
-      const long double avg =
-          static_cast<long double>(s.Sum()) / static_cast<long double>(s.count);
+      const long double avg = static_cast<long double>(s.Sum()) / static_cast<long double>(s.count);
       out.data<double>()[row] =
           static_cast<double>(avg / static_cast<long double>(Pow10(arg_scale)));
     }

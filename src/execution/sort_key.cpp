@@ -138,8 +138,8 @@ void InsertionSort(uint8_t* data, idx_t n, uint32_t width, uint32_t from, uint32
 /// MSD radix sort on bytes [byte, to) of the records in `data`; `other` is a buffer of the
 /// same size. Each pass distributes into the other buffer (no copy back): the sorted records
 /// end in `data` when `in_data`, else in `other`. Bytes equal in all records skip a pass.
-void RadixSort(uint8_t* data, uint8_t* other, idx_t n, uint32_t width, uint32_t byte,
-               uint32_t to, bool in_data) {
+void RadixSort(uint8_t* data, uint8_t* other, idx_t n, uint32_t width, uint32_t byte, uint32_t to,
+               bool in_data) {
   while (true) {
     if (n <= 24 || byte >= to) {
       if (byte < to) InsertionSort(data, n, width, byte, to, other);
@@ -147,7 +147,8 @@ void RadixSort(uint8_t* data, uint8_t* other, idx_t n, uint32_t width, uint32_t 
       return;
     }
     idx_t counts[256] = {0};
-    for (idx_t i = 0; i < n; i++) counts[data[i * width + byte]]++;
+    for (idx_t i = 0; i < n; i++)
+      counts[data[i * width + byte]]++;
     if (counts[data[byte]] == n) {
       byte++;
       continue;

@@ -1,5 +1,6 @@
 #include "main/connection.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 
@@ -107,10 +108,42 @@ std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) 
 
 }  // namespace
 
-QueryResult Connection::RunSelect(const std::string&, const ast::QueryNode& query) {
-  Plans plans = PlanQuery(query, database_, settings_);
-  QueryContext query_context(settings_);
-  ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
+namespace {
+// Rows as sorted text lines: the comparison verify_dynamic_filters makes (row order is only
+// defined under ORDER BY, so both sides are sorted).
+std::vector<std::string> SortedRows(const QueryResult& result) {
+  std::vector<std::string> rows;
+  for (const auto& row : result.ToStrings()) {
+    std::string line;
+    for (const auto& value : row)
+      line += value + '\x1f';
+    rows.push_back(std::move(line));
+  }
+  std::sort(rows.begin(), rows.end());
+  return rows;
+}
+}  // namespace
+
+QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& query) {
+  QueryResult result = ExecuteSelect(query, settings_);
+  if (settings_.GetBool("verify_dynamic_filters") && settings_.GetBool("dynamic_filtering")) {
+    Settings off = settings_;
+    off.Set("dynamic_filtering", Value::Boolean(false));
+    QueryResult reference = ExecuteSelect(query, off);
+    if (SortedRows(result) != SortedRows(reference)) {
+      throw InternalError(
+          "verify_dynamic_filters: the query gave {} rows with dynamic filtering and {} rows "
+          "without, or different values; please report this query: {}",
+          result.row_count(), reference.row_count(), sql);
+    }
+  }
+  return result;
+}
+
+QueryResult Connection::ExecuteSelect(const ast::QueryNode& query, const Settings& settings) {
+  Plans plans = PlanQuery(query, database_, settings);
+  QueryContext query_context(settings);
+  ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   collector->AddChild(std::move(plans.physical));
   Executor executor(context);

@@ -86,6 +86,7 @@ struct HashAggregateLocalState : LocalSinkState {
   std::vector<uint64_t> hashes, value_hashes, distinct_hashes;
   std::vector<uint8_t*> rows, distinct_rows;
   std::vector<uint32_t> sel;
+  GroupScratch scratch;
 };
 
 namespace {
@@ -170,7 +171,7 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
   if (!groups_.empty()) {
     for (idx_t g = 0; g < groups_.size(); g++)
       HashVector(*keys[g], n, hashes, g > 0);
-    local.table->FindOrCreate(keys, hashes, nullptr, n, local.rows.data());
+    local.table->FindOrCreate(keys, hashes, nullptr, n, local.rows.data(), local.scratch);
     arena = &local.table->partition(0).rows.arena();  // shared by all local partitions
   } else {
     std::fill(hashes, hashes + n, kEmptyKeyHash);
@@ -209,7 +210,7 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
     std::vector<const Vector*> pair_keys = keys;
     pair_keys.push_back(arg);
     local.distinct[d]->FindOrCreate(pair_keys, local.distinct_hashes.data(), local.sel.data(),
-                                    selected, local.distinct_rows.data());
+                                    selected, local.distinct_rows.data(), local.scratch);
   }
   (void)context;
   return true;
@@ -245,9 +246,12 @@ void PhysicalHashAggregate::Combine(ExecutionContext& context, GlobalSinkState& 
   for (idx_t i = 0; i < GroupedHashTable::kPartitions; i++) {
     const idx_t p = (start + i) % GroupedHashTable::kPartitions;
     std::lock_guard<std::mutex> lock(global.partition_locks[p]);
-    if (!groups_.empty()) global.table->MergePartition(p, local.table->partition(p), combine);
+    if (!groups_.empty()) {
+      global.table->MergePartition(p, local.table->partition(p), combine, local.scratch);
+    }
     for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
-      global.distinct[d]->MergePartition(p, local.distinct[d]->partition(p), nullptr);
+      global.distinct[d]->MergePartition(p, local.distinct[d]->partition(p), nullptr,
+                                         local.scratch);
     }
   }
 }
@@ -259,6 +263,7 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
   // DISTINCT aggregates: feed each distinct (group, value) pair to its group's state.
   std::vector<Vector> pair_values;
   std::vector<uint8_t*> pair_rows(kBatchSize), group_rows(kBatchSize);
+  GroupScratch scratch;
   std::vector<uint64_t> hashes(kBatchSize);
   for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
     const idx_t a = distinct_aggregates_[d];
@@ -288,7 +293,7 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
           HashVector(pair_values[g], n, hashes.data(), g > 0);
         }
         global.table->FindOrCreateInPartition(p, group_keys, hashes.data(), nullptr, n,
-                                              group_rows.data());
+                                              group_rows.data(), scratch);
         ops_[a].update(group_rows.data(), state_offsets_[a], &value, n,
                        global.table->partition(p).rows.arena());
       }

@@ -188,6 +188,12 @@ void SortRun(const SortSpec& spec, SortLocalState& local, idx_t keep) {
   local.Track();
 }
 
+/// Rows a TOP_N keeps per thread: limit + offset, saturated (LIMIT may be huge).
+idx_t KeepCount(int64_t limit, int64_t offset) {
+  const uint64_t sum = static_cast<uint64_t>(limit) + static_cast<uint64_t>(offset);
+  return std::min<uint64_t>(sum, uint64_t{1} << 62);
+}
+
 }  // namespace
 
 SortSpec::SortSpec(const std::vector<LogicalType>& types, const std::vector<BoundOrderBy>& orders) {
@@ -333,7 +339,7 @@ PhysicalTopN::PhysicalTopN(std::vector<LogicalType> types, std::vector<BoundOrde
 bool PhysicalTopN::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
                         LocalSinkState& local_state) const {
   auto& local = static_cast<SortLocalState&>(local_state);
-  const idx_t keep = static_cast<idx_t>(limit_ + offset_);
+  const idx_t keep = KeepCount(limit_, offset_);
   if (limit_ == 0) return false;  // nothing will be emitted: stop the input early
   const idx_t n = input.size();
   if (n == 0) return true;
@@ -383,7 +389,7 @@ bool PhysicalTopN::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
   run.count += selected;
   local.Track();
   // Shrink to the best `keep` rows once there are plenty more.
-  if (run.count >= std::max<idx_t>(2 * keep, keep + 2 * kBatchSize)) {
+  if (run.count >= keep && run.count - keep >= std::max<idx_t>(keep, 2 * kBatchSize)) {
     SortRun(spec_, local, keep);
     local.threshold.assign(run.records.data() + run.records.size() - width,
                            run.records.data() + run.records.size());
@@ -396,7 +402,7 @@ void PhysicalTopN::Combine(ExecutionContext&, GlobalSinkState& global_state,
   auto& global = static_cast<SortGlobalState&>(global_state);
   auto& local = static_cast<SortLocalState&>(local_state);
   if (local.run.count == 0) return;
-  SortRun(spec_, local, static_cast<idx_t>(limit_ + offset_));
+  SortRun(spec_, local, KeepCount(limit_, offset_));
   std::lock_guard<std::mutex> lock(global.mutex);
   global.runs.push_back(std::make_unique<SortedRun>(std::move(local.run)));
   global.reserved += local.reserved;
