@@ -259,7 +259,8 @@ std::string FormatDecimal(int128_t unscaled, int scale) {
     }
     digits.insert(digits.size() - static_cast<size_t>(scale), ".");
   }
-  return negative ? "-" + digits : digits;
+  if (negative) digits.insert(digits.begin(), '-');
+  return digits;
 }
 
 std::string FormatDouble(double value) {
