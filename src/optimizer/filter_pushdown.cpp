@@ -5,12 +5,14 @@
 //       GET a                                 GET b
 //       GET b
 //
-// Legal moves: through FILTER; into both sides of INNER/CROSS joins (a conjunct over one side
+// Legal moves: through FILTER; through PROJECTION (columns replaced by their deterministic
+// expressions); into both sides of INNER/CROSS joins (a conjunct over one side
 // goes to that side; an equality between the two sides becomes a join key); into the
 // preserved side of LEFT (left child) and RIGHT (right child) joins, and the left side of
 // SEMI/ANTI/MARK joins; into GET as scan filters. Join residuals of inner joins are treated
 // like filters above the join. Everything else stays where it is.
 
+#include <functional>
 #include <set>
 
 #include "optimizer/optimizer.h"
@@ -147,6 +149,49 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
     case LogicalOperatorType::kJoin:
       PushJoin(op, std::move(filters));
       return;
+    case LogicalOperatorType::kProjection: {
+      // A filter over projected columns holds below the projection with each column replaced
+      // by the expression that computes it (when those are deterministic).
+      auto& projection = static_cast<LogicalProjection&>(*op);
+      std::vector<BoundExprPtr> below, above;
+      for (auto& f : filters) {
+        bool substitutable = true;
+        for (const auto& b : ReferencedBindings(*f)) {
+          if (b.table_index != projection.table_index) {
+            substitutable = false;
+            break;
+          }
+          bool deterministic = true;
+          VisitExpression(*projection.expressions[b.column_index], [&](BoundExpr& e) {
+            if (e.kind == BoundExprKind::kAggregate) deterministic = false;
+            if (e.kind == BoundExprKind::kFunction &&
+                !static_cast<BoundFunction&>(e).function.deterministic) {
+              deterministic = false;
+            }
+          });
+          substitutable = substitutable && deterministic;
+        }
+        if (!substitutable) {
+          above.push_back(std::move(f));
+          continue;
+        }
+        std::function<void(BoundExprPtr&)> substitute = [&](BoundExprPtr& e) {
+          if (e->kind == BoundExprKind::kColumnRef) {
+            const auto& ref = static_cast<BoundColumnRef&>(*e);
+            e = projection.expressions[ref.binding.column_index]->Copy();
+            e->alias.clear();
+            return;
+          }
+          for (BoundExprPtr* child : e->Children())
+            substitute(*child);
+        };
+        substitute(f);
+        below.push_back(std::move(f));
+      }
+      Push(op->children[0], std::move(below));
+      Wrap(op, std::move(above));
+      return;
+    }
     default:
       break;
   }
