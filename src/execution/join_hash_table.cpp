@@ -67,13 +67,9 @@ void JoinHashTable::Build() {
   std::vector<uint8_t*> block_rows(kBatchSize), candidates(kBatchSize);
   std::vector<uint64_t> hashes(kBatchSize), slots(kBatchSize);
   std::vector<uint32_t> remaining(kBatchSize), compare(kBatchSize), no_match(kBatchSize);
-  bool any_null_equal = false;
   bool all_null_equal = true;
-  for (bool b : null_equal_) {
-    any_null_equal = any_null_equal || b;
+  for (bool b : null_equal_)
     all_null_equal = all_null_equal && b;
-  }
-  (void)any_null_equal;
 
   for (const auto& block : rows_.blocks()) {
     const idx_t count = block.count;

@@ -441,6 +441,61 @@ TEST(OperatorAggregateTest, MemoryLimit) {
   }
 }
 
+TEST(OperatorAggregateTest, MoreTypes) {
+  // BOOLEAN, TIMESTAMP, BLOB and BIGINT/DOUBLE arguments, grouped by a BLOB.
+  std::vector<LogicalType> types = {LogicalType::Blob(), LogicalType::Boolean(),
+                                    LogicalType::Timestamp(), LogicalType::Bigint(),
+                                    LogicalType::Double()};
+  std::vector<Row> input = {
+      {Value::Blob("k\x01"), Value::Boolean(true), Value::Timestamp(1000), Value::Bigint(2),
+       D(1.0)},
+      {Value::Blob("k\x01"), Value::Boolean(false), Value::Timestamp(-5), Value::Bigint(4), D(3.0)},
+      {Value::Blob("k\x01"), Value::Null(LogicalType::Boolean()), Value::Timestamp(7),
+       Value::Null(LogicalType::Bigint()), ND()},
+      {Value::Blob(""), Value::Boolean(true), Value::Null(LogicalType::Timestamp()),
+       Value::Bigint(9), D(-1.0)},
+      {Value::Null(LogicalType::Blob()), Value::Boolean(false), Value::Timestamp(0),
+       Value::Bigint(1), D(0.5)},
+  };
+  std::vector<BoundExprPtr> groups;
+  groups.push_back(Ref(LogicalType::Blob(), 0));
+  std::vector<BoundExprPtr> aggs;
+  aggs.push_back(Agg(AggregateKind::kMin, LogicalType::Boolean(), Ref(LogicalType::Boolean(), 1)));
+  aggs.push_back(Agg(AggregateKind::kMax, LogicalType::Boolean(), Ref(LogicalType::Boolean(), 1)));
+  aggs.push_back(
+      Agg(AggregateKind::kMin, LogicalType::Timestamp(), Ref(LogicalType::Timestamp(), 2)));
+  aggs.push_back(
+      Agg(AggregateKind::kMax, LogicalType::Timestamp(), Ref(LogicalType::Timestamp(), 2)));
+  aggs.push_back(Agg(AggregateKind::kMax, LogicalType::Blob(), Ref(LogicalType::Blob(), 0)));
+  aggs.push_back(Agg(AggregateKind::kAvg, LogicalType::Double(), Ref(LogicalType::Bigint(), 3)));
+  aggs.push_back(
+      Agg(AggregateKind::kStddevSamp, LogicalType::Double(), Ref(LogicalType::Bigint(), 3)));
+  aggs.push_back(
+      Agg(AggregateKind::kStddevSamp, LogicalType::Double(), Ref(LogicalType::Double(), 4)));
+  aggs.push_back(Agg(AggregateKind::kSum, LogicalType::Double(), Ref(LogicalType::Double(), 4)));
+  aggs.push_back(
+      Agg(AggregateKind::kCount, LogicalType::Bigint(), Ref(LogicalType::Blob(), 0), true));
+  auto root = Plan(types, input, std::move(groups), std::move(aggs), 2);
+  for (int threads : {1, 2}) {
+    auto rows = RunAgg(*root, threads);
+    ASSERT_EQ(rows.size(), 3u);
+    std::vector<std::string> text;
+    for (const auto& row : rows) {
+      std::string line;
+      for (size_t c = 0; c < row.size(); c++)
+        line += (c ? "|" : "") + Text(row[c]);
+      text.push_back(line);
+    }
+    EXPECT_EQ(text[0],
+              "NULL|false|false|1970-01-01 00:00:00.000000|1970-01-01 "
+              "00:00:00.000000|NULL|1.0|NULL|NULL|0.5|0");
+    EXPECT_EQ(text[1], "|true|true|NULL|NULL||9.0|NULL|NULL|-1.0|1");
+    EXPECT_EQ(text[2],
+              "6B01|false|true|1969-12-31 23:59:59.999995|1970-01-01 00:00:00.001000|6B01|3.0|"
+              "1.4142135623730951|1.4142135623730951|4.0|1");
+  }
+}
+
 TEST(OperatorAggregateTest, StringStatesAcrossThreads) {
   // min/max over strings that grow and shrink, merged across thread-local tables.
   std::vector<LogicalType> types = {LogicalType::Integer(), LogicalType::Varchar()};
