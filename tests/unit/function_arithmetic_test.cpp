@@ -7,43 +7,16 @@
 #include "common/error.h"
 #include "function/function.h"
 #include "function/function_internal.h"
+#include "function_test_util.h"
 
 namespace shears {
 namespace {
 
+using namespace function_test;
+
 using function_internal::EvaluateFunction;
 using function_internal::EvaluateRows;
 
-Value I(int32_t v) {
-  return Value::Integer(v);
-}
-Value BI(int64_t v) {
-  return Value::Bigint(v);
-}
-Value D(double v) {
-  return Value::Double(v);
-}
-Value S(std::string v) {
-  return Value::Varchar(std::move(v));
-}
-Value N() {
-  return Value();
-}
-Value Dec(const std::string& text, int p, int s) {
-  return CastValue(Value::Varchar(text), LogicalType::Decimal(p, s));
-}
-Value Dt(const std::string& text) {
-  return CastValue(Value::Varchar(text), LogicalType::Date());
-}
-Value Ts(const std::string& text) {
-  return CastValue(Value::Varchar(text), LogicalType::Timestamp());
-}
-std::string Show(const Value& v) {
-  return v.type().ToString() + " " + v.ToString();
-}
-std::string Eval(const std::string& name, const std::vector<Value>& args) {
-  return Show(EvaluateFunction(name, args));
-}
 template <typename E>
 std::string Fails(const std::string& name, const std::vector<Value>& args) {
   try {

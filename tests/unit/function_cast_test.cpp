@@ -7,18 +7,18 @@
 #include "common/error.h"
 #include "function/function.h"
 #include "function/function_internal.h"
+#include "function_test_util.h"
 
 namespace shears {
 namespace {
+
+using namespace function_test;
 
 LogicalType Dec(int p, int s) {
   return LogicalType::Decimal(p, s);
 }
 Value DecValue(const std::string& text, int p, int s) {
   return CastValue(Value::Varchar(text), Dec(p, s));
-}
-std::string Show(const Value& v) {
-  return v.type().ToString() + " " + v.ToString();
 }
 std::string Cast(const Value& v, const LogicalType& to) {
   return Show(CastValue(v, to));
@@ -113,8 +113,7 @@ TEST(CastTest, IntegerNarrowing) {
 TEST(CastTest, Widening) {
   EXPECT_EQ(Cast(Value::Integer(-5), Dec(12, 2)), "DECIMAL(12,2) -5.00");
   EXPECT_EQ(Cast(Value::Integer(INT32_MIN), Dec(10, 0)), "DECIMAL(10,0) -2147483648");
-  EXPECT_EQ(Cast(Value::Bigint(INT64_MAX), Dec(21, 2)),
-            "DECIMAL(21,2) 9223372036854775807.00");
+  EXPECT_EQ(Cast(Value::Bigint(INT64_MAX), Dec(21, 2)), "DECIMAL(21,2) 9223372036854775807.00");
   EXPECT_EQ(Cast(DecValue("-1.5", 2, 1), Dec(18, 4)), "DECIMAL(18,4) -1.5000");
   EXPECT_EQ(Cast(DecValue("-1.5", 2, 1), Dec(38, 30)),
             "DECIMAL(38,30) -1.500000000000000000000000000000");

@@ -7,37 +7,16 @@
 #include "common/error.h"
 #include "function/function.h"
 #include "function/function_internal.h"
+#include "function_test_util.h"
 
 namespace shears {
 namespace {
 
+using namespace function_test;
+
 using function_internal::EvaluateFunction;
 using function_internal::EvaluateRows;
 
-Value I(int32_t v) {
-  return Value::Integer(v);
-}
-Value BI(int64_t v) {
-  return Value::Bigint(v);
-}
-Value S(std::string v) {
-  return Value::Varchar(std::move(v));
-}
-Value N() {
-  return Value();
-}
-Value Dt(const std::string& text) {
-  return CastValue(Value::Varchar(text), LogicalType::Date());
-}
-Value Ts(const std::string& text) {
-  return CastValue(Value::Varchar(text), LogicalType::Timestamp());
-}
-std::string Show(const Value& v) {
-  return v.type().ToString() + " " + v.ToString();
-}
-std::string Eval(const std::string& name, const std::vector<Value>& args) {
-  return Show(EvaluateFunction(name, args));
-}
 /// extract(field FROM value) as a number.
 std::string Extract(const std::string& field, const Value& value) {
   Value v = EvaluateFunction("extract", {S(field), value});

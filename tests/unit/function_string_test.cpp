@@ -5,28 +5,16 @@
 #include "common/error.h"
 #include "function/function.h"
 #include "function/function_internal.h"
+#include "function_test_util.h"
 
 namespace shears {
 namespace {
 
+using namespace function_test;
+
 using function_internal::EvaluateFunction;
 using function_internal::EvaluateRows;
 
-Value I(int32_t v) {
-  return Value::Integer(v);
-}
-Value S(std::string v) {
-  return Value::Varchar(std::move(v));
-}
-Value N() {
-  return Value();
-}
-std::string Show(const Value& v) {
-  return v.type().ToString() + " " + v.ToString();
-}
-std::string Eval(const std::string& name, const std::vector<Value>& args) {
-  return Show(EvaluateFunction(name, args));
-}
 /// Just the text of a VARCHAR result, for compact expectations.
 std::string Text(const std::string& name, const std::vector<Value>& args) {
   Value v = EvaluateFunction(name, args);
