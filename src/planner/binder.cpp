@@ -74,6 +74,19 @@ BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* cl
   return expr;
 }
 
+// x IN (SELECT y ...): the join key pair x = y, both cast to their common type.
+JoinCondition InSubqueryCondition(BoundExprPtr left_key, BoundExprPtr right_key) {
+  auto common = CommonType(left_key->type, right_key->type);
+  if (!common) {
+    throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(),
+                      right_key->type.ToString());
+  }
+  JoinCondition condition;
+  condition.left = CastTo(std::move(left_key), *common);
+  condition.right = CastTo(std::move(right_key), *common);
+  return condition;
+}
+
 bool ContainsAggregateCall(const ast::Expr& expr);
 
 bool ContainsAggregateInQuery(const ast::SelectNode& node) {
@@ -487,15 +500,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           auto bindings = right->GetColumnBindings();
           BoundExprPtr right_key =
               std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
-          auto common = CommonType(left_key->type, right_key->type);
-          if (!common) {
-            throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(),
-                              right_key->type.ToString());
-          }
-          JoinCondition condition;
-          condition.left = CastTo(std::move(left_key), *common);
-          condition.right = CastTo(std::move(right_key), *common);
-          join->conditions.push_back(std::move(condition));
+          join->conditions.push_back(
+              InSubqueryCondition(std::move(left_key), std::move(right_key)));
         }
       } catch (const BinderError&) {
         // Correlated: bind FROM and WHERE of the subquery against the outer scope.
@@ -587,14 +593,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           ExprContext outer_ctx;
           outer_ctx.scope = &scope;
           auto left_key = BindExpr(*sub.left, outer_ctx);
-          auto common = CommonType(left_key->type, right_key->type);
-          if (!common)
-            throw BinderError("cannot compare {} with {} in IN subquery", left_key->type.ToString(),
-                              right_key->type.ToString());
-          JoinCondition condition;
-          condition.left = CastTo(std::move(left_key), *common);
-          condition.right = CastTo(std::move(right_key), *common);
-          join->conditions.push_back(std::move(condition));
+          join->conditions.push_back(
+              InSubqueryCondition(std::move(left_key), std::move(right_key)));
         }
         if (join->conditions.empty()) {
           throw NotSupportedError(
