@@ -60,6 +60,18 @@ const std::vector<SettingInfo>& Settings::All() {
          "Maximum memory a query may use, in bytes ('4GB' accepted); 0 means 80% of RAM."},
         {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
          "Worker threads per query (default: all cores)."},
+        {"runtime_filter", LogicalType::Varchar(), Value::Varchar("auto"),
+         "Runtime join filters: auto (when estimates say they pay), always, or off."},
+        {"runtime_filter.max_build_size", LogicalType::Bigint(), Value::Bigint(4'000'000),
+         "Largest build side (rows: estimated when planning, distinct keys at run time) that "
+         "gets a runtime filter."},
+        {"runtime_filter.min_probe_size", LogicalType::Bigint(), Value::Bigint(10'000),
+         "Smallest probe-side scan (estimated rows) worth a runtime filter."},
+        {"runtime_filter.min_filter_ratio", LogicalType::Double(), Value::Double(0.5),
+         "Smallest estimated fraction of probe rows a runtime filter must drop to be planned."},
+        {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
+         "Build sides with at most this many distinct keys get an exact set instead of a bloom "
+         "filter."},
         {"disabled_optimizers", LogicalType::Varchar(), Value::Varchar(""),
          "Comma-separated optimizer rule names to skip (see EXPLAIN output for names)."},
     };
@@ -159,21 +171,30 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
       break;
     }
     case TypeId::kDouble: {
+      double d;
       try {
         size_t used = 0;
-        double d = std::stod(text, &used);
+        d = std::stod(text, &used);
         if (used != text.size()) throw std::invalid_argument(text);
-        if (name.find("ratio") != std::string::npos && (d < 0 || d > 1)) {
-          throw InvalidInputError("setting '{}' must be between 0 and 1, got {}", name, text);
-        }
-        converted = Value::Double(d);
       } catch (const std::exception&) {
         throw InvalidInputError("setting '{}' expects a number, got '{}'", name, text);
       }
+      if (name.find("ratio") != std::string::npos && !(d >= 0 && d <= 1)) {
+        throw InvalidInputError("setting '{}' must be between 0 and 1, got {}", name, text);
+      }
+      converted = Value::Double(d);
       break;
     }
     default:
       converted = Value::Varchar(text);
+      if (name == "runtime_filter") {
+        const std::string mode = Lower(text);
+        if (mode != "auto" && mode != "always" && mode != "off") {
+          throw InvalidInputError("setting 'runtime_filter' expects auto, always or off, got '{}'",
+                                  text);
+        }
+        converted = Value::Varchar(mode);
+      }
   }
   values_[name] = converted;
 }

@@ -24,4 +24,15 @@ DynamicFilterData* DynamicFilterRegistry::Find(int filter_id) {
   return it == filters_.end() ? nullptr : it->second.get();
 }
 
+void DynamicFilterRegistry::PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  runtime_filters_[filter_id] = std::move(filter);
+}
+
+const RuntimeFilter* DynamicFilterRegistry::FindRuntime(int filter_id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto it = runtime_filters_.find(filter_id);
+  return it == runtime_filters_.end() ? nullptr : it->second.get();
+}
+
 }  // namespace shears

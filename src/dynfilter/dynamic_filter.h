@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "common/value.h"
+#include "dynfilter/runtime_filter.h"
 
 namespace shears {
 
@@ -62,9 +63,15 @@ class DynamicFilterRegistry {
   /// nullptr when no producer ever created it.
   DynamicFilterData* Find(int filter_id);
 
+  /// Runtime join filters, published whole by the join that built them once its build side
+  /// finished; until then (or when none was built) FindRuntime returns nullptr.
+  void PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter);
+  const RuntimeFilter* FindRuntime(int filter_id);
+
  private:
   std::mutex mutex_;
   std::map<int, std::unique_ptr<DynamicFilterData>> filters_;
+  std::map<int, std::unique_ptr<RuntimeFilter>> runtime_filters_;
 };
 
 /// How a scan uses a dynamic filter on one of its partition columns.
@@ -78,6 +85,15 @@ struct DynamicPartitionFilter {
   int column_id = 0;  // dataset column (a partition column)
   DynamicFilterMode mode = DynamicFilterMode::kKeep;
   std::string description;  // "from JOIN INNER (ss_sold_date_sk = d_date_sk)"
+};
+
+/// A runtime join filter a scan applies to its rows: the combined key of `column_ids`
+/// (dataset columns the scan outputs) may only hold values the producing join's build side
+/// produced.
+struct RuntimeFilterTarget {
+  int filter_id = 0;
+  std::vector<int> column_ids;
+  std::string description;  // "from JOIN INNER (ss_item_sk = i_item_sk)"
 };
 
 }  // namespace shears

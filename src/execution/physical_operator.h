@@ -117,6 +117,9 @@ class PhysicalOperator {
 
   /// Dynamic filters this operator fills (ids); they become ready when its pipeline ends.
   virtual std::vector<int> ProducedDynamicFilters() const { return {}; }
+  /// Dynamic filters this operator fills as a sink (a join's runtime filters, built from its
+  /// hash table): published by Finalize, so they are ready when the sink's pipeline ends.
+  virtual std::vector<int> SinkProducedDynamicFilters() const { return {}; }
   /// Dynamic filters this operator reads when it starts; the executor runs their producers'
   /// pipelines first whenever the plan allows it.
   virtual std::vector<int> ConsumedDynamicFilters() const { return {}; }

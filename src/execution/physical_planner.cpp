@@ -35,6 +35,7 @@ BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBind
 }
 
 namespace {
+
 std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,
                                      const std::vector<ColumnBinding>& inputs) {
   std::vector<BoundExprPtr> out;
@@ -52,7 +53,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       auto& get = static_cast<LogicalGet&>(op);
       auto filters = ResolveAll(get.filters, get.GetColumnBindings());
       result = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids, std::move(filters),
-                                                   get.table_name, get.dynamic_filters);
+                                                   get.table_name, get.dynamic_filters,
+                                                   get.runtime_filters);
       break;
     }
     case LogicalOperatorType::kDummyScan: {
@@ -130,9 +132,11 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         collector->AddChild(std::move(right));
         right = std::move(collector);
       }
-      result = std::make_unique<PhysicalHashJoin>(types, join.join_kind, std::move(left_keys),
-                                                  std::move(right_keys), std::move(null_equal),
-                                                  std::move(residual));
+      auto hash_join = std::make_unique<PhysicalHashJoin>(
+          types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),
+          std::move(residual));
+      hash_join->SetRuntimeFilters(join.runtime_filter_producers, join.runtime_filter_note);
+      result = std::move(hash_join);
       result->AddChild(std::move(left));
       result->AddChild(std::move(right));
       break;

@@ -96,6 +96,10 @@ void Executor::Execute(PhysicalOperator& root_sink) {
             for (int produced : p->ProducedDynamicFilters())
               produces = produces || produced == id;
           }
+          if (producer->sink) {
+            for (int produced : producer->sink->SinkProducedDynamicFilters())
+              produces = produces || produced == id;
+          }
           if (produces && !depends_on(producer.get(), consumer.get())) {
             consumer->dependencies.push_back(producer.get());
           }

@@ -24,56 +24,6 @@ namespace shears {
 
 namespace {
 
-struct Traced {
-  LogicalGet* get = nullptr;
-  int column_id = -1;
-};
-
-Traced Trace(LogicalOperator& op, const ColumnBinding& binding) {
-  switch (op.type) {
-    case LogicalOperatorType::kGet: {
-      auto& get = static_cast<LogicalGet&>(op);
-      if (get.table_index == binding.table_index)
-        return {&get, static_cast<int>(binding.column_index)};
-      return {};
-    }
-    case LogicalOperatorType::kFilter:
-    case LogicalOperatorType::kOrderBy:
-    case LogicalOperatorType::kLimit:
-      return Trace(*op.children[0], binding);
-    case LogicalOperatorType::kProjection: {
-      auto& projection = static_cast<LogicalProjection&>(op);
-      if (projection.table_index != binding.table_index) return {};
-      const auto& expr = projection.expressions[binding.column_index];
-      if (expr->kind != BoundExprKind::kColumnRef) return {};
-      return Trace(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding);
-    }
-    case LogicalOperatorType::kAggregate: {
-      auto& agg = static_cast<LogicalAggregate&>(op);
-      if (agg.group_index != binding.table_index) return {};
-      const auto& expr = agg.groups[binding.column_index];
-      if (expr->kind != BoundExprKind::kColumnRef) return {};
-      return Trace(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding);
-    }
-    case LogicalOperatorType::kJoin: {
-      auto& join = static_cast<LogicalJoin&>(op);
-      Traced left = Trace(*op.children[0], binding);
-      if (left.get) {
-        // The left side's rows survive unchanged (or are dropped) in every join kind except
-        // RIGHT and FULL, where they may be NULL-extended.
-        if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return {};
-        return left;
-      }
-      if (join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross) {
-        return Trace(*op.children[1], binding);
-      }
-      return {};
-    }
-    default:
-      return {};
-  }
-}
-
 bool HasFilter(const LogicalOperator& op) {
   if (op.type == LogicalOperatorType::kFilter) return true;
   if (op.type == LogicalOperatorType::kGet && !static_cast<const LogicalGet&>(op).filters.empty()) {
@@ -116,7 +66,8 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       reasons = "probe key " + condition.left->ToString() + " is not a plain column";
       continue;
     }
-    Traced traced = Trace(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    TracedColumn traced =
+        TraceToScan(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
     if (!traced.get) {
       reasons = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;

@@ -22,6 +22,10 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       {"dynamic_partition_pruning",
        "prune probe-side partitions with the join keys the build side produced",
        PlanDynamicPartitionPruning},
+      // After partition pruning: a key pruned by partition needs no runtime filter.
+      {"runtime_filter",
+       "filter probe-side scans with the keys a join's build side produced (set, bloom, range)",
+       PlanRuntimeFilters},
   };
   return kRules;
 }

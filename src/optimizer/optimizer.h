@@ -29,5 +29,18 @@ void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
+void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
+
+/// Where a column of `op`'s output comes from, when it is a scan's column whose values reach
+/// `op` unchanged (only rows are dropped or repeated on the way): through filters, ORDER BY,
+/// projections of plain columns, aggregates grouping on it, either side of inner joins and
+/// the kept side of other joins. Not through LIMIT (which rows survive it depends on what
+/// comes in) nor through set operations. Shared by dynamic partition pruning and runtime
+/// filters: a filter on the traced scan column drops only rows the join would drop.
+struct TracedColumn {
+  LogicalGet* get = nullptr;
+  int column_id = -1;  // dataset column
+};
+TracedColumn TraceToScan(LogicalOperator& op, const ColumnBinding& binding);
 
 }  // namespace shears

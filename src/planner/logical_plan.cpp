@@ -55,6 +55,12 @@ std::string LogicalGet::Describe() const {
            dataset->columns()[static_cast<size_t>(f.column_id)].name +
            (f.mode == DynamicFilterMode::kKeep ? " IN" : " NOT IN") + " keys " + f.description;
   }
+  for (const auto& f : runtime_filters) {
+    out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";
+    for (size_t i = 0; i < f.column_ids.size(); i++)
+      out += (i ? ", " : "") + dataset->columns()[static_cast<size_t>(f.column_ids[i])].name;
+    out += " " + f.description;
+  }
   return out;
 }
 
@@ -203,6 +209,12 @@ std::string LogicalJoin::Describe() const {
   }
   if (!dynamic_filter_note.empty())
     out += " (no dynamic partition pruning: " + dynamic_filter_note + ")";
+  for (const auto& spec : runtime_filter_producers) {
+    out += " produces runtime filter #" + std::to_string(spec.filter_id) + " from ";
+    for (size_t i = 0; i < spec.keys.size(); i++)
+      out += (i ? ", " : "") + conditions[spec.keys[i]].right->ToString();
+  }
+  if (!runtime_filter_note.empty()) out += " (no runtime filter: " + runtime_filter_note + ")";
   return out;
 }
 

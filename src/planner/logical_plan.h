@@ -61,6 +61,8 @@ struct LogicalGet : LogicalOperator {
   std::vector<BoundExprPtr> filters;
   /// Dynamic filters on partition columns, filled at run time by a join's build side.
   std::vector<DynamicPartitionFilter> dynamic_filters;
+  /// Runtime join filters applied to this scan's rows (and row groups).
+  std::vector<RuntimeFilterTarget> runtime_filters;
 
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
@@ -142,6 +144,10 @@ struct LogicalJoin : LogicalOperator {
   std::vector<std::pair<int, size_t>> dynamic_filter_producers;
   /// Why dynamic partition pruning was not planned for this join (for EXPLAIN), if it was not.
   std::string dynamic_filter_note;
+  /// Runtime filters this join builds from its hash table.
+  std::vector<RuntimeFilterSpec> runtime_filter_producers;
+  /// Why no runtime filter was planned for this join (for EXPLAIN), if none was.
+  std::string runtime_filter_note;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;

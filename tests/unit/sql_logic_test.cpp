@@ -5,11 +5,14 @@
 //   query <types> [rowsort]       rows after `----` (values tab-separated, NULL as NULL,
 //                                 the empty string as (empty)); rowsort sorts both sides
 //   explain <regex>               EXPLAIN ANALYZE of the SQL must match the regex
-//   explain-on <regex>            the same, checked only with dynamic filtering on
+//   explain-on <regex>            the same, checked only with dynamic filtering on (defaults)
 //   explain-off <regex>           the same, checked only with dynamic filtering off
+//   explain-always <regex>        the same, checked only in the runtime_filter = always run
 //
 // ${DATA} in SQL is replaced by the tests/data directory. Every query and statement runs
-// twice, with dynamic filtering on and off, and both runs must give the expected answer.
+// three times: with dynamic filtering on (default settings), off, and on with
+// runtime_filter = 'always' (so the small test tables get runtime filters too); every run
+// must give the expected answer.
 
 #include <gtest/gtest.h>
 
@@ -25,6 +28,8 @@
 namespace shears {
 namespace {
 
+enum Mode { kOff = 0, kOn = 1, kAlways = 2 };
+
 struct Record {
   enum Kind { kStatementOk, kStatementError, kQuery, kExplain } kind;
   std::string sql;
@@ -32,7 +37,7 @@ struct Record {
   bool rowsort = false;
   std::vector<std::string> expected;
   std::string regex;
-  int only_mode = -1;  // explain-on: 1, explain-off: 0, both: -1
+  int only_mode = -1;  // explain-on: kOn, explain-off: kOff, explain-always: kAlways, all: -1
   int line = 0;
 };
 
@@ -64,9 +69,13 @@ std::vector<Record> ParseTestFile(const std::string& text) {
       std::string types, mode;
       header >> types >> mode;
       record.rowsort = mode == "rowsort";
-    } else if (word == "explain" || word == "explain-on" || word == "explain-off") {
+    } else if (word == "explain" || word == "explain-on" || word == "explain-off" ||
+               word == "explain-always") {
       record.kind = Record::kExplain;
-      record.only_mode = word == "explain-on" ? 1 : word == "explain-off" ? 0 : -1;
+      record.only_mode = word == "explain-on"       ? kOn
+                         : word == "explain-off"    ? kOff
+                         : word == "explain-always" ? kAlways
+                                                    : -1;
       std::getline(header, record.regex);
       record.regex.erase(0, record.regex.find_first_not_of(' '));
     } else {
@@ -110,11 +119,12 @@ std::string Join(const std::vector<std::string>& lines) {
   return out;
 }
 
-void RunRecord(Connection& connection, const Record& record, const std::string& file,
-               bool dynamic_filtering) {
-  const std::string where =
-      file + ":" + std::to_string(record.line) +
-      (dynamic_filtering ? " (dynamic filtering on)" : " (dynamic filtering off)");
+void RunRecord(Connection& connection, const Record& record, const std::string& file, Mode mode) {
+  const bool dynamic_filtering = mode != kOff;
+  const std::string where = file + ":" + std::to_string(record.line) +
+                            (mode == kOn    ? " (dynamic filtering on)"
+                             : mode == kOff ? " (dynamic filtering off)"
+                                            : " (runtime_filter always)");
   std::string sql = record.sql;
   const std::string data = test::DataDir();
   for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;)
@@ -157,7 +167,7 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
       return;
     }
     case Record::kExplain: {
-      if (record.only_mode >= 0 && record.only_mode != static_cast<int>(dynamic_filtering)) return;
+      if (record.only_mode >= 0 && record.only_mode != mode) return;
       std::vector<std::string> lines;
       try {
         Render(connection.Query("EXPLAIN ANALYZE " + sql), &lines);
@@ -191,12 +201,13 @@ TEST_P(SqlLogicTest, Run) {
   const std::string file = GetParam();
   auto records = ParseTestFile(test::ReadFileToString(file));
   ASSERT_FALSE(records.empty()) << file << " has no records";
-  // Each mode gets its own database, so both runs see the same state.
-  for (bool dynamic_filtering : {true, false}) {
+  // Each mode gets its own database, so every run sees the same state.
+  for (Mode mode : {kOn, kOff, kAlways}) {
     Database database;
     Connection connection(database);
+    if (mode == kAlways) connection.settings().Set("runtime_filter", Value::Varchar("always"));
     for (const auto& record : records)
-      RunRecord(connection, record, file, dynamic_filtering);
+      RunRecord(connection, record, file, mode);
   }
 }
 

@@ -1,7 +1,10 @@
 #include "execution/operator/physical_hash_join.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 
 #include "common/error.h"
@@ -202,10 +205,75 @@ void PhysicalHashJoin::Combine(ExecutionContext&, GlobalSinkState& global_state,
   global.table->AddBuildRows(local.seen, local.null_key);
 }
 
-void PhysicalHashJoin::Finalize(ExecutionContext&, GlobalSinkState& global_state) const {
+void PhysicalHashJoin::Finalize(ExecutionContext& context, GlobalSinkState& global_state) const {
   auto& global = static_cast<HashJoinGlobalState&>(global_state);
   global.table->Build();
   global.finalized = true;
+  if (!runtime_filters_.empty()) BuildRuntimeFilters(context, global);
+}
+
+std::vector<int> PhysicalHashJoin::SinkProducedDynamicFilters() const {
+  std::vector<int> ids;
+  for (const auto& spec : runtime_filters_)
+    ids.push_back(spec.filter_id);
+  return ids;
+}
+
+void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
+                                           HashJoinGlobalState& global) const {
+  const JoinHashTable& table = *global.table;
+  const RowLayout& layout = table.layout();
+  for (const auto& spec : runtime_filters_) {
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<LogicalType> types;
+    std::vector<Vector> keys;
+    for (size_t k : spec.keys) {
+      types.push_back(right_keys_[k]->type);
+      keys.emplace_back(right_keys_[k]->type);
+    }
+    auto filter = std::make_unique<RuntimeFilter>(types);
+    std::vector<const Vector*> key_ptrs;
+    for (const auto& v : keys)
+      key_ptrs.push_back(&v);
+    // Every build row whose keys can match (RIGHT joins keep NULL-key rows to emit them).
+    std::vector<uint8_t*> rows;
+    rows.reserve(kBatchSize);
+    auto flush = [&] {
+      for (size_t i = 0; i < spec.keys.size(); i++) {
+        keys[i].Reset();
+        GatherColumn(layout, spec.keys[i], rows.data(), rows.size(), keys[i]);
+      }
+      filter->Add(key_ptrs, rows.size());
+      rows.clear();
+    };
+    for (const auto& block : table.rows().blocks()) {
+      for (uint32_t r = 0; r < block.count; r++) {
+        uint8_t* row = block.data + static_cast<size_t>(r) * layout.row_width;
+        if (table.HasNullKey(row)) continue;
+        rows.push_back(row);
+        if (rows.size() == kBatchSize) flush();
+      }
+      context.CheckCancelled();
+    }
+    if (!rows.empty()) flush();
+    const double ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
+            .count();
+    // On all join keys the hash table's distinct count is the filter's.
+    filter->Finish(spec.limits, table.build_rows(), ms,
+                   spec.keys.size() == right_keys_.size() ? table.distinct_keys() : 0);
+    if (filter->enabled() && !spec.always && spec.probe_rows > 0 && !filter->empty()) {
+      // Revisit the planner's decision with the real distinct count.
+      const double ratio = 1 - static_cast<double>(filter->distinct_keys()) / spec.probe_rows;
+      if (ratio < spec.min_filter_ratio) {
+        filter->Disable(fmt::format(
+            "estimated filter ratio {:.2f} (1 - {} distinct build keys / {:.0f} scan rows) below "
+            "runtime_filter.min_filter_ratio {:.2f}",
+            ratio, filter->distinct_keys(), spec.probe_rows, spec.min_filter_ratio));
+      }
+    }
+    context.dynamic_filters().PublishRuntime(spec.filter_id, std::move(filter));
+  }
 }
 
 // ---- probe ----
@@ -534,15 +602,38 @@ std::string PhysicalHashJoin::Describe() const {
            right_keys_[k]->ToString();
   }
   if (residual_) out += ", residual: " + residual_->ToString();
-  return out + ")";
+  out += ")";
+  for (const auto& spec : runtime_filters_) {
+    out += " runtime_filter #" + std::to_string(spec.filter_id) + " from ";
+    for (size_t i = 0; i < spec.keys.size(); i++)
+      out += (i ? ", " : "") + right_keys_[spec.keys[i]]->ToString();
+  }
+  if (!runtime_filter_note_.empty()) out += " (no runtime filter: " + runtime_filter_note_ + ")";
+  return out;
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetails(
     ExecutionContext& context) const {
   auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
-  return {{"build_rows", std::to_string(global.build_rows())},
-          {"distinct_keys", std::to_string(global.distinct_keys())},
-          {"build_bytes", std::to_string(global.table->bytes())}};
+  std::vector<std::pair<std::string, std::string>> out = {
+      {"build_rows", std::to_string(global.build_rows())},
+      {"distinct_keys", std::to_string(global.distinct_keys())},
+      {"build_bytes", std::to_string(global.table->bytes())}};
+  for (const auto& spec : runtime_filters_) {
+    const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(spec.filter_id);
+    std::string text;
+    if (!filter) {
+      text = "not built";
+    } else if (!filter->enabled()) {
+      text = "not applied: " + filter->disabled_reason();
+    } else {
+      text = fmt::format("{}, {} distinct keys, {} bytes, built in {:.3f} ms",
+                         filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
+                         filter->distinct_keys(), filter->bytes(), filter->build_ms());
+    }
+    out.emplace_back("runtime_filter_" + std::to_string(spec.filter_id), text);
+  }
+  return out;
 }
 
 }  // namespace shears

@@ -15,6 +15,7 @@
 
 #include <mutex>
 
+#include "dynfilter/runtime_filter.h"
 #include "execution/join_hash_table.h"
 #include "execution/physical_operator.h"
 #include "planner/expression.h"
@@ -48,6 +49,12 @@ class PhysicalHashJoin : public PhysicalOperator {
                    std::vector<bool> null_equal, BoundExprPtr residual);
 
   JoinKind join_kind() const { return join_kind_; }
+  /// `note`: why the planner injected no runtime filter (for EXPLAIN), when it did not.
+  void SetRuntimeFilters(std::vector<RuntimeFilterSpec> specs, std::string note) {
+    runtime_filters_ = std::move(specs);
+    runtime_filter_note_ = std::move(note);
+  }
+  std::vector<int> SinkProducedDynamicFilters() const override;
 
   // Build side.
   bool IsSink() const override { return true; }
@@ -88,12 +95,15 @@ class PhysicalHashJoin : public PhysicalOperator {
   bool TracksMatches() const {
     return join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull;
   }
+  void BuildRuntimeFilters(ExecutionContext& context, HashJoinGlobalState& global) const;
 
   JoinKind join_kind_;
   std::vector<BoundExprPtr> left_keys_;
   std::vector<BoundExprPtr> right_keys_;
   std::vector<bool> null_equal_;
   BoundExprPtr residual_;
+  std::vector<RuntimeFilterSpec> runtime_filters_;
+  std::string runtime_filter_note_;
   // RIGHT/FULL: the probe pipeline and the pipeline emitting unmatched build rows, whose
   // operators are copied from the probe pipeline (those above this join) when it starts: they
   // are only known after BuildPipelines returned.

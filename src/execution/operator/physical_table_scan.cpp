@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -31,12 +32,35 @@ struct ScanGlobalState : GlobalSourceState {
   idx_t MaxThreads() const override { return files.empty() ? 1 : 64; }
 };
 
+// Adaptive runtime filtering: a filter is tested on windows of rows; one that dropped less
+// than kMinDropFraction of a window is paused for kPauseWindows windows (its rows pass
+// untested), then tested again, since clustered data changes selectivity from file to file.
+constexpr uint64_t kAdaptiveWindow = 8 * kBatchSize;
+constexpr double kMinDropFraction = 0.1;
+constexpr uint64_t kPauseWindows = 16;
+
+struct RuntimeFilterProbeState {
+  const RuntimeFilter* filter = nullptr;  // once published by its join
+  uint64_t window_tested = 0;
+  uint64_t window_dropped = 0;
+  uint64_t paused_rows_left = 0;
+};
+
 struct ScanLocalState : LocalSourceState {
   std::unique_ptr<DatasetReader> reader;
   bool active = false;
   Batch scratch;
   SelectionVector sel;
+  std::vector<RuntimeFilterProbeState> runtime;
+  std::vector<uint32_t> runtime_sel[2];
+  std::vector<uint64_t> hashes;
 };
+
+uint64_t NanosSince(std::chrono::steady_clock::time_point started) {
+  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                                   std::chrono::steady_clock::now() - started)
+                                   .count());
+}
 
 // Whether the partition values of `file` can satisfy the filters that only use partition
 // columns: evaluated on a one-row batch of the values, so every predicate form works.
@@ -70,15 +94,26 @@ bool PartitionMayMatch(const std::vector<const BoundExpr*>& partition_filters,
 PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
                                      std::vector<int> column_ids, std::vector<BoundExprPtr> filters,
                                      std::string table_name,
-                                     std::vector<DynamicPartitionFilter> dynamic_filters)
+                                     std::vector<DynamicPartitionFilter> dynamic_filters,
+                                     std::vector<RuntimeFilterTarget> runtime_filters)
     : PhysicalOperator("TABLE_SCAN", {}),
       dataset_(std::move(dataset)),
       column_ids_(std::move(column_ids)),
       filters_(std::move(filters)),
       table_name_(std::move(table_name)),
-      dynamic_filters_(std::move(dynamic_filters)) {
+      dynamic_filters_(std::move(dynamic_filters)),
+      runtime_filters_(std::move(runtime_filters)) {
   for (int id : column_ids_)
     types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
+  for (const auto& target : runtime_filters_) {
+    std::vector<idx_t> positions;
+    for (int id : target.column_ids) {
+      auto it = std::find(column_ids_.begin(), column_ids_.end(), id);
+      SHEARS_CHECK(it != column_ids_.end());
+      positions.push_back(static_cast<idx_t>(it - column_ids_.begin()));
+    }
+    runtime_filter_columns_.push_back(std::move(positions));
+  }
 }
 
 std::string PhysicalTableScan::Describe() const {
@@ -97,12 +132,20 @@ std::string PhysicalTableScan::Describe() const {
            dataset_->columns()[static_cast<size_t>(f.column_id)].name +
            (f.mode == DynamicFilterMode::kKeep ? " IN " : " NOT IN ") + "keys " + f.description;
   }
+  for (const auto& f : runtime_filters_) {
+    out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";
+    for (size_t i = 0; i < f.column_ids.size(); i++)
+      out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(f.column_ids[i])].name;
+    out += " " + f.description;
+  }
   return out;
 }
 
 std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
   std::vector<int> ids;
   for (const auto& f : dynamic_filters_)
+    ids.push_back(f.filter_id);
+  for (const auto& f : runtime_filters_)
     ids.push_back(f.filter_id);
   return ids;
 }
@@ -184,6 +227,19 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
                                   std::chrono::steady_clock::now() - started)
                                   .count());
   }
+  // A runtime filter from a build side that produced nothing: no row can join.
+  for (const auto& f : runtime_filters_) {
+    const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(f.filter_id);
+    if (!filter || !filter->enabled() || !filter->empty() || state->files.empty()) continue;
+    for (size_t file_index : state->files) {
+      std::vector<std::string> key;
+      for (const auto& v : dataset_->files()[file_index].partition_values)
+        key.push_back(v.ToString());
+      dynamically_pruned.insert(key);
+    }
+    scan_metrics_.files_pruned_dynamic += state->files.size();
+    state->files.clear();
+  }
   if (dataset_->num_partition_columns() > 0) {
     scan_metrics_.partitions_total = partitions.size();
     scan_metrics_.partitions_pruned_static = partitions.size() - kept_partitions.size();
@@ -197,6 +253,9 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(Executi
   auto local = std::make_unique<ScanLocalState>();
   local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
   local->scratch = Batch(types_);
+  local->runtime.resize(runtime_filters_.size());
+  for (auto& sel : local->runtime_sel)
+    sel.resize(kBatchSize);
   return local;
 }
 
@@ -258,21 +317,27 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
         scan_metrics_.row_groups_pruned++;
         continue;
       }
+      if (!RuntimeFiltersMayMatch(context, local, lookup)) {
+        scan_metrics_.row_groups_pruned++;
+        scan_metrics_.row_groups_pruned_runtime++;
+        continue;
+      }
       scan_metrics_.row_groups_read++;
       local.reader->StartMorsel(morsel.file_index, morsel.file, morsel.row_groups);
       local.active = true;
     }
     context.CheckCancelled();
+    const bool direct = filters_.empty() && runtime_filters_.empty();
     const uint64_t bytes_before = local.reader->counters().bytes_read;
-    bool got = local.reader->Next(filters_.empty() ? out : local.scratch);
+    bool got = local.reader->Next(direct ? out : local.scratch);
     scan_metrics_.bytes_read += local.reader->counters().bytes_read - bytes_before;
     if (!got) {
       local.active = false;
       continue;
     }
-    Batch& batch = filters_.empty() ? out : local.scratch;
+    Batch& batch = direct ? out : local.scratch;
     scan_metrics_.rows_scanned += batch.size();
-    if (filters_.empty()) return true;
+    if (direct) return true;
     // Row filtering: each conjunct narrows the selection.
     idx_t count = batch.size();
     for (const auto& filter : filters_) {
@@ -280,6 +345,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       if (count < batch.size()) batch.Select(local.sel.data(), count);
       if (count == 0) break;
     }
+    if (count > 0 && !runtime_filters_.empty()) count = ApplyRuntimeFilters(local, batch);
     if (count == 0) continue;
     for (idx_t c = 0; c < batch.column_count(); c++)
       out.column(c).Reference(batch.column(c));
@@ -288,8 +354,80 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
   }
 }
 
+bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, ScanLocalStateBase& base,
+                                               const StatsLookup& lookup) const {
+  auto& local = static_cast<ScanLocalState&>(base);
+  bool may_match = true;
+  for (size_t i = 0; i < runtime_filters_.size(); i++) {
+    auto& probe = local.runtime[i];
+    // Published filters never change: look each up until its join has published it.
+    if (!probe.filter)
+      probe.filter = context.dynamic_filters().FindRuntime(runtime_filters_[i].filter_id);
+    const RuntimeFilter* filter = probe.filter;
+    if (!may_match || !filter || !filter->enabled()) continue;
+    if (filter->empty()) {
+      may_match = false;
+    } else if (runtime_filter_columns_[i].size() == 1) {
+      const parquet::ColumnChunkStatistics* stats = lookup(runtime_filter_columns_[i][0]);
+      if (!stats) continue;
+      if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0) {
+        may_match = false;  // only NULL keys: none can join
+      } else if (stats->min && stats->max && !filter->RangeMayMatch(*stats->min, *stats->max)) {
+        may_match = false;
+      }
+    }
+    if (!may_match) filter->counters().row_groups_skipped++;
+  }
+  return may_match;
+}
+
+idx_t PhysicalTableScan::ApplyRuntimeFilters(ScanLocalStateBase& base, Batch& batch) const {
+  auto& local = static_cast<ScanLocalState&>(base);
+  const idx_t rows = batch.size();
+  idx_t count = rows;
+  const uint32_t* sel = nullptr;  // null: all rows
+  int buffer = 0;
+  std::vector<const Vector*> keys;
+  for (size_t i = 0; i < runtime_filters_.size() && count > 0; i++) {
+    auto& probe = local.runtime[i];
+    const RuntimeFilter* filter = probe.filter;
+    if (!filter || !filter->enabled()) continue;
+    auto& counters = filter->counters();
+    if (probe.paused_rows_left > 0) {
+      probe.paused_rows_left -= std::min<uint64_t>(probe.paused_rows_left, count);
+      counters.rows_passed_paused += count;
+      continue;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    keys.clear();
+    for (idx_t position : runtime_filter_columns_[i])
+      keys.push_back(&batch.column(position));
+    uint32_t* out = local.runtime_sel[buffer].data();
+    const idx_t kept = filter->Probe(keys, count, sel, out, local.hashes);
+    counters.probe_nanos += NanosSince(started);
+    counters.rows_tested += count;
+    counters.rows_dropped += count - kept;
+    scan_metrics_.runtime_filter_rows_dropped += count - kept;
+    probe.window_tested += count;
+    probe.window_dropped += count - kept;
+    if (probe.window_tested >= kAdaptiveWindow) {
+      if (static_cast<double>(probe.window_dropped) <
+          kMinDropFraction * static_cast<double>(probe.window_tested)) {
+        probe.paused_rows_left = kPauseWindows * kAdaptiveWindow;
+        counters.pauses++;
+      }
+      probe.window_tested = probe.window_dropped = 0;
+    }
+    count = kept;
+    sel = out;
+    buffer ^= 1;
+  }
+  if (sel && count < rows) batch.Select(sel, count);
+  return count;
+}
+
 std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetails(
-    ExecutionContext&) const {
+    ExecutionContext& context) const {
   const auto& m = scan_metrics_;
   std::vector<std::pair<std::string, std::string>> out;
   auto add = [&](const char* name, uint64_t value) {
@@ -306,9 +444,10 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
     add("dynamic_filters_applied", m.dynamic_filters_ready);
     add("dynamic_filters_not_ready", m.dynamic_filters_not_ready);
     add("dynamic_filter_keys", m.dynamic_filter_keys);
-    add("files_pruned_dynamic", m.files_pruned_dynamic);
     out.emplace_back("dynamic_pruning_ms", fmt::format("{:.3f}", m.dynamic_pruning_nanos / 1e6));
   }
+  if (!dynamic_filters_.empty() || !runtime_filters_.empty())
+    add("files_pruned_dynamic", m.files_pruned_dynamic);
   add("files_total", m.files_total);
   add("files_read", m.files_read);
   add("row_groups_total", m.row_groups_total);
@@ -316,6 +455,29 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
   add("row_groups_read", m.row_groups_read);
   add("rows_scanned", m.rows_scanned);
   add("bytes_read", m.bytes_read);
+  if (!runtime_filters_.empty()) {
+    add("row_groups_pruned_runtime", m.row_groups_pruned_runtime);
+    add("runtime_filter_rows_dropped", m.runtime_filter_rows_dropped);
+    for (const auto& target : runtime_filters_) {
+      const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(target.filter_id);
+      std::string text;
+      if (!filter) {
+        text = "not ready";
+      } else if (!filter->enabled()) {
+        text = "not applied: " + filter->disabled_reason();
+      } else {
+        const auto& c = filter->counters();
+        text = fmt::format(
+            "{}, {} keys from {} build rows, {} bytes; rows tested {}, dropped {}, passed while "
+            "paused {} ({} pauses); row groups skipped {}; probe {:.3f} ms",
+            filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
+            filter->distinct_keys(), filter->build_rows(), filter->bytes(), c.rows_tested.load(),
+            c.rows_dropped.load(), c.rows_passed_paused.load(), c.pauses.load(),
+            c.row_groups_skipped.load(), static_cast<double>(c.probe_nanos.load()) / 1e6);
+      }
+      out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);
+    }
+  }
   return out;
 }
 

@@ -1,11 +1,14 @@
 #pragma once
 // Scans a dataset: files are pruned by static partition filters when the scan starts, then
 // (file, row group) morsels are handed to the worker threads; each morsel's row groups are
-// pruned by statistics, read, and filtered row by row.
+// pruned by statistics, read, and filtered row by row. Runtime join filters, once their join's
+// build side has published them, skip row groups by their key range and drop rows right after
+// they are read; one that drops too little is paused and re-checked from time to time.
 
 #include <atomic>
 
 #include "dynfilter/dynamic_filter.h"
+#include "execution/operator/stats_pruning.h"
 #include "execution/physical_operator.h"
 #include "planner/expression.h"
 #include "storage/dataset.h"
@@ -31,6 +34,8 @@ struct ScanMetrics {
   std::atomic<uint64_t> rows_scanned{0};
   std::atomic<uint64_t> rows_filtered{0};
   std::atomic<uint64_t> bytes_read{0};
+  std::atomic<uint64_t> row_groups_pruned_runtime{0};
+  std::atomic<uint64_t> runtime_filter_rows_dropped{0};
 };
 
 class PhysicalTableScan : public PhysicalOperator {
@@ -39,7 +44,8 @@ class PhysicalTableScan : public PhysicalOperator {
   /// output columns (BoundReference i = column_ids[i]).
   PhysicalTableScan(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
                     std::vector<BoundExprPtr> filters, std::string table_name,
-                    std::vector<DynamicPartitionFilter> dynamic_filters = {});
+                    std::vector<DynamicPartitionFilter> dynamic_filters = {},
+                    std::vector<RuntimeFilterTarget> runtime_filters = {});
 
   bool IsSource() const override { return true; }
   std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
@@ -57,11 +63,22 @@ class PhysicalTableScan : public PhysicalOperator {
   const Dataset& dataset() const { return *dataset_; }
 
  private:
+  using ScanLocalStateBase = LocalSourceState;
+  /// False when a published runtime filter shows the row group (statistics via `lookup`)
+  /// holds no row that can join.
+  bool RuntimeFiltersMayMatch(ExecutionContext& context, ScanLocalStateBase& local,
+                              const StatsLookup& lookup) const;
+  /// Drops the rows of `batch` that no runtime filter lets through; returns the rows left.
+  idx_t ApplyRuntimeFilters(ScanLocalStateBase& local, Batch& batch) const;
+
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
   std::vector<BoundExprPtr> filters_;
   std::string table_name_;
   std::vector<DynamicPartitionFilter> dynamic_filters_;
+  std::vector<RuntimeFilterTarget> runtime_filters_;
+  // For each runtime filter: the scan output positions of its key columns.
+  std::vector<std::vector<idx_t>> runtime_filter_columns_;
   mutable ScanMetrics scan_metrics_;
 };
 

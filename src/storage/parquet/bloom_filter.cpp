@@ -97,6 +97,15 @@ bool SplitBlockBloomFilter::MightContainHash(uint64_t hash) const {
   return missing == 0;
 }
 
+void SplitBlockBloomFilter::Union(const SplitBlockBloomFilter& other) {
+  if (other.bytes_.size() != bytes_.size()) {
+    throw InternalError("bloom filters of {} and {} bytes cannot be united", bytes_.size(),
+                        other.bytes_.size());
+  }
+  for (size_t i = 0; i < bytes_.size(); i++)
+    bytes_[i] = static_cast<char>(bytes_[i] | other.bytes_[i]);
+}
+
 uint64_t SplitBlockBloomFilter::HashInt32(int32_t v) {
   return XXH64(&v, sizeof(v), 0);
 }

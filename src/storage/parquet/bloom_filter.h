@@ -29,6 +29,9 @@ class SplitBlockBloomFilter {
 
   void InsertHash(uint64_t hash);
   bool MightContainHash(uint64_t hash) const;
+  /// ORs `other`'s bits into this filter (partial filters of one key set built apart, e.g. per
+  /// thread); both must have the same size, else InternalError.
+  void Union(const SplitBlockBloomFilter& other);
   const std::string& bytes() const { return bytes_; }
   size_t num_blocks() const { return num_blocks_; }
 

@@ -1,0 +1,222 @@
+#include "dynfilter/runtime_filter.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/error.h"
+#include "execution/row_layout.h"
+
+namespace shears {
+
+// ---- RuntimeFilter ----
+
+std::string RuntimeFilterKindName(uint8_t kinds) {
+  std::string out;
+  auto add = [&](uint8_t kind, const char* name) {
+    if (kinds & kind) out += (out.empty() ? "" : "+") + std::string(name);
+  };
+  add(kRuntimeFilterExactSet, "exact_set");
+  add(kRuntimeFilterBloom, "bloom");
+  add(kRuntimeFilterRange, "range");
+  return out.empty() ? "none" : out;
+}
+
+RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types)
+    : key_types_(std::move(key_types)) {
+  SHEARS_CHECK(!key_types_.empty());
+  const PhysicalType p = key_types_[0].physical();
+  exact_possible_ = key_types_.size() == 1 && (IntegerKeys() || p == PhysicalType::kString);
+}
+
+bool RuntimeFilter::IntegerKeys() const {
+  const PhysicalType p = key_types_[0].physical();
+  return key_types_.size() == 1 && (p == PhysicalType::kInt32 || p == PhysicalType::kInt64);
+}
+
+int64_t RuntimeFilter::IntegerAt(const Vector& v, idx_t row) {
+  return v.type().physical() == PhysicalType::kInt32 ? v.data<int32_t>()[row]
+                                                     : v.data<int64_t>()[row];
+}
+
+void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
+  SHEARS_CHECK(keys.size() == key_types_.size());
+  if (count == 0) return;
+  const size_t old = hashes_.size();
+  hashes_.resize(old + count);
+  for (size_t k = 0; k < keys.size(); k++)
+    HashVector(*keys[k], count, hashes_.data() + old, k > 0);
+  if (key_types_.size() != 1) return;
+  const Vector& v = *keys[0];
+  // The range: compared as Values, once per batch, not per row.
+  const PhysicalType p = key_types_[0].physical();
+  // No range for DOUBLE keys: NaN has no place in an order, yet joins match NaN with NaN.
+  if (p != PhysicalType::kBool && p != PhysicalType::kDouble) {
+    std::optional<Value> lo, hi;
+    for (idx_t i = 0; i < count; i++) {
+      Value value = ReadValue(v, i);
+      if (!lo || value.Compare(*lo) < 0) lo = value;
+      if (!hi || value.Compare(*hi) > 0) hi = std::move(value);
+    }
+    if (!min_ || lo->Compare(*min_) < 0) min_ = std::move(lo);
+    if (!max_ || hi->Compare(*max_) > 0) max_ = std::move(hi);
+  }
+  if (!exact_possible_) return;
+  if (IntegerKeys()) {
+    for (idx_t i = 0; i < count; i++)
+      int_set_.insert(IntegerAt(v, i));
+  } else {
+    const StringRef* strings = v.data<StringRef>();
+    for (idx_t i = 0; i < count; i++)
+      string_set_.emplace(strings[i].ptr, strings[i].len);
+  }
+  // The cap is applied in Finish; past a generous bound stop paying for the set at all.
+  if (int_set_.size() + string_set_.size() > (1u << 20)) {
+    exact_possible_ = false;
+    int_set_.clear();
+    string_set_.clear();
+  }
+}
+
+void RuntimeFilter::Merge(RuntimeFilter&& other) {
+  SHEARS_CHECK(other.key_types_.size() == key_types_.size());
+  hashes_.insert(hashes_.end(), other.hashes_.begin(), other.hashes_.end());
+  if (other.min_ && (!min_ || other.min_->Compare(*min_) < 0)) min_ = std::move(other.min_);
+  if (other.max_ && (!max_ || other.max_->Compare(*max_) > 0)) max_ = std::move(other.max_);
+  exact_possible_ = exact_possible_ && other.exact_possible_;
+  if (exact_possible_) {
+    int_set_.insert(other.int_set_.begin(), other.int_set_.end());
+    string_set_.insert(other.string_set_.begin(), other.string_set_.end());
+  } else {
+    int_set_.clear();
+    string_set_.clear();
+  }
+  if (bloom_ && other.bloom_) bloom_->Union(*other.bloom_);
+  build_rows_ += other.build_rows_;
+}
+
+void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,
+                           uint64_t distinct_keys) {
+  build_rows_ = build_rows;
+  build_ms_ = build_ms;
+  kinds_ = 0;
+  const size_t set_size = int_set_.size() + string_set_.size();
+  const bool exact = exact_possible_ && set_size <= limits.max_exact_keys;
+  if (exact) {
+    distinct_ = set_size;
+  } else if (distinct_keys > 0) {
+    distinct_ = distinct_keys;
+  } else {
+    // Every build row was added, duplicates included: count the distinct hashes.
+    std::sort(hashes_.begin(), hashes_.end());
+    hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+    distinct_ = hashes_.size();
+  }
+  if (distinct_ > limits.max_keys) {
+    disabled_reason_ = fmt::format("build side produced {} distinct keys, more than {}", distinct_,
+                                   limits.max_keys);
+  } else if (exact) {
+    kinds_ |= kRuntimeFilterExactSet;
+  } else {
+    bloom_ = parquet::SplitBlockBloomFilter::ForNdv(distinct_, limits.bloom_fpp);
+    for (uint64_t h : hashes_)
+      bloom_->InsertHash(h);
+    kinds_ |= kRuntimeFilterBloom;
+  }
+  hashes_.clear();
+  hashes_.shrink_to_fit();
+  if (kinds_ == 0) {
+    int_set_.clear();
+    string_set_.clear();
+    return;
+  }
+  if (!exact) {
+    int_set_.clear();
+    string_set_.clear();
+  }
+  if (min_ && max_) kinds_ |= kRuntimeFilterRange;
+  disabled_reason_.clear();
+}
+
+size_t RuntimeFilter::bytes() const {
+  size_t bytes = bloom_ ? bloom_->bytes().size() : 0;
+  bytes += int_set_.size() * sizeof(int64_t);
+  for (const auto& s : string_set_)
+    bytes += s.size() + sizeof(std::string);
+  return bytes;
+}
+
+idx_t RuntimeFilter::Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
+                           uint32_t* out_sel, std::vector<uint64_t>& hashes) const {
+  auto row_at = [&](idx_t i) { return sel ? sel[i] : static_cast<uint32_t>(i); };
+  if (distinct_ == 0) return 0;  // nothing can join
+  bool any_null = false;
+  for (const Vector* v : keys)
+    any_null = any_null || !v->validity().AllValid();
+  auto has_null = [&](uint32_t row) {
+    if (!any_null) return false;
+    for (const Vector* v : keys) {
+      if (v->IsNull(row)) return true;
+    }
+    return false;
+  };
+  idx_t kept = 0;
+  if (kinds_ & kRuntimeFilterExactSet) {
+    const Vector& v = *keys[0];
+    if (IntegerKeys()) {
+      for (idx_t i = 0; i < count; i++) {
+        const uint32_t row = row_at(i);
+        if (!has_null(row) && int_set_.contains(IntegerAt(v, row))) out_sel[kept++] = row;
+      }
+    } else {
+      const StringRef* strings = v.data<StringRef>();
+      for (idx_t i = 0; i < count; i++) {
+        const uint32_t row = row_at(i);
+        if (!has_null(row) &&
+            string_set_.contains(absl::string_view(strings[row].ptr, strings[row].len)))
+          out_sel[kept++] = row;
+      }
+    }
+    return kept;
+  }
+  // Bloom: hash the whole batch (vectorized), then test the selected rows.
+  idx_t rows = 0;
+  for (idx_t i = 0; i < count; i++)
+    rows = std::max<idx_t>(rows, row_at(i) + 1);
+  if (hashes.size() < rows) hashes.resize(rows);
+  for (size_t k = 0; k < keys.size(); k++)
+    HashVector(*keys[k], rows, hashes.data(), k > 0);
+  for (idx_t i = 0; i < count; i++) {
+    const uint32_t row = row_at(i);
+    if (!has_null(row) && bloom_->MightContainHash(hashes[row])) out_sel[kept++] = row;
+  }
+  return kept;
+}
+
+bool RuntimeFilter::RangeMayMatch(const Value& lo, const Value& hi) const {
+  if (distinct_ == 0) return false;
+  if (!(kinds_ & kRuntimeFilterRange) || lo.is_null() || hi.is_null()) return true;
+  if (lo.type() != key_types_[0] || hi.type() != key_types_[0]) return true;
+  if (max_->Compare(lo) < 0 || min_->Compare(hi) > 0) return false;
+  if (kinds_ & kRuntimeFilterExactSet) {
+    // A small set: some key must lie inside the bounds.
+    if (IntegerKeys()) {
+      // Bounds in the keys' physical form: write them into a vector of the key type.
+      Vector bounds(key_types_[0], 2);
+      WriteValue(bounds, 0, lo);
+      WriteValue(bounds, 1, hi);
+      const int64_t lo_i = IntegerAt(bounds, 0), hi_i = IntegerAt(bounds, 1);
+      for (int64_t key : int_set_) {
+        if (key >= lo_i && key <= hi_i) return true;
+      }
+      return false;
+    }
+    const std::string lo_s = lo.GetString(), hi_s = hi.GetString();
+    for (const auto& key : string_set_) {
+      if (key >= lo_s && key <= hi_s) return true;
+    }
+    return false;
+  }
+  return true;
+}
+
+}  // namespace shears

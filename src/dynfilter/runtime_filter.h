@@ -1,0 +1,140 @@
+#pragma once
+// Runtime join filters: what a hash join's build side produced, summarized so the probe
+// side's scan can drop rows (and skip row groups) that cannot join, before they reach the join.
+//
+//   planning rule   optimizer/runtime_filter.cpp (which join produces, which scan consumes)
+//   build           execution/operator/physical_hash_join.cpp Finalize (from the hash table)
+//   registry        dynfilter/dynamic_filter.h (shared with dynamic partition pruning)
+//   probe           execution/operator/physical_table_scan.cpp (row groups, then rows)
+//
+// The kind is chosen when the build side has finished, from what it really produced:
+//   exact set   small builds of integer-like or string keys: no false positives
+//   bloom       otherwise: a split-block bloom filter (Parquet's layout: one 256-bit block per
+//               key, one cache line per probe) over the join's own key hash
+//   range       min/max of a single key, always kept next to either, for statistics pruning
+// A filter never drops a row whose key the join could match; NULL keys never match.
+
+#include <absl/container/flat_hash_set.h>
+
+#include <array>
+#include <atomic>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/value.h"
+#include "common/vector.h"
+#include "storage/parquet/bloom_filter.h"
+
+namespace shears {
+
+enum RuntimeFilterKind : uint8_t {
+  kRuntimeFilterRange = 1,
+  kRuntimeFilterExactSet = 2,
+  kRuntimeFilterBloom = 4,
+};
+/// "exact_set+range", "bloom+range", "empty", "none".
+std::string RuntimeFilterKindName(uint8_t kinds);
+
+/// Limits the build uses to choose the kind.
+struct RuntimeFilterLimits {
+  /// More distinct keys than this: the filter is not applied (the build was larger than
+  /// planned).
+  uint64_t max_keys = 4'000'000;
+  /// At most this many distinct keys: an exact set (when the key type allows one).
+  uint64_t max_exact_keys = 1024;
+  /// Target false-positive probability of the bloom filter (sized for the distinct keys).
+  double bloom_fpp = 0.01;
+};
+
+/// A runtime filter the join builds from its hash table once the build side finished.
+struct RuntimeFilterSpec {
+  int filter_id = 0;
+  std::vector<size_t> keys;  // indexes into the join's conditions: the filter's combined key
+  RuntimeFilterLimits limits;
+  /// `auto` mode: the filter is not applied when what the build produced makes it useless
+  /// (estimated filter ratio below min_filter_ratio against probe_rows). `always`: applied.
+  bool always = false;
+  double probe_rows = -1;  // the target scan's estimate
+  double min_filter_ratio = 0;
+};
+
+/// Counters of one filter, summed over every scan thread that applies it.
+struct RuntimeFilterCounters {
+  std::atomic<uint64_t> rows_tested{0};
+  std::atomic<uint64_t> rows_dropped{0};
+  std::atomic<uint64_t> rows_passed_paused{0};  // not tested: the filter was paused
+  std::atomic<uint64_t> row_groups_skipped{0};
+  std::atomic<uint64_t> pauses{0};
+  std::atomic<uint64_t> probe_nanos{0};
+};
+
+class RuntimeFilter {
+ public:
+  /// A filter on the combined key of `key_types` (one column per join condition it covers).
+  explicit RuntimeFilter(std::vector<LogicalType> key_types);
+
+  // ---- build (one thread; partials built elsewhere combine with Merge) ----
+
+  /// Adds `count` build keys (rows 0..count of each vector; rows with a NULL key must not be
+  /// passed: they never match).
+  void Add(const std::vector<const Vector*>& keys, idx_t count);
+  /// Unites `other` (same key types) into this one: sets united, ranges widened, bloom bits
+  /// OR-ed (or rebuilt from the hashes both kept).
+  void Merge(RuntimeFilter&& other);
+  /// Chooses the kind from what was added; afterwards the filter is read-only and may be
+  /// probed from any thread. `distinct_keys`: the exact distinct count when the caller knows
+  /// it (a join's hash table does), else 0 (counted here). Past limits.max_keys distinct keys
+  /// the filter is disabled (disabled_reason() says why).
+  void Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,
+              uint64_t distinct_keys = 0);
+  void Disable(std::string reason) { disabled_reason_ = std::move(reason); }
+
+  // ---- probe ----
+
+  bool enabled() const { return disabled_reason_.empty(); }
+  const std::string& disabled_reason() const { return disabled_reason_; }
+  uint8_t kinds() const { return kinds_; }
+  /// True when the build side produced no key at all: nothing can join.
+  bool empty() const { return distinct_ == 0; }
+  uint64_t distinct_keys() const { return distinct_; }
+  uint64_t build_rows() const { return build_rows_; }
+  double build_ms() const { return build_ms_; }
+  size_t bytes() const;
+  const std::vector<LogicalType>& key_types() const { return key_types_; }
+  /// The smallest and largest key (single-column filters with a range), else nullopt.
+  const std::optional<Value>& min() const { return min_; }
+  const std::optional<Value>& max() const { return max_; }
+
+  /// Of the rows sel[0..count) (sel null: rows 0..count), writes to out_sel those whose key
+  /// may join and returns how many. Rows with a NULL key are dropped. `hashes` is scratch.
+  idx_t Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
+              uint32_t* out_sel, std::vector<uint64_t>& hashes) const;
+  /// False when no key lies within [min, max] (values of the key type), so a row group or
+  /// page with these bounds holds no row that can join.
+  bool RangeMayMatch(const Value& min, const Value& max) const;
+
+  RuntimeFilterCounters& counters() const { return counters_; }
+
+ private:
+  bool IntegerKeys() const;
+  static int64_t IntegerAt(const Vector& v, idx_t row);
+
+  std::vector<LogicalType> key_types_;
+  std::string disabled_reason_ = "not built yet";
+  uint8_t kinds_ = 0;
+  // Build state: the hashes of every key added (for the bloom filter, sized when the distinct
+  // count is known), and the exact set while it stays small.
+  std::vector<uint64_t> hashes_;
+  bool exact_possible_ = true;
+  absl::flat_hash_set<int64_t> int_set_;
+  absl::flat_hash_set<std::string> string_set_;
+  std::optional<Value> min_, max_;
+  std::optional<parquet::SplitBlockBloomFilter> bloom_;
+  uint64_t distinct_ = 0;
+  uint64_t build_rows_ = 0;
+  double build_ms_ = 0;
+  mutable RuntimeFilterCounters counters_;
+};
+
+}  // namespace shears

@@ -1,0 +1,174 @@
+// runtime_filter: for a hash join that drops probe rows without a match, the build side's keys
+// (an exact set, a bloom filter, a min/max range: chosen at run time) filter the rows of the
+// scan the probe key comes from, deep below the join: row groups are skipped by statistics and
+// rows are dropped right after they are read, before any join sees them (FLIP-324 injects the
+// filter just below the join; here it goes as deep as the key can be traced).
+//
+//   JOIN INNER ON ss_item_sk = i_item_sk      produces runtime filter #2 from i_item_sk
+//     JOIN INNER ON ss_sold_date_sk = d_date_sk
+//       GET store_sales  runtime_filter #2: ss_item_sk
+//       ...
+//     FILTER i_category = 'Music'
+//       GET item
+//
+// Legal for INNER, SEMI and RIGHT joins (the probe is the left side here; RIGHT keeps only
+// unmatched build rows). Conditions compared with IS NOT DISTINCT FROM are left out (NULL
+// matches there). Conditions that trace to the same scan form one filter on their combined
+// key. A key already pruned by a dynamic partition filter of the same join gets no runtime
+// filter: partition pruning is exact and costs nothing per row.
+//
+// In `auto` mode a filter is planned when the build side is estimated small enough
+// (runtime_filter.max_build_size rows), the scan large enough (runtime_filter.min_probe_size
+// rows) and the estimated filter ratio 1 - build rows / scan rows at least
+// runtime_filter.min_filter_ratio; the join revisits the decision with what its build side
+// really produced. `always` plans every legal filter, `off` none.
+
+#include <fmt/format.h>
+
+#include <map>
+
+#include "common/error.h"
+#include "optimizer/optimizer.h"
+
+namespace shears {
+
+namespace {
+
+struct Options {
+  bool always = false;
+  double max_build_rows = 0;
+  double min_probe_rows = 0;
+  double min_filter_ratio = 0;
+  uint64_t max_exact_keys = 0;
+};
+
+std::string Rows(double rows) {
+  return rows < 0 ? "unknown" : fmt::format("{:.0f}", rows);
+}
+
+int MaxFilterId(const LogicalOperator& op) {
+  int id = 0;
+  if (op.type == LogicalOperatorType::kJoin) {
+    for (const auto& [producer, condition] :
+         static_cast<const LogicalJoin&>(op).dynamic_filter_producers)
+      id = std::max(id, producer);
+  }
+  for (const auto& child : op.children)
+    id = std::max(id, MaxFilterId(*child));
+  return id;
+}
+
+void Visit(LogicalOperator& op, int& next_id, const Options& options) {
+  for (auto& child : op.children)
+    Visit(*child, next_id, options);
+  if (op.type != LogicalOperatorType::kJoin) return;
+  auto& join = static_cast<LogicalJoin&>(op);
+  if (join.conditions.empty()) return;
+  if (join.join_kind != JoinKind::kInner && join.join_kind != JoinKind::kSemi &&
+      join.join_kind != JoinKind::kRight) {
+    join.runtime_filter_note =
+        std::string(JoinKindName(join.join_kind)) + " join keeps probe rows without a match";
+    return;
+  }
+  // Group the usable conditions by the scan their probe key reaches.
+  std::map<LogicalGet*, std::vector<std::pair<size_t, int>>> by_scan;  // (condition, column)
+  std::string reason;
+  for (size_t i = 0; i < join.conditions.size(); i++) {
+    const auto& condition = join.conditions[i];
+    if (condition.null_equal) {
+      reason = "keys compared with IS NOT DISTINCT FROM";
+      continue;
+    }
+    if (condition.left->kind != BoundExprKind::kColumnRef) {
+      reason = "probe key " + condition.left->ToString() + " is not a plain column";
+      continue;
+    }
+    TracedColumn traced =
+        TraceToScan(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    if (!traced.get) {
+      reason = "probe key " + condition.left->ToString() + " does not reach a scan";
+      continue;
+    }
+    const auto& column = traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)];
+    if (column.type != condition.right->type) {
+      reason = "key types differ";
+      continue;
+    }
+    bool partition_pruned = false;
+    for (const auto& [id, index] : join.dynamic_filter_producers)
+      partition_pruned = partition_pruned || index == i;
+    if (partition_pruned) {
+      reason = "key " + condition.left->ToString() + " is pruned by partition";
+      continue;
+    }
+    by_scan[traced.get].emplace_back(i, traced.column_id);
+  }
+  const double build_rows = join.children[1]->estimated_rows;
+  for (auto& [get, keys] : by_scan) {
+    const double probe_rows = get->estimated_rows;
+    if (!options.always) {
+      if (build_rows < 0 || build_rows > options.max_build_rows) {
+        reason =
+            fmt::format("build side estimated at {} rows, above runtime_filter.max_build_size {}",
+                        Rows(build_rows), Rows(options.max_build_rows));
+        continue;
+      }
+      if (probe_rows < 0 || probe_rows < options.min_probe_rows) {
+        reason = fmt::format("scan {} estimated at {} rows, below runtime_filter.min_probe_size {}",
+                             get->table_name, Rows(probe_rows), Rows(options.min_probe_rows));
+        continue;
+      }
+      const double ratio = probe_rows > 0 ? 1 - build_rows / probe_rows : 0;
+      if (ratio < options.min_filter_ratio) {
+        reason = fmt::format(
+            "estimated filter ratio {:.2f} (1 - {} build rows / {} scan rows) below "
+            "runtime_filter.min_filter_ratio {:.2f}",
+            ratio, Rows(build_rows), Rows(probe_rows), options.min_filter_ratio);
+        continue;
+      }
+    }
+    const int id = next_id++;
+    RuntimeFilterTarget target;
+    target.filter_id = id;
+    std::vector<size_t> conditions;
+    std::string keys_text;
+    for (const auto& [condition, column] : keys) {
+      conditions.push_back(condition);
+      target.column_ids.push_back(column);
+      keys_text += (keys_text.empty() ? "" : " AND ") +
+                   join.conditions[condition].left->ToString() + " = " +
+                   join.conditions[condition].right->ToString();
+    }
+    target.description =
+        std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" + keys_text + ")";
+    get->runtime_filters.push_back(std::move(target));
+    RuntimeFilterSpec spec;
+    spec.filter_id = id;
+    spec.keys = std::move(conditions);
+    spec.limits.max_keys = static_cast<uint64_t>(options.max_build_rows);
+    spec.limits.max_exact_keys = options.max_exact_keys;
+    spec.always = options.always;
+    spec.probe_rows = probe_rows;
+    spec.min_filter_ratio = options.min_filter_ratio;
+    join.runtime_filter_producers.push_back(std::move(spec));
+  }
+  if (join.runtime_filter_producers.empty()) join.runtime_filter_note = reason;
+}
+
+}  // namespace
+
+void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings) {
+  if (!settings.GetBool("dynamic_filtering")) return;
+  const std::string mode = settings.GetString("runtime_filter");
+  if (mode == "off") return;
+  Options options;
+  options.always = mode == "always";
+  options.max_build_rows = static_cast<double>(settings.GetInt("runtime_filter.max_build_size"));
+  options.min_probe_rows = static_cast<double>(settings.GetInt("runtime_filter.min_probe_size"));
+  options.min_filter_ratio = settings.GetDouble("runtime_filter.min_filter_ratio");
+  options.max_exact_keys = static_cast<uint64_t>(settings.GetInt("runtime_filter.max_exact_keys"));
+  int next_id = MaxFilterId(*plan) + 1;
+  Visit(*plan, next_id, options);
+}
+
+}  // namespace shears

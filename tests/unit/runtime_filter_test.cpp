@@ -1,0 +1,201 @@
+// Runtime join filters: the bloom filter's false positive rate, the kind chosen from what the
+// build produced, probing (NULLs, selections), merging partial filters and range checks.
+
+#include "dynfilter/runtime_filter.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "common/error.h"
+#include "execution/row_layout.h"
+
+namespace shears {
+namespace {
+
+Vector Int64s(const std::vector<int64_t>& values) {
+  Vector v(LogicalType::Bigint(), std::max<idx_t>(values.size(), 1));
+  for (size_t i = 0; i < values.size(); i++)
+    v.data<int64_t>()[i] = values[i];
+  return v;
+}
+
+std::vector<int64_t> Range(int64_t from, int64_t to) {
+  std::vector<int64_t> out;
+  for (int64_t i = from; i < to; i++)
+    out.push_back(i);
+  return out;
+}
+
+std::unique_ptr<RuntimeFilter> Build(const std::vector<int64_t>& keys,
+                                     RuntimeFilterLimits limits = {}) {
+  auto filter = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+  Vector v = Int64s(keys);
+  filter->Add({&v}, keys.size());
+  filter->Finish(limits, keys.size(), 0);
+  return filter;
+}
+
+std::vector<uint32_t> Survivors(const RuntimeFilter& filter, const Vector& keys, idx_t count,
+                                const uint32_t* sel = nullptr) {
+  std::vector<uint32_t> out(count);
+  std::vector<uint64_t> hashes;
+  out.resize(filter.Probe({&keys}, count, sel, out.data(), hashes));
+  return out;
+}
+
+uint64_t HashOf(int64_t value) {
+  Vector v = Int64s({value});
+  uint64_t hash;
+  HashVector(v, 1, &hash, false);
+  return hash;
+}
+
+// The runtime bloom filter is Parquet's split-block filter keyed by the join's own hash.
+TEST(RuntimeBloomTest, JoinHashesKeepTheFalsePositiveRate) {
+  const uint64_t keys = 100000;
+  auto bloom = parquet::SplitBlockBloomFilter::ForNdv(keys, 0.01);
+  for (uint64_t k = 0; k < keys; k++)
+    bloom.InsertHash(HashOf(static_cast<int64_t>(k)));
+  for (uint64_t k = 0; k < keys; k++)
+    ASSERT_TRUE(bloom.MightContainHash(HashOf(static_cast<int64_t>(k)))) << k;
+  uint64_t false_positives = 0;
+  const uint64_t probes = 1000000;
+  for (uint64_t k = 0; k < probes; k++)
+    false_positives += bloom.MightContainHash(HashOf(static_cast<int64_t>(keys + 1000 + k)));
+  // Sized for 1%; the join hash is not XXH64, so allow a little slack.
+  EXPECT_LT(static_cast<double>(false_positives) / probes, 0.0125)
+      << false_positives << " false positives";
+}
+
+TEST(RuntimeBloomTest, UnionOfPartials) {
+  auto a = parquet::SplitBlockBloomFilter::ForNdv(1000, 0.01);
+  auto b = parquet::SplitBlockBloomFilter::ForNdv(1000, 0.01);
+  for (int64_t k = 0; k < 500; k++)
+    a.InsertHash(HashOf(k));
+  for (int64_t k = 500; k < 1000; k++)
+    b.InsertHash(HashOf(k));
+  a.Union(b);
+  for (int64_t k = 0; k < 1000; k++)
+    EXPECT_TRUE(a.MightContainHash(HashOf(k))) << k;
+  auto small = parquet::SplitBlockBloomFilter::ForNdv(10, 0.01);
+  EXPECT_THROW(a.Union(small), InternalError);
+}
+
+TEST(RuntimeFilterTest, SmallBuildIsExactSet) {
+  auto filter = Build({10, 20, 30, 20});
+  ASSERT_TRUE(filter->enabled());
+  EXPECT_EQ(filter->kinds(), kRuntimeFilterExactSet | kRuntimeFilterRange);
+  EXPECT_EQ(RuntimeFilterKindName(filter->kinds()), "exact_set+range");
+  EXPECT_EQ(filter->distinct_keys(), 3u);
+  Vector probe = Int64s({5, 10, 15, 20, 25, 30, 35});
+  EXPECT_EQ(Survivors(*filter, probe, 7), (std::vector<uint32_t>{1, 3, 5}));
+}
+
+TEST(RuntimeFilterTest, LargeBuildIsBloomWithoutFalseNegatives) {
+  RuntimeFilterLimits limits;
+  limits.max_exact_keys = 100;
+  auto filter = Build(Range(0, 5000), limits);
+  EXPECT_EQ(filter->kinds(), kRuntimeFilterBloom | kRuntimeFilterRange);
+  EXPECT_EQ(filter->distinct_keys(), 5000u);
+  Vector inside = Int64s(Range(0, 2048));
+  EXPECT_EQ(Survivors(*filter, inside, 2048).size(), 2048u);
+  Vector outside = Int64s(Range(100000, 102048));
+  EXPECT_LT(Survivors(*filter, outside, 2048).size(), 20u);
+}
+
+TEST(RuntimeFilterTest, TooManyKeysDisablesTheFilter) {
+  RuntimeFilterLimits limits;
+  limits.max_keys = 10;
+  auto filter = Build(Range(0, 11), limits);
+  EXPECT_FALSE(filter->enabled());
+  EXPECT_NE(filter->disabled_reason().find("11 distinct keys"), std::string::npos);
+}
+
+TEST(RuntimeFilterTest, NullProbeKeysAreDroppedAndSelectionIsHonoured) {
+  auto filter = Build({1, 2, 3});
+  Vector probe = Int64s({1, 2, 3, 4});
+  probe.validity().SetNull(1);
+  EXPECT_EQ(Survivors(*filter, probe, 4), (std::vector<uint32_t>{0, 2}));
+  const uint32_t sel[] = {2, 3};
+  EXPECT_EQ(Survivors(*filter, probe, 2, sel), (std::vector<uint32_t>{2}));
+  RuntimeFilterLimits bloom_only;
+  bloom_only.max_exact_keys = 0;
+  auto bloom = Build({1, 2, 3}, bloom_only);
+  EXPECT_EQ(Survivors(*bloom, probe, 4), (std::vector<uint32_t>{0, 2}));
+}
+
+TEST(RuntimeFilterTest, EmptyBuildDropsEverything) {
+  auto filter = Build({});
+  ASSERT_TRUE(filter->enabled());
+  EXPECT_TRUE(filter->empty());
+  Vector probe = Int64s({1, 2});
+  EXPECT_TRUE(Survivors(*filter, probe, 2).empty());
+  EXPECT_FALSE(filter->RangeMayMatch(Value::Bigint(0), Value::Bigint(100)));
+}
+
+TEST(RuntimeFilterTest, RangeChecksUseTheExactSet) {
+  auto filter = Build({10, 500});
+  EXPECT_TRUE(filter->RangeMayMatch(Value::Bigint(0), Value::Bigint(10)));
+  EXPECT_TRUE(filter->RangeMayMatch(Value::Bigint(400), Value::Bigint(600)));
+  // Inside [min, max] but holding no key: only the set can tell.
+  EXPECT_FALSE(filter->RangeMayMatch(Value::Bigint(11), Value::Bigint(499)));
+  EXPECT_FALSE(filter->RangeMayMatch(Value::Bigint(501), Value::Bigint(1000)));
+  RuntimeFilterLimits limits;
+  limits.max_exact_keys = 1;
+  auto bloom = Build({10, 500}, limits);
+  EXPECT_TRUE(bloom->RangeMayMatch(Value::Bigint(11), Value::Bigint(499)));
+  EXPECT_FALSE(bloom->RangeMayMatch(Value::Bigint(501), Value::Bigint(1000)));
+}
+
+TEST(RuntimeFilterTest, StringKeys) {
+  RuntimeFilter filter({LogicalType::Varchar()});
+  Vector build(LogicalType::Varchar(), 3);
+  const char* words[] = {"apple", "kiwi", "pear"};
+  for (int i = 0; i < 3; i++)
+    build.data<StringRef>()[i] = StringRef(std::string_view(words[i]));
+  filter.Add({&build}, 3);
+  filter.Finish({}, 3, 0);
+  EXPECT_EQ(filter.kinds(), kRuntimeFilterExactSet | kRuntimeFilterRange);
+  Vector probe(LogicalType::Varchar(), 3);
+  const char* probes[] = {"banana", "kiwi", "pear"};
+  for (int i = 0; i < 3; i++)
+    probe.data<StringRef>()[i] = StringRef(std::string_view(probes[i]));
+  EXPECT_EQ(Survivors(filter, probe, 3), (std::vector<uint32_t>{1, 2}));
+  EXPECT_FALSE(filter.RangeMayMatch(Value::Varchar("b"), Value::Varchar("c")));
+  EXPECT_TRUE(filter.RangeMayMatch(Value::Varchar("k"), Value::Varchar("l")));
+}
+
+TEST(RuntimeFilterTest, PartialFiltersMerge) {
+  // Two threads' partials: sets united, ranges widened.
+  RuntimeFilter a({LogicalType::Bigint()}), b({LogicalType::Bigint()});
+  Vector va = Int64s({1, 2}), vb = Int64s({100, 200});
+  a.Add({&va}, 2);
+  b.Add({&vb}, 2);
+  a.Merge(std::move(b));
+  a.Finish({}, 4, 0);
+  EXPECT_EQ(a.distinct_keys(), 4u);
+  EXPECT_EQ(a.min()->GetInt64(), 1);
+  EXPECT_EQ(a.max()->GetInt64(), 200);
+  Vector probe = Int64s({1, 50, 200});
+  EXPECT_EQ(Survivors(a, probe, 3), (std::vector<uint32_t>{0, 2}));
+}
+
+TEST(RuntimeFilterTest, MultiColumnKeyUsesCombinedHash) {
+  RuntimeFilter filter({LogicalType::Bigint(), LogicalType::Bigint()});
+  Vector a = Int64s({1, 2}), b = Int64s({10, 20});
+  filter.Add({&a, &b}, 2);
+  filter.Finish({}, 2, 0);
+  EXPECT_EQ(filter.kinds(), kRuntimeFilterBloom);
+  Vector pa = Int64s({1, 1, 2, 2}), pb = Int64s({10, 20, 20, 10});
+  std::vector<uint32_t> out(4);
+  std::vector<uint64_t> hashes;
+  const idx_t kept = filter.Probe({&pa, &pb}, 4, nullptr, out.data(), hashes);
+  // (1,10) and (2,20) are in; the crossed pairs are not (barring a false positive).
+  ASSERT_GE(kept, 2u);
+  EXPECT_EQ(out[0], 0u);
+  EXPECT_LE(kept, 3u);
+}
+
+}  // namespace
+}  // namespace shears
