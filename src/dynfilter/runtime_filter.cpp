@@ -145,51 +145,77 @@ size_t RuntimeFilter::bytes() const {
   return bytes;
 }
 
+namespace {
+
+// The probe loops, specialized on whether a selection is given and whether keys may be NULL,
+// so the common case (no selection, no NULLs) is a tight loop.
+template <bool kHasSel, bool kHasNulls, class Test>
+idx_t ProbeLoop(idx_t count, const uint32_t* sel, const std::vector<const Vector*>& keys,
+                uint32_t* out_sel, Test&& test) {
+  idx_t kept = 0;
+  for (idx_t i = 0; i < count; i++) {
+    const uint32_t row = kHasSel ? sel[i] : static_cast<uint32_t>(i);
+    if constexpr (kHasNulls) {
+      bool null = false;
+      for (const Vector* v : keys)
+        null = null || v->IsNull(row);
+      if (null) continue;
+    }
+    out_sel[kept] = row;
+    kept += test(row);  // branch-free: the slot is overwritten when the row fails
+  }
+  return kept;
+}
+
+template <class Test>
+idx_t Dispatch(idx_t count, const uint32_t* sel, const std::vector<const Vector*>& keys,
+               uint32_t* out_sel, Test&& test) {
+  bool nulls = false;
+  for (const Vector* v : keys)
+    nulls = nulls || !v->validity().AllValid();
+  if (sel) {
+    return nulls ? ProbeLoop<true, true>(count, sel, keys, out_sel, test)
+                 : ProbeLoop<true, false>(count, sel, keys, out_sel, test);
+  }
+  return nulls ? ProbeLoop<false, true>(count, sel, keys, out_sel, test)
+               : ProbeLoop<false, false>(count, sel, keys, out_sel, test);
+}
+
+}  // namespace
+
 idx_t RuntimeFilter::Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
                            uint32_t* out_sel, std::vector<uint64_t>& hashes) const {
-  auto row_at = [&](idx_t i) { return sel ? sel[i] : static_cast<uint32_t>(i); };
   if (distinct_ == 0) return 0;  // nothing can join
-  bool any_null = false;
-  for (const Vector* v : keys)
-    any_null = any_null || !v->validity().AllValid();
-  auto has_null = [&](uint32_t row) {
-    if (!any_null) return false;
-    for (const Vector* v : keys) {
-      if (v->IsNull(row)) return true;
-    }
-    return false;
-  };
-  idx_t kept = 0;
   if (kinds_ & kRuntimeFilterExactSet) {
     const Vector& v = *keys[0];
-    if (IntegerKeys()) {
-      for (idx_t i = 0; i < count; i++) {
-        const uint32_t row = row_at(i);
-        if (!has_null(row) && int_set_.contains(IntegerAt(v, row))) out_sel[kept++] = row;
+    switch (v.type().physical()) {
+      case PhysicalType::kInt32: {
+        const int32_t* data = v.data<int32_t>();
+        return Dispatch(count, sel, keys, out_sel,
+                        [&](uint32_t row) { return int_set_.contains(data[row]); });
       }
-    } else {
-      const StringRef* strings = v.data<StringRef>();
-      for (idx_t i = 0; i < count; i++) {
-        const uint32_t row = row_at(i);
-        if (!has_null(row) &&
-            string_set_.contains(absl::string_view(strings[row].ptr, strings[row].len)))
-          out_sel[kept++] = row;
+      case PhysicalType::kInt64: {
+        const int64_t* data = v.data<int64_t>();
+        return Dispatch(count, sel, keys, out_sel,
+                        [&](uint32_t row) { return int_set_.contains(data[row]); });
+      }
+      default: {
+        const StringRef* data = v.data<StringRef>();
+        return Dispatch(count, sel, keys, out_sel, [&](uint32_t row) {
+          return string_set_.contains(absl::string_view(data[row].ptr, data[row].len));
+        });
       }
     }
-    return kept;
   }
-  // Bloom: hash the whole batch (vectorized), then test the selected rows.
-  idx_t rows = 0;
-  for (idx_t i = 0; i < count; i++)
-    rows = std::max<idx_t>(rows, row_at(i) + 1);
+  // Bloom: hash the batch up to the last selected row (vectorized), then test.
+  const idx_t rows = sel ? (count ? *std::max_element(sel, sel + count) + 1 : 0) : count;
   if (hashes.size() < rows) hashes.resize(rows);
   for (size_t k = 0; k < keys.size(); k++)
     HashVector(*keys[k], rows, hashes.data(), k > 0);
-  for (idx_t i = 0; i < count; i++) {
-    const uint32_t row = row_at(i);
-    if (!has_null(row) && bloom_->MightContainHash(hashes[row])) out_sel[kept++] = row;
-  }
-  return kept;
+  const uint64_t* h = hashes.data();
+  const parquet::SplitBlockBloomFilter& bloom = *bloom_;
+  return Dispatch(count, sel, keys, out_sel,
+                  [&](uint32_t row) { return bloom.MightContainHash(h[row]); });
 }
 
 bool RuntimeFilter::RangeMayMatch(const Value& lo, const Value& hi) const {

@@ -26,13 +26,8 @@ static_assert(std::endian::native == std::endian::little, "shears assumes a litt
 
 namespace {
 
-constexpr int kWordsPerBlock = 8;
-
-// The spec's salts: word i of a block gets bit ((key * kSalt[i]) >> 27).
-alignas(32) constexpr uint32_t kSalt[kWordsPerBlock] = {
-    0x47b6137bU, 0x44974d91U, 0x8824ad5bU, 0xa2b7289dU,
-    0x705495c7U, 0x2df1424bU, 0x9efc4947U, 0x5c6bfb31U,
-};
+constexpr int kWordsPerBlock = SplitBlockBloomFilter::kWordsPerBlock;
+constexpr const uint32_t* kSalt = SplitBlockBloomFilter::kSalt;
 
 // Largest multiple of 32 that BloomFilterHeader.numBytes (an i32) can state.
 constexpr size_t kMaxRepresentableBytes = (size_t{INT32_MAX} / 32) * 32;
@@ -81,20 +76,6 @@ void SplitBlockBloomFilter::InsertHash(uint64_t hash) {
     word |= uint32_t{1} << ((key * kSalt[i]) >> 27);
     std::memcpy(block + 4 * i, &word, 4);
   }
-}
-
-bool SplitBlockBloomFilter::MightContainHash(uint64_t hash) const {
-  const char* block = bytes_.data() + (((hash >> 32) * num_blocks_) >> 32) * kBytesPerBlock;
-  const uint32_t key = static_cast<uint32_t>(hash);
-  // No early exit: a branch-free OR over the 8 lanes vectorises (with AVX2: one 256-bit load,
-  // multiply, shift and and-not). Per-word memcpy keeps it alias-safe without a stack copy.
-  uint32_t missing = 0;
-  for (int i = 0; i < kWordsPerBlock; ++i) {
-    uint32_t word;
-    std::memcpy(&word, block + 4 * i, 4);
-    missing |= ~word & (uint32_t{1} << ((key * kSalt[i]) >> 27));
-  }
-  return missing == 0;
 }
 
 void SplitBlockBloomFilter::Union(const SplitBlockBloomFilter& other) {
