@@ -1,5 +1,8 @@
-// column_pruning: a scan reads only the columns some expression of the plan references.
-// Bindings name dataset columns, so removing a column id changes no other binding.
+// column_pruning: a scan reads only the columns some expression of the plan references, and
+// projections (of views and subqueries: SELECT * FROM ...) compute only the columns used above
+// them, which in turn frees the columns below. Scan bindings name dataset columns, so removing
+// a column id changes no other binding; projection bindings are positions, so removing one
+// renumbers the references to that projection everywhere.
 
 #include <set>
 
@@ -16,6 +19,53 @@ void Collect(LogicalOperator& op, std::set<ColumnBinding>& used) {
   }
   for (auto& child : op.children)
     Collect(*child, used);
+}
+
+void Renumber(LogicalOperator& op, uint32_t table_index, const std::vector<int>& new_index) {
+  for (BoundExprPtr* expr : op.Expressions()) {
+    VisitExpression(**expr, [&](BoundExpr& e) {
+      if (e.kind != BoundExprKind::kColumnRef) return;
+      auto& binding = static_cast<BoundColumnRef&>(e).binding;
+      if (binding.table_index == table_index) {
+        binding.column_index = static_cast<uint32_t>(new_index[binding.column_index]);
+      }
+    });
+  }
+  for (auto& child : op.children)
+    Renumber(*child, table_index, new_index);
+}
+
+// Drops the unused expressions of projections whose output positions do not matter (not the
+// plan's output, not an input of a set operation, which matches columns by position).
+bool PruneProjections(LogicalOperator& root, LogicalOperator& op,
+                      const std::set<ColumnBinding>& used, bool positional) {
+  bool changed = false;
+  const bool children_positional = op.type == LogicalOperatorType::kSetOperation;
+  for (auto& child : op.children)
+    changed = PruneProjections(root, *child, used, children_positional) || changed;
+  if (op.type != LogicalOperatorType::kProjection || positional) return changed;
+  auto& projection = static_cast<LogicalProjection&>(op);
+  std::vector<int> new_index(projection.expressions.size(), -1);
+  std::vector<BoundExprPtr> kept;
+  for (size_t i = 0; i < projection.expressions.size(); i++) {
+    if (used.count({projection.table_index, static_cast<uint32_t>(i)})) {
+      new_index[i] = static_cast<int>(kept.size());
+      kept.push_back(std::move(projection.expressions[i]));
+    }
+  }
+  // Keep one column even when none is used: the row count still matters (count(*)).
+  if (kept.empty() && !projection.expressions.empty()) {
+    new_index[0] = 0;
+    kept.push_back(std::move(projection.expressions[0]));
+  }
+  if (kept.size() == projection.expressions.size()) {
+    for (size_t i = 0; i < kept.size(); i++)
+      projection.expressions[i] = std::move(kept[i]);
+    return changed;
+  }
+  projection.expressions = std::move(kept);
+  Renumber(root, projection.table_index, new_index);
+  return true;
 }
 
 void Prune(LogicalOperator& op, const std::set<ColumnBinding>& used, bool is_root_output) {
@@ -36,10 +86,17 @@ void Prune(LogicalOperator& op, const std::set<ColumnBinding>& used, bool is_roo
 
 void PruneColumns(LogicalOperatorPtr& plan, const Settings&) {
   std::set<ColumnBinding> used;
-  Collect(*plan, used);
-  // The plan's own output columns are used by the client.
-  for (const auto& b : plan->GetColumnBindings())
-    used.insert(b);
+  auto collect = [&] {
+    used.clear();
+    Collect(*plan, used);
+    // The plan's own output columns are used by the client.
+    for (const auto& b : plan->GetColumnBindings())
+      used.insert(b);
+  };
+  // Each pruned projection may free columns below it: repeat until nothing changes.
+  collect();
+  while (PruneProjections(*plan, *plan, used, true))
+    collect();
   Prune(*plan, used, true);
 }
 
