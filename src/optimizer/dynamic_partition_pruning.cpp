@@ -13,8 +13,9 @@
 // rows the anti join removes) when the key is the only condition and there is no residual.
 // LEFT, FULL and MARK joins keep unmatched probe rows: never pruned. The key is traced through
 // filters, projections of plain columns, aggregates grouping on it, and inner joins (either
-// side) or the kept side of other joins. NULL keys never match: NULL partitions are dropped by
-// IN filters and kept by NOT IN filters.
+// side) or the kept side of other joins, and transitively through inner and semi join
+// conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
+// match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 
 #include <set>
 
@@ -66,34 +67,40 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       reasons = "probe key " + condition.left->ToString() + " is not a plain column";
       continue;
     }
-    TracedColumn traced =
-        TraceToScan(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
-    if (!traced.get) {
+    const auto targets =
+        TraceToScans(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    if (targets.empty()) {
       reasons = "probe key " + condition.left->ToString() + " does not reach a scan";
-      continue;
-    }
-    const auto& dataset = *traced.get->dataset;
-    if (static_cast<size_t>(traced.column_id) < dataset.num_file_columns()) {
-      reasons = "probe key " + condition.left->ToString() + " is not a partition column";
-      continue;
-    }
-    if (dataset.columns()[static_cast<size_t>(traced.column_id)].type != condition.right->type) {
-      reasons = "key types differ";
       continue;
     }
     if (!selective && !skip_mode) {
       reasons = "build side has no filter and is not smaller than the probe side";
       continue;
     }
-    const int id = next_id++;
-    join.dynamic_filter_producers.emplace_back(id, i);
-    DynamicPartitionFilter filter;
-    filter.filter_id = id;
-    filter.column_id = traced.column_id;
-    filter.mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
-    filter.description = std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" +
-                         condition.left->ToString() + " = " + condition.right->ToString() + ")";
-    traced.get->dynamic_filters.push_back(std::move(filter));
+    // One key set, read by every partitioned scan the key reaches (transitively).
+    int id = -1;
+    for (const TracedColumn& traced : targets) {
+      const auto& dataset = *traced.get->dataset;
+      if (static_cast<size_t>(traced.column_id) < dataset.num_file_columns()) {
+        reasons = "probe key " + condition.left->ToString() + " is not a partition column";
+        continue;
+      }
+      if (dataset.columns()[static_cast<size_t>(traced.column_id)].type != condition.right->type) {
+        reasons = "key types differ";
+        continue;
+      }
+      if (id < 0) {
+        id = next_id++;
+        join.dynamic_filter_producers.emplace_back(id, i);
+      }
+      DynamicPartitionFilter filter;
+      filter.filter_id = id;
+      filter.column_id = traced.column_id;
+      filter.mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
+      filter.description = std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" +
+                           condition.left->ToString() + " = " + condition.right->ToString() + ")";
+      traced.get->dynamic_filters.push_back(std::move(filter));
+    }
   }
   if (join.dynamic_filter_producers.empty()) join.dynamic_filter_note = reasons;
 }

@@ -31,7 +31,7 @@ void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
 
-/// Where a column of `op`'s output comes from, when it is a scan's column whose values reach
+/// Where a column of `op`'s output comes from: a scan's column whose values reach
 /// `op` unchanged (only rows are dropped or repeated on the way): through filters, ORDER BY,
 /// projections of plain columns, aggregates grouping on it, either side of inner joins and
 /// the kept side of other joins. Not through LIMIT (which rows survive it depends on what
@@ -41,6 +41,10 @@ struct TracedColumn {
   LogicalGet* get = nullptr;
   int column_id = -1;  // dataset column
 };
-TracedColumn TraceToScan(LogicalOperator& op, const ColumnBinding& binding);
+/// The scan column the key comes from directly (first), then those it equals transitively:
+/// through an inner or semi join on `key = other`, `other`'s scan column too (a row there
+/// whose key is not in a set can only pair with rows whose key is not either). So one
+/// dimension's keys filter every fact joined on the same key. Empty when none is reached.
+std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding);
 
 }  // namespace shears

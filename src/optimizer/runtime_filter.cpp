@@ -12,9 +12,10 @@
 //       GET item
 //
 // Legal for INNER, SEMI and RIGHT joins (the probe is the left side here; RIGHT keeps only
-// unmatched build rows). Conditions compared with IS NOT DISTINCT FROM are left out (NULL
-// matches there). Conditions that trace to the same scan form one filter on their combined
-// key. A key already pruned by a dynamic partition filter of the same join gets no runtime
+// unmatched build rows). Keys are traced transitively: through an inner join on
+// `key = other`, `other`'s scan is filtered too. Conditions compared with IS NOT DISTINCT FROM are
+// left out (NULL matches there). Conditions that trace to the same scan form one filter on their
+// combined key. A key already pruned by a dynamic partition filter of the same join gets no runtime
 // filter: partition pruning is exact and costs nothing per row.
 //
 // In `auto` mode a filter is planned when the build side is estimated small enough
@@ -83,25 +84,30 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       reason = "probe key " + condition.left->ToString() + " is not a plain column";
       continue;
     }
-    TracedColumn traced =
-        TraceToScan(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
-    if (!traced.get) {
+    const auto targets =
+        TraceToScans(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    if (targets.empty()) {
       reason = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;
     }
-    const auto& column = traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)];
-    if (column.type != condition.right->type) {
-      reason = "key types differ";
-      continue;
+    for (const TracedColumn& traced : targets) {
+      const auto& column = traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)];
+      if (column.type != condition.right->type) {
+        reason = "key types differ";
+        continue;
+      }
+      bool partition_pruned = false;
+      for (const auto& f : traced.get->dynamic_filters) {
+        for (const auto& [id, index] : join.dynamic_filter_producers)
+          partition_pruned =
+              partition_pruned || (f.filter_id == id && f.column_id == traced.column_id);
+      }
+      if (partition_pruned) {
+        reason = "key " + condition.left->ToString() + " is pruned by partition";
+        continue;
+      }
+      by_scan[traced.get].emplace_back(i, traced.column_id);
     }
-    bool partition_pruned = false;
-    for (const auto& [id, index] : join.dynamic_filter_producers)
-      partition_pruned = partition_pruned || index == i;
-    if (partition_pruned) {
-      reason = "key " + condition.left->ToString() + " is pruned by partition";
-      continue;
-    }
-    by_scan[traced.get].emplace_back(i, traced.column_id);
   }
   const double build_rows = join.children[1]->estimated_rows;
   for (auto& [get, keys] : by_scan) {
@@ -127,13 +133,30 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         continue;
       }
     }
-    const int id = next_id++;
-    RuntimeFilterTarget target;
-    target.filter_id = id;
+    // Scans keyed by the same conditions share one filter (built once).
     std::vector<size_t> conditions;
+    for (const auto& key : keys)
+      conditions.push_back(key.first);
+    RuntimeFilterSpec* spec = nullptr;
+    for (auto& existing : join.runtime_filter_producers) {
+      if (existing.keys == conditions) spec = &existing;
+    }
+    if (!spec) {
+      RuntimeFilterSpec created;
+      created.filter_id = next_id++;
+      created.keys = conditions;
+      created.limits.max_keys = static_cast<uint64_t>(options.max_build_rows);
+      created.limits.max_exact_keys = options.max_exact_keys;
+      created.always = options.always;
+      created.min_filter_ratio = options.min_filter_ratio;
+      join.runtime_filter_producers.push_back(std::move(created));
+      spec = &join.runtime_filter_producers.back();
+    }
+    spec->probe_rows = std::max(spec->probe_rows, probe_rows);
+    RuntimeFilterTarget target;
+    target.filter_id = spec->filter_id;
     std::string keys_text;
     for (const auto& [condition, column] : keys) {
-      conditions.push_back(condition);
       target.column_ids.push_back(column);
       keys_text += (keys_text.empty() ? "" : " AND ") +
                    join.conditions[condition].left->ToString() + " = " +
@@ -142,15 +165,6 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     target.description =
         std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" + keys_text + ")";
     get->runtime_filters.push_back(std::move(target));
-    RuntimeFilterSpec spec;
-    spec.filter_id = id;
-    spec.keys = std::move(conditions);
-    spec.limits.max_keys = static_cast<uint64_t>(options.max_build_rows);
-    spec.limits.max_exact_keys = options.max_exact_keys;
-    spec.always = options.always;
-    spec.probe_rows = probe_rows;
-    spec.min_filter_ratio = options.min_filter_ratio;
-    join.runtime_filter_producers.push_back(std::move(spec));
   }
   if (join.runtime_filter_producers.empty()) join.runtime_filter_note = reason;
 }

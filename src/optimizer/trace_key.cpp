@@ -1,51 +1,85 @@
-// TraceToScan: follows a join key down to the scan column it comes from (see optimizer.h).
+// TraceToScans: follows a join key down to the scan columns it comes from (see optimizer.h).
 
 #include "optimizer/optimizer.h"
 
 namespace shears {
 
-TracedColumn TraceToScan(LogicalOperator& op, const ColumnBinding& binding) {
+namespace {
+
+void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<TracedColumn>& out) {
   switch (op.type) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       if (get.table_index == binding.table_index)
-        return {&get, static_cast<int>(binding.column_index)};  // bindings are dataset ids
-      return {};
+        out.push_back({&get, static_cast<int>(binding.column_index)});
+      return;
     }
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
-      return TraceToScan(*op.children[0], binding);
+      return TraceAll(*op.children[0], binding, out);
     case LogicalOperatorType::kProjection: {
       auto& projection = static_cast<LogicalProjection&>(op);
-      if (projection.table_index != binding.table_index) return {};
+      if (projection.table_index != binding.table_index) return;
       const auto& expr = projection.expressions[binding.column_index];
-      if (expr->kind != BoundExprKind::kColumnRef) return {};
-      return TraceToScan(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding);
+      if (expr->kind != BoundExprKind::kColumnRef) return;
+      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, out);
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
-      if (agg.group_index != binding.table_index) return {};
+      if (agg.group_index != binding.table_index) return;
       const auto& expr = agg.groups[binding.column_index];
-      if (expr->kind != BoundExprKind::kColumnRef) return {};
-      return TraceToScan(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding);
+      if (expr->kind != BoundExprKind::kColumnRef) return;
+      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, out);
     }
     case LogicalOperatorType::kJoin: {
       auto& join = static_cast<LogicalJoin&>(op);
-      TracedColumn left = TraceToScan(*op.children[0], binding);
-      if (left.get) {
-        // The left side's rows survive unchanged (or are dropped) in every join kind except
-        // RIGHT and FULL, where they may be NULL-extended.
-        if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return {};
-        return left;
+      const bool inner = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross;
+      const bool equates = inner || join.join_kind == JoinKind::kSemi;
+      const size_t before = out.size();
+      bool on_left = false;
+      for (const auto& b : op.children[0]->GetColumnBindings())
+        on_left = on_left || b == binding;
+      if (on_left) {
+        if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return;
+        TraceAll(*op.children[0], binding, out);
+      } else if (inner) {
+        TraceAll(*op.children[1], binding, out);
+      } else {
+        return;
       }
-      if (join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross) {
-        return TraceToScan(*op.children[1], binding);
+      if (!equates || out.size() == before) return;
+      // The other side of `binding = other`: filtered by the same keys.
+      for (const auto& c : join.conditions) {
+        if (c.null_equal || c.left->kind != BoundExprKind::kColumnRef ||
+            c.right->kind != BoundExprKind::kColumnRef) {
+          continue;
+        }
+        const auto& l = static_cast<BoundColumnRef&>(*c.left).binding;
+        const auto& r = static_cast<BoundColumnRef&>(*c.right).binding;
+        if (on_left && l == binding) TraceAll(*op.children[1], r, out);
+        if (!on_left && r == binding) TraceAll(*op.children[0], l, out);
       }
-      return {};
+      return;
     }
     default:
-      return {};
+      return;
   }
+}
+
+}  // namespace
+
+std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding) {
+  std::vector<TracedColumn> out;
+  TraceAll(op, binding, out);
+  // A scan reached twice (a self-join on the key) is filtered once.
+  std::vector<TracedColumn> unique;
+  for (const auto& t : out) {
+    bool seen = false;
+    for (const auto& u : unique)
+      seen = seen || (u.get == t.get && u.column_id == t.column_id);
+    if (!seen) unique.push_back(t);
+  }
+  return unique;
 }
 
 }  // namespace shears
