@@ -22,7 +22,7 @@ std::string RuntimeFilterKindName(uint8_t kinds) {
 }
 
 RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types)
-    : key_types_(std::move(key_types)) {
+    : key_types_(std::move(key_types)), mins_(key_types_.size()), maxs_(key_types_.size()) {
   SHEARS_CHECK(!key_types_.empty());
   const PhysicalType p = key_types_[0].physical();
   exact_possible_ = key_types_.size() == 1 && (IntegerKeys() || p == PhysicalType::kString);
@@ -38,6 +38,41 @@ int64_t RuntimeFilter::IntegerAt(const Vector& v, idx_t row) {
                                                      : v.data<int64_t>()[row];
 }
 
+namespace {
+
+template <class T, class Less>
+std::pair<int64_t, int64_t> MinMaxOf(const T* data, idx_t count, Less less) {
+  idx_t lo = 0, hi = 0;
+  for (idx_t i = 1; i < count; i++) {
+    if (less(data[i], data[lo])) lo = i;
+    if (less(data[hi], data[i])) hi = i;
+  }
+  return {static_cast<int64_t>(lo), static_cast<int64_t>(hi)};
+}
+
+// Rows of the smallest and largest value of v[0..count), or (-1, -1) when the type has no
+// range a filter may use: BOOLEAN (pointless) and DOUBLE (NaN has no place in an order, yet
+// joins match NaN with NaN).
+std::pair<int64_t, int64_t> MinMaxRows(const Vector& v, idx_t count) {
+  if (count == 0) return {-1, -1};
+  auto less = [](const auto& a, const auto& b) { return a < b; };
+  switch (v.type().physical()) {
+    case PhysicalType::kInt32:
+      return MinMaxOf(v.data<int32_t>(), count, less);
+    case PhysicalType::kInt64:
+      return MinMaxOf(v.data<int64_t>(), count, less);
+    case PhysicalType::kInt128:
+      return MinMaxOf(v.data<int128_t>(), count, less);
+    case PhysicalType::kString:
+      return MinMaxOf(v.data<StringRef>(), count,
+                      [](const StringRef& a, const StringRef& b) { return a.view() < b.view(); });
+    default:
+      return {-1, -1};
+  }
+}
+
+}  // namespace
+
 void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
   SHEARS_CHECK(keys.size() == key_types_.size());
   if (count == 0) return;
@@ -45,21 +80,18 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
   hashes_.resize(old + count);
   for (size_t k = 0; k < keys.size(); k++)
     HashVector(*keys[k], count, hashes_.data() + old, k > 0);
+  // The ranges: the smallest and largest row of each key column, found on the raw values,
+  // then read as Values once per batch.
+  for (size_t k = 0; k < keys.size(); k++) {
+    const auto [lo, hi] = MinMaxRows(*keys[k], count);
+    if (lo < 0) continue;
+    Value low = ReadValue(*keys[k], static_cast<idx_t>(lo));
+    Value high = ReadValue(*keys[k], static_cast<idx_t>(hi));
+    if (!mins_[k] || low.Compare(*mins_[k]) < 0) mins_[k] = std::move(low);
+    if (!maxs_[k] || high.Compare(*maxs_[k]) > 0) maxs_[k] = std::move(high);
+  }
   if (key_types_.size() != 1) return;
   const Vector& v = *keys[0];
-  // The range: compared as Values, once per batch, not per row.
-  const PhysicalType p = key_types_[0].physical();
-  // No range for DOUBLE keys: NaN has no place in an order, yet joins match NaN with NaN.
-  if (p != PhysicalType::kBool && p != PhysicalType::kDouble) {
-    std::optional<Value> lo, hi;
-    for (idx_t i = 0; i < count; i++) {
-      Value value = ReadValue(v, i);
-      if (!lo || value.Compare(*lo) < 0) lo = value;
-      if (!hi || value.Compare(*hi) > 0) hi = std::move(value);
-    }
-    if (!min_ || lo->Compare(*min_) < 0) min_ = std::move(lo);
-    if (!max_ || hi->Compare(*max_) > 0) max_ = std::move(hi);
-  }
   if (!exact_possible_) return;
   if (IntegerKeys()) {
     for (idx_t i = 0; i < count; i++)
@@ -80,8 +112,12 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
 void RuntimeFilter::Merge(RuntimeFilter&& other) {
   SHEARS_CHECK(other.key_types_.size() == key_types_.size());
   hashes_.insert(hashes_.end(), other.hashes_.begin(), other.hashes_.end());
-  if (other.min_ && (!min_ || other.min_->Compare(*min_) < 0)) min_ = std::move(other.min_);
-  if (other.max_ && (!max_ || other.max_->Compare(*max_) > 0)) max_ = std::move(other.max_);
+  for (size_t k = 0; k < mins_.size(); k++) {
+    if (other.mins_[k] && (!mins_[k] || other.mins_[k]->Compare(*mins_[k]) < 0))
+      mins_[k] = std::move(other.mins_[k]);
+    if (other.maxs_[k] && (!maxs_[k] || other.maxs_[k]->Compare(*maxs_[k]) > 0))
+      maxs_[k] = std::move(other.maxs_[k]);
+  }
   exact_possible_ = exact_possible_ && other.exact_possible_;
   if (exact_possible_) {
     int_set_.insert(other.int_set_.begin(), other.int_set_.end());
@@ -133,7 +169,9 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
     int_set_.clear();
     string_set_.clear();
   }
-  if (min_ && max_) kinds_ |= kRuntimeFilterRange;
+  for (size_t k = 0; k < mins_.size(); k++) {
+    if (mins_[k] && maxs_[k]) kinds_ |= kRuntimeFilterRange;
+  }
   disabled_reason_.clear();
 }
 
@@ -218,11 +256,12 @@ idx_t RuntimeFilter::Probe(const std::vector<const Vector*>& keys, idx_t count, 
                   [&](uint32_t row) { return bloom.MightContainHash(h[row]); });
 }
 
-bool RuntimeFilter::RangeMayMatch(const Value& lo, const Value& hi) const {
+bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& hi) const {
   if (distinct_ == 0) return false;
   if (!(kinds_ & kRuntimeFilterRange) || lo.is_null() || hi.is_null()) return true;
-  if (lo.type() != key_types_[0] || hi.type() != key_types_[0]) return true;
-  if (max_->Compare(lo) < 0 || min_->Compare(hi) > 0) return false;
+  if (!mins_[column] || !maxs_[column]) return true;
+  if (lo.type() != key_types_[column] || hi.type() != key_types_[column]) return true;
+  if (maxs_[column]->Compare(lo) < 0 || mins_[column]->Compare(hi) > 0) return false;
   if (kinds_ & kRuntimeFilterExactSet) {
     // A small set: some key must lie inside the bounds.
     if (IntegerKeys()) {

@@ -11,7 +11,7 @@
 //   exact set   small builds of integer-like or string keys: no false positives
 //   bloom       otherwise: a split-block bloom filter (Parquet's layout: one 256-bit block per
 //               key, one cache line per probe) over the join's own key hash
-//   range       min/max of a single key, always kept next to either, for statistics pruning
+//   range       min/max of each key column, kept next to either, for statistics pruning
 // A filter never drops a row whose key the join could match; NULL keys never match.
 
 #include <absl/container/flat_hash_set.h>
@@ -102,17 +102,18 @@ class RuntimeFilter {
   double build_ms() const { return build_ms_; }
   size_t bytes() const;
   const std::vector<LogicalType>& key_types() const { return key_types_; }
-  /// The smallest and largest key (single-column filters with a range), else nullopt.
-  const std::optional<Value>& min() const { return min_; }
-  const std::optional<Value>& max() const { return max_; }
+  /// The smallest and largest value of key column `column`, when it has a range.
+  const std::optional<Value>& min(size_t column = 0) const { return mins_[column]; }
+  const std::optional<Value>& max(size_t column = 0) const { return maxs_[column]; }
 
   /// Of the rows sel[0..count) (sel null: rows 0..count), writes to out_sel those whose key
   /// may join and returns how many. Rows with a NULL key are dropped. `hashes` is scratch.
   idx_t Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
               uint32_t* out_sel, std::vector<uint64_t>& hashes) const;
-  /// False when no key lies within [min, max] (values of the key type), so a row group or
-  /// page with these bounds holds no row that can join.
-  bool RangeMayMatch(const Value& min, const Value& max) const;
+  /// False when no value of key column `column` lies within [min, max] (values of its type),
+  /// so a row group or page with these bounds holds no row that can join. Each column of a
+  /// multi-column key has its own range; a single-column exact set is checked key by key.
+  bool RangeMayMatch(size_t column, const Value& min, const Value& max) const;
 
   RuntimeFilterCounters& counters() const { return counters_; }
 
@@ -129,7 +130,7 @@ class RuntimeFilter {
   bool exact_possible_ = true;
   absl::flat_hash_set<int64_t> int_set_;
   absl::flat_hash_set<std::string> string_set_;
-  std::optional<Value> min_, max_;
+  std::vector<std::optional<Value>> mins_, maxs_;  // per key column
   std::optional<parquet::SplitBlockBloomFilter> bloom_;
   uint64_t distinct_ = 0;
   uint64_t build_rows_ = 0;

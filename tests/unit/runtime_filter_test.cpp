@@ -131,21 +131,21 @@ TEST(RuntimeFilterTest, EmptyBuildDropsEverything) {
   EXPECT_TRUE(filter->empty());
   Vector probe = Int64s({1, 2});
   EXPECT_TRUE(Survivors(*filter, probe, 2).empty());
-  EXPECT_FALSE(filter->RangeMayMatch(Value::Bigint(0), Value::Bigint(100)));
+  EXPECT_FALSE(filter->RangeMayMatch(0, Value::Bigint(0), Value::Bigint(100)));
 }
 
 TEST(RuntimeFilterTest, RangeChecksUseTheExactSet) {
   auto filter = Build({10, 500});
-  EXPECT_TRUE(filter->RangeMayMatch(Value::Bigint(0), Value::Bigint(10)));
-  EXPECT_TRUE(filter->RangeMayMatch(Value::Bigint(400), Value::Bigint(600)));
+  EXPECT_TRUE(filter->RangeMayMatch(0, Value::Bigint(0), Value::Bigint(10)));
+  EXPECT_TRUE(filter->RangeMayMatch(0, Value::Bigint(400), Value::Bigint(600)));
   // Inside [min, max] but holding no key: only the set can tell.
-  EXPECT_FALSE(filter->RangeMayMatch(Value::Bigint(11), Value::Bigint(499)));
-  EXPECT_FALSE(filter->RangeMayMatch(Value::Bigint(501), Value::Bigint(1000)));
+  EXPECT_FALSE(filter->RangeMayMatch(0, Value::Bigint(11), Value::Bigint(499)));
+  EXPECT_FALSE(filter->RangeMayMatch(0, Value::Bigint(501), Value::Bigint(1000)));
   RuntimeFilterLimits limits;
   limits.max_exact_keys = 1;
   auto bloom = Build({10, 500}, limits);
-  EXPECT_TRUE(bloom->RangeMayMatch(Value::Bigint(11), Value::Bigint(499)));
-  EXPECT_FALSE(bloom->RangeMayMatch(Value::Bigint(501), Value::Bigint(1000)));
+  EXPECT_TRUE(bloom->RangeMayMatch(0, Value::Bigint(11), Value::Bigint(499)));
+  EXPECT_FALSE(bloom->RangeMayMatch(0, Value::Bigint(501), Value::Bigint(1000)));
 }
 
 TEST(RuntimeFilterTest, StringKeys) {
@@ -162,8 +162,8 @@ TEST(RuntimeFilterTest, StringKeys) {
   for (int i = 0; i < 3; i++)
     probe.data<StringRef>()[i] = StringRef(std::string_view(probes[i]));
   EXPECT_EQ(Survivors(filter, probe, 3), (std::vector<uint32_t>{1, 2}));
-  EXPECT_FALSE(filter.RangeMayMatch(Value::Varchar("b"), Value::Varchar("c")));
-  EXPECT_TRUE(filter.RangeMayMatch(Value::Varchar("k"), Value::Varchar("l")));
+  EXPECT_FALSE(filter.RangeMayMatch(0, Value::Varchar("b"), Value::Varchar("c")));
+  EXPECT_TRUE(filter.RangeMayMatch(0, Value::Varchar("k"), Value::Varchar("l")));
 }
 
 TEST(RuntimeFilterTest, PartialFiltersMerge) {
@@ -186,7 +186,11 @@ TEST(RuntimeFilterTest, MultiColumnKeyUsesCombinedHash) {
   Vector a = Int64s({1, 2}), b = Int64s({10, 20});
   filter.Add({&a, &b}, 2);
   filter.Finish({}, 2, 0);
-  EXPECT_EQ(filter.kinds(), kRuntimeFilterBloom);
+  EXPECT_EQ(filter.kinds(), kRuntimeFilterBloom | kRuntimeFilterRange);
+  // Each key column has its own range.
+  EXPECT_FALSE(filter.RangeMayMatch(0, Value::Bigint(3), Value::Bigint(9)));
+  EXPECT_TRUE(filter.RangeMayMatch(1, Value::Bigint(3), Value::Bigint(10)));
+  EXPECT_FALSE(filter.RangeMayMatch(1, Value::Bigint(21), Value::Bigint(90)));
   Vector pa = Int64s({1, 1, 2, 2}), pb = Int64s({10, 20, 20, 10});
   std::vector<uint32_t> out(4);
   std::vector<uint64_t> hashes;

@@ -367,13 +367,16 @@ bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, ScanLo
     if (!may_match || !filter || !filter->enabled()) continue;
     if (filter->empty()) {
       may_match = false;
-    } else if (runtime_filter_columns_[i].size() == 1) {
-      const parquet::ColumnChunkStatistics* stats = lookup(runtime_filter_columns_[i][0]);
-      if (!stats) continue;
-      if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0) {
-        may_match = false;  // only NULL keys: none can join
-      } else if (stats->min && stats->max && !filter->RangeMayMatch(*stats->min, *stats->max)) {
-        may_match = false;
+    } else {
+      for (size_t k = 0; k < runtime_filter_columns_[i].size() && may_match; k++) {
+        const parquet::ColumnChunkStatistics* stats = lookup(runtime_filter_columns_[i][k]);
+        if (!stats) continue;
+        if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0) {
+          may_match = false;  // only NULL keys: none can join
+        } else if (stats->min && stats->max &&
+                   !filter->RangeMayMatch(k, *stats->min, *stats->max)) {
+          may_match = false;
+        }
       }
     }
     if (!may_match) filter->counters().row_groups_skipped++;
