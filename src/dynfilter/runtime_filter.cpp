@@ -284,4 +284,34 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
   return true;
 }
 
+bool RuntimeFilter::ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
+                                         format::Type::type physical) const {
+  using parquet::SplitBlockBloomFilter;
+  if (!(kinds_ & kRuntimeFilterExactSet)) return true;
+  switch (physical) {
+    case format::Type::INT32:
+      if (key_types_[0].physical() != PhysicalType::kInt32) return true;
+      for (int64_t key : int_set_) {
+        if (bloom.MightContainHash(SplitBlockBloomFilter::HashInt32(static_cast<int32_t>(key))))
+          return true;
+      }
+      return false;
+    case format::Type::INT64:
+      if (key_types_[0].physical() != PhysicalType::kInt64) return true;
+      for (int64_t key : int_set_) {
+        if (bloom.MightContainHash(SplitBlockBloomFilter::HashInt64(key))) return true;
+      }
+      return false;
+    case format::Type::BYTE_ARRAY:
+      if (key_types_[0].physical() != PhysicalType::kString) return true;
+      for (const auto& key : string_set_) {
+        if (bloom.MightContainHash(SplitBlockBloomFilter::HashBytes(key.data(), key.size())))
+          return true;
+      }
+      return false;
+    default:
+      return true;
+  }
+}
+
 }  // namespace shears

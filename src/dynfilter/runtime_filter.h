@@ -65,6 +65,7 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> rows_dropped{0};
   std::atomic<uint64_t> rows_passed_paused{0};  // not tested: the filter was paused
   std::atomic<uint64_t> row_groups_skipped{0};
+  std::atomic<uint64_t> row_groups_skipped_bloom{0};  // of those, by a Parquet bloom filter
   std::atomic<uint64_t> pauses{0};
   std::atomic<uint64_t> probe_nanos{0};
 };
@@ -114,6 +115,12 @@ class RuntimeFilter {
   /// so a row group or page with these bounds holds no row that can join. Each column of a
   /// multi-column key has its own range; a single-column exact set is checked key by key.
   bool RangeMayMatch(size_t column, const Value& min, const Value& max) const;
+
+  /// For a single-column exact set: false when `bloom`, the Parquet bloom filter of a column
+  /// chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`physical`, no conversion),
+  /// contains none of the keys. True when that cannot be told.
+  bool ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
+                            format::Type::type physical) const;
 
   RuntimeFilterCounters& counters() const { return counters_; }
 

@@ -11,6 +11,7 @@
 #include "execution/operator/stats_pruning.h"
 #include "execution/pipeline.h"
 #include "storage/dataset_reader.h"
+#include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears {
@@ -317,7 +318,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
         scan_metrics_.row_groups_pruned++;
         continue;
       }
-      if (!RuntimeFiltersMayMatch(context, local, lookup)) {
+      if (!RuntimeFiltersMayMatch(context, local, lookup, *morsel.file, dataset_file, rg)) {
         scan_metrics_.row_groups_pruned++;
         scan_metrics_.row_groups_pruned_runtime++;
         continue;
@@ -355,7 +356,10 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
 }
 
 bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, ScanLocalStateBase& base,
-                                               const StatsLookup& lookup) const {
+                                               const StatsLookup& lookup,
+                                               const parquet::ParquetFile& file,
+                                               const DatasetFile& dataset_file,
+                                               int row_group) const {
   auto& local = static_cast<ScanLocalState&>(base);
   bool may_match = true;
   for (size_t i = 0; i < runtime_filters_.size(); i++) {
@@ -376,6 +380,26 @@ bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, ScanLo
         } else if (stats->min && stats->max &&
                    !filter->RangeMayMatch(k, *stats->min, *stats->max)) {
           may_match = false;
+        }
+      }
+    }
+    if (may_match && (filter->kinds() & kRuntimeFilterExactSet)) {
+      // An exact set against the chunk's Parquet bloom filter, when its values are stored
+      // as the key is (plain integers or bytes).
+      const size_t id = static_cast<size_t>(column_ids_[runtime_filter_columns_[i][0]]);
+      const int in_file = id < dataset_->num_file_columns() ? dataset_file.column_map[id] : -1;
+      if (in_file >= 0) {
+        const auto& desc = file.columns()[static_cast<size_t>(in_file)];
+        const bool plain = desc.conversion == parquet::Conversion::kNone ||
+                           desc.conversion == parquet::Conversion::kString;
+        const auto& meta = file.chunk(row_group, in_file).meta_data;
+        if (plain && desc.type == dataset_->columns()[id].type &&
+            meta.__isset.bloom_filter_offset) {
+          auto bloom = file.ReadBloomFilter(row_group, in_file);
+          if (bloom && !filter->ParquetBloomMayMatch(*bloom, desc.physical_type)) {
+            may_match = false;
+            filter->counters().row_groups_skipped_bloom++;
+          }
         }
       }
     }
@@ -472,11 +496,14 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
         const auto& c = filter->counters();
         text = fmt::format(
             "{}, {} keys from {} build rows, {} bytes; rows tested {}, dropped {}, passed while "
-            "paused {} ({} pauses); row groups skipped {}; probe {:.3f} ms",
+            "paused {} ({} pauses); row groups skipped {} ({} by Parquet bloom filters); probe "
+            "{:.3f} "
+            "ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
             filter->distinct_keys(), filter->build_rows(), filter->bytes(), c.rows_tested.load(),
             c.rows_dropped.load(), c.rows_passed_paused.load(), c.pauses.load(),
-            c.row_groups_skipped.load(), static_cast<double>(c.probe_nanos.load()) / 1e6);
+            c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
+            static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);
     }

@@ -67,7 +67,8 @@ class PhysicalTableScan : public PhysicalOperator {
   /// False when a published runtime filter shows the row group (statistics via `lookup`)
   /// holds no row that can join.
   bool RuntimeFiltersMayMatch(ExecutionContext& context, ScanLocalStateBase& local,
-                              const StatsLookup& lookup) const;
+                              const StatsLookup& lookup, const parquet::ParquetFile& file,
+                              const DatasetFile& dataset_file, int row_group) const;
   /// Drops the rows of `batch` that no runtime filter lets through; returns the rows left.
   idx_t ApplyRuntimeFilters(ScanLocalStateBase& local, Batch& batch) const;
 
