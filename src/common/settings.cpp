@@ -58,6 +58,9 @@ const std::vector<SettingInfo>& Settings::All() {
          "Assumed fraction of partitions pruned when statistics cannot tell (benefit estimate)."},
         {"memory_limit", LogicalType::Bigint(), Value::Bigint(0),
          "Maximum memory a query may use, in bytes ('4GB' accepted); 0 means 80% of RAM."},
+        {"statement_timeout", LogicalType::Bigint(), Value::Bigint(0),
+         "Cancel a query running longer than this, in milliseconds ('30s', '5min' accepted); "
+         "0 means no limit."},
         {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
          "Worker threads per query (default: all cores)."},
         {"runtime_filter", LogicalType::Varchar(), Value::Varchar("auto"),
@@ -123,6 +126,33 @@ int64_t ParseByteSize(const std::string& text) {
   return static_cast<int64_t>(number * factor);
 }
 
+int64_t ParseDurationMillis(const std::string& text) {
+  std::string t = Lower(text);
+  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
+          t.end());
+  size_t pos = 0;
+  while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.'))
+    pos++;
+  if (pos == 0 || std::count(t.begin(), t.begin() + static_cast<long>(pos), '.') > 1) {
+    throw InvalidInputError("'{}' is not a duration (expected e.g. 500ms, 30s, 5min, 1h)", text);
+  }
+  const double number = std::stod(t.substr(0, pos));
+  const std::string unit = t.substr(pos);
+  double factor;
+  if (unit.empty() || unit == "ms") {
+    factor = 1;
+  } else if (unit == "s" || unit == "sec") {
+    factor = 1e3;
+  } else if (unit == "min" || unit == "m") {
+    factor = 60e3;
+  } else if (unit == "h") {
+    factor = 3600e3;
+  } else {
+    throw InvalidInputError("unknown duration unit '{}' in '{}' (use ms, s, min, h)", unit, text);
+  }
+  return static_cast<int64_t>(number * factor);
+}
+
 void Settings::Set(const std::string& raw_name, const Value& value) {
   const std::string name = Lower(raw_name);
   const SettingInfo* info = Find(name);
@@ -155,6 +185,8 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
       int64_t n;
       if (name == "memory_limit") {
         n = ParseByteSize(text);
+      } else if (name == "statement_timeout") {
+        n = ParseDurationMillis(text);
       } else {
         try {
           size_t used = 0;

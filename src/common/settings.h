@@ -42,5 +42,8 @@ class Settings {
 
 /// Parses sizes like '4GB', '512 MiB', '1000000' (bytes); throws InvalidInputError.
 int64_t ParseByteSize(const std::string& text);
+/// Parses durations like '500ms', '30s', '5min', '1h', '250' (milliseconds); throws
+/// InvalidInputError.
+int64_t ParseDurationMillis(const std::string& text);
 
 }  // namespace shears

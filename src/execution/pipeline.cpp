@@ -197,6 +197,9 @@ void Executor::RunPipeline(Pipeline& pipeline) {
             if (output.size() > 0 && !push(stage + 1)) return false;
             if (result == OperatorResult::kFinished) return false;
             if (result == OperatorResult::kNeedMoreInput) return true;
+            // One input may expand into many outputs (a join on a frequent key): stay
+            // cancellable between them.
+            context_.CheckCancelled();
           }
         };
         if (batches[0].size() > 0) sink_wants_more = push(0);

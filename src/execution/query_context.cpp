@@ -36,10 +36,18 @@ void MemoryTracker::Reserve(int64_t bytes) {
 QueryContext::QueryContext(Settings settings)
     : settings_(std::move(settings)),
       memory_(settings_.GetInt("memory_limit") > 0 ? settings_.GetInt("memory_limit")
-                                                   : PhysicalMemoryBytes() / 10 * 8) {}
+                                                   : PhysicalMemoryBytes() / 10 * 8),
+      timeout_ms_(settings_.GetInt("statement_timeout")),
+      deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_)) {}
 
 void QueryContext::CheckCancelled() const {
   if (cancelled_.load(std::memory_order_relaxed)) throw CancelledError("the query was cancelled");
+  if (timeout_ms_ > 0 && std::chrono::steady_clock::now() > deadline_) {
+    throw CancelledError(
+        "the query ran longer than statement_timeout ({} ms) and was cancelled (SET "
+        "statement_timeout = 0 removes the limit)",
+        timeout_ms_);
+  }
 }
 
 }  // namespace shears

@@ -3,6 +3,7 @@
 // does not change it), cancellation and memory accounting.
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 
 #include "common/settings.h"
@@ -32,13 +33,16 @@ class QueryContext {
   const Settings& settings() const { return settings_; }
   MemoryTracker& memory() { return memory_; }
   void Cancel() { cancelled_.store(true); }
-  /// Throws CancelledError when Cancel was called (from any thread).
+  /// Throws CancelledError when Cancel was called (from any thread) or the query has run
+  /// longer than statement_timeout (counted from the context's creation).
   void CheckCancelled() const;
 
  private:
   Settings settings_;
   MemoryTracker memory_;
   std::atomic<bool> cancelled_{false};
+  int64_t timeout_ms_ = 0;
+  std::chrono::steady_clock::time_point deadline_;
 };
 
 /// Physical memory of the machine, in bytes.
