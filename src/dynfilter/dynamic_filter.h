@@ -80,10 +80,16 @@ enum class DynamicFilterMode {
   kSkip,  // skip partitions whose value is in the key set (anti join: NOT EXISTS)
 };
 
+struct BoundExpr;
+
 struct DynamicPartitionFilter {
   int filter_id = 0;
   int column_id = 0;  // dataset column (a partition column)
   DynamicFilterMode mode = DynamicFilterMode::kKeep;
+  /// When the join key is an expression of the partition column (`CAST(p AS BIGINT)`,
+  /// `p + 1`): that expression over one BoundReference (#0, the partition value), mapping each
+  /// partition value into the key space. Null: the key is the column itself.
+  std::shared_ptr<const BoundExpr> key_expr;
   std::string description;  // "from JOIN INNER (ss_sold_date_sk = d_date_sk)"
 };
 

@@ -8,6 +8,10 @@
 //     FILTER d_year = 2000                              (build side, runs first)
 //       GET date_dim
 //
+// The probe key may also be a deterministic expression of the partition column
+// (`CAST(p AS BIGINT) = key`, `p + 1 = key`): each partition value is mapped through it, then
+// looked up.
+//
 // Legal when the join drops probe rows without a match: INNER, SEMI, RIGHT (probe = left side
 // here). ANTI joins prune the other way (a partition whose value is in the key set holds only
 // rows the anti join removes) when the key is the only condition and there is no residual.
@@ -17,6 +21,7 @@
 // conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
 // match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 
+#include <functional>
 #include <set>
 
 #include "optimizer/optimizer.h"
@@ -63,12 +68,36 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
     if (condition.null_equal) continue;
-    if (condition.left->kind != BoundExprKind::kColumnRef) {
-      reasons = "probe key " + condition.left->ToString() + " is not a plain column";
+    // The key is a column, or a deterministic expression of one column (a cast, p + 1):
+    // then each partition value is mapped through it before the lookup.
+    const auto referenced = ReferencedBindings(*condition.left);
+    bool deterministic = true;
+    VisitExpression(*condition.left, [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kFunction &&
+          !static_cast<BoundFunction&>(e).function.deterministic) {
+        deterministic = false;
+      }
+    });
+    if (referenced.size() != 1 || !deterministic) {
+      reasons = "probe key " + condition.left->ToString() +
+                " is not a column or a deterministic expression of one column";
       continue;
     }
-    const auto targets =
-        TraceToScans(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    std::shared_ptr<const BoundExpr> key_expr;
+    if (condition.left->kind != BoundExprKind::kColumnRef) {
+      BoundExprPtr copy = condition.left->Copy();
+      std::function<void(BoundExprPtr&)> rebind = [&](BoundExprPtr& e) {
+        if (e->kind == BoundExprKind::kColumnRef) {
+          e = std::make_unique<BoundReference>(e->type, 0, e->ToString());
+          return;
+        }
+        for (BoundExprPtr* child : e->Children())
+          rebind(*child);
+      };
+      rebind(copy);
+      key_expr = std::shared_ptr<const BoundExpr>(std::move(copy));
+    }
+    const auto targets = TraceToScans(*join.children[0], referenced[0]);
     if (targets.empty()) {
       reasons = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;
@@ -85,7 +114,9 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
         reasons = "probe key " + condition.left->ToString() + " is not a partition column";
         continue;
       }
-      if (dataset.columns()[static_cast<size_t>(traced.column_id)].type != condition.right->type) {
+      const LogicalType key_type =
+          key_expr ? key_expr->type : dataset.columns()[static_cast<size_t>(traced.column_id)].type;
+      if (key_type != condition.right->type) {
         reasons = "key types differ";
         continue;
       }
@@ -97,6 +128,7 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       filter.filter_id = id;
       filter.column_id = traced.column_id;
       filter.mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
+      filter.key_expr = key_expr;
       filter.description = std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" +
                            condition.left->ToString() + " = " + condition.right->ToString() + ")";
       traced.get->dynamic_filters.push_back(std::move(filter));

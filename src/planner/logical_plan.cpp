@@ -52,7 +52,8 @@ std::string LogicalGet::Describe() const {
   if (!filters.empty()) out += " filters: " + JoinExprs(filters, " AND ");
   for (const auto& f : dynamic_filters) {
     out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
-           dataset->columns()[static_cast<size_t>(f.column_id)].name +
+           (f.key_expr ? f.key_expr->ToString()
+                       : dataset->columns()[static_cast<size_t>(f.column_id)].name) +
            (f.mode == DynamicFilterMode::kKeep ? " IN" : " NOT IN") + " keys " + f.description;
   }
   for (const auto& f : runtime_filters) {

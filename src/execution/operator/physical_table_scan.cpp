@@ -90,6 +90,21 @@ bool PartitionMayMatch(const std::vector<const BoundExpr*>& partition_filters,
   return true;
 }
 
+// A partition value mapped through the join key's expression of it (a cast, p + 1); nullopt
+// when evaluating it fails (overflow, a failed cast): then nothing can be concluded.
+std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& value) {
+  Batch row({value.type()}, 1);
+  WriteValue(row.column(0), 0, value);
+  row.SetSize(1);
+  Vector out(key_expr.type, 1);
+  try {
+    ExpressionExecutor::Execute(key_expr, row, out);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return ReadValue(out, 0);
+}
+
 }  // namespace
 
 PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
@@ -130,7 +145,8 @@ std::string PhysicalTableScan::Describe() const {
   }
   for (const auto& f : dynamic_filters_) {
     out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
-           dataset_->columns()[static_cast<size_t>(f.column_id)].name +
+           (f.key_expr ? f.key_expr->ToString()
+                       : dataset_->columns()[static_cast<size_t>(f.column_id)].name) +
            (f.mode == DynamicFilterMode::kKeep ? " IN " : " NOT IN ") + "keys " + f.description;
   }
   for (const auto& f : runtime_filters_) {
@@ -203,8 +219,12 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
       const auto& file = dataset_->files()[file_index];
       bool keep = true;
       for (const auto& [filter, data] : ready) {
-        const Value& value =
-            file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
+        Value value = file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
+        if (filter->key_expr) {
+          auto mapped = MapPartitionValue(*filter->key_expr, value);
+          if (!mapped) continue;  // cannot tell (the expression failed): keep
+          value = std::move(*mapped);
+        }
         // NULL never equals a key: a kKeep filter drops the NULL partition, a kSkip keeps it.
         const bool in_set = !value.is_null() && data->Contains(value.ToString());
         if (filter->mode == DynamicFilterMode::kKeep ? !in_set : in_set) {
