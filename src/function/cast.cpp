@@ -302,7 +302,7 @@ void ExactToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
   switch (to.physical()) {
     case PhysicalType::kInt32:
       CastLoop<In, int32_t>(in, out, count, try_cast, [&](In v, int32_t* r) {
-        int128_t value;
+        int128_t value = 0;  // convert() leaves it unset on overflow
         CastStatus status = convert(v, &value);
         *r = static_cast<int32_t>(value);
         return status;
@@ -312,7 +312,7 @@ void ExactToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       // The common widening case (INTEGER -> BIGINT, DECIMAL scale-up in 64 bits) takes
       // this path too; convert() is cheap enough and inlines.
       CastLoop<In, int64_t>(in, out, count, try_cast, [&](In v, int64_t* r) {
-        int128_t value;
+        int128_t value = 0;  // convert() leaves it unset on overflow
         CastStatus status = convert(v, &value);
         *r = static_cast<int64_t>(value);
         return status;
