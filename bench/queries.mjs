@@ -5,6 +5,23 @@
 export const TABLES = ['date_dim', 'item', 'customer', 'customer_address', 'store', 'promotion',
   'store_sales', 'store_returns'];
 
+const KEYWORDS = new Set(['where', 'join', 'left', 'right', 'full', 'inner', 'cross', 'on',
+  'group', 'order', 'limit', 'union', 'having', 'using', 'natural', 'except', 'intersect']);
+
+// Points the suite's table names at the data: "FROM store_sales ss" becomes
+// "FROM '<data>/store_sales' ss" (and a table without alias gets its name as alias). Views
+// (CREATE VIEW store_sales AS SELECT * FROM '...') would be simpler, but shears does not yet
+// prune columns through a view's projection, so every scan would read every column.
+export function shearsSql(data, sql) {
+  const names = TABLES.join('|');
+  return sql.replace(new RegExp(`\\b(FROM|JOIN)\\s+(${names})\\b(\\s+(AS\\s+)?(\\w+))?`, 'gi'),
+    (match, keyword, table, aliasPart, as, alias) => {
+      const source = `${keyword} '${data}/${table}'`;
+      if (alias && !KEYWORDS.has(alias.toLowerCase())) return `${source}${aliasPart}`;
+      return `${source} AS ${table}${aliasPart ?? ''}`;
+    });
+}
+
 export const QUERIES = [
   {
     name: 'range_month',
