@@ -20,15 +20,17 @@ constexpr const char* kCategories[] = {"Books", "Children", "Electronics", "Home
                                        "Men",   "Music",    "Shoes",       "Sports", "Women"};
 constexpr const char* kDayNames[] = {"Thursday", "Friday",  "Saturday", "Sunday",
                                      "Monday",   "Tuesday", "Wednesday"};
-// States with a weight each (people per state, roughly), so ca_state is skewed as in TPC-DS.
+// States with a weight each (people per state, roughly), so ca_state is skewed as in TPC-DS,
+// and their GMT offset.
 constexpr struct {
   const char* name;
   int weight;
   int gmt_offset;
-} kStates[] = {{"TX", 30}, {"CA", 28}, {"GA", 18}, {"VA", 16}, {"KY", 14}, {"MO", 13},
-               {"IL", 12}, {"OH", 12}, {"NC", 11}, {"TN", 10}, {"IN", 9},  {"MI", 9},
-               {"MN", 7},  {"IA", 7},  {"WI", 6},  {"NY", 6},  {"WA", 5},  {"CO", 4},
-               {"AL", 4},  {"OR", 2},  {"NM", 2},  {"AK", 1},  {"HI", 1}};
+} kStates[] = {{"TX", 30, -6}, {"CA", 28, -8}, {"GA", 18, -5}, {"VA", 16, -5}, {"KY", 14, -5},
+               {"MO", 13, -6}, {"IL", 12, -6}, {"OH", 12, -5}, {"NC", 11, -5}, {"TN", 10, -6},
+               {"IN", 9, -5},  {"MI", 9, -5},  {"MN", 7, -6},  {"IA", 7, -6},  {"WI", 6, -6},
+               {"NY", 6, -5},  {"WA", 5, -8},  {"CO", 4, -7},  {"AL", 4, -6},  {"OR", 2, -8},
+               {"NM", 2, -7},  {"AK", 1, -9},  {"HI", 1, -10}};
 constexpr const char* kCities[] = {
     "Midway",     "Fairview",   "Oak Grove", "Five Points", "Pleasant Hill", "Centerville",
     "Riverside",  "Mount Zion", "Greenwood", "Union",       "Oakland",       "Salem",

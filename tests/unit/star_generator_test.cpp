@@ -155,6 +155,15 @@ TEST_F(StarGeneratorTest, ItemsAreSkewed) {
   EXPECT_GT(busiest, 10 * summary_.sales_rows / summary_.item_rows);
 }
 
+TEST_F(StarGeneratorTest, AddressesCarryTheirStatesTimeZone) {
+  EXPECT_EQ(Scalar("SELECT count(*) FROM " + Table("customer_address") +
+                   " WHERE ca_gmt_offset NOT BETWEEN -10 AND -5"),
+            "0");
+  EXPECT_EQ(Scalar("SELECT DISTINCT ca_gmt_offset FROM " + Table("customer_address") +
+                   " WHERE ca_state = 'CA'"),
+            "-8.00");
+}
+
 std::string ReadAll(const fs::path& path) {
   return test::ReadFileToString(path.string());
 }
