@@ -79,7 +79,9 @@ export function markdown(results, options, machine) {
   lines.push('# shears vs DuckDB: the star-join suite', '');
   lines.push(`Written by \`bench/run\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. ` +
     `Scale ${options.scale} (${machine.sales} store_sales rows in ${machine.partitions} partitions); ` +
-    `${machine.cpus} cores (${machine.cpu}), ${machine.memory} GiB; DuckDB ${machine.duckdb}; ` +
+    `${machine.cpus} cores (${machine.cpu}), ${machine.memory} GiB` +
+    (machine.load === undefined ? '' : `, load average ${machine.load} at the start`) +
+    `; DuckDB ${machine.duckdb}; ` +
     `median of ${options.runs} runs after ${options.warmup} warm-up, engines alternating.`, '');
   lines.push('Times in ms without process start-up. *DF off*: shears with `dynamic_filtering = false` (no dynamic partition pruning, no runtime join filters). ' +
     'Files: data files opened (each engine\'s profiler); MB: bytes returned by read calls ' +

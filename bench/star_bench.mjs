@@ -141,7 +141,7 @@ function machineInfo(options, duckdbVersion) {
   const salesDir = path.join(options.data, 'store_sales');
   const partitions = fs.existsSync(salesDir) ? fs.readdirSync(salesDir).length : 0;
   return { cpus: os.cpus().length, cpu, memory: Math.round(os.totalmem() / 2 ** 30),
-    duckdb: duckdbVersion, partitions, sales: '?' };
+    duckdb: duckdbVersion, partitions, sales: '?', load: os.loadavg()[0].toFixed(1) };
 }
 
 // ---- main -------------------------------------------------------------------------------
