@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages shears needs to build and test, only those missing.
-# Idempotent: a second run installs nothing and takes a second.
+# Idempotent: a second run installs nothing and takes a second. With --bench, also what
+# bench/run needs.
 set -euo pipefail
 
 PACKAGES=(
@@ -10,6 +11,12 @@ PACKAGES=(
   libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev libboost-dev libprotobuf-c-dev
 )
+
+# bench/run also needs node and npm; a node from elsewhere (with its own npm) is fine too.
+if [ "${1:-}" = "--bench" ]; then
+  command -v node >/dev/null || PACKAGES+=(nodejs)
+  command -v npm >/dev/null || PACKAGES+=(npm)
+fi
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do

@@ -1,6 +1,7 @@
 // The `shears` command: a thin client over libshears.
 //
 //   shears -c SQL [--format table|csv|json]  run SQL (several statements: ;-separated)
+//   shears --timer ...                       also print each statement's run time to stderr
 //   shears -f FILE                           run the SQL in FILE
 //   shears < FILE                            run SQL from standard input
 //   shears inspect FILE                      footer, schema, row groups, statistics
@@ -11,7 +12,9 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <fstream>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -79,11 +82,13 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
   return 0;
 }
 
-// Runs each statement and prints the results of those that return rows.
-int RunSql(const std::string& sql, shears::OutputFormat format) {
+// Runs each statement and prints the results of those that return rows. With `timer`, each
+// statement's run time goes to stderr, so benchmarks can time queries without process start-up.
+int RunSql(const std::string& sql, shears::OutputFormat format, bool timer) {
   shears::Database database;
   shears::Connection connection(database);
   for (const auto& result : connection.QueryAll(sql)) {
+    if (timer) std::cerr << "Run Time: " << result.elapsed_ms << " ms" << std::endl;
     if (!result.rows) continue;
     // Plans read best as plain lines, not squeezed into a table cell.
     if (format == shears::OutputFormat::kTable && result.names.size() == 1 &&
@@ -110,6 +115,8 @@ int main(int argc, char** argv) {
   app.add_option("-c,--command", sql, "SQL to run");
   app.add_option("-f,--file", sql_file, "file of SQL statements to run");
   app.add_option("--format", format, "output format: table, csv or json")->capture_default_str();
+  bool timer = false;
+  app.add_flag("--timer", timer, "print each statement's run time (ms) to stderr");
 
   auto* inspect =
       app.add_subcommand("inspect", "Show a Parquet file's footer, schema and statistics");
@@ -127,7 +134,9 @@ int main(int argc, char** argv) {
   auto* generate = app.add_subcommand("generate", "Generate test data");
   generate->require_subcommand(1);
   auto* star = generate->add_subcommand(
-      "star", "A TPC-DS-shaped star schema (date_dim, item, store_sales partitioned by date key)");
+      "star",
+      "A TPC-DS-shaped star schema (date_dim, item, customer, customer_address, store, "
+      "promotion; store_sales and store_returns partitioned by date key)");
   double star_scale = 1;
   std::string star_out;
   uint64_t star_seed = 42;
@@ -149,20 +158,29 @@ int main(int argc, char** argv) {
       options.scale = star_scale;
       options.out_dir = star_out;
       options.seed = star_seed;
+      // A line per finished table; on a terminal also the percentage of the big one.
+      const bool terminal = isatty(2);
       int last_percent = -1;
-      if (isatty(2))
-        options.progress = [&](const std::string& table, int64_t done, int64_t total) {
-          int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
-          if (percent / 10 != last_percent / 10) {
-            std::cerr << "\r" << table << ": " << percent << "%" << std::flush;
-            last_percent = percent;
-          }
-        };
+      options.progress = [&](const std::string& table, int64_t done, int64_t total) {
+        if (done == total) {
+          std::cerr << (terminal ? "\r" : "") << table << ": " << done << " rows" << std::endl;
+          return;
+        }
+        int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
+        if (terminal && percent != last_percent) {
+          std::cerr << "\r" << table << ": " << percent << "%" << std::flush;
+          last_percent = percent;
+        }
+      };
+      const auto start = std::chrono::steady_clock::now();
       auto summary = shears::GenerateStar(options);
-      std::cerr << "\r";
-      std::cout << "wrote " << star_out << ": date_dim " << summary.date_rows << " rows, item "
-                << summary.item_rows << " rows, store_sales " << summary.sales_rows << " rows in "
-                << summary.sales_partitions << " partitions, " << summary.bytes / 1024 << " KiB\n";
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::cout << "wrote " << star_out << " in " << std::fixed << std::setprecision(1) << seconds
+                << " s: store_sales " << summary.sales_rows << " rows in "
+                << summary.sales_partitions << " partitions, store_returns " << summary.returns_rows
+                << " rows in " << summary.returns_partitions << " partitions, "
+                << summary.bytes / 1024 << " KiB\n";
       return 0;
     }
     auto output_format = shears::ParseOutputFormat(format);
@@ -171,12 +189,12 @@ int main(int argc, char** argv) {
       if (!in) throw shears::IOError("cannot read SQL file '{}'", sql_file);
       std::stringstream text;
       text << in.rdbuf();
-      return RunSql(text.str(), output_format);
+      return RunSql(text.str(), output_format, timer);
     }
-    if (!sql.empty()) return RunSql(sql, output_format);
+    if (!sql.empty()) return RunSql(sql, output_format, timer);
     std::stringstream text;
     text << std::cin.rdbuf();
-    return RunSql(text.str(), output_format);
+    return RunSql(text.str(), output_format, timer);
   } catch (const shears::Error& e) {
     std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
     return 1;

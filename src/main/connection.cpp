@@ -1,7 +1,10 @@
 #include "main/connection.h"
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
+#include <cmath>
+#include <cstdlib>
 #include <functional>
 
 #include "common/error.h"
@@ -87,6 +90,18 @@ void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int
     DescribePhysical(*child, context, indent + 1, lines);
 }
 
+// Most analyze details are numbers; some are text (a collector's "366 distinct keys from 366
+// rows"), which JSON needs quoted.
+std::string JsonValue(const std::string& value) {
+  char* end = nullptr;
+  const double number = std::strtod(value.c_str(), &end);
+  const bool is_number = !value.empty() &&
+                         (value[0] == '-' || std::isdigit(static_cast<unsigned char>(value[0]))) &&
+                         end == value.c_str() + value.size() && std::isfinite(number) &&
+                         value.find_first_of("xX") == std::string::npos;
+  return is_number ? value : JsonQuote(value);
+}
+
 std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) {
   std::string out =
       "{\"operator\":" + JsonQuote(op.name()) + ",\"details\":" + JsonQuote(op.Describe());
@@ -96,7 +111,7 @@ std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) 
     out += fmt::format(",\"rows\":{},\"time_ms\":{:.3f}", op.metrics().rows_out.load(),
                        op.metrics().nanos.load() / 1e6);
     for (const auto& [name, value] : op.AnalyzeDetails(*context)) {
-      out += "," + JsonQuote(name) + ":" + value;
+      out += "," + JsonQuote(name) + ":" + JsonValue(value);
     }
   }
   out += ",\"children\":[";
@@ -216,8 +231,12 @@ QueryResult Connection::Query(const std::string& sql) {
 
 std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
   std::vector<QueryResult> results;
-  for (const auto& statement : Parser::Parse(sql))
+  for (const auto& statement : Parser::Parse(sql)) {
+    const auto start = std::chrono::steady_clock::now();
     results.push_back(RunStatement(sql, *statement));
+    results.back().elapsed_ms =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  }
   return results;
 }
 

@@ -21,6 +21,8 @@ struct QueryResult {
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   std::shared_ptr<ColumnDataCollection> rows;
+  /// Wall time of running the statement (planning and execution; parsing excluded).
+  double elapsed_ms = 0;
   idx_t row_count() const { return rows ? rows->row_count() : 0; }
   /// All rows as text (NULL as "NULL"), row-major; for tests and small results.
   std::vector<std::vector<std::string>> ToStrings() const;

@@ -1,0 +1,181 @@
+// The star-join suite of bench/run. Each query names tables as in `shears generate star`; the
+// runner points those names at the generated Parquet for each engine. Results are compared
+// between engines after sorting rows, so ORDER BY is only needed under a LIMIT.
+
+export const TABLES = ['date_dim', 'item', 'customer', 'customer_address', 'store', 'promotion',
+  'store_sales', 'store_returns'];
+
+const KEYWORDS = new Set(['where', 'join', 'left', 'right', 'full', 'inner', 'cross', 'on',
+  'group', 'order', 'limit', 'union', 'having', 'using', 'natural', 'except', 'intersect']);
+
+// Points the suite's table names at the data: "FROM store_sales ss" becomes
+// "FROM '<data>/store_sales' ss" (and a table without alias gets its name as alias). Paths
+// rather than views keep everything a query costs (listing files, reading footers) inside the
+// one timed statement, whatever CREATE VIEW may do ahead of it.
+export function shearsSql(data, sql) {
+  const names = TABLES.join('|');
+  return sql.replace(new RegExp(`\\b(FROM|JOIN)\\s+(${names})\\b(\\s+(AS\\s+)?(\\w+))?`, 'gi'),
+    (match, keyword, table, aliasPart, as, alias) => {
+      const source = `${keyword} '${data}/${table}'`;
+      if (alias && !KEYWORDS.has(alias.toLowerCase())) return `${source}${aliasPart}`;
+      return `${source} AS ${table}${aliasPart ?? ''}`;
+    });
+}
+
+export const QUERIES = [
+  {
+    name: 'range_month',
+    what: 'contiguous dates: one month (31 partitions)',
+    sql: `SELECT d_moy, count(*) AS sales, sum(ss_sales_price) AS revenue
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year = 2000 AND d.d_moy = 12 GROUP BY d_moy`,
+  },
+  {
+    name: 'range_quarter_by_day',
+    what: 'contiguous dates: a quarter by BETWEEN on d_date, grouped by day',
+    sql: `SELECT d.d_date, count(*) AS sales, sum(ss.ss_net_profit) AS profit
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_date BETWEEN DATE '2001-04-01' AND DATE '2001-06-30' GROUP BY d.d_date`,
+  },
+  {
+    name: 'scattered_sundays',
+    what: 'scattered keys: every Sunday of 2001 (52 partitions far apart)',
+    sql: `SELECT count(*) AS sales, sum(ss_net_profit) AS profit
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year = 2001 AND d.d_day_name = 'Sunday'`,
+  },
+  {
+    name: 'scattered_dom1_in',
+    what: 'scattered keys by IN (subquery): the first day of every month (60 partitions)',
+    sql: `SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM store_sales ss
+          WHERE ss.ss_sold_date_sk IN (SELECT d_date_sk FROM date_dim WHERE d_dom = 1)`,
+  },
+  {
+    name: 'exists_semi',
+    what: 'correlated EXISTS (semi join): January and July 1999',
+    sql: `SELECT count(*) AS sales, sum(ss.ss_sales_price) AS revenue FROM store_sales ss
+          WHERE EXISTS (SELECT 1 FROM date_dim d WHERE d.d_date_sk = ss.ss_sold_date_sk
+                        AND d.d_year = 1999 AND d.d_moy IN (1, 7))`,
+  },
+  {
+    name: 'not_exists_anti',
+    what: 'NOT EXISTS (anti join): sales not dated up to 2001 (2002 and NULL keys)',
+    sql: `SELECT count(*) AS sales, sum(ss.ss_quantity) AS quantity FROM store_sales ss
+          WHERE NOT EXISTS (SELECT 1 FROM date_dim d WHERE d.d_date_sk = ss.ss_sold_date_sk
+                            AND d.d_year <= 2001)`,
+  },
+  {
+    name: 'left_outer_dim_kept',
+    what: 'LEFT JOIN keeping the days of a month, sales per day (fact on the outer side)',
+    sql: `SELECT d.d_dom, count(ss.ss_item_sk) AS sales
+          FROM date_dim d LEFT JOIN store_sales ss ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year = 2002 AND d.d_moy = 2 GROUP BY d.d_dom`,
+  },
+  {
+    name: 'right_outer_subquery',
+    what: 'RIGHT JOIN to a filtered date subquery (fact on the left, prunable)',
+    sql: `SELECT count(ss.ss_item_sk) AS sales, count(*) AS row_count
+          FROM store_sales ss RIGHT JOIN (SELECT d_date_sk FROM date_dim
+                                          WHERE d_year = 2000 AND d_moy = 2) d
+            ON ss.ss_sold_date_sk = d.d_date_sk`,
+  },
+  {
+    name: 'two_dims_date_item',
+    what: 'two dimensions on one fact: a month and an item category',
+    sql: `SELECT i.i_brand, count(*) AS sales, sum(ss.ss_sales_price) AS revenue
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          JOIN item i ON ss.ss_item_sk = i.i_item_sk
+          WHERE d.d_year = 2001 AND d.d_moy = 11 AND i.i_category = 'Music'
+          GROUP BY i.i_brand`,
+  },
+  {
+    name: 'snowflake_customer_address',
+    what: 'snowflake: store_sales -> customer -> customer_address, plus a month',
+    sql: `SELECT ca.ca_state, count(*) AS sales, sum(ss.ss_net_profit) AS profit
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          JOIN customer c ON ss.ss_customer_sk = c.c_customer_sk
+          JOIN customer_address ca ON c.c_current_addr_sk = ca.ca_address_sk
+          WHERE d.d_year = 2002 AND d.d_moy = 6 AND ca.ca_state IN ('AK', 'HI', 'NM')
+          GROUP BY ca.ca_state`,
+  },
+  {
+    name: 'two_facts_one_date_filter',
+    what: 'two facts through one dimension: sales and returns per day of one month',
+    sql: `SELECT d.d_date, s.sales, r.returned
+          FROM date_dim d
+          JOIN (SELECT ss_sold_date_sk AS day, count(*) AS sales FROM store_sales ss
+                GROUP BY ss_sold_date_sk) s ON s.day = d.d_date_sk
+          JOIN (SELECT sr_returned_date_sk AS day, sum(sr_return_amt) AS returned
+                FROM store_returns sr GROUP BY sr_returned_date_sk) r ON r.day = d.d_date_sk
+          WHERE d.d_year = 2001 AND d.d_moy = 8`,
+  },
+  {
+    name: 'returns_with_their_sales',
+    what: 'fact to fact: returns of one month joined with their sales (ticket, item)',
+    sql: `SELECT count(*) AS returns, sum(sr.sr_return_amt) AS returned,
+                 sum(ss.ss_sales_price * sr.sr_return_quantity) AS paid
+          FROM store_returns sr JOIN date_dim d ON sr.sr_returned_date_sk = d.d_date_sk
+          JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number
+                             AND ss.ss_item_sk = sr.sr_item_sk
+          WHERE d.d_year = 2000 AND d.d_moy = 2`,
+  },
+  {
+    name: 'item_category_class',
+    what: 'non-partition key: items of one category and class (runtime filter target)',
+    sql: `SELECT i.i_brand, count(*) AS sales, sum(ss.ss_net_profit) AS profit
+          FROM store_sales ss JOIN item i ON ss.ss_item_sk = i.i_item_sk
+          WHERE i.i_category = 'Jewelry' AND i.i_class = 'class 4' GROUP BY i.i_brand`,
+  },
+  {
+    name: 'item_in_subquery',
+    what: 'non-partition key by IN (subquery): expensive books',
+    sql: `SELECT count(*) AS sales, sum(ss.ss_quantity) AS quantity FROM store_sales ss
+          WHERE ss.ss_item_sk IN (SELECT i_item_sk FROM item
+                                  WHERE i_category = 'Books' AND i_current_price > 95)`,
+  },
+  {
+    name: 'customer_and_promotion',
+    what: 'non-partition keys: customers born in 1970 and e-mail+TV promotions',
+    sql: `SELECT c.c_preferred_cust_flag, count(*) AS sales, sum(ss.ss_sales_price) AS revenue
+          FROM store_sales ss JOIN customer c ON ss.ss_customer_sk = c.c_customer_sk
+          JOIN promotion p ON ss.ss_promo_sk = p.p_promo_sk
+          WHERE c.c_birth_year = 1970 AND p.p_channel_email = 'Y' AND p.p_channel_tv = 'Y'
+          GROUP BY c.c_preferred_cust_flag`,
+  },
+  {
+    name: 'store_state_year',
+    what: 'store state and a year, revenue per store',
+    sql: `SELECT s.s_store_name, count(*) AS sales, sum(ss.ss_sales_price) AS revenue
+          FROM store_sales ss JOIN store s ON ss.ss_store_sk = s.s_store_sk
+          JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE s.s_state = 'TN' AND d.d_year = 1999 GROUP BY s.s_store_name`,
+  },
+  {
+    name: 'filter_selects_nothing',
+    what: 'a date filter selecting nothing',
+    sql: `SELECT count(*) AS sales, sum(ss.ss_quantity) AS quantity
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year = 1900`,
+  },
+  {
+    name: 'filter_selects_everything',
+    what: 'a date filter selecting every day',
+    sql: `SELECT d.d_year, count(*) AS sales, sum(ss.ss_sales_price) AS revenue
+          FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year BETWEEN 1990 AND 2010 GROUP BY d.d_year`,
+  },
+  {
+    name: 'scalar_subquery_last_day',
+    what: 'scalar subquery: sales of the last day of June 2002',
+    sql: `SELECT count(*) AS sales, sum(ss.ss_sales_price) AS revenue FROM store_sales ss
+          WHERE ss.ss_sold_date_sk = (SELECT max(d_date_sk) FROM date_dim
+                                      WHERE d_year = 2002 AND d_moy = 6)`,
+  },
+  {
+    name: 'cross_join_thresholds',
+    what: 'cross join with a one-row price threshold',
+    sql: `SELECT count(*) AS sales FROM store_sales ss
+          CROSS JOIN (SELECT max(i_current_price) * 0.99 AS threshold FROM item) t
+          WHERE ss.ss_sales_price > t.threshold`,
+  },
+];

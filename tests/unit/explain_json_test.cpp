@@ -1,0 +1,118 @@
+// EXPLAIN (ANALYZE, FORMAT JSON) is read by tools (bench/run, scripts): it must be valid JSON for
+// every operator, text-valued details (the dynamic filter collector's) included.
+
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <string>
+
+#include "main/connection.h"
+#include "test_util.h"
+
+namespace shears {
+namespace {
+
+/// A strict JSON syntax check (RFC 8259 values); `pos` ends after the value.
+class JsonChecker {
+ public:
+  explicit JsonChecker(const std::string& text) : text_(text) {}
+  bool Valid() {
+    pos_ = 0;
+    return Value() && (SkipSpace(), pos_ == text_.size());
+  }
+  size_t pos() const { return pos_; }
+
+ private:
+  void SkipSpace() {
+    while (pos_ < text_.size() && std::isspace(static_cast<unsigned char>(text_[pos_])))
+      pos_++;
+  }
+  bool Eat(char c) {
+    SkipSpace();
+    if (pos_ >= text_.size() || text_[pos_] != c) return false;
+    pos_++;
+    return true;
+  }
+  bool Value() {
+    SkipSpace();
+    if (pos_ >= text_.size()) return false;
+    const char c = text_[pos_];
+    if (c == '{') return Sequence('}', true);
+    if (c == '[') return Sequence(']', false);
+    if (c == '"') return String();
+    for (const char* word : {"true", "false", "null"}) {
+      if (text_.compare(pos_, std::string(word).size(), word) == 0) {
+        pos_ += std::string(word).size();
+        return true;
+      }
+    }
+    return Number();
+  }
+  bool Sequence(char close, bool object) {
+    pos_++;
+    if (Eat(close)) return true;
+    do {
+      if (object && !(SkipSpace(), String() && Eat(':'))) return false;
+      if (!Value()) return false;
+    } while (Eat(','));
+    return Eat(close);
+  }
+  bool String() {
+    if (pos_ >= text_.size() || text_[pos_] != '"') return false;
+    for (pos_++; pos_ < text_.size(); pos_++) {
+      if (text_[pos_] == '\\') {
+        pos_++;
+      } else if (text_[pos_] == '"') {
+        pos_++;
+        return true;
+      }
+    }
+    return false;
+  }
+  bool Number() {
+    const size_t start = pos_;
+    if (text_[pos_] == '-') pos_++;
+    auto digits = [&] {
+      const size_t from = pos_;
+      while (pos_ < text_.size() && std::isdigit(static_cast<unsigned char>(text_[pos_])))
+        pos_++;
+      return pos_ > from;
+    };
+    if (!digits()) return false;
+    if (pos_ < text_.size() && text_[pos_] == '.' && (pos_++, !digits())) return false;
+    if (pos_ < text_.size() && (text_[pos_] == 'e' || text_[pos_] == 'E')) {
+      pos_++;
+      if (pos_ < text_.size() && (text_[pos_] == '+' || text_[pos_] == '-')) pos_++;
+      if (!digits()) return false;
+    }
+    return pos_ > start;
+  }
+  const std::string& text_;
+  size_t pos_ = 0;
+};
+
+TEST(ExplainJsonTest, CheckerAcceptsJsonAndRejectsBareText) {
+  EXPECT_TRUE(JsonChecker(R"({"a":[1,-2.5e3,"x\"y",true,null],"b":{}})").Valid());
+  EXPECT_FALSE(JsonChecker(R"({"filter #1":3 distinct keys})").Valid());
+  EXPECT_FALSE(JsonChecker(R"({"a":1,})").Valid());
+}
+
+TEST(ExplainJsonTest, AnalyzeOfAPrunedJoinIsValidJson) {
+  Database database;
+  Connection connection(database);
+  // An IN subquery on the partition column: a dynamic filter collector feeds the scan.
+  const std::string data = test::DataDir() + "/hive/hive_year_month";
+  auto rows = connection
+                  .Query("EXPLAIN (ANALYZE, FORMAT JSON) SELECT count(*) FROM '" + data +
+                         "' WHERE month IN (SELECT m FROM (VALUES (1), (4)) v(m))")
+                  .ToStrings();
+  ASSERT_EQ(rows.size(), 1u);
+  const std::string& json = rows[0][0];
+  JsonChecker checker(json);
+  EXPECT_TRUE(checker.Valid()) << "invalid at " << checker.pos() << ": " << json;
+  EXPECT_NE(json.find("\"operator\":\"DYNAMIC_FILTER_COLLECTOR\""), std::string::npos) << json;
+  EXPECT_NE(json.find("\"files_read\":"), std::string::npos) << json;
+}
+
+}  // namespace
+}  // namespace shears
