@@ -3,6 +3,8 @@
 // statistics of the catalog will refine this.
 
 #include <algorithm>
+#include <set>
+#include <string>
 
 #include "optimizer/optimizer.h"
 
@@ -11,6 +13,50 @@ namespace shears {
 namespace {
 
 constexpr double kFilterSelectivity = 0.2;
+
+// Rows of the scans below `op` before any filter (the largest one's), or -1.
+double BaseRows(const LogicalOperator& op) {
+  if (op.type == LogicalOperatorType::kGet)
+    return static_cast<double>(static_cast<const LogicalGet&>(op).dataset->total_rows());
+  double rows = -1;
+  for (const auto& child : op.children)
+    rows = std::max(rows, BaseRows(*child));
+  return rows;
+}
+
+// The fraction of its base rows `op` is estimated to keep (1 when unknown).
+double KeptFraction(const LogicalOperator& op) {
+  const double base = BaseRows(op);
+  if (base <= 0 || op.estimated_rows < 0) return 1;
+  return std::clamp(op.estimated_rows / base, 0.0, 1.0);
+}
+
+// The number of distinct partition-value combinations when every group of `agg` traces to a
+// partition column of one scan, else -1.
+double PartitionGroups(LogicalAggregate& agg) {
+  if (agg.groups.empty()) return -1;
+  const LogicalGet* get = nullptr;
+  std::vector<size_t> columns;
+  for (const auto& group : agg.groups) {
+    if (group->kind != BoundExprKind::kColumnRef) return -1;
+    const auto traced =
+        TraceToScans(*agg.children[0], static_cast<BoundColumnRef&>(*group).binding);
+    if (traced.empty()) return -1;
+    const auto& dataset = *traced[0].get->dataset;
+    if (static_cast<size_t>(traced[0].column_id) < dataset.num_file_columns()) return -1;
+    if (get && get != traced[0].get) return -1;
+    get = traced[0].get;
+    columns.push_back(static_cast<size_t>(traced[0].column_id) - dataset.num_file_columns());
+  }
+  std::set<std::vector<std::string>> distinct;
+  for (const auto& file : get->dataset->files()) {
+    std::vector<std::string> key;
+    for (size_t c : columns)
+      key.push_back(file.partition_values[c].ToString());
+    distinct.insert(std::move(key));
+  }
+  return static_cast<double>(distinct.size());
+}
 
 double Estimate(LogicalOperator& op) {
   std::vector<double> child_rows;
@@ -37,6 +83,9 @@ double Estimate(LogicalOperator& op) {
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
       rows = agg.groups.empty() ? 1 : std::max(1.0, child_rows[0] / 10);
+      // Grouping on partition columns: at most as many groups as their distinct values.
+      const double groups = PartitionGroups(agg);
+      if (groups > 0) rows = std::min(rows, groups);
       break;
     }
     case LogicalOperatorType::kJoin: {
@@ -50,10 +99,17 @@ double Estimate(LogicalOperator& op) {
         case JoinKind::kCross:
           rows = child_rows[0] * child_rows[1];
           break;
-        default:
-          // A foreign-key join keeps about the larger side's rows.
+        default: {
+          // A foreign-key join keeps about the larger side's rows, times the fraction of the
+          // smaller (dimension) side its filters kept.
+          const bool left_larger = child_rows[0] >= child_rows[1];
+          const LogicalOperator& smaller = *op.children[left_larger ? 1 : 0];
           rows = std::max(child_rows[0], child_rows[1]);
+          if (join.join_kind == JoinKind::kInner) rows *= KeptFraction(smaller);
+        }
       }
+      if (join.join_kind == JoinKind::kSemi) rows = child_rows[0] * KeptFraction(*op.children[1]);
+      rows = std::max(rows, 1.0);
       break;
     }
     case LogicalOperatorType::kLimit: {
