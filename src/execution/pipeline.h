@@ -32,6 +32,19 @@ class PipelineBuilder {
   std::vector<std::unique_ptr<Pipeline>> pipelines_;
 };
 
+/// The extra pipeline of a RIGHT/FULL join: once the probe pipeline finished, the join is the
+/// source of its unmatched build rows, which flow through the operators above the join in the
+/// probe pipeline into the same sink. Those operators are only known after the join's
+/// BuildPipelines returned, so they are copied when the pipeline starts.
+struct UnmatchedRowsPipeline {
+  Pipeline* probe = nullptr;
+  Pipeline* unmatched = nullptr;
+  /// From the join's BuildPipelines, after it appended itself to `probe`.
+  void Add(PhysicalOperator* join, Pipeline& probe_pipeline, PipelineBuilder& builder);
+  /// From the join's GetGlobalSourceState: copies the operators above the join.
+  void CompleteOperators(const PhysicalOperator* join) const;
+};
+
 /// Per-query execution state: sink states of every sink (so a sink that is also the next
 /// pipeline's source can read its results), settings, the thread count, cancellation.
 class ExecutionContext {
