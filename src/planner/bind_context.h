@@ -30,12 +30,16 @@ struct AggregateInfo {
   std::vector<std::string> group_keys;  // ToString of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
   std::vector<std::string> aggregate_keys;
+  /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.
+  const std::vector<ColumnBinding>* outer_columns = nullptr;
 };
 
 struct Binder::ExprContext {
   Scope* scope = nullptr;
   AggregateInfo* aggregates = nullptr;  // null: aggregates are not allowed here
   const char* clause = "expression";    // for errors: "WHERE clause", "JOIN condition"
+  /// Whether subqueries may be used here (the clause plans them with PlanSubqueries).
+  bool subqueries = false;
   const std::string* sql = nullptr;
 };
 
@@ -51,5 +55,15 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
                                             const std::string& name);
 
 bool IsAggregateFunction(const std::string& name);
+
+/// What a BoundSubquery stands for (see expression.h).
+struct BoundSubqueryInfo {
+  ast::SubqueryKind kind = ast::SubqueryKind::kScalar;
+  std::string op;           // ANY / ALL: the comparison
+  BoundExprPtr left;        // ANY / ALL: its left operand, over the enclosing query
+  LogicalOperatorPtr plan;  // the subquery; its first column is the value
+  int id = 0;               // for EXPLAIN and to tell subqueries apart
+  BoundExprPtr result;      // once planned: the expression each occurrence becomes
+};
 
 }  // namespace shears

@@ -28,7 +28,7 @@ BoundExprPtr Fold(BoundExprPtr expr) {
   bool foldable = true;
   VisitExpression(*expr, [&](BoundExpr& e) {
     if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kReference ||
-        e.kind == BoundExprKind::kAggregate) {
+        e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kSubquery) {
       foldable = false;
     }
     if (e.kind == BoundExprKind::kFunction &&
@@ -270,6 +270,7 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
         ExprContext inner = ctx;
         inner.aggregates = nullptr;
         inner.clause = "argument of an aggregate function";
+        inner.subqueries = false;
         AggregateKind kind;
         BoundExprPtr arg;
         LogicalType type;
@@ -442,9 +443,9 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kInterval:
       throw BinderError("an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP");
     case ast::ExprKind::kSubquery:
-      throw NotSupportedError(
-          "this subquery form is not supported yet (supported: [NOT] IN (SELECT ...) and [NOT] "
-          "EXISTS (...) as WHERE conditions)");
+      if (!ctx.subqueries)
+        throw NotSupportedError("subqueries are not supported in the {}", ctx.clause);
+      return BindSubqueryExpr(static_cast<const ast::SubqueryExpr&>(expr), ctx);
   }
   throw InternalError("unknown expression kind");
 }

@@ -52,8 +52,9 @@ BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* cl
   const std::string key = expr->ToString();
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
+      // expr->type: the group expressions may already have moved into the aggregate.
       auto ref = std::make_unique<BoundColumnRef>(
-          info.groups[i]->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
+          expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
       ref->alias = expr->alias;
       return ref;
     }
@@ -62,6 +63,10 @@ BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* cl
     auto& ref = static_cast<BoundColumnRef&>(*expr);
     if (ref.binding.table_index == info.aggregate_index ||
         ref.binding.table_index == info.group_index) {
+      return expr;
+    }
+    if (info.outer_columns && std::find(info.outer_columns->begin(), info.outer_columns->end(),
+                                        ref.binding) != info.outer_columns->end()) {
       return expr;
     }
     throw BinderError(
@@ -447,10 +452,19 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
       negated = true;
       e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
     }
-    if (e->kind != ast::ExprKind::kSubquery) {
+    // Scalar subqueries, ANY/ALL comparisons and IN/EXISTS below OR or NOT are values: they
+    // are joined below the filter by PlanSubqueries.
+    const auto* as_subquery =
+        e->kind == ast::ExprKind::kSubquery ? static_cast<const ast::SubqueryExpr*>(e) : nullptr;
+    const bool semi_join_form =
+        as_subquery &&
+        (as_subquery->subquery_kind == ast::SubqueryKind::kExists ||
+         (as_subquery->subquery_kind == ast::SubqueryKind::kAny && as_subquery->op == "="));
+    if (!semi_join_form) {
       ExprContext ctx;
       ctx.scope = &scope;
       ctx.clause = "WHERE clause";
+      ctx.subqueries = true;
       auto bound = BindExpr(*conjunct, ctx);
       if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
         throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
@@ -459,15 +473,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
       SplitConjunction(std::move(bound), filters);
       continue;
     }
-    const auto& sub = static_cast<const ast::SubqueryExpr&>(*e);
+    const auto& sub = *as_subquery;
     negated = negated != sub.negated;
-    if (sub.subquery_kind == ast::SubqueryKind::kScalar ||
-        sub.subquery_kind == ast::SubqueryKind::kAll ||
-        (sub.subquery_kind == ast::SubqueryKind::kAny && sub.op != "=")) {
-      throw NotSupportedError(
-          "this subquery form is not supported yet (supported in WHERE: [NOT] "
-          "IN (SELECT ...), [NOT] EXISTS (SELECT ...))");
-    }
     // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
     // its WHERE become join keys.
     Scope sub_scope;
@@ -483,7 +490,9 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
     }
     auto join = std::make_unique<LogicalJoin>();
     LogicalOperatorPtr right;
-    std::vector<BoundExprPtr> correlated_conditions;
+    // Correlated conditions other than `inner = outer`: checked per pair by the join.
+    std::vector<BoundExprPtr> residuals;
+    bool correlated = false;
     std::vector<ColumnBinding> outer_bindings;
     {
       // First try the subquery as an uncorrelated query.
@@ -510,6 +519,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         join->conditions.clear();
       }
       if (!right) {
+        correlated = true;
         if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
             select.limit) {
           throw NotSupportedError(
@@ -563,18 +573,13 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
               condition.left = std::move(eq.args[1]);
               condition.right = std::move(eq.args[0]);
             } else {
-              throw NotSupportedError(
-                  "correlated condition {} is not supported yet (only "
-                  "inner = outer equalities)",
-                  f->ToString());
+              residuals.push_back(std::move(f));
+              continue;
             }
             join->conditions.push_back(std::move(condition));
             continue;
           }
-          throw NotSupportedError(
-              "correlated condition {} is not supported yet (only inner = "
-              "outer equalities)",
-              f->ToString());
+          residuals.push_back(std::move(f));
         }
         // Outer columns must only be used by the extracted conditions.
         if (!local.empty()) {
@@ -596,25 +601,34 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           join->conditions.push_back(
               InSubqueryCondition(std::move(left_key), std::move(right_key)));
         }
-        if (join->conditions.empty()) {
-          throw NotSupportedError(
-              "EXISTS subqueries without a correlated equality are not "
-              "supported yet");
-        }
       }
     }
     if (sub.subquery_kind == ast::SubqueryKind::kExists) {
-      if (join->conditions.empty()) {
-        throw NotSupportedError("uncorrelated EXISTS is not supported yet");
-      }
+      // Without conditions (uncorrelated) the join only asks whether the subquery has a row.
       join->join_kind = negated ? JoinKind::kAnti : JoinKind::kSemi;
     } else if (!negated) {
       join->join_kind = JoinKind::kSemi;
+    } else if (correlated) {
+      // x NOT IN (correlated): no row of x's group where x = y is TRUE or NULL. The NULLs that
+      // matter are those of the group, so this is an anti join, not a mark join (whose NULL
+      // knowledge is global).
+      join->join_kind = JoinKind::kAnti;
+      JoinCondition in = std::move(join->conditions.back());
+      join->conditions.pop_back();
+      std::vector<BoundExprPtr> args;
+      args.push_back(std::move(in.left));
+      args.push_back(std::move(in.right));
+      BoundExprPtr equal = BindFunctionCall("=", std::move(args));
+      std::vector<BoundExprPtr> equal_or_unknown;
+      equal_or_unknown.push_back(std::make_unique<BoundIsNull>(equal->Copy(), false));
+      equal_or_unknown.push_back(std::move(equal));
+      residuals.push_back(std::make_unique<BoundConjunction>(false, std::move(equal_or_unknown)));
     } else {
       // NOT IN: a row survives only when the mark is FALSE (no match and no NULL involved).
       join->join_kind = JoinKind::kMark;
       join->mark_index = NewTableIndex();
     }
+    if (!residuals.empty()) join->residual = MakeConjunction(std::move(residuals));
     join->children.push_back(std::move(plan));
     join->children.push_back(std::move(right));
     if (join->join_kind == JoinKind::kMark) {
@@ -631,6 +645,10 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
     }
   }
   if (!filters.empty()) {
+    std::vector<BoundExprPtr*> with_subqueries;
+    for (auto& f : filters)
+      with_subqueries.push_back(&f);
+    plan = PlanSubqueries(std::move(plan), with_subqueries);
     auto filter = std::make_unique<LogicalFilter>();
     filter->conditions = std::move(filters);
     filter->children.push_back(std::move(plan));
@@ -693,6 +711,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   if (aggregate) {
     info.group_index = NewTableIndex();
     info.aggregate_index = NewTableIndex();
+    info.outer_columns = &scope.correlated;
     ExprContext group_ctx;
     group_ctx.scope = &scope;
     group_ctx.clause = "GROUP BY clause";
@@ -739,6 +758,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   select_ctx.scope = &scope;
   select_ctx.aggregates = aggregate ? &info : nullptr;
   select_ctx.clause = "select list";
+  select_ctx.subqueries = true;
   for (auto& item : items) {
     BoundExprPtr bound = item.expr
                              ? BindExpr(*item.expr, select_ctx)
@@ -815,6 +835,23 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     agg->aggregates = std::move(info.aggregates);
     agg->children.push_back(std::move(plan));
     plan = std::move(agg);
+  }
+  {
+    // Subqueries of the select list, HAVING and ORDER BY join above the aggregate; the outer
+    // columns they are correlated with must then be GROUP BY columns.
+    std::vector<BoundExprPtr*> with_subqueries;
+    for (auto& e : select_exprs)
+      with_subqueries.push_back(&e);
+    if (having) with_subqueries.push_back(&having);
+    std::function<BoundExprPtr(BoundExprPtr)> to_outer;
+    if (aggregate) {
+      to_outer = [&](BoundExprPtr e) {
+        return BindToGroups(std::move(e), info, "correlated subquery");
+      };
+    }
+    plan = PlanSubqueries(std::move(plan), with_subqueries, to_outer);
+  }
+  if (aggregate) {
     if (having) {
       auto filter = std::make_unique<LogicalFilter>();
       SplitConjunction(std::move(having), filter->conditions);

@@ -4,6 +4,7 @@
 // casts, expands *, checks GROUP BY rules, and turns IN/EXISTS subqueries into semi, anti and
 // mark joins. Errors are BinderErrors that name the column, table or function.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -51,11 +52,22 @@ class Binder {
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
+  LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+                                  const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
 
  public:
   // Used by the expression binding helpers.
   BoundExprPtr BindExpr(const ast::Expr& expr, ExprContext& ctx);
   uint32_t NewTableIndex() { return next_table_index_++; }
+
+  /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
+  BoundExprPtr BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprContext& ctx);
+  /// Joins every subquery in `exprs` to `plan` (the input of the clause that holds them) and
+  /// replaces it by the column that carries its value. `to_outer` maps columns the subqueries
+  /// are correlated with to columns of `plan` (GROUP BY columns above an aggregate).
+  LogicalOperatorPtr PlanSubqueries(
+      LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs,
+      const std::function<BoundExprPtr(BoundExprPtr)>& to_outer = nullptr);
 
  private:
   const ViewCatalog& views_;
