@@ -7,12 +7,35 @@
 
 namespace shears {
 
+/// How a column of a FROM item can be named. USING / NATURAL joins show their join columns
+/// once: `id` and `*` mean the merged column, `l.id` and `r.id` each side's own.
+enum class ColumnVisibility : uint8_t {
+  kVisible,
+  kQualifiedOnly,    // only as alias.name, not in `*` (the other side's join column)
+  kUnqualifiedOnly,  // only as name and in `*` (the merged join column of RIGHT/FULL joins)
+};
+
 /// One FROM item visible by name: its alias and columns.
 struct ScopeEntry {
   std::string alias;
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   std::vector<ColumnBinding> bindings;
+  std::vector<ColumnVisibility> visibility;  // empty: all visible
+
+  ColumnVisibility Visibility(size_t i) const {
+    return visibility.empty() ? ColumnVisibility::kVisible : visibility[i];
+  }
+  /// Whether column i answers to a reference with (`qualified`) or without an alias.
+  bool Matches(size_t i, bool qualified) const {
+    const ColumnVisibility v = Visibility(i);
+    return qualified ? v != ColumnVisibility::kUnqualifiedOnly
+                     : v != ColumnVisibility::kQualifiedOnly;
+  }
+  void SetVisibility(size_t i, ColumnVisibility v) {
+    visibility.resize(names.size(), ColumnVisibility::kVisible);
+    visibility[i] = v;
+  }
 };
 
 struct Binder::Scope {

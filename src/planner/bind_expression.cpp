@@ -105,7 +105,7 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
     for (const auto& entry : s->entries) {
       if (!qualifier.empty() && Lower(entry.alias) != Lower(qualifier)) continue;
       for (size_t i = 0; i < entry.names.size(); i++) {
-        if (Lower(entry.names[i]) != Lower(name)) continue;
+        if (Lower(entry.names[i]) != Lower(name) || !entry.Matches(i, !qualifier.empty())) continue;
         if (found) {
           throw BinderError(
               "column reference '{}' is ambiguous (it exists in '{}' and another "
@@ -128,8 +128,10 @@ namespace {
 std::string CandidateColumns(Binder::Scope& scope) {
   std::string out;
   for (const auto& entry : scope.entries) {
-    for (const auto& n : entry.names) {
+    for (size_t i = 0; i < entry.names.size(); i++) {
+      if (!entry.Matches(i, true)) continue;
       if (out.size() > 200) return out + ", ...";
+      const std::string& n = entry.names[i];
       out += (out.empty() ? "" : ", ") + (entry.alias.empty() ? n : entry.alias + "." + n);
     }
   }

@@ -383,24 +383,51 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       std::vector<std::string> using_columns = join.using_columns;
       if (join.natural) {
         for (const auto& le : left_scope.entries) {
-          for (const auto& n : le.names) {
+          for (size_t i = 0; i < le.names.size(); i++) {
+            if (!le.Matches(i, false)) continue;
             for (const auto& re : right_scope.entries) {
-              for (const auto& rn : re.names) {
-                if (Lower(n) == Lower(rn)) using_columns.push_back(n);
+              for (size_t j = 0; j < re.names.size(); j++) {
+                if (re.Matches(j, false) && Lower(le.names[i]) == Lower(re.names[j])) {
+                  using_columns.push_back(le.names[i]);
+                }
               }
             }
           }
         }
       }
+      // Where each join column is: (entry, column) in both.entries.
+      struct UsingColumn {
+        size_t left_entry, left_column, right_entry, right_column;
+      };
+      std::vector<UsingColumn> usings;
+      auto find_column = [&](size_t begin, size_t end, const std::string& name) {
+        std::optional<std::pair<size_t, size_t>> found;
+        for (size_t e = begin; e < end; e++) {
+          const ScopeEntry& entry = both.entries[e];
+          for (size_t c = 0; c < entry.names.size(); c++) {
+            if (Lower(entry.names[c]) != Lower(name) || !entry.Matches(c, false)) continue;
+            if (found) {
+              throw BinderError("USING column '{}' is ambiguous on one side of the join", name);
+            }
+            found = std::make_pair(e, c);
+          }
+        }
+        if (!found) {
+          throw BinderError("USING column '{}' must exist on both sides of the join", name);
+        }
+        return *found;
+      };
+      const size_t left_entries = left_scope.entries.size();
       for (const auto& column : using_columns) {
-        auto l = ResolveColumn(left_scope, "", column);
-        auto r = ResolveColumn(right_scope, "", column);
-        if (!l || !r)
-          throw BinderError("USING column '{}' must exist on both sides of the join", column);
+        auto [le, lc] = find_column(0, left_entries, column);
+        auto [re, rc] = find_column(left_entries, both.entries.size(), column);
+        const ScopeEntry& l = both.entries[le];
+        const ScopeEntry& r = both.entries[re];
         std::vector<BoundExprPtr> args;
-        args.push_back(std::make_unique<BoundColumnRef>(l->type, l->binding, l->name));
-        args.push_back(std::make_unique<BoundColumnRef>(r->type, r->binding, r->name));
+        args.push_back(std::make_unique<BoundColumnRef>(l.types[lc], l.bindings[lc], l.names[lc]));
+        args.push_back(std::make_unique<BoundColumnRef>(r.types[rc], r.bindings[rc], r.names[rc]));
         conjuncts.push_back(BindFunctionCall("=", std::move(args)));
+        usings.push_back({le, lc, re, rc});
       }
       if (join.condition) {
         ExprContext ctx;
@@ -417,11 +444,66 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
       op->children.push_back(std::move(left));
       op->children.push_back(std::move(right));
-      for (auto& e : both.entries) {
-        // USING columns appear once, from the left side (for inner/left joins).
-        scope.entries.push_back(std::move(e));
+      const bool full = op->join_kind == JoinKind::kFull;
+      const bool merges = full || op->join_kind == JoinKind::kRight;
+      LogicalOperatorPtr result = std::move(op);
+      if (merges && !usings.empty()) {
+        // The join column of an unmatched right row is only on the right side: a projection
+        // adds COALESCE(l.c, r.c) (FULL) or r.c (RIGHT) as the column `c` and `*` show.
+        auto projection = std::make_unique<LogicalProjection>();
+        projection->table_index = NewTableIndex();
+        const auto bindings = result->GetColumnBindings();
+        const auto types = result->GetTypes();
+        for (size_t i = 0; i < bindings.size(); i++) {
+          projection->expressions.push_back(
+              std::make_unique<BoundColumnRef>(types[i], bindings[i], "#" + std::to_string(i)));
+        }
+        for (auto& entry : both.entries) {
+          for (auto& b : entry.bindings) {
+            const auto at = std::find(bindings.begin(), bindings.end(), b) - bindings.begin();
+            b = ColumnBinding{projection->table_index, static_cast<uint32_t>(at)};
+          }
+        }
+        for (const auto& u : usings) {
+          ScopeEntry& l = both.entries[u.left_entry];
+          ScopeEntry& r = both.entries[u.right_entry];
+          const uint32_t l_at = l.bindings[u.left_column].column_index;
+          const uint32_t r_at = r.bindings[u.right_column].column_index;
+          auto common = CommonType(types[l_at], types[r_at]);
+          if (!common) {
+            throw BinderError("USING column '{}' has incompatible types {} and {}",
+                              l.names[u.left_column], types[l_at].ToString(),
+                              types[r_at].ToString());
+          }
+          BoundExprPtr merged = CastTo(projection->expressions[r_at]->Copy(), *common);
+          if (full) {
+            std::vector<BoundExprPtr> args;
+            args.push_back(CastTo(projection->expressions[l_at]->Copy(), *common));
+            args.push_back(std::move(merged));
+            merged = BindFunctionCall("coalesce", std::move(args));
+          }
+          const auto index = static_cast<uint32_t>(projection->expressions.size());
+          projection->expressions.push_back(std::move(merged));
+          // l.c stays reachable by its alias; the merged column takes its place for c and *.
+          l.names.push_back(l.names[u.left_column]);
+          l.types.push_back(l.types[u.left_column]);
+          l.bindings.push_back(l.bindings[u.left_column]);
+          l.SetVisibility(l.names.size() - 1, ColumnVisibility::kQualifiedOnly);
+          l.types[u.left_column] = *common;
+          l.bindings[u.left_column] = ColumnBinding{projection->table_index, index};
+          l.SetVisibility(u.left_column, ColumnVisibility::kUnqualifiedOnly);
+          r.SetVisibility(u.right_column, ColumnVisibility::kQualifiedOnly);
+        }
+        projection->children.push_back(std::move(result));
+        result = std::move(projection);
+      } else {
+        for (const auto& u : usings)
+          both.entries[u.right_entry].SetVisibility(u.right_column,
+                                                    ColumnVisibility::kQualifiedOnly);
       }
-      return op;
+      for (auto& e : both.entries)
+        scope.entries.push_back(std::move(e));
+      return result;
     }
   }
   throw InternalError("unknown table reference");
@@ -683,6 +765,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       for (const auto& entry : scope.entries) {
         if (!star.relation.empty() && Lower(entry.alias) != Lower(star.relation)) continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
+          if (!entry.Matches(i, !star.relation.empty())) continue;
           items.push_back({nullptr, entry.names[i], entry.bindings[i], entry.types[i]});
           any = true;
         }
