@@ -86,6 +86,7 @@ struct BoundSubqueryInfo {
   BoundExprPtr left;        // ANY / ALL: its left operand, over the enclosing query
   LogicalOperatorPtr plan;  // the subquery; its first column is the value
   int id = 0;               // for EXPLAIN and to tell subqueries apart
+  int location = -1;        // in the query text, for errors
   BoundExprPtr result;      // once planned: the expression each occurrence becomes
 };
 

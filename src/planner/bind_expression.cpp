@@ -192,6 +192,14 @@ BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
 }  // namespace
 
 BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
+  try {
+    return BindExprAt(expr, ctx);
+  } catch (const Error&) {
+    RethrowAt(expr.location);
+  }
+}
+
+BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
   switch (expr.kind) {
     case ast::ExprKind::kColumnRef: {
       const auto& ref = static_cast<const ast::ColumnRefExpr&>(expr);

@@ -311,6 +311,7 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprCon
   info->kind = subquery.subquery_kind;
   info->op = subquery.op;
   info->id = next_id++;
+  info->location = subquery.location;
   BoundQuery query = BindQueryNode(*subquery.query, ctx.scope);
   if (info->kind != ast::SubqueryKind::kExists && query.types.size() != 1) {
     throw BinderError("a subquery used as an expression must return one column, not {}",
@@ -348,7 +349,13 @@ LogicalOperatorPtr Binder::PlanSubqueries(
     }
     if (e->kind != BoundExprKind::kSubquery) return;
     auto& info = *static_cast<BoundSubquery&>(*e).info;
-    if (!info.result) plan = PlanSubquery(std::move(plan), info, to_outer);
+    if (!info.result) {
+      try {
+        plan = PlanSubquery(std::move(plan), info, to_outer);
+      } catch (const Error&) {
+        RethrowAt(info.location);
+      }
+    }
     const std::string alias = e->alias;
     e = info.result->Copy();
     e->alias = alias;

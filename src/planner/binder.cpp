@@ -177,7 +177,30 @@ const ViewCatalog::View* ViewCatalog::Find(const std::string& name) const {
   return it == views_.end() ? nullptr : &it->second;
 }
 
-Binder::Binder(const ViewCatalog& views) : views_(views) {}
+Binder::Binder(const ViewCatalog& views, const std::string* sql) : views_(views), sql_(sql) {}
+
+void Binder::RethrowAt(int location) const {
+  try {
+    throw;
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    // Only the innermost expression names the position.
+    if (!sql_ || location < 0 || message.find("\nLINE ") != std::string::npos) throw;
+    const std::string positioned = message + "\n" + FormatErrorPosition(*sql_, location);
+    switch (e.kind()) {
+      case ErrorKind::kBinder:
+        throw BinderError(positioned);
+      case ErrorKind::kNotSupported:
+        throw NotSupportedError(positioned);
+      case ErrorKind::kOutOfRange:
+        throw OutOfRangeError(positioned);
+      case ErrorKind::kInvalidInput:
+        throw InvalidInputError(positioned);
+      default:
+        throw;
+    }
+  }
+}
 
 BoundQuery Binder::Bind(const ast::QueryNode& query) {
   return BindQueryNode(query, nullptr);
@@ -244,6 +267,14 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
 }
 
 LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) {
+  try {
+    return BindTableRefAt(ref, scope);
+  } catch (const Error&) {
+    RethrowAt(ref.location);
+  }
+}
+
+LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::kBaseTable: {
       const auto& base = static_cast<const ast::BaseTableRef&>(ref);
@@ -267,8 +298,16 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
         if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
           throw InternalError("view '{}' does not hold one query", name);
         }
-        BoundQuery q =
-            BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        const std::string* query_sql = sql_;
+        sql_ = nullptr;
+        BoundQuery q;
+        try {
+          q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        } catch (...) {
+          sql_ = query_sql;
+          throw;
+        }
+        sql_ = query_sql;
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
         ApplyColumnAliases(entry, view->column_aliases);
         ApplyColumnAliases(entry, ref.column_aliases);
@@ -526,204 +565,209 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
   split(where);
   std::vector<BoundExprPtr> filters;
   for (const ast::Expr* conjunct : conjuncts) {
-    bool negated = false;
-    const ast::Expr* e = conjunct;
-    if (e->kind == ast::ExprKind::kOperator &&
-        static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
-        static_cast<const ast::OperatorExpr*>(e)->children[0]->kind == ast::ExprKind::kSubquery) {
-      negated = true;
-      e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
-    }
-    // Scalar subqueries, ANY/ALL comparisons and IN/EXISTS below OR or NOT are values: they
-    // are joined below the filter by PlanSubqueries.
-    const auto* as_subquery =
-        e->kind == ast::ExprKind::kSubquery ? static_cast<const ast::SubqueryExpr*>(e) : nullptr;
-    const bool semi_join_form =
-        as_subquery &&
-        (as_subquery->subquery_kind == ast::SubqueryKind::kExists ||
-         (as_subquery->subquery_kind == ast::SubqueryKind::kAny && as_subquery->op == "="));
-    if (!semi_join_form) {
-      ExprContext ctx;
-      ctx.scope = &scope;
-      ctx.clause = "WHERE clause";
-      ctx.subqueries = true;
-      auto bound = BindExpr(*conjunct, ctx);
-      if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
-        throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
-                          bound->ToString());
+    try {
+      bool negated = false;
+      const ast::Expr* e = conjunct;
+      if (e->kind == ast::ExprKind::kOperator &&
+          static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
+          static_cast<const ast::OperatorExpr*>(e)->children[0]->kind == ast::ExprKind::kSubquery) {
+        negated = true;
+        e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
       }
-      SplitConjunction(std::move(bound), filters);
-      continue;
-    }
-    const auto& sub = *as_subquery;
-    negated = negated != sub.negated;
-    // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
-    // its WHERE become join keys.
-    Scope sub_scope;
-    sub_scope.outer = &scope;
-    if (sub.query->kind != ast::QueryNodeKind::kSelect) {
-      throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
-    }
-    const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-    if (!select.from) throw NotSupportedError("IN / EXISTS subqueries need a FROM clause");
-    if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
-        select.limit || select.offset) {
-      // Uncorrelated ones of these shapes bind as an ordinary query.
-    }
-    auto join = std::make_unique<LogicalJoin>();
-    LogicalOperatorPtr right;
-    // Correlated conditions other than `inner = outer`: checked per pair by the join.
-    std::vector<BoundExprPtr> residuals;
-    bool correlated = false;
-    std::vector<ColumnBinding> outer_bindings;
-    {
-      // First try the subquery as an uncorrelated query.
-      size_t saved_index = next_table_index_;
-      try {
-        BoundQuery q = BindQueryNode(*sub.query, nullptr);
-        right = std::move(q.plan);
-        if (sub.subquery_kind == ast::SubqueryKind::kAny) {
-          if (q.types.size() != 1) throw BinderError("IN subquery must return exactly one column");
-          ExprContext ctx;
-          ctx.scope = &scope;
-          ctx.clause = "IN expression";
-          auto left_key = BindExpr(*sub.left, ctx);
-          auto bindings = right->GetColumnBindings();
-          BoundExprPtr right_key =
-              std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
-          join->conditions.push_back(
-              InSubqueryCondition(std::move(left_key), std::move(right_key)));
+      // Scalar subqueries, ANY/ALL comparisons and IN/EXISTS below OR or NOT are values: they
+      // are joined below the filter by PlanSubqueries.
+      const auto* as_subquery =
+          e->kind == ast::ExprKind::kSubquery ? static_cast<const ast::SubqueryExpr*>(e) : nullptr;
+      const bool semi_join_form =
+          as_subquery &&
+          (as_subquery->subquery_kind == ast::SubqueryKind::kExists ||
+           (as_subquery->subquery_kind == ast::SubqueryKind::kAny && as_subquery->op == "="));
+      if (!semi_join_form) {
+        ExprContext ctx;
+        ctx.scope = &scope;
+        ctx.clause = "WHERE clause";
+        ctx.subqueries = true;
+        auto bound = BindExpr(*conjunct, ctx);
+        if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
+          throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
+                            bound->ToString());
         }
-      } catch (const BinderError&) {
-        // Correlated: bind FROM and WHERE of the subquery against the outer scope.
-        next_table_index_ = static_cast<uint32_t>(saved_index);
-        right.reset();
-        join->conditions.clear();
+        SplitConjunction(std::move(bound), filters);
+        continue;
       }
-      if (!right) {
-        correlated = true;
-        if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
-            select.limit) {
-          throw NotSupportedError(
-              "correlated subqueries with GROUP BY, aggregates or LIMIT are "
-              "not supported yet");
-        }
-        right = BindTableRef(*select.from, sub_scope);
-        std::vector<BoundExprPtr> inner_filters;
-        if (select.where) {
-          ExprContext ctx;
-          ctx.scope = &sub_scope;
-          ctx.clause = "WHERE clause of a subquery";
-          SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
-        }
-        // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
-        std::set<uint32_t> inner_tables;
-        for (const auto& b : right->GetColumnBindings())
-          inner_tables.insert(b.table_index);
-        std::vector<BoundExprPtr> local;
-        for (auto& f : inner_filters) {
-          auto refs = ReferencedBindings(*f);
-          bool touches_outer = false;
-          for (const auto& r : refs)
-            touches_outer = touches_outer || !inner_tables.count(r.table_index);
-          if (!touches_outer) {
-            local.push_back(std::move(f));
-            continue;
+      const auto& sub = *as_subquery;
+      negated = negated != sub.negated;
+      // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
+      // its WHERE become join keys.
+      Scope sub_scope;
+      sub_scope.outer = &scope;
+      if (sub.query->kind != ast::QueryNodeKind::kSelect) {
+        throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
+      }
+      const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
+      if (!select.from) throw NotSupportedError("IN / EXISTS subqueries need a FROM clause");
+      if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
+          select.limit || select.offset) {
+        // Uncorrelated ones of these shapes bind as an ordinary query.
+      }
+      auto join = std::make_unique<LogicalJoin>();
+      LogicalOperatorPtr right;
+      // Correlated conditions other than `inner = outer`: checked per pair by the join.
+      std::vector<BoundExprPtr> residuals;
+      bool correlated = false;
+      std::vector<ColumnBinding> outer_bindings;
+      {
+        // First try the subquery as an uncorrelated query.
+        size_t saved_index = next_table_index_;
+        try {
+          BoundQuery q = BindQueryNode(*sub.query, nullptr);
+          right = std::move(q.plan);
+          if (sub.subquery_kind == ast::SubqueryKind::kAny) {
+            if (q.types.size() != 1)
+              throw BinderError("IN subquery must return exactly one column");
+            ExprContext ctx;
+            ctx.scope = &scope;
+            ctx.clause = "IN expression";
+            auto left_key = BindExpr(*sub.left, ctx);
+            auto bindings = right->GetColumnBindings();
+            BoundExprPtr right_key =
+                std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
+            join->conditions.push_back(
+                InSubqueryCondition(std::move(left_key), std::move(right_key)));
           }
-          if (f->kind == BoundExprKind::kFunction &&
-              static_cast<BoundFunction&>(*f).function.name == "=") {
-            auto& eq = static_cast<BoundFunction&>(*f);
-            auto side_is_inner = [&](const BoundExpr& x) {
-              for (const auto& r : ReferencedBindings(x)) {
-                if (!inner_tables.count(r.table_index)) return false;
-              }
-              return true;
-            };
-            auto side_is_outer = [&](const BoundExpr& x) {
-              auto rs = ReferencedBindings(x);
-              if (rs.empty()) return false;
-              for (const auto& r : rs) {
-                if (inner_tables.count(r.table_index)) return false;
-              }
-              return true;
-            };
-            JoinCondition condition;
-            if (side_is_outer(*eq.args[0]) && side_is_inner(*eq.args[1])) {
-              condition.left = std::move(eq.args[0]);
-              condition.right = std::move(eq.args[1]);
-            } else if (side_is_inner(*eq.args[0]) && side_is_outer(*eq.args[1])) {
-              condition.left = std::move(eq.args[1]);
-              condition.right = std::move(eq.args[0]);
-            } else {
-              residuals.push_back(std::move(f));
+        } catch (const BinderError&) {
+          // Correlated: bind FROM and WHERE of the subquery against the outer scope.
+          next_table_index_ = static_cast<uint32_t>(saved_index);
+          right.reset();
+          join->conditions.clear();
+        }
+        if (!right) {
+          correlated = true;
+          if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
+              select.limit) {
+            throw NotSupportedError(
+                "correlated subqueries with GROUP BY, aggregates or LIMIT are "
+                "not supported yet");
+          }
+          right = BindTableRef(*select.from, sub_scope);
+          std::vector<BoundExprPtr> inner_filters;
+          if (select.where) {
+            ExprContext ctx;
+            ctx.scope = &sub_scope;
+            ctx.clause = "WHERE clause of a subquery";
+            SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
+          }
+          // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
+          std::set<uint32_t> inner_tables;
+          for (const auto& b : right->GetColumnBindings())
+            inner_tables.insert(b.table_index);
+          std::vector<BoundExprPtr> local;
+          for (auto& f : inner_filters) {
+            auto refs = ReferencedBindings(*f);
+            bool touches_outer = false;
+            for (const auto& r : refs)
+              touches_outer = touches_outer || !inner_tables.count(r.table_index);
+            if (!touches_outer) {
+              local.push_back(std::move(f));
               continue;
             }
-            join->conditions.push_back(std::move(condition));
-            continue;
+            if (f->kind == BoundExprKind::kFunction &&
+                static_cast<BoundFunction&>(*f).function.name == "=") {
+              auto& eq = static_cast<BoundFunction&>(*f);
+              auto side_is_inner = [&](const BoundExpr& x) {
+                for (const auto& r : ReferencedBindings(x)) {
+                  if (!inner_tables.count(r.table_index)) return false;
+                }
+                return true;
+              };
+              auto side_is_outer = [&](const BoundExpr& x) {
+                auto rs = ReferencedBindings(x);
+                if (rs.empty()) return false;
+                for (const auto& r : rs) {
+                  if (inner_tables.count(r.table_index)) return false;
+                }
+                return true;
+              };
+              JoinCondition condition;
+              if (side_is_outer(*eq.args[0]) && side_is_inner(*eq.args[1])) {
+                condition.left = std::move(eq.args[0]);
+                condition.right = std::move(eq.args[1]);
+              } else if (side_is_inner(*eq.args[0]) && side_is_outer(*eq.args[1])) {
+                condition.left = std::move(eq.args[1]);
+                condition.right = std::move(eq.args[0]);
+              } else {
+                residuals.push_back(std::move(f));
+                continue;
+              }
+              join->conditions.push_back(std::move(condition));
+              continue;
+            }
+            residuals.push_back(std::move(f));
           }
-          residuals.push_back(std::move(f));
-        }
-        // Outer columns must only be used by the extracted conditions.
-        if (!local.empty()) {
-          auto filter = std::make_unique<LogicalFilter>();
-          filter->conditions = std::move(local);
-          filter->children.push_back(std::move(right));
-          right = std::move(filter);
-        }
-        if (sub.subquery_kind == ast::SubqueryKind::kAny) {
-          // x IN (SELECT y FROM ... WHERE correlated): one more key x = y.
-          if (select.select_list.size() != 1)
-            throw BinderError("IN subquery must return exactly one column");
-          ExprContext inner_ctx;
-          inner_ctx.scope = &sub_scope;
-          auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
-          ExprContext outer_ctx;
-          outer_ctx.scope = &scope;
-          auto left_key = BindExpr(*sub.left, outer_ctx);
-          join->conditions.push_back(
-              InSubqueryCondition(std::move(left_key), std::move(right_key)));
+          // Outer columns must only be used by the extracted conditions.
+          if (!local.empty()) {
+            auto filter = std::make_unique<LogicalFilter>();
+            filter->conditions = std::move(local);
+            filter->children.push_back(std::move(right));
+            right = std::move(filter);
+          }
+          if (sub.subquery_kind == ast::SubqueryKind::kAny) {
+            // x IN (SELECT y FROM ... WHERE correlated): one more key x = y.
+            if (select.select_list.size() != 1)
+              throw BinderError("IN subquery must return exactly one column");
+            ExprContext inner_ctx;
+            inner_ctx.scope = &sub_scope;
+            auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
+            ExprContext outer_ctx;
+            outer_ctx.scope = &scope;
+            auto left_key = BindExpr(*sub.left, outer_ctx);
+            join->conditions.push_back(
+                InSubqueryCondition(std::move(left_key), std::move(right_key)));
+          }
         }
       }
-    }
-    if (sub.subquery_kind == ast::SubqueryKind::kExists) {
-      // Without conditions (uncorrelated) the join only asks whether the subquery has a row.
-      join->join_kind = negated ? JoinKind::kAnti : JoinKind::kSemi;
-    } else if (!negated) {
-      join->join_kind = JoinKind::kSemi;
-    } else if (correlated) {
-      // x NOT IN (correlated): no row of x's group where x = y is TRUE or NULL. The NULLs that
-      // matter are those of the group, so this is an anti join, not a mark join (whose NULL
-      // knowledge is global).
-      join->join_kind = JoinKind::kAnti;
-      JoinCondition in = std::move(join->conditions.back());
-      join->conditions.pop_back();
-      std::vector<BoundExprPtr> args;
-      args.push_back(std::move(in.left));
-      args.push_back(std::move(in.right));
-      BoundExprPtr equal = BindFunctionCall("=", std::move(args));
-      std::vector<BoundExprPtr> equal_or_unknown;
-      equal_or_unknown.push_back(std::make_unique<BoundIsNull>(equal->Copy(), false));
-      equal_or_unknown.push_back(std::move(equal));
-      residuals.push_back(std::make_unique<BoundConjunction>(false, std::move(equal_or_unknown)));
-    } else {
-      // NOT IN: a row survives only when the mark is FALSE (no match and no NULL involved).
-      join->join_kind = JoinKind::kMark;
-      join->mark_index = NewTableIndex();
-    }
-    if (!residuals.empty()) join->residual = MakeConjunction(std::move(residuals));
-    join->children.push_back(std::move(plan));
-    join->children.push_back(std::move(right));
-    if (join->join_kind == JoinKind::kMark) {
-      auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(),
-                                                   ColumnBinding{join->mark_index, 0}, "mark");
-      auto not_mark = std::make_unique<BoundNot>(std::move(mark));
-      auto filter = std::make_unique<LogicalFilter>();
-      filter->conditions.push_back(std::move(not_mark));
-      filter->children.push_back(std::move(join));
-      plan = std::move(filter);
-      // The mark column stays in the output; the final projection drops it.
-    } else {
-      plan = std::move(join);
+      if (sub.subquery_kind == ast::SubqueryKind::kExists) {
+        // Without conditions (uncorrelated) the join only asks whether the subquery has a row.
+        join->join_kind = negated ? JoinKind::kAnti : JoinKind::kSemi;
+      } else if (!negated) {
+        join->join_kind = JoinKind::kSemi;
+      } else if (correlated) {
+        // x NOT IN (correlated): no row of x's group where x = y is TRUE or NULL. The NULLs that
+        // matter are those of the group, so this is an anti join, not a mark join (whose NULL
+        // knowledge is global).
+        join->join_kind = JoinKind::kAnti;
+        JoinCondition in = std::move(join->conditions.back());
+        join->conditions.pop_back();
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(in.left));
+        args.push_back(std::move(in.right));
+        BoundExprPtr equal = BindFunctionCall("=", std::move(args));
+        std::vector<BoundExprPtr> equal_or_unknown;
+        equal_or_unknown.push_back(std::make_unique<BoundIsNull>(equal->Copy(), false));
+        equal_or_unknown.push_back(std::move(equal));
+        residuals.push_back(std::make_unique<BoundConjunction>(false, std::move(equal_or_unknown)));
+      } else {
+        // NOT IN: a row survives only when the mark is FALSE (no match and no NULL involved).
+        join->join_kind = JoinKind::kMark;
+        join->mark_index = NewTableIndex();
+      }
+      if (!residuals.empty()) join->residual = MakeConjunction(std::move(residuals));
+      join->children.push_back(std::move(plan));
+      join->children.push_back(std::move(right));
+      if (join->join_kind == JoinKind::kMark) {
+        auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(),
+                                                     ColumnBinding{join->mark_index, 0}, "mark");
+        auto not_mark = std::make_unique<BoundNot>(std::move(mark));
+        auto filter = std::make_unique<LogicalFilter>();
+        filter->conditions.push_back(std::move(not_mark));
+        filter->children.push_back(std::move(join));
+        plan = std::move(filter);
+        // The mark column stays in the output; the final projection drops it.
+      } else {
+        plan = std::move(join);
+      }
+    } catch (const Error&) {
+      RethrowAt(conjunct->location);
     }
   }
   if (!filters.empty()) {

@@ -38,7 +38,9 @@ struct BoundQuery {
 
 class Binder {
  public:
-  explicit Binder(const ViewCatalog& views);
+  /// `sql`: the text the query was parsed from (AST locations are offsets into it), so that
+  /// errors can point at the expression they are about; may be null.
+  explicit Binder(const ViewCatalog& views, const std::string* sql = nullptr);
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -51,6 +53,7 @@ class Binder {
   BoundQuery BindValues(const ast::ValuesNode& node);
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
+  LogicalOperatorPtr BindTableRefAt(const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                   const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
@@ -58,6 +61,9 @@ class Binder {
  public:
   // Used by the expression binding helpers.
   BoundExprPtr BindExpr(const ast::Expr& expr, ExprContext& ctx);
+  /// Rethrows the user error being handled with the query position `location` appended (when
+  /// it has none yet and the query text is known).
+  [[noreturn]] void RethrowAt(int location) const;
   uint32_t NewTableIndex() { return next_table_index_++; }
 
   /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
@@ -70,7 +76,10 @@ class Binder {
       const std::function<BoundExprPtr(BoundExprPtr)>& to_outer = nullptr);
 
  private:
+  BoundExprPtr BindExprAt(const ast::Expr& expr, ExprContext& ctx);
+
   const ViewCatalog& views_;
+  const std::string* sql_ = nullptr;  // null inside views: their positions are not the query's
   uint32_t next_table_index_ = 1;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;
   int depth_ = 0;  // view / subquery nesting, to stop runaway recursion
