@@ -49,6 +49,20 @@ void UnmatchedRowsPipeline::CompleteOperators(const PhysicalOperator* join) cons
   unmatched->operators.assign(it + 1, ops.end());
 }
 
+void BuildJoinPipelines(PhysicalOperator& join, Pipeline& current, PipelineBuilder& builder,
+                        UnmatchedRowsPipeline* unmatched) {
+  SHEARS_CHECK(join.children().size() == 2);
+  Pipeline* build = builder.NewPipeline(&join);
+  current.dependencies.push_back(build);
+  join.children()[1]->BuildPipelines(*build, builder);
+  join.children()[0]->BuildPipelines(current, builder);
+  current.operators.push_back(&join);
+  if (unmatched) {
+    *unmatched = UnmatchedRowsPipeline();
+    unmatched->Add(&join, current, builder);
+  }
+}
+
 GlobalSinkState& ExecutionContext::sink_state(const PhysicalOperator* op) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = sink_states_.find(op);

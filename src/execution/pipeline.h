@@ -45,6 +45,13 @@ struct UnmatchedRowsPipeline {
   void CompleteOperators(const PhysicalOperator* join) const;
 };
 
+/// The pipelines of a join with a build side (rule 2 in physical_operator.h): the right child
+/// sinks into `join` in a pipeline of its own that `current` depends on; the left child, then
+/// `join`, continue `current`. `unmatched` (RIGHT/FULL joins, else null) gets the pipeline of
+/// the build rows no probe row matched.
+void BuildJoinPipelines(PhysicalOperator& join, Pipeline& current, PipelineBuilder& builder,
+                        UnmatchedRowsPipeline* unmatched);
+
 /// Per-query execution state: sink states of every sink (so a sink that is also the next
 /// pipeline's source can read its results), settings, the thread count, cancellation.
 class ExecutionContext {

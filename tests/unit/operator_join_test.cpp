@@ -471,6 +471,22 @@ TEST(OperatorJoinTest, LargeBuildCounts) {
   }
 }
 
+/// `root` fails with a memory limit of 1MB, releasing all it reserved, and gives `rows` rows
+/// without it.
+void ExpectOverMemoryLimitOnlyWithIt(PhysicalResultCollector& root, size_t rows) {
+  Settings settings;
+  settings.Set("memory_limit", Value::Varchar("1MB"));
+  for (int threads : {1, 2}) {
+    QueryContext query(settings);
+    {
+      ExecutionContext context(query, threads);
+      EXPECT_THROW(Executor(context).Execute(root), OutOfMemoryError);
+    }
+    EXPECT_EQ(query.memory().used(), 0);  // everything reserved was released
+  }
+  EXPECT_EQ(RunSorted(root, 2).size(), rows);
+}
+
 TEST(OperatorJoinTest, BuildOverMemoryLimit) {
   auto build = Generate(100000, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
   auto probe = Generate(10, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
@@ -486,18 +502,7 @@ TEST(OperatorJoinTest, BuildOverMemoryLimit) {
   join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, build));
   PhysicalResultCollector root(four);
   root.AddChild(std::move(join));
-  Settings settings;
-  settings.Set("memory_limit", Value::Varchar("1MB"));
-  for (int threads : {1, 2}) {
-    QueryContext query(settings);
-    {
-      ExecutionContext context(query, threads);
-      EXPECT_THROW(Executor(context).Execute(root), OutOfMemoryError);
-    }
-    EXPECT_EQ(query.memory().used(), 0);  // everything reserved was released
-  }
-  // The same join fits without the limit.
-  EXPECT_EQ(RunSorted(root, 2).size(), 10u);
+  ExpectOverMemoryLimitOnlyWithIt(root, 10);
 }
 
 /// A RIGHT/FULL join whose unmatched rows must pass through the operators above it: another
@@ -760,17 +765,7 @@ TEST(OperatorNestedLoopJoinTest, MaterializedSideOverMemoryLimit) {
   join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, right));
   PhysicalResultCollector root(four);
   root.AddChild(std::move(join));
-  Settings settings;
-  settings.Set("memory_limit", Value::Varchar("1MB"));
-  for (int threads : {1, 2}) {
-    QueryContext query(settings);
-    {
-      ExecutionContext context(query, threads);
-      EXPECT_THROW(Executor(context).Execute(root), OutOfMemoryError);
-    }
-    EXPECT_EQ(query.memory().used(), 0);
-  }
-  EXPECT_EQ(RunSorted(root, 2).size(), 10u);
+  ExpectOverMemoryLimitOnlyWithIt(root, 10);
 }
 
 }  // namespace

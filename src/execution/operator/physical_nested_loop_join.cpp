@@ -257,14 +257,7 @@ bool PhysicalNestedLoopJoin::GetData(ExecutionContext& context, Batch& out,
 // ---- pipelines ----
 
 void PhysicalNestedLoopJoin::BuildPipelines(Pipeline& current, PipelineBuilder& builder) {
-  SHEARS_CHECK(children_.size() == 2);
-  Pipeline* build = builder.NewPipeline(this);
-  current.dependencies.push_back(build);
-  children_[1]->BuildPipelines(*build, builder);
-  children_[0]->BuildPipelines(current, builder);
-  current.operators.push_back(this);
-  unmatched_ = UnmatchedRowsPipeline();
-  if (TracksMatches()) unmatched_.Add(this, current, builder);
+  BuildJoinPipelines(*this, current, builder, TracksMatches() ? &unmatched_ : nullptr);
 }
 
 std::string PhysicalNestedLoopJoin::Describe() const {
