@@ -605,7 +605,6 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
       }
       const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-      if (!select.from) throw NotSupportedError("IN / EXISTS subqueries need a FROM clause");
       if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
           select.limit || select.offset) {
         // Uncorrelated ones of these shapes bind as an ordinary query.
@@ -643,6 +642,9 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         }
         if (!right) {
           correlated = true;
+          if (!select.from) {
+            throw NotSupportedError("correlated IN / EXISTS subqueries need a FROM clause");
+          }
           if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
               select.limit) {
             throw NotSupportedError(
