@@ -82,12 +82,14 @@ bool IsAggregateFunction(const std::string& name);
 /// What a BoundSubquery stands for (see expression.h).
 struct BoundSubqueryInfo {
   ast::SubqueryKind kind = ast::SubqueryKind::kScalar;
-  std::string op;           // ANY / ALL: the comparison
-  BoundExprPtr left;        // ANY / ALL: its left operand, over the enclosing query
-  LogicalOperatorPtr plan;  // the subquery; its first column is the value
-  int id = 0;               // for EXPLAIN and to tell subqueries apart
-  int location = -1;        // in the query text, for errors
-  BoundExprPtr result;      // once planned: the expression each occurrence becomes
+  std::string op;                          // ANY / ALL: the comparison
+  BoundExprPtr left;                       // ANY / ALL: its left operand, over the enclosing query
+  LogicalOperatorPtr plan;                 // the subquery; its first column is the value
+  int id = 0;                              // for EXPLAIN and to tell subqueries apart
+  int location = -1;                       // in the query text, for errors
+  const ast::SubqueryExpr* ast = nullptr;  // to bind it again (PlanCorrelatedAny)
+  Binder::Scope* scope = nullptr;          // the scope it was bound in
+  BoundExprPtr result;                     // once planned: the expression each occurrence becomes
 };
 
 }  // namespace shears

@@ -10,7 +10,8 @@
 //                          regrouping: its value for a missing group is the aggregate of no
 //                          rows, e.g. count(*) = 0)
 //   EXISTS                 MARK join (with the correlation equalities as keys)
-//   x IN / op ANY          MARK join on x = v (hash) or x op v (nested loop)
+//   x IN / op ANY          MARK join on x = v (hash) or x op v (nested loop); correlated:
+//                          two MARK joins (see PlanCorrelatedAny)
 //   x op ALL               NOT (x negated-op ANY)
 //
 // `check` raises "more than one row returned by a subquery used as an expression" when a
@@ -312,6 +313,8 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprCon
   info->op = subquery.op;
   info->id = next_id++;
   info->location = subquery.location;
+  info->ast = &subquery;
+  info->scope = ctx.scope;
   BoundQuery query = BindQueryNode(*subquery.query, ctx.scope);
   if (info->kind != ast::SubqueryKind::kExists && query.types.size() != 1) {
     throw BinderError("a subquery used as an expression must return one column, not {}",
@@ -366,11 +369,76 @@ LogicalOperatorPtr Binder::PlanSubqueries(
   return plan;
 }
 
+namespace {
+
+/// A subquery plan with its correlation pulled out (see CorrelationPuller).
+struct Decorrelated {
+  std::vector<Correlation> correlations;
+  std::vector<BoundExprPtr> residuals;
+};
+
+/// Pulls the correlation out of `subplan` and checks it refers to `outer_plan` (after
+/// `to_outer`); residuals (conditions other than equalities) only when `allow_residuals`.
+Decorrelated Decorrelate(Binder& binder, LogicalOperatorPtr& subplan,
+                         const LogicalOperator& outer_plan, bool allow_residuals,
+                         const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
+  Decorrelated out;
+  CorrelationPuller puller(binder, ProducedTables(*subplan),
+                           allow_residuals ? &out.residuals : nullptr);
+  puller.Pull(subplan);
+  out.correlations = std::move(puller.correlations);
+  const auto outer_tables = ProducedTables(outer_plan);
+  auto tables = outer_tables;
+  for (const auto& b : subplan->GetColumnBindings())
+    tables.insert(b.table_index);
+  auto too_deep = [] {
+    return NotSupportedError(
+        "subqueries correlated with a query more than one level out are not supported yet");
+  };
+  for (auto& c : out.correlations) {
+    if (to_outer) c.outer = to_outer(std::move(c.outer));
+    if (ReferencesOutside(*c.outer, outer_tables)) throw too_deep();
+  }
+  if (!out.residuals.empty() && to_outer) {
+    throw UnsupportedCorrelation("a condition other than an equality in an aggregate query");
+  }
+  for (auto& r : out.residuals) {
+    if (ReferencesOutside(*r, tables)) throw too_deep();
+  }
+  return out;
+}
+
+/// The correlation equalities as join keys `outer = inner`, both cast to their common type.
+void AddCorrelationKeys(LogicalJoin& join, std::vector<Correlation>& correlations) {
+  for (auto& c : correlations) {
+    auto common = CommonType(c.outer->type, c.inner->type);
+    if (!common) {
+      throw BinderError("cannot compare {} with {} in a correlated subquery",
+                        c.outer->type.ToString(), c.inner->type.ToString());
+    }
+    JoinCondition condition;
+    condition.left = CastTo(std::move(c.outer), *common);
+    condition.right = CastTo(std::move(c.inner), *common);
+    join.conditions.push_back(std::move(condition));
+  }
+}
+
+/// `mark` as EXISTS means it: a NULL mark (NULL keys) is no match.
+BoundExprPtr MarkIsTrue(BoundExprPtr mark) {
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(mark));
+  args.push_back(std::make_unique<BoundConstant>(Value::Boolean(false)));
+  return BindFunctionCall("coalesce", std::move(args));
+}
+
+}  // namespace
+
 LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                         const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
-  const auto inner_tables = ProducedTables(*info.plan);
-  const bool correlated = SubtreeReferencesOutside(*info.plan, inner_tables);
+  const bool correlated = SubtreeReferencesOutside(*info.plan, ProducedTables(*info.plan));
   const bool scalar = info.kind == ast::SubqueryKind::kScalar;
+  const bool exists = info.kind == ast::SubqueryKind::kExists;
+  if (correlated && !scalar && !exists) return PlanCorrelatedAny(std::move(plan), info, to_outer);
 
   // A subquery that is one aggregate without GROUP BY has exactly one row per outer row.
   const LogicalAggregate* ungrouped = nullptr;
@@ -381,54 +449,12 @@ LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryIn
     ungrouped = &static_cast<LogicalAggregate&>(*info.plan->children[0]);
     select_item = static_cast<LogicalProjection&>(*info.plan).expressions[0]->Copy();
   }
-
-  std::vector<BoundExprPtr> residuals;
-  CorrelationPuller puller(*this, inner_tables, scalar ? nullptr : &residuals);
-  if (correlated) {
-    if (info.kind == ast::SubqueryKind::kAny || info.kind == ast::SubqueryKind::kAll) {
-      throw NotSupportedError(
-          "correlated IN / ANY / ALL subqueries are only supported as conditions of the WHERE "
-          "clause joined by AND");
-    }
-    puller.Pull(info.plan);
-  }
-  auto& correlations = puller.correlations;
-  const auto outer_tables = ProducedTables(*plan);
-  for (auto& c : correlations) {
-    if (to_outer) c.outer = to_outer(std::move(c.outer));
-    if (ReferencesOutside(*c.outer, outer_tables)) {
-      throw NotSupportedError(
-          "subqueries correlated with a query more than one level out are not supported yet");
-    }
-  }
-  if (!residuals.empty() && to_outer) {
-    throw UnsupportedCorrelation("a condition other than an equality in an aggregate query");
-  }
-  for (auto& r : residuals) {
-    auto tables = outer_tables;
-    for (const auto& b : info.plan->GetColumnBindings())
-      tables.insert(b.table_index);
-    if (ReferencesOutside(*r, tables)) {
-      throw NotSupportedError(
-          "subqueries correlated with a query more than one level out are not supported yet");
-    }
-  }
+  Decorrelated decorrelated;
+  if (correlated) decorrelated = Decorrelate(*this, info.plan, *plan, !scalar, to_outer);
+  auto& correlations = decorrelated.correlations;
+  auto& residuals = decorrelated.residuals;
 
   auto join = std::make_unique<LogicalJoin>();
-  auto add_keys = [&]() {
-    for (auto& c : correlations) {
-      auto common = CommonType(c.outer->type, c.inner->type);
-      if (!common) {
-        throw BinderError("cannot compare {} with {} in a correlated subquery",
-                          c.outer->type.ToString(), c.inner->type.ToString());
-      }
-      JoinCondition condition;
-      condition.left = CastTo(std::move(c.outer), *common);
-      condition.right = CastTo(std::move(c.inner), *common);
-      join->conditions.push_back(std::move(condition));
-    }
-  };
-
   if (scalar) {
     BoundExprPtr missing_value;  // the value when no inner row matched (correlated, ungrouped)
     if (ungrouped && correlated) missing_value = ValueOverNoRows(*select_item, *ungrouped);
@@ -447,7 +473,7 @@ LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryIn
     BoundExprPtr matched_key =
         correlations.empty() ? nullptr : correlations[0].inner->Copy();  // NULL: no match
     join->join_kind = correlated ? JoinKind::kLeft : JoinKind::kCross;
-    add_keys();
+    AddCorrelationKeys(*join, correlations);
     join->children.push_back(std::move(plan));
     join->children.push_back(std::move(right));
     if (count) value = SingleValueCheck(std::move(count), std::move(value));
@@ -463,12 +489,11 @@ LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryIn
     return join;
   }
 
-  // EXISTS, IN, op ANY: a mark join.
+  // EXISTS, and uncorrelated IN / op ANY: a mark join.
   join->join_kind = JoinKind::kMark;
   join->mark_index = NewTableIndex();
   LogicalOperatorPtr right = std::move(info.plan);
-  const bool exists = info.kind == ast::SubqueryKind::kExists;
-  add_keys();
+  AddCorrelationKeys(*join, correlations);
   if (!exists) {
     auto right_value = Ref(right->GetTypes()[0], right->GetColumnBindings()[0], "subquery");
     right_value = CastTo(std::move(right_value), info.left->type);
@@ -489,15 +514,53 @@ LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryIn
   join->children.push_back(std::move(plan));
   join->children.push_back(std::move(right));
   BoundExprPtr mark = Ref(LogicalType::Boolean(), ColumnBinding{join->mark_index, 0}, "mark");
-  if (exists && (!join->conditions.empty() || join->residual)) {
-    // EXISTS is never NULL: a NULL mark (NULL keys) means no row matched.
-    std::vector<BoundExprPtr> args;
-    args.push_back(std::move(mark));
-    args.push_back(std::make_unique<BoundConstant>(Value::Boolean(false)));
-    mark = BindFunctionCall("coalesce", std::move(args));
-  }
+  if (exists && (!join->conditions.empty() || join->residual)) mark = MarkIsTrue(std::move(mark));
   info.result = std::move(mark);
   return join;
+}
+
+// x op ANY (correlated S) is TRUE when x op s is TRUE for some s of x's group, else NULL when
+// it is NULL for some s, else FALSE. A hash mark join knows only NULLs of the whole build
+// side, so two mark joins ask the two questions per group:
+//   found   = EXISTS (s in the group: x op s)
+//   unknown = EXISTS (s in the group: (x op s) IS NULL)
+//   value   = CASE WHEN found THEN TRUE WHEN unknown THEN NULL ELSE FALSE END
+// The second join needs its own copy of the subquery: it is bound a second time.
+LogicalOperatorPtr Binder::PlanCorrelatedAny(
+    LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+    const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
+  LogicalOperatorPtr subplans[2];
+  subplans[0] = std::move(info.plan);
+  subplans[1] = BindQueryNode(*info.ast->query, info.scope).plan;
+  BoundExprPtr marks[2];
+  for (int i = 0; i < 2; i++) {
+    Decorrelated d = Decorrelate(*this, subplans[i], *plan, true, to_outer);
+    auto join = std::make_unique<LogicalJoin>();
+    join->join_kind = JoinKind::kMark;
+    join->mark_index = NewTableIndex();
+    AddCorrelationKeys(*join, d.correlations);
+    const auto& right = *subplans[i];
+    std::vector<BoundExprPtr> args;
+    args.push_back(info.left->Copy());
+    args.push_back(CastTo(Ref(right.GetTypes()[0], right.GetColumnBindings()[0], "subquery"),
+                          info.left->type));
+    BoundExprPtr comparison = BindFunctionCall(info.op, std::move(args));
+    if (i == 1) comparison = std::make_unique<BoundIsNull>(std::move(comparison), false);
+    d.residuals.push_back(std::move(comparison));
+    join->residual = MakeConjunction(std::move(d.residuals));
+    join->children.push_back(std::move(plan));
+    join->children.push_back(std::move(subplans[i]));
+    marks[i] = MarkIsTrue(Ref(LogicalType::Boolean(), ColumnBinding{join->mark_index, 0}, "mark"));
+    plan = std::move(join);
+  }
+  auto value = std::make_unique<BoundCase>(LogicalType::Boolean());
+  value->when_then.emplace_back(std::move(marks[0]),
+                                std::make_unique<BoundConstant>(Value::Boolean(true)));
+  value->when_then.emplace_back(
+      std::move(marks[1]), std::make_unique<BoundConstant>(Value::Null(LogicalType::Boolean())));
+  value->else_expr = std::make_unique<BoundConstant>(Value::Boolean(false));
+  info.result = std::move(value);
+  return plan;
 }
 
 }  // namespace shears

@@ -57,6 +57,8 @@ class Binder {
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                   const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
+  LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+                                       const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
 
  public:
   // Used by the expression binding helpers.
