@@ -206,6 +206,7 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
     case BoundExprKind::kInList:
     case BoundExprKind::kColumnRef:
     case BoundExprKind::kAggregate:
+    case BoundExprKind::kSubquery:
       break;
   }
   throw InternalError("cannot execute expression {} here", expr.ToString());

@@ -4,6 +4,7 @@
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
+#include "execution/operator/physical_nested_loop_join.h"
 #include "execution/operator/physical_order.h"
 #include "execution/operator/physical_simple.h"
 #include "execution/operator/physical_table_scan.h"
@@ -97,14 +98,25 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
     }
     case LogicalOperatorType::kJoin: {
       auto& join = static_cast<LogicalJoin&>(op);
-      if (join.conditions.empty()) {
-        throw NotSupportedError(
-            "joins without an equality condition (cross joins, pure inequality joins) are not "
-            "supported yet: {}",
-            join.Describe());
-      }
       auto left_bindings = op.children[0]->GetColumnBindings();
       auto right_bindings = op.children[1]->GetColumnBindings();
+      if (join.conditions.empty()) {
+        // No equality to hash on: every left row meets every right row.
+        BoundExprPtr condition;
+        if (join.residual) {
+          auto both = left_bindings;
+          both.insert(both.end(), right_bindings.begin(), right_bindings.end());
+          condition = ResolveBindings(*join.residual, both);
+        }
+        JoinKind kind = join.join_kind;
+        if (kind == JoinKind::kCross && condition) kind = JoinKind::kInner;
+        auto left = Plan(*op.children[0]);
+        auto right = Plan(*op.children[1]);
+        result = std::make_unique<PhysicalNestedLoopJoin>(types, kind, std::move(condition));
+        result->AddChild(std::move(left));
+        result->AddChild(std::move(right));
+        break;
+      }
       std::vector<BoundExprPtr> left_keys, right_keys;
       std::vector<bool> null_equal;
       for (const auto& c : join.conditions) {

@@ -19,6 +19,50 @@ Pipeline* PipelineBuilder::NewPipeline(PhysicalOperator* sink) {
   return pipelines_.back().get();
 }
 
+void UnmatchedRowsPipeline::Add(PhysicalOperator* join, Pipeline& probe_pipeline,
+                                PipelineBuilder& builder) {
+  Pipeline* rows = builder.NewPipeline(probe_pipeline.sink);
+  rows->source = join;
+  rows->dependencies.push_back(&probe_pipeline);
+  for (auto& p : builder.pipelines()) {
+    Pipeline* other = p.get();
+    if (other == rows || other == &probe_pipeline) continue;
+    const auto& deps = other->dependencies;
+    if (std::find(deps.begin(), deps.end(), &probe_pipeline) == deps.end()) continue;
+    if (other->sink == probe_pipeline.sink) {
+      // Unmatched rows of a join below this one stream through this join's probe too.
+      rows->dependencies.push_back(other);
+    } else {
+      // Whoever waits for the probe pipeline's sink must wait for these rows as well.
+      other->dependencies.push_back(rows);
+    }
+  }
+  probe = &probe_pipeline;
+  unmatched = rows;
+}
+
+void UnmatchedRowsPipeline::CompleteOperators(const PhysicalOperator* join) const {
+  if (!unmatched || !probe || !unmatched->operators.empty()) return;
+  auto& ops = probe->operators;
+  auto it = std::find(ops.begin(), ops.end(), join);
+  SHEARS_CHECK(it != ops.end());
+  unmatched->operators.assign(it + 1, ops.end());
+}
+
+void BuildJoinPipelines(PhysicalOperator& join, Pipeline& current, PipelineBuilder& builder,
+                        UnmatchedRowsPipeline* unmatched) {
+  SHEARS_CHECK(join.children().size() == 2);
+  Pipeline* build = builder.NewPipeline(&join);
+  current.dependencies.push_back(build);
+  join.children()[1]->BuildPipelines(*build, builder);
+  join.children()[0]->BuildPipelines(current, builder);
+  current.operators.push_back(&join);
+  if (unmatched) {
+    *unmatched = UnmatchedRowsPipeline();
+    unmatched->Add(&join, current, builder);
+  }
+}
+
 GlobalSinkState& ExecutionContext::sink_state(const PhysicalOperator* op) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = sink_states_.find(op);

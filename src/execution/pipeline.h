@@ -32,6 +32,26 @@ class PipelineBuilder {
   std::vector<std::unique_ptr<Pipeline>> pipelines_;
 };
 
+/// The extra pipeline of a RIGHT/FULL join: once the probe pipeline finished, the join is the
+/// source of its unmatched build rows, which flow through the operators above the join in the
+/// probe pipeline into the same sink. Those operators are only known after the join's
+/// BuildPipelines returned, so they are copied when the pipeline starts.
+struct UnmatchedRowsPipeline {
+  Pipeline* probe = nullptr;
+  Pipeline* unmatched = nullptr;
+  /// From the join's BuildPipelines, after it appended itself to `probe`.
+  void Add(PhysicalOperator* join, Pipeline& probe_pipeline, PipelineBuilder& builder);
+  /// From the join's GetGlobalSourceState: copies the operators above the join.
+  void CompleteOperators(const PhysicalOperator* join) const;
+};
+
+/// The pipelines of a join with a build side (rule 2 in physical_operator.h): the right child
+/// sinks into `join` in a pipeline of its own that `current` depends on; the left child, then
+/// `join`, continue `current`. `unmatched` (RIGHT/FULL joins, else null) gets the pipeline of
+/// the build rows no probe row matched.
+void BuildJoinPipelines(PhysicalOperator& join, Pipeline& current, PipelineBuilder& builder,
+                        UnmatchedRowsPipeline* unmatched);
+
 /// Per-query execution state: sink states of every sink (so a sink that is also the next
 /// pipeline's source can read its results), settings, the thread count, cancellation.
 class ExecutionContext {

@@ -175,6 +175,9 @@ void RegisterComparisonFunctions(FunctionRegistry& registry) {
   RegisterComparison<GreaterEqual>(registry, ">=");
   RegisterDistinct<false>(registry, "is_distinct_from");
   RegisterDistinct<true>(registry, "is_not_distinct_from");
+  // The names the parser gives the SQL operators.
+  RegisterDistinct<false>(registry, "IS DISTINCT FROM");
+  RegisterDistinct<true>(registry, "IS NOT DISTINCT FROM");
 }
 
 }  // namespace function_internal

@@ -56,9 +56,10 @@ struct Plans {
   BoundQuery bound;
 };
 
-Plans PlanQuery(const ast::QueryNode& query, Database& db, const Settings& settings) {
+Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& db,
+                const Settings& settings) {
   Plans plans;
-  Binder binder(db.views());
+  Binder binder(db.views(), &sql);
   plans.bound = binder.Bind(query);
   Optimize(plans.bound.plan, settings);
   plans.logical_text = plans.bound.plan->ToString();
@@ -140,11 +141,11 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 }  // namespace
 
 QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& query) {
-  QueryResult result = ExecuteSelect(query, settings_);
+  QueryResult result = ExecuteSelect(sql, query, settings_);
   if (settings_.GetBool("verify_dynamic_filters") && settings_.GetBool("dynamic_filtering")) {
     Settings off = settings_;
     off.Set("dynamic_filtering", Value::Boolean(false));
-    QueryResult reference = ExecuteSelect(query, off);
+    QueryResult reference = ExecuteSelect(sql, query, off);
     if (SortedRows(result) != SortedRows(reference)) {
       throw InternalError(
           "verify_dynamic_filters: the query gave {} rows with dynamic filtering and {} rows "
@@ -155,8 +156,9 @@ QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& 
   return result;
 }
 
-QueryResult Connection::ExecuteSelect(const ast::QueryNode& query, const Settings& settings) {
-  Plans plans = PlanQuery(query, database_, settings);
+QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
+                                      const Settings& settings) {
+  Plans plans = PlanQuery(sql, query, database_, settings);
   QueryContext query_context(settings);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
@@ -172,12 +174,12 @@ QueryResult Connection::ExecuteSelect(const ast::QueryNode& query, const Setting
   return result;
 }
 
-QueryResult Connection::RunExplain(const std::string&, const ast::ExplainStatement& explain) {
+QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainStatement& explain) {
   if (explain.statement->kind != ast::StatementKind::kSelect) {
     throw NotSupportedError("EXPLAIN supports queries only");
   }
   const auto& query = *static_cast<const ast::SelectStatement&>(*explain.statement).query;
-  Plans plans = PlanQuery(query, database_, settings_);
+  Plans plans = PlanQuery(sql, query, database_, settings_);
   std::vector<std::string> lines;
   if (!explain.analyze) {
     if (explain.json) {
@@ -277,7 +279,7 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
       case ast::StatementKind::kCreateView: {
         auto& view = static_cast<const ast::CreateViewStatement&>(*statement);
         // Bind once now so a broken view is reported at CREATE time.
-        Binder binder(database_.views());
+        Binder binder(database_.views(), &sql);
         binder.Bind(*view.query);
         database_.views().Create(view.name, {view.sql, view.column_aliases}, view.or_replace);
         result = QueryResult();

@@ -51,7 +51,9 @@ class Connection {
  private:
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
   QueryResult RunSelect(const std::string& sql, const ast::QueryNode& query);
-  QueryResult ExecuteSelect(const ast::QueryNode& query, const Settings& settings);
+  /// `sql`: the text `query` was parsed from, for error positions.
+  QueryResult ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
+                            const Settings& settings);
   QueryResult RunExplain(const std::string& sql, const ast::ExplainStatement& explain);
 
   Database& database_;

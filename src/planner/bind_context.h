@@ -7,12 +7,35 @@
 
 namespace shears {
 
+/// How a column of a FROM item can be named. USING / NATURAL joins show their join columns
+/// once: `id` and `*` mean the merged column, `l.id` and `r.id` each side's own.
+enum class ColumnVisibility : uint8_t {
+  kVisible,
+  kQualifiedOnly,    // only as alias.name, not in `*` (the other side's join column)
+  kUnqualifiedOnly,  // only as name and in `*` (the merged join column of RIGHT/FULL joins)
+};
+
 /// One FROM item visible by name: its alias and columns.
 struct ScopeEntry {
   std::string alias;
   std::vector<std::string> names;
   std::vector<LogicalType> types;
   std::vector<ColumnBinding> bindings;
+  std::vector<ColumnVisibility> visibility;  // empty: all visible
+
+  ColumnVisibility Visibility(size_t i) const {
+    return visibility.empty() ? ColumnVisibility::kVisible : visibility[i];
+  }
+  /// Whether column i answers to a reference with (`qualified`) or without an alias.
+  bool Matches(size_t i, bool qualified) const {
+    const ColumnVisibility v = Visibility(i);
+    return qualified ? v != ColumnVisibility::kUnqualifiedOnly
+                     : v != ColumnVisibility::kQualifiedOnly;
+  }
+  void SetVisibility(size_t i, ColumnVisibility v) {
+    visibility.resize(names.size(), ColumnVisibility::kVisible);
+    visibility[i] = v;
+  }
 };
 
 struct Binder::Scope {
@@ -30,12 +53,16 @@ struct AggregateInfo {
   std::vector<std::string> group_keys;  // ToString of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
   std::vector<std::string> aggregate_keys;
+  /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.
+  const std::vector<ColumnBinding>* outer_columns = nullptr;
 };
 
 struct Binder::ExprContext {
   Scope* scope = nullptr;
   AggregateInfo* aggregates = nullptr;  // null: aggregates are not allowed here
   const char* clause = "expression";    // for errors: "WHERE clause", "JOIN condition"
+  /// Whether subqueries may be used here (the clause plans them with PlanSubqueries).
+  bool subqueries = false;
   const std::string* sql = nullptr;
 };
 
@@ -51,5 +78,18 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
                                             const std::string& name);
 
 bool IsAggregateFunction(const std::string& name);
+
+/// What a BoundSubquery stands for (see expression.h).
+struct BoundSubqueryInfo {
+  ast::SubqueryKind kind = ast::SubqueryKind::kScalar;
+  std::string op;                          // ANY / ALL: the comparison
+  BoundExprPtr left;                       // ANY / ALL: its left operand, over the enclosing query
+  LogicalOperatorPtr plan;                 // the subquery; its first column is the value
+  int id = 0;                              // for EXPLAIN and to tell subqueries apart
+  int location = -1;                       // in the query text, for errors
+  const ast::SubqueryExpr* ast = nullptr;  // to bind it again (PlanCorrelatedAny)
+  Binder::Scope* scope = nullptr;          // the scope it was bound in
+  BoundExprPtr result;                     // once planned: the expression each occurrence becomes
+};
 
 }  // namespace shears

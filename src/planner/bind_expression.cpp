@@ -28,7 +28,7 @@ BoundExprPtr Fold(BoundExprPtr expr) {
   bool foldable = true;
   VisitExpression(*expr, [&](BoundExpr& e) {
     if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kReference ||
-        e.kind == BoundExprKind::kAggregate) {
+        e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kSubquery) {
       foldable = false;
     }
     if (e.kind == BoundExprKind::kFunction &&
@@ -105,7 +105,7 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
     for (const auto& entry : s->entries) {
       if (!qualifier.empty() && Lower(entry.alias) != Lower(qualifier)) continue;
       for (size_t i = 0; i < entry.names.size(); i++) {
-        if (Lower(entry.names[i]) != Lower(name)) continue;
+        if (Lower(entry.names[i]) != Lower(name) || !entry.Matches(i, !qualifier.empty())) continue;
         if (found) {
           throw BinderError(
               "column reference '{}' is ambiguous (it exists in '{}' and another "
@@ -128,8 +128,10 @@ namespace {
 std::string CandidateColumns(Binder::Scope& scope) {
   std::string out;
   for (const auto& entry : scope.entries) {
-    for (const auto& n : entry.names) {
+    for (size_t i = 0; i < entry.names.size(); i++) {
+      if (!entry.Matches(i, true)) continue;
       if (out.size() > 200) return out + ", ...";
+      const std::string& n = entry.names[i];
       out += (out.empty() ? "" : ", ") + (entry.alias.empty() ? n : entry.alias + "." + n);
     }
   }
@@ -190,6 +192,14 @@ BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
 }  // namespace
 
 BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
+  try {
+    return BindExprAt(expr, ctx);
+  } catch (const Error&) {
+    RethrowAt(expr.location);
+  }
+}
+
+BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
   switch (expr.kind) {
     case ast::ExprKind::kColumnRef: {
       const auto& ref = static_cast<const ast::ColumnRefExpr&>(expr);
@@ -270,6 +280,7 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
         ExprContext inner = ctx;
         inner.aggregates = nullptr;
         inner.clause = "argument of an aggregate function";
+        inner.subqueries = false;
         AggregateKind kind;
         BoundExprPtr arg;
         LogicalType type;
@@ -442,9 +453,9 @@ BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kInterval:
       throw BinderError("an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP");
     case ast::ExprKind::kSubquery:
-      throw NotSupportedError(
-          "this subquery form is not supported yet (supported: [NOT] IN (SELECT ...) and [NOT] "
-          "EXISTS (...) as WHERE conditions)");
+      if (!ctx.subqueries)
+        throw NotSupportedError("subqueries are not supported in the {}", ctx.clause);
+      return BindSubqueryExpr(static_cast<const ast::SubqueryExpr&>(expr), ctx);
   }
   throw InternalError("unknown expression kind");
 }

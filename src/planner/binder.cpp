@@ -52,8 +52,9 @@ BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* cl
   const std::string key = expr->ToString();
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
+      // expr->type: the group expressions may already have moved into the aggregate.
       auto ref = std::make_unique<BoundColumnRef>(
-          info.groups[i]->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
+          expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
       ref->alias = expr->alias;
       return ref;
     }
@@ -62,6 +63,10 @@ BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* cl
     auto& ref = static_cast<BoundColumnRef&>(*expr);
     if (ref.binding.table_index == info.aggregate_index ||
         ref.binding.table_index == info.group_index) {
+      return expr;
+    }
+    if (info.outer_columns && std::find(info.outer_columns->begin(), info.outer_columns->end(),
+                                        ref.binding) != info.outer_columns->end()) {
       return expr;
     }
     throw BinderError(
@@ -172,7 +177,30 @@ const ViewCatalog::View* ViewCatalog::Find(const std::string& name) const {
   return it == views_.end() ? nullptr : &it->second;
 }
 
-Binder::Binder(const ViewCatalog& views) : views_(views) {}
+Binder::Binder(const ViewCatalog& views, const std::string* sql) : views_(views), sql_(sql) {}
+
+void Binder::RethrowAt(int location) const {
+  try {
+    throw;
+  } catch (const Error& e) {
+    const std::string message = e.what();
+    // Only the innermost expression names the position.
+    if (!sql_ || location < 0 || message.find("\nLINE ") != std::string::npos) throw;
+    const std::string positioned = message + "\n" + FormatErrorPosition(*sql_, location);
+    switch (e.kind()) {
+      case ErrorKind::kBinder:
+        throw BinderError(positioned);
+      case ErrorKind::kNotSupported:
+        throw NotSupportedError(positioned);
+      case ErrorKind::kOutOfRange:
+        throw OutOfRangeError(positioned);
+      case ErrorKind::kInvalidInput:
+        throw InvalidInputError(positioned);
+      default:
+        throw;
+    }
+  }
+}
 
 BoundQuery Binder::Bind(const ast::QueryNode& query) {
   return BindQueryNode(query, nullptr);
@@ -239,6 +267,14 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
 }
 
 LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) {
+  try {
+    return BindTableRefAt(ref, scope);
+  } catch (const Error&) {
+    RethrowAt(ref.location);
+  }
+}
+
+LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope) {
   switch (ref.kind) {
     case ast::TableRefKind::kBaseTable: {
       const auto& base = static_cast<const ast::BaseTableRef&>(ref);
@@ -262,8 +298,16 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
         if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
           throw InternalError("view '{}' does not hold one query", name);
         }
-        BoundQuery q =
-            BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        const std::string* query_sql = sql_;
+        sql_ = nullptr;
+        BoundQuery q;
+        try {
+          q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        } catch (...) {
+          sql_ = query_sql;
+          throw;
+        }
+        sql_ = query_sql;
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
         ApplyColumnAliases(entry, view->column_aliases);
         ApplyColumnAliases(entry, ref.column_aliases);
@@ -378,24 +422,51 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       std::vector<std::string> using_columns = join.using_columns;
       if (join.natural) {
         for (const auto& le : left_scope.entries) {
-          for (const auto& n : le.names) {
+          for (size_t i = 0; i < le.names.size(); i++) {
+            if (!le.Matches(i, false)) continue;
             for (const auto& re : right_scope.entries) {
-              for (const auto& rn : re.names) {
-                if (Lower(n) == Lower(rn)) using_columns.push_back(n);
+              for (size_t j = 0; j < re.names.size(); j++) {
+                if (re.Matches(j, false) && Lower(le.names[i]) == Lower(re.names[j])) {
+                  using_columns.push_back(le.names[i]);
+                }
               }
             }
           }
         }
       }
+      // Where each join column is: (entry, column) in both.entries.
+      struct UsingColumn {
+        size_t left_entry, left_column, right_entry, right_column;
+      };
+      std::vector<UsingColumn> usings;
+      auto find_column = [&](size_t begin, size_t end, const std::string& name) {
+        std::optional<std::pair<size_t, size_t>> found;
+        for (size_t e = begin; e < end; e++) {
+          const ScopeEntry& entry = both.entries[e];
+          for (size_t c = 0; c < entry.names.size(); c++) {
+            if (Lower(entry.names[c]) != Lower(name) || !entry.Matches(c, false)) continue;
+            if (found) {
+              throw BinderError("USING column '{}' is ambiguous on one side of the join", name);
+            }
+            found = std::make_pair(e, c);
+          }
+        }
+        if (!found) {
+          throw BinderError("USING column '{}' must exist on both sides of the join", name);
+        }
+        return *found;
+      };
+      const size_t left_entries = left_scope.entries.size();
       for (const auto& column : using_columns) {
-        auto l = ResolveColumn(left_scope, "", column);
-        auto r = ResolveColumn(right_scope, "", column);
-        if (!l || !r)
-          throw BinderError("USING column '{}' must exist on both sides of the join", column);
+        auto [le, lc] = find_column(0, left_entries, column);
+        auto [re, rc] = find_column(left_entries, both.entries.size(), column);
+        const ScopeEntry& l = both.entries[le];
+        const ScopeEntry& r = both.entries[re];
         std::vector<BoundExprPtr> args;
-        args.push_back(std::make_unique<BoundColumnRef>(l->type, l->binding, l->name));
-        args.push_back(std::make_unique<BoundColumnRef>(r->type, r->binding, r->name));
+        args.push_back(std::make_unique<BoundColumnRef>(l.types[lc], l.bindings[lc], l.names[lc]));
+        args.push_back(std::make_unique<BoundColumnRef>(r.types[rc], r.bindings[rc], r.names[rc]));
         conjuncts.push_back(BindFunctionCall("=", std::move(args)));
+        usings.push_back({le, lc, re, rc});
       }
       if (join.condition) {
         ExprContext ctx;
@@ -412,11 +483,66 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
       if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
       op->children.push_back(std::move(left));
       op->children.push_back(std::move(right));
-      for (auto& e : both.entries) {
-        // USING columns appear once, from the left side (for inner/left joins).
-        scope.entries.push_back(std::move(e));
+      const bool full = op->join_kind == JoinKind::kFull;
+      const bool merges = full || op->join_kind == JoinKind::kRight;
+      LogicalOperatorPtr result = std::move(op);
+      if (merges && !usings.empty()) {
+        // The join column of an unmatched right row is only on the right side: a projection
+        // adds COALESCE(l.c, r.c) (FULL) or r.c (RIGHT) as the column `c` and `*` show.
+        auto projection = std::make_unique<LogicalProjection>();
+        projection->table_index = NewTableIndex();
+        const auto bindings = result->GetColumnBindings();
+        const auto types = result->GetTypes();
+        for (size_t i = 0; i < bindings.size(); i++) {
+          projection->expressions.push_back(
+              std::make_unique<BoundColumnRef>(types[i], bindings[i], "#" + std::to_string(i)));
+        }
+        for (auto& entry : both.entries) {
+          for (auto& b : entry.bindings) {
+            const auto at = std::find(bindings.begin(), bindings.end(), b) - bindings.begin();
+            b = ColumnBinding{projection->table_index, static_cast<uint32_t>(at)};
+          }
+        }
+        for (const auto& u : usings) {
+          ScopeEntry& l = both.entries[u.left_entry];
+          ScopeEntry& r = both.entries[u.right_entry];
+          const uint32_t l_at = l.bindings[u.left_column].column_index;
+          const uint32_t r_at = r.bindings[u.right_column].column_index;
+          auto common = CommonType(types[l_at], types[r_at]);
+          if (!common) {
+            throw BinderError("USING column '{}' has incompatible types {} and {}",
+                              l.names[u.left_column], types[l_at].ToString(),
+                              types[r_at].ToString());
+          }
+          BoundExprPtr merged = CastTo(projection->expressions[r_at]->Copy(), *common);
+          if (full) {
+            std::vector<BoundExprPtr> args;
+            args.push_back(CastTo(projection->expressions[l_at]->Copy(), *common));
+            args.push_back(std::move(merged));
+            merged = BindFunctionCall("coalesce", std::move(args));
+          }
+          const auto index = static_cast<uint32_t>(projection->expressions.size());
+          projection->expressions.push_back(std::move(merged));
+          // l.c stays reachable by its alias; the merged column takes its place for c and *.
+          l.names.push_back(l.names[u.left_column]);
+          l.types.push_back(l.types[u.left_column]);
+          l.bindings.push_back(l.bindings[u.left_column]);
+          l.SetVisibility(l.names.size() - 1, ColumnVisibility::kQualifiedOnly);
+          l.types[u.left_column] = *common;
+          l.bindings[u.left_column] = ColumnBinding{projection->table_index, index};
+          l.SetVisibility(u.left_column, ColumnVisibility::kUnqualifiedOnly);
+          r.SetVisibility(u.right_column, ColumnVisibility::kQualifiedOnly);
+        }
+        projection->children.push_back(std::move(result));
+        result = std::move(projection);
+      } else {
+        for (const auto& u : usings)
+          both.entries[u.right_entry].SetVisibility(u.right_column,
+                                                    ColumnVisibility::kQualifiedOnly);
       }
-      return op;
+      for (auto& e : both.entries)
+        scope.entries.push_back(std::move(e));
+      return result;
     }
   }
   throw InternalError("unknown table reference");
@@ -439,198 +565,218 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
   split(where);
   std::vector<BoundExprPtr> filters;
   for (const ast::Expr* conjunct : conjuncts) {
-    bool negated = false;
-    const ast::Expr* e = conjunct;
-    if (e->kind == ast::ExprKind::kOperator &&
-        static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
-        static_cast<const ast::OperatorExpr*>(e)->children[0]->kind == ast::ExprKind::kSubquery) {
-      negated = true;
-      e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
-    }
-    if (e->kind != ast::ExprKind::kSubquery) {
-      ExprContext ctx;
-      ctx.scope = &scope;
-      ctx.clause = "WHERE clause";
-      auto bound = BindExpr(*conjunct, ctx);
-      if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
-        throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
-                          bound->ToString());
+    try {
+      bool negated = false;
+      const ast::Expr* e = conjunct;
+      if (e->kind == ast::ExprKind::kOperator &&
+          static_cast<const ast::OperatorExpr*>(e)->op == "NOT" &&
+          static_cast<const ast::OperatorExpr*>(e)->children[0]->kind == ast::ExprKind::kSubquery) {
+        negated = true;
+        e = static_cast<const ast::OperatorExpr*>(e)->children[0].get();
       }
-      SplitConjunction(std::move(bound), filters);
-      continue;
-    }
-    const auto& sub = static_cast<const ast::SubqueryExpr&>(*e);
-    negated = negated != sub.negated;
-    if (sub.subquery_kind == ast::SubqueryKind::kScalar ||
-        sub.subquery_kind == ast::SubqueryKind::kAll ||
-        (sub.subquery_kind == ast::SubqueryKind::kAny && sub.op != "=")) {
-      throw NotSupportedError(
-          "this subquery form is not supported yet (supported in WHERE: [NOT] "
-          "IN (SELECT ...), [NOT] EXISTS (SELECT ...))");
-    }
-    // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
-    // its WHERE become join keys.
-    Scope sub_scope;
-    sub_scope.outer = &scope;
-    if (sub.query->kind != ast::QueryNodeKind::kSelect) {
-      throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
-    }
-    const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-    if (!select.from) throw NotSupportedError("IN / EXISTS subqueries need a FROM clause");
-    if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
-        select.limit || select.offset) {
-      // Uncorrelated ones of these shapes bind as an ordinary query.
-    }
-    auto join = std::make_unique<LogicalJoin>();
-    LogicalOperatorPtr right;
-    std::vector<BoundExprPtr> correlated_conditions;
-    std::vector<ColumnBinding> outer_bindings;
-    {
-      // First try the subquery as an uncorrelated query.
-      size_t saved_index = next_table_index_;
-      try {
-        BoundQuery q = BindQueryNode(*sub.query, nullptr);
-        right = std::move(q.plan);
-        if (sub.subquery_kind == ast::SubqueryKind::kAny) {
-          if (q.types.size() != 1) throw BinderError("IN subquery must return exactly one column");
-          ExprContext ctx;
-          ctx.scope = &scope;
-          ctx.clause = "IN expression";
-          auto left_key = BindExpr(*sub.left, ctx);
-          auto bindings = right->GetColumnBindings();
-          BoundExprPtr right_key =
-              std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
-          join->conditions.push_back(
-              InSubqueryCondition(std::move(left_key), std::move(right_key)));
+      // Scalar subqueries, ANY/ALL comparisons and IN/EXISTS below OR or NOT are values: they
+      // are joined below the filter by PlanSubqueries.
+      const auto* as_subquery =
+          e->kind == ast::ExprKind::kSubquery ? static_cast<const ast::SubqueryExpr*>(e) : nullptr;
+      const bool semi_join_form =
+          as_subquery &&
+          (as_subquery->subquery_kind == ast::SubqueryKind::kExists ||
+           (as_subquery->subquery_kind == ast::SubqueryKind::kAny && as_subquery->op == "="));
+      if (!semi_join_form) {
+        ExprContext ctx;
+        ctx.scope = &scope;
+        ctx.clause = "WHERE clause";
+        ctx.subqueries = true;
+        auto bound = BindExpr(*conjunct, ctx);
+        if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
+          throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
+                            bound->ToString());
         }
-      } catch (const BinderError&) {
-        // Correlated: bind FROM and WHERE of the subquery against the outer scope.
-        next_table_index_ = static_cast<uint32_t>(saved_index);
-        right.reset();
-        join->conditions.clear();
+        SplitConjunction(std::move(bound), filters);
+        continue;
       }
-      if (!right) {
-        if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
-            select.limit) {
-          throw NotSupportedError(
-              "correlated subqueries with GROUP BY, aggregates or LIMIT are "
-              "not supported yet");
-        }
-        right = BindTableRef(*select.from, sub_scope);
-        std::vector<BoundExprPtr> inner_filters;
-        if (select.where) {
-          ExprContext ctx;
-          ctx.scope = &sub_scope;
-          ctx.clause = "WHERE clause of a subquery";
-          SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
-        }
-        // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
-        std::set<uint32_t> inner_tables;
-        for (const auto& b : right->GetColumnBindings())
-          inner_tables.insert(b.table_index);
-        std::vector<BoundExprPtr> local;
-        for (auto& f : inner_filters) {
-          auto refs = ReferencedBindings(*f);
-          bool touches_outer = false;
-          for (const auto& r : refs)
-            touches_outer = touches_outer || !inner_tables.count(r.table_index);
-          if (!touches_outer) {
-            local.push_back(std::move(f));
-            continue;
+      const auto& sub = *as_subquery;
+      negated = negated != sub.negated;
+      // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
+      // its WHERE become join keys.
+      Scope sub_scope;
+      sub_scope.outer = &scope;
+      if (sub.query->kind != ast::QueryNodeKind::kSelect) {
+        throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
+      }
+      const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
+      if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
+          select.limit || select.offset) {
+        // Uncorrelated ones of these shapes bind as an ordinary query.
+      }
+      auto join = std::make_unique<LogicalJoin>();
+      LogicalOperatorPtr right;
+      // Correlated conditions other than `inner = outer`: checked per pair by the join.
+      std::vector<BoundExprPtr> residuals;
+      bool correlated = false;
+      std::vector<ColumnBinding> outer_bindings;
+      {
+        // First try the subquery as an uncorrelated query.
+        size_t saved_index = next_table_index_;
+        try {
+          BoundQuery q = BindQueryNode(*sub.query, nullptr);
+          right = std::move(q.plan);
+          if (sub.subquery_kind == ast::SubqueryKind::kAny) {
+            if (q.types.size() != 1)
+              throw BinderError("IN subquery must return exactly one column");
+            ExprContext ctx;
+            ctx.scope = &scope;
+            ctx.clause = "IN expression";
+            auto left_key = BindExpr(*sub.left, ctx);
+            auto bindings = right->GetColumnBindings();
+            BoundExprPtr right_key =
+                std::make_unique<BoundColumnRef>(q.types[0], bindings[0], q.names[0]);
+            join->conditions.push_back(
+                InSubqueryCondition(std::move(left_key), std::move(right_key)));
           }
-          if (f->kind == BoundExprKind::kFunction &&
-              static_cast<BoundFunction&>(*f).function.name == "=") {
-            auto& eq = static_cast<BoundFunction&>(*f);
-            auto side_is_inner = [&](const BoundExpr& x) {
-              for (const auto& r : ReferencedBindings(x)) {
-                if (!inner_tables.count(r.table_index)) return false;
-              }
-              return true;
-            };
-            auto side_is_outer = [&](const BoundExpr& x) {
-              auto rs = ReferencedBindings(x);
-              if (rs.empty()) return false;
-              for (const auto& r : rs) {
-                if (inner_tables.count(r.table_index)) return false;
-              }
-              return true;
-            };
-            JoinCondition condition;
-            if (side_is_outer(*eq.args[0]) && side_is_inner(*eq.args[1])) {
-              condition.left = std::move(eq.args[0]);
-              condition.right = std::move(eq.args[1]);
-            } else if (side_is_inner(*eq.args[0]) && side_is_outer(*eq.args[1])) {
-              condition.left = std::move(eq.args[1]);
-              condition.right = std::move(eq.args[0]);
-            } else {
-              throw NotSupportedError(
-                  "correlated condition {} is not supported yet (only "
-                  "inner = outer equalities)",
-                  f->ToString());
+        } catch (const BinderError&) {
+          // Correlated: bind FROM and WHERE of the subquery against the outer scope.
+          next_table_index_ = static_cast<uint32_t>(saved_index);
+          right.reset();
+          join->conditions.clear();
+        }
+        if (!right) {
+          correlated = true;
+          if (!select.from) {
+            throw NotSupportedError("correlated IN / EXISTS subqueries need a FROM clause");
+          }
+          if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
+              select.limit) {
+            throw NotSupportedError(
+                "correlated subqueries with GROUP BY, aggregates or LIMIT are "
+                "not supported yet");
+          }
+          right = BindTableRef(*select.from, sub_scope);
+          std::vector<BoundExprPtr> inner_filters;
+          if (select.where) {
+            ExprContext ctx;
+            ctx.scope = &sub_scope;
+            ctx.clause = "WHERE clause of a subquery";
+            SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
+          }
+          // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
+          std::set<uint32_t> inner_tables;
+          for (const auto& b : right->GetColumnBindings())
+            inner_tables.insert(b.table_index);
+          std::vector<BoundExprPtr> local;
+          for (auto& f : inner_filters) {
+            auto refs = ReferencedBindings(*f);
+            bool touches_outer = false;
+            for (const auto& r : refs)
+              touches_outer = touches_outer || !inner_tables.count(r.table_index);
+            if (!touches_outer) {
+              local.push_back(std::move(f));
+              continue;
             }
-            join->conditions.push_back(std::move(condition));
-            continue;
+            if (f->kind == BoundExprKind::kFunction &&
+                static_cast<BoundFunction&>(*f).function.name == "=") {
+              auto& eq = static_cast<BoundFunction&>(*f);
+              auto side_is_inner = [&](const BoundExpr& x) {
+                for (const auto& r : ReferencedBindings(x)) {
+                  if (!inner_tables.count(r.table_index)) return false;
+                }
+                return true;
+              };
+              auto side_is_outer = [&](const BoundExpr& x) {
+                auto rs = ReferencedBindings(x);
+                if (rs.empty()) return false;
+                for (const auto& r : rs) {
+                  if (inner_tables.count(r.table_index)) return false;
+                }
+                return true;
+              };
+              JoinCondition condition;
+              if (side_is_outer(*eq.args[0]) && side_is_inner(*eq.args[1])) {
+                condition.left = std::move(eq.args[0]);
+                condition.right = std::move(eq.args[1]);
+              } else if (side_is_inner(*eq.args[0]) && side_is_outer(*eq.args[1])) {
+                condition.left = std::move(eq.args[1]);
+                condition.right = std::move(eq.args[0]);
+              } else {
+                residuals.push_back(std::move(f));
+                continue;
+              }
+              join->conditions.push_back(std::move(condition));
+              continue;
+            }
+            residuals.push_back(std::move(f));
           }
-          throw NotSupportedError(
-              "correlated condition {} is not supported yet (only inner = "
-              "outer equalities)",
-              f->ToString());
-        }
-        // Outer columns must only be used by the extracted conditions.
-        if (!local.empty()) {
-          auto filter = std::make_unique<LogicalFilter>();
-          filter->conditions = std::move(local);
-          filter->children.push_back(std::move(right));
-          right = std::move(filter);
-        }
-        if (sub.subquery_kind == ast::SubqueryKind::kAny) {
-          // x IN (SELECT y FROM ... WHERE correlated): one more key x = y.
-          if (select.select_list.size() != 1)
-            throw BinderError("IN subquery must return exactly one column");
-          ExprContext inner_ctx;
-          inner_ctx.scope = &sub_scope;
-          auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
-          ExprContext outer_ctx;
-          outer_ctx.scope = &scope;
-          auto left_key = BindExpr(*sub.left, outer_ctx);
-          join->conditions.push_back(
-              InSubqueryCondition(std::move(left_key), std::move(right_key)));
-        }
-        if (join->conditions.empty()) {
-          throw NotSupportedError(
-              "EXISTS subqueries without a correlated equality are not "
-              "supported yet");
+          // Outer columns must only be used by the extracted conditions.
+          if (!local.empty()) {
+            auto filter = std::make_unique<LogicalFilter>();
+            filter->conditions = std::move(local);
+            filter->children.push_back(std::move(right));
+            right = std::move(filter);
+          }
+          if (sub.subquery_kind == ast::SubqueryKind::kAny) {
+            // x IN (SELECT y FROM ... WHERE correlated): one more key x = y.
+            if (select.select_list.size() != 1)
+              throw BinderError("IN subquery must return exactly one column");
+            ExprContext inner_ctx;
+            inner_ctx.scope = &sub_scope;
+            auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
+            ExprContext outer_ctx;
+            outer_ctx.scope = &scope;
+            auto left_key = BindExpr(*sub.left, outer_ctx);
+            join->conditions.push_back(
+                InSubqueryCondition(std::move(left_key), std::move(right_key)));
+          }
         }
       }
-    }
-    if (sub.subquery_kind == ast::SubqueryKind::kExists) {
-      if (join->conditions.empty()) {
-        throw NotSupportedError("uncorrelated EXISTS is not supported yet");
+      if (sub.subquery_kind == ast::SubqueryKind::kExists) {
+        // Without conditions (uncorrelated) the join only asks whether the subquery has a row.
+        join->join_kind = negated ? JoinKind::kAnti : JoinKind::kSemi;
+      } else if (!negated) {
+        join->join_kind = JoinKind::kSemi;
+      } else if (correlated) {
+        // x NOT IN (correlated): no row of x's group where x = y is TRUE or NULL. The NULLs that
+        // matter are those of the group, so this is an anti join, not a mark join (whose NULL
+        // knowledge is global).
+        join->join_kind = JoinKind::kAnti;
+        JoinCondition in = std::move(join->conditions.back());
+        join->conditions.pop_back();
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(in.left));
+        args.push_back(std::move(in.right));
+        BoundExprPtr equal = BindFunctionCall("=", std::move(args));
+        std::vector<BoundExprPtr> equal_or_unknown;
+        equal_or_unknown.push_back(std::make_unique<BoundIsNull>(equal->Copy(), false));
+        equal_or_unknown.push_back(std::move(equal));
+        residuals.push_back(std::make_unique<BoundConjunction>(false, std::move(equal_or_unknown)));
+      } else {
+        // NOT IN: a row survives only when the mark is FALSE (no match and no NULL involved).
+        join->join_kind = JoinKind::kMark;
+        join->mark_index = NewTableIndex();
       }
-      join->join_kind = negated ? JoinKind::kAnti : JoinKind::kSemi;
-    } else if (!negated) {
-      join->join_kind = JoinKind::kSemi;
-    } else {
-      // NOT IN: a row survives only when the mark is FALSE (no match and no NULL involved).
-      join->join_kind = JoinKind::kMark;
-      join->mark_index = NewTableIndex();
-    }
-    join->children.push_back(std::move(plan));
-    join->children.push_back(std::move(right));
-    if (join->join_kind == JoinKind::kMark) {
-      auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(),
-                                                   ColumnBinding{join->mark_index, 0}, "mark");
-      auto not_mark = std::make_unique<BoundNot>(std::move(mark));
-      auto filter = std::make_unique<LogicalFilter>();
-      filter->conditions.push_back(std::move(not_mark));
-      filter->children.push_back(std::move(join));
-      plan = std::move(filter);
-      // The mark column stays in the output; the final projection drops it.
-    } else {
-      plan = std::move(join);
+      if (!residuals.empty()) join->residual = MakeConjunction(std::move(residuals));
+      join->children.push_back(std::move(plan));
+      join->children.push_back(std::move(right));
+      if (join->join_kind == JoinKind::kMark) {
+        auto mark = std::make_unique<BoundColumnRef>(LogicalType::Boolean(),
+                                                     ColumnBinding{join->mark_index, 0}, "mark");
+        auto not_mark = std::make_unique<BoundNot>(std::move(mark));
+        auto filter = std::make_unique<LogicalFilter>();
+        filter->conditions.push_back(std::move(not_mark));
+        filter->children.push_back(std::move(join));
+        plan = std::move(filter);
+        // The mark column stays in the output; the final projection drops it.
+      } else {
+        plan = std::move(join);
+      }
+    } catch (const Error&) {
+      RethrowAt(conjunct->location);
     }
   }
   if (!filters.empty()) {
+    std::vector<BoundExprPtr*> with_subqueries;
+    for (auto& f : filters)
+      with_subqueries.push_back(&f);
+    plan = PlanSubqueries(std::move(plan), with_subqueries);
     auto filter = std::make_unique<LogicalFilter>();
     filter->conditions = std::move(filters);
     filter->children.push_back(std::move(plan));
@@ -665,6 +811,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       for (const auto& entry : scope.entries) {
         if (!star.relation.empty() && Lower(entry.alias) != Lower(star.relation)) continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
+          if (!entry.Matches(i, !star.relation.empty())) continue;
           items.push_back({nullptr, entry.names[i], entry.bindings[i], entry.types[i]});
           any = true;
         }
@@ -693,6 +840,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   if (aggregate) {
     info.group_index = NewTableIndex();
     info.aggregate_index = NewTableIndex();
+    info.outer_columns = &scope.correlated;
     ExprContext group_ctx;
     group_ctx.scope = &scope;
     group_ctx.clause = "GROUP BY clause";
@@ -739,6 +887,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   select_ctx.scope = &scope;
   select_ctx.aggregates = aggregate ? &info : nullptr;
   select_ctx.clause = "select list";
+  select_ctx.subqueries = true;
   for (auto& item : items) {
     BoundExprPtr bound = item.expr
                              ? BindExpr(*item.expr, select_ctx)
@@ -815,6 +964,23 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     agg->aggregates = std::move(info.aggregates);
     agg->children.push_back(std::move(plan));
     plan = std::move(agg);
+  }
+  {
+    // Subqueries of the select list, HAVING and ORDER BY join above the aggregate; the outer
+    // columns they are correlated with must then be GROUP BY columns.
+    std::vector<BoundExprPtr*> with_subqueries;
+    for (auto& e : select_exprs)
+      with_subqueries.push_back(&e);
+    if (having) with_subqueries.push_back(&having);
+    std::function<BoundExprPtr(BoundExprPtr)> to_outer;
+    if (aggregate) {
+      to_outer = [&](BoundExprPtr e) {
+        return BindToGroups(std::move(e), info, "correlated subquery");
+      };
+    }
+    plan = PlanSubqueries(std::move(plan), with_subqueries, to_outer);
+  }
+  if (aggregate) {
     if (having) {
       auto filter = std::make_unique<LogicalFilter>();
       SplitConjunction(std::move(having), filter->conditions);

@@ -4,6 +4,7 @@
 // casts, expands *, checks GROUP BY rules, and turns IN/EXISTS subqueries into semi, anti and
 // mark joins. Errors are BinderErrors that name the column, table or function.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -37,7 +38,9 @@ struct BoundQuery {
 
 class Binder {
  public:
-  explicit Binder(const ViewCatalog& views);
+  /// `sql`: the text the query was parsed from (AST locations are offsets into it), so that
+  /// errors can point at the expression they are about; may be null.
+  explicit Binder(const ViewCatalog& views, const std::string* sql = nullptr);
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -50,15 +53,35 @@ class Binder {
   BoundQuery BindValues(const ast::ValuesNode& node);
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
+  LogicalOperatorPtr BindTableRefAt(const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
+  LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+                                  const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
+  LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+                                       const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
 
  public:
   // Used by the expression binding helpers.
   BoundExprPtr BindExpr(const ast::Expr& expr, ExprContext& ctx);
+  /// Rethrows the user error being handled with the query position `location` appended (when
+  /// it has none yet and the query text is known).
+  [[noreturn]] void RethrowAt(int location) const;
   uint32_t NewTableIndex() { return next_table_index_++; }
 
+  /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
+  BoundExprPtr BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprContext& ctx);
+  /// Joins every subquery in `exprs` to `plan` (the input of the clause that holds them) and
+  /// replaces it by the column that carries its value. `to_outer` maps columns the subqueries
+  /// are correlated with to columns of `plan` (GROUP BY columns above an aggregate).
+  LogicalOperatorPtr PlanSubqueries(
+      LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs,
+      const std::function<BoundExprPtr(BoundExprPtr)>& to_outer = nullptr);
+
  private:
+  BoundExprPtr BindExprAt(const ast::Expr& expr, ExprContext& ctx);
+
   const ViewCatalog& views_;
+  const std::string* sql_ = nullptr;  // null inside views: their positions are not the query's
   uint32_t next_table_index_ = 1;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;
   int depth_ = 0;  // view / subquery nesting, to stop runaway recursion

@@ -38,6 +38,7 @@ enum class BoundExprKind {
   kCase,       // CASE WHEN ... THEN ... [ELSE ...] END (searched form only)
   kInList,     // x IN (constants or expressions); NOT IN is NOT over it
   kAggregate,  // only inside LogicalAggregate: sum(x), count(*), ...
+  kSubquery,   // only while binding: replaced by joins before the plan is complete
 };
 
 struct BoundExpr;
@@ -172,6 +173,21 @@ struct BoundAggregate : BoundExpr {
   bool distinct;
   std::string ToString() const override;
   BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+struct BoundSubqueryInfo;
+
+/// A subquery used as a value: (SELECT ...), EXISTS (...), x IN / op ANY / op ALL (SELECT ...).
+/// The binder replaces it by a column of a join it adds below the clause (see
+/// planner/bind_subquery.cpp); copies share `info`, so the subquery is planned once.
+struct BoundSubquery : BoundExpr {
+  BoundSubquery(LogicalType t, std::shared_ptr<BoundSubqueryInfo> i)
+      : BoundExpr(BoundExprKind::kSubquery, t), info(std::move(i)) {}
+  std::shared_ptr<BoundSubqueryInfo> info;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  /// The left operand of IN / ANY / ALL, when there is one.
   std::vector<BoundExprPtr*> Children() override;
 };
 

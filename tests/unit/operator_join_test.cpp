@@ -1,6 +1,7 @@
 // PhysicalHashJoin: every join kind against a nested-loop reference, over NULL keys,
 // duplicates, several keys, residuals, empty sides, long chains, large builds, pipelines of
-// RIGHT/FULL joins below other operators, and the memory limit.
+// RIGHT/FULL joins below other operators, and the memory limit. PhysicalNestedLoopJoin: the
+// same cases with the keys as part of its condition, cross products and its mark semantics.
 
 #include <gtest/gtest.h>
 
@@ -12,6 +13,7 @@
 #include "execution/column_data.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
+#include "execution/operator/physical_nested_loop_join.h"
 #include "execution/operator/physical_result_collector.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -469,6 +471,22 @@ TEST(OperatorJoinTest, LargeBuildCounts) {
   }
 }
 
+/// `root` fails with a memory limit of 1MB, releasing all it reserved, and gives `rows` rows
+/// without it.
+void ExpectOverMemoryLimitOnlyWithIt(PhysicalResultCollector& root, size_t rows) {
+  Settings settings;
+  settings.Set("memory_limit", Value::Varchar("1MB"));
+  for (int threads : {1, 2}) {
+    QueryContext query(settings);
+    {
+      ExecutionContext context(query, threads);
+      EXPECT_THROW(Executor(context).Execute(root), OutOfMemoryError);
+    }
+    EXPECT_EQ(query.memory().used(), 0);  // everything reserved was released
+  }
+  EXPECT_EQ(RunSorted(root, 2).size(), rows);
+}
+
 TEST(OperatorJoinTest, BuildOverMemoryLimit) {
   auto build = Generate(100000, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
   auto probe = Generate(10, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
@@ -484,18 +502,7 @@ TEST(OperatorJoinTest, BuildOverMemoryLimit) {
   join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, build));
   PhysicalResultCollector root(four);
   root.AddChild(std::move(join));
-  Settings settings;
-  settings.Set("memory_limit", Value::Varchar("1MB"));
-  for (int threads : {1, 2}) {
-    QueryContext query(settings);
-    {
-      ExecutionContext context(query, threads);
-      EXPECT_THROW(Executor(context).Execute(root), OutOfMemoryError);
-    }
-    EXPECT_EQ(query.memory().used(), 0);  // everything reserved was released
-  }
-  // The same join fits without the limit.
-  EXPECT_EQ(RunSorted(root, 2).size(), 10u);
+  ExpectOverMemoryLimitOnlyWithIt(root, 10);
 }
 
 /// A RIGHT/FULL join whose unmatched rows must pass through the operators above it: another
@@ -585,6 +592,180 @@ TEST(OperatorJoinTest, UnmatchedRowsFlowThroughOperatorsAbove) {
       }
     }
   }
+}
+
+// ---- PhysicalNestedLoopJoin ----
+
+/// The join condition of a case, three-valued: the keys (= or IS NOT DISTINCT FROM) AND the
+/// residual.
+std::optional<bool> ConditionValue(const JoinCase& jc, const Row& l, const Row& r) {
+  bool unknown = false;
+  for (size_t k = 0; k < jc.left_keys.size(); k++) {
+    const Value& a = l[jc.left_keys[k]];
+    const Value& b = r[jc.right_keys[k]];
+    if (a.is_null() || b.is_null()) {
+      if (jc.null_equal[k]) {
+        if (a.is_null() != b.is_null()) return false;
+      } else {
+        unknown = true;
+      }
+    } else if (a.Compare(b) != 0) {
+      return false;
+    }
+  }
+  if (jc.residual) {
+    auto residual = jc.residual(l, r);
+    if (residual == std::optional<bool>(false)) return false;
+    if (!residual) unknown = true;
+  }
+  if (unknown) return std::nullopt;
+  return true;
+}
+
+/// As Reference, but a MARK is TRUE / NULL / FALSE by the condition over all right rows.
+std::vector<std::string> NestedLoopReference(const JoinCase& jc, JoinKind kind) {
+  if (kind != JoinKind::kMark) return Reference(jc, kind);
+  std::vector<std::string> out;
+  for (const auto& l : jc.left) {
+    bool found = false, unknown = false;
+    for (const auto& r : jc.right) {
+      auto v = ConditionValue(jc, l, r);
+      found = found || v == std::optional<bool>(true);
+      unknown = unknown || !v;
+    }
+    std::string s;
+    for (size_t c = 0; c < l.size(); c++)
+      s += (c ? "|" : "") + Text(l[c]);
+    out.push_back(s + "|" + (found ? "true" : unknown ? "NULL" : "false"));
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::unique_ptr<PhysicalNestedLoopJoin> MakeNestedLoopJoin(const JoinCase& jc, JoinKind kind,
+                                                           idx_t batch = 3) {
+  std::vector<BoundExprPtr> conjuncts;
+  const idx_t left_width = jc.left_types.size();
+  for (size_t k = 0; k < jc.left_keys.size(); k++) {
+    conjuncts.push_back(Call(jc.null_equal[k] ? "IS NOT DISTINCT FROM" : "=",
+                             Ref(jc.left_types[jc.left_keys[k]], jc.left_keys[k]),
+                             Ref(jc.right_types[jc.right_keys[k]], left_width + jc.right_keys[k])));
+  }
+  if (jc.residual_expr) conjuncts.push_back(jc.residual_expr());
+  BoundExprPtr condition;
+  if (!conjuncts.empty()) condition = MakeConjunction(std::move(conjuncts));
+  auto join =
+      std::make_unique<PhysicalNestedLoopJoin>(OutputTypes(jc, kind), kind, std::move(condition));
+  join->AddChild(Scan(jc.left_types, jc.left, batch));
+  join->AddChild(Scan(jc.right_types, jc.right, batch));
+  return join;
+}
+
+void CheckAllKindsNestedLoop(const JoinCase& jc, idx_t batch = 3) {
+  for (JoinKind kind : kAllKinds) {
+    auto join = MakeNestedLoopJoin(jc, kind, batch);
+    PhysicalResultCollector root(join->types());
+    root.AddChild(std::move(join));
+    const auto expected = NestedLoopReference(jc, kind);
+    for (int threads : {1, 2}) {
+      EXPECT_EQ(RunSorted(root, threads), expected)
+          << JoinKindName(kind) << " with " << threads << " threads";
+    }
+  }
+}
+
+TEST(OperatorNestedLoopJoinTest, AllKindsLikeTheHashJoin) {
+  JoinCase jc = SimpleCase();
+  CheckAllKindsNestedLoop(jc);
+  jc.null_equal = {true};
+  CheckAllKindsNestedLoop(jc, 5);
+}
+
+TEST(OperatorNestedLoopJoinTest, ConditionWithoutEqualityAndNulls) {
+  JoinCase jc;
+  jc.left_types = {LogicalType::Integer(), LogicalType::Varchar()};
+  jc.right_types = {LogicalType::Integer()};
+  for (int i = 0; i < 50; i++) {
+    jc.left.push_back({i % 9 == 4 ? NI() : I(i % 17), S("l" + std::to_string(i))});
+    jc.right.push_back({i % 7 == 3 ? NI() : I((i * 7) % 23)});
+  }
+  // l.0 > r.0 + 5: NULL when either side is NULL, so MARK is NULL for many rows.
+  jc.residual = [](const Row& l, const Row& r) -> std::optional<bool> {
+    if (l[0].is_null() || r[0].is_null()) return std::nullopt;
+    return l[0].GetInt64() > r[0].GetInt64() + 5;
+  };
+  jc.residual_expr = [] {
+    return Call(">", Ref(LogicalType::Integer(), 0),
+                Call("+", Ref(LogicalType::Integer(), 2),
+                     std::make_unique<BoundConstant>(Value::Integer(5))));
+  };
+  CheckAllKindsNestedLoop(jc, 4);
+  // Right batches of a full batch size: one left row per batch of pairs.
+  CheckAllKindsNestedLoop(jc, kBatchSize);
+}
+
+TEST(OperatorNestedLoopJoinTest, CrossProductAndEmptySides) {
+  JoinCase jc;
+  jc.left_types = {LogicalType::Integer()};
+  jc.right_types = {LogicalType::Varchar()};
+  for (int i = 0; i < 70; i++)
+    jc.left.push_back({I(i)});
+  for (int i = 0; i < 45; i++)
+    jc.right.push_back({i == 3 ? NS() : S("r" + std::to_string(i))});
+  CheckAllKindsNestedLoop(jc, 8);  // no condition: every pair
+  JoinCase no_right = jc;
+  no_right.right.clear();
+  CheckAllKindsNestedLoop(no_right);
+  JoinCase no_left = jc;
+  no_left.left.clear();
+  CheckAllKindsNestedLoop(no_left);
+}
+
+TEST(OperatorNestedLoopJoinTest, LargeCrossProductSpansManyBatches) {
+  auto left = Generate(3000, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
+  auto right = Generate(700, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
+  std::vector<LogicalType> two = {LogicalType::Bigint(), LogicalType::Bigint()};
+  std::vector<LogicalType> four = {LogicalType::Bigint(), LogicalType::Bigint(),
+                                   LogicalType::Bigint(), LogicalType::Bigint()};
+  for (JoinKind kind : {JoinKind::kCross, JoinKind::kFull}) {
+    BoundExprPtr condition;
+    if (kind == JoinKind::kFull) {
+      condition = Call("<", Ref(LogicalType::Bigint(), 0),
+                       Call("-", Ref(LogicalType::Bigint(), 2),
+                            std::make_unique<BoundConstant>(Value::Bigint(500))));
+    }
+    auto join = std::make_unique<PhysicalNestedLoopJoin>(four, kind, std::move(condition));
+    join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, left));
+    join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, right));
+    PhysicalResultCollector root(four);
+    root.AddChild(std::move(join));
+    // FULL on l < r - 500: pairs for r in 501..699 number 1 + ... + 199 = 19900; left rows
+    // 199..2999 (2801) and right rows 0..500 (501) match nothing.
+    const idx_t expected = kind == JoinKind::kCross ? 3000 * 700 : 19900 + 2801 + 501;
+    for (int threads : {1, 2}) {
+      QueryContext query{Settings()};
+      ExecutionContext context(query, threads);
+      Executor(context).Execute(root);
+      EXPECT_EQ(PhysicalResultCollector::Result(context, root).row_count(), expected)
+          << JoinKindName(kind) << " with " << threads << " threads";
+    }
+  }
+}
+
+TEST(OperatorNestedLoopJoinTest, MaterializedSideOverMemoryLimit) {
+  auto left = Generate(10, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
+  auto right = Generate(100000, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
+  std::vector<LogicalType> two = {LogicalType::Bigint(), LogicalType::Bigint()};
+  std::vector<LogicalType> four = {LogicalType::Bigint(), LogicalType::Bigint(),
+                                   LogicalType::Bigint(), LogicalType::Bigint()};
+  auto join = std::make_unique<PhysicalNestedLoopJoin>(
+      four, JoinKind::kInner,
+      Call("=", Ref(LogicalType::Bigint(), 0), Ref(LogicalType::Bigint(), 2)));
+  join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, left));
+  join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, right));
+  PhysicalResultCollector root(four);
+  root.AddChild(std::move(join));
+  ExpectOverMemoryLimitOnlyWithIt(root, 10);
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "execution/expression_executor.h"
+#include "execution/operator/join_output.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 
@@ -57,14 +58,6 @@ struct UnmatchedSourceState : GlobalSourceState {
 struct UnmatchedLocalState : LocalSourceState {
   std::vector<uint8_t*> rows = std::vector<uint8_t*>(kBatchSize);
 };
-
-/// Sets rows [0, count) of `v` to NULL (zeroed values, so nothing reads garbage).
-void FillNull(Vector& v, idx_t count) {
-  if (v.capacity() < count) v.Reserve(count);
-  std::memset(v.raw_data(), 0, count * v.type().value_size());
-  for (idx_t i = 0; i < count; i++)
-    v.validity().SetNull(i);
-}
 
 /// Keeps rows sel[0..count) of every column, in place (sel is increasing, so no row is
 /// overwritten before it is read).
@@ -446,37 +439,11 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
   }
   switch (join_kind_) {
     case JoinKind::kLeft:
-    case JoinKind::kFull: {
-      idx_t count = 0;
-      for (idx_t i = 0; i < n; i++) {
-        if (!state.found[i]) sel[count++] = static_cast<uint32_t>(i);
-      }
-      if (count == 0) break;
-      for (idx_t c = 0; c < left_columns; c++)
-        output.column(c).CopyRows(input.column(c), sel, count);
-      for (idx_t c = left_columns; c < output.column_count(); c++)
-        FillNull(output.column(c), count);
-      output.SetSize(count);
-      break;
-    }
+    case JoinKind::kFull:
     case JoinKind::kSemi:
-    case JoinKind::kAnti: {
-      const uint8_t want = join_kind_ == JoinKind::kSemi ? 1 : 0;
-      idx_t count = 0;
-      for (idx_t i = 0; i < n; i++) {
-        if (state.found[i] == want) sel[count++] = static_cast<uint32_t>(i);
-      }
-      if (count == 0) break;
-      for (idx_t c = 0; c < left_columns; c++) {
-        if (count == n) {
-          output.column(c).Reference(input.column(c));
-        } else {
-          output.column(c).CopyRows(input.column(c), sel, count);
-        }
-      }
-      output.SetSize(count);
+    case JoinKind::kAnti:
+      EmitRowsDecidedPerLeftRow(join_kind_, input, state.found.data(), sel, output);
       break;
-    }
     case JoinKind::kMark: {
       for (idx_t c = 0; c < left_columns; c++)
         output.column(c).Reference(input.column(c));
@@ -506,14 +473,7 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
 
 std::unique_ptr<GlobalSourceState> PhysicalHashJoin::GetGlobalSourceState(
     ExecutionContext& context) const {
-  // The operators above this join in the probe pipeline were appended after BuildPipelines
-  // returned; now (the pipeline is about to run) they are all there.
-  if (unmatched_pipeline_ && probe_pipeline_ && unmatched_pipeline_->operators.empty()) {
-    auto& ops = probe_pipeline_->operators;
-    auto it = std::find(ops.begin(), ops.end(), this);
-    SHEARS_CHECK(it != ops.end());
-    unmatched_pipeline_->operators.assign(it + 1, ops.end());
-  }
+  unmatched_.CompleteOperators(this);
   auto state = std::make_unique<UnmatchedSourceState>();
   auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
   state->blocks = global.table->rows().blocks().size();
@@ -550,7 +510,7 @@ bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
     }
     if (count == 0) continue;
     for (idx_t c = 0; c < left_columns; c++)
-      FillNull(out.column(c), count);
+      SetNullRows(out.column(c), count);
     for (idx_t c = 0; c < right_columns; c++) {
       Vector& column = out.column(left_columns + c);
       GatherColumn(layout, key_count + c, local.rows.data(), count, column);
@@ -564,34 +524,7 @@ bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
 // ---- pipelines ----
 
 void PhysicalHashJoin::BuildPipelines(Pipeline& current, PipelineBuilder& builder) {
-  SHEARS_CHECK(children_.size() == 2);
-  Pipeline* build = builder.NewPipeline(this);
-  current.dependencies.push_back(build);
-  children_[1]->BuildPipelines(*build, builder);
-  children_[0]->BuildPipelines(current, builder);
-  current.operators.push_back(this);
-  probe_pipeline_ = nullptr;
-  unmatched_pipeline_ = nullptr;
-  if (!TracksMatches()) return;
-
-  Pipeline* unmatched = builder.NewPipeline(current.sink);
-  unmatched->source = this;
-  unmatched->dependencies.push_back(&current);
-  for (auto& p : builder.pipelines()) {
-    Pipeline* other = p.get();
-    if (other == unmatched || other == &current) continue;
-    const auto& deps = other->dependencies;
-    if (std::find(deps.begin(), deps.end(), &current) == deps.end()) continue;
-    if (other->sink == current.sink) {
-      // Unmatched rows of a join below this one stream through this join's probe too.
-      unmatched->dependencies.push_back(other);
-    } else {
-      // Whoever waits for the probe pipeline's sink must wait for these rows as well.
-      other->dependencies.push_back(unmatched);
-    }
-  }
-  probe_pipeline_ = &current;
-  unmatched_pipeline_ = unmatched;
+  BuildJoinPipelines(*this, current, builder, TracksMatches() ? &unmatched_ : nullptr);
 }
 
 std::string PhysicalHashJoin::Describe() const {

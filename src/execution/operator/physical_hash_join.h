@@ -17,7 +17,7 @@
 
 #include "dynfilter/runtime_filter.h"
 #include "execution/join_hash_table.h"
-#include "execution/physical_operator.h"
+#include "execution/pipeline.h"
 #include "planner/expression.h"
 #include "planner/logical_plan.h"
 
@@ -104,11 +104,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   BoundExprPtr residual_;
   std::vector<RuntimeFilterSpec> runtime_filters_;
   std::string runtime_filter_note_;
-  // RIGHT/FULL: the probe pipeline and the pipeline emitting unmatched build rows, whose
-  // operators are copied from the probe pipeline (those above this join) when it starts: they
-  // are only known after BuildPipelines returned.
-  Pipeline* probe_pipeline_ = nullptr;
-  Pipeline* unmatched_pipeline_ = nullptr;
+  UnmatchedRowsPipeline unmatched_;  // RIGHT/FULL
 };
 
 }  // namespace shears
