@@ -9,25 +9,11 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "parser/ast.h"
 #include "planner/logical_plan.h"
 
 namespace shears {
-
-/// Views known to the session (CREATE VIEW): name -> query text. Tables come with the catalog.
-class ViewCatalog {
- public:
-  struct View {
-    std::string sql;
-    std::vector<std::string> column_aliases;
-  };
-  void Create(const std::string& name, View view, bool or_replace);
-  void Drop(const std::string& name, bool if_exists);
-  const View* Find(const std::string& name) const;
-
- private:
-  std::map<std::string, View> views_;
-};
 
 struct BoundQuery {
   LogicalOperatorPtr plan;
@@ -37,7 +23,8 @@ struct BoundQuery {
 
 class Binder {
  public:
-  explicit Binder(const ViewCatalog& views);
+  /// Names in FROM are looked up as CTEs, then views and tables of `catalog`.
+  explicit Binder(const Catalog& catalog);
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -50,6 +37,8 @@ class Binder {
   BoundQuery BindValues(const ast::ValuesNode& node);
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
+  LogicalOperatorPtr BindDataset(std::shared_ptr<Dataset> dataset, const std::string& table_name,
+                                 const std::string& alias, const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
 
  public:
@@ -58,7 +47,7 @@ class Binder {
   uint32_t NewTableIndex() { return next_table_index_++; }
 
  private:
-  const ViewCatalog& views_;
+  const Catalog& catalog_;
   uint32_t next_table_index_ = 1;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;
   int depth_ = 0;  // view / subquery nesting, to stop runaway recursion
