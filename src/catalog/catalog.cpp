@@ -10,7 +10,7 @@ namespace shears {
 
 namespace {
 
-// Version 1: views, tables, columns, partitions, files.
+// Version 1: views, tables, columns, partitions, files, statistics.
 constexpr int kSchemaVersion = 1;
 
 constexpr const char* kSchema = R"sql(
@@ -38,6 +38,15 @@ CREATE TABLE IF NOT EXISTS files (
   path TEXT NOT NULL, size INTEGER NOT NULL, num_rows INTEGER NOT NULL,
   column_map TEXT NOT NULL);
 CREATE INDEX IF NOT EXISTS files_by_partition ON files(partition_id);
+CREATE TABLE IF NOT EXISTS stats (
+  stats_id INTEGER PRIMARY KEY,
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  level TEXT NOT NULL, path TEXT NOT NULL, row_count INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS stats_by_table ON stats(table_id, level);
+CREATE TABLE IF NOT EXISTS column_stats (
+  stats_id INTEGER NOT NULL REFERENCES stats(stats_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL, column_name TEXT NOT NULL, null_count INTEGER NOT NULL,
+  distinct_count INTEGER NOT NULL, min TEXT, max TEXT, PRIMARY KEY (stats_id, ordinal));
 )sql";
 
 std::string Lower(std::string s) {
@@ -81,6 +90,11 @@ class Statement {
                             SQLITE_TRANSIENT));
     return *this;
   }
+  Statement& Bind(int index, const std::optional<std::string>& text) {
+    if (text) return Bind(index, *text);
+    Check(sqlite3_bind_null(stmt_, index));
+    return *this;
+  }
   Statement& Bind(int index, int64_t value) {
     Check(sqlite3_bind_int64(stmt_, index, value));
     return *this;
@@ -104,6 +118,10 @@ class Statement {
                 : std::string();
   }
   int64_t Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+  std::optional<std::string> OptionalText(int column) const {
+    if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
+    return Text(column);
+  }
 
  private:
   void Check(int rc) {
@@ -307,6 +325,12 @@ std::optional<ViewDefinition> Catalog::FindView(const std::string& name) const {
   return view;
 }
 
+int64_t Catalog::RequireTableId(const std::string& name) const {
+  auto table_id = TableId(name);
+  if (!table_id) throw BinderError("table '{}' does not exist", name);
+  return *table_id;
+}
+
 std::optional<int64_t> Catalog::TableId(const std::string& name) const {
   Statement read(db_, "SELECT table_id FROM tables WHERE name = ?");
   if (!read.Bind(1, Lower(name)).Step()) return std::nullopt;
@@ -420,6 +444,8 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
     file.column_map = DecodeColumnMap(files.Text(5));
     table.partitions.back().files.push_back(std::move(file));
   }
+  auto statistics = ReadStatistics(table_id, "table");
+  if (!statistics.empty()) table.statistics = std::move(statistics.front());
   return table;
 }
 
@@ -427,12 +453,78 @@ void Catalog::ReplacePartitions(const std::string& name,
                                 const std::vector<CatalogPartition>& partitions) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Transaction transaction(db_);
-  auto table_id = TableId(name);
-  if (!table_id) throw BinderError("table '{}' does not exist", name);
+  const int64_t table_id = RequireTableId(name);
   Statement remove(db_, "DELETE FROM partitions WHERE table_id = ?");
-  remove.Bind(1, *table_id).Run();
-  InsertPartitions(*table_id, partitions);
+  remove.Bind(1, table_id).Run();
+  InsertPartitions(table_id, partitions);
+  Statement stats(db_, "DELETE FROM stats WHERE table_id = ?");
+  stats.Bind(1, table_id).Run();
   transaction.Commit();
+}
+
+void Catalog::ReplaceStatistics(const std::string& name,
+                                const std::vector<StatisticsEntry>& entries) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  Statement remove(db_, "DELETE FROM stats WHERE table_id = ?");
+  remove.Bind(1, table_id).Run();
+  Statement entry(db_,
+                  "INSERT INTO stats (table_id, level, path, row_count, bytes) VALUES "
+                  "(?, ?, ?, ?, ?)");
+  Statement column(db_,
+                   "INSERT INTO column_stats (stats_id, ordinal, column_name, null_count, "
+                   "distinct_count, min, max) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  for (const auto& e : entries) {
+    entry.Bind(1, table_id)
+        .Bind(2, e.level)
+        .Bind(3, e.path)
+        .Bind(4, e.row_count)
+        .Bind(5, e.bytes)
+        .Run();
+    const int64_t stats_id = sqlite3_last_insert_rowid(db_);
+    for (size_t i = 0; i < e.columns.size(); i++) {
+      const auto& c = e.columns[i];
+      column.Bind(1, stats_id)
+          .Bind(2, static_cast<int64_t>(i))
+          .Bind(3, c.column)
+          .Bind(4, c.null_count)
+          .Bind(5, c.distinct_count)
+          .Bind(6, c.min)
+          .Bind(7, c.max)
+          .Run();
+    }
+  }
+  transaction.Commit();
+}
+
+std::vector<StatisticsEntry> Catalog::ReadStatistics(int64_t table_id,
+                                                     const std::string& level) const {
+  std::vector<StatisticsEntry> entries;
+  Statement read(db_,
+                 "SELECT s.stats_id, s.path, s.row_count, s.bytes, c.column_name, c.null_count, "
+                 "c.distinct_count, c.min, c.max FROM stats s LEFT JOIN column_stats c ON "
+                 "c.stats_id = s.stats_id WHERE s.table_id = ? AND s.level = ? "
+                 "ORDER BY s.path, s.stats_id, c.ordinal");
+  read.Bind(1, table_id).Bind(2, level);
+  int64_t current = -1;
+  while (read.Step()) {
+    if (entries.empty() || read.Int(0) != current) {
+      current = read.Int(0);
+      entries.push_back(StatisticsEntry{level, read.Text(1), read.Int(2), read.Int(3), {}});
+    }
+    if (!read.OptionalText(4)) continue;
+    entries.back().columns.push_back(ColumnStatistics{read.Text(4), read.Int(5), read.Int(6),
+                                                      read.OptionalText(7), read.OptionalText(8)});
+  }
+  return entries;
+}
+
+std::vector<StatisticsEntry> Catalog::GetStatistics(const std::string& name,
+                                                    const std::string& level) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const int64_t table_id = RequireTableId(name);
+  return ReadStatistics(table_id, level);
 }
 
 std::vector<Catalog::Entry> Catalog::List() const {

@@ -45,6 +45,23 @@ struct CatalogPartition {
   std::vector<CatalogFile> files;
 };
 
+/// ANALYZE's statistics of one column at one level.
+struct ColumnStatistics {
+  std::string column;
+  int64_t null_count = 0;
+  int64_t distinct_count = -1;          // HyperLogLog estimate (exact for partition columns)
+  std::optional<std::string> min, max;  // as text; nullopt when all values are NULL
+};
+
+/// ANALYZE's statistics of the whole table, one partition or one file.
+struct StatisticsEntry {
+  std::string level;  // "table", "partition" or "file"
+  std::string path;   // partition directory or file path relative to the location; "" for table
+  int64_t row_count = 0;
+  int64_t bytes = 0;
+  std::vector<ColumnStatistics> columns;
+};
+
 struct TableDefinition {
   std::string name;
   std::string location;  // absolute directory
@@ -53,6 +70,8 @@ struct TableDefinition {
   /// File columns, then partition columns (directory order).
   std::vector<CatalogColumn> columns;
   std::vector<CatalogPartition> partitions;  // sorted by path
+  /// Table-level ANALYZE statistics, when the table was analyzed since its last change.
+  std::optional<StatisticsEntry> statistics;
 
   size_t num_partition_columns() const;
 };
@@ -83,8 +102,14 @@ class Catalog {
   void DropTable(const std::string& name, bool if_exists);
   /// The table with its partitions and files; nullopt when there is none.
   std::optional<TableDefinition> FindTable(const std::string& name) const;
-  /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS).
+  /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS); its
+  /// statistics are dropped, as they describe the old files.
   void ReplacePartitions(const std::string& name, const std::vector<CatalogPartition>& partitions);
+  /// Replaces the table's ANALYZE statistics (all levels).
+  void ReplaceStatistics(const std::string& name, const std::vector<StatisticsEntry>& entries);
+  /// Statistics of one level ("table", "partition", "file"), ordered by path.
+  std::vector<StatisticsEntry> GetStatistics(const std::string& name,
+                                             const std::string& level) const;
 
   struct Entry {
     std::string name;
@@ -98,8 +123,10 @@ class Catalog {
   void Execute(const std::string& sql) const;
   void InitializeSchema();
   std::optional<int64_t> TableId(const std::string& name) const;
+  int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
   std::optional<std::string> KindOf(const std::string& lower_name) const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
+  std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level) const;
 
   std::string path_;
   sqlite3* db_ = nullptr;

@@ -276,7 +276,20 @@ std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
       files.push_back(std::move(entry));
     }
   }
-  return Dataset::FromFiles(table.location, std::move(columns), std::move(files), table.name);
+  auto dataset =
+      Dataset::FromFiles(table.location, std::move(columns), std::move(files), table.name);
+  if (table.statistics) {
+    std::vector<int64_t> distinct_counts;
+    for (const auto& column : table.columns) {
+      int64_t count = -1;
+      for (const auto& stats : table.statistics->columns) {
+        if (Lower(stats.column) == Lower(column.name)) count = stats.distinct_count;
+      }
+      distinct_counts.push_back(count);
+    }
+    dataset->set_distinct_counts(std::move(distinct_counts));
+  }
+  return dataset;
 }
 
 }  // namespace shears

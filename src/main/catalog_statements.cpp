@@ -2,6 +2,7 @@
 
 #include <set>
 
+#include "catalog/analyze.h"
 #include "catalog/external_table.h"
 #include "common/error.h"
 #include "parser/parser.h"
@@ -146,6 +147,54 @@ QueryResult RecoverPartitions(Catalog& catalog, const TableDefinition& table) {
         Value::Bigint(removed), Value::Bigint(files)}});
 }
 
+QueryResult Analyze(Catalog& catalog, const TableDefinition& table) {
+  const std::vector<StatisticsEntry> entries = AnalyzeTable(table);
+  catalog.ReplaceStatistics(table.name, entries);
+  int64_t files = 0;
+  for (const auto& p : table.partitions)
+    files += static_cast<int64_t>(p.files.size());
+  return RowsResult(
+      {"rows", "partitions", "files"},
+      {LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint()},
+      {{Value::Bigint(entries.front().row_count),
+        Value::Bigint(static_cast<int64_t>(table.partitions.size())), Value::Bigint(files)}});
+}
+
+QueryResult ShowStats(const Catalog& catalog, const TableDefinition& table,
+                      const std::string& level) {
+  const auto entries = catalog.GetStatistics(table.name, level);
+  if (!table.statistics) {
+    throw InvalidInputError("table '{}' has no statistics; run ANALYZE {}", table.name, table.name);
+  }
+  auto text = [](const std::optional<std::string>& s) {
+    return s ? Value::Varchar(*s) : Value::Null(LogicalType::Varchar());
+  };
+  const bool with_path = level != "table";
+  std::vector<std::vector<Value>> rows;
+  for (const auto& entry : entries) {
+    for (const auto& column : entry.columns) {
+      std::vector<Value> row;
+      if (with_path) row.push_back(Value::Varchar(entry.path));
+      for (Value v : {Value::Varchar(column.column), Value::Bigint(entry.row_count),
+                      Value::Bigint(column.null_count), Value::Bigint(column.distinct_count),
+                      text(column.min), text(column.max), Value::Bigint(entry.bytes)}) {
+        row.push_back(std::move(v));
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  std::vector<std::string> names = {"column_name", "row_count", "null_count", "distinct_count",
+                                    "min",         "max",       "bytes"};
+  std::vector<LogicalType> types = {
+      LogicalType::Varchar(), LogicalType::Bigint(),  LogicalType::Bigint(), LogicalType::Bigint(),
+      LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Bigint()};
+  if (with_path) {
+    names.insert(names.begin(), level);
+    types.insert(types.begin(), LogicalType::Varchar());
+  }
+  return RowsResult(std::move(names), std::move(types), rows);
+}
+
 }  // namespace
 
 QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
@@ -178,6 +227,11 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
           return WithPosition(sql, command.name_location, [&] { return ShowPartitions(table); });
         case ast::TableCommandStatement::Command::kRecoverPartitions:
           return RecoverPartitions(catalog, table);
+        case ast::TableCommandStatement::Command::kAnalyze:
+          return Analyze(catalog, table);
+        case ast::TableCommandStatement::Command::kShowStats:
+          return WithPosition(sql, command.name_location,
+                              [&] { return ShowStats(catalog, table, command.stats_level); });
       }
       break;
     }

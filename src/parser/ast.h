@@ -389,13 +389,20 @@ struct ShowTablesStatement : Statement {
 };
 
 /// A statement about one table: DESCRIBE t, SHOW PARTITIONS t, ALTER TABLE t RECOVER PARTITIONS
-/// (also MSCK REPAIR TABLE t).
+/// (also MSCK REPAIR TABLE t), ANALYZE t, SHOW STATS t [PARTITIONS | FILES].
 struct TableCommandStatement : Statement {
-  enum class Command { kDescribe, kShowPartitions, kRecoverPartitions };
+  enum class Command {
+    kDescribe,
+    kShowPartitions,
+    kRecoverPartitions,
+    kAnalyze,
+    kShowStats,
+  };
   TableCommandStatement() : Statement(StatementKind::kTableCommand) {}
   Command command = Command::kDescribe;
   std::string name;
   int name_location = -1;
+  std::string stats_level = "table";  // SHOW STATS: "table", "partition" or "file"
 };
 
 }  // namespace shears::ast

@@ -1,6 +1,7 @@
 // Catalog statements PostgreSQL's grammar does not have (Hive/Spark syntax), parsed from the
 // scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW PARTITIONS, DESCRIBE, ALTER TABLE
-// ... RECOVER PARTITIONS, MSCK REPAIR TABLE. Parser::Parse hands these statements here and
+// ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS. (PostgreSQL's ANALYZE means
+// something else and is not supported.) Parser::Parse hands these statements here and
 // the rest of the text to libpg_query.
 
 #include <fmt/format.h>
@@ -32,6 +33,14 @@ class CatalogParser {
     } else if (AcceptWord("show")) {
       if (AcceptWord("tables")) {
         result = std::make_unique<ast::ShowTablesStatement>();
+      } else if (AcceptWord("stats")) {
+        auto command = TableCommand(ast::TableCommandStatement::Command::kShowStats);
+        if (AcceptWord("partitions")) {
+          command->stats_level = "partition";
+        } else if (AcceptWord("files")) {
+          command->stats_level = "file";
+        }
+        result = std::move(command);
       } else {
         ExpectWord("partitions");
         result = TableCommand(ast::TableCommandStatement::Command::kShowPartitions);
@@ -39,6 +48,11 @@ class CatalogParser {
     } else if (AcceptWord("describe") || AcceptWord("desc")) {
       AcceptWord("table");
       result = TableCommand(ast::TableCommandStatement::Command::kDescribe);
+    } else if (AcceptWord("analyze") || AcceptWord("analyse")) {
+      AcceptWord("table");
+      result = TableCommand(ast::TableCommandStatement::Command::kAnalyze);
+      // Spark's spelling: ANALYZE TABLE t COMPUTE STATISTICS.
+      if (AcceptWord("compute")) ExpectWord("statistics");
     } else if (AcceptWord("alter")) {
       ExpectWord("table");
       auto command = TableCommand(ast::TableCommandStatement::Command::kRecoverPartitions);
@@ -130,7 +144,8 @@ class CatalogParser {
     return name;
   }
 
-  ast::StatementPtr TableCommand(ast::TableCommandStatement::Command command) {
+  std::unique_ptr<ast::TableCommandStatement> TableCommand(
+      ast::TableCommandStatement::Command command) {
     auto statement = std::make_unique<ast::TableCommandStatement>();
     statement->command = command;
     statement->name_location = Here();
@@ -251,7 +266,8 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   const std::string head = word(first);
   const std::string second = word(first + 1);
   return (head == "create" && second == "external") ||
-         (head == "show" && (second == "tables" || second == "partitions")) || head == "describe" ||
+         (head == "show" && (second == "tables" || second == "partitions" || second == "stats")) ||
+         head == "analyze" || head == "analyse" || head == "describe" ||
          (head == "desc" && first + 1 < last) || (head == "alter" && second == "table") ||
          head == "msck";
 }

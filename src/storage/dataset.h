@@ -100,6 +100,13 @@ class Dataset {
   size_t num_partition_columns() const { return num_partition_columns_; }
   size_t num_file_columns() const { return columns_.size() - num_partition_columns_; }
   int64_t total_rows() const;
+  /// Distinct values of column `index` as ANALYZE estimated them (catalog tables); -1 when
+  /// unknown. The optimizer's cardinality estimates read it.
+  int64_t distinct_count(size_t index) const {
+    return index < distinct_counts_.size() ? distinct_counts_[index] : -1;
+  }
+  /// One per column (-1 = unknown); set once, before the dataset is shared.
+  void set_distinct_counts(std::vector<int64_t> counts) { distinct_counts_ = std::move(counts); }
 
  private:
   Dataset() = default;
@@ -109,6 +116,7 @@ class Dataset {
   std::vector<DatasetFile> files_;
   size_t num_partition_columns_ = 0;
   std::string catalog_table_;  // set by FromFiles
+  std::vector<int64_t> distinct_counts_;
 };
 
 /// Whether a file name found while listing a directory is a data file (see the header comment).

@@ -6,10 +6,12 @@
 
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <xxhash.h>
 
 #include <filesystem>
 #include <fstream>
 
+#include "catalog/hyperloglog.h"
 #include "common/error.h"
 #include "main/connection.h"
 #include "test_util.h"
@@ -62,6 +64,47 @@ TEST(CatalogTest, TablesAndViewsPersistAcrossReopen) {
   Database reopened(db_dir);
   Connection again(reopened);
   EXPECT_EQ(again.Query("SHOW TABLES").row_count(), 0u);
+}
+
+TEST(CatalogTest, StatisticsPersistPerLevel) {
+  test::TempDir dir;
+  {
+    Database database(dir.path() + "/db");
+    Connection connection(database);
+    connection.Query("CREATE EXTERNAL TABLE sales STORED AS PARQUET LOCATION '" + kYearMonth +
+                     "'; ANALYZE sales");
+  }
+  Database database(dir.path() + "/db");
+  Connection connection(database);
+  // 13 partitions x 6 columns (4 file columns, 2 partition columns); 13 files x 4 columns.
+  EXPECT_EQ(connection.Query("SHOW STATS sales PARTITIONS").row_count(), 78u);
+  EXPECT_EQ(connection.Query("SHOW STATS sales FILES").row_count(), 52u);
+  auto table = database.catalog().FindTable("sales");
+  ASSERT_TRUE(table && table->statistics);
+  EXPECT_EQ(table->statistics->row_count, 126);
+  EXPECT_EQ(table->statistics->columns[1].column, "region");
+  EXPECT_EQ(table->statistics->columns[1].distinct_count, 4);
+  auto files = database.catalog().GetStatistics("sales", "file");
+  ASSERT_EQ(files.size(), 13u);
+  EXPECT_EQ(files[0].path, "year=2022/month=1/data_0.parquet");
+  EXPECT_EQ(files[0].row_count, 10);
+  EXPECT_EQ(files[0].columns[0].min, "0");
+  EXPECT_EQ(files[0].columns[0].max, "9");
+}
+
+TEST(CatalogTest, HyperLogLogEstimatesWithinAFewPercent) {
+  for (int64_t n : {10, 1000, 100000}) {
+    HyperLogLog sketch, half;
+    for (int64_t i = 0; i < n; i++) {
+      const uint64_t hash = XXH64(&i, sizeof(i), 0);
+      sketch.AddHash(hash);
+      sketch.AddHash(hash);  // duplicates do not count
+      if (i % 2 == 0) half.AddHash(hash);
+    }
+    EXPECT_NEAR(static_cast<double>(sketch.Estimate()), static_cast<double>(n), n * 0.05 + 1);
+    half.Merge(sketch);
+    EXPECT_EQ(half.Estimate(), sketch.Estimate());
+  }
 }
 
 TEST(CatalogTest, InMemoryCatalogIsPerDatabase) {
