@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "catalog/external_table.h"
 #include "common/error.h"
 
 namespace shears {
@@ -272,6 +273,7 @@ void Catalog::InitializeSchema() {
     write.Bind(1, std::to_string(kSchemaVersion)).Run();
   }
   transaction.Commit();
+  change_count_++;
 }
 
 std::optional<std::string> Catalog::KindOf(const std::string& lower_name) const {
@@ -300,6 +302,7 @@ void Catalog::CreateView(const std::string& name, const ViewDefinition& view, bo
     alias.Bind(1, key).Bind(2, static_cast<int64_t>(i)).Bind(3, view.column_aliases[i]).Run();
   }
   transaction.Commit();
+  change_count_++;
 }
 
 void Catalog::DropView(const std::string& name, bool if_exists) {
@@ -385,12 +388,14 @@ void Catalog::CreateTable(const TableDefinition& table) {
   }
   InsertPartitions(table_id, table.partitions);
   transaction.Commit();
+  change_count_++;
 }
 
 void Catalog::DropTable(const std::string& name, bool if_exists) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Statement remove(db_, "DELETE FROM tables WHERE name = ?");
   remove.Bind(1, Lower(name)).Run();
+  change_count_++;
   if (sqlite3_changes(db_) == 0 && !if_exists) {
     throw BinderError("table '{}' does not exist", name);
   }
@@ -460,6 +465,7 @@ void Catalog::ReplacePartitions(const std::string& name,
   Statement stats(db_, "DELETE FROM stats WHERE table_id = ?");
   stats.Bind(1, table_id).Run();
   transaction.Commit();
+  change_count_++;
 }
 
 void Catalog::ReplaceStatistics(const std::string& name,
@@ -496,6 +502,7 @@ void Catalog::ReplaceStatistics(const std::string& name,
     }
   }
   transaction.Commit();
+  change_count_++;
 }
 
 std::vector<StatisticsEntry> Catalog::ReadStatistics(int64_t table_id,
@@ -525,6 +532,30 @@ std::vector<StatisticsEntry> Catalog::GetStatistics(const std::string& name,
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   const int64_t table_id = RequireTableId(name);
   return ReadStatistics(table_id, level);
+}
+
+void Catalog::ValidateCache() const {
+  Statement version(db_, "PRAGMA data_version");
+  version.Step();
+  const int64_t data_version = version.Int(0);
+  if (data_version != cached_data_version_ || change_count_ != cached_change_count_) {
+    datasets_.clear();
+    cached_data_version_ = data_version;
+    cached_change_count_ = change_count_;
+  }
+}
+
+std::shared_ptr<const Dataset> Catalog::TableDataset(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ValidateCache();
+  const std::string key = Lower(name);
+  auto it = datasets_.find(key);
+  if (it != datasets_.end()) return it->second;
+  auto table = FindTable(key);
+  if (!table) return nullptr;
+  std::shared_ptr<const Dataset> dataset = DatasetForTable(*table);
+  datasets_[key] = dataset;
+  return dataset;
 }
 
 std::vector<Catalog::Entry> Catalog::List() const {

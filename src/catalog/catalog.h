@@ -6,6 +6,7 @@
 // Names are case-insensitive (stored lower-case); tables and views share one namespace.
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,8 @@
 struct sqlite3;
 
 namespace shears {
+
+class Dataset;
 
 struct ViewDefinition {
   std::string sql;  // the query text
@@ -102,6 +105,9 @@ class Catalog {
   void DropTable(const std::string& name, bool if_exists);
   /// The table with its partitions and files; nullopt when there is none.
   std::optional<TableDefinition> FindTable(const std::string& name) const;
+  /// The dataset a query on the table scans (null when there is no such table). Built from the
+  /// stored lists once and shared until the catalog changes, here or in another process.
+  std::shared_ptr<const Dataset> TableDataset(const std::string& name) const;
   /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS); its
   /// statistics are dropped, as they describe the old files.
   void ReplacePartitions(const std::string& name, const std::vector<CatalogPartition>& partitions);
@@ -128,8 +134,17 @@ class Catalog {
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
   std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level) const;
 
+  /// Drops cached datasets when catalog.db changed since they were built.
+  void ValidateCache() const;
+
   std::string path_;
   sqlite3* db_ = nullptr;
+  // TableDataset's cache, valid while neither this catalog (change_count_) nor another
+  // connection to catalog.db (SQLite's data_version) changed anything.
+  mutable std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
+  mutable int64_t cached_data_version_ = -1;
+  mutable int64_t cached_change_count_ = -1;
+  int64_t change_count_ = 0;
   // One SQLite connection shared by the database's sessions; statements of one change run in
   // one transaction, so changes are serialized here.
   mutable std::recursive_mutex mutex_;

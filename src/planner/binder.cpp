@@ -7,7 +7,6 @@
 #include <cctype>
 #include <set>
 
-#include "catalog/external_table.h"
 #include "common/error.h"
 #include "execution/expression_executor.h"
 #include "function/function.h"
@@ -220,7 +219,7 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
   return q;
 }
 
-LogicalOperatorPtr Binder::BindDataset(std::shared_ptr<Dataset> dataset,
+LogicalOperatorPtr Binder::BindDataset(std::shared_ptr<const Dataset> dataset,
                                        const std::string& table_name, const std::string& alias,
                                        const ast::TableRef& ref, Scope& scope) {
   auto get = std::make_unique<LogicalGet>();
@@ -275,8 +274,8 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
         scope.entries.push_back(std::move(entry));
         return std::move(q.plan);
       }
-      if (const auto table = catalog_.FindTable(name)) {
-        return BindDataset(DatasetForTable(*table), table->name, alias, ref, scope);
+      if (auto dataset = catalog_.TableDataset(name)) {
+        return BindDataset(std::move(dataset), name, alias, ref, scope);
       }
       throw BinderError(
           "table or view '{}' does not exist (to read files, use FROM 'path' or "

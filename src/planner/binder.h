@@ -37,8 +37,9 @@ class Binder {
   BoundQuery BindValues(const ast::ValuesNode& node);
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
-  LogicalOperatorPtr BindDataset(std::shared_ptr<Dataset> dataset, const std::string& table_name,
-                                 const std::string& alias, const ast::TableRef& ref, Scope& scope);
+  LogicalOperatorPtr BindDataset(std::shared_ptr<const Dataset> dataset,
+                                 const std::string& table_name, const std::string& alias,
+                                 const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
 
  public:

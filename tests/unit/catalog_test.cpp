@@ -107,6 +107,22 @@ TEST(CatalogTest, HyperLogLogEstimatesWithinAFewPercent) {
   }
 }
 
+TEST(CatalogTest, SecondConnectionSeesChangesOfTheFirst) {
+  // Two Databases on one directory act like two processes: the cached partition list of one is
+  // dropped when the other changes catalog.db.
+  test::TempDir dir;
+  dir.Add("t/year=2022/month=1/data_0.parquet", kYearMonthFile);
+  Database first(dir.path() + "/db"), second(dir.path() + "/db");
+  Connection a(first), b(second);
+  a.Query("CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION '" + dir.path() + "/t'");
+  EXPECT_EQ(Scalar(b, "SELECT count(*) FROM t"), "10");
+  dir.Add("t/year=2022/month=4/data_0.parquet", kYearMonth + "/year=2022/month=4/data_0.parquet");
+  a.Query("MSCK REPAIR TABLE t");
+  EXPECT_EQ(Scalar(b, "SELECT count(*) FROM t"), "20");
+  a.Query("DROP TABLE t");
+  ExpectError<BinderError>([&] { b.Query("SELECT count(*) FROM t"); }, "does not exist");
+}
+
 TEST(CatalogTest, InMemoryCatalogIsPerDatabase) {
   Database first;
   Connection connection(first);
