@@ -1,6 +1,7 @@
 // The `shears` command: a thin client over libshears.
 //
-//   shears -c SQL [--format table|csv|json]  run SQL (several statements: ;-separated)
+//   shears [DBDIR] -c SQL [--format table|csv|json]  run SQL (several statements: ;-separated);
+//                                            DBDIR/catalog.db keeps tables and views
 //   shears --timer ...                       also print each statement's run time to stderr
 //   shears -f FILE                           run the SQL in FILE
 //   shears < FILE                            run SQL from standard input
@@ -84,8 +85,11 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
 
 // Runs each statement and prints the results of those that return rows. With `timer`, each
 // statement's run time goes to stderr, so benchmarks can time queries without process start-up.
-int RunSql(const std::string& sql, shears::OutputFormat format, bool timer) {
-  shears::Database database;
+int RunSql(const std::string& sql, shears::OutputFormat format, bool timer,
+           const std::string& dbdir) {
+  auto database_owner = dbdir.empty() ? std::make_unique<shears::Database>()
+                                      : std::make_unique<shears::Database>(dbdir);
+  shears::Database& database = *database_owner;
   shears::Connection connection(database);
   for (const auto& result : connection.QueryAll(sql)) {
     if (timer) std::cerr << "Run Time: " << result.elapsed_ms << " ms" << std::endl;
@@ -111,7 +115,10 @@ int RunSql(const std::string& sql, shears::OutputFormat format, bool timer) {
 int main(int argc, char** argv) {
   CLI::App app{"shears: SQL over Hive-partitioned Parquet, with dynamic partition pruning"};
   app.require_subcommand(0, 1);
-  std::string sql, sql_file, format = "table";
+  std::string sql, sql_file, format = "table", dbdir;
+  app.add_option("DBDIR", dbdir,
+                 "database directory: its catalog.db keeps tables and views (created when "
+                 "missing); without it the catalog lives in memory");
   app.add_option("-c,--command", sql, "SQL to run");
   app.add_option("-f,--file", sql_file, "file of SQL statements to run");
   app.add_option("--format", format, "output format: table, csv or json")->capture_default_str();
@@ -189,12 +196,12 @@ int main(int argc, char** argv) {
       if (!in) throw shears::IOError("cannot read SQL file '{}'", sql_file);
       std::stringstream text;
       text << in.rdbuf();
-      return RunSql(text.str(), output_format, timer);
+      return RunSql(text.str(), output_format, timer, dbdir);
     }
-    if (!sql.empty()) return RunSql(sql, output_format, timer);
+    if (!sql.empty()) return RunSql(sql, output_format, timer, dbdir);
     std::stringstream text;
     text << std::cin.rdbuf();
-    return RunSql(text.str(), output_format, timer);
+    return RunSql(text.str(), output_format, timer, dbdir);
   } catch (const shears::Error& e) {
     std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
     return 1;

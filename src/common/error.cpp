@@ -28,4 +28,30 @@ const char* ErrorKindName(ErrorKind kind) {
   return "Error";
 }
 
+void ThrowError(ErrorKind kind, const std::string& message) {
+  switch (kind) {
+    case ErrorKind::kInvalidInput:
+      throw InvalidInputError(message);
+    case ErrorKind::kIO:
+      throw IOError(message);
+    case ErrorKind::kCorruptFile:
+      throw CorruptFileError(message);
+    case ErrorKind::kNotSupported:
+      throw NotSupportedError(message);
+    case ErrorKind::kParse:
+      throw ParseError(message);
+    case ErrorKind::kBinder:
+      throw BinderError(message);
+    case ErrorKind::kOutOfRange:
+      throw OutOfRangeError(message);
+    case ErrorKind::kOutOfMemory:
+      throw OutOfMemoryError(message);
+    case ErrorKind::kCancelled:
+      throw CancelledError(message);
+    case ErrorKind::kInternal:
+      break;
+  }
+  throw InternalError(message);
+}
+
 }  // namespace shears

@@ -58,6 +58,10 @@ SHEARS_DEFINE_ERROR(InternalError, ErrorKind::kInternal)
 
 #undef SHEARS_DEFINE_ERROR
 
+/// Throws the error class of `kind` with `message`: for adding context (a query position) to
+/// an error caught as Error without losing its type.
+[[noreturn]] void ThrowError(ErrorKind kind, const std::string& message);
+
 }  // namespace shears
 
 /// Checks an invariant of shears itself; a failure is a bug, reported as InternalError.

@@ -13,6 +13,7 @@
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "format/result_writer.h"
+#include "main/catalog_statements.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
 
@@ -59,7 +60,7 @@ struct Plans {
 Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& db,
                 const Settings& settings) {
   Plans plans;
-  Binder binder(db.views(), &sql);
+  Binder binder(db.catalog(), &sql);
   plans.bound = binder.Bind(query);
   Optimize(plans.bound.plan, settings);
   plans.logical_text = plans.bound.plan->ToString();
@@ -139,6 +140,12 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
   return rows;
 }
 }  // namespace
+
+Database::Database() : catalog_(Catalog::Open("")) {}
+
+Database::Database(const std::string& directory) : catalog_(Catalog::Open(directory)) {}
+
+Database::~Database() = default;
 
 QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& query) {
   QueryResult result = ExecuteSelect(sql, query, settings_);
@@ -279,18 +286,24 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
       case ast::StatementKind::kCreateView: {
         auto& view = static_cast<const ast::CreateViewStatement&>(*statement);
         // Bind once now so a broken view is reported at CREATE time.
-        Binder binder(database_.views(), &sql);
+        Binder binder(database_.catalog(), &sql);
         binder.Bind(*view.query);
-        database_.views().Create(view.name, {view.sql, view.column_aliases}, view.or_replace);
+        database_.catalog().CreateView(view.name, {view.sql, view.column_aliases}, view.or_replace);
         result = QueryResult();
         break;
       }
       case ast::StatementKind::kDropView: {
         auto& drop = static_cast<const ast::DropViewStatement&>(*statement);
-        database_.views().Drop(drop.name, drop.if_exists);
+        database_.catalog().DropView(drop.name, drop.if_exists);
         result = QueryResult();
         break;
       }
+      case ast::StatementKind::kCreateExternalTable:
+      case ast::StatementKind::kDropTable:
+      case ast::StatementKind::kShowTables:
+      case ast::StatementKind::kTableCommand:
+        result = RunCatalogStatement(database_.catalog(), sql, *statement);
+        break;
     }
   }
   return result;

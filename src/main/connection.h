@@ -1,8 +1,8 @@
 #pragma once
-// The C++ API of libshears: a Database holds what sessions share (views), a Connection runs
-// SQL with its own settings.
+// The C++ API of libshears: a Database holds what sessions share (the catalog of tables and
+// views), a Connection runs SQL with its own settings.
 //
-//   shears::Database db;
+//   shears::Database db("mydb");   // mydb/catalog.db; shears::Database db; is in memory
 //   shears::Connection con(db);
 //   auto result = con.Query("SELECT count(*) FROM 'data/sales'");
 //   result.rows->batch(0).column(0) ...
@@ -30,10 +30,16 @@ struct QueryResult {
 
 class Database {
  public:
-  ViewCatalog& views() { return views_; }
+  /// An in-memory catalog, gone with the Database.
+  Database();
+  /// The catalog in DIRECTORY/catalog.db, created when missing (see Catalog::Open for errors).
+  explicit Database(const std::string& directory);
+  ~Database();
+
+  Catalog& catalog() { return *catalog_; }
 
  private:
-  ViewCatalog views_;
+  std::unique_ptr<Catalog> catalog_;
 };
 
 class Connection {

@@ -1,6 +1,6 @@
 // cardinality_estimation: rows per operator, bottom-up, from what file metadata says (row
-// counts in footers) and fixed selectivities where nothing better is known yet. The ANALYZE
-// statistics of the catalog will refine this.
+// counts in footers) and fixed selectivities where nothing better is known yet. For catalog
+// tables analyzed with ANALYZE, `column = constant` on a scan selects 1/NDV of the rows.
 
 #include <algorithm>
 #include <set>
@@ -58,6 +58,30 @@ double PartitionGroups(LogicalAggregate& agg) {
   return static_cast<double>(distinct.size());
 }
 
+/// 1/NDV for `column = constant` when ANALYZE counted the column's distinct values, else the
+/// fixed selectivity.
+double ScanFilterSelectivity(const LogicalGet& get, const BoundExpr& filter) {
+  if (filter.kind != BoundExprKind::kFunction) return kFilterSelectivity;
+  const auto& function = static_cast<const BoundFunction&>(filter);
+  if (function.function.name != "=" || function.args.size() != 2) return kFilterSelectivity;
+  for (size_t side = 0; side < 2; side++) {
+    const BoundExpr& column = *function.args[side];
+    if (column.kind != BoundExprKind::kColumnRef ||
+        function.args[1 - side]->kind != BoundExprKind::kConstant) {
+      continue;
+    }
+    const auto& binding = static_cast<const BoundColumnRef&>(column).binding;
+    // Scan bindings name dataset columns.
+    if (binding.table_index != get.table_index ||
+        binding.column_index >= get.dataset->columns().size()) {
+      continue;
+    }
+    const int64_t distinct = get.dataset->distinct_count(binding.column_index);
+    if (distinct > 0) return 1.0 / static_cast<double>(distinct);
+  }
+  return kFilterSelectivity;
+}
+
 double Estimate(LogicalOperator& op) {
   std::vector<double> child_rows;
   for (auto& child : op.children)
@@ -67,8 +91,8 @@ double Estimate(LogicalOperator& op) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       rows = static_cast<double>(get.dataset->total_rows());
-      for (size_t i = 0; i < get.filters.size(); i++)
-        rows *= kFilterSelectivity;
+      for (const auto& filter : get.filters)
+        rows *= ScanFilterSelectivity(get, *filter);
       break;
     }
     case LogicalOperatorType::kDummyScan:

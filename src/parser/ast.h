@@ -123,8 +123,8 @@ struct SubqueryExpr : Expr {
   SubqueryExpr() : Expr(ExprKind::kSubquery) {}
   SubqueryKind subquery_kind = SubqueryKind::kScalar;
   QueryNodePtr query;
-  ExprPtr left;        // kAny / kAll
-  std::string op;      // kAny / kAll: "=", "<", ...
+  ExprPtr left;          // kAny / kAll
+  std::string op;        // kAny / kAll: "=", "<", ...
   bool negated = false;  // NOT EXISTS / NOT IN
   std::string ToString() const override;
 };
@@ -185,7 +185,7 @@ struct TableRef {
   virtual ~TableRef() = default;
   virtual std::string ToString() const = 0;
   TableRefKind kind;
-  std::string alias;                       // empty when none
+  std::string alias;                        // empty when none
   std::vector<std::string> column_aliases;  // t(a, b)
   int location = -1;
 };
@@ -214,7 +214,7 @@ struct JoinRef : TableRef {
   JoinRef() : TableRef(TableRefKind::kJoin) {}
   JoinType join_type = JoinType::kInner;
   TableRefPtr left, right;
-  ExprPtr condition;                 // ON ...; null for CROSS/USING/NATURAL
+  ExprPtr condition;  // ON ...; null for CROSS/USING/NATURAL
   std::vector<std::string> using_columns;
   bool natural = false;
   std::string ToString() const override;
@@ -288,7 +288,19 @@ struct ValuesNode : QueryNode {
 
 // ---------------------------------------------------------------- statements
 
-enum class StatementKind { kSelect, kExplain, kSet, kReset, kCreateView, kDropView, kShow };
+enum class StatementKind {
+  kSelect,
+  kExplain,
+  kSet,
+  kReset,
+  kCreateView,
+  kDropView,
+  kShow,
+  kCreateExternalTable,
+  kDropTable,
+  kShowTables,
+  kTableCommand,
+};
 
 struct Statement {
   explicit Statement(StatementKind k) : kind(k) {}
@@ -315,7 +327,8 @@ struct ExplainStatement : Statement {
 /// SET name = value / SET name TO value; value kept as a constant (strings unquoted).
 struct SetStatement : Statement {
   SetStatement() : Statement(StatementKind::kSet) {}
-  std::string name;  // lower-case, dotted names kept: "dynamic_partition_pruning.fallback_filter_ratio"
+  std::string
+      name;  // lower-case, dotted names kept: "dynamic_partition_pruning.fallback_filter_ratio"
   Value value;
 };
 
@@ -343,6 +356,53 @@ struct DropViewStatement : Statement {
 struct ShowStatement : Statement {
   ShowStatement() : Statement(StatementKind::kShow) {}
   std::string name;
+};
+
+/// CREATE EXTERNAL TABLE [IF NOT EXISTS] name [(col type, ...)] STORED AS PARQUET
+/// [PARTITIONED BY (col [type], ...)] LOCATION 'dir'
+struct CreateExternalTableStatement : Statement {
+  CreateExternalTableStatement() : Statement(StatementKind::kCreateExternalTable) {}
+  struct Column {
+    std::string name;
+    std::optional<TypeName> type;
+    int location = -1;
+  };
+  std::string name;
+  int name_location = -1;
+  bool if_not_exists = false;
+  bool columns_declared = false;
+  std::vector<Column> columns;
+  std::vector<Column> partition_columns;
+  std::string location;
+  int location_offset = -1;  // of the LOCATION string
+};
+
+struct DropTableStatement : Statement {
+  DropTableStatement() : Statement(StatementKind::kDropTable) {}
+  std::string name;
+  bool if_exists = false;
+};
+
+/// SHOW TABLES.
+struct ShowTablesStatement : Statement {
+  ShowTablesStatement() : Statement(StatementKind::kShowTables) {}
+};
+
+/// A statement about one table: DESCRIBE t, SHOW PARTITIONS t, ALTER TABLE t RECOVER PARTITIONS
+/// (also MSCK REPAIR TABLE t), ANALYZE t, SHOW STATS t [PARTITIONS | FILES].
+struct TableCommandStatement : Statement {
+  enum class Command {
+    kDescribe,
+    kShowPartitions,
+    kRecoverPartitions,
+    kAnalyze,
+    kShowStats,
+  };
+  TableCommandStatement() : Statement(StatementKind::kTableCommand) {}
+  Command command = Command::kDescribe;
+  std::string name;
+  int name_location = -1;
+  std::string stats_level = "table";  // SHOW STATS: "table", "partition" or "file"
 };
 
 }  // namespace shears::ast

@@ -208,6 +208,28 @@ std::string FormatErrorPosition(const std::string& sql, int offset) {
 std::vector<ast::StatementPtr> Parser::Parse(const std::string& sql) {
   CheckInputBytes(sql);
   RewrittenSql rewritten = parser_internal::RewriteSql(sql);
+  // Catalog statements in Hive syntax are parsed here; libpg_query gets the text with them
+  // blanked out (same length, so every offset stays the user's).
+  std::vector<std::pair<int, ast::StatementPtr>> catalog_statements;
+  {
+    const auto& tokens = rewritten.tokens;
+    std::string blanked;
+    for (size_t first = 0; first < tokens.size();) {
+      size_t last = first;
+      while (last < tokens.size() && tokens[last].token != ';')
+        last++;
+      if (last > first && parser_internal::IsCatalogStatement(sql, tokens, first, last)) {
+        auto statement = parser_internal::ParseCatalogStatement(sql, tokens, first, last);
+        catalog_statements.emplace_back(statement->location, std::move(statement));
+        if (blanked.empty()) blanked = sql;
+        for (int i = tokens[first].start; i < tokens[last - 1].end; i++) {
+          if (blanked[i] != '\n') blanked[i] = ' ';
+        }
+      }
+      first = last + 1;
+    }
+    if (!catalog_statements.empty()) rewritten = parser_internal::RewriteSql(blanked);
+  }
   if (parser_internal::EstimateNestingDepth(rewritten.tokens) > kMaxEstimatedDepth) {
     throw ParseError(kTooDeep);
   }
@@ -243,6 +265,14 @@ std::vector<ast::StatementPtr> Parser::Parse(const std::string& sql) {
     int end = rewritten.map.ToOriginal(rewritten_end);
     TrimStatementRange(rewritten, sql, &begin, &end);
     statements.push_back(transformer.TransformStatement(raw->stmt, begin, end));
+  }
+  if (!catalog_statements.empty()) {
+    for (auto& [location, statement] : catalog_statements)
+      statements.push_back(std::move(statement));
+    std::stable_sort(statements.begin(), statements.end(),
+                     [](const ast::StatementPtr& a, const ast::StatementPtr& b) {
+                       return a->location < b->location;
+                     });
   }
   return statements;
 }
@@ -561,18 +591,20 @@ ast::StatementPtr Transformer::TransformView(const PgQuery__ViewStmt* stmt, int 
 }
 
 ast::StatementPtr Transformer::TransformDrop(const PgQuery__DropStmt* stmt, int begin) {
-  if (stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW) {
+  const bool table = stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
+  if (stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW && !table) {
     const ProtobufCEnumValue* kind =
         protobuf_c_enum_descriptor_get_value(&pg_query__object_type__descriptor, stmt->remove_type);
     std::string what = kind != nullptr ? kind->name : "object";
     if (what.rfind("OBJECT_", 0) == 0) what = what.substr(7);
     ThrowNotSupportedAt(fmt::format("DROP {} is not supported", what), begin);
   }
+  const char* what = table ? "TABLE" : "VIEW";
   if (stmt->n_objects != 1) {
-    ThrowNotSupportedAt("DROP VIEW supports one view at a time", begin);
+    ThrowNotSupportedAt(fmt::format("DROP {} supports one name at a time", what), begin);
   }
   if (stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) {
-    ThrowNotSupportedAt("DROP VIEW ... CASCADE is not supported", begin);
+    ThrowNotSupportedAt(fmt::format("DROP {} ... CASCADE is not supported", what), begin);
   }
   const PgQuery__Node* object = stmt->objects[0];
   std::vector<std::string> names;
@@ -580,7 +612,15 @@ ast::StatementPtr Transformer::TransformDrop(const PgQuery__DropStmt* stmt, int 
     names = StringList(object->list->items, object->list->n_items, -1);
   }
   if (names.size() != 1) {
-    ThrowNotSupportedAt("schema-qualified view names are not supported", begin);
+    ThrowNotSupportedAt(
+        fmt::format("schema-qualified {} names are not supported", table ? "table" : "view"),
+        begin);
+  }
+  if (table) {
+    auto drop = std::make_unique<ast::DropTableStatement>();
+    drop->name = names[0];
+    drop->if_exists = stmt->missing_ok;
+    return drop;
   }
   auto drop = std::make_unique<ast::DropViewStatement>();
   drop->name = names[0];

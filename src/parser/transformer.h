@@ -59,6 +59,14 @@ RewrittenSql RewriteSql(const std::string& sql);
 /// recursively, so a tree too deep for the stack must be refused before it is built.
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
 
+/// Whether tokens [first, last) (one statement) are a catalog statement of Hive/Spark syntax
+/// that PostgreSQL's grammar lacks (CREATE EXTERNAL TABLE, SHOW TABLES, DESCRIBE, ...).
+bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens, size_t first,
+                        size_t last);
+/// Parses such a statement; ParseError / NotSupportedError with the position otherwise.
+ast::StatementPtr ParseCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens,
+                                        size_t first, size_t last);
+
 /// Converts a 1-based character position (what PostgreSQL reports) to a byte offset.
 int CharPositionToByteOffset(std::string_view text, int char_position);
 

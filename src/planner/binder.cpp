@@ -158,26 +158,7 @@ bool ContainsAggregateCall(const ast::Expr& expr) {
 }
 }  // namespace
 
-void ViewCatalog::Create(const std::string& name, View view, bool or_replace) {
-  const std::string key = Lower(name);
-  if (views_.count(key) && !or_replace) {
-    throw BinderError("view '{}' already exists (use CREATE OR REPLACE VIEW)", name);
-  }
-  views_[key] = std::move(view);
-}
-
-void ViewCatalog::Drop(const std::string& name, bool if_exists) {
-  if (views_.erase(Lower(name)) == 0 && !if_exists) {
-    throw BinderError("view '{}' does not exist", name);
-  }
-}
-
-const ViewCatalog::View* ViewCatalog::Find(const std::string& name) const {
-  auto it = views_.find(Lower(name));
-  return it == views_.end() ? nullptr : &it->second;
-}
-
-Binder::Binder(const ViewCatalog& views, const std::string* sql) : views_(views), sql_(sql) {}
+Binder::Binder(const Catalog& catalog, const std::string* sql) : catalog_(catalog), sql_(sql) {}
 
 void Binder::RethrowAt(int location) const {
   try {
@@ -266,6 +247,29 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
   return q;
 }
 
+LogicalOperatorPtr Binder::BindDataset(std::shared_ptr<const Dataset> dataset,
+                                       const std::string& table_name, const std::string& alias,
+                                       const ast::TableRef& ref, Scope& scope) {
+  auto get = std::make_unique<LogicalGet>();
+  get->table_index = NewTableIndex();
+  get->dataset = std::move(dataset);
+  get->table_name = table_name;
+  ScopeEntry entry;
+  entry.alias = alias;
+  for (size_t i = 0; i < get->dataset->columns().size(); i++) {
+    const auto& column = get->dataset->columns()[i];
+    // Unreadable columns (nested) stay visible by name so using one is a clear error later;
+    // they are not in the scan unless referenced.
+    get->column_ids.push_back(static_cast<int>(i));
+    entry.names.push_back(column.name);
+    entry.types.push_back(column.type.valid() ? column.type : LogicalType::Varchar());
+    entry.bindings.push_back(ColumnBinding{get->table_index, static_cast<uint32_t>(i)});
+  }
+  ApplyColumnAliases(entry, ref.column_aliases);
+  scope.entries.push_back(std::move(entry));
+  return get;
+}
+
 LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) {
   try {
     return BindTableRefAt(ref, scope);
@@ -293,7 +297,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         scope.entries.push_back(std::move(entry));
         return std::move(q.plan);
       }
-      if (const auto* view = views_.Find(name)) {
+      if (const auto view = catalog_.FindView(name)) {
         auto statements = Parser::Parse(view->sql);
         if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
           throw InternalError("view '{}' does not hold one query", name);
@@ -313,6 +317,9 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         ApplyColumnAliases(entry, ref.column_aliases);
         scope.entries.push_back(std::move(entry));
         return std::move(q.plan);
+      }
+      if (auto dataset = catalog_.TableDataset(name)) {
+        return BindDataset(std::move(dataset), name, alias, ref, scope);
       }
       throw BinderError(
           "table or view '{}' does not exist (to read files, use FROM 'path' or "
@@ -351,9 +358,6 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
               arg_name);
         }
       }
-      auto get = std::make_unique<LogicalGet>();
-      get->table_index = NewTableIndex();
-      get->dataset = Dataset::Open(path, options);
       // Without an alias, a path is known by its last component without extension, as in
       // DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders".
       std::string stem = path;
@@ -363,21 +367,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
           stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
       if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
       stem = stem.substr(0, stem.find('.'));
-      get->table_name = ref.alias.empty() ? path : ref.alias;
-      ScopeEntry entry;
-      entry.alias = ref.alias.empty() ? stem : ref.alias;
-      for (size_t i = 0; i < get->dataset->columns().size(); i++) {
-        const auto& column = get->dataset->columns()[i];
-        // Unreadable columns (nested) stay visible by name so using one is a clear error later;
-        // they are not in the scan unless referenced.
-        get->column_ids.push_back(static_cast<int>(i));
-        entry.names.push_back(column.name);
-        entry.types.push_back(column.type.valid() ? column.type : LogicalType::Varchar());
-        entry.bindings.push_back(ColumnBinding{get->table_index, static_cast<uint32_t>(i)});
-      }
-      ApplyColumnAliases(entry, ref.column_aliases);
-      scope.entries.push_back(std::move(entry));
-      return get;
+      return BindDataset(Dataset::Open(path, options), ref.alias.empty() ? path : ref.alias,
+                         ref.alias.empty() ? stem : ref.alias, ref, scope);
     }
     case ast::TableRefKind::kSubquery: {
       const auto& sub = static_cast<const ast::SubqueryRef&>(ref);

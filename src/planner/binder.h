@@ -10,25 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "catalog/catalog.h"
 #include "parser/ast.h"
 #include "planner/logical_plan.h"
 
 namespace shears {
-
-/// Views known to the session (CREATE VIEW): name -> query text. Tables come with the catalog.
-class ViewCatalog {
- public:
-  struct View {
-    std::string sql;
-    std::vector<std::string> column_aliases;
-  };
-  void Create(const std::string& name, View view, bool or_replace);
-  void Drop(const std::string& name, bool if_exists);
-  const View* Find(const std::string& name) const;
-
- private:
-  std::map<std::string, View> views_;
-};
 
 struct BoundQuery {
   LogicalOperatorPtr plan;
@@ -38,9 +24,10 @@ struct BoundQuery {
 
 class Binder {
  public:
-  /// `sql`: the text the query was parsed from (AST locations are offsets into it), so that
-  /// errors can point at the expression they are about; may be null.
-  explicit Binder(const ViewCatalog& views, const std::string* sql = nullptr);
+  /// Names in FROM are looked up as CTEs, then views and tables of `catalog`. `sql`: the
+  /// text the query was parsed from (AST locations are offsets into it), so that errors can
+  /// point at the expression they are about; may be null.
+  explicit Binder(const Catalog& catalog, const std::string* sql = nullptr);
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -54,6 +41,9 @@ class Binder {
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindTableRefAt(const ast::TableRef& ref, Scope& scope);
+  LogicalOperatorPtr BindDataset(std::shared_ptr<const Dataset> dataset,
+                                 const std::string& table_name, const std::string& alias,
+                                 const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                   const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
@@ -80,7 +70,7 @@ class Binder {
  private:
   BoundExprPtr BindExprAt(const ast::Expr& expr, ExprContext& ctx);
 
-  const ViewCatalog& views_;
+  const Catalog& catalog_;
   const std::string* sql_ = nullptr;  // null inside views: their positions are not the query's
   uint32_t next_table_index_ = 1;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;

@@ -12,6 +12,28 @@
 
 namespace shears {
 
+bool IsDataFileName(std::string_view name) {
+  auto ends_with = [&](std::string_view suffix) {
+    return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
+  };
+  return ends_with(".parquet") || ends_with(".parq") || name.find('.') == std::string_view::npos;
+}
+
+std::optional<LogicalType> WidenColumnTypes(const LogicalType& a, const LogicalType& b) {
+  if (a == b) return a;
+  auto is_int = [](const LogicalType& t) {
+    return t.id() == TypeId::kInteger || t.id() == TypeId::kBigint;
+  };
+  if (is_int(a) && is_int(b)) return LogicalType::Bigint();
+  if (a.id() == TypeId::kDecimal && b.id() == TypeId::kDecimal) {
+    int scale = std::max(a.scale(), b.scale());
+    int integer_digits = std::max(a.precision() - a.scale(), b.precision() - b.scale());
+    if (integer_digits + scale > LogicalType::kMaxDecimalPrecision) return std::nullopt;
+    return LogicalType::Decimal(integer_digits + scale, scale);
+  }
+  return std::nullopt;
+}
+
 namespace {
 
 std::string Lower(std::string_view s) {
@@ -29,14 +51,6 @@ bool HasGlobChars(const std::string& s) {
 std::string_view BaseName(std::string_view path) {
   size_t slash = path.rfind('/');
   return slash == std::string_view::npos ? path : path.substr(slash + 1);
-}
-
-/// Which files of a directory are data: see the header comment.
-bool IsDataFileName(std::string_view name) {
-  auto ends_with = [&](std::string_view suffix) {
-    return name.size() > suffix.size() && name.substr(name.size() - suffix.size()) == suffix;
-  };
-  return ends_with(".parquet") || ends_with(".parq") || name.find('.') == std::string_view::npos;
 }
 
 std::string StripTrailingSlashes(std::string path) {
@@ -76,22 +90,6 @@ std::string JoinKeys(const std::vector<HiveKeyValue>& kvs) {
     out += kvs[i].key;
   }
   return out + "]";
-}
-
-/// The type that holds values of both `a` and `b`, or nullopt when they do not combine.
-std::optional<LogicalType> WidenTypes(const LogicalType& a, const LogicalType& b) {
-  if (a == b) return a;
-  auto is_int = [](const LogicalType& t) {
-    return t.id() == TypeId::kInteger || t.id() == TypeId::kBigint;
-  };
-  if (is_int(a) && is_int(b)) return LogicalType::Bigint();
-  if (a.id() == TypeId::kDecimal && b.id() == TypeId::kDecimal) {
-    int scale = std::max(a.scale(), b.scale());
-    int integer_digits = std::max(a.precision() - a.scale(), b.precision() - b.scale());
-    if (integer_digits + scale > LogicalType::kMaxDecimalPrecision) return std::nullopt;
-    return LogicalType::Decimal(integer_digits + scale, scale);
-  }
-  return std::nullopt;
 }
 
 /// A file column while the schema is being unified.
@@ -271,7 +269,7 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
         }
         ColumnState& state = schema[index];
         if (desc.type.valid() && state.column.unsupported_reason.empty()) {
-          auto widened = WidenTypes(state.column.type, desc.type);
+          auto widened = WidenColumnTypes(state.column.type, desc.type);
           if (!widened) {
             throw InvalidInputError(
                 "column '{}' has type {} in '{}' but {} in '{}'; the files cannot be read as "
@@ -371,6 +369,43 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   }
   dataset->num_partition_columns_ = keys.size();
   return dataset;
+}
+
+std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<DatasetColumn> columns,
+                                            std::vector<DatasetFile> files,
+                                            std::string table_name) {
+  std::shared_ptr<Dataset> dataset(new Dataset());
+  dataset->root_ = std::move(root);
+  dataset->columns_ = std::move(columns);
+  dataset->files_ = std::move(files);
+  for (const auto& column : dataset->columns_)
+    dataset->num_partition_columns_ += column.is_partition ? 1 : 0;
+  dataset->catalog_table_ = std::move(table_name);
+  return dataset;
+}
+
+std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(size_t index) const {
+  const DatasetFile& recorded = files_.at(index);
+  auto file = parquet::ParquetFile::Open(recorded.path);
+  if (catalog_table_.empty()) return file;
+  auto changed = [&](const std::string& what) {
+    return IOError(
+        "'{}' changed after the catalog listed it ({}); run ALTER TABLE {} RECOVER PARTITIONS",
+        recorded.path, what, catalog_table_);
+  };
+  if (file->file_size() != recorded.size) {
+    throw changed(fmt::format("{} bytes now, {} recorded", file->file_size(), recorded.size));
+  }
+  const auto& file_columns = file->columns();
+  for (size_t c = 0; c < recorded.column_map.size(); c++) {
+    const int in_file = recorded.column_map[c];
+    if (in_file < 0) continue;
+    if (static_cast<size_t>(in_file) >= file_columns.size() ||
+        Lower(file_columns[static_cast<size_t>(in_file)].name) != Lower(columns_[c].name)) {
+      throw changed(fmt::format("column '{}' is not where it was", columns_[c].name));
+    }
+  }
+  return file;
 }
 
 int Dataset::FindColumn(const std::string& name) const {

@@ -29,12 +29,17 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/types.h"
 #include "common/value.h"
 
 namespace shears {
+
+namespace parquet {
+class ParquetFile;
+}
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -74,6 +79,16 @@ class Dataset {
   /// whatever ParquetFile::Open throws for a file that is not valid Parquet.
   static std::shared_ptr<Dataset> Open(const std::string& path_or_glob,
                                        const DatasetOptions& options = {});
+  /// A dataset whose files are already known (a catalog table's): nothing is listed and no
+  /// footer is read. `columns` are file columns then partition columns; every file carries its
+  /// size, row count, partition values and column map. `table_name` names the table in errors.
+  static std::shared_ptr<Dataset> FromFiles(std::string root, std::vector<DatasetColumn> columns,
+                                            std::vector<DatasetFile> files, std::string table_name);
+
+  /// Opens file `index` for reading. For a dataset made by FromFiles it checks that the file
+  /// is still the one recorded (size, mapped column names) and throws IOError asking for
+  /// RECOVER PARTITIONS when it changed, rather than reading the wrong columns.
+  std::shared_ptr<parquet::ParquetFile> OpenFile(size_t index) const;
 
   const std::string& root() const { return root_; }
   /// File columns, then partition columns in directory order.
@@ -85,6 +100,13 @@ class Dataset {
   size_t num_partition_columns() const { return num_partition_columns_; }
   size_t num_file_columns() const { return columns_.size() - num_partition_columns_; }
   int64_t total_rows() const;
+  /// Distinct values of column `index` as ANALYZE estimated them (catalog tables); -1 when
+  /// unknown. The optimizer's cardinality estimates read it.
+  int64_t distinct_count(size_t index) const {
+    return index < distinct_counts_.size() ? distinct_counts_[index] : -1;
+  }
+  /// One per column (-1 = unknown); set once, before the dataset is shared.
+  void set_distinct_counts(std::vector<int64_t> counts) { distinct_counts_ = std::move(counts); }
 
  private:
   Dataset() = default;
@@ -93,6 +115,15 @@ class Dataset {
   std::vector<DatasetColumn> columns_;
   std::vector<DatasetFile> files_;
   size_t num_partition_columns_ = 0;
+  std::string catalog_table_;  // set by FromFiles
+  std::vector<int64_t> distinct_counts_;
 };
+
+/// Whether a file name found while listing a directory is a data file (see the header comment).
+bool IsDataFileName(std::string_view name);
+
+/// The type that holds values of both `a` and `b` as a dataset unifies file columns (INTEGER and
+/// BIGINT to BIGINT, DECIMALs to one holding both), or nullopt when they do not combine.
+std::optional<LogicalType> WidenColumnTypes(const LogicalType& a, const LogicalType& b);
 
 }  // namespace shears

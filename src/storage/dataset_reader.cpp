@@ -107,7 +107,7 @@ void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::Parquet
   reader_.reset();
   current_file_ = &dataset_->files()[file_index];
   if (!file) {
-    file = parquet::ParquetFile::Open(current_file_->path);
+    file = dataset_->OpenFile(file_index);
     files_read_++;
   }
   std::vector<int> file_columns;

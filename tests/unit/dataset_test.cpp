@@ -2,8 +2,8 @@
 
 #include <gtest/gtest.h>
 
-#include "test_util.h"
 #include <stdlib.h>
+#include "test_util.h"
 
 #include <filesystem>
 #include <fstream>
@@ -81,36 +81,7 @@ std::string Relative(const std::string& path, const std::string& root) {
   return fs::path(path).lexically_relative(root).generic_string();
 }
 
-/// A fresh directory, removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::string tmpl = (fs::temp_directory_path() / "shears_dataset_XXXXXX").string();
-    char* made = ::mkdtemp(tmpl.data());
-    EXPECT_NE(made, nullptr);
-    path_ = tmpl;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const std::string& path() const { return path_; }
-  /// Copies `source` to `relative` below the directory, creating parent directories.
-  std::string Add(const std::string& relative, const std::string& source) const {
-    fs::path target = fs::path(path_) / relative;
-    fs::create_directories(target.parent_path());
-    fs::copy_file(source, target, fs::copy_options::overwrite_existing);
-    return target.string();
-  }
-  void AddText(const std::string& relative, const std::string& text) const {
-    fs::path target = fs::path(path_) / relative;
-    fs::create_directories(target.parent_path());
-    std::ofstream(target) << text;
-  }
-
- private:
-  std::string path_;
-};
+using test::TempDir;
 
 /// A fixture by file name: tests/data/parquet/ first, then the shared fixture collection when
 /// this machine has it; empty when neither has it.

@@ -1249,10 +1249,72 @@ TEST(ParserStatementTest, DropView) {
   EXPECT_TRUE(static_cast<DropViewStatement&>(*drop).if_exists);
   auto plain = ParseOne("DROP VIEW v");
   EXPECT_FALSE(static_cast<DropViewStatement&>(*plain).if_exists);
-  ExpectNotSupported("DROP TABLE t", "DROP TABLE is not supported");
-  ExpectNotSupported("DROP VIEW a, b", "one view at a time");
+  ExpectNotSupported("DROP SEQUENCE t", "DROP SEQUENCE is not supported");
+  ExpectNotSupported("DROP VIEW a, b", "one name at a time");
   ExpectNotSupported("DROP VIEW s.v", "schema-qualified");
   ExpectNotSupported("DROP VIEW v CASCADE", "CASCADE");
+}
+
+TEST(ParserStatementTest, CatalogStatements) {
+  auto create = ParseOne(
+      "create external table IF NOT EXISTS \"Sales\" (id INT, price DECIMAL(10, 2), note "
+      "double precision) STORED AS parquet PARTITIONED BY (day DATE, shop) LOCATION 'a''b'");
+  ASSERT_EQ(create->kind, StatementKind::kCreateExternalTable);
+  auto& table = static_cast<CreateExternalTableStatement&>(*create);
+  EXPECT_EQ(table.name, "Sales");
+  EXPECT_TRUE(table.if_not_exists);
+  ASSERT_EQ(table.columns.size(), 3u);
+  EXPECT_EQ(table.columns[1].type->name, "decimal");
+  EXPECT_EQ(table.columns[1].type->modifiers, (std::vector<int>{10, 2}));
+  EXPECT_EQ(table.columns[2].type->name, "double precision");
+  ASSERT_EQ(table.partition_columns.size(), 2u);
+  EXPECT_FALSE(table.partition_columns[1].type.has_value());
+  EXPECT_EQ(table.location, "a'b");
+
+  auto drop = ParseOne("DROP TABLE IF EXISTS t");
+  ASSERT_EQ(drop->kind, StatementKind::kDropTable);
+  EXPECT_TRUE(static_cast<DropTableStatement&>(*drop).if_exists);
+  EXPECT_EQ(ParseOne("show tables")->kind, StatementKind::kShowTables);
+  for (const char* sql : {"DESCRIBE t", "DESC t", "SHOW PARTITIONS t",
+                          "ALTER TABLE t RECOVER PARTITIONS", "MSCK REPAIR TABLE t"}) {
+    auto command = ParseOne(sql);
+    ASSERT_EQ(command->kind, StatementKind::kTableCommand) << sql;
+    EXPECT_EQ(static_cast<TableCommandStatement&>(*command).name, "t") << sql;
+  }
+  // Mixed with PostgreSQL statements, in order, each with its own text range.
+  auto statements = Parser::Parse("SELECT 1; SHOW TABLES;\nSELECT 'x;y'; DESCRIBE t");
+  ASSERT_EQ(statements.size(), 4u);
+  EXPECT_EQ(statements[0]->kind, StatementKind::kSelect);
+  EXPECT_EQ(statements[1]->kind, StatementKind::kShowTables);
+  EXPECT_EQ(statements[1]->location, 10);
+  EXPECT_EQ(statements[2]->kind, StatementKind::kSelect);
+  EXPECT_EQ(statements[3]->kind, StatementKind::kTableCommand);
+
+  // Errors point at the offending token.
+  const std::string bad_location = "CREATE EXTERNAL TABLE t STORED AS PARQUET LOCATION x";
+  try {
+    Parser::Parse(bad_location);
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    const std::string caret = std::string(8 + bad_location.find(" x") + 1, ' ') + "^";
+    EXPECT_NE(std::string(e.what()).find("expected a quoted directory after LOCATION but found "
+                                         "'x'\nLINE 1: " +
+                                         bad_location + "\n" + caret),
+              std::string::npos)
+        << e.what();
+  }
+  ExpectNotSupported("CREATE EXTERNAL TABLE s.t LOCATION 'x'", "schema-qualified");
+  ExpectNotSupported("ALTER TABLE t ADD COLUMN c INT", "only RECOVER PARTITIONS");
+  // An error in a PostgreSQL statement after a catalog one keeps its position.
+  try {
+    Parser::Parse("SHOW TABLES; SELEC 1");
+    ADD_FAILURE() << "no error";
+  } catch (const ParseError& e) {
+    EXPECT_NE(std::string(e.what()).find("LINE 1: SHOW TABLES; SELEC 1\n"
+                                         "                     ^"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 // ---------------------------------------------------------------- whole queries

@@ -1,5 +1,7 @@
 #include "test_util.h"
 
+#include <stdlib.h>
+
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -20,6 +22,30 @@ std::string SharedFixturesDir() {
   std::string dir = SourceDir() + "/../shared/fixtures/parquet";
   if (std::filesystem::exists(dir + "/manifest.json")) return dir;
   return "";
+}
+
+TempDir::TempDir() {
+  std::string tmpl = (std::filesystem::temp_directory_path() / "shears_test_XXXXXX").string();
+  if (::mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
+}
+
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
+
+std::string TempDir::Add(const std::string& relative, const std::string& source) const {
+  std::filesystem::path target = std::filesystem::path(path_) / relative;
+  std::filesystem::create_directories(target.parent_path());
+  std::filesystem::copy_file(source, target, std::filesystem::copy_options::overwrite_existing);
+  return target.string();
+}
+
+void TempDir::AddText(const std::string& relative, const std::string& text) const {
+  std::filesystem::path target = std::filesystem::path(path_) / relative;
+  std::filesystem::create_directories(target.parent_path());
+  std::ofstream(target) << text;
 }
 
 std::string ReadFileToString(const std::string& path) {

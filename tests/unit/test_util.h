@@ -15,6 +15,22 @@ std::string DataDir();
 std::string SharedFixturesDir();
 std::string ReadFileToString(const std::string& path);
 
+/// A fresh directory, removed with everything in it at the end of the test.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+  /// Copies `source` to `relative` below the directory, creating parent directories.
+  std::string Add(const std::string& relative, const std::string& source) const;
+  void AddText(const std::string& relative, const std::string& text) const;
+
+ private:
+  std::string path_;
+};
+
 /// A CSV record; nullopt fields are NULL (an unquoted \N).
 using CsvRow = std::vector<std::optional<std::string>>;
 /// Parses RFC 4180 CSV where an unquoted \N is NULL and quoted fields may span lines.

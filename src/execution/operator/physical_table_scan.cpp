@@ -295,7 +295,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
           if (!global.current) {
             if (global.next_file >= global.files.size()) return false;
             morsel.file_index = global.files[global.next_file];
-            global.current = parquet::ParquetFile::Open(dataset_->files()[morsel.file_index].path);
+            global.current = dataset_->OpenFile(morsel.file_index);
             global.next_row_group = 0;
             scan_metrics_.files_read++;
             scan_metrics_.row_groups_total +=

@@ -1,0 +1,572 @@
+#include "catalog/catalog.h"
+
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "catalog/external_table.h"
+#include "common/error.h"
+
+namespace shears {
+
+namespace {
+
+// Version 1: views, tables, columns, partitions, files, statistics.
+constexpr int kSchemaVersion = 1;
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS views (
+  name TEXT PRIMARY KEY, sql TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS view_aliases (
+  view TEXT NOT NULL REFERENCES views(name) ON DELETE CASCADE, ordinal INTEGER NOT NULL,
+  alias TEXT NOT NULL, PRIMARY KEY (view, ordinal));
+CREATE TABLE IF NOT EXISTS tables (
+  table_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, location TEXT NOT NULL,
+  format TEXT NOT NULL, columns_declared INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS columns (
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
+  is_partition INTEGER NOT NULL, unsupported_reason TEXT NOT NULL,
+  PRIMARY KEY (table_id, ordinal));
+CREATE TABLE IF NOT EXISTS partitions (
+  partition_id INTEGER PRIMARY KEY,
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  path TEXT NOT NULL, UNIQUE (table_id, path));
+CREATE TABLE IF NOT EXISTS files (
+  file_id INTEGER PRIMARY KEY,
+  partition_id INTEGER NOT NULL REFERENCES partitions(partition_id) ON DELETE CASCADE,
+  path TEXT NOT NULL, size INTEGER NOT NULL, num_rows INTEGER NOT NULL,
+  column_map TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS files_by_partition ON files(partition_id);
+CREATE TABLE IF NOT EXISTS stats (
+  stats_id INTEGER PRIMARY KEY,
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  level TEXT NOT NULL, path TEXT NOT NULL, row_count INTEGER NOT NULL, bytes INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS stats_by_table ON stats(table_id, level);
+CREATE TABLE IF NOT EXISTS column_stats (
+  stats_id INTEGER NOT NULL REFERENCES stats(stats_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL, column_name TEXT NOT NULL, null_count INTEGER NOT NULL,
+  distinct_count INTEGER NOT NULL, min TEXT, max TEXT, PRIMARY KEY (stats_id, ordinal));
+)sql";
+
+std::string Lower(std::string s) {
+  for (char& c : s) {
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  }
+  return s;
+}
+
+std::string EncodeColumnMap(const std::vector<int>& map) {
+  std::string out;
+  for (size_t i = 0; i < map.size(); i++)
+    out += (i ? "," : "") + std::to_string(map[i]);
+  return out;
+}
+
+std::vector<int> DecodeColumnMap(const std::string& text) {
+  std::vector<int> map;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    map.push_back(std::stoi(text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return map;
+}
+
+/// A prepared statement, finalized on scope exit; errors carry SQLite's message.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) : db_(db) {
+    if (sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr) != SQLITE_OK) Fail();
+  }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& Bind(int index, const std::string& text) {
+    Check(sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()),
+                            SQLITE_TRANSIENT));
+    return *this;
+  }
+  Statement& Bind(int index, const std::optional<std::string>& text) {
+    if (text) return Bind(index, *text);
+    Check(sqlite3_bind_null(stmt_, index));
+    return *this;
+  }
+  Statement& Bind(int index, int64_t value) {
+    Check(sqlite3_bind_int64(stmt_, index, value));
+    return *this;
+  }
+  /// True while there is a row.
+  bool Step() {
+    int rc = sqlite3_step(stmt_);
+    if (rc == SQLITE_ROW) return true;
+    if (rc != SQLITE_DONE) Fail();
+    return false;
+  }
+  void Run() {
+    while (Step()) {
+    }
+    sqlite3_reset(stmt_);
+  }
+  std::string Text(int column) const {
+    const auto* text = sqlite3_column_text(stmt_, column);
+    return text ? std::string(reinterpret_cast<const char*>(text),
+                              static_cast<size_t>(sqlite3_column_bytes(stmt_, column)))
+                : std::string();
+  }
+  int64_t Int(int column) const { return sqlite3_column_int64(stmt_, column); }
+  std::optional<std::string> OptionalText(int column) const {
+    if (sqlite3_column_type(stmt_, column) == SQLITE_NULL) return std::nullopt;
+    return Text(column);
+  }
+
+ private:
+  void Check(int rc) {
+    if (rc != SQLITE_OK) Fail();
+  }
+  [[noreturn]] void Fail() {
+    int code = sqlite3_errcode(db_);
+    std::string message = sqlite3_errmsg(db_);
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
+      throw CorruptFileError("the catalog (catalog.db) is damaged: {}", message);
+    }
+    throw IOError("catalog: {}", message);
+  }
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+/// BEGIN IMMEDIATE ... COMMIT, rolled back when an exception leaves the scope.
+class Transaction {
+ public:
+  explicit Transaction(sqlite3* db) : db_(db) { Exec("BEGIN IMMEDIATE"); }
+  ~Transaction() {
+    if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+  }
+  void Commit() {
+    Exec("COMMIT");
+    committed_ = true;
+  }
+
+ private:
+  void Exec(const char* sql) {
+    char* error = nullptr;
+    if (sqlite3_exec(db_, sql, nullptr, nullptr, &error) != SQLITE_OK) {
+      std::string message = error ? error : "unknown error";
+      sqlite3_free(error);
+      throw IOError("catalog: {} failed: {}", sql, message);
+    }
+  }
+  sqlite3* db_;
+  bool committed_ = false;
+};
+
+}  // namespace
+
+size_t TableDefinition::num_partition_columns() const {
+  size_t count = 0;
+  for (const auto& column : columns)
+    count += column.is_partition ? 1 : 0;
+  return count;
+}
+
+LogicalType ParseTypeString(const std::string& text) {
+  static const std::pair<const char*, LogicalType> kSimple[] = {
+      {"BOOLEAN", LogicalType::Boolean()}, {"INTEGER", LogicalType::Integer()},
+      {"BIGINT", LogicalType::Bigint()},   {"DOUBLE", LogicalType::Double()},
+      {"DATE", LogicalType::Date()},       {"TIMESTAMP", LogicalType::Timestamp()},
+      {"VARCHAR", LogicalType::Varchar()}, {"BLOB", LogicalType::Blob()}};
+  for (const auto& [name, type] : kSimple) {
+    if (text == name) return type;
+  }
+  int precision = 0, scale = 0;
+  if (std::sscanf(text.c_str(), "DECIMAL(%d,%d)", &precision, &scale) == 2) {
+    return LogicalType::Decimal(precision, scale);
+  }
+  return LogicalType();
+}
+
+std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {
+  std::unique_ptr<Catalog> catalog(new Catalog());
+  std::string file = ":memory:";
+  if (!directory.empty()) {
+    std::error_code ec;
+    if (std::filesystem::exists(directory, ec) && !std::filesystem::is_directory(directory, ec)) {
+      throw IOError("'{}' is not a directory (a database is a directory holding catalog.db)",
+                    directory);
+    }
+    std::filesystem::create_directories(directory, ec);
+    if (ec) throw IOError("cannot create the database directory '{}': {}", directory, ec.message());
+    file = (std::filesystem::path(directory) / "catalog.db").string();
+    catalog->path_ = file;
+  }
+  int rc =
+      sqlite3_open_v2(file.c_str(), &catalog->db_,
+                      SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = catalog->db_ ? sqlite3_errmsg(catalog->db_) : sqlite3_errstr(rc);
+    throw IOError("cannot open the catalog '{}': {}", file, message);
+  }
+  // Another process holding a write lock makes us wait a little instead of failing at once.
+  sqlite3_busy_timeout(catalog->db_, 5000);
+  catalog->InitializeSchema();
+  return catalog;
+}
+
+Catalog::~Catalog() {
+  sqlite3_close(db_);
+}
+
+void Catalog::Execute(const std::string& sql) const {
+  char* error = nullptr;
+  if (sqlite3_exec(db_, sql.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+    std::string message = error ? error : "unknown error";
+    sqlite3_free(error);
+    int code = sqlite3_errcode(db_);
+    if (code == SQLITE_NOTADB || code == SQLITE_CORRUPT) {
+      throw CorruptFileError("the catalog '{}' is not a shears catalog or is damaged: {}",
+                             path_.empty() ? ":memory:" : path_, message);
+    }
+    throw IOError("catalog '{}': {}", path_, message);
+  }
+}
+
+void Catalog::InitializeSchema() {
+  Execute("PRAGMA foreign_keys = ON");
+  // Reading the schema first tells a foreign or damaged file from a fresh one.
+  std::optional<int> version;
+  bool has_objects = false;
+  {
+    Statement objects(db_, "SELECT count(*) FROM sqlite_master");
+    objects.Step();
+    has_objects = objects.Int(0) > 0;
+  }
+  if (has_objects) {
+    Statement meta_exists(db_,
+                          "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND "
+                          "name = 'meta'");
+    meta_exists.Step();
+    if (meta_exists.Int(0) == 0) {
+      throw CorruptFileError("'{}' is an SQLite database but not a shears catalog (no meta table)",
+                             path_);
+    }
+    Statement read(db_, "SELECT value FROM meta WHERE key = 'schema_version'");
+    if (read.Step()) version = std::atoi(read.Text(0).c_str());
+    if (!version || *version < 1) {
+      throw CorruptFileError("the catalog '{}' has no valid schema version", path_);
+    }
+    if (*version > kSchemaVersion) {
+      throw NotSupportedError(
+          "the catalog '{}' has schema version {}, written by a newer shears; this one reads "
+          "version {} and older",
+          path_, *version, kSchemaVersion);
+    }
+  }
+  Transaction transaction(db_);
+  Execute(kSchema);
+  if (!version) {
+    Statement write(db_, "INSERT INTO meta (key, value) VALUES ('schema_version', ?)");
+    write.Bind(1, std::to_string(kSchemaVersion)).Run();
+  }
+  transaction.Commit();
+  change_count_++;
+}
+
+std::optional<std::string> Catalog::KindOf(const std::string& lower_name) const {
+  Statement table(db_, "SELECT 1 FROM tables WHERE name = ?");
+  if (table.Bind(1, lower_name).Step()) return "table";
+  Statement view(db_, "SELECT 1 FROM views WHERE name = ?");
+  if (view.Bind(1, lower_name).Step()) return "view";
+  return std::nullopt;
+}
+
+void Catalog::CreateView(const std::string& name, const ViewDefinition& view, bool or_replace) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = Lower(name);
+  Transaction transaction(db_);
+  auto kind = KindOf(key);
+  if (kind == "table") throw BinderError("'{}' already exists as a table", name);
+  if (kind == "view" && !or_replace) {
+    throw BinderError("view '{}' already exists (use CREATE OR REPLACE VIEW)", name);
+  }
+  Statement remove(db_, "DELETE FROM views WHERE name = ?");
+  remove.Bind(1, key).Run();
+  Statement insert(db_, "INSERT INTO views (name, sql) VALUES (?, ?)");
+  insert.Bind(1, key).Bind(2, view.sql).Run();
+  Statement alias(db_, "INSERT INTO view_aliases (view, ordinal, alias) VALUES (?, ?, ?)");
+  for (size_t i = 0; i < view.column_aliases.size(); i++) {
+    alias.Bind(1, key).Bind(2, static_cast<int64_t>(i)).Bind(3, view.column_aliases[i]).Run();
+  }
+  transaction.Commit();
+  change_count_++;
+}
+
+void Catalog::DropView(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement remove(db_, "DELETE FROM views WHERE name = ?");
+  remove.Bind(1, Lower(name)).Run();
+  if (sqlite3_changes(db_) == 0 && !if_exists) {
+    throw BinderError("view '{}' does not exist", name);
+  }
+}
+
+std::optional<ViewDefinition> Catalog::FindView(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = Lower(name);
+  Statement read(db_, "SELECT sql FROM views WHERE name = ?");
+  if (!read.Bind(1, key).Step()) return std::nullopt;
+  ViewDefinition view;
+  view.sql = read.Text(0);
+  Statement aliases(db_, "SELECT alias FROM view_aliases WHERE view = ? ORDER BY ordinal");
+  aliases.Bind(1, key);
+  while (aliases.Step())
+    view.column_aliases.push_back(aliases.Text(0));
+  return view;
+}
+
+int64_t Catalog::RequireTableId(const std::string& name) const {
+  auto table_id = TableId(name);
+  if (!table_id) throw BinderError("table '{}' does not exist", name);
+  return *table_id;
+}
+
+std::optional<int64_t> Catalog::TableId(const std::string& name) const {
+  Statement read(db_, "SELECT table_id FROM tables WHERE name = ?");
+  if (!read.Bind(1, Lower(name)).Step()) return std::nullopt;
+  return read.Int(0);
+}
+
+void Catalog::InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions) {
+  Statement partition(db_, "INSERT INTO partitions (table_id, path) VALUES (?, ?)");
+  Statement file(db_,
+                 "INSERT INTO files (partition_id, path, size, num_rows, column_map) VALUES "
+                 "(?, ?, ?, ?, ?)");
+  for (const auto& p : partitions) {
+    partition.Bind(1, table_id).Bind(2, p.path).Run();
+    const int64_t partition_id = sqlite3_last_insert_rowid(db_);
+    for (const auto& f : p.files) {
+      file.Bind(1, partition_id)
+          .Bind(2, f.path)
+          .Bind(3, static_cast<int64_t>(f.size))
+          .Bind(4, f.num_rows)
+          .Bind(5, EncodeColumnMap(f.column_map))
+          .Run();
+    }
+  }
+}
+
+void Catalog::CreateTable(const TableDefinition& table) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = Lower(table.name);
+  Transaction transaction(db_);
+  if (auto kind = KindOf(key)) throw BinderError("{} '{}' already exists", *kind, table.name);
+  Statement insert(db_,
+                   "INSERT INTO tables (name, location, format, columns_declared) VALUES "
+                   "(?, ?, ?, ?)");
+  insert.Bind(1, key)
+      .Bind(2, table.location)
+      .Bind(3, table.format)
+      .Bind(4, int64_t{table.columns_declared})
+      .Run();
+  const int64_t table_id = sqlite3_last_insert_rowid(db_);
+  Statement column(db_,
+                   "INSERT INTO columns (table_id, ordinal, name, type, is_partition, "
+                   "unsupported_reason) VALUES (?, ?, ?, ?, ?, ?)");
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    const auto& c = table.columns[i];
+    column.Bind(1, table_id)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, c.name)
+        .Bind(4, c.type.ToString())
+        .Bind(5, int64_t{c.is_partition})
+        .Bind(6, c.unsupported_reason)
+        .Run();
+  }
+  InsertPartitions(table_id, table.partitions);
+  transaction.Commit();
+  change_count_++;
+}
+
+void Catalog::DropTable(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement remove(db_, "DELETE FROM tables WHERE name = ?");
+  remove.Bind(1, Lower(name)).Run();
+  change_count_++;
+  if (sqlite3_changes(db_) == 0 && !if_exists) {
+    throw BinderError("table '{}' does not exist", name);
+  }
+}
+
+std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_,
+                 "SELECT table_id, name, location, format, columns_declared FROM tables WHERE "
+                 "name = ?");
+  if (!read.Bind(1, Lower(name)).Step()) return std::nullopt;
+  const int64_t table_id = read.Int(0);
+  TableDefinition table;
+  table.name = read.Text(1);
+  table.location = read.Text(2);
+  table.format = read.Text(3);
+  table.columns_declared = read.Int(4) != 0;
+  Statement columns(db_,
+                    "SELECT name, type, is_partition, unsupported_reason FROM columns WHERE "
+                    "table_id = ? ORDER BY ordinal");
+  columns.Bind(1, table_id);
+  while (columns.Step()) {
+    CatalogColumn column;
+    column.name = columns.Text(0);
+    column.type = ParseTypeString(columns.Text(1));
+    column.is_partition = columns.Int(2) != 0;
+    column.unsupported_reason = columns.Text(3);
+    if (!column.type.valid() && column.unsupported_reason.empty()) {
+      throw CorruptFileError("the catalog '{}' has an unknown type '{}' for {}.{}", path_,
+                             columns.Text(1), table.name, column.name);
+    }
+    table.columns.push_back(std::move(column));
+  }
+  // One pass over the files, joined to their partitions, in path order.
+  Statement files(db_,
+                  "SELECT p.partition_id, p.path, f.path, f.size, f.num_rows, f.column_map "
+                  "FROM partitions p LEFT JOIN files f ON f.partition_id = p.partition_id "
+                  "WHERE p.table_id = ? ORDER BY p.path, f.path");
+  files.Bind(1, table_id);
+  int64_t current = -1;
+  while (files.Step()) {
+    if (table.partitions.empty() || files.Int(0) != current) {
+      current = files.Int(0);
+      table.partitions.push_back(CatalogPartition{files.Text(1), {}});
+    }
+    CatalogFile file;
+    file.path = files.Text(2);
+    if (file.path.empty()) continue;  // a partition without files
+    file.size = static_cast<uint64_t>(files.Int(3));
+    file.num_rows = files.Int(4);
+    file.column_map = DecodeColumnMap(files.Text(5));
+    table.partitions.back().files.push_back(std::move(file));
+  }
+  auto statistics = ReadStatistics(table_id, "table");
+  if (!statistics.empty()) table.statistics = std::move(statistics.front());
+  return table;
+}
+
+void Catalog::ReplacePartitions(const std::string& name,
+                                const std::vector<CatalogPartition>& partitions) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  Statement remove(db_, "DELETE FROM partitions WHERE table_id = ?");
+  remove.Bind(1, table_id).Run();
+  InsertPartitions(table_id, partitions);
+  Statement stats(db_, "DELETE FROM stats WHERE table_id = ?");
+  stats.Bind(1, table_id).Run();
+  transaction.Commit();
+  change_count_++;
+}
+
+void Catalog::ReplaceStatistics(const std::string& name,
+                                const std::vector<StatisticsEntry>& entries) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  Statement remove(db_, "DELETE FROM stats WHERE table_id = ?");
+  remove.Bind(1, table_id).Run();
+  Statement entry(db_,
+                  "INSERT INTO stats (table_id, level, path, row_count, bytes) VALUES "
+                  "(?, ?, ?, ?, ?)");
+  Statement column(db_,
+                   "INSERT INTO column_stats (stats_id, ordinal, column_name, null_count, "
+                   "distinct_count, min, max) VALUES (?, ?, ?, ?, ?, ?, ?)");
+  for (const auto& e : entries) {
+    entry.Bind(1, table_id)
+        .Bind(2, e.level)
+        .Bind(3, e.path)
+        .Bind(4, e.row_count)
+        .Bind(5, e.bytes)
+        .Run();
+    const int64_t stats_id = sqlite3_last_insert_rowid(db_);
+    for (size_t i = 0; i < e.columns.size(); i++) {
+      const auto& c = e.columns[i];
+      column.Bind(1, stats_id)
+          .Bind(2, static_cast<int64_t>(i))
+          .Bind(3, c.column)
+          .Bind(4, c.null_count)
+          .Bind(5, c.distinct_count)
+          .Bind(6, c.min)
+          .Bind(7, c.max)
+          .Run();
+    }
+  }
+  transaction.Commit();
+  change_count_++;
+}
+
+std::vector<StatisticsEntry> Catalog::ReadStatistics(int64_t table_id,
+                                                     const std::string& level) const {
+  std::vector<StatisticsEntry> entries;
+  Statement read(db_,
+                 "SELECT s.stats_id, s.path, s.row_count, s.bytes, c.column_name, c.null_count, "
+                 "c.distinct_count, c.min, c.max FROM stats s LEFT JOIN column_stats c ON "
+                 "c.stats_id = s.stats_id WHERE s.table_id = ? AND s.level = ? "
+                 "ORDER BY s.path, s.stats_id, c.ordinal");
+  read.Bind(1, table_id).Bind(2, level);
+  int64_t current = -1;
+  while (read.Step()) {
+    if (entries.empty() || read.Int(0) != current) {
+      current = read.Int(0);
+      entries.push_back(StatisticsEntry{level, read.Text(1), read.Int(2), read.Int(3), {}});
+    }
+    if (!read.OptionalText(4)) continue;
+    entries.back().columns.push_back(ColumnStatistics{read.Text(4), read.Int(5), read.Int(6),
+                                                      read.OptionalText(7), read.OptionalText(8)});
+  }
+  return entries;
+}
+
+std::vector<StatisticsEntry> Catalog::GetStatistics(const std::string& name,
+                                                    const std::string& level) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const int64_t table_id = RequireTableId(name);
+  return ReadStatistics(table_id, level);
+}
+
+void Catalog::ValidateCache() const {
+  Statement version(db_, "PRAGMA data_version");
+  version.Step();
+  const int64_t data_version = version.Int(0);
+  if (data_version != cached_data_version_ || change_count_ != cached_change_count_) {
+    datasets_.clear();
+    cached_data_version_ = data_version;
+    cached_change_count_ = change_count_;
+  }
+}
+
+std::shared_ptr<const Dataset> Catalog::TableDataset(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  ValidateCache();
+  const std::string key = Lower(name);
+  auto it = datasets_.find(key);
+  if (it != datasets_.end()) return it->second;
+  auto table = FindTable(key);
+  if (!table) return nullptr;
+  std::shared_ptr<const Dataset> dataset = DatasetForTable(*table);
+  datasets_[key] = dataset;
+  return dataset;
+}
+
+std::vector<Catalog::Entry> Catalog::List() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::vector<Entry> entries;
+  Statement read(db_,
+                 "SELECT name, 'table' FROM tables UNION ALL SELECT name, 'view' FROM views "
+                 "ORDER BY 1");
+  while (read.Step())
+    entries.push_back({read.Text(0), read.Text(1)});
+  return entries;
+}
+
+}  // namespace shears

@@ -1,0 +1,156 @@
+#pragma once
+// The catalog: views and external tables, each table with its partitions and their files, kept
+// in SQLite: DBDIR/catalog.db for a database directory, an in-memory SQLite database otherwise.
+// Every change is one transaction, so a crash leaves the catalog as before or after it.
+//
+// Names are case-insensitive (stored lower-case); tables and views share one namespace.
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "common/types.h"
+
+struct sqlite3;
+
+namespace shears {
+
+class Dataset;
+
+struct ViewDefinition {
+  std::string sql;  // the query text
+  std::vector<std::string> column_aliases;
+};
+
+struct CatalogColumn {
+  std::string name;
+  LogicalType type;  // invalid when unreadable (see unsupported_reason)
+  bool is_partition = false;
+  std::string unsupported_reason;
+};
+
+struct CatalogFile {
+  std::string path;  // relative to the table's location
+  uint64_t size = 0;
+  int64_t num_rows = -1;  // -1: not known
+  /// For each file column of the table (in order): its column index in this file, or -1.
+  std::vector<int> column_map;
+};
+
+struct CatalogPartition {
+  /// The key=value directories relative to the location ("year=2024/month=7"); "" for the one
+  /// partition of an unpartitioned table. Values are parsed from it with the column types.
+  std::string path;
+  std::vector<CatalogFile> files;
+};
+
+/// ANALYZE's statistics of one column at one level.
+struct ColumnStatistics {
+  std::string column;
+  int64_t null_count = 0;
+  int64_t distinct_count = -1;          // HyperLogLog estimate (exact for partition columns)
+  std::optional<std::string> min, max;  // as text; nullopt when all values are NULL
+};
+
+/// ANALYZE's statistics of the whole table, one partition or one file.
+struct StatisticsEntry {
+  std::string level;  // "table", "partition" or "file"
+  std::string path;   // partition directory or file path relative to the location; "" for table
+  int64_t row_count = 0;
+  int64_t bytes = 0;
+  std::vector<ColumnStatistics> columns;
+};
+
+struct TableDefinition {
+  std::string name;
+  std::string location;  // absolute directory
+  std::string format = "parquet";
+  bool columns_declared = false;  // CREATE gave a column list (else: from the files)
+  /// File columns, then partition columns (directory order).
+  std::vector<CatalogColumn> columns;
+  std::vector<CatalogPartition> partitions;  // sorted by path
+  /// Table-level ANALYZE statistics, when the table was analyzed since its last change.
+  std::optional<StatisticsEntry> statistics;
+
+  size_t num_partition_columns() const;
+};
+
+class Catalog {
+ public:
+  /// Opens or creates DIRECTORY/catalog.db (the directory is created when missing); an empty
+  /// directory name gives an in-memory catalog. Throws IOError when the directory cannot be
+  /// used, CorruptFileError when catalog.db is not a shears catalog, NotSupportedError when it
+  /// was written by a newer shears (schema version).
+  static std::unique_ptr<Catalog> Open(const std::string& directory);
+  ~Catalog();
+  Catalog(const Catalog&) = delete;
+  Catalog& operator=(const Catalog&) = delete;
+
+  /// Where catalog.db lives; "" in memory.
+  const std::string& path() const { return path_; }
+
+  // ---- views
+  /// BinderError when the name is taken (by a view without or_replace, or by a table).
+  void CreateView(const std::string& name, const ViewDefinition& view, bool or_replace);
+  void DropView(const std::string& name, bool if_exists);
+  std::optional<ViewDefinition> FindView(const std::string& name) const;
+
+  // ---- tables
+  /// BinderError when the name is taken.
+  void CreateTable(const TableDefinition& table);
+  void DropTable(const std::string& name, bool if_exists);
+  /// The table with its partitions and files; nullopt when there is none.
+  std::optional<TableDefinition> FindTable(const std::string& name) const;
+  /// The dataset a query on the table scans (null when there is no such table). Built from the
+  /// stored lists once and shared until the catalog changes, here or in another process.
+  std::shared_ptr<const Dataset> TableDataset(const std::string& name) const;
+  /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS); its
+  /// statistics are dropped, as they describe the old files.
+  void ReplacePartitions(const std::string& name, const std::vector<CatalogPartition>& partitions);
+  /// Replaces the table's ANALYZE statistics (all levels).
+  void ReplaceStatistics(const std::string& name, const std::vector<StatisticsEntry>& entries);
+  /// Statistics of one level ("table", "partition", "file"), ordered by path.
+  std::vector<StatisticsEntry> GetStatistics(const std::string& name,
+                                             const std::string& level) const;
+
+  struct Entry {
+    std::string name;
+    std::string kind;  // "table" or "view"
+  };
+  /// Tables and views, sorted by name.
+  std::vector<Entry> List() const;
+
+ private:
+  Catalog() = default;
+  void Execute(const std::string& sql) const;
+  void InitializeSchema();
+  std::optional<int64_t> TableId(const std::string& name) const;
+  int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
+  std::optional<std::string> KindOf(const std::string& lower_name) const;
+  void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
+  std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level) const;
+
+  /// Drops cached datasets when catalog.db changed since they were built.
+  void ValidateCache() const;
+
+  std::string path_;
+  sqlite3* db_ = nullptr;
+  // TableDataset's cache, valid while neither this catalog (change_count_) nor another
+  // connection to catalog.db (SQLite's data_version) changed anything.
+  mutable std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
+  mutable int64_t cached_data_version_ = -1;
+  mutable int64_t cached_change_count_ = -1;
+  int64_t change_count_ = 0;
+  // One SQLite connection shared by the database's sessions; statements of one change run in
+  // one transaction, so changes are serialized here.
+  mutable std::recursive_mutex mutex_;
+};
+
+/// Parses what LogicalType::ToString wrote ("DECIMAL(18,4)"); invalid for anything else.
+LogicalType ParseTypeString(const std::string& text);
+
+}  // namespace shears

@@ -1,0 +1,244 @@
+#include "main/catalog_statements.h"
+
+#include <set>
+
+#include "catalog/analyze.h"
+#include "catalog/external_table.h"
+#include "common/error.h"
+#include "parser/parser.h"
+
+namespace shears {
+
+namespace {
+
+QueryResult RowsResult(std::vector<std::string> names, std::vector<LogicalType> types,
+                       const std::vector<std::vector<Value>>& rows) {
+  QueryResult result;
+  result.names = std::move(names);
+  result.types = std::move(types);
+  result.rows = std::make_shared<ColumnDataCollection>(result.types);
+  for (size_t start = 0; start < rows.size() || start == 0; start += kBatchSize) {
+    const size_t count = std::min<size_t>(kBatchSize, rows.size() - start);
+    Batch batch(result.types, std::max<size_t>(count, 1));
+    for (size_t r = 0; r < count; r++) {
+      for (size_t c = 0; c < result.types.size(); c++)
+        WriteValue(batch.column(c), r, rows[start + r][c]);
+    }
+    batch.SetSize(count);
+    result.rows->Append(batch);
+    if (rows.empty()) break;
+  }
+  return result;
+}
+
+/// Rethrows a user error with the position of `offset` in `sql` appended.
+template <typename F>
+auto WithPosition(const std::string& sql, int offset, F&& run) {
+  try {
+    return run();
+  } catch (const Error& e) {
+    if (!e.IsUserError() || offset < 0) throw;
+    ThrowError(e.kind(), std::string(e.what()) + "\n" + FormatErrorPosition(sql, offset));
+  }
+}
+
+TableDefinition RequireTable(const Catalog& catalog, const std::string& sql,
+                             const ast::TableCommandStatement& command) {
+  auto table = catalog.FindTable(command.name);
+  if (!table) {
+    throw BinderError("{}\n{}",
+                      catalog.FindView(command.name)
+                          ? fmt::format("'{}' is a view, not a table", command.name)
+                          : fmt::format("table '{}' does not exist", command.name),
+                      FormatErrorPosition(sql, command.name_location));
+  }
+  return *table;
+}
+
+QueryResult CreateExternalTable(Catalog& catalog, const std::string& sql,
+                                const ast::CreateExternalTableStatement& create) {
+  if (auto existing = catalog.FindTable(create.name); existing && create.if_not_exists) {
+    return QueryResult();
+  }
+  ExternalTableSpec spec;
+  spec.name = create.name;
+  spec.location = create.location;
+  spec.columns_declared = create.columns_declared;
+  auto resolve = [&](const ast::CreateExternalTableStatement::Column& column) {
+    ExternalTableSpec::Column out{column.name, std::nullopt};
+    if (column.type) {
+      out.type =
+          WithPosition(sql, column.type->location, [&] { return ResolveTypeName(*column.type); });
+    }
+    return out;
+  };
+  for (const auto& column : create.columns)
+    spec.columns.push_back(resolve(column));
+  for (const auto& column : create.partition_columns)
+    spec.partition_columns.push_back(resolve(column));
+  // Checked before the location is read, which may take a while.
+  if (catalog.FindTable(create.name) || catalog.FindView(create.name)) {
+    throw BinderError("'{}' already exists\n{}", create.name,
+                      FormatErrorPosition(sql, create.name_location));
+  }
+  TableDefinition table =
+      WithPosition(sql, create.location_offset, [&] { return ScanExternalTable(spec); });
+  WithPosition(sql, create.name_location, [&] {
+    catalog.CreateTable(table);
+    return 0;
+  });
+  return QueryResult();
+}
+
+QueryResult Describe(const TableDefinition& table) {
+  std::vector<std::vector<Value>> rows;
+  for (const auto& column : table.columns) {
+    rows.push_back(
+        {Value::Varchar(column.name),
+         Value::Varchar(column.type.valid() ? column.type.ToString()
+                                            : "unsupported: " + column.unsupported_reason),
+         Value::Boolean(column.is_partition)});
+  }
+  return RowsResult({"column_name", "column_type", "partition_key"},
+                    {LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Boolean()}, rows);
+}
+
+QueryResult ShowPartitions(const TableDefinition& table) {
+  if (table.num_partition_columns() == 0) {
+    throw InvalidInputError("table '{}' is not partitioned", table.name);
+  }
+  std::vector<std::vector<Value>> rows;
+  for (const auto& partition : table.partitions) {
+    int64_t rows_total = 0, bytes = 0;
+    for (const auto& file : partition.files) {
+      rows_total += std::max<int64_t>(file.num_rows, 0);
+      bytes += static_cast<int64_t>(file.size);
+    }
+    rows.push_back({Value::Varchar(partition.path),
+                    Value::Bigint(static_cast<int64_t>(partition.files.size())),
+                    Value::Bigint(rows_total), Value::Bigint(bytes)});
+  }
+  return RowsResult(
+      {"partition", "files", "rows", "bytes"},
+      {LogicalType::Varchar(), LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint()},
+      rows);
+}
+
+QueryResult RecoverPartitions(Catalog& catalog, const TableDefinition& table) {
+  std::vector<CatalogPartition> partitions = RescanPartitions(table);
+  std::set<std::string> before, after;
+  for (const auto& p : table.partitions)
+    before.insert(p.path);
+  int64_t files = 0;
+  for (const auto& p : partitions) {
+    after.insert(p.path);
+    files += static_cast<int64_t>(p.files.size());
+  }
+  int64_t added = 0, removed = 0;
+  for (const auto& p : after)
+    added += before.count(p) ? 0 : 1;
+  for (const auto& p : before)
+    removed += after.count(p) ? 0 : 1;
+  catalog.ReplacePartitions(table.name, partitions);
+  return RowsResult(
+      {"partitions", "partitions_added", "partitions_removed", "files"},
+      {LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint()},
+      {{Value::Bigint(static_cast<int64_t>(partitions.size())), Value::Bigint(added),
+        Value::Bigint(removed), Value::Bigint(files)}});
+}
+
+QueryResult Analyze(Catalog& catalog, const TableDefinition& table) {
+  const std::vector<StatisticsEntry> entries = AnalyzeTable(table);
+  catalog.ReplaceStatistics(table.name, entries);
+  int64_t files = 0;
+  for (const auto& p : table.partitions)
+    files += static_cast<int64_t>(p.files.size());
+  return RowsResult(
+      {"rows", "partitions", "files"},
+      {LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint()},
+      {{Value::Bigint(entries.front().row_count),
+        Value::Bigint(static_cast<int64_t>(table.partitions.size())), Value::Bigint(files)}});
+}
+
+QueryResult ShowStats(const Catalog& catalog, const TableDefinition& table,
+                      const std::string& level) {
+  const auto entries = catalog.GetStatistics(table.name, level);
+  if (!table.statistics) {
+    throw InvalidInputError("table '{}' has no statistics; run ANALYZE {}", table.name, table.name);
+  }
+  auto text = [](const std::optional<std::string>& s) {
+    return s ? Value::Varchar(*s) : Value::Null(LogicalType::Varchar());
+  };
+  const bool with_path = level != "table";
+  std::vector<std::vector<Value>> rows;
+  for (const auto& entry : entries) {
+    for (const auto& column : entry.columns) {
+      std::vector<Value> row;
+      if (with_path) row.push_back(Value::Varchar(entry.path));
+      for (Value v : {Value::Varchar(column.column), Value::Bigint(entry.row_count),
+                      Value::Bigint(column.null_count), Value::Bigint(column.distinct_count),
+                      text(column.min), text(column.max), Value::Bigint(entry.bytes)}) {
+        row.push_back(std::move(v));
+      }
+      rows.push_back(std::move(row));
+    }
+  }
+  std::vector<std::string> names = {"column_name", "row_count", "null_count", "distinct_count",
+                                    "min",         "max",       "bytes"};
+  std::vector<LogicalType> types = {
+      LogicalType::Varchar(), LogicalType::Bigint(),  LogicalType::Bigint(), LogicalType::Bigint(),
+      LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Bigint()};
+  if (with_path) {
+    names.insert(names.begin(), level);
+    types.insert(types.begin(), LogicalType::Varchar());
+  }
+  return RowsResult(std::move(names), std::move(types), rows);
+}
+
+}  // namespace
+
+QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
+                                const ast::Statement& statement) {
+  switch (statement.kind) {
+    case ast::StatementKind::kCreateExternalTable:
+      return CreateExternalTable(catalog, sql,
+                                 static_cast<const ast::CreateExternalTableStatement&>(statement));
+    case ast::StatementKind::kDropTable: {
+      const auto& drop = static_cast<const ast::DropTableStatement&>(statement);
+      WithPosition(sql, statement.location, [&] {
+        catalog.DropTable(drop.name, drop.if_exists);
+        return 0;
+      });
+      return QueryResult();
+    }
+    case ast::StatementKind::kShowTables: {
+      std::vector<std::vector<Value>> rows;
+      for (const auto& entry : catalog.List())
+        rows.push_back({Value::Varchar(entry.name), Value::Varchar(entry.kind)});
+      return RowsResult({"name", "kind"}, {LogicalType::Varchar(), LogicalType::Varchar()}, rows);
+    }
+    case ast::StatementKind::kTableCommand: {
+      const auto& command = static_cast<const ast::TableCommandStatement&>(statement);
+      const TableDefinition table = RequireTable(catalog, sql, command);
+      switch (command.command) {
+        case ast::TableCommandStatement::Command::kDescribe:
+          return Describe(table);
+        case ast::TableCommandStatement::Command::kShowPartitions:
+          return WithPosition(sql, command.name_location, [&] { return ShowPartitions(table); });
+        case ast::TableCommandStatement::Command::kRecoverPartitions:
+          return RecoverPartitions(catalog, table);
+        case ast::TableCommandStatement::Command::kAnalyze:
+          return Analyze(catalog, table);
+        case ast::TableCommandStatement::Command::kShowStats:
+          return WithPosition(sql, command.name_location,
+                              [&] { return ShowStats(catalog, table, command.stats_level); });
+      }
+      break;
+    }
+    default:
+      break;
+  }
+  throw InternalError("not a catalog statement");
+}
+
+}  // namespace shears

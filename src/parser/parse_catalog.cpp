@@ -1,0 +1,280 @@
+// Catalog statements PostgreSQL's grammar does not have (Hive/Spark syntax), parsed from the
+// scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW PARTITIONS, DESCRIBE, ALTER TABLE
+// ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS. (PostgreSQL's ANALYZE means
+// something else and is not supported.) Parser::Parse hands these statements here and
+// the rest of the text to libpg_query.
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "parser/parser.h"
+#include "parser/transformer.h"
+
+namespace shears::parser_internal {
+
+namespace {
+
+bool IsWordStart(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+class CatalogParser {
+ public:
+  CatalogParser(const std::string& sql, const std::vector<SqlToken>& tokens, size_t first,
+                size_t last)
+      : sql_(sql), tokens_(tokens), pos_(first), last_(last) {}
+
+  ast::StatementPtr Parse() {
+    const int begin = tokens_[pos_].start;
+    ast::StatementPtr result;
+    if (AcceptWord("create")) {
+      result = ParseCreate();
+    } else if (AcceptWord("show")) {
+      if (AcceptWord("tables")) {
+        result = std::make_unique<ast::ShowTablesStatement>();
+      } else if (AcceptWord("stats")) {
+        auto command = TableCommand(ast::TableCommandStatement::Command::kShowStats);
+        if (AcceptWord("partitions")) {
+          command->stats_level = "partition";
+        } else if (AcceptWord("files")) {
+          command->stats_level = "file";
+        }
+        result = std::move(command);
+      } else {
+        ExpectWord("partitions");
+        result = TableCommand(ast::TableCommandStatement::Command::kShowPartitions);
+      }
+    } else if (AcceptWord("describe") || AcceptWord("desc")) {
+      AcceptWord("table");
+      result = TableCommand(ast::TableCommandStatement::Command::kDescribe);
+    } else if (AcceptWord("analyze") || AcceptWord("analyse")) {
+      AcceptWord("table");
+      result = TableCommand(ast::TableCommandStatement::Command::kAnalyze);
+      // Spark's spelling: ANALYZE TABLE t COMPUTE STATISTICS.
+      if (AcceptWord("compute")) ExpectWord("statistics");
+    } else if (AcceptWord("alter")) {
+      ExpectWord("table");
+      auto command = TableCommand(ast::TableCommandStatement::Command::kRecoverPartitions);
+      if (!AtWord("recover")) {
+        Fail<NotSupportedError>("ALTER TABLE supports only RECOVER PARTITIONS");
+      }
+      ExpectWord("recover");
+      ExpectWord("partitions");
+      result = std::move(command);
+    } else {
+      ExpectWord("msck");
+      ExpectWord("repair");
+      ExpectWord("table");
+      result = TableCommand(ast::TableCommandStatement::Command::kRecoverPartitions);
+    }
+    if (pos_ < last_) Fail<ParseError>("unexpected text after the statement");
+    result->location = begin;
+    result->length = tokens_[last_ - 1].end - begin;
+    return result;
+  }
+
+ private:
+  std::string_view Text(size_t i) const {
+    return std::string_view(sql_).substr(tokens_[i].start, tokens_[i].end - tokens_[i].start);
+  }
+  bool AtWord(std::string_view word) const {
+    if (pos_ >= last_) return false;
+    std::string_view text = Text(pos_);
+    if (text.size() != word.size()) return false;
+    for (size_t i = 0; i < text.size(); i++) {
+      char c = text[i];
+      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+      if (c != word[i]) return false;
+    }
+    return true;
+  }
+  bool AcceptWord(std::string_view word) {
+    if (!AtWord(word)) return false;
+    pos_++;
+    return true;
+  }
+  bool Accept(char symbol) {
+    if (pos_ < last_ && tokens_[pos_].token == symbol) {
+      pos_++;
+      return true;
+    }
+    return false;
+  }
+  int Here() const { return pos_ < last_ ? tokens_[pos_].start : tokens_[last_ - 1].end; }
+  std::string Found() const {
+    return pos_ < last_ ? fmt::format("'{}'", Text(pos_)) : std::string("the end of the statement");
+  }
+  template <typename E>
+  [[noreturn]] void Fail(const std::string& message) const {
+    throw E(message + "\n" + FormatErrorPosition(sql_, Here()));
+  }
+  void ExpectWord(std::string_view word) {
+    if (!AcceptWord(word)) {
+      std::string upper(word);
+      for (char& c : upper)
+        c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      Fail<ParseError>(fmt::format("expected {} but found {}", upper, Found()));
+    }
+  }
+  void Expect(char symbol) {
+    if (!Accept(symbol))
+      Fail<ParseError>(fmt::format("expected '{}' but found {}", symbol, Found()));
+  }
+
+  /// An identifier (or a non-reserved keyword used as one); "quoted" keeps its case.
+  std::string Name(const char* what) {
+    if (pos_ >= last_) Fail<ParseError>(fmt::format("expected {} but found {}", what, Found()));
+    std::string_view text = Text(pos_);
+    std::string name;
+    if (text.size() >= 2 && text.front() == '"') {
+      for (size_t i = 1; i + 1 < text.size(); i++) {
+        name += text[i];
+        if (text[i] == '"') i++;  // "" is one quote
+      }
+    } else if (IsWordStart(text.front())) {
+      name = Lower(std::string(text));
+    } else {
+      Fail<ParseError>(fmt::format("expected {} but found {}", what, Found()));
+    }
+    pos_++;
+    if (pos_ < last_ && tokens_[pos_].token == '.') {
+      Fail<NotSupportedError>("schema-qualified table names are not supported");
+    }
+    return name;
+  }
+
+  std::unique_ptr<ast::TableCommandStatement> TableCommand(
+      ast::TableCommandStatement::Command command) {
+    auto statement = std::make_unique<ast::TableCommandStatement>();
+    statement->command = command;
+    statement->name_location = Here();
+    statement->name = Name("a table name");
+    return statement;
+  }
+
+  /// type words [ (n [, n]) ]: INT, DOUBLE PRECISION, DECIMAL(10,2), VARCHAR(20).
+  ast::TypeName Type() {
+    ast::TypeName type;
+    type.location = Here();
+    while (pos_ < last_ && IsWordStart(Text(pos_).front())) {
+      type.name += (type.name.empty() ? "" : " ") + Lower(std::string(Text(pos_)));
+      pos_++;
+    }
+    if (type.name.empty()) Fail<ParseError>(fmt::format("expected a type but found {}", Found()));
+    if (Accept('(')) {
+      do {
+        if (pos_ >= last_ || tokens_[pos_].token != PG_QUERY__TOKEN__ICONST) {
+          Fail<ParseError>(fmt::format("expected a number but found {}", Found()));
+        }
+        type.modifiers.push_back(std::atoi(std::string(Text(pos_)).c_str()));
+        pos_++;
+      } while (Accept(','));
+      Expect(')');
+    }
+    return type;
+  }
+
+  /// ( name [type], ... ); the type is required when `need_type`.
+  std::vector<ast::CreateExternalTableStatement::Column> ColumnList(bool need_type) {
+    std::vector<ast::CreateExternalTableStatement::Column> columns;
+    Expect('(');
+    do {
+      ast::CreateExternalTableStatement::Column column;
+      column.location = Here();
+      column.name = Name("a column name");
+      if (need_type || (pos_ < last_ && tokens_[pos_].token != ',' && tokens_[pos_].token != ')')) {
+        column.type = Type();
+      }
+      columns.push_back(std::move(column));
+    } while (Accept(','));
+    Expect(')');
+    return columns;
+  }
+
+  ast::StatementPtr ParseCreate() {
+    ExpectWord("external");
+    ExpectWord("table");
+    auto create = std::make_unique<ast::CreateExternalTableStatement>();
+    if (AcceptWord("if")) {
+      ExpectWord("not");
+      ExpectWord("exists");
+      create->if_not_exists = true;
+    }
+    create->name_location = Here();
+    create->name = Name("a table name");
+    if (pos_ < last_ && tokens_[pos_].token == '(') {
+      create->columns = ColumnList(true);
+      create->columns_declared = true;
+    }
+    bool stored = false, partitioned = false;
+    while (pos_ < last_) {
+      if (AcceptWord("stored")) {
+        if (stored) Fail<ParseError>("STORED AS is given twice");
+        ExpectWord("as");
+        if (!AtWord("parquet")) {
+          Fail<NotSupportedError>(
+              fmt::format("only STORED AS PARQUET is supported, not {}", Found()));
+        }
+        pos_++;
+        stored = true;
+      } else if (AcceptWord("partitioned")) {
+        if (partitioned) Fail<ParseError>("PARTITIONED BY is given twice");
+        ExpectWord("by");
+        create->partition_columns = ColumnList(false);
+        partitioned = true;
+      } else if (AcceptWord("location")) {
+        if (create->location_offset >= 0) Fail<ParseError>("LOCATION is given twice");
+        std::string_view text = pos_ < last_ ? Text(pos_) : std::string_view();
+        if (pos_ >= last_ || tokens_[pos_].token != PG_QUERY__TOKEN__SCONST ||
+            text.front() != '\'') {
+          Fail<ParseError>(
+              fmt::format("expected a quoted directory after LOCATION but found {}", Found()));
+        }
+        create->location_offset = tokens_[pos_].start;
+        for (size_t i = 1; i + 1 < text.size(); i++) {
+          create->location += text[i];
+          if (text[i] == '\'') i++;  // '' is one quote
+        }
+        pos_++;
+      } else {
+        Fail<ParseError>(fmt::format(
+            "expected STORED AS PARQUET, PARTITIONED BY (...) or LOCATION 'dir' but found {}",
+            Found()));
+      }
+    }
+    if (create->location_offset < 0) {
+      Fail<ParseError>("CREATE EXTERNAL TABLE needs LOCATION 'directory'");
+    }
+    return create;
+  }
+
+  const std::string& sql_;
+  const std::vector<SqlToken>& tokens_;
+  size_t pos_;
+  size_t last_;
+};
+
+}  // namespace
+
+bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens, size_t first,
+                        size_t last) {
+  auto word = [&](size_t i) {
+    if (i >= last) return std::string();
+    return Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start));
+  };
+  const std::string head = word(first);
+  const std::string second = word(first + 1);
+  return (head == "create" && second == "external") ||
+         (head == "show" && (second == "tables" || second == "partitions" || second == "stats")) ||
+         head == "analyze" || head == "analyse" || head == "describe" ||
+         (head == "desc" && first + 1 < last) || (head == "alter" && second == "table") ||
+         head == "msck";
+}
+
+ast::StatementPtr ParseCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens,
+                                        size_t first, size_t last) {
+  return CatalogParser(sql, tokens, first, last).Parse();
+}
+
+}  // namespace shears::parser_internal
