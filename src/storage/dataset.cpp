@@ -368,7 +368,21 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
     dataset->columns_.push_back(std::move(column));
   }
   dataset->num_partition_columns_ = keys.size();
+  dataset->IndexPartitions();
   return dataset;
+}
+
+void Dataset::IndexPartitions() {
+  std::unordered_map<std::string, uint32_t> index;
+  partition_of_file_.resize(files_.size());
+  for (size_t i = 0; i < files_.size(); i++) {
+    std::string key;
+    for (const auto& v : files_[i].partition_values)
+      key += (v.is_null() ? std::string("\x01NULL") : v.ToString()) + '\x1f';
+    auto [it, inserted] = index.emplace(std::move(key), static_cast<uint32_t>(index.size()));
+    partition_of_file_[i] = it->second;
+  }
+  num_partitions_ = index.size();
 }
 
 std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<DatasetColumn> columns,
@@ -381,6 +395,7 @@ std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<Datase
   for (const auto& column : dataset->columns_)
     dataset->num_partition_columns_ += column.is_partition ? 1 : 0;
   dataset->catalog_table_ = std::move(table_name);
+  dataset->IndexPartitions();
   return dataset;
 }
 

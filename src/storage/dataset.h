@@ -107,9 +107,14 @@ class Dataset {
   }
   /// One per column (-1 = unknown); set once, before the dataset is shared.
   void set_distinct_counts(std::vector<int64_t> counts) { distinct_counts_ = std::move(counts); }
+  /// Distinct partitions (combinations of partition values) and which one each file is in, so
+  /// scans decide per partition, not per file.
+  size_t num_partitions() const { return num_partitions_; }
+  uint32_t partition_of(size_t file) const { return partition_of_file_[file]; }
 
  private:
   Dataset() = default;
+  void IndexPartitions();
 
   std::string root_;
   std::vector<DatasetColumn> columns_;
@@ -117,6 +122,8 @@ class Dataset {
   size_t num_partition_columns_ = 0;
   std::string catalog_table_;  // set by FromFiles
   std::vector<int64_t> distinct_counts_;
+  size_t num_partitions_ = 0;
+  std::vector<uint32_t> partition_of_file_;
 };
 
 /// Whether a file name found while listing a directory is a data file (see the header comment).

@@ -183,23 +183,23 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     });
     if (partition_only) partition_filters.push_back(filter.get());
   }
-  std::set<std::vector<std::string>> partitions, kept_partitions;
+  // Decisions are per partition (all its files share its values), recorded as
+  // kUndecided / kKept / kPrunedStatic / kPrunedDynamic.
+  enum : uint8_t { kUndecided, kKept, kPrunedStatic, kPrunedDynamic };
+  std::vector<uint8_t> decision(dataset_->num_partitions(), kUndecided);
   for (size_t i = 0; i < dataset_->files().size(); i++) {
-    const auto& file = dataset_->files()[i];
-    std::vector<std::string> key;
-    for (const auto& v : file.partition_values)
-      key.push_back(v.ToString());
-    partitions.insert(key);
-    if (PartitionMayMatch(partition_filters, column_ids_, *dataset_, file)) {
-      state->files.push_back(i);
-      kept_partitions.insert(key);
+    uint8_t& d = decision[dataset_->partition_of(i)];
+    if (d == kUndecided) {
+      d = PartitionMayMatch(partition_filters, column_ids_, *dataset_, dataset_->files()[i])
+              ? kKept
+              : kPrunedStatic;
     }
+    if (d == kKept) state->files.push_back(i);
   }
   scan_metrics_.files_total = dataset_->files().size();
   scan_metrics_.files_pruned_static = dataset_->files().size() - state->files.size();
   // Dynamic partition pruning: the producers' pipelines have finished (the executor ordered
   // them first), so their key sets are complete; a filter that is not ready prunes nothing.
-  std::set<std::vector<std::string>> dynamically_pruned;
   if (!dynamic_filters_.empty()) {
     const auto started = std::chrono::steady_clock::now();
     const size_t file_columns = dataset_->num_file_columns();
@@ -214,57 +214,50 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
         scan_metrics_.dynamic_filters_not_ready++;
       }
     }
+    std::vector<uint8_t> checked(dataset_->num_partitions(), 0);
     std::vector<size_t> kept;
     for (size_t file_index : state->files) {
-      const auto& file = dataset_->files()[file_index];
-      bool keep = true;
-      for (const auto& [filter, data] : ready) {
-        Value value = file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
-        if (filter->key_expr) {
-          auto mapped = MapPartitionValue(*filter->key_expr, value);
-          if (!mapped) continue;  // cannot tell (the expression failed): keep
-          value = std::move(*mapped);
-        }
-        // NULL never equals a key: a kKeep filter drops the NULL partition, a kSkip keeps it.
-        const bool in_set = !value.is_null() && data->Contains(value.ToString());
-        if (filter->mode == DynamicFilterMode::kKeep ? !in_set : in_set) {
-          keep = false;
-          break;
+      const uint32_t partition = dataset_->partition_of(file_index);
+      if (!checked[partition]) {
+        checked[partition] = 1;
+        const auto& file = dataset_->files()[file_index];
+        for (const auto& [filter, data] : ready) {
+          Value value =
+              file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
+          if (filter->key_expr) {
+            auto mapped = MapPartitionValue(*filter->key_expr, value);
+            if (!mapped) continue;  // cannot tell (the expression failed): keep
+            value = std::move(*mapped);
+          }
+          // NULL never equals a key: a kKeep filter drops the NULL partition, a kSkip keeps it.
+          const bool in_set = !value.is_null() && data->Contains(value.ToString());
+          if (filter->mode == DynamicFilterMode::kKeep ? !in_set : in_set) {
+            decision[partition] = kPrunedDynamic;
+            break;
+          }
         }
       }
-      if (keep) {
-        kept.push_back(file_index);
-      } else {
-        std::vector<std::string> key;
-        for (const auto& v : file.partition_values)
-          key.push_back(v.ToString());
-        dynamically_pruned.insert(key);
-      }
+      if (decision[partition] == kKept) kept.push_back(file_index);
     }
     scan_metrics_.files_pruned_dynamic = state->files.size() - kept.size();
     state->files = std::move(kept);
-    scan_metrics_.dynamic_pruning_nanos +=
-        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                  std::chrono::steady_clock::now() - started)
-                                  .count());
+    scan_metrics_.dynamic_pruning_nanos += NanosSince(started);
   }
   // A runtime filter from a build side that produced nothing: no row can join.
   for (const auto& f : runtime_filters_) {
     const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(f.filter_id);
     if (!filter || !filter->enabled() || !filter->empty() || state->files.empty()) continue;
-    for (size_t file_index : state->files) {
-      std::vector<std::string> key;
-      for (const auto& v : dataset_->files()[file_index].partition_values)
-        key.push_back(v.ToString());
-      dynamically_pruned.insert(key);
-    }
+    for (size_t file_index : state->files)
+      decision[dataset_->partition_of(file_index)] = kPrunedDynamic;
     scan_metrics_.files_pruned_dynamic += state->files.size();
     state->files.clear();
   }
   if (dataset_->num_partition_columns() > 0) {
-    scan_metrics_.partitions_total = partitions.size();
-    scan_metrics_.partitions_pruned_static = partitions.size() - kept_partitions.size();
-    scan_metrics_.partitions_pruned_dynamic = dynamically_pruned.size();
+    scan_metrics_.partitions_total = dataset_->num_partitions();
+    scan_metrics_.partitions_pruned_static =
+        static_cast<uint64_t>(std::count(decision.begin(), decision.end(), kPrunedStatic));
+    scan_metrics_.partitions_pruned_dynamic =
+        static_cast<uint64_t>(std::count(decision.begin(), decision.end(), kPrunedDynamic));
   }
   return state;
 }
