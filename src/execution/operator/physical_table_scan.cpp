@@ -63,31 +63,59 @@ uint64_t NanosSince(std::chrono::steady_clock::time_point started) {
                                    .count());
 }
 
-// Whether the partition values of `file` can satisfy the filters that only use partition
-// columns: evaluated on a one-row batch of the values, so every predicate form works.
-bool PartitionMayMatch(const std::vector<const BoundExpr*>& partition_filters,
-                       const std::vector<int>& column_ids, const Dataset& dataset,
-                       const DatasetFile& file) {
-  if (partition_filters.empty()) return true;
+// For each partition of `dataset`: whether its values can satisfy the filters that only use
+// partition columns. Evaluated on batches of partitions (one row each, file columns NULL and
+// never read), so every predicate form works and 2,000 partitions cost one batch, not 2,000.
+std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& partition_filters,
+                                        const std::vector<int>& column_ids,
+                                        const Dataset& dataset) {
+  const size_t partitions = dataset.num_partitions();
+  std::vector<uint8_t> keep(partitions, 1);
+  if (partition_filters.empty() || partitions == 0) return keep;
+  std::vector<size_t> first_file(partitions, SIZE_MAX);
+  for (size_t f = 0; f < dataset.files().size(); f++) {
+    size_t& first = first_file[dataset.partition_of(f)];
+    if (first == SIZE_MAX) first = f;
+  }
   std::vector<LogicalType> types;
   for (int id : column_ids)
     types.push_back(dataset.columns()[static_cast<size_t>(id)].type);
-  Batch row(types, 1);
   const size_t file_columns = dataset.num_file_columns();
-  for (size_t i = 0; i < column_ids.size(); i++) {
-    const size_t id = static_cast<size_t>(column_ids[i]);
-    if (id >= file_columns) {
-      WriteValue(row.column(i), 0, file.partition_values[id - file_columns]);
-    } else {
-      row.column(i).validity().SetNull(0);  // never read: only partition columns are used
+  SelectionVector sel(kBatchSize);
+  for (size_t start = 0; start < partitions; start += kBatchSize) {
+    const idx_t count = static_cast<idx_t>(std::min<size_t>(kBatchSize, partitions - start));
+    Batch rows(types, kBatchSize);
+    for (size_t c = 0; c < column_ids.size(); c++) {
+      const size_t id = static_cast<size_t>(column_ids[c]);
+      for (idx_t r = 0; r < count; r++) {
+        if (id >= file_columns) {
+          const DatasetFile& file = dataset.files()[first_file[start + r]];
+          WriteValue(rows.column(c), r, file.partition_values[id - file_columns]);
+        } else {
+          rows.column(c).validity().SetNull(r);
+        }
+      }
     }
+    rows.SetSize(count);
+    std::vector<uint32_t> alive(count);
+    for (idx_t r = 0; r < count; r++)
+      alive[r] = static_cast<uint32_t>(r);
+    for (const BoundExpr* filter : partition_filters) {
+      const idx_t kept = ExpressionExecutor::Select(*filter, rows, sel);
+      if (kept < rows.size()) {
+        for (idx_t k = 0; k < kept; k++)
+          alive[k] = alive[sel[k]];
+        alive.resize(kept);
+        rows.Select(sel.data(), kept);
+      }
+      if (kept == 0) break;
+    }
+    for (idx_t r = 0; r < count; r++)
+      keep[start + r] = 0;
+    for (uint32_t r : alive)
+      keep[start + r] = 1;
   }
-  row.SetSize(1);
-  SelectionVector sel(1);
-  for (const BoundExpr* filter : partition_filters) {
-    if (ExpressionExecutor::Select(*filter, row, sel) == 0) return false;
-  }
-  return true;
+  return keep;
 }
 
 // A partition value mapped through the join key's expression of it (a cast, p + 1); nullopt
@@ -183,18 +211,14 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     });
     if (partition_only) partition_filters.push_back(filter.get());
   }
-  // Decisions are per partition (all its files share its values), recorded as
-  // kUndecided / kKept / kPrunedStatic / kPrunedDynamic.
+  // Decisions are per partition (all its files share its values).
   enum : uint8_t { kUndecided, kKept, kPrunedStatic, kPrunedDynamic };
   std::vector<uint8_t> decision(dataset_->num_partitions(), kUndecided);
+  const auto may_match = PartitionsMayMatch(partition_filters, column_ids_, *dataset_);
+  for (size_t p = 0; p < decision.size(); p++)
+    decision[p] = may_match[p] ? kKept : kPrunedStatic;
   for (size_t i = 0; i < dataset_->files().size(); i++) {
-    uint8_t& d = decision[dataset_->partition_of(i)];
-    if (d == kUndecided) {
-      d = PartitionMayMatch(partition_filters, column_ids_, *dataset_, dataset_->files()[i])
-              ? kKept
-              : kPrunedStatic;
-    }
-    if (d == kKept) state->files.push_back(i);
+    if (decision[dataset_->partition_of(i)] == kKept) state->files.push_back(i);
   }
   scan_metrics_.files_total = dataset_->files().size();
   scan_metrics_.files_pruned_static = dataset_->files().size() - state->files.size();
