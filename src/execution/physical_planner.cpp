@@ -12,29 +12,6 @@
 
 namespace shears {
 
-BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs) {
-  BoundExprPtr copy = expr.Copy();
-  std::function<void(BoundExprPtr&)> resolve = [&](BoundExprPtr& e) {
-    if (e->kind == BoundExprKind::kColumnRef) {
-      auto& ref = static_cast<BoundColumnRef&>(*e);
-      for (size_t i = 0; i < inputs.size(); i++) {
-        if (inputs[i] == ref.binding) {
-          auto resolved = std::make_unique<BoundReference>(ref.type, i, ref.name);
-          resolved->alias = ref.alias;
-          e = std::move(resolved);
-          return;
-        }
-      }
-      throw InternalError("column {} (binding {}.{}) is not an input of its operator", ref.name,
-                          ref.binding.table_index, ref.binding.column_index);
-    }
-    for (BoundExprPtr* child : e->Children())
-      resolve(*child);
-  };
-  resolve(copy);
-  return copy;
-}
-
 namespace {
 
 std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,

@@ -12,7 +12,4 @@ class PhysicalPlanner {
   PhysicalOperatorPtr Plan(LogicalOperator& op);
 };
 
-/// Copies `expr` with every column binding replaced by its position in `inputs`.
-BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs);
-
 }  // namespace shears

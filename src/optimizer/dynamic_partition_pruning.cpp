@@ -21,7 +21,6 @@
 // conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
 // match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 
-#include <functional>
 #include <set>
 
 #include "optimizer/optimizer.h"
@@ -85,17 +84,8 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
     }
     std::shared_ptr<const BoundExpr> key_expr;
     if (condition.left->kind != BoundExprKind::kColumnRef) {
-      BoundExprPtr copy = condition.left->Copy();
-      std::function<void(BoundExprPtr&)> rebind = [&](BoundExprPtr& e) {
-        if (e->kind == BoundExprKind::kColumnRef) {
-          e = std::make_unique<BoundReference>(e->type, 0, e->ToString());
-          return;
-        }
-        for (BoundExprPtr* child : e->Children())
-          rebind(*child);
-      };
-      rebind(copy);
-      key_expr = std::shared_ptr<const BoundExpr>(std::move(copy));
+      // Over a one-column input: the partition value.
+      key_expr = std::shared_ptr<const BoundExpr>(ResolveBindings(*condition.left, referenced));
     }
     const auto targets = TraceToScans(*join.children[0], referenced[0]);
     if (targets.empty()) {

@@ -193,6 +193,8 @@ struct BoundSubquery : BoundExpr {
 
 /// Visits `expr` and all its descendants, parents first.
 void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit);
+/// Copies `expr` with every column binding replaced by its position in `inputs`.
+BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs);
 /// Every column binding `expr` references.
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr);
 /// Splits AND chains into their conjuncts (moves them out of `expr`).

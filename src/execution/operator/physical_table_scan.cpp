@@ -55,6 +55,7 @@ struct ScanLocalState : LocalSourceState {
   std::vector<RuntimeFilterProbeState> runtime;
   std::vector<uint32_t> runtime_sel[2];
   std::vector<uint64_t> hashes;
+  std::vector<const Vector*> keys;  // the key columns of the filter being applied
 };
 
 uint64_t NanosSince(std::chrono::steady_clock::time_point started) {
@@ -392,7 +393,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
   }
 }
 
-bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, ScanLocalStateBase& base,
+bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, LocalSourceState& base,
                                                const StatsLookup& lookup,
                                                const parquet::ParquetFile& file,
                                                const DatasetFile& dataset_file,
@@ -445,13 +446,13 @@ bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, ScanLo
   return may_match;
 }
 
-idx_t PhysicalTableScan::ApplyRuntimeFilters(ScanLocalStateBase& base, Batch& batch) const {
+idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batch) const {
   auto& local = static_cast<ScanLocalState&>(base);
   const idx_t rows = batch.size();
   idx_t count = rows;
   const uint32_t* sel = nullptr;  // null: all rows
   int buffer = 0;
-  std::vector<const Vector*> keys;
+  auto& keys = local.keys;
   for (size_t i = 0; i < runtime_filters_.size() && count > 0; i++) {
     auto& probe = local.runtime[i];
     const RuntimeFilter* filter = probe.filter;

@@ -63,14 +63,13 @@ class PhysicalTableScan : public PhysicalOperator {
   const Dataset& dataset() const { return *dataset_; }
 
  private:
-  using ScanLocalStateBase = LocalSourceState;
   /// False when a published runtime filter shows the row group (statistics via `lookup`)
   /// holds no row that can join.
-  bool RuntimeFiltersMayMatch(ExecutionContext& context, ScanLocalStateBase& local,
+  bool RuntimeFiltersMayMatch(ExecutionContext& context, LocalSourceState& local,
                               const StatsLookup& lookup, const parquet::ParquetFile& file,
                               const DatasetFile& dataset_file, int row_group) const;
   /// Drops the rows of `batch` that no runtime filter lets through; returns the rows left.
-  idx_t ApplyRuntimeFilters(ScanLocalStateBase& local, Batch& batch) const;
+  idx_t ApplyRuntimeFilters(LocalSourceState& local, Batch& batch) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
