@@ -9,7 +9,8 @@
 //   explain-off <regex>           the same, checked only with dynamic filtering off
 //   explain-always <regex>        the same, checked only in the runtime_filter = always run
 //
-// ${DATA} in SQL is replaced by the tests/data directory. Every query and statement runs
+// ${DATA} in SQL is replaced by the tests/data directory, ${TEMP} by a fresh directory (one per
+// mode, removed at the end). Every query and statement runs
 // three times: with dynamic filtering on (default settings), off, and on with
 // runtime_filter = 'always' (so the small test tables get runtime filters too); every run
 // must give the expected answer.
@@ -119,7 +120,8 @@ std::string Join(const std::vector<std::string>& lines) {
   return out;
 }
 
-void RunRecord(Connection& connection, const Record& record, const std::string& file, Mode mode) {
+void RunRecord(Connection& connection, const Record& record, const std::string& file, Mode mode,
+               const std::string& temp) {
   const bool dynamic_filtering = mode != kOff;
   const std::string where = file + ":" + std::to_string(record.line) +
                             (mode == kOn    ? " (dynamic filtering on)"
@@ -129,6 +131,8 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
   const std::string data = test::DataDir();
   for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;)
     sql.replace(pos, 7, data);
+  for (size_t pos; (pos = sql.find("${TEMP}")) != std::string::npos;)
+    sql.replace(pos, 7, temp);
   connection.settings().Set("dynamic_filtering", Value::Boolean(dynamic_filtering));
   switch (record.kind) {
     case Record::kStatementOk:
@@ -203,11 +207,12 @@ TEST_P(SqlLogicTest, Run) {
   ASSERT_FALSE(records.empty()) << file << " has no records";
   // Each mode gets its own database, so every run sees the same state.
   for (Mode mode : {kOn, kOff, kAlways}) {
+    test::TempDir temp;
     Database database;
     Connection connection(database);
     if (mode == kAlways) connection.settings().Set("runtime_filter", Value::Varchar("always"));
     for (const auto& record : records)
-      RunRecord(connection, record, file, mode);
+      RunRecord(connection, record, file, mode, temp.path());
   }
 }
 
