@@ -8,6 +8,8 @@
 //   explain-on <regex>            the same, checked only with dynamic filtering on (defaults)
 //   explain-off <regex>           the same, checked only with dynamic filtering off
 //   explain-always <regex>        the same, checked only in the runtime_filter = always run
+//   let <name>                    the SQL's one value becomes ${name} in later SQL and regexes
+//                                 (of the same mode), for checking plans against data
 //
 // ${DATA} in SQL is replaced by the tests/data directory, ${TEMP} by a fresh directory (one per
 // mode, removed at the end). Every query and statement runs
@@ -19,6 +21,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -32,7 +35,8 @@ namespace {
 enum Mode { kOff = 0, kOn = 1, kAlways = 2 };
 
 struct Record {
-  enum Kind { kStatementOk, kStatementError, kQuery, kExplain } kind;
+  enum Kind { kStatementOk, kStatementError, kQuery, kExplain, kLet } kind;
+  std::string variable;  // let
   std::string sql;
   std::string expected_error;
   bool rowsort = false;
@@ -79,6 +83,9 @@ std::vector<Record> ParseTestFile(const std::string& text) {
                                                     : -1;
       std::getline(header, record.regex);
       record.regex.erase(0, record.regex.find_first_not_of(' '));
+    } else if (word == "let") {
+      record.kind = Record::kLet;
+      header >> record.variable;
     } else {
       ADD_FAILURE() << "line " << line_number << ": unknown record '" << line << "'";
       continue;
@@ -120,19 +127,24 @@ std::string Join(const std::vector<std::string>& lines) {
   return out;
 }
 
+/// Replaces every ${name} of `variables` in `text`.
+std::string Substitute(std::string text, const std::map<std::string, std::string>& variables) {
+  for (const auto& [name, value] : variables) {
+    const std::string key = "${" + name + "}";
+    for (size_t pos; (pos = text.find(key)) != std::string::npos;)
+      text.replace(pos, key.size(), value);
+  }
+  return text;
+}
+
 void RunRecord(Connection& connection, const Record& record, const std::string& file, Mode mode,
-               const std::string& temp) {
+               std::map<std::string, std::string>& variables) {
   const bool dynamic_filtering = mode != kOff;
   const std::string where = file + ":" + std::to_string(record.line) +
                             (mode == kOn    ? " (dynamic filtering on)"
                              : mode == kOff ? " (dynamic filtering off)"
                                             : " (runtime_filter always)");
-  std::string sql = record.sql;
-  const std::string data = test::DataDir();
-  for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;)
-    sql.replace(pos, 7, data);
-  for (size_t pos; (pos = sql.find("${TEMP}")) != std::string::npos;)
-    sql.replace(pos, 7, temp);
+  const std::string sql = Substitute(record.sql, variables);
   connection.settings().Set("dynamic_filtering", Value::Boolean(dynamic_filtering));
   switch (record.kind) {
     case Record::kStatementOk:
@@ -170,6 +182,20 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
       EXPECT_EQ(Join(actual), Join(expected)) << where << "\n" << sql;
       return;
     }
+    case Record::kLet: {
+      try {
+        auto rows = connection.Query(sql).ToStrings();
+        if (rows.size() != 1 || rows[0].size() != 1) {
+          ADD_FAILURE() << where << ": let needs one value, the query gave " << rows.size()
+                        << " rows";
+          return;
+        }
+        variables[record.variable] = rows[0][0];
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << where << ": let query failed: " << e.what() << "\n" << sql;
+      }
+      return;
+    }
     case Record::kExplain: {
       if (record.only_mode >= 0 && record.only_mode != mode) return;
       std::vector<std::string> lines;
@@ -180,8 +206,9 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
         return;
       }
       const std::string text = Join(lines);
-      EXPECT_TRUE(std::regex_search(text, std::regex(record.regex)))
-          << where << ": EXPLAIN ANALYZE output does not match /" << record.regex << "/:\n"
+      const std::string regex = Substitute(record.regex, variables);
+      EXPECT_TRUE(std::regex_search(text, std::regex(regex)))
+          << where << ": EXPLAIN ANALYZE output does not match /" << regex << "/:\n"
           << text;
       return;
     }
@@ -208,11 +235,13 @@ TEST_P(SqlLogicTest, Run) {
   // Each mode gets its own database, so every run sees the same state.
   for (Mode mode : {kOn, kOff, kAlways}) {
     test::TempDir temp;
+    std::map<std::string, std::string> variables = {{"DATA", test::DataDir()},
+                                                    {"TEMP", temp.path()}};
     Database database;
     Connection connection(database);
     if (mode == kAlways) connection.settings().Set("runtime_filter", Value::Varchar("always"));
     for (const auto& record : records)
-      RunRecord(connection, record, file, mode, temp.path());
+      RunRecord(connection, record, file, mode, variables);
   }
 }
 
