@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sqlite3.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,6 +162,35 @@ TEST(WriteTest, RecoveryDeletesUncommittedFilesAndOrphanDirectories) {
   EXPECT_FALSE(fs::exists(fs::path(db) / "tables" / "never_committed"));
   EXPECT_EQ(FilesBelow(location), ListedFiles(database.catalog(), "t"));
   EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM t"), "1");
+}
+
+TEST(WriteTest, VersionOneCatalogIsUpgraded) {
+  test::TempDir dir;
+  const std::string db = dir.path() + "/db";
+  const std::string data = test::DataDir() + "/hive/hive_year_month";
+  {
+    Database database(db);
+    Connection(database).Query("CREATE EXTERNAL TABLE sales STORED AS PARQUET LOCATION '" + data +
+                               "'");
+  }
+  // Turn it into what shears wrote before managed tables: no tables.managed, version 1.
+  sqlite3* handle = nullptr;
+  ASSERT_EQ(sqlite3_open((db + "/catalog.db").c_str(), &handle), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(handle,
+                         "ALTER TABLE tables DROP COLUMN managed; UPDATE meta SET value = '1' "
+                         "WHERE key = 'schema_version'",
+                         nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(handle);
+  Database database(db);
+  Connection connection(database);
+  EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM sales"), "126");
+  EXPECT_FALSE(database.catalog().FindTable("sales")->managed);
+  connection.Query("CREATE TABLE t AS SELECT 1 AS a");
+  EXPECT_TRUE(database.catalog().FindTable("t")->managed);
+  // DROP of the external table keeps its files.
+  connection.Query("DROP TABLE sales");
+  EXPECT_TRUE(fs::exists(data));
 }
 
 /// The shears executable next to this test binary.
