@@ -22,7 +22,14 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr const char* kManifest = "manifest";
-constexpr const char* kLock = "lock";
+
+/// Opens (creating it) DATA/staging.lock, which writers hold shared and recovery exclusive.
+int OpenLockFile(const std::string& data_directory) {
+  const std::string path = (fs::path(data_directory) / "staging.lock").string();
+  const int fd = ::open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
+  if (fd < 0) throw IOError("cannot open the lock file '{}'", path);
+  return fd;
+}
 
 std::string NewWriteId() {
   static std::atomic<uint64_t> counter{0};
@@ -40,13 +47,17 @@ std::string ManagedTableLocation(const std::string& data_directory, const std::s
 
 StagedWrite::StagedWrite(const std::string& data_directory) : id_(NewWriteId()) {
   directory_ = (fs::path(data_directory) / "staging" / id_).string();
+  // Shared: writers run side by side; waits while a recovery (exclusive) cleans up.
+  lock_fd_ = OpenLockFile(data_directory);
+  if (::flock(lock_fd_, LOCK_SH) != 0) {
+    ::close(lock_fd_);
+    throw IOError("cannot lock '{}/staging.lock'", data_directory);
+  }
   std::error_code ec;
   fs::create_directories(directory_, ec);
-  if (ec) throw IOError("cannot create the staging directory '{}': {}", directory_, ec.message());
-  const std::string lock_path = (fs::path(directory_) / kLock).string();
-  lock_fd_ = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-  if (lock_fd_ < 0 || ::flock(lock_fd_, LOCK_EX | LOCK_NB) != 0) {
-    throw IOError("cannot lock the staging directory '{}'", directory_);
+  if (ec) {
+    ::close(lock_fd_);
+    throw IOError("cannot create the staging directory '{}': {}", directory_, ec.message());
   }
 }
 
@@ -90,55 +101,48 @@ void RemoveManagedFiles(const std::string& location) {
 }
 
 void RecoverInterruptedWrites(Catalog& catalog, const std::string& data_directory) {
-  const fs::path staging = fs::path(data_directory) / "staging";
   std::error_code ec;
-  bool live_writer = false;
-  if (fs::is_directory(staging, ec)) {
-    for (const auto& entry : fs::directory_iterator(staging, ec)) {
-      const std::string lock_path = (entry.path() / kLock).string();
-      const int fd = ::open(lock_path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-      if (fd < 0) continue;
-      if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        live_writer = true;  // another process is writing
-        ::close(fd);
-        continue;
-      }
-      // The writer is gone: keep what the catalog committed, delete the rest.
-      std::map<std::string, std::vector<std::string>> published;
-      std::ifstream manifest(entry.path() / kManifest);
-      std::string line;
-      while (std::getline(manifest, line)) {
-        const size_t tab = line.find('\t');
-        if (tab != std::string::npos)
-          published[line.substr(0, tab)].push_back(line.substr(tab + 1));
-      }
-      for (const auto& [table_name, paths] : published) {
-        std::set<std::string> listed;
-        if (auto table = catalog.FindTable(table_name)) {
-          for (const auto& partition : table->partitions) {
-            for (const auto& file : partition.files) {
-              listed.insert((fs::path(table->location) / file.path).string());
-            }
-          }
-        }
-        for (const auto& path : paths) {
-          if (!listed.count(path)) fs::remove(path, ec);
-        }
-      }
-      fs::remove_all(entry.path(), ec);
-      ::close(fd);
-    }
-  }
-  if (live_writer) return;
-  // Directories of tables whose CREATE never committed or whose DROP did not finish deleting.
+  const fs::path staging = fs::path(data_directory) / "staging";
   const fs::path tables = fs::path(data_directory) / "tables";
-  if (!fs::is_directory(tables, ec)) return;
+  if (!fs::exists(staging, ec) && !fs::exists(tables, ec)) return;  // never written to
+  const int fd = OpenLockFile(data_directory);
+  // A writer alive (in this or another process) holds the lock shared: leave everything to a
+  // later open then.
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return;
+  }
+  // Every staging directory is a dead write: keep what the catalog committed, delete the rest.
+  for (const auto& entry : fs::directory_iterator(staging, ec)) {
+    std::map<std::string, std::vector<std::string>> published;
+    std::ifstream manifest(entry.path() / kManifest);
+    std::string line;
+    while (std::getline(manifest, line)) {
+      const size_t tab = line.find('\t');
+      if (tab != std::string::npos) published[line.substr(0, tab)].push_back(line.substr(tab + 1));
+    }
+    for (const auto& [table_name, paths] : published) {
+      std::set<std::string> listed;
+      if (auto table = catalog.FindTable(table_name)) {
+        for (const auto& partition : table->partitions) {
+          for (const auto& file : partition.files)
+            listed.insert((fs::path(table->location) / file.path).string());
+        }
+      }
+      for (const auto& path : paths) {
+        if (!listed.count(path)) fs::remove(path, ec);
+      }
+    }
+    fs::remove_all(entry.path(), ec);
+  }
+  // Directories of tables whose CREATE never committed or whose DROP did not finish deleting.
   std::set<std::string> owned;
   for (const auto& location : catalog.ManagedLocations())
     owned.insert(fs::path(location).lexically_normal().string());
   for (const auto& entry : fs::directory_iterator(tables, ec)) {
     if (!owned.count(entry.path().lexically_normal().string())) fs::remove_all(entry.path(), ec);
   }
+  ::close(fd);
 }
 
 }  // namespace shears

@@ -6,8 +6,8 @@
 // Finish removes the staging directory. Any failure before Finish (an exception: the
 // destructor; a crash: RecoverInterruptedWrites on the next open) deletes what was published.
 //
-// A staging directory holds an exclusive flock on its `lock` file while its writer lives, so
-// recovery in another process never touches a write in progress.
+// Writers hold DATA/staging.lock shared (flock) while they live; recovery takes it exclusive and
+// does nothing when it cannot, so it never touches a write in progress, in any process.
 
 #include <string>
 #include <vector>
@@ -18,7 +18,7 @@ class Catalog;
 
 class StagedWrite {
  public:
-  /// Creates DATA/staging/<id>/ and locks it. IOError when it cannot.
+  /// Takes DATA/staging.lock shared and creates DATA/staging/<id>/. IOError when it cannot.
   explicit StagedWrite(const std::string& data_directory);
   ~StagedWrite();
   StagedWrite(const StagedWrite&) = delete;
@@ -44,9 +44,9 @@ class StagedWrite {
   bool finished_ = false;
 };
 
-/// Deletes what writes interrupted by a crash left: staging directories no live process
-/// holds, the files they published that the catalog does not list, and directories under
-/// DATA/tables/ that belong to no managed table (when no write is in progress).
+/// Deletes what writes interrupted by a crash left, when no write is in progress: staging
+/// directories, the files they published that the catalog does not list, and directories under
+/// DATA/tables/ that belong to no managed table.
 void RecoverInterruptedWrites(Catalog& catalog, const std::string& data_directory);
 
 /// Deletes a dropped managed table's directory (errors are ignored: the catalog no longer

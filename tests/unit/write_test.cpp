@@ -164,6 +164,18 @@ TEST(WriteTest, RecoveryDeletesUncommittedFilesAndOrphanDirectories) {
   EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM t"), "1");
 }
 
+TEST(WriteTest, RecoveryLeavesWritesInProgressAlone) {
+  test::TempDir dir;
+  const std::string db = dir.path() + "/db";
+  { Database database(db); }
+  StagedWrite write(db);  // a writer, alive
+  std::ofstream(fs::path(write.directory()) / "part-0.parquet") << "being written";
+  fs::create_directories(fs::path(db) / "tables" / "being_created");
+  Database other(db);  // opening runs recovery, which must wait for another time
+  EXPECT_TRUE(fs::exists(fs::path(write.directory()) / "part-0.parquet"));
+  EXPECT_TRUE(fs::exists(fs::path(db) / "tables" / "being_created"));
+}
+
 TEST(WriteTest, VersionOneCatalogIsUpgraded) {
   test::TempDir dir;
   const std::string db = dir.path() + "/db";
