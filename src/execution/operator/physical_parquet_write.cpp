@@ -47,6 +47,29 @@ std::string PartitionPathOf(const Batch& batch, const std::vector<idx_t>& partit
   return path;
 }
 
+namespace {
+
+/// Appends a value's bytes to a grouping key (NULL and non-NULL told apart, strings with their
+/// length, so different values never make the same key).
+void AppendRawValue(const Vector& vector, idx_t row, std::string& key) {
+  if (vector.IsNull(row)) {
+    key += '\0';
+    return;
+  }
+  key += '\1';
+  const TypeId id = vector.type().id();
+  if (id == TypeId::kVarchar || id == TypeId::kBlob) {
+    const StringRef value = vector.data<StringRef>()[row];
+    key.append(reinterpret_cast<const char*>(&value.len), sizeof(value.len));
+    key.append(value.ptr, value.len);
+    return;
+  }
+  const size_t width = vector.type().value_size();
+  key.append(reinterpret_cast<const char*>(vector.data<uint8_t>() + row * width), width);
+}
+
+}  // namespace
+
 PhysicalParquetWrite::PhysicalParquetWrite(std::vector<LogicalType> types, ParquetWriteSpec spec)
     : PhysicalOperator("PARQUET_WRITE", std::move(types)), spec_(std::move(spec)) {
   for (idx_t column : spec_.partition_columns) {
@@ -141,16 +164,22 @@ bool PhysicalParquetWrite::Sink(ExecutionContext& context, Batch& input,
     WriterFor("", global, local).writer->Write(input);
     return true;
   }
-  // Rows grouped by partition, in order of first appearance.
+  // Rows grouped by the raw bytes of their partition values (cheaper than formatting every
+  // row's path), in order of first appearance; the path is formatted once per group.
   std::unordered_map<std::string, size_t> group_of;
-  std::vector<std::pair<std::string, std::vector<uint32_t>>> groups;
+  std::vector<std::vector<uint32_t>> groups;
+  std::string key;
   for (idx_t row = 0; row < input.size(); row++) {
-    std::string path = PartitionPathOf(input, spec_.partition_columns, spec_.names, row);
-    auto [it, inserted] = group_of.emplace(path, groups.size());
-    if (inserted) groups.push_back({std::move(path), {}});
-    groups[it->second].second.push_back(static_cast<uint32_t>(row));
+    key.clear();
+    for (idx_t column : spec_.partition_columns)
+      AppendRawValue(input.column(column), row, key);
+    auto [it, inserted] = group_of.emplace(key, groups.size());
+    if (inserted) groups.emplace_back();
+    groups[it->second].push_back(static_cast<uint32_t>(row));
   }
-  for (const auto& [partition, rows] : groups) {
+  for (const auto& rows : groups) {
+    const std::string partition =
+        PartitionPathOf(input, spec_.partition_columns, spec_.names, rows[0]);
     Batch part(data_types_, rows.size());
     for (size_t c = 0; c < data_columns_.size(); c++) {
       part.column(c).CopyRows(input.column(data_columns_[c]), rows.data(), rows.size());
