@@ -14,6 +14,7 @@
 #include "execution/query_context.h"
 #include "format/result_writer.h"
 #include "main/catalog_statements.h"
+#include "main/write_statements.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
 
@@ -303,6 +304,11 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
       case ast::StatementKind::kShowTables:
       case ast::StatementKind::kTableCommand:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
+        break;
+      case ast::StatementKind::kCopy:
+      case ast::StatementKind::kCreateTable:
+      case ast::StatementKind::kInsert:
+        result = RunWriteStatement(database_, settings_, sql, *statement);
         break;
     }
   }
