@@ -1,0 +1,29 @@
+#pragma once
+// Tab completion for the shell: SQL keywords, table and view names, column names of tables,
+// dot commands and their arguments.
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace shears {
+
+class Catalog;
+
+/// The names completion offers besides keywords, read from the catalog.
+struct CompletionNames {
+  std::vector<std::string> tables;                          // tables and views
+  std::map<std::string, std::vector<std::string>> columns;  // by table name
+};
+
+CompletionNames LoadCompletionNames(const Catalog& catalog);
+
+/// The words that complete `word`, the word being typed, with `before` the text before it
+/// (the rest of the statement's line): after FROM, JOIN, TABLE, DESCRIBE... table names; with
+/// "t." columns of table t; otherwise keywords, tables and columns. Matching ignores case;
+/// keywords come out in the case of `word` (lower when it is all lower-case). Sorted, no
+/// duplicates.
+std::vector<std::string> CompletionCandidates(const std::string& before, const std::string& word,
+                                              const CompletionNames& names);
+
+}  // namespace shears
