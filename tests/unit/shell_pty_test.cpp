@@ -150,5 +150,27 @@ TEST(ShellPtyTest, CtrlCCancelsTheRunningQueryAndTheShellGoesOn) {
   EXPECT_NE(history.find("SELECT 6 * 7"), std::string::npos) << history;
 }
 
+TEST(ShellPtyTest, TheExecutableReadsPipedInputWithoutPrompts) {
+  test::TempDir dir;
+  dir.AddText("script.sql",
+              ".mode csv\n"
+              "SELECT 1 AS a; SELECT 'x;y'\n"
+              "  AS b;\n"
+              ".tables\n"
+              "SELECT 3 AS c\n");
+  const std::string command =
+      std::string(SHEARS_CLI_PATH) + " < " + dir.path() + "/script.sql 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string output;
+  char buffer[4096];
+  size_t n;
+  while ((n = fread(buffer, 1, sizeof(buffer), pipe)) > 0)
+    output.append(buffer, n);
+  const int status = pclose(pipe);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << output;
+  EXPECT_EQ(output, "a\n1\nb\nx;y\nc\n3\n");
+}
+
 }  // namespace
 }  // namespace shears
