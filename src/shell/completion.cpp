@@ -54,6 +54,27 @@ std::vector<std::string> Words(const std::string& text) {
   return words;
 }
 
+bool IsKeyword(const std::string& lower_word) {
+  for (const char* keyword : kKeywords) {
+    if (Lower(keyword) == lower_word) return true;
+  }
+  return false;
+}
+
+// The table an alias (or a table name) in `statement` stands for; "" when unknown.
+std::string ResolveTable(const std::string& name, const std::string& statement,
+                         const CompletionNames& names) {
+  if (names.columns.count(name)) return name;
+  const auto words = Words(statement);
+  for (size_t i = 0; i + 1 < words.size(); i++) {
+    if (!names.columns.count(words[i])) continue;
+    size_t alias = i + 1;
+    if (words[alias] == "as" && alias + 1 < words.size()) alias++;
+    if (words[alias] == name && !IsKeyword(name)) return words[i];
+  }
+  return "";
+}
+
 }  // namespace
 
 CompletionNames LoadCompletionNames(const Catalog& catalog) {
@@ -71,7 +92,8 @@ CompletionNames LoadCompletionNames(const Catalog& catalog) {
 }
 
 std::vector<std::string> CompletionCandidates(const std::string& before, const std::string& word,
-                                              const CompletionNames& names) {
+                                              const CompletionNames& names,
+                                              const std::string& statement) {
   std::set<std::string> out;
   auto offer = [&](const std::string& candidate) {
     if (StartsWithIgnoringCase(candidate, word)) out.insert(candidate);
@@ -100,10 +122,10 @@ std::vector<std::string> CompletionCandidates(const std::string& before, const s
     return {out.begin(), out.end()};
   }
   if (const size_t dot = word.find('.'); dot != std::string::npos) {
-    // table.column
-    const auto table = names.columns.find(Lower(word.substr(0, dot)));
-    if (table != names.columns.end()) {
-      for (const auto& column : table->second)
+    // table.column or alias.column
+    const std::string table = ResolveTable(Lower(word.substr(0, dot)), statement, names);
+    if (!table.empty()) {
+      for (const auto& column : names.columns.at(table))
         offer(word.substr(0, dot + 1) + column);
     }
     return {out.begin(), out.end()};

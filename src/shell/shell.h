@@ -42,6 +42,8 @@ class Shell {
   LineStatus Finish();
   /// True while a statement is only partly typed (the prompt shows continuation).
   bool InStatement() const { return !splitter_.Empty(); }
+  /// The lines of the partly typed statement (for completion's context).
+  const std::string& PendingText() const { return splitter_.text(); }
   /// Drops a partly typed statement (Ctrl-C at the prompt).
   void ClearStatement() { splitter_.Clear(); }
 

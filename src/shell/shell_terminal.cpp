@@ -227,8 +227,11 @@ class Terminal {
     // Inside a quoted string (FROM 'data/...'), readline's file name completion applies.
     if (rl_completion_quote_character == '\'') return nullptr;
     rl_attempted_completion_over = 1;
-    const std::string before(rl_line_buffer, static_cast<size_t>(start));
-    current_->candidates_ = CompletionCandidates(before, text, current_->shell_.completion_names());
+    // The statement's earlier lines count too ("FROM" at the end of the last one).
+    const std::string& pending = current_->shell_.PendingText();
+    const std::string before = pending + std::string(rl_line_buffer, static_cast<size_t>(start));
+    current_->candidates_ = CompletionCandidates(before, text, current_->shell_.completion_names(),
+                                                 pending + rl_line_buffer);
     return rl_completion_matches(text, NextCandidate);
   }
 

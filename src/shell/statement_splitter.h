@@ -21,6 +21,8 @@ class StatementSplitter {
   /// prompt and accepts dot commands).
   bool Empty() const;
   void Clear() { buffer_.clear(); }
+  /// The buffered text.
+  const std::string& text() const { return buffer_; }
 
  private:
   std::string buffer_;

@@ -76,6 +76,15 @@ TEST(CompletionTest, OffersKeywordsTablesAndColumnsByContext) {
   EXPECT_EQ(CompletionCandidates("SELECT ", "ss", names), (V{"ss_item_sk", "ss_sold_date_sk"}));
   EXPECT_EQ(CompletionCandidates("SELECT ", "date_dim.d_y", names), V{"date_dim.d_year"});
   EXPECT_EQ(CompletionCandidates("SELECT ", "nothing_like_this", names), V{});
+  // Aliases, given before or after the cursor; earlier lines of the statement count.
+  EXPECT_EQ(CompletionCandidates("SELECT ", "d.d_", names,
+                                 "SELECT d.d_ FROM store_sales ss JOIN date_dim AS d ON true"),
+            (V{"d.d_date_sk", "d.d_year"}));
+  EXPECT_EQ(CompletionCandidates("SELECT ", "ss.ss_i", names, "SELECT ss.ss_i FROM store_sales ss"),
+            V{"ss.ss_item_sk"});
+  EXPECT_EQ(CompletionCandidates("SELECT ", "x.", names, "SELECT x. FROM store_sales WHERE x"),
+            V{});
+  EXPECT_EQ(CompletionCandidates("SELECT *\nFROM\n  ", "d", names), V{"date_dim"});
   // Dot commands and their arguments.
   EXPECT_EQ(CompletionCandidates("", ".t", names), (V{".tables", ".timer"}));
   EXPECT_EQ(CompletionCandidates(".mode ", "", names), (V{"box", "csv", "json", "table"}));
