@@ -38,6 +38,10 @@ struct ScopeEntry {
   }
 };
 
+/// Renames the entry's first columns (`t(a, b)` after a table); BinderError when there are
+/// more aliases than columns.
+void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases);
+
 struct Binder::Scope {
   std::vector<ScopeEntry> entries;
   Scope* outer = nullptr;  // enclosing query, for correlated subqueries

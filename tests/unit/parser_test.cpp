@@ -859,8 +859,11 @@ TEST(ParserFromTest, Subqueries) {
             "LATERAL subqueries are not supported yet\n"
             "LINE 2:   LATERAL (SELECT t.a) s\n"
             "          ^");
-  // PostgreSQL 15 requires the alias.
-  EXPECT_THROW(Parser::Parse("SELECT * FROM (SELECT 1)"), ParseError);
+  // PostgreSQL 15 requires the alias; as in DuckDB, shears names unaliased subqueries.
+  EXPECT_EQ(
+      QueryText("SELECT * FROM (SELECT 1), (SELECT 2) x, (VALUES (3)) JOIN (SELECT 4) ON true"),
+      "SELECT * FROM (((SELECT 1) AS unnamed_subquery CROSS JOIN (SELECT 2) AS x) CROSS JOIN "
+      "((VALUES (3)) AS unnamed_subquery2 JOIN (SELECT 4) AS unnamed_subquery3 ON TRUE))");
 }
 
 TEST(ParserFromTest, Joins) {
