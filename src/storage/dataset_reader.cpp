@@ -102,6 +102,14 @@ void DatasetReader::StartMorsel(size_t file_index, std::shared_ptr<parquet::Parq
   reader_->SelectRowGroups(std::move(row_groups));
 }
 
+void DatasetReader::StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                                std::shared_ptr<const parquet::RowGroupPageIndex> index,
+                                parquet::RowRanges ranges) {
+  const int row_group = index->row_group();
+  StartMorsel(file_index, std::move(file), {row_group});
+  reader_->SelectRows(std::move(index), std::move(ranges));
+}
+
 void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file) {
   if (reader_) finished_counters_.Add(reader_->counters());
   reader_.reset();

@@ -24,6 +24,11 @@ class DatasetReader {
   /// them Next returns false. This is how parallel scans hand out morsels.
   void StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
                    std::vector<int> row_groups);
+  /// Like StartMorsel for one row group, reading only the rows in `ranges` (page pruning; see
+  /// ParquetReader::SelectRows).
+  void StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                   std::shared_ptr<const parquet::RowGroupPageIndex> index,
+                   parquet::RowRanges ranges);
   std::vector<LogicalType> output_types() const;
   std::vector<std::string> output_names() const;
 

@@ -49,6 +49,20 @@ void ParquetReader::SelectRowGroups(std::vector<int> row_groups) {
   counters_.row_groups_skipped = counters_.row_groups_total - row_groups_.size();
 }
 
+void ParquetReader::SelectRows(std::shared_ptr<const RowGroupPageIndex> index, RowRanges ranges) {
+  const int row_group = index->row_group();
+  int64_t previous_end = 0;
+  for (const auto& range : ranges) {
+    if (range.begin < previous_end || range.end <= range.begin ||
+        range.end > file_->row_group_num_rows(row_group)) {
+      throw InternalError("'{}' row group {}: row ranges are not sorted, disjoint and inside it",
+                          file_->path(), row_group);
+    }
+    previous_end = range.end;
+  }
+  selections_[row_group] = {std::move(index), std::move(ranges)};
+}
+
 std::vector<LogicalType> ParquetReader::output_types() const {
   std::vector<LogicalType> types;
   for (int column : columns_)
@@ -60,6 +74,19 @@ void ParquetReader::StartRowGroup(int row_group) {
   current_row_group_ = row_group;
   rows_left_in_group_ = file_->row_group_num_rows(row_group);
   readers_.clear();
+  current_index_ = nullptr;
+  current_ranges_.clear();
+  next_range_ = 0;
+  next_row_ = 0;
+  if (auto it = selections_.find(row_group); it != selections_.end()) {
+    const bool all = it->second.second.size() == 1 && it->second.second[0].begin == 0 &&
+                     it->second.second[0].end == rows_left_in_group_;
+    if (!all) {
+      current_index_ = it->second.first.get();
+      current_ranges_ = it->second.second;
+      rows_left_in_group_ = RowRangesCount(current_ranges_);
+    }
+  }
   counters_.row_groups_read++;
   if (columns_.empty() || rows_left_in_group_ == 0) {
     readers_.resize(columns_.size());
@@ -72,7 +99,12 @@ void ParquetReader::StartRowGroup(int row_group) {
   };
   std::vector<Range> ranges;
   const uint64_t file_size = file_->file_size();
+  readers_.resize(columns_.size());
   for (size_t i = 0; i < columns_.size(); i++) {
+    if (current_index_) {
+      readers_[i] = StartSparseChunk(row_group, columns_[i]);
+      if (readers_[i]) continue;
+    }
     const auto& meta = file_->chunk(row_group, columns_[i]).meta_data;
     int64_t start = meta.data_page_offset;
     // Some writers set dictionary_page_offset to 0 without a dictionary: only trust it when it
@@ -99,7 +131,6 @@ void ParquetReader::StartRowGroup(int row_group) {
   }
   std::sort(ranges.begin(), ranges.end(),
             [](const Range& a, const Range& b) { return a.start < b.start; });
-  readers_.resize(columns_.size());
   size_t first = 0;
   while (first < ranges.size()) {
     // Grow a group of ranges while the next one starts within the coalescing gap.
@@ -124,6 +155,52 @@ void ParquetReader::StartRowGroup(int row_group) {
   }
 }
 
+std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group, int column) {
+  const format::OffsetIndex* index = current_index_->offset_index(column);
+  if (!index) return nullptr;
+  const int64_t num_rows = file_->row_group_num_rows(row_group);
+  const std::vector<size_t> pages = PagesOverlapping(*index, num_rows, current_ranges_);
+  const auto& locations = index->page_locations;
+  if (pages.size() == locations.size()) return nullptr;  // every page is needed
+  const auto& meta = file_->chunk(row_group, column).meta_data;
+  // The pieces to read: the dictionary page (it precedes the data pages), then runs of
+  // adjacent chosen pages, each with one request, laid out back to back in one buffer.
+  std::vector<std::pair<uint64_t, uint64_t>> pieces;
+  if (meta.__isset.dictionary_page_offset && meta.dictionary_page_offset >= 4 &&
+      meta.dictionary_page_offset < meta.data_page_offset) {
+    pieces.emplace_back(meta.dictionary_page_offset,
+                        meta.data_page_offset - meta.dictionary_page_offset);
+  }
+  std::vector<PageSpan> spans;
+  for (size_t page : pages) {
+    const auto& location = locations[page];
+    const uint64_t offset = static_cast<uint64_t>(location.offset);
+    const uint64_t size = static_cast<uint64_t>(location.compressed_page_size);
+    if (!pieces.empty() && pieces.back().first + pieces.back().second == offset) {
+      pieces.back().second += size;
+    } else {
+      pieces.emplace_back(offset, size);
+    }
+    const RowRange rows = PageRows(*index, num_rows, page);
+    spans.push_back({rows.begin, rows.end - rows.begin});
+  }
+  uint64_t total = 0;
+  for (const auto& piece : pieces)
+    total += piece.second;
+  if (total > file_->file_size()) return nullptr;  // validated indexes never get here
+  auto buffer = std::make_shared<std::vector<uint8_t>>(total);
+  uint64_t at = 0;
+  for (const auto& [offset, size] : pieces) {
+    file_->file().ReadAt(offset, size, buffer->data() + at);
+    at += size;
+  }
+  counters_.bytes_read += total;
+  counters_.pages_skipped += locations.size() - pages.size();
+  ChunkBytes bytes{buffer, 0, static_cast<size_t>(total)};
+  return std::make_unique<ColumnChunkReader>(*file_, row_group, column, std::move(bytes),
+                                             &counters_, std::move(spans));
+}
+
 bool ParquetReader::Next(Batch& out) {
   out.Reset();
   while (rows_left_in_group_ == 0) {
@@ -131,8 +208,25 @@ bool ParquetReader::Next(Batch& out) {
     StartRowGroup(row_groups_[next_row_group_++]);
   }
   const idx_t count = std::min<idx_t>(kBatchSize, static_cast<idx_t>(rows_left_in_group_));
-  for (size_t i = 0; i < columns_.size(); i++) {
-    readers_[i]->Read(count, out.column(i), 0);
+  if (!current_index_) {
+    for (size_t i = 0; i < columns_.size(); i++) {
+      readers_[i]->Read(count, out.column(i), 0);
+    }
+  } else {
+    // Fill the batch from the selected ranges; every column moves to each range's start.
+    idx_t filled = 0;
+    while (filled < count) {
+      const RowRange& range = current_ranges_[next_range_];
+      next_row_ = std::max(next_row_, range.begin);
+      const idx_t take = std::min<idx_t>(count - filled, static_cast<idx_t>(range.end - next_row_));
+      for (size_t i = 0; i < columns_.size(); i++) {
+        readers_[i]->SkipTo(next_row_);
+        readers_[i]->Read(take, out.column(i), filled);
+      }
+      next_row_ += static_cast<int64_t>(take);
+      if (next_row_ == range.end) next_range_++;
+      filled += take;
+    }
   }
   rows_left_in_group_ -= static_cast<int64_t>(count);
   counters_.rows_read += count;
