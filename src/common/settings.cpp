@@ -75,6 +75,9 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
          "Build sides with at most this many distinct keys get an exact set instead of a bloom "
          "filter."},
+        {"page_index_pruning", LogicalType::Boolean(), Value::Boolean(true),
+         "Skip Parquet pages whose column index rules out the scan's predicates and runtime "
+         "filters (read only the pages of the rows that can match)."},
         {"disabled_optimizers", LogicalType::Varchar(), Value::Varchar(""),
          "Comma-separated optimizer rule names to skip (see EXPLAIN output for names)."},
     };

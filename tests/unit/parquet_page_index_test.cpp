@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -254,6 +256,81 @@ TEST(PageIndexTest, DictionaryOfAChunk) {
   // Rows 0..2999: label-0 .. label-5.
   EXPECT_EQ(values, (std::set<std::string>{"label-0", "label-1", "label-2", "label-3", "label-4",
                                            "label-5"}));
+}
+
+}  // namespace
+}  // namespace shears::parquet
+
+namespace shears::parquet {
+namespace {
+
+// tests/data/parquet/generated/pages_clustered.parquet, used by tests/sql/page_index: 20000
+// rows in 2 row groups, pages of at most 1000 rows or 4 KiB, so each column has its own
+// page boundaries. Regenerate with SHEARS_WRITE_FIXTURES=1 shears_tests --gtest_filter=
+// PageIndexFixture.*
+std::vector<std::string> FixtureNames() {
+  return {"id", "grp", "cat", "code", "val", "sparse"};
+}
+std::vector<LogicalType> FixtureTypes() {
+  return {LogicalType::Bigint(),  LogicalType::Integer(), LogicalType::Varchar(),
+          LogicalType::Varchar(), LogicalType::Double(),  LogicalType::Integer()};
+}
+std::vector<Value> FixtureRow(int64_t id) {
+  char code[16];
+  std::snprintf(code, sizeof(code), "code-%03d", static_cast<int>(id / 1000));
+  return {Value::Bigint(id),                                 // sorted, PLAIN
+          Value::Integer(static_cast<int32_t>(id / 100)),    // sorted, dictionary
+          Value::Varchar("cat-" + std::to_string(id % 10)),  // unsorted, dictionary
+          id % 97 == 0 ? Value::Null(LogicalType::Varchar()) : Value::Varchar(code),  // sorted
+          id % 7 == 0 ? Value::Null(LogicalType::Double()) : Value::Double(id * 0.25),
+          id >= 5000 && id < 7000 ? Value::Null(LogicalType::Integer())  // NULL pages
+                                  : Value::Integer(static_cast<int32_t>(id % 50))};
+}
+constexpr int64_t kFixtureRows = 20000;
+
+void WriteFixture(const std::string& path) {
+  WriterOptions options;
+  options.row_group_rows = 10000;
+  options.page_size_bytes = 4096;
+  options.page_row_limit = 1000;
+  ParquetWriter writer(path, FixtureNames(), FixtureTypes(), options);
+  Batch batch(FixtureTypes());
+  for (int64_t start = 0; start < kFixtureRows; start += kBatchSize) {
+    batch.Reset();
+    const idx_t count = static_cast<idx_t>(std::min<int64_t>(kBatchSize, kFixtureRows - start));
+    for (idx_t r = 0; r < count; r++) {
+      auto values = FixtureRow(start + static_cast<int64_t>(r));
+      for (size_t c = 0; c < values.size(); c++)
+        WriteValue(batch.column(c), r, values[c]);
+    }
+    batch.SetSize(count);
+    writer.Write(batch);
+  }
+  writer.Close();
+}
+
+TEST(PageIndexFixture, HoldsTheGeneratorsRowsAndSmallPages) {
+  const std::string path = test::DataDir() + "/parquet/generated/pages_clustered.parquet";
+  if (std::getenv("SHEARS_WRITE_FIXTURES")) WriteFixture(path);
+  auto file = ParquetFile::Open(path);
+  ASSERT_EQ(file->num_rows(), kFixtureRows);
+  ASSERT_EQ(file->num_row_groups(), 2);
+  auto index = LoadIndex(file, 0, {0, 1, 2, 3, 4, 5});
+  for (int column = 0; column < 6; column++) {
+    ASSERT_NE(index->offset_index(column), nullptr);
+    EXPECT_GE(index->offset_index(column)->page_locations.size(), 10u) << column;
+  }
+  ParquetReader reader(file, {0, 1, 2, 3, 4, 5});
+  Batch batch(reader.output_types());
+  int64_t row = 0;
+  while (reader.Next(batch)) {
+    for (idx_t r = 0; r < batch.size(); r++, row++) {
+      const auto expected = FixtureRow(row);
+      for (size_t c = 0; c < expected.size(); c++)
+        ASSERT_EQ(ReadValue(batch.column(c), r).ToString(), expected[c].ToString()) << row;
+    }
+  }
+  EXPECT_EQ(row, kFixtureRows);
 }
 
 }  // namespace
