@@ -44,19 +44,17 @@ std::vector<Value> RowValues(int64_t row) {
           Value::Varchar("text-value-number-" + std::to_string(row * 7919 % 100003))};
 }
 
-// Small pages by bytes so each column breaks its pages at other rows.
-std::string WriteFile(const std::string& path) {
-  WriterOptions options;
-  options.row_group_rows = kRowGroupRows;
-  options.page_size_bytes = 600;
-  options.page_row_limit = 400;
-  ParquetWriter writer(path, Names(), Types(), options);
-  Batch batch(Types());
-  for (int64_t start = 0; start < kRows; start += kBatchSize) {
+// Writes rows 0..rows of `row_values` to `path`.
+void WriteRows(const std::string& path, const std::vector<std::string>& names,
+               const std::vector<LogicalType>& types, const WriterOptions& options, int64_t rows,
+               std::vector<Value> (*row_values)(int64_t)) {
+  ParquetWriter writer(path, names, types, options);
+  Batch batch(types);
+  for (int64_t start = 0; start < rows; start += kBatchSize) {
     batch.Reset();
-    const idx_t count = static_cast<idx_t>(std::min<int64_t>(kBatchSize, kRows - start));
+    const idx_t count = static_cast<idx_t>(std::min<int64_t>(kBatchSize, rows - start));
     for (idx_t r = 0; r < count; r++) {
-      auto values = RowValues(start + static_cast<int64_t>(r));
+      auto values = row_values(start + static_cast<int64_t>(r));
       for (size_t c = 0; c < values.size(); c++)
         WriteValue(batch.column(c), r, values[c]);
     }
@@ -64,7 +62,28 @@ std::string WriteFile(const std::string& path) {
     writer.Write(batch);
   }
   writer.Close();
+}
+
+// Small pages by bytes so each column breaks its pages at other rows.
+std::string WriteFile(const std::string& path) {
+  WriterOptions options;
+  options.row_group_rows = kRowGroupRows;
+  options.page_size_bytes = 600;
+  options.page_row_limit = 400;
+  WriteRows(path, Names(), Types(), options, kRows, RowValues);
   return path;
+}
+
+// Checks the batch's rows against RowValues of expected_rows[*next...], advancing *next.
+void ExpectRows(const Batch& batch, const std::vector<int64_t>& expected_rows, size_t* next) {
+  for (idx_t r = 0; r < batch.size(); r++, (*next)++) {
+    ASSERT_LT(*next, expected_rows.size());
+    const auto expected = RowValues(expected_rows[*next]);
+    for (size_t c = 0; c < expected.size(); c++) {
+      ASSERT_EQ(ReadValue(batch.column(c), r).ToString(), expected[c].ToString())
+          << "row " << expected_rows[*next] << " column " << Names()[c];
+    }
+  }
 }
 
 // Reads every column of `row_group` restricted to `ranges` (through `index`) and checks each
@@ -84,14 +103,8 @@ void CheckRanges(const std::shared_ptr<ParquetFile>& file,
   Batch batch(reader.output_types());
   size_t next = 0;
   while (reader.Next(batch)) {
-    for (idx_t r = 0; r < batch.size(); r++, next++) {
-      ASSERT_LT(next, expected_rows.size());
-      const auto expected = RowValues(expected_rows[next]);
-      for (size_t c = 0; c < expected.size(); c++) {
-        ASSERT_EQ(ReadValue(batch.column(c), r).ToString(), expected[c].ToString())
-            << "row " << expected_rows[next] << " column " << Names()[c];
-      }
-    }
+    ExpectRows(batch, expected_rows, &next);
+    if (::testing::Test::HasFatalFailure()) return;
   }
   EXPECT_EQ(next, expected_rows.size());
   if (counters) *counters = reader.counters();
@@ -169,6 +182,63 @@ TEST(PageIndexTest, RangesReadOnlyTheirPagesAndStayAligned) {
       CheckRanges(file, index, ranges);
     }
   }
+}
+
+// Late materialization: `id` read first, the other columns only for the rows kept (by
+// `keep(row)`), with and without row ranges.
+void CheckLateMaterialization(const std::shared_ptr<ParquetFile>& file,
+                              std::shared_ptr<const RowGroupPageIndex> index,
+                              const RowRanges& ranges, bool (*keep)(int64_t),
+                              ScanCounters* counters = nullptr) {
+  ParquetReader reader(file, {0, 1, 2, 3, 4});
+  const int row_group = index ? index->row_group() : 1;
+  reader.SelectRowGroups({row_group});
+  if (index) reader.SelectRows(index, ranges);
+  const std::vector<bool> first = {true, false, false, false, false};
+  Batch batch(reader.output_types());
+  std::vector<int64_t> expected_rows;
+  for (int64_t row = 0; row < file->row_group_num_rows(row_group); row++) {
+    bool in_ranges = !index;
+    for (const auto& r : ranges)
+      in_ranges = in_ranges || (row >= r.begin && row < r.end);
+    const int64_t file_row = row + row_group * kRowGroupRows;
+    if (in_ranges && keep(file_row)) expected_rows.push_back(file_row);
+  }
+  size_t next = 0;
+  while (reader.NextFirst(batch, first)) {
+    std::vector<uint32_t> sel;
+    for (idx_t r = 0; r < batch.size(); r++) {
+      if (keep(ReadValue(batch.column(0), r).GetInt64())) sel.push_back(static_cast<uint32_t>(r));
+    }
+    reader.FinishSelected(batch, first, sel.data(), sel.size());
+    ASSERT_EQ(batch.size(), sel.size());
+    ExpectRows(batch, expected_rows, &next);
+    if (::testing::Test::HasFatalFailure()) return;
+  }
+  EXPECT_EQ(next, expected_rows.size());
+  if (counters) *counters = reader.counters();
+}
+
+TEST(PageIndexTest, LateMaterializationReadsOnlyKeptRows) {
+  test::TempDir dir;
+  auto file = ParquetFile::Open(WriteFile(dir.path() + "/pages.parquet"));
+  auto index = LoadIndex(file, 1, {0, 1, 2, 3, 4});
+  // Few runs, many runs (decoded whole and compacted), none, all.
+  auto few = [](int64_t row) { return row % 1000 < 30; };
+  auto many = [](int64_t row) { return row % 3 == 0; };
+  auto none = [](int64_t) { return false; };
+  auto all = [](int64_t) { return true; };
+  for (auto keep : {+few, +many, +none, +all}) {
+    CheckLateMaterialization(file, nullptr, {}, keep);
+    CheckLateMaterialization(file, index, {{5, 900}, {1500, 2900}}, keep);
+  }
+  ScanCounters late, full;
+  CheckLateMaterialization(file, nullptr, {}, none, &late);
+  CheckLateMaterialization(file, nullptr, {}, all, &full);
+  // Pages no kept row lies in are passed over, and counted.
+  EXPECT_EQ(late.pages_read + late.pages_skipped, full.pages_read + full.pages_skipped);
+  EXPECT_GT(late.pages_skipped, 20u);
+  EXPECT_EQ(full.pages_skipped, 0u);
 }
 
 TEST(PageIndexTest, ColumnsWithoutOffsetIndexReadEveryPage) {
@@ -258,12 +328,6 @@ TEST(PageIndexTest, DictionaryOfAChunk) {
                                            "label-5"}));
 }
 
-}  // namespace
-}  // namespace shears::parquet
-
-namespace shears::parquet {
-namespace {
-
 // tests/data/parquet/generated/pages_clustered.parquet, used by tests/sql/page_index: 20000
 // rows in 2 row groups, pages of at most 1000 rows or 4 KiB, so each column has its own
 // page boundaries. Regenerate with SHEARS_WRITE_FIXTURES=1 shears_tests --gtest_filter=
@@ -293,20 +357,7 @@ void WriteFixture(const std::string& path) {
   options.row_group_rows = 10000;
   options.page_size_bytes = 4096;
   options.page_row_limit = 1000;
-  ParquetWriter writer(path, FixtureNames(), FixtureTypes(), options);
-  Batch batch(FixtureTypes());
-  for (int64_t start = 0; start < kFixtureRows; start += kBatchSize) {
-    batch.Reset();
-    const idx_t count = static_cast<idx_t>(std::min<int64_t>(kBatchSize, kFixtureRows - start));
-    for (idx_t r = 0; r < count; r++) {
-      auto values = FixtureRow(start + static_cast<int64_t>(r));
-      for (size_t c = 0; c < values.size(); c++)
-        WriteValue(batch.column(c), r, values[c]);
-    }
-    batch.SetSize(count);
-    writer.Write(batch);
-  }
-  writer.Close();
+  WriteRows(path, FixtureNames(), FixtureTypes(), options, kFixtureRows, FixtureRow);
 }
 
 TEST(PageIndexFixture, HoldsTheGeneratorsRowsAndSmallPages) {

@@ -53,6 +53,9 @@ struct ScanLocalState : LocalSourceState {
   std::unique_ptr<DatasetReader> reader;
   bool active = false;
   bool page_index_pruning = true;
+  bool late_materialization = false;
+  SelectionVector late_sel{kBatchSize};
+  std::vector<uint32_t> alive;  // original rows of the batch still selected
   Batch scratch;
   SelectionVector sel;
   std::vector<RuntimeFilterProbeState> runtime;
@@ -171,6 +174,13 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
     });
   }
   filter_columns_.assign(referenced.begin(), referenced.end());
+  first_columns_.assign(column_ids_.size(), false);
+  for (idx_t c : filter_columns_)
+    first_columns_[c] = true;
+  for (const auto& positions : runtime_filter_columns_) {
+    for (idx_t c : positions)
+      first_columns_[c] = true;
+  }
 }
 
 std::string PhysicalTableScan::Describe() const {
@@ -303,6 +313,11 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(Executi
                                                                          GlobalSourceState&) const {
   auto local = std::make_unique<ScanLocalState>();
   local->page_index_pruning = context.query().settings().GetBool("page_index_pruning");
+  // Worth it when some column is not read by a filter.
+  local->late_materialization = (!filters_.empty() || !runtime_filters_.empty()) &&
+                                std::count(first_columns_.begin(), first_columns_.end(), true) <
+                                    static_cast<std::ptrdiff_t>(first_columns_.size()) &&
+                                context.query().settings().GetBool("late_materialization");
   local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
   local->scratch = Batch(types_);
   local->runtime.resize(runtime_filters_.size());
@@ -392,7 +407,29 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
     context.CheckCancelled();
     const bool direct = filters_.empty() && runtime_filters_.empty();
     const parquet::ScanCounters before = local.reader->counters();
-    bool got = local.reader->Next(direct ? out : local.scratch);
+    bool got;
+    if (direct) {
+      got = local.reader->Next(out);
+    } else if (local.late_materialization) {
+      // Late materialization: the filters run on their own columns first; the other columns
+      // are decoded for the surviving rows only.
+      got = local.reader->NextSelected(
+          local.scratch, first_columns_,
+          [&](Batch& batch, SelectionVector& sel) {
+            scan_metrics_.rows_scanned += batch.size();
+            local.alive.resize(batch.size());
+            for (idx_t r = 0; r < batch.size(); r++)
+              local.alive[r] = static_cast<uint32_t>(r);
+            const idx_t count = FilterRows(local, batch, &local.alive);
+            for (idx_t k = 0; k < count; k++)
+              sel.Set(k, local.alive[k]);
+            return count;
+          },
+          local.late_sel);
+    } else {
+      got = local.reader->Next(local.scratch);
+      if (got) scan_metrics_.rows_scanned += local.scratch.size();
+    }
     const parquet::ScanCounters after = local.reader->counters();
     scan_metrics_.bytes_read += after.bytes_read - before.bytes_read;
     scan_metrics_.pages_read += after.pages_read - before.pages_read;
@@ -401,17 +438,12 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       local.active = false;
       continue;
     }
-    Batch& batch = direct ? out : local.scratch;
-    scan_metrics_.rows_scanned += batch.size();
-    if (direct) return true;
-    // Row filtering: each conjunct narrows the selection.
-    idx_t count = batch.size();
-    for (const auto& filter : filters_) {
-      count = ExpressionExecutor::Select(*filter, batch, local.sel);
-      if (count < batch.size()) batch.Select(local.sel.data(), count);
-      if (count == 0) break;
+    if (direct) {
+      scan_metrics_.rows_scanned += out.size();
+      return true;
     }
-    if (count > 0 && !runtime_filters_.empty()) count = ApplyRuntimeFilters(local, batch);
+    Batch& batch = local.scratch;
+    const idx_t count = local.late_materialization ? batch.size() : FilterRows(local, batch);
     if (count == 0) continue;
     for (idx_t c = 0; c < batch.column_count(); c++)
       out.column(c).Reference(batch.column(c));
@@ -606,7 +638,29 @@ PhysicalTableScan::PagePruning PhysicalTableScan::PrunePages(
   return outcome;
 }
 
-idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batch) const {
+idx_t PhysicalTableScan::FilterRows(LocalSourceState& local, Batch& batch,
+                                    std::vector<uint32_t>* alive) const {
+  // Each conjunct narrows the selection (and is evaluated only on the rows still alive).
+  idx_t count = batch.size();
+  auto& sel = static_cast<ScanLocalState&>(local).sel;
+  for (const auto& filter : filters_) {
+    count = ExpressionExecutor::Select(*filter, batch, sel);
+    if (count < batch.size()) {
+      if (alive) {
+        for (idx_t k = 0; k < count; k++)
+          (*alive)[k] = (*alive)[sel[k]];
+        alive->resize(count);
+      }
+      batch.Select(sel.data(), count);
+    }
+    if (count == 0) return 0;
+  }
+  if (!runtime_filters_.empty()) count = ApplyRuntimeFilters(local, batch, alive);
+  return count;
+}
+
+idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batch,
+                                             std::vector<uint32_t>* alive) const {
   auto& local = static_cast<ScanLocalState&>(base);
   const idx_t rows = batch.size();
   idx_t count = rows;
@@ -647,7 +701,14 @@ idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batc
     sel = out;
     buffer ^= 1;
   }
-  if (sel && count < rows) batch.Select(sel, count);
+  if (sel && count < rows) {
+    if (alive) {
+      for (idx_t k = 0; k < count; k++)
+        (*alive)[k] = (*alive)[sel[k]];
+      alive->resize(count);
+    }
+    batch.Select(sel, count);
+  }
   return count;
 }
 

@@ -85,8 +85,13 @@ class PhysicalTableScan : public PhysicalOperator {
   /// file column `in_file`, whose every data page is dictionary encoded.
   bool DictionaryMayMatch(const RuntimeFilter& filter, const parquet::ParquetFile& file,
                           int in_file, int row_group) const;
+  /// Applies the filters, then the runtime filters, to `batch`, compacting it; returns the
+  /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
+  idx_t FilterRows(LocalSourceState& local, Batch& batch,
+                   std::vector<uint32_t>* alive = nullptr) const;
   /// Drops the rows of `batch` that no runtime filter lets through; returns the rows left.
-  idx_t ApplyRuntimeFilters(LocalSourceState& local, Batch& batch) const;
+  idx_t ApplyRuntimeFilters(LocalSourceState& local, Batch& batch,
+                            std::vector<uint32_t>* alive = nullptr) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
@@ -96,6 +101,9 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<RuntimeFilterTarget> runtime_filters_;
   // Scan columns the literal filters read (candidates for page pruning).
   std::vector<idx_t> filter_columns_;
+  // Scan columns read before the others under late materialization: filter and runtime
+  // filter key columns.
+  std::vector<bool> first_columns_;
   // For each runtime filter: the scan output positions of its key columns.
   std::vector<std::vector<idx_t>> runtime_filter_columns_;
   mutable ScanMetrics scan_metrics_;

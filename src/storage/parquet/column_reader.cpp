@@ -598,11 +598,11 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
 void ColumnChunkReader::Skip(idx_t count) {
   // Decoding into a throwaway vector keeps every decoder's position right; page-level skipping
   // with the offset index avoids this cost where it matters.
-  Vector sink(column_.type, kBatchSize);
+  if (!skip_sink_) skip_sink_ = std::make_unique<Vector>(column_.type, kBatchSize);
   while (count > 0) {
     idx_t take = std::min<idx_t>(count, kBatchSize);
-    sink.Reset();
-    Read(take, sink, 0);
+    skip_sink_->Reset();
+    Read(take, *skip_sink_, 0);
     count -= take;
   }
 }
@@ -626,6 +626,7 @@ void ColumnChunkReader::SkipTo(int64_t row) {
       }
       page_.reset();
       if (!LoadNextDataPage(row)) {
+        if (!pages_.empty()) row_ = row;  // the rows left lie in pages not chosen
         if (row_ >= row) break;
         Fail("the column chunk holds fewer values than the row group's row count");
       }

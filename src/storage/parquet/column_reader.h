@@ -85,7 +85,8 @@ class ColumnChunkReader {
   std::vector<std::pair<uint32_t, std::string>> bad_dictionary_entries_;
   std::unique_ptr<PageState> page_;
   std::vector<uint8_t> scratch_;
-  std::vector<PageSpan> pages_;  // empty: the chunk is read page after page
+  std::unique_ptr<Vector> skip_sink_;  // Skip decodes into it
+  std::vector<PageSpan> pages_;        // empty: the chunk is read page after page
   size_t next_page_ = 0;
   int64_t row_ = 0;
 };

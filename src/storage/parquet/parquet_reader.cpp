@@ -87,6 +87,7 @@ void ParquetReader::StartRowGroup(int row_group) {
       rows_left_in_group_ = RowRangesCount(current_ranges_);
     }
   }
+  if (!current_index_ && rows_left_in_group_ > 0) current_ranges_ = {{0, rows_left_in_group_}};
   counters_.row_groups_read++;
   if (columns_.empty() || rows_left_in_group_ == 0) {
     readers_.resize(columns_.size());
@@ -201,37 +202,108 @@ std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group
                                              &counters_, std::move(spans));
 }
 
-bool ParquetReader::Next(Batch& out) {
-  out.Reset();
+void ParquetReader::FinishRowGroup() {
+  // Pass over the pages no row was read from (headers only), so pages_skipped counts them.
+  const int64_t rows = current_row_group_ >= 0 ? file_->row_group_num_rows(current_row_group_) : 0;
+  for (auto& reader : readers_) {
+    if (reader) reader->SkipTo(rows);
+  }
+  readers_.clear();
+}
+
+idx_t ParquetReader::NextPieces() {
   while (rows_left_in_group_ == 0) {
-    if (next_row_group_ >= row_groups_.size()) return false;
+    FinishRowGroup();
+    if (next_row_group_ >= row_groups_.size()) return 0;
     StartRowGroup(row_groups_[next_row_group_++]);
   }
   const idx_t count = std::min<idx_t>(kBatchSize, static_cast<idx_t>(rows_left_in_group_));
-  if (!current_index_) {
-    for (size_t i = 0; i < columns_.size(); i++) {
-      readers_[i]->Read(count, out.column(i), 0);
-    }
-  } else {
-    // Fill the batch from the selected ranges; every column moves to each range's start.
-    idx_t filled = 0;
-    while (filled < count) {
-      const RowRange& range = current_ranges_[next_range_];
-      next_row_ = std::max(next_row_, range.begin);
-      const idx_t take = std::min<idx_t>(count - filled, static_cast<idx_t>(range.end - next_row_));
-      for (size_t i = 0; i < columns_.size(); i++) {
-        readers_[i]->SkipTo(next_row_);
-        readers_[i]->Read(take, out.column(i), filled);
-      }
-      next_row_ += static_cast<int64_t>(take);
-      if (next_row_ == range.end) next_range_++;
-      filled += take;
-    }
+  // The batch's rows, from the selected ranges.
+  pieces_.clear();
+  idx_t filled = 0;
+  while (filled < count) {
+    const RowRange& range = current_ranges_[next_range_];
+    next_row_ = std::max(next_row_, range.begin);
+    const idx_t take = std::min<idx_t>(count - filled, static_cast<idx_t>(range.end - next_row_));
+    pieces_.push_back({filled, next_row_, take});
+    next_row_ += static_cast<int64_t>(take);
+    if (next_row_ == range.end) next_range_++;
+    filled += take;
   }
   rows_left_in_group_ -= static_cast<int64_t>(count);
   counters_.rows_read += count;
+  return count;
+}
+
+void ParquetReader::ReadPieces(size_t column, Vector& out) {
+  // Every column moves to each piece's first row on its own: page boundaries differ.
+  for (const Piece& piece : pieces_) {
+    readers_[column]->SkipTo(piece.row);
+    readers_[column]->Read(piece.count, out, piece.offset);
+  }
+}
+
+bool ParquetReader::Next(Batch& out) {
+  out.Reset();
+  const idx_t count = NextPieces();
+  if (count == 0) return false;
+  for (size_t i = 0; i < columns_.size(); i++)
+    ReadPieces(i, out.column(i));
   out.SetSize(count);
   return true;
+}
+
+bool ParquetReader::NextFirst(Batch& out, const std::vector<bool>& first) {
+  out.Reset();
+  const idx_t count = NextPieces();
+  if (count == 0) return false;
+  for (size_t i = 0; i < columns_.size(); i++) {
+    if (first[i]) ReadPieces(i, out.column(i));
+  }
+  out.SetSize(count);
+  return true;
+}
+
+void ParquetReader::FinishSelected(Batch& out, const std::vector<bool>& first, const uint32_t* sel,
+                                   idx_t count) {
+  const idx_t rows = out.size();
+  // The kept rows as runs of consecutive row group rows.
+  struct Run {
+    int64_t row;
+    idx_t count;
+  };
+  std::vector<Run> runs;
+  size_t piece = 0;
+  for (idx_t k = 0; k < count; k++) {
+    while (sel[k] >= pieces_[piece].offset + pieces_[piece].count)
+      piece++;
+    const int64_t row = pieces_[piece].row + static_cast<int64_t>(sel[k] - pieces_[piece].offset);
+    if (!runs.empty() && runs.back().row + static_cast<int64_t>(runs.back().count) == row) {
+      runs.back().count++;
+    } else {
+      runs.push_back({row, 1});
+    }
+  }
+  // Many short runs cost more one by one than decoding the batch and dropping rows.
+  const bool by_runs = runs.size() <= kMaxLateRuns;
+  for (size_t i = 0; i < columns_.size(); i++) {
+    Vector& column = out.column(i);
+    if (!first[i] && by_runs) {
+      idx_t at = 0;
+      for (const Run& run : runs) {
+        readers_[i]->SkipTo(run.row);
+        readers_[i]->Read(run.count, column, at);
+        at += run.count;
+      }
+      continue;
+    }
+    if (!first[i]) ReadPieces(i, column);
+    if (count == rows) continue;
+    Vector kept(column.type(), std::max<idx_t>(column.capacity(), 1));
+    kept.CopyRows(column, sel, count);
+    column = std::move(kept);
+  }
+  out.SetSize(count);
 }
 
 }  // namespace shears::parquet

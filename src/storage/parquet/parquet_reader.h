@@ -40,11 +40,24 @@ class ParquetReader {
   /// the right type). Returns false when everything was read.
   bool Next(Batch& out);
 
+  /// Late materialization, step 1: like Next, but reads only the columns marked in `first`
+  /// (the others are left unset). Step 2, FinishSelected, must follow.
+  bool NextFirst(Batch& out, const std::vector<bool>& first);
+  /// Step 2: keeps rows sel[0..count) (ascending) of what NextFirst read: the `first` columns
+  /// are compacted, the others read for the kept rows only (pages holding none are passed over
+  /// without decompressing, rows in between skipped).
+  void FinishSelected(Batch& out, const std::vector<bool>& first, const uint32_t* sel, idx_t count);
+
   const ScanCounters& counters() const { return counters_; }
   const ParquetFile& file() const { return *file_; }
 
  private:
   void StartRowGroup(int row_group);
+  void FinishRowGroup();
+  /// Chooses the rows of the next batch (pieces_); 0 at the end.
+  idx_t NextPieces();
+  /// Reads the pieces' rows of output column `column` into `out`.
+  void ReadPieces(size_t column, Vector& out);
   /// For a column with an offset index and partial row ranges: reads the dictionary page and
   /// the pages overlapping the ranges; nullptr when the whole chunk must be read.
   std::unique_ptr<ColumnChunkReader> StartSparseChunk(int row_group, int column);
@@ -63,6 +76,15 @@ class ParquetReader {
   RowRanges current_ranges_;  // empty with current_index_ null: every row
   size_t next_range_ = 0;
   int64_t next_row_ = 0;  // next row to read within the current range
+  // The current batch: out[offset, offset + count) holds rows [row, row + count).
+  struct Piece {
+    idx_t offset;
+    int64_t row;
+    idx_t count;
+  };
+  std::vector<Piece> pieces_;
+  // Past this many runs of kept rows, FinishSelected decodes whole pieces and drops rows.
+  static constexpr size_t kMaxLateRuns = 64;
   ScanCounters counters_;
   bool pad_chunks_ = false;
 };
