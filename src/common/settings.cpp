@@ -75,6 +75,12 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
          "Build sides with at most this many distinct keys get an exact set instead of a bloom "
          "filter."},
+        {"late_materialization", LogicalType::Boolean(), Value::Boolean(true),
+         "Scans with filters decode the filtered columns first and the others only for the rows "
+         "that pass."},
+        {"page_index_pruning", LogicalType::Boolean(), Value::Boolean(true),
+         "Skip Parquet pages whose column index rules out the scan's predicates and runtime "
+         "filters (read only the pages of the rows that can match)."},
         {"partitioned_write_max_partitions", LogicalType::Bigint(), Value::Bigint(10'000),
          "Most partitions one COPY, CREATE TABLE AS or INSERT may create; more is an error."},
         {"disabled_optimizers", LogicalType::Varchar(), Value::Varchar(""),

@@ -65,7 +65,9 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> rows_dropped{0};
   std::atomic<uint64_t> rows_passed_paused{0};  // not tested: the filter was paused
   std::atomic<uint64_t> row_groups_skipped{0};
-  std::atomic<uint64_t> row_groups_skipped_bloom{0};  // of those, by a Parquet bloom filter
+  std::atomic<uint64_t> row_groups_skipped_bloom{0};       // of those, by a Parquet bloom filter
+  std::atomic<uint64_t> row_groups_skipped_dictionary{0};  // of those, by a chunk's dictionary
+  std::atomic<uint64_t> pages_skipped{0};  // pages of the projected columns, by the page index
   std::atomic<uint64_t> pauses{0};
   std::atomic<uint64_t> probe_nanos{0};
 };

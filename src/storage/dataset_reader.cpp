@@ -102,6 +102,14 @@ void DatasetReader::StartMorsel(size_t file_index, std::shared_ptr<parquet::Parq
   reader_->SelectRowGroups(std::move(row_groups));
 }
 
+void DatasetReader::StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                                std::shared_ptr<const parquet::RowGroupPageIndex> index,
+                                parquet::RowRanges ranges) {
+  const int row_group = index->row_group();
+  StartMorsel(file_index, std::move(file), {row_group});
+  reader_->SelectRows(std::move(index), std::move(ranges));
+}
+
 void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file) {
   if (reader_) finished_counters_.Add(reader_->counters());
   reader_.reset();
@@ -127,28 +135,65 @@ void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::Parquet
   file_batch_ = Batch(file_types);
 }
 
-bool DatasetReader::Next(Batch& out) {
-  out.Reset();
+bool DatasetReader::NextReader(const std::function<bool()>& read) {
   while (true) {
     if (!reader_) {
       if (next_file_ >= files_.size()) return false;
       OpenFile(files_[next_file_++]);
     }
-    if (reader_->Next(file_batch_)) break;
+    if (read()) return true;
     finished_counters_.Add(reader_->counters());
     reader_.reset();
   }
+}
+
+bool DatasetReader::Next(Batch& out) {
+  out.Reset();
+  if (!NextReader([&] { return reader_->Next(file_batch_); })) return false;
   const idx_t count = file_batch_.size();
+  FillOutput(out, count, nullptr, false);
+  out.SetSize(count);
+  return true;
+}
+
+bool DatasetReader::NextSelected(Batch& out, const std::vector<bool>& first,
+                                 const RowSelector& select, SelectionVector& sel) {
+  out.Reset();
+  const bool more = NextReader([&] {
+    first_in_file_.assign(reader_->output_types().size(), false);
+    for (size_t i = 0; i < columns_.size(); i++) {
+      if (reader_position_[i] >= 0 && first[i]) {
+        first_in_file_[static_cast<size_t>(reader_position_[i])] = true;
+      }
+    }
+    return reader_->NextFirst(file_batch_, first_in_file_);
+  });
+  if (!more) return false;
+  const idx_t count = file_batch_.size();
+  FillOutput(out, count, &first, true);
+  out.SetSize(count);
+  const idx_t kept = select(out, sel);
+  reader_->FinishSelected(file_batch_, first_in_file_, sel.data(), kept);
+  out.Reset();
+  FillOutput(out, kept, nullptr, false);
+  out.SetSize(kept);
+  return true;
+}
+
+void DatasetReader::FillOutput(Batch& out, idx_t count, const std::vector<bool>* only, bool share) {
   const size_t file_column_count = dataset_->num_file_columns();
   for (size_t i = 0; i < columns_.size(); i++) {
     Vector& target = out.column(i);
     const size_t column = static_cast<size_t>(columns_[i]);
     if (reader_position_[i] >= 0) {
+      if (only && !(*only)[i]) continue;
       Vector& source = file_batch_.column(static_cast<size_t>(reader_position_[i]));
-      if (source.type() == target.type()) {
-        std::swap(source, target);  // hand over buffers without copying
-      } else {
+      if (source.type() != target.type()) {
         WidenVector(source, target, count);
+      } else if (share) {
+        target.Reference(source);  // file_batch_ is read again afterwards
+      } else {
+        std::swap(source, target);  // hand over buffers without copying
       }
       continue;
     }
@@ -163,8 +208,6 @@ bool DatasetReader::Next(Batch& out) {
       if (value.is_null()) target.validity().SetNull(row);
     }
   }
-  out.SetSize(count);
-  return true;
 }
 
 }  // namespace shears

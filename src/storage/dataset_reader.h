@@ -3,6 +3,7 @@
 // (widened to the dataset's unified types), partition columns filled from the path values,
 // columns a file lacks as NULL.
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -24,17 +25,36 @@ class DatasetReader {
   /// them Next returns false. This is how parallel scans hand out morsels.
   void StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
                    std::vector<int> row_groups);
+  /// Like StartMorsel for one row group, reading only the rows in `ranges` (page pruning; see
+  /// ParquetReader::SelectRows).
+  void StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                   std::shared_ptr<const parquet::RowGroupPageIndex> index,
+                   parquet::RowRanges ranges);
   std::vector<LogicalType> output_types() const;
   std::vector<std::string> output_names() const;
 
   /// Fills `out` with up to kBatchSize rows; false at the end.
   bool Next(Batch& out);
+  /// Decides which rows to keep from some columns of a batch: returns how many, their
+  /// positions (ascending) in `sel`. May change the batch.
+  using RowSelector = std::function<idx_t(Batch& batch, SelectionVector& sel)>;
+  /// Late materialization: reads the next rows of the output columns marked in `first` (and
+  /// fills partition and missing columns), lets `select` choose rows, then reads the other
+  /// columns for the chosen rows only. `out` holds the chosen rows (maybe none); false at
+  /// the end.
+  bool NextSelected(Batch& out, const std::vector<bool>& first, const RowSelector& select,
+                    SelectionVector& sel);
   /// Counters summed over the files read so far.
   parquet::ScanCounters counters() const;
   uint64_t files_read() const { return files_read_; }
 
  private:
   void OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file = nullptr);
+  /// Moves to the next file with rows left; false at the end.
+  bool NextReader(const std::function<bool()>& read);
+  /// Fills output columns from file_batch_ (all, or only those marked in `only`; file columns
+  /// are shared, not copied, when `share` and moved otherwise) and partition/missing columns.
+  void FillOutput(Batch& out, idx_t count, const std::vector<bool>* only, bool share);
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> columns_;
@@ -44,6 +64,7 @@ class DatasetReader {
   std::unique_ptr<parquet::ParquetReader> reader_;
   // For each output column: position in the file reader's output, or -1 (partition / missing).
   std::vector<int> reader_position_;
+  std::vector<bool> first_in_file_;  // NextSelected's `first`, by file reader position
   Batch file_batch_;
   parquet::ScanCounters finished_counters_;
   uint64_t files_read_ = 0;

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "execution/expression_executor.h"
+#include "execution/operator/page_pruning.h"
 #include "execution/operator/stats_pruning.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -52,6 +53,10 @@ struct ScanLocalState : LocalSourceState {
   std::unique_ptr<DatasetReader> reader;
   bool active = false;
   uint64_t morsel_bytes = 0;  // the active morsel's share of its file, for progress
+  bool page_index_pruning = true;
+  bool late_materialization = false;
+  SelectionVector late_sel{kBatchSize};
+  std::vector<uint32_t> alive;  // original rows of the batch still selected
   Batch scratch;
   SelectionVector sel;
   std::vector<RuntimeFilterProbeState> runtime;
@@ -160,6 +165,22 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       positions.push_back(static_cast<idx_t>(it - column_ids_.begin()));
     }
     runtime_filter_columns_.push_back(std::move(positions));
+  }
+  std::set<idx_t> referenced;
+  for (const auto& filter : filters_) {
+    VisitExpression(*filter, [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kReference) {
+        referenced.insert(static_cast<BoundReference&>(e).index);
+      }
+    });
+  }
+  filter_columns_.assign(referenced.begin(), referenced.end());
+  first_columns_.assign(column_ids_.size(), false);
+  for (idx_t c : filter_columns_)
+    first_columns_[c] = true;
+  for (const auto& positions : runtime_filter_columns_) {
+    for (idx_t c : positions)
+      first_columns_[c] = true;
   }
 }
 
@@ -305,9 +326,15 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   return state;
 }
 
-std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(ExecutionContext&,
+std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(ExecutionContext& context,
                                                                          GlobalSourceState&) const {
   auto local = std::make_unique<ScanLocalState>();
+  local->page_index_pruning = context.query().settings().GetBool("page_index_pruning");
+  // Worth it when some column is not read by a filter.
+  local->late_materialization = (!filters_.empty() || !runtime_filters_.empty()) &&
+                                std::count(first_columns_.begin(), first_columns_.end(), true) <
+                                    static_cast<std::ptrdiff_t>(first_columns_.size()) &&
+                                context.query().settings().GetBool("late_materialization");
   local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
   local->scratch = Batch(types_);
   local->runtime.resize(runtime_filters_.size());
@@ -391,32 +418,64 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
         context.query().progress().AddDone(morsel_bytes);
         continue;
       }
+      const PagePruning pages = local.page_index_pruning
+                                    ? PrunePages(local, morsel.file_index, morsel.file, rg)
+                                    : PagePruning::kReadAll;
+      if (pages == PagePruning::kNoRows || pages == PagePruning::kNoRowsRuntime) {
+        // Every page of the row group is ruled out: pruned like a row group.
+        scan_metrics_.row_groups_pruned++;
+        if (pages == PagePruning::kNoRowsRuntime) scan_metrics_.row_groups_pruned_runtime++;
+        context.query().progress().AddDone(morsel_bytes);
+        continue;
+      }
       scan_metrics_.row_groups_read++;
       local.morsel_bytes = morsel_bytes;
-      local.reader->StartMorsel(morsel.file_index, morsel.file, morsel.row_groups);
+      if (pages == PagePruning::kReadAll) {
+        local.reader->StartMorsel(morsel.file_index, morsel.file, morsel.row_groups);
+      }
       local.active = true;
     }
     context.CheckCancelled();
     const bool direct = filters_.empty() && runtime_filters_.empty();
-    const uint64_t bytes_before = local.reader->counters().bytes_read;
-    bool got = local.reader->Next(direct ? out : local.scratch);
-    scan_metrics_.bytes_read += local.reader->counters().bytes_read - bytes_before;
+    const parquet::ScanCounters before = local.reader->counters();
+    bool got;
+    if (direct) {
+      got = local.reader->Next(out);
+    } else if (local.late_materialization) {
+      // Late materialization: the filters run on their own columns first; the other columns
+      // are decoded for the surviving rows only.
+      got = local.reader->NextSelected(
+          local.scratch, first_columns_,
+          [&](Batch& batch, SelectionVector& sel) {
+            scan_metrics_.rows_scanned += batch.size();
+            local.alive.resize(batch.size());
+            for (idx_t r = 0; r < batch.size(); r++)
+              local.alive[r] = static_cast<uint32_t>(r);
+            const idx_t count = FilterRows(local, batch, &local.alive);
+            for (idx_t k = 0; k < count; k++)
+              sel.Set(k, local.alive[k]);
+            return count;
+          },
+          local.late_sel);
+    } else {
+      got = local.reader->Next(local.scratch);
+      if (got) scan_metrics_.rows_scanned += local.scratch.size();
+    }
+    const parquet::ScanCounters after = local.reader->counters();
+    scan_metrics_.bytes_read += after.bytes_read - before.bytes_read;
+    scan_metrics_.pages_read += after.pages_read - before.pages_read;
+    scan_metrics_.pages_skipped += after.pages_skipped - before.pages_skipped;
     if (!got) {
       local.active = false;
       context.query().progress().AddDone(local.morsel_bytes);
       continue;
     }
-    Batch& batch = direct ? out : local.scratch;
-    scan_metrics_.rows_scanned += batch.size();
-    if (direct) return true;
-    // Row filtering: each conjunct narrows the selection.
-    idx_t count = batch.size();
-    for (const auto& filter : filters_) {
-      count = ExpressionExecutor::Select(*filter, batch, local.sel);
-      if (count < batch.size()) batch.Select(local.sel.data(), count);
-      if (count == 0) break;
+    if (direct) {
+      scan_metrics_.rows_scanned += out.size();
+      return true;
     }
-    if (count > 0 && !runtime_filters_.empty()) count = ApplyRuntimeFilters(local, batch);
+    Batch& batch = local.scratch;
+    const idx_t count = local.late_materialization ? batch.size() : FilterRows(local, batch);
     if (count == 0) continue;
     for (idx_t c = 0; c < batch.column_count(); c++)
       out.column(c).Reference(batch.column(c));
@@ -471,6 +530,13 @@ bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, LocalS
             filter->counters().row_groups_skipped_bloom++;
           }
         }
+        if (may_match && runtime_filter_columns_[i].size() == 1 &&
+            desc.type == dataset_->columns()[id].type &&
+            !DictionaryMayMatch(*filter, file, in_file, row_group)) {
+          may_match = false;
+          filter->counters().row_groups_skipped_dictionary++;
+          scan_metrics_.row_groups_pruned_dictionary++;
+        }
       }
     }
     if (!may_match) filter->counters().row_groups_skipped++;
@@ -478,7 +544,155 @@ bool PhysicalTableScan::RuntimeFiltersMayMatch(ExecutionContext& context, LocalS
   return may_match;
 }
 
-idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batch) const {
+bool PhysicalTableScan::DictionaryMayMatch(const RuntimeFilter& filter,
+                                           const parquet::ParquetFile& file, int in_file,
+                                           int row_group) const {
+  const auto& meta = file.chunk(row_group, in_file).meta_data;
+  if (!parquet::ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
+      meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
+      static_cast<uint64_t>(meta.data_page_offset) > file.file_size()) {
+    return true;
+  }
+  // The dictionary page lies between dictionary_page_offset and the first data page.
+  const uint64_t start = static_cast<uint64_t>(meta.dictionary_page_offset);
+  const uint64_t size = static_cast<uint64_t>(meta.data_page_offset) - start;
+  try {
+    auto buffer = std::make_shared<std::vector<uint8_t>>(size);
+    file.file().ReadAt(start, size, buffer->data());
+    scan_metrics_.bytes_read += size;
+    parquet::ScanCounters counters;
+    parquet::ColumnChunkReader reader(file, row_group, in_file, {buffer, 0, size}, &counters);
+    size_t entries = 0;
+    const Vector* dictionary = reader.ReadDictionary(&entries);
+    if (!dictionary || entries == 0) return true;
+    std::vector<uint32_t> kept(kBatchSize);
+    std::vector<uint64_t> hashes;
+    std::vector<uint32_t> sel(kBatchSize);
+    for (size_t start_entry = 0; start_entry < entries; start_entry += kBatchSize) {
+      // Probe the dictionary in slices of a batch, through a selection of its entries.
+      const idx_t count = static_cast<idx_t>(std::min<size_t>(kBatchSize, entries - start_entry));
+      for (idx_t k = 0; k < count; k++)
+        sel[k] = static_cast<uint32_t>(start_entry + k);
+      if (filter.Probe({dictionary}, count, sel.data(), kept.data(), hashes) > 0) return true;
+    }
+    return false;
+  } catch (const Error&) {
+    return true;  // an unreadable dictionary only costs the pruning; the read reports it
+  }
+}
+
+PhysicalTableScan::PagePruning PhysicalTableScan::PrunePages(
+    LocalSourceState& base, size_t file_index, const std::shared_ptr<parquet::ParquetFile>& file,
+    int row_group) const {
+  auto& local = static_cast<ScanLocalState&>(base);
+  const DatasetFile& dataset_file = dataset_->files()[file_index];
+  // The file column of each scan column; bounds are usable only in the scan column's type.
+  std::vector<int> in_file(column_ids_.size(), -1);
+  std::vector<bool> usable(column_ids_.size(), false);
+  std::vector<int> all_file_columns;
+  for (size_t c = 0; c < column_ids_.size(); c++) {
+    const size_t id = static_cast<size_t>(column_ids_[c]);
+    if (id >= dataset_->num_file_columns() || dataset_file.column_map[id] < 0) continue;
+    in_file[c] = dataset_file.column_map[id];
+    all_file_columns.push_back(in_file[c]);
+    const auto& desc = file->columns()[static_cast<size_t>(in_file[c])];
+    usable[c] =
+        desc.type == dataset_->columns()[id].type && desc.physical_type != format::Type::INT96;
+  }
+  std::vector<PagePruningRuntimeFilter> runtime;
+  std::vector<size_t> runtime_index;
+  std::set<idx_t> candidates(filter_columns_.begin(), filter_columns_.end());
+  for (size_t i = 0; i < runtime_filters_.size(); i++) {
+    const RuntimeFilter* filter = local.runtime[i].filter;
+    if (!filter || !filter->enabled() || filter->empty()) continue;
+    runtime.push_back({filter, runtime_filter_columns_[i]});
+    runtime_index.push_back(i);
+    candidates.insert(runtime_filter_columns_[i].begin(), runtime_filter_columns_[i].end());
+  }
+  std::vector<int> wanted;
+  for (idx_t c : candidates) {
+    if (usable[c]) wanted.push_back(in_file[c]);
+  }
+  if (wanted.empty()) return PagePruning::kReadAll;
+  // Only the indexes of the columns a filter reads, until they show that pages can be skipped.
+  auto index = std::make_shared<parquet::RowGroupPageIndex>(*file, row_group);
+  uint64_t bytes = 0;
+  index->Load(wanted, wanted, &bytes);
+  std::vector<PageIndexColumn> columns(column_ids_.size());
+  bool any = false;
+  for (idx_t c : candidates) {
+    if (!usable[c]) continue;
+    const auto* column_index = index->column_index(in_file[c]);
+    if (!column_index) continue;
+    columns[c] = {column_index, index->offset_index(in_file[c])};
+    any = true;
+  }
+  std::vector<parquet::RowRanges> ranges;
+  const int64_t num_rows = file->row_group_num_rows(row_group);
+  if (any) {
+    std::vector<const BoundExpr*> filters;
+    for (const auto& filter : filters_)
+      filters.push_back(filter.get());
+    ranges = PageRowRanges(num_rows, columns, filters, runtime);
+  }
+  PagePruning outcome = PagePruning::kReadAll;
+  if (!any || (ranges.back().size() == 1 && ranges.back()[0].begin == 0 &&
+               ranges.back()[0].end == num_rows)) {
+    outcome = PagePruning::kReadAll;
+  } else if (ranges.back().empty()) {
+    outcome = ranges[0].empty() ? PagePruning::kNoRows : PagePruning::kNoRowsRuntime;
+    for (size_t i = 0; i < runtime.size(); i++) {
+      if (!ranges[i].empty() && ranges[i + 1].empty())
+        runtime[i].filter->counters().row_groups_skipped++;
+    }
+  } else {
+    // Pages will be skipped: every projected column's offset index is needed now.
+    index->Load({}, all_file_columns, &bytes);
+    for (size_t i = 0; i < runtime.size(); i++) {
+      // Pages of the projected columns this filter ruled out beyond the ones before it.
+      uint64_t skipped = 0;
+      for (int column : all_file_columns) {
+        const auto* offsets = index->offset_index(column);
+        if (!offsets) continue;
+        skipped += parquet::PagesOverlapping(*offsets, num_rows, ranges[i]).size() -
+                   parquet::PagesOverlapping(*offsets, num_rows, ranges[i + 1]).size();
+      }
+      runtime[i].filter->counters().pages_skipped += skipped;
+      scan_metrics_.pages_skipped_runtime += skipped;
+    }
+    outcome = PagePruning::kStarted;
+  }
+  scan_metrics_.bytes_read += bytes;
+  scan_metrics_.page_indexes_invalid += index->invalid_indexes();
+  if (outcome == PagePruning::kStarted) {
+    local.reader->StartMorsel(file_index, file, std::move(index), ranges.back());
+  }
+  return outcome;
+}
+
+idx_t PhysicalTableScan::FilterRows(LocalSourceState& local, Batch& batch,
+                                    std::vector<uint32_t>* alive) const {
+  // Each conjunct narrows the selection (and is evaluated only on the rows still alive).
+  idx_t count = batch.size();
+  auto& sel = static_cast<ScanLocalState&>(local).sel;
+  for (const auto& filter : filters_) {
+    count = ExpressionExecutor::Select(*filter, batch, sel);
+    if (count < batch.size()) {
+      if (alive) {
+        for (idx_t k = 0; k < count; k++)
+          (*alive)[k] = (*alive)[sel[k]];
+        alive->resize(count);
+      }
+      batch.Select(sel.data(), count);
+    }
+    if (count == 0) return 0;
+  }
+  if (!runtime_filters_.empty()) count = ApplyRuntimeFilters(local, batch, alive);
+  return count;
+}
+
+idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batch,
+                                             std::vector<uint32_t>* alive) const {
   auto& local = static_cast<ScanLocalState&>(base);
   const idx_t rows = batch.size();
   idx_t count = rows;
@@ -519,7 +733,14 @@ idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batc
     sel = out;
     buffer ^= 1;
   }
-  if (sel && count < rows) batch.Select(sel, count);
+  if (sel && count < rows) {
+    if (alive) {
+      for (idx_t k = 0; k < count; k++)
+        (*alive)[k] = (*alive)[sel[k]];
+      alive->resize(count);
+    }
+    batch.Select(sel, count);
+  }
   return count;
 }
 
@@ -552,8 +773,13 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
   add("row_groups_read", m.row_groups_read);
   add("rows_scanned", m.rows_scanned);
   add("bytes_read", m.bytes_read);
+  add("pages_total", m.pages_read + m.pages_skipped);
+  add("pages_skipped", m.pages_skipped);
+  if (m.page_indexes_invalid > 0) add("page_indexes_invalid", m.page_indexes_invalid);
   if (!runtime_filters_.empty()) {
     add("row_groups_pruned_runtime", m.row_groups_pruned_runtime);
+    add("row_groups_pruned_dictionary", m.row_groups_pruned_dictionary);
+    add("pages_skipped_runtime", m.pages_skipped_runtime);
     add("runtime_filter_rows_dropped", m.runtime_filter_rows_dropped);
     for (const auto& target : runtime_filters_) {
       const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(target.filter_id);
@@ -566,13 +792,13 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
         const auto& c = filter->counters();
         text = fmt::format(
             "{}, {} keys from {} build rows, {} bytes; rows tested {}, dropped {}, passed while "
-            "paused {} ({} pauses); row groups skipped {} ({} by Parquet bloom filters); probe "
-            "{:.3f} "
-            "ms",
+            "paused {} ({} pauses); row groups skipped {} ({} by Parquet bloom filters, {} by "
+            "dictionaries); pages skipped {}; probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
             filter->distinct_keys(), filter->build_rows(), filter->bytes(), c.rows_tested.load(),
             c.rows_dropped.load(), c.rows_passed_paused.load(), c.pauses.load(),
             c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
+            c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(),
             static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);

@@ -36,6 +36,11 @@ struct ScanMetrics {
   std::atomic<uint64_t> bytes_read{0};
   std::atomic<uint64_t> row_groups_pruned_runtime{0};
   std::atomic<uint64_t> runtime_filter_rows_dropped{0};
+  std::atomic<uint64_t> row_groups_pruned_dictionary{0};
+  std::atomic<uint64_t> pages_read{0};
+  std::atomic<uint64_t> pages_skipped{0};
+  std::atomic<uint64_t> pages_skipped_runtime{0};
+  std::atomic<uint64_t> page_indexes_invalid{0};
 };
 
 class PhysicalTableScan : public PhysicalOperator {
@@ -73,8 +78,25 @@ class PhysicalTableScan : public PhysicalOperator {
                               const DatasetFile& dataset_file, int row_group) const;
   /// A file's weight in the progress estimate: its size (at least 1, so empty files count).
   static uint64_t ProgressBytes(const DatasetFile& file);
+  /// What the page index says about a row group about to be read.
+  enum class PagePruning { kReadAll, kStarted, kNoRows, kNoRowsRuntime };
+  /// Page pruning of `row_group` of `file` by the literal predicates and published runtime
+  /// filters: kStarted when the reader was set up to read only the pages that can match,
+  /// kNoRows(Runtime) when no page can (by the literal predicates / only with the runtime
+  /// filters), kReadAll when the page index rules out nothing (or there is none).
+  PagePruning PrunePages(LocalSourceState& local, size_t file_index,
+                         const std::shared_ptr<parquet::ParquetFile>& file, int row_group) const;
+  /// False when a single-column exact set `filter` shares no key with the dictionary of
+  /// file column `in_file`, whose every data page is dictionary encoded.
+  bool DictionaryMayMatch(const RuntimeFilter& filter, const parquet::ParquetFile& file,
+                          int in_file, int row_group) const;
+  /// Applies the filters, then the runtime filters, to `batch`, compacting it; returns the
+  /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
+  idx_t FilterRows(LocalSourceState& local, Batch& batch,
+                   std::vector<uint32_t>* alive = nullptr) const;
   /// Drops the rows of `batch` that no runtime filter lets through; returns the rows left.
-  idx_t ApplyRuntimeFilters(LocalSourceState& local, Batch& batch) const;
+  idx_t ApplyRuntimeFilters(LocalSourceState& local, Batch& batch,
+                            std::vector<uint32_t>* alive = nullptr) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
@@ -82,6 +104,11 @@ class PhysicalTableScan : public PhysicalOperator {
   std::string table_name_;
   std::vector<DynamicPartitionFilter> dynamic_filters_;
   std::vector<RuntimeFilterTarget> runtime_filters_;
+  // Scan columns the literal filters read (candidates for page pruning).
+  std::vector<idx_t> filter_columns_;
+  // Scan columns read before the others under late materialization: filter and runtime
+  // filter key columns.
+  std::vector<bool> first_columns_;
   // For each runtime filter: the scan output positions of its key columns.
   std::vector<std::vector<idx_t>> runtime_filter_columns_;
   mutable ScanMetrics scan_metrics_;

@@ -46,13 +46,15 @@ struct ColumnChunkReader::PageState {
 };
 
 ColumnChunkReader::ColumnChunkReader(const ParquetFile& file, int row_group, int column,
-                                     ChunkBytes bytes, ScanCounters* counters)
+                                     ChunkBytes bytes, ScanCounters* counters,
+                                     std::vector<PageSpan> pages)
     : file_(file),
       column_(file.columns()[static_cast<size_t>(column)]),
       row_group_(row_group),
       codec_(file.chunk(row_group, column).meta_data.codec),
       bytes_(std::move(bytes)),
-      counters_(counters) {}
+      counters_(counters),
+      pages_(std::move(pages)) {}
 
 ColumnChunkReader::~ColumnChunkReader() = default;
 
@@ -69,7 +71,7 @@ std::shared_ptr<std::vector<uint8_t>> ColumnChunkReader::Decompress(const uint8_
   return out;
 }
 
-bool ColumnChunkReader::LoadNextDataPage() {
+bool ColumnChunkReader::LoadNextDataPage(int64_t skip_before) {
   const uint8_t* chunk = bytes_.buffer->data() + bytes_.offset;
   while (position_ < bytes_.size) {
     format::PageHeader header;
@@ -115,11 +117,35 @@ bool ColumnChunkReader::LoadNextDataPage() {
         ReadDictionaryPage(header, body);
         continue;
       case format::PageType::DATA_PAGE:
-      case format::PageType::DATA_PAGE_V2:
+      case format::PageType::DATA_PAGE_V2: {
+        // Flat columns: one level entry per row.
+        int64_t rows = -1;
+        if (header.type == format::PageType::DATA_PAGE && header.__isset.data_page_header) {
+          rows = header.data_page_header.num_values;
+        } else if (header.type == format::PageType::DATA_PAGE_V2 &&
+                   header.__isset.data_page_header_v2) {
+          rows = header.data_page_header_v2.num_values;
+        }
+        if (!pages_.empty()) {
+          // Only the chosen pages are here: each must hold the rows the offset index says.
+          if (next_page_ >= pages_.size()) Fail("more data pages than the offset index lists");
+          const PageSpan& span = pages_[next_page_++];
+          if (rows != span.rows) {
+            Fail(fmt::format("data page holds {} rows, the offset index says {}", rows, span.rows));
+          }
+          if (span.first_row < row_) Fail("the offset index lists pages out of order");
+          row_ = span.first_row;
+        }
+        if (rows >= 0 && row_ + rows <= skip_before) {
+          row_ += rows;  // nothing of it is needed: not even decompressed
+          counters_->pages_skipped++;
+          continue;
+        }
         counters_->pages_read++;
         StartDataPage(header, body);
         if (page_->num_values == 0) continue;
         return true;
+      }
       default:
         continue;  // index pages and unknown kinds carry nothing we read
     }
@@ -526,8 +552,13 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
   const size_t out_width = column_.type.value_size();
   while (count > 0) {
     if (!page_ || page_->level_pos == page_->num_values) {
+      const int64_t expected_row = row_;
       if (!LoadNextDataPage()) {
         Fail("the column chunk holds fewer values than the row group's row count");
+      }
+      if (row_ != expected_row) {
+        throw InternalError("'{}': column '{}' row group {}: read past the chosen pages",
+                            file_.path(), column_.name, row_group_);
       }
     }
     auto& page = *page_;
@@ -558,6 +589,7 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
       }
     }
     page.level_pos += take;
+    row_ += static_cast<int64_t>(take);
     out_offset += take;
     count -= take;
   }
@@ -566,13 +598,58 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
 void ColumnChunkReader::Skip(idx_t count) {
   // Decoding into a throwaway vector keeps every decoder's position right; page-level skipping
   // with the offset index avoids this cost where it matters.
-  Vector sink(column_.type, kBatchSize);
+  if (!skip_sink_) skip_sink_ = std::make_unique<Vector>(column_.type, kBatchSize);
   while (count > 0) {
     idx_t take = std::min<idx_t>(count, kBatchSize);
-    sink.Reset();
-    Read(take, sink, 0);
+    skip_sink_->Reset();
+    Read(take, *skip_sink_, 0);
     count -= take;
   }
+}
+
+void ColumnChunkReader::SkipTo(int64_t row) {
+  if (row < row_) {
+    throw InternalError("'{}': column '{}': cannot go back from row {} to {}", file_.path(),
+                        column_.name, row_, row);
+  }
+  try {
+    while (row_ < row) {
+      if (page_ && page_->level_pos < page_->num_values) {
+        const int64_t left = static_cast<int64_t>(page_->num_values - page_->level_pos);
+        if (row - row_ >= left) {
+          page_.reset();  // the rest of this page is not needed
+          row_ += left;
+        } else {
+          Skip(static_cast<idx_t>(row - row_));
+        }
+        continue;
+      }
+      page_.reset();
+      if (!LoadNextDataPage(row)) {
+        if (!pages_.empty()) row_ = row;  // the rows left lie in pages not chosen
+        if (row_ >= row) break;
+        Fail("the column chunk holds fewer values than the row group's row count");
+      }
+    }
+  } catch (const CorruptFileError& e) {
+    if (std::string_view(e.what()).rfind("'", 0) == 0) throw;
+    Fail(e.what());
+  }
+}
+
+const Vector* ColumnChunkReader::ReadDictionary(size_t* size) {
+  const uint8_t* chunk = bytes_.buffer->data() + bytes_.offset;
+  format::PageHeader header;
+  const uint32_t header_size = DeserializeThrift(chunk, bytes_.size, &header, "a page header");
+  if (header.type != format::PageType::DICTIONARY_PAGE || header.compressed_page_size < 0 ||
+      header.uncompressed_page_size < 0 || header.uncompressed_page_size > kMaxPageSize ||
+      static_cast<size_t>(header.compressed_page_size) > bytes_.size - header_size) {
+    return nullptr;
+  }
+  ReadDictionaryPage(header, chunk + header_size);
+  if (!bad_dictionary_entries_.empty()) return nullptr;
+  *size = dictionary_size_;
+  return dictionary_.get();
 }
 
 }  // namespace shears::parquet

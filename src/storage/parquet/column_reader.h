@@ -31,21 +31,39 @@ struct ChunkBytes {
   size_t size = 0;
 };
 
+/// A data page chosen from the offset index: the rows it holds.
+struct PageSpan {
+  int64_t first_row = 0;
+  int64_t rows = 0;
+};
+
 class ColumnChunkReader {
  public:
+  /// `bytes` hold the whole chunk, or (`pages` not empty) its dictionary page, if any, followed
+  /// by only the data pages `pages` describes, in order: rows outside them are never read.
   ColumnChunkReader(const ParquetFile& file, int row_group, int column, ChunkBytes bytes,
-                    ScanCounters* counters);
+                    ScanCounters* counters, std::vector<PageSpan> pages = {});
   ~ColumnChunkReader();
 
   /// Reads `count` rows into out[out_offset, out_offset + count).
   void Read(idx_t count, Vector& out, idx_t out_offset);
   /// Skips `count` rows (decoding levels and values it must, to stay in step).
   void Skip(idx_t count);
+  /// Moves to row `row` of the row group (not before the current row): whole pages in
+  /// between are passed over without decoding, the rest is decoded and dropped.
+  void SkipTo(int64_t row);
+  /// The row group row the next Read starts at.
+  int64_t row() const { return row_; }
+  /// For `bytes` starting with a dictionary page: that dictionary, converted (nullptr when the
+  /// chunk has none or some entry cannot be converted). Entries are rows 0..size.
+  const Vector* ReadDictionary(size_t* size);
 
  private:
   struct PageState;
   void ReadInternal(idx_t count, Vector& out, idx_t out_offset);
-  bool LoadNextDataPage();
+  /// Loads the next data page, passing over (without decoding) pages that end at or before
+  /// row `skip_before`.
+  bool LoadNextDataPage(int64_t skip_before = -1);
   void ReadDictionaryPage(const format::PageHeader& header, const uint8_t* body);
   void StartDataPage(const format::PageHeader& header, const uint8_t* body);
   std::shared_ptr<std::vector<uint8_t>> Decompress(const uint8_t* body, size_t compressed,
@@ -67,6 +85,10 @@ class ColumnChunkReader {
   std::vector<std::pair<uint32_t, std::string>> bad_dictionary_entries_;
   std::unique_ptr<PageState> page_;
   std::vector<uint8_t> scratch_;
+  std::unique_ptr<Vector> skip_sink_;  // Skip decodes into it
+  std::vector<PageSpan> pages_;        // empty: the chunk is read page after page
+  size_t next_page_ = 0;
+  int64_t row_ = 0;
 };
 
 }  // namespace shears::parquet

@@ -513,9 +513,14 @@ std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int c
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(chunk_meta.column_index_length));
   file_->ReadAt(static_cast<uint64_t>(chunk_meta.column_index_offset), bytes.size(), bytes.data());
+  return ParseColumnIndex(row_group, column, bytes.data(), bytes.size());
+}
+
+ColumnIndexData ParquetFile::ParseColumnIndex(int row_group, int column, const uint8_t* data,
+                                              size_t size) const {
   format::ColumnIndex index;
   try {
-    DeserializeThrift(bytes.data(), bytes.size(), &index, "the column index");
+    DeserializeThrift(data, size, &index, "the column index");
   } catch (const CorruptFileError& e) {
     throw CorruptFileError("'{}': column '{}' row group {}: {}", path(),
                            columns_[static_cast<size_t>(column)].name, row_group, e.what());
@@ -526,21 +531,21 @@ std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int c
     throw CorruptFileError("'{}': column '{}' row group {}: column index lists disagree in length",
                            path(), columns_[static_cast<size_t>(column)].name, row_group);
   }
-  ColumnIndexData data;
-  data.null_pages = index.null_pages;
+  ColumnIndexData data_out;
+  data_out.null_pages = index.null_pages;
   CheckEnum(index.boundary_order, 0, 2, "boundary order");
-  data.boundary_order = index.boundary_order;
-  data.null_counts = index.null_counts;
+  data_out.boundary_order = index.boundary_order;
+  data_out.null_counts = index.null_counts;
   for (size_t page = 0; page < pages; page++) {
     if (index.null_pages[page]) {
-      data.min_values.emplace_back();
-      data.max_values.emplace_back();
+      data_out.min_values.emplace_back();
+      data_out.max_values.emplace_back();
       continue;
     }
-    data.min_values.push_back(DecodeBound(column, index.min_values[page]));
-    data.max_values.push_back(DecodeBound(column, index.max_values[page]));
+    data_out.min_values.push_back(DecodeBound(column, index.min_values[page]));
+    data_out.max_values.push_back(DecodeBound(column, index.max_values[page]));
   }
-  return data;
+  return data_out;
 }
 
 std::optional<format::OffsetIndex> ParquetFile::ReadOffsetIndex(int row_group, int column) const {
@@ -554,9 +559,14 @@ std::optional<format::OffsetIndex> ParquetFile::ReadOffsetIndex(int row_group, i
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(chunk_meta.offset_index_length));
   file_->ReadAt(static_cast<uint64_t>(chunk_meta.offset_index_offset), bytes.size(), bytes.data());
+  return ParseOffsetIndex(row_group, column, bytes.data(), bytes.size());
+}
+
+format::OffsetIndex ParquetFile::ParseOffsetIndex(int row_group, int column, const uint8_t* data,
+                                                  size_t size) const {
   format::OffsetIndex index;
   try {
-    DeserializeThrift(bytes.data(), bytes.size(), &index, "the offset index");
+    DeserializeThrift(data, size, &index, "the offset index");
   } catch (const CorruptFileError& e) {
     throw CorruptFileError("'{}': column '{}' row group {}: {}", path(),
                            columns_[static_cast<size_t>(column)].name, row_group, e.what());

@@ -101,6 +101,12 @@ class ParquetFile {
   /// Reads and decodes the column index; nullopt when the file has none.
   std::optional<ColumnIndexData> ReadColumnIndex(int row_group, int column) const;
   std::optional<format::OffsetIndex> ReadOffsetIndex(int row_group, int column) const;
+  /// Decode index bytes the caller read (page_index.h reads several with one request).
+  /// CorruptFileError naming the file, column and row group when they do not parse.
+  ColumnIndexData ParseColumnIndex(int row_group, int column, const uint8_t* data,
+                                   size_t size) const;
+  format::OffsetIndex ParseOffsetIndex(int row_group, int column, const uint8_t* data,
+                                       size_t size) const;
   /// Reads the split-block bloom filter; nullptr when the chunk has none.
   std::unique_ptr<SplitBlockBloomFilter> ReadBloomFilter(int row_group, int column) const;
 

@@ -3,11 +3,13 @@
 // projected column chunks' bytes are read; chunks that lie close together are read with one
 // request.
 
+#include <map>
 #include <memory>
 #include <vector>
 
 #include "common/vector.h"
 #include "storage/parquet/column_reader.h"
+#include "storage/parquet/page_index.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears::parquet {
@@ -27,6 +29,10 @@ class ParquetReader {
 
   /// Restricts reading to these row groups (in this order). Default: all.
   void SelectRowGroups(std::vector<int> row_groups);
+  /// Of row group `index.row_group()`, reads only the rows in `ranges` (empty: none). Columns
+  /// whose offset index `index` holds read only the pages overlapping the ranges; the others
+  /// read every page and drop the rows outside. Columns stay row-aligned.
+  void SelectRows(std::shared_ptr<const RowGroupPageIndex> index, RowRanges ranges);
   /// Types of the output columns.
   std::vector<LogicalType> output_types() const;
 
@@ -34,11 +40,27 @@ class ParquetReader {
   /// the right type). Returns false when everything was read.
   bool Next(Batch& out);
 
+  /// Late materialization, step 1: like Next, but reads only the columns marked in `first`
+  /// (the others are left unset). Step 2, FinishSelected, must follow.
+  bool NextFirst(Batch& out, const std::vector<bool>& first);
+  /// Step 2: keeps rows sel[0..count) (ascending) of what NextFirst read: the `first` columns
+  /// are compacted, the others read for the kept rows only (pages holding none are passed over
+  /// without decompressing, rows in between skipped).
+  void FinishSelected(Batch& out, const std::vector<bool>& first, const uint32_t* sel, idx_t count);
+
   const ScanCounters& counters() const { return counters_; }
   const ParquetFile& file() const { return *file_; }
 
  private:
   void StartRowGroup(int row_group);
+  void FinishRowGroup();
+  /// Chooses the rows of the next batch (pieces_); 0 at the end.
+  idx_t NextPieces();
+  /// Reads the pieces' rows of output column `column` into `out`.
+  void ReadPieces(size_t column, Vector& out);
+  /// For a column with an offset index and partial row ranges: reads the dictionary page and
+  /// the pages overlapping the ranges; nullptr when the whole chunk must be read.
+  std::unique_ptr<ColumnChunkReader> StartSparseChunk(int row_group, int column);
 
   std::shared_ptr<ParquetFile> file_;
   std::vector<int> columns_;
@@ -48,6 +70,21 @@ class ParquetReader {
   int current_row_group_ = -1;
   int64_t rows_left_in_group_ = 0;
   std::vector<std::unique_ptr<ColumnChunkReader>> readers_;
+  // Row selections by row group (SelectRows), and the current row group's.
+  std::map<int, std::pair<std::shared_ptr<const RowGroupPageIndex>, RowRanges>> selections_;
+  const RowGroupPageIndex* current_index_ = nullptr;
+  RowRanges current_ranges_;  // empty with current_index_ null: every row
+  size_t next_range_ = 0;
+  int64_t next_row_ = 0;  // next row to read within the current range
+  // The current batch: out[offset, offset + count) holds rows [row, row + count).
+  struct Piece {
+    idx_t offset;
+    int64_t row;
+    idx_t count;
+  };
+  std::vector<Piece> pieces_;
+  // Past this many runs of kept rows, FinishSelected decodes whole pieces and drops rows.
+  static constexpr size_t kMaxLateRuns = 64;
   ScanCounters counters_;
   bool pad_chunks_ = false;
 };
