@@ -54,7 +54,7 @@ struct AggregateInfo {
   uint32_t group_index = 0;
   uint32_t aggregate_index = 0;
   std::vector<BoundExprPtr> groups;
-  std::vector<std::string> group_keys;  // ToString of each group, to match select items
+  std::vector<std::string> group_keys;  // IdentityKey of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
   std::vector<std::string> aggregate_keys;
   /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.

@@ -37,15 +37,36 @@ ScopeEntry EntryFor(const std::string& alias, const LogicalOperator& op,
   return entry;
 }
 
+void QualifyColumnNames(BoundExpr& expr) {
+  // A subquery prints as its unique id already, and its copy shares its parts with the original.
+  if (expr.kind == BoundExprKind::kSubquery) return;
+  if (expr.kind == BoundExprKind::kColumnRef) {
+    auto& ref = static_cast<BoundColumnRef&>(expr);
+    ref.name += "#" + std::to_string(ref.binding.table_index) + "." +
+                std::to_string(ref.binding.column_index);
+  }
+  for (BoundExprPtr* child : expr.Children())
+    QualifyColumnNames(**child);
+}
+
+// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it):
+// ToString with every column qualified by its binding, since d1.d_year and d2.d_year print
+// alike.
+std::string IdentityKey(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  QualifyColumnNames(*copy);
+  return copy->ToString();
+}
+
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
-  const std::string key = expr->ToString();
+  const std::string key = IdentityKey(*expr);
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
       // expr->type: the group expressions may already have moved into the aggregate.
       auto ref = std::make_unique<BoundColumnRef>(
-          expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
+          expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, expr->ToString());
       ref->alias = expr->alias;
       return ref;
     }
@@ -827,7 +848,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         }
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
-      info.group_keys.push_back(bound->ToString());
+      info.group_keys.push_back(IdentityKey(*bound));
       info.groups.push_back(std::move(bound));
     }
   }
@@ -885,9 +906,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (position < 0) {
       BoundExprPtr bound = BindExpr(*order.expr, select_ctx);
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
-      const std::string key = bound->ToString();
+      const std::string key = IdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
-        if (select_exprs[i]->ToString() == key) {
+        if (IdentityKey(*select_exprs[i]) == key) {
           position = static_cast<int>(i);
           break;
         }
