@@ -130,7 +130,7 @@ PhysicalParquetWrite::OpenWriter& PhysicalParquetWrite::WriterFor(const std::str
           "SET partitioned_write_max_partitions = n, or partition by fewer distinct values",
           spec_.statement, spec_.max_partitions);
     }
-    number = global.next_file++;
+    number = global.next_file[partition]++;
   }
   OpenWriter writer;
   writer.file_name = spec_.file_prefix + std::to_string(number) + ".parquet";

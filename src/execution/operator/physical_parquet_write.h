@@ -9,6 +9,7 @@
 // closes the thread's writers and hands their statistics to the global state.
 // One-file mode has a single writer behind a lock, so an ORDER BY below keeps its order.
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -27,7 +28,8 @@ struct ParquetWriteSpec {
   /// Also store the partition columns in the files (COPY's WRITE_PARTITION_COLUMNS).
   bool store_partition_columns = false;
   parquet::WriterOptions options;
-  /// Directory mode: files go to directory/partition/<file_prefix><n>.parquet.
+  /// Directory mode: files go to directory/partition/<file_prefix><n>.parquet, n = 0, 1, ...
+  /// in each partition directory.
   std::string directory;
   std::string file_prefix = "data_";
   /// One-file mode (when not empty): every row goes to this file.
@@ -48,7 +50,9 @@ struct ParquetWriteGlobalState : GlobalSinkState {
   std::mutex mutex;
   std::set<std::string> partitions;
   std::vector<WrittenPartFile> files;
-  int64_t next_file = 0;
+  /// Next file number per partition directory: each starts at data_0, as DuckDB names them
+  /// (so OVERWRITE_OR_IGNORE replaces the files a previous COPY wrote there).
+  std::map<std::string, int64_t> next_file;
   std::unique_ptr<parquet::ParquetWriter> single;  // one-file mode
 };
 
