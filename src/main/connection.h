@@ -7,7 +7,9 @@
 //   auto result = con.Query("SELECT count(*) FROM 'data/sales'");
 //   result.rows->batch(0).column(0) ...
 
+#include <atomic>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,10 @@
 #include "planner/binder.h"
 
 namespace shears {
+
+class ExecutionContext;
+class PhysicalOperator;
+class QueryProgress;
 
 struct QueryResult {
   std::vector<std::string> names;
@@ -53,6 +59,17 @@ class Connection {
   std::vector<QueryResult> QueryAll(const std::string& sql);
 
   Settings& settings() { return settings_; }
+  Database& database() { return database_; }
+
+  /// Cancels the statement running now (from another thread or a signal handler: it only sets
+  /// an atomic flag), or the next one when none runs; QueryAll clears the request when it
+  /// returns. The statement fails with CancelledError at its next cancellation check.
+  void Interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+  void ClearInterrupt() { interrupt_.store(false, std::memory_order_relaxed); }
+  /// The running query's scan progress in [0, 1] (between queries: the last query's final
+  /// progress, 1 when its scans read or pruned every file); negative before the first query
+  /// and for queries that scan no files. Safe to call from another thread.
+  double Progress() const;
 
  private:
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
@@ -61,9 +78,17 @@ class Connection {
   QueryResult ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                             const Settings& settings);
   QueryResult RunExplain(const std::string& sql, const ast::ExplainStatement& explain);
+  /// Runs the plan under `root`, publishing its progress for Progress().
+  void ExecuteWithProgress(ExecutionContext& context, PhysicalOperator& root);
 
   Database& database_;
   Settings settings_;
+  std::atomic<bool> interrupt_{false};
+  static_assert(std::atomic<bool>::is_always_lock_free, "Interrupt must be async-signal-safe");
+  // The query being executed, for Progress (null between queries).
+  mutable std::mutex running_mutex_;
+  const QueryProgress* running_ = nullptr;
+  double last_progress_ = -1;
 };
 
 }  // namespace shears
