@@ -1,5 +1,7 @@
 #include "execution/operator/physical_parquet_write.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -23,6 +25,7 @@ struct PhysicalParquetWrite::LocalState : LocalSinkState {
   std::map<std::string, OpenWriter> open;  // by partition
   std::vector<WrittenPartFile> done;
   uint64_t clock = 0;
+  size_t max_open = PhysicalParquetWrite::kMinOpenWritersPerThread;
 
   void Close(std::map<std::string, OpenWriter>::iterator it) {
     done.push_back({it->first, it->second.file_name, it->second.writer->Close()});
@@ -102,8 +105,21 @@ std::unique_ptr<GlobalSinkState> PhysicalParquetWrite::GetGlobalSinkState(Execut
   return std::make_unique<ParquetWriteGlobalState>();
 }
 
-std::unique_ptr<LocalSinkState> PhysicalParquetWrite::GetLocalSinkState(ExecutionContext&) const {
-  return std::make_unique<LocalState>();
+std::unique_ptr<LocalSinkState> PhysicalParquetWrite::GetLocalSinkState(
+    ExecutionContext& context) const {
+  auto local = std::make_unique<LocalState>();
+  // Each open writer holds a descriptor: keep a quarter of the process's budget for the
+  // writing threads together. Closing a writer early ends its file, so a small cap turns data
+  // in random partition order into many small files (a file per partition per batch).
+  rlimit limit{};
+  const uint64_t descriptors =
+      getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY
+          ? static_cast<uint64_t>(limit.rlim_cur)
+          : 1024;
+  const uint64_t threads = static_cast<uint64_t>(std::max(1, context.threads()));
+  local->max_open = static_cast<size_t>(std::clamp<uint64_t>(
+      descriptors / 4 / threads, kMinOpenWritersPerThread, kMaxOpenWritersPerThread));
+  return local;
 }
 
 PhysicalParquetWrite::OpenWriter& PhysicalParquetWrite::WriterFor(const std::string& partition,
@@ -114,7 +130,7 @@ PhysicalParquetWrite::OpenWriter& PhysicalParquetWrite::WriterFor(const std::str
     it->second.last_use = ++local.clock;
     return it->second;
   }
-  if (local.open.size() >= kMaxOpenWritersPerThread) {
+  if (local.open.size() >= local.max_open) {
     auto oldest = std::min_element(local.open.begin(), local.open.end(), [](auto& a, auto& b) {
       return a.second.last_use < b.second.last_use;
     });

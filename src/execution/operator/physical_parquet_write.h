@@ -4,9 +4,10 @@
 // (`col=value/` levels for the partition columns, which are not stored in the files).
 //
 // Directory mode writes in parallel: each thread keeps its own open writer per partition
-// (at most kMaxOpenWritersPerThread, the least recently used one is closed when another is
-// needed) and names its files from one counter, so no two threads share a file. Combine
-// closes the thread's writers and hands their statistics to the global state.
+// (as many as a quarter of the descriptor limit allows, at most kMaxOpenWritersPerThread;
+// the least recently used one is closed when another is needed) and names its files from one
+// counter, so no two threads share a file. Combine closes the thread's writers and hands their
+// statistics to the global state.
 // One-file mode has a single writer behind a lock, so an ORDER BY below keeps its order.
 
 #include <map>
@@ -58,7 +59,10 @@ struct ParquetWriteGlobalState : GlobalSinkState {
 
 class PhysicalParquetWrite : public PhysicalOperator {
  public:
-  static constexpr size_t kMaxOpenWritersPerThread = 128;
+  /// Open writers per thread: a quarter of the descriptor limit shared by the threads, within
+  /// these bounds (the least recently used writer is closed beyond).
+  static constexpr size_t kMinOpenWritersPerThread = 16;
+  static constexpr size_t kMaxOpenWritersPerThread = 1024;
 
   /// `types`: the input's column types. Throws NotSupportedError for a BLOB partition column.
   PhysicalParquetWrite(std::vector<LogicalType> types, ParquetWriteSpec spec);
