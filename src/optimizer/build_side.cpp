@@ -14,15 +14,17 @@ namespace shears {
 
 namespace {
 
-// The rows of the largest scan the join keys of one side reach: what a dynamic filter built
-// from the other side could prune.
+// The rows of the largest scan the join keys of one side come from directly: what a dynamic
+// filter built from the other side could prune. Scans reached only transitively (through a
+// join below on the same key) are left out: that join already filters them.
 double FilterableRows(LogicalOperator& side, const LogicalJoin& join, bool left) {
   double rows = 0;
   for (const auto& condition : join.conditions) {
     const auto referenced = ReferencedBindings(left ? *condition.left : *condition.right);
     if (referenced.size() != 1) continue;
-    for (const TracedColumn& traced : TraceToScans(side, referenced[0]))
-      rows = std::max(rows, static_cast<double>(traced.get->dataset->total_rows()));
+    const auto traced = TraceToScans(side, referenced[0]);
+    if (!traced.empty())
+      rows = std::max(rows, static_cast<double>(traced[0].get->dataset->total_rows()));
   }
   return rows;
 }
