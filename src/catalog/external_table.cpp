@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "function/function.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
 
@@ -279,15 +280,22 @@ std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
   auto dataset =
       Dataset::FromFiles(table.location, std::move(columns), std::move(files), table.name);
   if (table.statistics) {
-    std::vector<int64_t> distinct_counts;
+    std::vector<DatasetColumnStatistics> statistics;
     for (const auto& column : table.columns) {
-      int64_t count = -1;
+      DatasetColumnStatistics entry;
       for (const auto& stats : table.statistics->columns) {
-        if (Lower(stats.column) == Lower(column.name)) count = stats.distinct_count;
+        if (Lower(stats.column) != Lower(column.name)) continue;
+        entry.distinct_count = stats.distinct_count;
+        entry.null_count = stats.null_count;
+        // Stored as text; a bound that no longer parses as the column's type is just unknown.
+        if (stats.min && column.type.valid())
+          entry.min = CastValue(Value::Varchar(*stats.min), column.type, /*try_cast=*/true);
+        if (stats.max && column.type.valid())
+          entry.max = CastValue(Value::Varchar(*stats.max), column.type, /*try_cast=*/true);
       }
-      distinct_counts.push_back(count);
+      statistics.push_back(std::move(entry));
     }
-    dataset->set_distinct_counts(std::move(distinct_counts));
+    dataset->set_column_statistics(std::move(statistics));
   }
   return dataset;
 }

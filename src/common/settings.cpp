@@ -75,6 +75,9 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
          "Build sides with at most this many distinct keys get an exact set instead of a bloom "
          "filter."},
+        {"join_order.dp_limit", LogicalType::Bigint(), Value::Bigint(10),
+         "Join trees of up to this many inputs are ordered by dynamic programming, larger ones "
+         "greedily."},
         {"late_materialization", LogicalType::Boolean(), Value::Boolean(true),
          "Scans with filters decode the filtered columns first and the others only for the rows "
          "that pass."},

@@ -3,7 +3,10 @@
 // streams through it. Inner and full joins swap as they are; a LEFT join swapped is a RIGHT
 // join (and back), which also puts a fact on the NULL-extended side of `dim LEFT JOIN fact`
 // on the probe side, where dynamic filters may prune it. Semi, anti and mark joins keep
-// their sides (their output is the left side's rows).
+// their sides (their output is the left side's rows). With dynamic filtering on, a build side
+// whose keys reach a large scan on the probe side stays (see Visit).
+
+#include <algorithm>
 
 #include "optimizer/optimizer.h"
 
@@ -11,9 +14,24 @@ namespace shears {
 
 namespace {
 
-void Visit(LogicalOperator& op) {
+// The rows of the largest scan the join keys of one side come from directly: what a dynamic
+// filter built from the other side could prune. Scans reached only transitively (through a
+// join below on the same key) are left out: that join already filters them.
+double FilterableRows(LogicalOperator& side, const LogicalJoin& join, bool left) {
+  double rows = 0;
+  for (const auto& condition : join.conditions) {
+    const auto referenced = ReferencedBindings(left ? *condition.left : *condition.right);
+    if (referenced.size() != 1) continue;
+    const auto traced = TraceToScans(side, referenced[0]);
+    if (!traced.empty())
+      rows = std::max(rows, static_cast<double>(traced[0].get->dataset->total_rows()));
+  }
+  return rows;
+}
+
+void Visit(LogicalOperator& op, bool dynamic_filtering) {
   for (auto& child : op.children)
-    Visit(*child);
+    Visit(*child, dynamic_filtering);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
   if (join.conditions.empty()) return;
@@ -24,6 +42,15 @@ void Visit(LogicalOperator& op) {
   const double left = join.children[0]->estimated_rows;
   const double right = join.children[1]->estimated_rows;
   if (left < 0 || right < 0 || left >= right) return;
+  // A dimension joined above a fact that other joins made small stays the build side when its
+  // keys reach a larger scan on the probe side than the swapped sides would: it runs first and
+  // its keys prune that scan (partitions, row groups, rows), which the estimate of the probe
+  // side's output does not count.
+  if (dynamic_filtering && join.join_kind == JoinKind::kInner) {
+    const double probe_scan = FilterableRows(*join.children[0], join, true);
+    const double build_scan = FilterableRows(*join.children[1], join, false);
+    if (probe_scan > right && probe_scan > build_scan) return;
+  }
   std::swap(join.children[0], join.children[1]);
   for (auto& c : join.conditions)
     std::swap(c.left, c.right);
@@ -37,8 +64,8 @@ void Visit(LogicalOperator& op) {
 
 }  // namespace
 
-void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings&) {
-  Visit(*plan);
+void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings) {
+  Visit(*plan, settings.GetBool("dynamic_filtering"));
 }
 
 }  // namespace shears

@@ -21,8 +21,11 @@
 // conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
 // match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 
+#include <fmt/format.h>
+
 #include <set>
 
+#include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -41,6 +44,59 @@ bool HasFilter(const LogicalOperator& op) {
   return false;
 }
 
+/// Spark's pruningHasBenefit: the bytes of the pruned scans a filter is expected to save
+/// against the bytes the filtering side reads.
+struct PruningBenefit {
+  double filter_ratio = 0;  // estimated fraction of partitions pruned
+  bool from_statistics = false;
+  double probe_bytes = 0;     // bytes of the partitioned scans the key reaches
+  double pruned_bytes = 0;    // filter_ratio * probe_bytes
+  double overhead_bytes = 0;  // bytes the filtering side's scans read
+
+  std::string ToString() const {
+    return fmt::format(
+        "filter ratio {:.2f} ({}) x {:.0f} probe bytes = {:.0f} vs {:.0f} build bytes",
+        filter_ratio, from_statistics ? "from NDV" : "fallback_filter_ratio", probe_bytes,
+        pruned_bytes, overhead_bytes);
+  }
+};
+
+double ScanBytes(const LogicalOperator& op) {
+  double bytes = 0;
+  if (op.type == LogicalOperatorType::kGet) {
+    for (const auto& file : static_cast<const LogicalGet&>(op).dataset->files())
+      bytes += static_cast<double>(file.size);
+  }
+  for (const auto& child : op.children)
+    bytes += ScanBytes(*child);
+  return bytes;
+}
+
+// The ratio is 1 - NDV(build key) / NDV(partition column) when both are known and the build
+// side has fewer distinct keys than the scan has partition values; else the fallback ratio
+// (as Spark, which also falls back when the estimate says every partition is hit: NDVs of
+// two tables need not overlap). Partition columns always know their NDV (the partitions).
+PruningBenefit EstimateBenefit(const std::vector<TracedColumn>& targets, LogicalOperator& build,
+                               const BoundExpr& build_key, double fallback_ratio) {
+  PruningBenefit benefit;
+  benefit.filter_ratio = fallback_ratio;
+  double partitions = -1;
+  for (const TracedColumn& traced : targets) {
+    const auto& dataset = *traced.get->dataset;
+    if (static_cast<size_t>(traced.column_id) < dataset.num_file_columns()) continue;
+    benefit.probe_bytes += ScanBytes(*traced.get);
+    if (partitions < 0) partitions = ScanColumnDistinct(*traced.get, traced.column_id);
+  }
+  const double keys = EstimateDistinct(build, build_key);
+  if (partitions > 0 && keys >= 0 && keys < partitions) {
+    benefit.filter_ratio = 1 - keys / partitions;
+    benefit.from_statistics = true;
+  }
+  benefit.pruned_bytes = benefit.filter_ratio * benefit.probe_bytes;
+  benefit.overhead_bytes = ScanBytes(build);
+  return benefit;
+}
+
 void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
   for (auto& child : op.children)
     Visit(*child, next_id, fallback_ratio);
@@ -57,12 +113,10 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       join.dynamic_filter_note = "anti join with several conditions or a residual";
     return;
   }
-  // Benefit: the build side must be selective, or much smaller than the probe side.
-  const LogicalOperator& build = *join.children[1];
-  const LogicalOperator& probe = *join.children[0];
-  const bool selective =
-      HasFilter(build) || (build.estimated_rows >= 0 && probe.estimated_rows > 0 &&
-                           build.estimated_rows <= probe.estimated_rows * fallback_ratio);
+  // A build side with a filter is selective (Spark's hasPartitionPruningFilter); one without
+  // must be estimated to pay for itself (see Benefit).
+  LogicalOperator& build = *join.children[1];
+  const bool filtered = HasFilter(build);
   std::string reasons;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
@@ -92,8 +146,20 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       reasons = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;
     }
-    if (!selective && !skip_mode) {
-      reasons = "build side has no filter and is not smaller than the probe side";
+    bool partitioned = false;
+    for (const TracedColumn& traced : targets) {
+      partitioned = partitioned || static_cast<size_t>(traced.column_id) >=
+                                       traced.get->dataset->num_file_columns();
+    }
+    if (!partitioned) {
+      reasons = "probe key " + condition.left->ToString() + " is not a partition column";
+      continue;
+    }
+    const PruningBenefit benefit =
+        EstimateBenefit(targets, build, *condition.right, fallback_ratio);
+    if (!filtered && !skip_mode && !(benefit.pruned_bytes > benefit.overhead_bytes)) {
+      reasons =
+          "build side has no filter and the estimated benefit is too small: " + benefit.ToString();
       continue;
     }
     // One key set, read by every partitioned scan the key reaches (transitively).
@@ -113,6 +179,10 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       if (id < 0) {
         id = next_id++;
         join.dynamic_filter_producers.emplace_back(id, i);
+        if (!skip_mode) {
+          join.dynamic_filter_benefit +=
+              (join.dynamic_filter_benefit.empty() ? "" : "; ") + benefit.ToString();
+        }
       }
       DynamicPartitionFilter filter;
       filter.filter_id = id;

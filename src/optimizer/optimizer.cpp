@@ -14,9 +14,13 @@ const std::vector<OptimizerRule>& OptimizerRules() {
        PushDownFilters},
       // After pushdown, so columns used only by pushed filters are still known to be needed.
       {"column_pruning", "read only the columns the query uses", PruneColumns},
-      // Estimates feed the build-side choice below.
-      {"cardinality_estimation", "estimate rows per operator from file metadata",
+      // Estimates feed the join order and the build-side choice below.
+      {"cardinality_estimation", "estimate rows per operator from statistics",
        EstimateCardinalities},
+      // Before build_side (which then only confirms or flips each join's sides) and before the
+      // dynamic filter rules, which plan their filters on the final joins.
+      {"join_order", "order inner joins by estimated cost (sum of intermediate result rows)",
+       ReorderJoins},
       {"build_side", "build hash tables on the smaller input", ChooseBuildSides},
       // Last: needs the final join sides (the build side runs first and produces the keys).
       {"dynamic_partition_pruning",

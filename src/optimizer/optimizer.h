@@ -27,6 +27,7 @@ void Optimize(LogicalOperatorPtr& plan, const Settings& settings);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
+void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);

@@ -214,6 +214,8 @@ std::string LogicalJoin::Describe() const {
     out += " produces dynamic filter #" + std::to_string(id) + " from " +
            conditions[condition].right->ToString();
   }
+  if (!dynamic_filter_benefit.empty())
+    out += " (dynamic partition pruning benefit: " + dynamic_filter_benefit + ")";
   if (!dynamic_filter_note.empty())
     out += " (no dynamic partition pruning: " + dynamic_filter_note + ")";
   for (const auto& spec : runtime_filter_producers) {

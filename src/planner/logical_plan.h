@@ -160,6 +160,8 @@ struct LogicalJoin : LogicalOperator {
   std::vector<std::pair<int, size_t>> dynamic_filter_producers;
   /// Why dynamic partition pruning was not planned for this join (for EXPLAIN), if it was not.
   std::string dynamic_filter_note;
+  /// The benefit estimate of the pruning planned (for EXPLAIN).
+  std::string dynamic_filter_benefit;
   /// Runtime filters this join builds from its hash table.
   std::vector<RuntimeFilterSpec> runtime_filter_producers;
   /// Why no runtime filter was planned for this join (for EXPLAIN), if none was.

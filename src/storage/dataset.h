@@ -73,6 +73,13 @@ struct DatasetFile {
   std::vector<int> column_map;
 };
 
+/// A column's statistics from ANALYZE, for the optimizer's estimates. -1 / NULL: unknown.
+struct DatasetColumnStatistics {
+  int64_t distinct_count = -1;
+  int64_t null_count = -1;
+  Value min, max;  // of the column's type
+};
+
 class Dataset {
  public:
   /// Lists and opens the files. Throws IOError when the path does not exist, a directory holds
@@ -103,11 +110,16 @@ class Dataset {
   int64_t total_rows() const;
   /// Distinct values of column `index` as ANALYZE estimated them (catalog tables); -1 when
   /// unknown. The optimizer's cardinality estimates read it.
-  int64_t distinct_count(size_t index) const {
-    return index < distinct_counts_.size() ? distinct_counts_[index] : -1;
+  int64_t distinct_count(size_t index) const { return column_statistics(index).distinct_count; }
+  /// What ANALYZE recorded about column `index` (all unknown when it did not run).
+  const DatasetColumnStatistics& column_statistics(size_t index) const {
+    static const DatasetColumnStatistics kUnknown;
+    return index < column_statistics_.size() ? column_statistics_[index] : kUnknown;
   }
-  /// One per column (-1 = unknown); set once, before the dataset is shared.
-  void set_distinct_counts(std::vector<int64_t> counts) { distinct_counts_ = std::move(counts); }
+  /// One per column; set once, before the dataset is shared.
+  void set_column_statistics(std::vector<DatasetColumnStatistics> statistics) {
+    column_statistics_ = std::move(statistics);
+  }
   /// Distinct partitions (combinations of partition values) and which one each file is in, so
   /// scans decide per partition, not per file.
   size_t num_partitions() const { return num_partitions_; }
@@ -122,7 +134,7 @@ class Dataset {
   std::vector<DatasetFile> files_;
   size_t num_partition_columns_ = 0;
   std::string catalog_table_;  // set by FromFiles
-  std::vector<int64_t> distinct_counts_;
+  std::vector<DatasetColumnStatistics> column_statistics_;
   size_t num_partitions_ = 0;
   std::vector<uint32_t> partition_of_file_;
 };

@@ -12,12 +12,14 @@
 //                                 (of the same mode), for checking plans against data
 //
 // ${DATA} in SQL is replaced by the tests/data directory, ${TEMP} by a fresh directory (one per
-// mode, removed at the end). Every query and statement runs
+// mode, removed at the end), ${STAR} by a star schema generated at scale 0.002
+// (tools/star_generator.h) for the process. Every query and statement runs
 // three times: with dynamic filtering on (default settings), off, and on with
 // runtime_filter = 'always' (so the small test tables get runtime filters too); every run
 // must give the expected answer.
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -28,6 +30,7 @@
 #include "common/error.h"
 #include "main/connection.h"
 #include "test_util.h"
+#include "tools/star_generator.h"
 
 namespace shears {
 namespace {
@@ -109,6 +112,32 @@ std::vector<Record> ParseTestFile(const std::string& text) {
   return records;
 }
 
+/// ${STAR}: a small star schema (`shears generate star`), generated once per process by the first
+/// file that uses it and removed at exit.
+class StarData {
+ public:
+  ~StarData() {
+    if (!dir_.empty()) std::filesystem::remove_all(dir_);
+  }
+  const std::string& Dir() {
+    if (dir_.empty()) {
+      const auto path =
+          std::filesystem::temp_directory_path() / ("shears_sql_star_" + std::to_string(getpid()));
+      std::filesystem::remove_all(path);
+      StarOptions options;
+      options.scale = 0.002;
+      options.out_dir = path.string();
+      GenerateStar(options);
+      dir_ = path.string();
+    }
+    return dir_;
+  }
+
+ private:
+  std::string dir_;
+};
+StarData star_data;
+
 std::string Render(const QueryResult& result, std::vector<std::string>* rows) {
   for (const auto& row : result.ToStrings()) {
     std::string line;
@@ -144,7 +173,9 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
                             (mode == kOn    ? " (dynamic filtering on)"
                              : mode == kOff ? " (dynamic filtering off)"
                                             : " (runtime_filter always)");
-  const std::string sql = Substitute(record.sql, variables);
+  std::string sql = Substitute(record.sql, variables);
+  for (size_t pos; (pos = sql.find("${STAR}")) != std::string::npos;)
+    sql.replace(pos, 7, star_data.Dir());
   connection.settings().Set("dynamic_filtering", Value::Boolean(dynamic_filtering));
   switch (record.kind) {
     case Record::kStatementOk:
