@@ -37,6 +37,13 @@ test('NULLs equal only NULLs; text and booleans compare exactly', () => {
   assert.match(diffRows([['1']], [['01']], { leftTypes: ['VARCHAR'], rightTypes: ['VARCHAR'] }), /row 0/);
 });
 
+test('timestamps compare whatever trailing zeros their fractions of seconds have', () => {
+  const t = { leftTypes: ['TIMESTAMP'], rightTypes: ['TIMESTAMP'] };
+  assert.equal(diffRows([['2024-02-29 12:00:00.1']], [['2024-02-29 12:00:00.100000']], t), '');
+  assert.equal(diffRows([['2024-02-29 12:00:00']], [['2024-02-29 12:00:00.000000']], t), '');
+  assert.match(diffRows([['2024-02-29 12:00:00.1']], [['2024-02-29 12:00:00.010000']], t), /row 0/);
+});
+
 test('rows compare as multisets unless ordered, and the diff shows the differing rows', () => {
   const rows = [['1', 'a'], ['2', 'b'], ['2', 'b']];
   assert.equal(diffRows(rows, [rows[2], rows[0], rows[1]]), '');

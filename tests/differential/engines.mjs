@@ -41,8 +41,8 @@ const SEPARATOR = '\n\x1e\n';
 /// The shears side: query(sql) resolves to {names, types, rows} or {error, message}; a crash
 /// or a query running past `timeoutMs` is {error: 'crash' | 'timeout'} and restarts the server.
 export class ShearsServer {
-  constructor(binary, data, { timeoutMs = 120000, analyze = false } = {}) {
-    Object.assign(this, { binary, data, timeoutMs, analyze });
+  constructor(binary, data, { timeoutMs = 120000, analyze = false, tables = TABLES } = {}) {
+    Object.assign(this, { binary, data, timeoutMs, analyze, tables });
     this.child = null;
   }
 
@@ -75,7 +75,7 @@ export class ShearsServer {
       }
     });
     child.stdin.on('error', () => {});  // a crash shows through 'exit'
-    for (const t of TABLES) {
+    for (const t of this.tables) {
       const answer = await this.send(`CREATE EXTERNAL TABLE ${t} STORED AS PARQUET LOCATION '${this.data}/${t}'`);
       if (answer.error) throw new Error(`shears cannot create table ${t}: ${answer.message}`);
       if (this.analyze) {
