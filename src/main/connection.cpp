@@ -141,6 +141,28 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 }
 }  // namespace
 
+class Connection::RunningQuery {
+ public:
+  RunningQuery(Connection& connection, QueryContext& context) : connection_(connection) {
+    std::lock_guard lock(connection_.running_mutex_);
+    connection_.running_ = &context;
+  }
+  ~RunningQuery() {
+    std::lock_guard lock(connection_.running_mutex_);
+    connection_.running_ = nullptr;
+  }
+  RunningQuery(const RunningQuery&) = delete;
+  RunningQuery& operator=(const RunningQuery&) = delete;
+
+ private:
+  Connection& connection_;
+};
+
+void Connection::Interrupt() {
+  std::lock_guard lock(running_mutex_);
+  if (running_) running_->Cancel();
+}
+
 Database::Database() : catalog_(Catalog::Open("")) {}
 
 Database::Database(const std::string& directory) : catalog_(Catalog::Open(directory)) {}
@@ -167,6 +189,7 @@ QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNo
                                       const Settings& settings) {
   Plans plans = PlanQuery(sql, query, database_, settings);
   QueryContext query_context(settings);
+  RunningQuery running(*this, query_context);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   collector->AddChild(std::move(plans.physical));
@@ -211,6 +234,7 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     return TextResult("explain", lines);
   }
   QueryContext query_context(settings_);
+  RunningQuery running(*this, query_context);
   ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   PhysicalOperator* root = plans.physical.get();

@@ -8,6 +8,7 @@
 //   result.rows->batch(0).column(0) ...
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,8 @@
 #include "planner/binder.h"
 
 namespace shears {
+
+class QueryContext;
 
 struct QueryResult {
   std::vector<std::string> names;
@@ -54,7 +57,16 @@ class Connection {
 
   Settings& settings() { return settings_; }
 
+  /// Cancels the query this connection is running, from any thread: it stops at its next
+  /// cancellation check (at least once per batch) with a CancelledError, releasing what it
+  /// held, and the connection stays usable. Does nothing when no query is running (catalog
+  /// statements are not interruptible).
+  void Interrupt();
+
  private:
+  // Makes `context` the one Interrupt cancels while the guard lives.
+  class RunningQuery;
+
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
   QueryResult RunSelect(const std::string& sql, const ast::QueryNode& query);
   /// `sql`: the text `query` was parsed from, for error positions.
@@ -64,6 +76,8 @@ class Connection {
 
   Database& database_;
   Settings settings_;
+  std::mutex running_mutex_;
+  QueryContext* running_ = nullptr;  // guarded by running_mutex_
 };
 
 }  // namespace shears
