@@ -70,9 +70,11 @@ status=0
 for target in "${TARGETS[@]}"; do
   mkdir -p "$BUILD_DIR/corpus/$target"
   mapfile -t dirs < <(seed_dirs "$target")
+  dict=()
+  [ -f "$ROOT/fuzz/${target#fuzz_}.dict" ] && dict=(-dict="$ROOT/fuzz/${target#fuzz_}.dict")
   echo "== $target: ${SECONDS_EACH}s"
   if ! "$BIN/$target" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
-      -max_len=262144 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/artifacts/$target-" \
+      -max_len=262144 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/artifacts/$target-" "${dict[@]}" \
       "$BUILD_DIR/corpus/$target" "${dirs[@]}" > "$BUILD_DIR/$target.log" 2>&1; then
     echo "FAILED: $target (see $BUILD_DIR/$target.log and $BUILD_DIR/artifacts/)"
     grep -E "ERROR|SUMMARY|internal error" "$BUILD_DIR/$target.log" | head -5 || true
