@@ -2,7 +2,7 @@
 #   make demo   install what is missing, build Release, run the demo
 #   make test   install what is missing, build, run every test (plain and ASan/UBSan), each
 #               fuzz target for FUZZ_SECONDS and the concurrency tests under TSan
-.PHONY: demo test deps build build-asan unit asan bench format clean build-fuzz fuzz build-tsan tsan
+.PHONY: demo test deps test-deps build build-asan unit asan bench format clean build-fuzz fuzz build-tsan tsan
 
 JOBS ?= $(shell nproc)
 BUILD_DIR ?= build/release
@@ -13,6 +13,10 @@ FUZZ_SECONDS ?= 30
 
 deps:
 	@./scripts/install_deps.sh
+
+# node, npm and @duckdb/node-api for the differential tests (tests/differential).
+test-deps:
+	@./scripts/install_deps.sh --node
 
 build: deps
 	@cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
@@ -29,7 +33,7 @@ asan: build-asan
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-test: unit asan fuzz tsan
+test: test-deps unit asan fuzz tsan
 
 # libFuzzer targets (clang, ASan+UBSan), each run FUZZ_SECONDS; FUZZ_TARGETS picks some.
 build-fuzz: deps

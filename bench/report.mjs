@@ -22,52 +22,8 @@ export function median(values) {
   return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
 }
 
-// Values from either engine as numbers where they look like numbers, so 12.50 (DECIMAL text)
-// equals 12.5 and a BIGINT equals its text.
-export function normalize(value) {
-  if (value === null || value === undefined) return null;
-  if (typeof value === 'number') return value;
-  if (typeof value === 'boolean') return String(value);
-  const text = String(value);
-  return /^-?\d+(\.\d+)?(e[-+]?\d+)?$/i.test(text) ? Number(text) : text;
-}
-
-function compareValues(a, b) {
-  if (a === b) return 0;
-  if (a === null) return -1;
-  if (b === null) return 1;
-  if (typeof a === 'number' && typeof b === 'number') return a - b;
-  return String(a) < String(b) ? -1 : 1;
-}
-
-export function sortRows(rows) {
-  return rows.map((r) => r.map(normalize)).sort((x, y) => {
-    for (let i = 0; i < Math.min(x.length, y.length); i++) {
-      const c = compareValues(x[i], y[i]);
-      if (c !== 0) return c;
-    }
-    return x.length - y.length;
-  });
-}
-
-const close = (a, b) => a === b ||
-  (typeof a === 'number' && typeof b === 'number' &&
-   Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b)));
-
-/// "" when equal, else what differs first.
-export function diffRows(left, right) {
-  const a = sortRows(left), b = sortRows(right);
-  if (a.length !== b.length) return `${a.length} rows vs ${b.length}`;
-  for (let r = 0; r < a.length; r++) {
-    if (a[r].length !== b[r].length) return `row ${r}: ${a[r].length} columns vs ${b[r].length}`;
-    for (let c = 0; c < a[r].length; c++) {
-      if (!close(a[r][c], b[r][c])) {
-        return `row ${r}: ${JSON.stringify(a[r])} vs ${JSON.stringify(b[r])}`;
-      }
-    }
-  }
-  return '';
-}
+// Result comparison is shared with the differential tests.
+export { diffRows } from '../tests/differential/compare.mjs';
 
 // ---- report -----------------------------------------------------------------------------
 

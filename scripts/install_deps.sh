@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages shears needs to build and test, only those missing.
-# Idempotent: a second run installs nothing and takes a second. With --bench, also what
-# bench/run needs.
+# Idempotent: a second run installs nothing and takes a second. With --node (make test,
+# tests/differential/run) or --bench (bench/run), also node and npm, and the npm packages pinned
+# in package-lock.json (@duckdb/node-api) into node_modules/ when it does not match the lock.
 set -euo pipefail
 
 PACKAGES=(
@@ -12,8 +13,10 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev libboost-dev libprotobuf-c-dev
 )
 
-# bench/run also needs node and npm; a node from elsewhere (with its own npm) is fine too.
-if [ "${1:-}" = "--bench" ]; then
+# A node from elsewhere (with its own npm) is fine too.
+NODE=0
+case "${1:-}" in --node | --bench) NODE=1 ;; esac
+if [ "$NODE" = 1 ]; then
   command -v node >/dev/null || PACKAGES+=(nodejs)
   command -v npm >/dev/null || PACKAGES+=(npm)
 fi
@@ -25,13 +28,21 @@ for pkg in "${PACKAGES[@]}"; do
   fi
 done
 
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install_deps: installing ${missing[*]}"
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-echo "install_deps: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+# node_modules/.installed-lock is the lock it was installed from.
+if [ "$NODE" = 1 ]; then
+  cd "$(dirname "$0")/.."
+  if ! cmp -s package-lock.json node_modules/.installed-lock; then
+    echo "install_deps: installing the npm packages of package-lock.json (npm ci)"
+    npm ci --no-audit --no-fund
+    cp package-lock.json node_modules/.installed-lock
+  fi
+fi

@@ -2,9 +2,11 @@
 
 #include <sqlite3.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 #include "catalog/external_table.h"
+#include "catalog/staged_write.h"
 #include "common/error.h"
 
 namespace shears {
@@ -12,7 +14,8 @@ namespace shears {
 namespace {
 
 // Version 1: views, tables, columns, partitions, files, statistics.
-constexpr int kSchemaVersion = 1;
+// Version 2: tables.managed (tables whose files shears writes and deletes).
+constexpr int kSchemaVersion = 2;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -23,7 +26,8 @@ CREATE TABLE IF NOT EXISTS view_aliases (
   alias TEXT NOT NULL, PRIMARY KEY (view, ordinal));
 CREATE TABLE IF NOT EXISTS tables (
   table_id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, location TEXT NOT NULL,
-  format TEXT NOT NULL, columns_declared INTEGER NOT NULL);
+  format TEXT NOT NULL, columns_declared INTEGER NOT NULL,
+  managed INTEGER NOT NULL DEFAULT 0);
 CREATE TABLE IF NOT EXISTS columns (
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
   ordinal INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
@@ -214,11 +218,44 @@ std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {
   // Another process holding a write lock makes us wait a little instead of failing at once.
   sqlite3_busy_timeout(catalog->db_, 5000);
   catalog->InitializeSchema();
+  if (!directory.empty()) RecoverInterruptedWrites(*catalog, directory);
   return catalog;
 }
 
 Catalog::~Catalog() {
   sqlite3_close(db_);
+  if (!temp_directory_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(temp_directory_, ec);
+  }
+}
+
+std::string Catalog::DataDirectory() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!path_.empty()) return std::filesystem::path(path_).parent_path().string();
+  if (temp_directory_.empty()) {
+    std::error_code ec;
+    auto base = std::filesystem::temp_directory_path(ec);
+    if (ec) base = "/tmp";
+    std::string pattern = (base / "shears-XXXXXX").string();
+    if (mkdtemp(pattern.data()) == nullptr) {
+      throw IOError(
+          "cannot create a temporary directory for the in-memory database's tables "
+          "under '{}'",
+          base.string());
+    }
+    temp_directory_ = pattern;
+  }
+  return temp_directory_;
+}
+
+std::vector<std::string> Catalog::ManagedLocations() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::vector<std::string> locations;
+  Statement read(db_, "SELECT location FROM tables WHERE managed = 1");
+  while (read.Step())
+    locations.push_back(read.Text(0));
+  return locations;
 }
 
 void Catalog::Execute(const std::string& sql) const {
@@ -271,6 +308,9 @@ void Catalog::InitializeSchema() {
   if (!version) {
     Statement write(db_, "INSERT INTO meta (key, value) VALUES ('schema_version', ?)");
     write.Bind(1, std::to_string(kSchemaVersion)).Run();
+  } else if (*version < 2) {
+    Execute("ALTER TABLE tables ADD COLUMN managed INTEGER NOT NULL DEFAULT 0");
+    Execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
   }
   transaction.Commit();
   change_count_++;
@@ -341,13 +381,23 @@ std::optional<int64_t> Catalog::TableId(const std::string& name) const {
 }
 
 void Catalog::InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions) {
+  // A partition that exists already (AppendFiles) gets the new files.
+  Statement existing(db_, "SELECT partition_id FROM partitions WHERE table_id = ? AND path = ?");
   Statement partition(db_, "INSERT INTO partitions (table_id, path) VALUES (?, ?)");
   Statement file(db_,
                  "INSERT INTO files (partition_id, path, size, num_rows, column_map) VALUES "
                  "(?, ?, ?, ?, ?)");
+  std::vector<StatisticsEntry> file_statistics;
   for (const auto& p : partitions) {
-    partition.Bind(1, table_id).Bind(2, p.path).Run();
-    const int64_t partition_id = sqlite3_last_insert_rowid(db_);
+    int64_t partition_id;
+    if (existing.Bind(1, table_id).Bind(2, p.path).Step()) {
+      partition_id = existing.Int(0);
+      existing.Run();
+    } else {
+      existing.Run();
+      partition.Bind(1, table_id).Bind(2, p.path).Run();
+      partition_id = sqlite3_last_insert_rowid(db_);
+    }
     for (const auto& f : p.files) {
       file.Bind(1, partition_id)
           .Bind(2, f.path)
@@ -355,8 +405,10 @@ void Catalog::InsertPartitions(int64_t table_id, const std::vector<CatalogPartit
           .Bind(4, f.num_rows)
           .Bind(5, EncodeColumnMap(f.column_map))
           .Run();
+      if (f.statistics) file_statistics.push_back(*f.statistics);
     }
   }
+  InsertStatistics(table_id, file_statistics);
 }
 
 void Catalog::CreateTable(const TableDefinition& table) {
@@ -365,12 +417,13 @@ void Catalog::CreateTable(const TableDefinition& table) {
   Transaction transaction(db_);
   if (auto kind = KindOf(key)) throw BinderError("{} '{}' already exists", *kind, table.name);
   Statement insert(db_,
-                   "INSERT INTO tables (name, location, format, columns_declared) VALUES "
-                   "(?, ?, ?, ?)");
+                   "INSERT INTO tables (name, location, format, columns_declared, managed) VALUES "
+                   "(?, ?, ?, ?, ?)");
   insert.Bind(1, key)
       .Bind(2, table.location)
       .Bind(3, table.format)
       .Bind(4, int64_t{table.columns_declared})
+      .Bind(5, int64_t{table.managed})
       .Run();
   const int64_t table_id = sqlite3_last_insert_rowid(db_);
   Statement column(db_,
@@ -391,21 +444,50 @@ void Catalog::CreateTable(const TableDefinition& table) {
   change_count_++;
 }
 
-void Catalog::DropTable(const std::string& name, bool if_exists) {
+std::optional<std::string> Catalog::DropTable(const std::string& name, bool if_exists) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  std::optional<std::string> managed_location;
+  Statement read(db_, "SELECT location, managed FROM tables WHERE name = ?");
+  if (read.Bind(1, Lower(name)).Step() && read.Int(1) != 0) managed_location = read.Text(0);
   Statement remove(db_, "DELETE FROM tables WHERE name = ?");
   remove.Bind(1, Lower(name)).Run();
-  change_count_++;
   if (sqlite3_changes(db_) == 0 && !if_exists) {
     throw BinderError("table '{}' does not exist", name);
   }
+  transaction.Commit();
+  change_count_++;
+  return managed_location;
+}
+
+void Catalog::AppendFiles(const std::string& name,
+                          const std::vector<CatalogPartition>& partitions) {
+  ChangeFiles(name, partitions, /*replace=*/false);
+}
+
+void Catalog::ChangeFiles(const std::string& name, const std::vector<CatalogPartition>& partitions,
+                          bool replace) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  if (replace) {
+    Statement remove(db_, "DELETE FROM partitions WHERE table_id = ?");
+    remove.Bind(1, table_id).Run();
+  }
+  // Appended files keep the statistics of the files before them; replaced ones lose them all.
+  Statement stats(db_, replace ? "DELETE FROM stats WHERE table_id = ?"
+                               : "DELETE FROM stats WHERE table_id = ? AND level != 'file'");
+  stats.Bind(1, table_id).Run();
+  InsertPartitions(table_id, partitions);
+  transaction.Commit();
+  change_count_++;
 }
 
 std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Statement read(db_,
-                 "SELECT table_id, name, location, format, columns_declared FROM tables WHERE "
-                 "name = ?");
+                 "SELECT table_id, name, location, format, columns_declared, managed FROM tables "
+                 "WHERE name = ?");
   if (!read.Bind(1, Lower(name)).Step()) return std::nullopt;
   const int64_t table_id = read.Int(0);
   TableDefinition table;
@@ -413,6 +495,7 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
   table.location = read.Text(2);
   table.format = read.Text(3);
   table.columns_declared = read.Int(4) != 0;
+  table.managed = read.Int(5) != 0;
   Statement columns(db_,
                     "SELECT name, type, is_partition, unsupported_reason FROM columns WHERE "
                     "table_id = ? ORDER BY ordinal");
@@ -456,25 +539,10 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
 
 void Catalog::ReplacePartitions(const std::string& name,
                                 const std::vector<CatalogPartition>& partitions) {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Transaction transaction(db_);
-  const int64_t table_id = RequireTableId(name);
-  Statement remove(db_, "DELETE FROM partitions WHERE table_id = ?");
-  remove.Bind(1, table_id).Run();
-  InsertPartitions(table_id, partitions);
-  Statement stats(db_, "DELETE FROM stats WHERE table_id = ?");
-  stats.Bind(1, table_id).Run();
-  transaction.Commit();
-  change_count_++;
+  ChangeFiles(name, partitions, /*replace=*/true);
 }
 
-void Catalog::ReplaceStatistics(const std::string& name,
-                                const std::vector<StatisticsEntry>& entries) {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Transaction transaction(db_);
-  const int64_t table_id = RequireTableId(name);
-  Statement remove(db_, "DELETE FROM stats WHERE table_id = ?");
-  remove.Bind(1, table_id).Run();
+void Catalog::InsertStatistics(int64_t table_id, const std::vector<StatisticsEntry>& entries) {
   Statement entry(db_,
                   "INSERT INTO stats (table_id, level, path, row_count, bytes) VALUES "
                   "(?, ?, ?, ?, ?)");
@@ -501,6 +569,16 @@ void Catalog::ReplaceStatistics(const std::string& name,
           .Run();
     }
   }
+}
+
+void Catalog::ReplaceStatistics(const std::string& name,
+                                const std::vector<StatisticsEntry>& entries) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  Statement remove(db_, "DELETE FROM stats WHERE table_id = ?");
+  remove.Bind(1, table_id).Run();
+  InsertStatistics(table_id, entries);
   transaction.Commit();
   change_count_++;
 }

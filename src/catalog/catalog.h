@@ -33,21 +33,6 @@ struct CatalogColumn {
   std::string unsupported_reason;
 };
 
-struct CatalogFile {
-  std::string path;  // relative to the table's location
-  uint64_t size = 0;
-  int64_t num_rows = -1;  // -1: not known
-  /// For each file column of the table (in order): its column index in this file, or -1.
-  std::vector<int> column_map;
-};
-
-struct CatalogPartition {
-  /// The key=value directories relative to the location ("year=2024/month=7"); "" for the one
-  /// partition of an unpartitioned table. Values are parsed from it with the column types.
-  std::string path;
-  std::vector<CatalogFile> files;
-};
-
 /// ANALYZE's statistics of one column at one level.
 struct ColumnStatistics {
   std::string column;
@@ -65,11 +50,32 @@ struct StatisticsEntry {
   std::vector<ColumnStatistics> columns;
 };
 
+struct CatalogFile {
+  std::string path;  // relative to the table's location
+  uint64_t size = 0;
+  int64_t num_rows = -1;  // -1: not known
+  /// For each file column of the table (in order): its column index in this file, or -1.
+  std::vector<int> column_map;
+  /// Statistics known when the file was written (managed tables), stored at level "file";
+  /// not read back by FindTable.
+  std::optional<StatisticsEntry> statistics;
+};
+
+struct CatalogPartition {
+  /// The key=value directories relative to the location ("year=2024/month=7"); "" for the one
+  /// partition of an unpartitioned table. Values are parsed from it with the column types.
+  std::string path;
+  std::vector<CatalogFile> files;
+};
+
 struct TableDefinition {
   std::string name;
   std::string location;  // absolute directory
   std::string format = "parquet";
   bool columns_declared = false;  // CREATE gave a column list (else: from the files)
+  /// Managed by shears (CREATE TABLE, INSERT): its files live under the database directory
+  /// and DROP TABLE deletes them.
+  bool managed = false;
   /// File columns, then partition columns (directory order).
   std::vector<CatalogColumn> columns;
   std::vector<CatalogPartition> partitions;  // sorted by path
@@ -102,7 +108,17 @@ class Catalog {
   // ---- tables
   /// BinderError when the name is taken.
   void CreateTable(const TableDefinition& table);
-  void DropTable(const std::string& name, bool if_exists);
+  /// Returns the location of a managed table (whose files the caller then deletes).
+  std::optional<std::string> DropTable(const std::string& name, bool if_exists);
+  /// Adds files to an existing table in one transaction: partitions are created when new, each
+  /// file's statistics are stored at level "file"; table and partition statistics (ANALYZE's)
+  /// are dropped as they no longer describe the table.
+  void AppendFiles(const std::string& name, const std::vector<CatalogPartition>& partitions);
+  /// Where managed tables and staged writes live: the database directory, or for an in-memory
+  /// catalog a temporary directory (created on first use, removed with the catalog).
+  std::string DataDirectory();
+  /// Locations of every managed table.
+  std::vector<std::string> ManagedLocations() const;
   /// The table with its partitions and files; nullopt when there is none.
   std::optional<TableDefinition> FindTable(const std::string& name) const;
   /// The dataset a query on the table scans (null when there is no such table). Built from the
@@ -133,11 +149,15 @@ class Catalog {
   std::optional<std::string> KindOf(const std::string& lower_name) const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
   std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level) const;
+  void InsertStatistics(int64_t table_id, const std::vector<StatisticsEntry>& entries);
+  void ChangeFiles(const std::string& name, const std::vector<CatalogPartition>& partitions,
+                   bool replace);
 
   /// Drops cached datasets when catalog.db changed since they were built.
   void ValidateCache() const;
 
   std::string path_;
+  std::string temp_directory_;  // in-memory catalogs' DataDirectory
   sqlite3* db_ = nullptr;
   // TableDataset's cache, valid while neither this catalog (change_count_) nor another
   // connection to catalog.db (SQLite's data_version) changed anything.

@@ -1,10 +1,11 @@
-// The `shears` command: a thin client over libshears.
+// The `shears` command: a thin client over libshears and the shell (src/shell).
 //
-//   shears [DBDIR] -c SQL [--format table|csv|json]  run SQL (several statements: ;-separated);
-//                                            DBDIR/catalog.db keeps tables and views
+//   shears [DBDIR]                           the interactive shell when stdin is a terminal
+//   shears [DBDIR] -c SQL [--format box|table|csv|json]  run SQL (several statements:
+//                                            ;-separated); DBDIR/catalog.db keeps tables and views
 //   shears --timer ...                       also print each statement's run time to stderr
 //   shears -f FILE                           run the SQL in FILE
-//   shears < FILE                            run SQL from standard input
+//   shears < FILE                            run SQL and dot commands from standard input
 //   shears inspect FILE                      footer, schema, row groups, statistics
 //   shears cat PATH [--columns a,b] [--format table|csv|json] [--limit N]
 //   shears generate star --scale S --out DIR [--seed N]
@@ -22,6 +23,7 @@
 #include "common/error.h"
 #include "format/result_writer.h"
 #include "main/connection.h"
+#include "shell/shell.h"
 #include "storage/dataset.h"
 #include "storage/dataset_reader.h"
 #include "storage/parquet/inspect.h"
@@ -83,33 +85,6 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
   return 0;
 }
 
-// Runs each statement and prints the results of those that return rows. With `timer`, each
-// statement's run time goes to stderr, so benchmarks can time queries without process start-up.
-int RunSql(const std::string& sql, shears::OutputFormat format, bool timer,
-           const std::string& dbdir) {
-  auto database_owner = dbdir.empty() ? std::make_unique<shears::Database>()
-                                      : std::make_unique<shears::Database>(dbdir);
-  shears::Database& database = *database_owner;
-  shears::Connection connection(database);
-  for (const auto& result : connection.QueryAll(sql)) {
-    if (timer) std::cerr << "Run Time: " << result.elapsed_ms << " ms" << std::endl;
-    if (!result.rows) continue;
-    // Plans read best as plain lines, not squeezed into a table cell.
-    if (format == shears::OutputFormat::kTable && result.names.size() == 1 &&
-        result.names[0].rfind("explain", 0) == 0) {
-      for (const auto& row : result.ToStrings())
-        std::cout << row[0] << '\n';
-      continue;
-    }
-    auto writer = shears::ResultWriter::Make(format, std::cout);
-    writer->Begin(result.names, result.types);
-    for (size_t b = 0; b < result.rows->batch_count(); b++)
-      writer->Write(result.rows->batch(b));
-    writer->End();
-  }
-  return 0;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -121,7 +96,9 @@ int main(int argc, char** argv) {
                  "missing); without it the catalog lives in memory");
   app.add_option("-c,--command", sql, "SQL to run");
   app.add_option("-f,--file", sql_file, "file of SQL statements to run");
-  app.add_option("--format", format, "output format: table, csv or json")->capture_default_str();
+  auto* format_option = app.add_option(
+      "--format", format,
+      "output format: box (fits the terminal; the interactive default), table, csv or json");
   bool timer = false;
   app.add_flag("--timer", timer, "print each statement's run time (ms) to stderr");
 
@@ -190,18 +167,28 @@ int main(int argc, char** argv) {
                 << summary.bytes / 1024 << " KiB\n";
       return 0;
     }
-    auto output_format = shears::ParseOutputFormat(format);
+    const bool interactive = sql.empty() && sql_file.empty() && isatty(STDIN_FILENO);
+    shears::ShellOptions options;
+    options.timer = timer;
+    options.mode = format_option->count() == 0 && interactive ? shears::OutputFormat::kBox
+                                                              : shears::ParseOutputFormat(format);
+    auto database = dbdir.empty() ? std::make_unique<shears::Database>()
+                                  : std::make_unique<shears::Database>(dbdir);
+    shears::Connection connection(*database);
+    shears::Shell shell(connection, std::cout, std::cerr, options);
     if (!sql_file.empty()) {
       std::ifstream in(sql_file);
       if (!in) throw shears::IOError("cannot read SQL file '{}'", sql_file);
       std::stringstream text;
       text << in.rdbuf();
-      return RunSql(text.str(), output_format, timer, dbdir);
+      shell.RunScript(text.str());
+      return 0;
     }
-    if (!sql.empty()) return RunSql(sql, output_format, timer, dbdir);
-    std::stringstream text;
-    text << std::cin.rdbuf();
-    return RunSql(text.str(), output_format, timer, dbdir);
+    if (!sql.empty()) {
+      shell.RunScript(sql);
+      return 0;
+    }
+    return interactive ? shell.RunInteractive() : shell.RunPiped(std::cin);
   } catch (const shears::Error& e) {
     std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
     return 1;

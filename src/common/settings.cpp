@@ -75,6 +75,8 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
          "Build sides with at most this many distinct keys get an exact set instead of a bloom "
          "filter."},
+        {"partitioned_write_max_partitions", LogicalType::Bigint(), Value::Bigint(10'000),
+         "Most partitions one COPY, CREATE TABLE AS or INSERT may create; more is an error."},
         {"disabled_optimizers", LogicalType::Varchar(), Value::Varchar(""),
          "Comma-separated optimizer rule names to skip (see EXPLAIN output for names)."},
     };

@@ -6,6 +6,7 @@
 #include "execution/operator/physical_hash_join.h"
 #include "execution/operator/physical_nested_loop_join.h"
 #include "execution/operator/physical_order.h"
+#include "execution/operator/physical_range.h"
 #include "execution/operator/physical_simple.h"
 #include "execution/operator/physical_table_scan.h"
 #include "execution/operator/physical_union.h"
@@ -46,6 +47,12 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       for (const auto& row : values.rows)
         rows.push_back(ResolveAll(row, {}));
       result = std::make_unique<PhysicalValues>(types, std::move(rows));
+      break;
+    }
+    case LogicalOperatorType::kRange: {
+      auto& range = static_cast<LogicalRange&>(op);
+      result =
+          std::make_unique<PhysicalRange>(range.function, range.start, range.step, range.count);
       break;
     }
     case LogicalOperatorType::kFilter: {

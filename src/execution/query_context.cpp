@@ -2,6 +2,8 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 
 namespace shears {
@@ -33,15 +35,26 @@ void MemoryTracker::Reserve(int64_t bytes) {
   }
 }
 
-QueryContext::QueryContext(Settings settings)
+double QueryProgress::Fraction() const {
+  const uint64_t planned = planned_.load(std::memory_order_relaxed);
+  if (planned == 0) return -1;
+  return std::min(1.0, static_cast<double>(done_.load(std::memory_order_relaxed)) /
+                           static_cast<double>(planned));
+}
+
+QueryContext::QueryContext(Settings settings, const std::atomic<bool>* interrupt)
     : settings_(std::move(settings)),
       memory_(settings_.GetInt("memory_limit") > 0 ? settings_.GetInt("memory_limit")
                                                    : PhysicalMemoryBytes() / 10 * 8),
+      interrupt_(interrupt),
       timeout_ms_(settings_.GetInt("statement_timeout")),
       deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_)) {}
 
 void QueryContext::CheckCancelled() const {
-  if (cancelled_.load(std::memory_order_relaxed)) throw CancelledError("the query was cancelled");
+  if (cancelled_.load(std::memory_order_relaxed) ||
+      (interrupt_ && interrupt_->load(std::memory_order_relaxed))) {
+    throw CancelledError("the query was cancelled");
+  }
   if (timeout_ms_ > 0 && std::chrono::steady_clock::now() > deadline_) {
     throw CancelledError(
         "the query ran longer than statement_timeout ({} ms) and was cancelled (SET "

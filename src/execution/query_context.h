@@ -27,20 +27,41 @@ class MemoryTracker {
   std::atomic<int64_t> peak_{0};
 };
 
+/// How far a query's scans are, in bytes of Parquet files: `planned` is the size of every file
+/// the plan's scans may read (known before execution), `done` grows as row groups are read or
+/// skipped and as whole files are pruned. Read from another thread (the shell's progress bar).
+class QueryProgress {
+ public:
+  void AddPlanned(uint64_t bytes) { planned_.fetch_add(bytes, std::memory_order_relaxed); }
+  void AddDone(uint64_t bytes) { done_.fetch_add(bytes, std::memory_order_relaxed); }
+  /// In [0, 1]; negative when the query scans no files (no estimate).
+  double Fraction() const;
+
+ private:
+  std::atomic<uint64_t> planned_{0};
+  std::atomic<uint64_t> done_{0};
+};
+
 class QueryContext {
  public:
-  explicit QueryContext(Settings settings);
+  /// `interrupt`, when given, is a flag owned by the session that cancels the query when set
+  /// (Connection::Interrupt, safe to set from a signal handler).
+  explicit QueryContext(Settings settings, const std::atomic<bool>* interrupt = nullptr);
   const Settings& settings() const { return settings_; }
   MemoryTracker& memory() { return memory_; }
+  QueryProgress& progress() { return progress_; }
   void Cancel() { cancelled_.store(true); }
-  /// Throws CancelledError when Cancel was called (from any thread) or the query has run
-  /// longer than statement_timeout (counted from the context's creation).
+  /// Throws CancelledError when Cancel was called (from any thread), the session's interrupt
+  /// flag is set, or the query has run longer than statement_timeout (counted from the
+  /// context's creation).
   void CheckCancelled() const;
 
  private:
   Settings settings_;
   MemoryTracker memory_;
+  QueryProgress progress_;
   std::atomic<bool> cancelled_{false};
+  const std::atomic<bool>* interrupt_ = nullptr;
   int64_t timeout_ms_ = 0;
   std::chrono::steady_clock::time_point deadline_;
 };

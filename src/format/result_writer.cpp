@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "common/error.h"
+#include "format/box_renderer.h"
 
 namespace shears {
 
@@ -11,7 +12,8 @@ OutputFormat ParseOutputFormat(const std::string& name) {
   if (name == "table") return OutputFormat::kTable;
   if (name == "csv") return OutputFormat::kCsv;
   if (name == "json") return OutputFormat::kJson;
-  throw InvalidInputError("unknown output format '{}' (expected table, csv or json)", name);
+  if (name == "box") return OutputFormat::kBox;
+  throw InvalidInputError("unknown output format '{}' (expected box, table, csv or json)", name);
 }
 
 std::string CsvEscape(const std::string& field) {
@@ -126,117 +128,59 @@ class JsonWriter : public ResultWriter {
   std::vector<LogicalType> types_;
 };
 
-// Buffers rows to size the columns, then draws a box. Large results show the first and last
-// rows, as interactive engines do, so a huge result never floods the terminal.
-class TableWriter : public ResultWriter {
+// Buffers the first and last rows to size the columns, then draws a box (BoxRenderer).
+class BoxWriter : public ResultWriter {
  public:
-  static constexpr size_t kMaxRows = 40;
-  static constexpr size_t kMaxWidth = 40;
-
-  explicit TableWriter(std::ostream& out) : out_(out) {}
+  BoxWriter(std::ostream& out, BoxStyle style) : out_(out), style_(std::move(style)) {}
   void Begin(const std::vector<std::string>& names,
              const std::vector<LogicalType>& types) override {
-    names_ = names;
-    types_ = types;
+    std::vector<std::string> type_names;
+    std::vector<bool> right_align;
+    for (const auto& t : types) {
+      type_names.push_back(t.ToString());
+      right_align.push_back(t.IsNumeric());
+    }
+    box_ =
+        std::make_unique<BoxRenderer>(style_, names, std::move(type_names), std::move(right_align));
   }
   void Write(const Batch& batch) override {
     for (idx_t row = 0; row < batch.size(); row++) {
-      total_rows_++;
       std::vector<std::string> cells;
-      for (idx_t c = 0; c < batch.column_count(); c++) {
+      for (idx_t c = 0; c < batch.column_count(); c++)
         cells.push_back(batch.column(c).ValueToString(row));
-      }
-      if (head_.size() < kMaxRows / 2) {
-        head_.push_back(std::move(cells));
-      } else {
-        tail_.push_back(std::move(cells));
-        if (tail_.size() > kMaxRows / 2) tail_.erase(tail_.begin());
-      }
+      box_->AddRow(std::move(cells));
     }
   }
-  void End() override {
-    const size_t n = names_.size();
-    std::vector<size_t> widths(n);
-    auto fit = [](const std::string& s) {
-      return s.size() > kMaxWidth ? s.substr(0, kMaxWidth - 1) + "…" : s;
-    };
-    auto display_width = [](const std::string& s) {
-      size_t w = 0;
-      for (unsigned char c : s)
-        w += (c & 0xC0) != 0x80;
-      return w;
-    };
-    auto measure = [&](const std::vector<std::string>& row) {
-      for (size_t c = 0; c < n; c++)
-        widths[c] = std::max(widths[c], display_width(fit(row[c])));
-    };
-    std::vector<std::string> type_names;
-    for (const auto& t : types_)
-      type_names.push_back(t.ToString());
-    measure(names_);
-    measure(type_names);
-    for (const auto& row : head_)
-      measure(row);
-    for (const auto& row : tail_)
-      measure(row);
-    auto rule = [&](const char* left, const char* mid, const char* right) {
-      std::string line = left;
-      for (size_t c = 0; c < n; c++) {
-        for (size_t i = 0; i < widths[c] + 2; i++)
-          line += "─";
-        line += c + 1 < n ? mid : right;
-      }
-      out_ << line << '\n';
-    };
-    auto print = [&](const std::vector<std::string>& row) {
-      std::string line = "│";
-      for (size_t c = 0; c < n; c++) {
-        std::string cell = fit(row[c]);
-        bool right = types_[c].IsNumeric();
-        size_t pad = widths[c] - display_width(cell);
-        line += " ";
-        if (right) line += std::string(pad, ' ');
-        line += cell;
-        if (!right) line += std::string(pad, ' ');
-        line += " │";
-      }
-      out_ << line << '\n';
-    };
-    if (n == 0) {
-      out_ << "(" << total_rows_ << " rows, no columns)\n";
-      return;
-    }
-    rule("┌", "┬", "┐");
-    print(names_);
-    print(type_names);
-    rule("├", "┼", "┤");
-    for (const auto& row : head_)
-      print(row);
-    if (total_rows_ > head_.size() + tail_.size()) {
-      std::vector<std::string> dots(n, "·");
-      print(dots);
-    }
-    for (const auto& row : tail_)
-      print(row);
-    rule("└", "┴", "┘");
-    out_ << total_rows_ << (total_rows_ == 1 ? " row" : " rows") << '\n';
-    out_.flush();
-  }
+  void End() override { box_->Render(out_); }
 
  private:
   std::ostream& out_;
-  std::vector<std::string> names_;
-  std::vector<LogicalType> types_;
-  std::vector<std::vector<std::string>> head_, tail_;
-  size_t total_rows_ = 0;
+  BoxStyle style_;
+  std::unique_ptr<BoxRenderer> box_;
 };
+
+// `--format table`: cells cut at 40 characters, no width limit, as before the box mode.
+BoxStyle TableStyle() {
+  BoxStyle style;
+  style.max_cell_width = 40;
+  style.elided_rows_mark = "·";
+  style.footer_shows_count = false;
+  style.escape_control = false;
+  return style;
+}
 
 }  // namespace
 
-std::unique_ptr<ResultWriter> ResultWriter::Make(OutputFormat format, std::ostream& out) {
+std::unique_ptr<ResultWriter> ResultWriter::Make(OutputFormat format, std::ostream& out,
+                                                 size_t box_width) {
   switch (format) {
     case OutputFormat::kTable:
-      return std::make_unique<TableWriter>(out);
+      return std::make_unique<BoxWriter>(out, TableStyle());
+    case OutputFormat::kBox: {
+      BoxStyle style;
+      style.max_width = box_width;
+      return std::make_unique<BoxWriter>(out, style);
+    }
     case OutputFormat::kCsv:
       return std::make_unique<CsvWriter>(out);
     case OutputFormat::kJson:

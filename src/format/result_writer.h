@@ -11,9 +11,11 @@
 
 namespace shears {
 
-enum class OutputFormat { kTable, kCsv, kJson };
+/// kTable: a box with cells cut at 40 characters; kBox: a box fitted to a width (the shell's,
+/// see BoxStyle); kCsv: RFC 4180; kJson: one object per line.
+enum class OutputFormat { kTable, kCsv, kJson, kBox };
 
-/// Parses "table", "csv" or "json"; throws InvalidInputError naming the bad value.
+/// Parses "box", "table", "csv" or "json"; throws InvalidInputError naming the bad value.
 OutputFormat ParseOutputFormat(const std::string& name);
 
 class ResultWriter {
@@ -24,7 +26,9 @@ class ResultWriter {
   virtual void Write(const Batch& batch) = 0;
   virtual void End() = 0;
 
-  static std::unique_ptr<ResultWriter> Make(OutputFormat format, std::ostream& out);
+  /// `box_width`: the line width kBox fits (0: no limit).
+  static std::unique_ptr<ResultWriter> Make(OutputFormat format, std::ostream& out,
+                                            size_t box_width = 0);
 };
 
 /// CSV field quoting per RFC 4180: quoted when empty, or holding , " CR LF, or leading/trailing

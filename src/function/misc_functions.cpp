@@ -16,12 +16,21 @@ namespace shears {
 namespace {
 std::atomic<uint64_t> g_seed{0};
 std::atomic<uint64_t> g_seed_generation{0};  // 0: never seeded, threads pick a random seed
+// Threads that restarted since the last seed: the first continues the seed's own sequence
+// (so one thread is reproducible), later ones derive distinct streams from it.
+std::atomic<uint64_t> g_seeded_threads{0};
 
 struct ThreadRandom {
   uint64_t generation = ~uint64_t{0};
   uint64_t state = 0;
 };
 thread_local ThreadRandom t_random;
+
+uint64_t Mix(uint64_t z) {
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  return z ^ (z >> 31);
+}
 
 double NextRandom() {
   const uint64_t generation = g_seed_generation.load(std::memory_order_acquire);
@@ -31,19 +40,19 @@ double NextRandom() {
       std::random_device device;
       t_random.state = (uint64_t{device()} << 32) ^ device();
     } else {
-      t_random.state = g_seed.load(std::memory_order_relaxed);
+      const uint64_t index = g_seeded_threads.fetch_add(1, std::memory_order_relaxed);
+      const uint64_t seed = g_seed.load(std::memory_order_relaxed);
+      t_random.state = index == 0 ? seed : Mix(seed ^ Mix(index));
     }
   }
-  uint64_t z = (t_random.state += 0x9E3779B97F4A7C15ULL);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-  z ^= z >> 31;
+  const uint64_t z = Mix(t_random.state += 0x9E3779B97F4A7C15ULL);
   return static_cast<double>(z >> 11) * 0x1.0p-53;  // [0, 1)
 }
 }  // namespace
 
 void SetRandomSeed(uint64_t seed) {
   g_seed.store(seed, std::memory_order_relaxed);
+  g_seeded_threads.store(0, std::memory_order_relaxed);
   g_seed_generation.fetch_add(1, std::memory_order_release);
 }
 
@@ -521,20 +530,47 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
   });
 
   registry.Register("hash", ResolveHash, "hash(ANY, ...)");
+  for (const char* name : {"random", "rand"}) {
+    registry.Register(
+        name,
+        [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+          if (!args.empty()) return std::nullopt;
+          return MakeBound(
+              {}, kDouble,
+              [](const Args&, idx_t count, Vector& result) {
+                double* out = result.data<double>();
+                for (idx_t row = 0; row < count; row++)
+                  out[row] = NextRandom();
+              },
+              true, /*deterministic=*/false);
+        },
+        std::string(name) + "()");
+  }
+  // setseed(x), x in [-1, 1] as in PostgreSQL and DuckDB: later random() calls repeat the same
+  // sequence (on one thread). Runs when the query runs, not when it is planned.
   registry.Register(
-      "random",
+      "setseed",
       [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
-        if (!args.empty()) return std::nullopt;
+        if (args.size() != 1 ||
+            !(args[0].id() == TypeId::kInvalid || CanImplicitCast(args[0], kDouble))) {
+          return std::nullopt;
+        }
         return MakeBound(
-            {}, kDouble,
-            [](const Args&, idx_t count, Vector& result) {
-              double* out = result.data<double>();
-              for (idx_t row = 0; row < count; row++)
-                out[row] = NextRandom();
+            {kDouble}, LogicalType::Varchar(),
+            [](const Args& in, idx_t count, Vector& result) {
+              for (idx_t row = 0; row < count; row++) {
+                result.validity().SetNull(row);
+                if (in[0]->IsNull(row)) throw InvalidInputError("setseed() needs a seed, not NULL");
+                const double seed = in[0]->data<double>()[row];
+                if (!(seed >= -1.0 && seed <= 1.0)) {
+                  throw OutOfRangeError("setseed() takes a seed between -1 and 1, not {}", seed);
+                }
+                SetRandomSeed(static_cast<uint64_t>((seed + 1.0) * 0x1.0p52));
+              }
             },
-            true, /*deterministic=*/false);
+            /*null_propagating=*/false, /*deterministic=*/false);
       },
-      "random()");
+      "setseed(DOUBLE)");
 }
 
 }  // namespace function_internal

@@ -4,6 +4,7 @@
 
 #include "catalog/analyze.h"
 #include "catalog/external_table.h"
+#include "catalog/staged_write.h"
 #include "common/error.h"
 #include "parser/parser.h"
 
@@ -163,7 +164,8 @@ QueryResult Analyze(Catalog& catalog, const TableDefinition& table) {
 QueryResult ShowStats(const Catalog& catalog, const TableDefinition& table,
                       const std::string& level) {
   const auto entries = catalog.GetStatistics(table.name, level);
-  if (!table.statistics) {
+  // Managed tables have file statistics from the moment the files are written.
+  if (!table.statistics && (level != "file" || entries.empty())) {
     throw InvalidInputError("table '{}' has no statistics; run ANALYZE {}", table.name, table.name);
   }
   auto text = [](const std::optional<std::string>& s) {
@@ -205,10 +207,11 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
                                  static_cast<const ast::CreateExternalTableStatement&>(statement));
     case ast::StatementKind::kDropTable: {
       const auto& drop = static_cast<const ast::DropTableStatement&>(statement);
-      WithPosition(sql, statement.location, [&] {
-        catalog.DropTable(drop.name, drop.if_exists);
-        return 0;
-      });
+      auto managed_location = WithPosition(
+          sql, statement.location, [&] { return catalog.DropTable(drop.name, drop.if_exists); });
+      // After the commit point: a crash here leaves a directory no table lists, which the next
+      // open of the database removes (RecoverInterruptedWrites).
+      if (managed_location) RemoveManagedFiles(*managed_location);
       return QueryResult();
     }
     case ast::StatementKind::kShowTables: {

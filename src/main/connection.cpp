@@ -9,11 +9,13 @@
 
 #include "common/error.h"
 #include "execution/operator/physical_result_collector.h"
+#include "execution/operator/physical_table_scan.h"
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "format/result_writer.h"
 #include "main/catalog_statements.h"
+#include "main/write_statements.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
 
@@ -141,28 +143,6 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 }
 }  // namespace
 
-class Connection::RunningQuery {
- public:
-  RunningQuery(Connection& connection, QueryContext& context) : connection_(connection) {
-    std::lock_guard lock(connection_.running_mutex_);
-    connection_.running_ = &context;
-  }
-  ~RunningQuery() {
-    std::lock_guard lock(connection_.running_mutex_);
-    connection_.running_ = nullptr;
-  }
-  RunningQuery(const RunningQuery&) = delete;
-  RunningQuery& operator=(const RunningQuery&) = delete;
-
- private:
-  Connection& connection_;
-};
-
-void Connection::Interrupt() {
-  std::lock_guard lock(running_mutex_);
-  if (running_) running_->Cancel();
-}
-
 Database::Database() : catalog_(Catalog::Open("")) {}
 
 Database::Database(const std::string& directory) : catalog_(Catalog::Open(directory)) {}
@@ -185,16 +165,46 @@ QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& 
   return result;
 }
 
+double Connection::Progress() const {
+  std::lock_guard<std::mutex> lock(running_mutex_);
+  return running_ ? running_->Fraction() : last_progress_;
+}
+
+void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator& root) {
+  QueryProgress& progress = context.query().progress();
+  // Every file the scans may read is planned up front, so the fraction never goes backwards
+  // when a later pipeline's scan starts.
+  std::function<void(const PhysicalOperator&)> plan = [&](const PhysicalOperator& op) {
+    if (auto* scan = dynamic_cast<const PhysicalTableScan*>(&op))
+      progress.AddPlanned(scan->PlannedBytes());
+    for (const auto& child : op.children())
+      plan(*child);
+  };
+  plan(root);
+  {
+    std::lock_guard<std::mutex> lock(running_mutex_);
+    running_ = &progress;
+  }
+  struct Unregister {
+    Connection& connection;
+    ~Unregister() {
+      std::lock_guard<std::mutex> lock(connection.running_mutex_);
+      connection.last_progress_ = connection.running_->Fraction();
+      connection.running_ = nullptr;
+    }
+  } unregister{*this};
+  Executor executor(context);
+  executor.Execute(root);
+}
+
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                                       const Settings& settings) {
   Plans plans = PlanQuery(sql, query, database_, settings);
-  QueryContext query_context(settings);
-  RunningQuery running(*this, query_context);
+  QueryContext query_context(settings, &interrupt_);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   collector->AddChild(std::move(plans.physical));
-  Executor executor(context);
-  executor.Execute(*collector);
+  ExecuteWithProgress(context, *collector);
   QueryResult result;
   result.names = plans.bound.names;
   result.types = plans.bound.types;
@@ -233,15 +243,13 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     }
     return TextResult("explain", lines);
   }
-  QueryContext query_context(settings_);
-  RunningQuery running(*this, query_context);
+  QueryContext query_context(settings_, &interrupt_);
   ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   PhysicalOperator* root = plans.physical.get();
   collector->AddChild(std::move(plans.physical));
   auto start = std::chrono::steady_clock::now();
-  Executor executor(context);
-  executor.Execute(*collector);
+  ExecuteWithProgress(context, *collector);
   const double total_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   const idx_t rows = PhysicalResultCollector::Result(context, *collector).row_count();
@@ -263,6 +271,11 @@ QueryResult Connection::Query(const std::string& sql) {
 }
 
 std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
+  // An interrupt is for the statements of this call only.
+  struct ClearOnReturn {
+    Connection& connection;
+    ~ClearOnReturn() { connection.ClearInterrupt(); }
+  } clear{*this};
   std::vector<QueryResult> results;
   for (const auto& statement : Parser::Parse(sql)) {
     const auto start = std::chrono::steady_clock::now();
@@ -327,6 +340,11 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
       case ast::StatementKind::kShowTables:
       case ast::StatementKind::kTableCommand:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
+        break;
+      case ast::StatementKind::kCopy:
+      case ast::StatementKind::kCreateTable:
+      case ast::StatementKind::kInsert:
+        result = RunWriteStatement(database_, settings_, sql, *statement);
         break;
     }
   }

@@ -7,6 +7,7 @@
 //   auto result = con.Query("SELECT count(*) FROM 'data/sales'");
 //   result.rows->batch(0).column(0) ...
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -18,7 +19,9 @@
 
 namespace shears {
 
-class QueryContext;
+class ExecutionContext;
+class PhysicalOperator;
+class QueryProgress;
 
 struct QueryResult {
   std::vector<std::string> names;
@@ -56,28 +59,36 @@ class Connection {
   std::vector<QueryResult> QueryAll(const std::string& sql);
 
   Settings& settings() { return settings_; }
+  Database& database() { return database_; }
 
-  /// Cancels the query this connection is running, from any thread: it stops at its next
-  /// cancellation check (at least once per batch) with a CancelledError, releasing what it
-  /// held, and the connection stays usable. Does nothing when no query is running (catalog
-  /// statements are not interruptible).
-  void Interrupt();
+  /// Cancels the statement running now (from another thread or a signal handler: it only sets
+  /// an atomic flag), or the next one when none runs; QueryAll clears the request when it
+  /// returns. The statement fails with CancelledError at its next cancellation check.
+  void Interrupt() { interrupt_.store(true, std::memory_order_relaxed); }
+  void ClearInterrupt() { interrupt_.store(false, std::memory_order_relaxed); }
+  /// The running query's scan progress in [0, 1] (between queries: the last query's final
+  /// progress, 1 when its scans read or pruned every file); negative before the first query
+  /// and for queries that scan no files. Safe to call from another thread.
+  double Progress() const;
 
  private:
-  // Makes `context` the one Interrupt cancels while the guard lives.
-  class RunningQuery;
-
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
   QueryResult RunSelect(const std::string& sql, const ast::QueryNode& query);
   /// `sql`: the text `query` was parsed from, for error positions.
   QueryResult ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                             const Settings& settings);
   QueryResult RunExplain(const std::string& sql, const ast::ExplainStatement& explain);
+  /// Runs the plan under `root`, publishing its progress for Progress().
+  void ExecuteWithProgress(ExecutionContext& context, PhysicalOperator& root);
 
   Database& database_;
   Settings settings_;
-  std::mutex running_mutex_;
-  QueryContext* running_ = nullptr;  // guarded by running_mutex_
+  std::atomic<bool> interrupt_{false};
+  static_assert(std::atomic<bool>::is_always_lock_free, "Interrupt must be async-signal-safe");
+  // The query being executed, for Progress (null between queries).
+  mutable std::mutex running_mutex_;
+  const QueryProgress* running_ = nullptr;
+  double last_progress_ = -1;
 };
 
 }  // namespace shears

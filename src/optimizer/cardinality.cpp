@@ -101,6 +101,9 @@ double Estimate(LogicalOperator& op) {
     case LogicalOperatorType::kValues:
       rows = static_cast<double>(static_cast<LogicalValues&>(op).rows.size());
       break;
+    case LogicalOperatorType::kRange:
+      rows = static_cast<double>(static_cast<LogicalRange&>(op).count);
+      break;
     case LogicalOperatorType::kFilter:
       rows = child_rows[0] * kFilterSelectivity;
       break;

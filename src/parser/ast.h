@@ -300,6 +300,9 @@ enum class StatementKind {
   kDropTable,
   kShowTables,
   kTableCommand,
+  kCopy,
+  kCreateTable,
+  kInsert,
 };
 
 struct Statement {
@@ -403,6 +406,43 @@ struct TableCommandStatement : Statement {
   std::string name;
   int name_location = -1;
   std::string stats_level = "table";  // SHOW STATS: "table", "partition" or "file"
+};
+
+/// One option of COPY ... TO ... (NAME value, NAME (v1, v2), or NAME alone): values as text.
+struct WriteOption {
+  std::string name;  // lower-case
+  std::vector<std::string> values;
+  bool parenthesized = false;  // NAME (v, ...)
+  int location = -1;
+};
+
+/// COPY (query) TO 'path' [(option, ...)] (also COPY table TO ...).
+struct CopyStatement : Statement {
+  CopyStatement() : Statement(StatementKind::kCopy) {}
+  QueryNodePtr query;
+  std::string path;
+  std::vector<WriteOption> options;
+};
+
+/// CREATE TABLE [IF NOT EXISTS] t [(col type, ...)] [USING parquet] [PARTITIONED BY (col, ...)]
+/// [AS query]: a managed table in the database directory.
+struct CreateTableStatement : Statement {
+  CreateTableStatement() : Statement(StatementKind::kCreateTable) {}
+  std::string name;
+  int name_location = -1;
+  bool if_not_exists = false;
+  std::vector<CreateExternalTableStatement::Column> columns;  // with types; empty for AS
+  std::vector<CreateExternalTableStatement::Column> partition_columns;
+  QueryNodePtr query;  // AS query, or null
+};
+
+/// INSERT INTO t [(col, ...)] query (SELECT or VALUES).
+struct InsertStatement : Statement {
+  InsertStatement() : Statement(StatementKind::kInsert) {}
+  std::string name;
+  int name_location = -1;
+  std::vector<std::string> columns;
+  QueryNodePtr query;
 };
 
 }  // namespace shears::ast

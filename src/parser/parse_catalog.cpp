@@ -1,6 +1,7 @@
 // Catalog statements PostgreSQL's grammar does not have (Hive/Spark syntax), parsed from the
 // scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW PARTITIONS, DESCRIBE, ALTER TABLE
-// ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS. (PostgreSQL's ANALYZE means
+// ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS, and CREATE TABLE (managed
+// tables, with Spark's USING / PARTITIONED BY). (PostgreSQL's ANALYZE means
 // something else and is not supported.) Parser::Parse hands these statements here and
 // the rest of the text to libpg_query.
 
@@ -192,7 +193,75 @@ class CatalogParser {
     return columns;
   }
 
+  /// PARQUET, the one table format (after STORED AS or USING), given once.
+  void ExpectParquet(bool* given, const char* unsupported) {
+    if (*given) Fail<ParseError>("the table format is given twice");
+    if (!AtWord("parquet"))
+      Fail<NotSupportedError>(fmt::format("{}, not {}", unsupported, Found()));
+    pos_++;
+    *given = true;
+  }
+
+  /// BY (col [type], ...) after PARTITIONED, given once.
+  std::vector<ast::CreateExternalTableStatement::Column> PartitionedBy(bool* given) {
+    if (*given) Fail<ParseError>("PARTITIONED BY is given twice");
+    ExpectWord("by");
+    *given = true;
+    return ColumnList(false);
+  }
+
+  /// CREATE TABLE [IF NOT EXISTS] t [(col type, ...)] {USING parquet | STORED AS PARQUET |
+  /// PARTITIONED BY (col [type], ...)} [AS query]. The query is handed to Parser::Parse with
+  /// everything else blanked, so its offsets stay the user's.
+  ast::StatementPtr ParseCreateTable() {
+    auto create = std::make_unique<ast::CreateTableStatement>();
+    if (AcceptWord("if")) {
+      ExpectWord("not");
+      ExpectWord("exists");
+      create->if_not_exists = true;
+    }
+    create->name_location = Here();
+    create->name = Name("a table name");
+    if (pos_ < last_ && tokens_[pos_].token == '(') create->columns = ColumnList(true);
+    bool format = false, partitioned = false;
+    while (pos_ < last_ && !AtWord("as")) {
+      const bool stored = AcceptWord("stored");
+      if (stored) ExpectWord("as");
+      if (stored || AcceptWord("using")) {
+        ExpectParquet(&format, "only parquet tables are supported");
+      } else if (AcceptWord("partitioned")) {
+        create->partition_columns = PartitionedBy(&partitioned);
+      } else {
+        Fail<ParseError>(fmt::format(
+            "expected USING parquet, PARTITIONED BY (...) or AS query but found {}", Found()));
+      }
+    }
+    if (AcceptWord("as")) {
+      if (!create->columns.empty()) {
+        Fail<NotSupportedError>("CREATE TABLE ... AS takes its columns from the query, not a list");
+      }
+      if (pos_ >= last_) Fail<ParseError>("expected a query after AS");
+      std::string blanked(sql_.size(), ' ');
+      for (size_t i = 0; i < sql_.size(); i++) {
+        if (sql_[i] == '\n') blanked[i] = '\n';
+      }
+      const int query_begin = tokens_[pos_].start, query_end = tokens_[last_ - 1].end;
+      blanked.replace(query_begin, query_end - query_begin,
+                      sql_.substr(query_begin, query_end - query_begin));
+      auto statements = Parser::Parse(blanked);
+      if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
+        Fail<ParseError>("expected one query after AS");
+      }
+      create->query = std::move(static_cast<ast::SelectStatement&>(*statements[0]).query);
+      pos_ = last_;
+    } else if (create->columns.empty()) {
+      Fail<ParseError>("CREATE TABLE needs a column list or AS query");
+    }
+    return create;
+  }
+
   ast::StatementPtr ParseCreate() {
+    if (AcceptWord("table")) return ParseCreateTable();
     ExpectWord("external");
     ExpectWord("table");
     auto create = std::make_unique<ast::CreateExternalTableStatement>();
@@ -210,19 +279,10 @@ class CatalogParser {
     bool stored = false, partitioned = false;
     while (pos_ < last_) {
       if (AcceptWord("stored")) {
-        if (stored) Fail<ParseError>("STORED AS is given twice");
         ExpectWord("as");
-        if (!AtWord("parquet")) {
-          Fail<NotSupportedError>(
-              fmt::format("only STORED AS PARQUET is supported, not {}", Found()));
-        }
-        pos_++;
-        stored = true;
+        ExpectParquet(&stored, "only STORED AS PARQUET is supported");
       } else if (AcceptWord("partitioned")) {
-        if (partitioned) Fail<ParseError>("PARTITIONED BY is given twice");
-        ExpectWord("by");
-        create->partition_columns = ColumnList(false);
-        partitioned = true;
+        create->partition_columns = PartitionedBy(&partitioned);
       } else if (AcceptWord("location")) {
         if (create->location_offset >= 0) Fail<ParseError>("LOCATION is given twice");
         std::string_view text = pos_ < last_ ? Text(pos_) : std::string_view();
@@ -265,7 +325,7 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   };
   const std::string head = word(first);
   const std::string second = word(first + 1);
-  return (head == "create" && second == "external") ||
+  return (head == "create" && (second == "external" || second == "table")) ||
          (head == "show" && (second == "tables" || second == "partitions" || second == "stats")) ||
          head == "analyze" || head == "analyse" || head == "describe" ||
          (head == "desc" && first + 1 < last) || (head == "alter" && second == "table") ||

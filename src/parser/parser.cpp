@@ -435,6 +435,12 @@ ast::StatementPtr Transformer::TransformStatement(const PgQuery__Node* node, int
     case PG_QUERY__NODE__NODE_DROP_STMT:
       result = TransformDrop(node->drop_stmt, begin);
       break;
+    case PG_QUERY__NODE__NODE_COPY_STMT:
+      result = TransformCopy(node->copy_stmt, begin);
+      break;
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+      result = TransformInsert(node->insert_stmt, begin);
+      break;
     default:
       ThrowNotSupportedAt(
           fmt::format("{} statements are not supported yet", StatementKindName(node)), begin);

@@ -116,19 +116,48 @@ struct Replacement {
   std::string text;
 };
 
-// Finds string literals in table position. Each parenthesis level tracks whether it is inside
-// a FROM clause: FROM counts only after a SELECT of the same level (so EXTRACT(x FROM y),
-// SUBSTRING(s FROM n), TRIM(FROM s) and IS DISTINCT FROM do not start one), and the clause
+// Whether a subquery without alias may end before this token (DuckDB accepts
+// `FROM (SELECT ...)` without an alias; PostgreSQL before 16 does not). Only tokens that
+// cannot be an alias, so `(SELECT ...) year` keeps its alias.
+bool EndsUnaliasedSubquery(int token) {
+  switch (token) {
+    case 0:  // end of input
+    case ';':
+    case ')':
+    case ',':
+    case PG_QUERY__TOKEN__JOIN:
+    case PG_QUERY__TOKEN__INNER_P:
+    case PG_QUERY__TOKEN__LEFT:
+    case PG_QUERY__TOKEN__RIGHT:
+    case PG_QUERY__TOKEN__FULL:
+    case PG_QUERY__TOKEN__CROSS:
+    case PG_QUERY__TOKEN__NATURAL:
+    case PG_QUERY__TOKEN__ON:
+    case PG_QUERY__TOKEN__USING:
+      return true;
+    default:
+      return EndsFromClause(token);
+  }
+}
+
+// Finds string literals in table position (they become read_parquet calls) and subqueries in
+// table position without an alias (they get one). Each parenthesis level tracks whether it is
+// inside a FROM clause: FROM counts only after a SELECT of the same level (so EXTRACT(x FROM
+// y), SUBSTRING(s FROM n), TRIM(FROM s) and IS DISTINCT FROM do not start one), and the clause
 // runs, across JOIN ... ON/USING and commas, until a keyword that starts another clause.
-void FindPathLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+void FindTableRewrites(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
   struct Level {
     bool select_seen = false;
     bool in_from = false;
+    bool subquery = false;  // a '(' in table position that holds a query
   };
   std::vector<Level> levels(1);
   int prev = 0;
   bool prev_opened_table_paren = false;  // prev is a '(' in table position
-  for (const SqlToken& t : tokens) {
+  int unnamed = 0;
+  for (size_t i = 0; i < tokens.size(); i++) {
+    const SqlToken& t = tokens[i];
+    const int next = i + 1 < tokens.size() ? tokens[i + 1].token : 0;
     Level& level = levels.back();
     bool opened_table_paren = false;
     switch (t.token) {
@@ -138,12 +167,22 @@ void FindPathLiterals(const std::vector<SqlToken>& tokens, std::vector<Replaceme
         bool table_position =
             level.in_from && (prev == PG_QUERY__TOKEN__FROM || prev == PG_QUERY__TOKEN__JOIN ||
                               prev == ',' || prev_opened_table_paren);
-        levels.push_back(Level{false, table_position});
+        const bool query =
+            table_position && (next == PG_QUERY__TOKEN__SELECT || next == PG_QUERY__TOKEN__WITH ||
+                               next == PG_QUERY__TOKEN__VALUES);
+        levels.push_back(Level{false, table_position, query});
         opened_table_paren = table_position;
         break;
       }
       case ')':
-        if (levels.size() > 1) levels.pop_back();
+        if (levels.size() > 1) {
+          if (levels.back().subquery && EndsUnaliasedSubquery(next)) {
+            unnamed++;
+            out->push_back({t.end, t.end,
+                            " AS unnamed_subquery" + (unnamed > 1 ? std::to_string(unnamed) : "")});
+          }
+          levels.pop_back();
+        }
         break;
       case ';':
         levels.assign(1, Level{});
@@ -295,7 +334,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   RewrittenSql result;
   result.tokens = Scan(sql);
   std::vector<Replacement> replacements;
-  FindPathLiterals(result.tokens, &replacements);
+  FindTableRewrites(result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;

@@ -120,6 +120,9 @@ class Transformer {
   ast::StatementPtr TransformVariableSet(const PgQuery__VariableSetStmt* stmt, int begin);
   ast::StatementPtr TransformView(const PgQuery__ViewStmt* stmt, int begin, int end);
   ast::StatementPtr TransformDrop(const PgQuery__DropStmt* stmt, int begin);
+  // transform_write.cpp
+  ast::StatementPtr TransformCopy(const PgQuery__CopyStmt* stmt, int begin);
+  ast::StatementPtr TransformInsert(const PgQuery__InsertStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
   ast::QueryNodePtr TransformValues(const PgQuery__SelectStmt* stmt);

@@ -38,6 +38,10 @@ struct ScopeEntry {
   }
 };
 
+/// Renames the entry's first columns (`t(a, b)` after a table); BinderError when there are
+/// more aliases than columns.
+void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases);
+
 struct Binder::Scope {
   std::vector<ScopeEntry> entries;
   Scope* outer = nullptr;  // enclosing query, for correlated subqueries
@@ -50,7 +54,7 @@ struct AggregateInfo {
   uint32_t group_index = 0;
   uint32_t aggregate_index = 0;
   std::vector<BoundExprPtr> groups;
-  std::vector<std::string> group_keys;  // ToString of each group, to match select items
+  std::vector<std::string> group_keys;  // IdentityKey of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
   std::vector<std::string> aggregate_keys;
   /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.

@@ -37,24 +37,36 @@ ScopeEntry EntryFor(const std::string& alias, const LogicalOperator& op,
   return entry;
 }
 
-void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
-  if (aliases.size() > entry.names.size()) {
-    throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
-                      entry.names.size(), aliases.size());
+void QualifyColumnNames(BoundExpr& expr) {
+  // A subquery prints as its unique id already, and its copy shares its parts with the original.
+  if (expr.kind == BoundExprKind::kSubquery) return;
+  if (expr.kind == BoundExprKind::kColumnRef) {
+    auto& ref = static_cast<BoundColumnRef&>(expr);
+    ref.name += "#" + std::to_string(ref.binding.table_index) + "." +
+                std::to_string(ref.binding.column_index);
   }
-  for (size_t i = 0; i < aliases.size(); i++)
-    entry.names[i] = aliases[i];
+  for (BoundExprPtr* child : expr.Children())
+    QualifyColumnNames(**child);
+}
+
+// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it):
+// ToString with every column qualified by its binding, since d1.d_year and d2.d_year print
+// alike.
+std::string IdentityKey(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  QualifyColumnNames(*copy);
+  return copy->ToString();
 }
 
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
-  const std::string key = expr->ToString();
+  const std::string key = IdentityKey(*expr);
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
       // expr->type: the group expressions may already have moved into the aggregate.
       auto ref = std::make_unique<BoundColumnRef>(
-          expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, key);
+          expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, expr->ToString());
       ref->alias = expr->alias;
       return ref;
     }
@@ -102,6 +114,15 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 }
 
 }  // namespace
+
+void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
+  if (aliases.size() > entry.names.size()) {
+    throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
+                      entry.names.size(), aliases.size());
+  }
+  for (size_t i = 0; i < aliases.size(); i++)
+    entry.names[i] = aliases[i];
+}
 
 // Walks an AST expression looking for aggregate function calls (not inside subqueries).
 namespace {
@@ -326,50 +347,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
           "read_parquet('path'))",
           base.name.back());
     }
-    case ast::TableRefKind::kTableFunction: {
-      const auto& fn = static_cast<const ast::TableFunctionRef&>(ref);
-      const std::string name = Lower(fn.name);
-      if (name != "read_parquet" && name != "parquet_scan") {
-        throw BinderError("table function '{}' does not exist", fn.name);
-      }
-      if (fn.args.size() != 1) throw BinderError("read_parquet takes one path or glob argument");
-      ExprContext ctx;
-      ctx.clause = "read_parquet argument";
-      auto path_expr = BindExpr(*fn.args[0], ctx);
-      if (path_expr->kind != BoundExprKind::kConstant || path_expr->type.id() != TypeId::kVarchar) {
-        throw BinderError("read_parquet needs a constant string path");
-      }
-      const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
-      DatasetOptions options;
-      for (const auto& [arg_name, arg] : fn.named_args) {
-        auto value_expr = BindExpr(*arg, ctx);
-        if (value_expr->kind != BoundExprKind::kConstant) {
-          throw BinderError("read_parquet option '{}' must be a constant", arg_name);
-        }
-        const Value& v = static_cast<BoundConstant&>(*value_expr).value;
-        const std::string option = Lower(arg_name);
-        if (option == "hive_partitioning") {
-          options.hive_partitioning = CastValue(v, LogicalType::Boolean()).GetBoolean();
-        } else if (option == "union_by_name") {
-          options.union_by_name = CastValue(v, LogicalType::Boolean()).GetBoolean();
-        } else {
-          throw BinderError(
-              "unknown read_parquet option '{}' (known: hive_partitioning, union_by_name)",
-              arg_name);
-        }
-      }
-      // Without an alias, a path is known by its last component without extension, as in
-      // DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders".
-      std::string stem = path;
-      while (stem.size() > 1 && stem.back() == '/')
-        stem.pop_back();
-      stem =
-          stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
-      if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
-      stem = stem.substr(0, stem.find('.'));
-      return BindDataset(Dataset::Open(path, options), ref.alias.empty() ? path : ref.alias,
-                         ref.alias.empty() ? stem : ref.alias, ref, scope);
-    }
+    case ast::TableRefKind::kTableFunction:
+      return BindTableFunction(static_cast<const ast::TableFunctionRef&>(ref), scope);
     case ast::TableRefKind::kSubquery: {
       const auto& sub = static_cast<const ast::SubqueryRef&>(ref);
       BoundQuery q = BindQueryNode(*sub.query, nullptr);
@@ -869,7 +848,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         }
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
-      info.group_keys.push_back(bound->ToString());
+      info.group_keys.push_back(IdentityKey(*bound));
       info.groups.push_back(std::move(bound));
     }
   }
@@ -927,9 +906,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (position < 0) {
       BoundExprPtr bound = BindExpr(*order.expr, select_ctx);
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
-      const std::string key = bound->ToString();
+      const std::string key = IdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
-        if (select_exprs[i]->ToString() == key) {
+        if (IdentityKey(*select_exprs[i]) == key) {
           position = static_cast<int>(i);
           break;
         }

@@ -44,6 +44,8 @@ class Binder {
   LogicalOperatorPtr BindDataset(std::shared_ptr<const Dataset> dataset,
                                  const std::string& table_name, const std::string& alias,
                                  const ast::TableRef& ref, Scope& scope);
+  /// read_parquet(...), range(...), generate_series(...) (bind_table_function.cpp).
+  LogicalOperatorPtr BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                   const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);

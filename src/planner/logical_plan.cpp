@@ -1,5 +1,7 @@
 #include "planner/logical_plan.h"
 
+#include <fmt/format.h>
+
 namespace shears {
 
 namespace {
@@ -78,6 +80,10 @@ std::vector<ColumnBinding> LogicalValues::GetColumnBindings() const {
 
 std::string LogicalValues::Describe() const {
   return "VALUES (" + std::to_string(rows.size()) + " rows)";
+}
+
+std::string LogicalRange::Describe() const {
+  return fmt::format("RANGE {} (start {}, step {}, {} rows)", function, start, step, count);
 }
 
 std::vector<BoundExprPtr*> LogicalValues::Expressions() {

@@ -17,6 +17,7 @@ enum class LogicalOperatorType {
   kGet,        // scan of a dataset (files), with projected columns and pushed filters
   kDummyScan,  // one row, no columns: SELECT without FROM
   kValues,     // VALUES (...), (...)
+  kRange,      // range() / generate_series(): an arithmetic sequence of BIGINT
   kFilter,
   kProjection,
   kAggregate,  // GROUP BY and aggregates (DISTINCT is an aggregate without aggregates)
@@ -87,6 +88,21 @@ struct LogicalValues : LogicalOperator {
   std::vector<LogicalType> GetTypes() const override { return types; }
   std::string Describe() const override;
   std::vector<BoundExprPtr*> Expressions() override;
+};
+
+/// range(start, stop, step) (stop excluded) and generate_series (stop included), reduced to
+/// `count` values start, start + step, ... so execution cannot overflow.
+struct LogicalRange : LogicalOperator {
+  LogicalRange() : LogicalOperator(LogicalOperatorType::kRange) {}
+  uint32_t table_index = 0;
+  std::string function;  // as written, for EXPLAIN
+  std::string column_name;
+  int64_t start = 0;
+  int64_t step = 1;
+  int64_t count = 0;
+  std::vector<ColumnBinding> GetColumnBindings() const override { return {{table_index, 0}}; }
+  std::vector<LogicalType> GetTypes() const override { return {LogicalType::Bigint()}; }
+  std::string Describe() const override;
 };
 
 struct LogicalFilter : LogicalOperator {

@@ -8,8 +8,9 @@
 //     (.crc, .json, _SUCCESS, hidden files, ...) are ignored;
 //   * a glob (`*`, `?`, `[...]`, `**`): every file it matches, whatever its name; the root is
 //     the directory before the first wildcard.
-// Files are listed by path order. Footers are read once while opening (to learn the schema and
-// row counts) and closed again: a dataset of thousands of files holds no file descriptors.
+// Files are listed by path order. Footers are read once while opening (in parallel when there
+// are many), to learn the schema and row counts, and closed again: a dataset of thousands of
+// files holds no file descriptors.
 //
 // Schema: file columns are unified by name (case-insensitive; the first file's spelling and
 // order, columns first seen in later files appended). INTEGER and BIGINT widen to BIGINT and

@@ -1,5 +1,6 @@
 #include "storage/dataset.h"
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <stdlib.h>
@@ -564,6 +565,33 @@ TEST(DatasetTest, CorruptFileIsNamed) {
   } catch (const Error& e) {
     EXPECT_TRUE(e.IsUserError());
     EXPECT_NE(std::string(e.what()).find("b.parquet"), std::string::npos) << e.what();
+  }
+}
+
+// Hundreds of files are opened on several threads; the result and, on failure, the error are
+// those of a serial pass in path order.
+TEST(DatasetTest, ManyFilesOpenInParallelInPathOrder) {
+  TempDir dir;
+  for (int k = 0; k < 300; k++)
+    dir.Add(fmt::format("k={:03d}/a.parquet", k), kYearMonthFile);
+  auto dataset = Dataset::Open(dir.path());
+  ASSERT_EQ(dataset->files().size(), 300u);
+  const int64_t rows = dataset->files()[0].num_rows;
+  EXPECT_GT(rows, 0);
+  for (size_t i = 0; i < 300; i++) {
+    EXPECT_EQ(Relative(dataset->files()[i].path, dir.path()), fmt::format("k={:03d}/a.parquet", i));
+    EXPECT_EQ(dataset->files()[i].num_rows, rows);
+    EXPECT_EQ(dataset->files()[i].partition_values[0], Value::Bigint(static_cast<int64_t>(i)));
+  }
+  EXPECT_EQ(dataset->total_rows(), 300 * rows);
+
+  dir.AddText("k=250/b.parquet", "not parquet at all");
+  dir.AddText("k=120/b.parquet", "also not parquet");
+  try {
+    Dataset::Open(dir.path());
+    FAIL() << "expected an error";
+  } catch (const Error& e) {
+    EXPECT_NE(std::string(e.what()).find("k=120/b.parquet"), std::string::npos) << e.what();
   }
 }
 

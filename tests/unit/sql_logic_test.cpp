@@ -8,8 +8,11 @@
 //   explain-on <regex>            the same, checked only with dynamic filtering on (defaults)
 //   explain-off <regex>           the same, checked only with dynamic filtering off
 //   explain-always <regex>        the same, checked only in the runtime_filter = always run
+//   let <name>                    the SQL's one value becomes ${name} in later SQL and regexes
+//                                 (of the same mode), for checking plans against data
 //
-// ${DATA} in SQL is replaced by the tests/data directory. Every query and statement runs
+// ${DATA} in SQL is replaced by the tests/data directory, ${TEMP} by a fresh directory (one per
+// mode, removed at the end). Every query and statement runs
 // three times: with dynamic filtering on (default settings), off, and on with
 // runtime_filter = 'always' (so the small test tables get runtime filters too); every run
 // must give the expected answer.
@@ -18,6 +21,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -31,7 +35,8 @@ namespace {
 enum Mode { kOff = 0, kOn = 1, kAlways = 2 };
 
 struct Record {
-  enum Kind { kStatementOk, kStatementError, kQuery, kExplain } kind;
+  enum Kind { kStatementOk, kStatementError, kQuery, kExplain, kLet } kind;
+  std::string variable;  // let
   std::string sql;
   std::string expected_error;
   bool rowsort = false;
@@ -78,6 +83,9 @@ std::vector<Record> ParseTestFile(const std::string& text) {
                                                     : -1;
       std::getline(header, record.regex);
       record.regex.erase(0, record.regex.find_first_not_of(' '));
+    } else if (word == "let") {
+      record.kind = Record::kLet;
+      header >> record.variable;
     } else {
       ADD_FAILURE() << "line " << line_number << ": unknown record '" << line << "'";
       continue;
@@ -119,16 +127,24 @@ std::string Join(const std::vector<std::string>& lines) {
   return out;
 }
 
-void RunRecord(Connection& connection, const Record& record, const std::string& file, Mode mode) {
+/// Replaces every ${name} of `variables` in `text`.
+std::string Substitute(std::string text, const std::map<std::string, std::string>& variables) {
+  for (const auto& [name, value] : variables) {
+    const std::string key = "${" + name + "}";
+    for (size_t pos; (pos = text.find(key)) != std::string::npos;)
+      text.replace(pos, key.size(), value);
+  }
+  return text;
+}
+
+void RunRecord(Connection& connection, const Record& record, const std::string& file, Mode mode,
+               std::map<std::string, std::string>& variables) {
   const bool dynamic_filtering = mode != kOff;
   const std::string where = file + ":" + std::to_string(record.line) +
                             (mode == kOn    ? " (dynamic filtering on)"
                              : mode == kOff ? " (dynamic filtering off)"
                                             : " (runtime_filter always)");
-  std::string sql = record.sql;
-  const std::string data = test::DataDir();
-  for (size_t pos; (pos = sql.find("${DATA}")) != std::string::npos;)
-    sql.replace(pos, 7, data);
+  const std::string sql = Substitute(record.sql, variables);
   connection.settings().Set("dynamic_filtering", Value::Boolean(dynamic_filtering));
   switch (record.kind) {
     case Record::kStatementOk:
@@ -166,6 +182,20 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
       EXPECT_EQ(Join(actual), Join(expected)) << where << "\n" << sql;
       return;
     }
+    case Record::kLet: {
+      try {
+        auto rows = connection.Query(sql).ToStrings();
+        if (rows.size() != 1 || rows[0].size() != 1) {
+          ADD_FAILURE() << where << ": let needs one value, the query gave " << rows.size()
+                        << " rows";
+          return;
+        }
+        variables[record.variable] = rows[0][0];
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << where << ": let query failed: " << e.what() << "\n" << sql;
+      }
+      return;
+    }
     case Record::kExplain: {
       if (record.only_mode >= 0 && record.only_mode != mode) return;
       std::vector<std::string> lines;
@@ -176,8 +206,9 @@ void RunRecord(Connection& connection, const Record& record, const std::string& 
         return;
       }
       const std::string text = Join(lines);
-      EXPECT_TRUE(std::regex_search(text, std::regex(record.regex)))
-          << where << ": EXPLAIN ANALYZE output does not match /" << record.regex << "/:\n"
+      const std::string regex = Substitute(record.regex, variables);
+      EXPECT_TRUE(std::regex_search(text, std::regex(regex)))
+          << where << ": EXPLAIN ANALYZE output does not match /" << regex << "/:\n"
           << text;
       return;
     }
@@ -203,11 +234,14 @@ TEST_P(SqlLogicTest, Run) {
   ASSERT_FALSE(records.empty()) << file << " has no records";
   // Each mode gets its own database, so every run sees the same state.
   for (Mode mode : {kOn, kOff, kAlways}) {
+    test::TempDir temp;
+    std::map<std::string, std::string> variables = {{"DATA", test::DataDir()},
+                                                    {"TEMP", temp.path()}};
     Database database;
     Connection connection(database);
     if (mode == kAlways) connection.settings().Set("runtime_filter", Value::Varchar("always"));
     for (const auto& record : records)
-      RunRecord(connection, record, file, mode);
+      RunRecord(connection, record, file, mode, variables);
   }
 }
 

@@ -276,6 +276,7 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
       group_keys.push_back(&pair_values[g]);
     for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
       for (const auto& block : global.distinct[d]->partition(p).rows.blocks()) {
+        context.CheckCancelled();  // a query with many distinct pairs stays cancellable here
         const idx_t n = block.count;
         for (idx_t i = 0; i < n; i++)
           pair_rows[i] = block.data + i * layout.row_width;

@@ -10,6 +10,7 @@
 #include "execution/expression_executor.h"
 #include "execution/operator/stats_pruning.h"
 #include "execution/pipeline.h"
+#include "execution/query_context.h"
 #include "storage/dataset_reader.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/parquet_file.h"
@@ -50,6 +51,7 @@ struct RuntimeFilterProbeState {
 struct ScanLocalState : LocalSourceState {
   std::unique_ptr<DatasetReader> reader;
   bool active = false;
+  uint64_t morsel_bytes = 0;  // the active morsel's share of its file, for progress
   Batch scratch;
   SelectionVector sel;
   std::vector<RuntimeFilterProbeState> runtime;
@@ -196,6 +198,17 @@ std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
   return ids;
 }
 
+uint64_t PhysicalTableScan::ProgressBytes(const DatasetFile& file) {
+  return std::max<uint64_t>(file.size, 1);
+}
+
+uint64_t PhysicalTableScan::PlannedBytes() const {
+  uint64_t bytes = 0;
+  for (const auto& file : dataset_->files())
+    bytes += ProgressBytes(file);
+  return bytes;
+}
+
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     ExecutionContext& context) const {
   auto state = std::make_unique<ScanGlobalState>();
@@ -277,6 +290,11 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     scan_metrics_.files_pruned_dynamic += state->files.size();
     state->files.clear();
   }
+  // Pruned files count as scanned for the progress estimate.
+  uint64_t kept_bytes = 0;
+  for (size_t file_index : state->files)
+    kept_bytes += ProgressBytes(dataset_->files()[file_index]);
+  context.query().progress().AddDone(PlannedBytes() - kept_bytes);
   if (dataset_->num_partition_columns() > 0) {
     scan_metrics_.partitions_total = dataset_->num_partitions();
     scan_metrics_.partitions_pruned_static =
@@ -318,6 +336,10 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
             scan_metrics_.files_read++;
             scan_metrics_.row_groups_total +=
                 static_cast<uint64_t>(global.current->num_row_groups());
+            if (global.current->num_row_groups() == 0) {
+              context.query().progress().AddDone(
+                  ProgressBytes(dataset_->files()[morsel.file_index]));
+            }
           }
           morsel.file_index = global.files[global.next_file];
           if (global.next_row_group < global.current->num_row_groups()) {
@@ -332,6 +354,12 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       // Row-group pruning by statistics.
       const auto& dataset_file = dataset_->files()[morsel.file_index];
       const int rg = morsel.row_groups[0];
+      // The file's bytes split evenly over its row groups, summing exactly to its size.
+      const uint64_t file_bytes = ProgressBytes(dataset_file);
+      const uint64_t row_groups = static_cast<uint64_t>(morsel.file->num_row_groups());
+      const uint64_t rg_index = static_cast<uint64_t>(rg);
+      const uint64_t morsel_bytes =
+          file_bytes * (rg_index + 1) / row_groups - file_bytes * rg_index / row_groups;
       std::vector<std::optional<parquet::ColumnChunkStatistics>> stats(column_ids_.size());
       auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
         const size_t id = static_cast<size_t>(column_ids_[column]);
@@ -354,14 +382,17 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       }
       if (!may_match) {
         scan_metrics_.row_groups_pruned++;
+        context.query().progress().AddDone(morsel_bytes);
         continue;
       }
       if (!RuntimeFiltersMayMatch(context, local, lookup, *morsel.file, dataset_file, rg)) {
         scan_metrics_.row_groups_pruned++;
         scan_metrics_.row_groups_pruned_runtime++;
+        context.query().progress().AddDone(morsel_bytes);
         continue;
       }
       scan_metrics_.row_groups_read++;
+      local.morsel_bytes = morsel_bytes;
       local.reader->StartMorsel(morsel.file_index, morsel.file, morsel.row_groups);
       local.active = true;
     }
@@ -372,6 +403,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
     scan_metrics_.bytes_read += local.reader->counters().bytes_read - bytes_before;
     if (!got) {
       local.active = false;
+      context.query().progress().AddDone(local.morsel_bytes);
       continue;
     }
     Batch& batch = direct ? out : local.scratch;

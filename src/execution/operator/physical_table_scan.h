@@ -61,6 +61,9 @@ class PhysicalTableScan : public PhysicalOperator {
   const ScanMetrics& scan_metrics() const { return scan_metrics_; }
   const std::vector<int>& column_ids() const { return column_ids_; }
   const Dataset& dataset() const { return *dataset_; }
+  /// The bytes this scan counts in its query's progress (QueryProgress): every file of the
+  /// dataset, pruned or not.
+  uint64_t PlannedBytes() const;
 
  private:
   /// False when a published runtime filter shows the row group (statistics via `lookup`)
@@ -68,6 +71,8 @@ class PhysicalTableScan : public PhysicalOperator {
   bool RuntimeFiltersMayMatch(ExecutionContext& context, LocalSourceState& local,
                               const StatsLookup& lookup, const parquet::ParquetFile& file,
                               const DatasetFile& dataset_file, int row_group) const;
+  /// A file's weight in the progress estimate: its size (at least 1, so empty files count).
+  static uint64_t ProgressBytes(const DatasetFile& file);
   /// Drops the rows of `batch` that no runtime filter lets through; returns the rows left.
   idx_t ApplyRuntimeFilters(LocalSourceState& local, Batch& batch) const;
 

@@ -1,0 +1,59 @@
+#pragma once
+// Atomic writes to managed tables. Files are written under DATA/staging/<id>/ (DATA is the
+// database directory), then Publish records where they go in a manifest and renames them into
+// the table's directory, then the caller commits the catalog (the commit point: queries read
+// only the files the catalog lists, so renamed but uncommitted files are never visible), then
+// Finish removes the staging directory. Any failure before Finish (an exception: the
+// destructor; a crash: RecoverInterruptedWrites on the next open) deletes what was published.
+//
+// Writers hold DATA/staging.lock shared (flock) while they live; recovery takes it exclusive and
+// does nothing when it cannot, so it never touches a write in progress, in any process.
+
+#include <string>
+#include <vector>
+
+namespace shears {
+
+class Catalog;
+
+class StagedWrite {
+ public:
+  /// Takes DATA/staging.lock shared and creates DATA/staging/<id>/. IOError when it cannot.
+  explicit StagedWrite(const std::string& data_directory);
+  ~StagedWrite();
+  StagedWrite(const StagedWrite&) = delete;
+  StagedWrite& operator=(const StagedWrite&) = delete;
+
+  /// Where to write the files (below it, in their partition directories).
+  const std::string& directory() const { return directory_; }
+  /// Unique among writes; used in file names so published files never collide.
+  const std::string& id() const { return id_; }
+
+  /// Renames directory()/relative to target_root/relative for each path, after writing
+  /// `table` and the final paths to the manifest. IOError naming the file on failure.
+  void Publish(const std::string& table, const std::string& target_root,
+               const std::vector<std::string>& relative_paths);
+  /// Call right after the catalog committed: the write is done, the staging directory goes.
+  void Finish();
+
+ private:
+  std::string directory_;
+  std::string id_;
+  int lock_fd_ = -1;
+  std::vector<std::string> published_;  // final paths, deleted unless Finish was called
+  bool finished_ = false;
+};
+
+/// Deletes what writes interrupted by a crash left, when no write is in progress: staging
+/// directories, the files they published that the catalog does not list, and directories under
+/// DATA/tables/ that belong to no managed table.
+void RecoverInterruptedWrites(Catalog& catalog, const std::string& data_directory);
+
+/// Deletes a dropped managed table's directory (errors are ignored: the catalog no longer
+/// lists it, and the next open's recovery retries).
+void RemoveManagedFiles(const std::string& location);
+
+/// DATA/tables/<name> for a managed table (the name escaped like a Hive value).
+std::string ManagedTableLocation(const std::string& data_directory, const std::string& name);
+
+}  // namespace shears

@@ -1,0 +1,529 @@
+#include "main/write_statements.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "catalog/staged_write.h"
+#include "common/error.h"
+#include "execution/operator/physical_parquet_write.h"
+#include "execution/physical_planner.h"
+#include "execution/pipeline.h"
+#include "execution/query_context.h"
+#include "optimizer/optimizer.h"
+#include "parser/parser.h"
+#include "parser/transformer.h"
+#include "planner/binder.h"
+
+namespace shears {
+
+namespace fs = std::filesystem;
+using parser_internal::Lower;
+
+namespace {
+
+/// Rows, files and partitions written: the result of every write statement.
+QueryResult WriteSummary(const std::vector<WrittenPartFile>& files) {
+  int64_t rows = 0;
+  std::set<std::string> partitions;
+  for (const auto& f : files) {
+    rows += f.file.rows;
+    if (!f.partition.empty()) partitions.insert(f.partition);
+  }
+  QueryResult result;
+  result.names = {"rows", "files", "partitions"};
+  result.types = {LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint()};
+  result.rows = std::make_shared<ColumnDataCollection>(result.types);
+  Batch batch(result.types, 1);
+  batch.column(0).data<int64_t>()[0] = rows;
+  batch.column(1).data<int64_t>()[0] = static_cast<int64_t>(files.size());
+  batch.column(2).data<int64_t>()[0] = static_cast<int64_t>(partitions.size());
+  batch.SetSize(1);
+  result.rows->Append(batch);
+  return result;
+}
+
+/// A query bound for writing; the binder stays, to hand out table indexes for projections.
+struct BoundWrite {
+  std::unique_ptr<Binder> binder;
+  BoundQuery query;
+};
+
+BoundWrite BindWrite(const Catalog& catalog, const std::string& sql, const ast::QueryNode& query) {
+  BoundWrite write;
+  write.binder = std::make_unique<Binder>(catalog, &sql);
+  write.query = write.binder->Bind(query);
+  return write;
+}
+
+/// The query's column `i`, for the expressions of a projection above it.
+BoundExprPtr QueryColumn(const BoundWrite& write, size_t i) {
+  return std::make_unique<BoundColumnRef>(
+      write.query.types[i], write.query.plan->GetColumnBindings()[i], write.query.names[i]);
+}
+
+/// Puts a projection computing `exprs` (named `names`) on top of the query.
+void Project(BoundWrite& write, std::vector<BoundExprPtr> exprs, std::vector<std::string> names) {
+  auto projection = std::make_unique<LogicalProjection>();
+  projection->table_index = write.binder->NewTableIndex();
+  write.query.types.clear();
+  for (size_t i = 0; i < exprs.size(); i++) {
+    exprs[i]->alias = names[i];
+    write.query.types.push_back(exprs[i]->type);
+  }
+  projection->expressions = std::move(exprs);
+  projection->children.push_back(std::move(write.query.plan));
+  write.query.plan = std::move(projection);
+  write.query.names = std::move(names);
+}
+
+/// Casts the query's columns to the types of the columns they are written to.
+void CastForWrite(BoundWrite& write, const std::vector<LogicalType>& types,
+                  const std::vector<std::string>& names) {
+  if (write.query.types.size() != types.size()) {
+    throw BinderError("the query gives {} columns but {} are written ({})",
+                      write.query.types.size(), types.size(),
+                      fmt::format("{}", fmt::join(names, ", ")));
+  }
+  std::vector<BoundExprPtr> exprs;
+  for (size_t i = 0; i < types.size(); i++) {
+    if (!CastExists(write.query.types[i], types[i])) {
+      throw BinderError("column '{}' is {} but the query gives {}", names[i], types[i].ToString(),
+                        write.query.types[i].ToString());
+    }
+    exprs.push_back(CastTo(QueryColumn(write, i), types[i]));
+  }
+  Project(write, std::move(exprs), names);
+}
+
+/// Optimizes and runs the bound query into a PARQUET_WRITE sink; the files it wrote.
+std::vector<WrittenPartFile> ExecuteWrite(BoundQuery bound, const Settings& settings,
+                                          ParquetWriteSpec spec) {
+  spec.max_partitions = settings.GetInt("partitioned_write_max_partitions");
+  Optimize(bound.plan, settings);
+  PhysicalPlanner planner;
+  PhysicalOperatorPtr physical = planner.Plan(*bound.plan);
+  auto sink = std::make_unique<PhysicalParquetWrite>(bound.types, std::move(spec));
+  sink->AddChild(std::move(physical));
+  QueryContext query_context(settings);
+  ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
+  Executor executor(context);
+  executor.Execute(*sink);
+  return PhysicalParquetWrite::TakeFiles(context, *sink);
+}
+
+/// Index of `name` (case-insensitive) among `names`, or -1.
+int FindName(const std::vector<std::string>& names, const std::string& name) {
+  for (size_t i = 0; i < names.size(); i++) {
+    if (Lower(names[i]) == Lower(name)) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+// ---------------------------------------------------------------- COPY
+
+struct CopyOptions {
+  parquet::WriterOptions writer;
+  std::vector<std::string> partition_by;
+  bool overwrite = false, overwrite_or_ignore = false, append = false;
+  bool per_thread_output = false;
+  bool write_partition_columns = false;
+};
+
+bool OptionBool(const ast::WriteOption& option) {
+  if (option.values.empty()) return true;
+  const std::string v = Lower(option.values[0]);
+  if (v == "true" || v == "1" || v == "on") return true;
+  if (v == "false" || v == "0" || v == "off") return false;
+  throw InvalidInputError("COPY option {} takes true or false, not '{}'", option.name,
+                          option.values[0]);
+}
+
+int64_t OptionInt(const ast::WriteOption& option) {
+  int64_t value = 0;
+  size_t used = 0;
+  try {
+    if (option.values.size() == 1) value = std::stoll(option.values[0], &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (option.values.size() != 1 || used != option.values[0].size() || value < 0) {
+    throw InvalidInputError("COPY option {} takes a number", option.name);
+  }
+  return value;
+}
+
+format::CompressionCodec::type ParseCodec(const std::string& text) {
+  const std::string name = Lower(text);
+  if (name == "snappy") return format::CompressionCodec::SNAPPY;
+  if (name == "zstd") return format::CompressionCodec::ZSTD;
+  if (name == "gzip") return format::CompressionCodec::GZIP;
+  // DuckDB's "lz4" writes LZ4_RAW, the codec the format recommends.
+  if (name == "lz4_raw" || name == "lz4") return format::CompressionCodec::LZ4_RAW;
+  if (name == "uncompressed" || name == "none") return format::CompressionCodec::UNCOMPRESSED;
+  throw InvalidInputError(
+      "unknown COMPRESSION '{}' (use snappy, zstd, gzip, lz4_raw, lz4 or uncompressed)", text);
+}
+
+CopyOptions ParseCopyOptions(const std::vector<ast::WriteOption>& options) {
+  CopyOptions out;
+  for (const auto& option : options) {
+    const std::string& name = option.name;
+    if (name == "format") {
+      if (option.values.size() != 1 || Lower(option.values[0]) != "parquet") {
+        throw NotSupportedError("COPY writes FORMAT parquet only");
+      }
+    } else if (name == "partition_by") {
+      if (option.values.empty()) throw InvalidInputError("PARTITION_BY needs column names");
+      out.partition_by = option.values;
+    } else if (name == "compression" || name == "codec") {
+      if (option.values.size() != 1) throw InvalidInputError("COMPRESSION takes one codec name");
+      out.writer.codec = ParseCodec(option.values[0]);
+    } else if (name == "compression_level") {
+      out.writer.compression_level = static_cast<int>(OptionInt(option));
+    } else if (name == "row_group_size") {
+      out.writer.row_group_rows = OptionInt(option);
+      if (out.writer.row_group_rows < 1) throw InvalidInputError("ROW_GROUP_SIZE must be >= 1");
+    } else if (name == "overwrite_or_ignore") {
+      out.overwrite_or_ignore = OptionBool(option);
+    } else if (name == "overwrite") {
+      out.overwrite = OptionBool(option);
+    } else if (name == "append") {
+      out.append = OptionBool(option);
+    } else if (name == "per_thread_output") {
+      out.per_thread_output = OptionBool(option);
+    } else if (name == "write_partition_columns") {
+      out.write_partition_columns = OptionBool(option);
+    } else if (name == "bloom_filter_columns") {
+      out.writer.bloom_filter_columns = option.values;
+    } else {
+      throw InvalidInputError(
+          "unknown COPY option '{}' (supported: FORMAT, PARTITION_BY, COMPRESSION, "
+          "COMPRESSION_LEVEL, ROW_GROUP_SIZE, OVERWRITE_OR_IGNORE, OVERWRITE, APPEND, "
+          "PER_THREAD_OUTPUT, WRITE_PARTITION_COLUMNS, BLOOM_FILTER_COLUMNS)",
+          name);
+    }
+  }
+  if (out.overwrite + out.overwrite_or_ignore + out.append > 1) {
+    throw InvalidInputError("COPY takes only one of OVERWRITE, OVERWRITE_OR_IGNORE and APPEND");
+  }
+  return out;
+}
+
+/// Removes a staging path unless released (COPY's files are moved out of it on success).
+class ScopedRemove {
+ public:
+  explicit ScopedRemove(fs::path path) : path_(std::move(path)) {}
+  ~ScopedRemove() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+
+ private:
+  fs::path path_;
+};
+
+QueryResult RunCopy(Database& database, const Settings& settings, const std::string& sql,
+                    const ast::CopyStatement& copy) {
+  CopyOptions options = ParseCopyOptions(copy.options);
+  BoundQuery bound = BindWrite(database.catalog(), sql, *copy.query).query;
+  ParquetWriteSpec spec;
+  spec.statement = "COPY";
+  spec.names = bound.names;
+  spec.options = options.writer;
+  for (const auto& column : options.partition_by) {
+    const int index = FindName(bound.names, column);
+    if (index < 0) {
+      throw BinderError("PARTITION_BY column '{}' is not a column of the query ({})", column,
+                        fmt::format("{}", fmt::join(bound.names, ", ")));
+    }
+    spec.partition_columns.push_back(static_cast<idx_t>(index));
+  }
+  spec.store_partition_columns = options.write_partition_columns;
+  const fs::path target = fs::absolute(copy.path).lexically_normal();
+  const fs::path parent = target.parent_path();
+  std::error_code ec;
+  if (!fs::is_directory(parent, ec)) {
+    throw IOError("COPY: the directory '{}' does not exist", parent.string());
+  }
+  // The staging area is a hidden sibling of the target (same file system, so renames are
+  // atomic; hidden, so readers of the parent directory skip it).
+  const std::string id =
+      std::to_string(::getpid()) + "-" +
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  const fs::path staging = parent / ("." + target.filename().string() + ".shears-staging-" + id);
+  ScopedRemove cleanup(staging);
+  const bool directory_mode = !spec.partition_columns.empty() || options.per_thread_output;
+  if (!directory_mode) {
+    if (fs::is_directory(target, ec)) {
+      throw IOError(
+          "COPY: '{}' is a directory; give a file name, or PARTITION_BY to write a "
+          "directory",
+          target.string());
+    }
+    fs::create_directories(staging, ec);
+    spec.single_file = (staging / "file.parquet").string();
+    auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
+    fs::rename(staging / "file.parquet", target, ec);
+    if (ec) throw IOError("COPY: cannot move the file to '{}': {}", target.string(), ec.message());
+    return WriteSummary(files);
+  }
+  if (fs::exists(target, ec) && !fs::is_directory(target, ec)) {
+    throw IOError("COPY: '{}' is a file; PARTITION_BY writes a directory", target.string());
+  }
+  const bool not_empty = fs::is_directory(target, ec) && !fs::is_empty(target, ec);
+  if (not_empty && !options.overwrite && !options.overwrite_or_ignore && !options.append) {
+    throw IOError(
+        "COPY: the directory '{}' is not empty; use OVERWRITE (replace its contents), "
+        "OVERWRITE_OR_IGNORE (replace files of the same name) or APPEND (add files)",
+        target.string());
+  }
+  spec.directory = staging.string();
+  // APPEND names files uniquely so they never replace what is there.
+  spec.file_prefix = options.append ? "data_" + id + "_" : "data_";
+  auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
+  // Files are complete: now make them the target's.
+  if (options.overwrite && fs::is_directory(target, ec)) {
+    for (const auto& entry : fs::directory_iterator(target, ec))
+      fs::remove_all(entry.path(), ec);
+  }
+  fs::create_directories(target, ec);
+  for (const auto& f : files) {
+    const fs::path relative = fs::path(f.partition) / f.file_name;
+    fs::create_directories((target / relative).parent_path(), ec);
+    fs::rename(staging / relative, target / relative, ec);
+    if (ec) {
+      throw IOError("COPY: cannot move '{}' into '{}': {}", relative.string(), target.string(),
+                    ec.message());
+    }
+  }
+  return WriteSummary(files);
+}
+
+// ---------------------------------------------------------------- managed tables
+
+/// The catalog entries of written files; paths relative to the table's location.
+std::vector<CatalogPartition> CatalogPartitionsOf(const std::vector<WrittenPartFile>& files,
+                                                  const std::vector<std::string>& data_names) {
+  std::map<std::string, CatalogPartition> partitions;
+  for (const auto& f : files) {
+    CatalogPartition& partition = partitions[f.partition];
+    partition.path = f.partition;
+    CatalogFile file;
+    file.path = f.partition.empty() ? f.file_name : f.partition + "/" + f.file_name;
+    file.size = f.file.size;
+    file.num_rows = f.file.rows;
+    StatisticsEntry stats{"file", file.path, f.file.rows, static_cast<int64_t>(f.file.size), {}};
+    for (size_t c = 0; c < data_names.size(); c++) {
+      file.column_map.push_back(static_cast<int>(c));
+      const auto& column = f.file.columns[c];
+      ColumnStatistics cs;
+      cs.column = data_names[c];
+      cs.null_count = column.null_count;
+      if (column.min) cs.min = column.min->ToString();
+      if (column.max) cs.max = column.max->ToString();
+      stats.columns.push_back(std::move(cs));
+    }
+    file.statistics = std::move(stats);
+    partition.files.push_back(std::move(file));
+  }
+  std::vector<CatalogPartition> out;
+  for (auto& [path, partition] : partitions)
+    out.push_back(std::move(partition));
+  return out;
+}
+
+/// Writes `bound` (columns in table order) into a staged write for table `table` and commits
+/// with `commit` (which records the files in the catalog).
+template <typename Commit>
+std::vector<WrittenPartFile> WriteManaged(Catalog& catalog, const Settings& settings,
+                                          BoundQuery bound, const TableDefinition& table,
+                                          const std::string& statement, Commit&& commit) {
+  StagedWrite staged(catalog.DataDirectory());
+  ParquetWriteSpec spec;
+  spec.statement = statement;
+  spec.directory = staged.directory();
+  spec.file_prefix = "part-" + staged.id() + "-";
+  std::vector<std::string> data_names;
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    spec.names.push_back(table.columns[i].name);
+    if (table.columns[i].is_partition) {
+      spec.partition_columns.push_back(i);
+    } else {
+      data_names.push_back(table.columns[i].name);
+    }
+  }
+  auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
+  std::vector<CatalogPartition> partitions = CatalogPartitionsOf(files, data_names);
+  std::vector<std::string> relative;
+  for (const auto& f : files)
+    relative.push_back(f.partition.empty() ? f.file_name : f.partition + "/" + f.file_name);
+  staged.Publish(table.name, table.location, relative);
+  commit(std::move(partitions));  // the commit point
+  staged.Finish();
+  return files;
+}
+
+QueryResult RunCreateTable(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateTableStatement& create) {
+  Catalog& catalog = database.catalog();
+  if (catalog.FindTable(create.name) || catalog.FindView(create.name)) {
+    if (create.if_not_exists) return QueryResult();
+    throw BinderError("'{}' already exists\n{}", create.name,
+                      FormatErrorPosition(sql, create.name_location));
+  }
+  TableDefinition table;
+  table.name = create.name;
+  table.managed = true;
+  table.columns_declared = true;
+  table.location = ManagedTableLocation(catalog.DataDirectory(), create.name);
+  std::vector<CatalogColumn> columns;  // in the order given
+  std::optional<BoundWrite> bound;
+  if (create.query) {
+    bound = BindWrite(catalog, sql, *create.query);
+    for (size_t i = 0; i < bound->query.names.size(); i++)
+      columns.push_back({bound->query.names[i], bound->query.types[i]});
+  } else {
+    for (const auto& column : create.columns)
+      columns.push_back({column.name, ResolveTypeName(*column.type)});
+  }
+  // Spark's PARTITIONED BY (p) names a column; Hive's (p type) adds one (column lists only).
+  std::vector<CatalogColumn> partition_columns;
+  for (const auto& p : create.partition_columns) {
+    std::vector<std::string> names;
+    for (const auto& c : columns)
+      names.push_back(c.name);
+    const int index = FindName(names, p.name);
+    if (index >= 0) {
+      if (p.type) {
+        throw BinderError(
+            "partition column '{}' is in the column list; give its type there only\n{}", p.name,
+            FormatErrorPosition(sql, p.location));
+      }
+      partition_columns.push_back(columns[index]);
+      columns.erase(columns.begin() + index);
+    } else if (p.type && !create.query) {
+      partition_columns.push_back({p.name, ResolveTypeName(*p.type)});
+    } else {
+      throw BinderError("PARTITIONED BY column '{}' is not a column of the table ({})\n{}", p.name,
+                        fmt::format("{}", fmt::join(names, ", ")),
+                        FormatErrorPosition(sql, p.location));
+    }
+    partition_columns.back().is_partition = true;
+    if (partition_columns.back().type.id() == TypeId::kBlob) {
+      throw NotSupportedError("cannot partition by the BLOB column '{}'", p.name);
+    }
+  }
+  if (columns.empty()) {
+    throw BinderError("table '{}' needs at least one column that is not a partition column",
+                      create.name);
+  }
+  std::set<std::string> seen;
+  for (auto& c : columns)
+    table.columns.push_back(c);
+  for (auto& c : partition_columns)
+    table.columns.push_back(c);
+  for (const auto& c : table.columns) {
+    if (c.name.empty() || !seen.insert(Lower(c.name)).second) {
+      throw BinderError("table '{}' would have two columns named '{}'; give them distinct names",
+                        create.name, c.name);
+    }
+  }
+  if (!bound) {
+    catalog.CreateTable(table);
+    return WriteSummary({});
+  }
+  // The query's columns in the table's order (partition columns last).
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  for (const auto& c : table.columns) {
+    exprs.push_back(QueryColumn(*bound, FindName(bound->query.names, c.name)));
+    names.push_back(c.name);
+  }
+  Project(*bound, std::move(exprs), std::move(names));
+  BoundQuery reordered = std::move(bound->query);
+  auto files = WriteManaged(catalog, settings, std::move(reordered), table, "CREATE TABLE",
+                            [&](std::vector<CatalogPartition> partitions) {
+                              table.partitions = std::move(partitions);
+                              catalog.CreateTable(table);
+                            });
+  return WriteSummary(files);
+}
+
+QueryResult RunInsert(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::InsertStatement& insert) {
+  Catalog& catalog = database.catalog();
+  auto table = catalog.FindTable(insert.name);
+  if (!table) {
+    throw BinderError("{}\n{}",
+                      catalog.FindView(insert.name)
+                          ? fmt::format("cannot INSERT INTO the view '{}'", insert.name)
+                          : fmt::format("table '{}' does not exist", insert.name),
+                      FormatErrorPosition(sql, insert.name_location));
+  }
+  if (!table->managed) {
+    throw NotSupportedError(
+        "INSERT INTO the external table '{}' is not supported (shears writes only tables it "
+        "created; write files with COPY and run ALTER TABLE {} RECOVER PARTITIONS)\n{}",
+        insert.name, insert.name, FormatErrorPosition(sql, insert.name_location));
+  }
+  std::vector<LogicalType> types;
+  std::vector<std::string> names;
+  for (const auto& c : table->columns) {
+    types.push_back(c.type);
+    names.push_back(c.name);
+  }
+  BoundWrite bound = BindWrite(catalog, sql, *insert.query);
+  if (insert.columns.empty()) {
+    CastForWrite(bound, types, names);
+  } else {
+    // The listed columns from the query, the others NULL.
+    std::vector<LogicalType> listed_types;
+    std::vector<int> position(names.size(), -1);
+    for (size_t i = 0; i < insert.columns.size(); i++) {
+      const int index = FindName(names, insert.columns[i]);
+      if (index < 0) {
+        throw BinderError("table '{}' has no column '{}'", insert.name, insert.columns[i]);
+      }
+      if (position[index] >= 0) throw BinderError("column '{}' is listed twice", insert.columns[i]);
+      position[index] = static_cast<int>(i);
+      listed_types.push_back(types[index]);
+    }
+    CastForWrite(bound, listed_types, insert.columns);
+    std::vector<BoundExprPtr> exprs;
+    for (size_t c = 0; c < names.size(); c++) {
+      exprs.push_back(position[c] >= 0 ? QueryColumn(bound, static_cast<size_t>(position[c]))
+                                       : std::make_unique<BoundConstant>(Value::Null(types[c])));
+    }
+    Project(bound, std::move(exprs), names);
+  }
+  auto files = WriteManaged(catalog, settings, std::move(bound.query), *table, "INSERT",
+                            [&](std::vector<CatalogPartition> partitions) {
+                              catalog.AppendFiles(table->name, partitions);
+                            });
+  return WriteSummary(files);
+}
+
+}  // namespace
+
+QueryResult RunWriteStatement(Database& database, const Settings& settings, const std::string& sql,
+                              const ast::Statement& statement) {
+  switch (statement.kind) {
+    case ast::StatementKind::kCopy:
+      return RunCopy(database, settings, sql, static_cast<const ast::CopyStatement&>(statement));
+    case ast::StatementKind::kCreateTable:
+      return RunCreateTable(database, settings, sql,
+                            static_cast<const ast::CreateTableStatement&>(statement));
+    case ast::StatementKind::kInsert:
+      return RunInsert(database, settings, sql,
+                       static_cast<const ast::InsertStatement&>(statement));
+    default:
+      throw InternalError("not a write statement");
+  }
+}
+
+}  // namespace shears

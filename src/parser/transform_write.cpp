@@ -1,0 +1,129 @@
+// Statements that write data and that PostgreSQL's grammar parses: COPY (query) TO 'path' (...)
+// and INSERT INTO t [(cols)] query. (CREATE TABLE ... PARTITIONED BY is Hive syntax, parsed in
+// parse_catalog.cpp.) What the options mean is decided when the statement runs
+// (main/write_statements.cpp); here they are only collected as text.
+
+#include <fmt/format.h>
+
+#include "common/error.h"
+#include "parser/transformer.h"
+
+namespace shears::parser_internal {
+
+namespace {
+
+/// The text of an option argument node: a word, string, number or boolean.
+bool OptionArgText(const PgQuery__Node* arg, std::string* text) {
+  if (Transformer::IsNull(arg)) return false;
+  switch (arg->node_case) {
+    case PG_QUERY__NODE__NODE_STRING:
+      *text = arg->string->sval;
+      return true;
+    case PG_QUERY__NODE__NODE_INTEGER:
+      *text = std::to_string(arg->integer->ival);
+      return true;
+    case PG_QUERY__NODE__NODE_FLOAT:
+      *text = arg->float_->fval;
+      return true;
+    case PG_QUERY__NODE__NODE_BOOLEAN:
+      *text = arg->boolean->boolval ? "true" : "false";
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+ast::StatementPtr Transformer::TransformCopy(const PgQuery__CopyStmt* stmt, int begin) {
+  if (stmt->is_from)
+    ThrowNotSupportedAt("COPY ... FROM is not supported (read files with FROM 'path')", begin);
+  if (stmt->is_program) ThrowNotSupportedAt("COPY ... TO PROGRAM is not supported", begin);
+  if (stmt->filename == nullptr || *stmt->filename == '\0') {
+    ThrowNotSupportedAt("COPY needs a file or directory: COPY (query) TO 'path'", begin);
+  }
+  auto copy = std::make_unique<ast::CopyStatement>();
+  copy->path = stmt->filename;
+  if (!IsNull(stmt->query)) {
+    copy->query = TransformQuery(stmt->query);
+  } else {
+    // COPY t TO ...: all columns of the table (or the listed ones).
+    if (stmt->relation == nullptr) ThrowNotSupportedAt("COPY needs a query or a table", begin);
+    auto select = std::make_unique<ast::SelectNode>();
+    auto ref = std::make_unique<ast::BaseTableRef>();
+    ref->name.push_back(stmt->relation->relname);
+    ref->location = Loc(stmt->relation->location);
+    select->from = std::move(ref);
+    if (stmt->n_attlist == 0) {
+      select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+    } else {
+      for (const auto& name : StringList(stmt->attlist, stmt->n_attlist, -1)) {
+        auto column = std::make_unique<ast::ColumnRefExpr>();
+        column->names.push_back(name);
+        select->select_list.push_back({std::move(column), ""});
+      }
+    }
+    copy->query = std::move(select);
+  }
+  for (size_t i = 0; i < stmt->n_options; i++) {
+    const PgQuery__Node* node = stmt->options[i];
+    if (IsNull(node) || node->node_case != PG_QUERY__NODE__NODE_DEF_ELEM) continue;
+    const PgQuery__DefElem* def = node->def_elem;
+    ast::WriteOption option;
+    option.name = Lower(def->defname);
+    option.location = Loc(def->location);
+    std::string text;
+    if (!IsNull(def->arg) && def->arg->node_case == PG_QUERY__NODE__NODE_LIST) {
+      option.parenthesized = true;
+      for (size_t j = 0; j < def->arg->list->n_items; j++) {
+        if (!OptionArgText(def->arg->list->items[j], &text)) {
+          ThrowParseError(fmt::format("COPY option {} takes names or values", option.name),
+                          def->location);
+        }
+        option.values.push_back(text);
+      }
+    } else if (OptionArgText(def->arg, &text)) {
+      option.values.push_back(text);
+    } else if (!IsNull(def->arg)) {
+      ThrowParseError(fmt::format("COPY option {} has a value of an unexpected kind", option.name),
+                      def->location);
+    }
+    copy->options.push_back(std::move(option));
+  }
+  return copy;
+}
+
+ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
+  if (stmt->on_conflict_clause != nullptr) {
+    ThrowNotSupportedAt("INSERT ... ON CONFLICT is not supported", begin);
+  }
+  if (stmt->n_returning_list > 0)
+    ThrowNotSupportedAt("INSERT ... RETURNING is not supported", begin);
+  if (stmt->with_clause != nullptr) {
+    ThrowNotSupportedAt("WITH before INSERT is not supported (put it inside the query)", begin);
+  }
+  if (IsNull(stmt->select_stmt)) {
+    ThrowNotSupportedAt("INSERT ... DEFAULT VALUES is not supported", begin);
+  }
+  const PgQuery__RangeVar* range = stmt->relation;
+  if ((range->schemaname != nullptr && *range->schemaname) ||
+      (range->catalogname != nullptr && *range->catalogname)) {
+    ThrowNotSupported("schema-qualified table names are not supported", range->location);
+  }
+  auto insert = std::make_unique<ast::InsertStatement>();
+  insert->name = Lower(range->relname);
+  insert->name_location = Loc(range->location);
+  for (size_t i = 0; i < stmt->n_cols; i++) {
+    const PgQuery__Node* col = stmt->cols[i];
+    if (IsNull(col) || col->node_case != PG_QUERY__NODE__NODE_RES_TARGET) continue;
+    if (col->res_target->n_indirection > 0) {
+      ThrowNotSupported("INSERT into parts of a column is not supported",
+                        col->res_target->location);
+    }
+    insert->columns.push_back(col->res_target->name);
+  }
+  insert->query = TransformQuery(stmt->select_stmt);
+  return insert;
+}
+
+}  // namespace shears::parser_internal

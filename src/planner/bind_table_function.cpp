@@ -1,0 +1,129 @@
+// Table functions in FROM: read_parquet (files), range and generate_series (sequences).
+
+#include <algorithm>
+#include <optional>
+
+#include "common/error.h"
+#include "common/string_util.h"
+#include "function/function.h"
+#include "planner/bind_context.h"
+#include "planner/binder.h"
+#include "storage/dataset.h"
+
+namespace shears {
+
+namespace {
+
+/// The constant BIGINT value of a table function argument (nullopt for NULL).
+std::optional<int64_t> ConstantBigint(const BoundExpr& expr, const std::string& function,
+                                      size_t position) {
+  if (expr.kind != BoundExprKind::kConstant) {
+    throw BinderError("{}() argument {} must be a constant", function, position + 1);
+  }
+  const Value& v = static_cast<const BoundConstant&>(expr).value;
+  if (v.is_null()) return std::nullopt;
+  if (!CanImplicitCast(v.type(), LogicalType::Bigint())) {
+    throw BinderError("{}() argument {} must be an integer, not {}", function, position + 1,
+                      v.type().ToString());
+  }
+  return CastValue(v, LogicalType::Bigint()).GetInt64();
+}
+
+/// How many values start, start + step, ... lie before `stop` (or up to it when inclusive).
+int64_t SequenceLength(int64_t start, int64_t stop, int64_t step, bool inclusive) {
+  const __int128 distance = step > 0 ? __int128{stop} - start : __int128{start} - stop;
+  const __int128 stride = step > 0 ? __int128{step} : -__int128{step};
+  if (distance < 0 || (distance == 0 && !inclusive)) return 0;
+  // Every value lies between start and stop, so the count (at most 2^64) fits once we know
+  // the sequence is not empty; it exceeds INT64_MAX only for full-width ranges with step 1.
+  const __int128 n = inclusive ? distance / stride + 1 : (distance + stride - 1) / stride;
+  if (n > INT64_MAX) throw InvalidInputError("range has more than {} values", INT64_MAX);
+  return static_cast<int64_t>(n);
+}
+
+}  // namespace
+
+LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope) {
+  const ast::TableRef& ref = fn;
+  const std::string name = AsciiLower(fn.name);
+  if (name == "range" || name == "generate_series") {
+    // range(stop) | range(start, stop[, step]): stop excluded, column `id` (as Spark names
+    // it); generate_series includes stop, as in PostgreSQL and DuckDB.
+    const bool inclusive = name == "generate_series";
+    if (fn.args.empty() || fn.args.size() > 3 || !fn.named_args.empty()) {
+      throw BinderError("{}() takes (stop), (start, stop) or (start, stop, step)", name);
+    }
+    ExprContext ctx;
+    ctx.clause = inclusive ? "generate_series argument" : "range argument";
+    std::vector<std::optional<int64_t>> args;
+    for (size_t i = 0; i < fn.args.size(); i++)
+      args.push_back(ConstantBigint(*BindExpr(*fn.args[i], ctx), name, i));
+    auto range = std::make_unique<LogicalRange>();
+    range->table_index = NewTableIndex();
+    range->function = name;
+    range->column_name = inclusive ? "generate_series" : "id";
+    const bool any_null = std::any_of(args.begin(), args.end(), [](auto& a) { return !a; });
+    if (!any_null) {
+      const int64_t start = args.size() == 1 ? 0 : *args[0];
+      const int64_t stop = args.size() == 1 ? *args[0] : *args[1];
+      const int64_t step = args.size() == 3 ? *args[2] : 1;
+      if (step == 0) throw InvalidInputError("{}() step must not be zero", name);
+      range->start = start;
+      range->step = step;
+      range->count = SequenceLength(start, stop, step, inclusive);
+    }  // a NULL argument gives no rows, as DuckDB does
+    ScopeEntry entry;
+    entry.alias = ref.alias.empty() ? name : ref.alias;
+    entry.names = {range->column_name};
+    entry.types = range->GetTypes();
+    entry.bindings = range->GetColumnBindings();
+    ApplyColumnAliases(entry, ref.column_aliases);
+    scope.entries.push_back(std::move(entry));
+    return range;
+  }
+  if (name != "read_parquet" && name != "parquet_scan") {
+    throw BinderError(
+        "table function '{}' does not exist (known: read_parquet, range, generate_series)",
+        fn.name);
+  }
+  if (name != "read_parquet" && name != "parquet_scan") {
+    throw BinderError("table function '{}' does not exist", fn.name);
+  }
+  if (fn.args.size() != 1) throw BinderError("read_parquet takes one path or glob argument");
+  ExprContext ctx;
+  ctx.clause = "read_parquet argument";
+  auto path_expr = BindExpr(*fn.args[0], ctx);
+  if (path_expr->kind != BoundExprKind::kConstant || path_expr->type.id() != TypeId::kVarchar) {
+    throw BinderError("read_parquet needs a constant string path");
+  }
+  const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
+  DatasetOptions options;
+  for (const auto& [arg_name, arg] : fn.named_args) {
+    auto value_expr = BindExpr(*arg, ctx);
+    if (value_expr->kind != BoundExprKind::kConstant) {
+      throw BinderError("read_parquet option '{}' must be a constant", arg_name);
+    }
+    const Value& v = static_cast<BoundConstant&>(*value_expr).value;
+    const std::string option = AsciiLower(arg_name);
+    if (option == "hive_partitioning") {
+      options.hive_partitioning = CastValue(v, LogicalType::Boolean()).GetBoolean();
+    } else if (option == "union_by_name") {
+      options.union_by_name = CastValue(v, LogicalType::Boolean()).GetBoolean();
+    } else {
+      throw BinderError(
+          "unknown read_parquet option '{}' (known: hive_partitioning, union_by_name)", arg_name);
+    }
+  }
+  // Without an alias, a path is known by its last component without extension, as in
+  // DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders".
+  std::string stem = path;
+  while (stem.size() > 1 && stem.back() == '/')
+    stem.pop_back();
+  stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+  if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
+  stem = stem.substr(0, stem.find('.'));
+  return BindDataset(Dataset::Open(path, options), ref.alias.empty() ? path : ref.alias,
+                     ref.alias.empty() ? stem : ref.alias, ref, scope);
+}
+
+}  // namespace shears

@@ -1,0 +1,39 @@
+-- UNION [ALL], INTERSECT, EXCEPT (set semantics; NULLs count as equal).
+
+SELECT ss_store_sk FROM store_sales UNION SELECT s_store_sk FROM store;
+
+SELECT ss_store_sk FROM store_sales WHERE ss_quantity = 1 UNION ALL SELECT s_store_sk FROM store;
+
+SELECT count(*) FROM (SELECT ss_customer_sk FROM store_sales UNION ALL SELECT sr_customer_sk FROM store_returns) t;
+
+SELECT count(*) FROM (SELECT ss_customer_sk FROM store_sales UNION SELECT sr_customer_sk FROM store_returns) t;
+
+SELECT ss_customer_sk FROM store_sales WHERE ss_sold_date_sk < 2451000
+INTERSECT SELECT sr_customer_sk FROM store_returns WHERE sr_return_quantity > 90;
+
+SELECT count(*) FROM (SELECT ss_item_sk FROM store_sales INTERSECT SELECT i_item_sk FROM item WHERE i_category = 'Men') t;
+
+SELECT count(*) FROM (SELECT i_item_sk FROM item EXCEPT SELECT ss_item_sk FROM store_sales) t;
+
+SELECT ss_promo_sk FROM store_sales EXCEPT SELECT p_promo_sk FROM promotion WHERE p_cost > 100;
+
+SELECT ss_sold_date_sk FROM store_sales WHERE ss_sold_date_sk IS NULL OR ss_sold_date_sk < 2450820
+EXCEPT SELECT d_date_sk FROM date_dim WHERE d_dom = 2;
+
+SELECT d_year, 'sales' AS kind, count(*) FROM store_sales JOIN date_dim ON ss_sold_date_sk = d_date_sk GROUP BY d_year
+UNION ALL
+SELECT d_year, 'returns', count(*) FROM store_returns JOIN date_dim ON sr_returned_date_sk = d_date_sk GROUP BY d_year;
+
+SELECT c_first_name FROM customer WHERE c_birth_year < 1930
+UNION SELECT c_last_name FROM customer WHERE c_birth_year > 1990;
+
+SELECT s_state FROM store UNION SELECT ca_state FROM customer_address WHERE ca_gmt_offset = -8
+EXCEPT SELECT 'CA';
+
+SELECT count(*), sum(x) FROM (SELECT ss_quantity AS x FROM store_sales WHERE ss_store_sk = 1
+UNION ALL SELECT sr_return_quantity FROM store_returns WHERE sr_store_sk = 1) t;
+
+SELECT 1 AS a, NULL AS b UNION SELECT 1, NULL UNION SELECT 2, 3;
+
+SELECT ss_store_sk, ss_promo_sk FROM store_sales WHERE ss_quantity = 42
+INTERSECT SELECT ss_store_sk, ss_promo_sk FROM store_sales WHERE ss_quantity = 43;

@@ -1,0 +1,276 @@
+// Random queries over the star schema of `shears generate star`, for the differential tests.
+// generateQuery(seed, index) is a pure function: the same seed and index give the same SQL, so a
+// failing query is reproduced with `run --seed S --start I --count 1`.
+//
+// Shapes: a fact (store_sales, sometimes store_returns) joined to one to three dimensions
+// (inner or left joins, customer -> customer_address as a snowflake), semi and anti joins through
+// IN / EXISTS / NOT IN / NOT EXISTS (NOT IN over nullable columns too), filters on dimension
+// attributes, on the fact's partition key and on its other columns, a scalar subquery or a
+// derived table now and then, then either aggregates (GROUP BY, HAVING, DISTINCT aggregates) or
+// plain rows. Every ORDER BY is a total order (all group keys, or all selected columns), with
+// NULLS FIRST/LAST spelled out, so LIMIT is deterministic.
+
+// A small, fast PRNG (mulberry32) seeded from the seed and the query's index.
+function makeRng(seed, index) {
+  let state = (Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(index + 1, 0x85ebca6b)) >>> 0;
+  const next = () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const rng = {
+    next,
+    int: (lo, hi) => lo + Math.floor(next() * (hi - lo + 1)),
+    chance: (p) => next() < p,
+    pick: (items) => items[Math.floor(next() * items.length)],
+    // n distinct items
+    sample: (items, n) => {
+      const copy = [...items];
+      const out = [];
+      while (out.length < n && copy.length) out.push(copy.splice(Math.floor(next() * copy.length), 1)[0]);
+      return out;
+    },
+  };
+  return rng;
+}
+
+const DATE_KEY_MIN = 2450815, DATE_KEY_MAX = 2452640;  // 1998-01-01 .. 2002-12-31 sale days
+const STATES = ['TX', 'GA', 'CA', 'KY', 'VA', 'IN', 'MO', 'OH', 'NY', 'TN', 'IL', 'ZZ'];
+const CATEGORIES = ['Women', 'Jewelry', 'Shoes', 'Books', 'Men', 'Music', 'Sports', 'Children',
+  'Electronics', 'Home', 'Toys'];
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+const NAMES = ['Mary', 'John', 'James', 'Susan', 'David', 'Linda', 'Nobody'];
+
+const q = (s) => `'${s}'`;
+
+// Predicates on one dimension's attributes (alias `a`).
+const DIMENSIONS = {
+  date_dim: {
+    key: 'd_date_sk', groups: ['d_year', 'd_moy', 'd_qoy', 'd_day_name', 'd_date'],
+    predicate: (r, a) => r.pick([
+      () => `${a}.d_year = ${r.int(1997, 2003)}`,
+      () => `${a}.d_year BETWEEN ${r.int(1998, 2000)} AND ${r.int(2000, 2002)}`,
+      () => `${a}.d_moy ${r.pick(['=', '<', '>=', '<>'])} ${r.int(1, 12)}`,
+      () => `${a}.d_dom = ${r.int(1, 31)}`,
+      () => `${a}.d_qoy IN (${r.sample([1, 2, 3, 4], r.int(1, 3)).join(', ')})`,
+      () => `${a}.d_day_name ${r.pick(['=', '<>'])} ${q(r.pick(DAYS))}`,
+      () => `${a}.d_date BETWEEN DATE ${q(`${r.int(1998, 2002)}-0${r.int(1, 9)}-1${r.int(0, 9)}`)} AND DATE ${q(`${r.int(2000, 2003)}-0${r.int(1, 9)}-2${r.int(0, 8)}`)}`,
+      () => `EXTRACT(dow FROM ${a}.d_date) = ${r.int(0, 6)}`,
+      () => `(${a}.d_year = ${r.int(1998, 2002)} AND ${a}.d_moy = ${r.int(1, 12)})`,
+    ])(),
+  },
+  item: {
+    key: 'i_item_sk', groups: ['i_category', 'i_class', 'i_brand'],
+    predicate: (r, a) => r.pick([
+      () => `${a}.i_category = ${q(r.pick(CATEGORIES))}`,
+      () => `${a}.i_category IN (${r.sample(CATEGORIES, r.int(2, 4)).map(q).join(', ')})`,
+      () => `${a}.i_current_price ${r.pick(['>', '<', '<='])} ${r.int(1, 90)}.${r.int(0, 99)}`,
+      () => `${a}.i_class LIKE ${q(`class ${r.int(1, 9)}%`)}`,
+      () => `${a}.i_brand = ${q(`brand #${r.int(1, 60)}`)}`,
+      () => `(${a}.i_category = ${q(r.pick(CATEGORIES))} OR ${a}.i_current_price > ${r.int(50, 99)})`,
+    ])(),
+  },
+  customer: {
+    key: 'c_customer_sk', groups: ['c_birth_year', 'c_preferred_cust_flag', 'c_first_name'],
+    predicate: (r, a) => r.pick([
+      () => `${a}.c_birth_year ${r.pick(['<', '>', '='])} ${r.int(1924, 1992)}`,
+      () => `${a}.c_preferred_cust_flag = ${q(r.pick(['Y', 'N']))}`,
+      () => `${a}.c_preferred_cust_flag IS ${r.pick(['', 'NOT '])}NULL`,
+      () => `${a}.c_first_name IN (${r.sample(NAMES, r.int(1, 3)).map(q).join(', ')})`,
+      () => `${a}.c_last_name LIKE ${q(`${r.pick(['M', 'S', 'J', 'T', 'W'])}%`)}`,
+      () => `${a}.c_current_addr_sk IS NULL`,
+    ])(),
+  },
+  customer_address: {
+    key: 'ca_address_sk', groups: ['ca_state', 'ca_gmt_offset'],
+    predicate: (r, a) => r.pick([
+      () => `${a}.ca_state = ${q(r.pick(STATES))}`,
+      () => `${a}.ca_state IN (${r.sample(STATES, r.int(2, 4)).map(q).join(', ')})`,
+      () => `${a}.ca_gmt_offset = ${r.pick(['-5.00', '-6', '-7.0', '-8'])}`,
+      () => `${a}.ca_city LIKE ${q(`${r.pick(['S', 'F', 'P', 'M'])}%`)}`,
+    ])(),
+  },
+  store: {
+    key: 's_store_sk', groups: ['s_state', 's_store_name'],
+    predicate: (r, a) => r.pick([
+      () => `${a}.s_state = ${q(r.pick(['TN', 'VA', 'IL', 'TX']))}`,
+      () => `${a}.s_number_employees ${r.pick(['>', '<'])} ${r.int(200, 240)}`,
+      () => `${a}.s_store_name <> ${q(r.pick(['able', 'pri', 'ese']))}`,
+    ])(),
+  },
+  promotion: {
+    key: 'p_promo_sk', groups: ['p_channel_email', 'p_channel_tv'],
+    predicate: (r, a) => r.pick([
+      () => `${a}.p_channel_email = ${q(r.pick(['Y', 'N']))}`,
+      () => `${a}.p_channel_dmail IS NULL`,
+      () => `${a}.p_cost > ${r.int(0, 1200)}`,
+      () => `${a}.p_start_date_sk BETWEEN ${r.int(DATE_KEY_MIN, 2451500)} AND ${r.int(2451500, DATE_KEY_MAX)}`,
+    ])(),
+  },
+};
+
+const FACTS = {
+  store_sales: {
+    alias: 'ss', partition: 'ss_sold_date_sk',
+    fks: { date_dim: 'ss_sold_date_sk', item: 'ss_item_sk', customer: 'ss_customer_sk',
+      store: 'ss_store_sk', promotion: 'ss_promo_sk' },
+    groups: ['ss_store_sk', 'ss_promo_sk', 'ss_quantity'],
+    measures: ['ss_quantity', 'ss_sales_price', 'ss_net_profit'],
+    ticket: 'ss_ticket_number',
+    predicate: (r, a) => r.pick([
+      () => `${a}.ss_quantity ${r.pick(['>', '<', '='])} ${r.int(1, 100)}`,
+      () => `${a}.ss_sales_price BETWEEN ${r.int(0, 100)} AND ${r.int(100, 200)}.${r.int(0, 99)}`,
+      () => `${a}.ss_net_profit < 0`,
+      () => `${a}.ss_customer_sk IS ${r.pick(['', 'NOT '])}NULL`,
+      () => `${a}.ss_promo_sk IS NOT NULL`,
+      () => `${a}.ss_sales_price * ${a}.ss_quantity > ${r.int(100, 5000)}`,
+      () => `COALESCE(${a}.ss_store_sk, 0) ${r.pick(['=', '<>'])} ${r.int(0, 3)}`,
+    ])(),
+  },
+  store_returns: {
+    alias: 'sr', partition: 'sr_returned_date_sk',
+    fks: { date_dim: 'sr_returned_date_sk', item: 'sr_item_sk', customer: 'sr_customer_sk',
+      store: 'sr_store_sk' },
+    groups: ['sr_store_sk', 'sr_return_quantity'],
+    measures: ['sr_return_quantity', 'sr_return_amt'],
+    ticket: 'sr_ticket_number',
+    predicate: (r, a) => r.pick([
+      () => `${a}.sr_return_quantity ${r.pick(['>', '<'])} ${r.int(1, 100)}`,
+      () => `${a}.sr_return_amt > ${r.int(0, 500)}`,
+      () => `${a}.sr_customer_sk IS NULL`,
+    ])(),
+  },
+};
+
+const DIM_ALIAS = { date_dim: 'd', item: 'i', customer: 'c', customer_address: 'ca', store: 's',
+  promotion: 'p' };
+
+function partitionPredicate(r, column) {
+  const lo = r.int(DATE_KEY_MIN - 20, DATE_KEY_MAX);
+  return r.pick([
+    () => `${column} BETWEEN ${lo} AND ${lo + r.int(0, 400)}`,
+    () => `${column} = ${r.int(DATE_KEY_MIN, DATE_KEY_MAX)}`,
+    () => `${column} IN (${Array.from({ length: r.int(1, 5) }, () => r.int(DATE_KEY_MIN, DATE_KEY_MAX)).join(', ')})`,
+    () => `${column} IS ${r.pick(['', 'NOT '])}NULL`,
+    () => `${column} ${r.pick(['<', '>='])} ${lo}`,
+    () => `(${column} < ${lo} OR ${column} IS NULL)`,
+  ])();
+}
+
+// A semi or anti join of the fact with `dim` as a WHERE condition.
+function semiAnti(r, dim, fkRef, depth) {
+  const d = DIMENSIONS[dim];
+  const inner = `${DIM_ALIAS[dim]}${depth}`;
+  const filter = d.predicate(r, inner);
+  const shape = r.pick(['in', 'exists', 'not in', 'not exists']);
+  switch (shape) {
+    case 'in':
+      return `${fkRef} IN (SELECT ${inner}.${d.key} FROM ${dim} ${inner} WHERE ${filter})`;
+    case 'not in':
+      return `${fkRef} NOT IN (SELECT ${inner}.${d.key} FROM ${dim} ${inner} WHERE ${filter})`;
+    case 'exists':
+      return `EXISTS (SELECT 1 FROM ${dim} ${inner} WHERE ${inner}.${d.key} = ${fkRef} AND ${filter})`;
+    default:
+      return `NOT EXISTS (SELECT 1 FROM ${dim} ${inner} WHERE ${inner}.${d.key} = ${fkRef} AND ${filter})`;
+  }
+}
+
+export function generateQuery(seed, index) {
+  const r = makeRng(seed, index);
+  const factName = r.chance(0.8) ? 'store_sales' : 'store_returns';
+  const fact = FACTS[factName];
+  const f = fact.alias;
+  const from = [r.chance(0.1)
+    ? `(SELECT * FROM ${factName} WHERE ${fact.predicate(r, factName)}) ${f}`
+    : `${factName} ${f}`];
+  const where = [];
+  const groupable = fact.groups.map((c) => `${f}.${c}`);
+  groupable.push(`${f}.${fact.partition}`);
+
+  const dims = r.sample(Object.keys(fact.fks), r.int(0, 3));
+  for (const dim of dims) {
+    const d = DIMENSIONS[dim], a = DIM_ALIAS[dim];
+    const fk = `${f}.${fact.fks[dim]}`;
+    const kind = r.pick(['inner', 'inner', 'inner', 'left', 'semi']);
+    if (kind === 'semi') {
+      where.push(semiAnti(r, dim, fk, 1));
+      continue;
+    }
+    const join = kind === 'left' ? 'LEFT JOIN' : 'JOIN';
+    let on = `${fk} = ${a}.${d.key}`;
+    // A residual condition between the two sides, checked per matching pair.
+    if (dim === 'date_dim' && r.chance(0.15)) on += ` AND ${f}.${fact.measures[0]} > ${a}.d_dom`;
+    if (dim === 'item' && r.chance(0.15)) on += ` AND ${f}.${fact.measures[1]} < ${a}.i_current_price`;
+    // A left join's dimension filter in ON keeps every fact row; in WHERE it removes them.
+    if (r.chance(0.7)) {
+      const predicate = d.predicate(r, a);
+      if (kind === 'left' && r.chance(0.5)) on += ` AND ${predicate}`;
+      else where.push(predicate);
+    }
+    from.push(`${join} ${dim} ${a} ON ${on}`);
+    groupable.push(...d.groups.map((c) => `${a}.${c}`));
+    if (dim === 'customer' && r.chance(0.4)) {
+      const ca = DIMENSIONS.customer_address;
+      from.push(`${r.pick(['JOIN', 'LEFT JOIN'])} customer_address ca ON c.c_current_addr_sk = ca.ca_address_sk`);
+      if (r.chance(0.6)) where.push(ca.predicate(r, 'ca'));
+      groupable.push(...ca.groups.map((c) => `ca.${c}`));
+    }
+  }
+  if (r.chance(0.5)) where.push(partitionPredicate(r, `${f}.${fact.partition}`));
+  if (r.chance(0.4)) where.push(fact.predicate(r, f));
+  if (r.chance(0.15)) {
+    // Semi/anti join on the ticket with the other fact, whose keys hold NULLs (NOT IN!).
+    const other = factName === 'store_sales' ? 'store_returns' : 'store_sales';
+    const o = FACTS[other];
+    const col = r.chance(0.5) ? [fact.ticket, o.ticket] : [fact.fks.customer, o.fks.customer];
+    where.push(`${f}.${col[0]} ${r.pick(['IN', 'NOT IN'])} (SELECT ${col[1]} FROM ${other} WHERE ${partitionPredicate(r, o.partition)})`);
+  }
+  if (r.chance(0.08)) {
+    // Correlated through the ticket: a count over no rows is 0, a sum NULL.
+    const other = factName === 'store_sales' ? 'store_returns' : 'store_sales';
+    const o = FACTS[other];
+    const aggregate = r.pick(['count(*)', `sum(x.${o.measures[0]})`, `max(x.${o.measures[0]})`]);
+    where.push(`${r.pick(['0', '1', `${f}.${fact.measures[0]}`])} ${r.pick(['=', '<', '>='])} (SELECT ${aggregate} FROM ${other} x WHERE x.${o.ticket} = ${f}.${fact.ticket})`);
+  }
+  if (r.chance(0.06)) {
+    where.push(`${r.pick(['', 'NOT '])}EXISTS (SELECT 1 FROM item x WHERE x.i_item_sk = ${f}.${fact.fks.item} AND x.i_current_price > ${f}.${fact.measures[1]})`);
+  }
+  if (r.chance(0.1)) {
+    where.push(`${f}.${fact.measures[1]} > (SELECT ${r.pick(['avg', 'min', 'max'])}(i_current_price) FROM item WHERE ${DIMENSIONS.item.predicate(r, 'item')})`);
+  }
+
+  const whereSql = where.length ? `\nWHERE ${where.join(r.chance(0.1) && where.length > 1 ? ' OR ' : ' AND ')}` : '';
+  const fromSql = from.join('\n  ');
+  if (r.chance(0.2)) groupable.push(`CASE WHEN ${f}.${fact.measures[0]} > ${r.int(10, 90)} THEN 'high' ELSE 'low' END`);
+  if (from.some((x) => / date_dim d ON /.test(x)) && r.chance(0.3)) {
+    groupable.push(`EXTRACT(${r.pick(['year', 'month', 'dow'])} FROM d.d_date)`);
+  }
+  if (r.chance(0.7)) {
+    const keys = r.sample(groupable, r.int(0, 2));
+    const measure = `${f}.${r.pick(fact.measures)}`;
+    const aggregates = r.sample([
+      'count(*)', `sum(${measure})`, `min(${measure})`, `max(${measure})`, `avg(${measure})`,
+      `count(DISTINCT ${f}.${fact.ticket})`, `count(${f}.${fact.fks.customer})`,
+      `sum(${f}.${fact.measures[1]} * ${f}.${fact.measures[0]})`,
+      `sum(CASE WHEN ${f}.${fact.measures[0]} > 50 THEN 1 ELSE 0 END)`,
+    ], r.int(1, 3));
+    const select = [...keys, ...aggregates].join(', ');
+    let sql = `SELECT ${select}\nFROM ${fromSql}${whereSql}`;
+    if (keys.length) sql += `\nGROUP BY ${keys.join(', ')}`;
+    if (keys.length && r.chance(0.3)) sql += `\nHAVING count(*) > ${r.int(1, 20)}`;
+    if (keys.length && r.chance(0.5)) {
+      const nulls = r.pick(['NULLS FIRST', 'NULLS LAST']);
+      sql += `\nORDER BY ${keys.map((k) => `${k} ${r.pick(['ASC', 'DESC'])} ${nulls}`).join(', ')}`;
+      if (r.chance(0.7)) sql += `\nLIMIT ${r.int(1, 20)}`;
+      return { sql, ordered: true };
+    }
+    return { sql, ordered: false };
+  }
+  const columns = r.sample(groupable, r.int(1, 3));
+  const distinct = r.chance(0.3) ? 'DISTINCT ' : '';
+  const order = columns.map((c) => `${c} ${r.pick(['ASC', 'DESC'])} ${r.pick(['NULLS FIRST', 'NULLS LAST'])}`);
+  const sql = `SELECT ${distinct}${columns.join(', ')}\nFROM ${fromSql}${whereSql}\nORDER BY ${order.join(', ')}\nLIMIT ${r.int(1, 50)}`;
+  return { sql, ordered: true };
+}
