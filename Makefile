@@ -1,11 +1,15 @@
 # The two commands the README opens with:
 #   make demo   install what is missing, build Release, run the demo
-#   make test   install what is missing, build, run every test (plain and ASan/UBSan)
-.PHONY: demo test deps test-deps build build-asan unit asan bench format clean
+#   make test   install what is missing, build, run every test (plain and ASan/UBSan), each
+#               fuzz target for FUZZ_SECONDS and the concurrency tests under TSan
+.PHONY: demo test deps test-deps build build-asan unit asan bench format clean build-fuzz fuzz build-tsan tsan
 
 JOBS ?= $(shell nproc)
 BUILD_DIR ?= build/release
 ASAN_DIR ?= build/asan
+FUZZ_DIR ?= build/fuzz
+TSAN_DIR ?= build/tsan
+FUZZ_SECONDS ?= 30
 
 deps:
 	@./scripts/install_deps.sh
@@ -29,7 +33,24 @@ asan: build-asan
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-test: test-deps unit asan
+test: test-deps unit asan fuzz tsan
+
+# libFuzzer targets (clang, ASan+UBSan), each run FUZZ_SECONDS; FUZZ_TARGETS picks some.
+build-fuzz: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHEARS_FUZZ=ON -DSHEARS_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_all
+
+fuzz: build-fuzz
+	@./scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+# The concurrency tests under ThreadSanitizer (only those, to bound the time).
+build-tsan: deps
+	@cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHEARS_TSAN=ON -DSHEARS_BUILD_BENCH=OFF >/dev/null
+	@cmake --build $(TSAN_DIR) -j $(JOBS) --target shears_tests
+
+tsan: build-tsan
+	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 SHEARS_SOURCE_DIR=$(CURDIR) \
+	  $(TSAN_DIR)/shears_tests --gtest_filter='ConcurrencyTest.*'
 
 demo: build
 	@./scripts/demo.sh $(BUILD_DIR)/shears

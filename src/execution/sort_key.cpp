@@ -83,7 +83,8 @@ void EncodeColumn(const Vector& v, idx_t count, uint8_t* records, uint32_t recor
     uint8_t* out = records + i * record_width + offset;
     if (all_valid || validity.IsValid(i)) {
       out[0] = valid_byte;
-      EncodeValue<T>(data[i], out + 1, flags + i, bit);
+      // flags is null when no key is a string (nothing to flag): no pointer arithmetic on it.
+      EncodeValue<T>(data[i], out + 1, flags ? flags + i : nullptr, bit);
       if (descending) {
         for (uint32_t b = 1; b < width; b++)
           out[b] = static_cast<uint8_t>(~out[b]);

@@ -1,0 +1,238 @@
+// Builds seed corpora for the fuzz targets from real Parquet files (not a fuzz target itself):
+//   fuzz_seeds footer   OUTDIR FILE...   the FileMetaData bytes of each file
+//   fuzz_seeds decoders OUTDIR FILE...   every page of every file, decompressed and split into
+//                                        its level and value sections, in the input format of
+//                                        fuzz_page_decoders, plus the compressed page bodies
+// Unreadable files are skipped (bad fixtures are seeds for fuzz_parquet_file instead).
+
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "common/error.h"
+#include "storage/parquet/compression.h"
+#include "storage/parquet/encoding.h"
+#include "storage/parquet/parquet_file.h"
+
+using namespace shears;
+using namespace shears::parquet;
+
+namespace {
+
+std::string out_dir;
+int seeds_written = 0;
+
+void WriteSeed(const std::string& bytes) {
+  const std::string path = out_dir + "/" + std::to_string(std::hash<std::string>{}(bytes));
+  std::ofstream(path, std::ios::binary) << bytes;
+  seeds_written++;
+}
+
+// Selectors of fuzz_page_decoders.cpp's kDecoders.
+enum Selector : uint8_t {
+  kRle = 0,
+  kDictionaryIndexes = 1,
+  kLengthPrefixedRle = 2,
+  kDelta32 = 4,
+  kDelta64 = 5,
+  kDeltaLength = 6,
+  kDeltaByteArray = 7,
+  kByteStreamSplit = 8,
+  kPlainByteArray = 9,
+  kPlainBoolean = 10,
+  kDecompress = 11,
+};
+
+void WriteDecoderSeed(uint8_t selector, uint8_t parameter, size_t count, const uint8_t* data,
+                      size_t size) {
+  if (count > 0xffff) count = 0xffff;
+  std::string seed = {static_cast<char>(selector), static_cast<char>(parameter),
+                      static_cast<char>(count & 0xff), static_cast<char>(count >> 8)};
+  seed.append(reinterpret_cast<const char*>(data), size);
+  WriteSeed(seed);
+}
+
+int CodecIndex(format::CompressionCodec::type codec) {
+  switch (codec) {
+    case format::CompressionCodec::UNCOMPRESSED:
+      return 0;
+    case format::CompressionCodec::SNAPPY:
+      return 1;
+    case format::CompressionCodec::GZIP:
+      return 2;
+    case format::CompressionCodec::BROTLI:
+      return 3;
+    case format::CompressionCodec::LZ4:
+      return 4;
+    case format::CompressionCodec::ZSTD:
+      return 5;
+    case format::CompressionCodec::LZ4_RAW:
+      return 6;
+    default:
+      return -1;
+  }
+}
+
+void ValueSeed(const ColumnDescriptor& column, format::Encoding::type encoding, size_t values,
+               size_t dictionary_size, const uint8_t* data, size_t size) {
+  switch (encoding) {
+    case format::Encoding::PLAIN:
+      if (column.physical_type == format::Type::BYTE_ARRAY) {
+        WriteDecoderSeed(kPlainByteArray, 0, values, data, size);
+      } else if (column.physical_type == format::Type::BOOLEAN) {
+        WriteDecoderSeed(kPlainBoolean, 0, values, data, size);
+      }
+      break;
+    case format::Encoding::RLE_DICTIONARY:
+    case format::Encoding::PLAIN_DICTIONARY:
+      WriteDecoderSeed(kDictionaryIndexes,
+                       static_cast<uint8_t>(std::min<size_t>(dictionary_size, 255)), values, data,
+                       size);
+      break;
+    case format::Encoding::DELTA_BINARY_PACKED:
+      WriteDecoderSeed(column.physical_type == format::Type::INT64 ? kDelta64 : kDelta32, 0, values,
+                       data, size);
+      break;
+    case format::Encoding::DELTA_LENGTH_BYTE_ARRAY:
+      WriteDecoderSeed(kDeltaLength, 0, values, data, size);
+      break;
+    case format::Encoding::DELTA_BYTE_ARRAY:
+      WriteDecoderSeed(kDeltaByteArray, 0, values, data, size);
+      break;
+    case format::Encoding::BYTE_STREAM_SPLIT: {
+      const int width = column.physical_type == format::Type::FIXED_LEN_BYTE_ARRAY
+                            ? column.type_length
+                        : column.physical_type == format::Type::INT64 ||
+                                column.physical_type == format::Type::DOUBLE
+                            ? 8
+                            : 4;
+      WriteDecoderSeed(kByteStreamSplit, static_cast<uint8_t>(width - 1), values, data, size);
+      break;
+    }
+    case format::Encoding::RLE:
+      WriteDecoderSeed(kLengthPrefixedRle, 1, values, data, size);
+      break;
+    default:
+      break;
+  }
+}
+
+void PageSeeds(const ParquetFile& file, const ColumnDescriptor& column,
+               format::CompressionCodec::type codec, const std::vector<uint8_t>& chunk) {
+  size_t position = 0;
+  size_t dictionary_size = 0;
+  const int level_width = BitWidthForMaxValue(static_cast<uint32_t>(column.max_definition_level));
+  while (position < chunk.size()) {
+    format::PageHeader header;
+    position += DeserializeThrift(chunk.data() + position, chunk.size() - position, &header,
+                                  "a page header");
+    const size_t compressed = static_cast<size_t>(header.compressed_page_size);
+    if (compressed > chunk.size() - position) return;
+    const uint8_t* body = chunk.data() + position;
+    position += compressed;
+    size_t levels = 0;  // v2: level bytes, stored uncompressed before the values
+    if (header.type == format::PageType::DATA_PAGE_V2) {
+      levels = static_cast<size_t>(header.data_page_header_v2.repetition_levels_byte_length +
+                                   header.data_page_header_v2.definition_levels_byte_length);
+    }
+    std::vector<uint8_t> page(static_cast<size_t>(header.uncompressed_page_size));
+    const bool compressed_values =
+        header.type != format::PageType::DATA_PAGE_V2 || header.data_page_header_v2.is_compressed;
+    if (levels > compressed || page.size() < levels) return;
+    std::copy(body, body + levels, page.begin());
+    if (compressed_values) {
+      const int codec_index = CodecIndex(codec);
+      if (codec_index > 0 && page.size() - levels <= 0xffff) {
+        WriteDecoderSeed(kDecompress, static_cast<uint8_t>(codec_index), page.size() - levels,
+                         body + levels, compressed - levels);
+      }
+      Decompress(codec, body + levels, compressed - levels, page.data() + levels,
+                 page.size() - levels);
+    } else {
+      std::copy(body + levels, body + compressed, page.begin() + static_cast<long>(levels));
+    }
+    if (header.type == format::PageType::DICTIONARY_PAGE) {
+      dictionary_size = static_cast<size_t>(header.dictionary_page_header.num_values);
+      ValueSeed(column, format::Encoding::PLAIN, dictionary_size, 0, page.data(), page.size());
+    } else if (header.type == format::PageType::DATA_PAGE) {
+      const size_t values = static_cast<size_t>(header.data_page_header.num_values);
+      size_t offset = 0;
+      if (column.max_definition_level > 0) {
+        size_t consumed = 0;
+        MakeLengthPrefixedRleDecoder(page.data(), page.size(), level_width, &consumed);
+        WriteDecoderSeed(kLengthPrefixedRle, static_cast<uint8_t>(level_width), values, page.data(),
+                         consumed);
+        offset = consumed;
+      }
+      ValueSeed(column, header.data_page_header.encoding, values, dictionary_size,
+                page.data() + offset, page.size() - offset);
+    } else if (header.type == format::PageType::DATA_PAGE_V2) {
+      const auto& v2 = header.data_page_header_v2;
+      const size_t values = static_cast<size_t>(v2.num_values);
+      const size_t rep = static_cast<size_t>(v2.repetition_levels_byte_length);
+      if (v2.definition_levels_byte_length > 0) {
+        WriteDecoderSeed(kRle, static_cast<uint8_t>(level_width), values, page.data() + rep,
+                         levels - rep);
+      }
+      ValueSeed(column, v2.encoding, values, dictionary_size, page.data() + levels,
+                page.size() - levels);
+    }
+  }
+}
+
+void DecoderSeeds(const std::string& path) {
+  auto file = ParquetFile::Open(path);
+  for (int rg = 0; rg < file->num_row_groups(); rg++) {
+    for (size_t c = 0; c < file->columns().size(); c++) {
+      const ColumnDescriptor& column = file->columns()[c];
+      if (!column.unsupported_reason.empty() || column.leaf_index < 0) continue;
+      const auto& meta = file->chunk(rg, static_cast<int>(c)).meta_data;
+      int64_t start = meta.data_page_offset;
+      if (meta.__isset.dictionary_page_offset && meta.dictionary_page_offset > 0 &&
+          meta.dictionary_page_offset < start) {
+        start = meta.dictionary_page_offset;
+      }
+      std::vector<uint8_t> chunk(static_cast<size_t>(meta.total_compressed_size));
+      file->file().ReadAt(static_cast<uint64_t>(start), chunk.size(), chunk.data());
+      PageSeeds(*file, column, meta.codec, chunk);
+    }
+  }
+}
+
+void FooterSeed(const std::string& path) {
+  auto file = ParquetFile::Open(path);
+  std::string footer(file->footer_length(), '\0');
+  file->file().ReadAt(file->file_size() - 8 - file->footer_length(), footer.size(),
+                      reinterpret_cast<uint8_t*>(footer.data()));
+  WriteSeed(footer);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 3) {
+    std::cerr << "usage: fuzz_seeds footer|decoders OUTDIR FILE...\n";
+    return 2;
+  }
+  const std::string mode = argv[1];
+  out_dir = argv[2];
+  for (int i = 3; i < argc; i++) {
+    try {
+      if (mode == "footer") {
+        FooterSeed(argv[i]);
+      } else if (mode == "decoders") {
+        DecoderSeeds(argv[i]);
+      } else {
+        std::cerr << "unknown mode " << mode << "\n";
+        return 2;
+      }
+    } catch (const Error& error) {
+      // Broken fixtures give what they can; their errors are the reader's business.
+    }
+  }
+  std::cout << mode << ": " << seeds_written << " seeds in " << out_dir << "\n";
+  return 0;
+}

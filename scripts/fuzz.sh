@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Runs each libFuzzer target of fuzz/ for SECONDS seconds (make fuzz FUZZ_SECONDS=600).
+#   scripts/fuzz.sh BUILD_DIR SECONDS [TARGET...]     (default: all targets)
+# Seeds come from the repository (tests/data, tests/sql, fuzz/corpus, tests/data/hostile) and,
+# when present, the shared Parquet fixtures; what a target learns is kept in
+# BUILD_DIR/corpus/TARGET for the next run. A crash, leak, timeout (10 s per input) or
+# out-of-memory (2 GB) stops the run: the input is saved as BUILD_DIR/artifacts/TARGET-*, to
+# be replayed with `BUILD_DIR/fuzz/TARGET FILE` and kept as a regression (tests/data/hostile/).
+set -euo pipefail
+
+BUILD_DIR=${1:?build dir}
+SECONDS_EACH=${2:-30}
+shift 2 || true
+TARGETS=("$@")
+[ ${#TARGETS[@]} -eq 0 ] &&
+  TARGETS=(fuzz_parquet_file fuzz_parquet_footer fuzz_page_decoders fuzz_hive_path fuzz_sql)
+
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+BIN=$BUILD_DIR/fuzz
+SEEDS=$BUILD_DIR/seeds
+FIXTURES=$ROOT/../shared/fixtures/parquet
+[ -d "$FIXTURES" ] || FIXTURES=/work/shared/fixtures/parquet
+mkdir -p "$BUILD_DIR/artifacts"
+
+parquet_files() {
+  find "$ROOT/tests/data" -name '*.parquet' -size -300k
+  if [ -d "$FIXTURES" ]; then
+    find "$FIXTURES/external" "$FIXTURES/generated" -name '*.parquet*' -size -300k
+  fi
+}
+
+seed_dirs() {  # prints the read-only seed directories of target $1, building them when needed
+  case $1 in
+    fuzz_parquet_file)
+      mkdir -p "$SEEDS/parquet_file"
+      parquet_files | while read -r f; do cp -f "$f" "$SEEDS/parquet_file/$(echo "$f" | md5sum | cut -c1-16)"; done
+      echo "$SEEDS/parquet_file"
+      [ -d "$ROOT/tests/data/hostile/parquet" ] && echo "$ROOT/tests/data/hostile/parquet" ;;
+    fuzz_parquet_footer)
+      mkdir -p "$SEEDS/footer"
+      parquet_files | xargs "$BIN/fuzz_seeds" footer "$SEEDS/footer" >&2
+      echo "$SEEDS/footer" ;;
+    fuzz_page_decoders)
+      mkdir -p "$SEEDS/decoders"
+      parquet_files | xargs "$BIN/fuzz_seeds" decoders "$SEEDS/decoders" >&2
+      echo "$SEEDS/decoders" ;;
+    fuzz_hive_path)
+      mkdir -p "$SEEDS/hive_path"
+      (cd "$ROOT/tests/data/hive" && find . -name '*.parquet') | while read -r p; do
+        printf '%s' "${p#./*/}" > "$SEEDS/hive_path/$(echo "$p" | md5sum | cut -c1-16)"
+      done
+      echo "$SEEDS/hive_path" ;;
+    fuzz_sql)
+      mkdir -p "$SEEDS/sql"
+      # Each statement of the SQL logic tests, its file paths turned into the fuzz schema's views.
+      awk -v out="$SEEDS/sql" '
+        /^(query|statement)/ { sql = ""; grab = 1; next }
+        grab && (/^----/ || /^$/) { if (sql != "") { n++; print sql > (out "/t" n); close(out "/t" n) } grab = 0; next }
+        grab { sql = sql $0 "\n" }
+        END { if (grab && sql != "") print sql > (out "/t" (n + 1)) }' \
+        $(find "$ROOT/tests/sql" -name '*.test')
+      sed -i -E "s#'\\\$\\{DATA\\}[^']*'#hive#g" "$SEEDS"/sql/*
+      echo "$SEEDS/sql"
+      echo "$ROOT/fuzz/corpus/sql"
+      [ -d "$ROOT/tests/data/hostile/sql" ] && echo "$ROOT/tests/data/hostile/sql" ;;
+  esac
+}
+
+status=0
+for target in "${TARGETS[@]}"; do
+  mkdir -p "$BUILD_DIR/corpus/$target"
+  mapfile -t dirs < <(seed_dirs "$target")
+  dict=()
+  [ -f "$ROOT/fuzz/${target#fuzz_}.dict" ] && dict=(-dict="$ROOT/fuzz/${target#fuzz_}.dict")
+  echo "== $target: ${SECONDS_EACH}s"
+  if ! "$BIN/$target" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+      -max_len=262144 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/artifacts/$target-" "${dict[@]}" \
+      "$BUILD_DIR/corpus/$target" "${dirs[@]}" > "$BUILD_DIR/$target.log" 2>&1; then
+    echo "FAILED: $target (see $BUILD_DIR/$target.log and $BUILD_DIR/artifacts/)"
+    grep -E "ERROR|SUMMARY|internal error" "$BUILD_DIR/$target.log" | head -5 || true
+    status=1
+  fi
+  grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$BUILD_DIR/$target.log" | tr '\n' ' '
+  echo
+done
+exit $status

@@ -1,0 +1,2 @@
+SELECT id FROM hive ORDER BY (SELECT max(id) FROM hive) - id LIMIT 3
+
