@@ -184,6 +184,61 @@ TEST_F(ConcurrencyTest, TableGrowingWhileQueried) {
   EXPECT_EQ(setup.Query("SELECT count(*) FROM growing").ToStrings(), (Rows{{"20"}}));
 }
 
+// A managed table written (INSERT, parallel partitioned writes, staged commit) while other
+// threads query it and another table is created and dropped: readers see whole INSERTs only.
+TEST_F(ConcurrencyTest, ManagedTableWrittenWhileQueried) {
+  Connection writer(db_);
+  writer.Query("CREATE TABLE written (x BIGINT, p BIGINT) PARTITIONED BY (p)");
+  constexpr int kInserts = 8;
+  std::atomic<bool> done{false};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  for (int r = 0; r < 2; r++) {
+    threads.emplace_back([&] {
+      Connection con(db_);
+      while (!done.load()) {
+        try {
+          // Every INSERT adds 1,000 rows whose x sum to 499,500.
+          const Rows rows =
+              con.Query("SELECT count(*), coalesce(sum(x), 0) FROM written").ToStrings();
+          const int64_t count = std::stoll(rows[0][0]);
+          const int64_t sum = std::stoll(rows[0][1]);
+          if (count % 1000 != 0 || sum != count / 1000 * 499500) failures++;
+        } catch (const std::exception& e) {
+          std::fprintf(stderr, "reader: %s\n", e.what());
+          failures++;
+        }
+      }
+    });
+  }
+  threads.emplace_back([&] {
+    Connection con(db_);
+    try {
+      for (int i = 0; i < 3; i++) {
+        con.Query(
+            "CREATE TABLE scratch PARTITIONED BY (k) AS SELECT id, id % 5 AS k FROM range(3000)");
+        if (con.Query("SELECT count(*) FROM scratch").ToStrings() != Rows{{"3000"}}) failures++;
+        con.Query("DROP TABLE scratch");
+      }
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "scratch: %s\n", e.what());
+      failures++;
+    }
+  });
+  try {
+    for (int i = 0; i < kInserts; i++)
+      writer.Query("INSERT INTO written SELECT id, id % 13 FROM range(1000)");
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << e.what();
+  }
+  done.store(true);
+  for (auto& thread : threads)
+    thread.join();
+  EXPECT_EQ(failures.load(), 0);
+  EXPECT_EQ(writer.Query("SELECT count(*), sum(x) FROM written").ToStrings(),
+            (Rows{{std::to_string(kInserts * 1000), std::to_string(kInserts * 499500)}}));
+}
+
 // Interrupt from another thread at a random moment: the query ends with CancelledError (or
 // its answer, if it finished first), promptly, and the connection answers the next query.
 TEST_F(ConcurrencyTest, InterruptAtRandomPoints) {
