@@ -38,27 +38,12 @@ struct ColumnStats {
 // Partition columns: their values are known exactly from the file list.
 ColumnStats PartitionColumnStats(const Dataset& dataset, size_t column_id) {
   ColumnStats stats;
-  const size_t key = column_id - dataset.num_file_columns();
-  std::vector<Value> values;
-  double null_rows = 0;
-  for (const auto& file : dataset.files()) {
-    const Value& value = file.partition_values[key];
-    if (value.is_null()) {
-      null_rows += static_cast<double>(file.num_rows);
-    } else {
-      values.push_back(value);
-    }
-  }
-  std::sort(values.begin(), values.end(),
-            [](const Value& a, const Value& b) { return a.Compare(b) < 0; });
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  const auto& partition = dataset.partition_statistics(column_id - dataset.num_file_columns());
   stats.rows = static_cast<double>(dataset.total_rows());
-  stats.distinct = static_cast<double>(values.size());
-  if (stats.rows > 0) stats.null_fraction = null_rows / stats.rows;
-  if (!values.empty()) {
-    stats.min = values.front();
-    stats.max = values.back();
-  }
+  stats.distinct = static_cast<double>(partition.distinct_count);
+  if (stats.rows > 0) stats.null_fraction = static_cast<double>(partition.null_count) / stats.rows;
+  stats.min = partition.min;
+  stats.max = partition.max;
   return stats;
 }
 

@@ -431,6 +431,37 @@ void Dataset::IndexPartitions() {
     partition_of_file_[i] = it->second;
   }
   num_partitions_ = index.size();
+  total_rows_ = 0;
+  for (const auto& file : files_)
+    total_rows_ += file.num_rows;
+
+  // Statistics of each partition column from one file per partition (its values are the
+  // partition's), NULL rows counted over all files.
+  partition_statistics_.assign(num_partition_columns_, {});
+  for (size_t key = 0; key < num_partition_columns_; key++) {
+    std::vector<bool> seen(num_partitions_, false);
+    std::vector<Value> values;
+    int64_t null_rows = 0;
+    for (size_t i = 0; i < files_.size(); i++) {
+      const Value& value = files_[i].partition_values[key];
+      if (value.is_null()) {
+        null_rows += files_[i].num_rows;
+      } else if (!seen[partition_of_file_[i]]) {
+        seen[partition_of_file_[i]] = true;
+        values.push_back(value);
+      }
+    }
+    std::sort(values.begin(), values.end(),
+              [](const Value& a, const Value& b) { return a.Compare(b) < 0; });
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    DatasetColumnStatistics& stats = partition_statistics_[key];
+    stats.distinct_count = static_cast<int64_t>(values.size());
+    stats.null_count = null_rows;
+    if (!values.empty()) {
+      stats.min = values.front();
+      stats.max = values.back();
+    }
+  }
 }
 
 std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<DatasetColumn> columns,
@@ -480,10 +511,7 @@ int Dataset::FindColumn(const std::string& name) const {
 }
 
 int64_t Dataset::total_rows() const {
-  int64_t total = 0;
-  for (const auto& file : files_)
-    total += file.num_rows;
-  return total;
+  return total_rows_;
 }
 
 }  // namespace shears

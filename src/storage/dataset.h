@@ -124,6 +124,12 @@ class Dataset {
   /// scans decide per partition, not per file.
   size_t num_partitions() const { return num_partitions_; }
   uint32_t partition_of(size_t file) const { return partition_of_file_[file]; }
+  /// What the partition values say of partition column `key` (0 = the first partition
+  /// column): distinct non-NULL values, rows in NULL partitions, min and max. Computed once
+  /// with the partition index, so planning never sorts the values again.
+  const DatasetColumnStatistics& partition_statistics(size_t key) const {
+    return partition_statistics_[key];
+  }
 
  private:
   Dataset() = default;
@@ -137,6 +143,8 @@ class Dataset {
   std::vector<DatasetColumnStatistics> column_statistics_;
   size_t num_partitions_ = 0;
   std::vector<uint32_t> partition_of_file_;
+  std::vector<DatasetColumnStatistics> partition_statistics_;
+  int64_t total_rows_ = 0;
 };
 
 /// Whether a file name found while listing a directory is a data file (see the header comment).

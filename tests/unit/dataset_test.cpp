@@ -584,6 +584,12 @@ TEST(DatasetTest, ManyFilesOpenInParallelInPathOrder) {
     EXPECT_EQ(dataset->files()[i].partition_values[0], Value::Bigint(static_cast<int64_t>(i)));
   }
   EXPECT_EQ(dataset->total_rows(), 300 * rows);
+  // Partition statistics are computed once, with the partition index.
+  const DatasetColumnStatistics& k = dataset->partition_statistics(0);
+  EXPECT_EQ(k.distinct_count, 300);
+  EXPECT_EQ(k.null_count, 0);
+  EXPECT_EQ(k.min, Value::Bigint(0));
+  EXPECT_EQ(k.max, Value::Bigint(299));
 
   dir.AddText("k=250/b.parquet", "not parquet at all");
   dir.AddText("k=120/b.parquet", "also not parquet");
