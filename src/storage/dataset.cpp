@@ -4,6 +4,7 @@
 #include <atomic>
 #include <exception>
 #include <filesystem>
+#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
@@ -234,8 +235,13 @@ std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {
   const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
                                           paths.size() / kFilesPerThread);
   std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; t++)
-    workers.emplace_back(work);
+  for (size_t t = 1; t < threads; t++) {
+    try {
+      workers.emplace_back(work);
+    } catch (const std::system_error&) {
+      break;  // no thread to spare: the ones started (and this one) read the rest
+    }
+  }
   work();
   for (auto& worker : workers)
     worker.join();
