@@ -299,7 +299,15 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
         break;
       case ast::StatementKind::kSet: {
         auto& set = static_cast<const ast::SetStatement&>(*statement);
+        const Settings before = settings_;
         settings_.Set(set.name, set.value);
+        try {
+          // Checked now, not by the next query: a bad rule name must not break the session.
+          DisabledOptimizers(settings_.GetString("disabled_optimizers"));
+        } catch (...) {
+          settings_ = before;
+          throw;
+        }
         result = QueryResult();
         break;
       }

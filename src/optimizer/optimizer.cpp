@@ -34,9 +34,8 @@ const std::vector<OptimizerRule>& OptimizerRules() {
   return kRules;
 }
 
-void Optimize(LogicalOperatorPtr& plan, const Settings& settings) {
+std::set<std::string> DisabledOptimizers(const std::string& list) {
   std::set<std::string> disabled;
-  const std::string list = settings.GetString("disabled_optimizers");
   size_t start = 0;
   while (start < list.size()) {
     size_t comma = list.find(',', start);
@@ -61,6 +60,12 @@ void Optimize(LogicalOperatorPtr& plan, const Settings& settings) {
     }
     start = comma + 1;
   }
+  return disabled;
+}
+
+void Optimize(LogicalOperatorPtr& plan, const Settings& settings) {
+  const std::set<std::string> disabled =
+      DisabledOptimizers(settings.GetString("disabled_optimizers"));
   for (const auto& rule : OptimizerRules()) {
     if (!disabled.count(rule.name)) rule.apply(plan, settings);
   }

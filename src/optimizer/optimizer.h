@@ -2,6 +2,7 @@
 // The optimizer: an ordered list of rules over the logical plan. Each rule has a name (shown
 // in EXPLAIN and accepted by SET disabled_optimizers = 'name,...') and lives in its own file.
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,9 @@ const std::vector<OptimizerRule>& OptimizerRules();
 /// Runs every rule not disabled in `settings` (disabled_optimizers); throws
 /// InvalidInputError for an unknown name in that list.
 void Optimize(LogicalOperatorPtr& plan, const Settings& settings);
+/// The rule names in a disabled_optimizers list (comma-separated, spaces ignored);
+/// InvalidInputError naming the known rules for an unknown one. SET checks the list with it.
+std::set<std::string> DisabledOptimizers(const std::string& list);
 
 // The rules (one file each).
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);

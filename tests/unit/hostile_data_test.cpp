@@ -49,6 +49,9 @@ TEST(HostileDataTest, SqlInputs) {
     con.Query(schema);
     con.Query("SET memory_limit = '64MB'; SET statement_timeout = '10s'");
     RunExpectingNoInternalError(con, test::ReadFileToString(file), file);
+    // As fuzz_sql checks: the session stays usable whatever the input did.
+    EXPECT_EQ(con.Query("SELECT 42").ToStrings(), (std::vector<std::vector<std::string>>{{"42"}}))
+        << file;
   }
 }
 

@@ -1,0 +1,1 @@
+SET disabled_optimizers = 'join_otder'
