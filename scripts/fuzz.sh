@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Runs each libFuzzer target of fuzz/ for SECONDS seconds (make fuzz FUZZ_SECONDS=600).
 #   scripts/fuzz.sh BUILD_DIR SECONDS [TARGET...]     (default: all targets)
+# FUZZ_SEED (default 1) fixes libFuzzer's random seed, so a run in make test repeats the same
+# inputs; FUZZ_SEED=0 lets libFuzzer pick one (for long runs that explore).
 # Seeds come from the repository (tests/data, tests/sql, fuzz/corpus, tests/data/hostile) and,
 # when present, the shared Parquet fixtures; what a target learns is kept in
 # BUILD_DIR/corpus/TARGET for the next run. A crash, leak, timeout (10 s per input) or
@@ -73,7 +75,7 @@ for target in "${TARGETS[@]}"; do
   dict=()
   [ -f "$ROOT/fuzz/${target#fuzz_}.dict" ] && dict=(-dict="$ROOT/fuzz/${target#fuzz_}.dict")
   echo "== $target: ${SECONDS_EACH}s"
-  if ! "$BIN/$target" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+  if ! "$BIN/$target" -seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
       -max_len=262144 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/artifacts/$target-" "${dict[@]}" \
       "$BUILD_DIR/corpus/$target" "${dirs[@]}" > "$BUILD_DIR/$target.log" 2>&1; then
     echo "FAILED: $target (see $BUILD_DIR/$target.log and $BUILD_DIR/artifacts/)"
