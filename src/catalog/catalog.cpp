@@ -8,6 +8,7 @@
 #include "catalog/external_table.h"
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/string_util.h"
 
 namespace shears {
 
@@ -53,13 +54,6 @@ CREATE TABLE IF NOT EXISTS column_stats (
   ordinal INTEGER NOT NULL, column_name TEXT NOT NULL, null_count INTEGER NOT NULL,
   distinct_count INTEGER NOT NULL, min TEXT, max TEXT, PRIMARY KEY (stats_id, ordinal));
 )sql";
-
-std::string Lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
 
 std::string EncodeColumnMap(const std::vector<int>& map) {
   std::string out;
@@ -326,7 +320,7 @@ std::optional<std::string> Catalog::KindOf(const std::string& lower_name) const 
 
 void Catalog::CreateView(const std::string& name, const ViewDefinition& view, bool or_replace) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = Lower(name);
+  const std::string key = AsciiLower(name);
   Transaction transaction(db_);
   auto kind = KindOf(key);
   if (kind == "table") throw BinderError("'{}' already exists as a table", name);
@@ -348,7 +342,7 @@ void Catalog::CreateView(const std::string& name, const ViewDefinition& view, bo
 void Catalog::DropView(const std::string& name, bool if_exists) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Statement remove(db_, "DELETE FROM views WHERE name = ?");
-  remove.Bind(1, Lower(name)).Run();
+  remove.Bind(1, AsciiLower(name)).Run();
   if (sqlite3_changes(db_) == 0 && !if_exists) {
     throw BinderError("view '{}' does not exist", name);
   }
@@ -356,7 +350,7 @@ void Catalog::DropView(const std::string& name, bool if_exists) {
 
 std::optional<ViewDefinition> Catalog::FindView(const std::string& name) const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = Lower(name);
+  const std::string key = AsciiLower(name);
   Statement read(db_, "SELECT sql FROM views WHERE name = ?");
   if (!read.Bind(1, key).Step()) return std::nullopt;
   ViewDefinition view;
@@ -376,7 +370,7 @@ int64_t Catalog::RequireTableId(const std::string& name) const {
 
 std::optional<int64_t> Catalog::TableId(const std::string& name) const {
   Statement read(db_, "SELECT table_id FROM tables WHERE name = ?");
-  if (!read.Bind(1, Lower(name)).Step()) return std::nullopt;
+  if (!read.Bind(1, AsciiLower(name)).Step()) return std::nullopt;
   return read.Int(0);
 }
 
@@ -413,7 +407,7 @@ void Catalog::InsertPartitions(int64_t table_id, const std::vector<CatalogPartit
 
 void Catalog::CreateTable(const TableDefinition& table) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = Lower(table.name);
+  const std::string key = AsciiLower(table.name);
   Transaction transaction(db_);
   if (auto kind = KindOf(key)) throw BinderError("{} '{}' already exists", *kind, table.name);
   Statement insert(db_,
@@ -449,9 +443,9 @@ std::optional<std::string> Catalog::DropTable(const std::string& name, bool if_e
   Transaction transaction(db_);
   std::optional<std::string> managed_location;
   Statement read(db_, "SELECT location, managed FROM tables WHERE name = ?");
-  if (read.Bind(1, Lower(name)).Step() && read.Int(1) != 0) managed_location = read.Text(0);
+  if (read.Bind(1, AsciiLower(name)).Step() && read.Int(1) != 0) managed_location = read.Text(0);
   Statement remove(db_, "DELETE FROM tables WHERE name = ?");
-  remove.Bind(1, Lower(name)).Run();
+  remove.Bind(1, AsciiLower(name)).Run();
   if (sqlite3_changes(db_) == 0 && !if_exists) {
     throw BinderError("table '{}' does not exist", name);
   }
@@ -488,7 +482,7 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
   Statement read(db_,
                  "SELECT table_id, name, location, format, columns_declared, managed FROM tables "
                  "WHERE name = ?");
-  if (!read.Bind(1, Lower(name)).Step()) return std::nullopt;
+  if (!read.Bind(1, AsciiLower(name)).Step()) return std::nullopt;
   const int64_t table_id = read.Int(0);
   TableDefinition table;
   table.name = read.Text(1);
@@ -626,7 +620,7 @@ void Catalog::ValidateCache() const {
 std::shared_ptr<const Dataset> Catalog::TableDataset(const std::string& name) const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   ValidateCache();
-  const std::string key = Lower(name);
+  const std::string key = AsciiLower(name);
   auto it = datasets_.find(key);
   if (it != datasets_.end()) return it->second;
   auto table = FindTable(key);

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/string_util.h"
 #include "function/function.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
@@ -11,13 +12,6 @@
 namespace shears {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (char& c : s) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return s;
-}
 
 std::string NameList(const std::vector<std::string>& names) {
   std::string out;
@@ -68,7 +62,7 @@ std::vector<ExternalTableSpec::Column> PartitionColumns(
   std::vector<ExternalTableSpec::Column> partitions = spec.partition_columns;
   for (auto& partition : partitions) {
     for (auto it = file_columns->begin(); it != file_columns->end(); ++it) {
-      if (Lower(it->name) != Lower(partition.name)) continue;
+      if (AsciiLower(it->name) != AsciiLower(partition.name)) continue;
       if (partition.type && it->type && !(*partition.type == *it->type)) {
         throw InvalidInputError("partition column '{}' is declared as {} and as {}", partition.name,
                                 partition.type->ToString(), it->type->ToString());
@@ -135,7 +129,7 @@ TableDefinition ScanExternalTable(const ExternalTableSpec& spec) {
   if (!partition_spec.empty()) {
     bool same = keys.size() == partition_spec.size();
     for (size_t i = 0; same && i < keys.size(); i++)
-      same = Lower(keys[i]) == Lower(partition_spec[i].name);
+      same = AsciiLower(keys[i]) == AsciiLower(partition_spec[i].name);
     if (!same) {
       std::vector<std::string> names;
       for (const auto& c : partition_spec)
@@ -284,7 +278,7 @@ std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
     for (const auto& column : table.columns) {
       DatasetColumnStatistics entry;
       for (const auto& stats : table.statistics->columns) {
-        if (Lower(stats.column) != Lower(column.name)) continue;
+        if (AsciiLower(stats.column) != AsciiLower(column.name)) continue;
         entry.distinct_count = stats.distinct_count;
         entry.null_count = stats.null_count;
         // Stored as text; a bound that no longer parses as the column's type is just unknown.

@@ -5,16 +5,11 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/string_util.h"
 
 namespace shears {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 size_t EditDistance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
@@ -102,7 +97,7 @@ Settings::Settings() {
 }
 
 int64_t ParseByteSize(const std::string& text) {
-  std::string t = Lower(text);
+  std::string t = AsciiLower(text);
   t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
           t.end());
   size_t pos = 0;
@@ -138,7 +133,7 @@ int64_t ParseByteSize(const std::string& text) {
 }
 
 int64_t ParseDurationMillis(const std::string& text) {
-  std::string t = Lower(text);
+  std::string t = AsciiLower(text);
   t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
           t.end());
   size_t pos = 0;
@@ -165,7 +160,7 @@ int64_t ParseDurationMillis(const std::string& text) {
 }
 
 void Settings::Set(const std::string& raw_name, const Value& value) {
-  const std::string name = Lower(raw_name);
+  const std::string name = AsciiLower(raw_name);
   const SettingInfo* info = Find(name);
   if (!info) {
     std::string best;
@@ -182,7 +177,7 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
   const std::string text = value.type().IsString() ? value.GetString() : value.ToString();
   switch (info->type.id()) {
     case TypeId::kBoolean: {
-      std::string t = Lower(text);
+      std::string t = AsciiLower(text);
       if (t == "true" || t == "on" || t == "1" || t == "yes") {
         converted = Value::Boolean(true);
       } else if (t == "false" || t == "off" || t == "0" || t == "no") {
@@ -231,7 +226,7 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
     default:
       converted = Value::Varchar(text);
       if (name == "runtime_filter") {
-        const std::string mode = Lower(text);
+        const std::string mode = AsciiLower(text);
         if (mode != "auto" && mode != "always" && mode != "off") {
           throw InvalidInputError("setting 'runtime_filter' expects auto, always or off, got '{}'",
                                   text);
@@ -243,7 +238,7 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
 }
 
 void Settings::Reset(const std::string& raw_name) {
-  const std::string name = Lower(raw_name);
+  const std::string name = AsciiLower(raw_name);
   if (name == "all") {
     *this = Settings();
     return;
@@ -254,7 +249,7 @@ void Settings::Reset(const std::string& raw_name) {
 }
 
 Value Settings::Get(const std::string& raw_name) const {
-  auto it = values_.find(Lower(raw_name));
+  auto it = values_.find(AsciiLower(raw_name));
   if (it == values_.end()) throw InvalidInputError("unknown setting '{}'", raw_name);
   return it->second;
 }

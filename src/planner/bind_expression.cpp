@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/error.h"
+#include "common/string_util.h"
 #include "execution/expression_executor.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
@@ -11,12 +12,6 @@
 namespace shears {
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool IsConstant(const BoundExpr& e) {
   return e.kind == BoundExprKind::kConstant;
@@ -66,7 +61,7 @@ BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type) {
 }
 
 LogicalType ResolveTypeName(const ast::TypeName& type) {
-  const std::string name = Lower(type.name);
+  const std::string name = AsciiLower(type.name);
   if (type.is_array) throw NotSupportedError("array types are not supported yet");
   if (name == "int" || name == "int4" || name == "integer" || name == "int2" ||
       name == "smallint" || name == "tinyint" || name == "int1" || name == "signed") {
@@ -103,9 +98,10 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
   for (Binder::Scope* s = &scope; s; s = s->outer) {
     std::optional<ResolvedColumn> found;
     for (const auto& entry : s->entries) {
-      if (!qualifier.empty() && Lower(entry.alias) != Lower(qualifier)) continue;
+      if (!qualifier.empty() && AsciiLower(entry.alias) != AsciiLower(qualifier)) continue;
       for (size_t i = 0; i < entry.names.size(); i++) {
-        if (Lower(entry.names[i]) != Lower(name) || !entry.Matches(i, !qualifier.empty())) continue;
+        if (AsciiLower(entry.names[i]) != AsciiLower(name) || !entry.Matches(i, !qualifier.empty()))
+          continue;
         if (found) {
           throw BinderError(
               "column reference '{}' is ambiguous (it exists in '{}' and another "
@@ -271,7 +267,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     }
     case ast::ExprKind::kFunction: {
       const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
-      const std::string name = Lower(fn.name);
+      const std::string name = AsciiLower(fn.name);
       if (IsAggregateFunction(name)) {
         if (!ctx.aggregates) {
           throw BinderError("aggregate function {} is not allowed in the {}", name, ctx.clause);

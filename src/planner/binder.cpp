@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/string_util.h"
 #include "execution/expression_executor.h"
 #include "function/function.h"
 #include "parser/parser.h"
@@ -18,12 +19,6 @@ namespace shears {
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
 
 namespace {
-
-std::string Lower(std::string s) {
-  for (auto& c : s)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 constexpr int kMaxDepth = 64;
 
@@ -131,7 +126,7 @@ bool ContainsAggregateCall(const ast::Expr& expr) {
   switch (expr.kind) {
     case ExprKind::kFunction: {
       const auto& f = static_cast<const FunctionExpr&>(expr);
-      if (IsAggregateFunction(Lower(f.name))) return true;
+      if (IsAggregateFunction(AsciiLower(f.name))) return true;
       for (const auto& a : f.args) {
         if (ContainsAggregateCall(*a)) return true;
       }
@@ -212,7 +207,7 @@ BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
   if (++depth_ > kMaxDepth) throw BinderError("queries nest deeper than {} levels", kMaxDepth);
   std::map<std::string, const ast::CommonTableExpr*> ctes;
   for (const auto& cte : node.ctes)
-    ctes[Lower(cte.name)] = &cte;
+    ctes[AsciiLower(cte.name)] = &cte;
   cte_stack_.push_back(std::move(ctes));
   BoundQuery result;
   switch (node.kind) {
@@ -303,7 +298,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
   switch (ref.kind) {
     case ast::TableRefKind::kBaseTable: {
       const auto& base = static_cast<const ast::BaseTableRef&>(ref);
-      const std::string name = Lower(base.name.back());
+      const std::string name = AsciiLower(base.name.back());
       const std::string alias = ref.alias.empty() ? base.name.back() : ref.alias;
       // CTEs first (innermost query outwards), then views.
       for (auto it = cte_stack_.rbegin(); it != cte_stack_.rend(); ++it) {
@@ -396,7 +391,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
             if (!le.Matches(i, false)) continue;
             for (const auto& re : right_scope.entries) {
               for (size_t j = 0; j < re.names.size(); j++) {
-                if (re.Matches(j, false) && Lower(le.names[i]) == Lower(re.names[j])) {
+                if (re.Matches(j, false) && AsciiLower(le.names[i]) == AsciiLower(re.names[j])) {
                   using_columns.push_back(le.names[i]);
                 }
               }
@@ -414,7 +409,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         for (size_t e = begin; e < end; e++) {
           const ScopeEntry& entry = both.entries[e];
           for (size_t c = 0; c < entry.names.size(); c++) {
-            if (Lower(entry.names[c]) != Lower(name) || !entry.Matches(c, false)) continue;
+            if (AsciiLower(entry.names[c]) != AsciiLower(name) || !entry.Matches(c, false))
+              continue;
             if (found) {
               throw BinderError("USING column '{}' is ambiguous on one side of the join", name);
             }
@@ -779,7 +775,8 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       const auto& star = static_cast<const ast::StarExpr&>(*select_item.expr);
       bool any = false;
       for (const auto& entry : scope.entries) {
-        if (!star.relation.empty() && Lower(entry.alias) != Lower(star.relation)) continue;
+        if (!star.relation.empty() && AsciiLower(entry.alias) != AsciiLower(star.relation))
+          continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
           if (!entry.Matches(i, !star.relation.empty())) continue;
           items.push_back({nullptr, entry.names[i], entry.bindings[i], entry.types[i]});
@@ -840,7 +837,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         const std::string& n = static_cast<const ast::ColumnRefExpr&>(*g).names[0];
         if (!ResolveColumn(scope, "", n)) {
           for (const auto& item : items) {
-            if (item.expr && Lower(item.name) == Lower(n)) {
+            if (item.expr && AsciiLower(item.name) == AsciiLower(n)) {
               bound = BindExpr(*item.expr, group_ctx);
               break;
             }
@@ -897,7 +894,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         static_cast<const ast::ColumnRefExpr&>(*order.expr).names.size() == 1) {
       const std::string& n = static_cast<const ast::ColumnRefExpr&>(*order.expr).names[0];
       for (size_t i = 0; i < visible; i++) {
-        if (Lower(items[i].name) == Lower(n)) {
+        if (AsciiLower(items[i].name) == AsciiLower(n)) {
           position = static_cast<int>(i);
           break;
         }

@@ -10,6 +10,7 @@
 #include <unordered_set>
 
 #include "common/error.h"
+#include "common/string_util.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
 #include "storage/parquet/parquet_file.h"
@@ -39,14 +40,6 @@ std::optional<LogicalType> WidenColumnTypes(const LogicalType& a, const LogicalT
 }
 
 namespace {
-
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c + ('a' - 'A'));
-  }
-  return out;
-}
 
 bool HasGlobChars(const std::string& s) {
   return s.find_first_of("*?[") != std::string::npos;
@@ -162,7 +155,7 @@ std::vector<std::vector<HiveKeyValue>> ParseLayout(const std::vector<std::string
     const auto& expected = result.empty() ? kvs : result.front();
     bool same_keys = kvs.size() == expected.size();
     for (size_t k = 0; same_keys && k < kvs.size(); k++) {
-      same_keys = Lower(kvs[k].key) == Lower(expected[k].key);
+      same_keys = AsciiLower(kvs[k].key) == AsciiLower(expected[k].key);
     }
     if (!same_keys) {
       throw InvalidInputError(
@@ -172,7 +165,7 @@ std::vector<std::vector<HiveKeyValue>> ParseLayout(const std::vector<std::string
     }
     std::unordered_set<std::string> seen;
     for (const auto& kv : kvs) {
-      if (!seen.insert(Lower(kv.key)).second) {
+      if (!seen.insert(AsciiLower(kv.key)).second) {
         throw InvalidInputError("'{}' has the Hive partition key '{}' twice", paths[i], kv.key);
       }
     }
@@ -296,7 +289,7 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
     const auto& columns = footers[i].columns;
     for (size_t c = 0; c < columns.size(); c++) {
       const parquet::ColumnDescriptor& desc = columns[c];
-      std::string key = Lower(desc.name);
+      std::string key = AsciiLower(desc.name);
       auto it = by_name.find(key);
       size_t index;
       if (it == by_name.end()) {
@@ -377,18 +370,18 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   for (const auto& [name, type] : options.partition_types) {
     bool found = false;
     for (const auto& kv : keys)
-      found = found || Lower(kv.key) == Lower(name);
+      found = found || AsciiLower(kv.key) == AsciiLower(name);
     if (!found) {
       throw InvalidInputError(
           "a type is given for partition column '{}', but the partition "
           "columns of '{}' are {}",
           name, path_or_glob, JoinKeys(keys));
     }
-    overrides[Lower(name)] = type;
+    overrides[AsciiLower(name)] = type;
   }
   for (size_t k = 0; k < keys.size(); k++) {
     const std::string& name = keys[k].key;
-    auto clash = by_name.find(Lower(name));
+    auto clash = by_name.find(AsciiLower(name));
     if (clash != by_name.end()) {
       throw InvalidInputError(
           "the Hive partition key '{}' (directory '{}={}' of '{}') is also the column '{}' in "
@@ -397,7 +390,7 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
           dataset->columns_[clash->second].name, schema[clash->second].first_file);
     }
     LogicalType type;
-    auto over = overrides.find(Lower(name));
+    auto over = overrides.find(AsciiLower(name));
     if (over != overrides.end()) {
       type = over->second;
     } else {
@@ -501,7 +494,8 @@ std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(size_t index) const {
     const int in_file = recorded.column_map[c];
     if (in_file < 0) continue;
     if (static_cast<size_t>(in_file) >= file_columns.size() ||
-        Lower(file_columns[static_cast<size_t>(in_file)].name) != Lower(columns_[c].name)) {
+        AsciiLower(file_columns[static_cast<size_t>(in_file)].name) !=
+            AsciiLower(columns_[c].name)) {
       throw changed(fmt::format("column '{}' is not where it was", columns_[c].name));
     }
   }
@@ -509,9 +503,9 @@ std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(size_t index) const {
 }
 
 int Dataset::FindColumn(const std::string& name) const {
-  std::string key = Lower(name);
+  std::string key = AsciiLower(name);
   for (size_t i = 0; i < columns_.size(); i++) {
-    if (Lower(columns_[i].name) == key) return static_cast<int>(i);
+    if (AsciiLower(columns_[i].name) == key) return static_cast<int>(i);
   }
   return -1;
 }
