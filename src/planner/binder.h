@@ -85,4 +85,11 @@ LogicalType ResolveTypeName(const ast::TypeName& type);
 /// Casts `expr` to `type` (folding constants); no-op when already of that type.
 BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type);
 
+/// An untyped NULL literal (TypeId::kInvalid) takes its type from the expression around it
+/// (PostgreSQL's `unknown`); where nothing decides, as in `NULL IS NULL` or `GROUP BY NULL`,
+/// it becomes an INTEGER NULL, as in DuckDB. No vector is ever made of the invalid type.
+BoundExprPtr TypeUntyped(BoundExprPtr expr);
+/// TypeUntyped on each direct child of `expr`, once the node around them is built.
+void TypeUntypedChildren(BoundExpr& expr);
+
 }  // namespace shears
