@@ -32,6 +32,7 @@ std::set<std::string> DisabledOptimizers(const std::string& list);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
+void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
