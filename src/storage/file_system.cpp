@@ -9,10 +9,15 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <condition_variable>
 #include <cstring>
+#include <exception>
 #include <filesystem>
-#include <set>
+#include <iterator>
+#include <mutex>
 #include <string_view>
+#include <system_error>
+#include <thread>
 
 #include "common/error.h"
 #include "storage/lru_cache.h"
@@ -131,60 +136,139 @@ std::string JoinPath(const std::string& dir, std::string_view name) {
   return path;
 }
 
-void ReadDirectory(const std::string& path, bool hidden, Tree& tree,
-                   std::set<std::pair<uint64_t, uint64_t>>& visited) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (fd < 0) throw IOError("cannot list directory '{}': {}", path, std::strerror(errno));
-  struct stat st;
-  if (::fstat(fd, &st) != 0) {
-    const int err = errno;
-    ::close(fd);
-    throw IOError("cannot list directory '{}': {}", path, std::strerror(err));
-  }
-  const FileIdentity identity = IdentityOf(st);
-  if (!visited.emplace(identity.device, identity.inode).second) {  // a symlink loop
-    ::close(fd);
-    return;
-  }
-  tree.directories.emplace_back(path, identity);
-  DIR* dir = ::fdopendir(fd);
-  if (!dir) {
-    const int err = errno;
-    ::close(fd);
-    throw IOError("cannot list directory '{}': {}", path, std::strerror(err));
-  }
-  directories_read.fetch_add(1, std::memory_order_relaxed);
-  std::vector<std::pair<std::string, bool>> subdirectories;
-  errno = 0;
-  while (const struct dirent* entry = ::readdir(dir)) {
-    const std::string_view name = entry->d_name;
-    if (name == "." || name == "..") continue;
-    bool is_dir = entry->d_type == DT_DIR;
-    bool is_file = false;
-    uint64_t size = 0;
-    if (!is_dir) {
-      // A file needs its size; a symlink or an entry of unknown type (some file systems) needs
-      // a stat to say what it is. Directories need none.
-      struct stat entry_st;
-      if (::fstatat(::dirfd(dir), entry->d_name, &entry_st, 0) != 0) continue;  // dangling
-      is_dir = S_ISDIR(entry_st.st_mode);
-      is_file = S_ISREG(entry_st.st_mode);
-      size = static_cast<uint64_t>(entry_st.st_size);
+/// Lists a tree: directories are read one at a time by each of a few threads when there are
+/// many (a Hive table has a directory per partition, thousands of them), each directory with
+/// one getdents64 loop and one stat per file.
+class TreeLister {
+ public:
+  Tree List(const std::string& root) {
+    pending_.push_back({root, false, {}});
+    Work();  // reads the root, so the others see how many directories there are
+    const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
+                                            pending_.size() / kDirectoriesPerThread);
+    std::vector<std::thread> workers;
+    for (size_t t = 1; t < threads; t++) {
+      try {
+        workers.emplace_back([this] { Work(); });
+      } catch (const std::system_error&) {
+        break;  // no thread to spare: the ones started (and this one) read the rest
+      }
     }
-    const bool entry_hidden = hidden || IsHiddenName(name);
-    if (is_dir) {
-      subdirectories.emplace_back(JoinPath(path, name), entry_hidden);
-    } else if (is_file) {
-      tree.files.push_back({ListedFile{JoinPath(path, name), size}, entry_hidden});
+    Work();
+    for (auto& worker : workers)
+      worker.join();
+    if (error_) std::rethrow_exception(error_);
+    Tree tree;
+    for (auto& part : parts_) {
+      std::move(part.files.begin(), part.files.end(), std::back_inserter(tree.files));
+      std::move(part.directories.begin(), part.directories.end(),
+                std::back_inserter(tree.directories));
     }
-    errno = 0;
+    std::sort(tree.files.begin(), tree.files.end(),
+              [](const Tree::File& a, const Tree::File& b) { return a.file.path < b.file.path; });
+    return tree;
   }
-  const int err = errno;
-  ::closedir(dir);
-  if (err != 0) throw IOError("cannot list directory '{}': {}", path, std::strerror(err));
-  for (const auto& [subdirectory, sub_hidden] : subdirectories)
-    ReadDirectory(subdirectory, sub_hidden, tree, visited);
-}
+
+ private:
+  static constexpr size_t kDirectoriesPerThread = 64;  // below this a thread costs more
+  struct Pending {
+    std::string path;
+    bool hidden;
+    // Device and inode of the directories above it: a symlink back to one of them is a loop.
+    std::vector<std::pair<uint64_t, uint64_t>> ancestors;
+  };
+
+  // Takes directories until none is left and none is being read (which could add more).
+  void Work() {
+    Tree part;
+    std::vector<Pending> found;
+    std::unique_lock<std::mutex> lock(mutex_);
+    while (true) {
+      changed_.wait(lock, [&] { return !pending_.empty() || reading_ == 0 || error_; });
+      if (pending_.empty() || error_) break;
+      Pending dir = std::move(pending_.back());
+      pending_.pop_back();
+      reading_++;
+      lock.unlock();
+      found.clear();
+      std::exception_ptr error;
+      try {
+        Read(dir, part, found);
+      } catch (...) {
+        error = std::current_exception();
+      }
+      lock.lock();
+      reading_--;
+      if (error && !error_) error_ = error;
+      for (auto& sub : found)
+        pending_.push_back(std::move(sub));
+      changed_.notify_all();
+    }
+    parts_.push_back(std::move(part));
+  }
+
+  void Read(const Pending& dir, Tree& tree, std::vector<Pending>& subdirectories) {
+    const int fd = ::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) throw IOError("cannot list directory '{}': {}", dir.path, std::strerror(errno));
+    struct Closer {
+      int fd;
+      ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st;
+    if (::fstat(fd, &st) != 0) {
+      throw IOError("cannot list directory '{}': {}", dir.path, std::strerror(errno));
+    }
+    const FileIdentity identity = IdentityOf(st);
+    const std::pair<uint64_t, uint64_t> id(identity.device, identity.inode);
+    if (std::find(dir.ancestors.begin(), dir.ancestors.end(), id) != dir.ancestors.end()) {
+      return;  // a symlink loop
+    }
+    auto ancestors = dir.ancestors;
+    ancestors.push_back(id);
+    tree.directories.emplace_back(dir.path, identity);
+    directories_read.fetch_add(1, std::memory_order_relaxed);
+    alignas(8) char buffer[16384];
+    while (true) {
+      const ssize_t n = ::getdents64(fd, buffer, sizeof(buffer));
+      if (n == 0) break;
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        throw IOError("cannot list directory '{}': {}", dir.path, std::strerror(errno));
+      }
+      for (ssize_t pos = 0; pos < n;) {
+        const auto* entry = reinterpret_cast<const struct dirent64*>(buffer + pos);
+        pos += entry->d_reclen;
+        const std::string_view name = entry->d_name;
+        if (name == "." || name == "..") continue;
+        bool is_dir = entry->d_type == DT_DIR;
+        bool is_file = false;
+        uint64_t size = 0;
+        if (!is_dir) {
+          // A file needs its size; a symlink or an entry of unknown type (some file systems)
+          // needs a stat to say what it is. Directories need none.
+          struct stat entry_st;
+          if (::fstatat(fd, entry->d_name, &entry_st, 0) != 0) continue;  // dangling
+          is_dir = S_ISDIR(entry_st.st_mode);
+          is_file = S_ISREG(entry_st.st_mode);
+          size = static_cast<uint64_t>(entry_st.st_size);
+        }
+        const bool entry_hidden = dir.hidden || IsHiddenName(name);
+        if (is_dir) {
+          subdirectories.push_back({JoinPath(dir.path, name), entry_hidden, ancestors});
+        } else if (is_file) {
+          tree.files.push_back({ListedFile{JoinPath(dir.path, name), size}, entry_hidden});
+        }
+      }
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::vector<Pending> pending_;
+  size_t reading_ = 0;
+  std::exception_ptr error_;
+  std::vector<Tree> parts_;
+};
 
 bool StillCurrent(const Tree& tree) {
   for (const auto& [path, identity] : tree.directories) {
@@ -201,11 +285,7 @@ std::shared_ptr<const Tree> ListTreeCached(const std::string& dir) {
       return cached;
     }
   }
-  auto tree = std::make_shared<Tree>();
-  std::set<std::pair<uint64_t, uint64_t>> visited;
-  ReadDirectory(dir, false, *tree, visited);
-  std::sort(tree->files.begin(), tree->files.end(),
-            [](const Tree::File& a, const Tree::File& b) { return a.file.path < b.file.path; });
+  auto tree = std::make_shared<Tree>(TreeLister().List(dir));
   bool recent = false;
   for (const auto& [path, identity] : tree->directories)
     recent = recent || RecentlyModified(identity.mtime_ns);

@@ -172,5 +172,29 @@ TEST(MetadataTest, FooterCacheChecksIdentity) {
   EXPECT_EQ(con.Query("SELECT x FROM '" + a + "'").ToStrings()[0][0], "2");
 }
 
+// Listing follows directory symlinks (a loop back to a directory above ends), leaves hidden
+// names out for directories but not for globs, and lists many directories on several threads
+// in path order.
+TEST(MetadataTest, ListTree) {
+  TempDir dir;
+  for (int k = 0; k < 300; k++)
+    dir.AddText(fmt::format("t/k={:03d}/f", k), "x");
+  dir.AddText("t/_SUCCESS", "");
+  dir.AddText("t/.hidden/g", "yy");
+  fs::create_directory_symlink(dir.path() + "/t", dir.path() + "/t/k=000/loop");
+  fs::create_directory_symlink(dir.path() + "/t/k=001", dir.path() + "/t/k=000/sibling");
+  const auto files = ListTree(dir.path() + "/t", true);
+  ASSERT_EQ(files.size(), 301u);  // each k=NNN/f, and k=000/sibling/f
+  for (size_t i = 1; i < files.size(); i++)
+    EXPECT_LT(files[i - 1].path, files[i].path);
+  EXPECT_EQ(files.back().path, dir.path() + "/t/k=299/f");
+  EXPECT_EQ(files.back().size, 1u);
+  const auto all = ListTree(dir.path() + "/t", false);
+  EXPECT_EQ(all.size(), files.size() + 2);  // _SUCCESS and .hidden/g
+  const auto matched = ExpandGlob(dir.path() + "/t/.hidden/*");
+  ASSERT_EQ(matched.size(), 1u);
+  EXPECT_EQ(matched[0].size, 2u);
+}
+
 }  // namespace
 }  // namespace shears
