@@ -96,6 +96,17 @@ TEST(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
   before = FootersParsed();
   EXPECT_EQ(con.Query("SELECT sum(v) FROM fact_view WHERE k = 17").ToStrings()[0][0], "170");
   EXPECT_EQ(FootersParsed() - before, 2u);
+
+  // A path named twice in a statement is listed once (the fresh files are not cached).
+  const uint64_t listed = GetListingCacheStats().directories_read;
+  before = FootersParsed();
+  EXPECT_EQ(con.Query(fmt::format("SELECT count(*) FROM '{0}/fact' a JOIN '{0}/fact' b ON a.k = "
+                                  "b.k JOIN fact_view c ON c.k = a.k WHERE a.k = 17",
+                                  dir.path()))
+                .ToStrings()[0][0],
+            "1");
+  EXPECT_EQ(GetListingCacheStats().directories_read - listed, 201u);  // fact and k=0..199
+  EXPECT_LE(FootersParsed() - before, 4u);  // the schema's, then k=17's in each scan
 }
 
 TEST(MetadataTest, DynamicPartitionPruningOpensOnlySurvivors) {
