@@ -77,6 +77,9 @@ class Binder {
   uint32_t next_table_index_ = 1;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;
   int depth_ = 0;  // view / subquery nesting, to stop runaway recursion
+  // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
+  // path named twice (a self-join, a view and the query) is listed and its footer read once.
+  std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.
