@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/numeric_cast.h"
+
 namespace shears {
 
 namespace {
@@ -22,7 +24,7 @@ std::vector<BoundExprPtr*> Pointers(std::vector<BoundExprPtr>& exprs) {
 std::string LogicalOperator::ToString(int indent) const {
   std::string out = std::string(static_cast<size_t>(indent) * 2, ' ') + Describe();
   if (estimated_rows >= 0)
-    out += " [~" + std::to_string(static_cast<int64_t>(estimated_rows)) + " rows]";
+    out += " [~" + FormatEstimate(estimated_rows) + " rows]";
   out += "\n";
   for (const auto& child : children)
     out += child->ToString(indent + 1);
