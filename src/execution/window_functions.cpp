@@ -192,6 +192,11 @@ void ForEachPartition(const WindowRun& run, F&& f) {
     f(run.partition_starts[p], run.partition_starts[p + 1]);
 }
 
+/// Lets a long computation be cancelled: checks every kBatchSize rows.
+inline void CheckEvery(const WindowRun& run, idx_t row) {
+  if ((row & (kBatchSize - 1)) == 0 && run.check_cancelled) run.check_cancelled();
+}
+
 // ---- ranking ----
 
 void ComputeRanking(const BoundWindow& w, const WindowRun& run, const WindowArguments& args,
@@ -199,6 +204,7 @@ void ComputeRanking(const BoundWindow& w, const WindowRun& run, const WindowArgu
   ForEachPartition(run, [&](idx_t ps, idx_t pe) {
     const auto size = static_cast<double>(pe - ps);
     for (idx_t i = ps; i < pe; i++) {
+      CheckEvery(run, i);
       const idx_t peer_begin = run.group_starts[run.group_of[i]];
       const idx_t peer_end = run.group_starts[run.group_of[i] + 1];
       switch (w.function) {
@@ -299,6 +305,7 @@ void ComputeValue(const BoundWindow& w, const WindowRun& run, const WindowArgume
   ForEachPartition(run, [&](idx_t ps, idx_t pe) {
     frames.SetPartition(ps, pe);
     for (idx_t i = ps; i < pe; i++) {
+      CheckEvery(run, i);
       switch (w.function) {
         case WindowFunction::kLag:
         case WindowFunction::kLead: {
@@ -496,6 +503,7 @@ void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowAr
       std::memset(state, 0, op.state_size);
       idx_t added = ps;
       for (idx_t i = ps; i < pe; i++) {
+        CheckEvery(run, i);
         const idx_t end = std::max(frames.End(i), ps);
         if (end > added) {
           op.update_range(state, arg, added, end - added, *arena);
@@ -513,6 +521,7 @@ void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowAr
   ForEachPartition(run, [&](idx_t ps, idx_t pe) {
     frames.SetPartition(ps, pe);
     for (idx_t i = ps; i < pe; i++) {
+      CheckEvery(run, i);
       // String states allocate per row; their bytes are copied out, so the scratch arena is
       // dropped now and then.
       if (++since_reset == kBatchSize) {

@@ -8,6 +8,7 @@
 // tree (fanout 16, built bottom-up from the aggregate's own combine kernel) for its rows:
 // O(log n) states per row, so large sliding frames cost O(n log n), not O(n * frame).
 
+#include <functional>
 #include <vector>
 
 #include "common/vector.h"
@@ -39,6 +40,8 @@ struct WindowRun {
   std::vector<idx_t> partition_starts;  // first row of each partition, then `count`
   std::vector<uint32_t> group_of;       // peer group of each row (numbered across the run)
   std::vector<idx_t> group_starts;      // first row of each peer group, then `count`
+  /// Called every kBatchSize rows computed (cancellation); may be empty.
+  std::function<void()> check_cancelled;
 };
 
 /// A window function's inputs in sorted order: BoundWindow::args, and for RANGE frames with

@@ -204,8 +204,8 @@ std::unique_ptr<LocalSourceState> PhysicalWindow::GetLocalSourceState(ExecutionC
   return std::make_unique<WindowLocalSourceState>(&context.query().memory());
 }
 
-void PhysicalWindow::ProcessBucket(WindowGlobalSinkState& global, idx_t bucket_index,
-                                   WindowLocalSourceState& local) const {
+void PhysicalWindow::ProcessBucket(ExecutionContext& context, WindowGlobalSinkState& global,
+                                   idx_t bucket_index, WindowLocalSourceState& local) const {
   local.rows.clear();
   local.results.clear();
   local.reservation = std::make_unique<MemoryReservation>(local.memory);
@@ -231,6 +231,7 @@ void PhysicalWindow::ProcessBucket(WindowGlobalSinkState& global, idx_t bucket_i
   // Sort by (PARTITION BY, ORDER BY); then partitions and peer groups from adjacent records.
   WindowRun run;
   run.count = n;
+  run.check_cancelled = [&context] { context.CheckCancelled(); };
   {
     std::vector<Vector> keys;
     std::vector<const Vector*> key_pointers;
@@ -299,7 +300,7 @@ bool PhysicalWindow::GetData(ExecutionContext& context, Batch& out,
       return false;
     }
     context.CheckCancelled();
-    ProcessBucket(static_cast<WindowGlobalSinkState&>(context.sink_state(this)),
+    ProcessBucket(context, static_cast<WindowGlobalSinkState&>(context.sink_state(this)),
                   source.buckets[next], local);
   }
   const idx_t n = std::min<idx_t>(kBatchSize, local.rows.size() - local.position);

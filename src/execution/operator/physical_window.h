@@ -50,7 +50,7 @@ class PhysicalWindow : public PhysicalOperator {
   /// The payload column holding the value of `expr` (an input column or an evaluated one).
   idx_t PayloadColumn(const BoundExpr& expr);
   /// Sorts one bucket and computes the windows into `local`.
-  void ProcessBucket(struct WindowGlobalSinkState& global, idx_t bucket,
+  void ProcessBucket(ExecutionContext& context, struct WindowGlobalSinkState& global, idx_t bucket,
                      struct WindowLocalSourceState& local) const;
 
   std::vector<BoundExprPtr> windows_;
