@@ -60,6 +60,13 @@ class Binder {
   [[noreturn]] void RethrowAt(int location) const;
   uint32_t NewTableIndex() { return next_table_index_++; }
 
+  /// f(...) OVER (...) (bind_window.cpp): a BoundWindow, left in the expression until
+  /// PlanWindows moves it into a LogicalWindow.
+  BoundExprPtr BindWindowFunction(const ast::FunctionExpr& fn, ExprContext& ctx);
+  /// Moves every window function of `exprs` into LogicalWindows above `plan` (one per
+  /// PARTITION BY / ORDER BY) and replaces it by the column that carries its value.
+  LogicalOperatorPtr PlanWindows(LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs);
+
   /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
   BoundExprPtr BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprContext& ctx);
   /// Joins every subquery in `exprs` to `plan` (the input of the clause that holds them) and
