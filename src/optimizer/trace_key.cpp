@@ -6,30 +6,48 @@ namespace shears {
 
 namespace {
 
-void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<TracedColumn>& out) {
+// `direct`: no join equality passed yet; `branch`: inside a set operation's input.
+void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bool branch,
+              std::vector<TracedColumn>& out) {
   switch (op.type) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       if (get.table_index == binding.table_index)
-        out.push_back({&get, static_cast<int>(binding.column_index)});
+        out.push_back({&get, static_cast<int>(binding.column_index), direct, branch});
       return;
     }
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
-      return TraceAll(*op.children[0], binding, out);
+      return TraceAll(*op.children[0], binding, direct, branch, out);
+    case LogicalOperatorType::kSetOperation: {
+      // A row of any set operation's output is a row of its inputs with the same values
+      // (UNION keeps it from either, INTERSECT from both, EXCEPT from the left), so a filter
+      // on column i commutes with it: sigma(A op B) = sigma(A) op sigma(B). Each input is
+      // traced on its own column i (positional).
+      auto& set = static_cast<LogicalSetOperation&>(op);
+      if (set.table_index != binding.table_index) return;
+      for (auto& child : op.children) {
+        const auto bindings = child->GetColumnBindings();
+        if (binding.column_index < bindings.size())
+          TraceAll(*child, bindings[binding.column_index], direct, true, out);
+      }
+      return;
+    }
     case LogicalOperatorType::kProjection: {
       auto& projection = static_cast<LogicalProjection&>(op);
       if (projection.table_index != binding.table_index) return;
       const auto& expr = projection.expressions[binding.column_index];
       if (expr->kind != BoundExprKind::kColumnRef) return;
-      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, out);
+      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
+                      out);
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
       if (agg.group_index != binding.table_index) return;
       const auto& expr = agg.groups[binding.column_index];
       if (expr->kind != BoundExprKind::kColumnRef) return;
-      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, out);
+      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
+                      out);
     }
     case LogicalOperatorType::kWindow: {
       // A PARTITION BY column passes through: filtering on it drops whole partitions, which
@@ -38,7 +56,7 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
       for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions) {
         if (p->kind == BoundExprKind::kColumnRef &&
             static_cast<BoundColumnRef&>(*p).binding == binding) {
-          return TraceAll(*op.children[0], binding, out);
+          return TraceAll(*op.children[0], binding, direct, branch, out);
         }
       }
       return;
@@ -53,9 +71,9 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
         on_left = on_left || b == binding;
       if (on_left) {
         if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return;
-        TraceAll(*op.children[0], binding, out);
+        TraceAll(*op.children[0], binding, direct, branch, out);
       } else if (inner) {
-        TraceAll(*op.children[1], binding, out);
+        TraceAll(*op.children[1], binding, direct, branch, out);
       } else {
         return;
       }
@@ -68,8 +86,8 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
         }
         const auto& l = static_cast<BoundColumnRef&>(*c.left).binding;
         const auto& r = static_cast<BoundColumnRef&>(*c.right).binding;
-        if (on_left && l == binding) TraceAll(*op.children[1], r, out);
-        if (!on_left && r == binding) TraceAll(*op.children[0], l, out);
+        if (on_left && l == binding) TraceAll(*op.children[1], r, false, branch, out);
+        if (!on_left && r == binding) TraceAll(*op.children[0], l, false, branch, out);
       }
       return;
     }
@@ -82,7 +100,7 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
 
 std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding) {
   std::vector<TracedColumn> out;
-  TraceAll(op, binding, out);
+  TraceAll(op, binding, true, false, out);
   // A scan reached twice (a self-join on the key) is filtered once.
   std::vector<TracedColumn> unique;
   for (const auto& t : out) {
@@ -92,6 +110,12 @@ std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding&
     if (!seen) unique.push_back(t);
   }
   return unique;
+}
+
+std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding) {
+  const auto traced = TraceToScans(op, binding);
+  if (traced.empty() || !traced[0].direct || traced[0].branch) return std::nullopt;
+  return traced[0];
 }
 
 }  // namespace shears

@@ -20,6 +20,7 @@ bool IsConstant(const BoundExpr& e) {
 // Folds a deterministic expression of constants into a constant.
 BoundExprPtr Fold(BoundExprPtr expr) {
   if (expr->kind == BoundExprKind::kConstant) return expr;
+  TypeUntypedChildren(*expr);
   bool foldable = true;
   VisitExpression(*expr, [&](BoundExpr& e) {
     if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kReference ||
@@ -34,7 +35,15 @@ BoundExprPtr Fold(BoundExprPtr expr) {
   });
   if (!foldable) return expr;
   std::string alias = expr->alias;
-  auto folded = std::make_unique<BoundConstant>(ExpressionExecutor::EvaluateConstant(*expr));
+  std::unique_ptr<BoundConstant> folded;
+  try {
+    folded = std::make_unique<BoundConstant>(ExpressionExecutor::EvaluateConstant(*expr));
+  } catch (const Error& e) {
+    // `1 / 0` fails only if a row needs it (CASE, COALESCE, AND and OR short-circuit):
+    // left unfolded, it raises its error when evaluated.
+    if (!e.IsUserError()) throw;
+    return expr;
+  }
   folded->alias = alias;
   return folded;
 }
@@ -107,15 +116,34 @@ BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type) {
   if (expr->type == type) return expr;
   if (expr->kind == BoundExprKind::kConstant) {
     const auto& value = static_cast<BoundConstant&>(*expr).value;
-    auto cast = std::make_unique<BoundConstant>(value.is_null() ? Value::Null(type)
-                                                                : CastValue(value, type));
-    cast->alias = expr->alias;
-    return cast;
+    std::unique_ptr<BoundConstant> cast;
+    try {
+      cast = std::make_unique<BoundConstant>(value.is_null() ? Value::Null(type)
+                                                             : CastValue(value, type));
+    } catch (const Error& e) {
+      if (!e.IsUserError()) throw;
+      cast = nullptr;  // as in Fold: the cast fails when (if) a row is evaluated
+    }
+    if (cast) {
+      cast->alias = expr->alias;
+      return cast;
+    }
   }
   std::string alias = expr->alias;
   auto cast = std::make_unique<BoundCast>(std::move(expr), type);
   cast->alias = alias;
   return cast;
+}
+
+BoundExprPtr TypeUntyped(BoundExprPtr expr) {
+  if (expr->type.valid()) return expr;
+  return CastTo(std::move(expr), LogicalType::Integer());
+}
+
+void TypeUntypedChildren(BoundExpr& expr) {
+  for (BoundExprPtr* child : expr.Children()) {
+    if (*child) *child = TypeUntyped(std::move(*child));
+  }
 }
 
 LogicalType ResolveTypeName(const ast::TypeName& type) {
@@ -247,7 +275,10 @@ BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
 
 BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
   try {
-    return BindExprAt(expr, ctx);
+    BoundExprPtr bound = BindExprAt(expr, ctx);
+    // The node is built: its own children no longer need to stay open for inference.
+    TypeUntypedChildren(*bound);
+    return bound;
   } catch (const Error&) {
     RethrowAt(expr.location);
   }
@@ -328,7 +359,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         inner.subqueries = false;
         const bool star = fn.star || (name == "count" && fn.args.empty());
         if (!star && fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
-        BoundExprPtr arg = star ? nullptr : BindExpr(*fn.args[0], inner);
+        BoundExprPtr arg = star ? nullptr : TypeUntyped(BindExpr(*fn.args[0], inner));
         LogicalType type;
         const AggregateKind kind = ResolveAggregate(name, arg, &type);
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
@@ -378,7 +409,11 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       if (IsConstant(*child)) {
         const Value& v = static_cast<BoundConstant&>(*child).value;
         if (v.is_null()) return std::make_unique<BoundConstant>(Value::Null(type));
-        return std::make_unique<BoundConstant>(CastValue(v, type, cast.try_cast));
+        try {
+          return std::make_unique<BoundConstant>(CastValue(v, type, cast.try_cast));
+        } catch (const Error& e) {
+          if (!e.IsUserError()) throw;  // as in Fold: fails when (if) a row is evaluated
+        }
       }
       return std::make_unique<BoundCast>(std::move(child), type, cast.try_cast);
     }

@@ -453,6 +453,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         ctx.scope = &both;
         ctx.clause = "JOIN condition";
         auto condition = BindExpr(*join.condition, ctx);
+        if (!condition->type.valid())
+          condition = CastTo(std::move(condition), LogicalType::Boolean());
         if (condition->type.id() != TypeId::kBoolean) {
           throw BinderError("JOIN condition must be BOOLEAN, not {}", condition->type.ToString());
         }
@@ -568,7 +570,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         ctx.clause = "WHERE clause";
         ctx.subqueries = true;
         auto bound = BindExpr(*conjunct, ctx);
-        if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
+        if (!bound->type.valid()) bound = CastTo(std::move(bound), LogicalType::Boolean());
+        if (bound->type.id() != TypeId::kBoolean) {
           throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
                             bound->ToString());
         }
@@ -859,6 +862,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         }
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
+      bound = TypeUntyped(std::move(bound));
       info.group_keys.push_back(IdentityKey(*bound));
       info.groups.push_back(std::move(bound));
     }
@@ -876,8 +880,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     BoundExprPtr bound = item.expr
                              ? BindExpr(*item.expr, select_ctx)
                              : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
+    // Typed before matching the GROUP BY keys, which were typed the same way.
+    bound = TypeUntyped(std::move(bound));
     if (aggregate) bound = BindToGroups(std::move(bound), info, "select list");
-    if (!bound->type.valid()) bound = CastTo(std::move(bound), LogicalType::Integer());
     bound->alias = item.name;
     select_exprs.push_back(std::move(bound));
   }
@@ -940,7 +945,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
     }
     if (position < 0) {
-      BoundExprPtr bound = BindExpr(*order.expr, select_ctx);
+      BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, select_ctx));
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
       const std::string key = IdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
@@ -1108,7 +1113,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
         ExprContext ctx;
         ctx.scope = &scope;
         ctx.clause = "ORDER BY clause";
-        bound.expr = BindExpr(*order.expr, ctx);
+        bound.expr = TypeUntyped(BindExpr(*order.expr, ctx));
       }
       order_by->orders.push_back(std::move(bound));
     }
@@ -1121,8 +1126,10 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     ctx.clause = "LIMIT clause";
     auto evaluate = [&](const ast::Expr& e, const char* what) -> int64_t {
       auto bound = BindExpr(e, ctx);
-      if (bound->kind != BoundExprKind::kConstant) throw BinderError("{} must be a constant", what);
-      Value v = static_cast<BoundConstant&>(*bound).value;
+      // Not folded: its evaluation fails (LIMIT 1 / 0) or is not deterministic (random()).
+      Value v = bound->kind == BoundExprKind::kConstant
+                    ? static_cast<BoundConstant&>(*bound).value
+                    : ExpressionExecutor::EvaluateConstant(*bound);
       if (v.is_null()) return -1;
       int64_t n = CastValue(v, LogicalType::Bigint()).GetInt64();
       if (n < 0) throw BinderError("{} must not be negative", what);
