@@ -9,8 +9,10 @@
 // expressions); into both sides of INNER/CROSS joins (a conjunct over one side
 // goes to that side; an equality between the two sides becomes a join key); into the
 // preserved side of LEFT (left child) and RIGHT (right child) joins, and the left side of
-// SEMI/ANTI/MARK joins; into GET as scan filters. Join residuals of inner joins are treated
-// like filters above the join. Everything else stays where it is.
+// SEMI/ANTI/MARK joins; into GET as scan filters; below WINDOW when the conjunct is a
+// deterministic function of PARTITION BY columns only (it keeps or drops whole partitions, so
+// the windows of the others do not change). Join residuals of inner joins are treated like
+// filters above the join. Everything else stays where it is.
 
 #include <functional>
 #include <set>
@@ -189,6 +191,32 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
         substitute(f);
         below.push_back(std::move(f));
       }
+      Push(op->children[0], std::move(below));
+      Wrap(op, std::move(above));
+      return;
+    }
+    case LogicalOperatorType::kWindow: {
+      auto& window = static_cast<LogicalWindow&>(*op);
+      // Every window of the operator shares its PARTITION BY.
+      std::set<std::string> keys;
+      for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions)
+        keys.insert(BindingKey(*p));
+      // Whether every column of `e` is inside a PARTITION BY expression (and `e` deterministic).
+      std::function<bool(BoundExpr&)> on_keys = [&](BoundExpr& e) {
+        if (keys.count(BindingKey(e))) return true;
+        if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kSubquery) return false;
+        if (e.kind == BoundExprKind::kFunction &&
+            !static_cast<BoundFunction&>(e).function.deterministic) {
+          return false;
+        }
+        for (BoundExprPtr* child : e.Children()) {
+          if (!on_keys(**child)) return false;
+        }
+        return true;
+      };
+      std::vector<BoundExprPtr> below, above;
+      for (auto& f : filters)
+        (on_keys(*f) ? below : above).push_back(std::move(f));
       Push(op->children[0], std::move(below));
       Wrap(op, std::move(above));
       return;

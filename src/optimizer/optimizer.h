@@ -40,11 +40,11 @@ void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
 
 /// Where a column of `op`'s output comes from: a scan's column whose values reach
 /// `op` unchanged (only rows are dropped or repeated on the way): through filters, ORDER BY,
-/// projections of plain columns, aggregates grouping on it, either side of inner joins, the
-/// kept side of other joins and every input of a set operation (each on its own column of
-/// the same position). Not through LIMIT (which rows survive it depends on what comes in).
-/// Shared by dynamic partition pruning and runtime filters: a filter on the traced scan column
-/// drops only rows the join would drop.
+/// projections of plain columns, aggregates grouping on it, windows partitioned by it, either
+/// side of inner joins, the kept side of other joins and every input of a set operation (each
+/// on its own column of the same position). Not through LIMIT (which rows survive it depends
+/// on what comes in). Shared by dynamic partition pruning and runtime filters: a filter on the
+/// traced scan column drops only rows the join would drop.
 struct TracedColumn {
   LogicalGet* get = nullptr;
   int column_id = -1;  // dataset column

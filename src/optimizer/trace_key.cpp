@@ -49,6 +49,18 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bo
       return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
                       out);
     }
+    case LogicalOperatorType::kWindow: {
+      // A PARTITION BY column passes through: filtering on it drops whole partitions, which
+      // leaves the windows of the others as they were. Other columns stop here.
+      auto& window = static_cast<LogicalWindow&>(op);
+      for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions) {
+        if (p->kind == BoundExprKind::kColumnRef &&
+            static_cast<BoundColumnRef&>(*p).binding == binding) {
+          return TraceAll(*op.children[0], binding, direct, branch, out);
+        }
+      }
+      return;
+    }
     case LogicalOperatorType::kJoin: {
       auto& join = static_cast<LogicalJoin&>(op);
       const bool inner = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross;

@@ -236,6 +236,11 @@ std::string BoundWindow::SpecToString() const {
 
 std::string BoundWindow::ToString() const {
   std::string out = name + "(" + JoinExprs(args, ", ") + ") OVER (" + SpecToString();
+  // Ranking functions, lag and lead ignore the frame.
+  if (function != WindowFunction::kAggregate && function != WindowFunction::kFirstValue &&
+      function != WindowFunction::kLastValue && function != WindowFunction::kNthValue) {
+    return out + ")";
+  }
   const char* units[] = {"ROWS", "RANGE", "GROUPS"};
   auto bound = [&](WindowBoundKind kind, int64_t offset, const BoundExprPtr& value) {
     std::string text = BoundText(kind);
@@ -288,6 +293,17 @@ void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& vis
   visit(expr);
   for (BoundExprPtr* child : expr.Children())
     VisitExpression(**child, visit);
+}
+
+std::string BindingKey(const BoundExpr& expr) {
+  BoundExprPtr copy = expr.Copy();
+  VisitExpression(*copy, [](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    ref.name += "#" + std::to_string(ref.binding.table_index) + "." +
+                std::to_string(ref.binding.column_index);
+  });
+  return copy->ToString();
 }
 
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr) {

@@ -252,6 +252,9 @@ struct BoundSubquery : BoundExpr {
   std::vector<BoundExprPtr*> Children() override;
 };
 
+/// ToString with every column qualified by its binding: equal keys mean the same expression
+/// over the same columns (d1.d_year and d2.d_year print alike, their keys differ).
+std::string BindingKey(const BoundExpr& expr);
 /// Visits `expr` and all its descendants, parents first.
 void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit);
 /// Copies `expr` with every column binding replaced by its position in `inputs`.
