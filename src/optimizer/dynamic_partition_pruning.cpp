@@ -16,8 +16,9 @@
 // here). ANTI joins prune the other way (a partition whose value is in the key set holds only
 // rows the anti join removes) when the key is the only condition and there is no residual.
 // LEFT, FULL and MARK joins keep unmatched probe rows: never pruned. The key is traced through
-// filters, projections of plain columns, aggregates grouping on it, and inner joins (either
-// side) or the kept side of other joins, and transitively through inner and semi join
+// filters, projections of plain columns, aggregates grouping on it, inner joins (either
+// side), the kept side of other joins and into every input of a set operation (each branch of
+// a UNION ALL prunes on its own column), and transitively through inner and semi join
 // conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
 // match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 

@@ -261,6 +261,28 @@ std::string LogicalLimit::Describe() const {
          (offset ? " OFFSET " + std::to_string(offset) : "");
 }
 
+std::vector<ColumnBinding> LogicalWindow::GetColumnBindings() const {
+  auto out = children[0]->GetColumnBindings();
+  for (size_t i = 0; i < windows.size(); i++)
+    out.push_back({window_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+std::vector<LogicalType> LogicalWindow::GetTypes() const {
+  auto out = children[0]->GetTypes();
+  for (const auto& w : windows)
+    out.push_back(w->type);
+  return out;
+}
+
+std::string LogicalWindow::Describe() const {
+  return "WINDOW " + JoinExprs(windows);
+}
+
+std::vector<BoundExprPtr*> LogicalWindow::Expressions() {
+  return Pointers(windows);
+}
+
 std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
   for (size_t i = 0; i < types.size(); i++)
