@@ -55,9 +55,11 @@ struct BoundWrite {
   BoundQuery query;
 };
 
-BoundWrite BindWrite(const Catalog& catalog, const std::string& sql, const ast::QueryNode& query) {
+BoundWrite BindWrite(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                     const ast::QueryNode& query) {
   BoundWrite write;
   write.binder = std::make_unique<Binder>(catalog, &sql);
+  write.binder->SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
   write.query = write.binder->Bind(query);
   return write;
 }
@@ -338,7 +340,7 @@ class ScopedRemove {
 QueryResult RunCopy(Database& database, const Settings& settings, const std::string& sql,
                     const ast::CopyStatement& copy) {
   CopyOptions options = ParseCopyOptions(copy.options);
-  BoundQuery bound = BindWrite(database.catalog(), sql, *copy.query).query;
+  BoundQuery bound = BindWrite(database.catalog(), settings, sql, *copy.query).query;
   ParquetWriteSpec spec;
   spec.statement = "COPY";
   spec.names = bound.names;
@@ -495,7 +497,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   std::vector<CatalogColumn> columns;  // in the order given
   std::optional<BoundWrite> bound;
   if (create.query) {
-    bound = BindWrite(catalog, sql, *create.query);
+    bound = BindWrite(catalog, settings, sql, *create.query);
     for (size_t i = 0; i < bound->query.names.size(); i++)
       columns.push_back({bound->query.names[i], bound->query.types[i]});
   } else {
@@ -620,7 +622,7 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
     types.push_back(c.type);
     names.push_back(c.name);
   }
-  BoundWrite bound = BindWrite(catalog, sql, *insert.query);
+  BoundWrite bound = BindWrite(catalog, settings, sql, *insert.query);
   if (insert.columns.empty()) {
     CastForWrite(bound, types, names);
   } else {
