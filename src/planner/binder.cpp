@@ -44,15 +44,6 @@ void QualifyColumnNames(BoundExpr& expr) {
     QualifyColumnNames(**child);
 }
 
-// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it):
-// ToString with every column qualified by its binding, since d1.d_year and d2.d_year print
-// alike.
-std::string IdentityKey(const BoundExpr& expr) {
-  auto copy = expr.Copy();
-  QualifyColumnNames(*copy);
-  return copy->ToString();
-}
-
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
@@ -109,6 +100,12 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 }
 
 }  // namespace
+
+std::string IdentityKey(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  QualifyColumnNames(*copy);
+  return copy->ToString();
+}
 
 void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
   if (aliases.size() > entry.names.size()) {
