@@ -53,7 +53,19 @@ bool IsInfixOperator(const std::string& name) {
 }  // namespace
 
 BoundExprPtr BoundColumnRef::Copy() const {
-  return WithAlias(std::make_unique<BoundColumnRef>(type, binding, name), *this);
+  auto copy = std::make_unique<BoundColumnRef>(type, binding, name);
+  copy->qualifier = qualifier;
+  return WithAlias(std::move(copy), *this);
+}
+
+std::string QualifiedString(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  VisitExpression(*copy, [](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    if (!ref.qualifier.empty()) ref.name = ref.qualifier + "." + ref.name;
+  });
+  return copy->ToString();
 }
 
 BoundExprPtr BoundReference::Copy() const {
