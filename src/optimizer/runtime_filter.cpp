@@ -91,6 +91,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       continue;
     }
     for (const TracedColumn& traced : targets) {
+      if (traced.key_expr) {
+        // The filter holds key values, the scan would have to compute them per row first.
+        reason = "probe key " + condition.left->ToString() + " is computed from scan column " +
+                 traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)].name;
+        continue;
+      }
       const auto& column = traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)];
       if (column.type != condition.right->type) {
         reason = "key types differ";
