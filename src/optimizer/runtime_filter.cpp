@@ -31,6 +31,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/numeric_cast.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -46,7 +47,7 @@ struct Options {
 };
 
 std::string Rows(double rows) {
-  return rows < 0 ? "unknown" : fmt::format("{:.0f}", rows);
+  return rows < 0 ? "unknown" : FormatEstimate(rows);
 }
 
 bool IsIntegerType(const LogicalType& type) {
@@ -249,7 +250,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       created.filter_id = next_id++;
       created.keys = conditions;
       created.inverse = inverse;
-      created.limits.max_keys = static_cast<uint64_t>(options.max_build_rows);
+      created.limits.max_keys = SaturatingCast<uint64_t>(options.max_build_rows);
       created.limits.max_exact_keys = options.max_exact_keys;
       created.always = options.always;
       created.min_filter_ratio = options.min_filter_ratio;
