@@ -153,6 +153,11 @@ std::string OperatorExpr::ToString() const {
 }
 
 std::string FunctionExpr::ToString() const {
+  if (filter) return CallText() + " FILTER (WHERE " + filter->ToString() + ")";
+  return CallText();
+}
+
+std::string FunctionExpr::CallText() const {
   if (star) return name + "(*)";
   // Functions with SQL syntax of their own render in it, so the text parses back.
   if (!distinct) {
@@ -336,7 +341,18 @@ std::string SelectNode::ToString() const {
   }
   if (from) out += " FROM " + from->ToString();
   if (where) out += " WHERE " + where->ToString();
-  if (!group_by.empty()) out += " GROUP BY " + JoinExprs(group_by);
+  if (!grouping_sets.empty()) {
+    out += " GROUP BY GROUPING SETS (";
+    for (size_t s = 0; s < grouping_sets.size(); s++) {
+      out += s ? ", (" : "(";
+      for (size_t i = 0; i < grouping_sets[s].size(); i++)
+        out += (i ? ", " : "") + group_by[grouping_sets[s][i]]->ToString();
+      out += ")";
+    }
+    out += ")";
+  } else if (!group_by.empty()) {
+    out += " GROUP BY " + JoinExprs(group_by);
+  }
   if (having) out += " HAVING " + having->ToString();
   return out + QueryModifiersSuffix(*this);
 }

@@ -268,6 +268,37 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kFunction: {
       const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
       const std::string name = AsciiLower(fn.name);
+      if (name == "grouping" || name == "grouping_id") {
+        if (!ctx.aggregates) throw BinderError("{} is not allowed in the {}", name, ctx.clause);
+        if (fn.filter) throw BinderError("FILTER is only allowed on aggregate functions");
+        if (fn.args.empty() || fn.args.size() > 63)
+          throw BinderError("{} takes 1 to 63 arguments", name);
+        ExprContext inner = ctx;
+        inner.aggregates = nullptr;
+        inner.clause = "argument of grouping()";
+        inner.subqueries = false;
+        auto& info = *ctx.aggregates;
+        std::vector<size_t> call;
+        for (const auto& a : fn.args) {
+          auto arg = BindExpr(*a, inner);
+          const auto at =
+              std::find(info.group_keys.begin(), info.group_keys.end(), IdentityKey(*arg));
+          if (at == info.group_keys.end()) {
+            throw BinderError("arguments of {} must be GROUP BY expressions, not {}", name,
+                              arg->ToString());
+          }
+          call.push_back(static_cast<size_t>(at - info.group_keys.begin()));
+        }
+        // Without grouping sets nothing is rolled up.
+        if (info.grouping_sets.empty()) return std::make_unique<BoundConstant>(Value::Bigint(0));
+        auto at = std::find(info.grouping_calls.begin(), info.grouping_calls.end(), call);
+        if (at == info.grouping_calls.end())
+          at = info.grouping_calls.insert(info.grouping_calls.end(), std::move(call));
+        const auto column = static_cast<uint32_t>(
+            info.groups.size() + 1 + static_cast<size_t>(at - info.grouping_calls.begin()));
+        return std::make_unique<BoundColumnRef>(
+            LogicalType::Bigint(), ColumnBinding{info.group_index, column}, expr.ToString());
+      }
       if (IsAggregateFunction(name)) {
         if (!ctx.aggregates) {
           throw BinderError("aggregate function {} is not allowed in the {}", name, ctx.clause);
@@ -318,13 +349,37 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
             type = t.valid() ? t : LogicalType::Integer();
           }
         }
+        if (fn.filter) {
+          // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate skips
+          // NULLs, and count(*) becomes count(CASE WHEN c THEN 1 END).
+          ExprContext filter_ctx = inner;
+          filter_ctx.clause = "FILTER clause";
+          auto condition = BindExpr(*fn.filter, filter_ctx);
+          if (condition->type.valid() && condition->type.id() != TypeId::kBoolean) {
+            throw BinderError("FILTER condition must be BOOLEAN, not {}",
+                              condition->type.ToString());
+          }
+          condition = CastTo(std::move(condition), LogicalType::Boolean());
+          if (kind == AggregateKind::kCountStar) {
+            kind = AggregateKind::kCount;
+            arg = std::make_unique<BoundConstant>(Value::Integer(1));
+          }
+          if (!arg->type.valid()) arg = CastTo(std::move(arg), LogicalType::Integer());
+          const LogicalType arg_type = arg->type;
+          auto filtered = std::make_unique<BoundCase>(arg_type);
+          filtered->when_then.emplace_back(std::move(condition), std::move(arg));
+          filtered->else_expr = std::make_unique<BoundConstant>(Value::Null(arg_type));
+          arg = std::move(filtered);
+        }
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
-        const std::string key = aggregate->ToString();
+        // IdentityKey: sum(a.x) and sum(b.x) print alike but are different aggregates.
+        const std::string key = IdentityKey(*aggregate);
+        const std::string name = aggregate->ToString();
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
             return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, key);
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, name);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
@@ -332,10 +387,12 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return std::make_unique<BoundColumnRef>(
             type,
             ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            key);
+            name);
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
+      if (fn.filter)
+        throw BinderError("FILTER is only allowed on aggregate functions, not {}", name);
       std::vector<BoundExprPtr> args;
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
