@@ -102,6 +102,24 @@ JoinCondition InSubqueryCondition(BoundExprPtr left_key, BoundExprPtr right_key)
 
 bool ContainsAggregateCall(const ast::Expr& expr);
 
+// Whether column `i` of a bound query is the NULL literal (typed INTEGER by the select list).
+bool IsNullColumn(const LogicalOperator& op, size_t i) {
+  switch (op.type) {
+    case LogicalOperatorType::kOrderBy:
+    case LogicalOperatorType::kLimit:
+      return IsNullColumn(*op.children[0], i);
+    case LogicalOperatorType::kSetOperation:
+      return IsNullColumn(*op.children[0], i) && IsNullColumn(*op.children[1], i);
+    case LogicalOperatorType::kProjection: {
+      const auto& expr = *static_cast<const LogicalProjection&>(op).expressions[i];
+      return expr.kind == BoundExprKind::kConstant &&
+             static_cast<const BoundConstant&>(expr).value.is_null();
+    }
+    default:
+      return false;
+  }
+}
+
 bool ContainsAggregateInQuery(const ast::SelectNode& node) {
   for (const auto& item : node.select_list) {
     if (ContainsAggregateCall(*item.expr)) return true;
@@ -568,14 +586,6 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
       // its WHERE become join keys.
       Scope sub_scope;
       sub_scope.outer = &scope;
-      if (sub.query->kind != ast::QueryNodeKind::kSelect) {
-        throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
-      }
-      const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-      if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
-          select.limit || select.offset) {
-        // Uncorrelated ones of these shapes bind as an ordinary query.
-      }
       auto join = std::make_unique<LogicalJoin>();
       LogicalOperatorPtr right;
       // Correlated conditions other than `inner = outer`: checked per pair by the join.
@@ -609,6 +619,12 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         }
         if (!right) {
           correlated = true;
+          // Uncorrelated set operations and VALUES bound as ordinary queries above.
+          if (sub.query->kind != ast::QueryNodeKind::kSelect) {
+            throw NotSupportedError(
+                "correlated IN / EXISTS subqueries must be a SELECT (not a set operation)");
+          }
+          const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
           if (!select.from) {
             throw NotSupportedError("correlated IN / EXISTS subqueries need a FROM clause");
           }
@@ -1204,6 +1220,14 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
   }
   std::vector<LogicalType> types;
   for (size_t i = 0; i < left.types.size(); i++) {
+    // A column that is the NULL literal on one side (`NULL AS s_state`) takes the other side's
+    // type, as in DuckDB and PostgreSQL.
+    const bool left_null = IsNullColumn(*left.plan, i);
+    const bool right_null = IsNullColumn(*right.plan, i);
+    if (left_null != right_null) {
+      types.push_back(left_null ? right.types[i] : left.types[i]);
+      continue;
+    }
     auto common = CommonType(left.types[i], right.types[i]);
     if (!common) {
       throw BinderError("column {} of the set operation has incompatible types {} and {}", i + 1,

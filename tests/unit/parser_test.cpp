@@ -1043,6 +1043,14 @@ TEST(ParserExpressionTest, AggregateFilter) {
       "SELECT count(*) FILTER (WHERE (x > 1)), sum(DISTINCT y) FILTER (WHERE z) FROM t");
 }
 
+TEST(ParserQueryTest, ParenthesisedSetOperationInFrom) {
+  // The operands get no alias of their own; the set operation around them is the subquery.
+  EXPECT_EQ(QueryText("SELECT * FROM ((SELECT 1) EXCEPT (SELECT 2)) t"),
+            "SELECT * FROM ((SELECT 1) EXCEPT (SELECT 2)) AS t");
+  EXPECT_EQ(QueryText("SELECT * FROM ((SELECT 1) UNION ALL (SELECT 2))"),
+            "SELECT * FROM ((SELECT 1) UNION ALL (SELECT 2)) AS unnamed_subquery");
+}
+
 TEST(ParserQueryTest, GroupingSets) {
   // Expanded into their sets; a GROUP BY list is the cross product of its items' sets.
   EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY ROLLUP (a, (b, c))"),
