@@ -597,10 +597,6 @@ TEST(ParserExpressionTest, SqlSyntaxFunctions) {
 }
 
 TEST(ParserExpressionTest, UnsupportedFunctionForms) {
-  EXPECT_EQ(NotSupportedOf("SELECT sum(x) OVER (PARTITION BY y) FROM t"),
-            "window functions are not supported yet\n"
-            "LINE 1: SELECT sum(x) OVER (PARTITION BY y) FROM t\n"
-            "                           ^");
   ExpectNotSupported("SELECT string_agg(x, ',' ORDER BY x) FROM t",
                      "ORDER BY inside aggregate functions is not supported yet");
   ExpectNotSupported("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
@@ -1089,7 +1085,6 @@ TEST(ParserQueryTest, UnsupportedSelectForms) {
   ExpectNotSupported("SELECT a FROM t GROUP BY DISTINCT a", "GROUP BY DISTINCT");
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
   ExpectNotSupported("SELECT a FROM t FOR UPDATE", "FOR UPDATE/SHARE");
-  ExpectNotSupported("SELECT a FROM t WINDOW w AS (ORDER BY a)", "window functions");
   ExpectNotSupported("SELECT a FROM t ORDER BY a USING <", "ORDER BY ... USING");
   EXPECT_EQ(NotSupportedOf("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)\n"
                            "SELECT * FROM r"),
