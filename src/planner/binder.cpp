@@ -927,20 +927,22 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     having_ctx.windows = nullptr;
     having = BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause");
   }
-  // QUALIFY filters on window results; it may name select items by their alias.
+  // QUALIFY and ORDER BY expressions may name select items by their alias (as in DuckDB;
+  // TPC-DS q36, q70, q86: ORDER BY CASE WHEN lochierarchy = 0 THEN ... END).
+  const std::function<BoundExprPtr(const std::string&)> aliases =
+      [&](const std::string& name) -> BoundExprPtr {
+    for (size_t i = 0; i < items.size(); i++) {
+      if (items[i].expr && AsciiLower(items[i].name) == AsciiLower(name)) {
+        return select_exprs[i]->Copy();
+      }
+    }
+    return nullptr;
+  };
+  // QUALIFY filters on window results.
   BoundExprPtr qualify;
   if (node.qualify) {
     ExprContext qualify_ctx = select_ctx;
     qualify_ctx.clause = "QUALIFY clause";
-    const std::function<BoundExprPtr(const std::string&)> aliases =
-        [&](const std::string& name) -> BoundExprPtr {
-      for (size_t i = 0; i < items.size(); i++) {
-        if (items[i].expr && AsciiLower(items[i].name) == AsciiLower(name)) {
-          return select_exprs[i]->Copy();
-        }
-      }
-      return nullptr;
-    };
     qualify_ctx.select_aliases = &aliases;
     qualify = BindExpr(*node.qualify, qualify_ctx);
     if (aggregate) qualify = BindToGroups(std::move(qualify), info, "QUALIFY clause");
@@ -978,7 +980,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
     }
     if (position < 0) {
-      BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, select_ctx));
+      ExprContext order_ctx = select_ctx;
+      order_ctx.select_aliases = &aliases;
+      BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, order_ctx));
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
       const std::string key = IdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {

@@ -36,3 +36,12 @@ WHERE ss.ss_quantity < 0 GROUP BY ROLLUP (s.s_state);
 SELECT count(*) FROM store GROUP BY ();
 
 SELECT sum(a.s_store_sk), sum(b.s_store_sk) FROM store a, store b WHERE a.s_store_sk = 1;
+
+-- ordered
+SELECT sum(ss.ss_net_profit) AS total, i.i_category, i.i_class,
+  grouping(i.i_category) + grouping(i.i_class) AS lochierarchy,
+  rank() OVER (PARTITION BY grouping(i.i_category) + grouping(i.i_class),
+    CASE WHEN grouping(i.i_class) = 0 THEN i.i_category END ORDER BY sum(ss.ss_net_profit) DESC) AS rank_within_parent
+FROM store_sales ss JOIN item i ON ss.ss_item_sk = i.i_item_sk
+GROUP BY ROLLUP (i.i_category, i.i_class)
+ORDER BY lochierarchy DESC, CASE WHEN lochierarchy = 0 THEN i.i_category END, rank_within_parent, i.i_class LIMIT 20;
