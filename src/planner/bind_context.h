@@ -62,6 +62,11 @@ struct AggregateInfo {
   std::vector<std::string> group_keys;  // IdentityKey of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
   std::vector<std::string> aggregate_keys;  // IdentityKey of each aggregate
+  /// GROUPING SETS, ROLLUP, CUBE: each set's group indices (empty for a plain GROUP BY).
+  std::vector<std::vector<size_t>> grouping_sets;
+  /// The grouping() calls met, each as its arguments' group indices. With grouping sets, call
+  /// j is the group column after the groups and the set id: groups.size() + 1 + j.
+  std::vector<std::vector<size_t>> grouping_calls;
   /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.
   const std::vector<ColumnBinding>* outer_columns = nullptr;
 };

@@ -22,6 +22,8 @@ struct BoundQuery {
   std::vector<LogicalType> types;
 };
 
+struct AggregateInfo;
+
 class Binder {
  public:
   /// Names in FROM are looked up as CTEs, then views and tables of `catalog`. `sql`: the
@@ -50,6 +52,10 @@ class Binder {
   /// read_parquet(...), range(...), generate_series(...) (bind_table_function.cpp).
   LogicalOperatorPtr BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
+  /// GROUPING SETS: pairs `input` with each set's id and makes info's groups NULL outside
+  /// their sets (see binder.cpp).
+  LogicalOperatorPtr ExpandGroupingSets(LogicalOperatorPtr input, AggregateInfo& info,
+                                        LogicalAggregate& aggregate);
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                   const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
   LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,

@@ -326,6 +326,59 @@ std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr) {
   return out;
 }
 
+bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b) {
+  if (a.kind != b.kind || !(a.type == b.type)) return false;
+  switch (a.kind) {
+    case BoundExprKind::kColumnRef:
+      return static_cast<const BoundColumnRef&>(a).binding ==
+             static_cast<const BoundColumnRef&>(b).binding;
+    case BoundExprKind::kReference:
+      return static_cast<const BoundReference&>(a).index ==
+             static_cast<const BoundReference&>(b).index;
+    case BoundExprKind::kConstant: {
+      const Value& x = static_cast<const BoundConstant&>(a).value;
+      const Value& y = static_cast<const BoundConstant&>(b).value;
+      return x.is_null() == y.is_null() && x == y;
+    }
+    case BoundExprKind::kFunction: {
+      const auto& f = static_cast<const BoundFunction&>(a);
+      const auto& g = static_cast<const BoundFunction&>(b);
+      if (f.function.name != g.function.name || !f.function.deterministic) return false;
+      break;
+    }
+    case BoundExprKind::kCast:
+      if (static_cast<const BoundCast&>(a).try_cast != static_cast<const BoundCast&>(b).try_cast)
+        return false;
+      break;
+    case BoundExprKind::kConjunction:
+      if (static_cast<const BoundConjunction&>(a).is_and !=
+          static_cast<const BoundConjunction&>(b).is_and)
+        return false;
+      break;
+    case BoundExprKind::kIsNull:
+      if (static_cast<const BoundIsNull&>(a).negated != static_cast<const BoundIsNull&>(b).negated)
+        return false;
+      break;
+    case BoundExprKind::kAggregate: {
+      const auto& x = static_cast<const BoundAggregate&>(a);
+      const auto& y = static_cast<const BoundAggregate&>(b);
+      if (x.aggregate != y.aggregate || x.distinct != y.distinct) return false;
+      break;
+    }
+    case BoundExprKind::kSubquery:
+      return static_cast<const BoundSubquery&>(a).info == static_cast<const BoundSubquery&>(b).info;
+    default:
+      break;
+  }
+  auto x = const_cast<BoundExpr&>(a).Children();
+  auto y = const_cast<BoundExpr&>(b).Children();
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); i++) {
+    if (!ExpressionsEqual(**x[i], **y[i])) return false;
+  }
+  return true;
+}
+
 void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {
   if (expr->kind == BoundExprKind::kConjunction && static_cast<BoundConjunction&>(*expr).is_and) {
     for (auto& child : static_cast<BoundConjunction&>(*expr).children) {

@@ -265,6 +265,9 @@ void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& vis
 BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs);
 /// Every column binding `expr` references.
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr);
+/// Whether `a` and `b` are the same expression: same kinds, types, functions, bindings and
+/// constants, child by child (aliases aside).
+bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b);
 /// Splits AND chains into their conjuncts (moves them out of `expr`).
 void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
 /// AND of the conjuncts (a TRUE constant when empty).

@@ -650,10 +650,6 @@ TEST(ParserQueryTest, WindowClauseAndQualify) {
 }
 
 TEST(ParserExpressionTest, UnsupportedFunctionForms) {
-  EXPECT_EQ(NotSupportedOf("SELECT count(*) FILTER (WHERE x > 1) FROM t"),
-            "FILTER clauses on aggregates are not supported yet\n"
-            "LINE 1: SELECT count(*) FILTER (WHERE x > 1) FROM t\n"
-            "               ^");
   ExpectNotSupported("SELECT string_agg(x, ',' ORDER BY x) FROM t",
                      "ORDER BY inside aggregate functions is not supported yet");
   ExpectNotSupported("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
@@ -667,7 +663,6 @@ TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   ExpectNotSupported("SELECT ROW(1, 2)", "row constructors");
   ExpectNotSupported("SELECT (1, 2) IN (SELECT 1, 2)", "row constructors");
   ExpectNotSupported("SELECT 'a' COLLATE \"C\"", "COLLATE");
-  ExpectNotSupported("SELECT GROUPING(a) FROM t GROUP BY a", "GROUPING()");
   ExpectNotSupported("SELECT ARRAY(SELECT 1)", "ARRAY(subquery)");
 }
 
@@ -1091,6 +1086,39 @@ TEST(ParserQueryTest, SelectClauses) {
             "(sum(b) > 10) ORDER BY x DESC NULLS FIRST, 2 NULLS LAST, a LIMIT 10 OFFSET 5");
 }
 
+TEST(ParserExpressionTest, AggregateFilter) {
+  EXPECT_EQ(
+      QueryText("SELECT count(*) FILTER (WHERE x > 1), sum(DISTINCT y) FILTER (WHERE z) FROM t"),
+      "SELECT count(*) FILTER (WHERE (x > 1)), sum(DISTINCT y) FILTER (WHERE z) FROM t");
+}
+
+TEST(ParserQueryTest, ParenthesisedSetOperationInFrom) {
+  // The operands get no alias of their own; the set operation around them is the subquery.
+  EXPECT_EQ(QueryText("SELECT * FROM ((SELECT 1) EXCEPT (SELECT 2)) t"),
+            "SELECT * FROM ((SELECT 1) EXCEPT (SELECT 2)) AS t");
+  EXPECT_EQ(QueryText("SELECT * FROM ((SELECT 1) UNION ALL (SELECT 2))"),
+            "SELECT * FROM ((SELECT 1) UNION ALL (SELECT 2)) AS unnamed_subquery");
+}
+
+TEST(ParserQueryTest, GroupingSets) {
+  // Expanded into their sets; a GROUP BY list is the cross product of its items' sets.
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY ROLLUP (a, (b, c))"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b, c), (a), ())");
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY CUBE (a, b)"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b), (a), (b), ())");
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY a, GROUPING SETS ((b), (), ROLLUP (c))"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b), (a), (a, c), (a))");
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY ()"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS (())");
+  EXPECT_EQ(QueryText("SELECT GROUPING(a, b) FROM t GROUP BY CUBE (a, b)"),
+            "SELECT grouping(a, b) FROM t GROUP BY GROUPING SETS ((a, b), (a), (b), ())");
+  ExpectNotSupported("SELECT 1 FROM t GROUP BY CUBE (a, b, c, d, e, f, g, h, i, j, k, l, m)",
+                     "CUBE of more than 12 elements");
+  ExpectNotSupported(
+      "SELECT 1 FROM t GROUP BY CUBE (a, b, c, d, e, f, g, h, i, j, k, l), CUBE (m, n)",
+      "more than 4096 grouping sets");
+}
+
 TEST(ParserQueryTest, LimitForms) {
   EXPECT_EQ(QueryText("SELECT 1 LIMIT ALL"), "SELECT 1");
   EXPECT_EQ(QueryText("SELECT 1 LIMIT ALL OFFSET 2"), "SELECT 1 OFFSET 2");
@@ -1107,10 +1135,6 @@ TEST(ParserQueryTest, UnsupportedSelectForms) {
             "DISTINCT ON is not supported yet\n"
             "LINE 1: SELECT DISTINCT ON (a) a, b FROM t\n"
             "                            ^");
-  ExpectNotSupported("SELECT a FROM t GROUP BY ROLLUP (a)", "ROLLUP is not supported yet");
-  ExpectNotSupported("SELECT a FROM t GROUP BY CUBE (a)", "CUBE is not supported yet");
-  ExpectNotSupported("SELECT a FROM t GROUP BY GROUPING SETS ((a), ())", "GROUPING SETS");
-  ExpectNotSupported("SELECT 1 FROM t GROUP BY ()", "empty grouping sets");
   ExpectNotSupported("SELECT a FROM t GROUP BY DISTINCT a", "GROUP BY DISTINCT");
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
   ExpectNotSupported("SELECT a FROM t FOR UPDATE", "FOR UPDATE/SHARE");

@@ -101,10 +101,12 @@ struct AggregateSourceState : GlobalSourceState {
 
 PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
                                              std::vector<BoundExprPtr> groups,
-                                             std::vector<BoundExprPtr> aggregates)
+                                             std::vector<BoundExprPtr> aggregates,
+                                             std::vector<std::vector<Value>> empty_input_groups)
     : PhysicalOperator("HASH_GROUP_BY", std::move(types)),
       groups_(std::move(groups)),
-      aggregates_(std::move(aggregates)) {
+      aggregates_(std::move(aggregates)),
+      empty_input_groups_(std::move(empty_input_groups)) {
   SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
   std::vector<LogicalType> key_types;
   for (const auto& g : groups_)
@@ -298,6 +300,25 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
         ops_[a].update(group_rows.data(), state_offsets_[a], &value, n,
                        global.table->partition(p).rows.arena());
       }
+    }
+  }
+  // Groups that exist without input (zeroed rows are their aggregates' empty states).
+  if (group_count > 0 && global.table->group_count() == 0) {
+    for (const auto& keys : empty_input_groups_) {
+      std::vector<Vector> key_values;
+      std::vector<const Vector*> key_pointers;
+      uint64_t hash = 0;
+      for (idx_t g = 0; g < group_count; g++) {
+        key_values.emplace_back(groups_[g]->type, 1);
+        WriteValue(key_values.back(), 0, keys[g]);
+      }
+      for (idx_t g = 0; g < group_count; g++) {
+        HashVector(key_values[g], 1, &hash, g > 0);
+        key_pointers.push_back(&key_values[g]);
+      }
+      uint8_t* row = nullptr;
+      global.table->FindOrCreateInPartition(GroupedHashTable::PartitionOf(hash), key_pointers,
+                                            &hash, nullptr, 1, &row, scratch);
     }
   }
   // The result: every group's row, in morsels for the source.
