@@ -25,36 +25,172 @@ void FillConstant(const Value& value, idx_t count, Vector& result) {
     std::memcpy(data + i * width, data, width);
 }
 
+// Whether `expr` never raises an error on any row: column references, constants,
+// comparisons and logic over such. Conservative (arithmetic may overflow, casts and most
+// functions may reject a value): only these may be evaluated on rows that do not need them.
+bool CannotFail(const BoundExpr& expr) {
+  switch (expr.kind) {
+    case BoundExprKind::kReference:
+    case BoundExprKind::kConstant:
+      return true;
+    case BoundExprKind::kFunction: {
+      const auto& fn = static_cast<const BoundFunction&>(expr);
+      const std::string& name = fn.function.name;
+      if (name != "=" && name != "<>" && name != "!=" && name != "<" && name != "<=" &&
+          name != ">" && name != ">=" && name != "coalesce") {
+        return false;
+      }
+      for (const auto& arg : fn.args) {
+        if (!CannotFail(*arg)) return false;
+      }
+      return true;
+    }
+    case BoundExprKind::kConjunction:
+    case BoundExprKind::kNot:
+    case BoundExprKind::kIsNull:
+    case BoundExprKind::kCase: {
+      bool safe = true;
+      for (BoundExprPtr* child : const_cast<BoundExpr&>(expr).Children())
+        safe = safe && CannotFail(**child);
+      return safe;
+    }
+    default:
+      return false;
+  }
+}
+
+void MarkReferencedColumns(const BoundExpr& expr, std::vector<bool>& used) {
+  if (expr.kind == BoundExprKind::kReference) {
+    const idx_t index = static_cast<const BoundReference&>(expr).index;
+    if (index < used.size()) used[index] = true;
+    return;
+  }
+  for (BoundExprPtr* child : const_cast<BoundExpr&>(expr).Children())
+    MarkReferencedColumns(**child, used);
+}
+
+// Rows `rows` of `input` as a batch of their own; only the columns `expr` reads are copied
+// (the others stay empty), so a branch over one column of a wide batch copies one column.
+Batch GatherRows(const Batch& input, const std::vector<uint32_t>& rows, const BoundExpr& expr) {
+  std::vector<bool> used(input.column_count(), false);
+  MarkReferencedColumns(expr, used);
+  Batch subset;
+  subset.columns().resize(input.column_count());
+  for (idx_t c = 0; c < input.column_count(); c++) {
+    if (!used[c]) continue;
+    subset.column(c) = Vector(input.column(c).type(), std::max<idx_t>(rows.size(), 1));
+    subset.column(c).CopyRows(input.column(c), rows.data(), rows.size());
+  }
+  subset.SetSize(rows.size());
+  return subset;
+}
+
+// Evaluates `expr` only on rows `rows` of `input` (all of them when `rows` is every row):
+// `values` gets one value per entry of `rows`, in that order.
+void EvaluateOnRows(const BoundExpr& expr, const Batch& input, idx_t count,
+                    const std::vector<uint32_t>& rows, Vector& values) {
+  if (rows.size() == count) {
+    Evaluate(expr, input, count, values);
+  } else {
+    Batch subset = GatherRows(input, rows, expr);
+    Evaluate(expr, subset, rows.size(), values);
+  }
+}
+
+// Writes values[j] to row rows[j] of `result` (value and validity).
+void ScatterRows(const Vector& values, const std::vector<uint32_t>& rows, Vector& result) {
+  const size_t width = result.type().value_size();
+  const uint8_t* from = values.data<uint8_t>();
+  uint8_t* to = result.raw_data();
+  for (size_t j = 0; j < rows.size(); j++) {
+    std::memcpy(to + rows[j] * width, from + j * width, width);
+    result.validity().Set(rows[j], values.validity().IsValid(j));
+  }
+  if (result.type().IsString()) result.ShareStringBuffers(values);
+}
+
 // Booleans as stored: 0/1 with a validity mask.
 void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t count,
                          Vector& result) {
   // Three-valued logic: AND is FALSE if any child is FALSE, else NULL if any is NULL, else TRUE.
+  // A child that may fail runs only on the rows still undecided, so `x <> 0 AND 10 / x > 1`
+  // never divides by zero; children that cannot fail run on every row (no gathering).
   const bool is_and = expr.is_and;
   uint8_t* out = result.data<uint8_t>();
   std::vector<uint8_t> unknown(count, 0);
   for (idx_t i = 0; i < count; i++)
     out[i] = is_and ? 1 : 0;
   Vector child_result(LogicalType::Boolean(), std::max<idx_t>(count, 1));
+  // Folds child value j into row i.
+  auto apply = [&](idx_t j, idx_t i) {
+    if (!child_result.validity().IsValid(j)) {
+      unknown[i] = 1;
+    } else if (child_result.data<uint8_t>()[j] != (is_and ? 1 : 0)) {
+      out[i] = is_and ? 0 : 1;
+    }
+  };
+  std::vector<uint32_t> rows;
   for (const auto& child : expr.children) {
     child_result.Reset();
-    Evaluate(*child, input, count, child_result);
-    const uint8_t* values = child_result.data<uint8_t>();
-    const auto& validity = child_result.validity();
-    for (idx_t i = 0; i < count; i++) {
-      if (!validity.IsValid(i)) {
-        unknown[i] = 1;
-      } else if (is_and && !values[i]) {
-        out[i] = 0;
-      } else if (!is_and && values[i]) {
-        out[i] = 1;
-      }
+    if (CannotFail(*child)) {
+      Evaluate(*child, input, count, child_result);
+      for (idx_t i = 0; i < count; i++)
+        apply(i, i);
+      continue;
     }
+    rows.clear();
+    for (idx_t i = 0; i < count; i++) {
+      if (out[i] == (is_and ? 1 : 0)) rows.push_back(static_cast<uint32_t>(i));
+    }
+    if (rows.empty()) break;
+    EvaluateOnRows(*child, input, count, rows, child_result);
+    for (size_t j = 0; j < rows.size(); j++)
+      apply(j, rows[j]);
   }
   for (idx_t i = 0; i < count; i++) {
     // The result is decided unless it still has its neutral value and some child was NULL.
     const bool decided = is_and ? out[i] == 0 : out[i] == 1;
     if (!decided && unknown[i]) result.validity().SetNull(i);
   }
+}
+
+// coalesce(a, b, ...): each argument runs only on the rows all earlier ones left NULL, so
+// `coalesce(x, 1 / 0)` fails only where x is NULL (arguments share the result type).
+void EvaluateCoalesce(const BoundFunction& expr, const Batch& input, idx_t count, Vector& result) {
+  std::vector<uint32_t> rows(count);
+  for (idx_t i = 0; i < count; i++)
+    rows[i] = static_cast<uint32_t>(i);
+  const size_t width = result.type().value_size();
+  std::vector<uint32_t> rest;
+  for (const auto& arg : expr.args) {
+    if (rows.empty()) break;
+    Vector values(arg->type, std::max<idx_t>(rows.size(), 1));
+    EvaluateOnRows(*arg, input, count, rows, values);
+    rest.clear();
+    if (rows.size() == count) {
+      // Every row (the first argument): one block copy, then the NULL rows go on.
+      std::memcpy(result.raw_data(), values.data<uint8_t>(), count * width);
+      if (!values.validity().AllValid()) {
+        for (idx_t i = 0; i < count; i++) {
+          if (!values.validity().IsValid(i)) rest.push_back(static_cast<uint32_t>(i));
+        }
+      }
+      if (result.type().IsString()) result.ShareStringBuffers(values);
+      rows.swap(rest);
+      continue;
+    }
+    for (size_t j = 0; j < rows.size(); j++) {
+      if (values.validity().IsValid(j)) {
+        std::memcpy(result.raw_data() + rows[j] * width, values.data<uint8_t>() + j * width, width);
+      } else {
+        rest.push_back(rows[j]);
+      }
+    }
+    if (result.type().IsString()) result.ShareStringBuffers(values);
+    rows.swap(rest);
+  }
+  for (uint32_t row : rows)
+    result.validity().SetNull(row);
 }
 
 // Calls a NULL-propagating function only on the rows where every argument is valid, so a
@@ -111,32 +247,18 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
   std::vector<uint32_t> remaining(count);
   for (idx_t i = 0; i < count; i++)
     remaining[i] = static_cast<uint32_t>(i);
-  const size_t width = result.type().value_size();
   auto evaluate_on = [&](const BoundExpr& branch, const std::vector<uint32_t>& rows) {
-    Batch subset;
-    subset = Batch(input.types(), std::max<idx_t>(rows.size(), 1));
-    for (idx_t c = 0; c < input.column_count(); c++) {
-      subset.column(c).CopyRows(input.column(c), rows.data(), rows.size());
-    }
-    subset.SetSize(rows.size());
     Vector values(result.type(), std::max<idx_t>(rows.size(), 1));
-    Evaluate(branch, subset, rows.size(), values);
-    for (size_t j = 0; j < rows.size(); j++) {
-      std::memcpy(result.raw_data() + rows[j] * width, values.raw_data() + j * width, width);
-      result.validity().Set(rows[j], values.validity().IsValid(j));
-    }
-    if (result.type().IsString()) result.ShareStringBuffers(values);
+    EvaluateOnRows(branch, input, count, rows, values);
+    ScatterRows(values, rows, result);
   };
+  std::vector<uint32_t> matched, rest;
   for (const auto& [when, then] : expr.when_then) {
     if (remaining.empty()) break;
-    Batch subset(input.types(), std::max<idx_t>(remaining.size(), 1));
-    for (idx_t c = 0; c < input.column_count(); c++) {
-      subset.column(c).CopyRows(input.column(c), remaining.data(), remaining.size());
-    }
-    subset.SetSize(remaining.size());
     Vector condition(LogicalType::Boolean(), std::max<idx_t>(remaining.size(), 1));
-    Evaluate(*when, subset, remaining.size(), condition);
-    std::vector<uint32_t> matched, rest;
+    EvaluateOnRows(*when, input, count, remaining, condition);
+    matched.clear();
+    rest.clear();
     for (size_t j = 0; j < remaining.size(); j++) {
       if (condition.validity().IsValid(j) && condition.data<uint8_t>()[j]) {
         matched.push_back(remaining[j]);
@@ -145,7 +267,7 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
       }
     }
     if (!matched.empty()) evaluate_on(*then, matched);
-    remaining = std::move(rest);
+    remaining.swap(rest);
   }
   if (!remaining.empty()) evaluate_on(*expr.else_expr, remaining);
 }
@@ -162,6 +284,10 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
       return;
     case BoundExprKind::kFunction: {
       const auto& fn = static_cast<const BoundFunction&>(expr);
+      if (fn.function.name == "coalesce") {
+        EvaluateCoalesce(fn, input, count, result);
+        return;
+      }
       std::vector<Vector> args;
       args.reserve(fn.args.size());
       for (const auto& arg : fn.args) {
@@ -207,6 +333,7 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
     case BoundExprKind::kColumnRef:
     case BoundExprKind::kAggregate:
     case BoundExprKind::kSubquery:
+    case BoundExprKind::kWindow:
       break;
   }
   throw InternalError("cannot execute expression {} here", expr.ToString());

@@ -61,10 +61,18 @@ struct AggregateInfo {
   const std::vector<ColumnBinding>* outer_columns = nullptr;
 };
 
+/// The windows of a SELECT's WINDOW clause, for OVER w and OVER (w ...).
+struct WindowInfo {
+  const std::vector<ast::WindowSpec>* named = nullptr;
+};
+
 struct Binder::ExprContext {
   Scope* scope = nullptr;
   AggregateInfo* aggregates = nullptr;  // null: aggregates are not allowed here
-  const char* clause = "expression";    // for errors: "WHERE clause", "JOIN condition"
+  WindowInfo* windows = nullptr;        // null: window functions are not allowed here
+  /// Unqualified names that are no column: select-list aliases (QUALIFY), or null.
+  const std::function<BoundExprPtr(const std::string&)>* select_aliases = nullptr;
+  const char* clause = "expression";  // for errors: "WHERE clause", "JOIN condition"
   /// Whether subqueries may be used here (the clause plans them with PlanSubqueries).
   bool subqueries = false;
   const std::string* sql = nullptr;
@@ -82,6 +90,15 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
                                             const std::string& name);
 
 bool IsAggregateFunction(const std::string& name);
+/// row_number, rank, lag, ...: functions that exist only with OVER (bind_window.cpp).
+bool IsWindowOnlyFunction(const std::string& name);
+/// The kind and result type of aggregate `name` over `arg` (null: count(*)); may cast `arg`.
+AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, LogicalType* type);
+/// base + sign * interval, as a TIMESTAMP.
+BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign);
+BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+/// What makes two bound expressions the same (GROUP BY, ORDER BY and windows match with it).
+std::string BoundIdentityKey(const BoundExpr& expr);
 
 /// What a BoundSubquery stands for (see expression.h).
 struct BoundSubqueryInfo {

@@ -20,10 +20,12 @@ bool IsConstant(const BoundExpr& e) {
 // Folds a deterministic expression of constants into a constant.
 BoundExprPtr Fold(BoundExprPtr expr) {
   if (expr->kind == BoundExprKind::kConstant) return expr;
+  TypeUntypedChildren(*expr);
   bool foldable = true;
   VisitExpression(*expr, [&](BoundExpr& e) {
     if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kReference ||
-        e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kSubquery) {
+        e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kSubquery ||
+        e.kind == BoundExprKind::kWindow) {
       foldable = false;
     }
     if (e.kind == BoundExprKind::kFunction &&
@@ -33,7 +35,15 @@ BoundExprPtr Fold(BoundExprPtr expr) {
   });
   if (!foldable) return expr;
   std::string alias = expr->alias;
-  auto folded = std::make_unique<BoundConstant>(ExpressionExecutor::EvaluateConstant(*expr));
+  std::unique_ptr<BoundConstant> folded;
+  try {
+    folded = std::make_unique<BoundConstant>(ExpressionExecutor::EvaluateConstant(*expr));
+  } catch (const Error& e) {
+    // `1 / 0` fails only if a row needs it (CASE, COALESCE, AND and OR short-circuit):
+    // left unfolded, it raises its error when evaluated.
+    if (!e.IsUserError()) throw;
+    return expr;
+  }
   folded->alias = alias;
   return folded;
 }
@@ -45,19 +55,95 @@ bool IsAggregateFunction(const std::string& name) {
          name == "stddev_samp" || name == "stddev" || name == "any_value" || name == "first";
 }
 
+AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, LogicalType* type) {
+  if (!arg) {
+    *type = LogicalType::Bigint();
+    return AggregateKind::kCountStar;
+  }
+  const auto& t = arg->type;
+  if (name == "count") {
+    *type = LogicalType::Bigint();
+    return AggregateKind::kCount;
+  }
+  if (name == "sum") {
+    if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
+      *type = LogicalType::Decimal(38, 0);
+    } else if (t.id() == TypeId::kDecimal) {
+      *type = LogicalType::Decimal(38, t.scale());
+    } else if (t.id() == TypeId::kDouble) {
+      *type = LogicalType::Double();
+    } else if (!t.valid()) {
+      arg = CastTo(std::move(arg), LogicalType::Integer());
+      *type = LogicalType::Decimal(38, 0);
+    } else {
+      throw BinderError("sum is not defined for {}", t.ToString());
+    }
+    return AggregateKind::kSum;
+  }
+  if (name == "avg" || name == "stddev_samp" || name == "stddev") {
+    if (!t.IsNumeric() && t.valid()) {
+      throw BinderError("{} is not defined for {}", name, t.ToString());
+    }
+    *type = LogicalType::Double();
+    return name == "avg" ? AggregateKind::kAvg : AggregateKind::kStddevSamp;
+  }
+  *type = t.valid() ? t : LogicalType::Integer();
+  if (name == "min") return AggregateKind::kMin;
+  if (name == "max") return AggregateKind::kMax;
+  return AggregateKind::kAny;
+}
+
+BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign) {
+  // DuckDB and PostgreSQL give a TIMESTAMP for DATE +- INTERVAL.
+  base = CastTo(std::move(base), LogicalType::Timestamp());
+  if (interval.months != 0) {
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(base));
+    args.push_back(std::make_unique<BoundConstant>(Value::Integer(sign * interval.months)));
+    base = BindFunctionCall("date_add_months", std::move(args));
+  }
+  int64_t micros = sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
+  if (micros != 0) {
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(base));
+    args.push_back(std::make_unique<BoundConstant>(Value::Bigint(micros)));
+    base = BindFunctionCall("timestamp_add_micros", std::move(args));
+  }
+  return base;
+}
+
 BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type) {
   if (expr->type == type) return expr;
   if (expr->kind == BoundExprKind::kConstant) {
     const auto& value = static_cast<BoundConstant&>(*expr).value;
-    auto cast = std::make_unique<BoundConstant>(value.is_null() ? Value::Null(type)
-                                                                : CastValue(value, type));
-    cast->alias = expr->alias;
-    return cast;
+    std::unique_ptr<BoundConstant> cast;
+    try {
+      cast = std::make_unique<BoundConstant>(value.is_null() ? Value::Null(type)
+                                                             : CastValue(value, type));
+    } catch (const Error& e) {
+      if (!e.IsUserError()) throw;
+      cast = nullptr;  // as in Fold: the cast fails when (if) a row is evaluated
+    }
+    if (cast) {
+      cast->alias = expr->alias;
+      return cast;
+    }
   }
   std::string alias = expr->alias;
   auto cast = std::make_unique<BoundCast>(std::move(expr), type);
   cast->alias = alias;
   return cast;
+}
+
+BoundExprPtr TypeUntyped(BoundExprPtr expr) {
+  if (expr->type.valid()) return expr;
+  return CastTo(std::move(expr), LogicalType::Integer());
+}
+
+void TypeUntypedChildren(BoundExpr& expr) {
+  for (BoundExprPtr* child : expr.Children()) {
+    if (*child) *child = TypeUntyped(std::move(*child));
+  }
 }
 
 LogicalType ResolveTypeName(const ast::TypeName& type) {
@@ -189,7 +275,10 @@ BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
 
 BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
   try {
-    return BindExprAt(expr, ctx);
+    BoundExprPtr bound = BindExprAt(expr, ctx);
+    // The node is built: its own children no longer need to stay open for inference.
+    TypeUntypedChildren(*bound);
+    return bound;
   } catch (const Error&) {
     RethrowAt(expr.location);
   }
@@ -202,6 +291,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::string qualifier = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
       const std::string& name = ref.names.back();
       auto found = ctx.scope ? ResolveColumn(*ctx.scope, qualifier, name) : std::nullopt;
+      if (!found && qualifier.empty() && ctx.select_aliases) {
+        if (BoundExprPtr item = (*ctx.select_aliases)(name)) return item;
+      }
       if (!found) {
         std::string full = qualifier.empty() ? name : qualifier + "." + name;
         throw BinderError("column '{}' does not exist{}", full,
@@ -240,24 +332,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         if (base->type.id() != TypeId::kDate && base->type.id() != TypeId::kTimestamp) {
           throw BinderError("cannot add an INTERVAL to {}", base->type.ToString());
         }
-        const int sign = op.op == "+" ? 1 : -1;
-        // DuckDB and PostgreSQL give a TIMESTAMP for DATE +- INTERVAL.
-        base = CastTo(std::move(base), LogicalType::Timestamp());
-        if (interval.months != 0) {
-          std::vector<BoundExprPtr> args;
-          args.push_back(std::move(base));
-          args.push_back(std::make_unique<BoundConstant>(Value::Integer(sign * interval.months)));
-          base = BindFunctionCall("date_add_months", std::move(args));
-        }
-        int64_t micros =
-            sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
-        if (micros != 0) {
-          std::vector<BoundExprPtr> args;
-          args.push_back(std::move(base));
-          args.push_back(std::make_unique<BoundConstant>(Value::Bigint(micros)));
-          base = BindFunctionCall("timestamp_add_micros", std::move(args));
-        }
-        return base;
+        return AddInterval(std::move(base), interval, op.op == "+" ? 1 : -1);
       }
       std::vector<BoundExprPtr> args;
       for (const auto& c : op.children)
@@ -268,6 +343,10 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kFunction: {
       const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
       const std::string name = AsciiLower(fn.name);
+      if (fn.over) return BindWindowFunction(fn, ctx);
+      if (IsWindowOnlyFunction(name)) {
+        throw BinderError("window function {} requires an OVER clause", name);
+      }
       if (IsAggregateFunction(name)) {
         if (!ctx.aggregates) {
           throw BinderError("aggregate function {} is not allowed in the {}", name, ctx.clause);
@@ -275,49 +354,14 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         // Arguments are bound without aggregates: no nesting.
         ExprContext inner = ctx;
         inner.aggregates = nullptr;
+        inner.windows = nullptr;
         inner.clause = "argument of an aggregate function";
         inner.subqueries = false;
-        AggregateKind kind;
-        BoundExprPtr arg;
+        const bool star = fn.star || (name == "count" && fn.args.empty());
+        if (!star && fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
+        BoundExprPtr arg = star ? nullptr : TypeUntyped(BindExpr(*fn.args[0], inner));
         LogicalType type;
-        if (fn.star || (name == "count" && fn.args.empty())) {
-          kind = AggregateKind::kCountStar;
-          type = LogicalType::Bigint();
-        } else {
-          if (fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
-          arg = BindExpr(*fn.args[0], inner);
-          const auto& t = arg->type;
-          if (name == "count") {
-            kind = AggregateKind::kCount;
-            type = LogicalType::Bigint();
-          } else if (name == "sum") {
-            kind = AggregateKind::kSum;
-            if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
-              type = LogicalType::Decimal(38, 0);
-            } else if (t.id() == TypeId::kDecimal) {
-              type = LogicalType::Decimal(38, t.scale());
-            } else if (t.id() == TypeId::kDouble) {
-              type = LogicalType::Double();
-            } else if (!t.valid()) {
-              arg = CastTo(std::move(arg), LogicalType::Integer());
-              type = LogicalType::Decimal(38, 0);
-            } else {
-              throw BinderError("sum is not defined for {}", t.ToString());
-            }
-          } else if (name == "avg" || name == "stddev_samp" || name == "stddev") {
-            kind = name == "avg" ? AggregateKind::kAvg : AggregateKind::kStddevSamp;
-            if (!t.IsNumeric() && t.valid()) {
-              throw BinderError("{} is not defined for {}", name, t.ToString());
-            }
-            type = LogicalType::Double();
-          } else if (name == "min" || name == "max") {
-            kind = name == "min" ? AggregateKind::kMin : AggregateKind::kMax;
-            type = t.valid() ? t : LogicalType::Integer();
-          } else {
-            kind = AggregateKind::kAny;
-            type = t.valid() ? t : LogicalType::Integer();
-          }
-        }
+        const AggregateKind kind = ResolveAggregate(name, arg, &type);
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
         const std::string key = aggregate->ToString();
         auto& info = *ctx.aggregates;
@@ -365,7 +409,11 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       if (IsConstant(*child)) {
         const Value& v = static_cast<BoundConstant&>(*child).value;
         if (v.is_null()) return std::make_unique<BoundConstant>(Value::Null(type));
-        return std::make_unique<BoundConstant>(CastValue(v, type, cast.try_cast));
+        try {
+          return std::make_unique<BoundConstant>(CastValue(v, type, cast.try_cast));
+        } catch (const Error& e) {
+          if (!e.IsUserError()) throw;  // as in Fold: fails when (if) a row is evaluated
+        }
       }
       return std::make_unique<BoundCast>(std::move(child), type, cast.try_cast);
     }

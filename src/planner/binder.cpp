@@ -110,6 +110,10 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 
 }  // namespace
 
+std::string BoundIdentityKey(const BoundExpr& expr) {
+  return IdentityKey(expr);
+}
+
 void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
   if (aliases.size() > entry.names.size()) {
     throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
@@ -126,7 +130,17 @@ bool ContainsAggregateCall(const ast::Expr& expr) {
   switch (expr.kind) {
     case ExprKind::kFunction: {
       const auto& f = static_cast<const FunctionExpr&>(expr);
-      if (IsAggregateFunction(AsciiLower(f.name))) return true;
+      if (f.over) {
+        // A window function is no aggregate, but its arguments and keys may hold some.
+        for (const auto& p : f.over->partition_by) {
+          if (ContainsAggregateCall(*p)) return true;
+        }
+        for (const auto& o : f.over->order_by) {
+          if (ContainsAggregateCall(*o.expr)) return true;
+        }
+      } else if (IsAggregateFunction(AsciiLower(f.name))) {
+        return true;
+      }
       for (const auto& a : f.args) {
         if (ContainsAggregateCall(*a)) return true;
       }
@@ -439,6 +453,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         ctx.scope = &both;
         ctx.clause = "JOIN condition";
         auto condition = BindExpr(*join.condition, ctx);
+        if (!condition->type.valid())
+          condition = CastTo(std::move(condition), LogicalType::Boolean());
         if (condition->type.id() != TypeId::kBoolean) {
           throw BinderError("JOIN condition must be BOOLEAN, not {}", condition->type.ToString());
         }
@@ -554,7 +570,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         ctx.clause = "WHERE clause";
         ctx.subqueries = true;
         auto bound = BindExpr(*conjunct, ctx);
-        if (bound->type.id() != TypeId::kBoolean && bound->type.valid()) {
+        if (!bound->type.valid()) bound = CastTo(std::move(bound), LogicalType::Boolean());
+        if (bound->type.id() != TypeId::kBoolean) {
           throw BinderError("WHERE condition must be BOOLEAN, not {}: {}", bound->type.ToString(),
                             bound->ToString());
         }
@@ -845,22 +862,27 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         }
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
+      bound = TypeUntyped(std::move(bound));
       info.group_keys.push_back(IdentityKey(*bound));
       info.groups.push_back(std::move(bound));
     }
   }
 
+  WindowInfo window_info;
+  window_info.named = &node.windows;
   ExprContext select_ctx;
   select_ctx.scope = &scope;
   select_ctx.aggregates = aggregate ? &info : nullptr;
+  select_ctx.windows = &window_info;
   select_ctx.clause = "select list";
   select_ctx.subqueries = true;
   for (auto& item : items) {
     BoundExprPtr bound = item.expr
                              ? BindExpr(*item.expr, select_ctx)
                              : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
+    // Typed before matching the GROUP BY keys, which were typed the same way.
+    bound = TypeUntyped(std::move(bound));
     if (aggregate) bound = BindToGroups(std::move(bound), info, "select list");
-    if (!bound->type.valid()) bound = CastTo(std::move(bound), LogicalType::Integer());
     bound->alias = item.name;
     select_exprs.push_back(std::move(bound));
   }
@@ -869,7 +891,29 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (!aggregate) throw BinderError("HAVING needs GROUP BY or an aggregate");
     ExprContext having_ctx = select_ctx;
     having_ctx.clause = "HAVING clause";
+    having_ctx.windows = nullptr;
     having = BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause");
+  }
+  // QUALIFY filters on window results; it may name select items by their alias.
+  BoundExprPtr qualify;
+  if (node.qualify) {
+    ExprContext qualify_ctx = select_ctx;
+    qualify_ctx.clause = "QUALIFY clause";
+    const std::function<BoundExprPtr(const std::string&)> aliases =
+        [&](const std::string& name) -> BoundExprPtr {
+      for (size_t i = 0; i < items.size(); i++) {
+        if (items[i].expr && AsciiLower(items[i].name) == AsciiLower(name)) {
+          return select_exprs[i]->Copy();
+        }
+      }
+      return nullptr;
+    };
+    qualify_ctx.select_aliases = &aliases;
+    qualify = BindExpr(*node.qualify, qualify_ctx);
+    if (aggregate) qualify = BindToGroups(std::move(qualify), info, "QUALIFY clause");
+    if (qualify->type.id() != TypeId::kBoolean) {
+      throw BinderError("QUALIFY condition must be BOOLEAN, not {}", qualify->type.ToString());
+    }
   }
 
   // ORDER BY items that are not select items become hidden projection columns.
@@ -901,7 +945,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
     }
     if (position < 0) {
-      BoundExprPtr bound = BindExpr(*order.expr, select_ctx);
+      BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, select_ctx));
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
       const std::string key = IdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
@@ -939,6 +983,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     for (auto& e : select_exprs)
       with_subqueries.push_back(&e);
     if (having) with_subqueries.push_back(&having);
+    if (qualify) with_subqueries.push_back(&qualify);
     std::function<BoundExprPtr(BoundExprPtr)> to_outer;
     if (aggregate) {
       to_outer = [&](BoundExprPtr e) {
@@ -954,6 +999,19 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       filter->children.push_back(std::move(plan));
       plan = std::move(filter);
     }
+  }
+  {
+    std::vector<BoundExprPtr*> with_windows;
+    for (auto& e : select_exprs)
+      with_windows.push_back(&e);
+    if (qualify) with_windows.push_back(&qualify);
+    plan = PlanWindows(std::move(plan), with_windows);
+  }
+  if (qualify) {
+    auto filter = std::make_unique<LogicalFilter>();
+    SplitConjunction(std::move(qualify), filter->conditions);
+    filter->children.push_back(std::move(plan));
+    plan = std::move(filter);
   }
   auto projection = std::make_unique<LogicalProjection>();
   projection->table_index = NewTableIndex();
@@ -1055,7 +1113,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
         ExprContext ctx;
         ctx.scope = &scope;
         ctx.clause = "ORDER BY clause";
-        bound.expr = BindExpr(*order.expr, ctx);
+        bound.expr = TypeUntyped(BindExpr(*order.expr, ctx));
       }
       order_by->orders.push_back(std::move(bound));
     }
@@ -1068,8 +1126,10 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     ctx.clause = "LIMIT clause";
     auto evaluate = [&](const ast::Expr& e, const char* what) -> int64_t {
       auto bound = BindExpr(e, ctx);
-      if (bound->kind != BoundExprKind::kConstant) throw BinderError("{} must be a constant", what);
-      Value v = static_cast<BoundConstant&>(*bound).value;
+      // Not folded: its evaluation fails (LIMIT 1 / 0) or is not deterministic (random()).
+      Value v = bound->kind == BoundExprKind::kConstant
+                    ? static_cast<BoundConstant&>(*bound).value
+                    : ExpressionExecutor::EvaluateConstant(*bound);
       if (v.is_null()) return -1;
       int64_t n = CastValue(v, LogicalType::Bigint()).GetInt64();
       if (n < 0) throw BinderError("{} must not be negative", what);
