@@ -6,6 +6,9 @@
 .PHONY: demo test deps test-deps build build-asan unit asan bench format clean build-fuzz fuzz fuzz-gate build-tsan tsan
 
 JOBS ?= $(shell nproc)
+# ccache keys on paths relative to the checkout, so another clone of the repository (CI's) reuses
+# what this one compiled.
+export CCACHE_BASEDIR ?= $(CURDIR)
 BUILD_DIR ?= build/release
 ASAN_DIR ?= build/asan
 FUZZ_DIR ?= build/fuzz

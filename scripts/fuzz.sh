@@ -5,8 +5,8 @@
 # (default: all targets).
 #
 # Gate mode gives one verdict per commit on any machine, however loaded: each target replays
-# the repository's seeds and then runs a fixed number of generated inputs (-runs, GATE_RUNS
-# below or FUZZ_RUNS) from a fixed seed, starting from an empty corpus of its own
+# the repository's seeds and then generated inputs up to a fixed number of executions (-runs,
+# gate_runs below or FUZZ_RUNS) from a fixed seed, starting from an empty corpus of its own
 # (BUILD_DIR/gate/TARGET, emptied first), so neither the clock nor an earlier exploring run can
 # change what it executes. The SQL target bounds each query by work (statement_batch_limit),
 # not time, for the same reason.
@@ -88,13 +88,15 @@ seed_dirs() {  # prints the read-only seed directories of target $1, building th
   esac
 }
 
-# Generated inputs per target in gate mode: about half a minute each on a quiet 2-core machine
-# (the SQL target runs queries; the decoders are fast).
+# Executions per target in gate mode (libFuzzer's -runs counts the seeds too, which run first):
+# about 20-30 s each on a 2-core machine under load (the SQL target runs queries; the hive path
+# and page decoder targets are fast).
 gate_runs() {
   case $1 in
-    fuzz_sql) echo 6000 ;;
-    fuzz_parquet_file) echo 20000 ;;
-    *) echo 60000 ;;
+    fuzz_sql) echo 12000 ;;
+    fuzz_parquet_file) echo 30000 ;;
+    fuzz_parquet_footer) echo 150000 ;;
+    *) echo 500000 ;;
   esac
 }
 
@@ -109,7 +111,7 @@ for target in "${TARGETS[@]}"; do
     rm -rf "$corpus"
     # A generous per-input limit: the gate must not fail because the machine is busy.
     mode=(-seed=1 -runs="$runs" -timeout=120)
-    echo "== $target: seeds, then $runs generated inputs (seed 1)"
+    echo "== $target: $runs executions, the seeds first (seed 1)"
   else
     corpus=$BUILD_DIR/corpus/$target
     mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10)
