@@ -363,12 +363,15 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         LogicalType type;
         const AggregateKind kind = ResolveAggregate(name, arg, &type);
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
-        const std::string key = aggregate->ToString();
+        // Equal aggregates are computed once; columns are told apart by their bindings, since
+        // count(a.id) and count(b.id) print alike.
+        const std::string key = BoundIdentityKey(*aggregate);
+        const std::string name = aggregate->ToString();
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
             return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, key);
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, name);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
@@ -376,7 +379,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return std::make_unique<BoundColumnRef>(
             type,
             ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            key);
+            name);
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
