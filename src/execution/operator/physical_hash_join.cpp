@@ -346,9 +346,12 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
     std::fill(state.null_key.begin(), state.null_key.begin() + n, 0);
     std::vector<const Vector*> keys;
     bool any_null = false;
+    // A direct table (one dense integer key) needs no hashes.
+    const bool direct = table.direct() && key_count == 1 &&
+                        state.keys[0].type().physical() == layout.types[0].physical();
     for (idx_t k = 0; k < key_count; k++) {
       ExpressionExecutor::Execute(*left_keys_[k], input, state.keys[k]);
-      HashVector(state.keys[k], n, state.hashes.data(), k > 0);
+      if (!direct) HashVector(state.keys[k], n, state.hashes.data(), k > 0);
       keys.push_back(&state.keys[k]);
       if (!null_equal_[k] && !state.keys[k].validity().AllValid()) any_null = true;
     }
@@ -366,8 +369,12 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
         state.valid_sel[valid++] = static_cast<uint32_t>(i);
       }
     }
-    table.Probe(keys, state.hashes.data(), state.valid_sel.data(), valid, state.heads.data(),
-                state.scratch);
+    if (direct) {
+      table.ProbeDirect(state.keys[0], state.valid_sel.data(), valid, state.heads.data());
+    } else {
+      table.Probe(keys, state.hashes.data(), state.valid_sel.data(), valid, state.heads.data(),
+                  state.scratch);
+    }
     state.next_probe = 0;
     state.resume = nullptr;
     state.phase = ProbePhase::kPairs;
