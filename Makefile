@@ -1,10 +1,14 @@
 # The two commands the README opens with:
 #   make demo   install what is missing, build Release, run the demo
 #   make test   install what is missing, build, run every test (plain and ASan/UBSan), each
-#               fuzz target for FUZZ_SECONDS and the concurrency tests under TSan
-.PHONY: demo test deps test-deps build build-asan unit asan bench format clean build-fuzz fuzz build-tsan tsan
+#               fuzz target for a fixed number of inputs (fuzz-gate) and the concurrency tests
+#               under TSan
+.PHONY: demo test deps test-deps build build-asan unit asan bench format clean build-fuzz fuzz fuzz-gate build-tsan tsan
 
 JOBS ?= $(shell nproc)
+# ccache keys on paths relative to the checkout, so another clone of the repository (CI's) reuses
+# what this one compiled.
+export CCACHE_BASEDIR ?= $(CURDIR)
 BUILD_DIR ?= build/release
 ASAN_DIR ?= build/asan
 FUZZ_DIR ?= build/fuzz
@@ -33,15 +37,21 @@ asan: build-asan
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-test: test-deps unit asan fuzz tsan
+test: test-deps unit asan fuzz-gate tsan
 
-# libFuzzer targets (clang, ASan+UBSan), each run FUZZ_SECONDS; FUZZ_TARGETS picks some.
+# libFuzzer targets (clang, ASan+UBSan). fuzz explores, each target for FUZZ_SECONDS;
+# fuzz-gate (in make test) runs each for a fixed number of inputs from a fixed seed, so a commit
+# gets the same verdict on any machine (FUZZ_RUNS overrides the per-target counts of
+# scripts/fuzz.sh). FUZZ_TARGETS picks some.
 build-fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHEARS_FUZZ=ON -DSHEARS_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(FUZZ_DIR) -j $(JOBS) --target fuzz_all
 
 fuzz: build-fuzz
 	@./scripts/fuzz.sh $(FUZZ_DIR) $(FUZZ_SECONDS) $(FUZZ_TARGETS)
+
+fuzz-gate: build-fuzz
+	@./scripts/fuzz.sh --gate $(FUZZ_DIR) $(FUZZ_TARGETS)
 
 # The concurrency tests under ThreadSanitizer (only those, to bound the time).
 build-tsan: deps

@@ -1,18 +1,38 @@
 #!/usr/bin/env bash
-# Runs each libFuzzer target of fuzz/ for SECONDS seconds (make fuzz FUZZ_SECONDS=600).
-#   scripts/fuzz.sh BUILD_DIR SECONDS [TARGET...]     (default: all targets)
-# FUZZ_SEED (default 1) fixes libFuzzer's random seed, so a run in make test repeats the same
-# inputs; FUZZ_SEED=0 lets libFuzzer pick one (for long runs that explore).
+# Runs each libFuzzer target of fuzz/ in one of two modes:
+#   scripts/fuzz.sh BUILD_DIR SECONDS [TARGET...]      explore: each target for SECONDS seconds
+#   scripts/fuzz.sh --gate BUILD_DIR [TARGET...]       gate (make test): a fixed amount of work
+# (default: all targets).
+#
+# Gate mode gives one verdict per commit on any machine, however loaded: each target replays
+# the repository's seeds and then generated inputs up to a fixed number of executions (-runs,
+# gate_runs below or FUZZ_RUNS) from a fixed seed, starting from an empty corpus of its own
+# (BUILD_DIR/gate/TARGET, emptied first), so neither the clock nor an earlier exploring run can
+# change what it executes. The SQL target bounds each query by work (statement_batch_limit),
+# not time, for the same reason.
+#
+# Explore mode is for finding new bugs: FUZZ_SEED (default 1) fixes libFuzzer's seed, FUZZ_SEED=0
+# lets libFuzzer pick one; what a target learns is kept in BUILD_DIR/corpus/TARGET for the next
+# run. Whatever it finds becomes a regression input under tests/data/hostile/ (replayed by
+# HostileDataTest) and so part of the gate's seeds.
+#
 # Seeds come from the repository (tests/data, tests/sql, fuzz/corpus, tests/data/hostile) and,
-# when present, the shared Parquet fixtures; what a target learns is kept in
-# BUILD_DIR/corpus/TARGET for the next run. A crash, leak, timeout (10 s per input) or
-# out-of-memory (2 GB) stops the run: the input is saved as BUILD_DIR/artifacts/TARGET-*, to
-# be replayed with `BUILD_DIR/fuzz/TARGET FILE` and kept as a regression (tests/data/hostile/).
+# when present, the shared Parquet fixtures. A crash, leak, timeout or out-of-memory (2 GB)
+# stops the run: the input is saved as BUILD_DIR/artifacts/TARGET-*, to be replayed with
+# `BUILD_DIR/fuzz/TARGET FILE` and kept as a regression (tests/data/hostile/).
 set -euo pipefail
 
+GATE=0
+if [ "${1:-}" = --gate ]; then
+  GATE=1
+  shift
+fi
 BUILD_DIR=${1:?build dir}
-SECONDS_EACH=${2:-30}
-shift 2 || true
+shift
+if [ "$GATE" = 0 ]; then
+  SECONDS_EACH=${1:-30}
+  shift || true
+fi
 TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] &&
   TARGETS=(fuzz_parquet_file fuzz_parquet_footer fuzz_page_decoders fuzz_hive_path fuzz_sql)
@@ -68,21 +88,45 @@ seed_dirs() {  # prints the read-only seed directories of target $1, building th
   esac
 }
 
+# Executions per target in gate mode (libFuzzer's -runs counts the seeds too, which run first):
+# about 20-30 s each on a 2-core machine under load (the SQL target runs queries; the hive path
+# and page decoder targets are fast).
+gate_runs() {
+  case $1 in
+    fuzz_sql) echo 12000 ;;
+    fuzz_parquet_file) echo 30000 ;;
+    fuzz_parquet_footer) echo 150000 ;;
+    *) echo 500000 ;;
+  esac
+}
+
 status=0
 for target in "${TARGETS[@]}"; do
-  mkdir -p "$BUILD_DIR/corpus/$target"
   mapfile -t dirs < <(seed_dirs "$target")
   dict=()
   [ -f "$ROOT/fuzz/${target#fuzz_}.dict" ] && dict=(-dict="$ROOT/fuzz/${target#fuzz_}.dict")
-  echo "== $target: ${SECONDS_EACH}s"
-  if ! "$BIN/$target" -seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+  if [ "$GATE" = 1 ]; then
+    runs=${FUZZ_RUNS:-$(gate_runs "$target")}
+    corpus=$BUILD_DIR/gate/$target
+    rm -rf "$corpus"
+    # A generous per-input limit: the gate must not fail because the machine is busy.
+    mode=(-seed=1 -runs="$runs" -timeout=120)
+    echo "== $target: $runs executions, the seeds first (seed 1)"
+  else
+    corpus=$BUILD_DIR/corpus/$target
+    mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10)
+    echo "== $target: ${SECONDS_EACH}s"
+  fi
+  mkdir -p "$corpus"
+  start=$(date +%s)
+  if ! "$BIN/$target" "${mode[@]}" -rss_limit_mb=2048 \
       -max_len=262144 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/artifacts/$target-" "${dict[@]}" \
-      "$BUILD_DIR/corpus/$target" "${dirs[@]}" > "$BUILD_DIR/$target.log" 2>&1; then
+      "$corpus" "${dirs[@]}" > "$BUILD_DIR/$target.log" 2>&1; then
     echo "FAILED: $target (see $BUILD_DIR/$target.log and $BUILD_DIR/artifacts/)"
     grep -E "ERROR|SUMMARY|internal error" "$BUILD_DIR/$target.log" | head -5 || true
     status=1
   fi
   grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$BUILD_DIR/$target.log" | tr '\n' ' '
-  echo
+  echo "($(($(date +%s) - start)) s)"
 done
 exit $status

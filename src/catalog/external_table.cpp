@@ -109,6 +109,7 @@ TableDefinition ScanExternalTable(const ExternalTableSpec& spec) {
   }
 
   DatasetOptions options;
+  options.read_all_footers = true;  // the catalog records every file's rows and columns
   if (!partition_spec.empty()) options.hive_partitioning = true;
   for (const auto& column : partition_spec) {
     if (column.type) options.partition_types[column.name] = *column.type;

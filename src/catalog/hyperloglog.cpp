@@ -4,6 +4,8 @@
 #include <bit>
 #include <cmath>
 
+#include "common/numeric_cast.h"
+
 namespace shears {
 
 void HyperLogLog::AddHash(uint64_t hash) {
@@ -31,7 +33,7 @@ int64_t HyperLogLog::Estimate() const {
   }
   double estimate = alpha * m * m / sum;
   if (estimate <= 2.5 * m && zeros > 0) estimate = m * std::log(m / zeros);
-  return static_cast<int64_t>(std::llround(estimate));
+  return SaturatingCast<int64_t>(std::round(estimate));
 }
 
 }  // namespace shears

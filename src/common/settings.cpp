@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <thread>
 
 #include "common/error.h"
@@ -56,6 +57,10 @@ const std::vector<SettingInfo>& Settings::All() {
         {"statement_timeout", LogicalType::Bigint(), Value::Bigint(0),
          "Cancel a query running longer than this, in milliseconds ('30s', '5min' accepted); "
          "0 means no limit."},
+        {"statement_batch_limit", LogicalType::Bigint(), Value::Bigint(0),
+         "Cancel a query once its pipelines have processed this many batches (2,048 rows "
+         "each): a bound on work that, unlike statement_timeout, does not depend on the "
+         "machine's speed or load; 0 means no limit."},
         {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
          "Worker threads per query (default: all cores)."},
         {"default_null_order", LogicalType::Varchar(), Value::Varchar("nulls_last"),
@@ -107,8 +112,12 @@ int64_t ParseByteSize(const std::string& text) {
   size_t pos = 0;
   while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.'))
     pos++;
-  if (pos == 0) throw InvalidInputError("'{}' is not a size (expected e.g. 4GB, 512MB)", text);
-  double number = std::stod(t.substr(0, pos));
+  if (pos == 0 || std::count(t.begin(), t.begin() + static_cast<long>(pos), '.') > 1 ||
+      t.substr(0, pos) == ".") {
+    throw InvalidInputError("'{}' is not a size (expected e.g. 4GB, 512MB)", text);
+  }
+  // strtod, not stod: 400 digits are out of range for stod but simply too large here.
+  const double number = std::strtod(t.substr(0, pos).c_str(), nullptr);
   std::string unit = t.substr(pos);
   double factor;
   if (unit.empty() || unit == "b" || unit == "bytes") {
@@ -133,6 +142,8 @@ int64_t ParseByteSize(const std::string& text) {
     throw InvalidInputError("unknown size unit '{}' in '{}' (use B, KB, MB, GB, TB, KiB, MiB, GiB)",
                             unit, text);
   }
+  // A double at or past 2^63 does not convert to int64_t (undefined behaviour): refuse it.
+  if (!(number * factor < 0x1p63)) throw InvalidInputError("size '{}' is too large", text);
   return static_cast<int64_t>(number * factor);
 }
 
@@ -143,10 +154,11 @@ int64_t ParseDurationMillis(const std::string& text) {
   size_t pos = 0;
   while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.'))
     pos++;
-  if (pos == 0 || std::count(t.begin(), t.begin() + static_cast<long>(pos), '.') > 1) {
+  if (pos == 0 || std::count(t.begin(), t.begin() + static_cast<long>(pos), '.') > 1 ||
+      t.substr(0, pos) == ".") {
     throw InvalidInputError("'{}' is not a duration (expected e.g. 500ms, 30s, 5min, 1h)", text);
   }
-  const double number = std::stod(t.substr(0, pos));
+  const double number = std::strtod(t.substr(0, pos).c_str(), nullptr);
   const std::string unit = t.substr(pos);
   double factor;
   if (unit.empty() || unit == "ms") {
@@ -160,6 +172,7 @@ int64_t ParseDurationMillis(const std::string& text) {
   } else {
     throw InvalidInputError("unknown duration unit '{}' in '{}' (use ms, s, min, h)", unit, text);
   }
+  if (!(number * factor < 0x1p63)) throw InvalidInputError("duration '{}' is too long", text);
   return static_cast<int64_t>(number * factor);
 }
 

@@ -233,6 +233,24 @@ void UpdateSingle(uint8_t* state_ptr, const Vector* arg, idx_t count, StringAren
   *reinterpret_cast<State*>(state_ptr) = state;
 }
 
+template <typename Op, typename Input>
+void UpdateRange(uint8_t* state_ptr, const Vector* arg, idx_t begin, idx_t count,
+                 StringArena& arena) {
+  using State = typename Op::State;
+  State state = *reinterpret_cast<State*>(state_ptr);
+  const Input* data = arg->data<Input>();
+  const auto& validity = arg->validity();
+  if (validity.AllValid()) {
+    for (idx_t i = begin; i < begin + count; i++)
+      Op::Update(state, data[i], arena);
+  } else {
+    for (idx_t i = begin; i < begin + count; i++) {
+      if (validity.IsValid(i)) Op::Update(state, data[i], arena);
+    }
+  }
+  *reinterpret_cast<State*>(state_ptr) = state;
+}
+
 template <typename Op>
 void CombineRows(uint8_t* const* src, uint8_t* const* dst, uint32_t offset, idx_t count,
                  StringArena& arena) {
@@ -251,6 +269,18 @@ void CountStarUpdate(uint8_t* const* rows, uint32_t offset, const Vector*, idx_t
 
 void CountStarUpdateSingle(uint8_t* state, const Vector*, idx_t count, StringArena&) {
   reinterpret_cast<CountState*>(state)->count += static_cast<int64_t>(count);
+}
+
+void CountStarUpdateRange(uint8_t* state, const Vector*, idx_t, idx_t count, StringArena&) {
+  reinterpret_cast<CountState*>(state)->count += static_cast<int64_t>(count);
+}
+
+void CountUpdateRange(uint8_t* state, const Vector* arg, idx_t begin, idx_t count, StringArena&) {
+  const auto& validity = arg->validity();
+  int64_t valid = 0;
+  for (idx_t i = begin; i < begin + count; i++)
+    valid += validity.IsValid(i);
+  reinterpret_cast<CountState*>(state)->count += valid;
 }
 
 void CountUpdate(uint8_t* const* rows, uint32_t offset, const Vector* arg, idx_t count,
@@ -424,6 +454,7 @@ void SetKernels(AggregateOp& op) {
   op.state_align = alignof(typename Op::State);
   op.update = UpdateRows<Op, Input>;
   op.update_single = UpdateSingle<Op, Input>;
+  op.update_range = UpdateRange<Op, Input>;
   op.combine = CombineRows<Op>;
 }
 
@@ -497,6 +528,7 @@ AggregateOp BindAggregateOp(AggregateKind kind, const LogicalType& arg_type,
       op.state_size = sizeof(CountState);
       op.update = CountStarUpdate;
       op.update_single = CountStarUpdateSingle;
+      op.update_range = CountStarUpdateRange;
       op.combine = CombineRows<CountOp>;
       op.finalize = CountFinalize;
       return op;
@@ -504,6 +536,7 @@ AggregateOp BindAggregateOp(AggregateKind kind, const LogicalType& arg_type,
       op.state_size = sizeof(CountState);
       op.update = CountUpdate;
       op.update_single = CountUpdateSingle;
+      op.update_range = CountUpdateRange;
       op.combine = CombineRows<CountOp>;
       op.finalize = CountFinalize;
       return op;

@@ -28,6 +28,9 @@ struct AggregateOp {
   /// Adds arg[0..count) to one state.
   void (*update_single)(uint8_t* state, const Vector* arg, idx_t count,
                         StringArena& arena) = nullptr;
+  /// Adds arg[begin..begin + count) to one state (window frames over materialized rows).
+  void (*update_range)(uint8_t* state, const Vector* arg, idx_t begin, idx_t count,
+                       StringArena& arena) = nullptr;
   /// Merges the state at src[i] + offset into the one at dst[i] + offset.
   void (*combine)(uint8_t* const* src, uint8_t* const* dst, uint32_t offset, idx_t count,
                   StringArena& arena) = nullptr;

@@ -333,6 +333,7 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
     case BoundExprKind::kColumnRef:
     case BoundExprKind::kAggregate:
     case BoundExprKind::kSubquery:
+    case BoundExprKind::kWindow:
       break;
   }
   throw InternalError("cannot execute expression {} here", expr.ToString());

@@ -10,6 +10,7 @@
 #include "execution/operator/physical_simple.h"
 #include "execution/operator/physical_table_scan.h"
 #include "execution/operator/physical_union.h"
+#include "execution/operator/physical_window.h"
 
 namespace shears {
 
@@ -146,6 +147,14 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       }
       auto child = Plan(*op.children[0]);
       result = std::make_unique<PhysicalOrder>(types, std::move(orders));
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kWindow: {
+      auto& window = static_cast<LogicalWindow&>(op);
+      auto inputs = op.children[0]->GetColumnBindings();
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalWindow>(types, ResolveAll(window.windows, inputs));
       result->AddChild(std::move(child));
       break;
     }

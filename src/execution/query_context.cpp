@@ -48,7 +48,8 @@ QueryContext::QueryContext(Settings settings, const std::atomic<bool>* interrupt
                                                    : PhysicalMemoryBytes() / 10 * 8),
       interrupt_(interrupt),
       timeout_ms_(settings_.GetInt("statement_timeout")),
-      deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_)) {}
+      deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_)),
+      batch_limit_(settings_.GetInt("statement_batch_limit")) {}
 
 void QueryContext::CheckCancelled() const {
   if (cancelled_.load(std::memory_order_relaxed) ||
@@ -60,6 +61,12 @@ void QueryContext::CheckCancelled() const {
         "the query ran longer than statement_timeout ({} ms) and was cancelled (SET "
         "statement_timeout = 0 removes the limit)",
         timeout_ms_);
+  }
+  if (batch_limit_ > 0 && batches_.fetch_add(1, std::memory_order_relaxed) >= batch_limit_) {
+    throw CancelledError(
+        "the query processed more than statement_batch_limit ({}) batches and was cancelled "
+        "(SET statement_batch_limit = 0 removes the limit)",
+        batch_limit_);
   }
 }
 

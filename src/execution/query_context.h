@@ -52,8 +52,9 @@ class QueryContext {
   QueryProgress& progress() { return progress_; }
   void Cancel() { cancelled_.store(true); }
   /// Throws CancelledError when Cancel was called (from any thread), the session's interrupt
-  /// flag is set, or the query has run longer than statement_timeout (counted from the
-  /// context's creation).
+  /// flag is set, the query has run longer than statement_timeout (counted from the
+  /// context's creation) or has been checked more than statement_batch_limit times (callers
+  /// check once per batch, so that is a bound on work independent of the machine).
   void CheckCancelled() const;
 
  private:
@@ -64,6 +65,8 @@ class QueryContext {
   const std::atomic<bool>* interrupt_ = nullptr;
   int64_t timeout_ms_ = 0;
   std::chrono::steady_clock::time_point deadline_;
+  int64_t batch_limit_ = 0;
+  mutable std::atomic<int64_t> batches_{0};
 };
 
 /// Physical memory of the machine, in bytes.

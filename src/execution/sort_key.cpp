@@ -279,6 +279,24 @@ int SortKeyLayout::Compare(const uint8_t* a, const uint8_t* b) const {
   return Sign(std::memcmp(a + key_width_, b + key_width_, kSequenceBytes));
 }
 
+bool SortKeyLayout::KeysEqual(const uint8_t* a, const uint8_t* b, idx_t key_count) const {
+  if (key_count == 0) return true;
+  const Column& last = columns_[key_count - 1];
+  if (std::memcmp(a, b, last.offset + last.width) != 0) return false;
+  const uint16_t flags = Flags(a) | Flags(b);
+  if (flags == 0) return true;
+  // Equal prefixes of long strings: the full strings decide.
+  for (idx_t k = 0; k < key_count; k++) {
+    const Column& column = columns_[k];
+    if (column.string_index < 0 || !((flags >> std::min(column.string_index, 15)) & 1) ||
+        a[column.offset] != (column.nulls_first ? 1 : 0)) {
+      continue;
+    }
+    if (CompareStrings(a, b, column) != 0) return false;
+  }
+  return true;
+}
+
 void SortKeyLayout::SortRun(uint8_t* records, idx_t count) const {
   // Records tied on their prefixes: order by the full comparison.
   const uint32_t width = record_width();

@@ -49,6 +49,9 @@ class SortKeyLayout {
 
   /// Total order of two records (keys with full strings where needed, then sequence).
   int Compare(const uint8_t* a, const uint8_t* b) const;
+  /// Whether two records are equal on their first `key_count` keys (NULLs equal NULLs): rows
+  /// of one window partition, or peers.
+  bool KeysEqual(const uint8_t* a, const uint8_t* b, idx_t key_count) const;
   /// Sorts `count` records in place (`count * record_width` bytes).
   void Sort(uint8_t* records, idx_t count) const;
 

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "common/error.h"
+#include "common/numeric_cast.h"
 #include "execution/operator/physical_result_collector.h"
 #include "execution/operator/physical_table_scan.h"
 #include "execution/physical_planner.h"
@@ -79,8 +80,7 @@ std::string FormatMillis(uint64_t nanos) {
 void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int indent,
                       std::vector<std::string>& lines) {
   std::string line = std::string(static_cast<size_t>(indent) * 2, ' ') + op.Describe();
-  if (op.estimated_rows >= 0)
-    line += fmt::format(" [~{} rows]", static_cast<int64_t>(op.estimated_rows));
+  if (op.estimated_rows >= 0) line += " [~" + FormatEstimate(op.estimated_rows) + " rows]";
   if (context) {
     line += fmt::format(" (rows: {}, time: {})", op.metrics().rows_out.load(),
                         FormatMillis(op.metrics().nanos.load()));
@@ -110,8 +110,11 @@ std::string JsonValue(const std::string& value) {
 std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) {
   std::string out =
       "{\"operator\":" + JsonQuote(op.name()) + ",\"details\":" + JsonQuote(op.Describe());
-  if (op.estimated_rows >= 0)
-    out += fmt::format(",\"estimated_rows\":{}", static_cast<int64_t>(op.estimated_rows));
+  if (op.estimated_rows >= 0) {
+    // JSON has no infinity: an estimate that overflowed a double is null.
+    out += ",\"estimated_rows\":" +
+           (std::isfinite(op.estimated_rows) ? FormatEstimate(op.estimated_rows) : "null");
+  }
   if (context) {
     out += fmt::format(",\"rows\":{},\"time_ms\":{:.3f}", op.metrics().rows_out.load(),
                        op.metrics().nanos.load() / 1e6);

@@ -22,9 +22,12 @@ double FilterableRows(LogicalOperator& side, const LogicalJoin& join, bool left)
   for (const auto& condition : join.conditions) {
     const auto referenced = ReferencedBindings(left ? *condition.left : *condition.right);
     if (referenced.size() != 1) continue;
-    const auto traced = TraceToScans(side, referenced[0]);
-    if (!traced.empty())
-      rows = std::max(rows, static_cast<double>(traced[0].get->dataset->total_rows()));
+    // Through a UNION every input's scan is filtered: their rows add up.
+    double key_rows = 0;
+    for (const TracedColumn& traced : TraceToScans(side, referenced[0])) {
+      if (traced.direct) key_rows += static_cast<double>(traced.get->dataset->total_rows());
+    }
+    rows = std::max(rows, key_rows);
   }
   return rows;
 }

@@ -74,9 +74,9 @@ const BoundExpr& StripCasts(const BoundExpr& expr) {
 std::optional<ColumnStats> StatsOf(LogicalOperator& input, const BoundExpr& expr) {
   const BoundExpr& column = StripCasts(expr);
   if (column.kind != BoundExprKind::kColumnRef) return std::nullopt;
-  const auto traced = TraceToScans(input, static_cast<const BoundColumnRef&>(column).binding);
-  if (traced.empty()) return std::nullopt;
-  return ScanColumnStats(*traced[0].get, traced[0].column_id);
+  const auto traced = TraceToSource(input, static_cast<const BoundColumnRef&>(column).binding);
+  if (!traced) return std::nullopt;
+  return ScanColumnStats(*traced->get, traced->column_id);
 }
 
 std::optional<Value> ConstantOf(const BoundExpr& expr) {
@@ -294,13 +294,13 @@ double PartitionGroups(LogicalAggregate& agg) {
   for (const auto& group : agg.groups) {
     if (group->kind != BoundExprKind::kColumnRef) return -1;
     const auto traced =
-        TraceToScans(*agg.children[0], static_cast<BoundColumnRef&>(*group).binding);
-    if (traced.empty()) return -1;
-    const auto& dataset = *traced[0].get->dataset;
-    if (static_cast<size_t>(traced[0].column_id) < dataset.num_file_columns()) return -1;
-    if (get && get != traced[0].get) return -1;
-    get = traced[0].get;
-    columns.push_back(static_cast<size_t>(traced[0].column_id) - dataset.num_file_columns());
+        TraceToSource(*agg.children[0], static_cast<BoundColumnRef&>(*group).binding);
+    if (!traced) return -1;
+    const auto& dataset = *traced->get->dataset;
+    if (static_cast<size_t>(traced->column_id) < dataset.num_file_columns()) return -1;
+    if (get && get != traced->get) return -1;
+    get = traced->get;
+    columns.push_back(static_cast<size_t>(traced->column_id) - dataset.num_file_columns());
   }
   std::set<std::vector<std::string>> distinct;
   for (const auto& file : get->dataset->files()) {
@@ -433,9 +433,9 @@ double EstimateSelectivity(LogicalOperator& input, const std::vector<const Bound
 double EstimateDistinct(LogicalOperator& op, const BoundExpr& key) {
   const auto referenced = ReferencedBindings(key);
   if (referenced.size() != 1) return -1;
-  const auto traced = TraceToScans(op, referenced[0]);
-  if (traced.empty()) return -1;
-  const ColumnStats stats = ScanColumnStats(*traced[0].get, traced[0].column_id);
+  const auto traced = TraceToSource(op, referenced[0]);
+  if (!traced) return -1;
+  const ColumnStats stats = ScanColumnStats(*traced->get, traced->column_id);
   if (stats.distinct < 0) return -1;
   return op.estimated_rows >= 0 ? std::min(stats.distinct, std::max(1.0, op.estimated_rows))
                                 : stats.distinct;

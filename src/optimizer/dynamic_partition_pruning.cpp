@@ -16,8 +16,9 @@
 // here). ANTI joins prune the other way (a partition whose value is in the key set holds only
 // rows the anti join removes) when the key is the only condition and there is no residual.
 // LEFT, FULL and MARK joins keep unmatched probe rows: never pruned. The key is traced through
-// filters, projections of plain columns, aggregates grouping on it, and inner joins (either
-// side) or the kept side of other joins, and transitively through inner and semi join
+// filters, projections of plain columns, aggregates grouping on it, inner joins (either
+// side), the kept side of other joins and into every input of a set operation (each branch of
+// a UNION ALL prunes on its own column), and transitively through inner and semi join
 // conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
 // match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 
@@ -25,6 +26,7 @@
 
 #include <set>
 
+#include "common/numeric_cast.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 
@@ -54,10 +56,10 @@ struct PruningBenefit {
   double overhead_bytes = 0;  // bytes the filtering side's scans read
 
   std::string ToString() const {
-    return fmt::format(
-        "filter ratio {:.2f} ({}) x {:.0f} probe bytes = {:.0f} vs {:.0f} build bytes",
-        filter_ratio, from_statistics ? "from NDV" : "fallback_filter_ratio", probe_bytes,
-        pruned_bytes, overhead_bytes);
+    return fmt::format("filter ratio {:.2f} ({}) x {} probe bytes = {} vs {} build bytes",
+                       filter_ratio, from_statistics ? "from NDV" : "fallback_filter_ratio",
+                       FormatEstimate(probe_bytes), FormatEstimate(pruned_bytes),
+                       FormatEstimate(overhead_bytes));
   }
 };
 
@@ -106,6 +108,11 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
                          join.join_kind == JoinKind::kRight;
   const bool skip_mode =
       join.join_kind == JoinKind::kAnti && join.conditions.size() == 1 && !join.residual;
+  if (join.conditions.empty()) {
+    // A cross product, or a join whose condition has no equality: no key to prune by.
+    join.dynamic_filter_note = "no equality key to prune by";
+    return;
+  }
   if (!keep_mode && !skip_mode) {
     join.dynamic_filter_note =
         std::string(JoinKindName(join.join_kind)) + " join keeps unmatched probe rows";

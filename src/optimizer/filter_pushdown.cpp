@@ -163,7 +163,8 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
           }
           bool deterministic = true;
           VisitExpression(*projection.expressions[b.column_index], [&](BoundExpr& e) {
-            if (e.kind == BoundExprKind::kAggregate) deterministic = false;
+            if (e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kWindow)
+              deterministic = false;
             if (e.kind == BoundExprKind::kFunction &&
                 !static_cast<BoundFunction&>(e).function.deterministic) {
               deterministic = false;

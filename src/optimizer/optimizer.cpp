@@ -17,6 +17,12 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       // Estimates feed the join order and the build-side choice below.
       {"cardinality_estimation", "estimate rows per operator from statistics",
        EstimateCardinalities},
+      // Needs the estimates (is the subquery side the larger?); before join_order, which may
+      // then order the inner join it makes like any other.
+      {"semi_join_reversal",
+       "a semi join whose subquery side is larger becomes an inner join with its distinct keys, "
+       "so the outer side builds first and prunes it",
+       ReverseSemiJoins},
       // Before build_side (which then only confirms or flips each join's sides) and before the
       // dynamic filter rules, which plan their filters on the final joins.
       {"join_order", "order inner joins by estimated cost (sum of intermediate result rows)",

@@ -2,6 +2,7 @@
 // The optimizer: an ordered list of rules over the logical plan. Each rule has a name (shown
 // in EXPLAIN and accepted by SET disabled_optimizers = 'name,...') and lives in its own file.
 
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ std::set<std::string> DisabledOptimizers(const std::string& list);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
+void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
@@ -38,18 +40,27 @@ void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
 
 /// Where a column of `op`'s output comes from: a scan's column whose values reach
 /// `op` unchanged (only rows are dropped or repeated on the way): through filters, ORDER BY,
-/// projections of plain columns, aggregates grouping on it, either side of inner joins and
-/// the kept side of other joins. Not through LIMIT (which rows survive it depends on what
-/// comes in) nor through set operations. Shared by dynamic partition pruning and runtime
-/// filters: a filter on the traced scan column drops only rows the join would drop.
+/// projections of plain columns, aggregates grouping on it, either side of inner joins, the
+/// kept side of other joins and every input of a set operation (each on its own column of
+/// the same position). Not through LIMIT (which rows survive it depends on what comes in).
+/// Shared by dynamic partition pruning and runtime filters: a filter on the traced scan column
+/// drops only rows the join would drop.
 struct TracedColumn {
   LogicalGet* get = nullptr;
   int column_id = -1;  // dataset column
+  /// Reached without passing a join equality (the key's own values, not values it equals).
+  bool direct = true;
+  /// Reached through an input of a set operation: the scan holds only some of the key's rows.
+  bool branch = false;
 };
-/// The scan column the key comes from directly (first), then those it equals transitively:
-/// through an inner or semi join on `key = other`, `other`'s scan column too (a row there
-/// whose key is not in a set can only pair with rows whose key is not either). So one
-/// dimension's keys filter every fact joined on the same key. Empty when none is reached.
+/// Every scan column the key comes from: directly (through each input of a set operation),
+/// then those it equals transitively: through an inner or semi join on `key = other`,
+/// `other`'s scan column too (a row there whose key is not in a set can only pair with rows
+/// whose key is not either). So one dimension's keys filter every fact joined on the same key
+/// and every branch of a UNION. Empty when none is reached.
 std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding);
+/// The one scan column all of the key's values come from (for statistics): none when the key
+/// is not traced or comes from several inputs of a set operation.
+std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding);
 
 }  // namespace shears

@@ -29,6 +29,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "common/numeric_cast.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -44,7 +45,7 @@ struct Options {
 };
 
 std::string Rows(double rows) {
-  return rows < 0 ? "unknown" : fmt::format("{:.0f}", rows);
+  return rows < 0 ? "unknown" : FormatEstimate(rows);
 }
 
 int MaxFilterId(const LogicalOperator& op) {
@@ -145,7 +146,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       RuntimeFilterSpec created;
       created.filter_id = next_id++;
       created.keys = conditions;
-      created.limits.max_keys = static_cast<uint64_t>(options.max_build_rows);
+      created.limits.max_keys = SaturatingCast<uint64_t>(options.max_build_rows);
       created.limits.max_exact_keys = options.max_exact_keys;
       created.always = options.always;
       created.min_filter_ratio = options.min_filter_ratio;

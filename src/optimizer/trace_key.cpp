@@ -6,30 +6,48 @@ namespace shears {
 
 namespace {
 
-void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<TracedColumn>& out) {
+// `direct`: no join equality passed yet; `branch`: inside a set operation's input.
+void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bool branch,
+              std::vector<TracedColumn>& out) {
   switch (op.type) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       if (get.table_index == binding.table_index)
-        out.push_back({&get, static_cast<int>(binding.column_index)});
+        out.push_back({&get, static_cast<int>(binding.column_index), direct, branch});
       return;
     }
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
-      return TraceAll(*op.children[0], binding, out);
+      return TraceAll(*op.children[0], binding, direct, branch, out);
+    case LogicalOperatorType::kSetOperation: {
+      // A row of any set operation's output is a row of its inputs with the same values
+      // (UNION keeps it from either, INTERSECT from both, EXCEPT from the left), so a filter
+      // on column i commutes with it: sigma(A op B) = sigma(A) op sigma(B). Each input is
+      // traced on its own column i (positional).
+      auto& set = static_cast<LogicalSetOperation&>(op);
+      if (set.table_index != binding.table_index) return;
+      for (auto& child : op.children) {
+        const auto bindings = child->GetColumnBindings();
+        if (binding.column_index < bindings.size())
+          TraceAll(*child, bindings[binding.column_index], direct, true, out);
+      }
+      return;
+    }
     case LogicalOperatorType::kProjection: {
       auto& projection = static_cast<LogicalProjection&>(op);
       if (projection.table_index != binding.table_index) return;
       const auto& expr = projection.expressions[binding.column_index];
       if (expr->kind != BoundExprKind::kColumnRef) return;
-      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, out);
+      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
+                      out);
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
       if (agg.group_index != binding.table_index) return;
       const auto& expr = agg.groups[binding.column_index];
       if (expr->kind != BoundExprKind::kColumnRef) return;
-      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, out);
+      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
+                      out);
     }
     case LogicalOperatorType::kJoin: {
       auto& join = static_cast<LogicalJoin&>(op);
@@ -41,9 +59,9 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
         on_left = on_left || b == binding;
       if (on_left) {
         if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return;
-        TraceAll(*op.children[0], binding, out);
+        TraceAll(*op.children[0], binding, direct, branch, out);
       } else if (inner) {
-        TraceAll(*op.children[1], binding, out);
+        TraceAll(*op.children[1], binding, direct, branch, out);
       } else {
         return;
       }
@@ -56,8 +74,8 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
         }
         const auto& l = static_cast<BoundColumnRef&>(*c.left).binding;
         const auto& r = static_cast<BoundColumnRef&>(*c.right).binding;
-        if (on_left && l == binding) TraceAll(*op.children[1], r, out);
-        if (!on_left && r == binding) TraceAll(*op.children[0], l, out);
+        if (on_left && l == binding) TraceAll(*op.children[1], r, false, branch, out);
+        if (!on_left && r == binding) TraceAll(*op.children[0], l, false, branch, out);
       }
       return;
     }
@@ -70,7 +88,7 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, std::vector<Tra
 
 std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding) {
   std::vector<TracedColumn> out;
-  TraceAll(op, binding, out);
+  TraceAll(op, binding, true, false, out);
   // A scan reached twice (a self-join on the key) is filtered once.
   std::vector<TracedColumn> unique;
   for (const auto& t : out) {
@@ -80,6 +98,12 @@ std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding&
     if (!seen) unique.push_back(t);
   }
   return unique;
+}
+
+std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding) {
+  const auto traced = TraceToScans(op, binding);
+  if (traced.empty() || !traced[0].direct || traced[0].branch) return std::nullopt;
+  return traced[0];
 }
 
 }  // namespace shears

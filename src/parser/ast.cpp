@@ -74,20 +74,39 @@ std::string Plural(int64_t n, const char* unit) {
   return fmt::format("{} {}{}", n, unit, n == 1 || n == -1 ? "" : "s");
 }
 
-std::string QueryModifiersSuffix(const QueryNode& node) {
+std::string OrderByList(const std::vector<OrderByItem>& order_by) {
   std::string out;
-  if (!node.order_by.empty()) {
-    out += " ORDER BY ";
-    for (size_t i = 0; i < node.order_by.size(); i++) {
-      const OrderByItem& item = node.order_by[i];
-      if (i > 0) out += ", ";
-      out += item.expr->ToString();
-      if (item.descending) out += " DESC";
-      if (item.nulls_first.has_value()) {
-        out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
-      }
+  for (size_t i = 0; i < order_by.size(); i++) {
+    const OrderByItem& item = order_by[i];
+    if (i > 0) out += ", ";
+    out += item.expr->ToString();
+    if (item.descending) out += " DESC";
+    if (item.nulls_first.has_value()) {
+      out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
     }
   }
+  return out;
+}
+
+std::string FrameBoundText(FrameBoundKind kind, const ExprPtr& offset) {
+  switch (kind) {
+    case FrameBoundKind::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case FrameBoundKind::kOffsetPreceding:
+      return offset->ToString() + " PRECEDING";
+    case FrameBoundKind::kCurrentRow:
+      return "CURRENT ROW";
+    case FrameBoundKind::kOffsetFollowing:
+      return offset->ToString() + " FOLLOWING";
+    case FrameBoundKind::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+  }
+  return "";
+}
+
+std::string QueryModifiersSuffix(const QueryNode& node) {
+  std::string out;
+  if (!node.order_by.empty()) out += " ORDER BY " + OrderByList(node.order_by);
   if (node.limit) out += " LIMIT " + node.limit->ToString();
   if (node.offset) out += " OFFSET " + node.offset->ToString();
   return out;
@@ -152,7 +171,32 @@ std::string OperatorExpr::ToString() const {
   return out + ")";
 }
 
+FunctionExpr::~FunctionExpr() = default;
+
+std::string WindowSpec::ToString() const {
+  std::string out;
+  auto add = [&](const std::string& part) { out += (out.empty() ? "" : " ") + part; };
+  if (!refname.empty()) add(refname);
+  if (!partition_by.empty()) add("PARTITION BY " + JoinExprs(partition_by));
+  if (!order_by.empty()) add("ORDER BY " + OrderByList(order_by));
+  if (has_frame) {
+    const char* units[] = {"ROWS", "RANGE", "GROUPS"};
+    add(std::string(units[static_cast<int>(unit)]) + " BETWEEN " +
+        FrameBoundText(start, start_offset) + " AND " + FrameBoundText(end, end_offset));
+    const char* excludes[] = {"", "EXCLUDE CURRENT ROW", "EXCLUDE GROUP", "EXCLUDE TIES"};
+    if (exclude != FrameExclude::kNoOthers) add(excludes[static_cast<int>(exclude)]);
+  }
+  return "(" + out + ")";
+}
+
 std::string FunctionExpr::ToString() const {
+  if (over) {
+    std::string text =
+        name +
+        (star ? "(*)" : "(" + std::string(distinct ? "DISTINCT " : "") + JoinExprs(args) + ")");
+    return text + " OVER " +
+           (over->name.empty() || !over->refname.empty() ? over->ToString() : over->name);
+  }
   if (star) return name + "(*)";
   // Functions with SQL syntax of their own render in it, so the text parses back.
   if (!distinct) {

@@ -74,12 +74,17 @@ struct OperatorExpr : Expr {
   std::string ToString() const override;
 };
 
+struct WindowSpec;
+
 struct FunctionExpr : Expr {
   FunctionExpr() : Expr(ExprKind::kFunction) {}
+  ~FunctionExpr() override;
   std::string name;  // lower-case; "extract" gets the field as a first VARCHAR constant
   std::vector<ExprPtr> args;
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
+  /// f(...) OVER (...): a window function call (null for plain calls).
+  std::unique_ptr<WindowSpec> over;
   std::string ToString() const override;
 };
 
@@ -236,6 +241,35 @@ struct OrderByItem {
   std::optional<bool> nulls_first;  // unset: NULLS LAST for ASC, NULLS FIRST for DESC
 };
 
+/// A window frame bound: UNBOUNDED PRECEDING, n PRECEDING, CURRENT ROW, n FOLLOWING,
+/// UNBOUNDED FOLLOWING.
+enum class FrameBoundKind {
+  kUnboundedPreceding,
+  kOffsetPreceding,
+  kCurrentRow,
+  kOffsetFollowing,
+  kUnboundedFollowing
+};
+enum class FrameUnit { kRows, kRange, kGroups };
+enum class FrameExclude { kNoOthers, kCurrentRow, kGroup, kTies };
+
+/// OVER (...) or WINDOW w AS (...). `refname` names a window of the WINDOW clause this one
+/// starts from (OVER (w ORDER BY x)); `name` alone (OVER w) uses that window as it is.
+struct WindowSpec {
+  std::string name;     // OVER w; the window's own name in a WINDOW clause
+  std::string refname;  // OVER (w ...)
+  std::vector<ExprPtr> partition_by;
+  std::vector<OrderByItem> order_by;
+  bool has_frame = false;  // a frame clause was written (else the default frame)
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBoundKind start = FrameBoundKind::kUnboundedPreceding;
+  FrameBoundKind end = FrameBoundKind::kCurrentRow;
+  ExprPtr start_offset, end_offset;  // for the kOffset* bounds
+  FrameExclude exclude = FrameExclude::kNoOthers;
+  int location = -1;
+  std::string ToString() const;
+};
+
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
@@ -267,6 +301,10 @@ struct SelectNode : QueryNode {
   std::vector<ExprPtr> group_by;
   ExprPtr having;
   bool distinct = false;
+  /// WINDOW w AS (...), in the order written.
+  std::vector<WindowSpec> windows;
+  /// QUALIFY: a filter on window function results.
+  ExprPtr qualify;
   std::string ToString() const override;
 };
 

@@ -279,6 +279,78 @@ bool IsExpressionSeparator(int token) {
   }
 }
 
+// DuckDB's QUALIFY clause (a filter on window function results, after WINDOW): PostgreSQL has
+// none, so its condition travels as the only PARTITION BY expression of a window of a reserved
+// name, which the transformer takes out again. `qualify` is a clause where an expression
+// follows it (not an alias: `FROM t qualify WHERE`, `SELECT x qualify`); the condition ends at
+// the next clause of its level.
+void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
+                 std::vector<Replacement>* out) {
+  std::vector<bool> window_seen(1, false);  // per parenthesis level
+  for (size_t i = 0; i < tokens.size(); i++) {
+    const SqlToken& t = tokens[i];
+    switch (t.token) {
+      case '(':
+        window_seen.push_back(false);
+        continue;
+      case ')':
+        if (window_seen.size() > 1) window_seen.pop_back();
+        continue;
+      case ';':
+        window_seen.assign(1, false);
+        continue;
+      case PG_QUERY__TOKEN__SELECT:
+        window_seen.back() = false;
+        continue;
+      case PG_QUERY__TOKEN__WINDOW:
+        window_seen.back() = true;
+        continue;
+      default:
+        break;
+    }
+    if (t.token != PG_QUERY__TOKEN__IDENT || t.end - t.start != 7) continue;
+    std::string word = Lower(sql.substr(t.start, 7));
+    if (word != "qualify") continue;  // a quoted "qualify" starts with '"': not this
+    const int prev = i > 0 ? tokens[i - 1].token : 0;
+    const int next = i + 1 < tokens.size() ? tokens[i + 1].token : 0;
+    if (prev == PG_QUERY__TOKEN__AS || prev == '.' || prev == ',' || prev == 0 ||
+        prev == PG_QUERY__TOKEN__SELECT || next == '.' || next == PG_QUERY__TOKEN__AS ||
+        next == PG_QUERY__TOKEN__FROM || EndsUnaliasedSubquery(next)) {
+      continue;
+    }
+    // The condition: up to the next clause keyword (or ')' / ';') at this level.
+    size_t end = i + 1;
+    int depth = 0;
+    for (; end < tokens.size(); end++) {
+      const int token = tokens[end].token;
+      if (token == '(') depth++;
+      if (token == ')') {
+        if (depth == 0) break;
+        depth--;
+      }
+      if (depth > 0) continue;
+      if (token == ';' || token == PG_QUERY__TOKEN__ORDER || token == PG_QUERY__TOKEN__LIMIT ||
+          token == PG_QUERY__TOKEN__OFFSET || token == PG_QUERY__TOKEN__FETCH ||
+          token == PG_QUERY__TOKEN__UNION || token == PG_QUERY__TOKEN__INTERSECT ||
+          token == PG_QUERY__TOKEN__EXCEPT || token == PG_QUERY__TOKEN__FOR ||
+          token == PG_QUERY__TOKEN__WINDOW) {
+        break;
+      }
+    }
+    if (end == i + 1) continue;
+    out->push_back({t.start, t.end,
+                    std::string(window_seen.back() ? "," : "WINDOW") + " " + kQualifyWindowName +
+                        " AS (PARTITION BY ("});
+    out->push_back({tokens[end - 1].end, tokens[end - 1].end, "))"});
+    // QUALIFY ... WINDOW w AS (...): the window clause goes on after the one we made.
+    if (end < tokens.size() && tokens[end].token == PG_QUERY__TOKEN__WINDOW) {
+      out->push_back({tokens[end].start, tokens[end].end, ","});
+    }
+    window_seen.back() = true;
+    i = end - 1;
+  }
+}
+
 }  // namespace
 
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens) {
@@ -336,6 +408,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   std::vector<Replacement> replacements;
   FindTableRewrites(result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
+  FindQualify(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

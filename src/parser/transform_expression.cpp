@@ -767,10 +767,6 @@ ast::ExprPtr Transformer::TransformBoolExpr(const PgQuery__BoolExpr* expr) {
 }
 
 ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
-  if (call->over != nullptr) {
-    ThrowNotSupported("window functions are not supported yet",
-                      call->over->location >= 0 ? call->over->location : call->location);
-  }
   if (call->agg_filter != nullptr) {
     ThrowNotSupported("FILTER clauses on aggregates are not supported yet", call->location);
   }
@@ -792,6 +788,9 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   function->star = call->agg_star;
   function->distinct = call->agg_distinct;
   function->args = TransformExprList(call->args, call->n_args);
+  if (call->over != nullptr) {
+    function->over = std::make_unique<ast::WindowSpec>(TransformWindowDef(call->over));
+  }
 
   // Normalize PostgreSQL's spellings of SQL-syntax functions.
   if (function->name == "btrim") function->name = "trim";

@@ -59,9 +59,24 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     int loc = stmt->into_clause->rel != nullptr ? stmt->into_clause->rel->location : -1;
     ThrowNotSupported("SELECT ... INTO is not supported", loc);
   }
-  if (stmt->n_window_clause > 0) {
-    ThrowNotSupported("window functions are not supported yet",
-                      NodeLocation(stmt->window_clause[0]));
+  for (size_t i = 0; i < stmt->n_window_clause; i++) {
+    const PgQuery__Node* item = stmt->window_clause[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_WINDOW_DEF) {
+      throw InternalError("WINDOW item is not a WindowDef");
+    }
+    ast::WindowSpec spec = TransformWindowDef(item->window_def);
+    // QUALIFY arrives as a window of a reserved name (see RewriteSql).
+    if (spec.name == kQualifyWindowName) {
+      select->qualify = std::move(spec.partition_by[0]);
+      continue;
+    }
+    for (const auto& other : select->windows) {
+      if (other.name == spec.name) {
+        ThrowParseError(fmt::format("window \"{}\" is already defined", spec.name),
+                        item->window_def->location);
+      }
+    }
+    select->windows.push_back(std::move(spec));
   }
   if (stmt->n_distinct_clause > 0) {
     // DISTINCT arrives as a list holding one empty node; DISTINCT ON as its expressions.
@@ -117,6 +132,30 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
   return select;
 }
 
+ast::OrderByItem Transformer::TransformSortBy(const PgQuery__Node* item) {
+  if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_SORT_BY) {
+    throw InternalError("ORDER BY item is not a SortBy");
+  }
+  const PgQuery__SortBy* sort = item->sort_by;
+  ast::OrderByItem order;
+  switch (sort->sortby_dir) {
+    case PG_QUERY__SORT_BY_DIR__SORTBY_DESC:
+      order.descending = true;
+      break;
+    case PG_QUERY__SORT_BY_DIR__SORTBY_USING:
+      ThrowNotSupported("ORDER BY ... USING is not supported", NodeLocation(sort->node));
+    default:
+      break;
+  }
+  if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST) {
+    order.nulls_first = true;
+  } else if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST) {
+    order.nulls_first = false;
+  }
+  order.expr = TransformExpr(sort->node);
+  return order;
+}
+
 ast::QueryNodePtr Transformer::TransformValues(const PgQuery__SelectStmt* stmt) {
   auto values = std::make_unique<ast::ValuesNode>();
   for (size_t i = 0; i < stmt->n_values_lists; i++) {
@@ -162,30 +201,8 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
       node.ctes.push_back(std::move(out));
     }
   }
-  for (size_t i = 0; i < stmt->n_sort_clause; i++) {
-    const PgQuery__Node* item = stmt->sort_clause[i];
-    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_SORT_BY) {
-      throw InternalError("ORDER BY item is not a SortBy");
-    }
-    const PgQuery__SortBy* sort = item->sort_by;
-    ast::OrderByItem order;
-    switch (sort->sortby_dir) {
-      case PG_QUERY__SORT_BY_DIR__SORTBY_DESC:
-        order.descending = true;
-        break;
-      case PG_QUERY__SORT_BY_DIR__SORTBY_USING:
-        ThrowNotSupported("ORDER BY ... USING is not supported", NodeLocation(sort->node));
-      default:
-        break;
-    }
-    if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_FIRST) {
-      order.nulls_first = true;
-    } else if (sort->sortby_nulls == PG_QUERY__SORT_BY_NULLS__SORTBY_NULLS_LAST) {
-      order.nulls_first = false;
-    }
-    order.expr = TransformExpr(sort->node);
-    node.order_by.push_back(std::move(order));
-  }
+  for (size_t i = 0; i < stmt->n_sort_clause; i++)
+    node.order_by.push_back(TransformSortBy(stmt->sort_clause[i]));
   if (stmt->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) {
     ThrowNotSupported("FETCH ... WITH TIES is not supported", NodeLocation(stmt->limit_count));
   }

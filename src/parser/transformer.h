@@ -21,6 +21,9 @@ inline std::string Lower(std::string s) {
   return s;
 }
 
+/// QUALIFY cond reaches libpg_query as `WINDOW __shears_qualify AS (PARTITION BY (cond))`.
+inline constexpr const char* kQualifyWindowName = "__shears_qualify";
+
 /// One scanner token of the user's text (comments are dropped).
 struct SqlToken {
   int start = 0;  // byte offsets in the original text, end exclusive
@@ -52,6 +55,7 @@ struct RewrittenSql {
 /// Rewrites shears' extensions of PostgreSQL's grammar into plain PostgreSQL:
 ///   FROM 'path' / JOIN 'path' / , 'path'  ->  read_parquet('path')
 ///   INTERVAL 3 DAY / INTERVAL 2 days      ->  INTERVAL '3 day' / INTERVAL '2 days'
+///   QUALIFY cond                           ->  WINDOW __shears_qualify AS (PARTITION BY (cond))
 RewrittenSql RewriteSql(const std::string& sql);
 
 /// An upper estimate of how deeply the parse tree of these tokens nests (in expression
@@ -86,6 +90,10 @@ class Transformer {
   ast::QueryNodePtr TransformSelect(const PgQuery__SelectStmt* stmt);
   ast::TableRefPtr TransformFromList(PgQuery__Node** items, size_t n);
   ast::TableRefPtr TransformTableRef(const PgQuery__Node* node);
+  /// An ORDER BY item (a SortBy node), also of window specifications.
+  ast::OrderByItem TransformSortBy(const PgQuery__Node* item);
+  /// OVER (...) and WINDOW w AS (...) (transform_window.cpp).
+  ast::WindowSpec TransformWindowDef(const PgQuery__WindowDef* def);
 
   // ---- expressions (transform_expression.cpp)
   ast::ExprPtr TransformExpr(const PgQuery__Node* node);

@@ -49,11 +49,6 @@ struct Binder::Scope {
   std::vector<ColumnBinding> correlated;
 };
 
-/// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it,
-/// aggregates are deduplicated by it): ToString with every column qualified by its binding,
-/// since d1.d_year and d2.d_year print alike.
-std::string IdentityKey(const BoundExpr& expr);
-
 /// What an aggregate-bearing SELECT collects while its expressions are bound.
 struct AggregateInfo {
   uint32_t group_index = 0;
@@ -61,15 +56,23 @@ struct AggregateInfo {
   std::vector<BoundExprPtr> groups;
   std::vector<std::string> group_keys;  // IdentityKey of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
-  std::vector<std::string> aggregate_keys;  // IdentityKey of each aggregate
+  std::vector<std::string> aggregate_keys;  // BoundIdentityKey of each aggregate
   /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.
   const std::vector<ColumnBinding>* outer_columns = nullptr;
+};
+
+/// The windows of a SELECT's WINDOW clause, for OVER w and OVER (w ...).
+struct WindowInfo {
+  const std::vector<ast::WindowSpec>* named = nullptr;
 };
 
 struct Binder::ExprContext {
   Scope* scope = nullptr;
   AggregateInfo* aggregates = nullptr;  // null: aggregates are not allowed here
-  const char* clause = "expression";    // for errors: "WHERE clause", "JOIN condition"
+  WindowInfo* windows = nullptr;        // null: window functions are not allowed here
+  /// Unqualified names that are no column: select-list aliases (QUALIFY), or null.
+  const std::function<BoundExprPtr(const std::string&)>* select_aliases = nullptr;
+  const char* clause = "expression";  // for errors: "WHERE clause", "JOIN condition"
   /// Whether subqueries may be used here (the clause plans them with PlanSubqueries).
   bool subqueries = false;
   const std::string* sql = nullptr;
@@ -88,6 +91,17 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
                                             const std::string& name);
 
 bool IsAggregateFunction(const std::string& name);
+/// row_number, rank, lag, ...: functions that exist only with OVER (bind_window.cpp).
+bool IsWindowOnlyFunction(const std::string& name);
+/// The kind and result type of aggregate `name` over `arg` (null: count(*)); may cast `arg`.
+AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, LogicalType* type);
+/// base + sign * interval, as a TIMESTAMP.
+BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign);
+BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+/// What makes two bound expressions the same (GROUP BY, ORDER BY and windows match with it,
+/// aggregates are deduplicated by it): ToString with every column qualified by its binding,
+/// since d1.d_year and d2.d_year print alike.
+std::string BoundIdentityKey(const BoundExpr& expr);
 
 /// What a BoundSubquery stands for (see expression.h).
 struct BoundSubqueryInfo {

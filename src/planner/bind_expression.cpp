@@ -24,7 +24,8 @@ BoundExprPtr Fold(BoundExprPtr expr) {
   bool foldable = true;
   VisitExpression(*expr, [&](BoundExpr& e) {
     if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kReference ||
-        e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kSubquery) {
+        e.kind == BoundExprKind::kAggregate || e.kind == BoundExprKind::kSubquery ||
+        e.kind == BoundExprKind::kWindow) {
       foldable = false;
     }
     if (e.kind == BoundExprKind::kFunction &&
@@ -52,6 +53,63 @@ BoundExprPtr Fold(BoundExprPtr expr) {
 bool IsAggregateFunction(const std::string& name) {
   return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
          name == "stddev_samp" || name == "stddev" || name == "any_value" || name == "first";
+}
+
+AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, LogicalType* type) {
+  if (!arg) {
+    *type = LogicalType::Bigint();
+    return AggregateKind::kCountStar;
+  }
+  const auto& t = arg->type;
+  if (name == "count") {
+    *type = LogicalType::Bigint();
+    return AggregateKind::kCount;
+  }
+  if (name == "sum") {
+    if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
+      *type = LogicalType::Decimal(38, 0);
+    } else if (t.id() == TypeId::kDecimal) {
+      *type = LogicalType::Decimal(38, t.scale());
+    } else if (t.id() == TypeId::kDouble) {
+      *type = LogicalType::Double();
+    } else if (!t.valid()) {
+      arg = CastTo(std::move(arg), LogicalType::Integer());
+      *type = LogicalType::Decimal(38, 0);
+    } else {
+      throw BinderError("sum is not defined for {}", t.ToString());
+    }
+    return AggregateKind::kSum;
+  }
+  if (name == "avg" || name == "stddev_samp" || name == "stddev") {
+    if (!t.IsNumeric() && t.valid()) {
+      throw BinderError("{} is not defined for {}", name, t.ToString());
+    }
+    *type = LogicalType::Double();
+    return name == "avg" ? AggregateKind::kAvg : AggregateKind::kStddevSamp;
+  }
+  *type = t.valid() ? t : LogicalType::Integer();
+  if (name == "min") return AggregateKind::kMin;
+  if (name == "max") return AggregateKind::kMax;
+  return AggregateKind::kAny;
+}
+
+BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign) {
+  // DuckDB and PostgreSQL give a TIMESTAMP for DATE +- INTERVAL.
+  base = CastTo(std::move(base), LogicalType::Timestamp());
+  if (interval.months != 0) {
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(base));
+    args.push_back(std::make_unique<BoundConstant>(Value::Integer(sign * interval.months)));
+    base = BindFunctionCall("date_add_months", std::move(args));
+  }
+  int64_t micros = sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
+  if (micros != 0) {
+    std::vector<BoundExprPtr> args;
+    args.push_back(std::move(base));
+    args.push_back(std::make_unique<BoundConstant>(Value::Bigint(micros)));
+    base = BindFunctionCall("timestamp_add_micros", std::move(args));
+  }
+  return base;
 }
 
 BoundExprPtr CastTo(BoundExprPtr expr, const LogicalType& type) {
@@ -234,6 +292,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::string qualifier = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
       const std::string& name = ref.names.back();
       auto found = ctx.scope ? ResolveColumn(*ctx.scope, qualifier, name) : std::nullopt;
+      if (!found && qualifier.empty() && ctx.select_aliases) {
+        if (BoundExprPtr item = (*ctx.select_aliases)(name)) return item;
+      }
       if (!found) {
         std::string full = qualifier.empty() ? name : qualifier + "." + name;
         throw BinderError("column '{}' does not exist{}", full,
@@ -274,24 +335,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         if (base->type.id() != TypeId::kDate && base->type.id() != TypeId::kTimestamp) {
           throw BinderError("cannot add an INTERVAL to {}", base->type.ToString());
         }
-        const int sign = op.op == "+" ? 1 : -1;
-        // DuckDB and PostgreSQL give a TIMESTAMP for DATE +- INTERVAL.
-        base = CastTo(std::move(base), LogicalType::Timestamp());
-        if (interval.months != 0) {
-          std::vector<BoundExprPtr> args;
-          args.push_back(std::move(base));
-          args.push_back(std::make_unique<BoundConstant>(Value::Integer(sign * interval.months)));
-          base = BindFunctionCall("date_add_months", std::move(args));
-        }
-        int64_t micros =
-            sign * (static_cast<int64_t>(interval.days) * 86400000000LL + interval.micros);
-        if (micros != 0) {
-          std::vector<BoundExprPtr> args;
-          args.push_back(std::move(base));
-          args.push_back(std::make_unique<BoundConstant>(Value::Bigint(micros)));
-          base = BindFunctionCall("timestamp_add_micros", std::move(args));
-        }
-        return base;
+        return AddInterval(std::move(base), interval, op.op == "+" ? 1 : -1);
       }
       std::vector<BoundExprPtr> args;
       for (const auto& c : op.children)
@@ -302,6 +346,10 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kFunction: {
       const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
       const std::string name = AsciiLower(fn.name);
+      if (fn.over) return BindWindowFunction(fn, ctx);
+      if (IsWindowOnlyFunction(name)) {
+        throw BinderError("window function {} requires an OVER clause", name);
+      }
       if (IsAggregateFunction(name)) {
         if (!ctx.aggregates) {
           throw BinderError("aggregate function {} is not allowed in the {}", name, ctx.clause);
@@ -309,55 +357,23 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         // Arguments are bound without aggregates: no nesting.
         ExprContext inner = ctx;
         inner.aggregates = nullptr;
+        inner.windows = nullptr;
         inner.clause = "argument of an aggregate function";
         inner.subqueries = false;
-        AggregateKind kind;
-        BoundExprPtr arg;
+        const bool star = fn.star || (name == "count" && fn.args.empty());
+        if (!star && fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
+        BoundExprPtr arg = star ? nullptr : TypeUntyped(BindExpr(*fn.args[0], inner));
         LogicalType type;
-        if (fn.star || (name == "count" && fn.args.empty())) {
-          kind = AggregateKind::kCountStar;
-          type = LogicalType::Bigint();
-        } else {
-          if (fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
-          arg = TypeUntyped(BindExpr(*fn.args[0], inner));
-          const auto& t = arg->type;
-          if (name == "count") {
-            kind = AggregateKind::kCount;
-            type = LogicalType::Bigint();
-          } else if (name == "sum") {
-            kind = AggregateKind::kSum;
-            if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
-              type = LogicalType::Decimal(38, 0);
-            } else if (t.id() == TypeId::kDecimal) {
-              type = LogicalType::Decimal(38, t.scale());
-            } else if (t.id() == TypeId::kDouble) {
-              type = LogicalType::Double();
-            } else {
-              throw BinderError("sum is not defined for {}", t.ToString());
-            }
-          } else if (name == "avg" || name == "stddev_samp" || name == "stddev") {
-            kind = name == "avg" ? AggregateKind::kAvg : AggregateKind::kStddevSamp;
-            if (!t.IsNumeric()) {
-              throw BinderError("{} is not defined for {}", name, t.ToString());
-            }
-            type = LogicalType::Double();
-          } else if (name == "min" || name == "max") {
-            kind = name == "min" ? AggregateKind::kMin : AggregateKind::kMax;
-            type = t;
-          } else {
-            kind = AggregateKind::kAny;
-            type = t;
-          }
-        }
+        const AggregateKind kind = ResolveAggregate(name, arg, &type);
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
         // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
-        const std::string key = IdentityKey(*aggregate);
-        const std::string name = aggregate->ToString();
+        const std::string key = BoundIdentityKey(*aggregate);
+        const std::string display = aggregate->ToString();
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
             return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, name);
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, display);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
@@ -365,7 +381,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return std::make_unique<BoundColumnRef>(
             type,
             ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            name);
+            display);
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);

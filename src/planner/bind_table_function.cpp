@@ -122,7 +122,14 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
   stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
   if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
   stem = stem.substr(0, stem.find('.'));
-  return BindDataset(Dataset::Open(path, options), ref.alias.empty() ? path : ref.alias,
+  auto option_key = [](const std::optional<bool>& option) {
+    return option ? (*option ? '1' : '0') : '-';
+  };
+  const std::string key =
+      path + '\0' + option_key(options.hive_partitioning) + option_key(options.union_by_name);
+  auto& dataset = datasets_[key];
+  if (!dataset) dataset = Dataset::Open(path, options);
+  return BindDataset(dataset, ref.alias.empty() ? path : ref.alias,
                      ref.alias.empty() ? stem : ref.alias, ref, scope);
 }
 

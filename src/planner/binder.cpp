@@ -47,7 +47,7 @@ void QualifyColumnNames(BoundExpr& expr) {
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
-  const std::string key = IdentityKey(*expr);
+  const std::string key = BoundIdentityKey(*expr);
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
       // expr->type: the group expressions may already have moved into the aggregate.
@@ -101,7 +101,7 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 
 }  // namespace
 
-std::string IdentityKey(const BoundExpr& expr) {
+std::string BoundIdentityKey(const BoundExpr& expr) {
   auto copy = expr.Copy();
   QualifyColumnNames(*copy);
   return copy->ToString();
@@ -123,7 +123,17 @@ bool ContainsAggregateCall(const ast::Expr& expr) {
   switch (expr.kind) {
     case ExprKind::kFunction: {
       const auto& f = static_cast<const FunctionExpr&>(expr);
-      if (IsAggregateFunction(AsciiLower(f.name))) return true;
+      if (f.over) {
+        // A window function is no aggregate, but its arguments and keys may hold some.
+        for (const auto& p : f.over->partition_by) {
+          if (ContainsAggregateCall(*p)) return true;
+        }
+        for (const auto& o : f.over->order_by) {
+          if (ContainsAggregateCall(*o.expr)) return true;
+        }
+      } else if (IsAggregateFunction(AsciiLower(f.name))) {
+        return true;
+      }
       for (const auto& a : f.args) {
         if (ContainsAggregateCall(*a)) return true;
       }
@@ -846,14 +856,17 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
       bound = TypeUntyped(std::move(bound));
-      info.group_keys.push_back(IdentityKey(*bound));
+      info.group_keys.push_back(BoundIdentityKey(*bound));
       info.groups.push_back(std::move(bound));
     }
   }
 
+  WindowInfo window_info;
+  window_info.named = &node.windows;
   ExprContext select_ctx;
   select_ctx.scope = &scope;
   select_ctx.aggregates = aggregate ? &info : nullptr;
+  select_ctx.windows = &window_info;
   select_ctx.clause = "select list";
   select_ctx.subqueries = true;
   for (auto& item : items) {
@@ -871,7 +884,29 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (!aggregate) throw BinderError("HAVING needs GROUP BY or an aggregate");
     ExprContext having_ctx = select_ctx;
     having_ctx.clause = "HAVING clause";
+    having_ctx.windows = nullptr;
     having = BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause");
+  }
+  // QUALIFY filters on window results; it may name select items by their alias.
+  BoundExprPtr qualify;
+  if (node.qualify) {
+    ExprContext qualify_ctx = select_ctx;
+    qualify_ctx.clause = "QUALIFY clause";
+    const std::function<BoundExprPtr(const std::string&)> aliases =
+        [&](const std::string& name) -> BoundExprPtr {
+      for (size_t i = 0; i < items.size(); i++) {
+        if (items[i].expr && AsciiLower(items[i].name) == AsciiLower(name)) {
+          return select_exprs[i]->Copy();
+        }
+      }
+      return nullptr;
+    };
+    qualify_ctx.select_aliases = &aliases;
+    qualify = BindExpr(*node.qualify, qualify_ctx);
+    if (aggregate) qualify = BindToGroups(std::move(qualify), info, "QUALIFY clause");
+    if (qualify->type.id() != TypeId::kBoolean) {
+      throw BinderError("QUALIFY condition must be BOOLEAN, not {}", qualify->type.ToString());
+    }
   }
 
   // ORDER BY items that are not select items become hidden projection columns.
@@ -906,9 +941,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (position < 0) {
       BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, select_ctx));
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
-      const std::string key = IdentityKey(*bound);
+      const std::string key = BoundIdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
-        if (IdentityKey(*select_exprs[i]) == key) {
+        if (BoundIdentityKey(*select_exprs[i]) == key) {
           position = static_cast<int>(i);
           break;
         }
@@ -942,6 +977,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     for (auto& e : select_exprs)
       with_subqueries.push_back(&e);
     if (having) with_subqueries.push_back(&having);
+    if (qualify) with_subqueries.push_back(&qualify);
     std::function<BoundExprPtr(BoundExprPtr)> to_outer;
     if (aggregate) {
       to_outer = [&](BoundExprPtr e) {
@@ -957,6 +993,19 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       filter->children.push_back(std::move(plan));
       plan = std::move(filter);
     }
+  }
+  {
+    std::vector<BoundExprPtr*> with_windows;
+    for (auto& e : select_exprs)
+      with_windows.push_back(&e);
+    if (qualify) with_windows.push_back(&qualify);
+    plan = PlanWindows(std::move(plan), with_windows);
+  }
+  if (qualify) {
+    auto filter = std::make_unique<LogicalFilter>();
+    SplitConjunction(std::move(qualify), filter->conditions);
+    filter->children.push_back(std::move(plan));
+    plan = std::move(filter);
   }
   auto projection = std::make_unique<LogicalProjection>();
   projection->table_index = NewTableIndex();

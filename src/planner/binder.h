@@ -63,6 +63,13 @@ class Binder {
   [[noreturn]] void RethrowAt(int location) const;
   uint32_t NewTableIndex() { return next_table_index_++; }
 
+  /// f(...) OVER (...) (bind_window.cpp): a BoundWindow, left in the expression until
+  /// PlanWindows moves it into a LogicalWindow.
+  BoundExprPtr BindWindowFunction(const ast::FunctionExpr& fn, ExprContext& ctx);
+  /// Moves every window function of `exprs` into LogicalWindows above `plan` (one per
+  /// PARTITION BY / ORDER BY) and replaces it by the column that carries its value.
+  LogicalOperatorPtr PlanWindows(LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs);
+
   /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
   BoundExprPtr BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprContext& ctx);
   /// Joins every subquery in `exprs` to `plan` (the input of the clause that holds them) and
@@ -81,6 +88,9 @@ class Binder {
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;
   int depth_ = 0;  // view / subquery nesting, to stop runaway recursion
   bool nulls_last_by_default_ = true;
+  // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
+  // path named twice (a self-join, a view and the query) is listed and its footer read once.
+  std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

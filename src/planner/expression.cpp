@@ -215,6 +215,87 @@ std::vector<BoundExprPtr*> BoundAggregate::Children() {
   return {&arg};
 }
 
+namespace {
+const char* BoundText(WindowBoundKind kind) {
+  switch (kind) {
+    case WindowBoundKind::kUnboundedPreceding:
+      return "UNBOUNDED PRECEDING";
+    case WindowBoundKind::kOffsetPreceding:
+      return "PRECEDING";
+    case WindowBoundKind::kCurrentRow:
+      return "CURRENT ROW";
+    case WindowBoundKind::kOffsetFollowing:
+      return "FOLLOWING";
+    case WindowBoundKind::kUnboundedFollowing:
+      return "UNBOUNDED FOLLOWING";
+  }
+  return "?";
+}
+}  // namespace
+
+std::string BoundWindow::SpecToString() const {
+  std::string out;
+  if (!partitions.empty()) out += "PARTITION BY " + JoinExprs(partitions, ", ");
+  for (size_t i = 0; i < orders.size(); i++) {
+    out += (i             ? ", "
+            : out.empty() ? "ORDER BY "
+                          : " ORDER BY ") +
+           orders[i].expr->ToString() + (orders[i].descending ? " DESC" : " ASC") +
+           (orders[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return out;
+}
+
+std::string BoundWindow::ToString() const {
+  std::string out = name + "(" + JoinExprs(args, ", ") + ") OVER (" + SpecToString();
+  const char* units[] = {"ROWS", "RANGE", "GROUPS"};
+  auto bound = [&](WindowBoundKind kind, int64_t offset, const BoundExprPtr& value) {
+    std::string text = BoundText(kind);
+    if (kind == WindowBoundKind::kOffsetPreceding || kind == WindowBoundKind::kOffsetFollowing) {
+      text = (value ? value->ToString() : std::to_string(offset)) + " " + text;
+    }
+    return text;
+  };
+  out += std::string(out.back() == '(' ? "" : " ") + units[static_cast<int>(unit)] + " BETWEEN " +
+         bound(start, start_offset, range_start) + " AND " + bound(end, end_offset, range_end);
+  const char* excludes[] = {"", " EXCLUDE CURRENT ROW", " EXCLUDE GROUP", " EXCLUDE TIES"};
+  return out + excludes[static_cast<int>(exclude)] + ")";
+}
+
+BoundExprPtr BoundWindow::Copy() const {
+  auto copy = std::make_unique<BoundWindow>(function, type);
+  copy->name = name;
+  copy->aggregate = aggregate;
+  copy->args = CopyAll(args);
+  copy->partitions = CopyAll(partitions);
+  for (const auto& o : orders)
+    copy->orders.push_back(o.Copy());
+  copy->unit = unit;
+  copy->start = start;
+  copy->end = end;
+  copy->start_offset = start_offset;
+  copy->end_offset = end_offset;
+  if (range_key) copy->range_key = range_key->Copy();
+  if (range_start) copy->range_start = range_start->Copy();
+  if (range_end) copy->range_end = range_end->Copy();
+  copy->exclude = exclude;
+  return WithAlias(std::move(copy), *this);
+}
+
+std::vector<BoundExprPtr*> BoundWindow::Children() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& a : args)
+    out.push_back(&a);
+  for (auto& p : partitions)
+    out.push_back(&p);
+  for (auto& o : orders)
+    out.push_back(&o.expr);
+  for (BoundExprPtr* e : {&range_key, &range_start, &range_end}) {
+    if (*e) out.push_back(e);
+  }
+  return out;
+}
+
 void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit) {
   visit(expr);
   for (BoundExprPtr* child : expr.Children())

@@ -39,6 +39,7 @@ enum class BoundExprKind {
   kInList,     // x IN (constants or expressions); NOT IN is NOT over it
   kAggregate,  // only inside LogicalAggregate: sum(x), count(*), ...
   kSubquery,   // only while binding: replaced by joins before the plan is complete
+  kWindow,     // only inside LogicalWindow: f(...) OVER (...)
 };
 
 struct BoundExpr;
@@ -172,6 +173,66 @@ struct BoundAggregate : BoundExpr {
   AggregateKind aggregate;
   BoundExprPtr arg;  // null for count(*)
   bool distinct;
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+struct BoundOrderBy {
+  BoundExprPtr expr;
+  bool descending = false;
+  bool nulls_first = false;
+  BoundOrderBy Copy() const { return {expr->Copy(), descending, nulls_first}; }
+};
+
+enum class WindowFunction {
+  kAggregate,  // an aggregate over the frame (BoundWindow::aggregate)
+  kRowNumber,
+  kRank,
+  kDenseRank,
+  kPercentRank,
+  kCumeDist,
+  kNtile,
+  kLag,
+  kLead,
+  kFirstValue,
+  kLastValue,
+  kNthValue,
+};
+enum class WindowFrameUnit { kRows, kRange, kGroups };
+enum class WindowBoundKind {
+  kUnboundedPreceding,
+  kOffsetPreceding,
+  kCurrentRow,
+  kOffsetFollowing,
+  kUnboundedFollowing
+};
+enum class WindowExclude { kNoOthers, kCurrentRow, kGroup, kTies };
+
+/// f(args) OVER (PARTITION BY ... ORDER BY ... frame). The binder leaves these in the
+/// LogicalWindow that computes them; everything above refers to its output column.
+struct BoundWindow : BoundExpr {
+  BoundWindow(WindowFunction f, LogicalType t)
+      : BoundExpr(BoundExprKind::kWindow, t), function(f) {}
+  WindowFunction function;
+  std::string name;                                     // as written, for EXPLAIN
+  AggregateKind aggregate = AggregateKind::kCountStar;  // kAggregate
+  /// Aggregates: their argument (none for count(*)); lag/lead: value, offset, default;
+  /// ntile: the bucket count; first/last_value: the value; nth_value: value, n.
+  std::vector<BoundExprPtr> args;
+  std::vector<BoundExprPtr> partitions;
+  std::vector<BoundOrderBy> orders;
+  WindowFrameUnit unit = WindowFrameUnit::kRange;
+  WindowBoundKind start = WindowBoundKind::kUnboundedPreceding;
+  WindowBoundKind end = WindowBoundKind::kCurrentRow;
+  int64_t start_offset = 0, end_offset = 0;  // ROWS / GROUPS offsets
+  /// RANGE with an offset: the ORDER BY key, and the key minus / plus each bound's offset
+  /// (key - n for n PRECEDING of ASC, ...), all of one type so they compare directly.
+  BoundExprPtr range_key, range_start, range_end;
+  WindowExclude exclude = WindowExclude::kNoOthers;
+
+  /// "PARTITION BY a ORDER BY b DESC": what the windows computed by one operator share.
+  std::string SpecToString() const;
   std::string ToString() const override;
   BoundExprPtr Copy() const override;
   std::vector<BoundExprPtr*> Children() override;

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "common/numeric_cast.h"
+
 namespace shears {
 
 namespace {
@@ -21,8 +23,7 @@ std::vector<BoundExprPtr*> Pointers(std::vector<BoundExprPtr>& exprs) {
 
 std::string LogicalOperator::ToString(int indent) const {
   std::string out = std::string(static_cast<size_t>(indent) * 2, ' ') + Describe();
-  if (estimated_rows >= 0)
-    out += " [~" + std::to_string(static_cast<int64_t>(estimated_rows)) + " rows]";
+  if (estimated_rows >= 0) out += " [~" + FormatEstimate(estimated_rows) + " rows]";
   out += "\n";
   for (const auto& child : children)
     out += child->ToString(indent + 1);
@@ -257,6 +258,28 @@ std::vector<BoundExprPtr*> LogicalOrderBy::Expressions() {
 std::string LogicalLimit::Describe() const {
   return "LIMIT " + (limit < 0 ? std::string("ALL") : std::to_string(limit)) +
          (offset ? " OFFSET " + std::to_string(offset) : "");
+}
+
+std::vector<ColumnBinding> LogicalWindow::GetColumnBindings() const {
+  auto out = children[0]->GetColumnBindings();
+  for (size_t i = 0; i < windows.size(); i++)
+    out.push_back({window_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+std::vector<LogicalType> LogicalWindow::GetTypes() const {
+  auto out = children[0]->GetTypes();
+  for (const auto& w : windows)
+    out.push_back(w->type);
+  return out;
+}
+
+std::string LogicalWindow::Describe() const {
+  return "WINDOW " + JoinExprs(windows);
+}
+
+std::vector<BoundExprPtr*> LogicalWindow::Expressions() {
+  return Pointers(windows);
 }
 
 std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {

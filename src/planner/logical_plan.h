@@ -25,6 +25,7 @@ enum class LogicalOperatorType {
   kOrderBy,
   kLimit,
   kSetOperation,  // UNION [ALL], INTERSECT, EXCEPT
+  kWindow,        // window functions of one PARTITION BY / ORDER BY
 };
 
 struct LogicalOperator;
@@ -172,13 +173,6 @@ struct LogicalJoin : LogicalOperator {
   std::vector<BoundExprPtr*> Expressions() override;
 };
 
-struct BoundOrderBy {
-  BoundExprPtr expr;
-  bool descending = false;
-  bool nulls_first = false;
-  BoundOrderBy Copy() const { return {expr->Copy(), descending, nulls_first}; }
-};
-
 struct LogicalOrderBy : LogicalOperator {
   LogicalOrderBy() : LogicalOperator(LogicalOperatorType::kOrderBy) {}
   std::vector<BoundOrderBy> orders;
@@ -199,6 +193,18 @@ struct LogicalLimit : LogicalOperator {
   }
   std::vector<LogicalType> GetTypes() const override { return children[0]->GetTypes(); }
   std::string Describe() const override;
+};
+
+/// Window functions sharing one PARTITION BY and ORDER BY (their frames may differ): the
+/// input columns, then one column per window, binding (window_index, i).
+struct LogicalWindow : LogicalOperator {
+  LogicalWindow() : LogicalOperator(LogicalOperatorType::kWindow) {}
+  uint32_t window_index = 0;
+  std::vector<BoundExprPtr> windows;  // BoundWindow
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override;
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
 };
 
 enum class SetOperationKind { kUnion, kIntersect, kExcept };

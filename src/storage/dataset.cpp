@@ -99,13 +99,15 @@ struct ColumnState {
 struct ListedFiles {
   std::string root;
   std::vector<std::string> paths;
+  std::vector<uint64_t> sizes;  // one per path
 };
 
 ListedFiles ListDatasetFiles(const std::string& path_or_glob) {
   ListedFiles listed;
+  std::vector<ListedFile> files;
   if (HasGlobChars(path_or_glob)) {
-    listed.paths = ExpandGlob(path_or_glob);
-    if (listed.paths.empty()) throw IOError("no files match '{}'", path_or_glob);
+    files = ExpandGlob(path_or_glob);
+    if (files.empty()) throw IOError("no files match '{}'", path_or_glob);
     // Same root ExpandGlob lists from: the directory part before the first wildcard.
     size_t first_wild = path_or_glob.find_first_of("*?[");
     size_t slash = path_or_glob.rfind('/', first_wild);
@@ -113,23 +115,28 @@ ListedFiles ListDatasetFiles(const std::string& path_or_glob) {
     if (listed.root.empty()) listed.root = "/";
   } else if (IsDirectory(path_or_glob)) {
     listed.root = StripTrailingSlashes(path_or_glob);
-    for (auto& file : ListFilesRecursive(listed.root)) {
-      if (IsDataFileName(BaseName(file))) listed.paths.push_back(std::move(file));
+    for (auto& file : ListTree(listed.root, true)) {
+      if (IsDataFileName(BaseName(file.path))) files.push_back(std::move(file));
     }
-    if (listed.paths.empty()) {
+    if (files.empty()) {
       throw IOError(
           "directory '{}' holds no Parquet files (names ending in .parquet or .parq, or "
           "without extension)",
           path_or_glob);
     }
   } else if (PathExists(path_or_glob)) {
-    listed.paths.push_back(path_or_glob);
+    files = ExpandGlob(path_or_glob);  // the file itself, with its size
     std::string parent = std::filesystem::path(path_or_glob).parent_path().string();
     listed.root = parent.empty() ? "." : parent;
   } else {
     throw IOError("no such file or directory: '{}'", path_or_glob);
   }
-  std::sort(listed.paths.begin(), listed.paths.end());
+  std::sort(files.begin(), files.end(),
+            [](const ListedFile& a, const ListedFile& b) { return a.path < b.path; });
+  for (auto& file : files) {
+    listed.paths.push_back(std::move(file.path));
+    listed.sizes.push_back(file.size);
+  }
   return listed;
 }
 
@@ -201,7 +208,7 @@ namespace {
 struct FooterSummary {
   uint64_t size = 0;
   int64_t num_rows = 0;
-  std::vector<parquet::ColumnDescriptor> columns;
+  std::shared_ptr<const parquet::ParquetFooter> footer;
 };
 
 /// Reads every footer, on several threads when there are many: decoding thousands of footers
@@ -217,7 +224,7 @@ std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {
         auto file = parquet::ParquetFile::Open(paths[i]);
         out[i].size = file->file_size();
         out[i].num_rows = file->num_rows();
-        out[i].columns = file->columns();
+        out[i].footer = file->footer();
       } catch (...) {
         errors[i] = std::current_exception();
         next.store(paths.size(), std::memory_order_relaxed);  // stop the others early
@@ -274,26 +281,42 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   std::vector<std::vector<HiveKeyValue>> layout;
   if (hive) layout = ParseLayout(paths, listed.root);
 
-  const std::vector<FooterSummary> footers = ReadFooters(paths);
+  // Without union_by_name the first file's footer alone gives the schema; the scan reads the
+  // others, for the files that survive pruning, and maps each to that schema when it opens it.
+  const bool all_footers = options.read_all_footers || options.union_by_name.value_or(false);
+  const bool union_by_name = options.union_by_name.value_or(true);
+  const std::vector<FooterSummary> footers =
+      ReadFooters(all_footers ? paths : std::vector<std::string>{paths.front()});
   std::vector<ColumnState> schema;
   std::unordered_map<std::string, size_t> by_name;  // lower-case name -> schema index
-  std::vector<std::vector<std::pair<size_t, int>>> file_columns(paths.size());
+  std::vector<std::vector<std::pair<size_t, int>>> file_columns(footers.size());
   dataset->files_.resize(paths.size());
-  for (size_t i = 0; i < paths.size(); i++) {
+  for (size_t i = footers.size(); i < paths.size(); i++) {
+    DatasetFile& df = dataset->files_[i];
+    df.path = paths[i];
+    df.size = listed.sizes[i];
+    df.num_rows = -1;  // until a scan opens it
+  }
+  dataset->lazy_ = !all_footers;
+  dataset->missing_columns_are_null_ = union_by_name;
+  dataset->schema_footer_ = footers.front().footer;
+  dataset->mapped_.assign(paths.size(), all_footers ? 1 : 0);
+  dataset->mapped_[0] = 1;
+  for (size_t i = 0; i < footers.size(); i++) {
     const std::string& path = paths[i];
     DatasetFile& df = dataset->files_[i];
     df.path = path;
     df.size = footers[i].size;
     df.num_rows = footers[i].num_rows;
     std::unordered_set<size_t> matched;
-    const auto& columns = footers[i].columns;
+    const auto& columns = footers[i].footer->columns;
     for (size_t c = 0; c < columns.size(); c++) {
       const parquet::ColumnDescriptor& desc = columns[c];
       std::string key = AsciiLower(desc.name);
       auto it = by_name.find(key);
       size_t index;
       if (it == by_name.end()) {
-        if (!options.union_by_name && i > 0) {
+        if (!union_by_name && i > 0) {
           throw InvalidInputError(
               "'{}' has the column '{}', which '{}' does not have (enable union_by_name to "
               "combine files with different columns)",
@@ -342,7 +365,7 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
       }
       file_columns[i].emplace_back(index, static_cast<int>(c));
     }
-    if (!options.union_by_name && matched.size() != schema.size()) {
+    if (!union_by_name && matched.size() != schema.size()) {
       for (size_t s = 0; s < schema.size(); s++) {
         if (!matched.count(s)) {
           throw InvalidInputError(
@@ -354,7 +377,7 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
     }
   }
 
-  for (size_t i = 0; i < paths.size(); i++) {
+  for (size_t i = 0; i < footers.size(); i++) {
     auto& map = dataset->files_[i].column_map;
     map.assign(schema.size(), -1);
     for (auto [index, c] : file_columns[i])
@@ -430,9 +453,18 @@ void Dataset::IndexPartitions() {
     partition_of_file_[i] = it->second;
   }
   num_partitions_ = index.size();
+  if (lazy_ && !files_.empty()) {
+    // Estimates for the footers not read: the first file's rows per data byte.
+    schema_footer_bytes_ = schema_footer_->footer_length + 12;
+    const double data_bytes = static_cast<double>(
+        std::max<uint64_t>(files_[0].size, schema_footer_bytes_ + 1) - schema_footer_bytes_);
+    // An empty first file says nothing of the rows of the others: assume 8 bytes a row.
+    rows_per_data_byte_ =
+        files_[0].num_rows > 0 ? static_cast<double>(files_[0].num_rows) / data_bytes : 1.0 / 8;
+  }
   total_rows_ = 0;
-  for (const auto& file : files_)
-    total_rows_ += file.num_rows;
+  for (size_t i = 0; i < files_.size(); i++)
+    total_rows_ += estimated_rows(i);
 
   // Statistics of each partition column from one file per partition (its values are the
   // partition's), NULL rows counted over all files.
@@ -444,7 +476,7 @@ void Dataset::IndexPartitions() {
     for (size_t i = 0; i < files_.size(); i++) {
       const Value& value = files_[i].partition_values[key];
       if (value.is_null()) {
-        null_rows += files_[i].num_rows;
+        null_rows += estimated_rows(i);
       } else if (!seen[partition_of_file_[i]]) {
         seen[partition_of_file_[i]] = true;
         values.push_back(value);
@@ -479,27 +511,101 @@ std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<Datase
 
 std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(size_t index) const {
   const DatasetFile& recorded = files_.at(index);
-  auto file = parquet::ParquetFile::Open(recorded.path);
-  if (catalog_table_.empty()) return file;
-  auto changed = [&](const std::string& what) {
-    return IOError(
-        "'{}' changed after the catalog listed it ({}); run ALTER TABLE {} RECOVER PARTITIONS",
-        recorded.path, what, catalog_table_);
-  };
-  if (file->file_size() != recorded.size) {
-    throw changed(fmt::format("{} bytes now, {} recorded", file->file_size(), recorded.size));
-  }
-  const auto& file_columns = file->columns();
-  for (size_t c = 0; c < recorded.column_map.size(); c++) {
-    const int in_file = recorded.column_map[c];
-    if (in_file < 0) continue;
-    if (static_cast<size_t>(in_file) >= file_columns.size() ||
-        AsciiLower(file_columns[static_cast<size_t>(in_file)].name) !=
-            AsciiLower(columns_[c].name)) {
-      throw changed(fmt::format("column '{}' is not where it was", columns_[c].name));
+  // The first file's footer, read while opening, serves its scan too (also when the file was
+  // too recent for the footer cache), if the file did not change since.
+  auto file = parquet::ParquetFile::Open(recorded.path, index == 0 ? schema_footer_ : nullptr);
+  if (!catalog_table_.empty()) {
+    auto changed = [&](const std::string& what) {
+      return IOError(
+          "'{}' changed after the catalog listed it ({}); run ALTER TABLE {} RECOVER "
+          "PARTITIONS",
+          recorded.path, what, catalog_table_);
+    };
+    if (file->file_size() != recorded.size) {
+      throw changed(fmt::format("{} bytes now, {} recorded", file->file_size(), recorded.size));
     }
+    const auto& file_columns = file->columns();
+    for (size_t c = 0; c < recorded.column_map.size(); c++) {
+      const int in_file = recorded.column_map[c];
+      if (in_file < 0) continue;
+      if (static_cast<size_t>(in_file) >= file_columns.size() ||
+          AsciiLower(file_columns[static_cast<size_t>(in_file)].name) !=
+              AsciiLower(columns_[c].name)) {
+        throw changed(fmt::format("column '{}' is not where it was", columns_[c].name));
+      }
+    }
+    return file;
+  }
+  // Mapped outside the lock: this is where a file's schema errors are found.
+  std::vector<int> map = MapFileColumns(*file);
+  std::lock_guard<std::mutex> lock(map_mutex_);
+  if (!mapped_[index]) {
+    // Filled once, before any reader of this file's column_map gets the file.
+    const_cast<DatasetFile&>(recorded).column_map = std::move(map);
+    mapped_[index] = 1;
+  } else if (map != recorded.column_map) {
+    throw IOError(
+        "'{}' changed while the query was reading it (its columns are not where they were); "
+        "run the query again",
+        recorded.path);
   }
   return file;
+}
+
+std::vector<int> Dataset::MapFileColumns(const parquet::ParquetFile& file) const {
+  const auto& file_columns = file.columns();
+  std::unordered_map<std::string, int> by_name;
+  for (size_t c = 0; c < file_columns.size(); c++) {
+    auto [it, inserted] = by_name.emplace(AsciiLower(file_columns[c].name), static_cast<int>(c));
+    if (!inserted) {
+      throw InvalidInputError(
+          "'{}' has two columns named '{}' and '{}' (column names are case-insensitive)",
+          file.path(), file_columns[static_cast<size_t>(it->second)].name, file_columns[c].name);
+    }
+  }
+  const std::string& schema_file = files_.front().path;
+  const size_t file_column_count = num_file_columns();
+  std::vector<int> map(file_column_count, -1);
+  size_t found = 0;
+  for (size_t c = 0; c < file_column_count; c++) {
+    const DatasetColumn& column = columns_[c];
+    auto it = by_name.find(AsciiLower(column.name));
+    if (it == by_name.end()) {
+      if (!missing_columns_are_null_) {
+        throw InvalidInputError(
+            "'{}' lacks the column '{}' of '{}' (enable union_by_name to read missing columns "
+            "as NULL)",
+            file.path(), column.name, schema_file);
+      }
+      continue;
+    }
+    found++;
+    const LogicalType& type = file_columns[static_cast<size_t>(it->second)].type;
+    if (type.valid() && column.type.valid()) {
+      auto widened = WidenColumnTypes(column.type, type);
+      if (!widened || !(*widened == column.type)) {
+        throw InvalidInputError(
+            "column '{}' has type {} in '{}' but {} in '{}'; {}", column.name,
+            column.type.ToString(), lazy_ ? schema_file : std::string("the dataset"),
+            type.ToString(), file.path(),
+            lazy_ ? "the dataset's schema comes from its first file (read_parquet(..., "
+                    "union_by_name = true) unifies the schemas of all files)"
+                  : "the file changed since the query listed it");
+      }
+    }
+    map[c] = it->second;
+  }
+  if (!missing_columns_are_null_ && found < file_columns.size()) {
+    for (const auto& desc : file_columns) {
+      if (FindColumn(desc.name) < 0 || columns_[FindColumn(desc.name)].is_partition) {
+        throw InvalidInputError(
+            "'{}' has the column '{}', which '{}' does not have (enable union_by_name to "
+            "combine files with different columns)",
+            file.path(), desc.name, schema_file);
+      }
+    }
+  }
+  return map;
 }
 
 int Dataset::FindColumn(const std::string& name) const {
@@ -512,6 +618,14 @@ int Dataset::FindColumn(const std::string& name) const {
 
 int64_t Dataset::total_rows() const {
   return total_rows_;
+}
+
+int64_t Dataset::estimated_rows(size_t index) const {
+  const DatasetFile& file = files_[index];
+  if (file.num_rows >= 0) return file.num_rows;
+  const uint64_t data_bytes =
+      file.size > schema_footer_bytes_ ? file.size - schema_footer_bytes_ : 0;
+  return static_cast<int64_t>(static_cast<double>(data_bytes) * rows_per_data_byte_ + 0.5);
 }
 
 }  // namespace shears

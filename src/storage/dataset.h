@@ -8,15 +8,27 @@
 //     (.crc, .json, _SUCCESS, hidden files, ...) are ignored;
 //   * a glob (`*`, `?`, `[...]`, `**`): every file it matches, whatever its name; the root is
 //     the directory before the first wildcard.
-// Files are listed by path order. Footers are read once while opening (in parallel when there
-// are many), to learn the schema and row counts, and closed again: a dataset of thousands of
-// files holds no file descriptors.
+// Files are listed by path order, with their sizes (one readdir per directory and one stat per
+// file; listings are cached, see ListTree).
 //
-// Schema: file columns are unified by name (case-insensitive; the first file's spelling and
-// order, columns first seen in later files appended). INTEGER and BIGINT widen to BIGINT and
-// DECIMALs to a DECIMAL holding both (at most 38 digits); any other type difference is an
-// InvalidInputError naming both files, the column and both types. With union_by_name a file
-// lacking a column reads it as NULL; without it every file must have the same columns.
+// Footers: by default only the first file's footer is read while opening; it gives the schema
+// (its columns, names and types, as DuckDB does), and the row-count estimates of the other
+// files (their size times its rows per byte). Every other footer is read by the scan, for the
+// files that survive static and dynamic partition pruning, when it opens them (footers are
+// kept in the process's footer cache, see ParquetFile::Open). Opening a file maps it to the
+// schema by name (case-insensitive): a column it lacks reads as NULL (an InvalidInputError
+// with union_by_name = false), a column the first file lacks is not seen (an error with
+// union_by_name = false), a type other than the schema's or one widening to it (INTEGER into
+// BIGINT, a narrower DECIMAL) is an InvalidInputError naming both files. With union_by_name =
+// true or read_all_footers, every footer is read while opening, in parallel, and the schema is
+// unified as below. Either way a dataset of thousands of files holds no file descriptors.
+//
+// Unified schema (union_by_name = true, read_all_footers): file columns are unified by name
+// (case-insensitive; the first file's spelling and order, columns first seen in later files
+// appended). INTEGER and BIGINT widen to BIGINT and DECIMALs to a DECIMAL holding both (at most
+// 38 digits); any other type difference is an InvalidInputError naming both files, the column
+// and both types. With union_by_name a file lacking a column reads it as NULL; with
+// union_by_name = false every file must have the same columns.
 //
 // Hive partitions: directory levels `key=value` below the root become partition columns after
 // the file columns, in directory order. Unless hive_partitioning is off, the root moves above
@@ -28,6 +40,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,7 +53,8 @@ namespace shears {
 
 namespace parquet {
 class ParquetFile;
-}
+struct ParquetFooter;
+}  // namespace parquet
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -48,8 +62,13 @@ struct DatasetOptions {
   /// Types for partition columns by name (case-insensitive); overrides inference. Naming a
   /// column that is not a partition column is an InvalidInputError.
   std::map<std::string, LogicalType> partition_types;
-  /// Files may lack columns: missing ones read as NULL.
-  bool union_by_name = true;
+  /// Unset: the first file's schema; files lacking one of its columns read it as NULL.
+  /// true: every footer is read while opening and the schemas are unified by name (columns
+  /// only later files have are seen). false: every file must have the first file's columns.
+  std::optional<bool> union_by_name;
+  /// Reads every footer while opening (exact row counts and column maps for every file, as
+  /// the catalog records them), unifying schemas unless union_by_name is false.
+  bool read_all_footers = false;
 };
 
 struct DatasetColumn {
@@ -65,11 +84,12 @@ struct DatasetColumn {
 struct DatasetFile {
   std::string path;
   uint64_t size = 0;
-  int64_t num_rows = 0;  // from the footer
+  /// From the footer; -1 when it was not read while opening (Dataset::estimated_rows).
+  int64_t num_rows = 0;
   /// One per partition column, in schema order.
   std::vector<Value> partition_values;
   /// For each non-partition dataset column: the column index in this file, or -1 (read as
-  /// NULL).
+  /// NULL). For a footer not read while opening, filled when Dataset::OpenFile opens it.
   std::vector<int> column_map;
 };
 
@@ -82,9 +102,10 @@ struct DatasetColumnStatistics {
 
 class Dataset {
  public:
-  /// Lists and opens the files. Throws IOError when the path does not exist, a directory holds
-  /// no data files or a glob matches nothing; InvalidInputError for layout or schema conflicts;
-  /// whatever ParquetFile::Open throws for a file that is not valid Parquet.
+  /// Lists the files and reads the first footer (or all, see DatasetOptions). Throws IOError
+  /// when the path does not exist, a directory holds no data files or a glob matches nothing;
+  /// InvalidInputError for layout or schema conflicts; whatever ParquetFile::Open throws for a
+  /// footer it reads that is not valid Parquet.
   static std::shared_ptr<Dataset> Open(const std::string& path_or_glob,
                                        const DatasetOptions& options = {});
   /// A dataset whose files are already known (a catalog table's): nothing is listed and no
@@ -93,9 +114,12 @@ class Dataset {
   static std::shared_ptr<Dataset> FromFiles(std::string root, std::vector<DatasetColumn> columns,
                                             std::vector<DatasetFile> files, std::string table_name);
 
-  /// Opens file `index` for reading. For a dataset made by FromFiles it checks that the file
-  /// is still the one recorded (size, mapped column names) and throws IOError asking for
-  /// RECOVER PARTITIONS when it changed, rather than reading the wrong columns.
+  /// Opens file `index` for reading (thread-safe). A file whose footer was not read while
+  /// opening is mapped to the schema now (its column_map is filled; errors as described
+  /// above); a file mapped before must still map the same way, else IOError. For a dataset
+  /// made by FromFiles it checks that the file is still the one recorded (size, mapped column
+  /// names) and throws IOError asking for RECOVER PARTITIONS when it changed, rather than
+  /// reading the wrong columns.
   std::shared_ptr<parquet::ParquetFile> OpenFile(size_t index) const;
 
   const std::string& root() const { return root_; }
@@ -107,7 +131,13 @@ class Dataset {
   int FindColumn(const std::string& name) const;
   size_t num_partition_columns() const { return num_partition_columns_; }
   size_t num_file_columns() const { return columns_.size() - num_partition_columns_; }
+  /// Rows of every file: exact when every footer was read, else partly estimated.
   int64_t total_rows() const;
+  /// File `index`'s rows: from its footer when read while opening, else its size times the
+  /// rows per byte of the first file (data bytes, the footer left out).
+  int64_t estimated_rows(size_t index) const;
+  /// Whether every file's footer was read while opening (row counts are exact).
+  bool all_footers_read() const { return !lazy_; }
   /// Distinct values of column `index` as ANALYZE estimated them (catalog tables); -1 when
   /// unknown. The optimizer's cardinality estimates read it.
   int64_t distinct_count(size_t index) const { return column_statistics(index).distinct_count; }
@@ -134,6 +164,8 @@ class Dataset {
  private:
   Dataset() = default;
   void IndexPartitions();
+  /// Maps the columns of `file` to the dataset's file columns (see the header comment).
+  std::vector<int> MapFileColumns(const parquet::ParquetFile& file) const;
 
   std::string root_;
   std::vector<DatasetColumn> columns_;
@@ -145,6 +177,15 @@ class Dataset {
   std::vector<uint32_t> partition_of_file_;
   std::vector<DatasetColumnStatistics> partition_statistics_;
   int64_t total_rows_ = 0;
+  // Opening read only the first footer; the others are mapped by OpenFile.
+  bool lazy_ = false;
+  bool missing_columns_are_null_ = true;
+  std::shared_ptr<const parquet::ParquetFooter> schema_footer_;  // the first file's
+  double rows_per_data_byte_ = 0;
+  uint64_t schema_footer_bytes_ = 0;  // its footer and magic bytes
+  // Which files have a column_map (OpenFile fills the others under the mutex).
+  mutable std::mutex map_mutex_;
+  mutable std::vector<uint8_t> mapped_;
 };
 
 /// Whether a file name found while listing a directory is a data file (see the header comment).

@@ -10,6 +10,22 @@
 
 namespace shears {
 
+/// What tells one version of a file from another without reading it: metadata caches trust
+/// an entry only while the file still has the same identity (see RecentlyModified).
+struct FileIdentity {
+  uint64_t size = 0;
+  int64_t mtime_ns = 0;
+  uint64_t inode = 0;
+  uint64_t device = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+
+/// Whether something last modified at `mtime_ns` may still change without its mtime moving:
+/// file systems stamp times from a coarse clock (a few ms; seconds on some), so a write in the
+/// same tick as an earlier one leaves size and mtime alike. Caches keep only entries older
+/// than this window, as git does with its "racy" index entries.
+bool RecentlyModified(int64_t mtime_ns);
+
 class RandomAccessFile {
  public:
   /// Opens `path` for reading; throws IOError naming the path when it cannot.
@@ -19,7 +35,9 @@ class RandomAccessFile {
   RandomAccessFile& operator=(const RandomAccessFile&) = delete;
 
   const std::string& path() const { return path_; }
-  uint64_t size() const { return size_; }
+  uint64_t size() const { return identity_.size; }
+  /// Size, mtime and inode when the file was opened.
+  const FileIdentity& identity() const { return identity_; }
   /// Reads exactly `length` bytes at `offset`; throws CorruptFileError when the range lies
   /// past the end of the file and IOError when the read fails.
   void ReadAt(uint64_t offset, uint64_t length, uint8_t* out) const;
@@ -27,19 +45,41 @@ class RandomAccessFile {
   uint64_t bytes_read() const { return bytes_read_.load(std::memory_order_relaxed); }
 
  private:
-  RandomAccessFile(std::string path, int fd, uint64_t size);
+  RandomAccessFile(std::string path, int fd, FileIdentity identity);
   std::string path_;
   int fd_;
-  uint64_t size_;
+  FileIdentity identity_;
   mutable std::atomic<uint64_t> bytes_read_{0};
 };
 
 bool IsDirectory(const std::string& path);
 bool PathExists(const std::string& path);
-/// All regular files below `dir`, recursively, sorted by path; hidden files and those starting
-/// with '_' or '.' (Spark/Hive markers such as _SUCCESS) are skipped.
+struct ListedFile {
+  std::string path;
+  uint64_t size = 0;
+};
+
+/// All regular files below `dir`, recursively (following directory symlinks, each directory
+/// once), sorted by path, with their sizes; with `skip_hidden`, names starting with '_' or '.'
+/// below `dir` (Spark/Hive markers such as _SUCCESS, hidden directories) are left out.
+///
+/// Listing reads each directory once (readdir) and stats only what it must: each file for its
+/// size, symlinks and entries of unknown type for what they are. The tree is kept in a process
+/// cache (ListingCacheStats) and reused while every directory in it still has its mtime and
+/// inode: adding, removing or renaming a file changes its directory's mtime. A file rewritten
+/// in place keeps its name, so the cached size may be stale; sizes serve estimates only, and
+/// whatever reads a file checks its identity when opening it.
+std::vector<ListedFile> ListTree(const std::string& dir, bool skip_hidden);
+/// ListTree's paths, hidden names skipped.
 std::vector<std::string> ListFilesRecursive(const std::string& dir);
-/// Expands a glob pattern (`*`, `?`, `[...]`, and `**` for any depth); sorted.
-std::vector<std::string> ExpandGlob(const std::string& pattern);
+/// Expands a glob pattern (`*`, `?`, `[...]`, and `**` for any depth); sorted, with sizes.
+std::vector<ListedFile> ExpandGlob(const std::string& pattern);
+
+/// Counters of the process's listing cache, for tests and benchmarks.
+struct ListingCacheStats {
+  uint64_t directories_read = 0;  // directories read with readdir
+  uint64_t listings_reused = 0;   // ListTree calls answered from the cache
+};
+ListingCacheStats GetListingCacheStats();
 
 }  // namespace shears

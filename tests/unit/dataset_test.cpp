@@ -173,8 +173,14 @@ void CheckAgainstFixture(const Dataset& dataset, const std::string& name) {
   }
 }
 
+DatasetOptions AllFooters() {
+  DatasetOptions options;
+  options.read_all_footers = true;
+  return options;
+}
+
 TEST(DatasetHiveTest, YearMonthMatchesDuckDB) {
-  auto dataset = Dataset::Open(kYearMonth);
+  auto dataset = Dataset::Open(kYearMonth, AllFooters());
   EXPECT_EQ(dataset->root(), kYearMonth);
   CheckAgainstFixture(*dataset, "hive_year_month");
   EXPECT_EQ(dataset->total_rows(), 126);
@@ -191,10 +197,41 @@ TEST(DatasetHiveTest, YearMonthMatchesDuckDB) {
 }
 
 TEST(DatasetHiveTest, EscapingMatchesDuckDB) {
-  auto dataset = Dataset::Open(kEscaping + "/");  // a trailing slash changes nothing
+  auto dataset = Dataset::Open(kEscaping + "/", AllFooters());  // a trailing slash changes nothing
   EXPECT_EQ(dataset->root(), kEscaping);
   CheckAgainstFixture(*dataset, "hive_escaping");
   EXPECT_EQ(dataset->columns().back().type, LogicalType::Varchar());
+}
+
+// By default only the first footer is read: the schema and partitions are the same, the other
+// files' rows are estimated and their columns mapped when opened.
+TEST(DatasetHiveTest, OpeningReadsOneFooter) {
+  const uint64_t parsed_before = parquet::GetFooterCacheStats().footers_parsed;
+  auto lazy = Dataset::Open(kYearMonth);
+  auto all = Dataset::Open(kYearMonth, AllFooters());
+  EXPECT_FALSE(lazy->all_footers_read());
+  EXPECT_TRUE(all->all_footers_read());
+  ASSERT_EQ(lazy->columns().size(), all->columns().size());
+  for (size_t c = 0; c < all->columns().size(); c++) {
+    EXPECT_EQ(lazy->columns()[c].name, all->columns()[c].name);
+    EXPECT_EQ(lazy->columns()[c].type, all->columns()[c].type);
+  }
+  ASSERT_EQ(lazy->files().size(), all->files().size());
+  EXPECT_EQ(lazy->files()[0].num_rows, all->files()[0].num_rows);
+  for (size_t f = 1; f < lazy->files().size(); f++) {
+    EXPECT_EQ(lazy->files()[f].num_rows, -1);
+    EXPECT_TRUE(lazy->files()[f].column_map.empty());
+    EXPECT_EQ(lazy->files()[f].size, all->files()[f].size);
+    EXPECT_EQ(lazy->files()[f].partition_values, all->files()[f].partition_values);
+    EXPECT_GE(lazy->estimated_rows(f), 0);
+  }
+  // Rows from sizes: the files are alike, so the estimate is close.
+  EXPECT_NEAR(static_cast<double>(lazy->total_rows()), 126.0, 126.0 * 0.5);
+  // The first footer is the only one read for the lazy dataset, if the cache did not have it.
+  EXPECT_LE(parquet::GetFooterCacheStats().footers_parsed - parsed_before, 1 + all->files().size());
+  const size_t last = lazy->files().size() - 1;
+  lazy->OpenFile(last);
+  EXPECT_EQ(lazy->files()[last].column_map, all->files()[last].column_map);
 }
 
 TEST(DatasetHiveTest, HivePartitioningOff) {
@@ -411,7 +448,9 @@ TEST(DatasetTest, UnionByName) {
   // a.parquet: id, region, amount, ts; b.parquet: id, payload.
   std::string a = dir.Add("a.parquet", kYearMonthFile);
   std::string b = dir.Add("b.parquet", kEscapingFile);
-  auto dataset = Dataset::Open(dir.path());
+  DatasetOptions unify;
+  unify.union_by_name = true;
+  auto dataset = Dataset::Open(dir.path(), unify);
   std::vector<std::string> names;
   for (const auto& c : dataset->columns())
     names.push_back(c.name);
@@ -419,20 +458,34 @@ TEST(DatasetTest, UnionByName) {
   EXPECT_EQ(dataset->files()[0].column_map, (std::vector<int>{0, 1, 2, 3, -1}));
   EXPECT_EQ(dataset->files()[1].column_map, (std::vector<int>{0, -1, -1, -1, 1}));
 
+  DatasetOptions strict_all = AllFooters();
+  strict_all.union_by_name = false;
+  ExpectError<InvalidInputError>([&] { Dataset::Open(dir.path(), strict_all); },
+                                 {b, "'payload'", a});
+  // Identical files are fine without union_by_name.
+  auto same = Dataset::Open(kYearMonth, strict_all);
+  EXPECT_EQ(same->files().size(), 13u);
+
+  // By default the first file gives the schema: b's missing columns read as NULL, its extra
+  // one is not seen; with union_by_name = false opening b is an error.
+  auto first = Dataset::Open(dir.path());
+  ASSERT_EQ(first->columns().size(), 4u);
+  first->OpenFile(1);
+  EXPECT_EQ(first->files()[1].column_map, (std::vector<int>{0, -1, -1, -1}));
   DatasetOptions strict;
   strict.union_by_name = false;
-  ExpectError<InvalidInputError>([&] { Dataset::Open(dir.path(), strict); }, {b, "'payload'", a});
-  // Identical files are fine without union_by_name.
-  auto same = Dataset::Open(kYearMonth, strict);
-  EXPECT_EQ(same->files().size(), 13u);
+  auto checked = Dataset::Open(dir.path(), strict);
+  ExpectError<InvalidInputError>([&] { checked->OpenFile(1); }, {b, "'region'", a});
 }
 
 TEST(DatasetTest, ColumnsMatchCaseInsensitively) {
   REQUIRE_FIXTURE(bloom, "bloom_filter.parquet");  // id BIGINT, city, code, big_code
   TempDir dir;
   dir.Add("a.parquet", kEscapingFile);  // id INTEGER, payload
-  dir.Add("b.parquet", bloom);
-  auto dataset = Dataset::Open(dir.path());
+  std::string b = dir.Add("b.parquet", bloom);
+  DatasetOptions unify;
+  unify.union_by_name = true;
+  auto dataset = Dataset::Open(dir.path(), unify);
   // INTEGER + BIGINT widen; the first file's spelling and order lead.
   ASSERT_GE(dataset->columns().size(), 3u);
   EXPECT_EQ(dataset->columns()[0].name, "id");
@@ -440,6 +493,11 @@ TEST(DatasetTest, ColumnsMatchCaseInsensitively) {
   EXPECT_EQ(dataset->columns()[1].name, "payload");
   EXPECT_EQ(dataset->files()[1].column_map[0], 0);
   EXPECT_EQ(dataset->files()[1].column_map[1], -1);
+  // From the first file's schema alone, id is INTEGER, and b's BIGINT id does not fit it.
+  auto first = Dataset::Open(dir.path());
+  EXPECT_EQ(first->columns()[0].type, LogicalType::Integer());
+  ExpectError<InvalidInputError>([&] { first->OpenFile(1); },
+                                 {"'id'", "INTEGER", "BIGINT", b, "union_by_name = true"});
 }
 
 TEST(DatasetTest, DecimalsWiden) {
@@ -453,7 +511,7 @@ TEST(DatasetTest, DecimalsWiden) {
   TempDir dir;
   dir.Add("a.parquet", narrow);
   dir.Add("b.parquet", wide);
-  auto dataset = Dataset::Open(dir.path());
+  auto dataset = Dataset::Open(dir.path(), AllFooters());
   ASSERT_EQ(dataset->columns().size(), 1u);
   int scale = std::max(narrow_type.scale(), wide_type.scale());
   int digits = std::max(narrow_type.precision() - narrow_type.scale(),
@@ -496,7 +554,11 @@ TEST(DatasetTest, TypeMismatchNamesBothFilesAndTypes) {
     break;
   }
   if (column.empty()) GTEST_SKIP() << "the fixtures read with compatible types";
-  ExpectError<InvalidInputError>([&] { Dataset::Open(dir.path()); },
+  ExpectError<InvalidInputError>([&] { Dataset::Open(dir.path(), AllFooters()); },
+                                 {a, b, "'" + column + "'", type_a, type_b});
+  // Reading only the first footer finds the conflict when the scan opens b.
+  auto lazy = Dataset::Open(dir.path());
+  ExpectError<InvalidInputError>([&] { lazy->OpenFile(1); },
                                  {a, b, "'" + column + "'", type_a, type_b});
 }
 
@@ -559,12 +621,19 @@ TEST(DatasetTest, CorruptFileIsNamed) {
   TempDir dir;
   dir.Add("a.parquet", kYearMonthFile);
   dir.AddText("b.parquet", "this is not parquet at all");
-  try {
-    Dataset::Open(dir.path());
-    FAIL() << "no error";
-  } catch (const Error& e) {
-    EXPECT_TRUE(e.IsUserError());
-    EXPECT_NE(std::string(e.what()).find("b.parquet"), std::string::npos) << e.what();
+  auto first = Dataset::Open(dir.path());  // reads a's footer only
+  for (int all = 0; all < 2; all++) {
+    try {
+      if (all) {
+        Dataset::Open(dir.path(), AllFooters());
+      } else {
+        first->OpenFile(1);
+      }
+      FAIL() << "no error";
+    } catch (const Error& e) {
+      EXPECT_TRUE(e.IsUserError());
+      EXPECT_NE(std::string(e.what()).find("b.parquet"), std::string::npos) << e.what();
+    }
   }
 }
 
@@ -574,7 +643,7 @@ TEST(DatasetTest, ManyFilesOpenInParallelInPathOrder) {
   TempDir dir;
   for (int k = 0; k < 300; k++)
     dir.Add(fmt::format("k={:03d}/a.parquet", k), kYearMonthFile);
-  auto dataset = Dataset::Open(dir.path());
+  auto dataset = Dataset::Open(dir.path(), AllFooters());
   ASSERT_EQ(dataset->files().size(), 300u);
   const int64_t rows = dataset->files()[0].num_rows;
   EXPECT_GT(rows, 0);
@@ -594,7 +663,7 @@ TEST(DatasetTest, ManyFilesOpenInParallelInPathOrder) {
   dir.AddText("k=250/b.parquet", "not parquet at all");
   dir.AddText("k=120/b.parquet", "also not parquet");
   try {
-    Dataset::Open(dir.path());
+    Dataset::Open(dir.path(), AllFooters());
     FAIL() << "expected an error";
   } catch (const Error& e) {
     EXPECT_NE(std::string(e.what()).find("k=120/b.parquet"), std::string::npos) << e.what();

@@ -114,5 +114,27 @@ TEST(ExplainJsonTest, AnalyzeOfAPrunedJoinIsValidJson) {
   EXPECT_NE(json.find("\"files_read\":"), std::string::npos) << json;
 }
 
+// Estimates past int64_t (a cross product of three 10^9-row ranges: 10^27 rows) print readably
+// in both formats; converting them to an integer was undefined behaviour (fuzz_sql found it).
+TEST(ExplainJsonTest, HugeEstimatesPrintReadably) {
+  Database database;
+  Connection connection(database);
+  const std::string query =
+      "SELECT count(*) FROM range(1000000000) a, range(1000000000) b, range(1000000000) c";
+  std::string text;
+  for (const auto& row : connection.Query("EXPLAIN " + query).ToStrings())
+    text += row[0] + "\n";
+  EXPECT_NE(text.find("[~1.0e+27 rows]"), std::string::npos) << text;
+  EXPECT_EQ(text.find("[~-"), std::string::npos) << text;
+  // A cross product has no key: that is why it gets no dynamic filter.
+  EXPECT_NE(text.find("no equality key"), std::string::npos) << text;
+  EXPECT_EQ(text.find("keeps unmatched probe rows"), std::string::npos) << text;
+  const auto rows = connection.Query("EXPLAIN (FORMAT JSON) " + query).ToStrings();
+  ASSERT_EQ(rows.size(), 1u);
+  JsonChecker checker(rows[0][0]);
+  EXPECT_TRUE(checker.Valid()) << "invalid at " << checker.pos() << ": " << rows[0][0];
+  EXPECT_NE(rows[0][0].find("\"estimated_rows\":1.0e+27"), std::string::npos) << rows[0][0];
+}
+
 }  // namespace
 }  // namespace shears

@@ -47,7 +47,9 @@ TEST(HostileDataTest, SqlInputs) {
     Database db;
     Connection con(db);
     con.Query(schema);
-    con.Query("SET memory_limit = '64MB'; SET statement_timeout = '10s'");
+    con.Query(
+        "SET memory_limit = '64MB'; SET statement_batch_limit = 2000; SET statement_timeout = "
+        "'60s'");
     RunExpectingNoInternalError(con, test::ReadFileToString(file), file);
     // As fuzz_sql checks: the session stays usable whatever the input did.
     EXPECT_EQ(con.Query("SELECT 42").ToStrings(), (std::vector<std::vector<std::string>>{{"42"}}))

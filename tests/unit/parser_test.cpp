@@ -597,10 +597,6 @@ TEST(ParserExpressionTest, SqlSyntaxFunctions) {
 }
 
 TEST(ParserExpressionTest, UnsupportedFunctionForms) {
-  EXPECT_EQ(NotSupportedOf("SELECT sum(x) OVER (PARTITION BY y) FROM t"),
-            "window functions are not supported yet\n"
-            "LINE 1: SELECT sum(x) OVER (PARTITION BY y) FROM t\n"
-            "                           ^");
   EXPECT_EQ(NotSupportedOf("SELECT count(*) FILTER (WHERE x > 1) FROM t"),
             "FILTER clauses on aggregates are not supported yet\n"
             "LINE 1: SELECT count(*) FILTER (WHERE x > 1) FROM t\n"
@@ -1065,7 +1061,6 @@ TEST(ParserQueryTest, UnsupportedSelectForms) {
   ExpectNotSupported("SELECT a FROM t GROUP BY DISTINCT a", "GROUP BY DISTINCT");
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
   ExpectNotSupported("SELECT a FROM t FOR UPDATE", "FOR UPDATE/SHARE");
-  ExpectNotSupported("SELECT a FROM t WINDOW w AS (ORDER BY a)", "window functions");
   ExpectNotSupported("SELECT a FROM t ORDER BY a USING <", "ORDER BY ... USING");
   EXPECT_EQ(NotSupportedOf("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)\n"
                            "SELECT * FROM r"),

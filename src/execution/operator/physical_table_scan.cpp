@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <condition_variable>
+#include <deque>
 #include <mutex>
 #include <set>
 
@@ -18,20 +20,22 @@
 
 namespace shears {
 
-namespace {
-
-struct Morsel {
+/// Row groups of one opened file that one thread reads.
+struct ScanMorsel {
   size_t file_index = 0;
   std::shared_ptr<parquet::ParquetFile> file;
   std::vector<int> row_groups;
 };
 
+namespace {
+
 struct ScanGlobalState : GlobalSourceState {
   std::mutex mutex;
-  std::vector<size_t> files;  // files left after static partition pruning
+  std::condition_variable opened;  // a file's row groups were queued, or an opening ended
+  std::vector<size_t> files;       // files left after static and dynamic partition pruning
   size_t next_file = 0;
-  std::shared_ptr<parquet::ParquetFile> current;  // file being split into morsels
-  int next_row_group = 0;
+  size_t files_opening = 0;        // files claimed whose footers are being read
+  std::deque<ScanMorsel> pending;  // row groups of opened files, not yet handed out
   idx_t MaxThreads() const override { return files.empty() ? 1 : 64; }
 };
 
@@ -326,6 +330,56 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   return state;
 }
 
+bool PhysicalTableScan::NextMorsel(ExecutionContext& context, GlobalSourceState& global_base,
+                                   ScanMorsel& morsel) const {
+  auto& global = static_cast<ScanGlobalState&>(global_base);
+  while (true) {
+    size_t file_index;
+    {
+      std::unique_lock<std::mutex> lock(global.mutex);
+      // Wait while others open files: their row groups may still come.
+      global.opened.wait(lock, [&] {
+        return !global.pending.empty() || global.next_file < global.files.size() ||
+               global.files_opening == 0;
+      });
+      if (!global.pending.empty()) {
+        morsel = std::move(global.pending.front());
+        global.pending.pop_front();
+        return true;
+      }
+      if (global.next_file >= global.files.size()) return false;
+      file_index = global.files[global.next_file++];
+      global.files_opening++;
+    }
+    std::shared_ptr<parquet::ParquetFile> file;
+    try {
+      file = dataset_->OpenFile(file_index);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(global.mutex);
+      global.files_opening--;
+      global.next_file = global.files.size();  // the query fails: open no more
+      global.opened.notify_all();
+      throw;
+    }
+    scan_metrics_.files_read++;
+    if (file->footer_reused()) scan_metrics_.footers_cached++;
+    const int row_groups = file->num_row_groups();
+    scan_metrics_.row_groups_total += static_cast<uint64_t>(row_groups);
+    if (row_groups == 0) {
+      context.query().progress().AddDone(ProgressBytes(dataset_->files()[file_index]));
+    }
+    std::lock_guard<std::mutex> lock(global.mutex);
+    global.files_opening--;
+    for (int rg = 1; rg < row_groups; rg++)
+      global.pending.push_back(ScanMorsel{file_index, file, {rg}});
+    global.opened.notify_all();
+    if (row_groups > 0) {
+      morsel = ScanMorsel{file_index, std::move(file), {0}};
+      return true;
+    }
+  }
+}
+
 std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(ExecutionContext& context,
                                                                          GlobalSourceState&) const {
   auto local = std::make_unique<ScanLocalState>();
@@ -350,34 +404,11 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
   auto& local = static_cast<ScanLocalState&>(local_base);
   while (true) {
     if (!local.active) {
-      // Take the next morsel: one row group of the current file.
-      Morsel morsel;
-      {
-        std::lock_guard<std::mutex> lock(global.mutex);
-        while (true) {
-          if (!global.current) {
-            if (global.next_file >= global.files.size()) return false;
-            morsel.file_index = global.files[global.next_file];
-            global.current = dataset_->OpenFile(morsel.file_index);
-            global.next_row_group = 0;
-            scan_metrics_.files_read++;
-            scan_metrics_.row_groups_total +=
-                static_cast<uint64_t>(global.current->num_row_groups());
-            if (global.current->num_row_groups() == 0) {
-              context.query().progress().AddDone(
-                  ProgressBytes(dataset_->files()[morsel.file_index]));
-            }
-          }
-          morsel.file_index = global.files[global.next_file];
-          if (global.next_row_group < global.current->num_row_groups()) {
-            morsel.file = global.current;
-            morsel.row_groups = {global.next_row_group++};
-            break;
-          }
-          global.current.reset();
-          global.next_file++;
-        }
-      }
+      // Take the next morsel: one row group of an opened file, or else open the next file.
+      // Files are opened outside the lock, so the footers of the files that survived pruning
+      // are read by all of the scan's threads at once.
+      ScanMorsel morsel;
+      if (!NextMorsel(context, global, morsel)) return false;
       // Row-group pruning by statistics.
       const auto& dataset_file = dataset_->files()[morsel.file_index];
       const int rg = morsel.row_groups[0];
@@ -768,6 +799,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
     add("files_pruned_dynamic", m.files_pruned_dynamic);
   add("files_total", m.files_total);
   add("files_read", m.files_read);
+  add("footers_cached", m.footers_cached);
   add("row_groups_total", m.row_groups_total);
   add("row_groups_pruned", m.row_groups_pruned);
   add("row_groups_read", m.row_groups_read);

@@ -15,11 +15,14 @@
 
 namespace shears {
 
+struct ScanMorsel;
+
 /// Counters of one scan, for EXPLAIN ANALYZE (JSON names in docs/metrics.md).
 struct ScanMetrics {
   std::atomic<uint64_t> files_total{0};
   std::atomic<uint64_t> files_pruned_static{0};
   std::atomic<uint64_t> files_read{0};
+  std::atomic<uint64_t> footers_cached{0};  // files_read whose footer was not read again
   std::atomic<uint64_t> partitions_total{0};
   std::atomic<uint64_t> partitions_pruned_static{0};
   std::atomic<uint64_t> partitions_pruned_dynamic{0};
@@ -71,6 +74,9 @@ class PhysicalTableScan : public PhysicalOperator {
   uint64_t PlannedBytes() const;
 
  private:
+  /// The next morsel (one row group) into `morsel`, opening files as needed; false when the
+  /// scan has nothing left.
+  bool NextMorsel(ExecutionContext& context, GlobalSourceState& global, ScanMorsel& morsel) const;
   /// False when a published runtime filter shows the row group (statistics via `lookup`)
   /// holds no row that can join.
   bool RuntimeFiltersMayMatch(ExecutionContext& context, LocalSourceState& local,

@@ -1,12 +1,14 @@
 #include "storage/parquet/parquet_file.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cmath>
 #include <cstring>
 #include <functional>
 
 #include "common/error.h"
+#include "storage/lru_cache.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/value_conversion.h"
 
@@ -269,23 +271,59 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
 
 }  // namespace
 
-std::shared_ptr<ParquetFile> ParquetFile::Open(const std::string& path) {
+namespace {
+
+std::atomic<uint64_t> footers_parsed{0};
+std::atomic<uint64_t> footers_reused{0};
+
+// Footers of the files opened lately, keyed by path and trusted only while the file has the
+// identity it had when read. The cost is the encoded footer length: what thrift decodes from
+// it takes a few times that, so 64 MiB of footers hold a few hundred MB at most.
+LruCache<ParquetFooter>& FooterCache() {
+  static LruCache<ParquetFooter> cache(64u << 20);
+  return cache;
+}
+
+}  // namespace
+
+FooterCacheStats GetFooterCacheStats() {
+  return FooterCacheStats{footers_parsed.load(), footers_reused.load()};
+}
+
+std::shared_ptr<ParquetFile> ParquetFile::Open(const std::string& path,
+                                               std::shared_ptr<const ParquetFooter> known) {
   auto file = RandomAccessFile::Open(path);
+  const FileIdentity identity = file->identity();
   std::shared_ptr<ParquetFile> result(new ParquetFile(std::move(file)));
+  if (!(known && known->identity == identity)) known = FooterCache().Find(path);
+  if (known && known->identity == identity) {
+    result->footer_ = std::move(known);
+    result->footer_reused_ = true;
+    footers_reused.fetch_add(1, std::memory_order_relaxed);
+    return result;
+  }
+  auto footer = std::make_shared<ParquetFooter>();
+  footer->identity = identity;
   try {
-    result->ParseFooter();
-    result->BuildSchema();
+    result->ParseFooter(*footer);
+    result->BuildSchema(*footer);
   } catch (const CorruptFileError& e) {
     throw CorruptFileError("'{}' is not a valid Parquet file: {}", path, e.what());
   } catch (const NotSupportedError& e) {
     throw NotSupportedError("'{}': {}", path, e.what());
   }
+  footers_parsed.fetch_add(1, std::memory_order_relaxed);
+  // A file changed within the last moments may change again without its size or mtime moving.
+  if (!RecentlyModified(identity.mtime_ns)) {
+    FooterCache().Put(path, footer, footer->footer_length + 64);
+  }
+  result->footer_ = std::move(footer);
   return result;
 }
 
 ParquetFile::ParquetFile(std::unique_ptr<RandomAccessFile> file) : file_(std::move(file)) {}
 
-void ParquetFile::ParseFooter() {
+void ParquetFile::ParseFooter(ParquetFooter& f) {
   const uint64_t size = file_->size();
   if (size < 12) {
     throw CorruptFileError("the file is {} bytes long, too short for Parquet (at least 12)", size);
@@ -307,19 +345,19 @@ void ParquetFile::ParseFooter() {
     throw CorruptFileError("the footer length {} does not fit in the file ({} bytes)",
                            footer_length, size);
   }
-  footer_length_ = footer_length;
+  f.footer_length = footer_length;
   std::vector<uint8_t> footer(footer_length);
   file_->ReadAt(size - 8 - footer_length, footer_length, footer.data());
-  DeserializeThrift(footer.data(), footer.size(), &metadata_, "the footer (FileMetaData)");
+  DeserializeThrift(footer.data(), footer.size(), &f.metadata, "the footer (FileMetaData)");
   // Thrift stores whatever integer the file holds in enum fields; refuse values outside the
   // format's ranges before any code switches on them.
-  for (const auto& element : metadata_.schema) {
+  for (const auto& element : f.metadata.schema) {
     if (element.__isset.type) CheckEnum(element.type, 0, 7, "physical type");
     if (element.__isset.repetition_type)
       CheckEnum(element.repetition_type, 0, 2, "repetition type");
     if (element.__isset.converted_type) CheckEnum(element.converted_type, 0, 21, "converted type");
   }
-  for (const auto& rg : metadata_.row_groups) {
+  for (const auto& rg : f.metadata.row_groups) {
     for (const auto& chunk : rg.columns) {
       if (!chunk.__isset.meta_data) continue;
       CheckEnum(chunk.meta_data.type, 0, 7, "column chunk physical type");
@@ -328,23 +366,23 @@ void ParquetFile::ParseFooter() {
         CheckEnum(e, 0, 9, "encoding");
     }
   }
-  if (metadata_.num_rows < 0) throw CorruptFileError("negative row count {}", metadata_.num_rows);
+  if (f.metadata.num_rows < 0) throw CorruptFileError("negative row count {}", f.metadata.num_rows);
   int64_t rows = 0;
-  for (size_t i = 0; i < metadata_.row_groups.size(); i++) {
-    const auto& rg = metadata_.row_groups[i];
+  for (size_t i = 0; i < f.metadata.row_groups.size(); i++) {
+    const auto& rg = f.metadata.row_groups[i];
     if (rg.num_rows < 0) {
       throw CorruptFileError("row group {} has a negative row count {}", i, rg.num_rows);
     }
     rows += rg.num_rows;
   }
-  if (rows != metadata_.num_rows) {
+  if (rows != f.metadata.num_rows) {
     throw CorruptFileError("the row groups hold {} rows but the footer says {}", rows,
-                           metadata_.num_rows);
+                           f.metadata.num_rows);
   }
 }
 
-void ParquetFile::BuildSchema() {
-  const auto& schema = metadata_.schema;
+void ParquetFile::BuildSchema(ParquetFooter& f) {
+  const auto& schema = f.metadata.schema;
   if (schema.empty()) throw CorruptFileError("the schema is empty");
   const int root_children = schema[0].__isset.num_children ? schema[0].num_children : 0;
   if (root_children < 0 || static_cast<size_t>(root_children) >= schema.size() + 1) {
@@ -403,7 +441,7 @@ void ParquetFile::BuildSchema() {
                       element.name, kind);
       column.parquet_type_name = kind;
       leaf += leaves;
-      columns_.push_back(std::move(column));
+      f.columns.push_back(std::move(column));
       continue;
     }
     MapPrimitive(element, &column);
@@ -411,11 +449,11 @@ void ParquetFile::BuildSchema() {
     const bool optional = !element.__isset.repetition_type ||
                           element.repetition_type != format::FieldRepetitionType::REQUIRED;
     column.max_definition_level = optional ? 1 : 0;
-    columns_.push_back(std::move(column));
+    f.columns.push_back(std::move(column));
     pos++;
   }
-  for (size_t i = 0; i < metadata_.row_groups.size(); i++) {
-    const auto& rg = metadata_.row_groups[i];
+  for (size_t i = 0; i < f.metadata.row_groups.size(); i++) {
+    const auto& rg = f.metadata.row_groups[i];
     if (rg.columns.size() != static_cast<size_t>(leaf)) {
       throw CorruptFileError("row group {} has {} column chunks but the schema has {} leaf columns",
                              i, rg.columns.size(), leaf);
@@ -424,25 +462,25 @@ void ParquetFile::BuildSchema() {
 }
 
 int ParquetFile::FindColumn(const std::string& name) const {
-  for (size_t i = 0; i < columns_.size(); i++) {
-    if (columns_[i].name == name) return static_cast<int>(i);
+  for (size_t i = 0; i < footer_->columns.size(); i++) {
+    if (footer_->columns[i].name == name) return static_cast<int>(i);
   }
-  for (size_t i = 0; i < columns_.size(); i++) {
-    if (EqualsIgnoreCase(columns_[i].name, name)) return static_cast<int>(i);
+  for (size_t i = 0; i < footer_->columns.size(); i++) {
+    if (EqualsIgnoreCase(footer_->columns[i].name, name)) return static_cast<int>(i);
   }
   return -1;
 }
 
 int64_t ParquetFile::row_group_num_rows(int row_group) const {
-  return metadata_.row_groups.at(static_cast<size_t>(row_group)).num_rows;
+  return footer_->metadata.row_groups.at(static_cast<size_t>(row_group)).num_rows;
 }
 
 void ParquetFile::CheckReadable(int column) const {
-  const auto& descriptor = columns_.at(static_cast<size_t>(column));
+  const auto& descriptor = footer_->columns.at(static_cast<size_t>(column));
   if (!descriptor.unsupported_reason.empty()) {
     throw NotSupportedError("'{}': {}", path(), descriptor.unsupported_reason);
   }
-  for (const auto& rg : metadata_.row_groups) {
+  for (const auto& rg : footer_->metadata.row_groups) {
     const auto& chunk = rg.columns[static_cast<size_t>(descriptor.leaf_index)];
     if (chunk.__isset.crypto_metadata || chunk.__isset.encrypted_column_metadata) {
       throw NotSupportedError("'{}': column '{}' is encrypted, which shears does not support",
@@ -456,19 +494,19 @@ void ParquetFile::CheckReadable(int column) const {
 }
 
 const format::ColumnChunk& ParquetFile::chunk(int row_group, int column) const {
-  const auto& descriptor = columns_.at(static_cast<size_t>(column));
+  const auto& descriptor = footer_->columns.at(static_cast<size_t>(column));
   SHEARS_CHECK(descriptor.leaf_index >= 0);
-  return metadata_.row_groups.at(static_cast<size_t>(row_group))
+  return footer_->metadata.row_groups.at(static_cast<size_t>(row_group))
       .columns.at(static_cast<size_t>(descriptor.leaf_index));
 }
 
 std::optional<Value> ParquetFile::DecodeBound(int column, const std::string& bytes) const {
-  return DecodePlainBound(columns_.at(static_cast<size_t>(column)), bytes);
+  return DecodePlainBound(footer_->columns.at(static_cast<size_t>(column)), bytes);
 }
 
 ColumnChunkStatistics ParquetFile::GetStatistics(int row_group, int column) const {
   ColumnChunkStatistics result;
-  const auto& descriptor = columns_.at(static_cast<size_t>(column));
+  const auto& descriptor = footer_->columns.at(static_cast<size_t>(column));
   const auto& chunk_meta = chunk(row_group, column);
   if (!chunk_meta.__isset.meta_data) return result;
   const auto& meta = chunk_meta.meta_data;
@@ -509,7 +547,7 @@ std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int c
   }
   if (chunk_meta.column_index_offset < 0 || chunk_meta.column_index_length <= 0) {
     throw CorruptFileError("'{}': column '{}' row group {}: invalid column index location", path(),
-                           columns_[static_cast<size_t>(column)].name, row_group);
+                           footer_->columns[static_cast<size_t>(column)].name, row_group);
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(chunk_meta.column_index_length));
   file_->ReadAt(static_cast<uint64_t>(chunk_meta.column_index_offset), bytes.size(), bytes.data());
@@ -523,13 +561,13 @@ ColumnIndexData ParquetFile::ParseColumnIndex(int row_group, int column, const u
     DeserializeThrift(data, size, &index, "the column index");
   } catch (const CorruptFileError& e) {
     throw CorruptFileError("'{}': column '{}' row group {}: {}", path(),
-                           columns_[static_cast<size_t>(column)].name, row_group, e.what());
+                           footer_->columns[static_cast<size_t>(column)].name, row_group, e.what());
   }
   const size_t pages = index.null_pages.size();
   if (index.min_values.size() != pages || index.max_values.size() != pages ||
       (!index.null_counts.empty() && index.null_counts.size() != pages)) {
     throw CorruptFileError("'{}': column '{}' row group {}: column index lists disagree in length",
-                           path(), columns_[static_cast<size_t>(column)].name, row_group);
+                           path(), footer_->columns[static_cast<size_t>(column)].name, row_group);
   }
   ColumnIndexData data_out;
   data_out.null_pages = index.null_pages;
@@ -555,7 +593,7 @@ std::optional<format::OffsetIndex> ParquetFile::ReadOffsetIndex(int row_group, i
   }
   if (chunk_meta.offset_index_offset < 0 || chunk_meta.offset_index_length <= 0) {
     throw CorruptFileError("'{}': column '{}' row group {}: invalid offset index location", path(),
-                           columns_[static_cast<size_t>(column)].name, row_group);
+                           footer_->columns[static_cast<size_t>(column)].name, row_group);
   }
   std::vector<uint8_t> bytes(static_cast<size_t>(chunk_meta.offset_index_length));
   file_->ReadAt(static_cast<uint64_t>(chunk_meta.offset_index_offset), bytes.size(), bytes.data());
@@ -569,7 +607,7 @@ format::OffsetIndex ParquetFile::ParseOffsetIndex(int row_group, int column, con
     DeserializeThrift(data, size, &index, "the offset index");
   } catch (const CorruptFileError& e) {
     throw CorruptFileError("'{}': column '{}' row group {}: {}", path(),
-                           columns_[static_cast<size_t>(column)].name, row_group, e.what());
+                           footer_->columns[static_cast<size_t>(column)].name, row_group, e.what());
   }
   return index;
 }
@@ -581,7 +619,7 @@ std::unique_ptr<SplitBlockBloomFilter> ParquetFile::ReadBloomFilter(int row_grou
     return nullptr;
   }
   const auto& meta = chunk_meta.meta_data;
-  const auto& name = columns_[static_cast<size_t>(column)].name;
+  const auto& name = footer_->columns[static_cast<size_t>(column)].name;
   const int64_t offset = meta.bloom_filter_offset;
   if (offset < 0 || static_cast<uint64_t>(offset) >= file_->size()) {
     throw CorruptFileError(

@@ -75,24 +75,46 @@ struct ColumnIndexData {
   format::BoundaryOrder::type boundary_order = format::BoundaryOrder::UNORDERED;
 };
 
+/// A parsed footer: the file's metadata and its columns as shears maps them. Immutable, so
+/// every opening of an unchanged file shares one (see ParquetFile::Open).
+struct ParquetFooter {
+  FileIdentity identity;  // of the file when the footer was read
+  format::FileMetaData metadata;
+  uint32_t footer_length = 0;
+  std::vector<ColumnDescriptor> columns;
+};
+
+/// Counters of the process's footer cache, for tests and benchmarks.
+struct FooterCacheStats {
+  uint64_t footers_parsed = 0;  // footers read from a file and decoded
+  uint64_t footers_reused = 0;  // openings that took a footer already decoded
+};
+FooterCacheStats GetFooterCacheStats();
+
 class ParquetFile {
  public:
-  /// Opens `path` and parses its footer. Throws IOError when the file cannot be read,
-  /// CorruptFileError (naming the file) when it is not valid Parquet, NotSupportedError for
-  /// encrypted files.
-  static std::shared_ptr<ParquetFile> Open(const std::string& path);
+  /// Opens `path` and parses its footer, unless the file is unchanged (same size, mtime and
+  /// inode) since `known` or the process's footer cache read it: then that footer is shared
+  /// and only the file is opened. Files modified in the last two seconds are not cached
+  /// (RecentlyModified). Throws IOError when the file cannot be read, CorruptFileError
+  /// (naming the file) when it is not valid Parquet, NotSupportedError for encrypted files.
+  static std::shared_ptr<ParquetFile> Open(const std::string& path,
+                                           std::shared_ptr<const ParquetFooter> known = nullptr);
 
   const std::string& path() const { return file_->path(); }
   RandomAccessFile& file() const { return *file_; }
-  const format::FileMetaData& metadata() const { return metadata_; }
+  const format::FileMetaData& metadata() const { return footer_->metadata; }
   uint64_t file_size() const { return file_->size(); }
-  uint32_t footer_length() const { return footer_length_; }
+  uint32_t footer_length() const { return footer_->footer_length; }
+  const std::shared_ptr<const ParquetFooter>& footer() const { return footer_; }
+  /// Whether the footer came from an earlier opening rather than from reading the file.
+  bool footer_reused() const { return footer_reused_; }
 
-  const std::vector<ColumnDescriptor>& columns() const { return columns_; }
+  const std::vector<ColumnDescriptor>& columns() const { return footer_->columns; }
   /// Index of the column named `name` (exact match, then case-insensitive), or -1.
   int FindColumn(const std::string& name) const;
-  int64_t num_rows() const { return metadata_.num_rows; }
-  int num_row_groups() const { return static_cast<int>(metadata_.row_groups.size()); }
+  int64_t num_rows() const { return footer_->metadata.num_rows; }
+  int num_row_groups() const { return static_cast<int>(footer_->metadata.row_groups.size()); }
   int64_t row_group_num_rows(int row_group) const;
   /// The chunk metadata of column `column` (top-level index) in `row_group`.
   const format::ColumnChunk& chunk(int row_group, int column) const;
@@ -119,13 +141,12 @@ class ParquetFile {
 
  private:
   ParquetFile(std::unique_ptr<RandomAccessFile> file);
-  void ParseFooter();
-  void BuildSchema();
+  void ParseFooter(ParquetFooter& footer);
+  void BuildSchema(ParquetFooter& footer);
 
   std::unique_ptr<RandomAccessFile> file_;
-  format::FileMetaData metadata_;
-  uint32_t footer_length_ = 0;
-  std::vector<ColumnDescriptor> columns_;
+  std::shared_ptr<const ParquetFooter> footer_;
+  bool footer_reused_ = false;
 };
 
 /// Reads an enum field as the integer the file holds, without loading an out-of-range enum

@@ -1,0 +1,1 @@
+EXPLAIN SELECT count(*) FROM range(1000000000) a, range(1000000000) b, range(1000000000) c

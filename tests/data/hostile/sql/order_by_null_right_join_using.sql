@@ -1,0 +1,1 @@
+SELECT * FROM (VALUES ('a', 2), ('b', 2)) l(x, id) RIGHT JOIN (VALUES (1, 'c'), (3, 'd')) r(id, y) USING (id) ORDER BY NULL

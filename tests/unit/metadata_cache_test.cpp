@@ -1,0 +1,211 @@
+// Reading a Hive directory pays only for what survives: opening it reads one footer, the scan
+// reads those of the partitions left after static and dynamic pruning, and the process's
+// caches (footers, listings) serve later queries until the files change.
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "main/connection.h"
+#include "storage/file_system.h"
+#include "storage/parquet/parquet_file.h"
+#include "test_util.h"
+
+namespace shears {
+namespace {
+
+namespace fs = std::filesystem;
+using test::TempDir;
+
+uint64_t FootersParsed() {
+  return parquet::GetFooterCacheStats().footers_parsed;
+}
+
+/// `dir/fact`: 200 partitions k=0..199, one file each, v = 10 * k; `dir/dim.parquet`: d_key
+/// 0..199 with d_flag = d_key % 50.
+void WriteStar(Connection& con, const std::string& dir) {
+  con.Query(
+      fmt::format("COPY (SELECT i AS k, i * 10 AS v FROM range(200) t(i)) TO '{}/fact' "
+                  "(FORMAT parquet, PARTITION_BY (k))",
+                  dir));
+  con.Query(fmt::format(
+      "COPY (SELECT i AS d_key, i % 50 AS d_flag FROM range(200) t(i)) TO '{}/dim.parquet' "
+      "(FORMAT parquet)",
+      dir));
+}
+
+/// Sets the mtime of everything below `dir` (and of `dir`) to `age` ago, so the caches, which
+/// do not keep what changed in the last seconds, take it.
+void Age(const std::string& dir, std::chrono::seconds age) {
+  const auto when = fs::file_time_type::clock::now() - age;
+  for (const auto& entry : fs::recursive_directory_iterator(dir))
+    fs::last_write_time(entry.path(), when);
+  fs::last_write_time(dir, when);
+}
+
+/// The one file of partition k=`k`.
+std::string PartitionFile(const std::string& dir, int k) {
+  for (const auto& entry : fs::directory_iterator(fmt::format("{}/fact/k={}", dir, k)))
+    return entry.path().string();
+  return "";
+}
+
+/// The files_read of the scan of `table` in EXPLAIN ANALYZE of `sql`.
+uint64_t FilesRead(Connection& con, const std::string& sql, const std::string& table) {
+  std::string plan;
+  for (const auto& row : con.Query("EXPLAIN ANALYZE " + sql).ToStrings()) {
+    for (const auto& cell : row)
+      plan += cell + "\n";
+  }
+  const size_t scan = plan.find("TABLE_SCAN " + table);
+  EXPECT_NE(scan, std::string::npos) << plan;
+  const size_t at = plan.find("files_read", scan);
+  EXPECT_NE(at, std::string::npos) << plan;
+  return std::stoull(plan.substr(plan.find_first_of("0123456789", at)));
+}
+
+TEST(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  WriteStar(con, dir.path());
+  const std::string sql =
+      fmt::format("SELECT count(*), sum(v) FROM '{}/fact' WHERE k = 17", dir.path());
+  // The files were just written: the footer cache keeps none of them, so every footer the
+  // query needs is read from its file and counted.
+  uint64_t before = FootersParsed();
+  EXPECT_EQ(con.Query(sql).ToStrings(), (std::vector<std::vector<std::string>>{{"1", "170"}}));
+  // The first file's, for the schema, and k=17's.
+  EXPECT_EQ(FootersParsed() - before, 2u);
+  EXPECT_EQ(FilesRead(con, sql, dir.path() + "/fact"), 1u);
+
+  // Through read_parquet with a glob and through a view, the same.
+  const std::string glob = fmt::format(
+      "SELECT count(*), sum(v) FROM read_parquet('{}/fact/*/*.parquet', hive_partitioning = "
+      "true) WHERE k = 17",
+      dir.path());
+  before = FootersParsed();
+  EXPECT_EQ(con.Query(glob).ToStrings()[0][1], "170");
+  EXPECT_EQ(FootersParsed() - before, 2u);
+  before = FootersParsed();
+  con.Query(fmt::format("CREATE VIEW fact_view AS SELECT * FROM '{}/fact'", dir.path()));
+  EXPECT_LE(FootersParsed() - before, 1u);
+  before = FootersParsed();
+  EXPECT_EQ(con.Query("SELECT sum(v) FROM fact_view WHERE k = 17").ToStrings()[0][0], "170");
+  EXPECT_EQ(FootersParsed() - before, 2u);
+
+  // A path named twice in a statement is listed once (the fresh files are not cached).
+  const uint64_t listed = GetListingCacheStats().directories_read;
+  before = FootersParsed();
+  EXPECT_EQ(con.Query(fmt::format("SELECT count(*) FROM '{0}/fact' a JOIN '{0}/fact' b ON a.k = "
+                                  "b.k JOIN fact_view c ON c.k = a.k WHERE a.k = 17",
+                                  dir.path()))
+                .ToStrings()[0][0],
+            "1");
+  EXPECT_EQ(GetListingCacheStats().directories_read - listed, 201u);  // fact and k=0..199
+  EXPECT_LE(FootersParsed() - before, 4u);  // the schema's, then k=17's in each scan
+}
+
+TEST(MetadataTest, DynamicPartitionPruningOpensOnlySurvivors) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  WriteStar(con, dir.path());
+  // d_flag = 3 keeps d_key 3, 53, 103, 153: four partitions of 200.
+  const std::string sql = fmt::format(
+      "SELECT count(*), sum(v) FROM '{0}/fact' f JOIN '{0}/dim.parquet' d ON f.k = d.d_key "
+      "WHERE d.d_flag = 3",
+      dir.path());
+  uint64_t before = FootersParsed();
+  EXPECT_EQ(con.Query(sql).ToStrings(), (std::vector<std::vector<std::string>>{{"4", "3120"}}));
+  // dim.parquet once (its scan reuses the footer opening read), the fact's first file for the
+  // schema, and the four partitions that survived.
+  EXPECT_EQ(FootersParsed() - before, 6u);
+  EXPECT_EQ(FilesRead(con, sql, "f"), 4u);
+
+  // Without dynamic filtering every partition is opened.
+  con.Query("SET dynamic_filtering = false");
+  before = FootersParsed();
+  EXPECT_EQ(con.Query(sql).ToStrings()[0][1], "3120");
+  EXPECT_EQ(FootersParsed() - before, 201u);
+}
+
+TEST(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  WriteStar(con, dir.path());
+  Age(dir.path(), std::chrono::hours(1));
+  const std::string sql = fmt::format("SELECT count(*), sum(v) FROM '{}/fact'", dir.path());
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"200", "199000"}));
+
+  // Unchanged files: no footer read again, no directory listed again.
+  uint64_t parsed = FootersParsed();
+  const ListingCacheStats listing = GetListingCacheStats();
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"200", "199000"}));
+  EXPECT_EQ(FootersParsed(), parsed);
+  EXPECT_EQ(GetListingCacheStats().directories_read, listing.directories_read);
+  EXPECT_EQ(GetListingCacheStats().listings_reused, listing.listings_reused + 1);
+
+  // A file rewritten in place (same name and directory): its new rows are read.
+  const std::string file = PartitionFile(dir.path(), 17);
+  con.Query(
+      fmt::format("COPY (SELECT 1000 AS v UNION ALL SELECT 2000) TO '{}/new.parquet'", dir.path()));
+  fs::copy_file(dir.path() + "/new.parquet", file, fs::copy_options::overwrite_existing);
+  fs::last_write_time(file, fs::file_time_type::clock::now() - std::chrono::minutes(30));
+  parsed = FootersParsed();
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"201", "201830"}));
+  EXPECT_EQ(FootersParsed(), parsed + 1);  // only the rewritten file's
+
+  // A new file in a partition and a removed partition: the listing is read again.
+  fs::copy_file(dir.path() + "/new.parquet", fmt::format("{}/fact/k=5/more.parquet", dir.path()));
+  fs::remove_all(fmt::format("{}/fact/k=6", dir.path()));
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"202", "204770"}));
+}
+
+// A file whose footer the first query read and the footer cache kept is the same file only while
+// its identity is: a same-size rewrite with another mtime is read anew.
+TEST(MetadataTest, FooterCacheChecksIdentity) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  con.Query(fmt::format("COPY (SELECT 1 AS x) TO '{}/a.parquet'", dir.path()));
+  con.Query(fmt::format("COPY (SELECT 2 AS x) TO '{}/b.parquet'", dir.path()));
+  ASSERT_EQ(fs::file_size(dir.path() + "/a.parquet"), fs::file_size(dir.path() + "/b.parquet"));
+  const std::string a = dir.path() + "/a.parquet";
+  fs::last_write_time(a, fs::file_time_type::clock::now() - std::chrono::hours(2));
+  EXPECT_EQ(con.Query("SELECT x FROM '" + a + "'").ToStrings()[0][0], "1");
+  fs::copy_file(dir.path() + "/b.parquet", a, fs::copy_options::overwrite_existing);
+  fs::last_write_time(a, fs::file_time_type::clock::now() - std::chrono::hours(1));
+  EXPECT_EQ(con.Query("SELECT x FROM '" + a + "'").ToStrings()[0][0], "2");
+}
+
+// Listing follows directory symlinks (a loop back to a directory above ends), leaves hidden
+// names out for directories but not for globs, and lists many directories on several threads
+// in path order.
+TEST(MetadataTest, ListTree) {
+  TempDir dir;
+  for (int k = 0; k < 300; k++)
+    dir.AddText(fmt::format("t/k={:03d}/f", k), "x");
+  dir.AddText("t/_SUCCESS", "");
+  dir.AddText("t/.hidden/g", "yy");
+  fs::create_directory_symlink(dir.path() + "/t", dir.path() + "/t/k=000/loop");
+  fs::create_directory_symlink(dir.path() + "/t/k=001", dir.path() + "/t/k=000/sibling");
+  const auto files = ListTree(dir.path() + "/t", true);
+  ASSERT_EQ(files.size(), 301u);  // each k=NNN/f, and k=000/sibling/f
+  for (size_t i = 1; i < files.size(); i++)
+    EXPECT_LT(files[i - 1].path, files[i].path);
+  EXPECT_EQ(files.back().path, dir.path() + "/t/k=299/f");
+  EXPECT_EQ(files.back().size, 1u);
+  const auto all = ListTree(dir.path() + "/t", false);
+  EXPECT_EQ(all.size(), files.size() + 2);  // _SUCCESS and .hidden/g
+  const auto matched = ExpandGlob(dir.path() + "/t/.hidden/*");
+  ASSERT_EQ(matched.size(), 1u);
+  EXPECT_EQ(matched[0].size, 2u);
+}
+
+}  // namespace
+}  // namespace shears
