@@ -388,6 +388,13 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::vector<BoundExprPtr> args;
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
+      if (name == "typeof") {
+        // The argument's type is known when binding: a constant (an untyped NULL is "NULL",
+        // as in DuckDB). The argument is not evaluated.
+        if (args.size() != 1) throw BinderError("typeof takes exactly one argument");
+        const LogicalType& t = args[0]->type;
+        return std::make_unique<BoundConstant>(Value::Varchar(t.valid() ? t.ToString() : "NULL"));
+      }
       if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
         // All arguments share one type.
         std::optional<LogicalType> common;
