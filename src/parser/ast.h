@@ -414,6 +414,7 @@ struct CreateExternalTableStatement : Statement {
     std::string name;
     std::optional<TypeName> type;
     int location = -1;
+    bool not_null = false;  // NOT NULL or PRIMARY KEY (CREATE TABLE only)
   };
   std::string name;
   int name_location = -1;
@@ -479,6 +480,13 @@ struct CreateTableStatement : Statement {
   std::vector<CreateExternalTableStatement::Column> columns;  // with types; empty for AS
   std::vector<CreateExternalTableStatement::Column> partition_columns;
   QueryNodePtr query;  // AS query, or null
+  /// PRIMARY KEY and UNIQUE, of a column (`y INT UNIQUE`) or of the table (`UNIQUE (a, b)`).
+  struct Key {
+    bool primary = false;
+    std::vector<std::string> columns;
+    int location = -1;
+  };
+  std::vector<Key> keys;
 };
 
 /// INSERT INTO t [(col, ...)] query (SELECT or VALUES).

@@ -194,7 +194,8 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
               "table); qualify it, e.g. {}.{}",
               name, entry.alias, entry.alias, name);
         }
-        found = ResolvedColumn{entry.bindings[i], entry.types[i], entry.names[i], s != &scope};
+        found = ResolvedColumn{entry.bindings[i], entry.types[i], entry.names[i], s != &scope,
+                               entry.alias};
       }
     }
     if (found) {
@@ -301,7 +302,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
                               ? " (candidates: " + CandidateColumns(*ctx.scope) + ")"
                               : "");
       }
-      return std::make_unique<BoundColumnRef>(found->type, found->binding, found->name);
+      auto column = std::make_unique<BoundColumnRef>(found->type, found->binding, found->name);
+      column->qualifier = found->qualifier;
+      return column;
     }
     case ast::ExprKind::kStar:
       throw BinderError("* is only allowed in the select list or in count(*)");
@@ -420,14 +423,14 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
           arg = std::move(filtered);
         }
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
-        // BoundIdentityKey: sum(a.x) and sum(b.x) print alike but are different aggregates.
-        const std::string key = BoundIdentityKey(*aggregate);
-        const std::string text = aggregate->ToString();
+        // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
+        const std::string key = IdentityKey(*aggregate);
+        const std::string name = aggregate->ToString();
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
             return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, text);
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, name);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
@@ -435,7 +438,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return std::make_unique<BoundColumnRef>(
             type,
             ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            text);
+            name);
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);

@@ -44,15 +44,6 @@ void QualifyColumnNames(BoundExpr& expr) {
     QualifyColumnNames(**child);
 }
 
-// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it):
-// ToString with every column qualified by its binding, since d1.d_year and d2.d_year print
-// alike.
-std::string IdentityKey(const BoundExpr& expr) {
-  auto copy = expr.Copy();
-  QualifyColumnNames(*copy);
-  return copy->ToString();
-}
-
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
@@ -127,6 +118,12 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 }
 
 }  // namespace
+
+std::string IdentityKey(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  QualifyColumnNames(*copy);
+  return copy->ToString();
+}
 
 std::string BoundIdentityKey(const BoundExpr& expr) {
   return IdentityKey(expr);
@@ -957,7 +954,8 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   for (const auto& order : node.order_by) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
-    bound_order.nulls_first = order.nulls_first.value_or(order.descending);
+    bound_order.nulls_first =
+        order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
     int position = -1;
     if (order.expr->kind == ast::ExprKind::kConstant) {
       const Value& v = static_cast<const ast::ConstantExpr&>(*order.expr).value;
@@ -1228,7 +1226,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     for (const auto& order : node.order_by) {
       BoundOrderBy bound;
       bound.descending = order.descending;
-      bound.nulls_first = order.nulls_first.value_or(order.descending);
+      bound.nulls_first = order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
       if (order.expr->kind == ast::ExprKind::kConstant &&
           static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() ==
               TypeId::kInteger) {

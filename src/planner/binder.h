@@ -30,6 +30,9 @@ class Binder {
   /// text the query was parsed from (AST locations are offsets into it), so that errors can
   /// point at the expression they are about; may be null.
   explicit Binder(const Catalog& catalog, const std::string* sql = nullptr);
+  /// ORDER BY without NULLS FIRST/LAST: NULLs last in both directions (DuckDB, the default) or,
+  /// when false, as the largest value (PostgreSQL: first for DESC). See default_null_order.
+  void SetNullsLastByDefault(bool nulls_last) { nulls_last_by_default_ = nulls_last; }
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -93,6 +96,7 @@ class Binder {
   // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
+  bool nulls_last_by_default_ = true;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

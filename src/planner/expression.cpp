@@ -53,7 +53,19 @@ bool IsInfixOperator(const std::string& name) {
 }  // namespace
 
 BoundExprPtr BoundColumnRef::Copy() const {
-  return WithAlias(std::make_unique<BoundColumnRef>(type, binding, name), *this);
+  auto copy = std::make_unique<BoundColumnRef>(type, binding, name);
+  copy->qualifier = qualifier;
+  return WithAlias(std::move(copy), *this);
+}
+
+std::string QualifiedString(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  VisitExpression(*copy, [](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    if (!ref.qualifier.empty()) ref.name = ref.qualifier + "." + ref.name;
+  });
+  return copy->ToString();
 }
 
 BoundExprPtr BoundReference::Copy() const {
@@ -236,6 +248,11 @@ std::string BoundWindow::SpecToString() const {
 
 std::string BoundWindow::ToString() const {
   std::string out = name + "(" + JoinExprs(args, ", ") + ") OVER (" + SpecToString();
+  // Ranking functions, lag and lead ignore the frame.
+  if (function != WindowFunction::kAggregate && function != WindowFunction::kFirstValue &&
+      function != WindowFunction::kLastValue && function != WindowFunction::kNthValue) {
+    return out + ")";
+  }
   const char* units[] = {"ROWS", "RANGE", "GROUPS"};
   auto bound = [&](WindowBoundKind kind, int64_t offset, const BoundExprPtr& value) {
     std::string text = BoundText(kind);
@@ -288,6 +305,17 @@ void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& vis
   visit(expr);
   for (BoundExprPtr* child : expr.Children())
     VisitExpression(**child, visit);
+}
+
+std::string BindingKey(const BoundExpr& expr) {
+  BoundExprPtr copy = expr.Copy();
+  VisitExpression(*copy, [](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    ref.name += "#" + std::to_string(ref.binding.table_index) + "." +
+                std::to_string(ref.binding.column_index);
+  });
+  return copy->ToString();
 }
 
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr) {

@@ -596,6 +596,59 @@ TEST(ParserExpressionTest, SqlSyntaxFunctions) {
   ExpectNotSupported("SELECT CURRENT_USER", "SQL value function");
 }
 
+TEST(ParserExpressionTest, WindowFunctions) {
+  ParsedExpr e(
+      "sum(x) OVER (PARTITION BY y, z ORDER BY w DESC NULLS LAST ROWS BETWEEN 2 PRECEDING AND "
+      "CURRENT ROW EXCLUDE TIES)");
+  const auto& f = e.As<FunctionExpr>();
+  ASSERT_TRUE(f.over);
+  EXPECT_EQ(f.over->partition_by.size(), 2u);
+  ASSERT_EQ(f.over->order_by.size(), 1u);
+  EXPECT_TRUE(f.over->order_by[0].descending);
+  EXPECT_EQ(f.over->order_by[0].nulls_first, std::optional<bool>(false));
+  EXPECT_TRUE(f.over->has_frame);
+  EXPECT_EQ(f.over->unit, FrameUnit::kRows);
+  EXPECT_EQ(f.over->start, FrameBoundKind::kOffsetPreceding);
+  EXPECT_EQ(f.over->end, FrameBoundKind::kCurrentRow);
+  EXPECT_EQ(f.over->exclude, FrameExclude::kTies);
+  EXPECT_EQ(f.ToString(),
+            "sum(x) OVER (PARTITION BY y, z ORDER BY w DESC NULLS LAST ROWS BETWEEN 2 PRECEDING "
+            "AND CURRENT ROW EXCLUDE TIES)");
+  // The default frame, GROUPS with FOLLOWING bounds, a named window.
+  ParsedExpr plain("rank() OVER (ORDER BY a)");
+  EXPECT_FALSE(plain.As<FunctionExpr>().over->has_frame);
+  ParsedExpr groups(
+      "count(*) OVER (ORDER BY a GROUPS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)");
+  EXPECT_EQ(groups.As<FunctionExpr>().over->unit, FrameUnit::kGroups);
+  EXPECT_EQ(groups.As<FunctionExpr>().over->start, FrameBoundKind::kOffsetFollowing);
+  EXPECT_EQ(groups.As<FunctionExpr>().over->end, FrameBoundKind::kUnboundedFollowing);
+  EXPECT_EQ(ExprText("sum(x) OVER w"), "sum(x) OVER w");
+  EXPECT_EQ(ExprText("sum(x) OVER (w ORDER BY a)"), "sum(x) OVER (w ORDER BY a)");
+}
+
+TEST(ParserQueryTest, WindowClauseAndQualify) {
+  ParsedQuery parsed = ParseQuery(
+      "SELECT a, rank() OVER w AS r FROM t WINDOW w AS (PARTITION BY b), v AS (w ORDER BY c) "
+      "QUALIFY r = 1 AND sum(a) OVER v > 2 ORDER BY a LIMIT 3");
+  const SelectNode& select = AsSelect(parsed.query);
+  ASSERT_EQ(select.windows.size(), 2u);
+  EXPECT_EQ(select.windows[0].name, "w");
+  EXPECT_EQ(select.windows[1].refname, "w");
+  ASSERT_TRUE(select.qualify);
+  EXPECT_EQ(select.qualify->ToString(), "((r = 1) AND (sum(a) OVER v > 2))");
+  EXPECT_EQ(select.order_by.size(), 1u);
+  // QUALIFY before WINDOW, and `qualify` as a plain name.
+  ParsedQuery before =
+      ParseQuery("SELECT a FROM t QUALIFY rank() OVER w = 1 WINDOW w AS (ORDER BY a)");
+  EXPECT_EQ(AsSelect(before.query).windows.size(), 1u);
+  EXPECT_TRUE(AsSelect(before.query).qualify);
+  ParsedQuery name = ParseQuery("SELECT qualify FROM t AS qualify");
+  EXPECT_FALSE(AsSelect(name.query).qualify);
+  EXPECT_NE(ParseErrorOf("SELECT a FROM t WINDOW w AS (ORDER BY a), w AS (ORDER BY a)")
+                .find("window \"w\" is already defined"),
+            std::string::npos);
+}
+
 TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   ExpectNotSupported("SELECT string_agg(x, ',' ORDER BY x) FROM t",
                      "ORDER BY inside aggregate functions is not supported yet");

@@ -71,6 +71,11 @@ struct HashAggregateLocalState : LocalSinkState {
     }
     for (const auto& g : op.groups_)
       group_values.emplace_back(g->type);
+    // DISTINCT aggregates need every row's group hash, which the direct map skips.
+    if (op.groups_.size() == 1 && op.distinct_layouts_.empty() &&
+        DirectGroupMap::Supports(op.groups_[0]->type)) {
+      direct = std::make_unique<DirectGroupMap>(memory);
+    }
     for (idx_t a = 0; a < op.aggregates_.size(); a++) {
       const auto& agg = op.aggregate(a);
       arg_values.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
@@ -78,6 +83,7 @@ struct HashAggregateLocalState : LocalSinkState {
   }
 
   std::unique_ptr<GroupedHashTable> table;
+  std::unique_ptr<DirectGroupMap> direct;  // in front of `table` for one integer key
   RowCollection single;
   uint8_t* single_row = nullptr;
   std::vector<std::unique_ptr<GroupedHashTable>> distinct;
@@ -170,7 +176,16 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
   }
   uint64_t* hashes = local.hashes.data();
   StringArena* arena;
-  if (!groups_.empty()) {
+  if (local.direct) {
+    uint32_t* misses = local.sel.data();
+    const idx_t missed = local.direct->Lookup(*keys[0], n, local.rows.data(), misses);
+    if (missed > 0) {
+      HashVector(*keys[0], n, hashes, false);
+      local.table->FindOrCreate(keys, hashes, misses, missed, local.rows.data(), local.scratch);
+      local.direct->Remember(*keys[0], misses, missed, local.rows.data());
+    }
+    arena = &local.table->partition(0).rows.arena();
+  } else if (!groups_.empty()) {
     for (idx_t g = 0; g < groups_.size(); g++)
       HashVector(*keys[g], n, hashes, g > 0);
     local.table->FindOrCreate(keys, hashes, nullptr, n, local.rows.data(), local.scratch);
