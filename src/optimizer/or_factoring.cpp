@@ -24,71 +24,6 @@ namespace shears {
 
 namespace {
 
-// The disjuncts of an OR (nested ORs flattened) or the conjuncts of an AND.
-void Flatten(BoundExprPtr expr, bool is_and, std::vector<BoundExprPtr>& out) {
-  if (expr->kind == BoundExprKind::kConjunction &&
-      static_cast<BoundConjunction&>(*expr).is_and == is_and) {
-    for (auto& child : static_cast<BoundConjunction&>(*expr).children)
-      Flatten(std::move(child), is_and, out);
-    return;
-  }
-  out.push_back(std::move(expr));
-}
-
-BoundExprPtr Combine(bool is_and, std::vector<BoundExprPtr> parts) {
-  if (parts.size() == 1) return std::move(parts[0]);
-  return std::make_unique<BoundConjunction>(is_and, std::move(parts));
-}
-
-// Rewrites ORs inside `expr` (bottom-up) with their common conjuncts factored out.
-BoundExprPtr Factor(BoundExprPtr expr) {
-  if (expr->kind != BoundExprKind::kConjunction) return expr;
-  auto& conjunction = static_cast<BoundConjunction&>(*expr);
-  for (auto& child : conjunction.children)
-    child = Factor(std::move(child));
-  if (conjunction.is_and) return expr;
-  std::vector<BoundExprPtr> disjuncts;
-  Flatten(std::move(expr), false, disjuncts);
-  std::vector<std::vector<BoundExprPtr>> branches(disjuncts.size());
-  for (size_t i = 0; i < disjuncts.size(); i++)
-    Flatten(std::move(disjuncts[i]), true, branches[i]);
-  std::vector<BoundExprPtr> common;
-  for (size_t c = 0; c < branches[0].size();) {
-    // Where the candidate occurs in each other branch.
-    std::vector<size_t> at(branches.size(), 0);
-    bool everywhere = true;
-    for (size_t b = 1; b < branches.size() && everywhere; b++) {
-      everywhere = false;
-      for (size_t i = 0; i < branches[b].size(); i++) {
-        if (ExpressionsEqual(*branches[0][c], *branches[b][i])) {
-          at[b] = i;
-          everywhere = true;
-          break;
-        }
-      }
-    }
-    if (!everywhere) {
-      c++;
-      continue;
-    }
-    common.push_back(std::move(branches[0][c]));
-    branches[0].erase(branches[0].begin() + static_cast<long>(c));
-    for (size_t b = 1; b < branches.size(); b++)
-      branches[b].erase(branches[b].begin() + static_cast<long>(at[b]));
-  }
-  bool some_branch_true = false;
-  std::vector<BoundExprPtr> rest;
-  for (auto& branch : branches) {
-    if (branch.empty()) {
-      some_branch_true = true;  // that branch was all common: the OR of the rest adds nothing
-    } else {
-      rest.push_back(Combine(true, std::move(branch)));
-    }
-  }
-  if (!some_branch_true) common.push_back(Combine(false, std::move(rest)));
-  return Combine(true, std::move(common));
-}
-
 bool Deterministic(BoundExpr& expr) {
   bool deterministic = true;
   VisitExpression(expr, [&](BoundExpr& e) {
@@ -118,12 +53,12 @@ void Derive(BoundExpr& expr, std::vector<BoundExprPtr>& out) {
     return;
   auto copy = expr.Copy();
   std::vector<BoundExprPtr> disjuncts;
-  Flatten(std::move(copy), false, disjuncts);
+  FlattenConnective(std::move(copy), false, disjuncts);
   // table -> per branch, its conjuncts over that table alone.
   std::map<int64_t, std::vector<std::vector<BoundExprPtr>>> per_table;
   for (size_t b = 0; b < disjuncts.size(); b++) {
     std::vector<BoundExprPtr> conjuncts;
-    Flatten(std::move(disjuncts[b]), true, conjuncts);
+    FlattenConnective(std::move(disjuncts[b]), true, conjuncts);
     for (auto& c : conjuncts) {
       const int64_t table = SingleTable(*c);
       if (table < 0 || !Deterministic(*c)) continue;
@@ -140,8 +75,8 @@ void Derive(BoundExpr& expr, std::vector<BoundExprPtr>& out) {
     if (!all) continue;
     std::vector<BoundExprPtr> parts;
     for (auto& branch : branches)
-      parts.push_back(Combine(true, std::move(branch)));
-    out.push_back(Combine(false, std::move(parts)));
+      parts.push_back(CombineConnective(true, std::move(branch)));
+    out.push_back(CombineConnective(false, std::move(parts)));
   }
 }
 
@@ -150,7 +85,7 @@ void Rewrite(std::vector<BoundExprPtr>& conjuncts, bool derive) {
   std::vector<BoundExprPtr> out;
   for (auto& c : conjuncts) {
     std::vector<BoundExprPtr> parts;
-    Flatten(Factor(std::move(c)), true, parts);
+    FlattenConnective(FactorOrBranches(std::move(c)), true, parts);
     for (auto& p : parts) {
       if (derive) Derive(*p, out);
       out.push_back(std::move(p));

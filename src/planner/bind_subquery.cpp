@@ -136,8 +136,12 @@ class CorrelationPuller {
   void PullFilter(LogicalOperatorPtr& op) {
     auto& filter = static_cast<LogicalFilter&>(*op);
     Pull(filter.children[0]);
+    // A correlation written in every branch of an OR (TPC-DS q41) is one for the whole OR.
+    std::vector<BoundExprPtr> conditions;
+    for (auto& condition : filter.conditions)
+      SplitConjunction(FactorOrBranches(std::move(condition)), conditions);
     std::vector<BoundExprPtr> kept;
-    for (auto& condition : filter.conditions) {
+    for (auto& condition : conditions) {
       if (IsInner(*condition)) {
         kept.push_back(std::move(condition));
         continue;

@@ -379,6 +379,70 @@ bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b) {
   return true;
 }
 
+void FlattenConnective(BoundExprPtr expr, bool is_and, std::vector<BoundExprPtr>& out) {
+  if (expr->kind == BoundExprKind::kConjunction &&
+      static_cast<BoundConjunction&>(*expr).is_and == is_and) {
+    for (auto& child : static_cast<BoundConjunction&>(*expr).children)
+      FlattenConnective(std::move(child), is_and, out);
+    return;
+  }
+  out.push_back(std::move(expr));
+}
+
+BoundExprPtr CombineConnective(bool is_and, std::vector<BoundExprPtr> parts) {
+  if (parts.size() == 1) return std::move(parts[0]);
+  return std::make_unique<BoundConjunction>(is_and, std::move(parts));
+}
+
+// Rewrites ORs inside `expr` (bottom-up) with their common conjuncts factored out.
+BoundExprPtr FactorOrBranches(BoundExprPtr expr) {
+  if (expr->kind != BoundExprKind::kConjunction) return expr;
+  auto& conjunction = static_cast<BoundConjunction&>(*expr);
+  for (auto& child : conjunction.children)
+    child = FactorOrBranches(std::move(child));
+  if (conjunction.is_and) return expr;
+  std::vector<BoundExprPtr> disjuncts;
+  FlattenConnective(std::move(expr), false, disjuncts);
+  std::vector<std::vector<BoundExprPtr>> branches(disjuncts.size());
+  for (size_t i = 0; i < disjuncts.size(); i++)
+    FlattenConnective(std::move(disjuncts[i]), true, branches[i]);
+  std::vector<BoundExprPtr> common;
+  for (size_t c = 0; c < branches[0].size();) {
+    // Where the candidate occurs in each other branch.
+    std::vector<size_t> at(branches.size(), 0);
+    bool everywhere = true;
+    for (size_t b = 1; b < branches.size() && everywhere; b++) {
+      everywhere = false;
+      for (size_t i = 0; i < branches[b].size(); i++) {
+        if (ExpressionsEqual(*branches[0][c], *branches[b][i])) {
+          at[b] = i;
+          everywhere = true;
+          break;
+        }
+      }
+    }
+    if (!everywhere) {
+      c++;
+      continue;
+    }
+    common.push_back(std::move(branches[0][c]));
+    branches[0].erase(branches[0].begin() + static_cast<long>(c));
+    for (size_t b = 1; b < branches.size(); b++)
+      branches[b].erase(branches[b].begin() + static_cast<long>(at[b]));
+  }
+  bool some_branch_true = false;
+  std::vector<BoundExprPtr> rest;
+  for (auto& branch : branches) {
+    if (branch.empty()) {
+      some_branch_true = true;  // that branch was all common: the OR of the rest adds nothing
+    } else {
+      rest.push_back(CombineConnective(true, std::move(branch)));
+    }
+  }
+  if (!some_branch_true) common.push_back(CombineConnective(false, std::move(rest)));
+  return CombineConnective(true, std::move(common));
+}
+
 void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {
   if (expr->kind == BoundExprKind::kConjunction && static_cast<BoundConjunction&>(*expr).is_and) {
     for (auto& child : static_cast<BoundConjunction&>(*expr).children) {

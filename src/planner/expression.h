@@ -268,6 +268,14 @@ std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr);
 /// Whether `a` and `b` are the same expression: same kinds, types, functions, bindings and
 /// constants, child by child (aliases aside).
 bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b);
+/// The disjuncts of an OR (`is_and` false) or the conjuncts of an AND, nested ones flattened
+/// (moves them out of `expr`).
+void FlattenConnective(BoundExprPtr expr, bool is_and, std::vector<BoundExprPtr>& out);
+/// The AND (or OR) of `parts`; the part itself when there is one.
+BoundExprPtr CombineConnective(bool is_and, std::vector<BoundExprPtr> parts);
+/// `expr` with the conjuncts common to every branch of each OR in it taken out of that OR:
+/// (A AND B) OR (A AND C) becomes A AND (B OR C) (an equivalence in three-valued logic too).
+BoundExprPtr FactorOrBranches(BoundExprPtr expr);
 /// Splits AND chains into their conjuncts (moves them out of `expr`).
 void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
 /// AND of the conjuncts (a TRUE constant when empty).

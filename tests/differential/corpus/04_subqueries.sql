@@ -65,3 +65,9 @@ SELECT CASE WHEN (SELECT count(*) FROM store WHERE s_state = 'TN') > 0 THEN 'yes
 
 SELECT count(*) FROM item i WHERE EXISTS (SELECT 1 FROM store_sales ss WHERE ss.ss_item_sk = i.i_item_sk AND ss.ss_quantity > 99)
 OR i.i_current_price > 95;
+
+-- The correlation in every branch of an OR (TPC-DS q41).
+SELECT DISTINCT i1.i_brand FROM item i1 WHERE i1.i_item_sk BETWEEN 100 AND 300
+AND (SELECT count(*) FROM item i2
+     WHERE (i2.i_class = i1.i_class AND i2.i_category = 'Books' AND i2.i_current_price > 50)
+        OR (i2.i_class = i1.i_class AND i2.i_category = 'Music')) > 0;
