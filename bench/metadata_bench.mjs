@@ -7,8 +7,10 @@
 //        [--baseline OTHER_SHEARS_BINARY]
 //
 // Prints a markdown table: medians of the statement time (`--timer`, what the statement took
-// inside shears: listing, footers, planning, execution), of the whole process (start to exit)
-// and of DuckDB's query; with strace installed, the Parquet files each shears binary opens.
+// inside shears: listing, footers, planning, execution), of the whole process (start to exit),
+// with perf installed of the process's CPU time (all threads; `SELECT 1` alone takes some 6
+// ms), and of DuckDB's query; with strace installed, the Parquet files each shears binary
+// opens.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -55,13 +57,27 @@ function queries(data) {
   ];
 }
 
+// CPU time of the shears process (perf stat's task-clock, all threads), steadier than wall
+// time on a busy machine; null without perf.
+const perfOut = path.join(os.tmpdir(), `metadata_bench_${process.pid}.perf`);
+const havePerf = spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfOut, 'true']).status === 0;
+
 function runShears(binary, sql) {
+  const args = ['--timer', '--format', 'csv', '-c', sql];
   const started = performance.now();
-  const child = spawnSync(binary, ['--timer', '--format', 'csv', '-c', sql], { encoding: 'utf8' });
+  const child = havePerf
+    ? spawnSync('perf', ['stat', '-x,', '-e', 'task-clock', '-o', perfOut, binary, ...args],
+      { encoding: 'utf8' })
+    : spawnSync(binary, args, { encoding: 'utf8' });
   const wall = performance.now() - started;
   if (child.status !== 0) throw new Error(`${binary}: ${child.stderr}`);
   const statement = Number(child.stderr.match(/Run Time: ([\d.]+) ms/)[1]);
-  return { statement, wall, rows: child.stdout.trim().split('\n').slice(1).join(';') };
+  let cpu = null;
+  if (havePerf) {
+    const line = fs.readFileSync(perfOut, 'utf8').split('\n').find((l) => l.includes('task-clock'));
+    cpu = line ? Number(line.split(',')[0]) : null;
+  }
+  return { statement, wall, cpu, rows: child.stdout.trim().split('\n').slice(1).join(';') };
 }
 
 async function runDuckDB(sql) {
@@ -69,11 +85,14 @@ async function runDuckDB(sql) {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   const opened = performance.now();
+  const cpuBefore = process.cpuUsage();
   const reader = await connection.runAndReadAll(sql);
   const done = performance.now();
+  const cpuUsed = process.cpuUsage(cpuBefore);  // every thread of this process: DuckDB's
   const rows = reader.getRowsJson().map((r) => r.join(',')).join(';');
   connection.closeSync?.();
-  return { query: done - opened, wall: done - started, rows };
+  return { query: done - opened, wall: done - started, rows,
+    cpu: (cpuUsed.user + cpuUsed.system) / 1000 };
 }
 
 function parquetFilesOpened(binary, sql) {
@@ -96,8 +115,9 @@ const binaries = [['shears', options.shears]];
 if (options.baseline) binaries.push(['baseline', options.baseline]);
 const table = [];
 for (const q of queries(options.data)) {
-  const times = Object.fromEntries(binaries.map(([label]) => [label, { statement: [], wall: [] }]));
-  const duck = { query: [], wall: [] };
+  const times = Object.fromEntries(
+    binaries.map(([label]) => [label, { statement: [], wall: [], cpu: [] }]));
+  const duck = { query: [], wall: [], cpu: [] };
   let expected;
   for (let run = 0; run <= options.runs; run++) {  // run 0 warms the page cache
     for (const [label, binary] of binaries) {
@@ -105,6 +125,7 @@ for (const q of queries(options.data)) {
       if (run > 0) {
         times[label].statement.push(r.statement);
         times[label].wall.push(r.wall);
+        if (r.cpu !== null) times[label].cpu.push(r.cpu);
       }
       expected ??= r.rows;
       if (r.rows !== expected) throw new Error(`${label} gave ${r.rows}, expected ${expected}`);
@@ -113,6 +134,7 @@ for (const q of queries(options.data)) {
     if (run > 0) {
       duck.query.push(d.query);
       duck.wall.push(d.wall);
+      duck.cpu.push(d.cpu);
     }
     if (d.rows.replace(/"/g, '') !== expected) {
       throw new Error(`DuckDB gave ${d.rows}, shears ${expected}`);
@@ -120,15 +142,18 @@ for (const q of queries(options.data)) {
   }
   const row = [q.name];
   for (const [label, binary] of binaries) {
-    row.push(`${ms(median(times[label].statement))} / ${ms(median(times[label].wall))}`,
+    const cpu = times[label].cpu.length ? ms(median(times[label].cpu)) : '?';
+    row.push(`${ms(median(times[label].statement))} / ${ms(median(times[label].wall))}`, cpu,
       parquetFilesOpened(binary, q.shears));
   }
-  row.push(`${ms(median(duck.query))} / ${ms(median(duck.wall))}`);
+  row.push(`${ms(median(duck.query))} / ${ms(median(duck.wall))}`, ms(median(duck.cpu)));
   table.push(row);
 }
 const header = ['query'];
-for (const [label] of binaries) header.push(`${label} ms (statement / process)`, `${label} files`);
-header.push('DuckDB ms (query / with instance)');
+for (const [label] of binaries) {
+  header.push(`${label} ms (statement / process)`, `${label} CPU ms`, `${label} files`);
+}
+header.push('DuckDB ms (query / with instance)', 'DuckDB query CPU ms');
 console.log(`| ${header.join(' | ')} |`);
 console.log(`|${header.map(() => '---').join('|')}|`);
 for (const row of table) console.log(`| ${row.join(' | ')} |`);

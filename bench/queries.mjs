@@ -115,6 +115,35 @@ export const QUERIES = [
           WHERE d.d_year = 2000 AND d.d_moy = 2`,
   },
   {
+    name: 'union_all_two_facts',
+    what: 'UNION ALL of sales and returns joined to one month: each branch pruned on its own key',
+    sql: `SELECT count(*) AS rows_kept, sum(q) AS quantity
+          FROM (SELECT ss_sold_date_sk AS k, ss_quantity AS q FROM store_sales
+                UNION ALL SELECT sr_returned_date_sk, sr_return_quantity FROM store_returns) x
+          JOIN date_dim d ON x.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7`,
+  },
+  {
+    name: 'fact_in_subquery',
+    what: 'the fact inside IN (subquery): days of one month that had a sale of 100 items',
+    sql: `SELECT d.d_date FROM date_dim d WHERE d.d_year = 2000 AND d.d_moy = 2
+            AND d.d_date_sk IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity = 100)`,
+  },
+  {
+    name: 'key_computed_below',
+    what: 'a partition key computed in a subquery (k + 1) joined to one month',
+    sql: `SELECT count(*) AS sales, sum(x.q) AS quantity
+          FROM (SELECT ss_sold_date_sk + 1 AS k, ss_quantity AS q FROM store_sales) x
+          JOIN date_dim d ON x.k = d.d_date_sk + 1 WHERE d.d_year = 2001 AND d.d_moy = 7`,
+  },
+  {
+    name: 'item_key_cast',
+    what: 'non-partition key through a cast: CAST(ss_item_sk AS INTEGER) against Music items',
+    sql: `SELECT count(*) AS sales, sum(ss.ss_net_profit) AS profit
+          FROM store_sales ss JOIN (SELECT CAST(i_item_sk AS INTEGER) AS k FROM item
+                                    WHERE i_category = 'Music' AND i_class = 'class 4') i
+            ON CAST(ss.ss_item_sk AS INTEGER) = i.k`,
+  },
+  {
     name: 'item_category_class',
     what: 'non-partition key: items of one category and class (runtime filter target)',
     sql: `SELECT i.i_brand, count(*) AS sales, sum(ss.ss_net_profit) AS profit

@@ -16,7 +16,8 @@ namespace {
 
 // Version 1: views, tables, columns, partitions, files, statistics.
 // Version 2: tables.managed (tables whose files shears writes and deletes).
-constexpr int kSchemaVersion = 2;
+// Version 3: columns.not_null and table_keys (constraints of managed tables).
+constexpr int kSchemaVersion = 3;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -33,6 +34,11 @@ CREATE TABLE IF NOT EXISTS columns (
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
   ordinal INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
   is_partition INTEGER NOT NULL, unsupported_reason TEXT NOT NULL,
+  not_null INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (table_id, ordinal));
+CREATE TABLE IF NOT EXISTS table_keys (
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL, is_primary INTEGER NOT NULL, columns TEXT NOT NULL,
   PRIMARY KEY (table_id, ordinal));
 CREATE TABLE IF NOT EXISTS partitions (
   partition_id INTEGER PRIMARY KEY,
@@ -298,13 +304,21 @@ void Catalog::InitializeSchema() {
     }
   }
   Transaction transaction(db_);
+  // An older catalog's columns table lacks not_null: added before kSchema's CREATEs (which
+  // leave existing tables alone) so that both paths end with the same schema.
+  if (version && *version < 3) {
+    Execute("ALTER TABLE columns ADD COLUMN not_null INTEGER NOT NULL DEFAULT 0");
+  }
+  if (version && *version < 2) {
+    Execute("ALTER TABLE tables ADD COLUMN managed INTEGER NOT NULL DEFAULT 0");
+  }
   Execute(kSchema);
   if (!version) {
     Statement write(db_, "INSERT INTO meta (key, value) VALUES ('schema_version', ?)");
     write.Bind(1, std::to_string(kSchemaVersion)).Run();
-  } else if (*version < 2) {
-    Execute("ALTER TABLE tables ADD COLUMN managed INTEGER NOT NULL DEFAULT 0");
-    Execute("UPDATE meta SET value = '2' WHERE key = 'schema_version'");
+  } else if (*version < kSchemaVersion) {
+    Statement write(db_, "UPDATE meta SET value = ? WHERE key = 'schema_version'");
+    write.Bind(1, std::to_string(kSchemaVersion)).Run();
   }
   transaction.Commit();
   change_count_++;
@@ -422,7 +436,7 @@ void Catalog::CreateTable(const TableDefinition& table) {
   const int64_t table_id = sqlite3_last_insert_rowid(db_);
   Statement column(db_,
                    "INSERT INTO columns (table_id, ordinal, name, type, is_partition, "
-                   "unsupported_reason) VALUES (?, ?, ?, ?, ?, ?)");
+                   "unsupported_reason, not_null) VALUES (?, ?, ?, ?, ?, ?, ?)");
   for (size_t i = 0; i < table.columns.size(); i++) {
     const auto& c = table.columns[i];
     column.Bind(1, table_id)
@@ -431,6 +445,17 @@ void Catalog::CreateTable(const TableDefinition& table) {
         .Bind(4, c.type.ToString())
         .Bind(5, int64_t{c.is_partition})
         .Bind(6, c.unsupported_reason)
+        .Bind(7, int64_t{c.not_null})
+        .Run();
+  }
+  Statement insert_key(db_,
+                       "INSERT INTO table_keys (table_id, ordinal, is_primary, columns) VALUES "
+                       "(?, ?, ?, ?)");
+  for (size_t i = 0; i < table.keys.size(); i++) {
+    insert_key.Bind(1, table_id)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, int64_t{table.keys[i].primary})
+        .Bind(4, EncodeColumnMap(table.keys[i].columns))
         .Run();
   }
   InsertPartitions(table_id, table.partitions);
@@ -491,8 +516,8 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
   table.columns_declared = read.Int(4) != 0;
   table.managed = read.Int(5) != 0;
   Statement columns(db_,
-                    "SELECT name, type, is_partition, unsupported_reason FROM columns WHERE "
-                    "table_id = ? ORDER BY ordinal");
+                    "SELECT name, type, is_partition, unsupported_reason, not_null FROM columns "
+                    "WHERE table_id = ? ORDER BY ordinal");
   columns.Bind(1, table_id);
   while (columns.Step()) {
     CatalogColumn column;
@@ -500,11 +525,25 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
     column.type = ParseTypeString(columns.Text(1));
     column.is_partition = columns.Int(2) != 0;
     column.unsupported_reason = columns.Text(3);
+    column.not_null = columns.Int(4) != 0;
     if (!column.type.valid() && column.unsupported_reason.empty()) {
       throw CorruptFileError("the catalog '{}' has an unknown type '{}' for {}.{}", path_,
                              columns.Text(1), table.name, column.name);
     }
     table.columns.push_back(std::move(column));
+  }
+  Statement keys(db_,
+                 "SELECT is_primary, columns FROM table_keys WHERE table_id = ? ORDER BY ordinal");
+  keys.Bind(1, table_id);
+  while (keys.Step()) {
+    TableKey key{keys.Int(0) != 0, DecodeColumnMap(keys.Text(1))};
+    for (int c : key.columns) {
+      if (c < 0 || static_cast<size_t>(c) >= table.columns.size()) {
+        throw CorruptFileError("the catalog '{}' has a key of table {} on a column it lacks", path_,
+                               table.name);
+      }
+    }
+    table.keys.push_back(std::move(key));
   }
   // One pass over the files, joined to their partitions, in path order.
   Statement files(db_,

@@ -31,6 +31,14 @@ struct CatalogColumn {
   LogicalType type;  // invalid when unreadable (see unsupported_reason)
   bool is_partition = false;
   std::string unsupported_reason;
+  bool not_null = false;  // NOT NULL (or in the PRIMARY KEY) of a managed table
+};
+
+/// A PRIMARY KEY or UNIQUE constraint of a managed table: no two rows have the same values in
+/// `columns` (rows with a NULL in them excepted; PRIMARY KEY columns are NOT NULL).
+struct TableKey {
+  bool primary = false;
+  std::vector<int> columns;  // indexes into TableDefinition::columns
 };
 
 /// ANALYZE's statistics of one column at one level.
@@ -78,6 +86,7 @@ struct TableDefinition {
   bool managed = false;
   /// File columns, then partition columns (directory order).
   std::vector<CatalogColumn> columns;
+  std::vector<TableKey> keys;
   std::vector<CatalogPartition> partitions;  // sorted by path
   /// Table-level ANALYZE statistics, when the table was analyzed since its last change.
   std::optional<StatisticsEntry> statistics;

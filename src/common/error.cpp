@@ -22,6 +22,8 @@ const char* ErrorKindName(ErrorKind kind) {
       return "Out of Memory Error";
     case ErrorKind::kCancelled:
       return "Cancelled";
+    case ErrorKind::kConstraint:
+      return "Constraint Error";
     case ErrorKind::kInternal:
       return "Internal Error";
   }
@@ -48,6 +50,8 @@ void ThrowError(ErrorKind kind, const std::string& message) {
       throw OutOfMemoryError(message);
     case ErrorKind::kCancelled:
       throw CancelledError(message);
+    case ErrorKind::kConstraint:
+      throw ConstraintError(message);
     case ErrorKind::kInternal:
       break;
   }

@@ -21,6 +21,7 @@ enum class ErrorKind {
   kOutOfRange,    // a value does not fit (overflow, bad cast)
   kOutOfMemory,   // the memory limit was reached
   kCancelled,     // the query was cancelled
+  kConstraint,    // a write would break a table's NOT NULL, UNIQUE or PRIMARY KEY
   kInternal,      // a bug in shears
 };
 
@@ -54,6 +55,7 @@ SHEARS_DEFINE_ERROR(BinderError, ErrorKind::kBinder)
 SHEARS_DEFINE_ERROR(OutOfRangeError, ErrorKind::kOutOfRange)
 SHEARS_DEFINE_ERROR(OutOfMemoryError, ErrorKind::kOutOfMemory)
 SHEARS_DEFINE_ERROR(CancelledError, ErrorKind::kCancelled)
+SHEARS_DEFINE_ERROR(ConstraintError, ErrorKind::kConstraint)
 SHEARS_DEFINE_ERROR(InternalError, ErrorKind::kInternal)
 
 #undef SHEARS_DEFINE_ERROR

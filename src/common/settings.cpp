@@ -63,6 +63,10 @@ const std::vector<SettingInfo>& Settings::All() {
          "machine's speed or load; 0 means no limit."},
         {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
          "Worker threads per query (default: all cores)."},
+        {"default_null_order", LogicalType::Varchar(), Value::Varchar("nulls_last"),
+         "Where ORDER BY puts NULLs without NULLS FIRST/LAST: nulls_last (DuckDB: last for ASC "
+         "and DESC) or postgres (NULLs sort as the largest value: last for ASC, first for "
+         "DESC)."},
         {"runtime_filter", LogicalType::Varchar(), Value::Varchar("auto"),
          "Runtime join filters: auto (when estimates say they pay), always, or off."},
         {"runtime_filter.max_build_size", LogicalType::Bigint(), Value::Bigint(4'000'000),
@@ -245,6 +249,16 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
                                   text);
         }
         converted = Value::Varchar(mode);
+      }
+      if (name == "default_null_order") {
+        std::string order = AsciiLower(text);
+        // DuckDB's spellings of the same two orders.
+        if (order == "nulls_first_on_desc" || order == "nulls_last_on_asc") order = "postgres";
+        if (order != "nulls_last" && order != "postgres") {
+          throw InvalidInputError(
+              "setting 'default_null_order' expects nulls_last or postgres, got '{}'", text);
+        }
+        converted = Value::Varchar(order);
       }
   }
   values_[name] = converted;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "common/error.h"
 #include "execution/row_layout.h"
@@ -31,6 +32,14 @@ RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types)
 bool RuntimeFilter::IntegerKeys() const {
   const PhysicalType p = key_types_[0].physical();
   return key_types_.size() == 1 && (p == PhysicalType::kInt32 || p == PhysicalType::kInt64);
+}
+
+bool RuntimeFilterKeyInverse::Apply(int64_t& value) const {
+  for (const Step& step : steps) {
+    if (step.add != 0 && __builtin_add_overflow(value, step.add, &value)) return false;
+    if (step.fits_int32 && (value < INT32_MIN || value > INT32_MAX)) return false;
+  }
+  return true;
 }
 
 int64_t RuntimeFilter::IntegerAt(const Vector& v, idx_t row) {

@@ -47,10 +47,31 @@ struct RuntimeFilterLimits {
   double bloom_fpp = 0.01;
 };
 
+/// When the join key is computed from the scan column by an invertible integer computation
+/// (CASTs between INTEGER and BIGINT, + or - a constant: `CAST(k AS BIGINT)`, `k + 1`), each
+/// build key is mapped back to the one column value that computes to it, so the filter holds
+/// column values and tests row groups, pages and rows on the column itself. A key no column
+/// value computes to (out of the column type's range) is left out.
+struct RuntimeFilterKeyInverse {
+  struct Step {
+    int64_t add = 0;          // key += add (fails on overflow)
+    bool fits_int32 = false;  // then: fails unless the result fits INTEGER
+  };
+  std::vector<Step> steps;  // in order, from the key to the column value
+  LogicalType column_type;  // INTEGER or BIGINT
+  std::string description;  // the computation, for EXPLAIN ("(ss_item_sk + 1)")
+
+  /// Maps `value` in place; false when no column value computes to it.
+  bool Apply(int64_t& value) const;
+};
+
 /// A runtime filter the join builds from its hash table once the build side finished.
 struct RuntimeFilterSpec {
   int filter_id = 0;
   std::vector<size_t> keys;  // indexes into the join's conditions: the filter's combined key
+  /// One key computed from the scan column (see RuntimeFilterKeyInverse): the filter holds the
+  /// column values the build keys map back to.
+  std::optional<RuntimeFilterKeyInverse> inverse;
   RuntimeFilterLimits limits;
   /// `auto` mode: the filter is not applied when what the build produced makes it useless
   /// (estimated filter ratio below min_filter_ratio against probe_rows). `always`: applied.

@@ -223,4 +223,124 @@ void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const Combin
   }
 }
 
+DirectGroupMap::~DirectGroupMap() {
+  if (memory_ && reserved_ > 0) memory_->Release(reserved_);
+}
+
+bool DirectGroupMap::Supports(const LogicalType& type) {
+  return type.physical() == PhysicalType::kInt32 || type.physical() == PhysicalType::kInt64;
+}
+
+idx_t DirectGroupMap::Lookup(const Vector& key, idx_t count, uint8_t** rows,
+                             uint32_t* misses) const {
+  if (key.type().physical() == PhysicalType::kInt32) {
+    return LookupLoop<int32_t>(key, count, rows, misses);
+  }
+  return LookupLoop<int64_t>(key, count, rows, misses);
+}
+
+void DirectGroupMap::Remember(const Vector& key, const uint32_t* misses, idx_t count,
+                              uint8_t* const* rows) {
+  if (key.type().physical() == PhysicalType::kInt32) {
+    RememberLoop<int32_t>(key, misses, count, rows);
+  } else {
+    RememberLoop<int64_t>(key, misses, count, rows);
+  }
+}
+
+template <typename T>
+idx_t DirectGroupMap::LookupLoop(const Vector& key, idx_t count, uint8_t** rows,
+                                 uint32_t* misses) const {
+  const T* data = key.data<T>();
+  const auto& validity = key.validity();
+  uint8_t* const* slots = slots_.data();
+  const uint64_t size = slots_.size();
+  idx_t missed = 0;
+  // Offsets are computed in wrapping unsigned arithmetic: a key below base_ wraps to a huge
+  // offset and fails the bound check like one above the range.
+  if (validity.AllValid()) {
+    for (idx_t i = 0; i < count; i++) {
+      const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - base_;
+      uint8_t* row = offset < size ? slots[offset] : nullptr;
+      rows[i] = row;
+      misses[missed] = static_cast<uint32_t>(i);
+      missed += row == nullptr;
+    }
+    return missed;
+  }
+  for (idx_t i = 0; i < count; i++) {
+    uint8_t* row;
+    if (validity.IsValid(i)) {
+      const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - base_;
+      row = offset < size ? slots[offset] : nullptr;
+    } else {
+      row = null_row_;
+    }
+    rows[i] = row;
+    misses[missed] = static_cast<uint32_t>(i);
+    missed += row == nullptr;
+  }
+  return missed;
+}
+
+template <typename T>
+void DirectGroupMap::RememberLoop(const Vector& key, const uint32_t* misses, idx_t count,
+                                  uint8_t* const* rows) {
+  const T* data = key.data<T>();
+  const auto& validity = key.validity();
+  int64_t low = INT64_MAX, high = INT64_MIN;
+  for (idx_t k = 0; k < count; k++) {
+    const uint32_t r = misses[k];
+    if (!validity.IsValid(r)) {
+      null_row_ = rows[r];
+      continue;
+    }
+    low = std::min<int64_t>(low, data[r]);
+    high = std::max<int64_t>(high, data[r]);
+  }
+  rows_seen_ += count;
+  if (low > high) return;  // only NULLs
+  Grow(static_cast<uint64_t>(low), static_cast<uint64_t>(high));
+  const uint64_t size = slots_.size();
+  for (idx_t k = 0; k < count; k++) {
+    const uint32_t r = misses[k];
+    if (!validity.IsValid(r)) continue;
+    const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[r])) - base_;
+    if (offset < size) slots_[offset] = rows[r];
+  }
+}
+
+void DirectGroupMap::Grow(uint64_t low, uint64_t high) {
+  // The range wanted: the current one widened to [low, high] (keys as signed values).
+  uint64_t new_low = low, new_high = high;
+  if (!slots_.empty()) {
+    const uint64_t old_high = base_ + slots_.size() - 1;
+    if (static_cast<int64_t>(base_) < static_cast<int64_t>(new_low)) new_low = base_;
+    if (static_cast<int64_t>(old_high) > static_cast<int64_t>(new_high)) new_high = old_high;
+    if (new_low == base_ && new_high == old_high) return;  // already covered
+  }
+  const uint64_t span = new_high - new_low;  // slots needed - 1, wrapping for huge ranges
+  const uint64_t allowed =
+      std::min<uint64_t>(kMaxSlots, std::max<uint64_t>(1 << 16, 16 * rows_seen_));
+  if (span >= allowed) return;  // keys outside the array keep going to the table
+  // Room to grow upwards too (keys usually grow), within the allowance.
+  const uint64_t size =
+      std::min<uint64_t>(allowed, std::max<uint64_t>(span + 1, 2 * slots_.size()));
+  const int64_t bytes = static_cast<int64_t>(size * sizeof(uint8_t*)) - reserved_;
+  if (memory_ && bytes > 0) {
+    try {
+      memory_->Reserve(bytes);
+    } catch (const Error&) {
+      return;  // no memory for the array: the table alone does the work
+    }
+  }
+  std::vector<uint8_t*> slots(size, nullptr);
+  for (uint64_t i = 0; i < slots_.size(); i++) {
+    if (slots_[i]) slots[base_ + i - new_low] = slots_[i];
+  }
+  slots_ = std::move(slots);
+  base_ = new_low;
+  if (bytes > 0) reserved_ += bytes;
+}
+
 }  // namespace shears

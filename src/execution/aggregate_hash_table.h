@@ -89,4 +89,41 @@ class GroupedHashTable {
   std::vector<std::unique_ptr<GroupPartition>> partitions_;
 };
 
+/// In front of a thread's table when the GROUP BY is one integer column: an array indexed by
+/// key - base holds each group's row, so a key seen before costs one load instead of a hash,
+/// a probe and a key comparison. Group rows never move, so the array only caches what the
+/// table holds; keys outside the range it may cover (at most kMaxSlots wide, and not much wider
+/// than the rows seen so far, so a few far-apart keys allocate little) go to the table.
+class DirectGroupMap {
+ public:
+  static constexpr uint64_t kMaxSlots = uint64_t{1} << 20;
+
+  explicit DirectGroupMap(MemoryTracker* memory) : memory_(memory) {}
+  ~DirectGroupMap();
+  DirectGroupMap(const DirectGroupMap&) = delete;
+  DirectGroupMap& operator=(const DirectGroupMap&) = delete;
+
+  /// Whether keys of `type` can be mapped (32- and 64-bit integer layouts).
+  static bool Supports(const LogicalType& type);
+  /// Sets rows[i] for the keys it knows (i < count) and lists the others in `misses`; returns
+  /// how many it listed.
+  idx_t Lookup(const Vector& key, idx_t count, uint8_t** rows, uint32_t* misses) const;
+  /// Remembers the rows the table gave for misses[0..count) (rows indexed by input row).
+  void Remember(const Vector& key, const uint32_t* misses, idx_t count, uint8_t* const* rows);
+
+ private:
+  template <typename T>
+  idx_t LookupLoop(const Vector& key, idx_t count, uint8_t** rows, uint32_t* misses) const;
+  template <typename T>
+  void RememberLoop(const Vector& key, const uint32_t* misses, idx_t count, uint8_t* const* rows);
+  void Grow(uint64_t low, uint64_t high);
+
+  MemoryTracker* memory_;
+  uint64_t base_ = 0;  // the key of slots_[0], as two's complement bits
+  std::vector<uint8_t*> slots_;
+  uint8_t* null_row_ = nullptr;
+  idx_t rows_seen_ = 0;
+  int64_t reserved_ = 0;
+};
+
 }  // namespace shears

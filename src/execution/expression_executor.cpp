@@ -248,6 +248,22 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
   for (idx_t i = 0; i < count; i++)
     remaining[i] = static_cast<uint32_t>(i);
   auto evaluate_on = [&](const BoundExpr& branch, const std::vector<uint32_t>& rows) {
+    if (branch.kind == BoundExprKind::kConstant) {
+      // THEN 'literal': one value written to the rows, nothing evaluated or gathered.
+      Vector one(result.type(), 1);
+      FillConstant(static_cast<const BoundConstant&>(branch).value, 1, one);
+      if (one.IsNull(0)) {
+        for (uint32_t r : rows)
+          result.validity().SetNull(r);
+        return;
+      }
+      const size_t width = result.type().value_size();
+      uint8_t* to = result.raw_data();
+      for (uint32_t r : rows)
+        std::memcpy(to + r * width, one.raw_data(), width);
+      if (result.type().IsString()) result.ShareStringBuffers(one);
+      return;
+    }
     Vector values(result.type(), std::max<idx_t>(rows.size(), 1));
     EvaluateOnRows(branch, input, count, rows, values);
     ScatterRows(values, rows, result);
@@ -257,15 +273,22 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
     if (remaining.empty()) break;
     Vector condition(LogicalType::Boolean(), std::max<idx_t>(remaining.size(), 1));
     EvaluateOnRows(*when, input, count, remaining, condition);
-    matched.clear();
-    rest.clear();
-    for (size_t j = 0; j < remaining.size(); j++) {
-      if (condition.validity().IsValid(j) && condition.data<uint8_t>()[j]) {
-        matched.push_back(remaining[j]);
-      } else {
-        rest.push_back(remaining[j]);
-      }
+    // Split without branches: each row is written to both lists, and counts in one.
+    const idx_t size = remaining.size();
+    matched.resize(size);
+    rest.resize(size);
+    idx_t matched_count = 0, rest_count = 0;
+    const uint8_t* values = condition.data<uint8_t>();
+    const auto& validity = condition.validity();
+    for (size_t j = 0; j < size; j++) {
+      const bool hit = values[j] != 0 && validity.IsValid(j);
+      matched[matched_count] = remaining[j];
+      rest[rest_count] = remaining[j];
+      matched_count += hit;
+      rest_count += !hit;
     }
+    matched.resize(matched_count);
+    rest.resize(rest_count);
     if (!matched.empty()) evaluate_on(*then, matched);
     remaining.swap(rest);
   }

@@ -30,10 +30,12 @@ JoinHashTable::~JoinHashTable() {
     std::free(entries_);
     if (memory_) memory_->Release(static_cast<int64_t>(capacity_ * sizeof(uint64_t)));
   }
+  if (memory_ && direct_bytes_ > 0) memory_->Release(direct_bytes_);
 }
 
 int64_t JoinHashTable::bytes() const {
-  int64_t total = rows_.bytes() + static_cast<int64_t>(capacity_ * sizeof(uint64_t));
+  int64_t total =
+      rows_.bytes() + static_cast<int64_t>(capacity_ * sizeof(uint64_t)) + direct_bytes_;
   for (const auto& arena : rows_.arenas())
     total += arena->bytes();
   return total;
@@ -131,6 +133,68 @@ void JoinHashTable::Build() {
       std::swap(remaining, no_match);
       remaining_count = mismatches;
     }
+  }
+  BuildDirect();
+}
+
+void JoinHashTable::BuildDirect() {
+  if (key_count_ != 1 || null_equal_[0] || distinct_keys_ == 0) return;
+  const PhysicalType physical = layout_.types[0].physical();
+  if (physical != PhysicalType::kInt32 && physical != PhysicalType::kInt64) return;
+  const uint32_t offset = layout_.offsets[0];
+  auto key_of = [&](const uint8_t* row) -> int64_t {
+    return physical == PhysicalType::kInt32 ? LoadRow<int32_t>(row + offset)
+                                            : LoadRow<int64_t>(row + offset);
+  };
+  int64_t low = INT64_MAX, high = INT64_MIN;
+  for (uint64_t i = 0; i < capacity_; i++) {
+    if (entries_[i] == 0) continue;
+    const int64_t key = key_of(EntryRow(entries_[i]));
+    low = std::min(low, key);
+    high = std::max(high, key);
+  }
+  // Dense enough that the array is at most about four times the entries' size; keys far
+  // apart stay with the hash table.
+  const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
+  if (span >= std::max<uint64_t>(4096, 4 * capacity_) || span >= (uint64_t{1} << 26)) return;
+  const int64_t bytes = static_cast<int64_t>((span + 1) * sizeof(uint8_t*));
+  if (memory_) {
+    try {
+      memory_->Reserve(bytes);
+    } catch (const Error&) {
+      return;  // the hash table alone does the work
+    }
+  }
+  direct_bytes_ = bytes;
+  direct_.assign(span + 1, nullptr);
+  direct_base_ = static_cast<uint64_t>(low);
+  for (uint64_t i = 0; i < capacity_; i++) {
+    if (entries_[i] == 0) continue;
+    uint8_t* row = EntryRow(entries_[i]);
+    direct_[static_cast<uint64_t>(key_of(row)) - direct_base_] = row;
+  }
+}
+
+template <typename T>
+void JoinHashTable::ProbeDirectLoop(const Vector& key, const uint32_t* sel, idx_t count,
+                                    uint8_t** heads) const {
+  const T* data = key.data<T>();
+  uint8_t* const* direct = direct_.data();
+  const uint64_t size = direct_.size();
+  for (idx_t k = 0; k < count; k++) {
+    const uint32_t r = sel[k];
+    // Wrapping arithmetic: keys below the base fail the bound check like keys above it.
+    const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[r])) - direct_base_;
+    heads[r] = offset < size ? direct[offset] : nullptr;
+  }
+}
+
+void JoinHashTable::ProbeDirect(const Vector& key, const uint32_t* sel, idx_t count,
+                                uint8_t** heads) const {
+  if (key.type().physical() == PhysicalType::kInt32) {
+    ProbeDirectLoop<int32_t>(key, sel, count, heads);
+  } else {
+    ProbeDirectLoop<int64_t>(key, sel, count, heads);
   }
 }
 

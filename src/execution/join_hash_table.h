@@ -52,6 +52,12 @@ class JoinHashTable {
   void Probe(const std::vector<const Vector*>& keys, const uint64_t* hashes, const uint32_t* sel,
              idx_t count, uint8_t** heads, ProbeScratch& scratch) const;
 
+  /// Whether Build() also made a direct array for the one integer key (dense build keys, as
+  /// dimension surrogate keys are): then ProbeDirect may be used instead of hashing and Probe.
+  bool direct() const { return !direct_.empty(); }
+  /// Probe for a direct table: heads[r] for r in sel[0..count) from key[r] (valid there).
+  void ProbeDirect(const Vector& key, const uint32_t* sel, idx_t count, uint8_t** heads) const;
+
   static uint8_t* Next(const uint8_t* row) { return LoadRow<uint8_t*>(row + kNextOffset); }
 
   /// Build-side statistics (valid after Build): rows the build side produced (including rows
@@ -73,8 +79,15 @@ class JoinHashTable {
   bool track_matches_;
   MemoryTracker* memory_;
   RowCollection rows_;
+  void BuildDirect();
+  template <typename T>
+  void ProbeDirectLoop(const Vector& key, const uint32_t* sel, idx_t count, uint8_t** heads) const;
+
   uint64_t* entries_ = nullptr;
   uint64_t capacity_ = 0;
+  std::vector<uint8_t*> direct_;  // head row of key direct_base_ + i, or null
+  uint64_t direct_base_ = 0;
+  int64_t direct_bytes_ = 0;
   idx_t build_rows_ = 0;
   idx_t distinct_keys_ = 0;
   bool has_null_key_ = false;

@@ -77,7 +77,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       auto inputs = op.children[0]->GetColumnBindings();
       auto child = Plan(*op.children[0]);
       result = std::make_unique<PhysicalHashAggregate>(types, ResolveAll(agg.groups, inputs),
-                                                       ResolveAll(agg.aggregates, inputs));
+                                                       ResolveAll(agg.aggregates, inputs),
+                                                       agg.empty_input_groups);
       result->AddChild(std::move(child));
       break;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/error.h"
 #include "execution/query_context.h"
@@ -315,7 +316,30 @@ constexpr uint64_t kNullHash = 0x9AE16A3B2F90404FULL;
 template <typename T>
 inline uint64_t HashValue(const T& value) {
   if constexpr (std::is_same_v<T, StringRef>) {
-    return XXH3_64bits(value.ptr, value.len);
+    // Short strings (group keys like codes, flags, names) are hashed inline from at most two
+    // overlapping 8-byte loads: a library call per value costs more than the hash itself.
+    const uint32_t len = value.len;
+    if (len <= 16) {
+      // Up to 8 bytes map to distinct words; up to 16 fold two words into one; then one mix.
+      const char* p = value.ptr;
+      uint64_t a = 0;
+      if (len > 8) {
+        uint64_t b;
+        std::memcpy(&a, p, 8);
+        std::memcpy(&b, p + len - 8, 8);
+        a ^= b * 0x9E3779B97F4A7C15ULL;
+      } else if (len >= 4) {
+        uint32_t lo, hi;
+        std::memcpy(&lo, p, 4);
+        std::memcpy(&hi, p + len - 4, 4);
+        a = lo | uint64_t{hi} << 32;
+      } else if (len > 0) {
+        a = static_cast<uint8_t>(p[0]) | uint64_t{static_cast<uint8_t>(p[len / 2])} << 8 |
+            uint64_t{static_cast<uint8_t>(p[len - 1])} << 16;
+      }
+      return MixHash(a ^ (uint64_t{len} * 0xD6E8FEB86659FD93ULL));
+    }
+    return XXH3_64bits(value.ptr, len);
   } else if constexpr (std::is_same_v<T, double>) {
     // Equal doubles must hash equal: -0.0 like 0.0, every NaN alike.
     double d = value == 0.0 ? 0.0 : value;

@@ -477,64 +477,104 @@ class SegmentTree {
   std::vector<idx_t> counts_;
 };
 
+/// Final states of consecutive rows, finalized a batch at a time (one kernel call, not one per
+/// row).
+class FinalizeBatch {
+ public:
+  FinalizeBatch(const AggregateOp& op, Vector& out, MemoryReservation& reservation, idx_t capacity)
+      : op_(op), out_(out), reservation_(reservation), capacity_(capacity) {
+    stride_ = (op.state_size + 15) / 16 * 16;
+    storage_.resize(capacity * stride_ / sizeof(int128_t) + 1);
+    for (idx_t k = 0; k < capacity; k++)
+      states_.push_back(reinterpret_cast<uint8_t*>(storage_.data()) + k * stride_);
+  }
+  /// A zeroed state for row `row` (rows come in increasing order, without gaps).
+  uint8_t* Next(idx_t row) {
+    if (count_ == 0) first_ = row;
+    uint8_t* state = states_[count_++];
+    std::memset(state, 0, op_.state_size);
+    return state;
+  }
+  bool Full() const { return count_ == capacity_; }
+  /// Writes the results; strings move into the output's own heap (the states' bytes change).
+  void Flush() {
+    if (count_ == 0) return;
+    op_.finalize(states_.data(), 0, count_, out_, first_, op_);
+    if (out_.type().IsString()) {
+      for (idx_t i = first_; i < first_ + count_; i++) {
+        if (out_.IsNull(i)) continue;
+        StringRef& s = out_.data<StringRef>()[i];
+        reservation_.Add(s.len);
+        s = out_.AddString(std::string_view(s.ptr, s.len));
+      }
+    }
+    count_ = 0;
+  }
+
+ private:
+  const AggregateOp& op_;
+  Vector& out_;
+  MemoryReservation& reservation_;
+  idx_t capacity_;
+  uint32_t stride_ = 16;
+  std::vector<int128_t> storage_;
+  std::vector<uint8_t*> states_;
+  idx_t count_ = 0, first_ = 0;
+};
+
 void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowArguments& args,
                       Vector& out, MemoryReservation& reservation) {
   const Vector* arg = args.args.empty() ? nullptr : args.args[0];
   const AggregateOp op = BindAggregateOp(w.aggregate, arg ? arg->type() : LogicalType(), w.type);
-  std::vector<int128_t> state_storage((op.state_size + 15) / 16 + 1);
-  auto* state = reinterpret_cast<uint8_t*>(state_storage.data());
   MemoryTracker* memory = reservation.memory();
   auto arena = std::make_shared<StringArena>(memory);
   const bool strings = out.type().IsString();
-  // Results point into states that change: strings move into the output's own heap.
-  auto finalize = [&](idx_t i) {
-    op.finalize(&state, 0, 1, out, i, op);
-    if (strings && !out.IsNull(i)) {
-      StringRef& s = out.data<StringRef>()[i];
-      reservation.Add(s.len);
-      s = out.AddString(std::string_view(s.ptr, s.len));
-    }
-  };
   FrameCalculator frames(w, run, args);
   if (w.start == WindowBoundKind::kUnboundedPreceding && w.exclude == WindowExclude::kNoOthers) {
-    // Frames [partition start, end(i)) with end(i) never decreasing: one running state.
+    // Frames [partition start, end(i)) with end(i) never decreasing: one running state, copied
+    // for each row (a string state is finalized at once: its bytes are overwritten later).
+    std::vector<int128_t> running_storage((op.state_size + 15) / 16 + 1);
+    auto* running = reinterpret_cast<uint8_t*>(running_storage.data());
+    FinalizeBatch batch(op, out, reservation, strings ? 1 : kBatchSize);
     ForEachPartition(run, [&](idx_t ps, idx_t pe) {
       frames.SetPartition(ps, pe);
-      std::memset(state, 0, op.state_size);
+      std::memset(running, 0, op.state_size);
       idx_t added = ps;
       for (idx_t i = ps; i < pe; i++) {
         CheckEvery(run, i);
         const idx_t end = std::max(frames.End(i), ps);
         if (end > added) {
-          op.update_range(state, arg, added, end - added, *arena);
+          op.update_range(running, arg, added, end - added, *arena);
           added = end;
         }
-        finalize(i);
+        std::memcpy(batch.Next(i), running, op.state_size);
+        if (batch.Full()) batch.Flush();
       }
     });
+    batch.Flush();
     return;
   }
   SegmentTree tree(op, arg, run.count, reservation, *arena);
+  // String states allocate per row in `scratch`; their bytes are copied out at each flush, so
+  // the arena is dropped then.
   auto scratch = std::make_shared<StringArena>(memory);
+  FinalizeBatch batch(op, out, reservation, kBatchSize);
   Piece pieces[3];
-  idx_t since_reset = 0;
   ForEachPartition(run, [&](idx_t ps, idx_t pe) {
     frames.SetPartition(ps, pe);
     for (idx_t i = ps; i < pe; i++) {
       CheckEvery(run, i);
-      // String states allocate per row; their bytes are copied out, so the scratch arena is
-      // dropped now and then.
-      if (++since_reset == kBatchSize) {
-        scratch = std::make_shared<StringArena>(memory);
-        since_reset = 0;
-      }
-      std::memset(state, 0, op.state_size);
+      uint8_t* state = batch.Next(i);
       const int n = frames.Pieces(i, pieces);
       for (int p = 0; p < n; p++)
         tree.Query(pieces[p].begin, pieces[p].end, state, *scratch);
-      finalize(i);
+      if (batch.Full()) {
+        batch.Flush();
+        scratch = std::make_shared<StringArena>(memory);
+      }
     }
   });
+  batch.Flush();
 }
 
 }  // namespace

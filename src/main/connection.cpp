@@ -64,6 +64,7 @@ Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& d
                 const Settings& settings) {
   Plans plans;
   Binder binder(db.catalog(), &sql);
+  binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
   plans.bound = binder.Bind(query);
   Optimize(plans.bound.plan, settings);
   plans.logical_text = plans.bound.plan->ToString();

@@ -4,9 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <set>
+#include <utility>
 
 #include "catalog/staged_write.h"
 #include "common/error.h"
@@ -53,9 +55,11 @@ struct BoundWrite {
   BoundQuery query;
 };
 
-BoundWrite BindWrite(const Catalog& catalog, const std::string& sql, const ast::QueryNode& query) {
+BoundWrite BindWrite(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                     const ast::QueryNode& query) {
   BoundWrite write;
   write.binder = std::make_unique<Binder>(catalog, &sql);
+  write.binder->SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
   write.query = write.binder->Bind(query);
   return write;
 }
@@ -122,6 +126,112 @@ int FindName(const std::vector<std::string>& names, const std::string& name) {
     if (Lower(names[i]) == Lower(name)) return static_cast<int>(i);
   }
   return -1;
+}
+
+// ---------------------------------------------------------------- constraints
+
+/// "a, b": how errors name a key's columns.
+std::string KeyColumns(const TableDefinition& table, const TableKey& key) {
+  std::vector<std::string> names;
+  for (int c : key.columns)
+    names.push_back(table.columns[static_cast<size_t>(c)].name);
+  return fmt::format("{}", fmt::join(names, ", "));
+}
+
+/// `column` unchanged, or a ConstraintError when a row is NULL: what the write projection
+/// computes for a NOT NULL column, so a violation stops the write before anything is published.
+BoundExprPtr CheckNotNull(BoundExprPtr column, const std::string& table, const std::string& name) {
+  BoundScalarFunction check;
+  check.name = "not_null_check";
+  check.arg_types = {column->type};
+  check.return_type = column->type;
+  check.null_propagating = false;  // the kernel must see the NULLs
+  check.deterministic = false;     // never folded away
+  check.kernel = [table, name](const std::vector<const Vector*>& args, idx_t count,
+                               Vector& result) {
+    const Vector& in = *args[0];
+    if (in.validity().CountNulls(count) > 0) {
+      throw ConstraintError(
+          "NULL in column '{}' violates its NOT NULL constraint (table '{}'); nothing was "
+          "written",
+          name, table);
+    }
+    const size_t width = in.type().value_size();
+    std::memcpy(result.raw_data(), in.data<uint8_t>(), count * width);
+    if (in.type().IsString()) result.ShareStringBuffers(in);
+  };
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(column));
+  return std::make_unique<BoundFunction>(std::move(check), std::move(args));
+}
+
+/// Wraps the NOT NULL columns of `table` (the query's columns, in table order) in CheckNotNull.
+void ProjectNotNullChecks(BoundWrite& write, const TableDefinition& table) {
+  bool any = false;
+  for (const auto& c : table.columns)
+    any = any || c.not_null;
+  if (!any) return;
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    BoundExprPtr column = QueryColumn(write, i);
+    if (table.columns[i].not_null)
+      column = CheckNotNull(std::move(column), table.name, table.columns[i].name);
+    exprs.push_back(std::move(column));
+    names.push_back(table.columns[i].name);
+  }
+  Project(write, std::move(exprs), std::move(names));
+}
+
+std::string QuoteIdentifier(const std::string& name) {
+  std::string out = "\"";
+  for (char c : name)
+    out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string QuoteString(const std::string& text) {
+  std::string out = "'";
+  for (char c : text)
+    out += c == '\'' ? std::string("''") : std::string(1, c);
+  return out + "'";
+}
+
+/// Checks each PRIMARY KEY and UNIQUE of `table` over its committed rows plus the files just
+/// written to `staged_directory` (not yet visible): ConstraintError naming the first duplicate
+/// key. Rows with a NULL in the key are exempt (SQL's rule for UNIQUE). Runs as a query, so it
+/// costs a scan of the key columns of the whole table.
+void CheckKeys(Database& database, const Settings& settings, const TableDefinition& table,
+               const std::string& staged_directory) {
+  const bool partitioned = table.num_partition_columns() > 0;
+  for (const auto& key : table.keys) {
+    std::vector<std::string> columns, casts, not_null;
+    for (int c : key.columns) {
+      const auto& column = table.columns[static_cast<size_t>(c)];
+      const std::string quoted = QuoteIdentifier(column.name);
+      columns.push_back(quoted);
+      // Partition values read back from directory names are typed by inference: cast them.
+      casts.push_back("CAST(" + quoted + " AS " + column.type.ToString() + ") AS " + quoted);
+      not_null.push_back(quoted + " IS NOT NULL");
+    }
+    const std::string list = fmt::format("{}", fmt::join(columns, ", "));
+    const std::string sql = fmt::format(
+        "SELECT {0} FROM (SELECT {0} FROM {1} UNION ALL SELECT {2} FROM read_parquet({3}{4})) "
+        "WHERE {5} GROUP BY {0} HAVING count(*) > 1 LIMIT 1",
+        list, QuoteIdentifier(table.name), fmt::join(casts, ", "), QuoteString(staged_directory),
+        partitioned ? ", hive_partitioning = true" : "", fmt::join(not_null, " AND "));
+    Connection check(database);
+    check.settings() = settings;
+    const auto rows = check.Query(sql).ToStrings();
+    if (rows.empty()) continue;
+    const std::string values = fmt::format("{}", fmt::join(rows[0], ", "));
+    const std::string names = KeyColumns(table, key);
+    const bool single = key.columns.size() == 1;
+    throw ConstraintError(
+        "duplicate key {} = {} violates the {} ({}) of table '{}'; nothing was written",
+        single ? names : "(" + names + ")", single ? values : "(" + values + ")",
+        key.primary ? "PRIMARY KEY" : "UNIQUE", names, table.name);
+  }
 }
 
 // ---------------------------------------------------------------- COPY
@@ -230,7 +340,7 @@ class ScopedRemove {
 QueryResult RunCopy(Database& database, const Settings& settings, const std::string& sql,
                     const ast::CopyStatement& copy) {
   CopyOptions options = ParseCopyOptions(copy.options);
-  BoundQuery bound = BindWrite(database.catalog(), sql, *copy.query).query;
+  BoundQuery bound = BindWrite(database.catalog(), settings, sql, *copy.query).query;
   ParquetWriteSpec spec;
   spec.statement = "COPY";
   spec.names = bound.names;
@@ -340,9 +450,10 @@ std::vector<CatalogPartition> CatalogPartitionsOf(const std::vector<WrittenPartF
 /// Writes `bound` (columns in table order) into a staged write for table `table` and commits
 /// with `commit` (which records the files in the catalog).
 template <typename Commit>
-std::vector<WrittenPartFile> WriteManaged(Catalog& catalog, const Settings& settings,
+std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& settings,
                                           BoundQuery bound, const TableDefinition& table,
                                           const std::string& statement, Commit&& commit) {
+  Catalog& catalog = database.catalog();
   StagedWrite staged(catalog.DataDirectory());
   ParquetWriteSpec spec;
   spec.statement = statement;
@@ -358,6 +469,8 @@ std::vector<WrittenPartFile> WriteManaged(Catalog& catalog, const Settings& sett
     }
   }
   auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
+  if (!table.keys.empty() && !files.empty())
+    CheckKeys(database, settings, table, staged.directory());
   std::vector<CatalogPartition> partitions = CatalogPartitionsOf(files, data_names);
   std::vector<std::string> relative;
   for (const auto& f : files)
@@ -384,7 +497,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   std::vector<CatalogColumn> columns;  // in the order given
   std::optional<BoundWrite> bound;
   if (create.query) {
-    bound = BindWrite(catalog, sql, *create.query);
+    bound = BindWrite(catalog, settings, sql, *create.query);
     for (size_t i = 0; i < bound->query.names.size(); i++)
       columns.push_back({bound->query.names[i], bound->query.types[i]});
   } else {
@@ -433,6 +546,38 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
                         create.name, c.name);
     }
   }
+  std::vector<std::string> table_names;
+  for (const auto& c : table.columns)
+    table_names.push_back(c.name);
+  for (const auto& column : create.columns) {
+    if (column.not_null)
+      table.columns[static_cast<size_t>(FindName(table_names, column.name))].not_null = true;
+  }
+  bool has_primary = false;
+  for (const auto& key : create.keys) {
+    TableKey resolved;
+    resolved.primary = key.primary;
+    for (const auto& name : key.columns) {
+      const int index = FindName(table_names, name);
+      if (index < 0) {
+        throw BinderError("key column '{}' is not a column of table '{}'\n{}", name, create.name,
+                          FormatErrorPosition(sql, key.location));
+      }
+      if (std::find(resolved.columns.begin(), resolved.columns.end(), index) !=
+          resolved.columns.end()) {
+        throw BinderError("column '{}' appears twice in a key\n{}", name,
+                          FormatErrorPosition(sql, key.location));
+      }
+      resolved.columns.push_back(index);
+      // PRIMARY KEY implies NOT NULL (SQL).
+      if (key.primary) table.columns[static_cast<size_t>(index)].not_null = true;
+    }
+    if (key.primary && std::exchange(has_primary, true)) {
+      throw BinderError("table '{}' has more than one PRIMARY KEY\n{}", create.name,
+                        FormatErrorPosition(sql, key.location));
+    }
+    table.keys.push_back(std::move(resolved));
+  }
   if (!bound) {
     catalog.CreateTable(table);
     return WriteSummary({});
@@ -446,7 +591,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   }
   Project(*bound, std::move(exprs), std::move(names));
   BoundQuery reordered = std::move(bound->query);
-  auto files = WriteManaged(catalog, settings, std::move(reordered), table, "CREATE TABLE",
+  auto files = WriteManaged(database, settings, std::move(reordered), table, "CREATE TABLE",
                             [&](std::vector<CatalogPartition> partitions) {
                               table.partitions = std::move(partitions);
                               catalog.CreateTable(table);
@@ -477,7 +622,7 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
     types.push_back(c.type);
     names.push_back(c.name);
   }
-  BoundWrite bound = BindWrite(catalog, sql, *insert.query);
+  BoundWrite bound = BindWrite(catalog, settings, sql, *insert.query);
   if (insert.columns.empty()) {
     CastForWrite(bound, types, names);
   } else {
@@ -496,12 +641,19 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
     CastForWrite(bound, listed_types, insert.columns);
     std::vector<BoundExprPtr> exprs;
     for (size_t c = 0; c < names.size(); c++) {
+      if (position[c] < 0 && table->columns[c].not_null) {
+        throw ConstraintError(
+            "column '{}' of table '{}' is NOT NULL but the INSERT gives it no value; nothing was "
+            "written",
+            names[c], insert.name);
+      }
       exprs.push_back(position[c] >= 0 ? QueryColumn(bound, static_cast<size_t>(position[c]))
                                        : std::make_unique<BoundConstant>(Value::Null(types[c])));
     }
     Project(bound, std::move(exprs), names);
   }
-  auto files = WriteManaged(catalog, settings, std::move(bound.query), *table, "INSERT",
+  ProjectNotNullChecks(bound, *table);
+  auto files = WriteManaged(database, settings, std::move(bound.query), *table, "INSERT",
                             [&](std::vector<CatalogPartition> partitions) {
                               catalog.AppendFiles(table->name, partitions);
                             });

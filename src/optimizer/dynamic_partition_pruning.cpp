@@ -9,7 +9,8 @@
 //       GET date_dim
 //
 // The probe key may also be a deterministic expression of the partition column
-// (`CAST(p AS BIGINT) = key`, `p + 1 = key`): each partition value is mapped through it, then
+// (`CAST(p AS BIGINT) = key`, `p + 1 = key`, or computed below: `SELECT p + 1 AS k ...`,
+// a UNION input cast to the common type): each partition value is mapped through it, then
 // looked up.
 //
 // Legal when the join drops probe rows without a match: INNER, SEMI, RIGHT (probe = left side
@@ -143,12 +144,9 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
                 " is not a column or a deterministic expression of one column";
       continue;
     }
-    std::shared_ptr<const BoundExpr> key_expr;
-    if (condition.left->kind != BoundExprKind::kColumnRef) {
-      // Over a one-column input: the partition value.
-      key_expr = std::shared_ptr<const BoundExpr>(ResolveBindings(*condition.left, referenced));
-    }
-    const auto targets = TraceToScans(*join.children[0], referenced[0]);
+    // Each target says how the key is computed from its partition column (this expression,
+    // and what projections and groups below compute on the way).
+    const auto targets = TraceToScans(*join.children[0], referenced[0], condition.left.get());
     if (targets.empty()) {
       reasons = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;
@@ -177,6 +175,7 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
         reasons = "probe key " + condition.left->ToString() + " is not a partition column";
         continue;
       }
+      const auto& key_expr = traced.key_expr;
       const LogicalType key_type =
           key_expr ? key_expr->type : dataset.columns()[static_cast<size_t>(traced.column_id)].type;
       if (key_type != condition.right->type) {

@@ -9,8 +9,11 @@
 // expressions); into both sides of INNER/CROSS joins (a conjunct over one side
 // goes to that side; an equality between the two sides becomes a join key); into the
 // preserved side of LEFT (left child) and RIGHT (right child) joins, and the left side of
-// SEMI/ANTI/MARK joins; into GET as scan filters. Join residuals of inner joins are treated
-// like filters above the join. Everything else stays where it is.
+// SEMI/ANTI/MARK joins; into GET as scan filters; below WINDOW when the conjunct is a
+// deterministic function of PARTITION BY columns only (it keeps or drops whole partitions, so
+// the windows of the others do not change). Join residuals of inner joins are treated like
+// filters above the join; ON conjuncts of a LEFT (RIGHT) join over its right (left) input alone
+// filter that input. Everything else stays where it is.
 
 #include <functional>
 #include <set>
@@ -91,27 +94,18 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
   if (!join.conditions.empty() && join.join_kind == JoinKind::kCross)
     join.join_kind = JoinKind::kInner;
   if (!residual.empty()) join.residual = MakeConjunction(std::move(residual));
-  // Outer joins keep their own ON residual; split its equalities into keys too.
-  if (!inner && join.residual && join.conditions.empty() &&
+  // Outer joins keep their own ON residual; split its equalities into keys too, and conjuncts
+  // over the null-supplying side alone into filters on that input (`LEFT JOIN d ON f.k = d.k
+  // AND d.flag = 'Y'` builds only the flagged rows of d, not all of d checked per pair).
+  if (!inner && join.residual &&
       (join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kRight ||
        join.join_kind == JoinKind::kFull)) {
     std::vector<BoundExprPtr> parts;
     SplitConjunction(std::move(join.residual), parts);
     std::vector<BoundExprPtr> rest;
     for (auto& p : parts) {
-      if (p->kind == BoundExprKind::kFunction &&
-          static_cast<BoundFunction&>(*p).function.name == "=") {
-        auto& eq = static_cast<BoundFunction&>(*p);
-        if (Covers(left_tables, *eq.args[0]) && Covers(right_tables, *eq.args[1])) {
-          join.conditions.push_back({std::move(eq.args[0]), std::move(eq.args[1]), false});
-          continue;
-        }
-        if (Covers(right_tables, *eq.args[0]) && Covers(left_tables, *eq.args[1])) {
-          join.conditions.push_back({std::move(eq.args[1]), std::move(eq.args[0]), false});
-          continue;
-        }
-      }
-      // ON conditions over the inner side only can filter that side before the join.
+      // ON conditions over the inner side only filter that side before the join. First, so
+      // that `d.flag = 'Y'` (whose constant side covers any table) never becomes a join key.
       if (join.join_kind == JoinKind::kLeft && Covers(right_tables, *p)) {
         right_filters.push_back(std::move(p));
         continue;
@@ -119,6 +113,22 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
       if (join.join_kind == JoinKind::kRight && Covers(left_tables, *p)) {
         left_filters.push_back(std::move(p));
         continue;
+      }
+      if (p->kind == BoundExprKind::kFunction &&
+          static_cast<BoundFunction&>(*p).function.name == "=") {
+        auto& eq = static_cast<BoundFunction&>(*p);
+        const bool both_sides_read =
+            !ReferencedBindings(*eq.args[0]).empty() && !ReferencedBindings(*eq.args[1]).empty();
+        if (both_sides_read && Covers(left_tables, *eq.args[0]) &&
+            Covers(right_tables, *eq.args[1])) {
+          join.conditions.push_back({std::move(eq.args[0]), std::move(eq.args[1]), false});
+          continue;
+        }
+        if (both_sides_read && Covers(right_tables, *eq.args[0]) &&
+            Covers(left_tables, *eq.args[1])) {
+          join.conditions.push_back({std::move(eq.args[1]), std::move(eq.args[0]), false});
+          continue;
+        }
       }
       rest.push_back(std::move(p));
     }
@@ -189,6 +199,32 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
         substitute(f);
         below.push_back(std::move(f));
       }
+      Push(op->children[0], std::move(below));
+      Wrap(op, std::move(above));
+      return;
+    }
+    case LogicalOperatorType::kWindow: {
+      auto& window = static_cast<LogicalWindow&>(*op);
+      // Every window of the operator shares its PARTITION BY.
+      std::set<std::string> keys;
+      for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions)
+        keys.insert(BindingKey(*p));
+      // Whether every column of `e` is inside a PARTITION BY expression (and `e` deterministic).
+      std::function<bool(BoundExpr&)> on_keys = [&](BoundExpr& e) {
+        if (keys.count(BindingKey(e))) return true;
+        if (e.kind == BoundExprKind::kColumnRef || e.kind == BoundExprKind::kSubquery) return false;
+        if (e.kind == BoundExprKind::kFunction &&
+            !static_cast<BoundFunction&>(e).function.deterministic) {
+          return false;
+        }
+        for (BoundExprPtr* child : e.Children()) {
+          if (!on_keys(**child)) return false;
+        }
+        return true;
+      };
+      std::vector<BoundExprPtr> below, above;
+      for (auto& f : filters)
+        (on_keys(*f) ? below : above).push_back(std::move(f));
       Push(op->children[0], std::move(below));
       Wrap(op, std::move(above));
       return;

@@ -8,7 +8,12 @@ namespace shears {
 
 const std::vector<OptimizerRule>& OptimizerRules() {
   static const std::vector<OptimizerRule> kRules = {
-      // First: filters move as deep as they can go, into scans (where they prune partitions and
+      // Before pushdown, so the join keys and single-table filters hidden in ORs are found.
+      {"or_factoring",
+       "take conjuncts common to every OR branch out of it; derive per-table filters from the "
+       "branches",
+       FactorOrPredicates},
+      // Then: filters move as deep as they can go, into scans (where they prune partitions and
       // row groups) and into joins (where equalities become hash-join keys).
       {"filter_pushdown", "push filters into scans and joins; equalities become join keys",
        PushDownFilters},

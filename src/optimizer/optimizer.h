@@ -29,6 +29,7 @@ void Optimize(LogicalOperatorPtr& plan, const Settings& settings);
 std::set<std::string> DisabledOptimizers(const std::string& list);
 
 // The rules (one file each).
+void FactorOrPredicates(LogicalOperatorPtr& plan, const Settings& settings);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
@@ -40,11 +41,11 @@ void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
 
 /// Where a column of `op`'s output comes from: a scan's column whose values reach
 /// `op` unchanged (only rows are dropped or repeated on the way): through filters, ORDER BY,
-/// projections of plain columns, aggregates grouping on it, either side of inner joins, the
-/// kept side of other joins and every input of a set operation (each on its own column of
-/// the same position). Not through LIMIT (which rows survive it depends on what comes in).
-/// Shared by dynamic partition pruning and runtime filters: a filter on the traced scan column
-/// drops only rows the join would drop.
+/// projections of plain columns, aggregates grouping on it, windows partitioned by it, either
+/// side of inner joins, the kept side of other joins and every input of a set operation (each
+/// on its own column of the same position). Not through LIMIT (which rows survive it depends
+/// on what comes in). Shared by dynamic partition pruning and runtime filters: a filter on the
+/// traced scan column drops only rows the join would drop.
 struct TracedColumn {
   LogicalGet* get = nullptr;
   int column_id = -1;  // dataset column
@@ -52,15 +53,23 @@ struct TracedColumn {
   bool direct = true;
   /// Reached through an input of a set operation: the scan holds only some of the key's rows.
   bool branch = false;
+  /// The key as a deterministic expression of the scan column (one BoundReference #0), when
+  /// it is computed from it on the way (`CAST(p AS INT)`, `p + 1` in a projection, a group or
+  /// the join key itself); null when the key is the column's own value.
+  std::shared_ptr<const BoundExpr> key_expr;
 };
 /// Every scan column the key comes from: directly (through each input of a set operation),
 /// then those it equals transitively: through an inner or semi join on `key = other`,
 /// `other`'s scan column too (a row there whose key is not in a set can only pair with rows
 /// whose key is not either). So one dimension's keys filter every fact joined on the same key
-/// and every branch of a UNION. Empty when none is reached.
-std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding);
+/// and every branch of a UNION. Projections and groups computing the key from one column
+/// (deterministically) are followed with the computation in key_expr. `key`: the key as an
+/// expression over `binding` (the join's key expression), when it is not the column itself.
+/// Empty when none is reached.
+std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding,
+                                       const BoundExpr* key = nullptr);
 /// The one scan column all of the key's values come from (for statistics): none when the key
-/// is not traced or comes from several inputs of a set operation.
+/// is not traced, is computed on the way or comes from several inputs of a set operation.
 std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding);
 
 }  // namespace shears

@@ -26,7 +26,9 @@
 
 #include <fmt/format.h>
 
+#include <cstdint>
 #include <map>
+#include <optional>
 
 #include "common/error.h"
 #include "common/numeric_cast.h"
@@ -46,6 +48,71 @@ struct Options {
 
 std::string Rows(double rows) {
   return rows < 0 ? "unknown" : FormatEstimate(rows);
+}
+
+bool IsIntegerType(const LogicalType& type) {
+  return type == LogicalType::Integer() || type == LogicalType::Bigint();
+}
+
+std::optional<int64_t> IntegerConstant(const BoundExpr& expr) {
+  const BoundExpr* e = &expr;
+  // A literal widened to BIGINT keeps its value (a narrowing cast might fail instead).
+  if (e->kind == BoundExprKind::kCast && e->type == LogicalType::Bigint())
+    e = static_cast<const BoundCast*>(e)->child.get();
+  if (e->kind != BoundExprKind::kConstant || !IsIntegerType(e->type)) return std::nullopt;
+  const Value& value = static_cast<const BoundConstant*>(e)->value;
+  if (value.is_null()) return std::nullopt;
+  return value.GetInt64();
+}
+
+// The inverse of `key` (over #0, the scan column of `column_type`) when it is made of CASTs
+// between INTEGER and BIGINT and + / - an integer constant: key = f(x) has the one solution
+// x = f^-1(key), where every step stays in its operand's type (or f(x) would have failed).
+std::optional<RuntimeFilterKeyInverse> InvertKey(const BoundExpr& key,
+                                                 const LogicalType& column_type) {
+  RuntimeFilterKeyInverse inverse;
+  inverse.column_type = column_type;
+  inverse.description = key.ToString();
+  const BoundExpr* node = &key;
+  while (node->kind != BoundExprKind::kReference) {
+    if (!IsIntegerType(node->type)) return std::nullopt;
+    const BoundExpr* operand = nullptr;
+    RuntimeFilterKeyInverse::Step step;
+    if (node->kind == BoundExprKind::kCast) {
+      operand = static_cast<const BoundCast*>(node)->child.get();
+    } else if (node->kind == BoundExprKind::kFunction) {
+      const auto& function = static_cast<const BoundFunction&>(*node);
+      if (function.args.size() != 2) return std::nullopt;
+      const auto& name = function.function.name;
+      const auto right = IntegerConstant(*function.args[1]);
+      const auto left = IntegerConstant(*function.args[0]);
+      if (name == "+" && right) {
+        operand = function.args[0].get();
+        step.add = *right;
+      } else if (name == "+" && left) {
+        operand = function.args[1].get();
+        step.add = *left;
+      } else if (name == "-" && right) {
+        operand = function.args[0].get();
+        step.add = *right;
+      } else {
+        return std::nullopt;
+      }
+      // Undoing x + c subtracts c (the overflow of -c itself included).
+      if (name == "+") {
+        if (step.add == INT64_MIN) return std::nullopt;
+        step.add = -step.add;
+      }
+    } else {
+      return std::nullopt;
+    }
+    if (!IsIntegerType(operand->type)) return std::nullopt;
+    step.fits_int32 = operand->type == LogicalType::Integer();
+    inverse.steps.push_back(step);
+    node = operand;
+  }
+  if (node->type != column_type || !IsIntegerType(column_type)) return std::nullopt;
+  return inverse;
 }
 
 int MaxFilterId(const LogicalOperator& op) {
@@ -73,7 +140,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     return;
   }
   // Group the usable conditions by the scan their probe key reaches.
-  std::map<LogicalGet*, std::vector<std::pair<size_t, int>>> by_scan;  // (condition, column)
+  struct Key {
+    size_t condition;
+    int column;
+    std::optional<RuntimeFilterKeyInverse> inverse;
+  };
+  std::map<LogicalGet*, std::vector<Key>> by_scan;
   std::string reason;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
@@ -81,19 +153,30 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       reason = "keys compared with IS NOT DISTINCT FROM";
       continue;
     }
-    if (condition.left->kind != BoundExprKind::kColumnRef) {
-      reason = "probe key " + condition.left->ToString() + " is not a plain column";
+    const auto referenced = ReferencedBindings(*condition.left);
+    if (referenced.size() != 1) {
+      reason = "probe key " + condition.left->ToString() + " is not computed from one column";
       continue;
     }
-    const auto targets =
-        TraceToScans(*join.children[0], static_cast<BoundColumnRef&>(*condition.left).binding);
+    const auto targets = TraceToScans(*join.children[0], referenced[0], condition.left.get());
     if (targets.empty()) {
       reason = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;
     }
     for (const TracedColumn& traced : targets) {
       const auto& column = traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)];
-      if (column.type != condition.right->type) {
+      std::optional<RuntimeFilterKeyInverse> inverse;
+      if (traced.key_expr) {
+        // The filter holds key values: usable on the column only when each key maps back to
+        // the one column value computing to it.
+        inverse = InvertKey(*traced.key_expr, column.type);
+        if (!inverse || condition.right->type != traced.key_expr->type) {
+          reason = "probe key " + condition.left->ToString() + " is computed from scan column " +
+                   column.name + " by " + traced.key_expr->ToString() +
+                   ", which cannot be mapped back";
+          continue;
+        }
+      } else if (column.type != condition.right->type) {
         reason = "key types differ";
         continue;
       }
@@ -107,8 +190,23 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         reason = "key " + condition.left->ToString() + " is pruned by partition";
         continue;
       }
-      by_scan[traced.get].emplace_back(i, traced.column_id);
+      by_scan[traced.get].push_back({i, traced.column_id, std::move(inverse)});
     }
+  }
+  // A filter of several keys holds key tuples as the join has them: keys mapped back are
+  // filtered alone (the first one), the others together.
+  for (auto& [get, keys] : by_scan) {
+    if (keys.size() < 2) continue;
+    std::vector<Key> plain;
+    std::optional<Key> mapped;
+    for (auto& key : keys) {
+      if (!key.inverse) {
+        plain.push_back(std::move(key));
+      } else if (!mapped) {
+        mapped = std::move(key);
+      }
+    }
+    keys = plain.empty() ? std::vector<Key>{std::move(*mapped)} : std::move(plain);
   }
   const double build_rows = join.children[1]->estimated_rows;
   for (auto& [get, keys] : by_scan) {
@@ -134,18 +232,24 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         continue;
       }
     }
-    // Scans keyed by the same conditions share one filter (built once).
+    // Scans keyed by the same conditions (mapped back the same way) share one filter.
     std::vector<size_t> conditions;
     for (const auto& key : keys)
-      conditions.push_back(key.first);
+      conditions.push_back(key.condition);
+    const auto& inverse = keys[0].inverse;
     RuntimeFilterSpec* spec = nullptr;
     for (auto& existing : join.runtime_filter_producers) {
-      if (existing.keys == conditions) spec = &existing;
+      const bool same_inverse =
+          existing.inverse.has_value() == inverse.has_value() &&
+          (!inverse || (existing.inverse->description == inverse->description &&
+                        existing.inverse->column_type == inverse->column_type));
+      if (existing.keys == conditions && same_inverse) spec = &existing;
     }
     if (!spec) {
       RuntimeFilterSpec created;
       created.filter_id = next_id++;
       created.keys = conditions;
+      created.inverse = inverse;
       created.limits.max_keys = SaturatingCast<uint64_t>(options.max_build_rows);
       created.limits.max_exact_keys = options.max_exact_keys;
       created.always = options.always;
@@ -157,14 +261,15 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     RuntimeFilterTarget target;
     target.filter_id = spec->filter_id;
     std::string keys_text;
-    for (const auto& [condition, column] : keys) {
-      target.column_ids.push_back(column);
+    for (const auto& key : keys) {
+      target.column_ids.push_back(key.column);
       keys_text += (keys_text.empty() ? "" : " AND ") +
-                   join.conditions[condition].left->ToString() + " = " +
-                   join.conditions[condition].right->ToString();
+                   join.conditions[key.condition].left->ToString() + " = " +
+                   join.conditions[key.condition].right->ToString();
     }
     target.description =
         std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" + keys_text + ")";
+    if (inverse) target.description += ", keys mapped back through " + inverse->description;
     get->runtime_filters.push_back(std::move(target));
   }
   if (join.runtime_filter_producers.empty()) join.runtime_filter_note = reason;

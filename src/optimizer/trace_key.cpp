@@ -1,24 +1,89 @@
 // TraceToScans: follows a join key down to the scan columns it comes from (see optimizer.h).
 
+#include <functional>
+
 #include "optimizer/optimizer.h"
 
 namespace shears {
 
 namespace {
 
-// `direct`: no join equality passed yet; `branch`: inside a set operation's input.
-void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bool branch,
-              std::vector<TracedColumn>& out) {
+// Where the trace stands: the binding it follows and how the key is computed from it.
+struct Path {
+  ColumnBinding binding;
+  /// The key as an expression over `binding` (one column), or null: the key is the column.
+  std::shared_ptr<const BoundExpr> key;
+  bool direct = true;   // no join equality passed yet
+  bool branch = false;  // inside an input of a set operation
+};
+
+bool Deterministic(BoundExpr& expr) {
+  bool deterministic = true;
+  VisitExpression(expr, [&](BoundExpr& e) {
+    if (e.kind == BoundExprKind::kFunction &&
+        !static_cast<BoundFunction&>(e).function.deterministic) {
+      deterministic = false;
+    }
+  });
+  return deterministic;
+}
+
+// `path` continued below an operator that computes its column as `expr` (over the input):
+// a plain column moves the trace to it; a deterministic expression of one column is folded
+// into the key (key(expr(column))). Nullopt when the trace ends here.
+std::optional<Path> Through(const Path& path, const BoundExpr& expr) {
+  const auto referenced = ReferencedBindings(expr);
+  if (referenced.size() != 1) return std::nullopt;
+  Path next = path;
+  next.binding = referenced[0];
+  if (expr.kind == BoundExprKind::kColumnRef && !path.key) return next;
+  BoundExprPtr copy = expr.Copy();
+  if (!Deterministic(*copy)) return std::nullopt;
+  if (!path.key) {
+    next.key = std::move(copy);
+    return next;
+  }
+  // Substitutes `expr` for the followed column in the key.
+  BoundExprPtr key = path.key->Copy();
+  std::function<void(BoundExprPtr&)> substitute = [&](BoundExprPtr& e) {
+    if (e->kind == BoundExprKind::kColumnRef &&
+        static_cast<BoundColumnRef&>(*e).binding == path.binding) {
+      e = copy->Copy();
+      return;
+    }
+    for (BoundExprPtr* child : e->Children())
+      substitute(*child);
+  };
+  substitute(key);
+  next.key = std::move(key);
+  return next;
+}
+
+// The same key, over another column of equal values (a join equality, a set operation input).
+Path Renamed(const Path& path, const ColumnBinding& binding, const LogicalType& type) {
+  if (!path.key) {
+    Path next = path;
+    next.binding = binding;
+    return next;
+  }
+  auto next = Through(path, BoundColumnRef(type, binding, ""));
+  return *next;
+}
+
+void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& out) {
+  const ColumnBinding& binding = path.binding;
   switch (op.type) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
-      if (get.table_index == binding.table_index)
-        out.push_back({&get, static_cast<int>(binding.column_index), direct, branch});
+      if (get.table_index != binding.table_index) return;
+      TracedColumn traced{&get, static_cast<int>(binding.column_index), path.direct, path.branch};
+      if (path.key) traced.key_expr = ResolveBindings(*path.key, {binding});
+      out.push_back(std::move(traced));
       return;
     }
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
-      return TraceAll(*op.children[0], binding, direct, branch, out);
+      return TraceAll(*op.children[0], path, out);
     case LogicalOperatorType::kSetOperation: {
       // A row of any set operation's output is a row of its inputs with the same values
       // (UNION keeps it from either, INTERSECT from both, EXCEPT from the left), so a filter
@@ -28,26 +93,39 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bo
       if (set.table_index != binding.table_index) return;
       for (auto& child : op.children) {
         const auto bindings = child->GetColumnBindings();
-        if (binding.column_index < bindings.size())
-          TraceAll(*child, bindings[binding.column_index], direct, true, out);
+        if (binding.column_index >= bindings.size()) continue;
+        Path next =
+            Renamed(path, bindings[binding.column_index], child->GetTypes()[binding.column_index]);
+        next.branch = true;
+        TraceAll(*child, next, out);
       }
       return;
     }
     case LogicalOperatorType::kProjection: {
       auto& projection = static_cast<LogicalProjection&>(op);
       if (projection.table_index != binding.table_index) return;
-      const auto& expr = projection.expressions[binding.column_index];
-      if (expr->kind != BoundExprKind::kColumnRef) return;
-      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
-                      out);
+      if (auto next = Through(path, *projection.expressions[binding.column_index]))
+        TraceAll(*op.children[0], *next, out);
+      return;
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
       if (agg.group_index != binding.table_index) return;
-      const auto& expr = agg.groups[binding.column_index];
-      if (expr->kind != BoundExprKind::kColumnRef) return;
-      return TraceAll(*op.children[0], static_cast<BoundColumnRef&>(*expr).binding, direct, branch,
-                      out);
+      if (auto next = Through(path, *agg.groups[binding.column_index]))
+        TraceAll(*op.children[0], *next, out);
+      return;
+    }
+    case LogicalOperatorType::kWindow: {
+      // A PARTITION BY column passes through: filtering on it drops whole partitions, which
+      // leaves the windows of the others as they were. Other columns stop here.
+      auto& window = static_cast<LogicalWindow&>(op);
+      for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions) {
+        if (p->kind == BoundExprKind::kColumnRef &&
+            static_cast<BoundColumnRef&>(*p).binding == binding) {
+          return TraceAll(*op.children[0], binding, direct, branch, out);
+        }
+      }
+      return;
     }
     case LogicalOperatorType::kJoin: {
       auto& join = static_cast<LogicalJoin&>(op);
@@ -59,9 +137,9 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bo
         on_left = on_left || b == binding;
       if (on_left) {
         if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return;
-        TraceAll(*op.children[0], binding, direct, branch, out);
+        TraceAll(*op.children[0], path, out);
       } else if (inner) {
-        TraceAll(*op.children[1], binding, direct, branch, out);
+        TraceAll(*op.children[1], path, out);
       } else {
         return;
       }
@@ -74,8 +152,16 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bo
         }
         const auto& l = static_cast<BoundColumnRef&>(*c.left).binding;
         const auto& r = static_cast<BoundColumnRef&>(*c.right).binding;
-        if (on_left && l == binding) TraceAll(*op.children[1], r, false, branch, out);
-        if (!on_left && r == binding) TraceAll(*op.children[0], l, false, branch, out);
+        if (on_left && l == binding) {
+          Path next = Renamed(path, r, c.right->type);
+          next.direct = false;
+          TraceAll(*op.children[1], next, out);
+        }
+        if (!on_left && r == binding) {
+          Path next = Renamed(path, l, c.left->type);
+          next.direct = false;
+          TraceAll(*op.children[0], next, out);
+        }
       }
       return;
     }
@@ -86,15 +172,21 @@ void TraceAll(LogicalOperator& op, const ColumnBinding& binding, bool direct, bo
 
 }  // namespace
 
-std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding) {
+std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding,
+                                       const BoundExpr* key) {
   std::vector<TracedColumn> out;
-  TraceAll(op, binding, true, false, out);
+  Path path;
+  path.binding = binding;
+  if (key && key->kind != BoundExprKind::kColumnRef) path.key = key->Copy();
+  TraceAll(op, path, out);
   // A scan reached twice (a self-join on the key) is filtered once.
   std::vector<TracedColumn> unique;
   for (const auto& t : out) {
     bool seen = false;
     for (const auto& u : unique)
-      seen = seen || (u.get == t.get && u.column_id == t.column_id);
+      seen = seen || (u.get == t.get && u.column_id == t.column_id &&
+                      (u.key_expr ? u.key_expr->ToString() : "") ==
+                          (t.key_expr ? t.key_expr->ToString() : ""));
     if (!seen) unique.push_back(t);
   }
   return unique;
@@ -102,7 +194,8 @@ std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding&
 
 std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding) {
   const auto traced = TraceToScans(op, binding);
-  if (traced.empty() || !traced[0].direct || traced[0].branch) return std::nullopt;
+  if (traced.empty() || !traced[0].direct || traced[0].branch || traced[0].key_expr)
+    return std::nullopt;
   return traced[0];
 }
 

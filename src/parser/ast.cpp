@@ -190,13 +190,16 @@ std::string WindowSpec::ToString() const {
 }
 
 std::string FunctionExpr::ToString() const {
+  std::string text = CallText();
+  if (filter) text += " FILTER (WHERE " + filter->ToString() + ")";
   if (over) {
-    std::string text =
-        name +
-        (star ? "(*)" : "(" + std::string(distinct ? "DISTINCT " : "") + JoinExprs(args) + ")");
-    return text + " OVER " +
-           (over->name.empty() || !over->refname.empty() ? over->ToString() : over->name);
+    text +=
+        " OVER " + (over->name.empty() || !over->refname.empty() ? over->ToString() : over->name);
   }
+  return text;
+}
+
+std::string FunctionExpr::CallText() const {
   if (star) return name + "(*)";
   // Functions with SQL syntax of their own render in it, so the text parses back.
   if (!distinct) {
@@ -380,7 +383,18 @@ std::string SelectNode::ToString() const {
   }
   if (from) out += " FROM " + from->ToString();
   if (where) out += " WHERE " + where->ToString();
-  if (!group_by.empty()) out += " GROUP BY " + JoinExprs(group_by);
+  if (!grouping_sets.empty()) {
+    out += " GROUP BY GROUPING SETS (";
+    for (size_t s = 0; s < grouping_sets.size(); s++) {
+      out += s ? ", (" : "(";
+      for (size_t i = 0; i < grouping_sets[s].size(); i++)
+        out += (i ? ", " : "") + group_by[grouping_sets[s][i]]->ToString();
+      out += ")";
+    }
+    out += ")";
+  } else if (!group_by.empty()) {
+    out += " GROUP BY " + JoinExprs(group_by);
+  }
   if (having) out += " HAVING " + having->ToString();
   return out + QueryModifiersSuffix(*this);
 }

@@ -83,9 +83,13 @@ struct FunctionExpr : Expr {
   std::vector<ExprPtr> args;
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
+  ExprPtr filter;         // aggregate FILTER (WHERE ...); null when absent
   /// f(...) OVER (...): a window function call (null for plain calls).
   std::unique_ptr<WindowSpec> over;
   std::string ToString() const override;
+
+ private:
+  std::string CallText() const;  // without FILTER and OVER
 };
 
 /// A type as written: name lower-cased without schema ("integer", "int4", "varchar",
@@ -299,6 +303,9 @@ struct SelectNode : QueryNode {
   TableRefPtr from;  // null for SELECT without FROM; comma lists become kCross joins
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  /// GROUPING SETS / ROLLUP / CUBE / (), expanded: each set lists indices into group_by (which
+  /// then holds every expression they mention). Empty for a plain GROUP BY.
+  std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   bool distinct = false;
   /// WINDOW w AS (...), in the order written.
@@ -407,6 +414,7 @@ struct CreateExternalTableStatement : Statement {
     std::string name;
     std::optional<TypeName> type;
     int location = -1;
+    bool not_null = false;  // NOT NULL or PRIMARY KEY (CREATE TABLE only)
   };
   std::string name;
   int name_location = -1;
@@ -472,6 +480,13 @@ struct CreateTableStatement : Statement {
   std::vector<CreateExternalTableStatement::Column> columns;  // with types; empty for AS
   std::vector<CreateExternalTableStatement::Column> partition_columns;
   QueryNodePtr query;  // AS query, or null
+  /// PRIMARY KEY and UNIQUE, of a column (`y INT UNIQUE`) or of the table (`UNIQUE (a, b)`).
+  struct Key {
+    bool primary = false;
+    std::vector<std::string> columns;
+    int location = -1;
+  };
+  std::vector<Key> keys;
 };
 
 /// INSERT INTO t [(col, ...)] query (SELECT or VALUES).

@@ -158,7 +158,7 @@ class CatalogParser {
   ast::TypeName Type() {
     ast::TypeName type;
     type.location = Here();
-    while (pos_ < last_ && IsWordStart(Text(pos_).front())) {
+    while (pos_ < last_ && IsWordStart(Text(pos_).front()) && !AtConstraintWord()) {
       type.name += (type.name.empty() ? "" : " ") + Lower(std::string(Text(pos_)));
       pos_++;
     }
@@ -176,17 +176,81 @@ class CatalogParser {
     return type;
   }
 
-  /// ( name [type], ... ); the type is required when `need_type`.
-  std::vector<ast::CreateExternalTableStatement::Column> ColumnList(bool need_type) {
+  /// Words that end a column's type and start a constraint.
+  bool AtConstraintWord() const {
+    for (const char* word : {"primary", "unique", "not", "null", "constraint", "default", "check",
+                             "references", "collate", "generated"}) {
+      if (AtWord(word)) return true;
+    }
+    return false;
+  }
+
+  /// ( name, ... ) of a table constraint.
+  std::vector<std::string> NameList() {
+    std::vector<std::string> names;
+    Expect('(');
+    do {
+      names.push_back(Name("a column name"));
+    } while (Accept(','));
+    Expect(')');
+    return names;
+  }
+
+  /// [NOT NULL | NULL | PRIMARY KEY | UNIQUE]... after a column's type; PRIMARY KEY and UNIQUE
+  /// go to `keys` (null when the list takes no constraints).
+  void ColumnConstraints(ast::CreateExternalTableStatement::Column& column,
+                         std::vector<ast::CreateTableStatement::Key>* keys) {
+    while (keys && pos_ < last_ && AtConstraintWord()) {
+      const int location = Here();
+      if (AcceptWord("not")) {
+        ExpectWord("null");
+        column.not_null = true;
+      } else if (AcceptWord("null")) {
+        // The default: NULLs allowed.
+      } else if (AcceptWord("primary")) {
+        ExpectWord("key");
+        column.not_null = true;
+        keys->push_back({true, {column.name}, location});
+      } else if (AcceptWord("unique")) {
+        keys->push_back({false, {column.name}, location});
+      } else {
+        Fail<NotSupportedError>(fmt::format(
+            "column constraint {} is not supported (only NOT NULL, UNIQUE and PRIMARY KEY)",
+            Found()));
+      }
+    }
+  }
+
+  /// ( name [type], ... ); the type is required when `need_type`. With `keys` (CREATE TABLE),
+  /// columns take constraints and the list may hold PRIMARY KEY (...) and UNIQUE (...).
+  std::vector<ast::CreateExternalTableStatement::Column> ColumnList(
+      bool need_type, std::vector<ast::CreateTableStatement::Key>* keys = nullptr) {
     std::vector<ast::CreateExternalTableStatement::Column> columns;
     Expect('(');
     do {
+      if (keys && (AtWord("primary") || AtWord("unique") || AtWord("constraint"))) {
+        const int location = Here();
+        if (AcceptWord("constraint")) Name("a constraint name");
+        ast::CreateTableStatement::Key key;
+        key.location = location;
+        if (AcceptWord("primary")) {
+          ExpectWord("key");
+          key.primary = true;
+        } else if (!AcceptWord("unique")) {
+          Fail<NotSupportedError>(fmt::format(
+              "table constraint {} is not supported (only UNIQUE and PRIMARY KEY)", Found()));
+        }
+        key.columns = NameList();
+        keys->push_back(std::move(key));
+        continue;
+      }
       ast::CreateExternalTableStatement::Column column;
       column.location = Here();
       column.name = Name("a column name");
       if (need_type || (pos_ < last_ && tokens_[pos_].token != ',' && tokens_[pos_].token != ')')) {
         column.type = Type();
       }
+      ColumnConstraints(column, keys);
       columns.push_back(std::move(column));
     } while (Accept(','));
     Expect(')');
@@ -222,7 +286,8 @@ class CatalogParser {
     }
     create->name_location = Here();
     create->name = Name("a table name");
-    if (pos_ < last_ && tokens_[pos_].token == '(') create->columns = ColumnList(true);
+    if (pos_ < last_ && tokens_[pos_].token == '(')
+      create->columns = ColumnList(true, &create->keys);
     bool format = false, partitioned = false;
     while (pos_ < last_ && !AtWord("as")) {
       const bool stored = AcceptWord("stored");
@@ -237,7 +302,7 @@ class CatalogParser {
       }
     }
     if (AcceptWord("as")) {
-      if (!create->columns.empty()) {
+      if (!create->columns.empty() || !create->keys.empty()) {
         Fail<NotSupportedError>("CREATE TABLE ... AS takes its columns from the query, not a list");
       }
       if (pos_ >= last_) Fail<ParseError>("expected a query after AS");

@@ -149,7 +149,8 @@ void FindTableRewrites(const std::vector<SqlToken>& tokens, std::vector<Replacem
   struct Level {
     bool select_seen = false;
     bool in_from = false;
-    bool subquery = false;  // a '(' in table position that holds a query
+    bool subquery = false;     // a '(' in table position that holds a query
+    bool table_paren = false;  // a '(' in table position
   };
   std::vector<Level> levels(1);
   int prev = 0;
@@ -170,13 +171,21 @@ void FindTableRewrites(const std::vector<SqlToken>& tokens, std::vector<Replacem
         const bool query =
             table_position && (next == PG_QUERY__TOKEN__SELECT || next == PG_QUERY__TOKEN__WITH ||
                                next == PG_QUERY__TOKEN__VALUES);
-        levels.push_back(Level{false, table_position, query});
+        levels.push_back(Level{false, table_position, query, table_position});
         opened_table_paren = table_position;
         break;
       }
       case ')':
         if (levels.size() > 1) {
-          if (levels.back().subquery && EndsUnaliasedSubquery(next)) {
+          const bool set_operand = next == PG_QUERY__TOKEN__UNION ||
+                                   next == PG_QUERY__TOKEN__INTERSECT ||
+                                   next == PG_QUERY__TOKEN__EXCEPT;
+          if (levels.back().subquery && set_operand) {
+            // `FROM ((SELECT ...) EXCEPT (SELECT ...)) t`: an operand of a set operation gets
+            // no alias; the parenthesis around the set operation is the subquery.
+            Level& parent = levels[levels.size() - 2];
+            if (levels.size() > 2 && parent.table_paren) parent.subquery = true;
+          } else if (levels.back().subquery && EndsUnaliasedSubquery(next)) {
             unnamed++;
             out->push_back({t.end, t.end,
                             " AS unnamed_subquery" + (unnamed > 1 ? std::to_string(unnamed) : "")});

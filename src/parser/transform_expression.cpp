@@ -602,8 +602,13 @@ ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
       ThrowNotSupported("row constructors are not supported", node->row_expr->location);
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
       ThrowNotSupported("COLLATE is not supported", node->collate_clause->location);
-    case PG_QUERY__NODE__NODE_GROUPING_FUNC:
-      ThrowNotSupported("GROUPING() is not supported", node->grouping_func->location);
+    case PG_QUERY__NODE__NODE_GROUPING_FUNC: {
+      // GROUPING(a, b): the binder computes it from the grouping set of each row.
+      auto function = MakeExpr<ast::FunctionExpr>(Loc(node->grouping_func->location));
+      function->name = "grouping";
+      function->args = TransformExprList(node->grouping_func->args, node->grouping_func->n_args);
+      return function;
+    }
     case PG_QUERY__NODE__NODE_NAMED_ARG_EXPR:
       ThrowNotSupported("named arguments are only supported in table functions",
                         node->named_arg_expr->location);
@@ -767,9 +772,6 @@ ast::ExprPtr Transformer::TransformBoolExpr(const PgQuery__BoolExpr* expr) {
 }
 
 ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
-  if (call->agg_filter != nullptr) {
-    ThrowNotSupported("FILTER clauses on aggregates are not supported yet", call->location);
-  }
   if (call->agg_within_group) {
     ThrowNotSupported("WITHIN GROUP is not supported yet", call->location);
   }
@@ -788,6 +790,7 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   function->star = call->agg_star;
   function->distinct = call->agg_distinct;
   function->args = TransformExprList(call->args, call->n_args);
+  if (call->agg_filter != nullptr) function->filter = TransformExpr(call->agg_filter);
   if (call->over != nullptr) {
     function->over = std::make_unique<ast::WindowSpec>(TransformWindowDef(call->over));
   }

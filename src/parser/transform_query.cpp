@@ -107,29 +107,119 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     ThrowNotSupported("GROUP BY DISTINCT is not supported yet",
                       stmt->n_group_clause > 0 ? NodeLocation(stmt->group_clause[0]) : -1);
   }
+  bool any_grouping_set = false;
   for (size_t i = 0; i < stmt->n_group_clause; i++) {
     const PgQuery__Node* item = stmt->group_clause[i];
-    if (!IsNull(item) && item->node_case == PG_QUERY__NODE__NODE_GROUPING_SET) {
-      const char* what = "GROUPING SETS are";
-      switch (item->grouping_set->kind) {
-        case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_ROLLUP:
-          what = "ROLLUP is";
-          break;
-        case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE:
-          what = "CUBE is";
-          break;
-        case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY:
-          what = "empty grouping sets (GROUP BY ()) are";
-          break;
-        default:
-          break;
+    any_grouping_set =
+        any_grouping_set || (!IsNull(item) && item->node_case == PG_QUERY__NODE__NODE_GROUPING_SET);
+  }
+  if (!any_grouping_set) {
+    for (size_t i = 0; i < stmt->n_group_clause; i++)
+      select->group_by.push_back(TransformExpr(stmt->group_clause[i]));
+  } else {
+    // The sets of a GROUP BY list are the cross product of its items' sets.
+    std::vector<std::vector<size_t>> sets{{}};
+    for (size_t i = 0; i < stmt->n_group_clause; i++) {
+      const auto item_sets = GroupingSetsOf(stmt->group_clause[i], *select);
+      std::vector<std::vector<size_t>> product;
+      for (const auto& left : sets) {
+        for (const auto& right : item_sets) {
+          product.push_back(left);
+          product.back().insert(product.back().end(), right.begin(), right.end());
+          if (product.size() > kMaxGroupingSets) {
+            ThrowNotSupported(fmt::format("more than {} grouping sets", kMaxGroupingSets),
+                              NodeLocation(stmt->group_clause[i]));
+          }
+        }
       }
-      ThrowNotSupported(fmt::format("{} not supported yet", what), item->grouping_set->location);
+      sets = std::move(product);
     }
-    select->group_by.push_back(TransformExpr(item));
+    select->grouping_sets = std::move(sets);
   }
   if (!IsNull(stmt->having_clause)) select->having = TransformExpr(stmt->having_clause);
   return select;
+}
+
+std::vector<std::vector<size_t>> Transformer::GroupingSetsOf(const PgQuery__Node* item,
+                                                             ast::SelectNode& select) {
+  auto add = [&](const PgQuery__Node* expr) {
+    select.group_by.push_back(TransformExpr(expr));
+    return select.group_by.size() - 1;
+  };
+  // One element of ROLLUP / CUBE / a set: an expression, or a parenthesised list of them.
+  auto columns = [&](const PgQuery__Node* element) {
+    std::vector<size_t> out;
+    if (!IsNull(element) && element->node_case == PG_QUERY__NODE__NODE_ROW_EXPR &&
+        element->row_expr->row_format == PG_QUERY__COERCION_FORM__COERCE_IMPLICIT_CAST) {
+      for (size_t i = 0; i < element->row_expr->n_args; i++)
+        out.push_back(add(element->row_expr->args[i]));
+    } else {
+      out.push_back(add(element));
+    }
+    return out;
+  };
+  if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_GROUPING_SET) return {columns(item)};
+  const PgQuery__GroupingSet* set = item->grouping_set;
+  std::vector<std::vector<size_t>> elements;
+  switch (set->kind) {
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_EMPTY:
+      return {{}};
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SIMPLE: {
+      std::vector<size_t> all;
+      for (size_t i = 0; i < set->n_content; i++) {
+        for (size_t c : columns(set->content[i]))
+          all.push_back(c);
+      }
+      return {all};
+    }
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_SETS: {
+      std::vector<std::vector<size_t>> out;
+      for (size_t i = 0; i < set->n_content; i++) {
+        for (auto& s : GroupingSetsOf(set->content[i], select)) {
+          out.push_back(std::move(s));
+          if (out.size() > kMaxGroupingSets) {
+            ThrowNotSupported(fmt::format("more than {} grouping sets", kMaxGroupingSets),
+                              set->location);
+          }
+        }
+      }
+      return out;
+    }
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_ROLLUP: {
+      // ROLLUP (a, b, c): (a, b, c), (a, b), (a), ().
+      for (size_t i = 0; i < set->n_content; i++)
+        elements.push_back(columns(set->content[i]));
+      std::vector<std::vector<size_t>> out;
+      for (size_t n = elements.size() + 1; n-- > 0;) {
+        std::vector<size_t> prefix;
+        for (size_t i = 0; i < n; i++)
+          prefix.insert(prefix.end(), elements[i].begin(), elements[i].end());
+        out.push_back(std::move(prefix));
+      }
+      return out;
+    }
+    case PG_QUERY__GROUPING_SET_KIND__GROUPING_SET_CUBE: {
+      // CUBE (a, b): every subset, (a, b), (a), (b), ().
+      for (size_t i = 0; i < set->n_content; i++)
+        elements.push_back(columns(set->content[i]));
+      if (elements.size() > 12) {
+        ThrowNotSupported("CUBE of more than 12 elements (4096 grouping sets)", set->location);
+      }
+      std::vector<std::vector<size_t>> out;
+      const size_t count = size_t{1} << elements.size();
+      for (size_t mask = count; mask-- > 0;) {
+        std::vector<size_t> subset;
+        for (size_t i = 0; i < elements.size(); i++) {
+          if (mask >> (elements.size() - 1 - i) & 1)
+            subset.insert(subset.end(), elements[i].begin(), elements[i].end());
+        }
+        out.push_back(std::move(subset));
+      }
+      return out;
+    }
+    default:
+      throw InternalError("grouping set of an unknown kind in libpg_query's tree");
+  }
 }
 
 ast::OrderByItem Transformer::TransformSortBy(const PgQuery__Node* item) {

@@ -133,6 +133,11 @@ class Transformer {
   ast::StatementPtr TransformInsert(const PgQuery__InsertStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
+  /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),
+  /// adding the expressions they use to select.group_by.
+  std::vector<std::vector<size_t>> GroupingSetsOf(const PgQuery__Node* item,
+                                                  ast::SelectNode& select);
+  static constexpr size_t kMaxGroupingSets = 4096;
   ast::QueryNodePtr TransformValues(const PgQuery__SelectStmt* stmt);
   void TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::QueryNode& node);
   ast::TableRefPtr TransformRangeFunction(const PgQuery__RangeFunction* range);

@@ -49,6 +49,11 @@ struct Binder::Scope {
   std::vector<ColumnBinding> correlated;
 };
 
+/// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it,
+/// aggregates are deduplicated by it): ToString with every column qualified by its binding,
+/// since d1.d_year and d2.d_year print alike.
+std::string IdentityKey(const BoundExpr& expr);
+
 /// What an aggregate-bearing SELECT collects while its expressions are bound.
 struct AggregateInfo {
   uint32_t group_index = 0;
@@ -56,7 +61,12 @@ struct AggregateInfo {
   std::vector<BoundExprPtr> groups;
   std::vector<std::string> group_keys;  // IdentityKey of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
-  std::vector<std::string> aggregate_keys;
+  std::vector<std::string> aggregate_keys;  // IdentityKey of each aggregate
+  /// GROUPING SETS, ROLLUP, CUBE: each set's group indices (empty for a plain GROUP BY).
+  std::vector<std::vector<size_t>> grouping_sets;
+  /// The grouping() calls met, each as its arguments' group indices. With grouping sets, call
+  /// j is the group column after the groups and the set id: groups.size() + 1 + j.
+  std::vector<std::vector<size_t>> grouping_calls;
   /// Columns of enclosing queries this query uses: constants per group, allowed anywhere.
   const std::vector<ColumnBinding>* outer_columns = nullptr;
 };
@@ -85,6 +95,7 @@ struct ResolvedColumn {
   LogicalType type;
   std::string name;
   bool outer = false;
+  std::string qualifier;  // the alias of the table it was found in (for messages)
 };
 std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::string& qualifier,
                                             const std::string& name);

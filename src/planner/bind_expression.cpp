@@ -194,7 +194,8 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
               "table); qualify it, e.g. {}.{}",
               name, entry.alias, entry.alias, name);
         }
-        found = ResolvedColumn{entry.bindings[i], entry.types[i], entry.names[i], s != &scope};
+        found = ResolvedColumn{entry.bindings[i], entry.types[i], entry.names[i], s != &scope,
+                               entry.alias};
       }
     }
     if (found) {
@@ -301,7 +302,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
                               ? " (candidates: " + CandidateColumns(*ctx.scope) + ")"
                               : "");
       }
-      return std::make_unique<BoundColumnRef>(found->type, found->binding, found->name);
+      auto column = std::make_unique<BoundColumnRef>(found->type, found->binding, found->name);
+      column->qualifier = found->qualifier;
+      return column;
     }
     case ast::ExprKind::kStar:
       throw BinderError("* is only allowed in the select list or in count(*)");
@@ -343,9 +346,44 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kFunction: {
       const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
       const std::string name = AsciiLower(fn.name);
+      if (fn.over && fn.filter) {
+        throw NotSupportedError("FILTER on window functions is not supported yet");
+      }
       if (fn.over) return BindWindowFunction(fn, ctx);
       if (IsWindowOnlyFunction(name)) {
         throw BinderError("window function {} requires an OVER clause", name);
+      }
+      if (name == "grouping" || name == "grouping_id") {
+        if (!ctx.aggregates) throw BinderError("{} is not allowed in the {}", name, ctx.clause);
+        if (fn.filter) throw BinderError("FILTER is only allowed on aggregate functions");
+        if (fn.args.empty() || fn.args.size() > 63)
+          throw BinderError("{} takes 1 to 63 arguments", name);
+        ExprContext inner = ctx;
+        inner.aggregates = nullptr;
+        inner.windows = nullptr;
+        inner.clause = "argument of grouping()";
+        inner.subqueries = false;
+        auto& info = *ctx.aggregates;
+        std::vector<size_t> call;
+        for (const auto& a : fn.args) {
+          auto arg = BindExpr(*a, inner);
+          const auto at =
+              std::find(info.group_keys.begin(), info.group_keys.end(), BoundIdentityKey(*arg));
+          if (at == info.group_keys.end()) {
+            throw BinderError("arguments of {} must be GROUP BY expressions, not {}", name,
+                              arg->ToString());
+          }
+          call.push_back(static_cast<size_t>(at - info.group_keys.begin()));
+        }
+        // Without grouping sets nothing is rolled up.
+        if (info.grouping_sets.empty()) return std::make_unique<BoundConstant>(Value::Bigint(0));
+        auto at = std::find(info.grouping_calls.begin(), info.grouping_calls.end(), call);
+        if (at == info.grouping_calls.end())
+          at = info.grouping_calls.insert(info.grouping_calls.end(), std::move(call));
+        const auto column = static_cast<uint32_t>(
+            info.groups.size() + 1 + static_cast<size_t>(at - info.grouping_calls.begin()));
+        return std::make_unique<BoundColumnRef>(
+            LogicalType::Bigint(), ColumnBinding{info.group_index, column}, expr.ToString());
       }
       if (IsAggregateFunction(name)) {
         if (!ctx.aggregates) {
@@ -361,14 +399,38 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         if (!star && fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
         BoundExprPtr arg = star ? nullptr : TypeUntyped(BindExpr(*fn.args[0], inner));
         LogicalType type;
-        const AggregateKind kind = ResolveAggregate(name, arg, &type);
+        AggregateKind kind = ResolveAggregate(name, arg, &type);
+        if (fn.filter) {
+          // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate skips
+          // NULLs, and count(*) becomes count(CASE WHEN c THEN 1 END).
+          ExprContext filter_ctx = inner;
+          filter_ctx.clause = "FILTER clause";
+          auto condition = BindExpr(*fn.filter, filter_ctx);
+          if (condition->type.valid() && condition->type.id() != TypeId::kBoolean) {
+            throw BinderError("FILTER condition must be BOOLEAN, not {}",
+                              condition->type.ToString());
+          }
+          condition = CastTo(std::move(condition), LogicalType::Boolean());
+          if (kind == AggregateKind::kCountStar) {
+            kind = AggregateKind::kCount;
+            arg = std::make_unique<BoundConstant>(Value::Integer(1));
+          }
+          if (!arg->type.valid()) arg = CastTo(std::move(arg), LogicalType::Integer());
+          const LogicalType arg_type = arg->type;
+          auto filtered = std::make_unique<BoundCase>(arg_type);
+          filtered->when_then.emplace_back(std::move(condition), std::move(arg));
+          filtered->else_expr = std::make_unique<BoundConstant>(Value::Null(arg_type));
+          arg = std::move(filtered);
+        }
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
-        const std::string key = aggregate->ToString();
+        // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
+        const std::string key = IdentityKey(*aggregate);
+        const std::string name = aggregate->ToString();
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
             return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, key);
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, name);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
@@ -376,10 +438,12 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return std::make_unique<BoundColumnRef>(
             type,
             ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            key);
+            name);
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
+      if (fn.filter)
+        throw BinderError("FILTER is only allowed on aggregate functions, not {}", name);
       std::vector<BoundExprPtr> args;
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));

@@ -151,7 +151,7 @@ class CorrelationPuller {
           continue;
         }
       }
-      if (!residuals_) throw UnsupportedCorrelation("the condition " + condition->ToString());
+      if (!residuals_) throw UnsupportedCorrelation("the condition " + QualifiedString(*condition));
       residuals_->push_back(std::move(condition));
     }
     filter.conditions = std::move(kept);
@@ -185,7 +185,9 @@ class CorrelationPuller {
 
   void PullProjection(LogicalProjection& projection) {
     for (const auto& e : projection.expressions) {
-      if (!IsInner(*e)) throw UnsupportedCorrelation("an outer column in the select list");
+      if (!IsInner(*e)) {
+        throw UnsupportedCorrelation("an outer column in the select item " + QualifiedString(*e));
+      }
     }
     Pull(projection.children[0]);
     for (auto& c : correlations)
@@ -198,7 +200,10 @@ class CorrelationPuller {
 
   void PullAggregate(LogicalAggregate& aggregate) {
     for (BoundExprPtr* e : aggregate.Expressions()) {
-      if (!IsInner(**e)) throw UnsupportedCorrelation("an outer column in an aggregate");
+      if (!IsInner(**e)) {
+        throw UnsupportedCorrelation("an outer column in the aggregate expression " +
+                                     QualifiedString(**e));
+      }
     }
     Pull(aggregate.children[0]);
     if (residuals_ && !residuals_->empty()) {

@@ -155,9 +155,15 @@ BoundExprPtr RangeBoundValue(Binder& binder, Binder::Scope* scope, const BoundEx
   if (CastValue(value, LogicalType::Double()).GetDouble() < 0) {
     throw BinderError("frame {} offset must not be negative", which);
   }
-  // INTEGER keys move as BIGINT: key - n cannot overflow then.
+  // Integer keys move as DECIMAL(38,0): key -/+ n cannot overflow then (as PostgreSQL's
+  // in_range functions, which never fail on a bound beyond the type's range).
   BoundExprPtr base = key.Copy();
-  if (key_type == TypeId::kInteger) base = CastTo(std::move(base), LogicalType::Bigint());
+  if (key_type == TypeId::kInteger || key_type == TypeId::kBigint) {
+    base = CastTo(std::move(base), LogicalType::Decimal(38, 0));
+    if (bound->type.id() == TypeId::kInteger || bound->type.id() == TypeId::kBigint) {
+      bound = CastTo(std::move(bound), LogicalType::Decimal(38, 0));
+    }
+  }
   std::vector<BoundExprPtr> args;
   args.push_back(std::move(base));
   args.push_back(std::move(bound));

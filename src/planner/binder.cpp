@@ -44,15 +44,6 @@ void QualifyColumnNames(BoundExpr& expr) {
     QualifyColumnNames(**child);
 }
 
-// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it):
-// ToString with every column qualified by its binding, since d1.d_year and d2.d_year print
-// alike.
-std::string IdentityKey(const BoundExpr& expr) {
-  auto copy = expr.Copy();
-  QualifyColumnNames(*copy);
-  return copy->ToString();
-}
-
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
@@ -101,6 +92,24 @@ JoinCondition InSubqueryCondition(BoundExprPtr left_key, BoundExprPtr right_key)
 
 bool ContainsAggregateCall(const ast::Expr& expr);
 
+// Whether column `i` of a bound query is the NULL literal (typed INTEGER by the select list).
+bool IsNullColumn(const LogicalOperator& op, size_t i) {
+  switch (op.type) {
+    case LogicalOperatorType::kOrderBy:
+    case LogicalOperatorType::kLimit:
+      return IsNullColumn(*op.children[0], i);
+    case LogicalOperatorType::kSetOperation:
+      return IsNullColumn(*op.children[0], i) && IsNullColumn(*op.children[1], i);
+    case LogicalOperatorType::kProjection: {
+      const auto& expr = *static_cast<const LogicalProjection&>(op).expressions[i];
+      return expr.kind == BoundExprKind::kConstant &&
+             static_cast<const BoundConstant&>(expr).value.is_null();
+    }
+    default:
+      return false;
+  }
+}
+
 bool ContainsAggregateInQuery(const ast::SelectNode& node) {
   for (const auto& item : node.select_list) {
     if (ContainsAggregateCall(*item.expr)) return true;
@@ -109,6 +118,12 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 }
 
 }  // namespace
+
+std::string IdentityKey(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  QualifyColumnNames(*copy);
+  return copy->ToString();
+}
 
 std::string BoundIdentityKey(const BoundExpr& expr) {
   return IdentityKey(expr);
@@ -584,14 +599,6 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
       // its WHERE become join keys.
       Scope sub_scope;
       sub_scope.outer = &scope;
-      if (sub.query->kind != ast::QueryNodeKind::kSelect) {
-        throw NotSupportedError("only SELECT subqueries are supported in IN / EXISTS");
-      }
-      const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-      if (!select.group_by.empty() || select.having || ContainsAggregateInQuery(select) ||
-          select.limit || select.offset) {
-        // Uncorrelated ones of these shapes bind as an ordinary query.
-      }
       auto join = std::make_unique<LogicalJoin>();
       LogicalOperatorPtr right;
       // Correlated conditions other than `inner = outer`: checked per pair by the join.
@@ -625,6 +632,12 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         }
         if (!right) {
           correlated = true;
+          // Uncorrelated set operations and VALUES bound as ordinary queries above.
+          if (sub.query->kind != ast::QueryNodeKind::kSelect) {
+            throw NotSupportedError(
+                "correlated IN / EXISTS subqueries must be a SELECT (not a set operation)");
+          }
+          const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
           if (!select.from) {
             throw NotSupportedError("correlated IN / EXISTS subqueries need a FROM clause");
           }
@@ -818,8 +831,10 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     items.push_back({select_item.expr.get(), name, {}, {}});
   }
 
-  const bool aggregate = !node.group_by.empty() || ContainsAggregateInQuery(node);
+  const bool aggregate =
+      !node.group_by.empty() || !node.grouping_sets.empty() || ContainsAggregateInQuery(node);
   AggregateInfo info;
+  std::vector<size_t> group_of;  // per GROUP BY expression, its index in info.groups
   std::vector<BoundExprPtr> select_exprs;
   if (aggregate) {
     info.group_index = NewTableIndex();
@@ -863,8 +878,23 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
       bound = TypeUntyped(std::move(bound));
-      info.group_keys.push_back(IdentityKey(*bound));
+      const std::string key = IdentityKey(*bound);
+      const auto same = std::find(info.group_keys.begin(), info.group_keys.end(), key);
+      group_of.push_back(static_cast<size_t>(same - info.group_keys.begin()));
+      if (same != info.group_keys.end()) continue;  // GROUP BY a, a groups by a once
+      info.group_keys.push_back(key);
       info.groups.push_back(std::move(bound));
+    }
+    // One grouping set is a plain GROUP BY (of all the expressions, since each is in a set).
+    if (node.grouping_sets.size() > 1) {
+      for (const auto& set : node.grouping_sets) {
+        std::vector<size_t> groups;
+        for (size_t position : set)
+          groups.push_back(group_of[position]);
+        std::sort(groups.begin(), groups.end());
+        groups.erase(std::unique(groups.begin(), groups.end()), groups.end());
+        info.grouping_sets.push_back(std::move(groups));
+      }
     }
   }
 
@@ -894,20 +924,22 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     having_ctx.windows = nullptr;
     having = BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause");
   }
-  // QUALIFY filters on window results; it may name select items by their alias.
+  // QUALIFY and ORDER BY expressions may name select items by their alias (as in DuckDB;
+  // TPC-DS q36, q70, q86: ORDER BY CASE WHEN lochierarchy = 0 THEN ... END).
+  const std::function<BoundExprPtr(const std::string&)> aliases =
+      [&](const std::string& name) -> BoundExprPtr {
+    for (size_t i = 0; i < items.size(); i++) {
+      if (items[i].expr && AsciiLower(items[i].name) == AsciiLower(name)) {
+        return select_exprs[i]->Copy();
+      }
+    }
+    return nullptr;
+  };
+  // QUALIFY filters on window results.
   BoundExprPtr qualify;
   if (node.qualify) {
     ExprContext qualify_ctx = select_ctx;
     qualify_ctx.clause = "QUALIFY clause";
-    const std::function<BoundExprPtr(const std::string&)> aliases =
-        [&](const std::string& name) -> BoundExprPtr {
-      for (size_t i = 0; i < items.size(); i++) {
-        if (items[i].expr && AsciiLower(items[i].name) == AsciiLower(name)) {
-          return select_exprs[i]->Copy();
-        }
-      }
-      return nullptr;
-    };
     qualify_ctx.select_aliases = &aliases;
     qualify = BindExpr(*node.qualify, qualify_ctx);
     if (aggregate) qualify = BindToGroups(std::move(qualify), info, "QUALIFY clause");
@@ -922,7 +954,8 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   for (const auto& order : node.order_by) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
-    bound_order.nulls_first = order.nulls_first.value_or(order.descending);
+    bound_order.nulls_first =
+        order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
     int position = -1;
     if (order.expr->kind == ast::ExprKind::kConstant) {
       const Value& v = static_cast<const ast::ConstantExpr&>(*order.expr).value;
@@ -945,7 +978,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
     }
     if (position < 0) {
-      BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, select_ctx));
+      ExprContext order_ctx = select_ctx;
+      order_ctx.select_aliases = &aliases;
+      BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, order_ctx));
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
       const std::string key = IdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
@@ -971,8 +1006,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     auto agg = std::make_unique<LogicalAggregate>();
     agg->group_index = info.group_index;
     agg->aggregate_index = info.aggregate_index;
-    agg->groups = std::move(info.groups);
     agg->aggregates = std::move(info.aggregates);
+    if (!info.grouping_sets.empty()) plan = ExpandGroupingSets(std::move(plan), info, *agg);
+    agg->groups = std::move(info.groups);
     agg->children.push_back(std::move(plan));
     plan = std::move(agg);
   }
@@ -1088,6 +1124,98 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   return result;
 }
 
+// GROUPING SETS as one aggregate keyed by (the groups, the set's id): each input row is paired
+// with every set (a LEFT JOIN ON TRUE with VALUES of the set ids, which join_order leaves
+// where it is, and which streams the input past the materialized VALUES), and a group column
+// not in the row's set is NULL (the VALUES say per set which groups it has). The id keeps a
+// rolled-up NULL apart from a NULL value of a group in its set; the VALUES also carry each
+// grouping() call's value per set, grouped on too (they follow from the id). An empty set gives its
+// row even for empty input, as an aggregate without groups does.
+//
+//   AGGREGATE [CASE WHEN in_set_a THEN a END, ..., id, grouping(...)]
+//     LEFT JOIN ON TRUE
+//       input
+//       VALUES (id, grouping() values, in_set_a, ...) per set
+LogicalOperatorPtr Binder::ExpandGroupingSets(LogicalOperatorPtr input, AggregateInfo& info,
+                                              LogicalAggregate& aggregate) {
+  const auto& sets = info.grouping_sets;
+  auto values = std::make_unique<LogicalValues>();
+  values->table_index = NewTableIndex();
+  values->types.push_back(LogicalType::Integer());
+  values->names.push_back("grouping_set");
+  for (size_t j = 0; j < info.grouping_calls.size(); j++) {
+    values->types.push_back(LogicalType::Bigint());
+    values->names.push_back("grouping_" + std::to_string(j));
+  }
+  std::vector<std::vector<Value>> set_values;  // per set: id, then each grouping() value
+  for (size_t s = 0; s < sets.size(); s++) {
+    std::vector<Value> row{Value::Integer(static_cast<int32_t>(s))};
+    for (const auto& call : info.grouping_calls) {
+      // Bit (k - 1 - i) of grouping(a_0, ..., a_{k-1}) is 1 when a_i is rolled up.
+      int64_t bits = 0;
+      for (size_t group : call) {
+        const bool rolled_up = !std::binary_search(sets[s].begin(), sets[s].end(), group);
+        bits = bits << 1 | (rolled_up ? 1 : 0);
+      }
+      row.push_back(Value::Bigint(bits));
+    }
+    std::vector<BoundExprPtr> constants;
+    for (const auto& v : row)
+      constants.push_back(std::make_unique<BoundConstant>(v));
+    values->rows.push_back(std::move(constants));
+    set_values.push_back(std::move(row));
+  }
+  const uint32_t values_index = values->table_index;
+  auto join = std::make_unique<LogicalJoin>();
+  join->join_kind = JoinKind::kLeft;
+  join->children.push_back(std::move(input));
+  join->children.push_back(std::move(values));
+
+  auto set_id = [&] {
+    return std::make_unique<BoundColumnRef>(LogicalType::Integer(), ColumnBinding{values_index, 0},
+                                            "grouping_set");
+  };
+  // A group in some sets only: a BOOLEAN column of the VALUES says whether the row's set has it.
+  auto& values_op = static_cast<LogicalValues&>(*join->children[1]);
+  const size_t group_count = info.groups.size();
+  for (size_t g = 0; g < group_count; g++) {
+    size_t with_group = 0;
+    for (const auto& set : sets)
+      with_group += std::binary_search(set.begin(), set.end(), g) ? 1 : 0;
+    if (with_group == sets.size()) continue;  // in every set: never rolled up
+    const auto flag = static_cast<uint32_t>(values_op.types.size());
+    values_op.types.push_back(LogicalType::Boolean());
+    values_op.names.push_back("in_set_" + std::to_string(g));
+    for (size_t s = 0; s < sets.size(); s++) {
+      values_op.rows[s].push_back(std::make_unique<BoundConstant>(
+          Value::Boolean(std::binary_search(sets[s].begin(), sets[s].end(), g))));
+    }
+    const LogicalType type = info.groups[g]->type;
+    auto rolled = std::make_unique<BoundCase>(type);
+    rolled->when_then.emplace_back(
+        std::make_unique<BoundColumnRef>(LogicalType::Boolean(), ColumnBinding{values_index, flag},
+                                         "in_set_" + std::to_string(g)),
+        std::move(info.groups[g]));
+    rolled->else_expr = std::make_unique<BoundConstant>(Value::Null(type));
+    info.groups[g] = std::move(rolled);
+  }
+  info.groups.push_back(set_id());
+  for (size_t j = 0; j < info.grouping_calls.size(); j++) {
+    info.groups.push_back(std::make_unique<BoundColumnRef>(
+        LogicalType::Bigint(), ColumnBinding{values_index, static_cast<uint32_t>(1 + j)},
+        "grouping_" + std::to_string(j)));
+  }
+  for (size_t s = 0; s < sets.size(); s++) {
+    if (!sets[s].empty()) continue;
+    std::vector<Value> keys;
+    for (size_t g = 0; g < group_count; g++)
+      keys.push_back(Value::Null(info.groups[g]->type));
+    keys.insert(keys.end(), set_values[s].begin(), set_values[s].end());
+    aggregate.empty_input_groups.push_back(std::move(keys));
+  }
+  return join;
+}
+
 BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query) {
   // ORDER BY of SELECT nodes was bound in BindSelect; set operations and VALUES order here.
   if (node.kind != ast::QueryNodeKind::kSelect && !node.order_by.empty()) {
@@ -1098,7 +1226,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     for (const auto& order : node.order_by) {
       BoundOrderBy bound;
       bound.descending = order.descending;
-      bound.nulls_first = order.nulls_first.value_or(order.descending);
+      bound.nulls_first = order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
       if (order.expr->kind == ast::ExprKind::kConstant &&
           static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() ==
               TypeId::kInteger) {
@@ -1153,6 +1281,14 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
   }
   std::vector<LogicalType> types;
   for (size_t i = 0; i < left.types.size(); i++) {
+    // A column that is the NULL literal on one side (`NULL AS s_state`) takes the other side's
+    // type, as in DuckDB and PostgreSQL.
+    const bool left_null = IsNullColumn(*left.plan, i);
+    const bool right_null = IsNullColumn(*right.plan, i);
+    if (left_null != right_null) {
+      types.push_back(left_null ? right.types[i] : left.types[i]);
+      continue;
+    }
     auto common = CommonType(left.types[i], right.types[i]);
     if (!common) {
       throw BinderError("column {} of the set operation has incompatible types {} and {}", i + 1,

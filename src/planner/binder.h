@@ -22,12 +22,17 @@ struct BoundQuery {
   std::vector<LogicalType> types;
 };
 
+struct AggregateInfo;
+
 class Binder {
  public:
   /// Names in FROM are looked up as CTEs, then views and tables of `catalog`. `sql`: the
   /// text the query was parsed from (AST locations are offsets into it), so that errors can
   /// point at the expression they are about; may be null.
   explicit Binder(const Catalog& catalog, const std::string* sql = nullptr);
+  /// ORDER BY without NULLS FIRST/LAST: NULLs last in both directions (DuckDB, the default) or,
+  /// when false, as the largest value (PostgreSQL: first for DESC). See default_null_order.
+  void SetNullsLastByDefault(bool nulls_last) { nulls_last_by_default_ = nulls_last; }
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -47,6 +52,10 @@ class Binder {
   /// read_parquet(...), range(...), generate_series(...) (bind_table_function.cpp).
   LogicalOperatorPtr BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope);
   LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
+  /// GROUPING SETS: pairs `input` with each set's id and makes info's groups NULL outside
+  /// their sets (see binder.cpp).
+  LogicalOperatorPtr ExpandGroupingSets(LogicalOperatorPtr input, AggregateInfo& info,
+                                        LogicalAggregate& aggregate);
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                   const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
   LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
@@ -87,6 +96,7 @@ class Binder {
   // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
+  bool nulls_last_by_default_ = true;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

@@ -53,7 +53,19 @@ bool IsInfixOperator(const std::string& name) {
 }  // namespace
 
 BoundExprPtr BoundColumnRef::Copy() const {
-  return WithAlias(std::make_unique<BoundColumnRef>(type, binding, name), *this);
+  auto copy = std::make_unique<BoundColumnRef>(type, binding, name);
+  copy->qualifier = qualifier;
+  return WithAlias(std::move(copy), *this);
+}
+
+std::string QualifiedString(const BoundExpr& expr) {
+  auto copy = expr.Copy();
+  VisitExpression(*copy, [](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    if (!ref.qualifier.empty()) ref.name = ref.qualifier + "." + ref.name;
+  });
+  return copy->ToString();
 }
 
 BoundExprPtr BoundReference::Copy() const {
@@ -236,6 +248,11 @@ std::string BoundWindow::SpecToString() const {
 
 std::string BoundWindow::ToString() const {
   std::string out = name + "(" + JoinExprs(args, ", ") + ") OVER (" + SpecToString();
+  // Ranking functions, lag and lead ignore the frame.
+  if (function != WindowFunction::kAggregate && function != WindowFunction::kFirstValue &&
+      function != WindowFunction::kLastValue && function != WindowFunction::kNthValue) {
+    return out + ")";
+  }
   const char* units[] = {"ROWS", "RANGE", "GROUPS"};
   auto bound = [&](WindowBoundKind kind, int64_t offset, const BoundExprPtr& value) {
     std::string text = BoundText(kind);
@@ -290,12 +307,76 @@ void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& vis
     VisitExpression(**child, visit);
 }
 
+std::string BindingKey(const BoundExpr& expr) {
+  BoundExprPtr copy = expr.Copy();
+  VisitExpression(*copy, [](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    ref.name += "#" + std::to_string(ref.binding.table_index) + "." +
+                std::to_string(ref.binding.column_index);
+  });
+  return copy->ToString();
+}
+
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr) {
   std::vector<ColumnBinding> out;
   VisitExpression(const_cast<BoundExpr&>(expr), [&](BoundExpr& e) {
     if (e.kind == BoundExprKind::kColumnRef) out.push_back(static_cast<BoundColumnRef&>(e).binding);
   });
   return out;
+}
+
+bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b) {
+  if (a.kind != b.kind || !(a.type == b.type)) return false;
+  switch (a.kind) {
+    case BoundExprKind::kColumnRef:
+      return static_cast<const BoundColumnRef&>(a).binding ==
+             static_cast<const BoundColumnRef&>(b).binding;
+    case BoundExprKind::kReference:
+      return static_cast<const BoundReference&>(a).index ==
+             static_cast<const BoundReference&>(b).index;
+    case BoundExprKind::kConstant: {
+      const Value& x = static_cast<const BoundConstant&>(a).value;
+      const Value& y = static_cast<const BoundConstant&>(b).value;
+      return x.is_null() == y.is_null() && x == y;
+    }
+    case BoundExprKind::kFunction: {
+      const auto& f = static_cast<const BoundFunction&>(a);
+      const auto& g = static_cast<const BoundFunction&>(b);
+      if (f.function.name != g.function.name || !f.function.deterministic) return false;
+      break;
+    }
+    case BoundExprKind::kCast:
+      if (static_cast<const BoundCast&>(a).try_cast != static_cast<const BoundCast&>(b).try_cast)
+        return false;
+      break;
+    case BoundExprKind::kConjunction:
+      if (static_cast<const BoundConjunction&>(a).is_and !=
+          static_cast<const BoundConjunction&>(b).is_and)
+        return false;
+      break;
+    case BoundExprKind::kIsNull:
+      if (static_cast<const BoundIsNull&>(a).negated != static_cast<const BoundIsNull&>(b).negated)
+        return false;
+      break;
+    case BoundExprKind::kAggregate: {
+      const auto& x = static_cast<const BoundAggregate&>(a);
+      const auto& y = static_cast<const BoundAggregate&>(b);
+      if (x.aggregate != y.aggregate || x.distinct != y.distinct) return false;
+      break;
+    }
+    case BoundExprKind::kSubquery:
+      return static_cast<const BoundSubquery&>(a).info == static_cast<const BoundSubquery&>(b).info;
+    default:
+      break;
+  }
+  auto x = const_cast<BoundExpr&>(a).Children();
+  auto y = const_cast<BoundExpr&>(b).Children();
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); i++) {
+    if (!ExpressionsEqual(**x[i], **y[i])) return false;
+  }
+  return true;
 }
 
 void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out) {

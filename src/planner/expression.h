@@ -62,7 +62,8 @@ struct BoundColumnRef : BoundExpr {
   BoundColumnRef(LogicalType t, ColumnBinding b, std::string n)
       : BoundExpr(BoundExprKind::kColumnRef, t), binding(b), name(std::move(n)) {}
   ColumnBinding binding;
-  std::string name;  // for EXPLAIN
+  std::string name;       // for EXPLAIN
+  std::string qualifier;  // the table alias it was bound through, when known (for messages)
   std::string ToString() const override { return name; }
   BoundExprPtr Copy() const override;
 };
@@ -252,12 +253,21 @@ struct BoundSubquery : BoundExpr {
   std::vector<BoundExprPtr*> Children() override;
 };
 
+/// ToString with every column qualified by its binding: equal keys mean the same expression
+/// over the same columns (d1.d_year and d2.d_year print alike, their keys differ).
+std::string BindingKey(const BoundExpr& expr);
+/// ToString with each column that knows its table alias printed as alias.column, for messages
+/// that must tell `x.b < t1.b` from `b < b`.
+std::string QualifiedString(const BoundExpr& expr);
 /// Visits `expr` and all its descendants, parents first.
 void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit);
 /// Copies `expr` with every column binding replaced by its position in `inputs`.
 BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs);
 /// Every column binding `expr` references.
 std::vector<ColumnBinding> ReferencedBindings(const BoundExpr& expr);
+/// Whether `a` and `b` are the same expression: same kinds, types, functions, bindings and
+/// constants, child by child (aliases aside).
+bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b);
 /// Splits AND chains into their conjuncts (moves them out of `expr`).
 void SplitConjunction(BoundExprPtr expr, std::vector<BoundExprPtr>& out);
 /// AND of the conjuncts (a TRUE constant when empty).

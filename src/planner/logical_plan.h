@@ -133,6 +133,9 @@ struct LogicalAggregate : LogicalOperator {
   uint32_t aggregate_index = 0;  // bindings of the aggregate results
   std::vector<BoundExprPtr> groups;
   std::vector<BoundExprPtr> aggregates;  // BoundAggregate
+  /// Groups (their key values) that have a row even for empty input, as an aggregate without
+  /// groups has: the empty sets of GROUPING SETS.
+  std::vector<std::vector<Value>> empty_input_groups;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;

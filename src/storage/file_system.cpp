@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <condition_variable>
+#include <cstdint>
 #include <cstring>
 #include <exception>
 #include <filesystem>
@@ -143,18 +144,18 @@ class TreeLister {
  public:
   Tree List(const std::string& root) {
     pending_.push_back({root, false, {}});
-    Work();  // reads the root, so the others see how many directories there are
+    Work(1);  // the root alone, to see how many directories there are
     const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
                                             pending_.size() / kDirectoriesPerThread);
     std::vector<std::thread> workers;
     for (size_t t = 1; t < threads; t++) {
       try {
-        workers.emplace_back([this] { Work(); });
+        workers.emplace_back([this] { Work(SIZE_MAX); });
       } catch (const std::system_error&) {
         break;  // no thread to spare: the ones started (and this one) read the rest
       }
     }
-    Work();
+    Work(SIZE_MAX);
     for (auto& worker : workers)
       worker.join();
     if (error_) std::rethrow_exception(error_);
@@ -178,12 +179,13 @@ class TreeLister {
     std::vector<std::pair<uint64_t, uint64_t>> ancestors;
   };
 
-  // Takes directories until none is left and none is being read (which could add more).
-  void Work() {
+  // Takes up to `max_directories` directories, or until none is left and none is being read
+  // (which could add more).
+  void Work(size_t max_directories) {
     Tree part;
     std::vector<Pending> found;
     std::unique_lock<std::mutex> lock(mutex_);
-    while (true) {
+    for (size_t taken = 0; taken < max_directories; taken++) {
       changed_.wait(lock, [&] { return !pending_.empty() || reading_ == 0 || error_; });
       if (pending_.empty() || error_) break;
       Pending dir = std::move(pending_.back());

@@ -7,7 +7,8 @@
 // IN / EXISTS / NOT IN / NOT EXISTS (NOT IN over nullable columns too), filters on dimension
 // attributes, on the fact's partition key and on its other columns, a scalar subquery or a
 // derived table now and then, then either aggregates (GROUP BY, HAVING, DISTINCT aggregates) or
-// plain rows. Every ORDER BY is a total order (all group keys, or all selected columns), with
+// plain rows; now and then a filtered dimension outside with the facts inside a semi join or a
+// UNION (dimensionOutside). Every ORDER BY is a total order (all group keys, or all selected columns), with
 // NULLS FIRST/LAST spelled out, so LIMIT is deterministic.
 
 // A small, fast PRNG (mulberry32) seeded from the seed and the query's index.
@@ -177,8 +178,42 @@ function semiAnti(r, dim, fkRef, depth) {
   }
 }
 
+// A filtered dimension outside, the facts inside: IN / EXISTS / NOT EXISTS over a fact or a
+// UNION of both facts, or a join to such a union; the key sometimes computed on the way
+// (k - 1 inside, k + 1 = key outside). Dynamic filters must reach each branch and the fact
+// inside a semi join (issue 15).
+function dimensionOutside(r) {
+  const dim = r.pick(['date_dim', 'item']);
+  const d = DIMENSIONS[dim], a = DIM_ALIAS[dim];
+  const offset = r.pick([0, 0, 1]);
+  const column = (fact) => (offset ? `${FACTS[fact].fks[dim]} - ${offset}` : FACTS[fact].fks[dim]);
+  const sales = `SELECT ${column('store_sales')} AS k FROM store_sales ss${r.chance(0.4) ? ` WHERE ${FACTS.store_sales.predicate(r, 'ss')}` : ''}`;
+  const returns = `SELECT ${column('store_returns')} AS k FROM store_returns sr`;
+  const source = r.pick([sales, returns, `${sales} UNION ${r.pick(['ALL ', ''])}${returns}`]);
+  const key = offset ? `u.k + ${offset}` : 'u.k';
+  const where = [d.predicate(r, a)];
+  let from = `${dim} ${a}`;
+  switch (r.pick(['in', 'exists', 'not exists', 'join'])) {
+    case 'in':
+      where.push(`${a}.${d.key} IN (SELECT ${key} FROM (${source}) u)`);
+      break;
+    case 'exists':
+      where.push(`EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${a}.${d.key})`);
+      break;
+    case 'not exists':
+      where.push(`NOT EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${a}.${d.key})`);
+      break;
+    default:
+      from += ` JOIN (${source}) u ON ${key} = ${a}.${d.key}`;
+  }
+  const group = `${a}.${r.pick(d.groups)}`;
+  const sql = `SELECT ${group}, count(*)\nFROM ${from}\nWHERE ${where.join(' AND ')}\nGROUP BY ${group}\nORDER BY ${group} NULLS FIRST`;
+  return { sql, ordered: true };
+}
+
 export function generateQuery(seed, index) {
   const r = makeRng(seed, index);
+  if (r.chance(0.1)) return dimensionOutside(r);
   const factName = r.chance(0.8) ? 'store_sales' : 'store_returns';
   const fact = FACTS[factName];
   const f = fact.alias;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.h"
@@ -422,6 +423,62 @@ TEST(OperatorAggregateTest, MillionGroups) {
         seen[key] = 1;
         ASSERT_EQ(batch.column(1).data<int64_t>()[r], 2);
         ASSERT_EQ(batch.column(2).data<int64_t>()[r], 2 * key + 1000000);
+      }
+    }
+  }
+}
+
+TEST(OperatorAggregateTest, IntegerKeysThroughTheDirectMap) {
+  // One integer key goes through DirectGroupMap: keys below and above the range seen so far,
+  // negative keys, NULLs, the extremes of the type (too far apart to map) and a sparse range
+  // wider than the map may grow; checked against std::map, in big and tiny batches.
+  for (const LogicalType& type : {LogicalType::Integer(), LogicalType::Bigint()}) {
+    const bool big = type.physical() == PhysicalType::kInt64;
+    const int64_t low = big ? INT64_MIN : INT32_MIN, high = big ? INT64_MAX : INT32_MAX;
+    std::vector<int64_t> keys;
+    for (int64_t k = 5000; k < 7000; k++)
+      keys.push_back(k);
+    for (int64_t k = 4999; k > -3000; k -= 3)
+      keys.push_back(k);
+    for (int64_t k = 0; k < 3000; k++)
+      keys.push_back((k * 7919) % 2500000);  // sparse, beyond kMaxSlots
+    keys.push_back(low);
+    keys.push_back(high);
+    keys.push_back(low + 1);
+    for (int64_t k = 0; k < 5000; k++)
+      keys.push_back(k % 10 == 0 ? INT64_MIN + 7 : (k * 31) % 7000);  // the first: NULL
+    std::map<std::optional<int64_t>, std::pair<int64_t, int64_t>> expected;
+    std::vector<Row> rows;
+    for (size_t i = 0; i < keys.size(); i++) {
+      const bool null = keys[i] == INT64_MIN + 7;
+      const Value key =
+          null ? Value::Null(type)
+               : (big ? Value::Bigint(keys[i]) : Value::Integer(static_cast<int32_t>(keys[i])));
+      rows.push_back({key, Value::Bigint(static_cast<int64_t>(i))});
+      auto& e = expected[null ? std::nullopt : std::optional<int64_t>(keys[i])];
+      e.first++;
+      e.second += static_cast<int64_t>(i);
+    }
+    for (idx_t batch : {idx_t{3}, kBatchSize}) {
+      std::vector<BoundExprPtr> groups;
+      groups.push_back(Ref(type, 0));
+      std::vector<BoundExprPtr> aggs;
+      aggs.push_back(Agg(AggregateKind::kCountStar, LogicalType::Bigint(), nullptr));
+      aggs.push_back(
+          Agg(AggregateKind::kSum, LogicalType::Bigint(), Ref(LogicalType::Bigint(), 1)));
+      auto root =
+          Plan({type, LogicalType::Bigint()}, rows, std::move(groups), std::move(aggs), batch);
+      for (int threads : {1, 2}) {
+        auto result = RunAgg(*root, threads);
+        ASSERT_EQ(result.size(), expected.size());
+        for (const auto& row : result) {
+          const std::optional<int64_t> key =
+              row[0].is_null() ? std::nullopt : std::optional<int64_t>(row[0].GetInt64());
+          auto it = expected.find(key);
+          ASSERT_NE(it, expected.end()) << Text(row[0]);
+          EXPECT_EQ(row[1].GetInt64(), it->second.first) << Text(row[0]);
+          EXPECT_EQ(row[2].GetInt64(), it->second.second) << Text(row[0]);
+        }
       }
     }
   }

@@ -258,6 +258,36 @@ TEST(OperatorJoinTest, NullEqualKeys) {
   CheckAllKinds(jc);
 }
 
+TEST(OperatorJoinTest, DenseAndSparseBigintKeys) {
+  // Dense build keys go through the direct array (probe keys below, inside and above its
+  // range, the type's extremes, NULLs); with one far-away build key they go through the hash
+  // table. Both must give every kind's reference rows.
+  auto B = [](int64_t v) { return Value::Bigint(v); };
+  for (bool sparse : {false, true}) {
+    JoinCase jc;
+    jc.left_types = {LogicalType::Bigint(), LogicalType::Integer()};
+    jc.right_types = {LogicalType::Bigint(), LogicalType::Integer()};
+    int32_t tag = 0;
+    for (int64_t k = -20; k <= 20; k += 2) {
+      jc.right.push_back({B(k), I(tag++)});
+      if (k % 3 == 0) jc.right.push_back({B(k), I(tag++)});  // a chain
+    }
+    jc.right.push_back({Value::Null(LogicalType::Bigint()), I(tag++)});
+    if (sparse) jc.right.push_back({B(INT64_MAX / 2), I(tag++)});
+    for (int64_t k :
+         {int64_t{-100}, int64_t{-21}, int64_t{-20}, int64_t{-7}, int64_t{0}, int64_t{6},
+          int64_t{20}, int64_t{21}, int64_t{4095}, INT64_MIN, INT64_MAX, INT64_MAX / 2}) {
+      jc.left.push_back({B(k), I(tag++)});
+    }
+    jc.left.push_back({Value::Null(LogicalType::Bigint()), I(tag++)});
+    jc.left_keys = {0};
+    jc.right_keys = {0};
+    jc.null_equal = {false};
+    CheckAllKinds(jc);
+    CheckAllKinds(jc, kBatchSize);
+  }
+}
+
 TEST(OperatorJoinTest, MultiKeyJoin) {
   JoinCase jc;
   jc.left_types = {LogicalType::Integer(), LogicalType::Varchar(), LogicalType::Bigint()};

@@ -373,6 +373,31 @@ TEST(ParquetEncodingRle, RoundTripAllWidths) {
   }
 }
 
+TEST(ParquetEncodingRle, ByteWideDecodingMatches) {
+  // Definition levels decode straight into bytes; in odd-sized steps, so runs and 8-value
+  // groups are split at every place.
+  std::mt19937_64 rng(3);
+  for (int width = 0; width <= 8; width++) {
+    for (size_t n : {0, 1, 7, 8, 9, 100, 1000, 4099}) {
+      std::vector<uint32_t> values = RandomLevels(n, width, rng);
+      Bytes data = EncodeRuns(RandomRuns(values, rng), width);
+      RleBitPackedDecoder decoder(data.data(), data.size(), width);
+      std::vector<uint8_t> out(n);
+      size_t done = 0;
+      while (done < n) {
+        const size_t step = std::min<size_t>(n - done, 1 + rng() % 300);
+        ASSERT_EQ(decoder.GetBatch(out.data() + done, step), step);
+        done += step;
+      }
+      for (size_t i = 0; i < n; i++)
+        ASSERT_EQ(out[i], values[i]) << "width " << width << " n " << n << " at " << i;
+    }
+  }
+  Bytes wide = EncodeRuns(RandomRuns({1, 2, 3}, rng), 9);
+  uint8_t byte;
+  EXPECT_THROW(RleBitPackedDecoder(wide.data(), wide.size(), 9).GetBatch(&byte, 1), InternalError);
+}
+
 TEST(ParquetEncodingRle, LongLiteralRunsAllWidths) {
   // One bit-packed run over many groups exercises the unpacker's bulk path and its tail.
   std::mt19937_64 rng(2);

@@ -596,11 +596,60 @@ TEST(ParserExpressionTest, SqlSyntaxFunctions) {
   ExpectNotSupported("SELECT CURRENT_USER", "SQL value function");
 }
 
+TEST(ParserExpressionTest, WindowFunctions) {
+  ParsedExpr e(
+      "sum(x) OVER (PARTITION BY y, z ORDER BY w DESC NULLS LAST ROWS BETWEEN 2 PRECEDING AND "
+      "CURRENT ROW EXCLUDE TIES)");
+  const auto& f = e.As<FunctionExpr>();
+  ASSERT_TRUE(f.over);
+  EXPECT_EQ(f.over->partition_by.size(), 2u);
+  ASSERT_EQ(f.over->order_by.size(), 1u);
+  EXPECT_TRUE(f.over->order_by[0].descending);
+  EXPECT_EQ(f.over->order_by[0].nulls_first, std::optional<bool>(false));
+  EXPECT_TRUE(f.over->has_frame);
+  EXPECT_EQ(f.over->unit, FrameUnit::kRows);
+  EXPECT_EQ(f.over->start, FrameBoundKind::kOffsetPreceding);
+  EXPECT_EQ(f.over->end, FrameBoundKind::kCurrentRow);
+  EXPECT_EQ(f.over->exclude, FrameExclude::kTies);
+  EXPECT_EQ(f.ToString(),
+            "sum(x) OVER (PARTITION BY y, z ORDER BY w DESC NULLS LAST ROWS BETWEEN 2 PRECEDING "
+            "AND CURRENT ROW EXCLUDE TIES)");
+  // The default frame, GROUPS with FOLLOWING bounds, a named window.
+  ParsedExpr plain("rank() OVER (ORDER BY a)");
+  EXPECT_FALSE(plain.As<FunctionExpr>().over->has_frame);
+  ParsedExpr groups(
+      "count(*) OVER (ORDER BY a GROUPS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)");
+  EXPECT_EQ(groups.As<FunctionExpr>().over->unit, FrameUnit::kGroups);
+  EXPECT_EQ(groups.As<FunctionExpr>().over->start, FrameBoundKind::kOffsetFollowing);
+  EXPECT_EQ(groups.As<FunctionExpr>().over->end, FrameBoundKind::kUnboundedFollowing);
+  EXPECT_EQ(ExprText("sum(x) OVER w"), "sum(x) OVER w");
+  EXPECT_EQ(ExprText("sum(x) OVER (w ORDER BY a)"), "sum(x) OVER (w ORDER BY a)");
+}
+
+TEST(ParserQueryTest, WindowClauseAndQualify) {
+  ParsedQuery parsed = ParseQuery(
+      "SELECT a, rank() OVER w AS r FROM t WINDOW w AS (PARTITION BY b), v AS (w ORDER BY c) "
+      "QUALIFY r = 1 AND sum(a) OVER v > 2 ORDER BY a LIMIT 3");
+  const SelectNode& select = AsSelect(parsed.query);
+  ASSERT_EQ(select.windows.size(), 2u);
+  EXPECT_EQ(select.windows[0].name, "w");
+  EXPECT_EQ(select.windows[1].refname, "w");
+  ASSERT_TRUE(select.qualify);
+  EXPECT_EQ(select.qualify->ToString(), "((r = 1) AND (sum(a) OVER v > 2))");
+  EXPECT_EQ(select.order_by.size(), 1u);
+  // QUALIFY before WINDOW, and `qualify` as a plain name.
+  ParsedQuery before =
+      ParseQuery("SELECT a FROM t QUALIFY rank() OVER w = 1 WINDOW w AS (ORDER BY a)");
+  EXPECT_EQ(AsSelect(before.query).windows.size(), 1u);
+  EXPECT_TRUE(AsSelect(before.query).qualify);
+  ParsedQuery name = ParseQuery("SELECT qualify FROM t AS qualify");
+  EXPECT_FALSE(AsSelect(name.query).qualify);
+  EXPECT_NE(ParseErrorOf("SELECT a FROM t WINDOW w AS (ORDER BY a), w AS (ORDER BY a)")
+                .find("window \"w\" is already defined"),
+            std::string::npos);
+}
+
 TEST(ParserExpressionTest, UnsupportedFunctionForms) {
-  EXPECT_EQ(NotSupportedOf("SELECT count(*) FILTER (WHERE x > 1) FROM t"),
-            "FILTER clauses on aggregates are not supported yet\n"
-            "LINE 1: SELECT count(*) FILTER (WHERE x > 1) FROM t\n"
-            "               ^");
   ExpectNotSupported("SELECT string_agg(x, ',' ORDER BY x) FROM t",
                      "ORDER BY inside aggregate functions is not supported yet");
   ExpectNotSupported("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
@@ -614,7 +663,6 @@ TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   ExpectNotSupported("SELECT ROW(1, 2)", "row constructors");
   ExpectNotSupported("SELECT (1, 2) IN (SELECT 1, 2)", "row constructors");
   ExpectNotSupported("SELECT 'a' COLLATE \"C\"", "COLLATE");
-  ExpectNotSupported("SELECT GROUPING(a) FROM t GROUP BY a", "GROUPING()");
   ExpectNotSupported("SELECT ARRAY(SELECT 1)", "ARRAY(subquery)");
 }
 
@@ -1038,6 +1086,39 @@ TEST(ParserQueryTest, SelectClauses) {
             "(sum(b) > 10) ORDER BY x DESC NULLS FIRST, 2 NULLS LAST, a LIMIT 10 OFFSET 5");
 }
 
+TEST(ParserExpressionTest, AggregateFilter) {
+  EXPECT_EQ(
+      QueryText("SELECT count(*) FILTER (WHERE x > 1), sum(DISTINCT y) FILTER (WHERE z) FROM t"),
+      "SELECT count(*) FILTER (WHERE (x > 1)), sum(DISTINCT y) FILTER (WHERE z) FROM t");
+}
+
+TEST(ParserQueryTest, ParenthesisedSetOperationInFrom) {
+  // The operands get no alias of their own; the set operation around them is the subquery.
+  EXPECT_EQ(QueryText("SELECT * FROM ((SELECT 1) EXCEPT (SELECT 2)) t"),
+            "SELECT * FROM ((SELECT 1) EXCEPT (SELECT 2)) AS t");
+  EXPECT_EQ(QueryText("SELECT * FROM ((SELECT 1) UNION ALL (SELECT 2))"),
+            "SELECT * FROM ((SELECT 1) UNION ALL (SELECT 2)) AS unnamed_subquery");
+}
+
+TEST(ParserQueryTest, GroupingSets) {
+  // Expanded into their sets; a GROUP BY list is the cross product of its items' sets.
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY ROLLUP (a, (b, c))"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b, c), (a), ())");
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY CUBE (a, b)"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b), (a), (b), ())");
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY a, GROUPING SETS ((b), (), ROLLUP (c))"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS ((a, b), (a), (a, c), (a))");
+  EXPECT_EQ(QueryText("SELECT 1 FROM t GROUP BY ()"),
+            "SELECT 1 FROM t GROUP BY GROUPING SETS (())");
+  EXPECT_EQ(QueryText("SELECT GROUPING(a, b) FROM t GROUP BY CUBE (a, b)"),
+            "SELECT grouping(a, b) FROM t GROUP BY GROUPING SETS ((a, b), (a), (b), ())");
+  ExpectNotSupported("SELECT 1 FROM t GROUP BY CUBE (a, b, c, d, e, f, g, h, i, j, k, l, m)",
+                     "CUBE of more than 12 elements");
+  ExpectNotSupported(
+      "SELECT 1 FROM t GROUP BY CUBE (a, b, c, d, e, f, g, h, i, j, k, l), CUBE (m, n)",
+      "more than 4096 grouping sets");
+}
+
 TEST(ParserQueryTest, LimitForms) {
   EXPECT_EQ(QueryText("SELECT 1 LIMIT ALL"), "SELECT 1");
   EXPECT_EQ(QueryText("SELECT 1 LIMIT ALL OFFSET 2"), "SELECT 1 OFFSET 2");
@@ -1054,10 +1135,6 @@ TEST(ParserQueryTest, UnsupportedSelectForms) {
             "DISTINCT ON is not supported yet\n"
             "LINE 1: SELECT DISTINCT ON (a) a, b FROM t\n"
             "                            ^");
-  ExpectNotSupported("SELECT a FROM t GROUP BY ROLLUP (a)", "ROLLUP is not supported yet");
-  ExpectNotSupported("SELECT a FROM t GROUP BY CUBE (a)", "CUBE is not supported yet");
-  ExpectNotSupported("SELECT a FROM t GROUP BY GROUPING SETS ((a), ())", "GROUPING SETS");
-  ExpectNotSupported("SELECT 1 FROM t GROUP BY ()", "empty grouping sets");
   ExpectNotSupported("SELECT a FROM t GROUP BY DISTINCT a", "GROUP BY DISTINCT");
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
   ExpectNotSupported("SELECT a FROM t FOR UPDATE", "FOR UPDATE/SHARE");

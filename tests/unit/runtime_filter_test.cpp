@@ -82,6 +82,24 @@ TEST(RuntimeBloomTest, UnionOfPartials) {
   EXPECT_THROW(a.Union(small), InternalError);
 }
 
+// Keys computed from an INTEGER column as (CAST(x AS BIGINT) + 10): mapped back by
+// subtracting 10, then kept only where the value fits INTEGER.
+TEST(RuntimeFilterKeyInverseTest, MapsBackAndDropsKeysNoColumnValueGives) {
+  RuntimeFilterKeyInverse inverse;
+  inverse.column_type = LogicalType::Integer();
+  inverse.steps = {{-10, false}, {0, true}};
+  int64_t value = 15;
+  EXPECT_TRUE(inverse.Apply(value));
+  EXPECT_EQ(value, 5);
+  value = int64_t{INT32_MAX} + 11;
+  EXPECT_FALSE(inverse.Apply(value));
+  value = int64_t{INT32_MIN} + 10;
+  EXPECT_TRUE(inverse.Apply(value));
+  EXPECT_EQ(value, INT32_MIN);
+  value = INT64_MIN + 5;  // subtracting overflows: no column value
+  EXPECT_FALSE(inverse.Apply(value));
+}
+
 TEST(RuntimeFilterTest, SmallBuildIsExactSet) {
   auto filter = Build({10, 20, 30, 20});
   ASSERT_TRUE(filter->enabled());

@@ -119,6 +119,26 @@ TEST(WriteTest, CatalogRecordsFilesAndStatisticsAtWriteTime) {
   EXPECT_FALSE(fs::exists(table->location));
 }
 
+TEST(WriteTest, ConstraintViolationsWriteNothing) {
+  test::TempDir dir;
+  Database database(dir.path() + "/db");
+  Connection connection(database);
+  connection.Query("CREATE TABLE k (a INTEGER PRIMARY KEY, b VARCHAR NOT NULL) PARTITIONED BY (b)");
+  connection.Query("INSERT INTO k VALUES (1, 'x'), (2, 'y')");
+  const auto table = database.catalog().FindTable("k");
+  const auto listed = ListedFiles(database.catalog(), "k");
+  EXPECT_THROW(connection.Query("INSERT INTO k VALUES (3, 'z'), (1, 'x')"), ConstraintError);
+  EXPECT_THROW(connection.Query("INSERT INTO k VALUES (4, NULL)"), ConstraintError);
+  EXPECT_THROW(connection.Query("INSERT INTO k (a) VALUES (5)"), ConstraintError);
+  EXPECT_EQ(FilesBelow(table->location), listed);
+  EXPECT_TRUE(FilesBelow(dir.path() + "/db/staging").empty());
+  EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM k"), "2");
+  // The constraints survive reopening the catalog.
+  Database reopened(dir.path() + "/db");
+  Connection again(reopened);
+  EXPECT_THROW(again.Query("INSERT INTO k VALUES (2, 'q')"), ConstraintError);
+}
+
 TEST(WriteTest, InMemoryDatabaseKeepsTablesInATemporaryDirectory) {
   std::string data;
   {
@@ -185,11 +205,13 @@ TEST(WriteTest, VersionOneCatalogIsUpgraded) {
     Connection(database).Query("CREATE EXTERNAL TABLE sales STORED AS PARQUET LOCATION '" + data +
                                "'");
   }
-  // Turn it into what shears wrote before managed tables: no tables.managed, version 1.
+  // Turn it into what shears wrote before managed tables: no tables.managed, no constraints
+  // (columns.not_null, table_keys), version 1.
   sqlite3* handle = nullptr;
   ASSERT_EQ(sqlite3_open((db + "/catalog.db").c_str(), &handle), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(handle,
-                         "ALTER TABLE tables DROP COLUMN managed; UPDATE meta SET value = '1' "
+                         "ALTER TABLE tables DROP COLUMN managed; ALTER TABLE columns DROP COLUMN "
+                         "not_null; DROP TABLE table_keys; UPDATE meta SET value = '1' "
                          "WHERE key = 'schema_version'",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -200,6 +222,10 @@ TEST(WriteTest, VersionOneCatalogIsUpgraded) {
   EXPECT_FALSE(database.catalog().FindTable("sales")->managed);
   connection.Query("CREATE TABLE t AS SELECT 1 AS a");
   EXPECT_TRUE(database.catalog().FindTable("t")->managed);
+  // The upgraded catalog keeps constraints.
+  connection.Query("CREATE TABLE k (a INTEGER PRIMARY KEY, b VARCHAR NOT NULL)");
+  EXPECT_EQ(database.catalog().FindTable("k")->keys.size(), 1u);
+  EXPECT_TRUE(database.catalog().FindTable("k")->columns[1].not_null);
   // DROP of the external table keeps its files.
   connection.Query("DROP TABLE sales");
   EXPECT_TRUE(fs::exists(data));

@@ -71,6 +71,11 @@ struct HashAggregateLocalState : LocalSinkState {
     }
     for (const auto& g : op.groups_)
       group_values.emplace_back(g->type);
+    // DISTINCT aggregates need every row's group hash, which the direct map skips.
+    if (op.groups_.size() == 1 && op.distinct_layouts_.empty() &&
+        DirectGroupMap::Supports(op.groups_[0]->type)) {
+      direct = std::make_unique<DirectGroupMap>(memory);
+    }
     for (idx_t a = 0; a < op.aggregates_.size(); a++) {
       const auto& agg = op.aggregate(a);
       arg_values.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
@@ -78,6 +83,7 @@ struct HashAggregateLocalState : LocalSinkState {
   }
 
   std::unique_ptr<GroupedHashTable> table;
+  std::unique_ptr<DirectGroupMap> direct;  // in front of `table` for one integer key
   RowCollection single;
   uint8_t* single_row = nullptr;
   std::vector<std::unique_ptr<GroupedHashTable>> distinct;
@@ -101,10 +107,12 @@ struct AggregateSourceState : GlobalSourceState {
 
 PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
                                              std::vector<BoundExprPtr> groups,
-                                             std::vector<BoundExprPtr> aggregates)
+                                             std::vector<BoundExprPtr> aggregates,
+                                             std::vector<std::vector<Value>> empty_input_groups)
     : PhysicalOperator("HASH_GROUP_BY", std::move(types)),
       groups_(std::move(groups)),
-      aggregates_(std::move(aggregates)) {
+      aggregates_(std::move(aggregates)),
+      empty_input_groups_(std::move(empty_input_groups)) {
   SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
   std::vector<LogicalType> key_types;
   for (const auto& g : groups_)
@@ -168,7 +176,16 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
   }
   uint64_t* hashes = local.hashes.data();
   StringArena* arena;
-  if (!groups_.empty()) {
+  if (local.direct) {
+    uint32_t* misses = local.sel.data();
+    const idx_t missed = local.direct->Lookup(*keys[0], n, local.rows.data(), misses);
+    if (missed > 0) {
+      HashVector(*keys[0], n, hashes, false);
+      local.table->FindOrCreate(keys, hashes, misses, missed, local.rows.data(), local.scratch);
+      local.direct->Remember(*keys[0], misses, missed, local.rows.data());
+    }
+    arena = &local.table->partition(0).rows.arena();
+  } else if (!groups_.empty()) {
     for (idx_t g = 0; g < groups_.size(); g++)
       HashVector(*keys[g], n, hashes, g > 0);
     local.table->FindOrCreate(keys, hashes, nullptr, n, local.rows.data(), local.scratch);
@@ -298,6 +315,25 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
         ops_[a].update(group_rows.data(), state_offsets_[a], &value, n,
                        global.table->partition(p).rows.arena());
       }
+    }
+  }
+  // Groups that exist without input (zeroed rows are their aggregates' empty states).
+  if (group_count > 0 && global.table->group_count() == 0) {
+    for (const auto& keys : empty_input_groups_) {
+      std::vector<Vector> key_values;
+      std::vector<const Vector*> key_pointers;
+      uint64_t hash = 0;
+      for (idx_t g = 0; g < group_count; g++) {
+        key_values.emplace_back(groups_[g]->type, 1);
+        WriteValue(key_values.back(), 0, keys[g]);
+      }
+      for (idx_t g = 0; g < group_count; g++) {
+        HashVector(key_values[g], 1, &hash, g > 0);
+        key_pointers.push_back(&key_values[g]);
+      }
+      uint8_t* row = nullptr;
+      global.table->FindOrCreateInPartition(GroupedHashTable::PartitionOf(hash), key_pointers,
+                                            &hash, nullptr, 1, &row, scratch);
     }
   }
   // The result: every group's row, in morsels for the source.

@@ -22,8 +22,11 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// `types`: the group columns then one column per aggregate. `groups`: expressions over the
   /// input (usually BoundReference). `aggregates`: BoundAggregate whose `arg` is over the
   /// input; their `type` is the result type.
+  /// `empty_input_groups`: key values of groups that get a row even when the input is empty
+  /// (the empty sets of GROUPING SETS).
   PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
-                        std::vector<BoundExprPtr> aggregates);
+                        std::vector<BoundExprPtr> aggregates,
+                        std::vector<std::vector<Value>> empty_input_groups = {});
 
   bool IsSink() const override { return true; }
   bool IsSource() const override { return true; }
@@ -61,6 +64,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
 
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
+  std::vector<std::vector<Value>> empty_input_groups_;
   std::vector<AggregateOp> ops_;
   std::vector<uint32_t> state_offsets_;  // absolute, within a row of layout_
   RowLayout layout_;                     // group keys, then states

@@ -212,6 +212,30 @@ std::vector<int> PhysicalHashJoin::SinkProducedDynamicFilters() const {
   return ids;
 }
 
+namespace {
+
+// The column values `keys` (rows 0..count, no NULLs) map back to, packed into `out`; returns
+// how many (keys no column value computes to are left out).
+idx_t MapKeysBack(const RuntimeFilterKeyInverse& inverse, const Vector& keys, idx_t count,
+                  Vector& out) {
+  const bool key32 = keys.type().physical() == PhysicalType::kInt32;
+  const bool out32 = out.type().physical() == PhysicalType::kInt32;
+  out.Reset();
+  idx_t kept = 0;
+  for (idx_t row = 0; row < count; row++) {
+    int64_t value = key32 ? keys.data<int32_t>()[row] : keys.data<int64_t>()[row];
+    if (!inverse.Apply(value)) continue;
+    if (out32) {
+      out.data<int32_t>()[kept++] = static_cast<int32_t>(value);
+    } else {
+      out.data<int64_t>()[kept++] = value;
+    }
+  }
+  return kept;
+}
+
+}  // namespace
+
 void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
                                            HashJoinGlobalState& global) const {
   const JoinHashTable& table = *global.table;
@@ -224,10 +248,18 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       types.push_back(right_keys_[k]->type);
       keys.emplace_back(right_keys_[k]->type);
     }
-    auto filter = std::make_unique<RuntimeFilter>(types);
+    // A key computed from the scan column: the filter holds the column values the keys map
+    // back to (one key; see RuntimeFilterKeyInverse).
+    const RuntimeFilterKeyInverse* inverse = spec.inverse ? &*spec.inverse : nullptr;
+    SHEARS_CHECK(!inverse || spec.keys.size() == 1);
+    std::optional<Vector> mapped;
+    if (inverse) mapped.emplace(inverse->column_type);
+    auto filter =
+        std::make_unique<RuntimeFilter>(inverse ? std::vector{inverse->column_type} : types);
     std::vector<const Vector*> key_ptrs;
     for (const auto& v : keys)
       key_ptrs.push_back(&v);
+    if (inverse) key_ptrs = {&*mapped};
     // Every build row whose keys can match (RIGHT joins keep NULL-key rows to emit them).
     std::vector<uint8_t*> rows;
     rows.reserve(kBatchSize);
@@ -236,7 +268,9 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
         keys[i].Reset();
         GatherColumn(layout, spec.keys[i], rows.data(), rows.size(), keys[i]);
       }
-      filter->Add(key_ptrs, rows.size());
+      idx_t count = rows.size();
+      if (inverse) count = MapKeysBack(*inverse, keys[0], count, *mapped);
+      filter->Add(key_ptrs, count);
       rows.clear();
     };
     for (const auto& block : table.rows().blocks()) {
@@ -254,7 +288,7 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
             .count();
     // On all join keys the hash table's distinct count is the filter's.
     filter->Finish(spec.limits, table.build_rows(), ms,
-                   spec.keys.size() == right_keys_.size() ? table.distinct_keys() : 0);
+                   spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0);
     if (filter->enabled() && !spec.always && spec.probe_rows > 0 && !filter->empty()) {
       // Revisit the planner's decision with the real distinct count.
       const double ratio = 1 - static_cast<double>(filter->distinct_keys()) / spec.probe_rows;
@@ -312,9 +346,12 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
     std::fill(state.null_key.begin(), state.null_key.begin() + n, 0);
     std::vector<const Vector*> keys;
     bool any_null = false;
+    // A direct table (one dense integer key) needs no hashes.
+    const bool direct = table.direct() && key_count == 1 &&
+                        state.keys[0].type().physical() == layout.types[0].physical();
     for (idx_t k = 0; k < key_count; k++) {
       ExpressionExecutor::Execute(*left_keys_[k], input, state.keys[k]);
-      HashVector(state.keys[k], n, state.hashes.data(), k > 0);
+      if (!direct) HashVector(state.keys[k], n, state.hashes.data(), k > 0);
       keys.push_back(&state.keys[k]);
       if (!null_equal_[k] && !state.keys[k].validity().AllValid()) any_null = true;
     }
@@ -332,8 +369,12 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
         state.valid_sel[valid++] = static_cast<uint32_t>(i);
       }
     }
-    table.Probe(keys, state.hashes.data(), state.valid_sel.data(), valid, state.heads.data(),
-                state.scratch);
+    if (direct) {
+      table.ProbeDirect(state.keys[0], state.valid_sel.data(), valid, state.heads.data());
+    } else {
+      table.Probe(keys, state.hashes.data(), state.valid_sel.data(), valid, state.heads.data(),
+                  state.scratch);
+    }
     state.next_probe = 0;
     state.resume = nullptr;
     state.phase = ProbePhase::kPairs;

@@ -236,7 +236,32 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
   size_t non_null;
   std::shared_ptr<const void> owner = bytes_.buffer;
 
+  // Levels are kept one byte each; a page whose values are all present keeps none, so reading
+  // it costs what a required column's page does.
+  auto check_levels = [&](const uint8_t* levels) {
+    const auto max_level = static_cast<uint8_t>(max_def);
+    uint8_t max_seen = 0;
+    size_t present = 0;
+    for (idx_t i = 0; i < num_values; i++) {
+      max_seen = std::max(max_seen, levels[i]);
+      present += levels[i] == max_level;
+    }
+    if (max_seen > max_def) {
+      Fail(fmt::format("definition level {} exceeds the maximum {}", max_seen, max_def));
+    }
+    non_null = present;
+    if (non_null == num_values) page.def_levels.clear();
+  };
   auto decode_levels = [&](RleBitPackedDecoder decoder) {
+    if (def_width <= 8) {
+      page.def_levels.resize(num_values);
+      if (decoder.GetBatch(page.def_levels.data(), num_values) != num_values) {
+        Fail(
+            fmt::format("page declares {} values but its definition levels end early", num_values));
+      }
+      check_levels(page.def_levels.data());
+      return;
+    }
     std::vector<uint32_t> levels(num_values);
     if (decoder.GetBatch(levels.data(), num_values) != num_values) {
       Fail(fmt::format("page declares {} values but its definition levels end early", num_values));

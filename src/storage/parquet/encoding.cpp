@@ -289,20 +289,26 @@ bool RleBitPackedDecoder::NextRun() {
   return true;
 }
 
-size_t RleBitPackedDecoder::GetBatch(uint32_t* out, size_t n) {
+template <typename Out>
+size_t RleBitPackedDecoder::Decode(Out* out, size_t n) {
   if (bit_width_ == 0) {
     // Every value is 0; the run structure carries no information, so it is not parsed.
     n = std::min(n, values_left_);
     if (values_left_ != kNoLimit) values_left_ -= n;
-    std::fill_n(out, n, 0u);
+    std::fill_n(out, n, Out{0});
     return n;
   }
   const UnpackFn<uint32_t> unpack = kUnpackLsb32[bit_width_];
+  // Bytes are unpacked through a small 32-bit buffer, a few groups at a time.
+  constexpr bool kNarrow = sizeof(Out) < sizeof(uint32_t);
+  constexpr size_t kChunkGroups = 16;
+  uint32_t buffer[kNarrow ? kChunkGroups * 8 : 1];
   size_t done = 0;
   while (done < n) {
     if (pending_pos_ < pending_len_) {
       size_t k = std::min<size_t>(n - done, pending_len_ - pending_pos_);
-      std::memcpy(out + done, pending_ + pending_pos_, k * sizeof(uint32_t));
+      for (size_t i = 0; i < k; i++)
+        out[done + i] = static_cast<Out>(pending_[pending_pos_ + i]);
       pending_pos_ += k;
       done += k;
       continue;
@@ -311,14 +317,21 @@ size_t RleBitPackedDecoder::GetBatch(uint32_t* out, size_t n) {
     size_t want = n - done;
     if (!literal_) {
       size_t k = std::min(want, run_left_);
-      std::fill_n(out + done, k, rle_value_);
+      std::fill_n(out + done, k, static_cast<Out>(rle_value_));
       run_left_ -= k;
       done += k;
       continue;
     }
     size_t groups = std::min(want, run_left_) / 8;
+    if (kNarrow) groups = std::min(groups, kChunkGroups);
     if (groups > 0) {
-      unpack(data_ + literal_pos_, size_ - literal_pos_, groups, out + done);
+      if constexpr (kNarrow) {
+        unpack(data_ + literal_pos_, size_ - literal_pos_, groups, buffer);
+        for (size_t i = 0; i < groups * 8; i++)
+          out[done + i] = static_cast<Out>(buffer[i]);
+      } else {
+        unpack(data_ + literal_pos_, size_ - literal_pos_, groups, out + done);
+      }
       literal_pos_ += groups * bit_width_;
       run_left_ -= groups * 8;
       done += groups * 8;
@@ -332,6 +345,15 @@ size_t RleBitPackedDecoder::GetBatch(uint32_t* out, size_t n) {
     }
   }
   return done;
+}
+
+size_t RleBitPackedDecoder::GetBatch(uint32_t* out, size_t n) {
+  return Decode(out, n);
+}
+
+size_t RleBitPackedDecoder::GetBatch(uint8_t* out, size_t n) {
+  if (bit_width_ > 8) throw InternalError("byte-wide RLE decoding of {}-bit values", bit_width_);
+  return Decode(out, n);
 }
 
 size_t RleBitPackedDecoder::GetBatchBounded(uint32_t* out, size_t n, uint32_t bound) {

@@ -48,12 +48,17 @@ class RleBitPackedDecoder {
   /// Like GetBatch but for values that must be < `bound` (dictionary indexes): throws
   /// CorruptFileError on an index >= bound.
   size_t GetBatchBounded(uint32_t* out, size_t n, uint32_t bound);
+  /// Like GetBatch into bytes, for values of at most 8 bits (definition levels): runs are
+  /// filled with memset, no 32-bit buffer in between. Needs bit_width() <= 8.
+  size_t GetBatch(uint8_t* out, size_t n);
 
   int bit_width() const { return bit_width_; }
 
  private:
   // Reads the next run header; false when the data is exhausted.
   bool NextRun();
+  template <typename Out>
+  size_t Decode(Out* out, size_t n);
 
   const uint8_t* data_ = nullptr;
   size_t size_ = 0;

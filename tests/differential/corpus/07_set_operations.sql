@@ -37,3 +37,17 @@ SELECT 1 AS a, NULL AS b UNION SELECT 1, NULL UNION SELECT 2, 3;
 
 SELECT ss_store_sk, ss_promo_sk FROM store_sales WHERE ss_quantity = 42
 INTERSECT SELECT ss_store_sk, ss_promo_sk FROM store_sales WHERE ss_quantity = 43;
+
+-- The NULL literal in one branch takes the other branch's type (q27).
+SELECT s.s_state, s.s_city, 1 FROM store s
+UNION ALL SELECT NULL AS s_state, NULL, 2 FROM store s WHERE s.s_store_sk = 1;
+
+-- A set operation of parenthesised queries in FROM (q87).
+SELECT count(*) FROM (
+  (SELECT DISTINCT c.c_last_name, c.c_first_name FROM customer c WHERE c.c_birth_year < 1970)
+  EXCEPT (SELECT DISTINCT c.c_last_name, c.c_first_name FROM customer c WHERE c.c_preferred_cust_flag = 'Y')
+  EXCEPT (SELECT DISTINCT c.c_last_name, c.c_first_name FROM customer c WHERE c.c_birth_year < 1940)
+) cool_cust;
+
+SELECT count(*) FROM customer c WHERE c.c_current_addr_sk IN
+  ((SELECT ca.ca_address_sk FROM customer_address ca WHERE ca.ca_state = 'TX') UNION (SELECT 1));

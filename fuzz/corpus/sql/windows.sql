@@ -1,0 +1,2 @@
+SELECT i_category, ss_quantity, rank() OVER (PARTITION BY i_category ORDER BY ss_price DESC NULLS LAST), sum(ss_quantity) OVER (ORDER BY ss_sold_date_sk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING EXCLUDE TIES), lag(ss_price, 2, 0) OVER w, avg(sum(ss_quantity)) OVER (PARTITION BY i_category)
+FROM sales JOIN item ON ss_item_sk = i_item_sk GROUP BY i_category, ss_quantity, ss_price, ss_sold_date_sk WINDOW w AS (ORDER BY ss_quantity) QUALIFY ntile(2) OVER (ORDER BY ss_quantity RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) = 1

@@ -1,0 +1,46 @@
+-- Shapes dynamic filters reach through (issue 15): UNION branches pruned each on its own key,
+-- semi joins whose subquery side is the fact (run as inner joins on its distinct keys), keys
+-- computed by casts and arithmetic on the way, with NULL keys (store_sales and store_returns
+-- hold NULL dates) and keys no dimension row has.
+
+SELECT count(*), sum(q) FROM (SELECT ss_sold_date_sk AS k, ss_quantity AS q FROM store_sales UNION ALL SELECT sr_returned_date_sk, sr_return_quantity FROM store_returns) x JOIN date_dim d ON x.k = d.d_date_sk WHERE d_year = 2001 AND d_moy = 7;
+
+SELECT d_dom, count(*) FROM (SELECT ss_sold_date_sk AS k FROM store_sales UNION SELECT sr_returned_date_sk FROM store_returns) x JOIN date_dim d ON x.k = d.d_date_sk WHERE d_year = 2000 AND d_moy = 2 GROUP BY d_dom;
+
+SELECT count(*) FROM (SELECT ss_sold_date_sk AS k FROM store_sales UNION ALL SELECT sr_returned_date_sk FROM store_returns UNION ALL SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity > 50) x WHERE x.k IN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy = 7);
+
+SELECT count(*) FROM (SELECT ss_sold_date_sk AS k FROM store_sales INTERSECT SELECT sr_returned_date_sk FROM store_returns) x JOIN date_dim d ON x.k = d.d_date_sk WHERE d_year = 1999;
+
+SELECT count(*) FROM (SELECT ss_sold_date_sk AS k FROM store_sales EXCEPT SELECT sr_returned_date_sk FROM store_returns) x JOIN date_dim d ON x.k = d.d_date_sk WHERE d_year = 1999 AND d_moy < 3;
+
+SELECT count(*), count(x.k) FROM date_dim d LEFT JOIN (SELECT ss_sold_date_sk AS k FROM store_sales UNION ALL SELECT sr_returned_date_sk FROM store_returns) x ON x.k = d.d_date_sk WHERE d_year = 2002 AND d_moy = 12;
+
+SELECT count(*), count(d.d_date_sk) FROM (SELECT ss_sold_date_sk AS k FROM store_sales UNION ALL SELECT sr_returned_date_sk FROM store_returns) x LEFT JOIN date_dim d ON x.k = d.d_date_sk AND d_year = 2001;
+
+SELECT count(*) FROM (SELECT ss_item_sk AS i FROM store_sales UNION ALL SELECT sr_item_sk FROM store_returns) x JOIN item ON x.i = i_item_sk WHERE i_category = 'Music';
+
+SELECT count(*) FROM (SELECT CAST(ss_sold_date_sk AS INTEGER) AS k FROM store_sales UNION ALL SELECT sr_returned_date_sk FROM store_returns) x JOIN date_dim d ON x.k = d.d_date_sk WHERE d_year = 2001 AND d_moy = 7;
+
+SELECT d_date FROM date_dim d WHERE d_year = 2000 AND d_moy = 2 AND d_date_sk IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity = 100);
+
+SELECT count(*) FROM date_dim d WHERE d_year = 2000 AND EXISTS (SELECT 1 FROM store_sales ss WHERE ss.ss_sold_date_sk = d.d_date_sk AND ss_quantity > 95);
+
+SELECT d_moy, count(*) FROM date_dim d WHERE d_year = 2001 AND d_date_sk IN (SELECT k FROM (SELECT ss_sold_date_sk AS k FROM store_sales UNION ALL SELECT sr_returned_date_sk FROM store_returns) u) GROUP BY d_moy;
+
+SELECT count(*) FROM item WHERE i_category = 'Books' AND i_item_sk IN (SELECT ss_item_sk FROM store_sales WHERE ss_quantity < 5);
+
+SELECT count(*) FROM item i WHERE i_category = 'Books' AND EXISTS (SELECT 1 FROM store_returns sr WHERE sr.sr_item_sk = i.i_item_sk AND sr.sr_customer_sk IS NOT NULL);
+
+SELECT count(*) FROM (SELECT ss_sold_date_sk + 1 AS k FROM store_sales) x JOIN date_dim d ON x.k = d.d_date_sk + 1 WHERE d_year = 2001 AND d_moy = 7;
+
+SELECT count(*) FROM (SELECT ss_sold_date_sk - 1 AS k FROM store_sales) x JOIN date_dim d ON x.k + 1 = d.d_date_sk WHERE d_year = 1998 AND d_moy = 3;
+
+SELECT count(*), sum(c) FROM (SELECT ss_sold_date_sk + 1 AS k, count(*) AS c FROM store_sales GROUP BY ss_sold_date_sk + 1) x JOIN date_dim d ON x.k = d.d_date_sk + 1 WHERE d_year = 2001;
+
+SELECT count(*) FROM (SELECT ss_item_sk + 1 AS i FROM store_sales) x JOIN item ON x.i = i_item_sk + 1 WHERE i_category = 'Music';
+
+SELECT count(*) FROM store_sales ss JOIN item ON ss.ss_item_sk - 3 = i_item_sk WHERE i_category = 'Music';
+
+SELECT count(*) FROM store_sales ss JOIN (VALUES (CAST(5 AS BIGINT)), (CAST(4294967301 AS BIGINT))) v(k) ON CAST(ss.ss_quantity AS BIGINT) = v.k;
+
+SELECT count(*) FROM (SELECT ss_item_sk * 2 AS i FROM store_sales) x JOIN item ON x.i = i_item_sk WHERE i_category = 'Music';
