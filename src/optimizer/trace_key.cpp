@@ -122,7 +122,7 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
       for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions) {
         if (p->kind == BoundExprKind::kColumnRef &&
             static_cast<BoundColumnRef&>(*p).binding == binding) {
-          return TraceAll(*op.children[0], binding, direct, branch, out);
+          return TraceAll(*op.children[0], path, out);
         }
       }
       return;
