@@ -46,6 +46,8 @@ const ABOUT = {
       `node loading DuckDB and running \`SELECT 1\` ${ms(m.baseline.duckdb)} ms); ` +
       'view creation, listing files, reading footers, planning and execution stay in. ' : '') +
     'Ratio: of the net times; raw ratio: of the raw ones (node\'s start-up weighs on DuckDB there). ' +
+    'Node\'s start-up varies by a hundred ms or more from run to run on a loaded machine, so a net DuckDB ' +
+    'time well under that is mostly noise (a tiny net time makes a huge ratio): read those rows by their raw times. ' +
     'Files: the scans\' files as in session mode (the same views and plans); MB: everything the process read, less the empty run\'s.',
   session: () => 'One process per engine for the whole suite, the views created once at its start: ' +
     'shears in `shears_query_server` (`tests/differential/query_server.cpp`; the statement\'s time as `--timer` prints it), ' +
