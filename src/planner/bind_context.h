@@ -49,19 +49,14 @@ struct Binder::Scope {
   std::vector<ColumnBinding> correlated;
 };
 
-/// What makes two bound expressions the same (GROUP BY and ORDER BY match select items with it,
-/// aggregates are deduplicated by it): ToString with every column qualified by its binding,
-/// since d1.d_year and d2.d_year print alike.
-std::string IdentityKey(const BoundExpr& expr);
-
 /// What an aggregate-bearing SELECT collects while its expressions are bound.
 struct AggregateInfo {
   uint32_t group_index = 0;
   uint32_t aggregate_index = 0;
   std::vector<BoundExprPtr> groups;
-  std::vector<std::string> group_keys;  // IdentityKey of each group, to match select items
+  std::vector<std::string> group_keys;  // BoundIdentityKey of each group, to match select items
   std::vector<BoundExprPtr> aggregates;
-  std::vector<std::string> aggregate_keys;  // IdentityKey of each aggregate
+  std::vector<std::string> aggregate_keys;  // BoundIdentityKey of each aggregate
   /// GROUPING SETS, ROLLUP, CUBE: each set's group indices (empty for a plain GROUP BY).
   std::vector<std::vector<size_t>> grouping_sets;
   /// The grouping() calls met, each as its arguments' group indices. With grouping sets, call
@@ -108,7 +103,9 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
 /// base + sign * interval, as a TIMESTAMP.
 BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign);
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
-/// What makes two bound expressions the same (GROUP BY, ORDER BY and windows match with it).
+/// What makes two bound expressions the same (GROUP BY, ORDER BY and windows match with it,
+/// aggregates are deduplicated by it): ToString with every column qualified by its binding,
+/// since d1.d_year and d2.d_year print alike.
 std::string BoundIdentityKey(const BoundExpr& expr);
 
 /// What a BoundSubquery stands for (see expression.h).

@@ -424,13 +424,13 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         }
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
         // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
-        const std::string key = IdentityKey(*aggregate);
-        const std::string name = aggregate->ToString();
+        const std::string key = BoundIdentityKey(*aggregate);
+        const std::string display = aggregate->ToString();
         auto& info = *ctx.aggregates;
         for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
           if (info.aggregate_keys[i] == key) {
             return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, name);
+                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, display);
           }
         }
         info.aggregates.push_back(std::move(aggregate));
@@ -438,7 +438,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return std::make_unique<BoundColumnRef>(
             type,
             ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            name);
+            display);
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
@@ -447,6 +447,13 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::vector<BoundExprPtr> args;
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
+      if (name == "typeof") {
+        // The argument's type is known when binding: a constant (an untyped NULL is "NULL",
+        // as in DuckDB). The argument is not evaluated.
+        if (args.size() != 1) throw BinderError("typeof takes exactly one argument");
+        const LogicalType& t = args[0]->type;
+        return std::make_unique<BoundConstant>(Value::Varchar(t.valid() ? t.ToString() : "NULL"));
+      }
       if (name == "coalesce" || name == "nullif" || name == "greatest" || name == "least") {
         // All arguments share one type.
         std::optional<LogicalType> common;

@@ -372,12 +372,13 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
   window->name = name;
   window->args = std::move(args);
   for (const ast::Expr* p : spec.partition_by)
-    window->partitions.push_back(BindExpr(*p, inner));
+    window->partitions.push_back(TypeUntyped(BindExpr(*p, inner)));
   for (const ast::OrderByItem* o : spec.order_by) {
     BoundOrderBy order;
-    order.expr = BindExpr(*o->expr, inner);
+    order.expr = TypeUntyped(BindExpr(*o->expr, inner));
     order.descending = o->descending;
-    order.nulls_first = o->nulls_first.value_or(o->descending);
+    // As the query's ORDER BY (default_null_order).
+    order.nulls_first = o->nulls_first.value_or(!nulls_last_by_default_ && o->descending);
     window->orders.push_back(std::move(order));
   }
   BindFrame(*this, ctx.scope, *spec.frame, *window);

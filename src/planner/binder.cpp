@@ -47,7 +47,7 @@ void QualifyColumnNames(BoundExpr& expr) {
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
-  const std::string key = IdentityKey(*expr);
+  const std::string key = BoundIdentityKey(*expr);
   for (size_t i = 0; i < info.group_keys.size(); i++) {
     if (info.group_keys[i] == key) {
       // expr->type: the group expressions may already have moved into the aggregate.
@@ -119,14 +119,10 @@ bool ContainsAggregateInQuery(const ast::SelectNode& node) {
 
 }  // namespace
 
-std::string IdentityKey(const BoundExpr& expr) {
+std::string BoundIdentityKey(const BoundExpr& expr) {
   auto copy = expr.Copy();
   QualifyColumnNames(*copy);
   return copy->ToString();
-}
-
-std::string BoundIdentityKey(const BoundExpr& expr) {
-  return IdentityKey(expr);
 }
 
 void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
@@ -878,7 +874,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       }
       if (!bound) bound = BindExpr(*g, group_ctx);
       bound = TypeUntyped(std::move(bound));
-      const std::string key = IdentityKey(*bound);
+      const std::string key = BoundIdentityKey(*bound);
       const auto same = std::find(info.group_keys.begin(), info.group_keys.end(), key);
       group_of.push_back(static_cast<size_t>(same - info.group_keys.begin()));
       if (same != info.group_keys.end()) continue;  // GROUP BY a, a groups by a once
@@ -982,9 +978,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       order_ctx.select_aliases = &aliases;
       BoundExprPtr bound = TypeUntyped(BindExpr(*order.expr, order_ctx));
       if (aggregate) bound = BindToGroups(std::move(bound), info, "ORDER BY clause");
-      const std::string key = IdentityKey(*bound);
+      const std::string key = BoundIdentityKey(*bound);
       for (size_t i = 0; i < select_exprs.size(); i++) {
-        if (IdentityKey(*select_exprs[i]) == key) {
+        if (BoundIdentityKey(*select_exprs[i]) == key) {
           position = static_cast<int>(i);
           break;
         }

@@ -23,8 +23,7 @@ std::vector<BoundExprPtr*> Pointers(std::vector<BoundExprPtr>& exprs) {
 
 std::string LogicalOperator::ToString(int indent) const {
   std::string out = std::string(static_cast<size_t>(indent) * 2, ' ') + Describe();
-  if (estimated_rows >= 0)
-    out += " [~" + FormatEstimate(estimated_rows) + " rows]";
+  if (estimated_rows >= 0) out += " [~" + FormatEstimate(estimated_rows) + " rows]";
   out += "\n";
   for (const auto& child : children)
     out += child->ToString(indent + 1);
