@@ -30,38 +30,113 @@ export { diffRows } from '../tests/differential/compare.mjs';
 export const ms = (v) => (v === undefined ? '–' : v < 10 ? v.toFixed(2) : v < 100 ? v.toFixed(1) : v.toFixed(0));
 export const mb = (v) => (v === undefined ? '–' : (v / 1e6).toFixed(v < 1e7 ? 2 : 1));
 
-export function markdown(results, options, machine) {
+export const MODES = ['fresh', 'session', 'catalog'];
+
+const TITLES = {
+  fresh: 'Fresh processes: what a new user meets first',
+  session: 'One session: statement time',
+  catalog: 'Catalog tables: statement time',
+};
+
+const ABOUT = {
+  fresh: (m) => 'A new process per query and engine: `shears -f script.sql` and `node duckdb_fresh.mjs`, ' +
+    'each script creating the views over `read_parquet` and then running the query, timed from spawn to exit. ' +
+    (m.baseline ? 'An empty run of each engine, alternating with them, is subtracted for the net times ' +
+      `(median over the queries: \`shears -c 'SELECT 1'\` ${ms(m.baseline.shears)} ms; ` +
+      `node loading DuckDB and running \`SELECT 1\` ${ms(m.baseline.duckdb)} ms); ` +
+      'view creation, listing files, reading footers, planning and execution stay in. ' : '') +
+    'Ratio: of the net times; raw ratio: of the raw ones (node\'s start-up weighs on DuckDB there). ' +
+    'Node\'s start-up varies by a hundred ms or more from run to run on a loaded machine, so a net DuckDB ' +
+    'time well under that is mostly noise (a tiny net time makes a huge ratio): read those rows by their raw times. ' +
+    'Files: the scans\' files as in session mode (the same views and plans); MB: everything the process read, less the empty run\'s.',
+  session: () => 'One process per engine for the whole suite, the views created once at its start: ' +
+    'shears in `shears_query_server` (`tests/differential/query_server.cpp`; the statement\'s time as `--timer` prints it), ' +
+    'DuckDB in the bench\'s node process (around `runAndReadAll`). Start-up and view creation are left out. ' +
+    'Both keep their defaults for metadata: shears caches listings and footers across statements, DuckDB\'s ' +
+    '`parquet_metadata_cache` is off. ' +
+    '*DF off*: shears with `dynamic_filtering = false` (no dynamic partition pruning, no runtime join filters).',
+  catalog: (m) => 'shears on a database directory whose tables are `CREATE EXTERNAL TABLE ... STORED AS PARQUET LOCATION` ' +
+    '(files listed and footers read once, at registration' +
+    (m.catalogMs === undefined ? '' : `: ${ms(m.catalogMs)} ms for all tables, not in the times`) +
+    '), queried in `shears_query_server` as in session mode; DuckDB as in session mode (its views; it has no such catalog for Parquet).',
+};
+
+const escapeCell = (s) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function modeTable(mode, results, machine) {
+  const lines = [`## ${TITLES[mode]}`, '', ABOUT[mode](machine), '',
+    `![shears/DuckDB time ratio per query, ${mode} mode](ratios-${mode}.svg)`, ''];
+  const cell = (x) => (x === undefined ? '–' : x);
+  const header = mode === 'fresh'
+    ? ['shears', 'DuckDB', 'shears/DuckDB', 'raw shears', 'raw DuckDB', 'raw ratio', 'files shears / DuckDB', 'MB shears / DuckDB']
+    : mode === 'session'
+      ? ['shears', 'DuckDB', 'shears/DuckDB', 'shears DF off', 'files shears / DF off / DuckDB', 'MB shears / DF off / DuckDB']
+      : ['shears', 'DuckDB', 'shears/DuckDB', 'files shears / DuckDB', 'MB shears / DuckDB'];
+  lines.push(`| query | ${header.join(' | ')} | check |`);
+  lines.push(`|---|${header.map(() => '--:').join('|')}|---|`);
+  for (const r of results) {
+    if (r.unsupported) {
+      const blanks = header.slice(2).map(() => '–').join(' | ');
+      lines.push(`| ${r.name} | unsupported | ${ms(r.duckdb)} | ${blanks} | ${escapeCell(r.unsupported)} |`);
+      continue;
+    }
+    const sides = mode === 'session' ? ['on', 'off', 'duckdb'] : ['on', 'duckdb'];
+    const files = sides.map((k) => cell(r.m[k]?.files)).join(' / ');
+    const bytes = sides.map((k) => mb(r.m[k]?.bytes)).join(' / ');
+    const cells = [ms(r.shears), ms(r.duckdb), `**${r.ratio.toFixed(2)}**`];
+    if (mode === 'fresh') cells.push(ms(r.shearsRaw), ms(r.duckdbRaw), r.rawRatio.toFixed(2));
+    if (mode === 'session') cells.push(ms(r.off));
+    lines.push(`| ${r.name} | ${[...cells, files, bytes].join(' | ')} | ${r.check || 'equal'} |`);
+  }
+  const summary = summarize(results);
+  if (summary) {
+    lines.push('', `Geometric mean of shears/DuckDB over ${summary.count} queries: **${summary.geomean.toFixed(2)}**` +
+      (mode === 'fresh' ? ` (raw: ${summary.rawGeomean.toFixed(2)})` : '') + '.');
+  }
+  lines.push('');
+  return lines;
+}
+
+/// Geometric means and the worst queries of one mode, or null when shears ran none.
+export function summarize(results) {
+  const ran = results.filter((r) => r.ratio !== undefined);
+  if (!ran.length) return null;
+  const worst = [...ran].sort((a, b) => b.ratio - a.ratio).slice(0, 3);
+  const raw = ran.filter((r) => r.rawRatio !== undefined).map((r) => r.rawRatio);
+  return { count: ran.length, geomean: geomean(ran.map((r) => r.ratio)),
+    rawGeomean: raw.length ? geomean(raw) : undefined, worst };
+}
+
+/// `report` maps each mode run (MODES order) to its results, one per query.
+export function markdown(report, options, machine) {
+  const modes = MODES.filter((m) => report[m]);
   const lines = [];
   lines.push('# shears vs DuckDB: the star-join suite', '');
   lines.push(`Written by \`bench/run\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. ` +
     `Scale ${options.scale} (${machine.sales} store_sales rows in ${machine.partitions} partitions); ` +
     `${machine.cpus} cores (${machine.cpu}), ${machine.memory} GiB` +
     (machine.load === undefined ? '' : `, load average ${machine.load} at the start`) +
+    (machine.loadEnd === undefined ? '' : ` and ${machine.loadEnd} at the end`) +
     `; DuckDB ${machine.duckdb}; ` +
-    `median of ${options.runs} runs after ${options.warmup} warm-up, engines alternating.`, '');
-  lines.push('Times in ms without process start-up. *DF off*: shears with `dynamic_filtering = false` (no dynamic partition pruning, no runtime join filters). ' +
-    'Files: data files opened (each engine\'s profiler); MB: bytes returned by read calls ' +
-    '(`/proc/self/io` rchar, footers included). Ratio < 1: shears faster.', '');
-  lines.push('![shears/DuckDB time ratio per query](ratios.svg)', '');
-  lines.push('| query | shears | DuckDB | shears/DuckDB | shears DF off | files shears / DF off / DuckDB | MB shears / DF off / DuckDB | check |');
-  lines.push('|---|--:|--:|--:|--:|--:|--:|---|');
-  for (const r of results) {
-    const cell = (x) => (x === undefined ? '–' : x);
-    if (r.unsupported) {
-      lines.push(`| ${r.name} | unsupported | ${ms(r.duckdb)} | – | – | – | – | ${r.unsupported.replace(/\|/g, '\\|').replace(/\n/g, ' ')} |`);
-      continue;
-    }
-    lines.push(`| ${r.name} | ${ms(r.shears)} | ${ms(r.duckdb)} | **${r.ratio.toFixed(2)}** | ${ms(r.off)} | ` +
-      `${cell(r.m.on.files)} / ${cell(r.m.off.files)} / ${cell(r.m.duckdb.files)} | ` +
-      `${mb(r.m.on.bytes)} / ${mb(r.m.off.bytes)} / ${mb(r.m.duckdb.bytes)} | ${r.check || 'equal'} |`);
+    `median of ${options.runs} runs after ${options.warmup} warm-up, engines alternating run by run.`, '');
+  lines.push('Times in ms. Both engines query the same views, `read_parquet(\'<data>/<table>/*/*.parquet\', ' +
+    'hive_partitioning = true)` for the partitioned facts and `read_parquet(\'<data>/<table>/*.parquet\')` for ' +
+    'the other tables, except shears in catalog mode. Both use all cores. Files: data files opened (each engine\'s ' +
+    'profiler); MB: bytes returned by read calls (`/proc/PID/io` rchar, footers included). ' +
+    'Ratio < 1: shears faster. Results are checked equal to DuckDB\'s in every mode.', '');
+  lines.push('| mode | what is timed | queries | geometric mean shears/DuckDB | worst |', '|---|---|--:|--:|---|');
+  const timed = { fresh: 'whole process, less an empty run', session: 'the statement', catalog: 'the statement' };
+  for (const mode of modes) {
+    const s = summarize(report[mode]);
+    if (!s) continue;
+    lines.push(`| ${mode} | ${timed[mode]} | ${s.count} | **${s.geomean.toFixed(2)}**` +
+      (s.rawGeomean === undefined ? '' : ` (raw ${s.rawGeomean.toFixed(2)})`) + ' | ' +
+      s.worst.map((r) => `${r.name} ${r.ratio.toFixed(2)}`).join(', ') + ' |');
   }
-  const ratios = results.filter((r) => r.ratio).map((r) => r.ratio);
-  if (ratios.length) {
-    lines.push('', `Geometric mean of shears/DuckDB over ${ratios.length} queries: ` +
-      `**${geomean(ratios).toFixed(2)}**.`);
-  }
-  lines.push('', 'Queries:', '');
-  for (const r of results) lines.push(`- \`${r.name}\`: ${r.what}`);
+  lines.push('');
+  for (const mode of modes) lines.push(...modeTable(mode, report[mode], machine));
+  lines.push('Queries:', '');
+  for (const r of report[modes[0]] ?? []) lines.push(`- \`${r.name}\`: ${r.what}`);
   return lines.join('\n') + '\n';
 }
 
@@ -70,7 +145,7 @@ export const geomean = (values) => Math.exp(sum(values.map(Math.log)) / values.l
 const escapeXml = (s) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 
 /// Horizontal bars on a log scale around 1: left of the line shears is faster.
-export function svgChart(results) {
+export function svgChart(results, mode = '') {
   const rows = results;
   const label = 230, plot = 460, right = 70, rowHeight = 22, top = 40;
   const width = label + plot + right, height = top + rows.length * rowHeight + 30;
@@ -81,7 +156,7 @@ export function svgChart(results) {
   const out = [`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
     `font-family="sans-serif" font-size="12">`,
   `<rect width="${width}" height="${height}" fill="white"/>`,
-  `<text x="${width / 2}" y="18" text-anchor="middle" font-size="14">shears / DuckDB time ` +
+  `<text x="${width / 2}" y="18" text-anchor="middle" font-size="14">shears / DuckDB time${mode ? `, ${mode} mode` : ''} ` +
     `(log scale; left: shears faster)</text>`];
   for (const tick of [1 / 100, 1 / 10, 1 / 3, 1, 3, 10, 100]) {
     if (Math.abs(Math.log10(tick)) > decades + 1e-9) continue;

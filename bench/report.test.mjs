@@ -1,17 +1,14 @@
 // Tests of the bench's SQL rewrite, result check and report (node --test; registered in ctest).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { shearsSql } from './queries.mjs';
-import { diffRows, geomean, markdown, median, svgChart } from './report.mjs';
+import { viewSql } from './queries.mjs';
+import { diffRows, geomean, markdown, median, summarize, svgChart } from './report.mjs';
 
-test('shearsSql points tables at the data and keeps or adds aliases', () => {
-  assert.equal(shearsSql('/d', 'SELECT 1 FROM store_sales ss JOIN date_dim AS d ON x'),
-    "SELECT 1 FROM '/d/store_sales' ss JOIN '/d/date_dim' AS d ON x");
-  assert.equal(shearsSql('/d', 'x IN (SELECT d_date_sk FROM date_dim WHERE d_dom = 1)'),
-    "x IN (SELECT d_date_sk FROM '/d/date_dim' AS date_dim WHERE d_dom = 1)");
-  assert.equal(shearsSql('/d', 'FROM item)'), "FROM '/d/item' AS item)");
-  // Column names that merely start like a table are left alone.
-  assert.equal(shearsSql('/d', 'SELECT store_sales_x FROM t'), 'SELECT store_sales_x FROM t');
+test('viewSql reads a partitioned table by a two-level glob with hive partitioning', () => {
+  assert.equal(viewSql('/d', 'store_sales', true), 'CREATE VIEW store_sales AS SELECT * FROM ' +
+    "read_parquet('/d/store_sales/*/*.parquet', hive_partitioning = true)");
+  assert.equal(viewSql('/d', 'item', false),
+    "CREATE VIEW item AS SELECT * FROM read_parquet('/d/item/*.parquet')");
 });
 
 test('diffRows ignores row order and number formatting, within a tolerance', () => {
@@ -34,28 +31,73 @@ test('median and geometric mean', () => {
   assert.ok(Math.abs(geomean([0.5, 2]) - 1) < 1e-12);
 });
 
-const results = [
+const session = [
   { name: 'fast', what: 'a query', shears: 10, duckdb: 40, off: 30, ratio: 0.25, check: '',
     m: { on: { files: 3, bytes: 1e6 }, off: { files: 9, bytes: 9e6 }, duckdb: { files: 3, bytes: 2e6 } } },
   { name: 'wrong', what: 'b query', shears: 40, duckdb: 10, off: 40, ratio: 4, check: 'MISMATCH vs DuckDB: 1 rows vs 2',
     m: { on: {}, off: {}, duckdb: {} } },
   { name: 'new_feature', what: 'c query', duckdb: 5, unsupported: 'Not Supported Error: a | b' },
 ];
+const fresh = [
+  { name: 'fast', what: 'a query', shears: 20, duckdb: 10, ratio: 2, shearsRaw: 30, duckdbRaw: 810,
+    rawRatio: 30 / 810, check: '', m: { on: { files: 3, bytes: 5e5 }, duckdb: { files: 3, bytes: 2e6 } } },
+  { name: 'wrong', what: 'b query', shears: 5, duckdb: 20, ratio: 0.25, shearsRaw: 15, duckdbRaw: 820,
+    rawRatio: 15 / 820, check: '', m: { on: { bytes: 1e6 }, duckdb: { files: 1, bytes: 1e6 } } },
+  { name: 'new_feature', what: 'c query', duckdb: 5, unsupported: 'Not Supported Error: a | b' },
+];
+const machine = { cpus: 2, cpu: 'cpu', memory: 24, duckdb: 'v1', partitions: 1827, sales: 100,
+  baseline: { shears: 10, duckdb: 800 }, catalogMs: 700 };
 
-test('markdown shows each query, unsupported ones with their error, and the geometric mean', () => {
-  const text = markdown(results, { scale: 1, runs: 5, warmup: 1 },
-    { cpus: 2, cpu: 'cpu', memory: 24, duckdb: 'v1', partitions: 1827, sales: 100 });
-  assert.match(text, /\| fast \| 10\.0 \| 40\.0 \| \*\*0\.25\*\* \|/);
+test('summarize gives the geometric means and the worst queries first', () => {
+  const s = summarize(fresh);
+  assert.equal(s.count, 2);
+  assert.ok(Math.abs(s.geomean - Math.sqrt(2 * 0.25)) < 1e-12);
+  assert.ok(Math.abs(s.rawGeomean - Math.sqrt((30 / 810) * (15 / 820))) < 1e-12);
+  assert.deepEqual(s.worst.map((r) => r.name), ['fast', 'wrong']);
+  assert.equal(summarize(session).rawGeomean, undefined);
+  assert.equal(summarize([session[2]]), null);
+});
+
+test('markdown shows each mode: net and raw times, DF off, unsupported queries, geometric means', () => {
+  const text = markdown({ fresh, session, catalog: session }, { scale: 1, runs: 5, warmup: 1 }, machine);
+  // Sections in MODES order, each with its chart.
+  const at = (s) => text.indexOf(s);
+  assert.ok(at('## Fresh') > 0 && at('## Fresh') < at('## One session') && at('## One session') < at('## Catalog'));
+  for (const mode of ['fresh', 'session', 'catalog']) assert.match(text, new RegExp(`ratios-${mode}\\.svg`));
+  // The summary: one row per mode with its geometric mean and worst query.
+  assert.match(text, /\| fresh \| whole process, less an empty run \| 2 \| \*\*0\.71\*\* \(raw 0\.03\) \| fast 2\.00, wrong 0\.25 \|/);
+  assert.match(text, /\| session \| the statement \| 2 \| \*\*1\.00\*\* \| wrong 4\.00, fast 0\.25 \|/);
+  // The baselines and the catalog's registration time are said.
+  assert.match(text, /SELECT 1'` 10\.0 ms/);
+  assert.match(text, /`SELECT 1` 800 ms\)/);
+  assert.match(text, /700 ms for all tables/);
+  // fresh: net, DuckDB net, ratio, raw shears, raw DuckDB, raw ratio, files, MB.
+  assert.match(text, /\| fast \| 20\.0 \| 10\.0 \| \*\*2\.00\*\* \| 30\.0 \| 810 \| 0\.04 \| 3 \/ 3 \| 0\.50 \/ 2\.00 \| equal \|/);
+  assert.match(text, /\| wrong \| 5\.00 \| 20\.0 \| \*\*0\.25\*\* \| 15\.0 \| 820 \| 0\.02 \| – \/ 1 \|/);
+  // session: with DF off.
+  assert.match(text, /\| fast \| 10\.0 \| 40\.0 \| \*\*0\.25\*\* \| 30\.0 \| 3 \/ 9 \/ 3 \| 1\.00 \/ 9\.00 \/ 2\.00 \| equal \|/);
+  // catalog: no DF off column.
+  assert.match(text, /\| fast \| 10\.0 \| 40\.0 \| \*\*0\.25\*\* \| 3 \/ 3 \| 1\.00 \/ 2\.00 \| equal \|/);
   assert.match(text, /MISMATCH vs DuckDB/);
   assert.doesNotMatch(text, /load average/);  // only when known
-  assert.match(text, /\| new_feature \| unsupported \| 5\.00 .*Not Supported Error: a \\\| b/);
-  assert.match(text, /Geometric mean of shears\/DuckDB over 2 queries: \*\*1\.00\*\*/);
+  assert.match(text, /\| new_feature \| unsupported \| 5\.00 \| – \| – \| – \| – \| – \| – \| Not Supported Error: a \\\| b \|/);
+  assert.match(text, /Geometric mean of shears\/DuckDB over 2 queries: \*\*0\.71\*\* \(raw: 0\.03\)/);
+  assert.match(text, /Geometric mean of shears\/DuckDB over 2 queries: \*\*1\.00\*\*\./);
+  assert.equal((text.match(/^- `fast`: a query$/gm) || []).length, 1);
+});
+
+test('markdown leaves out the modes not run', () => {
+  const text = markdown({ catalog: session }, { scale: 1, runs: 5, warmup: 1 }, { ...machine, load: '1.5' });
+  assert.doesNotMatch(text, /## Fresh|## One session|ratios-fresh/);
+  assert.match(text, /## Catalog/);
+  assert.match(text, /load average 1\.5 at the start/);
 });
 
 test('svgChart draws a bar per measured query and names unsupported ones', () => {
-  const svg = svgChart(results);
+  const svg = svgChart(session, 'session');
   assert.ok(svg.startsWith('<svg '));
   assert.equal((svg.match(/<rect /g) || []).length, 3);  // background + two bars
   assert.match(svg, /unsupported by shears/);
   assert.match(svg, />0\.25</);
+  assert.match(svg, /session mode/);
 });

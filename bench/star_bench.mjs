@@ -1,19 +1,24 @@
 // Runs the star-join suite (queries.mjs) on shears and on DuckDB over the same Parquet files,
-// checks that they agree, and writes a markdown table and an SVG chart of the time ratios.
-// bench/run builds shears, generates the data and calls this; see bench/README.md.
+// checks that they agree, and writes RESULTS.md and a ratio chart per mode. bench/run builds
+// shears, generates the data and calls this; bench/README.md says what each mode measures.
 //
-// Timing leaves out process start-up on both sides: shears runs each query in a fresh
-// process with --timer (the statement's wall time, measured inside shears); DuckDB runs
-// in this process and is timed around runAndReadAll. Runs alternate between the engines.
+// Modes (--mode, default all), each engine alternating with the other run by run:
+//   fresh:   a new process per query, as a user first meets each engine: `shears -f script`
+//            and `node duckdb_fresh.mjs script` (views, then the query), timed from spawn to
+//            exit; an empty run of each (shears -c 'SELECT 1'; node, DuckDB, SELECT 1)
+//            alternates with them and is subtracted for the net time.
+//   session: one long-lived process per engine with the views created once; the statement's
+//            own time (shears_query_server's "ms", as --timer prints it; DuckDB around
+//            runAndReadAll in this process). Also shears with dynamic filtering off.
+//   catalog: shears on a database directory whose tables are CREATE EXTERNAL TABLE (footers
+//            read once at registration), in the server as in session mode; DuckDB as there.
 //
-// Files and bytes read come from one extra run per engine and mode:
-//   files: shears' EXPLAIN (ANALYZE, FORMAT JSON) files_read; DuckDB's JSON profile
-//          "Total Files Read" (both summed over the table scans);
-//   bytes: the rchar of /proc/self/io (bytes returned by read system calls, footers and
-//          page cache hits included) before and after, the same measure for both engines.
-//          A child's counters are added to its parent's when it is reaped, so for shears
-//          this process's delta around the child is the child's; the bytes a bare
-//          `shears -c "SELECT 1"` reads (its own start-up) are subtracted.
+// Files: shears' EXPLAIN (ANALYZE, FORMAT JSON) files_read and DuckDB's JSON profile
+// "Total Files Read", summed over the table scans (one extra run per engine and mode).
+// Bytes: rchar of /proc/PID/io (bytes returned by read calls, page cache hits and footers
+// included) around a query run: of the server process in session and catalog modes, of this
+// process for DuckDB in them; in fresh mode of this process around the child (Linux adds a
+// reaped child's counters to its parent's), less what the empty run reads.
 
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -21,20 +26,25 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
-import { BENCH_TABLES, QUERIES, shearsSql } from './queries.mjs';
-import { collectNodes, diffRows, findNumber, markdown, median, ms, sum, svgChart } from './report.mjs';
+import { ShearsServer } from '../tests/differential/engines.mjs';
+import { BENCH_TABLES, QUERIES, viewSql } from './queries.mjs';
+import { MODES, collectNodes, diffRows, findNumber, markdown, median, ms, sum, svgChart } from './report.mjs';
+
+const HERE = path.dirname(new URL(import.meta.url).pathname);
 
 const HELP = `usage: node star_bench.mjs --shears BIN --data DIR [options]
+  --mode M        fresh, session, catalog or all (default all)
   --runs N        timed runs per engine and mode after the warm-up (default 5)
   --warmup N      untimed runs first (default 1)
   --only REGEX    run only the queries whose name matches
-  --out DIR       where RESULTS.md and ratios.svg go (default: this folder)
+  --out DIR       where RESULTS.md and the charts go (default: this folder)
   --timeout S     give up on a shears run after S seconds (default 600)
+  --server BIN    shears_query_server (default: tests/differential/ beside --shears)
   --scale S       the data's scale factor, for the report`;
 
 function parseArgs(argv) {
-  const options = { runs: 5, warmup: 1, only: '', out: path.dirname(new URL(import.meta.url).pathname),
-    timeout: 600, scale: '?' };
+  const options = { mode: 'all', runs: 5, warmup: 1, only: '', out: HERE, timeout: 600,
+    scale: '?', server: '' };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'help' || name === 'h') { console.log(HELP); process.exit(0); }
@@ -54,47 +64,102 @@ function parseArgs(argv) {
     }
   }
   if (options.runs < 1) throw new Error('--runs must be at least 1');
+  options.modes = options.mode === 'all' ? MODES : [options.mode];
+  if (!MODES.includes(options.mode) && options.mode !== 'all') {
+    throw new Error(`--mode must be ${MODES.join(', ')} or all, got ${options.mode}`);
+  }
   options.data = path.resolve(options.data);
+  options.server ||= path.join(path.dirname(options.shears), 'tests/differential/shears_query_server');
+  if (!fs.existsSync(options.server)) throw new Error(`no query server at ${options.server}`);
   return options;
 }
 
-function readChar() {
-  const match = fs.readFileSync('/proc/self/io', 'utf8').match(/^rchar: (\d+)$/m);
-  return Number(match[1]);
+const readChar = (pid = 'self') =>
+  Number(fs.readFileSync(`/proc/${pid}/io`, 'utf8').match(/^rchar: (\d+)$/m)[1]);
+
+/// A table is Hive-partitioned when its directory holds key=value directories.
+function views(data) {
+  return BENCH_TABLES.map((t) => viewSql(data, t,
+    fs.readdirSync(path.join(data, t)).some((e) => e.includes('='))));
 }
 
-/// Runs `sql` (after SET and the views) in one shears process; returns {ms, rows} or {error}.
-function runShears(options, sql, dynamicFiltering, format = 'json') {
-  const script = `SET dynamic_filtering = ${dynamicFiltering}; ${shearsSql(options.data, sql)}`;
-  const child = spawnSync(options.shears, ['--timer', '--format', format, '-c', script], {
-    encoding: 'utf8', timeout: options.timeout * 1000, maxBuffer: 1 << 30,
-  });
-  if (child.error) return { error: child.error.message };
-  if (child.status !== 0) {
-    return { error: (child.stderr || `exit ${child.status ?? child.signal}`).trim() };
-  }
-  const times = [...child.stderr.matchAll(/^Run Time: ([\d.]+) ms$/gm)].map((m) => Number(m[1]));
-  const rows = child.stdout.split('\n').filter((l) => l).map((l) => Object.values(JSON.parse(l)));
-  return { ms: times[times.length - 1], rows };
-}
-
-let shearsStartupBytes = 0;
-
-function shearsMetrics(options, sql, dynamicFiltering) {
+/// Runs a child to its end: {ms (spawn to exit), bytes (its rchar), stdout} or {error}.
+function timedChild(options, command, args) {
   const before = readChar();
-  const result = runShears(options, `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, dynamicFiltering);
-  const bytes = readChar() - before - shearsStartupBytes;
-  if (result.error) return result;
-  const plan = JSON.parse(result.rows[0][0]);
-  const scans = collectNodes(plan, (n) => n.operator === 'TABLE_SCAN');
-  return {
-    files: sum(scans.map((s) => findNumber(s, 'files_read'))),
-    partitions: sum(scans.map((s) => findNumber(s, 'partitions_read'))),
-    bytes: Math.max(0, bytes),
-  };
+  const start = performance.now();
+  const child = spawnSync(command, args, { encoding: 'utf8', timeout: options.timeout * 1000,
+    maxBuffer: 1 << 30 });
+  const elapsed = performance.now() - start;
+  const bytes = readChar() - before;
+  if (child.error) return { error: child.error.message };
+  if (child.status !== 0) return { error: (child.stderr || `exit ${child.status ?? child.signal}`).trim() };
+  return { ms: elapsed, bytes, stdout: child.stdout };
 }
 
-// ---- DuckDB -----------------------------------------------------------------------------
+// ---- fresh: a process per query ---------------------------------------------------------
+
+class Fresh {
+  constructor(options) {
+    this.options = options;
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shears-bench-'));
+    this.views = views(options.data);
+  }
+
+  shears(sql) {
+    const script = path.join(this.dir, 'query.sql');
+    fs.writeFileSync(script, [...this.views, sql].join(';\n') + ';\n');
+    const r = timedChild(this.options, this.options.shears, ['--format', 'json', '-f', script]);
+    if (r.error) return r;
+    r.rows = r.stdout.split('\n').filter((l) => l).map((l) => Object.values(JSON.parse(l)));
+    return r;
+  }
+
+  shearsEmpty() { return timedChild(this.options, this.options.shears, ['-c', 'SELECT 1']); }
+
+  duckdb(sql, setup = this.views) {
+    const script = path.join(this.dir, 'query.json');
+    fs.writeFileSync(script, JSON.stringify({ setup, query: sql }));
+    const r = timedChild(this.options, process.execPath, [path.join(HERE, 'duckdb_fresh.mjs'), script]);
+    if (r.error) return r;
+    r.rows = JSON.parse(r.stdout);
+    return r;
+  }
+
+  duckdbEmpty() { return this.duckdb('SELECT 1', []); }
+
+  close() { fs.rmSync(this.dir, { recursive: true, force: true }); }
+}
+
+// ---- session and catalog: one shears_query_server each ----------------------------------
+
+async function shearsQuery(server, sql, dynamicFiltering = true) {
+  const answer = await server.query(sql, [`SET dynamic_filtering = ${dynamicFiltering}`]);
+  if (answer.error) return { error: `${answer.error}: ${answer.message}` };
+  return { ms: answer.ms, rows: answer.rows };
+}
+
+async function serverMetrics(server, sql, dynamicFiltering = true) {
+  const explained = await shearsQuery(server, `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`, dynamicFiltering);
+  if (explained.error) return explained;
+  const scans = collectNodes(JSON.parse(explained.rows[0][0]), (n) => n.operator === 'TABLE_SCAN');
+  const pid = server.child.pid;
+  const before = readChar(pid);
+  await shearsQuery(server, sql, dynamicFiltering);
+  return { files: sum(scans.map((s) => findNumber(s, 'files_read'))), bytes: readChar(pid) - before };
+}
+
+/// A database directory with every table registered as an external table; returns its setup
+/// time (listing and reading every footer once).
+function makeCatalog(options, dir) {
+  fs.rmSync(dir, { recursive: true, force: true });
+  const sql = BENCH_TABLES.map((t) =>
+    `CREATE EXTERNAL TABLE ${t} STORED AS PARQUET LOCATION '${options.data}/${t}'`).join(';\n');
+  const r = timedChild(options, options.shears, [dir, '-c', sql]);
+  if (r.error) throw new Error(`registering the catalog in ${dir}: ${r.error}`);
+  return r.ms;
+}
+
+// ---- DuckDB in this process -------------------------------------------------------------
 
 async function openDuckDB(data) {
   const instance = await DuckDBInstance.create(':memory:');
@@ -102,10 +167,7 @@ async function openDuckDB(data) {
   // DuckDB keeps Parquet bytes it has read in memory across queries by default; shears
   // reads through the OS page cache every time, so both do that here.
   await connection.run('SET enable_external_file_cache = false');
-  for (const t of BENCH_TABLES) {
-    await connection.run(`CREATE VIEW ${t} AS SELECT * FROM read_parquet(` +
-      `'${data}/${t}/**/*.parquet', hive_partitioning = true)`);
-  }
+  for (const sql of views(data)) await connection.run(sql);
   return connection;
 }
 
@@ -135,7 +197,6 @@ async function duckdbMetrics(connection, sql) {
   return { files: sum(scans.map((s) => Number(s.extra_info?.['Total Files Read'] ?? 0))), bytes };
 }
 
-
 function machineInfo(options, duckdbVersion) {
   const cpu = os.cpus()[0]?.model.replace(/\s+/g, ' ').trim() ?? 'unknown CPU';
   const salesDir = path.join(options.data, 'store_sales');
@@ -162,6 +223,35 @@ function ensureFlatCopy(options) {
   fs.writeFileSync(path.join(dir, '.complete'), '');
 }
 
+/// Times one query in one mode: `engines` are {label: () => Promise<{ms, rows} | {error}>},
+/// run in turn warmup + runs times; the first run's rows are checked against DuckDB's.
+async function measure(options, r, engines) {
+  const times = Object.fromEntries(Object.keys(engines).map((k) => [k, []]));
+  const last = {};
+  for (let run = 0; run < options.warmup + options.runs; run++) {
+    for (const [label, go] of Object.entries(engines)) {
+      const x = await go();
+      if (x.error) {
+        if (label === 'duckdb') throw new Error(`DuckDB failed on ${r.name}: ${x.error}`);
+        r.unsupported = (label === 'off' ? 'with dynamic filtering off: ' : '') + x.error;
+        return;
+      }
+      last[label] = x;
+      if (run >= options.warmup) times[label].push(x.ms);
+    }
+    if (run === 0) {
+      for (const label of Object.keys(engines).filter((l) => l === 'on' || l === 'off')) {
+        const diff = diffRows(last[label].rows, last.duckdb.rows);
+        if (diff && !r.check) r.check = `MISMATCH ${label === 'off' ? 'DF off ' : ''}vs DuckDB: ${diff}`;
+      }
+      r.check ??= '';
+    }
+    process.stderr.write('.');
+  }
+  for (const label of Object.keys(engines)) r[label === 'on' ? 'shears' : label] = median(times[label]);
+  return last;
+}
+
 async function main() {
   const options = parseArgs(process.argv.slice(2));
   ensureFlatCopy(options);
@@ -172,59 +262,103 @@ async function main() {
   const version = (await duckdb.runAndReadAll('SELECT version()')).getRowsJson()[0][0];
   const machine = machineInfo(options, version);
   machine.sales = (await duckdb.runAndReadAll('SELECT count(*) FROM store_sales')).getRowsJson()[0][0];
-  {
-    const before = readChar();
-    runShears(options, 'SELECT 1', true);
-    shearsStartupBytes = readChar() - before;
+  const modes = options.modes;
+
+  const fresh = modes.includes('fresh') ? new Fresh(options) : null;
+  const session = modes.includes('session')
+    ? new ShearsServer(options.server, options.data, { setup: views(options.data),
+      timeoutMs: options.timeout * 1000 })
+    : null;
+  let catalog = null;
+  if (modes.includes('catalog')) {
+    const dir = `${options.data}.catalog`;
+    machine.catalogMs = makeCatalog(options, dir);
+    catalog = new ShearsServer(options.server, options.data, { args: [dir], setup: [],
+      timeoutMs: options.timeout * 1000 });
   }
 
-  const results = [];
+  const report = Object.fromEntries(modes.map((m) => [m, []]));
   let mismatches = 0;
   for (const q of queries) {
-    process.stderr.write(`${q.name}: `);
-    const r = { name: q.name, what: q.what };
-    const on = [], off = [], duck = [];
-    let first;
-    for (let run = 0; run < options.warmup + options.runs; run++) {
-      const a = runShears(options, q.sql, true);
-      if (a.error) { r.unsupported = a.error; break; }
-      const d = await runDuckDB(duckdb, q.sql);
-      if (d.error) throw new Error(`DuckDB failed on ${q.name}: ${d.error}`);
-      const b = runShears(options, q.sql, false);
-      if (b.error) { r.unsupported = `with dynamic filtering off: ${b.error}`; break; }
-      if (!first) {
-        const vsDuck = diffRows(a.rows, d.rows), vsOff = diffRows(a.rows, b.rows);
-        r.check = vsDuck ? `MISMATCH vs DuckDB: ${vsDuck}` : vsOff ? `MISMATCH DF on vs off: ${vsOff}` : '';
-        first = true;
+    const duck = () => runDuckDB(duckdb, q.sql);
+    let duckM;
+    const duckdbMeasured = async () => (duckM ??= await duckdbMetrics(duckdb, q.sql));
+    for (const mode of modes) {
+      process.stderr.write(`${q.name} ${mode}: `);
+      const r = { name: q.name, what: q.what };
+      if (mode === 'fresh') {
+        // The empty runs alternate with the queries too, so that each query's net time
+        // subtracts start-up measured under the same load.
+        const last = await measure(options, r, { on: async () => fresh.shears(q.sql),
+          duckdb: async () => fresh.duckdb(q.sql), onEmpty: async () => fresh.shearsEmpty(),
+          duckdbEmpty: async () => fresh.duckdbEmpty() });
+        if (!r.unsupported) {
+          r.shearsRaw = r.shears; r.duckdbRaw = r.duckdb;
+          r.shears = Math.max(0, r.shearsRaw - r.onEmpty);
+          r.duckdb = Math.max(0, r.duckdbRaw - r.duckdbEmpty);
+          r.rawRatio = r.shearsRaw / r.duckdbRaw;
+          const m = await duckdbMeasured();
+          r.m = { on: { bytes: Math.max(0, last.on.bytes - last.onEmpty.bytes) },
+            duckdb: { files: m.files, bytes: Math.max(0, last.duckdb.bytes - last.duckdbEmpty.bytes) } };
+        }
+      } else {
+        const server = mode === 'session' ? session : catalog;
+        const engines = { on: () => shearsQuery(server, q.sql), duckdb: duck };
+        if (mode === 'session') engines.off = () => shearsQuery(server, q.sql, false);
+        await measure(options, r, engines);
+        if (!r.unsupported) {
+          r.m = { on: await serverMetrics(server, q.sql), duckdb: await duckdbMeasured() };
+          if (mode === 'session') r.m.off = await serverMetrics(server, q.sql, false);
+        }
       }
-      if (run >= options.warmup) { on.push(a.ms); duck.push(d.ms); off.push(b.ms); }
-      process.stderr.write('.');
+      if (r.unsupported) {
+        r.duckdb = (await duck()).ms;
+        process.stderr.write(` unsupported by shears: ${r.unsupported.split('\n')[0]}\n`);
+        report[mode].push(r);
+        continue;
+      }
+      r.ratio = r.shears / r.duckdb;
+      report[mode].push(r);
+      if (r.check) {
+        mismatches++;
+        process.stderr.write(`\n\x1b[1;31m*** ${q.name} (${mode}): ${r.check}\x1b[0m\n`);
+      }
+      process.stderr.write(` shears ${ms(r.shears)} ms, DuckDB ${ms(r.duckdb)} ms, ratio ${r.ratio.toFixed(2)}\n`);
     }
-    if (r.unsupported) {
-      const d = await runDuckDB(duckdb, q.sql);
-      r.duckdb = d.ms;
-      process.stderr.write(` unsupported by shears: ${r.unsupported.split('\n')[0]}\n`);
-      results.push(r);
-      continue;
-    }
-    r.shears = median(on); r.duckdb = median(duck); r.off = median(off);
-    r.ratio = r.shears / r.duckdb;
-    r.m = { on: shearsMetrics(options, q.sql, true), off: shearsMetrics(options, q.sql, false),
-      duckdb: await duckdbMetrics(duckdb, q.sql) };
-    if (r.check) {
-      mismatches++;
-      process.stderr.write(`\n\x1b[1;31m*** ${q.name}: ${r.check}\x1b[0m\n`);
-    }
-    process.stderr.write(` shears ${ms(r.shears)} ms, DuckDB ${ms(r.duckdb)} ms, ratio ${r.ratio.toFixed(2)}\n`);
-    results.push(r);
   }
+  if (report.fresh) {
+    const ran = report.fresh.filter((r) => r.onEmpty !== undefined);
+    if (ran.length) {
+      machine.baseline = { shears: median(ran.map((r) => r.onEmpty)),
+        duckdb: median(ran.map((r) => r.duckdbEmpty)) };
+    }
+  }
+  // Files and bytes of the fresh shears runs: the plan is the session's (the same views).
+  if (report.fresh && report.session) {
+    for (const r of report.fresh) {
+      const s = report.session.find((x) => x.name === r.name);
+      if (r.m && s?.m) r.m.on.files = s.m.on.files;
+    }
+  }
+  fresh?.close();
+  await session?.close();
+  await catalog?.close();
 
   fs.mkdirSync(options.out, { recursive: true });
-  fs.writeFileSync(path.join(options.out, 'RESULTS.md'), markdown(results, options, machine));
-  fs.writeFileSync(path.join(options.out, 'ratios.svg'), svgChart(results));
-  console.log(markdown(results, options, machine));
+  machine.loadEnd = os.loadavg()[0].toFixed(1);
+  const text = markdown(report, options, machine);
+  fs.writeFileSync(path.join(options.out, 'RESULTS.md'), text);
+  // The figures themselves, to compare runs or render the report again.
+  fs.writeFileSync(path.join(options.out, 'results.json'),
+    JSON.stringify({ options: { ...options, shears: undefined, server: undefined, data: undefined,
+      out: undefined },
+      machine, report }, null, 1) + '\n');
+  for (const mode of modes) {
+    fs.writeFileSync(path.join(options.out, `ratios-${mode}.svg`), svgChart(report[mode], mode));
+  }
+  console.log(text);
   if (mismatches) {
-    console.error(`\x1b[1;31m${mismatches} queries gave different results on shears and DuckDB\x1b[0m`);
+    console.error(`\x1b[1;31m${mismatches} query runs gave different results on shears and DuckDB\x1b[0m`);
     process.exit(1);
   }
 }

@@ -40,14 +40,17 @@ const SEPARATOR = '\n\x1e\n';
 
 /// The shears side: query(sql) resolves to {names, types, rows} or {error, message}; a crash
 /// or a query running past `timeoutMs` is {error: 'crash' | 'timeout'} and restarts the server.
+/// `args` go to the server (a database directory); `setup`, when given, is the SQL run at each
+/// start instead of creating the external tables (bench/star_bench.mjs: views, or nothing).
 export class ShearsServer {
-  constructor(binary, data, { timeoutMs = 120000, analyze = false, tables = TABLES } = {}) {
-    Object.assign(this, { binary, data, timeoutMs, analyze, tables });
+  constructor(binary, data, { timeoutMs = 120000, analyze = false, tables = TABLES, args = [],
+    setup = null } = {}) {
+    Object.assign(this, { binary, data, timeoutMs, analyze, tables, args, setup });
     this.child = null;
   }
 
   async start() {
-    this.child = spawn(this.binary, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child = spawn(this.binary, this.args, { stdio: ['pipe', 'pipe', 'pipe'] });
     this.buffer = '';
     this.stderr = '';
     this.waiting = null;
@@ -75,7 +78,11 @@ export class ShearsServer {
       }
     });
     child.stdin.on('error', () => {});  // a crash shows through 'exit'
-    for (const t of this.tables) {
+    for (const sql of this.setup ?? []) {
+      const answer = await this.send(sql);
+      if (answer.error) throw new Error(`shears setup failed: ${sql}: ${answer.message}`);
+    }
+    for (const t of this.setup ? [] : this.tables) {
       const answer = await this.send(`CREATE EXTERNAL TABLE ${t} STORED AS PARQUET LOCATION '${this.data}/${t}'`);
       if (answer.error) throw new Error(`shears cannot create table ${t}: ${answer.message}`);
       if (this.analyze) {

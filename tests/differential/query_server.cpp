@@ -2,13 +2,16 @@
 // with one JSON line, so the differential tests (tests/differential/) pay one process start for
 // thousands of queries, and a failing query does not end the session.
 //
+// Usage: shears_query_server [DBDIR]: the catalog in DBDIR (as `shears DBDIR`), else in memory.
 // Request: SQL text, then a line holding only "\x1e" (ASCII record separator).
-// Answer, one line per request (the result of its last statement):
-//   {"names":[...],"types":["INTEGER","DECIMAL(7,2)",...],"rows":[["1","2.50"],[null,...]]}
+// Answer, one line per request (the result of its last statement; ms is that statement's wall
+// time, as `shears --timer` prints it, which bench/star_bench.mjs times queries by):
+//   {"names":[...],"types":["INTEGER","DECIMAL(7,2)",...],"rows":[["1","2.50"],[null,...]],"ms":1.5}
 //   {"error":"Not Supported Error","message":"..."}
 // Values are shears' own text (doubles shortest round-trip), NULL is null.
 
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include "common/error.h"
@@ -41,7 +44,7 @@ std::string Answer(const shears::QueryResult& result) {
       }
     }
   }
-  return out + "]}";
+  return out + "],\"ms\":" + std::to_string(result.elapsed_ms) + "}";
 }
 
 std::string ErrorAnswer(const std::string& kind, const std::string& message) {
@@ -51,9 +54,21 @@ std::string ErrorAnswer(const std::string& kind, const std::string& message) {
 
 }  // namespace
 
-int main() {
+int main(int argc, char** argv) {
   std::ios::sync_with_stdio(false);
-  shears::Database database;
+  if (argc > 2) {
+    std::cerr << "usage: shears_query_server [DBDIR]" << std::endl;
+    return 2;
+  }
+  std::unique_ptr<shears::Database> owned;
+  try {
+    owned = argc == 2 ? std::make_unique<shears::Database>(argv[1])
+                      : std::make_unique<shears::Database>();
+  } catch (const shears::Error& e) {
+    std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
+    return 1;
+  }
+  shears::Database& database = *owned;
   shears::Connection connection(database);
   std::string line, sql;
   while (std::getline(std::cin, line)) {
