@@ -13,6 +13,8 @@
 #include <iterator>
 #include <string>
 
+#include <unistd.h>
+
 #include "fuzz_util.h"
 #include "main/connection.h"
 
@@ -20,13 +22,18 @@ using namespace shears;
 
 namespace {
 
+// The schema names its files relative to tests/data, the working directory from here on: with
+// the checkout's absolute path in every view, two clones in different folders would print other
+// strings, take other branches and so mutate differently (the gate must not depend on where the
+// repository is).
 std::string Schema() {
   const std::string data = std::string(SHEARS_SOURCE_DIR) + "/tests/data";
-  std::ifstream in(data + "/hostile/schema.sql");
+  if (chdir(data.c_str()) != 0) std::abort();
+  std::ifstream in("hostile/schema.sql");
   std::string schema((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (schema.empty()) std::abort();
   for (size_t at; (at = schema.find("${DATA}")) != std::string::npos;)
-    schema.replace(at, 7, data);
+    schema.replace(at, 7, ".");
   return schema;
 }
 

@@ -28,7 +28,8 @@ if [ "${1:-}" = --gate ]; then
   GATE=1
   shift
 fi
-BUILD_DIR=${1:?build dir}
+# Absolute: fuzz_sql changes its working directory (to tests/data).
+BUILD_DIR=$(mkdir -p "${1:?build dir}" && cd "$1" && pwd)
 shift
 if [ "$GATE" = 0 ]; then
   SECONDS_EACH=${1:-30}
@@ -44,6 +45,9 @@ SEEDS=$BUILD_DIR/seeds
 FIXTURES=$ROOT/../shared/fixtures/parquet
 [ -d "$FIXTURES" ] || FIXTURES=/work/shared/fixtures/parquet
 mkdir -p "$BUILD_DIR/artifacts"
+# Seeds are made anew from this checkout each run: stale ones from an older commit would change
+# what the gate executes.
+rm -rf "$SEEDS"
 
 parquet_files() {
   find "$ROOT/tests/data" -name '*.parquet' -size -300k
@@ -56,7 +60,9 @@ seed_dirs() {  # prints the read-only seed directories of target $1, building th
   case $1 in
     fuzz_parquet_file)
       mkdir -p "$SEEDS/parquet_file"
-      parquet_files | while read -r f; do cp -f "$f" "$SEEDS/parquet_file/$(echo "$f" | md5sum | cut -c1-16)"; done
+      # Named by content: libFuzzer orders seeds of one size by name, which must not depend on
+      # where the checkout is.
+      parquet_files | while read -r f; do cp -f "$f" "$SEEDS/parquet_file/$(md5sum < "$f" | cut -c1-16)"; done
       echo "$SEEDS/parquet_file"
       [ -d "$ROOT/tests/data/hostile/parquet" ] && echo "$ROOT/tests/data/hostile/parquet" ;;
     fuzz_parquet_footer)
