@@ -105,20 +105,35 @@ Settings::Settings() {
     values_[info.name] = info.default_value;
 }
 
-int64_t ParseByteSize(const std::string& text) {
+namespace {
+
+/// '4 GB' -> {4, "gb"}: an unsigned decimal number, then a unit (lower case, spaces dropped).
+/// False when the text does not start with such a number.
+bool SplitNumberAndUnit(const std::string& text, double* number, std::string* unit) {
   std::string t = AsciiLower(text);
   t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
           t.end());
   size_t pos = 0;
   while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.'))
     pos++;
-  if (pos == 0 || std::count(t.begin(), t.begin() + static_cast<long>(pos), '.') > 1 ||
-      t.substr(0, pos) == ".") {
+  const std::string digits = t.substr(0, pos);
+  if (digits.empty() || digits == "." || std::count(digits.begin(), digits.end(), '.') > 1) {
+    return false;
+  }
+  // strtod, not stod: 400 digits are out of range for stod but simply too large for the caller.
+  *number = std::strtod(digits.c_str(), nullptr);
+  *unit = t.substr(pos);
+  return true;
+}
+
+}  // namespace
+
+int64_t ParseByteSize(const std::string& text) {
+  double number;
+  std::string unit;
+  if (!SplitNumberAndUnit(text, &number, &unit)) {
     throw InvalidInputError("'{}' is not a size (expected e.g. 4GB, 512MB)", text);
   }
-  // strtod, not stod: 400 digits are out of range for stod but simply too large here.
-  const double number = std::strtod(t.substr(0, pos).c_str(), nullptr);
-  std::string unit = t.substr(pos);
   double factor;
   if (unit.empty() || unit == "b" || unit == "bytes") {
     factor = 1;
@@ -148,18 +163,11 @@ int64_t ParseByteSize(const std::string& text) {
 }
 
 int64_t ParseDurationMillis(const std::string& text) {
-  std::string t = AsciiLower(text);
-  t.erase(std::remove_if(t.begin(), t.end(), [](unsigned char c) { return std::isspace(c); }),
-          t.end());
-  size_t pos = 0;
-  while (pos < t.size() && (std::isdigit(static_cast<unsigned char>(t[pos])) || t[pos] == '.'))
-    pos++;
-  if (pos == 0 || std::count(t.begin(), t.begin() + static_cast<long>(pos), '.') > 1 ||
-      t.substr(0, pos) == ".") {
+  double number;
+  std::string unit;
+  if (!SplitNumberAndUnit(text, &number, &unit)) {
     throw InvalidInputError("'{}' is not a duration (expected e.g. 500ms, 30s, 5min, 1h)", text);
   }
-  const double number = std::strtod(t.substr(0, pos).c_str(), nullptr);
-  const std::string unit = t.substr(pos);
   double factor;
   if (unit.empty() || unit == "ms") {
     factor = 1;
