@@ -77,6 +77,7 @@ function format(value, type) {
   if (value === null || value === undefined) return 'NULL';
   if (type === 'I') {
     if (/^-?\d+$/.test(value)) return value;
+    if (value === 'true' || value === 'false') return value === 'true' ? '1' : '0';
     const n = Number(value);
     return Number.isFinite(n) ? String(Math.trunc(n)) : '0';
   }
@@ -128,6 +129,11 @@ const blank = (message) => message.split('\n')[0]
 
 const total = { ok: 0, wrong: 0, error: 0, skipped: 0 };
 const messages = new Map();
+const examples = new Map();  // message -> the first statement that gave it
+const note = (key, sql) => {
+  messages.set(key, (messages.get(key) ?? 0) + 1);
+  if (!examples.has(key)) examples.set(key, sql.replace(/\s+/g, ' ').slice(0, 200));
+};
 const wrongs = [];
 for (const input of inputs) {
   for (const file of files(input)) {
@@ -145,15 +151,13 @@ for (const input of inputs) {
         if (good) { count.ok++; continue; }
         count.error++;
         if (!record.expectError) statementFailed = true;
-        const key = record.expectError ? 'statement error expected, it succeeded'
-          : `${answer.error}: ${blank(answer.message ?? '')}`;
-        messages.set(key, (messages.get(key) ?? 0) + 1);
+        note(record.expectError ? 'statement error expected, it succeeded'
+          : `${answer.error}: ${blank(answer.message ?? '')}`, record.sql);
         continue;
       }
       if (answer.error) {
         count.error++;
-        const key = `${answer.error}: ${blank(answer.message ?? '')}`;
-        messages.set(key, (messages.get(key) ?? 0) + 1);
+        note(`${answer.error}: ${blank(answer.message ?? '')}`, record.sql);
         continue;
       }
       if (matches(record, answer.rows, threshold)) { count.ok++; continue; }
@@ -176,6 +180,8 @@ console.log(`\ntotal: ${total.ok}/${n} ok (${(100 * total.ok / Math.max(1, n)).t
   `${total.wrong} wrong, ${total.error} errors`);
 const top = [...messages.entries()].sort((a, b) => b[1] - a[1]).slice(0, show);
 if (top.length) console.log('\nmost common errors:');
-for (const [message, count] of top) console.log(`${String(count).padStart(7)}  ${message}`);
+for (const [message, count] of top) {
+  console.log(`${String(count).padStart(7)}  ${message}\n         e.g. ${examples.get(message)}`);
+}
 if (wrongs.length) console.log('\nwrong answers (first ' + wrongs.length + '):\n' + wrongs.join('\n'));
 process.exit(total.wrong + total.error > 0 ? 1 : 0);
