@@ -42,11 +42,11 @@ function files(path) {
 
 /// The records of one file: {kind, sql, line, expectError, types, sort, expected}.
 function parse(text) {
-  const lines = text.split('\n');
+  const lines = text.split(/\r?\n/);  // some of the suite's files end lines with CRLF
   const records = [];
   let skip = false;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i].replace(/\r$/, '');
+    const line = lines[i];
     if (line.trim() === '' || line.startsWith('#')) { skip = false; continue; }
     const words = line.split(/\s+/);
     if (words[0] === 'skipif') { if (words[1] === 'postgresql') skip = true; continue; }
@@ -59,7 +59,7 @@ function parse(text) {
     for (i++; i < lines.length && lines[i].trim() !== '' && lines[i] !== '----'; i++) sql.push(lines[i]);
     const expected = [];
     if (lines[i] === '----') {
-      for (i++; i < lines.length && lines[i].trim() !== ''; i++) expected.push(lines[i].replace(/\r$/, ''));
+      for (i++; i < lines.length && lines[i].trim() !== ''; i++) expected.push(lines[i]);
     }
     if (!skip) {
       records.push(words[0] === 'statement'
