@@ -77,7 +77,7 @@ struct HashAggregateLocalState : LocalSinkState {
       distinct.push_back(
           std::make_unique<GroupedHashTable>(layout, layout.types.size(), memory, true));
     }
-    for (const auto& g : op.groups_)
+    for (const auto& g : op.key_exprs_)
       group_values.emplace_back(g->type);
     if (op.UsesDenseGroups()) {
       dense = std::make_unique<DenseGroupArray>(op.layout_, memory);
@@ -112,6 +112,36 @@ struct AggregateSourceState : GlobalSourceState {
 };
 }  // namespace
 
+BoundExprPtr PhysicalHashAggregate::CodeConstantCase(const BoundExpr& group,
+                                                     std::vector<Value>* codes) {
+  if (group.kind != BoundExprKind::kCase) return nullptr;
+  const PhysicalType physical = group.type.physical();
+  if (physical == PhysicalType::kInt32 || physical == PhysicalType::kInt64) return nullptr;
+  const auto& bound_case = static_cast<const BoundCase&>(group);
+  for (const auto& [when, then] : bound_case.when_then) {
+    if (then->kind != BoundExprKind::kConstant) return nullptr;
+  }
+  if (bound_case.else_expr->kind != BoundExprKind::kConstant) return nullptr;
+  // codes[0] is NULL's value; equal constants share a code, so they stay one group.
+  codes->assign(1, Value::Null(group.type));
+  auto code_of = [&](const BoundExpr& constant) -> BoundExprPtr {
+    const Value& value = static_cast<const BoundConstant&>(constant).value;
+    if (value.is_null())
+      return std::make_unique<BoundConstant>(Value::Null(LogicalType::Integer()));
+    idx_t code = 1;
+    while (code < codes->size() && !((*codes)[code] == value))
+      code++;
+    if (code == codes->size()) codes->push_back(value);
+    return std::make_unique<BoundConstant>(Value::Integer(static_cast<int32_t>(code - 1)));
+  };
+  auto coded = std::make_unique<BoundCase>(LogicalType::Integer());
+  for (const auto& [when, then] : bound_case.when_then) {
+    coded->when_then.emplace_back(when->Copy(), code_of(*then));
+  }
+  coded->else_expr = code_of(*bound_case.else_expr);
+  return coded;
+}
+
 PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
                                              std::vector<BoundExprPtr> groups,
                                              std::vector<BoundExprPtr> aggregates,
@@ -122,8 +152,14 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
       empty_input_groups_(std::move(empty_input_groups)) {
   SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
   std::vector<LogicalType> key_types;
-  for (const auto& g : groups_)
-    key_types.push_back(g->type);
+  for (const auto& g : groups_) {
+    group_codes_.emplace_back();
+    // Grouping sets write their empty sets' key values into key rows: keep those as they are.
+    BoundExprPtr key;
+    if (empty_input_groups_.empty()) key = CodeConstantCase(*g, &group_codes_.back());
+    key_exprs_.push_back(key ? std::move(key) : g->Copy());
+    key_types.push_back(key_exprs_.back()->type);
+  }
   uint32_t extra = 0;
   uint32_t align = 8;
   std::vector<uint32_t> relative;
@@ -178,7 +214,7 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
   }
   std::vector<const Vector*> keys;
   for (idx_t g = 0; g < groups_.size(); g++) {
-    ExpressionExecutor::Execute(*groups_[g], input, local.group_values[g]);
+    ExpressionExecutor::Execute(*key_exprs_[g], input, local.group_values[g]);
     keys.push_back(&local.group_values[g]);
   }
   uint64_t* hashes = local.hashes.data();
@@ -466,6 +502,16 @@ bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
   const bool keep_arenas = !global.arenas.empty();
   for (idx_t g = 0; g < groups_.size(); g++) {
     Vector& column = out.column(g);
+    if (!group_codes_[g].empty()) {
+      Vector codes(LogicalType::Integer(), n);
+      GatherColumn(layout_, g, rows, n, codes);
+      for (idx_t i = 0; i < n; i++) {
+        const Value& value =
+            codes.IsNull(i) ? group_codes_[g][0] : group_codes_[g][codes.data<int32_t>()[i] + 1];
+        WriteValue(column, i, value);
+      }
+      continue;
+    }
     GatherColumn(layout_, g, rows, n, column);
     if (keep_arenas && column.type().IsString()) {
       for (const auto& arena : global.arenas)

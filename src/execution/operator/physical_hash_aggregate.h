@@ -66,8 +66,12 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// in front of the hash table.
   bool UsesDenseGroups() const {
     return groups_.size() == 1 && distinct_layouts_.empty() &&
-           DenseGroupArray::Supports(groups_[0]->type);
+           DenseGroupArray::Supports(key_exprs_[0]->type);
   }
+  /// A CASE whose results are all constants (GROUP BY CASE ... THEN 'big' ELSE 'small' END)
+  /// is grouped by an INTEGER code of its result instead: a copy of the CASE giving the code,
+  /// with codes[code + 1] the result's value (codes[0]: NULL). Null for other expressions.
+  static BoundExprPtr CodeConstantCase(const BoundExpr& group, std::vector<Value>* codes);
   /// Merges a thread's array into the global one (the first thread's becomes it), the groups
   /// outside the global range into the thread's table.
   void CombineDense(HashAggregateGlobalState& global, HashAggregateLocalState& local) const;
@@ -81,6 +85,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
   std::vector<std::vector<Value>> empty_input_groups_;
+  /// What is evaluated for each group key: groups_[g], or its code (CodeConstantCase), whose
+  /// values group_codes_[g] then lists (empty when not coded).
+  std::vector<BoundExprPtr> key_exprs_;
+  std::vector<std::vector<Value>> group_codes_;
   std::vector<AggregateOp> ops_;
   std::vector<uint32_t> state_offsets_;  // absolute, within a row of layout_
   RowLayout layout_;                     // group keys, then states
