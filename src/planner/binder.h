@@ -33,6 +33,9 @@ class Binder {
   /// ORDER BY without NULLS FIRST/LAST: NULLs last in both directions (DuckDB, the default) or,
   /// when false, as the largest value (PostgreSQL: first for DESC). See default_null_order.
   void SetNullsLastByDefault(bool nulls_last) { nulls_last_by_default_ = nulls_last; }
+  /// Binding only to check a query (CREATE VIEW): paths are listed only up to their first
+  /// file (DatasetOptions::first_file_only), which gives the schema; the plan is not to be run.
+  void SetCheckOnly(bool check_only) { check_only_ = check_only; }
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -97,6 +100,7 @@ class Binder {
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
   bool nulls_last_by_default_ = true;
+  bool check_only_ = false;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.
