@@ -524,8 +524,15 @@ class FinalizeBatch {
 
 void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowArguments& args,
                       Vector& out, MemoryReservation& reservation) {
-  const Vector* arg = args.args.empty() ? nullptr : args.args[0];
-  const AggregateOp op = BindAggregateOp(w.aggregate, arg ? arg->type() : LogicalType(), w.type);
+  // The kernels take several inputs as consecutive vectors: references to the arguments.
+  std::vector<Vector> inputs(args.args.size());
+  std::vector<LogicalType> input_types;
+  for (size_t i = 0; i < args.args.size(); i++) {
+    inputs[i].Reference(*args.args[i]);
+    input_types.push_back(args.args[i]->type());
+  }
+  const Vector* arg = inputs.empty() ? nullptr : inputs.data();
+  const AggregateOp op = BindAggregateOp(w.aggregate, input_types, w.type, w.params);
   MemoryTracker* memory = reservation.memory();
   auto arena = std::make_shared<StringArena>(memory);
   const bool strings = out.type().IsString();
