@@ -66,6 +66,13 @@ struct AggregateOp {
                    idx_t out_offset, const AggregateOp& op) = nullptr;
 };
 
+/// Whether the aggregate collects its values (median, quantiles, mode, string_agg): its
+/// finalize costs time linear in the values, not constant.
+inline bool IsCollectingAggregate(AggregateKind kind) {
+  return kind == AggregateKind::kQuantileCont || kind == AggregateKind::kQuantileDisc ||
+         kind == AggregateKind::kMode || kind == AggregateKind::kStringAgg;
+}
+
 /// The kernels for `kind` over `arg_type` producing `result_type` (as the binder typed the
 /// BoundAggregate). Throws NotSupportedError for combinations the engine has no kernel for.
 AggregateOp BindAggregateOp(AggregateKind kind, const LogicalType& arg_type,
