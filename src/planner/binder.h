@@ -23,6 +23,7 @@ struct BoundQuery {
 };
 
 struct AggregateInfo;
+struct ResolvedAggregate;
 
 class Binder {
  public:
@@ -75,6 +76,12 @@ class Binder {
   /// f(...) OVER (...) (bind_window.cpp): a BoundWindow, left in the expression until
   /// PlanWindows moves it into a LogicalWindow.
   BoundExprPtr BindWindowFunction(const ast::FunctionExpr& fn, ExprContext& ctx);
+  /// The arguments and ORDER BY keys of aggregate call `fn` bound in `ctx` and resolved
+  /// (bind_aggregate.cpp).
+  ResolvedAggregate BindAggregateCall(const ast::FunctionExpr& fn, const std::string& name,
+                                      ExprContext& ctx);
+  /// The ORDER BY keys of an aggregate call (string_agg(x ORDER BY y), WITHIN GROUP).
+  std::vector<BoundOrderBy> BindAggregateOrderBy(const ast::FunctionExpr& fn, ExprContext& ctx);
   /// Moves every window function of `exprs` into LogicalWindows above `plan` (one per
   /// PARTITION BY / ORDER BY) and replaces it by the column that carries its value.
   LogicalOperatorPtr PlanWindows(LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs);

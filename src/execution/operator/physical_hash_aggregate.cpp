@@ -85,7 +85,10 @@ struct HashAggregateLocalState : LocalSinkState {
     }
     for (idx_t a = 0; a < op.aggregates_.size(); a++) {
       const auto& agg = op.aggregate(a);
-      arg_values.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
+      auto& inputs = arg_values.emplace_back();
+      inputs.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
+      for (const auto& extra : agg.extra_args)
+        inputs.emplace_back(extra->type);
     }
   }
 
@@ -95,7 +98,7 @@ struct HashAggregateLocalState : LocalSinkState {
   uint8_t* single_row = nullptr;
   std::vector<std::unique_ptr<GroupedHashTable>> distinct;
   std::vector<Vector> group_values;
-  std::vector<Vector> arg_values;
+  std::vector<std::vector<Vector>> arg_values;  // per aggregate: its inputs, consecutive
   std::vector<uint64_t> hashes, value_hashes, distinct_hashes;
   std::vector<uint8_t*> rows, distinct_rows;
   std::vector<uint32_t> sel;
@@ -167,13 +170,18 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
     SHEARS_CHECK(aggregates_[a]->kind == BoundExprKind::kAggregate);
     const auto& agg = aggregate(a);
     SHEARS_CHECK(agg.aggregate == AggregateKind::kCountStar || agg.arg);
-    ops_.push_back(
-        BindAggregateOp(agg.aggregate, agg.arg ? agg.arg->type : LogicalType(), agg.type));
+    std::vector<LogicalType> input_types;
+    if (agg.arg) input_types.push_back(agg.arg->type);
+    for (const auto& extra : agg.extra_args)
+      input_types.push_back(extra->type);
+    ops_.push_back(BindAggregateOp(agg.aggregate, input_types, agg.type, agg.params));
     const AggregateOp& op = ops_.back();
     extra = AlignUp(extra, op.state_align);
     relative.push_back(extra);
     extra += op.state_size;
     align = std::max(align, op.state_align);
+    // The binder allows DISTINCT only on aggregates of one input.
+    SHEARS_CHECK(!agg.distinct || agg.extra_args.empty());
     if (agg.distinct && agg.aggregate != AggregateKind::kCountStar) {
       distinct_index_.push_back(static_cast<int>(distinct_layouts_.size()));
       distinct_aggregates_.push_back(a);
@@ -242,8 +250,11 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
     const AggregateOp& op = ops_[a];
     Vector* arg = nullptr;
     if (agg.arg) {
-      ExpressionExecutor::Execute(*agg.arg, input, local.arg_values[a]);
-      arg = &local.arg_values[a];
+      auto& inputs = local.arg_values[a];
+      ExpressionExecutor::Execute(*agg.arg, input, inputs[0]);
+      for (idx_t e = 0; e < agg.extra_args.size(); e++)
+        ExpressionExecutor::Execute(*agg.extra_args[e], input, inputs[1 + e]);
+      arg = inputs.data();
     }
     const int d = distinct_index_[a];
     if (d < 0) {
