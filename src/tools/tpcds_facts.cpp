@@ -301,7 +301,43 @@ struct Order {
     ship_date = (date == kNull ? rng.Between(kFirstSale, kLastSale) : date) + Lag(rng);
     ship_mode = MaybeNull(rng, rng.Between(1, Sizes::kShipModes));
   }
+  /// Starts a return of a line of the order: its time, item, refunded (bill-to) and returning
+  /// (ship-to) customers; returns where the channel's columns go on.
+  int64_t* StartReturn(Rng& rng, PendingReturn& r, int64_t item) const {
+    const int64_t head[] = {MaybeNull(rng, rng.Between(0, Sizes::kTimes - 1)),
+                            item,
+                            bill->customer,
+                            bill->cdemo,
+                            bill->hdemo,
+                            bill->addr,
+                            ship->customer,
+                            ship->cdemo,
+                            ship->hdemo,
+                            ship->addr};
+    r.date = ReturnDate(rng, ship_date, rng.Between(1, 60));
+    return std::copy(std::begin(head), std::end(head), r.values);
+  }
 };
+
+/// Calls line(order, item, number, key) for each of a day's `lines` catalog or web sale lines,
+/// starting an order (numbered after `number`, with a per-order key in 1..keys: the call center
+/// or web site) whenever the last one is full.
+template <typename Line>
+void OrderLines(Rng& rng, const Sizes& sizes, int64_t date, int64_t lines, int64_t number,
+                int64_t keys, const Line& line) {
+  Basket basket;
+  Order order;
+  int64_t key = 0;
+  for (int64_t n = 0; n < lines; n++) {
+    if (n == 0 || basket.Full()) {
+      basket.Start(rng);
+      number++;
+      order.Start(rng, sizes, date);
+      key = MaybeNull(rng, rng.Between(1, keys));
+    }
+    line(order, basket.Draw(rng, sizes.items), number, key);
+  }
+}
 
 void CatalogChannel(Context& context) {
   const Sizes& sizes = context.sizes;
@@ -330,54 +366,36 @@ void CatalogChannel(Context& context) {
       sizes.catalog_sales,
       0.01,
       kCatalogSalesStream};
-  WriteChannel(context, channel,
-               [&](RowFile& f, Rng& rng, int64_t date, int64_t lines, int64_t number,
-                   std::vector<PendingReturn>& returns) {
-                 Basket basket;
-                 Order order;
-                 int64_t call_center = 0;
-                 for (int64_t line = 0; line < lines; line++) {
-                   if (line == 0 || basket.Full()) {
-                     basket.Start(rng);
-                     number++;
-                     order.Start(rng, sizes, date);
-                     call_center = MaybeNull(rng, rng.Between(1, sizes.call_centers));
-                   }
-                   const Party& bill = *order.bill;
-                   const Party& ship = *order.ship;
-                   const int64_t item = basket.Draw(rng, sizes.items);
-                   const int64_t page = MaybeNull(rng, rng.Between(1, sizes.catalog_pages));
-                   const int64_t warehouse = MaybeNull(rng, rng.Between(1, sizes.warehouses));
-                   const Price p(rng, true);
-                   f.Int(order.time).Int(order.ship_date).Int(bill.customer).Int(bill.cdemo);
-                   f.Int(bill.hdemo).Int(bill.addr).Int(ship.customer).Int(ship.cdemo);
-                   f.Int(ship.hdemo).Int(ship.addr).Int(call_center).Int(page);
-                   f.Int(order.ship_mode).Int(warehouse).Int(item);
-                   f.Int(MaybeNull(rng, rng.Between(1, sizes.promotions))).Int(number);
-                   p.WriteShipped(f);
-                   if (!rng.Chance(0.1)) continue;
-                   PendingReturn& r = returns.emplace_back();
-                   r.date = ReturnDate(rng, order.ship_date, rng.Between(1, 60));
-                   const int64_t head[] = {MaybeNull(rng, rng.Between(0, Sizes::kTimes - 1)),
-                                           item,
-                                           bill.customer,
-                                           bill.cdemo,
-                                           bill.hdemo,
-                                           bill.addr,
-                                           ship.customer,
-                                           ship.cdemo,
-                                           ship.hdemo,
-                                           ship.addr,
-                                           call_center,
-                                           page,
-                                           order.ship_mode,
-                                           warehouse,
-                                           MaybeNull(rng, rng.Between(1, Sizes::kReasons)),
-                                           number};
-                   std::copy(std::begin(head), std::end(head), r.values);
-                   ReturnAmounts(rng, p, r.values + 16);
-                 }
-               });
+  WriteChannel(
+      context, channel,
+      [&](RowFile& f, Rng& rng, int64_t date, int64_t lines, int64_t number,
+          std::vector<PendingReturn>& returns) {
+        OrderLines(
+            rng, sizes, date, lines, number, sizes.call_centers,
+            [&](const Order& order, int64_t item, int64_t order_number, int64_t call_center) {
+              const Party& bill = *order.bill;
+              const Party& ship = *order.ship;
+              const int64_t page = MaybeNull(rng, rng.Between(1, sizes.catalog_pages));
+              const int64_t warehouse = MaybeNull(rng, rng.Between(1, sizes.warehouses));
+              const Price p(rng, true);
+              f.Int(order.time).Int(order.ship_date).Int(bill.customer).Int(bill.cdemo);
+              f.Int(bill.hdemo).Int(bill.addr).Int(ship.customer).Int(ship.cdemo);
+              f.Int(ship.hdemo).Int(ship.addr).Int(call_center).Int(page);
+              f.Int(order.ship_mode).Int(warehouse).Int(item);
+              f.Int(MaybeNull(rng, rng.Between(1, sizes.promotions))).Int(order_number);
+              p.WriteShipped(f);
+              if (!rng.Chance(0.1)) return;
+              PendingReturn& r = returns.emplace_back();
+              int64_t* rest = order.StartReturn(rng, r, item);
+              const int64_t tail[] = {call_center,
+                                      page,
+                                      order.ship_mode,
+                                      warehouse,
+                                      MaybeNull(rng, rng.Between(1, Sizes::kReasons)),
+                                      order_number};
+              ReturnAmounts(rng, p, std::copy(std::begin(tail), std::end(tail), rest));
+            });
+      });
 }
 
 void WebChannel(Context& context) {
@@ -409,46 +427,26 @@ void WebChannel(Context& context) {
   WriteChannel(context, channel,
                [&](RowFile& f, Rng& rng, int64_t date, int64_t lines, int64_t number,
                    std::vector<PendingReturn>& returns) {
-                 Basket basket;
-                 Order order;
-                 int64_t site = 0;
-                 for (int64_t line = 0; line < lines; line++) {
-                   if (line == 0 || basket.Full()) {
-                     basket.Start(rng);
-                     number++;
-                     order.Start(rng, sizes, date);
-                     site = MaybeNull(rng, rng.Between(1, sizes.web_sites));
-                   }
-                   const Party& bill = *order.bill;
-                   const Party& ship = *order.ship;
-                   const int64_t item = basket.Draw(rng, sizes.items);
-                   const int64_t page = MaybeNull(rng, rng.Between(1, sizes.web_pages));
-                   const Price p(rng, true);
-                   f.Int(order.time).Int(order.ship_date).Int(item).Int(bill.customer);
-                   f.Int(bill.cdemo).Int(bill.hdemo).Int(bill.addr).Int(ship.customer);
-                   f.Int(ship.cdemo).Int(ship.hdemo).Int(ship.addr).Int(page).Int(site);
-                   f.Int(order.ship_mode).Int(MaybeNull(rng, rng.Between(1, sizes.warehouses)));
-                   f.Int(MaybeNull(rng, rng.Between(1, sizes.promotions))).Int(number);
-                   p.WriteShipped(f);
-                   if (!rng.Chance(0.1)) continue;
-                   PendingReturn& r = returns.emplace_back();
-                   r.date = ReturnDate(rng, order.ship_date, rng.Between(1, 60));
-                   const int64_t head[] = {MaybeNull(rng, rng.Between(0, Sizes::kTimes - 1)),
-                                           item,
-                                           bill.customer,
-                                           bill.cdemo,
-                                           bill.hdemo,
-                                           bill.addr,
-                                           ship.customer,
-                                           ship.cdemo,
-                                           ship.hdemo,
-                                           ship.addr,
-                                           page,
-                                           MaybeNull(rng, rng.Between(1, Sizes::kReasons)),
-                                           number};
-                   std::copy(std::begin(head), std::end(head), r.values);
-                   ReturnAmounts(rng, p, r.values + 13);
-                 }
+                 OrderLines(
+                     rng, sizes, date, lines, number, sizes.web_sites,
+                     [&](const Order& order, int64_t item, int64_t order_number, int64_t site) {
+                       const Party& bill = *order.bill;
+                       const Party& ship = *order.ship;
+                       const int64_t page = MaybeNull(rng, rng.Between(1, sizes.web_pages));
+                       const Price p(rng, true);
+                       f.Int(order.time).Int(order.ship_date).Int(item).Int(bill.customer);
+                       f.Int(bill.cdemo).Int(bill.hdemo).Int(bill.addr).Int(ship.customer);
+                       f.Int(ship.cdemo).Int(ship.hdemo).Int(ship.addr).Int(page).Int(site);
+                       f.Int(order.ship_mode).Int(MaybeNull(rng, rng.Between(1, sizes.warehouses)));
+                       f.Int(MaybeNull(rng, rng.Between(1, sizes.promotions))).Int(order_number);
+                       p.WriteShipped(f);
+                       if (!rng.Chance(0.1)) return;
+                       PendingReturn& r = returns.emplace_back();
+                       int64_t* rest = order.StartReturn(rng, r, item);
+                       const int64_t tail[] = {
+                           page, MaybeNull(rng, rng.Between(1, Sizes::kReasons)), order_number};
+                       ReturnAmounts(rng, p, std::copy(std::begin(tail), std::end(tail), rest));
+                     });
                });
 }
 

@@ -14,15 +14,15 @@
 //   facts        Hive-partitioned by their date key, one file per day (week for inventory):
 //                store_sales/ss_sold_date_sk=2451545/part-0.parquet, ...; rows whose date key
 //                is NULL in <key>=__HIVE_DEFAULT_PARTITION__. Sales dates 1998-01-02 ..
-//                2003-01-02 (busier in November and December), returns up to 200 days later.
+//                2003-01-02 (busier in November and December), returns up to 210 days later.
 //
 // Sales come in tickets/orders of 1 to 20 distinct items; about 10% of sale lines are returned,
 // and a return carries its sale's ticket or order number, item and customer, so returns join
 // to their sales. Scale 1 has TPC-DS's row counts: 2,880,404 store_sales, 1,441,548
 // catalog_sales, 719,384 web_sales, 11,745,000 inventory rows, 100,000 customers; facts grow
-// linearly with the scale, customers and addresses too (square root above 1), items, stores
-// and the other small dimensions stay fixed up to 1 (shrunk below it, for tests) and grow by
-// the square root beyond.
+// linearly with the scale, customers and addresses too (as scale^0.75 above 1); items, stores
+// and the other small dimensions have their scale-1 sizes at 1, shrink below it (for tests)
+// and grow by the square root beyond; date_dim, time_dim and the demographics are fixed.
 //
 // Deterministic: every table, day and week draws from a random stream of its own, so the
 // files are the same bytes for the same scale and seed whatever the number of threads.
