@@ -61,7 +61,12 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
     return AggregateKind::kCount;
   }
   if (name == "sum") {
-    if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
+    // PostgreSQL's result types (docs/types.md): sum(INTEGER) is BIGINT (overflow is an error),
+    // sum(BIGINT) and sum(DECIMAL(p,s)) are DECIMAL(38,0) / DECIMAL(38,s) where PostgreSQL's
+    // NUMERIC is unbounded, as DuckDB.
+    if (t.id() == TypeId::kInteger) {
+      *type = LogicalType::Bigint();
+    } else if (t.id() == TypeId::kBigint) {
       *type = LogicalType::Decimal(38, 0);
     } else if (t.id() == TypeId::kDecimal) {
       *type = LogicalType::Decimal(38, t.scale());
@@ -69,7 +74,7 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
       *type = LogicalType::Double();
     } else if (!t.valid()) {
       arg = CastTo(std::move(arg), LogicalType::Integer());
-      *type = LogicalType::Decimal(38, 0);
+      *type = LogicalType::Bigint();
     } else {
       throw BinderError("sum is not defined for {}", t.ToString());
     }
