@@ -605,7 +605,17 @@ LogicalOperatorPtr Binder::PlanFlattenedSubquery(
       info.plan->children[0]->type == LogicalOperatorType::kAggregate &&
       static_cast<LogicalAggregate&>(*info.plan->children[0]).groups.empty() &&
       static_cast<LogicalAggregate&>(*info.plan->children[0]).empty_input_groups.empty();
-  FlattenedSubquery flat = FlattenDependentJoin(*this, *plan, std::move(info.plan), to_outer);
+  // Its value for outer rows no inner row matched, when known without the domain join
+  // (count(*) 0, sum NULL, ...; not when the select item uses outer columns).
+  LogicalAggregate* aggregate =
+      ungrouped ? &static_cast<LogicalAggregate&>(*info.plan->children[0]) : nullptr;
+  BoundExprPtr missing_value;
+  if (scalar && aggregate) {
+    missing_value =
+        ValueOverNoRows(*static_cast<LogicalProjection&>(*info.plan).expressions[0], *aggregate);
+  }
+  FlattenedSubquery flat = FlattenDependentJoin(*this, *plan, std::move(info.plan), to_outer,
+                                                missing_value ? aggregate : nullptr);
   info.plan = std::move(flat.plan);
   // Correlated only with queries further out: uncorrelated here (the outer columns stay in
   // the plan, which the enclosing query decorrelates in turn).
@@ -619,6 +629,32 @@ LogicalOperatorPtr Binder::PlanFlattenedSubquery(
     if (ungrouped) {
       value = Ref(right->GetTypes()[0], right->GetColumnBindings()[0], "subquery");
       join->conditions = std::move(flat.keys);
+      if (missing_value && !(missing_value->kind == BoundExprKind::kConstant &&
+                             static_cast<BoundConstant&>(*missing_value).value.is_null())) {
+        // count(*), NULL only where no row of the domain value matched (it has no group).
+        auto& projection = static_cast<LogicalProjection&>(*right);
+        auto index = static_cast<uint32_t>(aggregate->aggregates.size());
+        for (uint32_t i = 0; i < aggregate->aggregates.size(); i++) {
+          if (static_cast<BoundAggregate&>(*aggregate->aggregates[i]).aggregate ==
+              AggregateKind::kCountStar) {
+            index = i;
+          }
+        }
+        if (index == aggregate->aggregates.size()) {
+          aggregate->aggregates.push_back(std::make_unique<BoundAggregate>(
+              AggregateKind::kCountStar, LogicalType::Bigint(), nullptr, false));
+        }
+        const ColumnBinding matched{projection.table_index,
+                                    static_cast<uint32_t>(projection.expressions.size())};
+        projection.expressions.push_back(
+            Ref(LogicalType::Bigint(), {aggregate->aggregate_index, index}, "matched"));
+        auto when = std::make_unique<BoundCase>(value->type);
+        when->when_then.emplace_back(
+            std::make_unique<BoundIsNull>(Ref(LogicalType::Bigint(), matched, "matched"), false),
+            CastTo(std::move(missing_value), value->type));
+        when->else_expr = std::move(value);
+        value = std::move(when);
+      }
     } else {
       std::vector<Correlation> correlations;
       for (auto& k : flat.keys)

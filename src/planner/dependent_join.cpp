@@ -78,11 +78,12 @@ NotSupportedError Unsupported(const std::string& what) {
 class Flattener {
  public:
   Flattener(Binder& binder, const LogicalOperator& outer, Bindings correlated,
-            std::vector<BoundExprPtr> outer_exprs)
+            std::vector<BoundExprPtr> outer_exprs, const LogicalAggregate* only_matched)
       : binder_(binder),
         outer_(outer),
         correlated_(std::move(correlated)),
-        outer_exprs_(std::move(outer_exprs)) {}
+        outer_exprs_(std::move(outer_exprs)),
+        only_matched_(only_matched) {}
 
   /// Push, or the cross product with the domain when `op` uses no correlated column.
   Bindings PushOrCross(LogicalOperatorPtr& op) {
@@ -209,7 +210,7 @@ class Flattener {
       out.push_back({aggregate.group_index, static_cast<uint32_t>(aggregate.groups.size())});
       aggregate.groups.push_back(DomainRef(i, domain[i]));
     }
-    if (!ungrouped) return out;
+    if (!ungrouped || &aggregate == only_matched_) return out;
     // Without GROUP BY it has one row even for no input: one for each domain value, the
     // aggregates of no rows (count 0, the others NULL) for those that no row matched. Its
     // aggregate columns keep their bindings, now of a projection over the LEFT JOIN.
@@ -390,13 +391,15 @@ class Flattener {
   const LogicalOperator& outer_;
   Bindings correlated_;                    // columns of the outer plan the subquery uses
   std::vector<BoundExprPtr> outer_exprs_;  // each as an expression over the outer plan
+  const LogicalAggregate* only_matched_;
 };
 
 }  // namespace
 
 FlattenedSubquery FlattenDependentJoin(Binder& binder, const LogicalOperator& outer,
                                        LogicalOperatorPtr subquery,
-                                       const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
+                                       const std::function<BoundExprPtr(BoundExprPtr)>& to_outer,
+                                       const LogicalAggregate* only_matched) {
   const auto inner_tables = ProducedTables(*subquery);
   const auto outer_tables = ProducedTables(outer);
   Bindings correlated;
@@ -429,7 +432,7 @@ FlattenedSubquery FlattenDependentJoin(Binder& binder, const LogicalOperator& ou
   std::vector<BoundExprPtr> key_exprs;
   for (const auto& e : outer_exprs)
     key_exprs.push_back(e->Copy());
-  Flattener flattener(binder, outer, correlated, std::move(outer_exprs));
+  Flattener flattener(binder, outer, correlated, std::move(outer_exprs), only_matched);
   const Bindings domain = flattener.PushOrCross(subquery);
   for (size_t i = 0; i < domain.size(); i++) {
     const LogicalType type = key_exprs[i]->type;
