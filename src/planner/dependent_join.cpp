@@ -429,6 +429,23 @@ FlattenedSubquery FlattenDependentJoin(Binder& binder, const LogicalOperator& ou
     out.plan = std::move(subquery);
     return out;
   }
+  // The domain is computed from copies of the outer plan: they must all give its rows.
+  std::function<void(const LogicalOperator&)> check_volatile = [&](const LogicalOperator& op) {
+    for (BoundExprPtr* e : const_cast<LogicalOperator&>(op).Expressions()) {
+      VisitExpression(**e, [](BoundExpr& x) {
+        if (x.kind != BoundExprKind::kFunction) return;
+        const std::string& name = static_cast<BoundFunction&>(x).function.name;
+        if (name == "random" || name == "rand") {
+          throw Unsupported(
+              "random() in the outer query of a subquery correlated other than through "
+              "`inner = outer` equalities");
+        }
+      });
+    }
+    for (const auto& child : op.children)
+      check_volatile(*child);
+  };
+  check_volatile(outer);
   std::vector<BoundExprPtr> key_exprs;
   for (const auto& e : outer_exprs)
     key_exprs.push_back(e->Copy());
