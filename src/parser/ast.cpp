@@ -372,7 +372,8 @@ std::string JoinRef::ToString() const {
 }
 
 std::string SubqueryRef::ToString() const {
-  return "(" + query->ToString() + ")" + AliasSuffix(*this);
+  return std::string(lateral ? "LATERAL " : "") + "(" + query->ToString() + ")" +
+         AliasSuffix(*this);
 }
 
 // ---------------------------------------------------------------- queries

@@ -238,6 +238,7 @@ struct JoinRef : TableRef {
 struct SubqueryRef : TableRef {
   SubqueryRef() : TableRef(TableRefKind::kSubquery) {}
   QueryNodePtr query;
+  bool lateral = false;  // LATERAL: sees the FROM items before it
   std::string ToString() const override;
 };
 

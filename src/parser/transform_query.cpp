@@ -354,10 +354,7 @@ ast::TableRefPtr Transformer::TransformTableRef(const PgQuery__Node* node) {
       const PgQuery__RangeSubselect* sub = node->range_subselect;
       auto ref = std::make_unique<ast::SubqueryRef>();
       ref->query = TransformQuery(sub->subquery);
-      if (sub->lateral) {
-        ThrowNotSupportedAt("LATERAL subqueries are not supported yet",
-                            FindTokenBefore(PG_QUERY__TOKEN__LATERAL_P, ref->query->location));
-      }
+      ref->lateral = sub->lateral;
       ref->location = ref->query->location;
       TransformAlias(sub->alias, *ref, -1);
       return ref;

@@ -25,6 +25,8 @@
 #include "execution/expression_executor.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
+#include "planner/dependent_join.h"
+#include "planner/plan_copy.h"
 
 namespace shears {
 
@@ -49,35 +51,6 @@ namespace {
 
 BoundExprPtr Ref(const LogicalType& type, ColumnBinding binding, std::string name) {
   return std::make_unique<BoundColumnRef>(type, binding, std::move(name));
-}
-
-std::set<uint32_t> ProducedTables(const LogicalOperator& op) {
-  std::set<uint32_t> out;
-  std::function<void(const LogicalOperator&)> visit = [&](const LogicalOperator& node) {
-    for (const auto& b : node.GetColumnBindings())
-      out.insert(b.table_index);
-    for (const auto& child : node.children)
-      visit(*child);
-  };
-  visit(op);
-  return out;
-}
-
-bool ReferencesOutside(const BoundExpr& expr, const std::set<uint32_t>& tables) {
-  for (const auto& b : ReferencedBindings(expr)) {
-    if (!tables.count(b.table_index)) return true;
-  }
-  return false;
-}
-
-bool SubtreeReferencesOutside(LogicalOperator& op, const std::set<uint32_t>& tables) {
-  for (BoundExprPtr* e : op.Expressions()) {
-    if (ReferencesOutside(**e, tables)) return true;
-  }
-  for (auto& child : op.children) {
-    if (SubtreeReferencesOutside(*child, tables)) return true;
-  }
-  return false;
 }
 
 NotSupportedError UnsupportedCorrelation(const std::string& what) {
@@ -288,7 +261,7 @@ std::unique_ptr<LogicalAggregate> SingleValueAggregate(Binder& binder, LogicalOp
   aggregate->group_index = binder.NewTableIndex();
   aggregate->aggregate_index = binder.NewTableIndex();
   const LogicalType type = plan->GetTypes()[0];
-  auto value = Ref(type, plan->GetColumnBindings()[0], "value");
+  auto value = Ref(type, plan->GetColumnBindings()[0], "value");  // first: also when flattened
   aggregate->aggregates.push_back(
       std::make_unique<BoundAggregate>(AggregateKind::kAny, type, std::move(value), false));
   aggregate->aggregates.push_back(std::make_unique<BoundAggregate>(
@@ -443,8 +416,10 @@ BoundExprPtr MarkIsTrue(BoundExprPtr mark) {
 }  // namespace
 
 LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
-                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
-  const bool correlated = SubtreeReferencesOutside(*info.plan, ProducedTables(*info.plan));
+                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer,
+                                        bool correlated_further_out) {
+  const bool correlated =
+      !correlated_further_out && SubtreeReferencesOutside(*info.plan, ProducedTables(*info.plan));
   const bool scalar = info.kind == ast::SubqueryKind::kScalar;
   const bool exists = info.kind == ast::SubqueryKind::kExists;
   if (correlated && !scalar && !exists) return PlanCorrelatedAny(std::move(plan), info, to_outer);
@@ -459,7 +434,18 @@ LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryIn
     select_item = static_cast<LogicalProjection&>(*info.plan).expressions[0]->Copy();
   }
   Decorrelated decorrelated;
-  if (correlated) decorrelated = Decorrelate(*this, info.plan, *plan, !scalar, to_outer);
+  if (correlated) {
+    // The fast path (correlation through equalities only) works on the plan in place; the
+    // general one needs it as bound.
+    std::map<uint32_t, uint32_t> remap;
+    LogicalOperatorPtr as_bound = CopyPlan(*info.plan, *this, remap);
+    try {
+      decorrelated = Decorrelate(*this, info.plan, *plan, !scalar, to_outer);
+    } catch (const NotSupportedError&) {
+      info.plan = std::move(as_bound);
+      return PlanFlattenedSubquery(std::move(plan), info, to_outer);
+    }
+  }
   auto& correlations = decorrelated.correlations;
   auto& residuals = decorrelated.residuals;
 
@@ -528,26 +514,20 @@ LogicalOperatorPtr Binder::PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryIn
   return join;
 }
 
-// x op ANY (correlated S) is TRUE when x op s is TRUE for some s of x's group, else NULL when
-// it is NULL for some s, else FALSE. A hash mark join knows only NULLs of the whole build
-// side, so two mark joins ask the two questions per group:
-//   found   = EXISTS (s in the group: x op s)
-//   unknown = EXISTS (s in the group: (x op s) IS NULL)
-//   value   = CASE WHEN found THEN TRUE WHEN unknown THEN NULL ELSE FALSE END
-// The second join needs its own copy of the subquery: it is bound a second time.
-LogicalOperatorPtr Binder::PlanCorrelatedAny(
-    LogicalOperatorPtr plan, BoundSubqueryInfo& info,
-    const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
-  LogicalOperatorPtr subplans[2];
-  subplans[0] = std::move(info.plan);
-  subplans[1] = BindQueryNode(*info.ast->query, info.scope).plan;
+namespace {
+
+/// x op ANY (S) from two copies of S joined by mark joins on their `keys` and `residuals`:
+/// found (x op s for some s) and unknown ((x op s) IS NULL for some s).
+LogicalOperatorPtr JoinFoundAndUnknown(Binder& binder, LogicalOperatorPtr plan,
+                                       BoundSubqueryInfo& info, LogicalOperatorPtr subplans[2],
+                                       std::vector<JoinCondition> keys[2],
+                                       std::vector<BoundExprPtr> residuals[2]) {
   BoundExprPtr marks[2];
   for (int i = 0; i < 2; i++) {
-    Decorrelated d = Decorrelate(*this, subplans[i], *plan, true, to_outer);
     auto join = std::make_unique<LogicalJoin>();
     join->join_kind = JoinKind::kMark;
-    join->mark_index = NewTableIndex();
-    AddCorrelationKeys(*join, d.correlations);
+    join->mark_index = binder.NewTableIndex();
+    join->conditions = std::move(keys[i]);
     const auto& right = *subplans[i];
     std::vector<BoundExprPtr> args;
     args.push_back(info.left->Copy());
@@ -555,8 +535,8 @@ LogicalOperatorPtr Binder::PlanCorrelatedAny(
                           info.left->type));
     BoundExprPtr comparison = BindFunctionCall(info.op, std::move(args));
     if (i == 1) comparison = std::make_unique<BoundIsNull>(std::move(comparison), false);
-    d.residuals.push_back(std::move(comparison));
-    join->residual = MakeConjunction(std::move(d.residuals));
+    residuals[i].push_back(std::move(comparison));
+    join->residual = MakeConjunction(std::move(residuals[i]));
     join->children.push_back(std::move(plan));
     join->children.push_back(std::move(subplans[i]));
     marks[i] = MarkIsTrue(Ref(LogicalType::Boolean(), ColumnBinding{join->mark_index, 0}, "mark"));
@@ -570,6 +550,160 @@ LogicalOperatorPtr Binder::PlanCorrelatedAny(
   value->else_expr = std::make_unique<BoundConstant>(Value::Boolean(false));
   info.result = std::move(value);
   return plan;
+}
+
+}  // namespace
+
+// x op ANY (correlated S) is TRUE when x op s is TRUE for some s of x's group, else NULL when
+// it is NULL for some s, else FALSE. A hash mark join knows only NULLs of the whole build
+// side, so two mark joins ask the two questions per group:
+//   found   = EXISTS (s in the group: x op s)
+//   unknown = EXISTS (s in the group: (x op s) IS NULL)
+//   value   = CASE WHEN found THEN TRUE WHEN unknown THEN NULL ELSE FALSE END
+// The second join needs its own copy of the subquery: it is bound a second time.
+LogicalOperatorPtr Binder::PlanCorrelatedAny(
+    LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+    const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
+  LogicalOperatorPtr subplans[2];
+  std::map<uint32_t, uint32_t> remap;
+  LogicalOperatorPtr as_bound = CopyPlan(*info.plan, *this, remap);
+  subplans[0] = std::move(info.plan);
+  subplans[1] = BindQueryNode(*info.ast->query, info.scope).plan;
+  Decorrelated decorrelated[2];
+  try {
+    for (int i = 0; i < 2; i++)
+      decorrelated[i] = Decorrelate(*this, subplans[i], *plan, true, to_outer);
+  } catch (const NotSupportedError&) {
+    info.plan = std::move(as_bound);
+    return PlanFlattenedSubquery(std::move(plan), info, to_outer);
+  }
+  std::vector<JoinCondition> keys[2];
+  std::vector<BoundExprPtr> residuals[2];
+  for (int i = 0; i < 2; i++) {
+    LogicalJoin keyed;
+    AddCorrelationKeys(keyed, decorrelated[i].correlations);
+    keys[i] = std::move(keyed.conditions);
+    residuals[i] = std::move(decorrelated[i].residuals);
+  }
+  return JoinFoundAndUnknown(*this, std::move(plan), info, subplans, keys, residuals);
+}
+
+// The general path (dependent_join.h), for correlation the paths above cannot pull out:
+// the subquery decorrelated into a plan with the domain columns, joined on them.
+//   scalar     plan LEFT JOIN [domain, any_value(v), count(*) GROUP BY domain] -> check
+//              (a subquery that is one aggregate without GROUP BY already has one row per
+//              domain value)
+//   EXISTS     MARK join on the domain columns
+//   op ANY     two MARK joins on the domain columns, as PlanCorrelatedAny
+LogicalOperatorPtr Binder::PlanFlattenedSubquery(
+    LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+    const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
+  const bool scalar = info.kind == ast::SubqueryKind::kScalar;
+  const bool exists = info.kind == ast::SubqueryKind::kExists;
+  const bool ungrouped =
+      info.plan->type == LogicalOperatorType::kProjection &&
+      info.plan->children[0]->type == LogicalOperatorType::kAggregate &&
+      static_cast<LogicalAggregate&>(*info.plan->children[0]).groups.empty() &&
+      static_cast<LogicalAggregate&>(*info.plan->children[0]).empty_input_groups.empty();
+  // Its value for outer rows no inner row matched, when known without the domain join
+  // (count(*) 0, sum NULL, ...; not when the select item uses outer columns).
+  LogicalAggregate* aggregate =
+      ungrouped ? &static_cast<LogicalAggregate&>(*info.plan->children[0]) : nullptr;
+  BoundExprPtr missing_value;
+  if (scalar && aggregate) {
+    missing_value =
+        ValueOverNoRows(*static_cast<LogicalProjection&>(*info.plan).expressions[0], *aggregate);
+  }
+  FlattenedSubquery flat = FlattenDependentJoin(*this, *plan, std::move(info.plan), to_outer,
+                                                missing_value ? aggregate : nullptr);
+  info.plan = std::move(flat.plan);
+  // Correlated only with queries further out: uncorrelated here (the outer columns stay in
+  // the plan, which the enclosing query decorrelates in turn).
+  if (flat.keys.empty()) return PlanSubquery(std::move(plan), info, to_outer, true);
+
+  if (scalar) {
+    LogicalOperatorPtr right = std::move(info.plan);
+    BoundExprPtr value;
+    auto join = std::make_unique<LogicalJoin>();
+    join->join_kind = JoinKind::kLeft;
+    if (ungrouped) {
+      value = Ref(right->GetTypes()[0], right->GetColumnBindings()[0], "subquery");
+      join->conditions = std::move(flat.keys);
+      if (missing_value && !(missing_value->kind == BoundExprKind::kConstant &&
+                             static_cast<BoundConstant&>(*missing_value).value.is_null())) {
+        // count(*), NULL only where no row of the domain value matched (it has no group).
+        auto& projection = static_cast<LogicalProjection&>(*right);
+        auto index = static_cast<uint32_t>(aggregate->aggregates.size());
+        for (uint32_t i = 0; i < aggregate->aggregates.size(); i++) {
+          if (static_cast<BoundAggregate&>(*aggregate->aggregates[i]).aggregate ==
+              AggregateKind::kCountStar) {
+            index = i;
+          }
+        }
+        if (index == aggregate->aggregates.size()) {
+          aggregate->aggregates.push_back(std::make_unique<BoundAggregate>(
+              AggregateKind::kCountStar, LogicalType::Bigint(), nullptr, false));
+        }
+        const ColumnBinding matched{projection.table_index,
+                                    static_cast<uint32_t>(projection.expressions.size())};
+        projection.expressions.push_back(
+            Ref(LogicalType::Bigint(), {aggregate->aggregate_index, index}, "matched"));
+        auto when = std::make_unique<BoundCase>(value->type);
+        when->when_then.emplace_back(
+            std::make_unique<BoundIsNull>(Ref(LogicalType::Bigint(), matched, "matched"), false),
+            CastTo(std::move(missing_value), value->type));
+        when->else_expr = std::move(value);
+        value = std::move(when);
+      }
+    } else {
+      std::vector<Correlation> correlations;
+      for (auto& k : flat.keys)
+        correlations.push_back({std::move(k.right), std::move(k.left)});
+      auto aggregate = SingleValueAggregate(*this, std::move(right), correlations);
+      value = SingleValueCheck(
+          Ref(LogicalType::Bigint(), ColumnBinding{aggregate->aggregate_index, 1}, "count"),
+          Ref(aggregate->aggregates[0]->type, ColumnBinding{aggregate->aggregate_index, 0},
+              "subquery"));
+      for (auto& c : correlations) {
+        JoinCondition condition;
+        condition.left = std::move(c.outer);
+        condition.right = std::move(c.inner);
+        condition.null_equal = true;
+        join->conditions.push_back(std::move(condition));
+      }
+      right = std::move(aggregate);
+    }
+    join->children.push_back(std::move(plan));
+    join->children.push_back(std::move(right));
+    info.result = std::move(value);
+    return join;
+  }
+
+  if (exists) {
+    auto join = std::make_unique<LogicalJoin>();
+    join->join_kind = JoinKind::kMark;
+    join->mark_index = NewTableIndex();
+    join->conditions = std::move(flat.keys);
+    join->children.push_back(std::move(plan));
+    join->children.push_back(std::move(info.plan));
+    info.result =
+        MarkIsTrue(Ref(LogicalType::Boolean(), ColumnBinding{join->mark_index, 0}, "mark"));
+    return join;
+  }
+
+  // x op ANY: found and unknown per domain value, as in PlanCorrelatedAny.
+  LogicalOperatorPtr subplans[2];
+  std::vector<JoinCondition> keys[2];
+  subplans[0] = std::move(info.plan);
+  keys[0] = std::move(flat.keys);
+  {
+    FlattenedSubquery second = FlattenDependentJoin(
+        *this, *plan, BindQueryNode(*info.ast->query, info.scope).plan, to_outer);
+    subplans[1] = std::move(second.plan);
+    keys[1] = std::move(second.keys);
+  }
+  std::vector<BoundExprPtr> residuals[2];
+  return JoinFoundAndUnknown(*this, std::move(plan), info, subplans, keys, residuals);
 }
 
 }  // namespace shears

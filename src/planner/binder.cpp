@@ -13,6 +13,7 @@
 #include "function/function.h"
 #include "parser/parser.h"
 #include "planner/bind_context.h"
+#include "planner/dependent_join.h"
 
 namespace shears {
 
@@ -371,7 +372,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       return BindTableFunction(static_cast<const ast::TableFunctionRef&>(ref), scope);
     case ast::TableRefKind::kSubquery: {
       const auto& sub = static_cast<const ast::SubqueryRef&>(ref);
-      BoundQuery q = BindQueryNode(*sub.query, nullptr);
+      // It sees the enclosing queries (and, LATERAL, the FROM items before it: see kJoin).
+      BoundQuery q = BindQueryNode(*sub.query, scope.outer);
       ScopeEntry entry = EntryFor(ref.alias, *q.plan, q.names);
       ApplyColumnAliases(entry, ref.column_aliases);
       scope.entries.push_back(std::move(entry));
@@ -383,8 +385,27 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       left_scope.outer = scope.outer;
       right_scope.outer = scope.outer;
       auto left = BindTableRef(*join.left, left_scope);
+      // LATERAL (subquery): the columns of the left side are outer columns for it.
+      Scope lateral_scope;
+      const bool lateral = join.right->kind == ast::TableRefKind::kSubquery &&
+                           static_cast<const ast::SubqueryRef&>(*join.right).lateral;
+      if (lateral) {
+        if (join.join_type == ast::JoinType::kRight || join.join_type == ast::JoinType::kFull) {
+          throw BinderError("the join with a LATERAL subquery must be INNER or LEFT");
+        }
+        lateral_scope.entries = left_scope.entries;
+        lateral_scope.outer = scope.outer;
+        right_scope.outer = &lateral_scope;
+      }
       auto right = BindTableRef(*join.right, right_scope);
       auto op = std::make_unique<LogicalJoin>();
+      if (lateral) {
+        // Decorrelated like any subquery (dependent_join.h): joined on the left side's
+        // distinct values it uses.
+        FlattenedSubquery flat = FlattenDependentJoin(*this, *left, std::move(right), nullptr);
+        right = std::move(flat.plan);
+        op->conditions = std::move(flat.keys);
+      }
       switch (join.join_type) {
         case ast::JoinType::kInner:
           op->join_kind = JoinKind::kInner;
@@ -471,7 +492,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         }
         SplitConjunction(std::move(condition), conjuncts);
       }
-      if (!conjuncts.empty() && op->join_kind == JoinKind::kCross) op->join_kind = JoinKind::kInner;
+      if ((!conjuncts.empty() || !op->conditions.empty()) && op->join_kind == JoinKind::kCross)
+        op->join_kind = JoinKind::kInner;
       // Conditions are split into equi-join keys by the optimizer; keep them as residual here.
       if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
       op->children.push_back(std::move(left));
@@ -575,7 +597,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           as_subquery &&
           (as_subquery->subquery_kind == ast::SubqueryKind::kExists ||
            (as_subquery->subquery_kind == ast::SubqueryKind::kAny && as_subquery->op == "="));
-      if (!semi_join_form) {
+      auto bind_as_value = [&] {
         ExprContext ctx;
         ctx.scope = &scope;
         ctx.clause = "WHERE clause";
@@ -587,8 +609,15 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
                             bound->ToString());
         }
         SplitConjunction(std::move(bound), filters);
+      };
+      if (!semi_join_form) {
+        bind_as_value();
         continue;
       }
+      // A correlated subquery this semi join form cannot take (aggregates, LIMIT, set
+      // operations, outer columns elsewhere than in WHERE) is bound as a value instead, which
+      // PlanSubqueries decorrelates whatever its shape.
+      struct NotSemiJoinForm {};
       const auto& sub = *as_subquery;
       negated = negated != sub.negated;
       // Bind the subquery with this query as its outer scope; correlated equality conjuncts of
@@ -601,7 +630,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
       std::vector<BoundExprPtr> residuals;
       bool correlated = false;
       std::vector<ColumnBinding> outer_bindings;
-      {
+      try {
         // First try the subquery as an uncorrelated query.
         size_t saved_index = next_table_index_;
         try {
@@ -629,19 +658,11 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         if (!right) {
           correlated = true;
           // Uncorrelated set operations and VALUES bound as ordinary queries above.
-          if (sub.query->kind != ast::QueryNodeKind::kSelect) {
-            throw NotSupportedError(
-                "correlated IN / EXISTS subqueries must be a SELECT (not a set operation)");
-          }
+          if (sub.query->kind != ast::QueryNodeKind::kSelect) throw NotSemiJoinForm();
           const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-          if (!select.from) {
-            throw NotSupportedError("correlated IN / EXISTS subqueries need a FROM clause");
-          }
-          if (!select.group_by.empty() || ContainsAggregateInQuery(select) || select.having ||
-              select.limit) {
-            throw NotSupportedError(
-                "correlated subqueries with GROUP BY, aggregates or LIMIT are "
-                "not supported yet");
+          if (!select.from || !select.group_by.empty() || ContainsAggregateInQuery(select) ||
+              select.having || select.limit || select.qualify) {
+            throw NotSemiJoinForm();
           }
           right = BindTableRef(*select.from, sub_scope);
           std::vector<BoundExprPtr> inner_filters;
@@ -649,12 +670,18 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
             ExprContext ctx;
             ctx.scope = &sub_scope;
             ctx.clause = "WHERE clause of a subquery";
-            SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
+            try {
+              SplitConjunction(BindExpr(*select.where, ctx), inner_filters);
+            } catch (const NotSupportedError&) {
+              // Subqueries in it: bound as a value (where a real error shows again).
+              throw NotSemiJoinForm();
+            }
           }
           // Classify: conjuncts touching outer columns must be `inner = outer` equalities.
           std::set<uint32_t> inner_tables;
           for (const auto& b : right->GetColumnBindings())
             inner_tables.insert(b.table_index);
+          const std::set<uint32_t> outer_tables = ProducedTables(*plan);
           std::vector<BoundExprPtr> local;
           for (auto& f : inner_filters) {
             auto refs = ReferencedBindings(*f);
@@ -674,11 +701,12 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
                 }
                 return true;
               };
+              // Columns of this query only: those of queries further out stay in the residual.
               auto side_is_outer = [&](const BoundExpr& x) {
                 auto rs = ReferencedBindings(x);
                 if (rs.empty()) return false;
                 for (const auto& r : rs) {
-                  if (inner_tables.count(r.table_index)) return false;
+                  if (!outer_tables.count(r.table_index)) return false;
                 }
                 return true;
               };
@@ -715,10 +743,17 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
             ExprContext outer_ctx;
             outer_ctx.scope = &scope;
             auto left_key = BindExpr(*sub.left, outer_ctx);
+            if (ReferencesOutside(*right_key, inner_tables)) throw NotSemiJoinForm();
             join->conditions.push_back(
                 InSubqueryCondition(std::move(left_key), std::move(right_key)));
           }
+          // Outer columns anywhere else (a JOIN condition, a nested subquery) need the
+          // general decorrelation.
+          if (SubtreeReferencesOutside(*right, ProducedTables(*right))) throw NotSemiJoinForm();
         }
+      } catch (const NotSemiJoinForm&) {
+        bind_as_value();
+        continue;
       }
       if (sub.subquery_kind == ast::SubqueryKind::kExists) {
         // Without conditions (uncorrelated) the join only asks whether the subquery has a row.

@@ -60,8 +60,15 @@ class Binder {
   /// their sets (see binder.cpp).
   LogicalOperatorPtr ExpandGroupingSets(LogicalOperatorPtr input, AggregateInfo& info,
                                         LogicalAggregate& aggregate);
+  /// `correlated_further_out`: the subquery uses no column of `plan`, only columns of queries
+  /// further out (it is planned as uncorrelated here).
   LogicalOperatorPtr PlanSubquery(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
-                                  const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
+                                  const std::function<BoundExprPtr(BoundExprPtr)>& to_outer,
+                                  bool correlated_further_out = false);
+  /// Any correlation, by the dependent-join rewrite (dependent_join.h).
+  LogicalOperatorPtr PlanFlattenedSubquery(
+      LogicalOperatorPtr plan, BoundSubqueryInfo& info,
+      const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
   LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
 

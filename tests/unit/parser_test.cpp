@@ -910,10 +910,12 @@ TEST(ParserFromTest, Subqueries) {
   EXPECT_EQ(sub.alias, "s");
   EXPECT_EQ(sub.column_aliases, (std::vector<std::string>{"x"}));
   EXPECT_EQ(sub.query->ToString(), "SELECT a FROM t");
-  EXPECT_EQ(NotSupportedOf("SELECT * FROM t,\n  LATERAL (SELECT t.a) s"),
-            "LATERAL subqueries are not supported yet\n"
-            "LINE 2:   LATERAL (SELECT t.a) s\n"
-            "          ^");
+  ParsedQuery lateral = ParseQuery("SELECT * FROM t, LATERAL (SELECT t.a) s");
+  const auto& join = static_cast<const JoinRef&>(FromOf(lateral));
+  ASSERT_EQ(join.right->kind, TableRefKind::kSubquery);
+  EXPECT_TRUE(static_cast<const SubqueryRef&>(*join.right).lateral);
+  EXPECT_EQ(QueryText("SELECT * FROM t LEFT JOIN LATERAL (SELECT t.a) s ON true"),
+            "SELECT * FROM (t LEFT JOIN LATERAL (SELECT t.a) AS s ON TRUE)");
   // PostgreSQL 15 requires the alias; as in DuckDB, shears names unaliased subqueries.
   EXPECT_EQ(
       QueryText("SELECT * FROM (SELECT 1), (SELECT 2) x, (VALUES (3)) JOIN (SELECT 4) ON true"),

@@ -1,0 +1,165 @@
+#include "planner/plan_copy.h"
+
+#include "common/error.h"
+#include "planner/binder.h"
+
+namespace shears {
+
+void RemapBindings(BoundExpr& expr, const std::map<uint32_t, uint32_t>& remap) {
+  VisitExpression(expr, [&](BoundExpr& e) {
+    if (e.kind != BoundExprKind::kColumnRef) return;
+    auto& ref = static_cast<BoundColumnRef&>(e);
+    auto it = remap.find(ref.binding.table_index);
+    if (it != remap.end()) ref.binding.table_index = it->second;
+  });
+}
+
+namespace {
+
+std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
+  std::vector<BoundExprPtr> out;
+  for (const auto& e : exprs)
+    out.push_back(e->Copy());
+  return out;
+}
+
+LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder& binder,
+                            std::map<uint32_t, uint32_t>& remap) {
+  auto fresh = [&](uint32_t index) {
+    const uint32_t copy = binder.NewTableIndex();
+    remap[index] = copy;
+    return copy;
+  };
+  switch (op.type) {
+    case LogicalOperatorType::kGet: {
+      const auto& get = static_cast<const LogicalGet&>(op);
+      // Dynamic and runtime filters are planned by the optimizer, after binding.
+      SHEARS_CHECK(get.dynamic_filters.empty() && get.runtime_filters.empty());
+      auto copy = std::make_unique<LogicalGet>();
+      copy->table_index = fresh(get.table_index);
+      copy->table_name = get.table_name;
+      copy->dataset = get.dataset;
+      copy->column_ids = get.column_ids;
+      copy->filters = CopyExprs(get.filters);
+      return copy;
+    }
+    case LogicalOperatorType::kDummyScan:
+      return std::make_unique<LogicalDummyScan>();
+    case LogicalOperatorType::kValues: {
+      const auto& values = static_cast<const LogicalValues&>(op);
+      auto copy = std::make_unique<LogicalValues>();
+      copy->table_index = fresh(values.table_index);
+      copy->types = values.types;
+      copy->names = values.names;
+      for (const auto& row : values.rows)
+        copy->rows.push_back(CopyExprs(row));
+      return copy;
+    }
+    case LogicalOperatorType::kRange: {
+      const auto& range = static_cast<const LogicalRange&>(op);
+      auto copy = std::make_unique<LogicalRange>();
+      copy->table_index = fresh(range.table_index);
+      copy->function = range.function;
+      copy->column_name = range.column_name;
+      copy->start = range.start;
+      copy->step = range.step;
+      copy->count = range.count;
+      return copy;
+    }
+    case LogicalOperatorType::kFilter: {
+      auto copy = std::make_unique<LogicalFilter>();
+      copy->conditions = CopyExprs(static_cast<const LogicalFilter&>(op).conditions);
+      return copy;
+    }
+    case LogicalOperatorType::kProjection: {
+      const auto& projection = static_cast<const LogicalProjection&>(op);
+      auto copy = std::make_unique<LogicalProjection>();
+      copy->table_index = fresh(projection.table_index);
+      copy->expressions = CopyExprs(projection.expressions);
+      return copy;
+    }
+    case LogicalOperatorType::kAggregate: {
+      const auto& aggregate = static_cast<const LogicalAggregate&>(op);
+      auto copy = std::make_unique<LogicalAggregate>();
+      copy->group_index = fresh(aggregate.group_index);
+      copy->aggregate_index = fresh(aggregate.aggregate_index);
+      copy->groups = CopyExprs(aggregate.groups);
+      copy->aggregates = CopyExprs(aggregate.aggregates);
+      copy->empty_input_groups = aggregate.empty_input_groups;
+      return copy;
+    }
+    case LogicalOperatorType::kJoin: {
+      const auto& join = static_cast<const LogicalJoin&>(op);
+      SHEARS_CHECK(join.dynamic_filter_producers.empty() && join.runtime_filter_producers.empty());
+      auto copy = std::make_unique<LogicalJoin>();
+      copy->join_kind = join.join_kind;
+      for (const auto& c : join.conditions) {
+        JoinCondition condition;
+        condition.left = c.left->Copy();
+        condition.right = c.right->Copy();
+        condition.null_equal = c.null_equal;
+        copy->conditions.push_back(std::move(condition));
+      }
+      if (join.residual) copy->residual = join.residual->Copy();
+      if (join.join_kind == JoinKind::kMark) copy->mark_index = fresh(join.mark_index);
+      return copy;
+    }
+    case LogicalOperatorType::kOrderBy: {
+      auto copy = std::make_unique<LogicalOrderBy>();
+      for (const auto& o : static_cast<const LogicalOrderBy&>(op).orders)
+        copy->orders.push_back(o.Copy());
+      return copy;
+    }
+    case LogicalOperatorType::kLimit: {
+      const auto& limit = static_cast<const LogicalLimit&>(op);
+      auto copy = std::make_unique<LogicalLimit>();
+      copy->limit = limit.limit;
+      copy->offset = limit.offset;
+      return copy;
+    }
+    case LogicalOperatorType::kWindow: {
+      const auto& window = static_cast<const LogicalWindow&>(op);
+      auto copy = std::make_unique<LogicalWindow>();
+      copy->window_index = fresh(window.window_index);
+      copy->windows = CopyExprs(window.windows);
+      return copy;
+    }
+    case LogicalOperatorType::kSetOperation: {
+      const auto& set = static_cast<const LogicalSetOperation&>(op);
+      auto copy = std::make_unique<LogicalSetOperation>();
+      copy->table_index = fresh(set.table_index);
+      copy->kind = set.kind;
+      copy->all = set.all;
+      copy->types = set.types;
+      return copy;
+    }
+  }
+  throw InternalError("CopyPlan: unknown logical operator");
+}
+
+LogicalOperatorPtr CopyTree(const LogicalOperator& op, Binder& binder,
+                            std::map<uint32_t, uint32_t>& remap) {
+  LogicalOperatorPtr copy = CopyNode(op, binder, remap);
+  copy->estimated_rows = op.estimated_rows;
+  for (const auto& child : op.children)
+    copy->children.push_back(CopyTree(*child, binder, remap));
+  return copy;
+}
+
+}  // namespace
+
+LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
+                            std::map<uint32_t, uint32_t>& remap) {
+  LogicalOperatorPtr copy = CopyTree(op, binder, remap);
+  // Children are copied after their parents: rewrite the columns once every index is known.
+  std::function<void(LogicalOperator&)> rewrite = [&](LogicalOperator& node) {
+    for (BoundExprPtr* e : node.Expressions())
+      RemapBindings(**e, remap);
+    for (auto& child : node.children)
+      rewrite(*child);
+  };
+  rewrite(*copy);
+  return copy;
+}
+
+}  // namespace shears

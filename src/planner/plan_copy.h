@@ -1,0 +1,22 @@
+#pragma once
+// Deep copies of logical plans, for a plan that must be computed twice (the domain of a
+// dependent join, see dependent_join.cpp).
+
+#include <map>
+
+#include "planner/logical_plan.h"
+
+namespace shears {
+
+class Binder;
+
+/// A copy of `op` whose operators produce their columns under new table indices (from
+/// `binder`), so that it can stand in the same plan as `op`. `remap` receives old -> new
+/// index of every operator copied; columns of enclosing queries stay as they are.
+LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
+                            std::map<uint32_t, uint32_t>& remap);
+
+/// Rewrites every column of `expr` produced by a table in `remap` to its new table index.
+void RemapBindings(BoundExpr& expr, const std::map<uint32_t, uint32_t>& remap);
+
+}  // namespace shears
