@@ -39,10 +39,19 @@ std::shared_ptr<const CsvFileBuffer> CsvFileBuffer::Open(const std::string& path
         gzclose(file);
         throw CorruptFileError("'{}' is not a valid gzip file: {}", path, message);
       }
+      if (n > 0 && buffer->owned_.empty() && gzdirect(file)) {
+        gzclose(file);  // zlib would pass plain bytes through
+        throw CorruptFileError("'{}' is not a valid gzip file (no gzip header)", path);
+      }
       if (n == 0) break;
       buffer->owned_.append(chunk, static_cast<size_t>(n));
     }
+    int code = Z_OK;
+    const std::string message = gzerror(file, &code);
     gzclose(file);
+    if (code != Z_OK && code != Z_STREAM_END) {
+      throw CorruptFileError("'{}' is not a valid gzip file: {}", path, message);
+    }
     buffer->data_ = buffer->owned_.data();
     buffer->size_ = buffer->owned_.size();
     return buffer;
@@ -230,7 +239,10 @@ std::string_view TrimBlanks(std::string_view s) {
 }
 
 bool ParseCsvInt64(std::string_view s, int64_t* out) {
-  s = TrimBlanks(s);
+  if (!s.empty() &&
+      (s.front() == ' ' || s.front() == '\t' || s.back() == ' ' || s.back() == '\t')) {
+    s = TrimBlanks(s);
+  }
   if (s.empty()) return false;
   size_t i = 0;
   bool negative = false;
@@ -240,6 +252,16 @@ bool ParseCsvInt64(std::string_view s, int64_t* out) {
     if (s.size() == 1) return false;
   }
   uint64_t v = 0;
+  if (s.size() - i <= 18) {
+    // At most 18 digits cannot overflow: no check per digit.
+    for (; i < s.size(); i++) {
+      const unsigned digit = static_cast<unsigned char>(s[i]) - '0';
+      if (digit > 9) return false;
+      v = v * 10 + digit;
+    }
+    *out = negative ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+    return true;
+  }
   for (; i < s.size(); i++) {
     const unsigned digit = static_cast<unsigned char>(s[i]) - '0';
     if (digit > 9) return false;
@@ -257,6 +279,32 @@ bool ParseCsvInt64(std::string_view s, int64_t* out) {
 }
 
 bool ParseCsvDouble(std::string_view s, double* out) {
+  // Fast path for plain decimals of at most 15 digits ("-18.92"): the digits and the power of
+  // ten are exact doubles, so one division rounds correctly (Clinger's fast path).
+  if (!s.empty() && s.size() <= 17) {
+    static const double kPow10[] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+    size_t i = s[0] == '-' || s[0] == '+' ? 1 : 0;
+    uint64_t m = 0;
+    int digits = 0, fraction = -1;
+    for (; i < s.size(); i++) {
+      const unsigned digit = static_cast<unsigned char>(s[i]) - '0';
+      if (digit <= 9) {
+        m = m * 10 + digit;
+        digits++;
+        if (fraction >= 0) fraction++;
+      } else if (s[i] == '.' && fraction < 0) {
+        fraction = 0;
+      } else {
+        break;
+      }
+    }
+    if (i == s.size() && digits > 0 && digits <= 15) {
+      const double v = static_cast<double>(m) / kPow10[fraction < 0 ? 0 : fraction];
+      *out = s[0] == '-' ? -v : v;
+      return true;
+    }
+  }
   s = TrimBlanks(s);
   if (!s.empty() && s[0] == '+') s.remove_prefix(1);
   if (s.empty()) return false;

@@ -1,6 +1,7 @@
 #include "storage/csv/csv_sniffer.h"
 
 #include <algorithm>
+#include <cstring>
 #include <map>
 #include <set>
 
@@ -143,8 +144,14 @@ CsvSniffResult SniffCsv(const CsvFileBuffer& buffer, const CsvOptions& options) 
   // then the earlier candidate).
   std::vector<char> delimiters = options.delimiter ? std::vector<char>{*options.delimiter}
                                                    : std::vector<char>{',', '|', ';', '\t'};
-  std::vector<char> quotes =
-      options.quote ? std::vector<char>{*options.quote} : std::vector<char>{'"', '\''};
+  // A single quote is a candidate only where one occurs: else it would read a file whose
+  // double quotes are malformed as if it had no quoting, hiding the error.
+  std::vector<char> quotes{'"'};
+  if (options.quote) {
+    quotes = {*options.quote};
+  } else if (std::memchr(data + start, '\'', first_end - start)) {
+    quotes.push_back('\'');
+  }
   bool found = false;
   size_t best_rows = 0, best_columns = 0;
   for (char quote : quotes) {
