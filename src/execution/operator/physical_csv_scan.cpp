@@ -198,7 +198,7 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
                              (path.compare(path.size() - 3, 3, ".gz") == 0 ||
                               path.compare(path.size() - 3, 3, ".GZ") == 0));
     size_t pieces = 1;
-    if (info.options.parallel && !compressed && file.size > chunk_bytes) {
+    if (info.options.parallel && !info.quoted_newlines && !compressed && file.size > chunk_bytes) {
       pieces = static_cast<size_t>((file.size + chunk_bytes - 1) / chunk_bytes);
     }
     auto open = std::make_unique<CsvOpenFile>();

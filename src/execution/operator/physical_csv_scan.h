@@ -5,6 +5,7 @@
 // parse in parallel. A range starts at the first line boundary after its first byte where rows
 // parse; when a range ends, the scan checks that the previous range stopped exactly there (a
 // quoted newline could fool the guess) and fails the query rather than return wrong rows.
+// Files whose sampled quoted fields hold line breaks are not split at all.
 
 #include <atomic>
 

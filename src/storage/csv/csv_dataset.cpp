@@ -74,6 +74,8 @@ std::shared_ptr<Dataset> OpenCsvDataset(const std::string& path_or_glob,
   info->timestamp_format = first.timestamp_format;
   info->names = first.names;
   info->types = first.types;
+  for (const auto& result : sniffed)
+    info->quoted_newlines = info->quoted_newlines || result.quoted_newlines;
   if (options.union_by_name) {
     std::unordered_map<std::string, size_t> by_name;
     for (size_t c = 0; c < info->names.size(); c++)

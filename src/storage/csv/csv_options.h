@@ -84,6 +84,8 @@ struct CsvScanInfo {
   /// Per file: its number of columns (the rows of each file must have that many fields).
   std::vector<size_t> file_columns;
   bool has_filename_column = false;  // the last file column is `filename`
+  /// The sniffer saw quoted fields with line breaks: files are not split into byte ranges.
+  bool quoted_newlines = false;
 };
 
 /// Whether a file name found while listing a directory is a CSV file (.csv, .tsv, .txt,

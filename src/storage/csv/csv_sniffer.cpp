@@ -31,7 +31,8 @@ using Row = std::vector<std::string>;
 /// Splits up to `max_rows` rows of [pos, end) (rows starting there); stops at a malformed row.
 /// `error` tells whether one was met.
 std::vector<Row> SampleRows(const CsvTokenizer& tokenizer, const CsvFileBuffer& buffer, size_t pos,
-                            size_t end, size_t max_rows, bool* error, size_t* stopped) {
+                            size_t end, size_t max_rows, bool* error, size_t* stopped,
+                            bool* quoted_newlines = nullptr) {
   std::vector<Row> rows;
   std::vector<CsvField> fields(4096);
   std::string text;
@@ -49,6 +50,11 @@ std::vector<Row> SampleRows(const CsvTokenizer& tokenizer, const CsvFileBuffer& 
     if (count == 1 && fields[0].len == 0 && !fields[0].quoted) continue;  // empty line
     Row row;
     for (size_t i = 0; i < std::min(count, fields.size()); i++) {
+      if (quoted_newlines && fields[i].quoted &&
+          (std::memchr(fields[i].ptr, '\n', fields[i].len) ||
+           std::memchr(fields[i].ptr, '\r', fields[i].len))) {
+        *quoted_newlines = true;
+      }
       if (fields[i].escaped) {
         UnescapeCsvField(fields[i], tokenizer.dialect(), &text);
         row.push_back(text);
@@ -203,8 +209,8 @@ CsvSniffResult SniffCsv(const CsvFileBuffer& buffer, const CsvOptions& options) 
   size_t stopped;
   const size_t first_rows_limit =
       static_cast<size_t>(std::min<int64_t>(options.sample_size, 1 << 20));
-  std::vector<Row> rows =
-      SampleRows(tokenizer, buffer, start, first_end, first_rows_limit, &error, &stopped);
+  std::vector<Row> rows = SampleRows(tokenizer, buffer, start, first_end, first_rows_limit, &error,
+                                     &stopped, &result.quoted_newlines);
   if (rows.empty()) {
     if (error) {
       // Let the reader report what is wrong where.
@@ -227,7 +233,7 @@ CsvSniffResult SniffCsv(const CsvFileBuffer& buffer, const CsvOptions& options) 
       if (at < stopped) continue;
       size_t pos = tokenizer.SkipToLineStart(data, size, at);
       auto more = SampleRows(tokenizer, buffer, pos, std::min(size, pos + kOtherSampleBytes),
-                             first_rows_limit, &error, &stopped);
+                             first_rows_limit, &error, &stopped, &result.quoted_newlines);
       if (!more.empty() && stopped < size && !error) more.pop_back();  // may be cut short
       if (error) continue;
       for (auto& row : more)

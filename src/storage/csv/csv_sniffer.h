@@ -21,6 +21,9 @@ struct CsvSniffResult {
   CsvDateFormat timestamp_format;
   double bytes_per_row = 64;  // for row estimates of the dataset's files
   bool empty = false;         // no row at all (and no header)
+  /// A sampled quoted field holds a line break: byte ranges of the file could start inside
+  /// one, so the scan reads such files whole (one thread per file).
+  bool quoted_newlines = false;
 };
 
 /// Throws InvalidInputError when the options contradict the file (a given column count that
