@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/string_util.h"
+#include "storage/csv/csv_options.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
 #include "storage/parquet/parquet_file.h"
@@ -124,10 +125,14 @@ ListedFiles ListDatasetFiles(const std::string& path_or_glob,
       throw IOError("directory '{}' holds no {} files", path_or_glob, kind);
     }
     if (files.empty()) {
+      bool csv = false;
+      for (const auto& file : ListTree(listed.root, true))
+        csv = csv || IsCsvFileName(BaseName(file.path));
       throw IOError(
           "directory '{}' holds no Parquet files (names ending in .parquet or .parq, or "
-          "without extension)",
-          path_or_glob);
+          "without extension){}",
+          path_or_glob,
+          csv ? fmt::format("; it holds CSV files: read_csv('{}')", path_or_glob) : "");
     }
   } else if (PathExists(path_or_glob)) {
     files = ExpandGlob(path_or_glob);  // the file itself, with its size
