@@ -552,72 +552,172 @@ bool CsvChunkReader::Convert(const CsvField& f, Vector& v, idx_t row, const CsvT
   }
 }
 
+namespace {
+
+/// Fast conversions of a plain field (not escaped, not empty): false sends the field to
+/// Convert, which handles NULLs, the rest and the errors.
+struct BigintFast {
+  static bool Put(const CsvField& f, Vector& v, idx_t row) {
+    int64_t value;
+    if (!ParseCsvInt64(std::string_view(f.ptr, f.len), &value)) return false;
+    v.data<int64_t>()[row] = value;
+    return true;
+  }
+};
+struct IntegerFast {
+  static bool Put(const CsvField& f, Vector& v, idx_t row) {
+    int64_t value;
+    if (!ParseCsvInt64(std::string_view(f.ptr, f.len), &value) || value < INT32_MIN ||
+        value > INT32_MAX) {
+      return false;
+    }
+    v.data<int32_t>()[row] = static_cast<int32_t>(value);
+    return true;
+  }
+};
+struct DoubleFast {
+  static bool Put(const CsvField& f, Vector& v, idx_t row) {
+    double value;
+    if (!ParseCsvDouble(std::string_view(f.ptr, f.len), &value)) return false;
+    v.data<double>()[row] = value;
+    return true;
+  }
+};
+
+}  // namespace
+
+template <typename Fast>
+void CsvChunkReader::ConvertColumn(const CsvTarget& target, Vector& v, idx_t rows,
+                                   bool fast_allowed) {
+  const size_t n = file_columns_;
+  const size_t fc = static_cast<size_t>(target.file_column);
+  for (idx_t r = 0; r < rows; r++) {
+    if (rejected_[r]) continue;
+    const CsvField& f = matrix_[r * n + fc];
+    if (fast_allowed && f.len != 0 && !f.escaped && Fast::Put(f, v, r)) {
+      v.validity().SetValid(r);
+      continue;
+    }
+    if (!Convert(f, v, r, target, &message_)) Reject(r, target);
+  }
+}
+
+void CsvChunkReader::Reject(idx_t row, const CsvTarget& target) {
+  rejected_[row] = 1;
+  any_rejected_ = true;
+  if (info_.options.ignore_errors) return;
+  // The first bad row is the one reported (columns are converted one after the other).
+  if (pending_row_ < 0 || static_cast<int64_t>(row) < pending_row_) {
+    pending_row_ = static_cast<int64_t>(row);
+    pending_.offset = row_starts_[row];
+    pending_.column = target.file_column;
+    pending_.message = message_ + " (column type " + target.type.ToString() +
+                       "; set types or all_varchar = true, or ignore_errors = true)";
+  }
+}
+
 bool CsvChunkReader::Read(Batch& out) {
+  while (pos_ < end_) {
+    if (ReadBatch(out) > 0) return true;  // else every row of the batch was bad
+  }
+  out.SetSize(0);
+  return false;
+}
+
+idx_t CsvChunkReader::ReadBatch(Batch& out) {
   const char* data = buffer_->data();
   const size_t size = buffer_->size();
+  const size_t n = file_columns_;
   for (const CsvTarget& target : targets_) {
     Vector& v = out.column(target.out_column);
     v.Reset();
     if (v.type().IsString()) v.KeepAlive(buffer_);
   }
-  idx_t row = 0;
-  std::string message;
-  while (row < kBatchSize && pos_ < end_) {
+  if (matrix_.empty()) {
+    matrix_.resize(kBatchSize * std::max<size_t>(n, 1) + 1);
+    row_starts_.resize(kBatchSize);
+    rejected_.resize(kBatchSize);
+  }
+  // Split the rows first, then convert column by column (one type per loop).
+  idx_t rows = 0;
+  bool stop_error = false;
+  CsvRowProblem row_problem;
+  while (rows < kBatchSize && pos_ < end_) {
     const size_t row_start = pos_;
     size_t count = 0;
-    CsvRowProblem problem;
+    CsvField* fields = &matrix_[rows * n];
     const size_t next =
-        tokenizer_.NextRow(data, size, pos_, fields_.data(), fields_.size(), &count, &problem);
+        tokenizer_.NextRow(data, size, pos_, fields, std::max<size_t>(n, 1), &count, &row_problem);
     if (next == 0) {
-      if (!info_.options.ignore_errors) Fail(problem);
+      if (!info_.options.ignore_errors) {
+        stop_error = true;  // reported after the rows before it (which may fail first)
+        break;
+      }
       rows_rejected_->fetch_add(1, std::memory_order_relaxed);
       pos_ = tokenizer_.SkipToLineStart(data, size, row_start + 1);
       continue;
     }
-    pos_ = next;
-    if (count == 1 && fields_[0].len == 0 && !fields_[0].quoted && file_columns_ != 1) {
+    if (count == 1 && fields[0].len == 0 && !fields[0].quoted && n != 1) {
+      pos_ = next;
       continue;  // an empty line
     }
-    if (count != file_columns_) {
-      if (info_.options.ignore_errors) {
-        rows_rejected_->fetch_add(1, std::memory_order_relaxed);
-        continue;
+    if (count != n) {
+      if (!info_.options.ignore_errors) {
+        row_problem.message = fmt::format("expected {} fields but found {}", n, count);
+        row_problem.offset = row_start;
+        row_problem.column = -1;
+        stop_error = true;
+        break;
       }
-      problem.message = fmt::format("expected {} fields but found {}", file_columns_, count);
-      problem.offset = row_start;
-      Fail(problem);
-    }
-    bool ok = true;
-    for (size_t c = 0; c < targets_.size() && ok; c++) {
-      const CsvTarget& target = targets_[c];
-      Vector& v = out.column(target.out_column);
-      if (target.file_column < 0) {
-        v.validity().SetNull(row);
-        continue;
-      }
-      const CsvField& f = fields_[static_cast<size_t>(target.file_column)];
-      if (!Convert(f, v, row, target, &message)) {
-        ok = false;
-        if (!info_.options.ignore_errors) {
-          problem.message = message;
-          problem.offset = row_start;
-          problem.column = target.file_column;
-          if (!target.name.empty()) {
-            problem.message += " (column type " + target.type.ToString() +
-                               "; set types or all_varchar = true, or ignore_errors = true)";
-          }
-          Fail(problem);
-        }
-      }
-    }
-    if (!ok) {
+      pos_ = next;
       rows_rejected_->fetch_add(1, std::memory_order_relaxed);
       continue;
     }
-    row++;
+    pos_ = next;
+    row_starts_[rows] = row_start;
+    rejected_[rows] = 0;
+    rows++;
   }
-  out.SetSize(row);
-  return row > 0;
+  any_rejected_ = false;
+  pending_row_ = -1;
+  pending_.column = -1;
+  const bool fast = info_.options.null_string.empty();
+  for (const CsvTarget& target : targets_) {
+    Vector& v = out.column(target.out_column);
+    if (target.file_column < 0) {
+      for (idx_t r = 0; r < rows; r++)
+        v.validity().SetNull(r);
+      continue;
+    }
+    switch (target.type.id()) {
+      case TypeId::kBigint:
+        ConvertColumn<BigintFast>(target, v, rows, fast);
+        break;
+      case TypeId::kInteger:
+        ConvertColumn<IntegerFast>(target, v, rows, fast);
+        break;
+      case TypeId::kDouble:
+        ConvertColumn<DoubleFast>(target, v, rows, fast);
+        break;
+      default:
+        ConvertColumn<BigintFast>(target, v, rows, false);
+        break;
+    }
+  }
+  if (pending_row_ >= 0) Fail(pending_);
+  if (stop_error) Fail(row_problem);
+  idx_t kept = rows;
+  if (any_rejected_) {
+    kept = 0;
+    for (idx_t r = 0; r < rows; r++) {
+      if (!rejected_[r]) sel_[kept++] = static_cast<uint32_t>(r);
+    }
+    rows_rejected_->fetch_add(rows - kept, std::memory_order_relaxed);
+    out.SetSize(rows);
+    out.Select(sel_.data(), kept);
+  }
+  out.SetSize(kept);
+  return kept;
 }
 
 }  // namespace shears

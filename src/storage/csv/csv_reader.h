@@ -102,6 +102,13 @@ class CsvChunkReader {
   bool Convert(const CsvField& f, Vector& v, idx_t row, const CsvTarget& target,
                std::string* problem);
   [[noreturn]] void Fail(const CsvRowProblem& problem) const;
+  /// One batch of Read: the rows kept (0 when all were bad or none was left).
+  idx_t ReadBatch(Batch& out);
+  /// Converts column `target` of the batch's split rows, through Fast when allowed.
+  template <typename Fast>
+  void ConvertColumn(const CsvTarget& target, Vector& v, idx_t rows, bool fast_allowed);
+  /// Marks `row` bad; without ignore_errors remembers the first bad field to report.
+  void Reject(idx_t row, const CsvTarget& target);
 
   const CsvScanInfo& info_;
   std::shared_ptr<const CsvFileBuffer> buffer_;
@@ -114,6 +121,15 @@ class CsvChunkReader {
   std::atomic<uint64_t>* rows_rejected_;
   std::vector<CsvField> fields_;
   std::string scratch_;
+  // The batch's rows split into fields (row-major), where each started, which are bad.
+  std::vector<CsvField> matrix_;
+  std::vector<size_t> row_starts_;
+  std::vector<uint8_t> rejected_;
+  bool any_rejected_ = false;
+  int64_t pending_row_ = -1;
+  CsvRowProblem pending_;
+  std::string message_;
+  std::vector<uint32_t> sel_ = std::vector<uint32_t>(kBatchSize);
 };
 
 /// Field parsers shared by the reader and the sniffer (blanks around the value allowed).
