@@ -228,7 +228,6 @@ std::string DefaultCsvColumnName(size_t i, size_t count) {
 
 // ---------------------------------------------------------------- values
 
-namespace {}  // namespace
 
 std::string_view TrimBlanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
@@ -444,6 +443,39 @@ void CsvChunkReader::Fail(const CsvRowProblem& problem) const {
                           buffer_->LineOf(problem.offset), column, problem.message);
 }
 
+namespace {
+
+/// Conversions of the numeric types: ConvertColumn's loops call them first for plain fields
+/// (not escaped, not empty), Convert for the rest; false when the text does not fit.
+struct BigintFast {
+  static bool Put(std::string_view text, Vector& v, idx_t row) {
+    int64_t value;
+    if (!ParseCsvInt64(text, &value)) return false;
+    v.data<int64_t>()[row] = value;
+    return true;
+  }
+};
+struct IntegerFast {
+  static bool Put(std::string_view text, Vector& v, idx_t row) {
+    int64_t value;
+    if (!ParseCsvInt64(text, &value) || value < INT32_MIN || value > INT32_MAX) {
+      return false;
+    }
+    v.data<int32_t>()[row] = static_cast<int32_t>(value);
+    return true;
+  }
+};
+struct DoubleFast {
+  static bool Put(std::string_view text, Vector& v, idx_t row) {
+    double value;
+    if (!ParseCsvDouble(text, &value)) return false;
+    v.data<double>()[row] = value;
+    return true;
+  }
+};
+
+}  // namespace
+
 bool CsvChunkReader::Convert(const CsvField& f, Vector& v, idx_t row, const CsvTarget& target,
                              std::string* problem) {
   const TypeId id = target.type.id();
@@ -468,26 +500,12 @@ bool CsvChunkReader::Convert(const CsvField& f, Vector& v, idx_t row, const CsvT
     return false;
   };
   switch (id) {
-    case TypeId::kBigint: {
-      int64_t value;
-      if (!ParseCsvInt64(text, &value)) return fail("a BIGINT");
-      v.data<int64_t>()[row] = value;
-      return true;
-    }
-    case TypeId::kInteger: {
-      int64_t value;
-      if (!ParseCsvInt64(text, &value) || value < INT32_MIN || value > INT32_MAX) {
-        return fail("an INTEGER");
-      }
-      v.data<int32_t>()[row] = static_cast<int32_t>(value);
-      return true;
-    }
-    case TypeId::kDouble: {
-      double value;
-      if (!ParseCsvDouble(text, &value)) return fail("a DOUBLE");
-      v.data<double>()[row] = value;
-      return true;
-    }
+    case TypeId::kBigint:
+      return BigintFast::Put(text, v, row) || fail("a BIGINT");
+    case TypeId::kInteger:
+      return IntegerFast::Put(text, v, row) || fail("an INTEGER");
+    case TypeId::kDouble:
+      return DoubleFast::Put(text, v, row) || fail("a DOUBLE");
     case TypeId::kDecimal: {
       int128_t value;
       if (!ParseCsvDecimal(text, target.type.precision(), target.type.scale(), &value)) {
@@ -552,40 +570,6 @@ bool CsvChunkReader::Convert(const CsvField& f, Vector& v, idx_t row, const CsvT
   }
 }
 
-namespace {
-
-/// Fast conversions of a plain field (not escaped, not empty): false sends the field to
-/// Convert, which handles NULLs, the rest and the errors.
-struct BigintFast {
-  static bool Put(const CsvField& f, Vector& v, idx_t row) {
-    int64_t value;
-    if (!ParseCsvInt64(std::string_view(f.ptr, f.len), &value)) return false;
-    v.data<int64_t>()[row] = value;
-    return true;
-  }
-};
-struct IntegerFast {
-  static bool Put(const CsvField& f, Vector& v, idx_t row) {
-    int64_t value;
-    if (!ParseCsvInt64(std::string_view(f.ptr, f.len), &value) || value < INT32_MIN ||
-        value > INT32_MAX) {
-      return false;
-    }
-    v.data<int32_t>()[row] = static_cast<int32_t>(value);
-    return true;
-  }
-};
-struct DoubleFast {
-  static bool Put(const CsvField& f, Vector& v, idx_t row) {
-    double value;
-    if (!ParseCsvDouble(std::string_view(f.ptr, f.len), &value)) return false;
-    v.data<double>()[row] = value;
-    return true;
-  }
-};
-
-}  // namespace
-
 template <typename Fast>
 void CsvChunkReader::ConvertColumn(const CsvTarget& target, Vector& v, idx_t rows,
                                    bool fast_allowed) {
@@ -594,7 +578,8 @@ void CsvChunkReader::ConvertColumn(const CsvTarget& target, Vector& v, idx_t row
   for (idx_t r = 0; r < rows; r++) {
     if (rejected_[r]) continue;
     const CsvField& f = matrix_[r * n + fc];
-    if (fast_allowed && f.len != 0 && !f.escaped && Fast::Put(f, v, r)) {
+    if (fast_allowed && f.len != 0 && !f.escaped &&
+        Fast::Put(std::string_view(f.ptr, f.len), v, r)) {
       v.validity().SetValid(r);
       continue;
     }
