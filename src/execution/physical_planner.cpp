@@ -1,6 +1,7 @@
 #include "execution/physical_planner.h"
 
 #include "common/error.h"
+#include "execution/operator/physical_csv_scan.h"
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
@@ -32,6 +33,11 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       auto filters = ResolveAll(get.filters, get.GetColumnBindings());
+      if (get.dataset->csv()) {
+        result = std::make_unique<PhysicalCsvScan>(get.dataset, get.column_ids, std::move(filters),
+                                                   get.table_name, get.dynamic_filters);
+        break;
+      }
       result = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids, std::move(filters),
                                                    get.table_name, get.dynamic_filters,
                                                    get.runtime_filters);

@@ -469,9 +469,14 @@ struct WriteOption {
   int location = -1;
 };
 
-/// COPY (query) TO 'path' [(option, ...)] (also COPY table TO ...).
+/// COPY (query) TO 'path' [(option, ...)] (also COPY table TO ...), and COPY table [(cols)]
+/// FROM 'path' [(option, ...)] (is_from: `table`, `columns`; no query).
 struct CopyStatement : Statement {
   CopyStatement() : Statement(StatementKind::kCopy) {}
+  bool is_from = false;
+  std::string table;
+  int table_location = -1;
+  std::vector<std::string> columns;
   QueryNodePtr query;
   std::string path;
   std::vector<WriteOption> options;

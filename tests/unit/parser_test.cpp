@@ -295,7 +295,7 @@ TEST(ParserTest, UnsupportedStatements) {
   ExpectNotSupported("UPDATE t SET a = 1", "UPDATE statements are not supported yet");
   ExpectNotSupported("DELETE FROM t", "DELETE statements are not supported yet");
   ExpectNotSupported("CREATE TABLE t USING csv AS SELECT 1", "only parquet tables");
-  ExpectNotSupported("COPY t FROM 'x'", "COPY ... FROM is not supported");
+  ExpectNotSupported("COPY t FROM PROGRAM 'ls'", "COPY ... PROGRAM is not supported");
   ExpectNotSupported("BEGIN", "transaction control");
   ExpectNotSupported("VACUUM", "Vacuum statements");
   EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set a = 1"),
@@ -1643,6 +1643,17 @@ TEST(ParserWriteTest, Copy) {
   statements = Parser::Parse("COPY sales TO 'x.parquet'");
   const auto& whole = static_cast<const CopyStatement&>(*statements[0]);
   EXPECT_EQ(whole.query->kind, QueryNodeKind::kSelect);
+  // COPY table [(cols)] FROM: the table, its columns and the options; no query.
+  statements = Parser::Parse("COPY Sales (a, b) FROM 'x.csv' (HEADER, DELIMITER '|')");
+  const auto& from = static_cast<const CopyStatement&>(*statements[0]);
+  EXPECT_TRUE(from.is_from);
+  EXPECT_EQ(from.table, "sales");
+  EXPECT_EQ(from.columns, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(from.path, "x.csv");
+  EXPECT_EQ(from.query, nullptr);
+  ASSERT_EQ(from.options.size(), 2u);
+  EXPECT_EQ(from.options[1].name, "delimiter");
+  EXPECT_EQ(from.options[1].values, std::vector<std::string>{"|"});
 }
 
 TEST(ParserWriteTest, Insert) {
