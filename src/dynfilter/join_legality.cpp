@@ -44,3 +44,19 @@ bool JoinEquatesKeys(JoinKind kind) {
 }
 
 }  // namespace shears
+
+namespace shears {
+
+std::string NoDynamicFilterReason(const LogicalJoin& join) {
+  const std::string partitions = join.dynamic_filter_note.empty()
+                                     ? "not planned (dynamic partition pruning is off)"
+                                     : join.dynamic_filter_note;
+  std::string rows = join.runtime_filter_note;
+  if (rows.empty()) {
+    rows = join.conditions.empty() ? "no equality key"
+                                   : "not planned (runtime_filter or dynamic_filtering is off)";
+  }
+  return "partitions: " + partitions + "; rows: " + rows;
+}
+
+}  // namespace shears

@@ -60,3 +60,11 @@ inline bool PartitionMayJoin(DynamicFilterMode mode, bool is_null, bool in_set) 
 }
 
 }  // namespace shears
+
+namespace shears {
+
+/// For a join that got neither a dynamic partition filter nor a runtime filter: why, from the
+/// notes the two planning rules left (or that they did not run).
+std::string NoDynamicFilterReason(const LogicalJoin& join);
+
+}  // namespace shears

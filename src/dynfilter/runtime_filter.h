@@ -92,6 +92,8 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> row_groups_skipped_dictionary{0};  // of those, by a chunk's dictionary
   std::atomic<uint64_t> pages_skipped{0};  // pages of the projected columns, by the page index
   std::atomic<uint64_t> pauses{0};
+  std::atomic<uint64_t> rechecks{0};  // samples tested while paused
+  std::atomic<uint64_t> resumes{0};   // of those, the ones that dropped enough: tested again
   std::atomic<uint64_t> probe_nanos{0};
 };
 

@@ -46,6 +46,7 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
     if (probe.paused_rows_left > 0) {
       probe.paused_rows_left -= std::min<uint64_t>(probe.paused_rows_left, count);
       counters.rows_passed_paused += count;
+      probe.sampling = probe.paused_rows_left == 0;
       continue;
     }
     const auto started = std::chrono::steady_clock::now();
@@ -61,8 +62,21 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
     counters.rows_tested += count;
     counters.rows_dropped += count - kept;
     *rows_dropped += count - kept;
-    probe.window_tested += count;
-    probe.window_dropped += count - kept;
+    if (probe.sampling) {
+      // The re-check of a paused filter: this one batch decides.
+      probe.sampling = false;
+      counters.rechecks++;
+      if (static_cast<double>(count - kept) >= kMinDropFraction * static_cast<double>(count)) {
+        counters.resumes++;
+        probe.window_tested = probe.window_dropped = 0;
+      } else {
+        probe.paused_rows_left = kPauseWindows * kAdaptiveWindow;
+        counters.pauses++;
+      }
+    } else {
+      probe.window_tested += count;
+      probe.window_dropped += count - kept;
+    }
     if (probe.window_tested >= kAdaptiveWindow) {
       if (static_cast<double>(probe.window_dropped) <
           kMinDropFraction * static_cast<double>(probe.window_tested)) {

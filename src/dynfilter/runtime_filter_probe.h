@@ -1,8 +1,10 @@
 #pragma once
 // Applying published runtime filters to the rows a scan thread read, adaptively: a filter is
 // tested on windows of rows; one that dropped less than kMinDropFraction of a window is paused
-// for kPauseWindows windows (its rows pass untested), then tested again, since clustered data
-// changes selectivity from file to file.
+// (its rows pass untested, which costs nothing) for kPauseWindows windows, then re-checked on a
+// sample of one batch: when the sample drops enough the filter is resumed (tested on every row
+// again), else it is paused again. Clustered data changes selectivity from file to file, so a
+// paused filter is never given up. Pauses, re-checks and resumes are counted per filter.
 
 #include <vector>
 
@@ -18,6 +20,7 @@ struct RuntimeFilterProbe {
   uint64_t window_tested = 0;
   uint64_t window_dropped = 0;
   uint64_t paused_rows_left = 0;
+  bool sampling = false;  // the pause ended: the next batch tested decides
 };
 
 /// One scan thread's runtime filters, with the scratch their probes use.

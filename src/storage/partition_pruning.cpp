@@ -78,14 +78,16 @@ DynamicPartitionPruner::DynamicPartitionPruner(
     const std::vector<RuntimeFilterTarget>& runtime_filters, DynamicFilterRegistry& registry,
     ScanMetrics& metrics)
     : dataset_(dataset), registry_(registry), metrics_(metrics) {
-  for (const auto& f : filters)
-    sources_.push_back({&f, nullptr});
+  for (size_t i = 0; i < filters.size(); i++)
+    sources_.push_back({&filters[i], nullptr, &metrics.dynamic_filters[i]});
   for (const auto& f : runtime_filters)
     runtime_ids_.push_back(f.filter_id);
   first_file_.assign(dataset.num_partitions(), SIZE_MAX);
+  files_in_.assign(dataset.num_partitions(), 0);
   for (size_t f = 0; f < dataset.files().size(); f++) {
     size_t& first = first_file_[dataset.partition_of(f)];
     if (first == SIZE_MAX) first = f;
+    files_in_[dataset.partition_of(f)]++;
   }
 }
 
@@ -98,6 +100,9 @@ size_t DynamicPartitionPruner::FiltersAvailable() {
       available_++;
       (started_ ? metrics_.dynamic_filters_ready_late : metrics_.dynamic_filters_ready)++;
       metrics_.dynamic_filter_keys += data->size();
+      source.counters->state = started_ ? DynamicFilterScanCounters::kReadyLate
+                                        : DynamicFilterScanCounters::kReadyAtStart;
+      source.counters->keys = data->size();
     } else if (!started_) {
       metrics_.dynamic_filters_not_ready++;
     }
@@ -131,8 +136,11 @@ bool DynamicPartitionPruner::PartitionMayMatch(size_t partition) {
     }
     const bool is_null = value.is_null();
     if (!PartitionMayJoin(filter.mode, is_null,
-                          !is_null && source.data->Contains(value.ToString())))
+                          !is_null && source.data->Contains(value.ToString()))) {
+      source.counters->partitions_pruned++;
+      source.counters->files_pruned += files_in_[partition];
       return false;
+    }
   }
   return true;
 }

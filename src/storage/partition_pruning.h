@@ -42,7 +42,9 @@ class PartitionPruner {
 /// A scan's dynamic partition filters and runtime join filters, as published in `registry`:
 /// a partition is pruned when its value (mapped through the key expression) is not a build key
 /// of a keep filter, or is one of a skip filter (join_legality.h), or when a runtime filter's
-/// build side produced no key. Not thread-safe: the split enumerator calls it under its lock.
+/// build side produced no key. Each filter's counters (metrics.dynamic_filters[i], allocated by
+/// the caller) credit it with the partitions it ruled out. Not thread-safe: the split
+/// enumerator calls it under its lock.
 class DynamicPartitionPruner : public PartitionPruner {
  public:
   DynamicPartitionPruner(const Dataset& dataset, const std::vector<DynamicPartitionFilter>& filters,
@@ -58,6 +60,7 @@ class DynamicPartitionPruner : public PartitionPruner {
   struct Source {
     const DynamicPartitionFilter* filter;
     DynamicFilterData* data = nullptr;  // once ready
+    DynamicFilterScanCounters* counters;
   };
   std::vector<Source> sources_;
   std::vector<int> runtime_ids_;
@@ -65,6 +68,7 @@ class DynamicPartitionPruner : public PartitionPruner {
   size_t available_ = 0;
   bool started_ = false;            // the first look (at scan start) counts ready / not ready
   std::vector<size_t> first_file_;  // a file of each partition (its partition values)
+  std::vector<uint32_t> files_in_;  // files of each partition
 };
 
 }  // namespace shears

@@ -5,8 +5,18 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 namespace shears {
+
+/// What one dynamic partition filter did in one scan.
+struct DynamicFilterScanCounters {
+  enum State : uint8_t { kNotReady, kReadyAtStart, kReadyLate };
+  std::atomic<uint8_t> state{kNotReady};
+  std::atomic<uint64_t> keys{0};
+  std::atomic<uint64_t> partitions_pruned{0};  // the partitions this filter ruled out first
+  std::atomic<uint64_t> files_pruned{0};       // and their files
+};
 
 struct ScanMetrics {
   std::atomic<uint64_t> files_total{0};
@@ -38,6 +48,11 @@ struct ScanMetrics {
   std::atomic<uint64_t> pages_skipped{0};
   std::atomic<uint64_t> pages_skipped_runtime{0};
   std::atomic<uint64_t> page_indexes_invalid{0};
+  // Files from which some row group was read; the other files read had only their footer read
+  // (every row group pruned).
+  std::atomic<uint64_t> files_data_read{0};
+  // One per dynamic partition filter of the scan, in its order.
+  std::unique_ptr<DynamicFilterScanCounters[]> dynamic_filters;
 };
 
 }  // namespace shears

@@ -30,6 +30,7 @@ SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
   for (size_t p = 0; p < decision_.size(); p++)
     decision_[p] = partition_may_match[p] ? kKept : kPrunedStatic;
   decided_with_.assign(ds.num_partitions(), 0);
+  data_read_ = std::make_unique<std::atomic<uint8_t>[]>(ds.files().size());
   for (size_t i = 0; i < ds.files().size(); i++) {
     if (decision_[ds.partition_of(i)] == kKept) files_.push_back(i);
   }
@@ -67,6 +68,11 @@ SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
     metrics_.partitions_pruned_dynamic =
         static_cast<uint64_t>(std::count(decision_.begin(), decision_.end(), kPrunedDynamic));
   }
+}
+
+void SplitEnumerator::NoteDataRead(size_t file_index) {
+  if (data_read_[file_index].exchange(1, std::memory_order_relaxed) == 0)
+    metrics_.files_data_read++;
 }
 
 bool SplitEnumerator::StillMayMatch(size_t file_index) {

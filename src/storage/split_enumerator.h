@@ -12,6 +12,7 @@
 // Files are opened outside the lock, so the footers of the files that survive are read by all
 // of the scan's threads at once. Pruned files count as done in the query's progress.
 
+#include <atomic>
 #include <condition_variable>
 #include <deque>
 #include <functional>
@@ -45,6 +46,8 @@ class SplitEnumerator {
   /// The next split; false when nothing is left. Thread-safe; waits while other threads open
   /// files whose row groups may still come.
   bool Next(ScanSplit& split);
+  /// Notes that a row group of `file_index` is read (counts files_data_read once per file).
+  void NoteDataRead(size_t file_index);
   /// Files left when the scan started (after the pruning possible then).
   size_t files_at_start() const { return files_at_start_; }
 
@@ -71,6 +74,7 @@ class SplitEnumerator {
   size_t files_opening_ = 0;       // files claimed whose footers are being read
   std::deque<ScanSplit> pending_;  // row groups of opened files, not yet handed out
   size_t files_at_start_ = 0;
+  std::unique_ptr<std::atomic<uint8_t>[]> data_read_;  // per dataset file
 };
 
 }  // namespace shears

@@ -60,6 +60,8 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
     }
     runtime_filter_columns_.push_back(std::move(positions));
   }
+  scan_metrics_.dynamic_filters =
+      std::make_unique<DynamicFilterScanCounters[]>(dynamic_filters_.size());
   split_pruning_ = std::make_unique<SplitPruning>(dataset_, column_ids_, filters_,
                                                   runtime_filter_columns_, scan_metrics_);
   first_columns_.assign(column_ids_.size(), false);
@@ -168,6 +170,7 @@ bool PhysicalTableScan::StartNextSplit(ExecutionContext& context, LocalSourceSta
       continue;
     }
     local.split_bytes = split.progress_bytes;
+    global.splits->NoteDataRead(split.file_index);
     if (verdict.kind == SplitVerdict::kReadPages) {
       local.reader->StartMorsel(split.file_index, std::move(split.file), std::move(verdict.index),
                                 verdict.rows);
@@ -312,17 +315,35 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
         const auto& c = filter->counters();
         text = fmt::format(
             "{}, {} keys from {} build rows, {} bytes; rows tested {}, dropped {}, passed while "
-            "paused {} ({} pauses); row groups skipped {} ({} by Parquet bloom filters, {} by "
+            "paused {} ({} pauses, {} re-checks on a sample, {} resumes); row groups skipped {} "
+            "({} by "
+            "Parquet bloom filters, {} by "
             "dictionaries); pages skipped {}; probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
             filter->distinct_keys(), filter->build_rows(), filter->bytes(), c.rows_tested.load(),
-            c.rows_dropped.load(), c.rows_passed_paused.load(), c.pauses.load(),
-            c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
+            c.rows_dropped.load(), c.rows_passed_paused.load(), c.pauses.load(), c.rechecks.load(),
+            c.resumes.load(), c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
             c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(),
             static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);
     }
+  }
+  // Per dynamic partition filter, what it removed at each level it acts on.
+  for (size_t i = 0; i < dynamic_filters_.size(); i++) {
+    const auto& c = m.dynamic_filters[i];
+    const char* state = c.state == DynamicFilterScanCounters::kReadyAtStart ? "ready at start"
+                        : c.state == DynamicFilterScanCounters::kReadyLate
+                            ? "published after the scan started"
+                            : "not ready (pruned nothing)";
+    out.emplace_back("dynamic_filter_" + std::to_string(dynamic_filters_[i].filter_id),
+                     fmt::format("{}, {} keys; partitions pruned {}, files pruned {}", state,
+                                 c.keys.load(), c.partitions_pruned.load(), c.files_pruned.load()));
+  }
+  if (!dynamic_filters_.empty() || !runtime_filters_.empty()) {
+    if (!dynamic_filters_.empty()) add("dynamic_filters_ready_late", m.dynamic_filters_ready_late);
+    add("partitions_pruned_late", m.partitions_pruned_late);
+    add("files_data_read", m.files_data_read);
   }
   return out;
 }
