@@ -1,7 +1,8 @@
 #include "dynfilter/runtime_filter_probe.h"
 
+#include "common/clock.h"
+
 #include <algorithm>
-#include <chrono>
 
 namespace shears {
 
@@ -49,16 +50,13 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
       probe.sampling = probe.paused_rows_left == 0;
       continue;
     }
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = clock::Now();
     keys_.clear();
     for (idx_t position : key_columns_[i])
       keys_.push_back(&batch.column(position));
     uint32_t* out = sel_[buffer].data();
     const idx_t kept = filter->Probe(keys_, count, sel, out, hashes_);
-    counters.probe_nanos +=
-        static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                  std::chrono::steady_clock::now() - started)
-                                  .count());
+    counters.probe_nanos += clock::NanosSince(started);
     counters.rows_tested += count;
     counters.rows_dropped += count - kept;
     *rows_dropped += count - kept;

@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include <system_error>
 #include <thread>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "storage/lru_cache.h"
 
@@ -44,10 +44,7 @@ bool RecentlyModified(int64_t mtime_ns) {
   // Two seconds covers the coarsest common stamps (FAT, some network file systems) and clocks
   // that disagree a little between a file server and this machine.
   constexpr int64_t kWindowNanos = 2'000'000'000;
-  struct timespec now;
-  ::clock_gettime(CLOCK_REALTIME, &now);
-  const int64_t now_ns = static_cast<int64_t>(now.tv_sec) * 1000000000 + now.tv_nsec;
-  return mtime_ns > now_ns - kWindowNanos;
+  return mtime_ns > clock::WallNanos() - kWindowNanos;
 }
 
 std::unique_ptr<RandomAccessFile> RandomAccessFile::Open(const std::string& path) {

@@ -1,20 +1,11 @@
 #include "storage/split_enumerator.h"
 
-#include <chrono>
+#include <algorithm>
 
+#include "common/clock.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears {
-
-namespace {
-
-uint64_t NanosSince(std::chrono::steady_clock::time_point started) {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now() - started)
-                                   .count());
-}
-
-}  // namespace
 
 uint64_t SplitEnumerator::ProgressBytes(const DatasetFile& file) {
   return std::max<uint64_t>(file.size, 1);
@@ -39,7 +30,7 @@ SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
   // The filters published when the scan starts (the executor runs their producers first)
   // decide every partition now; later ones are asked per partition in Next.
   if (pruner_) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = clock::Now();
     const size_t available = pruner_->FiltersAvailable();
     std::vector<size_t> kept;
     for (size_t file_index : files_) {
@@ -52,7 +43,7 @@ SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
     }
     metrics_.files_pruned_dynamic = files_.size() - kept.size();
     files_ = std::move(kept);
-    metrics_.dynamic_pruning_nanos += NanosSince(started);
+    metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
   files_at_start_ = files_.size();
   uint64_t kept_bytes = 0, all_bytes = 0;
@@ -79,7 +70,7 @@ bool SplitEnumerator::StillMayMatch(size_t file_index) {
   if (!pruner_) return true;
   const uint32_t p = dataset_->partition_of(file_index);
   if (decision_[p] == kKept) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = clock::Now();
     const size_t available = pruner_->FiltersAvailable();
     if (decided_with_[p] < available) {
       decided_with_[p] = available;
@@ -91,7 +82,7 @@ bool SplitEnumerator::StillMayMatch(size_t file_index) {
         }
       }
     }
-    metrics_.dynamic_pruning_nanos += NanosSince(started);
+    metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
   if (decision_[p] == kKept) return true;
   metrics_.files_pruned_dynamic++;
