@@ -1,6 +1,7 @@
 #include "execution/physical_planner.h"
 
 #include "common/error.h"
+#include "dynfilter/join_legality.h"
 #include "execution/operator/physical_csv_scan.h"
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
@@ -140,6 +141,9 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
           types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),
           std::move(residual));
       hash_join->SetRuntimeFilters(join.runtime_filter_producers, join.runtime_filter_note);
+      if (join.dynamic_filter_producers.empty() && join.runtime_filter_producers.empty()) {
+        hash_join->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
+      }
       result = std::move(hash_join);
       result->AddChild(std::move(left));
       result->AddChild(std::move(right));
