@@ -3,17 +3,17 @@
 // work so a legitimately huge query ends with an error. The bound counts batches
 // (statement_batch_limit), not time, so a run does the same on a fast or a loaded machine
 // (make test's gate depends on that); statement_timeout stays as a backstop far above it.
-// Inputs that name files, change the catalog or change those limits are skipped: the fuzzer
-// should not list the disk, make runs depend on earlier inputs or lift its own guard rails. Seeds:
-// fuzz/corpus/sql and the queries of tests/sql.
+// random() is seeded before each input and the clock is deterministic (fuzz_util.h), so an input
+// does the same whenever it runs. Inputs that name files, change the catalog or change those limits
+// are skipped: the fuzzer should not list the disk, make runs depend on earlier inputs or lift its
+// own guard rails. Seeds: fuzz/corpus/sql and the queries of tests/sql.
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <string>
-
-#include <unistd.h>
 
 #include "fuzz_util.h"
 #include "main/connection.h"
@@ -22,18 +22,20 @@ using namespace shears;
 
 namespace {
 
-// The schema names its files relative to tests/data, the working directory from here on: with
-// the checkout's absolute path in every view, two clones in different folders would print other
-// strings, take other branches and so mutate differently (the gate must not depend on where the
-// repository is).
+// The schema names its files relative to the working directory (scripts/fuzz.sh runs the
+// target from its build directory, ../../tests/data in every checkout): with the checkout's
+// absolute path in every view, two clones in different folders would print other strings, take
+// other branches and so mutate differently (the gate must not depend on where the repository
+// is). The working directory stays: libFuzzer reads and writes its corpus relative to it.
 std::string Schema() {
-  const std::string data = std::string(SHEARS_SOURCE_DIR) + "/tests/data";
-  if (chdir(data.c_str()) != 0) std::abort();
-  std::ifstream in("hostile/schema.sql");
+  const std::filesystem::path data = std::filesystem::path(SHEARS_SOURCE_DIR) / "tests/data";
+  std::ifstream in(data / "hostile/schema.sql");
   std::string schema((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   if (schema.empty()) std::abort();
+  const std::string relative =
+      std::filesystem::relative(data, std::filesystem::current_path()).string();
   for (size_t at; (at = schema.find("${DATA}")) != std::string::npos;)
-    schema.replace(at, 7, ".");
+    schema.replace(at, 7, relative);
   return schema;
 }
 
@@ -72,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   Connection connection(database);
   connection.Query(
       "SET threads = 1; SET memory_limit = '64MB'; SET statement_batch_limit = 2000; "
-      "SET statement_timeout = '60s'");
+      "SET statement_timeout = '60s'; SELECT setseed(0.5)");
   fuzz::ExpectOnlyUserErrors([&] { connection.Query(sql); });
   // The session must stay usable after whatever the input did.
   if (connection.Query("SELECT 42").ToStrings() != std::vector<std::vector<std::string>>{{"42"}}) {

@@ -28,7 +28,7 @@ if [ "${1:-}" = --gate ]; then
   GATE=1
   shift
 fi
-# Absolute: fuzz_sql changes its working directory (to tests/data).
+# Absolute: the targets run from inside it.
 BUILD_DIR=$(mkdir -p "${1:?build dir}" && cd "$1" && pwd)
 shift
 if [ "$GATE" = 0 ]; then
@@ -122,8 +122,10 @@ for target in "${TARGETS[@]}"; do
     # inputs at times set by the clock; that alone made two runs diverge.
     mode=(-seed=1 -runs="$runs" -timeout=120 -reload=0)
     # Without address randomization, absl's per-process hash seed (an address) is the same in
-    # every run, so hash tables probe alike and coverage, hence the mutations, repeat.
-    launch=(setarch "$(uname -m)" -R)
+    # every run, so hash tables probe alike and coverage, hence the mutations, repeat. The
+    # environment and the arguments are the same in every checkout too (env -i, paths relative
+    # to BUILD_DIR): their length moves the stack, and stack addresses reach compared values.
+    launch=(env -i PATH=/usr/bin:/bin HOME=/nonexistent setarch "$(uname -m)" -R)
     echo "== $target: $runs executions, the seeds first (seed 1)"
   else
     corpus=$BUILD_DIR/corpus/$target
@@ -132,10 +134,24 @@ for target in "${TARGETS[@]}"; do
     echo "== $target: ${SECONDS_EACH}s"
   fi
   mkdir -p "$corpus"
+  # Every path handed to the target lives under BUILD_DIR and is named relative to it (seeds of
+  # the checkout are copied there), so the command line is the same wherever the checkout is.
+  args=()
+  for dir in "$corpus" "${dirs[@]}"; do
+    case $dir in
+      "$BUILD_DIR"/*) args+=("${dir#"$BUILD_DIR"/}") ;;
+      *) copy=seeds/copy-${#args[@]}; mkdir -p "$BUILD_DIR/$copy"; cp -R "$dir"/. "$BUILD_DIR/$copy"
+         args+=("$copy") ;;
+    esac
+  done
+  if [ ${#dict[@]} -gt 0 ]; then
+    cp "${dict[0]#-dict=}" "$SEEDS/$target.dict"
+    dict=(-dict="seeds/$target.dict")
+  fi
   start=$(date +%s)
-  if ! "${launch[@]}" "$BIN/$target" "${mode[@]}" -rss_limit_mb=2048 \
-      -max_len=262144 -print_final_stats=1 -artifact_prefix="$BUILD_DIR/artifacts/$target-" "${dict[@]}" \
-      "$corpus" "${dirs[@]}" > "$BUILD_DIR/$target.log" 2>&1; then
+  if ! (cd "$BUILD_DIR" && "${launch[@]}" "./fuzz/$target" "${mode[@]}" -rss_limit_mb=2048 \
+      -max_len=262144 -print_final_stats=1 -artifact_prefix="artifacts/$target-" "${dict[@]}" \
+      "${args[@]}") > "$BUILD_DIR/$target.log" 2>&1; then
     echo "FAILED: $target (see $BUILD_DIR/$target.log and $BUILD_DIR/artifacts/)"
     grep -E "ERROR|SUMMARY|internal error" "$BUILD_DIR/$target.log" | head -5 || true
     status=1

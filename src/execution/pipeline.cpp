@@ -6,6 +6,7 @@
 #include <set>
 #include <thread>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "execution/query_context.h"
 
@@ -83,16 +84,10 @@ void ExecutionContext::CheckCancelled() const {
 namespace {
 
 struct Timer {
-  explicit Timer(std::atomic<uint64_t>& sink)
-      : sink_(sink), start_(std::chrono::steady_clock::now()) {}
-  ~Timer() {
-    sink_.fetch_add(static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                              std::chrono::steady_clock::now() - start_)
-                                              .count()),
-                    std::memory_order_relaxed);
-  }
+  explicit Timer(std::atomic<uint64_t>& sink) : sink_(sink), start_(clock::Now()) {}
+  ~Timer() { sink_.fetch_add(clock::NanosSince(start_), std::memory_order_relaxed); }
   std::atomic<uint64_t>& sink_;
-  std::chrono::steady_clock::time_point start_;
+  clock::TimePoint start_;
 };
 
 }  // namespace
@@ -165,12 +160,10 @@ void Executor::Execute(PhysicalOperator& root_sink) {
   for (auto& pipeline : builder.pipelines())
     visit(pipeline.get());
   for (size_t i = 0; i < order.size(); i++) {
-    auto started = std::chrono::steady_clock::now();
+    auto started = clock::Now();
     RunPipeline(*order[i]);
     // Filters filled by this pipeline's operators are complete now.
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
+    const double ms = clock::MillisSince(started);
     for (PhysicalOperator* op : operators_of(*order[i])) {
       for (int id : op->ProducedDynamicFilters())
         context_.dynamic_filters().GetOrCreate(id).MarkReady(ms);

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
 #include "common/error.h"
 
 namespace shears {
@@ -48,7 +49,7 @@ QueryContext::QueryContext(Settings settings, const std::atomic<bool>* interrupt
                                                    : PhysicalMemoryBytes() / 10 * 8),
       interrupt_(interrupt),
       timeout_ms_(settings_.GetInt("statement_timeout")),
-      deadline_(std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms_)),
+      deadline_(clock::Now() + std::chrono::milliseconds(timeout_ms_)),
       batch_limit_(settings_.GetInt("statement_batch_limit")) {}
 
 void QueryContext::CheckCancelled() const {
@@ -56,7 +57,7 @@ void QueryContext::CheckCancelled() const {
       (interrupt_ && interrupt_->load(std::memory_order_relaxed))) {
     throw CancelledError("the query was cancelled");
   }
-  if (timeout_ms_ > 0 && std::chrono::steady_clock::now() > deadline_) {
+  if (timeout_ms_ > 0 && clock::Now() > deadline_) {
     throw CancelledError(
         "the query ran longer than statement_timeout ({} ms) and was cancelled (SET "
         "statement_timeout = 0 removes the limit)",

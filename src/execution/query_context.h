@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cstdint>
 
+#include "common/clock.h"
 #include "common/settings.h"
 
 namespace shears {
@@ -64,7 +65,7 @@ class QueryContext {
   std::atomic<bool> cancelled_{false};
   const std::atomic<bool>* interrupt_ = nullptr;
   int64_t timeout_ms_ = 0;
-  std::chrono::steady_clock::time_point deadline_;
+  clock::TimePoint deadline_;
   int64_t batch_limit_ = 0;
   mutable std::atomic<int64_t> batches_{0};
 };

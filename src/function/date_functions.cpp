@@ -9,9 +9,9 @@
 // is whole seconds since 1970-01-01, rounded down (so negative before 1970). Years are
 // astronomical (year 0 is 1 BC).
 
-#include <chrono>
 #include <memory>
 
+#include "common/clock.h"
 #include "function/function_internal.h"
 
 namespace shears {
@@ -428,8 +428,7 @@ int32_t LastDay(int64_t days) {
 }
 
 int64_t NowMicros() {
-  using namespace std::chrono;
-  return duration_cast<microseconds>(system_clock::now().time_since_epoch()).count();
+  return clock::WallNanos() / 1000;
 }
 
 /// current_date / current_timestamp: the clock is read when the call is bound, so the value

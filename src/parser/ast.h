@@ -76,6 +76,8 @@ struct OperatorExpr : Expr {
 
 struct WindowSpec;
 
+struct OrderByItem;
+
 struct FunctionExpr : Expr {
   FunctionExpr() : Expr(ExprKind::kFunction) {}
   ~FunctionExpr() override;
@@ -84,6 +86,10 @@ struct FunctionExpr : Expr {
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
   ExprPtr filter;         // aggregate FILTER (WHERE ...); null when absent
+  /// string_agg(x, ',' ORDER BY y), and the ORDER BY of WITHIN GROUP (ORDER BY x)
+  /// (`within_group`: percentile_cont(0.5) WITHIN GROUP (ORDER BY x)).
+  std::vector<OrderByItem> order_by;
+  bool within_group = false;
   /// f(...) OVER (...): a window function call (null for plain calls).
   std::unique_ptr<WindowSpec> over;
   std::string ToString() const override;

@@ -1,5 +1,7 @@
 #include "storage/dataset.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -103,12 +105,28 @@ struct ListedFiles {
   std::vector<uint64_t> sizes;  // one per path
 };
 
-ListedFiles ListDatasetFiles(const std::string& path_or_glob,
+ListedFiles ListDatasetFiles(const std::string& path_or_glob, bool first_file_only,
                              bool (*is_data_file)(std::string_view) = IsDataFileName,
                              const char* kind = nullptr) {
   ListedFiles listed;
   std::vector<ListedFile> files;
-  if (HasGlobChars(path_or_glob)) {
+  if (HasGlobChars(path_or_glob) && first_file_only) {
+    // As ExpandGlob matches, from the same root, but only up to the first match.
+    size_t first_wild = path_or_glob.find_first_of("*?[");
+    size_t slash = path_or_glob.rfind('/', first_wild);
+    std::string root = slash == std::string::npos ? "." : path_or_glob.substr(0, slash);
+    if (root.empty()) root = "/";
+    const int flags = path_or_glob.find("**") != std::string::npos ? 0 : FNM_PATHNAME;
+    const bool relative = slash == std::string::npos;
+    auto found = FindFirstFile(root, [&](const std::string& path, bool) {
+      const std::string name = relative && path.rfind("./", 0) == 0 ? path.substr(2) : path;
+      return ::fnmatch(path_or_glob.c_str(), name.c_str(), flags) == 0;
+    });
+    if (!found) throw IOError("no files match '{}'", path_or_glob);
+    if (relative && found->path.rfind("./", 0) == 0) found->path = found->path.substr(2);
+    files.push_back(std::move(*found));
+    listed.root = root;
+  } else if (HasGlobChars(path_or_glob)) {
     files = ExpandGlob(path_or_glob);
     if (files.empty()) throw IOError("no files match '{}'", path_or_glob);
     // Same root ExpandGlob lists from: the directory part before the first wildcard.
@@ -118,8 +136,15 @@ ListedFiles ListDatasetFiles(const std::string& path_or_glob,
     if (listed.root.empty()) listed.root = "/";
   } else if (IsDirectory(path_or_glob)) {
     listed.root = StripTrailingSlashes(path_or_glob);
-    for (auto& file : ListTree(listed.root, true)) {
-      if (is_data_file(BaseName(file.path))) files.push_back(std::move(file));
+    if (first_file_only) {
+      auto found = FindFirstFile(listed.root, [&](const std::string& path, bool hidden) {
+        return !hidden && is_data_file(BaseName(path));
+      });
+      if (found) files.push_back(std::move(*found));
+    } else {
+      for (auto& file : ListTree(listed.root, true)) {
+        if (is_data_file(BaseName(file.path))) files.push_back(std::move(file));
+      }
     }
     if (files.empty() && kind) {
       throw IOError("directory '{}' holds no {} files", path_or_glob, kind);
@@ -336,7 +361,7 @@ std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {
 
 std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
                                        const DatasetOptions& options) {
-  ListedFiles listed = ListDatasetFiles(path_or_glob);
+  ListedFiles listed = ListDatasetFiles(path_or_glob, options.first_file_only);
   const auto& paths = listed.paths;
   const bool hive = DetectHive(listed, options);
   std::shared_ptr<Dataset> dataset(new Dataset());
@@ -472,7 +497,7 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
 
 DatasetListing ListDataset(const std::string& path_or_glob, const DatasetOptions& options,
                            bool (*is_data_file)(std::string_view name), const char* kind) {
-  ListedFiles listed = ListDatasetFiles(path_or_glob, is_data_file, kind);
+  ListedFiles listed = ListDatasetFiles(path_or_glob, false, is_data_file, kind);
   const bool hive = DetectHive(listed, options);
   DatasetListing out;
   out.root = listed.root;

@@ -70,6 +70,9 @@ struct DatasetOptions {
   /// Reads every footer while opening (exact row counts and column maps for every file, as
   /// the catalog records them), unifying schemas unless union_by_name is false.
   bool read_all_footers = false;
+  /// Lists only up to one file (FindFirstFile), whose footer and path give the schema and the
+  /// partition columns: for binding a query only to check it (CREATE VIEW), never to scan.
+  bool first_file_only = false;
 };
 
 struct DatasetColumn {

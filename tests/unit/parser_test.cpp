@@ -650,10 +650,6 @@ TEST(ParserQueryTest, WindowClauseAndQualify) {
 }
 
 TEST(ParserExpressionTest, UnsupportedFunctionForms) {
-  ExpectNotSupported("SELECT string_agg(x, ',' ORDER BY x) FROM t",
-                     "ORDER BY inside aggregate functions is not supported yet");
-  ExpectNotSupported("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY x) FROM t",
-                     "WITHIN GROUP");
   ExpectNotSupported("SELECT f(VARIADIC x)", "VARIADIC");
   ExpectNotSupported("SELECT f(a => 1)", "named arguments are only supported in table functions");
   ExpectNotSupported("SELECT $1", "query parameters ($1) are not supported");
@@ -664,6 +660,22 @@ TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   ExpectNotSupported("SELECT (1, 2) IN (SELECT 1, 2)", "row constructors");
   ExpectNotSupported("SELECT 'a' COLLATE \"C\"", "COLLATE");
   ExpectNotSupported("SELECT ARRAY(SELECT 1)", "ARRAY(subquery)");
+}
+
+TEST(ParserExpressionTest, OrderedAggregates) {
+  ParsedExpr ordered("string_agg(x, ',' ORDER BY y DESC, z)");
+  ASSERT_EQ(ordered.expr->kind, ExprKind::kFunction);
+  auto& f = ordered.As<FunctionExpr>();
+  ASSERT_EQ(f.order_by.size(), 2u);
+  EXPECT_TRUE(f.order_by[0].descending);
+  EXPECT_FALSE(f.within_group);
+  EXPECT_EQ(f.ToString(), "string_agg(x, ',' ORDER BY y DESC, z)");
+  ParsedExpr within("percentile_cont(0.5) WITHIN GROUP (ORDER BY x)");
+  auto& w = within.As<FunctionExpr>();
+  EXPECT_TRUE(w.within_group);
+  ASSERT_EQ(w.args.size(), 1u);
+  ASSERT_EQ(w.order_by.size(), 1u);
+  EXPECT_EQ(w.ToString(), "percentile_cont(0.5) WITHIN GROUP (ORDER BY x)");
 }
 
 TEST(ParserExpressionTest, Casts) {

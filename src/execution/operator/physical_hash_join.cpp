@@ -4,9 +4,9 @@
 
 #include <algorithm>
 #include <atomic>
-#include <chrono>
 #include <cstring>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "execution/expression_executor.h"
 #include "execution/operator/join_output.h"
@@ -241,7 +241,7 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
   const JoinHashTable& table = *global.table;
   const RowLayout& layout = table.layout();
   for (const auto& spec : runtime_filters_) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = clock::Now();
     std::vector<LogicalType> types;
     std::vector<Vector> keys;
     for (size_t k : spec.keys) {
@@ -283,9 +283,7 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       context.CheckCancelled();
     }
     if (!rows.empty()) flush();
-    const double ms =
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started)
-            .count();
+    const double ms = clock::MillisSince(started);
     // On all join keys the hash table's distinct count is the filter's.
     filter->Finish(spec.limits, table.build_rows(), ms,
                    spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0);

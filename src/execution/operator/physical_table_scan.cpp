@@ -3,12 +3,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <mutex>
 #include <set>
 
+#include "common/clock.h"
 #include "execution/expression_executor.h"
 #include "execution/operator/page_pruning.h"
 #include "execution/operator/stats_pruning.h"
@@ -68,12 +68,6 @@ struct ScanLocalState : LocalSourceState {
   std::vector<uint64_t> hashes;
   std::vector<const Vector*> keys;  // the key columns of the filter being applied
 };
-
-uint64_t NanosSince(std::chrono::steady_clock::time_point started) {
-  return static_cast<uint64_t>(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                   std::chrono::steady_clock::now() - started)
-                                   .count());
-}
 
 // For each partition of `dataset`: whether its values can satisfy the filters that only use
 // partition columns. Evaluated on batches of partitions (one row each, file columns NULL and
@@ -264,7 +258,7 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   // Dynamic partition pruning: the producers' pipelines have finished (the executor ordered
   // them first), so their key sets are complete; a filter that is not ready prunes nothing.
   if (!dynamic_filters_.empty()) {
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = clock::Now();
     const size_t file_columns = dataset_->num_file_columns();
     std::vector<std::pair<const DynamicPartitionFilter*, DynamicFilterData*>> ready;
     for (const auto& f : dynamic_filters_) {
@@ -304,7 +298,7 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     }
     scan_metrics_.files_pruned_dynamic = state->files.size() - kept.size();
     state->files = std::move(kept);
-    scan_metrics_.dynamic_pruning_nanos += NanosSince(started);
+    scan_metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
   // A runtime filter from a build side that produced nothing: no row can join.
   for (const auto& f : runtime_filters_) {
@@ -740,13 +734,13 @@ idx_t PhysicalTableScan::ApplyRuntimeFilters(LocalSourceState& base, Batch& batc
       counters.rows_passed_paused += count;
       continue;
     }
-    const auto started = std::chrono::steady_clock::now();
+    const auto started = clock::Now();
     keys.clear();
     for (idx_t position : runtime_filter_columns_[i])
       keys.push_back(&batch.column(position));
     uint32_t* out = local.runtime_sel[buffer].data();
     const idx_t kept = filter->Probe(keys, count, sel, out, local.hashes);
-    counters.probe_nanos += NanosSince(started);
+    counters.probe_nanos += clock::NanosSince(started);
     counters.rows_tested += count;
     counters.rows_dropped += count - kept;
     scan_metrics_.runtime_filter_rows_dropped += count - kept;
