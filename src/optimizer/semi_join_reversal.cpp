@@ -74,6 +74,9 @@ uint32_t MaxTableIndex(LogicalOperator& op) {
     case LogicalOperatorType::kSetOperation:
       max_index = static_cast<LogicalSetOperation&>(op).table_index;
       break;
+    case LogicalOperatorType::kWorkingTable:
+      max_index = static_cast<LogicalWorkingTable&>(op).table_index;
+      break;
     default:
       break;
   }

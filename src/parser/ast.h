@@ -285,6 +285,7 @@ struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
   QueryNodePtr query;
+  bool recursive = false;  // of a WITH RECURSIVE: the query may name the CTE itself
 };
 
 struct QueryNode {
@@ -292,7 +293,7 @@ struct QueryNode {
   virtual ~QueryNode() = default;
   virtual std::string ToString() const = 0;
   QueryNodeKind kind;
-  std::vector<CommonTableExpr> ctes;  // WITH ... (non-recursive)
+  std::vector<CommonTableExpr> ctes;  // WITH [RECURSIVE] ...
   std::vector<OrderByItem> order_by;
   ExprPtr limit;   // null when absent
   ExprPtr offset;  // null when absent

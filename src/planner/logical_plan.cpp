@@ -290,10 +290,20 @@ std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {
 }
 
 std::string LogicalSetOperation::Describe() const {
+  if (kind == SetOperationKind::kRecursiveUnion) {
+    return "RECURSIVE_CTE " + cte_name + (all ? " (UNION ALL)" : " (UNION)");
+  }
   const char* name = kind == SetOperationKind::kUnion       ? "UNION"
                      : kind == SetOperationKind::kIntersect ? "INTERSECT"
                                                             : "EXCEPT";
   return std::string(name) + (all ? " ALL" : "");
+}
+
+std::vector<ColumnBinding> LogicalWorkingTable::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < types.size(); i++)
+    out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
 }
 
 }  // namespace shears
