@@ -79,7 +79,8 @@ struct WindowSpec;
 struct OrderByItem;
 
 struct FunctionExpr : Expr {
-  FunctionExpr() : Expr(ExprKind::kFunction) {}
+  // Out of line, as the destructor: `order_by` holds OrderByItem, complete only below.
+  FunctionExpr();
   ~FunctionExpr() override;
   std::string name;  // lower-case; "extract" gets the field as a first VARCHAR constant
   std::vector<ExprPtr> args;
