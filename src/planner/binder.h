@@ -104,6 +104,9 @@ class Binder {
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
   bool nulls_last_by_default_ = true;
+  /// While PlanSubqueries joins a clause's subqueries: its input plan as it came (a copy),
+  /// where decorrelation computes domains from (see FlattenDependentJoin).
+  const LogicalOperator* domain_source_ = nullptr;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.
