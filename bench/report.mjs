@@ -63,9 +63,9 @@ const ABOUT = {
 
 const escapeCell = (s) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
-function modeTable(mode, results, machine) {
+function modeTable(mode, results, machine, suffix = '') {
   const lines = [`## ${TITLES[mode]}`, '', ABOUT[mode](machine), '',
-    `![shears/DuckDB time ratio per query, ${mode} mode](ratios-${mode}.svg)`, ''];
+    `![shears/DuckDB time ratio per query, ${mode} mode](ratios${suffix}-${mode}.svg)`, ''];
   const cell = (x) => (x === undefined ? '–' : x);
   const header = mode === 'fresh'
     ? ['shears', 'DuckDB', 'shears/DuckDB', 'raw shears', 'raw DuckDB', 'raw ratio', 'files shears / DuckDB', 'MB shears / DuckDB']
@@ -111,7 +111,7 @@ export function summarize(results) {
 export function markdown(report, options, machine) {
   const modes = MODES.filter((m) => report[m]);
   const lines = [];
-  lines.push('# shears vs DuckDB: the star-join suite', '');
+  lines.push(`# shears vs DuckDB: ${options.suite === 'tpcds' ? 'the TPC-DS-style suite' : 'the star-join suite'}`, '');
   lines.push(`Written by \`bench/run\` on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC. ` +
     `Scale ${options.scale} (${machine.sales} store_sales rows in ${machine.partitions} partitions); ` +
     `${machine.cpus} cores (${machine.cpu}), ${machine.memory} GiB` +
@@ -134,7 +134,7 @@ export function markdown(report, options, machine) {
       s.worst.map((r) => `${r.name} ${r.ratio.toFixed(2)}`).join(', ') + ' |');
   }
   lines.push('');
-  for (const mode of modes) lines.push(...modeTable(mode, report[mode], machine));
+  for (const mode of modes) lines.push(...modeTable(mode, report[mode], machine, options.suffix ?? ''));
   lines.push('Queries:', '');
   for (const r of report[modes[0]] ?? []) lines.push(`- \`${r.name}\`: ${r.what}`);
   return lines.join('\n') + '\n';

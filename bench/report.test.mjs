@@ -93,6 +93,13 @@ test('markdown leaves out the modes not run', () => {
   assert.match(text, /load average 1\.5 at the start/);
 });
 
+test('markdown names the TPC-DS-style suite and its charts', () => {
+  const text = markdown({ session }, { scale: 1, runs: 5, warmup: 1, suite: 'tpcds', suffix: '-tpcds' }, machine);
+  assert.match(text, /^# shears vs DuckDB: the TPC-DS-style suite$/m);
+  assert.match(text, /\(ratios-tpcds-session\.svg\)/);
+  assert.doesNotMatch(text, /star-join/);
+});
+
 test('svgChart draws a bar per measured query and names unsupported ones', () => {
   const svg = svgChart(session, 'session');
   assert.ok(svg.startsWith('<svg '));

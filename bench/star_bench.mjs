@@ -1,4 +1,4 @@
-// Runs the star-join suite (queries.mjs) on shears and on DuckDB over the same Parquet files,
+// Runs the star-join suite (queries.mjs; --suite tpcds: tpcds_queries.mjs) on shears and on DuckDB over the same Parquet files,
 // checks that they agree, and writes RESULTS.md and a ratio chart per mode. bench/run builds
 // shears, generates the data and calls this; bench/README.md says what each mode measures.
 //
@@ -28,11 +28,13 @@ import { performance } from 'node:perf_hooks';
 import { DuckDBInstance } from '@duckdb/node-api';
 import { ShearsServer } from '../tests/differential/engines.mjs';
 import { BENCH_TABLES, QUERIES, viewSql } from './queries.mjs';
+import { TPCDS_QUERIES, TPCDS_TABLES } from './tpcds_queries.mjs';
 import { MODES, collectNodes, diffRows, findNumber, markdown, median, ms, sum, svgChart } from './report.mjs';
 
 const HERE = path.dirname(new URL(import.meta.url).pathname);
 
 const HELP = `usage: node star_bench.mjs --shears BIN --data DIR [options]
+  --suite S       star (queries.mjs, default) or tpcds (tpcds_queries.mjs, on shears generate tpcds data)
   --mode M        fresh, session, catalog or all (default all)
   --runs N        timed runs per engine and mode after the warm-up (default 5)
   --warmup N      untimed runs first (default 1)
@@ -44,7 +46,7 @@ const HELP = `usage: node star_bench.mjs --shears BIN --data DIR [options]
 
 function parseArgs(argv) {
   const options = { mode: 'all', runs: 5, warmup: 1, only: '', out: HERE, timeout: 600,
-    scale: '?', server: '' };
+    scale: '?', server: '', suite: 'star' };
   for (let i = 0; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'help' || name === 'h') { console.log(HELP); process.exit(0); }
@@ -68,6 +70,13 @@ function parseArgs(argv) {
   if (!MODES.includes(options.mode) && options.mode !== 'all') {
     throw new Error(`--mode must be ${MODES.join(', ')} or all, got ${options.mode}`);
   }
+  if (!['star', 'tpcds'].includes(options.suite)) {
+    throw new Error(`--suite must be star or tpcds, got ${options.suite}`);
+  }
+  options.tables = options.suite === 'tpcds' ? TPCDS_TABLES : BENCH_TABLES;
+  options.queries = options.suite === 'tpcds' ? TPCDS_QUERIES : QUERIES;
+  // The star suite's report keeps its file names; the others' carry the suite's name.
+  options.suffix = options.suite === 'star' ? '' : `-${options.suite}`;
   options.data = path.resolve(options.data);
   options.server ||= path.join(path.dirname(options.shears), 'tests/differential/shears_query_server');
   if (!fs.existsSync(options.server)) throw new Error(`no query server at ${options.server}`);
@@ -78,8 +87,8 @@ const readChar = (pid = 'self') =>
   Number(fs.readFileSync(`/proc/${pid}/io`, 'utf8').match(/^rchar: (\d+)$/m)[1]);
 
 /// A table is Hive-partitioned when its directory holds key=value directories.
-function views(data) {
-  return BENCH_TABLES.map((t) => viewSql(data, t,
+function views(data, tables) {
+  return tables.map((t) => viewSql(data, t,
     fs.readdirSync(path.join(data, t)).some((e) => e.includes('='))));
 }
 
@@ -102,7 +111,7 @@ class Fresh {
   constructor(options) {
     this.options = options;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'shears-bench-'));
-    this.views = views(options.data);
+    this.views = views(options.data, options.tables);
   }
 
   shears(sql) {
@@ -152,7 +161,7 @@ async function serverMetrics(server, sql, dynamicFiltering = true) {
 /// time (listing and reading every footer once).
 function makeCatalog(options, dir) {
   fs.rmSync(dir, { recursive: true, force: true });
-  const sql = BENCH_TABLES.map((t) =>
+  const sql = options.tables.map((t) =>
     `CREATE EXTERNAL TABLE ${t} STORED AS PARQUET LOCATION '${options.data}/${t}'`).join(';\n');
   const r = timedChild(options, options.shears, [dir, '-c', sql]);
   if (r.error) throw new Error(`registering the catalog in ${dir}: ${r.error}`);
@@ -161,13 +170,13 @@ function makeCatalog(options, dir) {
 
 // ---- DuckDB in this process -------------------------------------------------------------
 
-async function openDuckDB(data) {
+async function openDuckDB(data, tables) {
   const instance = await DuckDBInstance.create(':memory:');
   const connection = await instance.connect();
   // DuckDB keeps Parquet bytes it has read in memory across queries by default; shears
   // reads through the OS page cache every time, so both do that here.
   await connection.run('SET enable_external_file_cache = false');
-  for (const sql of views(data)) await connection.run(sql);
+  for (const sql of views(data, tables)) await connection.run(sql);
   return connection;
 }
 
@@ -254,11 +263,11 @@ async function measure(options, r, engines) {
 
 async function main() {
   const options = parseArgs(process.argv.slice(2));
-  ensureFlatCopy(options);
+  if (options.suite === 'star') ensureFlatCopy(options);
   const only = new RegExp(options.only);
-  const queries = QUERIES.filter((q) => only.test(q.name));
+  const queries = options.queries.filter((q) => only.test(q.name));
   if (!queries.length) throw new Error(`no query matches --only ${options.only}`);
-  const duckdb = await openDuckDB(options.data);
+  const duckdb = await openDuckDB(options.data, options.tables);
   const version = (await duckdb.runAndReadAll('SELECT version()')).getRowsJson()[0][0];
   const machine = machineInfo(options, version);
   machine.sales = (await duckdb.runAndReadAll('SELECT count(*) FROM store_sales')).getRowsJson()[0][0];
@@ -266,7 +275,7 @@ async function main() {
 
   const fresh = modes.includes('fresh') ? new Fresh(options) : null;
   const session = modes.includes('session')
-    ? new ShearsServer(options.server, options.data, { setup: views(options.data),
+    ? new ShearsServer(options.server, options.data, { setup: views(options.data, options.tables),
       timeoutMs: options.timeout * 1000 })
     : null;
   let catalog = null;
@@ -347,14 +356,14 @@ async function main() {
   fs.mkdirSync(options.out, { recursive: true });
   machine.loadEnd = os.loadavg()[0].toFixed(1);
   const text = markdown(report, options, machine);
-  fs.writeFileSync(path.join(options.out, 'RESULTS.md'), text);
+  fs.writeFileSync(path.join(options.out, `RESULTS${options.suffix}.md`), text);
   // The figures themselves, to compare runs or render the report again.
-  fs.writeFileSync(path.join(options.out, 'results.json'),
+  fs.writeFileSync(path.join(options.out, `results${options.suffix}.json`),
     JSON.stringify({ options: { ...options, shears: undefined, server: undefined, data: undefined,
-      out: undefined },
+      out: undefined, tables: undefined, queries: undefined },
       machine, report }, null, 1) + '\n');
   for (const mode of modes) {
-    fs.writeFileSync(path.join(options.out, `ratios-${mode}.svg`), svgChart(report[mode], mode));
+    fs.writeFileSync(path.join(options.out, `ratios${options.suffix}-${mode}.svg`), svgChart(report[mode], mode));
   }
   console.log(text);
   if (mismatches) {

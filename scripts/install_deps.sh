@@ -9,7 +9,7 @@ PACKAGES=(
   cmake ninja-build ccache g++ clang clang-format pkg-config
   libthrift-dev thrift-compiler libpg-query-dev
   libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libxxhash-dev
-  libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev
+  libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev libre2-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev libboost-dev libprotobuf-c-dev
 )
 

@@ -9,6 +9,7 @@
 //   shears inspect FILE                      footer, schema, row groups, statistics
 //   shears cat PATH [--columns a,b] [--format table|csv|json] [--limit N]
 //   shears generate star --scale S --out DIR [--seed N]
+//   shears generate tpcds --scale S --out DIR [--seed N] [--threads N]
 
 #include <CLI/CLI.hpp>
 
@@ -28,6 +29,7 @@
 #include "storage/dataset_reader.h"
 #include "storage/parquet/inspect.h"
 #include "tools/star_generator.h"
+#include "tools/tpcds_generator.h"
 
 namespace {
 
@@ -85,6 +87,36 @@ int RunCat(const std::string& path, const std::string& columns_arg, const std::s
   return 0;
 }
 
+/// `shears generate tpcds`: a percentage on stderr while it runs when stderr is a terminal,
+/// then a line per table on stdout.
+int RunGenerateTpcds(double scale, const std::string& out, uint64_t seed, unsigned threads) {
+  shears::TpcdsOptions options;
+  options.scale = scale;
+  options.out_dir = out;
+  options.seed = seed;
+  options.threads = threads;
+  if (isatty(2)) {
+    int last_percent = -1;
+    options.progress = [last_percent](int64_t done, int64_t total) mutable {
+      const int percent = total > 0 ? static_cast<int>(done * 100 / total) : 100;
+      if (percent == last_percent) return;
+      last_percent = percent;
+      std::cerr << "\rgenerating tpcds: " << percent << "%" << (done == total ? "\n" : "")
+                << std::flush;
+    };
+  }
+  const auto start = std::chrono::steady_clock::now();
+  const auto summary = shears::GenerateTpcds(options);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const auto& table : summary.tables)
+    std::cout << std::left << std::setw(24) << table.name << std::right << std::setw(10)
+              << table.rows << " rows" << std::setw(6) << table.files << " files\n";
+  std::cout << "wrote " << out << " in " << std::fixed << std::setprecision(1) << seconds << " s, "
+            << summary.bytes / (1024 * 1024) << " MiB\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,6 +161,21 @@ int main(int argc, char** argv) {
   star->add_option("--out", star_out, "output directory (must not exist or be empty)")->required();
   star->add_option("--seed", star_seed, "random seed")->capture_default_str();
 
+  auto* tpcds = generate->add_subcommand(
+      "tpcds",
+      "The 24 TPC-DS tables (fact tables Hive-partitioned by their date key; see "
+      "docs/generate.md)");
+  double tpcds_scale = 1;
+  std::string tpcds_out;
+  uint64_t tpcds_seed = 42;
+  unsigned tpcds_threads = 0;
+  tpcds->add_option("--scale", tpcds_scale, "scale factor (1 = 2.9 million store_sales rows)")
+      ->capture_default_str();
+  tpcds->add_option("--out", tpcds_out, "output directory (must not exist or be empty)")
+      ->required();
+  tpcds->add_option("--seed", tpcds_seed, "random seed")->capture_default_str();
+  tpcds->add_option("--threads", tpcds_threads, "threads (default: one per core)");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*inspect) {
@@ -167,6 +214,7 @@ int main(int argc, char** argv) {
                 << summary.bytes / 1024 << " KiB\n";
       return 0;
     }
+    if (*tpcds) return RunGenerateTpcds(tpcds_scale, tpcds_out, tpcds_seed, tpcds_threads);
     const bool interactive = sql.empty() && sql_file.empty() && isatty(STDIN_FILENO);
     shears::ShellOptions options;
     options.timer = timer;

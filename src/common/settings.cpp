@@ -82,6 +82,9 @@ const std::vector<SettingInfo>& Settings::All() {
         {"join_order.dp_limit", LogicalType::Bigint(), Value::Bigint(10),
          "Join trees of up to this many inputs are ordered by dynamic programming, larger ones "
          "greedily."},
+        {"csv_chunk_bytes", LogicalType::Bigint(), Value::Bigint(8 << 20),
+         "CSV files are parsed in parallel in byte ranges of this size (at least 4 times "
+         "max_line_size)."},
         {"late_materialization", LogicalType::Boolean(), Value::Boolean(true),
          "Scans with filters decode the filtered columns first and the others only for the rows "
          "that pass."},

@@ -5,11 +5,14 @@
 //   planning rule         optimizer/dynamic_partition_pruning.cpp (who produces, who consumes)
 //   build side            execution/operator/physical_dynamic_filter_collector.* (collects keys)
 //   registry              this file (publish, mark ready, look up by id)
-//   split enumerator      execution/operator/physical_table_scan.cpp (prunes partitions/files)
+//   legality              dynfilter/join_legality.h (which join may filter which side)
+//   split enumerator      storage/split_enumerator.cpp with storage/partition_pruning.cpp
+//                         (prunes partitions/files, also by filters published late)
 //
 // Invariants: a filter only ever drops rows that cannot join; a consumer never waits for a
 // producer that has not finished: if the filter is not ready when the scan starts, the scan
-// reads everything (and says so in EXPLAIN ANALYZE).
+// starts without it and prunes with it every partition not yet opened once it is published
+// (EXPLAIN ANALYZE counts both).
 
 #include <atomic>
 #include <map>

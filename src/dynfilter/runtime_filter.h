@@ -5,7 +5,9 @@
 //   planning rule   optimizer/runtime_filter.cpp (which join produces, which scan consumes)
 //   build           execution/operator/physical_hash_join.cpp Finalize (from the hash table)
 //   registry        dynfilter/dynamic_filter.h (shared with dynamic partition pruning)
-//   probe           execution/operator/physical_table_scan.cpp (row groups, then rows)
+//   legality        dynfilter/join_legality.h
+//   probe           storage/split_pruning.cpp (row groups, pages), dynfilter/runtime_filter_probe
+//                   (rows, adaptively)
 //
 // The kind is chosen when the build side has finished, from what it really produced:
 //   exact set   small builds of integer-like or string keys: no false positives
@@ -90,6 +92,8 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> row_groups_skipped_dictionary{0};  // of those, by a chunk's dictionary
   std::atomic<uint64_t> pages_skipped{0};  // pages of the projected columns, by the page index
   std::atomic<uint64_t> pauses{0};
+  std::atomic<uint64_t> rechecks{0};  // samples tested while paused
+  std::atomic<uint64_t> resumes{0};   // of those, the ones that dropped enough: tested again
   std::atomic<uint64_t> probe_nanos{0};
 };
 

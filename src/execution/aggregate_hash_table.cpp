@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <bit>
 #include <cstdlib>
+#include <cstring>
+#include <limits>
 
 #include "common/error.h"
 #include "execution/query_context.h"
@@ -11,7 +13,7 @@ namespace shears {
 
 GroupPartition::~GroupPartition() {
   if (entries) {
-    std::free(entries);
+    FreeTable(entries, capacity * sizeof(uint64_t));
     if (rows.memory()) rows.memory()->Release(static_cast<int64_t>(capacity * sizeof(uint64_t)));
   }
 }
@@ -45,7 +47,7 @@ void GroupedHashTable::Reserve(GroupPartition& part, idx_t groups) {
   const uint64_t capacity = std::bit_ceil(std::max<uint64_t>(64, groups * 2));
   const int64_t bytes = static_cast<int64_t>(capacity * sizeof(uint64_t));
   if (memory_) memory_->Reserve(bytes);
-  auto* entries = static_cast<uint64_t*>(std::calloc(capacity, sizeof(uint64_t)));
+  auto* entries = static_cast<uint64_t*>(AllocateTable(capacity * sizeof(uint64_t)));
   if (!entries) {
     if (memory_) memory_->Release(bytes);
     throw OutOfMemoryError("out of memory allocating a hash table of {} bytes", bytes);
@@ -63,7 +65,7 @@ void GroupedHashTable::Reserve(GroupPartition& part, idx_t groups) {
     }
   }
   if (part.entries) {
-    std::free(part.entries);
+    FreeTable(part.entries, part.capacity * sizeof(uint64_t));
     if (memory_) memory_->Release(static_cast<int64_t>(part.capacity * sizeof(uint64_t)));
   }
   part.entries = entries;
@@ -185,10 +187,20 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
 }
 
 void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine,
-                                      GroupScratch& scratch) {
+                                      GroupScratch& scratch,
+                                      const std::function<bool(const uint8_t* row)>& divert,
+                                      std::vector<uint8_t*>* diverted) {
   GroupPartition& dst = *partitions_[p];
   if (src.rows.row_count() == 0) return;
-  if (dst.rows.row_count() == 0) {
+  bool any_diverted = false;
+  if (divert) {
+    for (const auto& block : src.rows.blocks()) {
+      for (idx_t i = 0; i < block.count && !any_diverted; i++) {
+        any_diverted = divert(block.data + i * layout_.row_width);
+      }
+    }
+  }
+  if (dst.rows.row_count() == 0 && !any_diverted) {
     dst.Swap(src);
     // The moved rows' arena may be shared with the source table's other partitions, which
     // other threads may be merging elsewhere: allocate new strings in a fresh arena.
@@ -208,11 +220,18 @@ void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const Combin
   merge_dst.resize(kBatchSize);
   merge_hashes.resize(kBatchSize);
   for (const auto& block : src.rows.blocks()) {
-    const idx_t n = block.count;
-    for (idx_t i = 0; i < n; i++) {
-      merge_src[i] = block.data + i * layout_.row_width;
-      merge_hashes[i] = LoadRow<uint64_t>(merge_src[i]);
+    idx_t n = 0;
+    for (idx_t i = 0; i < block.count; i++) {
+      uint8_t* row = block.data + i * layout_.row_width;
+      if (any_diverted && divert(row)) {
+        diverted->push_back(row);
+        continue;
+      }
+      merge_src[n] = row;
+      merge_hashes[n] = LoadRow<uint64_t>(row);
+      n++;
     }
+    if (n == 0) continue;
     for (idx_t c = 0; c < key_count_; c++) {
       merge_keys[c].Reset();
       GatherColumn(layout_, c, merge_src.data(), n, merge_keys[c]);
@@ -223,110 +242,101 @@ void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const Combin
   }
 }
 
-DirectGroupMap::~DirectGroupMap() {
+DenseGroupArray::~DenseGroupArray() {
+  FreeTable(data_, size_ * layout_.row_width);
   if (memory_ && reserved_ > 0) memory_->Release(reserved_);
 }
 
-bool DirectGroupMap::Supports(const LogicalType& type) {
+bool DenseGroupArray::Supports(const LogicalType& type) {
   return type.physical() == PhysicalType::kInt32 || type.physical() == PhysicalType::kInt64;
 }
 
-idx_t DirectGroupMap::Lookup(const Vector& key, idx_t count, uint8_t** rows,
-                             uint32_t* misses) const {
-  if (key.type().physical() == PhysicalType::kInt32) {
-    return LookupLoop<int32_t>(key, count, rows, misses);
-  }
-  return LookupLoop<int64_t>(key, count, rows, misses);
+void DenseGroupArray::Swap(DenseGroupArray& other) {
+  SHEARS_CHECK(&layout_ == &other.layout_);
+  std::swap(data_, other.data_);
+  std::swap(base_, other.base_);
+  std::swap(size_, other.size_);
+  std::swap(groups_, other.groups_);
+  std::swap(rows_seen_, other.rows_seen_);
+  std::swap(reserved_, other.reserved_);
+  std::swap(memory_, other.memory_);
 }
 
-void DirectGroupMap::Remember(const Vector& key, const uint32_t* misses, idx_t count,
-                              uint8_t* const* rows) {
+int64_t DenseGroupArray::KeyOf(const uint8_t* row) const {
+  const uint8_t* value = row + layout_.offsets[0];
+  if (layout_.types[0].physical() == PhysicalType::kInt32) return LoadRow<int32_t>(value);
+  return LoadRow<int64_t>(value);
+}
+
+idx_t DenseGroupArray::FindOrCreate(const Vector& key, idx_t count, uint8_t** rows,
+                                    uint32_t* misses) {
   if (key.type().physical() == PhysicalType::kInt32) {
-    RememberLoop<int32_t>(key, misses, count, rows);
-  } else {
-    RememberLoop<int64_t>(key, misses, count, rows);
+    return FindOrCreateLoop<int32_t>(key, count, rows, misses);
   }
+  return FindOrCreateLoop<int64_t>(key, count, rows, misses);
 }
 
 template <typename T>
-idx_t DirectGroupMap::LookupLoop(const Vector& key, idx_t count, uint8_t** rows,
-                                 uint32_t* misses) const {
+idx_t DenseGroupArray::FindOrCreateLoop(const Vector& key, idx_t count, uint8_t** rows,
+                                        uint32_t* misses) {
   const T* data = key.data<T>();
   const auto& validity = key.validity();
-  uint8_t* const* slots = slots_.data();
-  const uint64_t size = slots_.size();
-  idx_t missed = 0;
-  // Offsets are computed in wrapping unsigned arithmetic: a key below base_ wraps to a huge
-  // offset and fails the bound check like one above the range.
-  if (validity.AllValid()) {
+  const bool all_valid = validity.AllValid();
+  rows_seen_ += count;
+  {
+    T low = std::numeric_limits<T>::max(), high = std::numeric_limits<T>::min();
     for (idx_t i = 0; i < count; i++) {
-      const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - base_;
-      uint8_t* row = offset < size ? slots[offset] : nullptr;
-      rows[i] = row;
-      misses[missed] = static_cast<uint32_t>(i);
-      missed += row == nullptr;
+      if (!all_valid && !validity.IsValid(i)) continue;
+      low = std::min(low, data[i]);
+      high = std::max(high, data[i]);
     }
-    return missed;
+    // Offsets wrap in unsigned arithmetic: a key below base_ fails the bound check too.
+    if (low <= high && (static_cast<uint64_t>(static_cast<int64_t>(low)) - base_ >= size_ ||
+                        static_cast<uint64_t>(static_cast<int64_t>(high)) - base_ >= size_)) {
+      Grow(low, high);
+    }
   }
+  uint8_t* base_row = data_;
+  const uint64_t size = size_;
+  const uint32_t width = layout_.row_width;
+  const uint32_t validity_offset = layout_.validity_offset;
+  const uint32_t key_offset = layout_.offsets[0];
+  idx_t missed = 0;
+  idx_t created = 0;
   for (idx_t i = 0; i < count; i++) {
-    uint8_t* row;
-    if (validity.IsValid(i)) {
-      const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - base_;
-      row = offset < size ? slots[offset] : nullptr;
-    } else {
-      row = null_row_;
+    const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - base_;
+    if (offset >= size || (!all_valid && !validity.IsValid(i))) {
+      misses[missed++] = static_cast<uint32_t>(i);
+      continue;
+    }
+    uint8_t* row = base_row + offset * width;
+    if (!(row[validity_offset] & 1)) {
+      row[validity_offset] |= 1;
+      StoreRow<T>(row + key_offset, data[i]);
+      created++;
     }
     rows[i] = row;
-    misses[missed] = static_cast<uint32_t>(i);
-    missed += row == nullptr;
   }
+  groups_ += created;
   return missed;
 }
 
-template <typename T>
-void DirectGroupMap::RememberLoop(const Vector& key, const uint32_t* misses, idx_t count,
-                                  uint8_t* const* rows) {
-  const T* data = key.data<T>();
-  const auto& validity = key.validity();
-  int64_t low = INT64_MAX, high = INT64_MIN;
-  for (idx_t k = 0; k < count; k++) {
-    const uint32_t r = misses[k];
-    if (!validity.IsValid(r)) {
-      null_row_ = rows[r];
-      continue;
-    }
-    low = std::min<int64_t>(low, data[r]);
-    high = std::max<int64_t>(high, data[r]);
+void DenseGroupArray::Grow(int64_t low, int64_t high) {
+  int64_t new_low = low, new_high = high;
+  if (data_) {
+    const int64_t old_low = static_cast<int64_t>(base_);
+    const int64_t old_high = static_cast<int64_t>(base_ + size_ - 1);
+    new_low = std::min(new_low, old_low);
+    new_high = std::max(new_high, old_high);
   }
-  rows_seen_ += count;
-  if (low > high) return;  // only NULLs
-  Grow(static_cast<uint64_t>(low), static_cast<uint64_t>(high));
-  const uint64_t size = slots_.size();
-  for (idx_t k = 0; k < count; k++) {
-    const uint32_t r = misses[k];
-    if (!validity.IsValid(r)) continue;
-    const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[r])) - base_;
-    if (offset < size) slots_[offset] = rows[r];
-  }
-}
-
-void DirectGroupMap::Grow(uint64_t low, uint64_t high) {
-  // The range wanted: the current one widened to [low, high] (keys as signed values).
-  uint64_t new_low = low, new_high = high;
-  if (!slots_.empty()) {
-    const uint64_t old_high = base_ + slots_.size() - 1;
-    if (static_cast<int64_t>(base_) < static_cast<int64_t>(new_low)) new_low = base_;
-    if (static_cast<int64_t>(old_high) > static_cast<int64_t>(new_high)) new_high = old_high;
-    if (new_low == base_ && new_high == old_high) return;  // already covered
-  }
-  const uint64_t span = new_high - new_low;  // slots needed - 1, wrapping for huge ranges
-  const uint64_t allowed =
-      std::min<uint64_t>(kMaxSlots, std::max<uint64_t>(1 << 16, 16 * rows_seen_));
+  const uint64_t span = static_cast<uint64_t>(new_high) - static_cast<uint64_t>(new_low);
+  const uint64_t width = layout_.row_width;
+  const uint64_t allowed = std::min<uint64_t>(
+      {kMaxSlots, kMaxBytes / width, std::max<uint64_t>(1 << 16, 16 * rows_seen_)});
   if (span >= allowed) return;  // keys outside the array keep going to the table
   // Room to grow upwards too (keys usually grow), within the allowance.
-  const uint64_t size =
-      std::min<uint64_t>(allowed, std::max<uint64_t>(span + 1, 2 * slots_.size()));
-  const int64_t bytes = static_cast<int64_t>(size * sizeof(uint8_t*)) - reserved_;
+  const uint64_t size = std::min<uint64_t>(allowed, std::max<uint64_t>(span + 1, 2 * size_));
+  const int64_t bytes = static_cast<int64_t>(size * width) - reserved_;
   if (memory_ && bytes > 0) {
     try {
       memory_->Reserve(bytes);
@@ -334,13 +344,52 @@ void DirectGroupMap::Grow(uint64_t low, uint64_t high) {
       return;  // no memory for the array: the table alone does the work
     }
   }
-  std::vector<uint8_t*> slots(size, nullptr);
-  for (uint64_t i = 0; i < slots_.size(); i++) {
-    if (slots_[i]) slots[base_ + i - new_low] = slots_[i];
+  auto* data = static_cast<uint8_t*>(AllocateTable(size * width));
+  if (!data) {
+    if (memory_ && bytes > 0) memory_->Release(bytes);
+    return;
   }
-  slots_ = std::move(slots);
-  base_ = new_low;
+  // Group rows hold no pointers to themselves: they move as bytes.
+  if (data_) {
+    std::memcpy(data + (base_ - static_cast<uint64_t>(new_low)) * width, data_, size_ * width);
+    FreeTable(data_, size_ * width);
+  }
+  data_ = data;
+  size_ = size;
+  base_ = static_cast<uint64_t>(new_low);
   if (bytes > 0) reserved_ += bytes;
+}
+
+void DenseGroupArray::Locate(uint8_t* const* src, idx_t count, uint8_t** rows, bool* fresh) {
+  const uint32_t width = layout_.row_width;
+  for (idx_t i = 0; i < count; i++) {
+    const uint64_t offset = static_cast<uint64_t>(KeyOf(src[i])) - base_;
+    if (offset >= size_) {
+      rows[i] = nullptr;
+      continue;
+    }
+    uint8_t* row = data_ + offset * width;
+    fresh[i] = !Occupied(row);
+    if (fresh[i]) groups_++;
+    rows[i] = row;
+  }
+}
+
+void DenseGroupArray::ForEachBatch(
+    const std::function<void(uint8_t* const* rows, idx_t n)>& fn) const {
+  std::vector<uint8_t*> batch;
+  batch.reserve(kBatchSize);
+  const uint32_t width = layout_.row_width;
+  for (uint64_t i = 0; i < size_; i++) {
+    uint8_t* row = data_ + i * width;
+    if (!Occupied(row)) continue;
+    batch.push_back(row);
+    if (batch.size() == kBatchSize) {
+      fn(batch.data(), batch.size());
+      batch.clear();
+    }
+  }
+  if (!batch.empty()) fn(batch.data(), batch.size());
 }
 
 }  // namespace shears

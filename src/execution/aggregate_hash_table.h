@@ -72,8 +72,11 @@ class GroupedHashTable {
   /// whose states start at zero); may be empty for tables without states.
   using CombineFn = std::function<void(uint8_t* const* src, uint8_t* const* dst, idx_t n,
                                        StringArena& dst_arena)>;
-  void MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine,
-                      GroupScratch& scratch);
+  /// With `divert`, rows of `src` it picks are not merged but appended to `diverted` (they
+  /// stay in `src`).
+  void MergePartition(idx_t p, GroupPartition& src, const CombineFn& combine, GroupScratch& scratch,
+                      const std::function<bool(const uint8_t* row)>& divert = nullptr,
+                      std::vector<uint8_t*>* diverted = nullptr);
 
   GroupPartition& partition(idx_t p) { return *partitions_[p]; }
   idx_t group_count() const;
@@ -89,39 +92,57 @@ class GroupedHashTable {
   std::vector<std::unique_ptr<GroupPartition>> partitions_;
 };
 
-/// In front of a thread's table when the GROUP BY is one integer column: an array indexed by
-/// key - base holds each group's row, so a key seen before costs one load instead of a hash,
-/// a probe and a key comparison. Group rows never move, so the array only caches what the
-/// table holds; keys outside the range it may cover (at most kMaxSlots wide, and not much wider
-/// than the rows seen so far, so a few far-apart keys allocate little) go to the table.
-class DirectGroupMap {
+/// GROUP BY one integer column whose keys fill a dense range (surrogate keys): each group's
+/// row (of the table's layout) lives in an array indexed by key - base, so finding a group is
+/// arithmetic, with no hash, probe, key comparison nor group creation in a hash table; the
+/// array is scanned in key order at the end. A group exists when its key column is valid
+/// (rows start zeroed). Keys outside the range (not much wider than the rows seen so far, so
+/// a few far-apart keys allocate little; at most kMaxSlots and kMaxBytes) and NULL go to a
+/// hash table instead. A thread's array may grow to cover keys that went to its table
+/// before: the same key then has two partial groups, which merging combines.
+class DenseGroupArray {
  public:
-  static constexpr uint64_t kMaxSlots = uint64_t{1} << 20;
+  static constexpr uint64_t kMaxSlots = uint64_t{1} << 21;
+  static constexpr uint64_t kMaxBytes = uint64_t{96} << 20;
 
-  explicit DirectGroupMap(MemoryTracker* memory) : memory_(memory) {}
-  ~DirectGroupMap();
-  DirectGroupMap(const DirectGroupMap&) = delete;
-  DirectGroupMap& operator=(const DirectGroupMap&) = delete;
+  DenseGroupArray(const RowLayout& layout, MemoryTracker* memory)
+      : layout_(layout), memory_(memory) {}
+  ~DenseGroupArray();
+  DenseGroupArray(const DenseGroupArray&) = delete;
+  DenseGroupArray& operator=(const DenseGroupArray&) = delete;
 
-  /// Whether keys of `type` can be mapped (32- and 64-bit integer layouts).
+  /// Whether groups keyed by one column of `type` can be held (32- and 64-bit integers).
   static bool Supports(const LogicalType& type);
-  /// Sets rows[i] for the keys it knows (i < count) and lists the others in `misses`; returns
-  /// how many it listed.
-  idx_t Lookup(const Vector& key, idx_t count, uint8_t** rows, uint32_t* misses) const;
-  /// Remembers the rows the table gave for misses[0..count) (rows indexed by input row).
-  void Remember(const Vector& key, const uint32_t* misses, idx_t count, uint8_t* const* rows);
+  /// For rows i < count of `key`: rows[i] = its group's row when the key is in range (the
+  /// group is created when new; the range may first grow to cover the batch's keys), else i
+  /// goes to `misses` (NULL keys too). Returns the number of misses.
+  idx_t FindOrCreate(const Vector& key, idx_t count, uint8_t** rows, uint32_t* misses);
+  /// Sets rows[i] to the row of the group keyed like src[i] (a row of the same layout with a
+  /// valid key) and fresh[i] to whether it was created, when that key is in range (no
+  /// growth); else rows[i] = null.
+  void Locate(uint8_t* const* src, idx_t count, uint8_t** rows, bool* fresh);
+  /// Calls fn(rows, n) for every group's row, in batches of at most kBatchSize.
+  void ForEachBatch(const std::function<void(uint8_t* const* rows, idx_t n)>& fn) const;
+  idx_t group_count() const { return groups_; }
+  /// Whether the group of `row` (same layout) belongs in this array: a valid key in range.
+  bool Covers(const uint8_t* row) const {
+    return Occupied(row) && static_cast<uint64_t>(KeyOf(row)) - base_ < size_;
+  }
+  void Swap(DenseGroupArray& other);
 
  private:
   template <typename T>
-  idx_t LookupLoop(const Vector& key, idx_t count, uint8_t** rows, uint32_t* misses) const;
-  template <typename T>
-  void RememberLoop(const Vector& key, const uint32_t* misses, idx_t count, uint8_t* const* rows);
-  void Grow(uint64_t low, uint64_t high);
+  idx_t FindOrCreateLoop(const Vector& key, idx_t count, uint8_t** rows, uint32_t* misses);
+  void Grow(int64_t low, int64_t high);
+  int64_t KeyOf(const uint8_t* row) const;
+  bool Occupied(const uint8_t* row) const { return row[layout_.validity_offset] & 1; }
 
+  const RowLayout& layout_;
   MemoryTracker* memory_;
-  uint64_t base_ = 0;  // the key of slots_[0], as two's complement bits
-  std::vector<uint8_t*> slots_;
-  uint8_t* null_row_ = nullptr;
+  uint8_t* data_ = nullptr;  // size_ rows, AllocateTable memory
+  uint64_t base_ = 0;        // the key of row 0, as two's complement bits
+  uint64_t size_ = 0;
+  idx_t groups_ = 0;
   idx_t rows_seen_ = 0;
   int64_t reserved_ = 0;
 };

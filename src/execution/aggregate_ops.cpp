@@ -69,16 +69,7 @@ struct StddevState {
 
 template <typename T>
 inline bool LessThan(const T& a, const T& b) {
-  if constexpr (std::is_same_v<T, double>) {
-    // NaN sorts above every number (as in ORDER BY).
-    return !std::isnan(a) && (std::isnan(b) || a < b);
-  } else if constexpr (std::is_same_v<T, StringRef>) {
-    const uint32_t common = std::min(a.len, b.len);
-    const int c = common == 0 ? 0 : std::memcmp(a.ptr, b.ptr, common);
-    return c != 0 ? c < 0 : a.len < b.len;
-  } else {
-    return a < b;
-  }
+  return AggregateLess(a, b);
 }
 
 inline StringRef View(const StringState& s) {
@@ -429,6 +420,8 @@ void StringFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& 
   }
 }
 
+/// stddev_samp, stddev_pop, var_samp, var_pop: m2 over n - 1 (sample) or n, rooted or not.
+template <bool kSample, bool kRoot>
 void StddevFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out,
                     idx_t out_offset, const AggregateOp& op) {
   // Welford ran on unscaled decimals: scale the deviation once here.
@@ -437,12 +430,13 @@ void StddevFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& 
   double* data = out.data<double>() + out_offset;
   for (idx_t i = 0; i < count; i++) {
     const auto& s = *reinterpret_cast<const StddevState*>(rows[i] + offset);
-    if (s.count < 2) {
+    if (s.count < (kSample ? 2 : 1)) {
       data[i] = 0;
       out.validity().SetNull(out_offset + i);
-    } else {
-      data[i] = std::sqrt(s.m2 / static_cast<double>(s.count - 1)) / divisor;
+      continue;
     }
+    const double variance = s.m2 / static_cast<double>(kSample ? s.count - 1 : s.count);
+    data[i] = kRoot ? std::sqrt(variance) / divisor : variance / (divisor * divisor);
   }
 }
 
@@ -515,10 +509,21 @@ bool BindNumericOp(AggregateOp& op) {
 
 AggregateOp BindAggregateOp(AggregateKind kind, const LogicalType& arg_type,
                             const LogicalType& result_type) {
+  std::vector<LogicalType> inputs;
+  if (arg_type.valid()) inputs.push_back(arg_type);
+  return BindAggregateOp(kind, inputs, result_type, AggregateParams{});
+}
+
+AggregateOp BindAggregateOp(AggregateKind kind, const std::vector<LogicalType>& input_types,
+                            const LogicalType& result_type, const AggregateParams& params) {
   AggregateOp op;
   op.kind = kind;
-  op.arg_type = arg_type;
+  op.arg_type = input_types.empty() ? LogicalType() : input_types[0];
   op.result_type = result_type;
+  op.input_types = input_types;
+  op.params = params;
+  const LogicalType& arg_type = op.arg_type;
+  if (BindExtendedAggregateOp(op)) return op;
   auto unsupported = [&]() {
     return NotSupportedError("aggregate over {} with result {} is not supported",
                              arg_type.ToString(), result_type.ToString());
@@ -561,7 +566,16 @@ AggregateOp BindAggregateOp(AggregateKind kind, const LogicalType& arg_type,
     case AggregateKind::kAny:
       BindValueOp<2>(op);
       return op;
+    case AggregateKind::kBoolAnd:  // FALSE < TRUE: bool_and is min, bool_or max
+      BindValueOp<0>(op);
+      return op;
+    case AggregateKind::kBoolOr:
+      BindValueOp<1>(op);
+      return op;
     case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop:
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
       switch (arg_type.physical()) {
         case PhysicalType::kInt32:
           SetKernels<StddevOp<int32_t>, int32_t>(op);
@@ -578,8 +592,13 @@ AggregateOp BindAggregateOp(AggregateKind kind, const LogicalType& arg_type,
         default:
           throw unsupported();
       }
-      op.finalize = StddevFinalize;
+      op.finalize = kind == AggregateKind::kStddevSamp  ? StddevFinalize<true, true>
+                    : kind == AggregateKind::kStddevPop ? StddevFinalize<false, true>
+                    : kind == AggregateKind::kVarSamp   ? StddevFinalize<true, false>
+                                                        : StddevFinalize<false, false>;
       return op;
+    default:
+      break;
   }
   throw unsupported();
 }

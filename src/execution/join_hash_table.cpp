@@ -27,7 +27,7 @@ JoinHashTable::JoinHashTable(std::vector<LogicalType> key_types,
 
 JoinHashTable::~JoinHashTable() {
   if (entries_) {
-    std::free(entries_);
+    FreeTable(entries_, capacity_ * sizeof(uint64_t));
     if (memory_) memory_->Release(static_cast<int64_t>(capacity_ * sizeof(uint64_t)));
   }
   if (memory_ && direct_bytes_ > 0) memory_->Release(direct_bytes_);
@@ -55,7 +55,7 @@ void JoinHashTable::Build() {
   const uint64_t capacity = std::bit_ceil(std::max<uint64_t>(16, n + n / 2));
   const int64_t bytes = static_cast<int64_t>(capacity * sizeof(uint64_t));
   if (memory_) memory_->Reserve(bytes);
-  entries_ = static_cast<uint64_t*>(std::calloc(capacity, sizeof(uint64_t)));
+  entries_ = static_cast<uint64_t*>(AllocateTable(capacity * sizeof(uint64_t)));
   if (!entries_) {
     if (memory_) memory_->Release(bytes);
     throw OutOfMemoryError("out of memory allocating a join hash table of {} bytes", bytes);

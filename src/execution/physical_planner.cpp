@@ -1,6 +1,8 @@
 #include "execution/physical_planner.h"
 
 #include "common/error.h"
+#include "dynfilter/join_legality.h"
+#include "execution/operator/physical_csv_scan.h"
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
@@ -32,6 +34,11 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       auto filters = ResolveAll(get.filters, get.GetColumnBindings());
+      if (get.dataset->csv()) {
+        result = std::make_unique<PhysicalCsvScan>(get.dataset, get.column_ids, std::move(filters),
+                                                   get.table_name, get.dynamic_filters);
+        break;
+      }
       result = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids, std::move(filters),
                                                    get.table_name, get.dynamic_filters,
                                                    get.runtime_filters);
@@ -134,6 +141,9 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
           types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),
           std::move(residual));
       hash_join->SetRuntimeFilters(join.runtime_filter_producers, join.runtime_filter_note);
+      if (join.dynamic_filter_producers.empty() && join.runtime_filter_producers.empty()) {
+        hash_join->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
+      }
       result = std::move(hash_join);
       result->AddChild(std::move(left));
       result->AddChild(std::move(right));
@@ -202,24 +212,53 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         if (!set.all) result = distinct_of(std::move(result));
         break;
       }
-      if (set.all) {
-        throw NotSupportedError("INTERSECT ALL and EXCEPT ALL are not supported yet");
-      }
-      // INTERSECT / EXCEPT: a semi / anti join on all columns with NULLs equal, then distinct.
+      // INTERSECT / EXCEPT: a semi / anti join on all columns with NULLs equal, the left side
+      // made distinct. The ALL forms keep multiplicities: each side numbers the copies of a
+      // row (row_number() OVER (PARTITION BY every column)), so the k-th copy on the left
+      // meets the k-th on the right: INTERSECT ALL keeps min(m, n) copies, EXCEPT ALL m - n.
+      const size_t key_count = types.size() + (set.all ? 1 : 0);
+      auto numbered = [&](PhysicalOperatorPtr input) {
+        std::vector<LogicalType> numbered_types = types;
+        numbered_types.push_back(LogicalType::Bigint());
+        auto row_number =
+            std::make_unique<BoundWindow>(WindowFunction::kRowNumber, LogicalType::Bigint());
+        row_number->name = "row_number";
+        row_number->unit = WindowFrameUnit::kRows;
+        for (size_t i = 0; i < types.size(); i++) {
+          row_number->partitions.push_back(
+              std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+        }
+        std::vector<BoundExprPtr> windows;
+        windows.push_back(std::move(row_number));
+        auto window = std::make_unique<PhysicalWindow>(numbered_types, std::move(windows));
+        window->AddChild(std::move(input));
+        return PhysicalOperatorPtr(std::move(window));
+      };
+      std::vector<LogicalType> key_types = types;
+      if (set.all) key_types.push_back(LogicalType::Bigint());
       std::vector<BoundExprPtr> left_keys, right_keys;
       std::vector<bool> null_equal;
-      for (size_t i = 0; i < types.size(); i++) {
-        left_keys.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
-        right_keys.push_back(
-            std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+      for (size_t i = 0; i < key_count; i++) {
+        const LogicalType& type = key_types[i];
+        left_keys.push_back(std::make_unique<BoundReference>(type, i, "#" + std::to_string(i)));
+        right_keys.push_back(std::make_unique<BoundReference>(type, i, "#" + std::to_string(i)));
         null_equal.push_back(true);
       }
       auto join = std::make_unique<PhysicalHashJoin>(
-          types, set.kind == SetOperationKind::kIntersect ? JoinKind::kSemi : JoinKind::kAnti,
+          key_types, set.kind == SetOperationKind::kIntersect ? JoinKind::kSemi : JoinKind::kAnti,
           std::move(left_keys), std::move(right_keys), std::move(null_equal), nullptr);
-      join->AddChild(distinct_of(std::move(left)));
-      join->AddChild(std::move(right));
+      join->AddChild(set.all ? numbered(std::move(left)) : distinct_of(std::move(left)));
+      join->AddChild(set.all ? numbered(std::move(right)) : std::move(right));
       result = std::move(join);
+      if (set.all) {
+        std::vector<BoundExprPtr> columns;
+        for (size_t i = 0; i < types.size(); i++) {
+          columns.push_back(std::make_unique<BoundReference>(types[i], i, "#" + std::to_string(i)));
+        }
+        auto projection = std::make_unique<PhysicalProjection>(types, std::move(columns));
+        projection->AddChild(std::move(result));
+        result = std::move(projection);
+      }
       break;
     }
   }

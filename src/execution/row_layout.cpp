@@ -7,10 +7,48 @@
 #include <cstdlib>
 #include <cstring>
 
+#include <sys/mman.h>
+
 #include "common/error.h"
 #include "execution/query_context.h"
 
 namespace shears {
+
+namespace {
+constexpr size_t kHugePage = size_t{2} << 20;
+}  // namespace
+
+void* AllocateTable(size_t bytes) {
+  if (bytes < kHugePage) {
+    void* data = std::malloc(bytes);
+    if (data) std::memset(data, 0, bytes);
+    return data;
+  }
+  // Aligned to a huge page, so the whole range can be backed by them.
+  const size_t mapped = bytes + kHugePage;
+  void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
+  const uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
+  if (aligned > start) munmap(raw, aligned - start);
+  const uintptr_t end = start + mapped;
+  const uintptr_t used_end = aligned + ((bytes + kHugePage - 1) & ~(kHugePage - 1));
+  if (end > used_end) munmap(reinterpret_cast<void*>(used_end), end - used_end);
+  void* data = reinterpret_cast<void*>(aligned);
+  // Fresh mappings are zero; a read before the first write maps the huge zero page, so the
+  // copy on that write costs one fault per 2 MiB.
+  madvise(data, used_end - aligned, MADV_HUGEPAGE);
+  return data;
+}
+
+void FreeTable(void* data, size_t bytes) {
+  if (!data) return;
+  if (bytes < kHugePage) {
+    std::free(data);
+    return;
+  }
+  munmap(data, (bytes + kHugePage - 1) & ~(kHugePage - 1));
+}
 
 namespace {
 uint32_t AlignUp(uint32_t value, uint32_t align) {

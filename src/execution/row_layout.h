@@ -180,4 +180,12 @@ inline uint8_t* EntryRow(uint64_t entry) {
   return reinterpret_cast<uint8_t*>(entry & kPointerMask);
 }
 
+/// Zeroed memory for a large table probed at random (hash table entries, direct arrays);
+/// null when out of memory. Below 2 MiB it is written at once (a table whose first touch is
+/// a probe's read would map the shared zero page and copy it on the first write, a TLB
+/// shootdown across threads per 4 KiB page); from 2 MiB up it is mapped in transparent huge
+/// pages, so a random probe rarely misses the TLB and such a copy happens once per 2 MiB.
+void* AllocateTable(size_t bytes);
+void FreeTable(void* data, size_t bytes);
+
 }  // namespace shears

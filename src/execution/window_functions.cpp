@@ -524,8 +524,15 @@ class FinalizeBatch {
 
 void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowArguments& args,
                       Vector& out, MemoryReservation& reservation) {
-  const Vector* arg = args.args.empty() ? nullptr : args.args[0];
-  const AggregateOp op = BindAggregateOp(w.aggregate, arg ? arg->type() : LogicalType(), w.type);
+  // The kernels take several inputs as consecutive vectors: references to the arguments.
+  std::vector<Vector> inputs(args.args.size());
+  std::vector<LogicalType> input_types;
+  for (size_t i = 0; i < args.args.size(); i++) {
+    inputs[i].Reference(*args.args[i]);
+    input_types.push_back(args.args[i]->type());
+  }
+  const Vector* arg = inputs.empty() ? nullptr : inputs.data();
+  const AggregateOp op = BindAggregateOp(w.aggregate, input_types, w.type, w.params);
   MemoryTracker* memory = reservation.memory();
   auto arena = std::make_shared<StringArena>(memory);
   const bool strings = out.type().IsString();
@@ -533,9 +540,13 @@ void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowAr
   if (w.start == WindowBoundKind::kUnboundedPreceding && w.exclude == WindowExclude::kNoOthers) {
     // Frames [partition start, end(i)) with end(i) never decreasing: one running state, copied
     // for each row (a string state is finalized at once: its bytes are overwritten later).
+    // Collecting aggregates (median, string_agg, ...) finalize in time linear in the frame: a
+    // row whose frame is its predecessor's (a whole partition, peers) copies that result.
+    const bool collecting = IsCollectingAggregate(op.kind);
     std::vector<int128_t> running_storage((op.state_size + 15) / 16 + 1);
     auto* running = reinterpret_cast<uint8_t*>(running_storage.data());
-    FinalizeBatch batch(op, out, reservation, strings ? 1 : kBatchSize);
+    FinalizeBatch batch(op, out, reservation, strings || collecting ? 1 : kBatchSize);
+    const idx_t width = out.type().value_size();
     ForEachPartition(run, [&](idx_t ps, idx_t pe) {
       frames.SetPartition(ps, pe);
       std::memset(running, 0, op.state_size);
@@ -543,6 +554,11 @@ void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowAr
       for (idx_t i = ps; i < pe; i++) {
         CheckEvery(run, i);
         const idx_t end = std::max(frames.End(i), ps);
+        if (collecting && i > ps && end == added) {
+          std::memcpy(out.raw_data() + i * width, out.raw_data() + (i - 1) * width, width);
+          out.validity().Set(i, !out.IsNull(i - 1));
+          continue;
+        }
         if (end > added) {
           op.update_range(running, arg, added, end - added, *arena);
           added = end;

@@ -21,6 +21,7 @@ void RegisterStringFunctions(FunctionRegistry& registry);
 void RegisterLikeFunctions(FunctionRegistry& registry);
 void RegisterDateFunctions(FunctionRegistry& registry);
 void RegisterMiscFunctions(FunctionRegistry& registry);
+void RegisterRegexpFunctions(FunctionRegistry& registry);
 
 BoundScalarFunction MakeBound(std::vector<LogicalType> arg_types, LogicalType return_type,
                               ScalarKernel kernel, bool null_propagating = true,

@@ -1,5 +1,7 @@
-// Conditional functions (coalesce, nullif, greatest, least), math, hash() and random().
+// Conditional functions (coalesce, nullif, greatest, least), math, hash(), md5 / sha256 and
+// random().
 
+#include <openssl/evp.h>
 #include <xxhash.h>
 
 #include <atomic>
@@ -499,6 +501,30 @@ std::optional<BoundScalarFunction> ResolveHash(const std::vector<LogicalType>& a
       /*null_propagating=*/false);
 }
 
+/// md5 / sha256 of VARCHAR or BLOB bytes as lower-case hex (PostgreSQL's and DuckDB's form),
+/// with OpenSSL's libcrypto.
+ScalarKernel DigestKernel(const EVP_MD* (*algorithm)()) {
+  return [algorithm](const Args& a, idx_t count, Vector& result) {
+    const StringRef* in = a[0]->data<StringRef>();
+    StringRef* out = result.data<StringRef>();
+    const EVP_MD* md = algorithm();
+    ForEachValidRow(a, count, result, [&](idx_t row) {
+      unsigned char digest[EVP_MAX_MD_SIZE];
+      unsigned int size = 0;
+      if (EVP_Digest(in[row].ptr, in[row].len, digest, &size, md, nullptr) != 1) {
+        throw InternalError("EVP_Digest failed");
+      }
+      static constexpr char kHex[] = "0123456789abcdef";
+      char text[2 * EVP_MAX_MD_SIZE];
+      for (unsigned int i = 0; i < size; i++) {
+        text[2 * i] = kHex[digest[i] >> 4];
+        text[2 * i + 1] = kHex[digest[i] & 15];
+      }
+      out[row] = result.AddString(std::string_view(text, 2 * size));
+    });
+  };
+}
+
 }  // namespace
 
 void RegisterMiscFunctions(FunctionRegistry& registry) {
@@ -518,7 +544,7 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
   RegisterFixed(registry, "log", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k10>));
   RegisterFixed(registry, "log2", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k2>));
   RegisterFixed(registry, "exp", {kDouble}, kDouble, DoubleFunction(CheckedExp));
-  for (const char* name : {"power", "pow"}) {
+  for (const char* name : {"power", "pow", "^"}) {
     RegisterFixed(registry, name, {kDouble, kDouble}, kDouble,
                   [](const Args& args, idx_t count, Vector& result) {
                     BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
@@ -530,6 +556,10 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
   });
 
   registry.Register("hash", ResolveHash, "hash(ANY, ...)");
+  for (const LogicalType& type : {LogicalType::Varchar(), LogicalType::Blob()}) {
+    RegisterFixed(registry, "md5", {type}, LogicalType::Varchar(), DigestKernel(EVP_md5));
+    RegisterFixed(registry, "sha256", {type}, LogicalType::Varchar(), DigestKernel(EVP_sha256));
+  }
   for (const char* name : {"random", "rand"}) {
     registry.Register(
         name,

@@ -19,6 +19,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterLikeFunctions(r);
     RegisterDateFunctions(r);
     RegisterMiscFunctions(r);
+    RegisterRegexpFunctions(r);
     return r;
   }();
   return registry;

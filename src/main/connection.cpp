@@ -332,8 +332,10 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
       }
       case ast::StatementKind::kCreateView: {
         auto& view = static_cast<const ast::CreateViewStatement&>(*statement);
-        // Bind once now so a broken view is reported at CREATE time.
+        // Bind once now so a broken view is reported at CREATE time; its paths only up to
+        // their first file (the queries using the view list them).
         Binder binder(database_.catalog(), &sql);
+        binder.SetCheckOnly(true);
         binder.Bind(*view.query);
         database_.catalog().CreateView(view.name, {view.sql, view.column_aliases}, view.or_replace);
         result = QueryResult();

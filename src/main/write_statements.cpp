@@ -12,6 +12,7 @@
 
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
@@ -20,6 +21,7 @@
 #include "parser/parser.h"
 #include "parser/transformer.h"
 #include "planner/binder.h"
+#include "storage/csv/csv_options.h"
 
 namespace shears {
 
@@ -104,20 +106,28 @@ void CastForWrite(BoundWrite& write, const std::vector<LogicalType>& types,
   Project(write, std::move(exprs), names);
 }
 
-/// Optimizes and runs the bound query into a PARQUET_WRITE sink; the files it wrote.
-std::vector<WrittenPartFile> ExecuteWrite(BoundQuery bound, const Settings& settings,
-                                          ParquetWriteSpec spec) {
-  spec.max_partitions = settings.GetInt("partitioned_write_max_partitions");
+/// Optimizes and runs the bound query into `sink`; then `done(context)` reads what it wrote.
+template <typename Done>
+auto ExecuteInto(BoundQuery bound, const Settings& settings, PhysicalOperatorPtr sink, Done done) {
   Optimize(bound.plan, settings);
   PhysicalPlanner planner;
-  PhysicalOperatorPtr physical = planner.Plan(*bound.plan);
-  auto sink = std::make_unique<PhysicalParquetWrite>(bound.types, std::move(spec));
-  sink->AddChild(std::move(physical));
+  sink->AddChild(planner.Plan(*bound.plan));
   QueryContext query_context(settings);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   Executor executor(context);
   executor.Execute(*sink);
-  return PhysicalParquetWrite::TakeFiles(context, *sink);
+  return done(context, *sink);
+}
+
+/// Optimizes and runs the bound query into a PARQUET_WRITE sink; the files it wrote.
+std::vector<WrittenPartFile> ExecuteWrite(BoundQuery bound, const Settings& settings,
+                                          ParquetWriteSpec spec) {
+  spec.max_partitions = settings.GetInt("partitioned_write_max_partitions");
+  auto sink = std::make_unique<PhysicalParquetWrite>(bound.types, std::move(spec));
+  return ExecuteInto(std::move(bound), settings, std::move(sink),
+                     [](ExecutionContext& context, const PhysicalOperator& op) {
+                       return PhysicalParquetWrite::TakeFiles(context, op);
+                     });
 }
 
 /// Index of `name` (case-insensitive) among `names`, or -1.
@@ -284,9 +294,7 @@ CopyOptions ParseCopyOptions(const std::vector<ast::WriteOption>& options) {
   for (const auto& option : options) {
     const std::string& name = option.name;
     if (name == "format") {
-      if (option.values.size() != 1 || Lower(option.values[0]) != "parquet") {
-        throw NotSupportedError("COPY writes FORMAT parquet only");
-      }
+      continue;  // parquet: CopyFormat sent csv elsewhere
     } else if (name == "partition_by") {
       if (option.values.empty()) throw InvalidInputError("PARTITION_BY needs column names");
       out.partition_by = option.values;
@@ -337,8 +345,167 @@ class ScopedRemove {
   fs::path path_;
 };
 
+/// The FORMAT option's value, else the path's extension: "csv" or "parquet".
+std::string CopyFormat(const ast::CopyStatement& copy) {
+  for (const auto& option : copy.options) {
+    if (option.name == "format" && option.values.size() == 1) {
+      const std::string format = Lower(option.values[0]);
+      if (format != "csv" && format != "parquet") {
+        throw NotSupportedError("COPY reads and writes FORMAT csv or parquet, not '{}'",
+                                option.values[0]);
+      }
+      return format;
+    }
+  }
+  return HasCsvExtension(copy.path) ? "csv" : "parquet";
+}
+
+/// A staging file next to `target` (same file system, so the rename into place is atomic;
+/// hidden, so readers of the directory skip it).
+fs::path StagingPath(const fs::path& target) {
+  const std::string id =
+      std::to_string(::getpid()) + "-" +
+      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  return target.parent_path() / ("." + target.filename().string() + ".shears-staging-" + id);
+}
+
+/// COPY ... TO 'x.csv' (FORMAT csv, HEADER, DELIMITER ',', QUOTE '"', ESCAPE '"', NULLSTR '').
+QueryResult RunCopyToCsv(Database& database, const Settings& settings, const std::string& sql,
+                         const ast::CopyStatement& copy) {
+  CsvWriteSpec spec;
+  auto single_char = [](const ast::WriteOption& option) {
+    const std::string v = option.values.size() == 1 ? option.values[0] : std::string();
+    if (v == "\\t") return '\t';
+    if (v.size() != 1) {
+      throw InvalidInputError("COPY option {} takes a single character", option.name);
+    }
+    return v[0];
+  };
+  std::string compression = "auto";
+  bool escape_given = false;
+  for (const auto& option : copy.options) {
+    const std::string& name = option.name;
+    if (name == "format") {
+      continue;
+    } else if (name == "header") {
+      spec.header = OptionBool(option);
+    } else if (name == "delimiter" || name == "delim" || name == "sep") {
+      spec.delimiter = single_char(option);
+    } else if (name == "quote") {
+      spec.quote = single_char(option);
+    } else if (name == "escape") {
+      spec.escape = single_char(option);
+      escape_given = true;
+    } else if (name == "nullstr" || name == "null") {
+      spec.null_string = option.values.empty() ? std::string() : option.values[0];
+    } else if (name == "compression") {
+      compression = option.values.size() == 1 ? Lower(option.values[0]) : std::string();
+      if (compression != "gzip" && compression != "none" && compression != "auto" &&
+          compression != "uncompressed") {
+        throw InvalidInputError("COPY ... (FORMAT csv) takes COMPRESSION gzip or none");
+      }
+    } else {
+      throw InvalidInputError(
+          "unknown COPY option '{}' for FORMAT csv (supported: FORMAT, HEADER, DELIMITER, "
+          "QUOTE, ESCAPE, NULLSTR, COMPRESSION)",
+          name);
+    }
+  }
+  if (!escape_given) spec.escape = spec.quote;
+  const fs::path target = fs::absolute(copy.path).lexically_normal();
+  spec.gzip = compression == "gzip" ||
+              (compression == "auto" && Lower(target.extension().string()) == ".gz");
+  std::error_code ec;
+  if (!fs::is_directory(target.parent_path(), ec)) {
+    throw IOError("COPY: the directory '{}' does not exist", target.parent_path().string());
+  }
+  if (fs::is_directory(target, ec)) {
+    throw IOError("COPY: '{}' is a directory; give a file name", target.string());
+  }
+  BoundQuery bound = BindWrite(database.catalog(), settings, sql, *copy.query).query;
+  const fs::path staging = StagingPath(target);
+  ScopedRemove cleanup(staging);
+  spec.path = staging.string();
+  spec.names = bound.names;
+  auto sink = std::make_unique<PhysicalCsvWrite>(bound.types, std::move(spec));
+  WrittenPartFile written;
+  written.file_name = target.filename().string();
+  written.file.rows = ExecuteInto(std::move(bound), settings, std::move(sink),
+                                  [](ExecutionContext& context, const PhysicalOperator& op) {
+                                    return PhysicalCsvWrite::RowsWritten(context, op);
+                                  });
+  fs::rename(staging, target, ec);
+  if (ec) throw IOError("COPY: cannot move the file to '{}': {}", target.string(), ec.message());
+  return WriteSummary({written});
+}
+
+QueryResult RunInsert(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::InsertStatement& insert);
+
+/// COPY t [(cols)] FROM 'file' (options): INSERT INTO t [(cols)] SELECT * FROM
+/// read_csv('file', options, columns = the target columns' names and types) (read_parquet
+/// for FORMAT parquet). The header is off unless HEADER says otherwise, as in PostgreSQL.
+QueryResult RunCopyFrom(Database& database, const Settings& settings, const std::string& sql,
+                        const ast::CopyStatement& copy) {
+  auto table = database.catalog().FindTable(copy.table);
+  if (!table) {
+    throw BinderError("{}\n{}", fmt::format("table '{}' does not exist", copy.table),
+                      FormatErrorPosition(sql, copy.table_location));
+  }
+  // CSV unless FORMAT parquet says otherwise or the file is named .parquet.
+  bool csv = Lower(fs::path(copy.path).extension().string()) != ".parquet";
+  for (const auto& option : copy.options) {
+    if (option.name == "format") csv = CopyFormat(copy) == "csv";
+  }
+  auto function = std::make_unique<ast::TableFunctionRef>();
+  function->name = csv ? "read_csv" : "read_parquet";
+  auto constant = [](std::string text) {
+    auto c = std::make_unique<ast::ConstantExpr>();
+    c->value = Value::Varchar(std::move(text));
+    return c;
+  };
+  function->args.push_back(constant(copy.path));
+  if (csv) {
+    bool header = false;
+    for (const auto& option : copy.options) {
+      if (option.name == "format") continue;
+      if (option.name == "header") header = true;
+      function->named_args.emplace_back(
+          option.name, constant(option.values.empty() ? "true" : option.values[0]));
+    }
+    if (!header) function->named_args.emplace_back("header", constant("false"));
+    std::string columns;
+    std::vector<std::string> names;
+    for (const auto& column : table->columns)
+      names.push_back(column.name);
+    auto add = [&](const CatalogColumn& column) {
+      columns += (columns.empty() ? "" : ", ") + column.name + " " + column.type.ToString();
+    };
+    for (const auto& name : copy.columns.empty() ? names : copy.columns) {
+      const int index = FindName(names, name);
+      if (index < 0) throw BinderError("table '{}' has no column '{}'", copy.table, name);
+      add(table->columns[static_cast<size_t>(index)]);
+    }
+    function->named_args.emplace_back("columns", constant(columns));
+  } else if (!copy.options.empty() &&
+             !(copy.options.size() == 1 && copy.options[0].name == "format")) {
+    throw InvalidInputError("COPY ... FROM a Parquet file takes no options but FORMAT");
+  }
+  auto select = std::make_unique<ast::SelectNode>();
+  select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+  select->from = std::move(function);
+  ast::InsertStatement insert;
+  insert.name = copy.table;
+  insert.name_location = copy.table_location;
+  insert.columns = copy.columns;
+  insert.query = std::move(select);
+  return RunInsert(database, settings, sql, insert);
+}
+
 QueryResult RunCopy(Database& database, const Settings& settings, const std::string& sql,
                     const ast::CopyStatement& copy) {
+  if (copy.is_from) return RunCopyFrom(database, settings, sql, copy);
+  if (CopyFormat(copy) == "csv") return RunCopyToCsv(database, settings, sql, copy);
   CopyOptions options = ParseCopyOptions(copy.options);
   BoundQuery bound = BindWrite(database.catalog(), settings, sql, *copy.query).query;
   ParquetWriteSpec spec;

@@ -13,8 +13,8 @@
 // a UNION input cast to the common type): each partition value is mapped through it, then
 // looked up.
 //
-// Legal when the join drops probe rows without a match: INNER, SEMI, RIGHT (probe = left side
-// here). ANTI joins prune the other way (a partition whose value is in the key set holds only
+// Legality (dynfilter/join_legality.h): legal when the join drops probe rows without a match:
+// INNER, SEMI, RIGHT (probe = left side here). ANTI joins prune the other way (a partition whose value is in the key set holds only
 // rows the anti join removes) when the key is the only condition and there is no residual.
 // LEFT, FULL and MARK joins keep unmatched probe rows: never pruned. The key is traced through
 // filters, projections of plain columns, aggregates grouping on it, inner joins (either
@@ -28,6 +28,7 @@
 #include <set>
 
 #include "common/numeric_cast.h"
+#include "dynfilter/join_legality.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 
@@ -105,22 +106,12 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
     Visit(*child, next_id, fallback_ratio);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
-  const bool keep_mode = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kSemi ||
-                         join.join_kind == JoinKind::kRight;
-  const bool skip_mode =
-      join.join_kind == JoinKind::kAnti && join.conditions.size() == 1 && !join.residual;
-  if (join.conditions.empty()) {
-    // A cross product, or a join whose condition has no equality: no key to prune by.
-    join.dynamic_filter_note = "no equality key to prune by";
+  const ProbeFilterLegality legality = ProbeSideFilterLegality(join, true);
+  if (!legality.any()) {
+    join.dynamic_filter_note = legality.reason;
     return;
   }
-  if (!keep_mode && !skip_mode) {
-    join.dynamic_filter_note =
-        std::string(JoinKindName(join.join_kind)) + " join keeps unmatched probe rows";
-    if (join.join_kind == JoinKind::kAnti)
-      join.dynamic_filter_note = "anti join with several conditions or a residual";
-    return;
-  }
+  const bool skip_mode = legality.skip;
   // A build side with a filter is selective (Spark's hasPartitionPruningFilter); one without
   // must be estimated to pay for itself (see Benefit).
   LogicalOperator& build = *join.children[1];
@@ -128,7 +119,7 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
   std::string reasons;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
-    if (condition.null_equal) continue;
+    if (!ConditionFiltersKeys(condition)) continue;
     // The key is a column, or a deterministic expression of one column (a cast, p + 1):
     // then each partition value is mapped through it before the lookup.
     const auto referenced = ReferencedBindings(*condition.left);

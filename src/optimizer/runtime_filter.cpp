@@ -11,7 +11,7 @@
 //     FILTER i_category = 'Music'
 //       GET item
 //
-// Legal for INNER, SEMI and RIGHT joins (the probe is the left side here; RIGHT keeps only
+// Legal (dynfilter/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side here; RIGHT keeps only
 // unmatched build rows). Keys are traced transitively: through an inner join on
 // `key = other`, `other`'s scan is filtered too. Conditions compared with IS NOT DISTINCT FROM are
 // left out (NULL matches there). Conditions that trace to the same scan form one filter on their
@@ -32,6 +32,7 @@
 
 #include "common/error.h"
 #include "common/numeric_cast.h"
+#include "dynfilter/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -133,10 +134,9 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
   if (join.conditions.empty()) return;
-  if (join.join_kind != JoinKind::kInner && join.join_kind != JoinKind::kSemi &&
-      join.join_kind != JoinKind::kRight) {
-    join.runtime_filter_note =
-        std::string(JoinKindName(join.join_kind)) + " join keeps probe rows without a match";
+  const ProbeFilterLegality legality = ProbeSideFilterLegality(join, false);
+  if (!legality.keep) {
+    join.runtime_filter_note = legality.reason;
     return;
   }
   // Group the usable conditions by the scan their probe key reaches.
@@ -149,7 +149,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   std::string reason;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
-    if (condition.null_equal) {
+    if (!ConditionFiltersKeys(condition)) {
       reason = "keys compared with IS NOT DISTINCT FROM";
       continue;
     }

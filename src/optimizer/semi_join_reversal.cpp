@@ -16,13 +16,31 @@
 // on the smaller side (the dimension) and dynamic_partition_pruning / runtime_filter trace the
 // probe key through the aggregate, which groups on it, down to the fact's scan.
 //
-// Planned only when it can pay off: dynamic filtering on, `=` keys without a residual, the
-// subquery side estimated larger than the outer side and one of its keys reaching a scan. Not
-// below a set operation (its inputs are matched by position, and the join now has more
-// columns).
+// An anti join (`NOT EXISTS`, correlated on `=` keys) over a larger subquery side becomes a
+// right anti join made of a LEFT join and a filter keeping the outer rows without a match:
+//
+//   JOIN ANTI ON d_date_sk = ss_sold_date_sk       FILTER (ss_sold_date_sk IS NULL)
+//     FILTER d_year = 2000                   =>      JOIN LEFT ON d_date_sk = ss_sold_date_sk
+//       GET date_dim                                   FILTER d_year = 2000 ...
+//     GET store_sales                                  GET store_sales
+//
+// Equal answers: a matched outer row comes out with a non-NULL subquery key (equality never
+// holds for NULL) and is dropped, each outer row without a match (NULL keys included: they
+// match nothing, as NOT EXISTS wants) comes out once with NULLs; a residual stays the join's,
+// deciding what a match is in both. build_side swaps the LEFT join into a RIGHT join building
+// on the outer side, whose keys then prune the fact on the probe side (join_legality.h: a
+// RIGHT join drops probe rows without a match). `x NOT IN (SELECT ...)` stays a mark join:
+// its NULL answers depend on the whole subquery (is it empty, does it hold a NULL), which
+// pruning it would change.
+//
+// Planned only when it can pay off: dynamic filtering on, `=` keys (semi joins: without a
+// residual), the subquery side estimated larger than the outer side and one of its keys
+// reaching a scan. Not below a set operation (its inputs are matched by position, and the
+// join now has more columns).
 
 #include <algorithm>
 
+#include "dynfilter/join_legality.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 
@@ -68,19 +86,45 @@ uint32_t MaxTableIndex(LogicalOperator& op) {
   return max_index;
 }
 
-bool Reversible(LogicalJoin& join) {
-  if (join.join_kind != JoinKind::kSemi || join.residual || join.conditions.empty()) return false;
+// Whether the subquery side is the larger and one of its keys reaches a scan there.
+bool SubqueryPrunable(LogicalJoin& join) {
+  if (join.conditions.empty()) return false;
   const double outer_rows = join.children[0]->estimated_rows;
   const double subquery_rows = join.children[1]->estimated_rows;
   if (outer_rows < 0 || subquery_rows < 0 || !(outer_rows < subquery_rows)) return false;
   bool reaches_scan = false;
   for (const auto& condition : join.conditions) {
-    if (condition.null_equal) return false;
+    if (!ConditionFiltersKeys(condition)) return false;
     const auto referenced = ReferencedBindings(*condition.right);
     if (referenced.size() == 1 && !TraceToScans(*join.children[1], referenced[0]).empty())
       reaches_scan = true;
   }
   return reaches_scan;
+}
+
+bool Reversible(LogicalJoin& join) {
+  return join.join_kind == JoinKind::kSemi && !join.residual && SubqueryPrunable(join);
+}
+
+// The subquery side's key column of a condition: NULL on the rows a LEFT join adds for outer
+// rows without a match, never NULL on a match.
+const BoundExpr* AntiMarker(LogicalJoin& join) {
+  if (join.join_kind != JoinKind::kAnti || !SubqueryPrunable(join)) return nullptr;
+  for (const auto& condition : join.conditions) {
+    if (condition.right->kind == BoundExprKind::kColumnRef) return condition.right.get();
+  }
+  return nullptr;
+}
+
+// `slot` (an anti join) becomes FILTER (marker IS NULL) over it as a LEFT join.
+void ReverseAnti(LogicalOperatorPtr& slot, const BoundExpr& marker) {
+  auto filter = std::make_unique<LogicalFilter>();
+  filter->conditions.push_back(std::make_unique<BoundIsNull>(marker.Copy(), false));
+  static_cast<LogicalJoin&>(*slot).join_kind = JoinKind::kLeft;
+  EstimateSubtree(*slot);
+  filter->children.push_back(std::move(slot));
+  slot = std::move(filter);
+  EstimateSubtree(*slot);
 }
 
 void Reverse(LogicalJoin& join, uint32_t& next_index) {
@@ -101,15 +145,22 @@ void Reverse(LogicalJoin& join, uint32_t& next_index) {
   EstimateSubtree(join);
 }
 
-bool Visit(LogicalOperator& op, bool positional, uint32_t& next_index) {
+bool Visit(LogicalOperatorPtr& slot, bool positional, uint32_t& next_index) {
+  LogicalOperator& op = *slot;
   bool changed = false;
   for (auto& child : op.children)
-    changed = Visit(*child, op.type == LogicalOperatorType::kSetOperation, next_index) || changed;
+    changed = Visit(child, op.type == LogicalOperatorType::kSetOperation, next_index) || changed;
   if (positional || op.type != LogicalOperatorType::kJoin) return changed;
   auto& join = static_cast<LogicalJoin&>(op);
-  if (!Reversible(join)) return changed;
-  Reverse(join, next_index);
-  return true;
+  if (Reversible(join)) {
+    Reverse(join, next_index);
+    return true;
+  }
+  if (const BoundExpr* marker = AntiMarker(join)) {
+    ReverseAnti(slot, *marker);
+    return true;
+  }
+  return changed;
 }
 
 }  // namespace
@@ -118,7 +169,7 @@ void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings) {
   if (!settings.GetBool("dynamic_filtering")) return;
   uint32_t next_index = MaxTableIndex(*plan) + 1;
   // The plan's own output is matched by position too.
-  if (Visit(*plan, true, next_index)) EstimateSubtree(*plan);  // above the rewritten joins
+  if (Visit(plan, true, next_index)) EstimateSubtree(*plan);  // above the rewritten joins
 }
 
 }  // namespace shears

@@ -2,6 +2,7 @@
 
 #include <functional>
 
+#include "dynfilter/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -129,24 +130,16 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
     }
     case LogicalOperatorType::kJoin: {
       auto& join = static_cast<LogicalJoin&>(op);
-      const bool inner = join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross;
-      const bool equates = inner || join.join_kind == JoinKind::kSemi;
       const size_t before = out.size();
       bool on_left = false;
       for (const auto& b : op.children[0]->GetColumnBindings())
         on_left = on_left || b == binding;
-      if (on_left) {
-        if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kFull) return;
-        TraceAll(*op.children[0], path, out);
-      } else if (inner) {
-        TraceAll(*op.children[1], path, out);
-      } else {
-        return;
-      }
-      if (!equates || out.size() == before) return;
+      if (!FilterPassesJoin(join.join_kind, on_left)) return;
+      TraceAll(*op.children[on_left ? 0 : 1], path, out);
+      if (!JoinEquatesKeys(join.join_kind) || out.size() == before) return;
       // The other side of `binding = other`: filtered by the same keys.
       for (const auto& c : join.conditions) {
-        if (c.null_equal || c.left->kind != BoundExprKind::kColumnRef ||
+        if (!ConditionFiltersKeys(c) || c.left->kind != BoundExprKind::kColumnRef ||
             c.right->kind != BoundExprKind::kColumnRef) {
           continue;
         }

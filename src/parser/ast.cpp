@@ -214,7 +214,11 @@ std::string FunctionExpr::CallText() const {
       return "position(" + Operand(args[1]) + " IN " + Operand(args[0]) + ")";
     }
   }
-  return name + "(" + (distinct ? "DISTINCT " : "") + JoinExprs(args) + ")";
+  if (within_group) {
+    return name + "(" + JoinExprs(args) + ") WITHIN GROUP (ORDER BY " + OrderByList(order_by) + ")";
+  }
+  return name + "(" + (distinct ? "DISTINCT " : "") + JoinExprs(args) +
+         (order_by.empty() ? "" : " ORDER BY " + OrderByList(order_by)) + ")";
 }
 
 std::string TypeName::ToString() const {

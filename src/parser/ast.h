@@ -76,6 +76,8 @@ struct OperatorExpr : Expr {
 
 struct WindowSpec;
 
+struct OrderByItem;
+
 struct FunctionExpr : Expr {
   FunctionExpr() : Expr(ExprKind::kFunction) {}
   ~FunctionExpr() override;
@@ -84,6 +86,10 @@ struct FunctionExpr : Expr {
   bool distinct = false;  // count(DISTINCT x)
   bool star = false;      // count(*)
   ExprPtr filter;         // aggregate FILTER (WHERE ...); null when absent
+  /// string_agg(x, ',' ORDER BY y), and the ORDER BY of WITHIN GROUP (ORDER BY x)
+  /// (`within_group`: percentile_cont(0.5) WITHIN GROUP (ORDER BY x)).
+  std::vector<OrderByItem> order_by;
+  bool within_group = false;
   /// f(...) OVER (...): a window function call (null for plain calls).
   std::unique_ptr<WindowSpec> over;
   std::string ToString() const override;
@@ -463,9 +469,14 @@ struct WriteOption {
   int location = -1;
 };
 
-/// COPY (query) TO 'path' [(option, ...)] (also COPY table TO ...).
+/// COPY (query) TO 'path' [(option, ...)] (also COPY table TO ...), and COPY table [(cols)]
+/// FROM 'path' [(option, ...)] (is_from: `table`, `columns`; no query).
 struct CopyStatement : Statement {
   CopyStatement() : Statement(StatementKind::kCopy) {}
+  bool is_from = false;
+  std::string table;
+  int table_location = -1;
+  std::vector<std::string> columns;
   QueryNodePtr query;
   std::string path;
   std::vector<WriteOption> options;

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "parser/transformer.h"
+#include "storage/csv/csv_options.h"
 
 namespace shears::parser_internal {
 
@@ -140,12 +141,13 @@ bool EndsUnaliasedSubquery(int token) {
   }
 }
 
-// Finds string literals in table position (they become read_parquet calls) and subqueries in
-// table position without an alias (they get one). Each parenthesis level tracks whether it is
-// inside a FROM clause: FROM counts only after a SELECT of the same level (so EXTRACT(x FROM
-// y), SUBSTRING(s FROM n), TRIM(FROM s) and IS DISTINCT FROM do not start one), and the clause
-// runs, across JOIN ... ON/USING and commas, until a keyword that starts another clause.
-void FindTableRewrites(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+// Finds string literals in table position (they become read_parquet or read_csv calls) and
+// subqueries in table position without an alias (they get one). Each parenthesis level tracks
+// whether it is inside a FROM clause: FROM counts only after a SELECT of the same level (so
+// EXTRACT(x FROM y), SUBSTRING(s FROM n), TRIM(FROM s) and IS DISTINCT FROM do not start one), and
+// the clause runs, across JOIN ... ON/USING and commas, until a keyword that starts another clause.
+void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
   struct Level {
     bool select_seen = false;
     bool in_from = false;
@@ -206,7 +208,12 @@ void FindTableRewrites(const std::vector<SqlToken>& tokens, std::vector<Replacem
       case PG_QUERY__TOKEN__SCONST:
         if (level.in_from && (prev == PG_QUERY__TOKEN__FROM || prev == PG_QUERY__TOKEN__JOIN ||
                               prev == ',' || prev_opened_table_paren)) {
-          out->push_back({t.start, t.start, "read_parquet("});
+          // By extension: 'x.csv', 'x.tsv', 'x.csv.gz', 'dir/*.csv' are CSV (read_csv).
+          std::string_view text(sql.data() + t.start, t.end - t.start);
+          if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
+            text = text.substr(1, text.size() - 2);
+          }
+          out->push_back({t.start, t.start, HasCsvExtension(text) ? "read_csv(" : "read_parquet("});
           out->push_back({t.end, t.end, ")"});
         }
         break;
@@ -415,7 +422,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   RewrittenSql result;
   result.tokens = Scan(sql);
   std::vector<Replacement> replacements;
-  FindTableRewrites(result.tokens, &replacements);
+  FindTableRewrites(sql, result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
   if (replacements.empty()) {

@@ -30,8 +30,8 @@ std::string OperatorName(PgQuery__Node** names, size_t n) {
 }
 
 bool IsSupportedOperator(const std::string& op) {
-  static const char* const kOperators[] = {"+", "-",  "*", "/",  "%", "||",
-                                           "=", "<>", "<", "<=", ">", ">="};
+  static const char* const kOperators[] = {"+",  "-",  "*",   "/", "%",  "||", "//", "^", "~",
+                                           "!~", "~*", "!~*", "=", "<>", "<",  "<=", ">", ">="};
   for (const char* candidate : kOperators) {
     if (op == candidate) return true;
   }
@@ -772,12 +772,6 @@ ast::ExprPtr Transformer::TransformBoolExpr(const PgQuery__BoolExpr* expr) {
 }
 
 ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
-  if (call->agg_within_group) {
-    ThrowNotSupported("WITHIN GROUP is not supported yet", call->location);
-  }
-  if (call->n_agg_order > 0) {
-    ThrowNotSupported("ORDER BY inside aggregate functions is not supported yet", call->location);
-  }
   if (call->func_variadic) ThrowNotSupported("VARIADIC is not supported", call->location);
 
   std::vector<std::string> names = StringList(call->funcname, call->n_funcname, call->location);
@@ -791,6 +785,9 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   function->distinct = call->agg_distinct;
   function->args = TransformExprList(call->args, call->n_args);
   if (call->agg_filter != nullptr) function->filter = TransformExpr(call->agg_filter);
+  for (size_t i = 0; i < call->n_agg_order; i++)
+    function->order_by.push_back(TransformSortBy(call->agg_order[i]));
+  function->within_group = call->agg_within_group;
   if (call->over != nullptr) {
     function->over = std::make_unique<ast::WindowSpec>(TransformWindowDef(call->over));
   }

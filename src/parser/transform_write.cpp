@@ -36,15 +36,24 @@ bool OptionArgText(const PgQuery__Node* arg, std::string* text) {
 }  // namespace
 
 ast::StatementPtr Transformer::TransformCopy(const PgQuery__CopyStmt* stmt, int begin) {
-  if (stmt->is_from)
-    ThrowNotSupportedAt("COPY ... FROM is not supported (read files with FROM 'path')", begin);
-  if (stmt->is_program) ThrowNotSupportedAt("COPY ... TO PROGRAM is not supported", begin);
+  if (stmt->is_program) ThrowNotSupportedAt("COPY ... PROGRAM is not supported", begin);
   if (stmt->filename == nullptr || *stmt->filename == '\0') {
-    ThrowNotSupportedAt("COPY needs a file or directory: COPY (query) TO 'path'", begin);
+    ThrowNotSupportedAt(stmt->is_from ? "COPY ... FROM needs a file: COPY t FROM 'x.csv'"
+                                      : "COPY needs a file or directory: COPY (query) TO 'path'",
+                        begin);
   }
   auto copy = std::make_unique<ast::CopyStatement>();
   copy->path = stmt->filename;
-  if (!IsNull(stmt->query)) {
+  if (stmt->is_from) {
+    // COPY t [(cols)] FROM 'x.csv': runs as INSERT INTO t [(cols)] SELECT * FROM read_csv(...).
+    if (stmt->relation == nullptr) ThrowNotSupportedAt("COPY ... FROM needs a table", begin);
+    if (stmt->where_clause != nullptr)
+      ThrowNotSupportedAt("COPY ... FROM ... WHERE is not supported", begin);
+    copy->is_from = true;
+    copy->table = Lower(stmt->relation->relname);
+    copy->table_location = Loc(stmt->relation->location);
+    copy->columns = StringList(stmt->attlist, stmt->n_attlist, -1);
+  } else if (!IsNull(stmt->query)) {
     copy->query = TransformQuery(stmt->query);
   } else {
     // COPY t TO ...: all columns of the table (or the listed ones).

@@ -96,6 +96,20 @@ std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::str
                                             const std::string& name);
 
 bool IsAggregateFunction(const std::string& name);
+/// An aggregate call resolved (bind_aggregate.cpp): kind, result type, the kernels' inputs
+/// (empty for count(*); see BoundAggregate::extra_args) and constant parameters.
+struct ResolvedAggregate {
+  AggregateKind kind = AggregateKind::kCountStar;
+  LogicalType type;
+  std::vector<BoundExprPtr> inputs;
+  AggregateParams params;
+};
+/// `name` over bound `args` and ORDER BY keys (of the call, or of WITHIN GROUP).
+ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<BoundExprPtr> args,
+                                       std::vector<BoundOrderBy> order_by, bool within_group,
+                                       bool star, bool distinct);
+/// agg(...) FILTER (WHERE condition): the first input becomes NULL where it does not hold.
+void ApplyAggregateFilter(ResolvedAggregate& aggregate, BoundExprPtr condition);
 /// row_number, rank, lag, ...: functions that exist only with OVER (bind_window.cpp).
 bool IsWindowOnlyFunction(const std::string& name);
 /// The kind and result type of aggregate `name` over `arg` (null: count(*)); may cast `arg`.

@@ -50,11 +50,6 @@ BoundExprPtr Fold(BoundExprPtr expr) {
 
 }  // namespace
 
-bool IsAggregateFunction(const std::string& name) {
-  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max" ||
-         name == "stddev_samp" || name == "stddev" || name == "any_value" || name == "first";
-}
-
 AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, LogicalType* type) {
   if (!arg) {
     *type = LogicalType::Bigint();
@@ -66,7 +61,12 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
     return AggregateKind::kCount;
   }
   if (name == "sum") {
-    if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
+    // PostgreSQL's result types (docs/types.md): sum(INTEGER) is BIGINT (overflow is an error),
+    // sum(BIGINT) and sum(DECIMAL(p,s)) are DECIMAL(38,0) / DECIMAL(38,s) where PostgreSQL's
+    // NUMERIC is unbounded, as DuckDB.
+    if (t.id() == TypeId::kInteger) {
+      *type = LogicalType::Bigint();
+    } else if (t.id() == TypeId::kBigint) {
       *type = LogicalType::Decimal(38, 0);
     } else if (t.id() == TypeId::kDecimal) {
       *type = LogicalType::Decimal(38, t.scale());
@@ -74,7 +74,7 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
       *type = LogicalType::Double();
     } else if (!t.valid()) {
       arg = CastTo(std::move(arg), LogicalType::Integer());
-      *type = LogicalType::Decimal(38, 0);
+      *type = LogicalType::Bigint();
     } else {
       throw BinderError("sum is not defined for {}", t.ToString());
     }
@@ -346,8 +346,8 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kFunction: {
       const auto& fn = static_cast<const ast::FunctionExpr&>(expr);
       const std::string name = AsciiLower(fn.name);
-      if (fn.over && fn.filter) {
-        throw NotSupportedError("FILTER on window functions is not supported yet");
+      if (fn.over && fn.filter && !IsAggregateFunction(name)) {
+        throw BinderError("FILTER is only allowed on aggregate functions, not {}", name);
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
       if (IsWindowOnlyFunction(name)) {
@@ -395,34 +395,19 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         inner.windows = nullptr;
         inner.clause = "argument of an aggregate function";
         inner.subqueries = false;
-        const bool star = fn.star || (name == "count" && fn.args.empty());
-        if (!star && fn.args.size() != 1) throw BinderError("{} takes exactly one argument", name);
-        BoundExprPtr arg = star ? nullptr : TypeUntyped(BindExpr(*fn.args[0], inner));
-        LogicalType type;
-        AggregateKind kind = ResolveAggregate(name, arg, &type);
+        ResolvedAggregate resolved = BindAggregateCall(fn, name, inner);
         if (fn.filter) {
-          // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate skips
-          // NULLs, and count(*) becomes count(CASE WHEN c THEN 1 END).
           ExprContext filter_ctx = inner;
           filter_ctx.clause = "FILTER clause";
-          auto condition = BindExpr(*fn.filter, filter_ctx);
-          if (condition->type.valid() && condition->type.id() != TypeId::kBoolean) {
-            throw BinderError("FILTER condition must be BOOLEAN, not {}",
-                              condition->type.ToString());
-          }
-          condition = CastTo(std::move(condition), LogicalType::Boolean());
-          if (kind == AggregateKind::kCountStar) {
-            kind = AggregateKind::kCount;
-            arg = std::make_unique<BoundConstant>(Value::Integer(1));
-          }
-          if (!arg->type.valid()) arg = CastTo(std::move(arg), LogicalType::Integer());
-          const LogicalType arg_type = arg->type;
-          auto filtered = std::make_unique<BoundCase>(arg_type);
-          filtered->when_then.emplace_back(std::move(condition), std::move(arg));
-          filtered->else_expr = std::make_unique<BoundConstant>(Value::Null(arg_type));
-          arg = std::move(filtered);
+          ApplyAggregateFilter(resolved, BindExpr(*fn.filter, filter_ctx));
         }
+        const AggregateKind kind = resolved.kind;
+        const LogicalType type = resolved.type;
+        BoundExprPtr arg = resolved.inputs.empty() ? nullptr : std::move(resolved.inputs[0]);
         auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
+        for (size_t i = 1; i < resolved.inputs.size(); i++)
+          aggregate->extra_args.push_back(std::move(resolved.inputs[i]));
+        aggregate->params = std::move(resolved.params);
         // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
         const std::string key = BoundIdentityKey(*aggregate);
         const std::string display = aggregate->ToString();

@@ -8,6 +8,7 @@
 #include "function/function.h"
 #include "planner/bind_context.h"
 #include "planner/binder.h"
+#include "storage/csv/csv_dataset.h"
 #include "storage/dataset.h"
 
 namespace shears {
@@ -39,6 +40,44 @@ int64_t SequenceLength(int64_t start, int64_t stop, int64_t step, bool inclusive
   const __int128 n = inclusive ? distance / stride + 1 : (distance + stride - 1) / stride;
   if (n > INT64_MAX) throw InvalidInputError("range has more than {} values", INT64_MAX);
   return static_cast<int64_t>(n);
+}
+
+/// Without an alias, a path is known by its last component without extension, as in
+/// DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders"; a glob by the
+/// function's name.
+std::string PathStem(const std::string& path, const char* function) {
+  std::string stem = path;
+  while (stem.size() > 1 && stem.back() == '/')
+    stem.pop_back();
+  stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
+  if (stem.find_first_of("*?[") != std::string::npos) stem = function;
+  return stem.substr(0, stem.find('.'));
+}
+
+/// A type named in a read_csv option ("INTEGER", "DECIMAL(10,2)"), by the rules of CAST.
+LogicalType ResolveCsvType(const std::string& text) {
+  ast::TypeName type;
+  const size_t paren = text.find('(');
+  type.name = std::string(text.substr(0, paren));
+  while (!type.name.empty() && type.name.back() == ' ')
+    type.name.pop_back();
+  if (paren != std::string::npos) {
+    const size_t close = text.find(')', paren);
+    std::string inner =
+        text.substr(paren + 1, close == std::string::npos ? std::string::npos : close - paren - 1);
+    size_t pos = 0;
+    while (pos < inner.size()) {
+      size_t comma = inner.find(',', pos);
+      if (comma == std::string::npos) comma = inner.size();
+      try {
+        type.modifiers.push_back(std::stoi(inner.substr(pos, comma - pos)));
+      } catch (const std::exception&) {
+        throw BinderError("unknown type '{}'", text);
+      }
+      pos = comma + 1;
+    }
+  }
+  return ResolveTypeName(type);
 }
 
 }  // namespace
@@ -81,9 +120,37 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     scope.entries.push_back(std::move(entry));
     return range;
   }
+  if (name == "read_csv" || name == "read_csv_auto") {
+    // read_csv('file_or_glob', option = value, ...): DuckDB's options (storage/csv/).
+    if (fn.args.size() != 1) throw BinderError("{} takes one path or glob argument", name);
+    ExprContext ctx;
+    ctx.clause = "read_csv argument";
+    auto path_expr = BindExpr(*fn.args[0], ctx);
+    if (path_expr->kind != BoundExprKind::kConstant || path_expr->type.id() != TypeId::kVarchar) {
+      throw BinderError("{} needs a constant string path", name);
+    }
+    const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
+    CsvOptions options;
+    std::string key = "read_csv" + std::string(1, '\0') + path;
+    for (const auto& [arg_name, arg] : fn.named_args) {
+      auto value_expr = BindExpr(*arg, ctx);
+      if (value_expr->kind != BoundExprKind::kConstant) {
+        throw BinderError("{} option '{}' must be a constant", name, arg_name);
+      }
+      const Value& v = static_cast<BoundConstant&>(*value_expr).value;
+      options.Set(arg_name, v, "read_csv", ResolveCsvType);
+      key += '\0' + AsciiLower(arg_name) + '=' + (v.is_null() ? "NULL" : v.ToString());
+    }
+    const std::string stem = PathStem(path, "read_csv");
+    auto& dataset = datasets_[key];
+    if (!dataset) dataset = OpenCsvDataset(path, options);
+    return BindDataset(dataset, ref.alias.empty() ? path : ref.alias,
+                       ref.alias.empty() ? stem : ref.alias, ref, scope);
+  }
   if (name != "read_parquet" && name != "parquet_scan") {
     throw BinderError(
-        "table function '{}' does not exist (known: read_parquet, range, generate_series)",
+        "table function '{}' does not exist (known: read_parquet, read_csv, range, "
+        "generate_series)",
         fn.name);
   }
   if (name != "read_parquet" && name != "parquet_scan") {
@@ -98,6 +165,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
   }
   const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
   DatasetOptions options;
+  options.first_file_only = check_only_;
   for (const auto& [arg_name, arg] : fn.named_args) {
     auto value_expr = BindExpr(*arg, ctx);
     if (value_expr->kind != BoundExprKind::kConstant) {
@@ -114,14 +182,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
           "unknown read_parquet option '{}' (known: hive_partitioning, union_by_name)", arg_name);
     }
   }
-  // Without an alias, a path is known by its last component without extension, as in
-  // DuckDB: FROM 'data/sales/' is "sales", FROM 'x/orders.parquet' is "orders".
-  std::string stem = path;
-  while (stem.size() > 1 && stem.back() == '/')
-    stem.pop_back();
-  stem = stem.substr(stem.find_last_of('/') == std::string::npos ? 0 : stem.find_last_of('/') + 1);
-  if (stem.find_first_of("*?[") != std::string::npos) stem = "read_parquet";
-  stem = stem.substr(0, stem.find('.'));
+  const std::string stem = PathStem(path, "read_parquet");
   auto option_key = [](const std::optional<bool>& option) {
     return option ? (*option ? '1' : '0') : '-';
   };

@@ -294,15 +294,18 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
                         name);
     }
     if (fn.distinct) throw NotSupportedError("DISTINCT is not supported for window functions");
-    const bool star = fn.star || (name == "count" && args.empty());
-    if (!star && args.size() != 1) throw BinderError("{} takes exactly one argument", name);
-    BoundExprPtr arg = star ? nullptr : std::move(args[0]);
-    LogicalType type;
-    const AggregateKind kind = ResolveAggregate(name, arg, &type);
-    window = std::make_unique<BoundWindow>(WindowFunction::kAggregate, type);
-    window->aggregate = kind;
-    args.clear();
-    if (arg) args.push_back(std::move(arg));
+    if (fn.within_group) throw BinderError("WITHIN GROUP is not allowed with OVER");
+    ResolvedAggregate resolved = ResolveAggregateCall(
+        name, std::move(args), BindAggregateOrderBy(fn, inner), false, fn.star, fn.distinct);
+    if (fn.filter) {
+      ExprContext filter_ctx = inner;
+      filter_ctx.clause = "FILTER clause";
+      ApplyAggregateFilter(resolved, BindExpr(*fn.filter, filter_ctx));
+    }
+    window = std::make_unique<BoundWindow>(WindowFunction::kAggregate, resolved.type);
+    window->aggregate = resolved.kind;
+    window->params = std::move(resolved.params);
+    args = std::move(resolved.inputs);
   } else {
     if (fn.distinct || fn.star) {
       throw BinderError("{} is not an aggregate: DISTINCT and * are not allowed", name);

@@ -23,6 +23,7 @@ struct BoundQuery {
 };
 
 struct AggregateInfo;
+struct ResolvedAggregate;
 
 class Binder {
  public:
@@ -33,6 +34,9 @@ class Binder {
   /// ORDER BY without NULLS FIRST/LAST: NULLs last in both directions (DuckDB, the default) or,
   /// when false, as the largest value (PostgreSQL: first for DESC). See default_null_order.
   void SetNullsLastByDefault(bool nulls_last) { nulls_last_by_default_ = nulls_last; }
+  /// Binding only to check a query (CREATE VIEW): paths are listed only up to their first
+  /// file (DatasetOptions::first_file_only), which gives the schema; the plan is not to be run.
+  void SetCheckOnly(bool check_only) { check_only_ = check_only; }
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -79,6 +83,12 @@ class Binder {
   /// f(...) OVER (...) (bind_window.cpp): a BoundWindow, left in the expression until
   /// PlanWindows moves it into a LogicalWindow.
   BoundExprPtr BindWindowFunction(const ast::FunctionExpr& fn, ExprContext& ctx);
+  /// The arguments and ORDER BY keys of aggregate call `fn` bound in `ctx` and resolved
+  /// (bind_aggregate.cpp).
+  ResolvedAggregate BindAggregateCall(const ast::FunctionExpr& fn, const std::string& name,
+                                      ExprContext& ctx);
+  /// The ORDER BY keys of an aggregate call (string_agg(x ORDER BY y), WITHIN GROUP).
+  std::vector<BoundOrderBy> BindAggregateOrderBy(const ast::FunctionExpr& fn, ExprContext& ctx);
   /// Moves every window function of `exprs` into LogicalWindows above `plan` (one per
   /// PARTITION BY / ORDER BY) and replaces it by the column that carries its value.
   LogicalOperatorPtr PlanWindows(LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs);
@@ -104,6 +114,7 @@ class Binder {
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
   bool nulls_last_by_default_ = true;
+  bool check_only_ = false;
   /// While PlanSubqueries joins a clause's subqueries: its input plan as it came (a copy),
   /// where decorrelation computes domains from (see FlattenDependentJoin).
   const LogicalOperator* domain_source_ = nullptr;

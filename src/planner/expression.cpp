@@ -36,6 +36,12 @@ bool IsInfixOperator(const std::string& name) {
                                "*",
                                "/",
                                "%",
+                               "//",
+                               "^",
+                               "~",
+                               "!~",
+                               "~*",
+                               "!~*",
                                "||",
                                "=",
                                "<>",
@@ -194,25 +200,84 @@ static const char* AggregateName(AggregateKind kind) {
       return "stddev_samp";
     case AggregateKind::kAny:
       return "any_value";
+    case AggregateKind::kStddevPop:
+      return "stddev_pop";
+    case AggregateKind::kVarSamp:
+      return "var_samp";
+    case AggregateKind::kVarPop:
+      return "var_pop";
+    case AggregateKind::kCovarPop:
+      return "covar_pop";
+    case AggregateKind::kCovarSamp:
+      return "covar_samp";
+    case AggregateKind::kCorr:
+      return "corr";
+    case AggregateKind::kBoolAnd:
+      return "bool_and";
+    case AggregateKind::kBoolOr:
+      return "bool_or";
+    case AggregateKind::kArgMin:
+      return "arg_min";
+    case AggregateKind::kArgMax:
+      return "arg_max";
+    case AggregateKind::kApproxCountDistinct:
+      return "approx_count_distinct";
+    case AggregateKind::kQuantileCont:
+      return "quantile_cont";
+    case AggregateKind::kQuantileDisc:
+      return "quantile_disc";
+    case AggregateKind::kMode:
+      return "mode";
+    case AggregateKind::kStringAgg:
+      return "string_agg";
   }
   return "?";
 }
 
+std::string AggregateParams::ToString(AggregateKind kind,
+                                      const std::vector<std::string>& orders) const {
+  std::string out;
+  if (kind == AggregateKind::kQuantileCont || kind == AggregateKind::kQuantileDisc) {
+    out += ", " + Value::Double(fraction).ToString() + (descending ? " DESC" : "");
+  }
+  if (kind == AggregateKind::kStringAgg) out += ", '" + separator + "'";
+  for (size_t i = 0; i < order.size() && i < orders.size(); i++) {
+    out += (i == 0 ? " ORDER BY " : ", ") + orders[i] + (order[i].descending ? " DESC" : "") +
+           (order[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
+  }
+  return out;
+}
+
 std::string BoundAggregate::ToString() const {
   if (aggregate == AggregateKind::kCountStar) return "count_star()";
-  return std::string(AggregateName(aggregate)) + "(" + (distinct ? "DISTINCT " : "") +
-         arg->ToString() + ")";
+  std::string out =
+      std::string(AggregateName(aggregate)) + "(" + (distinct ? "DISTINCT " : "") + arg->ToString();
+  const size_t plain = extra_args.size() - params.order.size();
+  std::vector<std::string> orders;
+  for (size_t i = 0; i < extra_args.size(); i++) {
+    if (i < plain) {
+      out += ", " + extra_args[i]->ToString();
+    } else {
+      orders.push_back(extra_args[i]->ToString());
+    }
+  }
+  return out + params.ToString(aggregate, orders) + ")";
 }
 
 BoundExprPtr BoundAggregate::Copy() const {
-  return WithAlias(
-      std::make_unique<BoundAggregate>(aggregate, type, arg ? arg->Copy() : nullptr, distinct),
-      *this);
+  auto copy =
+      std::make_unique<BoundAggregate>(aggregate, type, arg ? arg->Copy() : nullptr, distinct);
+  copy->extra_args = CopyAll(extra_args);
+  copy->params = params;
+  return WithAlias(std::move(copy), *this);
 }
 
 std::vector<BoundExprPtr*> BoundAggregate::Children() {
   if (!arg) return {};
-  return {&arg};
+  std::vector<BoundExprPtr*> out{&arg};
+  for (auto& e : extra_args)
+    out.push_back(&e);
+  return out;
 }
 
 namespace {
@@ -247,7 +312,24 @@ std::string BoundWindow::SpecToString() const {
 }
 
 std::string BoundWindow::ToString() const {
-  std::string out = name + "(" + JoinExprs(args, ", ") + ") OVER (" + SpecToString();
+  std::string out = name + "(";
+  if (function == WindowFunction::kAggregate && !params.order.empty()) {
+    // An ordered aggregate: its last inputs are the ORDER BY keys.
+    const size_t plain = args.size() - params.order.size();
+    std::vector<std::string> orders;
+    for (size_t i = 0; i < args.size(); i++) {
+      if (i < plain) {
+        out += (i == 0 ? "" : ", ") + args[i]->ToString();
+      } else {
+        orders.push_back(args[i]->ToString());
+      }
+    }
+    out += params.ToString(aggregate, orders);
+  } else {
+    out += JoinExprs(args, ", ");
+    if (function == WindowFunction::kAggregate) out += params.ToString(aggregate, {});
+  }
+  out += ") OVER (" + SpecToString();
   // Ranking functions, lag and lead ignore the frame.
   if (function != WindowFunction::kAggregate && function != WindowFunction::kFirstValue &&
       function != WindowFunction::kLastValue && function != WindowFunction::kNthValue) {
@@ -271,6 +353,7 @@ BoundExprPtr BoundWindow::Copy() const {
   auto copy = std::make_unique<BoundWindow>(function, type);
   copy->name = name;
   copy->aggregate = aggregate;
+  copy->params = params;
   copy->args = CopyAll(args);
   copy->partitions = CopyAll(partitions);
   for (const auto& o : orders)

@@ -165,7 +165,53 @@ struct BoundInList : BoundExpr {
   std::vector<BoundExprPtr*> Children() override;
 };
 
-enum class AggregateKind { kCountStar, kCount, kSum, kAvg, kMin, kMax, kStddevSamp, kAny };
+enum class AggregateKind {
+  kCountStar,
+  kCount,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  kStddevSamp,
+  kAny,
+  kStddevPop,
+  kVarSamp,
+  kVarPop,
+  kCovarPop,  // (y, x)
+  kCovarSamp,
+  kCorr,
+  kBoolAnd,
+  kBoolOr,
+  kArgMin,  // (arg, val): arg of the row with the smallest val
+  kArgMax,
+  kApproxCountDistinct,
+  kQuantileCont,  // median, quantile_cont, percentile_cont: AggregateParams::fraction
+  kQuantileDisc,
+  kMode,
+  kStringAgg,  // AggregateParams::separator; ORDER BY keys as trailing inputs
+};
+
+/// What an aggregate knows besides its inputs: constant arguments and the directions of the
+/// ORDER BY keys of an ordered aggregate (string_agg(x, ',' ORDER BY y DESC)), which are its
+/// last `order.size()` inputs.
+struct AggregateParams {
+  double fraction = 0.5;    // quantiles
+  bool descending = false;  // percentile_* WITHIN GROUP (ORDER BY x DESC)
+  /// A DECIMAL fraction exactly (units / 10^scale; scale -1 when it was a DOUBLE), for
+  /// quantile_disc's position, which DuckDB computes in integers.
+  int64_t fraction_units = 5;
+  int fraction_scale = 1;
+  std::string separator;  // string_agg
+  struct Direction {
+    bool descending = false;
+    bool nulls_first = false;
+    bool operator==(const Direction&) const = default;
+  };
+  std::vector<Direction> order;
+  /// ", 0.25", ", ','", " ORDER BY ...": what ToString adds after the inputs (with `orders`
+  /// the text of the ORDER BY key expressions).
+  std::string ToString(AggregateKind kind, const std::vector<std::string>& orders) const;
+};
 
 struct BoundAggregate : BoundExpr {
   BoundAggregate(AggregateKind k, LogicalType t, BoundExprPtr a, bool d)
@@ -173,6 +219,10 @@ struct BoundAggregate : BoundExpr {
   AggregateKind aggregate;
   BoundExprPtr arg;  // null for count(*)
   bool distinct;
+  /// Inputs after `arg`: the second argument of covar_*, corr, arg_min / arg_max, then the
+  /// ORDER BY keys (params.order). Evaluated into consecutive vectors after arg's.
+  std::vector<BoundExprPtr> extra_args;
+  AggregateParams params;
   std::string ToString() const override;
   BoundExprPtr Copy() const override;
   std::vector<BoundExprPtr*> Children() override;
@@ -217,8 +267,9 @@ struct BoundWindow : BoundExpr {
   WindowFunction function;
   std::string name;                                     // as written, for EXPLAIN
   AggregateKind aggregate = AggregateKind::kCountStar;  // kAggregate
-  /// Aggregates: their argument (none for count(*)); lag/lead: value, offset, default;
-  /// ntile: the bucket count; first/last_value: the value; nth_value: value, n.
+  AggregateParams params;                               // kAggregate
+  /// Aggregates: their inputs (none for count(*); see BoundAggregate::extra_args); lag/lead: value,
+  /// offset, default; ntile: the bucket count; first/last_value: the value; nth_value: value, n.
   std::vector<BoundExprPtr> args;
   std::vector<BoundExprPtr> partitions;
   std::vector<BoundOrderBy> orders;

@@ -1,5 +1,7 @@
 #include "storage/dataset.h"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -11,6 +13,7 @@
 
 #include "common/error.h"
 #include "common/string_util.h"
+#include "storage/csv/csv_options.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
 #include "storage/parquet/parquet_file.h"
@@ -102,10 +105,28 @@ struct ListedFiles {
   std::vector<uint64_t> sizes;  // one per path
 };
 
-ListedFiles ListDatasetFiles(const std::string& path_or_glob) {
+ListedFiles ListDatasetFiles(const std::string& path_or_glob, bool first_file_only,
+                             bool (*is_data_file)(std::string_view) = IsDataFileName,
+                             const char* kind = nullptr) {
   ListedFiles listed;
   std::vector<ListedFile> files;
-  if (HasGlobChars(path_or_glob)) {
+  if (HasGlobChars(path_or_glob) && first_file_only) {
+    // As ExpandGlob matches, from the same root, but only up to the first match.
+    size_t first_wild = path_or_glob.find_first_of("*?[");
+    size_t slash = path_or_glob.rfind('/', first_wild);
+    std::string root = slash == std::string::npos ? "." : path_or_glob.substr(0, slash);
+    if (root.empty()) root = "/";
+    const int flags = path_or_glob.find("**") != std::string::npos ? 0 : FNM_PATHNAME;
+    const bool relative = slash == std::string::npos;
+    auto found = FindFirstFile(root, [&](const std::string& path, bool) {
+      const std::string name = relative && path.rfind("./", 0) == 0 ? path.substr(2) : path;
+      return ::fnmatch(path_or_glob.c_str(), name.c_str(), flags) == 0;
+    });
+    if (!found) throw IOError("no files match '{}'", path_or_glob);
+    if (relative && found->path.rfind("./", 0) == 0) found->path = found->path.substr(2);
+    files.push_back(std::move(*found));
+    listed.root = root;
+  } else if (HasGlobChars(path_or_glob)) {
     files = ExpandGlob(path_or_glob);
     if (files.empty()) throw IOError("no files match '{}'", path_or_glob);
     // Same root ExpandGlob lists from: the directory part before the first wildcard.
@@ -115,14 +136,28 @@ ListedFiles ListDatasetFiles(const std::string& path_or_glob) {
     if (listed.root.empty()) listed.root = "/";
   } else if (IsDirectory(path_or_glob)) {
     listed.root = StripTrailingSlashes(path_or_glob);
-    for (auto& file : ListTree(listed.root, true)) {
-      if (IsDataFileName(BaseName(file.path))) files.push_back(std::move(file));
+    if (first_file_only) {
+      auto found = FindFirstFile(listed.root, [&](const std::string& path, bool hidden) {
+        return !hidden && is_data_file(BaseName(path));
+      });
+      if (found) files.push_back(std::move(*found));
+    } else {
+      for (auto& file : ListTree(listed.root, true)) {
+        if (is_data_file(BaseName(file.path))) files.push_back(std::move(file));
+      }
+    }
+    if (files.empty() && kind) {
+      throw IOError("directory '{}' holds no {} files", path_or_glob, kind);
     }
     if (files.empty()) {
+      bool csv = false;
+      for (const auto& file : ListTree(listed.root, true))
+        csv = csv || IsCsvFileName(BaseName(file.path));
       throw IOError(
           "directory '{}' holds no Parquet files (names ending in .parquet or .parq, or "
-          "without extension)",
-          path_or_glob);
+          "without extension){}",
+          path_or_glob,
+          csv ? fmt::format("; it holds CSV files: read_csv('{}')", path_or_glob) : "");
     }
   } else if (PathExists(path_or_glob)) {
     files = ExpandGlob(path_or_glob);  // the file itself, with its size
@@ -204,6 +239,77 @@ std::vector<std::vector<HiveKeyValue>> ParseLayout(const std::vector<std::string
 
 namespace {
 
+/// The partition columns of `layout` (typed by inference or by options.partition_types), their
+/// values appended to each file's partition_values.
+std::vector<DatasetColumn> TypePartitions(const std::vector<std::vector<HiveKeyValue>>& layout,
+                                          const DatasetOptions& options,
+                                          const std::string& path_or_glob,
+                                          std::vector<DatasetFile>& files) {
+  const std::vector<HiveKeyValue> no_keys;
+  const auto& keys = layout.empty() ? no_keys : layout.front();
+  std::unordered_map<std::string, LogicalType> overrides;
+  for (const auto& [name, type] : options.partition_types) {
+    bool found = false;
+    for (const auto& kv : keys)
+      found = found || AsciiLower(kv.key) == AsciiLower(name);
+    if (!found) {
+      throw InvalidInputError(
+          "a type is given for partition column '{}', but the partition "
+          "columns of '{}' are {}",
+          name, path_or_glob, JoinKeys(keys));
+    }
+    overrides[AsciiLower(name)] = type;
+  }
+  std::vector<DatasetColumn> columns;
+  for (size_t k = 0; k < keys.size(); k++) {
+    const std::string& name = keys[k].key;
+    LogicalType type;
+    auto over = overrides.find(AsciiLower(name));
+    if (over != overrides.end()) {
+      type = over->second;
+    } else {
+      std::vector<std::optional<std::string>> values;
+      values.reserve(layout.size());
+      for (const auto& kvs : layout)
+        values.push_back(kvs[k].value);
+      type = InferPartitionType(values);
+    }
+    for (size_t i = 0; i < files.size(); i++) {
+      try {
+        files[i].partition_values.push_back(ParsePartitionValue(layout[i][k].value, type, name));
+      } catch (const InvalidInputError& e) {
+        throw InvalidInputError("'{}': {}", files[i].path, e.what());
+      }
+    }
+    DatasetColumn column;
+    column.name = name;
+    column.type = type;
+    column.is_partition = true;
+    columns.push_back(std::move(column));
+  }
+  return columns;
+}
+
+/// Whether the dataset at `root` has Hive partitions, and moves the root above key=value
+/// levels the path itself names (".../year=2024/*.parquet").
+bool DetectHive(ListedFiles& listed, const DatasetOptions& options) {
+  if (options.hive_partitioning.value_or(true)) {
+    while (listed.root != "/" && listed.root != "." && IsHiveLevel(BaseName(listed.root))) {
+      std::string parent = std::filesystem::path(listed.root).parent_path().string();
+      listed.root = parent.empty() ? "." : parent;
+    }
+  }
+  if (options.hive_partitioning.has_value()) return *options.hive_partitioning;
+  if (!options.partition_types.empty()) return true;
+  for (const auto& path : listed.paths) {
+    const std::string relative = RelativePath(path, listed.root);  // the levels view into it
+    for (auto level : DirectoryLevels(relative)) {
+      if (IsHiveLevel(level)) return true;
+    }
+  }
+  return false;
+}
+
 /// What opening needs of a footer; the file itself (and its descriptor) is closed at once.
 struct FooterSummary {
   uint64_t size = 0;
@@ -255,29 +361,11 @@ std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {
 
 std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
                                        const DatasetOptions& options) {
-  ListedFiles listed = ListDatasetFiles(path_or_glob);
+  ListedFiles listed = ListDatasetFiles(path_or_glob, options.first_file_only);
   const auto& paths = listed.paths;
-  if (options.hive_partitioning.value_or(true)) {
-    // key=value directories the path itself names (".../year=2024/*.parquet") are partitions
-    // too, so the root moves above them.
-    while (listed.root != "/" && listed.root != "." && IsHiveLevel(BaseName(listed.root))) {
-      std::string parent = std::filesystem::path(listed.root).parent_path().string();
-      listed.root = parent.empty() ? "." : parent;
-    }
-  }
+  const bool hive = DetectHive(listed, options);
   std::shared_ptr<Dataset> dataset(new Dataset());
   dataset->root_ = listed.root;
-
-  bool hive = options.hive_partitioning.value_or(false);
-  if (!options.hive_partitioning.has_value()) {
-    hive = !options.partition_types.empty();
-    for (size_t i = 0; i < paths.size() && !hive; i++) {
-      std::string relative = RelativePath(paths[i], listed.root);
-      for (auto level : DirectoryLevels(relative)) {
-        if (IsHiveLevel(level)) hive = true;
-      }
-    }
-  }
   std::vector<std::vector<HiveKeyValue>> layout;
   if (hive) layout = ParseLayout(paths, listed.root);
 
@@ -389,19 +477,6 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   // Partition columns: names from the first file, types inferred or given.
   const std::vector<HiveKeyValue> no_keys;
   const auto& keys = layout.empty() ? no_keys : layout.front();
-  std::unordered_map<std::string, LogicalType> overrides;
-  for (const auto& [name, type] : options.partition_types) {
-    bool found = false;
-    for (const auto& kv : keys)
-      found = found || AsciiLower(kv.key) == AsciiLower(name);
-    if (!found) {
-      throw InvalidInputError(
-          "a type is given for partition column '{}', but the partition "
-          "columns of '{}' are {}",
-          name, path_or_glob, JoinKeys(keys));
-    }
-    overrides[AsciiLower(name)] = type;
-  }
   for (size_t k = 0; k < keys.size(); k++) {
     const std::string& name = keys[k].key;
     auto clash = by_name.find(AsciiLower(name));
@@ -412,34 +487,31 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
           name, name, keys[k].value.value_or(std::string(kHiveNullPartition)), paths.front(),
           dataset->columns_[clash->second].name, schema[clash->second].first_file);
     }
-    LogicalType type;
-    auto over = overrides.find(AsciiLower(name));
-    if (over != overrides.end()) {
-      type = over->second;
-    } else {
-      std::vector<std::optional<std::string>> values;
-      values.reserve(layout.size());
-      for (const auto& kvs : layout)
-        values.push_back(kvs[k].value);
-      type = InferPartitionType(values);
-    }
-    for (size_t i = 0; i < paths.size(); i++) {
-      try {
-        dataset->files_[i].partition_values.push_back(
-            ParsePartitionValue(layout[i][k].value, type, name));
-      } catch (const InvalidInputError& e) {
-        throw InvalidInputError("'{}': {}", paths[i], e.what());
-      }
-    }
-    DatasetColumn column;
-    column.name = name;
-    column.type = type;
-    column.is_partition = true;
-    dataset->columns_.push_back(std::move(column));
   }
+  for (auto& column : TypePartitions(layout, options, path_or_glob, dataset->files_))
+    dataset->columns_.push_back(std::move(column));
   dataset->num_partition_columns_ = keys.size();
   dataset->IndexPartitions();
   return dataset;
+}
+
+DatasetListing ListDataset(const std::string& path_or_glob, const DatasetOptions& options,
+                           bool (*is_data_file)(std::string_view name), const char* kind) {
+  ListedFiles listed = ListDatasetFiles(path_or_glob, false, is_data_file, kind);
+  const bool hive = DetectHive(listed, options);
+  DatasetListing out;
+  out.root = listed.root;
+  for (size_t i = 0; i < listed.paths.size(); i++) {
+    DatasetFile file;
+    file.path = listed.paths[i];
+    file.size = listed.sizes[i];
+    file.num_rows = -1;
+    out.files.push_back(std::move(file));
+  }
+  std::vector<std::vector<HiveKeyValue>> layout;
+  if (hive) layout = ParseLayout(listed.paths, listed.root);
+  out.partition_columns = TypePartitions(layout, options, path_or_glob, out.files);
+  return out;
 }
 
 void Dataset::IndexPartitions() {

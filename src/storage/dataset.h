@@ -55,6 +55,7 @@ namespace parquet {
 class ParquetFile;
 struct ParquetFooter;
 }  // namespace parquet
+struct CsvScanInfo;  // storage/csv/csv_options.h
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -69,6 +70,9 @@ struct DatasetOptions {
   /// Reads every footer while opening (exact row counts and column maps for every file, as
   /// the catalog records them), unifying schemas unless union_by_name is false.
   bool read_all_footers = false;
+  /// Lists only up to one file (FindFirstFile), whose footer and path give the schema and the
+  /// partition columns: for binding a query only to check it (CREATE VIEW), never to scan.
+  bool first_file_only = false;
 };
 
 struct DatasetColumn {
@@ -146,6 +150,10 @@ class Dataset {
     static const DatasetColumnStatistics kUnknown;
     return index < column_statistics_.size() ? column_statistics_[index] : kUnknown;
   }
+  /// Set for a dataset of CSV files (read_csv, storage/csv/): how to parse them; the physical
+  /// planner scans it with PhysicalCsvScan. Null for Parquet.
+  const std::shared_ptr<const CsvScanInfo>& csv() const { return csv_; }
+  void set_csv(std::shared_ptr<const CsvScanInfo> csv) { csv_ = std::move(csv); }
   /// One per column; set once, before the dataset is shared.
   void set_column_statistics(std::vector<DatasetColumnStatistics> statistics) {
     column_statistics_ = std::move(statistics);
@@ -173,6 +181,7 @@ class Dataset {
   size_t num_partition_columns_ = 0;
   std::string catalog_table_;  // set by FromFiles
   std::vector<DatasetColumnStatistics> column_statistics_;
+  std::shared_ptr<const CsvScanInfo> csv_;
   size_t num_partitions_ = 0;
   std::vector<uint32_t> partition_of_file_;
   std::vector<DatasetColumnStatistics> partition_statistics_;
@@ -190,6 +199,18 @@ class Dataset {
 
 /// Whether a file name found while listing a directory is a data file (see the header comment).
 bool IsDataFileName(std::string_view name);
+
+/// The files a path names and their Hive partitions, listed and typed as Open does, for
+/// datasets of other formats (CSV) that read their schema themselves: `files` carry path,
+/// size and partition values (num_rows -1); `partition_columns` follow the file columns.
+/// `is_data_file` picks the files of a directory; `kind` names them in errors ("CSV").
+struct DatasetListing {
+  std::string root;
+  std::vector<DatasetFile> files;
+  std::vector<DatasetColumn> partition_columns;
+};
+DatasetListing ListDataset(const std::string& path_or_glob, const DatasetOptions& options,
+                           bool (*is_data_file)(std::string_view name), const char* kind);
 
 /// The type that holds values of both `a` and `b` as a dataset unifies file columns (INTEGER and
 /// BIGINT to BIGINT, DECIMALs to one holding both), or nullopt when they do not combine.

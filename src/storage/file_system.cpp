@@ -323,6 +323,47 @@ std::vector<std::string> ListFilesRecursive(const std::string& dir) {
   return paths;
 }
 
+namespace {
+std::optional<ListedFile> FindFirstBelow(
+    const std::string& dir, bool hidden, int depth,
+    const std::function<bool(const std::string&, bool)>& accept) {
+  if (depth > 40) return std::nullopt;  // a symlink loop
+  DIR* handle = ::opendir(dir.c_str());
+  if (!handle) return std::nullopt;
+  std::vector<std::pair<std::string, unsigned char>> entries;
+  while (dirent* entry = ::readdir(handle)) {
+    std::string_view name = entry->d_name;
+    if (name == "." || name == "..") continue;
+    entries.emplace_back(std::string(name), entry->d_type);
+  }
+  ::closedir(handle);
+  std::sort(entries.begin(), entries.end());
+  for (const auto& [name, type] : entries) {
+    const std::string path = JoinPath(dir, name);
+    const bool entry_hidden = hidden || IsHiddenName(name);
+    struct stat st;
+    bool is_dir = type == DT_DIR;
+    bool is_file = type == DT_REG;
+    if (!is_dir) {
+      if (::stat(path.c_str(), &st) != 0) continue;  // dangling
+      is_dir = S_ISDIR(st.st_mode);
+      is_file = S_ISREG(st.st_mode);
+    }
+    if (is_dir) {
+      if (auto found = FindFirstBelow(path, entry_hidden, depth + 1, accept)) return found;
+    } else if (is_file && accept(path, entry_hidden)) {
+      return ListedFile{path, static_cast<uint64_t>(st.st_size)};
+    }
+  }
+  return std::nullopt;
+}
+}  // namespace
+
+std::optional<ListedFile> FindFirstFile(
+    const std::string& root, const std::function<bool(const std::string&, bool)>& accept) {
+  return FindFirstBelow(root, false, 0, accept);
+}
+
 std::vector<ListedFile> ExpandGlob(const std::string& pattern) {
   if (!HasGlobChars(pattern)) {
     struct stat st;

@@ -4,7 +4,9 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,6 +76,14 @@ std::vector<ListedFile> ListTree(const std::string& dir, bool skip_hidden);
 std::vector<std::string> ListFilesRecursive(const std::string& dir);
 /// Expands a glob pattern (`*`, `?`, `[...]`, and `**` for any depth); sorted, with sizes.
 std::vector<ListedFile> ExpandGlob(const std::string& pattern);
+
+/// Some file below `root` (depth first, names in order, directory symlinks followed to a
+/// bounded depth) that `accept(path, hidden)` takes (`hidden`: a name below `root` starts with
+/// '.' or '_'), reading only the directories on the way to it; not cached. Checks that a
+/// dataset has a file without listing it all (CREATE VIEW binds its query only to report
+/// errors).
+std::optional<ListedFile> FindFirstFile(
+    const std::string& root, const std::function<bool(const std::string&, bool)>& accept);
 
 /// Counters of the process's listing cache, for tests and benchmarks.
 struct ListingCacheStats {

@@ -9,6 +9,7 @@
 #include "common/types.h"
 #include "common/vector.h"
 #include "storage/parquet/parquet_writer.h"
+#include "tools/generator_util.h"
 
 namespace shears {
 
@@ -53,26 +54,7 @@ constexpr size_t Count(const T (&)[N]) {
   return N;
 }
 
-/// SplitMix64: small and fast, and plenty for synthetic data. Each table and each sale day has
-/// a stream of its own, so the values of one never depend on how many draws another made.
-class Rng {
- public:
-  Rng(uint64_t seed, uint64_t stream) : state_(seed * 0xD1B54A32D192ED03ULL + stream) { Next(); }
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [lo, hi].
-  int64_t Between(int64_t lo, int64_t hi) {
-    return lo + static_cast<int64_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
-  }
-  bool Chance(double p) { return static_cast<double>(Next() >> 11) * 0x1.0p-53 < p; }
-
- private:
-  uint64_t state_;
-};
+using gen::Rng;
 
 // Stream numbers; sale day d uses kSalesStream + d.
 enum : uint64_t {
@@ -233,16 +215,7 @@ struct Sizes {
 }  // namespace
 
 StarSummary GenerateStar(const StarOptions& options) {
-  if (!(options.scale > 0) || options.scale > 1000) {
-    throw InvalidInputError("scale must be > 0 and <= 1000, got {}", options.scale);
-  }
-  if (options.out_dir.empty()) throw InvalidInputError("an output directory is required");
-  std::error_code ec;
-  if (fs::exists(options.out_dir) && !fs::is_empty(options.out_dir, ec)) {
-    throw InvalidInputError("output directory '{}' exists and is not empty", options.out_dir);
-  }
-  fs::create_directories(options.out_dir, ec);
-  if (ec) throw IOError("cannot create '{}': {}", options.out_dir, ec.message());
+  gen::PrepareOutput(options.scale, options.out_dir);
   const std::string& out = options.out_dir;
   const Sizes sizes(options.scale);
   const uint64_t seed = options.seed;

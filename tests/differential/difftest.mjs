@@ -53,6 +53,8 @@ function prepare(options) {
   process.stdout.write(child.stdout);
 }
 
+const TESTDATA = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', 'data');
+
 /// Queries of tests/differential/corpus/*.sql: statements end with ';' at the end of a line;
 /// the comment lines before one describe it, and `-- ordered` there compares rows in order.
 export function readCorpus(dir) {
@@ -66,7 +68,9 @@ export function readCorpus(dir) {
       if (!text.length) startLine = i + 1;
       text.push(line);
       if (/;\s*$/.test(line)) {
-        queries.push({ name: `${file}:${startLine}`, sql: text.join('\n').replace(/;\s*$/, ''),
+        // ${TESTDATA}: tests/data, so both engines read the same files (12_csv.sql).
+        const sql = text.join('\n').replace(/;\s*$/, '').replaceAll('${TESTDATA}', TESTDATA);
+        queries.push({ name: `${file}:${startLine}`, sql,
           ordered: comments.some((c) => /^ordered\b/.test(c)) });
         text = [];
         comments = [];

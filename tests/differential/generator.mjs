@@ -180,20 +180,23 @@ function semiAnti(r, dim, fkRef, depth) {
 
 // A filtered dimension outside, the facts inside: IN / EXISTS / NOT EXISTS over a fact or a
 // UNION of both facts, or a join to such a union; the key sometimes computed on the way
-// (k - 1 inside, k + 1 = key outside). Dynamic filters must reach each branch and the fact
-// inside a semi join (issue 15).
+// (k - 1 inside, k + 1 = key outside, or a CAST), or both facts joined to each other. Dynamic
+// filters must reach each branch and the fact inside a semi join (issue 15).
 function dimensionOutside(r) {
   const dim = r.pick(['date_dim', 'item']);
   const d = DIMENSIONS[dim], a = DIM_ALIAS[dim];
   const offset = r.pick([0, 0, 1]);
-  const column = (fact) => (offset ? `${FACTS[fact].fks[dim]} - ${offset}` : FACTS[fact].fks[dim]);
+  // Keys cast on the way too (INTEGER and BIGINT keys meet in the join).
+  const cast = !offset && r.chance(0.3) ? r.pick(['INTEGER', 'BIGINT']) : null;
+  const column = (fact) => (offset ? `${FACTS[fact].fks[dim]} - ${offset}`
+    : cast ? `CAST(${FACTS[fact].fks[dim]} AS ${cast})` : FACTS[fact].fks[dim]);
   const sales = `SELECT ${column('store_sales')} AS k FROM store_sales ss${r.chance(0.4) ? ` WHERE ${FACTS.store_sales.predicate(r, 'ss')}` : ''}`;
   const returns = `SELECT ${column('store_returns')} AS k FROM store_returns sr`;
   const source = r.pick([sales, returns, `${sales} UNION ${r.pick(['ALL ', ''])}${returns}`]);
   const key = offset ? `u.k + ${offset}` : 'u.k';
   const where = [d.predicate(r, a)];
   let from = `${dim} ${a}`;
-  switch (r.pick(['in', 'exists', 'not exists', 'join'])) {
+  switch (r.pick(['in', 'exists', 'not exists', 'join', 'facts'])) {
     case 'in':
       where.push(`${a}.${d.key} IN (SELECT ${key} FROM (${source}) u)`);
       break;
@@ -203,8 +206,16 @@ function dimensionOutside(r) {
     case 'not exists':
       where.push(`NOT EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${a}.${d.key})`);
       break;
-    default:
+    case 'join':
       from += ` JOIN (${source}) u ON ${key} = ${a}.${d.key}`;
+      break;
+    default: {
+      // Fact to fact: returns joined to their sales (ticket, and item or not), the dimension
+      // on either fact; each fact is pruned by the other's surviving keys where it can be.
+      const onFact = r.chance(0.5) ? `sr.${FACTS.store_returns.fks[dim]}` : `ss.${FACTS.store_sales.fks[dim]}`;
+      from += ` JOIN store_returns sr ON ${onFact} = ${a}.${d.key} JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number${r.chance(0.7) ? ' AND ss.ss_item_sk = sr.sr_item_sk' : ''}`;
+      if (r.chance(0.4)) where.push(FACTS.store_sales.predicate(r, 'ss'));
+    }
   }
   const group = `${a}.${r.pick(d.groups)}`;
   const sql = `SELECT ${group}, count(*)\nFROM ${from}\nWHERE ${where.join(' AND ')}\nGROUP BY ${group}\nORDER BY ${group} NULLS FIRST`;

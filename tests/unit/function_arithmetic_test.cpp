@@ -105,7 +105,26 @@ TEST(FunctionArithmeticTest, DecimalTypesAndValues) {
   EXPECT_EQ(Eval("-", {Dec("1.10", 10, 2), Dec("2.005", 5, 3)}), "DECIMAL(12,3) -0.905");
   EXPECT_EQ(Eval("*", {Dec("1.10", 10, 2), Dec("2.005", 5, 3)}), "DECIMAL(15,5) 2.20550");
   EXPECT_EQ(Eval("*", {Dec("-0.5", 1, 1), Dec("0.5", 1, 1)}), "DECIMAL(2,2) -0.25");
-  EXPECT_EQ(Eval("/", {Dec("1.5", 2, 1), Dec("0.5", 2, 1)}), "DOUBLE 3.0");
+  // Division: at least 16 fraction digits, rounded half away from zero.
+  EXPECT_EQ(Eval("/", {Dec("1.5", 2, 1), Dec("0.5", 2, 1)}), "DECIMAL(18,16) 3.0000000000000000");
+  EXPECT_EQ(Eval("/", {Dec("2", 1, 0), Dec("3", 1, 0)}), "DECIMAL(17,16) 0.6666666666666667");
+  EXPECT_EQ(Eval("/", {Dec("-2", 1, 0), Dec("3", 1, 0)}), "DECIMAL(17,16) -0.6666666666666667");
+  EXPECT_EQ(Eval("/", {Dec("1", 1, 0), Dec("-8", 1, 0)}), "DECIMAL(17,16) -0.1250000000000000");
+  EXPECT_EQ(Eval("/", {I(7), Dec("2.0", 2, 1)}), "DECIMAL(27,16) 3.5000000000000000");
+  EXPECT_THROW(Eval("/", {Dec("1.5", 2, 1), Dec("0", 2, 1)}), OutOfRangeError);
+  // A dividend too wide to scale up in 128 bits still divides exactly (digit by digit).
+  EXPECT_EQ(
+      Eval("/", {Dec("10000000000000000000000000000000000000", 38, 0), Dec("3000000", 38, 0)}),
+      "DECIMAL(38,6) 3333333333333333333333333333333.333333");
+  EXPECT_EQ(
+      Eval("/", {Dec("-20000000000000000000000000000000000000", 38, 0), Dec("3000000", 38, 0)}),
+      "DECIMAL(38,6) -6666666666666666666666666666666.666667");
+  // A quotient past the type's 32 integer digits is an overflow, not a wrong answer.
+  EXPECT_THROW(Eval("/", {Dec("99999999999999999999999999999999.99", 38, 2), Dec("0.01", 3, 2)}),
+               OutOfRangeError);
+  EXPECT_EQ(Eval("//", {I(-7), I(2)}), "INTEGER -3");
+  EXPECT_EQ(Eval("//", {BI(7), I(2)}), "BIGINT 3");
+  EXPECT_THROW(Eval("//", {I(7), I(0)}), OutOfRangeError);
   EXPECT_EQ(Eval("%", {Dec("5.5", 2, 1), Dec("2", 1, 0)}), "DECIMAL(2,1) 1.5");
   EXPECT_EQ(Eval("%", {Dec("-5.25", 3, 2), Dec("2", 1, 0)}), "DECIMAL(3,2) -1.25");
   EXPECT_EQ(Eval("+", {I(1), Dec("0.25", 5, 2)}), "DECIMAL(13,2) 1.25");

@@ -334,7 +334,17 @@ TEST(FunctionBindTest, ResolvesByFewestCasts) {
             "+(DECIMAL(10,2), DECIMAL(5,3)) -> DECIMAL(12,3)");
   EXPECT_EQ(BindText("+", {kInt, Dec(5, 2)}), "+(DECIMAL(10,0), DECIMAL(5,2)) -> DECIMAL(13,2)");
   EXPECT_EQ(BindText("+", {Dec(5, 2), kDbl}), "+(DOUBLE, DOUBLE) -> DOUBLE");
-  EXPECT_EQ(BindText("/", {Dec(5, 2), Dec(5, 2)}), "/(DOUBLE, DOUBLE) -> DOUBLE");
+  // DECIMAL / DECIMAL stays DECIMAL (PostgreSQL): (5-2)+2 integer digits, scale 16.
+  EXPECT_EQ(BindText("/", {Dec(5, 2), Dec(5, 2)}),
+            "/(DECIMAL(5,2), DECIMAL(5,2)) -> DECIMAL(21,16)");
+  EXPECT_EQ(BindText("/", {kInt, kInt}), "/(INTEGER, INTEGER) -> INTEGER");
+  EXPECT_EQ(BindText("/", {kBig, Dec(5, 2)}), "/(DECIMAL(19,0), DECIMAL(5,2)) -> DECIMAL(37,16)");
+  // Past 38 digits the scale gives way, down to 6.
+  EXPECT_EQ(BindText("/", {Dec(38, 2), kBig}), "/(DECIMAL(38,2), DECIMAL(19,0)) -> DECIMAL(38,6)");
+  EXPECT_EQ(BindText("/", {Dec(10, 2), Dec(38, 30)}),
+            "/(DECIMAL(10,2), DECIMAL(38,30)) -> DECIMAL(38,6)");
+  EXPECT_EQ(BindText("/", {Dec(5, 2), kDbl}), "/(DOUBLE, DOUBLE) -> DOUBLE");
+  EXPECT_EQ(BindText("//", {kInt, kBig}), "//(BIGINT, BIGINT) -> BIGINT");
   EXPECT_EQ(BindText("-", {kDate, kDate}), "-(DATE, DATE) -> INTEGER");
   EXPECT_EQ(BindText("-", {kTs, kDate}), "-(TIMESTAMP, TIMESTAMP) -> BIGINT");
   EXPECT_EQ(BindText("=", {kInt, Dec(5, 2)}), "=(DECIMAL(12,2), DECIMAL(12,2)) -> BOOLEAN");

@@ -428,9 +428,9 @@ TEST(OperatorAggregateTest, MillionGroups) {
   }
 }
 
-TEST(OperatorAggregateTest, IntegerKeysThroughTheDirectMap) {
-  // One integer key goes through DirectGroupMap: keys below and above the range seen so far,
-  // negative keys, NULLs, the extremes of the type (too far apart to map) and a sparse range
+TEST(OperatorAggregateTest, IntegerKeysThroughTheDenseArray) {
+  // One integer key goes through DenseGroupArray: keys below and above the range seen so far,
+  // negative keys, NULLs, the extremes of the type (too far apart to hold) and a sparse range
   // wider than the map may grow; checked against std::map, in big and tiny batches.
   for (const LogicalType& type : {LogicalType::Integer(), LogicalType::Bigint()}) {
     const bool big = type.physical() == PhysicalType::kInt64;

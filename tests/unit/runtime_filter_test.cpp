@@ -2,6 +2,7 @@
 // build produced, probing (NULLs, selections), merging partial filters and range checks.
 
 #include "dynfilter/runtime_filter.h"
+#include "dynfilter/runtime_filter_probe.h"
 
 #include <gtest/gtest.h>
 
@@ -217,6 +218,60 @@ TEST(RuntimeFilterTest, MultiColumnKeyUsesCombinedHash) {
   ASSERT_GE(kept, 2u);
   EXPECT_EQ(out[0], 0u);
   EXPECT_LE(kept, 3u);
+}
+
+}  // namespace
+}  // namespace shears
+
+namespace shears {
+namespace {
+
+// Batches of kBatchSize keys, all equal to `key`.
+idx_t ApplyBatch(RuntimeFilterProbes& probes, int64_t key) {
+  Batch batch({LogicalType::Bigint()});
+  for (idx_t r = 0; r < kBatchSize; r++)
+    batch.column(0).data<int64_t>()[r] = key;
+  batch.SetSize(kBatchSize);
+  uint64_t dropped = 0;
+  return probes.Apply(batch, nullptr, &dropped);
+}
+
+// A filter that drops nothing is paused after a window, re-checked on one batch after the
+// pause and resumed when that batch drops enough; each step is counted.
+TEST(RuntimeFilterProbeTest, PausesThenResumesOnASample) {
+  DynamicFilterRegistry registry;
+  registry.PublishRuntime(1, Build(Range(0, 10)));
+  const RuntimeFilter& filter = *registry.FindRuntime(1);
+  std::vector<RuntimeFilterTarget> targets(1);
+  targets[0].filter_id = 1;
+  targets[0].column_ids = {0};
+  std::vector<std::vector<idx_t>> columns = {{0}};
+  RuntimeFilterProbes probes(targets, columns);
+  probes.Refresh(registry);
+  // A window of 8 batches whose keys all join: paused.
+  for (int b = 0; b < 8; b++)
+    EXPECT_EQ(ApplyBatch(probes, 5), kBatchSize);
+  EXPECT_EQ(filter.counters().pauses.load(), 1u);
+  // Paused for 16 windows: rows that cannot join pass untested.
+  for (int b = 0; b < 16 * 8; b++)
+    EXPECT_EQ(ApplyBatch(probes, 99), kBatchSize);
+  EXPECT_EQ(filter.counters().rows_passed_paused.load(), 16u * 8 * kBatchSize);
+  // The sample drops everything: resumed, and it keeps filtering.
+  EXPECT_EQ(ApplyBatch(probes, 99), 0u);
+  EXPECT_EQ(filter.counters().rechecks.load(), 1u);
+  EXPECT_EQ(filter.counters().resumes.load(), 1u);
+  EXPECT_EQ(ApplyBatch(probes, 99), 0u);
+  // Paused again once a window drops too little (the window with the batch above drops 1/8, the
+  // next none); a sample that drops nothing pauses again.
+  for (int b = 0; b < 7 + 8; b++)
+    ApplyBatch(probes, 5);
+  EXPECT_EQ(filter.counters().pauses.load(), 2u);
+  for (int b = 0; b < 16 * 8; b++)
+    ApplyBatch(probes, 5);
+  EXPECT_EQ(ApplyBatch(probes, 5), kBatchSize);
+  EXPECT_EQ(filter.counters().rechecks.load(), 2u);
+  EXPECT_EQ(filter.counters().resumes.load(), 1u);
+  EXPECT_EQ(filter.counters().pauses.load(), 3u);
 }
 
 }  // namespace

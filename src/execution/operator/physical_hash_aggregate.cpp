@@ -1,6 +1,7 @@
 #include "execution/operator/physical_hash_aggregate.h"
 
 #include <atomic>
+#include <cstring>
 #include <mutex>
 
 #include "common/error.h"
@@ -37,6 +38,7 @@ struct HashAggregateGlobalState : GlobalSinkState {
       distinct.push_back(
           std::make_unique<GroupedHashTable>(layout, layout.types.size(), memory, false));
     }
+    if (op.UsesDenseGroups()) dense_arena = std::make_shared<StringArena>(memory);
   }
   ~HashAggregateGlobalState() override {
     if (result_bytes > 0) memory->Release(result_bytes);
@@ -50,6 +52,12 @@ struct HashAggregateGlobalState : GlobalSinkState {
   std::mutex partition_locks[GroupedHashTable::kPartitions];
   std::mutex single_lock;
   std::atomic<idx_t> combines{0};
+  // With UsesDenseGroups: the first thread's array (its range then fixed), the arena new
+  // strings of its merged states go to, and the threads' arenas its rows point into.
+  std::mutex dense_lock;
+  std::unique_ptr<DenseGroupArray> dense;
+  std::shared_ptr<StringArena> dense_arena;
+  std::vector<std::shared_ptr<StringArena>> dense_arenas;
 
   // After Finalize: every result row, and the arenas their strings live in.
   std::vector<uint8_t*> result_rows;
@@ -69,26 +77,28 @@ struct HashAggregateLocalState : LocalSinkState {
       distinct.push_back(
           std::make_unique<GroupedHashTable>(layout, layout.types.size(), memory, true));
     }
-    for (const auto& g : op.groups_)
+    for (const auto& g : op.key_exprs_)
       group_values.emplace_back(g->type);
-    // DISTINCT aggregates need every row's group hash, which the direct map skips.
-    if (op.groups_.size() == 1 && op.distinct_layouts_.empty() &&
-        DirectGroupMap::Supports(op.groups_[0]->type)) {
-      direct = std::make_unique<DirectGroupMap>(memory);
+    if (op.UsesDenseGroups()) {
+      dense = std::make_unique<DenseGroupArray>(op.layout_, memory);
+      table->partition(0).rows.arena();  // made now: the array's strings live there too
     }
     for (idx_t a = 0; a < op.aggregates_.size(); a++) {
       const auto& agg = op.aggregate(a);
-      arg_values.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
+      auto& inputs = arg_values.emplace_back();
+      inputs.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
+      for (const auto& extra : agg.extra_args)
+        inputs.emplace_back(extra->type);
     }
   }
 
   std::unique_ptr<GroupedHashTable> table;
-  std::unique_ptr<DirectGroupMap> direct;  // in front of `table` for one integer key
+  std::unique_ptr<DenseGroupArray> dense;  // in front of `table` for one integer key
   RowCollection single;
   uint8_t* single_row = nullptr;
   std::vector<std::unique_ptr<GroupedHashTable>> distinct;
   std::vector<Vector> group_values;
-  std::vector<Vector> arg_values;
+  std::vector<std::vector<Vector>> arg_values;  // per aggregate: its inputs, consecutive
   std::vector<uint64_t> hashes, value_hashes, distinct_hashes;
   std::vector<uint8_t*> rows, distinct_rows;
   std::vector<uint32_t> sel;
@@ -105,6 +115,36 @@ struct AggregateSourceState : GlobalSourceState {
 };
 }  // namespace
 
+BoundExprPtr PhysicalHashAggregate::CodeConstantCase(const BoundExpr& group,
+                                                     std::vector<Value>* codes) {
+  if (group.kind != BoundExprKind::kCase) return nullptr;
+  const PhysicalType physical = group.type.physical();
+  if (physical == PhysicalType::kInt32 || physical == PhysicalType::kInt64) return nullptr;
+  const auto& bound_case = static_cast<const BoundCase&>(group);
+  for (const auto& [when, then] : bound_case.when_then) {
+    if (then->kind != BoundExprKind::kConstant) return nullptr;
+  }
+  if (bound_case.else_expr->kind != BoundExprKind::kConstant) return nullptr;
+  // codes[0] is NULL's value; equal constants share a code, so they stay one group.
+  codes->assign(1, Value::Null(group.type));
+  auto code_of = [&](const BoundExpr& constant) -> BoundExprPtr {
+    const Value& value = static_cast<const BoundConstant&>(constant).value;
+    if (value.is_null())
+      return std::make_unique<BoundConstant>(Value::Null(LogicalType::Integer()));
+    idx_t code = 1;
+    while (code < codes->size() && !((*codes)[code] == value))
+      code++;
+    if (code == codes->size()) codes->push_back(value);
+    return std::make_unique<BoundConstant>(Value::Integer(static_cast<int32_t>(code - 1)));
+  };
+  auto coded = std::make_unique<BoundCase>(LogicalType::Integer());
+  for (const auto& [when, then] : bound_case.when_then) {
+    coded->when_then.emplace_back(when->Copy(), code_of(*then));
+  }
+  coded->else_expr = code_of(*bound_case.else_expr);
+  return coded;
+}
+
 PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
                                              std::vector<BoundExprPtr> groups,
                                              std::vector<BoundExprPtr> aggregates,
@@ -115,8 +155,14 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
       empty_input_groups_(std::move(empty_input_groups)) {
   SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
   std::vector<LogicalType> key_types;
-  for (const auto& g : groups_)
-    key_types.push_back(g->type);
+  for (const auto& g : groups_) {
+    group_codes_.emplace_back();
+    // Grouping sets write their empty sets' key values into key rows: keep those as they are.
+    BoundExprPtr key;
+    if (empty_input_groups_.empty()) key = CodeConstantCase(*g, &group_codes_.back());
+    key_exprs_.push_back(key ? std::move(key) : g->Copy());
+    key_types.push_back(key_exprs_.back()->type);
+  }
   uint32_t extra = 0;
   uint32_t align = 8;
   std::vector<uint32_t> relative;
@@ -124,13 +170,18 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
     SHEARS_CHECK(aggregates_[a]->kind == BoundExprKind::kAggregate);
     const auto& agg = aggregate(a);
     SHEARS_CHECK(agg.aggregate == AggregateKind::kCountStar || agg.arg);
-    ops_.push_back(
-        BindAggregateOp(agg.aggregate, agg.arg ? agg.arg->type : LogicalType(), agg.type));
+    std::vector<LogicalType> input_types;
+    if (agg.arg) input_types.push_back(agg.arg->type);
+    for (const auto& extra : agg.extra_args)
+      input_types.push_back(extra->type);
+    ops_.push_back(BindAggregateOp(agg.aggregate, input_types, agg.type, agg.params));
     const AggregateOp& op = ops_.back();
     extra = AlignUp(extra, op.state_align);
     relative.push_back(extra);
     extra += op.state_size;
     align = std::max(align, op.state_align);
+    // The binder allows DISTINCT only on aggregates of one input.
+    SHEARS_CHECK(!agg.distinct || agg.extra_args.empty());
     if (agg.distinct && agg.aggregate != AggregateKind::kCountStar) {
       distinct_index_.push_back(static_cast<int>(distinct_layouts_.size()));
       distinct_aggregates_.push_back(a);
@@ -171,18 +222,17 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
   }
   std::vector<const Vector*> keys;
   for (idx_t g = 0; g < groups_.size(); g++) {
-    ExpressionExecutor::Execute(*groups_[g], input, local.group_values[g]);
+    ExpressionExecutor::Execute(*key_exprs_[g], input, local.group_values[g]);
     keys.push_back(&local.group_values[g]);
   }
   uint64_t* hashes = local.hashes.data();
   StringArena* arena;
-  if (local.direct) {
+  if (local.dense) {
     uint32_t* misses = local.sel.data();
-    const idx_t missed = local.direct->Lookup(*keys[0], n, local.rows.data(), misses);
+    const idx_t missed = local.dense->FindOrCreate(*keys[0], n, local.rows.data(), misses);
     if (missed > 0) {
       HashVector(*keys[0], n, hashes, false);
       local.table->FindOrCreate(keys, hashes, misses, missed, local.rows.data(), local.scratch);
-      local.direct->Remember(*keys[0], misses, missed, local.rows.data());
     }
     arena = &local.table->partition(0).rows.arena();
   } else if (!groups_.empty()) {
@@ -200,8 +250,11 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
     const AggregateOp& op = ops_[a];
     Vector* arg = nullptr;
     if (agg.arg) {
-      ExpressionExecutor::Execute(*agg.arg, input, local.arg_values[a]);
-      arg = &local.arg_values[a];
+      auto& inputs = local.arg_values[a];
+      ExpressionExecutor::Execute(*agg.arg, input, inputs[0]);
+      for (idx_t e = 0; e < agg.extra_args.size(); e++)
+        ExpressionExecutor::Execute(*agg.extra_args[e], input, inputs[1 + e]);
+      arg = inputs.data();
     }
     const int d = distinct_index_[a];
     if (d < 0) {
@@ -252,6 +305,7 @@ void PhysicalHashAggregate::Combine(ExecutionContext& context, GlobalSinkState& 
     CombineStates(&src, &dst, 1, global.single.arena());
   }
   if (groups_.empty() && distinct_layouts_.empty()) return;
+  if (local.dense) CombineDense(global, local);
   // Threads start at different partitions so they rarely wait for each other's locks.
   const idx_t threads = std::max<idx_t>(1, static_cast<idx_t>(context.threads()));
   const idx_t start =
@@ -260,17 +314,88 @@ void PhysicalHashAggregate::Combine(ExecutionContext& context, GlobalSinkState& 
                                                StringArena& arena) {
     CombineStates(src, dst, n, arena);
   };
+  // Table rows whose key the global array covers go there (after the partition locks, which
+  // are never held together with the array's).
+  std::function<bool(const uint8_t*)> divert;
+  std::vector<uint8_t*> diverted;
+  if (UsesDenseGroups()) {
+    const DenseGroupArray* dense = global.dense.get();
+    divert = [dense](const uint8_t* row) { return dense->Covers(row); };
+  }
   for (idx_t i = 0; i < GroupedHashTable::kPartitions; i++) {
     const idx_t p = (start + i) % GroupedHashTable::kPartitions;
     std::lock_guard<std::mutex> lock(global.partition_locks[p]);
     if (!groups_.empty()) {
-      global.table->MergePartition(p, local.table->partition(p), combine, local.scratch);
+      global.table->MergePartition(p, local.table->partition(p), combine, local.scratch, divert,
+                                   &diverted);
     }
     for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
       global.distinct[d]->MergePartition(p, local.distinct[d]->partition(p), nullptr,
                                          local.scratch);
     }
   }
+  if (!diverted.empty()) {
+    std::lock_guard<std::mutex> lock(global.dense_lock);
+    std::vector<uint8_t*> outside;
+    MergeIntoDense(global, diverted.data(), diverted.size(), &outside);
+    SHEARS_CHECK(outside.empty());
+  }
+}
+
+void PhysicalHashAggregate::MergeIntoDense(HashAggregateGlobalState& global, uint8_t* const* src,
+                                           idx_t n, std::vector<uint8_t*>* outside) const {
+  uint8_t* dst[kBatchSize];
+  bool fresh[kBatchSize];
+  uint8_t* combine_src[kBatchSize];
+  uint8_t* combine_dst[kBatchSize];
+  for (idx_t done = 0; done < n; done += kBatchSize) {
+    const idx_t count = std::min<idx_t>(kBatchSize, n - done);
+    global.dense->Locate(src + done, count, dst, fresh);
+    idx_t m = 0;
+    for (idx_t i = 0; i < count; i++) {
+      if (!dst[i]) {
+        outside->push_back(src[done + i]);
+      } else if (fresh[i]) {
+        std::memcpy(dst[i], src[done + i], layout_.row_width);  // the states move as they are
+      } else {
+        combine_src[m] = src[done + i];
+        combine_dst[m++] = dst[i];
+      }
+    }
+    CombineStates(combine_src, combine_dst, m, *global.dense_arena);
+  }
+}
+
+void PhysicalHashAggregate::CombineDense(HashAggregateGlobalState& global,
+                                         HashAggregateLocalState& local) const {
+  std::vector<uint8_t*> outside;
+  {
+    std::lock_guard<std::mutex> lock(global.dense_lock);
+    // The array's rows (and the table rows merged into it) point into this thread's arena.
+    for (const auto& arena : local.table->partition(0).rows.arenas())
+      global.dense_arenas.push_back(arena);
+    if (!global.dense) {
+      global.dense = std::move(local.dense);
+      return;
+    }
+    local.dense->ForEachBatch(
+        [&](uint8_t* const* rows, idx_t n) { MergeIntoDense(global, rows, n, &outside); });
+  }
+  // Groups outside the global array's range join this thread's table, merged with it next.
+  std::vector<uint8_t*> dst(kBatchSize);
+  std::vector<uint64_t> hashes(kBatchSize);
+  Vector key(layout_.types[0]);
+  std::vector<const Vector*> keys = {&key};
+  StringArena& arena = local.table->partition(0).rows.arena();
+  for (idx_t done = 0; done < outside.size(); done += kBatchSize) {
+    const idx_t n = std::min<idx_t>(kBatchSize, outside.size() - done);
+    key.Reset();
+    GatherColumn(layout_, 0, outside.data() + done, n, key);
+    HashVector(key, n, hashes.data(), false);
+    local.table->FindOrCreate(keys, hashes.data(), nullptr, n, dst.data(), local.scratch);
+    CombineStates(outside.data() + done, dst.data(), n, arena);
+  }
+  local.dense.reset();
 }
 
 void PhysicalHashAggregate::Finalize(ExecutionContext& context,
@@ -318,7 +443,8 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
     }
   }
   // Groups that exist without input (zeroed rows are their aggregates' empty states).
-  if (group_count > 0 && global.table->group_count() == 0) {
+  if (group_count > 0 && global.table->group_count() == 0 &&
+      (!global.dense || global.dense->group_count() == 0)) {
     for (const auto& keys : empty_input_groups_) {
       std::vector<Vector> key_values;
       std::vector<const Vector*> key_pointers;
@@ -341,7 +467,8 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
     global.result_rows.push_back(global.single_row);
     global.arenas = global.single.arenas();
   } else {
-    const idx_t total = global.table->group_count();
+    const idx_t total =
+        global.table->group_count() + (global.dense ? global.dense->group_count() : 0);
     const int64_t bytes = static_cast<int64_t>(total * sizeof(uint8_t*));
     context.query().memory().Reserve(bytes);
     global.result_bytes = bytes;
@@ -355,6 +482,14 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
       }
       for (const auto& arena : rows.arenas())
         global.arenas.push_back(arena);
+    }
+    if (global.dense) {
+      global.dense->ForEachBatch([&](uint8_t* const* rows, idx_t n) {
+        global.result_rows.insert(global.result_rows.end(), rows, rows + n);
+      });
+      global.arenas.insert(global.arenas.end(), global.dense_arenas.begin(),
+                           global.dense_arenas.end());
+      global.arenas.push_back(global.dense_arena);
     }
   }
 }
@@ -378,6 +513,16 @@ bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
   const bool keep_arenas = !global.arenas.empty();
   for (idx_t g = 0; g < groups_.size(); g++) {
     Vector& column = out.column(g);
+    if (!group_codes_[g].empty()) {
+      Vector codes(LogicalType::Integer(), n);
+      GatherColumn(layout_, g, rows, n, codes);
+      for (idx_t i = 0; i < n; i++) {
+        const Value& value =
+            codes.IsNull(i) ? group_codes_[g][0] : group_codes_[g][codes.data<int32_t>()[i] + 1];
+        WriteValue(column, i, value);
+      }
+      continue;
+    }
     GatherColumn(layout_, g, rows, n, column);
     if (keep_arenas && column.type().IsString()) {
       for (const auto& arena : global.arenas)

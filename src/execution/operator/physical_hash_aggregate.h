@@ -10,12 +10,16 @@
 // Finalize feeds into the groups' states. As a source it emits the groups in morsels of a
 // batch, so the pipeline above runs in parallel.
 
+#include "execution/aggregate_hash_table.h"
 #include "execution/aggregate_ops.h"
 #include "execution/physical_operator.h"
 #include "execution/row_layout.h"
 #include "planner/expression.h"
 
 namespace shears {
+
+struct HashAggregateGlobalState;
+struct HashAggregateLocalState;
 
 class PhysicalHashAggregate : public PhysicalOperator {
  public:
@@ -58,6 +62,22 @@ class PhysicalHashAggregate : public PhysicalOperator {
   const BoundAggregate& aggregate(idx_t i) const {
     return static_cast<const BoundAggregate&>(*aggregates_[i]);
   }
+  /// GROUP BY one integer column without DISTINCT aggregates: groups go to a DenseGroupArray
+  /// in front of the hash table.
+  bool UsesDenseGroups() const {
+    return groups_.size() == 1 && distinct_layouts_.empty() &&
+           DenseGroupArray::Supports(key_exprs_[0]->type);
+  }
+  /// A CASE whose results are all constants (GROUP BY CASE ... THEN 'big' ELSE 'small' END)
+  /// is grouped by an INTEGER code of its result instead: a copy of the CASE giving the code,
+  /// with codes[code + 1] the result's value (codes[0]: NULL). Null for other expressions.
+  static BoundExprPtr CodeConstantCase(const BoundExpr& group, std::vector<Value>* codes);
+  /// Merges a thread's array into the global one (the first thread's becomes it), the groups
+  /// outside the global range into the thread's table.
+  void CombineDense(HashAggregateGlobalState& global, HashAggregateLocalState& local) const;
+  /// Merges src[0..n) into the global array (under its lock); rows outside it go to `outside`.
+  void MergeIntoDense(HashAggregateGlobalState& global, uint8_t* const* src, idx_t n,
+                      std::vector<uint8_t*>* outside) const;
   /// Merges the non-DISTINCT states of src rows into dst rows.
   void CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
                      StringArena& arena) const;
@@ -65,6 +85,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
   std::vector<std::vector<Value>> empty_input_groups_;
+  /// What is evaluated for each group key: groups_[g], or its code (CodeConstantCase), whose
+  /// values group_codes_[g] then lists (empty when not coded).
+  std::vector<BoundExprPtr> key_exprs_;
+  std::vector<std::vector<Value>> group_codes_;
   std::vector<AggregateOp> ops_;
   std::vector<uint32_t> state_offsets_;  // absolute, within a row of layout_
   RowLayout layout_;                     // group keys, then states

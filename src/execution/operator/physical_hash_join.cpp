@@ -591,6 +591,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
       {"build_rows", std::to_string(global.build_rows())},
       {"distinct_keys", std::to_string(global.distinct_keys())},
       {"build_bytes", std::to_string(global.table->bytes())}};
+  if (!no_filter_reason_.empty()) out.emplace_back("no_dynamic_filter", no_filter_reason_);
   for (const auto& spec : runtime_filters_) {
     const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(spec.filter_id);
     std::string text;

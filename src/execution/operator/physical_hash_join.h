@@ -54,6 +54,8 @@ class PhysicalHashJoin : public PhysicalOperator {
     runtime_filters_ = std::move(specs);
     runtime_filter_note_ = std::move(note);
   }
+  /// Why the join filters nothing at all (neither partitions nor rows), for EXPLAIN ANALYZE.
+  void SetNoDynamicFilterReason(std::string reason) { no_filter_reason_ = std::move(reason); }
   std::vector<int> SinkProducedDynamicFilters() const override;
 
   // Build side.
@@ -104,6 +106,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   BoundExprPtr residual_;
   std::vector<RuntimeFilterSpec> runtime_filters_;
   std::string runtime_filter_note_;
+  std::string no_filter_reason_;
   UnmatchedRowsPipeline unmatched_;  // RIGHT/FULL
 };
 

@@ -51,3 +51,18 @@ SELECT count(*) FROM (
 
 SELECT count(*) FROM customer c WHERE c.c_current_addr_sk IN
   ((SELECT ca.ca_address_sk FROM customer_address ca WHERE ca.ca_state = 'TX') UNION (SELECT 1));
+
+-- INTERSECT ALL and EXCEPT ALL: multiset semantics, NULLs equal.
+SELECT ss_store_sk, ss_quantity % 3 AS q FROM store_sales WHERE ss_quantity < 20
+INTERSECT ALL SELECT sr_store_sk, sr_return_quantity % 3 FROM store_returns;
+
+SELECT ss_store_sk, ss_quantity % 4 AS q FROM store_sales
+EXCEPT ALL SELECT sr_store_sk, sr_return_quantity % 4 FROM store_returns;
+
+SELECT i.i_category, count(*) FROM (
+  SELECT ss_item_sk AS k FROM store_sales WHERE ss_quantity < 30
+  EXCEPT ALL SELECT sr_item_sk FROM store_returns
+  INTERSECT ALL SELECT ss_item_sk FROM store_sales WHERE ss_store_sk = 2) t
+JOIN item i ON i.i_item_sk = t.k GROUP BY i.i_category;
+
+SELECT c.c_birth_year FROM customer c EXCEPT ALL SELECT c.c_birth_year FROM customer c WHERE c.c_birth_year > 1960;

@@ -60,7 +60,7 @@ SELECT d.d_year, count(ss.ss_item_sk), sum(ss.ss_quantity) FROM date_dim d LEFT 
 ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year >= 2002 GROUP BY d.d_year;
 
 -- HAVING with a scalar subquery; ORDER BY an aggregate not selected.
-SELECT ss_store_sk FROM store_sales GROUP BY ss_store_sk HAVING count(*) > (SELECT count(*) / 4 FROM store_sales);
+SELECT ss_store_sk FROM store_sales GROUP BY ss_store_sk HAVING count(*) > (SELECT count(*) // 4 FROM store_sales);
 
 -- ordered
 SELECT ss_store_sk FROM store_sales WHERE ss_store_sk IS NOT NULL GROUP BY ss_store_sk ORDER BY sum(ss_quantity) DESC, ss_store_sk;

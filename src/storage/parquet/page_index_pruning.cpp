@@ -1,4 +1,4 @@
-#include "execution/operator/page_pruning.h"
+#include "storage/parquet/page_index_pruning.h"
 
 #include <algorithm>
 

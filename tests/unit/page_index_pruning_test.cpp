@@ -1,7 +1,7 @@
 // Page pruning in the scan: a corrupt page index changes nothing but the pages read, and the
 // row ranges from page statistics follow every column's own page boundaries.
 
-#include "execution/operator/page_pruning.h"
+#include "storage/parquet/page_index_pruning.h"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "execution/operator/stats_pruning.h"
+#include "storage/parquet/minmax_pruning.h"
 
 namespace shears {
 

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "dynfilter/runtime_filter.h"
-#include "execution/operator/stats_pruning.h"
+#include "storage/parquet/minmax_pruning.h"
 #include "storage/parquet/page_index.h"
 
 namespace shears {

@@ -1,0 +1,70 @@
+#pragma once
+// Join-type legality of dynamic filters, in one place: which side of which join a filter built
+// from the other side may prune, how NULL keys behave, and when an anti join prunes by the
+// complement. The planning rules (dynamic_partition_pruning, runtime_filter, trace_key,
+// semi_join_reversal) and the scan's partition check ask here.
+//
+//   join        filter on the probe (left) side    a key filter above     transfers a = b
+//                                                  passes into
+//   INNER       keep keys in the build set         either side            yes
+//   SEMI        keep                               left                   yes
+//   RIGHT       keep (only unmatched build rows)   right (kept side)      no
+//   ANTI        skip partitions whose key is in    left                   no
+//               the set (one condition, no residual: such rows all go)
+//   LEFT        none: unmatched probe rows stay    left (kept side)       no
+//   FULL        none                               neither                no
+//   MARK        none: every probe row stays        left                   no
+//
+// NULL keys never match an equality (IS NOT DISTINCT FROM conditions are never filtered): a
+// keep filter drops NULL partitions and rows, a skip filter keeps them.
+
+#include <string>
+
+#include "dynfilter/dynamic_filter.h"
+#include "planner/logical_plan.h"
+
+namespace shears {
+
+/// What a join's build side may do to its probe side's scans.
+struct ProbeFilterLegality {
+  bool keep = false;   // drop what holds no build key (partitions, row groups, pages, rows)
+  bool skip = false;   // drop partitions whose key is a build key (the anti join's complement)
+  std::string reason;  // when neither: why, for EXPLAIN
+
+  bool any() const { return keep || skip; }
+};
+
+/// For partition pruning (`partitions` true: the anti join's complement is allowed) or row-level
+/// runtime filters (only keep).
+ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions);
+
+/// Whether a filter on a column of the join's output that comes from its left (`on_left`) or
+/// right input commutes with the join (may be pushed into that input): false for the
+/// NULL-extended side of an outer join and for the right side of a semi / anti / mark join
+/// (which outputs none of it).
+bool FilterPassesJoin(JoinKind kind, bool on_left);
+
+/// Whether rows leaving the join satisfy its conditions `left = right`, so a filter on one key
+/// also applies to the other side's key (transitive transfer): INNER, CROSS, SEMI.
+bool JoinEquatesKeys(JoinKind kind);
+
+/// Whether a condition can carry a filter at all (IS NOT DISTINCT FROM matches NULLs).
+inline bool ConditionFiltersKeys(const JoinCondition& condition) {
+  return !condition.null_equal;
+}
+
+/// Whether a partition whose (mapped) value is `is_null` / `in_set` may hold rows the join keeps.
+inline bool PartitionMayJoin(DynamicFilterMode mode, bool is_null, bool in_set) {
+  const bool match = !is_null && in_set;  // NULL never equals a key
+  return mode == DynamicFilterMode::kKeep ? match : !match;
+}
+
+}  // namespace shears
+
+namespace shears {
+
+/// For a join that got neither a dynamic partition filter nor a runtime filter: why, from the
+/// notes the two planning rules left (or that they did not run).
+std::string NoDynamicFilterReason(const LogicalJoin& join);
+
+}  // namespace shears

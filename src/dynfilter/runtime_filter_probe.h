@@ -1,0 +1,51 @@
+#pragma once
+// Applying published runtime filters to the rows a scan thread read, adaptively: a filter is
+// tested on windows of rows; one that dropped less than kMinDropFraction of a window is paused
+// (its rows pass untested, which costs nothing) for kPauseWindows windows, then re-checked on a
+// sample of one batch: when the sample drops enough the filter is resumed (tested on every row
+// again), else it is paused again. Clustered data changes selectivity from file to file, so a
+// paused filter is never given up. Pauses, re-checks and resumes are counted per filter.
+
+#include <vector>
+
+#include "common/vector.h"
+#include "dynfilter/dynamic_filter.h"
+#include "dynfilter/runtime_filter.h"
+
+namespace shears {
+
+/// One scan thread's view of one runtime filter.
+struct RuntimeFilterProbe {
+  const RuntimeFilter* filter = nullptr;  // once published by its join
+  uint64_t window_tested = 0;
+  uint64_t window_dropped = 0;
+  uint64_t paused_rows_left = 0;
+  bool sampling = false;  // the pause ended: the next batch tested decides
+};
+
+/// One scan thread's runtime filters, with the scratch their probes use.
+class RuntimeFilterProbes {
+ public:
+  /// `targets[i]` keyed by the batch columns `key_columns[i]`.
+  RuntimeFilterProbes(const std::vector<RuntimeFilterTarget>& targets,
+                      const std::vector<std::vector<idx_t>>& key_columns);
+
+  /// Looks up the filters not published yet (published filters never change); returns them,
+  /// null where still missing.
+  const std::vector<const RuntimeFilter*>& Refresh(DynamicFilterRegistry& registry);
+  /// Drops the rows of `batch` no published filter lets through, compacting it; returns the
+  /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
+  /// Adds the rows dropped to `*rows_dropped`.
+  idx_t Apply(Batch& batch, std::vector<uint32_t>* alive, uint64_t* rows_dropped);
+
+ private:
+  const std::vector<RuntimeFilterTarget>& targets_;
+  const std::vector<std::vector<idx_t>>& key_columns_;
+  std::vector<RuntimeFilterProbe> probes_;
+  std::vector<const RuntimeFilter*> published_;
+  std::vector<uint32_t> sel_[2];
+  std::vector<uint64_t> hashes_;
+  std::vector<const Vector*> keys_;
+};
+
+}  // namespace shears

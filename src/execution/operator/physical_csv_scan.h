@@ -1,0 +1,60 @@
+#pragma once
+// Scans a CSV dataset (read_csv, FROM 'x.csv'). Partitions are pruned when the scan starts, by
+// the filters on partition columns and by dynamic partition filters, as PhysicalTableScan does
+// for Parquet; each remaining file is cut into byte ranges of csv_chunk_bytes that threads
+// parse in parallel. A range starts at the first line boundary after its first byte where rows
+// parse; when a range ends, the scan checks that the previous range stopped exactly there (a
+// quoted newline could fool the guess) and fails the query rather than return wrong rows.
+// Files whose sampled quoted fields hold line breaks are not split at all.
+
+#include <atomic>
+
+#include "dynfilter/dynamic_filter.h"
+#include "execution/physical_operator.h"
+#include "planner/expression.h"
+#include "storage/dataset.h"
+
+namespace shears {
+
+struct CsvScanMetrics {
+  std::atomic<uint64_t> files_total{0};
+  std::atomic<uint64_t> files_read{0};
+  std::atomic<uint64_t> partitions_total{0};
+  std::atomic<uint64_t> partitions_pruned_static{0};
+  std::atomic<uint64_t> partitions_pruned_dynamic{0};
+  std::atomic<uint64_t> chunks{0};
+  std::atomic<uint64_t> rows_scanned{0};
+  std::atomic<uint64_t> rows_rejected{0};  // skipped with ignore_errors
+  std::atomic<uint64_t> bytes_read{0};
+};
+
+class PhysicalCsvScan : public PhysicalOperator {
+ public:
+  /// As PhysicalTableScan's; `dataset` has csv() set. Runtime join filters are not applied
+  /// (the join checks its keys anyway).
+  PhysicalCsvScan(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
+                  std::vector<BoundExprPtr> filters, std::string table_name,
+                  std::vector<DynamicPartitionFilter> dynamic_filters);
+
+  bool IsSource() const override { return true; }
+  std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
+  std::unique_ptr<LocalSourceState> GetLocalSourceState(ExecutionContext& context,
+                                                        GlobalSourceState& global) const override;
+  bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
+               LocalSourceState& local) const override;
+  std::string Describe() const override;
+  std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
+      ExecutionContext& context) const override;
+  std::vector<int> ConsumedDynamicFilters() const override;
+  const CsvScanMetrics& csv_metrics() const { return metrics_; }
+
+ private:
+  std::shared_ptr<const Dataset> dataset_;
+  std::vector<int> column_ids_;
+  std::vector<BoundExprPtr> filters_;
+  std::string table_name_;
+  std::vector<DynamicPartitionFilter> dynamic_filters_;
+  mutable CsvScanMetrics metrics_;
+};
+
+}  // namespace shears

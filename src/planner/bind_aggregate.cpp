@@ -1,0 +1,320 @@
+// Aggregate calls: which AggregateKind a name and its arguments are, the result type (DuckDB's
+// for each), the inputs the kernels get and the constant parameters (quantile fractions,
+// string_agg's separator, the ORDER BY of ordered aggregates and of WITHIN GROUP). Used for
+// plain aggregates and for aggregates over windows alike.
+
+#include <cmath>
+
+#include "common/error.h"
+#include "function/function.h"
+#include "planner/bind_context.h"
+#include "planner/binder.h"
+
+namespace shears {
+
+namespace {
+
+const char* const kAggregateNames[] = {"count",
+                                       "sum",
+                                       "avg",
+                                       "mean",
+                                       "min",
+                                       "max",
+                                       "stddev_samp",
+                                       "stddev",
+                                       "any_value",
+                                       "first",
+                                       "arbitrary",
+                                       "stddev_pop",
+                                       "var_samp",
+                                       "variance",
+                                       "var_pop",
+                                       "covar_pop",
+                                       "covar_samp",
+                                       "corr",
+                                       "bool_and",
+                                       "bool_or",
+                                       "every",
+                                       "arg_min",
+                                       "arg_max",
+                                       "argmin",
+                                       "argmax",
+                                       "min_by",
+                                       "max_by",
+                                       "median",
+                                       "quantile",
+                                       "quantile_cont",
+                                       "quantile_disc",
+                                       "percentile_cont",
+                                       "percentile_disc",
+                                       "mode",
+                                       "string_agg",
+                                       "group_concat",
+                                       "listagg",
+                                       "approx_count_distinct"};
+
+/// Whether the order of the values cannot change the result (ORDER BY inside is ignored).
+bool OrderInsensitive(AggregateKind kind) {
+  return kind != AggregateKind::kStringAgg && kind != AggregateKind::kAny;
+}
+
+bool IsTemporal(const LogicalType& t) {
+  return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp;
+}
+
+void RequireNumeric(const std::string& name, const BoundExprPtr& arg) {
+  if (arg->type.valid() && !arg->type.IsNumeric()) {
+    throw BinderError("{} is not defined for {}", name, arg->type.ToString());
+  }
+}
+
+/// A quantile's fraction: a constant number in [0, 1]. DECIMAL constants are also kept exactly
+/// (quantile_disc computes its position from them in integers, as DuckDB).
+void SetFraction(const std::string& name, const BoundExpr& expr, AggregateParams& params) {
+  if (expr.kind != BoundExprKind::kConstant) {
+    throw BinderError("the fraction of {} must be a constant", name);
+  }
+  const Value& value = static_cast<const BoundConstant&>(expr).value;
+  if (value.is_null()) throw BinderError("the fraction of {} must not be NULL", name);
+  const LogicalType& t = value.type();
+  if (!t.IsNumeric()) {
+    throw BinderError("the fraction of {} must be a number, not {}{}", name, t.ToString(),
+                      t.id() == TypeId::kVarchar ? "" : " (lists of fractions are not supported)");
+  }
+  const double fraction = CastValue(value, LogicalType::Double()).GetDouble();
+  if (!(fraction >= 0 && fraction <= 1)) {
+    throw BinderError("the fraction of {} must be between 0 and 1, not {}", name, value.ToString());
+  }
+  params.fraction = fraction;
+  params.fraction_scale = -1;
+  if (t.id() == TypeId::kDecimal && t.scale() <= 18) {
+    params.fraction_units = static_cast<int64_t>(value.GetInt128());
+    params.fraction_scale = t.scale();
+  } else if (t.id() == TypeId::kInteger || t.id() == TypeId::kBigint) {
+    params.fraction_units = static_cast<int64_t>(fraction);
+    params.fraction_scale = 0;
+  }
+}
+
+/// median / quantile_cont over `arg`: interpolating numbers and dates, discrete otherwise.
+AggregateKind ContinuousQuantile(BoundExprPtr& arg, LogicalType* type) {
+  const LogicalType& t = arg->type;
+  if (t.id() == TypeId::kDecimal || t.id() == TypeId::kDouble) {
+    *type = t;
+  } else if (t.IsNumeric()) {
+    *type = LogicalType::Double();
+  } else if (IsTemporal(t)) {
+    *type = LogicalType::Timestamp();
+  } else {
+    *type = t;
+    return AggregateKind::kQuantileDisc;
+  }
+  return AggregateKind::kQuantileCont;
+}
+
+}  // namespace
+
+bool IsAggregateFunction(const std::string& name) {
+  for (const char* known : kAggregateNames) {
+    if (name == known) return true;
+  }
+  return false;
+}
+
+ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<BoundExprPtr> args,
+                                       std::vector<BoundOrderBy> order_by, bool within_group,
+                                       bool star, bool distinct) {
+  ResolvedAggregate out;
+  auto arity = [&](size_t low, size_t high) {
+    if (args.size() >= low && args.size() <= high) return;
+    if (low == high) {
+      throw BinderError("{} takes {} argument{}", name, low, low == 1 ? "" : "s");
+    }
+    throw BinderError("{} takes {} to {} arguments", name, low, high);
+  };
+  if (within_group) {
+    // Ordered-set aggregates: the ORDER BY key is the value, the arguments are parameters.
+    if (name != "percentile_cont" && name != "percentile_disc" && name != "mode") {
+      throw BinderError(
+          "WITHIN GROUP is only allowed for percentile_cont, percentile_disc and mode, not {}",
+          name);
+    }
+    if (order_by.size() != 1) {
+      throw BinderError("WITHIN GROUP of {} takes exactly one ORDER BY key", name);
+    }
+    if (distinct) throw BinderError("DISTINCT is not allowed with WITHIN GROUP");
+    BoundExprPtr value = TypeUntyped(std::move(order_by[0].expr));
+    out.params.descending = order_by[0].descending;
+    if (name == "mode") {
+      arity(0, 0);
+      out.kind = AggregateKind::kMode;
+      out.type = value->type;
+    } else {
+      arity(1, 1);
+      SetFraction(name, *args[0], out.params);
+      if (name == "percentile_disc") {
+        out.kind = AggregateKind::kQuantileDisc;
+        out.type = value->type;
+      } else {
+        if (!value->type.IsNumeric() && !IsTemporal(value->type)) {
+          throw BinderError("percentile_cont is not defined for {}", value->type.ToString());
+        }
+        out.kind = ContinuousQuantile(value, &out.type);
+      }
+    }
+    out.inputs.push_back(std::move(value));
+    return out;
+  }
+  if (name == "percentile_cont" || name == "percentile_disc") {
+    throw BinderError("{} needs WITHIN GROUP (ORDER BY ...)", name);
+  }
+  if (star || (name == "count" && args.empty())) {
+    if (name != "count") throw BinderError("{}(*) is not allowed", name);
+    out.kind = AggregateKind::kCountStar;
+    out.type = LogicalType::Bigint();
+    return out;
+  }
+  if (args.empty()) throw BinderError("{} takes at least one argument", name);
+  args[0] = TypeUntyped(std::move(args[0]));
+  BoundExprPtr& arg = args[0];
+  const LogicalType& t = arg->type;
+
+  if (name == "string_agg" || name == "group_concat" || name == "listagg") {
+    arity(1, 2);
+    out.kind = AggregateKind::kStringAgg;
+    out.type = LogicalType::Varchar();
+    out.params.separator = ",";
+    if (args.size() == 2) {
+      if (args[1]->kind != BoundExprKind::kConstant) {
+        throw BinderError("the separator of {} must be a constant", name);
+      }
+      const Value& sep = static_cast<const BoundConstant&>(*args[1]).value;
+      if (sep.is_null()) throw BinderError("the separator of {} must not be NULL", name);
+      out.params.separator = sep.type().IsString() ? sep.GetString() : sep.ToString();
+    }
+    out.inputs.push_back(CastTo(std::move(arg), LogicalType::Varchar()));
+    if (distinct && !order_by.empty()) {
+      throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
+    }
+    for (auto& o : order_by) {
+      out.params.order.push_back({o.descending, o.nulls_first});
+      out.inputs.push_back(TypeUntyped(std::move(o.expr)));
+    }
+    return out;
+  }
+
+  if (name == "covar_pop" || name == "covar_samp" || name == "corr") {
+    arity(2, 2);
+    args[1] = TypeUntyped(std::move(args[1]));
+    RequireNumeric(name, args[0]);
+    RequireNumeric(name, args[1]);
+    out.kind = name == "covar_pop"    ? AggregateKind::kCovarPop
+               : name == "covar_samp" ? AggregateKind::kCovarSamp
+                                      : AggregateKind::kCorr;
+    out.type = LogicalType::Double();
+  } else if (name == "arg_min" || name == "arg_max" || name == "argmin" || name == "argmax" ||
+             name == "min_by" || name == "max_by") {
+    arity(2, 2);
+    args[1] = TypeUntyped(std::move(args[1]));
+    out.kind = (name == "arg_min" || name == "argmin" || name == "min_by") ? AggregateKind::kArgMin
+                                                                           : AggregateKind::kArgMax;
+    out.type = t;
+  } else if (name == "quantile" || name == "quantile_cont" || name == "quantile_disc") {
+    arity(2, 2);
+    SetFraction(name, *args[1], out.params);
+    args.pop_back();
+    if (name == "quantile_cont") {
+      if (!t.IsNumeric() && !IsTemporal(t)) {
+        throw BinderError("quantile_cont is not defined for {}", t.ToString());
+      }
+      out.kind = ContinuousQuantile(arg, &out.type);
+    } else {
+      out.kind = AggregateKind::kQuantileDisc;
+      out.type = t;
+    }
+  } else {
+    arity(1, 1);
+    if (name == "median") {
+      out.params.fraction = 0.5;
+      out.kind = ContinuousQuantile(arg, &out.type);
+    } else if (name == "mode") {
+      out.kind = AggregateKind::kMode;
+      out.type = t;
+    } else if (name == "bool_and" || name == "bool_or" || name == "every") {
+      if (t.id() != TypeId::kBoolean) {
+        throw BinderError("{} is not defined for {}: it takes a BOOLEAN", name, t.ToString());
+      }
+      out.kind = name == "bool_or" ? AggregateKind::kBoolOr : AggregateKind::kBoolAnd;
+      out.type = t;
+    } else if (name == "approx_count_distinct") {
+      out.kind = AggregateKind::kApproxCountDistinct;
+      out.type = LogicalType::Bigint();
+    } else if (name == "stddev_pop" || name == "var_samp" || name == "variance" ||
+               name == "var_pop") {
+      RequireNumeric(name, arg);
+      out.kind = name == "stddev_pop" ? AggregateKind::kStddevPop
+                 : name == "var_pop"  ? AggregateKind::kVarPop
+                                      : AggregateKind::kVarSamp;
+      out.type = LogicalType::Double();
+    } else {
+      const std::string base = name == "mean" ? "avg" : name == "arbitrary" ? "first" : name;
+      out.kind = ResolveAggregate(base, arg, &out.type);
+    }
+  }
+  if (!order_by.empty() && !OrderInsensitive(out.kind)) {
+    throw NotSupportedError("ORDER BY inside {} is not supported", name);
+  }
+  // Other aggregates give the same answer in any order: their ORDER BY changes nothing.
+  if (distinct && args.size() > 1) {
+    throw NotSupportedError("DISTINCT is not supported for {}, an aggregate of {} arguments", name,
+                            args.size());
+  }
+  for (auto& a : args)
+    out.inputs.push_back(std::move(a));
+  return out;
+}
+
+void ApplyAggregateFilter(ResolvedAggregate& aggregate, BoundExprPtr condition) {
+  // agg(x) FILTER (WHERE c) is agg(CASE WHEN c THEN x END): every aggregate skips rows whose
+  // first input is NULL, and count(*) becomes count(CASE WHEN c THEN 1 END).
+  if (condition->type.valid() && condition->type.id() != TypeId::kBoolean) {
+    throw BinderError("FILTER condition must be BOOLEAN, not {}", condition->type.ToString());
+  }
+  condition = CastTo(std::move(condition), LogicalType::Boolean());
+  if (aggregate.kind == AggregateKind::kCountStar) {
+    aggregate.kind = AggregateKind::kCount;
+    aggregate.inputs.push_back(std::make_unique<BoundConstant>(Value::Integer(1)));
+  }
+  BoundExprPtr& arg = aggregate.inputs[0];
+  if (!arg->type.valid()) arg = CastTo(std::move(arg), LogicalType::Integer());
+  const LogicalType arg_type = arg->type;
+  auto filtered = std::make_unique<BoundCase>(arg_type);
+  filtered->when_then.emplace_back(std::move(condition), std::move(arg));
+  filtered->else_expr = std::make_unique<BoundConstant>(Value::Null(arg_type));
+  arg = std::move(filtered);
+}
+
+ResolvedAggregate Binder::BindAggregateCall(const ast::FunctionExpr& fn, const std::string& name,
+                                            ExprContext& ctx) {
+  std::vector<BoundExprPtr> args;
+  for (const auto& a : fn.args)
+    args.push_back(BindExpr(*a, ctx));
+  return ResolveAggregateCall(name, std::move(args), BindAggregateOrderBy(fn, ctx), fn.within_group,
+                              fn.star, fn.distinct);
+}
+
+std::vector<BoundOrderBy> Binder::BindAggregateOrderBy(const ast::FunctionExpr& fn,
+                                                       ExprContext& ctx) {
+  std::vector<BoundOrderBy> order_by;
+  for (const auto& o : fn.order_by) {
+    BoundOrderBy order;
+    order.expr = BindExpr(*o.expr, ctx);
+    order.descending = o.descending;
+    // As the query's ORDER BY (default_null_order).
+    order.nulls_first = o.nulls_first.value_or(!nulls_last_by_default_ && o.descending);
+    order_by.push_back(std::move(order));
+  }
+  return order_by;
+}
+
+}  // namespace shears

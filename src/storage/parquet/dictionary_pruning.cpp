@@ -1,0 +1,49 @@
+#include "storage/parquet/dictionary_pruning.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+#include "common/error.h"
+#include "storage/parquet/column_reader.h"
+#include "storage/parquet/page_index.h"
+
+namespace shears::parquet {
+
+bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
+                        int row_group, uint64_t* bytes_read) {
+  const auto& meta = file.chunk(row_group, column).meta_data;
+  if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
+      meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
+      static_cast<uint64_t>(meta.data_page_offset) > file.file_size()) {
+    return true;
+  }
+  // The dictionary page lies between dictionary_page_offset and the first data page.
+  const uint64_t start = static_cast<uint64_t>(meta.dictionary_page_offset);
+  const uint64_t size = static_cast<uint64_t>(meta.data_page_offset) - start;
+  try {
+    auto buffer = std::make_shared<std::vector<uint8_t>>(size);
+    file.file().ReadAt(start, size, buffer->data());
+    *bytes_read += size;
+    ScanCounters counters;
+    ColumnChunkReader reader(file, row_group, column, {buffer, 0, size}, &counters);
+    size_t entries = 0;
+    const Vector* dictionary = reader.ReadDictionary(&entries);
+    if (!dictionary || entries == 0) return true;
+    std::vector<uint32_t> kept(kBatchSize);
+    std::vector<uint64_t> hashes;
+    std::vector<uint32_t> sel(kBatchSize);
+    for (size_t start_entry = 0; start_entry < entries; start_entry += kBatchSize) {
+      // Probe the dictionary in slices of a batch, through a selection of its entries.
+      const idx_t count = static_cast<idx_t>(std::min<size_t>(kBatchSize, entries - start_entry));
+      for (idx_t k = 0; k < count; k++)
+        sel[k] = static_cast<uint32_t>(start_entry + k);
+      if (filter.Probe({dictionary}, count, sel.data(), kept.data(), hashes) > 0) return true;
+    }
+    return false;
+  } catch (const Error&) {
+    return true;  // an unreadable dictionary only costs the pruning; the read reports it
+  }
+}
+
+}  // namespace shears::parquet

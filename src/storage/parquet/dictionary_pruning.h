@@ -1,0 +1,19 @@
+#pragma once
+// Dictionary pruning: a column chunk whose every data page is dictionary encoded holds only
+// its dictionary's values, so a runtime filter sharing no key with the dictionary rules the
+// row group out (one page read, often a few hundred bytes, instead of the chunk).
+
+#include <cstdint>
+
+#include "dynfilter/runtime_filter.h"
+#include "storage/parquet/parquet_file.h"
+
+namespace shears::parquet {
+
+/// False when `filter` (one key column) lets no entry of the dictionary of column `column` of
+/// `row_group` through. True when that cannot be told (no dictionary, or plain pages too, or
+/// an unreadable page: the read reports it). Adds the bytes read to `*bytes_read`.
+bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
+                        int row_group, uint64_t* bytes_read);
+
+}  // namespace shears::parquet

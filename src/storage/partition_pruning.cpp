@@ -1,0 +1,148 @@
+#include "storage/partition_pruning.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+#include "dynfilter/join_legality.h"
+#include "execution/expression_executor.h"
+
+namespace shears {
+
+std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& partition_filters,
+                                        const std::vector<int>& column_ids,
+                                        const Dataset& dataset) {
+  const size_t partitions = dataset.num_partitions();
+  std::vector<uint8_t> keep(partitions, 1);
+  if (partition_filters.empty() || partitions == 0) return keep;
+  std::vector<size_t> first_file(partitions, SIZE_MAX);
+  for (size_t f = 0; f < dataset.files().size(); f++) {
+    size_t& first = first_file[dataset.partition_of(f)];
+    if (first == SIZE_MAX) first = f;
+  }
+  std::vector<LogicalType> types;
+  for (int id : column_ids)
+    types.push_back(dataset.columns()[static_cast<size_t>(id)].type);
+  const size_t file_columns = dataset.num_file_columns();
+  SelectionVector sel(kBatchSize);
+  for (size_t start = 0; start < partitions; start += kBatchSize) {
+    const idx_t count = static_cast<idx_t>(std::min<size_t>(kBatchSize, partitions - start));
+    Batch rows(types, kBatchSize);
+    for (size_t c = 0; c < column_ids.size(); c++) {
+      const size_t id = static_cast<size_t>(column_ids[c]);
+      for (idx_t r = 0; r < count; r++) {
+        if (id >= file_columns) {
+          const DatasetFile& file = dataset.files()[first_file[start + r]];
+          WriteValue(rows.column(c), r, file.partition_values[id - file_columns]);
+        } else {
+          rows.column(c).validity().SetNull(r);
+        }
+      }
+    }
+    rows.SetSize(count);
+    std::vector<uint32_t> alive(count);
+    for (idx_t r = 0; r < count; r++)
+      alive[r] = static_cast<uint32_t>(r);
+    for (const BoundExpr* filter : partition_filters) {
+      const idx_t kept = ExpressionExecutor::Select(*filter, rows, sel);
+      if (kept < rows.size()) {
+        for (idx_t k = 0; k < kept; k++)
+          alive[k] = alive[sel[k]];
+        alive.resize(kept);
+        rows.Select(sel.data(), kept);
+      }
+      if (kept == 0) break;
+    }
+    for (idx_t r = 0; r < count; r++)
+      keep[start + r] = 0;
+    for (uint32_t r : alive)
+      keep[start + r] = 1;
+  }
+  return keep;
+}
+
+std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& value) {
+  Batch row({value.type()}, 1);
+  WriteValue(row.column(0), 0, value);
+  row.SetSize(1);
+  Vector out(key_expr.type, 1);
+  try {
+    ExpressionExecutor::Execute(key_expr, row, out);
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  return ReadValue(out, 0);
+}
+
+DynamicPartitionPruner::DynamicPartitionPruner(
+    const Dataset& dataset, const std::vector<DynamicPartitionFilter>& filters,
+    const std::vector<RuntimeFilterTarget>& runtime_filters, DynamicFilterRegistry& registry,
+    ScanMetrics& metrics)
+    : dataset_(dataset), registry_(registry), metrics_(metrics) {
+  for (size_t i = 0; i < filters.size(); i++)
+    sources_.push_back({&filters[i], nullptr, &metrics.dynamic_filters[i]});
+  for (const auto& f : runtime_filters)
+    runtime_ids_.push_back(f.filter_id);
+  first_file_.assign(dataset.num_partitions(), SIZE_MAX);
+  files_in_.assign(dataset.num_partitions(), 0);
+  for (size_t f = 0; f < dataset.files().size(); f++) {
+    size_t& first = first_file_[dataset.partition_of(f)];
+    if (first == SIZE_MAX) first = f;
+    files_in_[dataset.partition_of(f)]++;
+  }
+}
+
+size_t DynamicPartitionPruner::FiltersAvailable() {
+  for (auto& source : sources_) {
+    if (source.data) continue;
+    DynamicFilterData* data = registry_.Find(source.filter->filter_id);
+    if (data && data->ready()) {
+      source.data = data;
+      available_++;
+      (started_ ? metrics_.dynamic_filters_ready_late : metrics_.dynamic_filters_ready)++;
+      metrics_.dynamic_filter_keys += data->size();
+      source.counters->state = started_ ? DynamicFilterScanCounters::kReadyLate
+                                        : DynamicFilterScanCounters::kReadyAtStart;
+      source.counters->keys = data->size();
+    } else if (!started_) {
+      metrics_.dynamic_filters_not_ready++;
+    }
+  }
+  if (!runtime_empty_) {
+    for (int id : runtime_ids_) {
+      const RuntimeFilter* filter = registry_.FindRuntime(id);
+      if (filter && filter->enabled() && filter->empty()) {
+        runtime_empty_ = true;
+        available_++;
+        break;
+      }
+    }
+  }
+  started_ = true;
+  return available_;
+}
+
+bool DynamicPartitionPruner::PartitionMayMatch(size_t partition) {
+  if (runtime_empty_) return false;
+  const DatasetFile& file = dataset_.files()[first_file_[partition]];
+  const size_t file_columns = dataset_.num_file_columns();
+  for (const auto& source : sources_) {
+    if (!source.data) continue;
+    const DynamicPartitionFilter& filter = *source.filter;
+    Value value = file.partition_values[static_cast<size_t>(filter.column_id) - file_columns];
+    if (filter.key_expr) {
+      auto mapped = MapPartitionValue(*filter.key_expr, value);
+      if (!mapped) continue;  // cannot tell (the expression failed): keep
+      value = std::move(*mapped);
+    }
+    const bool is_null = value.is_null();
+    if (!PartitionMayJoin(filter.mode, is_null,
+                          !is_null && source.data->Contains(value.ToString()))) {
+      source.counters->partitions_pruned++;
+      source.counters->files_pruned += files_in_[partition];
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace shears

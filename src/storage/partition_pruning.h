@@ -1,0 +1,74 @@
+#pragma once
+// Partition pruning: which partitions of a dataset can hold rows the query keeps, decided from
+// their values alone (no file opened). Static filters (conjuncts over partition columns only)
+// are evaluated once on a batch of partition values; dynamic filters (a join's build keys,
+// dynfilter/dynamic_filter.h) are looked up per partition as they are published, so the split
+// enumerator asks again for the partitions not yet opened when a filter arrives late.
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "common/value.h"
+#include "dynfilter/dynamic_filter.h"
+#include "planner/expression.h"
+#include "storage/dataset.h"
+#include "storage/scan_metrics.h"
+
+namespace shears {
+
+/// For each partition of `dataset`: whether its values can satisfy `partition_filters`
+/// (conjuncts over the scan's output columns `column_ids` that only read partition columns).
+/// Evaluated on batches of partitions (one row each, file columns NULL and never read), so
+/// every predicate form works and 2,000 partitions cost one batch, not 2,000.
+std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& partition_filters,
+                                        const std::vector<int>& column_ids, const Dataset& dataset);
+
+/// A partition value mapped through the join key's expression of it (a cast, p + 1); nullopt
+/// when evaluating it fails (overflow, a failed cast): then nothing can be concluded.
+std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& value);
+
+/// Filters that may rule partitions out while a scan runs (the split enumerator's view).
+class PartitionPruner {
+ public:
+  virtual ~PartitionPruner() = default;
+  /// How many filters are usable now (looking up those not yet published); partitions decided
+  /// with fewer are decided again before they are opened.
+  virtual size_t FiltersAvailable() = 0;
+  /// False when partition `partition` holds no row the query keeps, by the usable filters.
+  virtual bool PartitionMayMatch(size_t partition) = 0;
+};
+
+/// A scan's dynamic partition filters and runtime join filters, as published in `registry`:
+/// a partition is pruned when its value (mapped through the key expression) is not a build key
+/// of a keep filter, or is one of a skip filter (join_legality.h), or when a runtime filter's
+/// build side produced no key. Each filter's counters (metrics.dynamic_filters[i], allocated by
+/// the caller) credit it with the partitions it ruled out. Not thread-safe: the split
+/// enumerator calls it under its lock.
+class DynamicPartitionPruner : public PartitionPruner {
+ public:
+  DynamicPartitionPruner(const Dataset& dataset, const std::vector<DynamicPartitionFilter>& filters,
+                         const std::vector<RuntimeFilterTarget>& runtime_filters,
+                         DynamicFilterRegistry& registry, ScanMetrics& metrics);
+  size_t FiltersAvailable() override;
+  bool PartitionMayMatch(size_t partition) override;
+
+ private:
+  const Dataset& dataset_;
+  DynamicFilterRegistry& registry_;
+  ScanMetrics& metrics_;
+  struct Source {
+    const DynamicPartitionFilter* filter;
+    DynamicFilterData* data = nullptr;  // once ready
+    DynamicFilterScanCounters* counters;
+  };
+  std::vector<Source> sources_;
+  std::vector<int> runtime_ids_;
+  bool runtime_empty_ = false;  // a published runtime filter holds no key: nothing joins
+  size_t available_ = 0;
+  bool started_ = false;            // the first look (at scan start) counts ready / not ready
+  std::vector<size_t> first_file_;  // a file of each partition (its partition values)
+  std::vector<uint32_t> files_in_;  // files of each partition
+};
+
+}  // namespace shears

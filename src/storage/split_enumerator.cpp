@@ -1,0 +1,153 @@
+#include "storage/split_enumerator.h"
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "storage/parquet/parquet_file.h"
+
+namespace shears {
+
+uint64_t SplitEnumerator::ProgressBytes(const DatasetFile& file) {
+  return std::max<uint64_t>(file.size, 1);
+}
+
+SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
+                                 const std::vector<uint8_t>& partition_may_match,
+                                 PartitionPruner* pruner, ScanMetrics& metrics, ProgressFn done)
+    : dataset_(std::move(dataset)), pruner_(pruner), metrics_(metrics), done_(std::move(done)) {
+  const Dataset& ds = *dataset_;
+  // Decisions are per partition (all its files share its values).
+  decision_.resize(ds.num_partitions());
+  for (size_t p = 0; p < decision_.size(); p++)
+    decision_[p] = partition_may_match[p] ? kKept : kPrunedStatic;
+  decided_with_.assign(ds.num_partitions(), 0);
+  data_read_ = std::make_unique<std::atomic<uint8_t>[]>(ds.files().size());
+  for (size_t i = 0; i < ds.files().size(); i++) {
+    if (decision_[ds.partition_of(i)] == kKept) files_.push_back(i);
+  }
+  metrics_.files_total = ds.files().size();
+  metrics_.files_pruned_static = ds.files().size() - files_.size();
+  // The filters published when the scan starts (the executor runs their producers first)
+  // decide every partition now; later ones are asked per partition in Next.
+  if (pruner_) {
+    const auto started = clock::Now();
+    const size_t available = pruner_->FiltersAvailable();
+    std::vector<size_t> kept;
+    for (size_t file_index : files_) {
+      const uint32_t p = ds.partition_of(file_index);
+      if (decided_with_[p] < available) {
+        decided_with_[p] = available;
+        if (!pruner_->PartitionMayMatch(p)) decision_[p] = kPrunedDynamic;
+      }
+      if (decision_[p] == kKept) kept.push_back(file_index);
+    }
+    metrics_.files_pruned_dynamic = files_.size() - kept.size();
+    files_ = std::move(kept);
+    metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
+  }
+  files_at_start_ = files_.size();
+  uint64_t kept_bytes = 0, all_bytes = 0;
+  for (size_t file_index : files_)
+    kept_bytes += ProgressBytes(ds.files()[file_index]);
+  for (const auto& file : ds.files())
+    all_bytes += ProgressBytes(file);
+  done_(all_bytes - kept_bytes);
+  if (ds.num_partition_columns() > 0) {
+    metrics_.partitions_total = ds.num_partitions();
+    metrics_.partitions_pruned_static =
+        static_cast<uint64_t>(std::count(decision_.begin(), decision_.end(), kPrunedStatic));
+    metrics_.partitions_pruned_dynamic =
+        static_cast<uint64_t>(std::count(decision_.begin(), decision_.end(), kPrunedDynamic));
+  }
+}
+
+void SplitEnumerator::NoteDataRead(size_t file_index) {
+  if (data_read_[file_index].exchange(1, std::memory_order_relaxed) == 0)
+    metrics_.files_data_read++;
+}
+
+bool SplitEnumerator::StillMayMatch(size_t file_index) {
+  if (!pruner_) return true;
+  const uint32_t p = dataset_->partition_of(file_index);
+  if (decision_[p] == kKept) {
+    const auto started = clock::Now();
+    const size_t available = pruner_->FiltersAvailable();
+    if (decided_with_[p] < available) {
+      decided_with_[p] = available;
+      if (!pruner_->PartitionMayMatch(p)) {
+        decision_[p] = kPrunedDynamic;
+        if (dataset_->num_partition_columns() > 0) {
+          metrics_.partitions_pruned_dynamic++;
+          metrics_.partitions_pruned_late++;
+        }
+      }
+    }
+    metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
+  }
+  if (decision_[p] == kKept) return true;
+  metrics_.files_pruned_dynamic++;
+  done_(ProgressBytes(dataset_->files()[file_index]));
+  return false;
+}
+
+ScanSplit SplitEnumerator::SplitOf(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
+                                   int rg) const {
+  // The file's bytes split evenly over its row groups, summing exactly to its size.
+  const uint64_t file_bytes = ProgressBytes(dataset_->files()[file_index]);
+  const uint64_t row_groups = static_cast<uint64_t>(file->num_row_groups());
+  const uint64_t index = static_cast<uint64_t>(rg);
+  ScanSplit split;
+  split.file_index = file_index;
+  split.file = std::move(file);
+  split.row_group = rg;
+  split.progress_bytes = file_bytes * (index + 1) / row_groups - file_bytes * index / row_groups;
+  return split;
+}
+
+bool SplitEnumerator::Next(ScanSplit& split) {
+  while (true) {
+    size_t file_index;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      // Wait while others open files: their row groups may still come.
+      opened_.wait(lock, [&] {
+        return !pending_.empty() || next_file_ < files_.size() || files_opening_ == 0;
+      });
+      if (!pending_.empty()) {
+        split = std::move(pending_.front());
+        pending_.pop_front();
+        return true;
+      }
+      if (next_file_ >= files_.size()) return false;
+      file_index = files_[next_file_++];
+      if (!StillMayMatch(file_index)) continue;
+      files_opening_++;
+    }
+    std::shared_ptr<parquet::ParquetFile> file;
+    try {
+      file = dataset_->OpenFile(file_index);
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      files_opening_--;
+      next_file_ = files_.size();  // the query fails: open no more
+      opened_.notify_all();
+      throw;
+    }
+    metrics_.files_read++;
+    if (file->footer_reused()) metrics_.footers_cached++;
+    const int row_groups = file->num_row_groups();
+    metrics_.row_groups_total += static_cast<uint64_t>(row_groups);
+    if (row_groups == 0) done_(ProgressBytes(dataset_->files()[file_index]));
+    std::lock_guard<std::mutex> lock(mutex_);
+    files_opening_--;
+    for (int rg = 1; rg < row_groups; rg++)
+      pending_.push_back(SplitOf(file_index, file, rg));
+    opened_.notify_all();
+    if (row_groups > 0) {
+      split = SplitOf(file_index, std::move(file), 0);
+      return true;
+    }
+  }
+}
+
+}  // namespace shears

@@ -1,0 +1,80 @@
+#pragma once
+// The split enumerator of a table scan: hands out splits (one row group of an opened file) to
+// the scan's threads, deciding at each level what need not be read.
+//
+//   partition   static partition filters once, when the scan starts; dynamic filters
+//               (partition_pruning.h) then, and again for every partition not yet opened
+//               whenever another filter has been published since: a filter that arrives after
+//               the scan started still prunes every split not yet opened
+//   file        opened only when its partition survives (the footer is read then)
+//   row group   and page ranges: split_pruning.h, by the thread that took the split
+//
+// Files are opened outside the lock, so the footers of the files that survive are read by all
+// of the scan's threads at once. Pruned files count as done in the query's progress.
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "storage/dataset.h"
+#include "storage/partition_pruning.h"
+#include "storage/scan_metrics.h"
+
+namespace shears {
+
+/// One row group of an opened file.
+struct ScanSplit {
+  size_t file_index = 0;
+  std::shared_ptr<parquet::ParquetFile> file;
+  int row_group = 0;
+  uint64_t progress_bytes = 0;  // its share of the file's bytes in the progress estimate
+};
+
+class SplitEnumerator {
+ public:
+  using ProgressFn = std::function<void(uint64_t bytes)>;
+  /// `partition_may_match`: the static decision per partition (PartitionsMayMatch).
+  /// `pruner` (may be null) decides dynamically; it must outlive the enumerator.
+  SplitEnumerator(std::shared_ptr<const Dataset> dataset,
+                  const std::vector<uint8_t>& partition_may_match, PartitionPruner* pruner,
+                  ScanMetrics& metrics, ProgressFn done);
+
+  /// The next split; false when nothing is left. Thread-safe; waits while other threads open
+  /// files whose row groups may still come.
+  bool Next(ScanSplit& split);
+  /// Notes that a row group of `file_index` is read (counts files_data_read once per file).
+  void NoteDataRead(size_t file_index);
+  /// Files left when the scan started (after the pruning possible then).
+  size_t files_at_start() const { return files_at_start_; }
+
+  /// A file's weight in the progress estimate: its size (at least 1, so empty files count).
+  static uint64_t ProgressBytes(const DatasetFile& file);
+
+ private:
+  enum : uint8_t { kKept, kPrunedStatic, kPrunedDynamic };
+  /// Under the lock: whether `file_index`'s partition still may match, asking the pruner again
+  /// when filters were published since it was decided.
+  bool StillMayMatch(size_t file_index);
+  ScanSplit SplitOf(size_t file_index, std::shared_ptr<parquet::ParquetFile> file, int rg) const;
+
+  std::shared_ptr<const Dataset> dataset_;
+  PartitionPruner* pruner_;
+  ScanMetrics& metrics_;
+  ProgressFn done_;
+  std::mutex mutex_;
+  std::condition_variable opened_;    // a file's row groups were queued, or an opening ended
+  std::vector<size_t> files_;         // files kept when the scan started
+  std::vector<uint8_t> decision_;     // per partition
+  std::vector<size_t> decided_with_;  // per partition: the filters available when decided
+  size_t next_file_ = 0;
+  size_t files_opening_ = 0;       // files claimed whose footers are being read
+  std::deque<ScanSplit> pending_;  // row groups of opened files, not yet handed out
+  size_t files_at_start_ = 0;
+  std::unique_ptr<std::atomic<uint8_t>[]> data_read_;  // per dataset file
+};
+
+}  // namespace shears

@@ -1,0 +1,213 @@
+#include "storage/split_pruning.h"
+
+#include <optional>
+#include <set>
+
+#include "storage/parquet/bloom_pruning.h"
+#include "storage/parquet/dictionary_pruning.h"
+#include "storage/parquet/minmax_pruning.h"
+#include "storage/parquet/page_index_pruning.h"
+#include "storage/parquet/parquet_file.h"
+
+namespace shears {
+
+SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
+                           const std::vector<BoundExprPtr>& filters,
+                           std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics)
+    : dataset_(std::move(dataset)),
+      column_ids_(std::move(column_ids)),
+      runtime_columns_(std::move(runtime_columns)),
+      metrics_(metrics) {
+  std::set<idx_t> referenced;
+  for (const auto& filter : filters) {
+    filters_.push_back(filter.get());
+    VisitExpression(*filter, [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kReference) {
+        referenced.insert(static_cast<BoundReference&>(e).index);
+      }
+    });
+  }
+  filter_columns_.assign(referenced.begin(), referenced.end());
+}
+
+int SplitPruning::FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
+                             idx_t column) const {
+  const size_t id = static_cast<size_t>(column_ids_[column]);
+  if (id >= dataset_->num_file_columns()) return -1;
+  const int in_file = dataset_file.column_map[id];
+  if (in_file < 0 ||
+      file.columns()[static_cast<size_t>(in_file)].type != dataset_->columns()[id].type)
+    return -1;
+  return in_file;
+}
+
+SplitVerdict SplitPruning::Check(const ScanSplit& split,
+                                 const std::vector<const RuntimeFilter*>& runtime,
+                                 bool page_index) const {
+  const auto& dataset_file = dataset_->files()[split.file_index];
+  std::vector<std::optional<parquet::ColumnChunkStatistics>> stats(column_ids_.size());
+  auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
+    const int in_file = FileColumn(dataset_file, *split.file, column);
+    if (in_file < 0) return nullptr;
+    if (!stats[column]) stats[column] = split.file->GetStatistics(split.row_group, in_file);
+    return &*stats[column];
+  };
+  SplitVerdict verdict;
+  verdict.kind = SplitVerdict::kPruned;
+  for (const BoundExpr* filter : filters_) {
+    if (!StatsMayMatch(*filter, lookup)) {
+      metrics_.row_groups_pruned++;
+      return verdict;
+    }
+  }
+  if (!RuntimeFiltersMayMatch(split, runtime, lookup)) {
+    metrics_.row_groups_pruned++;
+    metrics_.row_groups_pruned_runtime++;
+    verdict.by_runtime = true;
+    return verdict;
+  }
+  if (page_index)
+    verdict = PrunePages(split, runtime);
+  else
+    verdict.kind = SplitVerdict::kReadAll;
+  if (verdict.kind == SplitVerdict::kPruned) {
+    // Every page of the row group is ruled out: pruned like a row group.
+    metrics_.row_groups_pruned++;
+    if (verdict.by_runtime) metrics_.row_groups_pruned_runtime++;
+  } else {
+    metrics_.row_groups_read++;
+  }
+  return verdict;
+}
+
+bool SplitPruning::RuntimeFiltersMayMatch(
+    const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
+    const std::function<const parquet::ColumnChunkStatistics*(idx_t)>& lookup) const {
+  const auto& dataset_file = dataset_->files()[split.file_index];
+  bool may_match = true;
+  for (size_t i = 0; i < runtime.size() && may_match; i++) {
+    const RuntimeFilter* filter = runtime[i];
+    if (!filter || !filter->enabled()) continue;
+    if (filter->empty()) {
+      may_match = false;
+    } else {
+      for (size_t k = 0; k < runtime_columns_[i].size() && may_match; k++) {
+        const parquet::ColumnChunkStatistics* stats = lookup(runtime_columns_[i][k]);
+        if (!stats) continue;
+        if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0) {
+          may_match = false;  // only NULL keys: none can join
+        } else if (stats->min && stats->max &&
+                   !filter->RangeMayMatch(k, *stats->min, *stats->max)) {
+          may_match = false;
+        }
+      }
+    }
+    if (may_match && (filter->kinds() & kRuntimeFilterExactSet)) {
+      const idx_t column = runtime_columns_[i][0];
+      const int in_file = FileColumn(dataset_file, *split.file, column);
+      if (in_file >= 0) {
+        const LogicalType& type =
+            dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
+        if (!parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
+          may_match = false;
+          filter->counters().row_groups_skipped_bloom++;
+        }
+        uint64_t bytes = 0;
+        if (may_match && runtime_columns_[i].size() == 1 &&
+            !parquet::DictionaryMayMatch(*filter, *split.file, in_file, split.row_group, &bytes)) {
+          may_match = false;
+          filter->counters().row_groups_skipped_dictionary++;
+          metrics_.row_groups_pruned_dictionary++;
+        }
+        metrics_.bytes_read += bytes;
+      }
+    }
+    if (!may_match) filter->counters().row_groups_skipped++;
+  }
+  return may_match;
+}
+
+SplitVerdict SplitPruning::PrunePages(
+    const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime_filters) const {
+  const auto& file = split.file;
+  const int row_group = split.row_group;
+  const DatasetFile& dataset_file = dataset_->files()[split.file_index];
+  // The file column of each scan column; bounds are usable only in the scan column's type.
+  std::vector<int> in_file(column_ids_.size(), -1);
+  std::vector<bool> usable(column_ids_.size(), false);
+  std::vector<int> all_file_columns;
+  for (size_t c = 0; c < column_ids_.size(); c++) {
+    const size_t id = static_cast<size_t>(column_ids_[c]);
+    if (id >= dataset_->num_file_columns() || dataset_file.column_map[id] < 0) continue;
+    in_file[c] = dataset_file.column_map[id];
+    all_file_columns.push_back(in_file[c]);
+    const auto& desc = file->columns()[static_cast<size_t>(in_file[c])];
+    usable[c] =
+        desc.type == dataset_->columns()[id].type && desc.physical_type != format::Type::INT96;
+  }
+  std::vector<PagePruningRuntimeFilter> runtime;
+  std::set<idx_t> candidates(filter_columns_.begin(), filter_columns_.end());
+  for (size_t i = 0; i < runtime_filters.size(); i++) {
+    const RuntimeFilter* filter = runtime_filters[i];
+    if (!filter || !filter->enabled() || filter->empty()) continue;
+    runtime.push_back({filter, runtime_columns_[i]});
+    candidates.insert(runtime_columns_[i].begin(), runtime_columns_[i].end());
+  }
+  SplitVerdict verdict;
+  std::vector<int> wanted;
+  for (idx_t c : candidates) {
+    if (usable[c]) wanted.push_back(in_file[c]);
+  }
+  if (wanted.empty()) return verdict;
+  // Only the indexes of the columns a filter reads, until they show that pages can be skipped.
+  auto index = std::make_shared<parquet::RowGroupPageIndex>(*file, row_group);
+  uint64_t bytes = 0;
+  index->Load(wanted, wanted, &bytes);
+  std::vector<PageIndexColumn> columns(column_ids_.size());
+  bool any = false;
+  for (idx_t c : candidates) {
+    if (!usable[c]) continue;
+    const auto* column_index = index->column_index(in_file[c]);
+    if (!column_index) continue;
+    columns[c] = {column_index, index->offset_index(in_file[c])};
+    any = true;
+  }
+  std::vector<parquet::RowRanges> ranges;
+  const int64_t num_rows = file->row_group_num_rows(row_group);
+  if (any) ranges = PageRowRanges(num_rows, columns, filters_, runtime);
+  if (!any || (ranges.back().size() == 1 && ranges.back()[0].begin == 0 &&
+               ranges.back()[0].end == num_rows)) {
+    verdict.kind = SplitVerdict::kReadAll;
+  } else if (ranges.back().empty()) {
+    verdict.kind = SplitVerdict::kPruned;
+    verdict.by_runtime = !ranges[0].empty();
+    for (size_t i = 0; i < runtime.size(); i++) {
+      if (!ranges[i].empty() && ranges[i + 1].empty())
+        runtime[i].filter->counters().row_groups_skipped++;
+    }
+  } else {
+    // Pages will be skipped: every projected column's offset index is needed now.
+    index->Load({}, all_file_columns, &bytes);
+    for (size_t i = 0; i < runtime.size(); i++) {
+      // Pages of the projected columns this filter ruled out beyond the ones before it.
+      uint64_t skipped = 0;
+      for (int column : all_file_columns) {
+        const auto* offsets = index->offset_index(column);
+        if (!offsets) continue;
+        skipped += parquet::PagesOverlapping(*offsets, num_rows, ranges[i]).size() -
+                   parquet::PagesOverlapping(*offsets, num_rows, ranges[i + 1]).size();
+      }
+      runtime[i].filter->counters().pages_skipped += skipped;
+      metrics_.pages_skipped_runtime += skipped;
+    }
+    verdict.kind = SplitVerdict::kReadPages;
+    verdict.rows = std::move(ranges.back());
+    verdict.index = std::move(index);
+  }
+  metrics_.bytes_read += bytes;
+  metrics_.page_indexes_invalid +=
+      verdict.index ? verdict.index->invalid_indexes() : index->invalid_indexes();
+  return verdict;
+}
+
+}  // namespace shears

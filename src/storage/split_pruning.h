@@ -1,0 +1,74 @@
+#pragma once
+// Split pruning: what a scan's filters say about one split (a row group) before it is read,
+// level by level, each statistic kind in its own module under storage/parquet/:
+//
+//   row group   min/max and null counts (minmax_pruning.h) for the literal predicates and the
+//               runtime filters' key ranges; a runtime exact set against the chunk's Parquet
+//               bloom filter (bloom_pruning.h) and its dictionary (dictionary_pruning.h)
+//   pages       the page index (page_index_pruning.h): the row ranges that can match
+//
+// Runtime filters are passed as the scan thread found them published, so one arriving while
+// the scan runs prunes every split checked after it.
+
+#include <memory>
+#include <vector>
+
+#include "dynfilter/runtime_filter.h"
+#include "planner/expression.h"
+#include "storage/dataset.h"
+#include "storage/parquet/page_index.h"
+#include "storage/scan_metrics.h"
+#include "storage/split_enumerator.h"
+
+namespace shears {
+
+struct SplitVerdict {
+  enum Kind {
+    kReadAll,    // read the whole row group
+    kReadPages,  // read only `rows` (the reader selects their pages from `index`)
+    kPruned,     // no row can match
+  };
+  Kind kind = kReadAll;
+  bool by_runtime = false;  // kPruned only because of a runtime filter
+  std::shared_ptr<parquet::RowGroupPageIndex> index;
+  parquet::RowRanges rows;
+};
+
+class SplitPruning {
+ public:
+  /// `filters`: the scan's literal conjuncts over its output columns `column_ids`;
+  /// `runtime_columns[i]`: the output positions of runtime filter i's key columns.
+  SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
+               const std::vector<BoundExprPtr>& filters,
+               std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics);
+
+  /// Checks `split` with the literal filters and the published runtime filters (`runtime[i]`
+  /// null while filter i is not published), by statistics, bloom filters and dictionaries,
+  /// then by the page index when `page_index`. Counts row groups and pages in the metrics and
+  /// in each runtime filter's counters.
+  SplitVerdict Check(const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
+                     bool page_index) const;
+
+  /// Scan columns the literal filters read.
+  const std::vector<idx_t>& filter_columns() const { return filter_columns_; }
+
+ private:
+  /// The file column of scan column `column` whose values are in the scan column's type (a
+  /// widened column's bounds are in another), or -1.
+  int FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
+                 idx_t column) const;
+  bool RuntimeFiltersMayMatch(
+      const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
+      const std::function<const parquet::ColumnChunkStatistics*(idx_t)>& lookup) const;
+  SplitVerdict PrunePages(const ScanSplit& split,
+                          const std::vector<const RuntimeFilter*>& runtime) const;
+
+  std::shared_ptr<const Dataset> dataset_;
+  std::vector<int> column_ids_;
+  std::vector<const BoundExpr*> filters_;
+  std::vector<idx_t> filter_columns_;
+  std::vector<std::vector<idx_t>> runtime_columns_;
+  ScanMetrics& metrics_;
+};
+
+}  // namespace shears

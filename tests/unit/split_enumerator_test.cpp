@@ -1,0 +1,66 @@
+// The split enumerator: a dynamic filter published after the scan started still prunes every
+// partition not yet opened; the splits handed out are exactly the row groups of the files kept.
+
+#include "storage/split_enumerator.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "main/connection.h"
+#include "test_util.h"
+
+namespace shears {
+namespace {
+
+// A pruner whose one filter (keep even partitions by index) is published when the test says.
+class LatePruner : public PartitionPruner {
+ public:
+  bool published = false;
+  size_t FiltersAvailable() override { return published ? 1 : 0; }
+  bool PartitionMayMatch(size_t partition) override { return !published || partition % 2 == 0; }
+};
+
+TEST(SplitEnumeratorTest, AFilterPublishedLatePrunesThePartitionsNotYetOpened) {
+  test::TempDir dir;
+  Database database(dir.path() + "/db");
+  Connection connection(database);
+  connection.Query("COPY (SELECT x, x % 10 AS p FROM range(100) r(x)) TO '" + dir.path() +
+                   "/t' (FORMAT parquet, PARTITION_BY (p))");
+  auto dataset = Dataset::Open(dir.path() + "/t");
+  ASSERT_EQ(dataset->num_partitions(), 10u);
+  ScanMetrics metrics;
+  LatePruner pruner;
+  uint64_t done = 0;
+  SplitEnumerator splits(dataset, std::vector<uint8_t>(10, 1), &pruner, metrics,
+                         [&](uint64_t bytes) { done += bytes; });
+  EXPECT_EQ(splits.files_at_start(), 10u);
+  // Nothing published yet: the first file is opened.
+  ScanSplit split;
+  ASSERT_TRUE(splits.Next(split));
+  std::set<uint32_t> partitions = {dataset->partition_of(split.file_index)};
+  // Published now: of the nine files not yet opened only those of even partitions are.
+  pruner.published = true;
+  while (splits.Next(split))
+    partitions.insert(dataset->partition_of(split.file_index));
+  size_t late_pruned = 0;
+  for (size_t p = 1; p < 10; p++) {
+    if (p != *partitions.begin() && p % 2 == 1) late_pruned++;
+  }
+  EXPECT_EQ(metrics.partitions_pruned_late.load(), late_pruned);
+  EXPECT_EQ(metrics.files_pruned_dynamic.load(), late_pruned);
+  EXPECT_EQ(metrics.files_read.load(), 10u - late_pruned);
+  for (uint32_t p : partitions) {
+    if (p != dataset->partition_of(0)) EXPECT_EQ(p % 2, 0u) << p;
+  }
+  // Pruned files count as done for the progress estimate.
+  uint64_t pruned_bytes = 0;
+  for (size_t f = 0; f < dataset->files().size(); f++) {
+    if (!partitions.count(dataset->partition_of(f)))
+      pruned_bytes += SplitEnumerator::ProgressBytes(dataset->files()[f]);
+  }
+  EXPECT_EQ(done, pruned_bytes);
+}
+
+}  // namespace
+}  // namespace shears
