@@ -131,7 +131,20 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder* binder,
       copy->table_index = fresh(set.table_index);
       copy->kind = set.kind;
       copy->all = set.all;
+      copy->cte_id = set.cte_id;
+      copy->cte_name = set.cte_name;
       copy->types = set.types;
+      return copy;
+    }
+    case LogicalOperatorType::kWorkingTable: {
+      // The copy reads the working table of its own recursive union's copy: the physical
+      // planner binds cte_id to the union it is planning at the time.
+      const auto& working = static_cast<const LogicalWorkingTable&>(op);
+      auto copy = std::make_unique<LogicalWorkingTable>();
+      copy->table_index = fresh(working.table_index);
+      copy->cte_id = working.cte_id;
+      copy->cte_name = working.cte_name;
+      copy->types = working.types;
       return copy;
     }
   }
