@@ -669,6 +669,16 @@ std::shared_ptr<const Dataset> Catalog::TableDataset(const std::string& name) co
   if (it != datasets_.end()) return it->second;
   auto table = FindTable(key);
   if (!table) return nullptr;
+  // Each file's statistics let scans skip files without opening them (file_statistics.h).
+  std::map<std::string, StatisticsEntry> file_statistics;
+  for (auto& entry : ReadStatistics(RequireTableId(key), "file"))
+    file_statistics.emplace(entry.path, std::move(entry));
+  for (auto& partition : table->partitions) {
+    for (auto& file : partition.files) {
+      auto it = file_statistics.find(file.path);
+      if (it != file_statistics.end()) file.statistics = std::move(it->second);
+    }
+  }
   std::shared_ptr<const Dataset> dataset = DatasetForTable(*table);
   datasets_[key] = dataset;
   return dataset;

@@ -64,8 +64,9 @@ struct CatalogFile {
   int64_t num_rows = -1;  // -1: not known
   /// For each file column of the table (in order): its column index in this file, or -1.
   std::vector<int> column_map;
-  /// Statistics known when the file was written (managed tables), stored at level "file";
-  /// not read back by FindTable.
+  /// Statistics known when the file was written (managed tables) or read from its footer
+  /// (external tables), stored at level "file"; not read back by FindTable (TableDataset reads
+  /// them for the scans).
   std::optional<StatisticsEntry> statistics;
 };
 
