@@ -23,9 +23,11 @@ std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
   return out;
 }
 
+// `new_index` empty: the copy keeps the table indices (CopyPlanAsIs).
 LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& new_index,
                             std::map<uint32_t, uint32_t>& remap) {
   auto fresh = [&](uint32_t index) {
+    if (!new_index) return index;
     const uint32_t copy = new_index();
     remap[index] = copy;
     return copy;
@@ -166,6 +168,11 @@ LogicalOperatorPtr CopyPlan(const LogicalOperator& op, const NewTableIndexFn& ne
   };
   rewrite(*copy);
   return copy;
+}
+
+LogicalOperatorPtr CopyPlanAsIs(const LogicalOperator& op) {
+  std::map<uint32_t, uint32_t> none;
+  return CopyTree(op, NewTableIndexFn(), none);
 }
 
 }  // namespace shears

@@ -23,6 +23,10 @@ using NewTableIndexFn = std::function<uint32_t()>;
 LogicalOperatorPtr CopyPlan(const LogicalOperator& op, const NewTableIndexFn& new_index,
                             std::map<uint32_t, uint32_t>& remap);
 
+/// A copy of `op` with the same table indices: a template for CopyPlan, never to stand in the
+/// same plan as `op`.
+LogicalOperatorPtr CopyPlanAsIs(const LogicalOperator& op);
+
 /// Rewrites every column of `expr` produced by a table in `remap` to its new table index.
 void RemapBindings(BoundExpr& expr, const std::map<uint32_t, uint32_t>& remap);
 
