@@ -294,6 +294,7 @@ namespace {
 std::shared_ptr<const FileStatistics> CatalogFileStatistics(const TableDefinition& table,
                                                             const StatisticsEntry& entry) {
   auto stats = std::make_shared<FileStatistics>();
+  stats->check_size = true;
   for (const auto& column : table.columns) {
     if (column.is_partition) continue;
     std::optional<parquet::ColumnChunkStatistics> known;

@@ -184,9 +184,10 @@ size_t CountReferences(LogicalOperator& op, uint32_t index) {
   return count;
 }
 
-// Whether every expression of the plan gives the same result each time (the copies of a
-// subquery must see the rows it sees).
+// Whether every expression of the plan gives the same result each time and it reads no
+// recursive CTE's working table (the copies of a subquery must see the rows it sees).
 bool Deterministic(LogicalOperator& op) {
+  if (op.type == LogicalOperatorType::kWorkingTable) return false;
   bool deterministic = true;
   for (BoundExprPtr* expr : op.Expressions()) {
     VisitExpression(**expr, [&](BoundExpr& e) {

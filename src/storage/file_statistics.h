@@ -24,6 +24,10 @@ namespace shears {
 struct FileStatistics {
   /// One per dataset file column, bounds in the column's type; nullopt when unknown.
   std::vector<std::optional<parquet::ColumnChunkStatistics>> columns;
+  /// The catalog's: trusted only while the file still has the size the catalog recorded (one
+  /// stat), so a file changed behind the catalog's back is opened, which reports it, rather
+  /// than skipped by bounds that no longer hold.
+  bool check_size = false;
 };
 
 /// Whether a column of `type` keeps file statistics in the catalog: its bounds read back from

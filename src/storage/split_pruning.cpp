@@ -4,6 +4,7 @@
 #include <set>
 
 #include "common/string_util.h"
+#include "storage/file_system.h"
 #include "storage/parquet/bloom_pruning.h"
 #include "storage/parquet/dictionary_pruning.h"
 #include "storage/parquet/minmax_pruning.h"
@@ -39,7 +40,11 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
 
 std::shared_ptr<const FileStatistics> SplitPruning::KnownFileStatistics(size_t file_index) const {
   const DatasetFile& file = dataset_->files()[file_index];
-  if (file.statistics) return file.statistics;
+  if (file.statistics) {
+    if (!file.statistics->check_size) return file.statistics;
+    const std::optional<FileIdentity> now = StatIdentity(file.path);
+    return now && now->size == file.size ? file.statistics : nullptr;
+  }
   // A plain directory's file: the footer an earlier query read, when the file is unchanged.
   auto footer = parquet::CachedFooter(file.path);
   if (!footer) return nullptr;
