@@ -158,7 +158,9 @@ class Catalog {
   int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
   std::optional<std::string> KindOf(const std::string& lower_name) const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
-  std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level) const;
+  /// Ordered by path (else in the order they were stored).
+  std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level,
+                                              bool by_path = true) const;
   void InsertStatistics(int64_t table_id, const std::vector<StatisticsEntry>& entries);
   void ChangeFiles(const std::string& name, const std::vector<CatalogPartition>& partitions,
                    bool replace);

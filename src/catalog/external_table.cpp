@@ -295,11 +295,16 @@ std::shared_ptr<const FileStatistics> CatalogFileStatistics(const TableDefinitio
                                                             const StatisticsEntry& entry) {
   auto stats = std::make_shared<FileStatistics>();
   stats->check_size = true;
+  std::vector<std::string> names;  // of entry.columns, lower case
+  for (const auto& c : entry.columns)
+    names.push_back(AsciiLower(c.column));
   for (const auto& column : table.columns) {
     if (column.is_partition) continue;
     std::optional<parquet::ColumnChunkStatistics> known;
-    for (const auto& c : entry.columns) {
-      if (AsciiLower(c.column) != AsciiLower(column.name)) continue;
+    const std::string name = AsciiLower(column.name);
+    for (size_t i = 0; i < entry.columns.size(); i++) {
+      const ColumnStatistics& c = entry.columns[i];
+      if (names[i] != name) continue;
       parquet::ColumnChunkStatistics s;
       s.num_values = entry.row_count;
       if (c.null_count >= 0) s.null_count = c.null_count;
