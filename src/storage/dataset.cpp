@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "common/string_util.h"
 #include "storage/csv/csv_options.h"
+#include "storage/file_statistics.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
 #include "storage/parquet/parquet_file.h"
@@ -473,6 +474,14 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   }
   for (auto& state : schema)
     dataset->columns_.push_back(std::move(state.column));
+  // The footers read give each file's statistics, so a scan decides without opening it.
+  std::vector<LogicalType> types;
+  for (const auto& column : dataset->columns_)
+    types.push_back(column.type);
+  for (size_t i = 0; i < footers.size(); i++) {
+    dataset->files_[i].statistics =
+        FooterFileStatistics(*footers[i].footer, dataset->files_[i].column_map, types);
+  }
 
   // Partition columns: names from the first file, types inferred or given.
   const std::vector<HiveKeyValue> no_keys;

@@ -55,7 +55,8 @@ namespace parquet {
 class ParquetFile;
 struct ParquetFooter;
 }  // namespace parquet
-struct CsvScanInfo;  // storage/csv/csv_options.h
+struct CsvScanInfo;     // storage/csv/csv_options.h
+struct FileStatistics;  // storage/file_statistics.h
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -95,6 +96,9 @@ struct DatasetFile {
   /// For each non-partition dataset column: the column index in this file, or -1 (read as
   /// NULL). For a footer not read while opening, filled when Dataset::OpenFile opens it.
   std::vector<int> column_map;
+  /// Per-column statistics of the whole file known without opening it (the catalog's, or the
+  /// footer's when it was read while opening); null when unknown. See file_statistics.h.
+  std::shared_ptr<const FileStatistics> statistics;
 };
 
 /// A column's statistics from ANALYZE, for the optimizer's estimates. -1 / NULL: unknown.
