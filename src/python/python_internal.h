@@ -36,5 +36,8 @@ py::object FetchDataFrame(const QueryResult& result);
 /// `object` as a table, when it is one the module can scan (a pandas DataFrame, a dict of
 /// 1-D numpy arrays, a numpy array); null otherwise. Needs the GIL.
 std::shared_ptr<const Dataset> ScanPythonObject(py::handle object, const std::string& name);
+/// A query's result as a table (a result queried by its variable name): its columns copied
+/// into contiguous arrays once, strings pointing into the result, which the table keeps.
+std::shared_ptr<const Dataset> ScanQueryResult(std::shared_ptr<const QueryResult> result);
 
 }  // namespace shears::python

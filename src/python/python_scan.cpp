@@ -218,7 +218,48 @@ void SeriesColumn(py::handle series, const Pandas& pandas, MemoryColumn& column,
   ObjectColumn(array, pandas, column, owner);
 }
 
+// The arrays a result's columns are copied into, and the result their strings point into.
+struct ResultOwner {
+  std::shared_ptr<const QueryResult> result;
+  std::vector<std::unique_ptr<uint8_t[]>> buffers;
+};
+
 }  // namespace
+
+std::shared_ptr<const Dataset> ScanQueryResult(std::shared_ptr<const QueryResult> result) {
+  auto owner = std::make_shared<ResultOwner>();
+  auto table = std::make_shared<MemoryTable>();
+  table->rows = result->row_count();
+  for (size_t c = 0; c < result->types.size(); c++) {
+    const LogicalType& type = result->types[c];
+    const size_t width = type.value_size();
+    auto values = std::make_unique<uint8_t[]>(std::max<size_t>(table->rows * width, 1));
+    std::unique_ptr<uint8_t[]> nulls;
+    idx_t offset = 0;
+    for (size_t b = 0; result->rows && b < result->rows->batch_count(); b++) {
+      const Batch& batch = result->rows->batch(b);
+      const Vector& vector = batch.column(c);
+      std::memcpy(values.get() + offset * width, vector.data<uint8_t>(), batch.size() * width);
+      if (!vector.validity().AllValid()) {
+        if (!nulls) {
+          nulls = std::make_unique<uint8_t[]>(table->rows);
+          std::memset(nulls.get(), 0, table->rows);
+        }
+        for (idx_t r = 0; r < batch.size(); r++)
+          nulls[offset + r] = !vector.validity().IsValid(r);
+      }
+      offset += batch.size();
+    }
+    MemoryColumn column{result->names[c], type,        MemoryColumn::Source::kNative,
+                        values.get(),     nulls.get(), false};
+    table->columns.push_back(std::move(column));
+    owner->buffers.push_back(std::move(values));
+    if (nulls) owner->buffers.push_back(std::move(nulls));
+  }
+  owner->result = std::move(result);
+  table->owner = std::move(owner);
+  return Dataset::FromMemory(std::move(table));
+}
 
 std::shared_ptr<const Dataset> ScanPythonObject(py::handle object, const std::string& name) {
   py::module_ numpy = py::module_::import("numpy");

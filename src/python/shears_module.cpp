@@ -214,6 +214,7 @@ class PyResult {
     return out;
   }
   idx_t RowCount() const { return result_->row_count(); }
+  const std::shared_ptr<const QueryResult>& result() const { return result_; }
 
  private:
   py::tuple Row(const Batch& batch, idx_t row) const {
@@ -318,6 +319,9 @@ class PyConnection : public std::enable_shared_from_this<PyConnection> {
             try {
               py::object object = variables.Find(name);
               if (!object) return nullptr;
+              if (py::isinstance<PyResult>(object)) {
+                return ScanQueryResult(object.cast<const PyResult&>().result());
+              }
               return ScanPythonObject(object, name);
             } catch (py::error_already_set& e) {
               // A Python error while reading the object: its text, as a shears error (the

@@ -155,3 +155,16 @@ def test_threads_read_their_own_variables():
         t.join()
     expected = sum(range(20_000))
     assert results == {(kind, k): k * expected for kind in ("own", "shared") for k in range(1, 5)}
+
+
+def test_a_result_queried_by_its_name():
+    con = shears.connect()
+    first = con.sql("SELECT id AS k, CASE WHEN id % 2 = 0 THEN 'even' END AS parity, "
+                    "CAST(id AS DECIMAL(30,2)) / 4 AS q FROM range(5000)")
+    second = con.sql("SELECT parity, count(*), sum(k), max(q) FROM first GROUP BY parity "
+                     "ORDER BY parity NULLS LAST")
+    import decimal
+    assert second.fetchall() == [
+        ("even", 2500, sum(range(0, 5000, 2)), decimal.Decimal("1249.500000")),
+        (None, 2500, sum(range(1, 5000, 2)), decimal.Decimal("1249.750000")),
+    ]
