@@ -53,6 +53,8 @@ QueryResult TextResult(const std::string& column, const std::vector<std::string>
   return result;
 }
 
+}  // namespace
+
 struct Plans {
   LogicalOperatorPtr logical;
   std::string logical_text;
@@ -60,11 +62,13 @@ struct Plans {
   BoundQuery bound;
 };
 
-Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& db,
-                const Settings& settings) {
+Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
+                            const Settings& settings) {
   Plans plans;
-  Binder binder(db.catalog(), &sql);
+  Binder binder(database_.catalog(), &sql);
   binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
+  binder.SetParameters(parameters_);
+  if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
   plans.bound = binder.Bind(query);
   Optimize(plans.bound.plan, settings);
   plans.logical_text = plans.bound.plan->ToString();
@@ -72,6 +76,8 @@ Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& d
   plans.physical = planner.Plan(*plans.bound.plan);
   return plans;
 }
+
+namespace {
 
 std::string FormatMillis(uint64_t nanos) {
   return fmt::format("{:.3f} ms", nanos / 1e6);
@@ -203,7 +209,7 @@ void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator
 
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                                       const Settings& settings) {
-  Plans plans = PlanQuery(sql, query, database_, settings);
+  Plans plans = PlanQuery(sql, query, settings);
   QueryContext query_context(settings, &interrupt_);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
@@ -223,7 +229,7 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     throw NotSupportedError("EXPLAIN supports queries only");
   }
   const auto& query = *static_cast<const ast::SelectStatement&>(*explain.statement).query;
-  Plans plans = PlanQuery(sql, query, database_, settings_);
+  Plans plans = PlanQuery(sql, query, settings_);
   std::vector<std::string> lines;
   if (!explain.analyze) {
     if (explain.json) {
@@ -286,6 +292,43 @@ std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
     results.back().elapsed_ms = clock::MillisSince(start);
   }
   return results;
+}
+
+PreparedStatement Connection::Prepare(const std::string& sql) {
+  auto statements = Parser::Parse(sql);
+  if (statements.size() != 1) {
+    throw ParseError("a prepared statement holds one statement ({} given)", statements.size());
+  }
+  PreparedStatement prepared;
+  prepared.sql = sql;
+  prepared.parameter_count = statements[0]->parameter_count;
+  const auto kind = statements[0]->kind;
+  if (prepared.parameter_count > 0 && kind != ast::StatementKind::kSelect &&
+      kind != ast::StatementKind::kExplain) {
+    throw NotSupportedError("query parameters are supported in SELECT and EXPLAIN only");
+  }
+  prepared.statement = std::move(statements[0]);
+  return prepared;
+}
+
+QueryResult Connection::Execute(const PreparedStatement& prepared,
+                                const std::vector<Value>& values) {
+  if (values.size() != static_cast<size_t>(prepared.parameter_count)) {
+    throw InvalidInputError("the statement takes {} parameter values, {} given",
+                            prepared.parameter_count, values.size());
+  }
+  struct Reset {
+    Connection& connection;
+    ~Reset() {
+      connection.parameters_ = nullptr;
+      connection.ClearInterrupt();
+    }
+  } reset{*this};
+  parameters_ = &values;
+  const auto start = clock::Now();
+  QueryResult result = RunStatement(prepared.sql, *prepared.statement);
+  result.elapsed_ms = clock::MillisSince(start);
+  return result;
 }
 
 QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement_ref) {

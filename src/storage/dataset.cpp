@@ -17,6 +17,7 @@
 #include "storage/file_statistics.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
+#include "storage/memory_table.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears {
@@ -644,6 +645,16 @@ std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<Datase
     dataset->num_partition_columns_ += column.is_partition ? 1 : 0;
   dataset->catalog_table_ = std::move(table_name);
   dataset->IndexPartitions();
+  return dataset;
+}
+
+std::shared_ptr<Dataset> Dataset::FromMemory(std::shared_ptr<const MemoryTable> table) {
+  std::shared_ptr<Dataset> dataset(new Dataset());
+  for (const auto& column : table->columns)
+    dataset->columns_.push_back({column.name, column.type, false, ""});
+  dataset->IndexPartitions();
+  dataset->total_rows_ = static_cast<int64_t>(table->rows);
+  dataset->memory_ = std::move(table);
   return dataset;
 }
 

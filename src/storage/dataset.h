@@ -57,6 +57,7 @@ struct ParquetFooter;
 }  // namespace parquet
 struct CsvScanInfo;     // storage/csv/csv_options.h
 struct FileStatistics;  // storage/file_statistics.h
+struct MemoryTable;     // storage/memory_table.h
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -122,6 +123,10 @@ class Dataset {
   static std::shared_ptr<Dataset> FromFiles(std::string root, std::vector<DatasetColumn> columns,
                                             std::vector<DatasetFile> files, std::string table_name);
 
+  /// A dataset of columns in memory (storage/memory_table.h), with no files; its rows are
+  /// exact. The physical planner scans it with PhysicalMemoryScan.
+  static std::shared_ptr<Dataset> FromMemory(std::shared_ptr<const MemoryTable> table);
+
   /// Opens file `index` for reading (thread-safe). A file whose footer was not read while
   /// opening is mapped to the schema now (its column_map is filled; errors as described
   /// above); a file mapped before must still map the same way, else IOError. For a dataset
@@ -159,6 +164,8 @@ class Dataset {
   /// planner scans it with PhysicalCsvScan. Null for Parquet.
   const std::shared_ptr<const CsvScanInfo>& csv() const { return csv_; }
   void set_csv(std::shared_ptr<const CsvScanInfo> csv) { csv_ = std::move(csv); }
+  /// Set for a dataset made by FromMemory; null otherwise.
+  const std::shared_ptr<const MemoryTable>& memory() const { return memory_; }
   /// One per column; set once, before the dataset is shared.
   void set_column_statistics(std::vector<DatasetColumnStatistics> statistics) {
     column_statistics_ = std::move(statistics);
@@ -187,6 +194,7 @@ class Dataset {
   std::string catalog_table_;  // set by FromFiles
   std::vector<DatasetColumnStatistics> column_statistics_;
   std::shared_ptr<const CsvScanInfo> csv_;
+  std::shared_ptr<const MemoryTable> memory_;
   size_t num_partitions_ = 0;
   std::vector<uint32_t> partition_of_file_;
   std::vector<DatasetColumnStatistics> partition_statistics_;
