@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "execution/query_context.h"
 
 namespace shears {
 
@@ -200,6 +201,55 @@ void SpillFile::Read(uint64_t offset, void* out, size_t size) const {
     }
     done += static_cast<size_t>(n);
   }
+}
+
+void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out) {
+  out.insert(out.end(), row, row + layout.row_width);
+  if (!layout.has_strings) return;
+  for (idx_t c = 0; c < layout.types.size(); c++) {
+    if (!layout.types[c].IsString() || !layout.IsValid(row, c)) continue;
+    const auto s = LoadRow<StringRef>(row + layout.offsets[c]);
+    if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
+  }
+}
+
+SpilledRowParser::SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size)
+    : layout_(layout), data_(data), size_(size) {
+  for (idx_t c = 0; c < layout.types.size(); c++) {
+    if (layout.types[c].IsString()) string_columns_.push_back(c);
+  }
+  scratch_.resize(kBatchSize * layout.row_width / sizeof(uint64_t) + 1);
+}
+
+idx_t SpilledRowParser::Next(uint8_t** rows) {
+  const size_t width = layout_.row_width;
+  auto corrupt = [] { return InternalError("a spill file does not parse"); };
+  idx_t n = 0;
+  while (n < kBatchSize && pos_ < size_) {
+    if (size_ - pos_ < width) throw corrupt();
+    uint8_t* row = reinterpret_cast<uint8_t*>(scratch_.data()) + n * width;
+    std::memcpy(row, data_ + pos_, width);
+    pos_ += width;
+    for (idx_t c : string_columns_) {
+      if (!layout_.IsValid(row, c)) continue;
+      auto s = LoadRow<StringRef>(row + layout_.offsets[c]);
+      if (size_ - pos_ < s.len) throw corrupt();
+      s.ptr = s.len > 0 ? reinterpret_cast<const char*>(data_ + pos_) : "";
+      pos_ += s.len;
+      StoreRow<StringRef>(row + layout_.offsets[c], s);
+    }
+    rows[n++] = row;
+  }
+  return n;
+}
+
+SpillReadReservation::SpillReadReservation(MemoryTracker& memory, int64_t bytes)
+    : memory_(memory), bytes_(bytes) {
+  memory_.Reserve(bytes_);
+}
+
+SpillReadReservation::~SpillReadReservation() {
+  memory_.Release(bytes_);
 }
 
 }  // namespace shears

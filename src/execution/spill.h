@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "execution/row_layout.h"
+
 namespace shears {
 
 /// The directory spill files go to when temp_directory is empty: `<database dir>/.tmp`, or
@@ -65,11 +67,65 @@ class SpillFile {
   std::vector<uint8_t> buffer_;
 };
 
+/// Where rows of one spill partition are in a spill file: (offset, bytes) segments.
+using SpillSegments = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// Appends `row` of `layout` to `out`: its bytes, then the bytes of its valid strings.
+void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out);
+
+/// Reads a segment of rows AppendSpilledRow wrote (its bytes counted against `memory` while
+/// held) and calls fn(rows, n) for them in batches of at most kBatchSize: aligned copies
+/// whose strings point into a buffer valid during fn.
+template <typename Fn>
+void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
+                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn);
+
 /// Spill statistics of one operator, for EXPLAIN ANALYZE.
 struct SpillMetrics {
   std::atomic<uint64_t> bytes_written{0};
   std::atomic<uint64_t> files{0};
   std::atomic<uint64_t> partitions{0};
 };
+
+/// ParseSpilledRows' buffers; throws InternalError when the bytes do not parse.
+class SpilledRowParser {
+ public:
+  SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size);
+  /// The next rows (at most kBatchSize) into rows[]; 0 at the end.
+  idx_t Next(uint8_t** rows);
+
+ private:
+  const RowLayout& layout_;
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  std::vector<idx_t> string_columns_;
+  std::vector<uint64_t> scratch_;
+};
+
+/// Reserves `bytes` of `memory` for its lifetime.
+class SpillReadReservation {
+ public:
+  SpillReadReservation(MemoryTracker& memory, int64_t bytes);
+  ~SpillReadReservation();
+  SpillReadReservation(const SpillReadReservation&) = delete;
+  SpillReadReservation& operator=(const SpillReadReservation&) = delete;
+
+ private:
+  MemoryTracker& memory_;
+  int64_t bytes_;
+};
+
+template <typename Fn>
+void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
+                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn) {
+  SpillReadReservation reservation(memory, static_cast<int64_t>(segment.second));
+  std::vector<uint8_t> buffer(segment.second);
+  file.Read(segment.first, buffer.data(), buffer.size());
+  SpilledRowParser parser(layout, buffer.data(), buffer.size());
+  uint8_t* rows[kBatchSize];
+  while (idx_t n = parser.Next(rows))
+    fn(rows, n);
+}
 
 }  // namespace shears

@@ -72,9 +72,6 @@ int64_t MinSpillBytes(const MemoryTracker& memory) {
   return std::min<int64_t>(1 << 20, memory.limit() / 16);
 }
 
-/// Where a spill partition's rows are in one spill file: (offset, bytes) segments.
-using SpillSegments = std::vector<std::pair<uint64_t, uint64_t>>;
-
 /// Writes rows[0..n) of `layout` to `file`, ordered by spill partition (of the hash of the
 /// first `group_count` columns), appending each partition's segment to segments[partition].
 /// A row is its bytes followed by the bytes of its valid strings.
@@ -113,71 +110,18 @@ void WriteSpilledRows(const RowLayout& layout, idx_t group_count, uint8_t* const
     for (idx_t i = 0; i < n; i++)
       ordered[next[part[i]]++] = rows[i];
   }
-  std::vector<idx_t> string_columns;
-  for (idx_t c = 0; c < layout.types.size(); c++) {
-    if (layout.types[c].IsString()) string_columns.push_back(c);
-  }
+  std::vector<uint8_t> bytes;
   for (idx_t p = 0; p < kParts; p++) {
     if (counts[p] == 0) continue;
     const uint64_t offset = file.size();
-    for (idx_t i = starts[p]; i < starts[p] + counts[p]; i++) {
-      const uint8_t* row = ordered[i];
-      file.Append(row, layout.row_width);
-      for (idx_t c : string_columns) {
-        if (!layout.IsValid(row, c)) continue;
-        const auto s = LoadRow<StringRef>(row + layout.offsets[c]);
-        if (s.len > 0) file.Append(s.ptr, s.len);
-      }
-    }
+    bytes.clear();
+    for (idx_t i = starts[p]; i < starts[p] + counts[p]; i++)
+      AppendSpilledRow(layout, ordered[i], bytes);
+    file.Append(bytes.data(), bytes.size());
     segments[p].emplace_back(offset, file.size() - offset);
   }
 }
 
-/// Reads a segment WriteSpilledRows wrote and calls fn(rows, n) for its rows in batches of
-/// at most kBatchSize: aligned copies whose strings point into a buffer valid during fn.
-template <typename Fn>
-void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
-                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn) {
-  const size_t size = segment.second;
-  memory.Reserve(static_cast<int64_t>(size));
-  struct Release {
-    MemoryTracker& memory;
-    int64_t bytes;
-    ~Release() { memory.Release(bytes); }
-  } release{memory, static_cast<int64_t>(size)};
-  std::vector<uint8_t> buffer(size);
-  file.Read(segment.first, buffer.data(), size);
-  std::vector<idx_t> string_columns;
-  for (idx_t c = 0; c < layout.types.size(); c++) {
-    if (layout.types[c].IsString()) string_columns.push_back(c);
-  }
-  const size_t width = layout.row_width;
-  std::vector<uint64_t> scratch(kBatchSize * width / sizeof(uint64_t));
-  uint8_t* rows[kBatchSize];
-  idx_t n = 0;
-  size_t pos = 0;
-  auto corrupt = [] { return InternalError("a spill file of GROUP BY does not parse"); };
-  while (pos < size) {
-    if (size - pos < width) throw corrupt();
-    uint8_t* row = reinterpret_cast<uint8_t*>(scratch.data()) + n * width;
-    std::memcpy(row, buffer.data() + pos, width);
-    pos += width;
-    for (idx_t c : string_columns) {
-      if (!layout.IsValid(row, c)) continue;
-      auto s = LoadRow<StringRef>(row + layout.offsets[c]);
-      if (size - pos < s.len) throw corrupt();
-      s.ptr = s.len > 0 ? reinterpret_cast<const char*>(buffer.data() + pos) : "";
-      pos += s.len;
-      StoreRow<StringRef>(row + layout.offsets[c], s);
-    }
-    rows[n++] = row;
-    if (n == kBatchSize) {
-      fn(rows, n);
-      n = 0;
-    }
-  }
-  if (n > 0) fn(rows, n);
-}
 }  // namespace
 
 /// One spill file of an aggregate: per table (the groups', then each DISTINCT aggregate's)
