@@ -137,7 +137,8 @@ SpillFile::~SpillFile() {
 void SpillFile::Append(const void* data, size_t size) {
   const auto* bytes = static_cast<const uint8_t*>(data);
   if (buffer_.size() + size > kBufferBytes) {
-    Flush();
+    if (!buffer_.empty()) WriteOut(buffer_.data(), buffer_.size());
+    buffer_.clear();
     if (size >= kBufferBytes) {
       WriteOut(bytes, size);
       return;
@@ -148,9 +149,9 @@ void SpillFile::Append(const void* data, size_t size) {
 }
 
 void SpillFile::Flush() {
-  if (buffer_.empty()) return;
-  WriteOut(buffer_.data(), buffer_.size());
-  buffer_.clear();
+  if (!buffer_.empty()) WriteOut(buffer_.data(), buffer_.size());
+  // A flushed file is usually done with: its buffer goes (a query may hold many files).
+  std::vector<uint8_t>().swap(buffer_);
 }
 
 void SpillFile::WriteOut(const void* data, size_t size) {

@@ -52,7 +52,7 @@ class SpillFile {
 
   /// Appends bytes (buffered); throws when the space limit or the disk is exhausted.
   void Append(const void* data, size_t size);
-  /// Writes the buffer out; the file's bytes [0, size()) are then readable.
+  /// Writes the buffer out and frees it; the file's bytes [0, size()) are then readable.
   void Flush();
   /// Reads [offset, offset + size) of what was appended and flushed.
   void Read(uint64_t offset, void* out, size_t size) const;
