@@ -24,7 +24,8 @@ std::atomic<int64_t> g_spill_bytes{0};
 std::atomic<uint64_t> g_file_counter{0};
 
 /// The start time of process `pid` (clock ticks since boot, /proc/PID/stat field 22): with the
-/// pid it names a process uniquely, as pids are reused. Empty when there is no such process.
+/// pid it names a process uniquely, as pids are reused. Empty when there is no such process
+/// or it has ended.
 std::string ProcessStartTime(long pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string line;
@@ -34,6 +35,8 @@ std::string ProcessStartTime(long pid) {
   std::istringstream fields(line.substr(close + 1));
   std::string field;
   for (int i = 3; i <= 22 && fields >> field; i++) {
+    // A killed process not yet reaped (zombie, dead) holds no files any more.
+    if (i == 3 && (field == "Z" || field == "X")) return "";
     if (i == 22) return field;
   }
   return "";

@@ -4,7 +4,12 @@
 #include "execution/spill.h"
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
 
 #include <filesystem>
 #include <fstream>
@@ -93,6 +98,36 @@ TEST(SpillTest, LeftoversOfDeadProcessesAreRemoved) {
     if (entry.path().filename().string().rfind("shears-", 0) == 0) own++;
   }
   EXPECT_EQ(own, 1);
+}
+
+/// Field `index` (1-based, as proc(5) counts) of /proc/PID/stat; empty when unreadable.
+std::string StatField(pid_t pid, int index) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  std::istringstream fields(line.substr(line.rfind(')') + 1));
+  std::string field;
+  for (int i = 3; fields >> field; i++) {
+    if (i == index) return field;
+  }
+  return "";
+}
+
+TEST(SpillTest, AKilledProcessNotYetReapedLeavesItsDirectoryToBeRemoved) {
+  test::TempDir tmp;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  // Wait until the child is a zombie: ended, not reaped (as a kill -9'd shears may be).
+  for (int i = 0; i < 500 && StatField(child, 3) != "Z"; i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(StatField(child, 3), "Z");
+  const std::string dir =
+      tmp.path() + "/shears-" + std::to_string(child) + "-" + StatField(child, 22);
+  fs::create_directories(dir);
+  RemoveTempLeftovers(tmp.path());
+  EXPECT_FALSE(fs::exists(dir));
+  waitpid(child, nullptr, 0);
 }
 
 TEST(SpillTest, QueriesSpillIntoTheDatabaseDirectoryAndCleanUp) {
