@@ -243,6 +243,8 @@ void Executor::RunPipeline(Pipeline& pipeline) {
         if (!more) break;
       }
       if (!sink_wants_more) stop.store(true);
+      for (size_t stage = 0; stage < pipeline.operators.size(); stage++)
+        pipeline.operators[stage]->FinishOperator(context_, *states[stage]);
       Timer timer(pipeline.sink->metrics().nanos);
       pipeline.sink->Combine(context_, global_sink, *local_sink);
     } catch (...) {

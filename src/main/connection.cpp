@@ -153,9 +153,13 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 }
 }  // namespace
 
-Database::Database() : catalog_(Catalog::Open("")) {}
+Database::Database() : catalog_(Catalog::Open("")), temp_directory_(DefaultTempDirectory("")) {}
 
-Database::Database(const std::string& directory) : catalog_(Catalog::Open(directory)) {}
+Database::Database(const std::string& directory)
+    : catalog_(Catalog::Open(directory)), temp_directory_(DefaultTempDirectory(directory)) {
+  // Spill subdirectories of processes killed while spilling into this database.
+  RemoveTempLeftovers(temp_directory_);
+}
 
 Database::~Database() = default;
 
@@ -210,7 +214,7 @@ void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                                       const Settings& settings) {
   Plans plans = PlanQuery(sql, query, settings);
-  QueryContext query_context(settings, &interrupt_);
+  QueryContext query_context(settings, &interrupt_, database_.temp_directory());
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   collector->AddChild(std::move(plans.physical));
@@ -253,7 +257,7 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     }
     return TextResult("explain", lines);
   }
-  QueryContext query_context(settings_, &interrupt_);
+  QueryContext query_context(settings_, &interrupt_, database_.temp_directory());
   ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   PhysicalOperator* root = plans.physical.get();

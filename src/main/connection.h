@@ -54,9 +54,13 @@ class Database {
   ~Database();
 
   Catalog& catalog() { return *catalog_; }
+  /// Where queries spill when temp_directory is empty: DIRECTORY/.tmp, or the system's for
+  /// an in-memory catalog.
+  const std::string& temp_directory() const { return temp_directory_; }
 
  private:
   std::unique_ptr<Catalog> catalog_;
+  std::string temp_directory_;
 };
 
 class Connection {

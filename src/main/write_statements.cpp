@@ -829,8 +829,12 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
 
 }  // namespace
 
-QueryResult RunWriteStatement(Database& database, const Settings& settings, const std::string& sql,
-                              const ast::Statement& statement) {
+QueryResult RunWriteStatement(Database& database, const Settings& session_settings,
+                              const std::string& sql, const ast::Statement& statement) {
+  // The queries below spill into the database's temp directory unless one is set.
+  Settings settings = session_settings;
+  if (settings.GetString("temp_directory").empty())
+    settings.Set("temp_directory", Value::Varchar(database.temp_directory()));
   switch (statement.kind) {
     case ast::StatementKind::kCopy:
       return RunCopy(database, settings, sql, static_cast<const ast::CopyStatement&>(statement));
