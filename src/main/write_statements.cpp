@@ -14,6 +14,7 @@
 #include "common/error.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
+#include "execution/operator/physical_result_collector.h"
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -140,14 +141,6 @@ int FindName(const std::vector<std::string>& names, const std::string& name) {
 
 // ---------------------------------------------------------------- constraints
 
-/// "a, b": how errors name a key's columns.
-std::string KeyColumns(const TableDefinition& table, const TableKey& key) {
-  std::vector<std::string> names;
-  for (int c : key.columns)
-    names.push_back(table.columns[static_cast<size_t>(c)].name);
-  return fmt::format("{}", fmt::join(names, ", "));
-}
-
 /// `column` unchanged, or a ConstraintError when a row is NULL: what the write projection
 /// computes for a NOT NULL column, so a violation stops the write before anything is published.
 BoundExprPtr CheckNotNull(BoundExprPtr column, const std::string& table, const std::string& name) {
@@ -207,40 +200,83 @@ std::string QuoteString(const std::string& text) {
   return out + "'";
 }
 
-/// Checks each PRIMARY KEY and UNIQUE of `table` over its committed rows plus the files just
-/// written to `staged_directory` (not yet visible): ConstraintError naming the first duplicate
-/// key. Rows with a NULL in the key are exempt (SQL's rule for UNIQUE). Runs as a query, so it
-/// costs a scan of the key columns of the whole table.
+/// The first key value of `columns` that two rows of `source` share (the FROM clause of a
+/// query over the table's columns), rows with a NULL in the key exempt (SQL's rule for
+/// UNIQUE); nullopt when there is none. Runs as a query: a scan of the key columns.
+std::optional<std::vector<std::string>> FindDuplicateKey(Database& database,
+                                                         const Settings& settings,
+                                                         const TableDefinition& table,
+                                                         const std::vector<int>& key_columns,
+                                                         const std::string& source) {
+  std::vector<std::string> columns, not_null;
+  for (int c : key_columns) {
+    const std::string quoted = QuoteIdentifier(table.columns[static_cast<size_t>(c)].name);
+    columns.push_back(quoted);
+    not_null.push_back(quoted + " IS NOT NULL");
+  }
+  const std::string list = fmt::format("{}", fmt::join(columns, ", "));
+  const std::string sql =
+      fmt::format("SELECT {0} FROM {1} WHERE {2} GROUP BY {0} HAVING count(*) > 1 LIMIT 1", list,
+                  source, fmt::join(not_null, " AND "));
+  Connection check(database);
+  check.settings() = settings;
+  auto rows = check.Query(sql).ToStrings();
+  if (rows.empty()) return std::nullopt;
+  return std::move(rows[0]);
+}
+
+/// `SELECT cols FROM read_parquet(staged files)`: the rows of a staged write, partition
+/// values (typed by inference when read back from directory names) cast to the table's types.
+std::string StagedRows(const TableDefinition& table, const std::string& staged_directory) {
+  std::vector<std::string> casts;
+  for (const auto& column : table.columns) {
+    const std::string quoted = QuoteIdentifier(column.name);
+    casts.push_back("CAST(" + quoted + " AS " + column.type.ToString() + ") AS " + quoted);
+  }
+  return fmt::format("SELECT {} FROM read_parquet({}{})", fmt::join(casts, ", "),
+                     QuoteString(staged_directory),
+                     table.num_partition_columns() > 0 ? ", hive_partitioning = true" : "");
+}
+
+/// What a duplicate of `values` in `key_columns` violates, as the error says it.
+[[noreturn]] void ThrowDuplicate(const TableDefinition& table, const std::vector<int>& key_columns,
+                                 const std::vector<std::string>& values, const std::string& what,
+                                 const std::string& consequence) {
+  std::vector<std::string> names;
+  for (int c : key_columns)
+    names.push_back(table.columns[static_cast<size_t>(c)].name);
+  const std::string joined_names = fmt::format("{}", fmt::join(names, ", "));
+  const std::string joined_values = fmt::format("{}", fmt::join(values, ", "));
+  const bool single = key_columns.size() == 1;
+  throw ConstraintError("duplicate key {} = {} violates the {} ({}) of table '{}'; {}",
+                        single ? joined_names : "(" + joined_names + ")",
+                        single ? joined_values : "(" + joined_values + ")", what, joined_names,
+                        table.name, consequence);
+}
+
+/// Checks each PRIMARY KEY, UNIQUE and UNIQUE index of `table` over the rows of the files just
+/// written to `staged_directory` (not yet visible), plus the committed rows unless `replacing`
+/// (UPDATE and DELETE write the whole table anew): ConstraintError naming the first duplicate.
 void CheckKeys(Database& database, const Settings& settings, const TableDefinition& table,
-               const std::string& staged_directory) {
-  const bool partitioned = table.num_partition_columns() > 0;
-  for (const auto& key : table.keys) {
-    std::vector<std::string> columns, casts, not_null;
-    for (int c : key.columns) {
-      const auto& column = table.columns[static_cast<size_t>(c)];
-      const std::string quoted = QuoteIdentifier(column.name);
-      columns.push_back(quoted);
-      // Partition values read back from directory names are typed by inference: cast them.
-      casts.push_back("CAST(" + quoted + " AS " + column.type.ToString() + ") AS " + quoted);
-      not_null.push_back(quoted + " IS NOT NULL");
-    }
-    const std::string list = fmt::format("{}", fmt::join(columns, ", "));
-    const std::string sql = fmt::format(
-        "SELECT {0} FROM (SELECT {0} FROM {1} UNION ALL SELECT {2} FROM read_parquet({3}{4})) "
-        "WHERE {5} GROUP BY {0} HAVING count(*) > 1 LIMIT 1",
-        list, QuoteIdentifier(table.name), fmt::join(casts, ", "), QuoteString(staged_directory),
-        partitioned ? ", hive_partitioning = true" : "", fmt::join(not_null, " AND "));
-    Connection check(database);
-    check.settings() = settings;
-    const auto rows = check.Query(sql).ToStrings();
-    if (rows.empty()) continue;
-    const std::string values = fmt::format("{}", fmt::join(rows[0], ", "));
-    const std::string names = KeyColumns(table, key);
-    const bool single = key.columns.size() == 1;
-    throw ConstraintError(
-        "duplicate key {} = {} violates the {} ({}) of table '{}'; nothing was written",
-        single ? names : "(" + names + ")", single ? values : "(" + values + ")",
-        key.primary ? "PRIMARY KEY" : "UNIQUE", names, table.name);
+               const std::string& staged_directory, bool replacing) {
+  std::vector<std::pair<const std::vector<int>*, std::string>> keys;
+  for (const auto& key : table.keys)
+    keys.emplace_back(&key.columns, key.primary ? "PRIMARY KEY" : "UNIQUE");
+  for (const auto& index : table.indexes) {
+    if (index.unique) keys.emplace_back(&index.columns, "UNIQUE index '" + index.name + "'");
+  }
+  if (keys.empty()) return;
+  std::vector<std::string> columns;
+  for (const auto& column : table.columns)
+    columns.push_back(QuoteIdentifier(column.name));
+  const std::string staged = StagedRows(table, staged_directory);
+  const std::string source =
+      replacing ? "(" + staged + ")"
+                : fmt::format("(SELECT {} FROM {} UNION ALL {})", fmt::join(columns, ", "),
+                              QuoteIdentifier(table.name), staged);
+  for (const auto& [key_columns, what] : keys) {
+    if (auto values = FindDuplicateKey(database, settings, table, *key_columns, source))
+      ThrowDuplicate(table, *key_columns, *values, what, "nothing was written");
   }
 }
 
@@ -615,13 +651,16 @@ std::vector<CatalogPartition> CatalogPartitionsOf(const std::vector<WrittenPartF
 }
 
 /// Writes `bound` (columns in table order) into a staged write for table `table` and commits
-/// with `commit` (which records the files in the catalog).
+/// with `commit` (which records the files in the catalog). `replaced` (paths relative to the
+/// location): files the write replaces (UPDATE, DELETE), deleted once the commit is done.
 template <typename Commit>
 std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& settings,
                                           BoundQuery bound, const TableDefinition& table,
-                                          const std::string& statement, Commit&& commit) {
+                                          const std::string& statement, Commit&& commit,
+                                          const std::vector<std::string>* replaced = nullptr) {
   Catalog& catalog = database.catalog();
   StagedWrite staged(catalog.DataDirectory());
+  const bool replacing = replaced != nullptr;
   ParquetWriteSpec spec;
   spec.statement = statement;
   spec.directory = staged.directory();
@@ -636,13 +675,13 @@ std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& se
     }
   }
   auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
-  if (!table.keys.empty() && !files.empty())
-    CheckKeys(database, settings, table, staged.directory());
+  if (!files.empty()) CheckKeys(database, settings, table, staged.directory(), replacing);
   std::vector<CatalogPartition> partitions = CatalogPartitionsOf(files, data_names);
   std::vector<std::string> relative;
   for (const auto& f : files)
     relative.push_back(f.partition.empty() ? f.file_name : f.partition + "/" + f.file_name);
   staged.Publish(table.name, table.location, relative);
+  if (replacing) staged.Retire(table.name, table.location, *replaced);
   commit(std::move(partitions));  // the commit point
   staged.Finish();
   return files;
@@ -827,6 +866,333 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
   return WriteSummary(files);
 }
 
+// ---------------------------------------------------------------- indexes
+
+/// The managed or external table a statement names: BinderError naming the position when it
+/// is a view or missing.
+TableDefinition RequireTable(const Catalog& catalog, const std::string& sql,
+                             const std::string& name, int location, const char* action) {
+  auto table = catalog.FindTable(name);
+  if (table) return std::move(*table);
+  throw BinderError("{}\n{}",
+                    catalog.FindView(name) ? fmt::format("cannot {} the view '{}'", action, name)
+                                           : fmt::format("table '{}' does not exist", name),
+                    FormatErrorPosition(sql, location));
+}
+
+QueryResult RunCreateIndex(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateIndexStatement& create) {
+  Catalog& catalog = database.catalog();
+  const TableDefinition table =
+      RequireTable(catalog, sql, create.table, create.table_location, "create an index on");
+  IndexDefinition index{create.name, table.name, create.unique, {}};
+  std::vector<std::string> names;
+  for (const auto& c : table.columns)
+    names.push_back(c.name);
+  for (const auto& column : create.columns) {
+    const int position = FindName(names, column);
+    if (position < 0) {
+      throw BinderError("index column '{}' is not a column of table '{}' ({})", column, table.name,
+                        fmt::format("{}", fmt::join(names, ", ")));
+    }
+    if (std::find(index.columns.begin(), index.columns.end(), position) != index.columns.end())
+      throw BinderError("column '{}' appears twice in index '{}'", column, create.name);
+    index.columns.push_back(position);
+  }
+  if (create.if_not_exists) {
+    for (const auto& existing : catalog.ListIndexes(""))
+      if (Lower(existing.name) == Lower(create.name)) return QueryResult();
+  }
+  if (create.unique) {
+    if (!table.managed) {
+      // Files that RECOVER PARTITIONS finds later could break it unnoticed.
+      throw NotSupportedError(
+          "CREATE UNIQUE INDEX on the external table '{}' is not supported (shears checks "
+          "uniqueness only on tables it writes)\n{}",
+          table.name, FormatErrorPosition(sql, create.table_location));
+    }
+    if (auto values = FindDuplicateKey(database, settings, table, index.columns,
+                                       QuoteIdentifier(table.name))) {
+      ThrowDuplicate(table, index.columns, *values, "UNIQUE index '" + create.name + "'",
+                     "the index was not created");
+    }
+  }
+  catalog.CreateIndex(index, create.if_not_exists);
+  return QueryResult();
+}
+
+// ---------------------------------------------------------------- UPDATE and DELETE
+//
+// Both rewrite the whole table: a query over it computes the new rows, which are written as a
+// staged write (checked against the table's constraints like an INSERT), then one catalog
+// transaction swaps the old file list for the new one (the commit point: readers see the old
+// or the new table, never a mix) and the old files are deleted.
+
+/// A fresh copy of `statement` (the AST has no deep copy): the same text parsed again.
+ast::StatementPtr Reparse(const std::string& sql, const ast::Statement& statement) {
+  for (auto& candidate : Parser::Parse(sql)) {
+    if (candidate->location == statement.location && candidate->kind == statement.kind)
+      return std::move(candidate);
+  }
+  throw InternalError("the statement at offset {} did not parse again", statement.location);
+}
+
+ast::ExprPtr ColumnRef(const std::string& relation, const std::string& column) {
+  auto ref = std::make_unique<ast::ColumnRefExpr>();
+  if (!relation.empty()) ref->names.push_back(relation);
+  ref->names.push_back(column);
+  return ref;
+}
+
+ast::ExprPtr Constant(Value value) {
+  auto constant = std::make_unique<ast::ConstantExpr>();
+  constant->value = std::move(value);
+  return constant;
+}
+
+/// CAST(expr AS type), the type spelled as the binder reads it back.
+ast::ExprPtr CastAst(ast::ExprPtr expr, const LogicalType& type) {
+  auto cast = std::make_unique<ast::CastExpr>();
+  cast->child = std::move(expr);
+  const std::string text = type.ToString();
+  const size_t paren = text.find('(');
+  cast->type.name = Lower(text.substr(0, paren));
+  if (paren != std::string::npos) {
+    int precision = 0, scale = 0;
+    if (std::sscanf(text.c_str() + paren, "(%d,%d)", &precision, &scale) == 2)
+      cast->type.modifiers = {precision, scale};
+  }
+  return cast;
+}
+
+std::unique_ptr<ast::BaseTableRef> TableRefAst(const std::string& name, const std::string& alias) {
+  auto ref = std::make_unique<ast::BaseTableRef>();
+  ref->name.push_back(name);
+  ref->alias = alias;
+  return ref;
+}
+
+/// NOT EXISTS (SELECT 1 FROM from WHERE condition) / EXISTS (...).
+ast::ExprPtr ExistsAst(ast::TableRefPtr from, ast::ExprPtr condition, bool negated) {
+  auto inner = std::make_unique<ast::SelectNode>();
+  inner->select_list.push_back({Constant(Value::Integer(1)), ""});
+  inner->from = std::move(from);
+  inner->where = std::move(condition);
+  auto exists = std::make_unique<ast::SubqueryExpr>();
+  exists->subquery_kind = ast::SubqueryKind::kExists;
+  exists->negated = negated;
+  exists->query = std::move(inner);
+  return exists;
+}
+
+/// The managed table an UPDATE or DELETE may rewrite.
+TableDefinition RequireManaged(const Catalog& catalog, const std::string& sql,
+                               const std::string& name, int location, const char* verb) {
+  TableDefinition table = RequireTable(catalog, sql, name, location, verb);
+  if (!table.managed) {
+    throw NotSupportedError(
+        "{} on the external table '{}' is not supported (shears changes only tables it "
+        "created)\n{}",
+        verb, name, FormatErrorPosition(sql, location));
+  }
+  return table;
+}
+
+/// SELECT count(*) FROM table AS alias [WHERE where].
+int64_t CountRows(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                  const std::string& table, const std::string& alias, ast::ExprPtr where) {
+  auto query = std::make_unique<ast::SelectNode>();
+  auto count_star = std::make_unique<ast::FunctionExpr>();
+  count_star->name = "count";
+  count_star->star = true;
+  query->select_list.push_back({std::move(count_star), ""});
+  query->from = TableRefAst(table, alias);
+  query->where = std::move(where);
+  BoundWrite bound = BindWrite(catalog, settings, sql, *query);
+  auto sink = std::make_unique<PhysicalResultCollector>(bound.query.types);
+  return ExecuteInto(std::move(bound.query), settings, std::move(sink),
+                     [](ExecutionContext& context, const PhysicalOperator& op) {
+                       const auto& rows = PhysicalResultCollector::Result(context, op);
+                       return rows.batch(0).column(0).data<int64_t>()[0];
+                     });
+}
+
+QueryResult CountResult(int64_t count) {
+  QueryResult result;
+  result.names = {"rows"};
+  result.types = {LogicalType::Bigint()};
+  result.rows = std::make_shared<ColumnDataCollection>(result.types);
+  Batch batch(result.types, 1);
+  batch.column(0).data<int64_t>()[0] = count;
+  batch.SetSize(1);
+  result.rows->Append(batch);
+  return result;
+}
+
+/// Writes the rows `query` computes (the table's columns, in order) as the table's new
+/// content in place of every file it has now.
+void RewriteTable(Database& database, const Settings& settings, const std::string& sql,
+                  const TableDefinition& table, const ast::QueryNode& query,
+                  const std::string& statement) {
+  std::vector<LogicalType> types;
+  std::vector<std::string> names;
+  for (const auto& c : table.columns) {
+    types.push_back(c.type);
+    names.push_back(c.name);
+  }
+  std::vector<std::string> old_files;
+  for (const auto& partition : table.partitions)
+    for (const auto& file : partition.files)
+      old_files.push_back(file.path);
+  Catalog& catalog = database.catalog();
+  BoundWrite bound = BindWrite(catalog, settings, sql, query);
+  CastForWrite(bound, types, names);
+  ProjectNotNullChecks(bound, table);
+  WriteManaged(
+      database, settings, std::move(bound.query), table, statement,
+      [&](std::vector<CatalogPartition> partitions) {
+        catalog.SwapFiles(table.name, old_files, partitions);
+      },
+      &old_files);
+}
+
+QueryResult RunUpdate(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::UpdateStatement& update) {
+  Catalog& catalog = database.catalog();
+  const TableDefinition table =
+      RequireManaged(catalog, sql, update.name, update.name_location, "UPDATE");
+  const std::string alias = update.alias.empty() ? table.name : update.alias;
+  std::vector<std::string> names;
+  for (const auto& c : table.columns)
+    names.push_back(c.name);
+  // Each assignment's column, validated before any scan.
+  std::vector<int> assigned(table.columns.size(), -1);
+  for (size_t i = 0; i < update.assignments.size(); i++) {
+    const auto& assignment = update.assignments[i];
+    const int index = FindName(names, assignment.column);
+    if (index < 0) {
+      throw BinderError("table '{}' has no column '{}'\n{}", table.name, assignment.column,
+                        FormatErrorPosition(sql, assignment.location));
+    }
+    if (assigned[index] >= 0) {
+      throw BinderError("column '{}' is assigned twice\n{}", assignment.column,
+                        FormatErrorPosition(sql, assignment.location));
+    }
+    assigned[index] = static_cast<int>(i);
+  }
+  // How many rows change: those WHERE holds for (with FROM: that have a FROM row it holds for).
+  auto copy = Reparse(sql, update);
+  auto& counted = static_cast<ast::UpdateStatement&>(*copy);
+  ast::ExprPtr changes = std::move(counted.where);
+  if (counted.from) {
+    changes = ExistsAst(std::move(counted.from),
+                        changes ? std::move(changes) : Constant(Value::Boolean(true)),
+                        /*negated=*/false);
+  }
+  const int64_t count = CountRows(catalog, settings, sql, table.name, alias, std::move(changes));
+  if (count == 0) return CountResult(0);
+
+  // The new rows: CASE WHEN <row changes> THEN CAST(value AS type) ELSE column END per column.
+  copy = Reparse(sql, update);
+  auto& rewritten = static_cast<ast::UpdateStatement&>(*copy);
+  const std::string kMatched = "__shears_update_matched";
+  auto query = std::make_unique<ast::SelectNode>();
+  std::string value_relation = alias;  // where the assigned values are read
+  const bool has_from = rewritten.from != nullptr;
+  if (has_from) {
+    // FROM t AS a LEFT JOIN LATERAL (SELECT values..., TRUE AS matched FROM from WHERE cond
+    // LIMIT 1) u ON TRUE: one matching FROM row per row of t (any one, as in DuckDB).
+    value_relation = "__shears_update_values";
+    auto values = std::make_unique<ast::SelectNode>();
+    for (size_t c = 0; c < table.columns.size(); c++) {
+      if (assigned[c] < 0) continue;
+      values->select_list.push_back(
+          {CastAst(std::move(rewritten.assignments[static_cast<size_t>(assigned[c])].value),
+                   table.columns[c].type),
+           "__shears_value_" + std::to_string(c)});
+    }
+    values->select_list.push_back({Constant(Value::Boolean(true)), kMatched});
+    values->from = std::move(rewritten.from);
+    values->where = std::move(rewritten.where);
+    values->limit = Constant(Value::Integer(1));
+    auto lateral = std::make_unique<ast::SubqueryRef>();
+    lateral->query = std::move(values);
+    lateral->lateral = true;
+    lateral->alias = value_relation;
+    auto join = std::make_unique<ast::JoinRef>();
+    join->join_type = ast::JoinType::kLeft;
+    join->left = TableRefAst(table.name, alias);
+    join->right = std::move(lateral);
+    join->condition = Constant(Value::Boolean(true));
+    query->from = std::move(join);
+  } else {
+    // FROM (SELECT *, (cond) IS TRUE AS matched FROM t AS a) AS a.
+    auto inner = std::make_unique<ast::SelectNode>();
+    inner->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+    ast::ExprPtr matched = Constant(Value::Boolean(true));
+    if (rewritten.where) {
+      auto is_true = std::make_unique<ast::IsBoolExpr>();
+      is_true->child = std::move(rewritten.where);
+      matched = std::move(is_true);
+    }
+    inner->select_list.push_back({std::move(matched), kMatched});
+    inner->from = TableRefAst(table.name, alias);
+    auto derived = std::make_unique<ast::SubqueryRef>();
+    derived->query = std::move(inner);
+    derived->alias = alias;
+    query->from = std::move(derived);
+  }
+  for (size_t c = 0; c < table.columns.size(); c++) {
+    const std::string& name = table.columns[c].name;
+    if (assigned[c] < 0) {
+      query->select_list.push_back({ColumnRef(alias, name), name});
+      continue;
+    }
+    ast::ExprPtr value =
+        has_from ? ColumnRef(value_relation, "__shears_value_" + std::to_string(c))
+                 : CastAst(std::move(rewritten.assignments[static_cast<size_t>(assigned[c])].value),
+                           table.columns[c].type);
+    auto choose = std::make_unique<ast::CaseExpr>();
+    auto is_true = std::make_unique<ast::IsBoolExpr>();
+    is_true->child = ColumnRef(value_relation, kMatched);
+    choose->when_then.emplace_back(std::move(is_true), std::move(value));
+    choose->else_expr = ColumnRef(alias, name);
+    query->select_list.push_back({std::move(choose), name});
+  }
+  RewriteTable(database, settings, sql, table, *query, "UPDATE");
+  return CountResult(count);
+}
+
+QueryResult RunDelete(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::DeleteStatement& remove) {
+  Catalog& catalog = database.catalog();
+  const TableDefinition table =
+      RequireManaged(catalog, sql, remove.name, remove.name_location, "DELETE");
+  const std::string alias = remove.alias.empty() ? table.name : remove.alias;
+  // The condition a deleted row meets; with USING: a USING row meets WHERE with it.
+  auto condition = [&]() -> ast::ExprPtr {
+    auto copy = Reparse(sql, remove);
+    auto& statement = static_cast<ast::DeleteStatement&>(*copy);
+    ast::ExprPtr where =
+        statement.where ? std::move(statement.where) : Constant(Value::Boolean(true));
+    if (!statement.using_tables) return where;
+    return ExistsAst(std::move(statement.using_tables), std::move(where), /*negated=*/false);
+  };
+  const int64_t count = CountRows(catalog, settings, sql, table.name, alias, condition());
+  if (count == 0) return CountResult(0);
+  // The rows kept: those the condition is not true for (NULL keeps a row, as in SQL).
+  auto query = std::make_unique<ast::SelectNode>();
+  for (const auto& c : table.columns)
+    query->select_list.push_back({ColumnRef(alias, c.name), c.name});
+  query->from = TableRefAst(table.name, alias);
+  auto kept = std::make_unique<ast::IsBoolExpr>();
+  kept->child = condition();
+  kept->negated = true;
+  query->where = std::move(kept);
+  RewriteTable(database, settings, sql, table, *query, "DELETE");
+  return CountResult(count);
+}
+
 }  // namespace
 
 QueryResult RunWriteStatement(Database& database, const Settings& settings, const std::string& sql,
@@ -840,6 +1206,15 @@ QueryResult RunWriteStatement(Database& database, const Settings& settings, cons
     case ast::StatementKind::kInsert:
       return RunInsert(database, settings, sql,
                        static_cast<const ast::InsertStatement&>(statement));
+    case ast::StatementKind::kCreateIndex:
+      return RunCreateIndex(database, settings, sql,
+                            static_cast<const ast::CreateIndexStatement&>(statement));
+    case ast::StatementKind::kUpdate:
+      return RunUpdate(database, settings, sql,
+                       static_cast<const ast::UpdateStatement&>(statement));
+    case ast::StatementKind::kDelete:
+      return RunDelete(database, settings, sql,
+                       static_cast<const ast::DeleteStatement&>(statement));
     default:
       throw InternalError("not a write statement");
   }

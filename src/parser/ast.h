@@ -357,6 +357,11 @@ enum class StatementKind {
   kCopy,
   kCreateTable,
   kInsert,
+  kCreateIndex,
+  kDropIndex,
+  kShowIndexes,
+  kUpdate,
+  kDelete,
 };
 
 struct Statement {
@@ -510,6 +515,57 @@ struct InsertStatement : Statement {
   int name_location = -1;
   std::vector<std::string> columns;
   QueryNodePtr query;
+};
+
+/// CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...): a catalog object
+/// (see docs/catalog.md); UNIQUE is enforced, nothing reads through it yet.
+struct CreateIndexStatement : Statement {
+  CreateIndexStatement() : Statement(StatementKind::kCreateIndex) {}
+  std::string name;
+  std::string table;
+  int table_location = -1;
+  bool unique = false;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;
+};
+
+/// DROP INDEX [IF EXISTS] name.
+struct DropIndexStatement : Statement {
+  DropIndexStatement() : Statement(StatementKind::kDropIndex) {}
+  std::string name;
+  bool if_exists = false;
+};
+
+/// SHOW INDEXES [FROM | ON t].
+struct ShowIndexesStatement : Statement {
+  ShowIndexesStatement() : Statement(StatementKind::kShowIndexes) {}
+  std::string table;  // empty: every table's
+};
+
+/// UPDATE t [AS a] SET col = expr, ... [FROM ...] [WHERE ...].
+struct UpdateStatement : Statement {
+  UpdateStatement() : Statement(StatementKind::kUpdate) {}
+  std::string name;
+  std::string alias;
+  int name_location = -1;
+  struct Assignment {
+    std::string column;
+    int location = -1;
+    ExprPtr value;
+  };
+  std::vector<Assignment> assignments;
+  TableRefPtr from;  // null without FROM
+  ExprPtr where;     // null without WHERE
+};
+
+/// DELETE FROM t [AS a] [USING ...] [WHERE ...].
+struct DeleteStatement : Statement {
+  DeleteStatement() : Statement(StatementKind::kDelete) {}
+  std::string name;
+  std::string alias;
+  int name_location = -1;
+  TableRefPtr using_tables;  // null without USING
+  ExprPtr where;
 };
 
 }  // namespace shears::ast

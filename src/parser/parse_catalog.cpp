@@ -1,9 +1,9 @@
 // Catalog statements PostgreSQL's grammar does not have (Hive/Spark syntax), parsed from the
-// scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW PARTITIONS, DESCRIBE, ALTER TABLE
-// ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS, and CREATE TABLE (managed
-// tables, with Spark's USING / PARTITIONED BY). (PostgreSQL's ANALYZE means
-// something else and is not supported.) Parser::Parse hands these statements here and
-// the rest of the text to libpg_query.
+// scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW INDEXES, SHOW PARTITIONS, DESCRIBE,
+// ALTER TABLE ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS, and CREATE TABLE
+// (managed tables, with Spark's USING / PARTITIONED BY). (PostgreSQL's ANALYZE means something else
+// and is not supported.) Parser::Parse hands these statements here and the rest of the text to
+// libpg_query.
 
 #include <fmt/format.h>
 
@@ -34,6 +34,10 @@ class CatalogParser {
     } else if (AcceptWord("show")) {
       if (AcceptWord("tables")) {
         result = std::make_unique<ast::ShowTablesStatement>();
+      } else if (AcceptWord("indexes")) {
+        auto show = std::make_unique<ast::ShowIndexesStatement>();
+        if (AcceptWord("from") || AcceptWord("on")) show->table = Name("a table name");
+        result = std::move(show);
       } else if (AcceptWord("stats")) {
         auto command = TableCommand(ast::TableCommandStatement::Command::kShowStats);
         if (AcceptWord("partitions")) {
@@ -391,7 +395,8 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   const std::string head = word(first);
   const std::string second = word(first + 1);
   return (head == "create" && (second == "external" || second == "table")) ||
-         (head == "show" && (second == "tables" || second == "partitions" || second == "stats")) ||
+         (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
+                             second == "indexes")) ||
          head == "analyze" || head == "analyse" || head == "describe" ||
          (head == "desc" && first + 1 < last) || (head == "alter" && second == "table") ||
          head == "msck";

@@ -251,6 +251,19 @@ void FindUnquotedIntervals(const std::string& sql, const std::vector<SqlToken>& 
   }
 }
 
+// SQLite's empty list, `x IN ()`: PostgreSQL's grammar (and DuckDB's) rejects it. It becomes
+// a list of one marker name, which the transformer turns back into an empty list.
+void FindEmptyInLists(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token == PG_QUERY__TOKEN__IN_P && tokens[i + 1].token == '(' &&
+        tokens[i + 2].token == ')') {
+      out->push_back({tokens[i + 1].start, tokens[i + 2].end,
+                      std::string("(\"") + kEmptyInListMarker + "\")"});
+      i += 2;
+    }
+  }
+}
+
 bool IsOperandToken(int token) {
   switch (token) {
     case PG_QUERY__TOKEN__IDENT:
@@ -425,6 +438,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindTableRewrites(sql, result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
+  FindEmptyInLists(result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

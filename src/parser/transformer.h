@@ -63,6 +63,9 @@ RewrittenSql RewriteSql(const std::string& sql);
 /// recursively, so a tree too deep for the stack must be refused before it is built.
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
 
+/// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
+inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
+
 /// Whether tokens [first, last) (one statement) are a catalog statement of Hive/Spark syntax
 /// that PostgreSQL's grammar lacks (CREATE EXTERNAL TABLE, SHOW TABLES, DESCRIBE, ...).
 bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens, size_t first,
@@ -131,6 +134,9 @@ class Transformer {
   // transform_write.cpp
   ast::StatementPtr TransformCopy(const PgQuery__CopyStmt* stmt, int begin);
   ast::StatementPtr TransformInsert(const PgQuery__InsertStmt* stmt, int begin);
+  ast::StatementPtr TransformCreateIndex(const PgQuery__IndexStmt* stmt, int begin);
+  ast::StatementPtr TransformUpdate(const PgQuery__UpdateStmt* stmt, int begin);
+  ast::StatementPtr TransformDelete(const PgQuery__DeleteStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
   /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),
