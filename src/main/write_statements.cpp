@@ -928,9 +928,18 @@ QueryResult RunCreateIndex(Database& database, const Settings& settings, const s
 // transaction swaps the old file list for the new one (the commit point: readers see the old
 // or the new table, never a mix) and the old files are deleted.
 
-/// A fresh copy of `statement` (the AST has no deep copy): the same text parsed again.
+/// A fresh copy of `statement` (the AST has no deep copy): its text parsed again, the rest of
+/// `sql` blanked so offsets stay the user's and other statements are not parsed again.
 ast::StatementPtr Reparse(const std::string& sql, const ast::Statement& statement) {
-  for (auto& candidate : Parser::Parse(sql)) {
+  const size_t begin = std::min(static_cast<size_t>(std::max(statement.location, 0)), sql.size());
+  const size_t end = statement.length > 0
+                         ? std::min(sql.size(), begin + static_cast<size_t>(statement.length))
+                         : sql.size();
+  std::string blanked = sql;
+  for (size_t i = 0; i < blanked.size(); i++) {
+    if ((i < begin || i >= end) && blanked[i] != '\n') blanked[i] = ' ';
+  }
+  for (auto& candidate : Parser::Parse(blanked)) {
     if (candidate->location == statement.location && candidate->kind == statement.kind)
       return std::move(candidate);
   }
