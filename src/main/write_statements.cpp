@@ -805,6 +805,12 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   return WriteSummary(files);
 }
 
+// ON CONFLICT (defined with UPDATE, whose pieces they use).
+ast::QueryNodePtr DoNothingQuery(const std::string& sql, const TableDefinition& table,
+                                 const ast::InsertStatement& insert);
+QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
+                              const TableDefinition& table, const ast::InsertStatement& insert);
+
 QueryResult RunInsert(Database& database, const Settings& settings, const std::string& sql,
                       const ast::InsertStatement& insert) {
   Catalog& catalog = database.catalog();
@@ -828,7 +834,13 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
     types.push_back(c.type);
     names.push_back(c.name);
   }
-  BoundWrite bound = BindWrite(catalog, settings, sql, *insert.query);
+  if (insert.on_conflict == ast::InsertStatement::OnConflict::kUpdate)
+    return RunInsertDoUpdate(database, settings, sql, *table, insert);
+  // DO NOTHING: the rows whose keys are new, one per key value.
+  ast::QueryNodePtr new_rows;
+  if (insert.on_conflict == ast::InsertStatement::OnConflict::kNothing)
+    new_rows = DoNothingQuery(sql, *table, insert);
+  BoundWrite bound = BindWrite(catalog, settings, sql, new_rows ? *new_rows : *insert.query);
   if (insert.columns.empty()) {
     CastForWrite(bound, types, names);
   } else {
@@ -1007,15 +1019,15 @@ TableDefinition RequireManaged(const Catalog& catalog, const std::string& sql,
   return table;
 }
 
-/// SELECT count(*) FROM table AS alias [WHERE where].
+/// SELECT count(*) FROM from [WHERE where].
 int64_t CountRows(const Catalog& catalog, const Settings& settings, const std::string& sql,
-                  const std::string& table, const std::string& alias, ast::ExprPtr where) {
+                  ast::TableRefPtr from, ast::ExprPtr where) {
   auto query = std::make_unique<ast::SelectNode>();
   auto count_star = std::make_unique<ast::FunctionExpr>();
   count_star->name = "count";
   count_star->star = true;
   query->select_list.push_back({std::move(count_star), ""});
-  query->from = TableRefAst(table, alias);
+  query->from = std::move(from);
   query->where = std::move(where);
   BoundWrite bound = BindWrite(catalog, settings, sql, *query);
   auto sink = std::make_unique<PhysicalResultCollector>(bound.query.types);
@@ -1040,9 +1052,10 @@ QueryResult CountResult(int64_t count) {
 
 /// Writes the rows `query` computes (the table's columns, in order) as the table's new
 /// content in place of every file it has now.
-void RewriteTable(Database& database, const Settings& settings, const std::string& sql,
-                  const TableDefinition& table, const ast::QueryNode& query,
-                  const std::string& statement) {
+std::vector<WrittenPartFile> RewriteTable(Database& database, const Settings& settings,
+                                          const std::string& sql, const TableDefinition& table,
+                                          const ast::QueryNode& query,
+                                          const std::string& statement) {
   std::vector<LogicalType> types;
   std::vector<std::string> names;
   for (const auto& c : table.columns) {
@@ -1057,7 +1070,7 @@ void RewriteTable(Database& database, const Settings& settings, const std::strin
   BoundWrite bound = BindWrite(catalog, settings, sql, query);
   CastForWrite(bound, types, names);
   ProjectNotNullChecks(bound, table);
-  WriteManaged(
+  return WriteManaged(
       database, settings, std::move(bound.query), table, statement,
       [&](std::vector<CatalogPartition> partitions) {
         catalog.SwapFiles(table.name, old_files, partitions);
@@ -1065,19 +1078,16 @@ void RewriteTable(Database& database, const Settings& settings, const std::strin
       &old_files);
 }
 
-QueryResult RunUpdate(Database& database, const Settings& settings, const std::string& sql,
-                      const ast::UpdateStatement& update) {
-  Catalog& catalog = database.catalog();
-  const TableDefinition table =
-      RequireManaged(catalog, sql, update.name, update.name_location, "UPDATE");
-  const std::string alias = update.alias.empty() ? table.name : update.alias;
+/// For each column of `table`, the index of its assignment in `assignments`, or -1;
+/// BinderError for an unknown column or one assigned twice.
+std::vector<int> AssignedColumns(const std::string& sql, const TableDefinition& table,
+                                 const std::vector<ast::ColumnAssignment>& assignments) {
   std::vector<std::string> names;
   for (const auto& c : table.columns)
     names.push_back(c.name);
-  // Each assignment's column, validated before any scan.
   std::vector<int> assigned(table.columns.size(), -1);
-  for (size_t i = 0; i < update.assignments.size(); i++) {
-    const auto& assignment = update.assignments[i];
+  for (size_t i = 0; i < assignments.size(); i++) {
+    const auto& assignment = assignments[i];
     const int index = FindName(names, assignment.column);
     if (index < 0) {
       throw BinderError("table '{}' has no column '{}'\n{}", table.name, assignment.column,
@@ -1089,6 +1099,17 @@ QueryResult RunUpdate(Database& database, const Settings& settings, const std::s
     }
     assigned[index] = static_cast<int>(i);
   }
+  return assigned;
+}
+
+QueryResult RunUpdate(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::UpdateStatement& update) {
+  Catalog& catalog = database.catalog();
+  const TableDefinition table =
+      RequireManaged(catalog, sql, update.name, update.name_location, "UPDATE");
+  const std::string alias = update.alias.empty() ? table.name : update.alias;
+  // Each assignment's column, validated before any scan.
+  const std::vector<int> assigned = AssignedColumns(sql, table, update.assignments);
   // How many rows change: those WHERE holds for (with FROM: that have a FROM row it holds for).
   auto copy = Reparse(sql, update);
   auto& counted = static_cast<ast::UpdateStatement&>(*copy);
@@ -1098,7 +1119,8 @@ QueryResult RunUpdate(Database& database, const Settings& settings, const std::s
                         changes ? std::move(changes) : Constant(Value::Boolean(true)),
                         /*negated=*/false);
   }
-  const int64_t count = CountRows(catalog, settings, sql, table.name, alias, std::move(changes));
+  const int64_t count =
+      CountRows(catalog, settings, sql, TableRefAst(table.name, alias), std::move(changes));
   if (count == 0) return CountResult(0);
 
   // The new rows: CASE WHEN <row changes> THEN CAST(value AS type) ELSE column END per column.
@@ -1187,7 +1209,8 @@ QueryResult RunDelete(Database& database, const Settings& settings, const std::s
     if (!statement.using_tables) return where;
     return ExistsAst(std::move(statement.using_tables), std::move(where), /*negated=*/false);
   };
-  const int64_t count = CountRows(catalog, settings, sql, table.name, alias, condition());
+  const int64_t count =
+      CountRows(catalog, settings, sql, TableRefAst(table.name, alias), condition());
   if (count == 0) return CountResult(0);
   // The rows kept: those the condition is not true for (NULL keeps a row, as in SQL).
   auto query = std::make_unique<ast::SelectNode>();
@@ -1200,6 +1223,249 @@ QueryResult RunDelete(Database& database, const Settings& settings, const std::s
   query->where = std::move(kept);
   RewriteTable(database, settings, sql, table, *query, "DELETE");
   return CountResult(count);
+}
+
+// ---------------------------------------------------------------- INSERT ... ON CONFLICT
+//
+// DuckDB's forms: ON CONFLICT [(cols)] DO NOTHING (also INSERT OR IGNORE) inserts the rows
+// whose keys are not in the table yet, the first of several rows with one key value;
+// DO UPDATE SET col = expr (also INSERT OR REPLACE: every inserted column from `excluded`)
+// changes the rows whose key an inserted row has, reading the new values as `excluded.col`,
+// and inserts the others: a rewrite of the table like UPDATE's.
+
+ast::ExprPtr OperatorAst(const std::string& op, std::vector<ast::ExprPtr> children) {
+  auto expr = std::make_unique<ast::OperatorExpr>();
+  expr->op = op;
+  expr->children = std::move(children);
+  return expr;
+}
+
+/// left.k1 = right.k1 AND ...
+ast::ExprPtr KeyMatch(const std::vector<std::string>& key, const std::string& left,
+                      const std::string& right) {
+  std::vector<ast::ExprPtr> equal;
+  for (const auto& column : key) {
+    std::vector<ast::ExprPtr> sides;
+    sides.push_back(ColumnRef(left, column));
+    sides.push_back(ColumnRef(right, column));
+    equal.push_back(OperatorAst("=", std::move(sides)));
+  }
+  return equal.size() == 1 ? std::move(equal[0]) : OperatorAst("AND", std::move(equal));
+}
+
+std::unique_ptr<ast::SubqueryRef> DerivedAst(ast::QueryNodePtr query, const std::string& alias,
+                                             std::vector<std::string> column_aliases = {}) {
+  auto derived = std::make_unique<ast::SubqueryRef>();
+  derived->query = std::move(query);
+  derived->alias = alias;
+  derived->column_aliases = std::move(column_aliases);
+  return derived;
+}
+
+constexpr const char* kIncoming = "__shears_incoming";
+constexpr const char* kExisting = "__shears_existing";
+
+/// The inserted rows named `columns`, keeping for each key one row per key value (rows with
+/// a NULL in the key never collide, so all stay): SELECT * FROM (query) AS incoming(columns)
+/// QUALIFY row_number() OVER (PARTITION BY key) = 1 OR k1 IS NULL OR ..., once per key.
+ast::QueryNodePtr IncomingRows(ast::QueryNodePtr query, const std::vector<std::string>& columns,
+                               const std::vector<std::vector<std::string>>& keys) {
+  auto select = std::make_unique<ast::SelectNode>();
+  select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+  select->from = DerivedAst(std::move(query), kIncoming, columns);
+  ast::QueryNodePtr rows = std::move(select);
+  for (const auto& key : keys) {
+    auto dedup = std::make_unique<ast::SelectNode>();
+    dedup->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+    dedup->from = DerivedAst(std::move(rows), kIncoming);
+    auto number = std::make_unique<ast::FunctionExpr>();
+    number->name = "row_number";
+    number->over = std::make_unique<ast::WindowSpec>();
+    for (const auto& column : key)
+      number->over->partition_by.push_back(ColumnRef(kIncoming, column));
+    std::vector<ast::ExprPtr> keep, first;
+    first.push_back(std::move(number));
+    first.push_back(Constant(Value::Bigint(1)));
+    keep.push_back(OperatorAst("=", std::move(first)));
+    for (const auto& column : key) {
+      auto is_null = std::make_unique<ast::IsNullExpr>();
+      is_null->child = ColumnRef(kIncoming, column);
+      keep.push_back(std::move(is_null));
+    }
+    dedup->qualify = OperatorAst("OR", std::move(keep));
+    rows = std::move(dedup);
+  }
+  return rows;
+}
+
+/// The columns an INSERT gives (its list, else the table's) and the keys ON CONFLICT is about
+/// (by column name): the one its columns name, else every PRIMARY KEY, UNIQUE and UNIQUE
+/// index; keys with a column the INSERT leaves NULL are left out (they cannot collide).
+std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>> ConflictKeys(
+    const std::string& sql, const TableDefinition& table, const ast::InsertStatement& insert) {
+  std::vector<std::string> names;
+  for (const auto& c : table.columns)
+    names.push_back(c.name);
+  std::vector<std::vector<int>> keys;
+  for (const auto& key : table.keys)
+    keys.push_back(key.columns);
+  for (const auto& index : table.indexes)
+    if (index.unique) keys.push_back(index.columns);
+  if (keys.empty()) {
+    throw BinderError(
+        "table '{}' has no PRIMARY KEY, UNIQUE constraint or UNIQUE index for ON CONFLICT to "
+        "refer to\n{}",
+        table.name, FormatErrorPosition(sql, insert.conflict_location));
+  }
+  if (!insert.conflict_columns.empty()) {
+    std::vector<int> wanted;
+    for (const auto& column : insert.conflict_columns) {
+      const int index = FindName(names, column);
+      if (index < 0) throw BinderError("table '{}' has no column '{}'", table.name, column);
+      wanted.push_back(index);
+    }
+    std::sort(wanted.begin(), wanted.end());
+    std::vector<std::vector<int>> matching;
+    for (auto key : keys) {
+      std::sort(key.begin(), key.end());
+      if (key == wanted) matching.push_back(key);
+    }
+    if (matching.empty()) {
+      throw BinderError(
+          "the ON CONFLICT columns ({}) are not a PRIMARY KEY, UNIQUE constraint or UNIQUE "
+          "index of table '{}'\n{}",
+          fmt::format("{}", fmt::join(insert.conflict_columns, ", ")), table.name,
+          FormatErrorPosition(sql, insert.conflict_location));
+    }
+    keys = {matching[0]};
+  }
+  const std::vector<std::string> columns = insert.columns.empty() ? names : insert.columns;
+  std::vector<std::vector<std::string>> named;
+  for (const auto& key : keys) {
+    std::vector<std::string> key_names;
+    bool given = true;
+    for (int c : key) {
+      key_names.push_back(names[static_cast<size_t>(c)]);
+      given = given && FindName(columns, names[static_cast<size_t>(c)]) >= 0;
+    }
+    if (given) named.push_back(std::move(key_names));
+  }
+  return {columns, named};
+}
+
+/// The inserted query again (a fresh copy of the statement's).
+ast::QueryNodePtr InsertQueryCopy(const std::string& sql, const ast::InsertStatement& insert,
+                                  std::unique_ptr<ast::InsertStatement>* whole = nullptr) {
+  auto copy = Reparse(sql, insert);
+  auto* statement = static_cast<ast::InsertStatement*>(copy.get());
+  ast::QueryNodePtr query = std::move(statement->query);
+  if (whole) {
+    copy.release();
+    whole->reset(statement);
+  }
+  return query;
+}
+
+ast::QueryNodePtr DoNothingQuery(const std::string& sql, const TableDefinition& table,
+                                 const ast::InsertStatement& insert) {
+  auto [columns, keys] = ConflictKeys(sql, table, insert);
+  auto select = std::make_unique<ast::SelectNode>();
+  select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+  select->from =
+      DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), kIncoming, columns);
+  std::vector<ast::ExprPtr> absent;
+  for (const auto& key : keys) {
+    absent.push_back(
+        ExistsAst(TableRefAst(table.name, kExisting), KeyMatch(key, kExisting, kIncoming), true));
+  }
+  if (!absent.empty())
+    select->where =
+        absent.size() == 1 ? std::move(absent[0]) : OperatorAst("AND", std::move(absent));
+  return select;
+}
+
+QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
+                              const TableDefinition& table, const ast::InsertStatement& insert) {
+  auto [columns, keys] = ConflictKeys(sql, table, insert);
+  if (keys.size() > 1) {
+    throw NotSupportedError(
+        "ON CONFLICT DO UPDATE on table '{}', which has several keys: name the conflict "
+        "columns, ON CONFLICT (col, ...)\n{}",
+        table.name, FormatErrorPosition(sql, insert.conflict_location));
+  }
+  std::vector<std::string> names;
+  for (const auto& c : table.columns)
+    names.push_back(c.name);
+  // What DO UPDATE sets: the SET list, or (OR REPLACE) every inserted column from excluded.
+  std::vector<int> assigned(table.columns.size(), -1);
+  std::unique_ptr<ast::InsertStatement> with_set;
+  ast::QueryNodePtr updating = InsertQueryCopy(sql, insert, &with_set);
+  std::vector<ast::ExprPtr> set_values;
+  if (insert.or_replace) {
+    for (const auto& column : columns) {
+      assigned[static_cast<size_t>(FindName(names, column))] = static_cast<int>(set_values.size());
+      set_values.push_back(ColumnRef("excluded", column));
+    }
+  } else {
+    assigned = AssignedColumns(sql, table, with_set->conflict_set);
+    for (auto& assignment : with_set->conflict_set)
+      set_values.push_back(std::move(assignment.value));
+  }
+  const int64_t count = CountRows(
+      database.catalog(), settings, sql,
+      DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), kIncoming), nullptr);
+  if (count == 0) return WriteSummary({});
+  if (keys.empty()) {
+    // No key the INSERT gives: nothing can collide, all rows are new.
+    auto plain = Reparse(sql, insert);
+    static_cast<ast::InsertStatement&>(*plain).on_conflict =
+        ast::InsertStatement::OnConflict::kError;
+    return RunInsert(database, settings, sql, static_cast<ast::InsertStatement&>(*plain));
+  }
+  const auto& key = keys[0];
+  // Rows of t no inserted row collides with.
+  auto kept = std::make_unique<ast::SelectNode>();
+  for (const auto& name : names)
+    kept->select_list.push_back(
+        {CastAst(ColumnRef(kExisting, name), table.columns[FindName(names, name)].type), name});
+  kept->from = TableRefAst(table.name, kExisting);
+  kept->where =
+      ExistsAst(DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), "excluded"),
+                KeyMatch(key, "excluded", kExisting), /*negated=*/true);
+  // Rows of t an inserted row collides with, updated.
+  auto updated = std::make_unique<ast::SelectNode>();
+  for (size_t c = 0; c < names.size(); c++) {
+    ast::ExprPtr value = assigned[c] >= 0 ? std::move(set_values[static_cast<size_t>(assigned[c])])
+                                          : ColumnRef(table.name, names[c]);
+    updated->select_list.push_back({CastAst(std::move(value), table.columns[c].type), names[c]});
+  }
+  auto join = std::make_unique<ast::JoinRef>();
+  join->join_type = ast::JoinType::kInner;
+  join->left = TableRefAst(table.name, table.name);
+  join->right = DerivedAst(IncomingRows(std::move(updating), columns, keys), "excluded");
+  join->condition = KeyMatch(key, table.name, "excluded");
+  updated->from = std::move(join);
+  // Inserted rows whose key is new (the columns the INSERT leaves out NULL).
+  auto added = std::make_unique<ast::SelectNode>();
+  for (size_t c = 0; c < names.size(); c++) {
+    ast::ExprPtr value = FindName(columns, names[c]) >= 0 ? ColumnRef("excluded", names[c])
+                                                          : Constant(Value::Null(LogicalType()));
+    added->select_list.push_back({CastAst(std::move(value), table.columns[c].type), names[c]});
+  }
+  added->from = DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), "excluded");
+  added->where = ExistsAst(TableRefAst(table.name, kExisting), KeyMatch(key, kExisting, "excluded"),
+                           /*negated=*/true);
+  auto first = std::make_unique<ast::SetOperationNode>();
+  first->all = true;
+  first->left = std::move(kept);
+  first->right = std::move(updated);
+  auto all = std::make_unique<ast::SetOperationNode>();
+  all->all = true;
+  all->left = std::move(first);
+  all->right = std::move(added);
+  QueryResult result = WriteSummary(RewriteTable(database, settings, sql, table, *all, "INSERT"));
+  result.rows->batch(0).column(0).data<int64_t>()[0] = count;  // rows inserted or updated
+  return result;
 }
 
 }  // namespace

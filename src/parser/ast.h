@@ -508,13 +508,28 @@ struct CreateTableStatement : Statement {
   std::vector<Key> keys;
 };
 
-/// INSERT INTO t [(col, ...)] query (SELECT or VALUES).
+/// `column = value` of UPDATE's SET and ON CONFLICT DO UPDATE SET.
+struct ColumnAssignment {
+  std::string column;
+  int location = -1;
+  ExprPtr value;
+};
+
+/// INSERT [OR REPLACE | OR IGNORE] INTO t [(col, ...)] query (SELECT or VALUES)
+/// [ON CONFLICT [(col, ...)] DO NOTHING | DO UPDATE SET col = expr, ...] (DuckDB's forms).
 struct InsertStatement : Statement {
   InsertStatement() : Statement(StatementKind::kInsert) {}
   std::string name;
   int name_location = -1;
   std::vector<std::string> columns;
   QueryNodePtr query;
+  enum class OnConflict { kError, kNothing, kUpdate };
+  OnConflict on_conflict = OnConflict::kError;
+  std::vector<std::string> conflict_columns;  // ON CONFLICT (cols); empty: the table's keys
+  int conflict_location = -1;
+  /// kUpdate: DO UPDATE SET ...; INSERT OR REPLACE sets every inserted column instead.
+  std::vector<ColumnAssignment> conflict_set;
+  bool or_replace = false;
 };
 
 /// CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...): a catalog object
@@ -548,12 +563,7 @@ struct UpdateStatement : Statement {
   std::string name;
   std::string alias;
   int name_location = -1;
-  struct Assignment {
-    std::string column;
-    int location = -1;
-    ExprPtr value;
-  };
-  std::vector<Assignment> assignments;
+  std::vector<ColumnAssignment> assignments;
   TableRefPtr from;  // null without FROM
   ExprPtr where;     // null without WHERE
 };

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "parser/transformer.h"
 
@@ -202,9 +204,6 @@ ast::StatementPtr Transformer::TransformDelete(const PgQuery__DeleteStmt* stmt, 
 }
 
 ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
-  if (stmt->on_conflict_clause != nullptr) {
-    ThrowNotSupportedAt("INSERT ... ON CONFLICT is not supported", begin);
-  }
   if (stmt->n_returning_list > 0)
     ThrowNotSupportedAt("INSERT ... RETURNING is not supported", begin);
   if (stmt->with_clause != nullptr) {
@@ -231,6 +230,58 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
     insert->columns.push_back(col->res_target->name);
   }
   insert->query = TransformQuery(stmt->select_stmt);
+  // INSERT OR REPLACE / OR IGNORE (blanked for libpg_query, see sql_rewrite.cpp).
+  const auto& tokens = rewritten().tokens;
+  auto at = std::lower_bound(tokens.begin(), tokens.end(), begin,
+                             [](const SqlToken& t, int v) { return t.start < v; });
+  const int action = at == tokens.end() ? 0
+                                        : InsertOrAction(original(), tokens,
+                                                         static_cast<size_t>(at - tokens.begin()));
+  if (action != 0 && stmt->on_conflict_clause != nullptr) {
+    ThrowNotSupportedAt("INSERT OR ... cannot have an ON CONFLICT clause as well", begin);
+  }
+  if (action == 'I') insert->on_conflict = ast::InsertStatement::OnConflict::kNothing;
+  if (action == 'R') {
+    insert->on_conflict = ast::InsertStatement::OnConflict::kUpdate;
+    insert->or_replace = true;
+  }
+  if (const PgQuery__OnConflictClause* conflict = stmt->on_conflict_clause) {
+    insert->conflict_location = Loc(conflict->location);
+    if (conflict->infer != nullptr) {
+      if (conflict->infer->conname != nullptr && *conflict->infer->conname) {
+        ThrowNotSupported("ON CONFLICT ON CONSTRAINT is not supported; name the columns",
+                          conflict->location);
+      }
+      if (!IsNull(conflict->infer->where_clause))
+        ThrowNotSupported("ON CONFLICT (...) WHERE is not supported", conflict->location);
+      for (size_t i = 0; i < conflict->infer->n_index_elems; i++) {
+        const PgQuery__Node* elem = conflict->infer->index_elems[i];
+        if (IsNull(elem) || elem->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM ||
+            elem->index_elem->name == nullptr) {
+          ThrowNotSupported("ON CONFLICT takes column names", conflict->location);
+        }
+        insert->conflict_columns.push_back(elem->index_elem->name);
+      }
+    }
+    if (conflict->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING) {
+      insert->on_conflict = ast::InsertStatement::OnConflict::kNothing;
+    } else {
+      insert->on_conflict = ast::InsertStatement::OnConflict::kUpdate;
+      if (!IsNull(conflict->where_clause))
+        ThrowNotSupported("ON CONFLICT DO UPDATE ... WHERE is not supported", conflict->location);
+      for (size_t i = 0; i < conflict->n_target_list; i++) {
+        const PgQuery__Node* target = conflict->target_list[i];
+        if (IsNull(target) || target->node_case != PG_QUERY__NODE__NODE_RES_TARGET) continue;
+        const PgQuery__ResTarget* res = target->res_target;
+        if (res->n_indirection > 0 ||
+            (!IsNull(res->val) && (res->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF ||
+                                   res->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT))) {
+          ThrowNotSupported("DO UPDATE SET takes col = expr only", res->location);
+        }
+        insert->conflict_set.push_back({res->name, Loc(res->location), TransformExpr(res->val)});
+      }
+    }
+  }
   return insert;
 }
 

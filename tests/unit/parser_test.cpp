@@ -291,7 +291,8 @@ TEST(ParserTest, ConcurrentParses) {
 }
 
 TEST(ParserTest, UnsupportedStatements) {
-  ExpectNotSupported("INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "ON CONFLICT");
+  ExpectNotSupported("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT c DO NOTHING",
+                     "ON CONFLICT ON CONSTRAINT is not supported");
   ExpectNotSupported("UPDATE t SET a = 1 RETURNING a", "UPDATE ... RETURNING is not supported");
   ExpectNotSupported("DELETE FROM t RETURNING *", "DELETE ... RETURNING is not supported");
   ExpectNotSupported("UPDATE t SET (a, b) = (1, 2)", "UPDATE ... SET (a, b) = (...)");
