@@ -19,7 +19,8 @@ namespace {
 // Version 2: tables.managed (tables whose files shears writes and deletes).
 // Version 3: columns.not_null and table_keys (constraints of managed tables).
 // Version 4: indexes (CREATE INDEX).
-constexpr int kSchemaVersion = 4;
+// Version 5: table_checks (CHECK constraints of managed tables).
+constexpr int kSchemaVersion = 5;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,6 +43,9 @@ CREATE TABLE IF NOT EXISTS table_keys (
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
   ordinal INTEGER NOT NULL, is_primary INTEGER NOT NULL, columns TEXT NOT NULL,
   PRIMARY KEY (table_id, ordinal));
+CREATE TABLE IF NOT EXISTS table_checks (
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL, sql TEXT NOT NULL, PRIMARY KEY (table_id, ordinal));
 CREATE TABLE IF NOT EXISTS indexes (
   name TEXT PRIMARY KEY, display_name TEXT NOT NULL,
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
@@ -469,6 +473,9 @@ void Catalog::CreateTable(const TableDefinition& table) {
         .Bind(4, EncodeColumnMap(table.keys[i].columns))
         .Run();
   }
+  Statement insert_check(db_, "INSERT INTO table_checks (table_id, ordinal, sql) VALUES (?, ?, ?)");
+  for (size_t i = 0; i < table.checks.size(); i++)
+    insert_check.Bind(1, table_id).Bind(2, static_cast<int64_t>(i)).Bind(3, table.checks[i]).Run();
   InsertPartitions(table_id, table.partitions);
   transaction.Commit();
   change_count_++;
@@ -556,6 +563,10 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
     }
     table.keys.push_back(std::move(key));
   }
+  Statement checks(db_, "SELECT sql FROM table_checks WHERE table_id = ? ORDER BY ordinal");
+  checks.Bind(1, table_id);
+  while (checks.Step())
+    table.checks.push_back(checks.Text(0));
   table.indexes = ReadIndexes(table_id, table.name, table.columns.size());
   // One pass over the files, joined to their partitions, in path order.
   Statement files(db_,

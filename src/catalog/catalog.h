@@ -96,6 +96,8 @@ struct TableDefinition {
   /// File columns, then partition columns (directory order).
   std::vector<CatalogColumn> columns;
   std::vector<TableKey> keys;
+  /// CHECK constraints of a managed table: expressions over its columns, as written.
+  std::vector<std::string> checks;
   std::vector<IndexDefinition> indexes;      // sorted by name
   std::vector<CatalogPartition> partitions;  // sorted by path
   /// Table-level ANALYZE statistics, when the table was analyzed since its last change.

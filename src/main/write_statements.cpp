@@ -280,6 +280,44 @@ void CheckKeys(Database& database, const Settings& settings, const TableDefiniti
   }
 }
 
+/// Checks each CHECK constraint of `table` over the staged rows: ConstraintError when a row
+/// makes one FALSE (NULL passes, as in SQL). One query per constraint.
+void CheckChecks(Database& database, const Settings& settings, const TableDefinition& table,
+                 const std::string& staged_directory) {
+  for (const auto& check : table.checks) {
+    Connection connection(database);
+    connection.settings() = settings;
+    const std::string sql = fmt::format("SELECT 1 FROM ({}) WHERE ({}) IS FALSE LIMIT 1",
+                                        StagedRows(table, staged_directory), check);
+    if (connection.Query(sql).row_count() > 0) {
+      throw ConstraintError(
+          "CHECK constraint failed on table '{}' with expression CHECK({}); nothing was written",
+          table.name, check);
+    }
+  }
+}
+
+/// A CHECK expression must bind over the table's columns and be BOOLEAN: tried at CREATE TABLE
+/// on no rows (BinderError otherwise).
+void ValidateChecks(Database& database, const TableDefinition& table) {
+  std::vector<std::string> columns;
+  for (const auto& column : table.columns) {
+    columns.push_back(fmt::format("CAST(NULL AS {}) AS {}", column.type.ToString(),
+                                  QuoteIdentifier(column.name)));
+  }
+  for (const auto& check : table.checks) {
+    Connection connection(database);
+    try {
+      connection.Query(fmt::format("SELECT 1 FROM (SELECT {}) WHERE ({}) IS FALSE LIMIT 0",
+                                   fmt::join(columns, ", "), check));
+    } catch (const Error& e) {
+      if (!e.IsUserError()) throw;
+      throw BinderError("CHECK({}) of table '{}' is not a condition on its columns: {}", check,
+                        table.name, e.what());
+    }
+  }
+}
+
 // ---------------------------------------------------------------- COPY
 
 struct CopyOptions {
@@ -675,7 +713,10 @@ std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& se
     }
   }
   auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
-  if (!files.empty()) CheckKeys(database, settings, table, staged.directory(), replacing);
+  if (!files.empty()) {
+    CheckChecks(database, settings, table, staged.directory());
+    CheckKeys(database, settings, table, staged.directory(), replacing);
+  }
   std::vector<CatalogPartition> partitions = CatalogPartitionsOf(files, data_names);
   std::vector<std::string> relative;
   for (const auto& f : files)
@@ -784,7 +825,9 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
     }
     table.keys.push_back(std::move(resolved));
   }
+  table.checks = create.checks;
   if (!bound) {
+    ValidateChecks(database, table);
     catalog.CreateTable(table);
     return WriteSummary({});
   }

@@ -506,6 +506,8 @@ struct CreateTableStatement : Statement {
     int location = -1;
   };
   std::vector<Key> keys;
+  /// CHECK (expr) of a column or of the table: the expression's text as written.
+  std::vector<std::string> checks;
 };
 
 /// `column = value` of UPDATE's SET and ON CONFLICT DO UPDATE SET.
