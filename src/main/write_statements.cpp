@@ -849,7 +849,8 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
 }
 
 // ON CONFLICT (defined with UPDATE, whose pieces they use).
-ast::QueryNodePtr DoNothingQuery(const std::string& sql, const TableDefinition& table,
+ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& settings,
+                                 const std::string& sql, const TableDefinition& table,
                                  const ast::InsertStatement& insert);
 QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
                               const TableDefinition& table, const ast::InsertStatement& insert);
@@ -882,7 +883,7 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
   // DO NOTHING: the rows whose keys are new, one per key value.
   ast::QueryNodePtr new_rows;
   if (insert.on_conflict == ast::InsertStatement::OnConflict::kNothing)
-    new_rows = DoNothingQuery(sql, *table, insert);
+    new_rows = DoNothingQuery(catalog, settings, sql, *table, insert);
   BoundWrite bound = BindWrite(catalog, settings, sql, new_rows ? *new_rows : *insert.query);
   if (insert.columns.empty()) {
     CastForWrite(bound, types, names);
@@ -1396,6 +1397,18 @@ std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>> Confl
   return {columns, named};
 }
 
+/// The "columns given / written" error before the inserted rows get `columns` as names (an
+/// alias count error would name an internal table).
+void CheckInsertWidth(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                      const ast::InsertStatement& insert, const std::vector<std::string>& columns) {
+  const BoundWrite bound = BindWrite(catalog, settings, sql, *insert.query);
+  if (bound.query.names.size() != columns.size()) {
+    throw BinderError("the query gives {} columns but {} are written ({})",
+                      bound.query.names.size(), columns.size(),
+                      fmt::format("{}", fmt::join(columns, ", ")));
+  }
+}
+
 /// The inserted query again (a fresh copy of the statement's).
 ast::QueryNodePtr InsertQueryCopy(const std::string& sql, const ast::InsertStatement& insert,
                                   std::unique_ptr<ast::InsertStatement>* whole = nullptr) {
@@ -1409,9 +1422,11 @@ ast::QueryNodePtr InsertQueryCopy(const std::string& sql, const ast::InsertState
   return query;
 }
 
-ast::QueryNodePtr DoNothingQuery(const std::string& sql, const TableDefinition& table,
+ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& settings,
+                                 const std::string& sql, const TableDefinition& table,
                                  const ast::InsertStatement& insert) {
   auto [columns, keys] = ConflictKeys(sql, table, insert);
+  CheckInsertWidth(catalog, settings, sql, insert, columns);
   auto select = std::make_unique<ast::SelectNode>();
   select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
   select->from =
@@ -1430,6 +1445,7 @@ ast::QueryNodePtr DoNothingQuery(const std::string& sql, const TableDefinition& 
 QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
                               const TableDefinition& table, const ast::InsertStatement& insert) {
   auto [columns, keys] = ConflictKeys(sql, table, insert);
+  CheckInsertWidth(database.catalog(), settings, sql, insert, columns);
   if (keys.size() > 1) {
     throw NotSupportedError(
         "ON CONFLICT DO UPDATE on table '{}', which has several keys: name the conflict "
