@@ -1442,6 +1442,79 @@ ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& setting
   return select;
 }
 
+/// How DO UPDATE's join names `excluded`'s columns, so that a bare column name means the
+/// table's (as DuckDB), never an ambiguous one.
+std::string ExcludedName(const std::string& column) {
+  return "__shears_excluded_" + column;
+}
+
+/// Turns `excluded.col` into `excluded.<ExcludedName(col)>` throughout `expr` (subqueries
+/// aside: they see `excluded` under its renamed columns).
+void RenameExcluded(ast::Expr* expr) {
+  if (expr == nullptr) return;
+  auto each = [](auto&... children) { (RenameExcluded(children.get()), ...); };
+  switch (expr->kind) {
+    case ast::ExprKind::kColumnRef: {
+      auto& names = static_cast<ast::ColumnRefExpr*>(expr)->names;
+      if (names.size() == 2 && Lower(names[0]) == "excluded") names[1] = ExcludedName(names[1]);
+      break;
+    }
+    case ast::ExprKind::kOperator:
+      for (auto& child : static_cast<ast::OperatorExpr*>(expr)->children)
+        RenameExcluded(child.get());
+      break;
+    case ast::ExprKind::kFunction: {
+      auto* f = static_cast<ast::FunctionExpr*>(expr);
+      for (auto& arg : f->args)
+        RenameExcluded(arg.get());
+      each(f->filter);
+      for (auto& item : f->order_by)
+        RenameExcluded(item.expr.get());
+      break;
+    }
+    case ast::ExprKind::kCast:
+      each(static_cast<ast::CastExpr*>(expr)->child);
+      break;
+    case ast::ExprKind::kCase: {
+      auto* c = static_cast<ast::CaseExpr*>(expr);
+      each(c->operand, c->else_expr);
+      for (auto& [when, then] : c->when_then)
+        each(when, then);
+      break;
+    }
+    case ast::ExprKind::kSubquery:
+      each(static_cast<ast::SubqueryExpr*>(expr)->left);
+      break;
+    case ast::ExprKind::kInList: {
+      auto* in = static_cast<ast::InListExpr*>(expr);
+      each(in->value);
+      for (auto& item : in->list)
+        RenameExcluded(item.get());
+      break;
+    }
+    case ast::ExprKind::kBetween: {
+      auto* b = static_cast<ast::BetweenExpr*>(expr);
+      each(b->value, b->low, b->high);
+      break;
+    }
+    case ast::ExprKind::kLike: {
+      auto* l = static_cast<ast::LikeExpr*>(expr);
+      each(l->value, l->pattern, l->escape);
+      break;
+    }
+    case ast::ExprKind::kIsNull:
+      each(static_cast<ast::IsNullExpr*>(expr)->child);
+      break;
+    case ast::ExprKind::kIsBool:
+      each(static_cast<ast::IsBoolExpr*>(expr)->child);
+      break;
+    case ast::ExprKind::kStar:
+    case ast::ExprKind::kConstant:
+    case ast::ExprKind::kInterval:
+      break;
+  }
+}
+
 QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
                               const TableDefinition& table, const ast::InsertStatement& insert) {
   auto [columns, keys] = ConflictKeys(sql, table, insert);
@@ -1463,12 +1536,14 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
   if (insert.or_replace) {
     for (const auto& column : columns) {
       assigned[static_cast<size_t>(FindName(names, column))] = static_cast<int>(set_values.size());
-      set_values.push_back(ColumnRef("excluded", column));
+      set_values.push_back(ColumnRef("excluded", ExcludedName(column)));
     }
   } else {
     assigned = AssignedColumns(sql, table, with_set->conflict_set);
-    for (auto& assignment : with_set->conflict_set)
+    for (auto& assignment : with_set->conflict_set) {
+      RenameExcluded(assignment.value.get());
       set_values.push_back(std::move(assignment.value));
+    }
   }
   const int64_t count = CountRows(
       database.catalog(), settings, sql,
@@ -1501,8 +1576,19 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
   auto join = std::make_unique<ast::JoinRef>();
   join->join_type = ast::JoinType::kInner;
   join->left = TableRefAst(table.name, table.name);
-  join->right = DerivedAst(IncomingRows(std::move(updating), columns, keys), "excluded");
-  join->condition = KeyMatch(key, table.name, "excluded");
+  std::vector<std::string> renamed;
+  for (const auto& column : columns)
+    renamed.push_back(ExcludedName(column));
+  join->right =
+      DerivedAst(IncomingRows(std::move(updating), columns, keys), "excluded", std::move(renamed));
+  std::vector<ast::ExprPtr> equal;
+  for (const auto& column : key) {
+    std::vector<ast::ExprPtr> sides;
+    sides.push_back(ColumnRef(table.name, column));
+    sides.push_back(ColumnRef("excluded", ExcludedName(column)));
+    equal.push_back(OperatorAst("=", std::move(sides)));
+  }
+  join->condition = equal.size() == 1 ? std::move(equal[0]) : OperatorAst("AND", std::move(equal));
   updated->from = std::move(join);
   // Inserted rows whose key is new (the columns the INSERT leaves out NULL).
   auto added = std::make_unique<ast::SelectNode>();
