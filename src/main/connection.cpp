@@ -398,11 +398,16 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
       case ast::StatementKind::kDropTable:
       case ast::StatementKind::kShowTables:
       case ast::StatementKind::kTableCommand:
+      case ast::StatementKind::kDropIndex:
+      case ast::StatementKind::kShowIndexes:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
         break;
       case ast::StatementKind::kCopy:
       case ast::StatementKind::kCreateTable:
       case ast::StatementKind::kInsert:
+      case ast::StatementKind::kCreateIndex:
+      case ast::StatementKind::kUpdate:
+      case ast::StatementKind::kDelete:
         result = RunWriteStatement(database_, settings_, sql, *statement);
         break;
     }
