@@ -173,6 +173,10 @@ struct HashAggregateGlobalState : GlobalSinkState {
   SpillMetrics spill_metrics;
   std::atomic<idx_t> groups_out{0};
 
+  // With a RollupPlan: the groups of the sets, folded from the finest groups of `table`.
+  std::unique_ptr<GroupedHashTable> rolled;
+  idx_t finest_groups = 0;
+
   // After Finalize: every result row, and the arenas their strings live in.
   std::vector<uint8_t*> result_rows;
   int64_t result_bytes = 0;
@@ -271,17 +275,39 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
                                              std::vector<BoundExprPtr> groups,
                                              std::vector<BoundExprPtr> aggregates,
                                              std::vector<std::vector<Value>> empty_input_groups)
+    : PhysicalHashAggregate(std::move(types), std::move(groups), std::move(aggregates),
+                            std::move(empty_input_groups), std::unique_ptr<RollupPlan>()) {}
+
+PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
+                                             std::vector<BoundExprPtr> groups,
+                                             std::vector<BoundExprPtr> aggregates,
+                                             std::vector<std::vector<Value>> empty_input_groups,
+                                             RollupPlan rollup)
+    : PhysicalHashAggregate(std::move(types), std::move(groups), std::move(aggregates),
+                            std::move(empty_input_groups),
+                            std::make_unique<RollupPlan>(std::move(rollup))) {}
+
+PhysicalHashAggregate::~PhysicalHashAggregate() = default;
+
+PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
+                                             std::vector<BoundExprPtr> groups,
+                                             std::vector<BoundExprPtr> aggregates,
+                                             std::vector<std::vector<Value>> empty_input_groups,
+                                             std::unique_ptr<RollupPlan> rollup)
     : PhysicalOperator("HASH_GROUP_BY", std::move(types)),
       groups_(std::move(groups)),
       aggregates_(std::move(aggregates)),
-      empty_input_groups_(std::move(empty_input_groups)) {
-  SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
+      empty_input_groups_(std::move(empty_input_groups)),
+      rollup_(std::move(rollup)) {
+  SHEARS_CHECK(types_.size() ==
+               (rollup_ ? rollup_->key_types.size() : groups_.size()) + aggregates_.size());
+  SHEARS_CHECK(!rollup_ || !groups_.empty());
   std::vector<LogicalType> key_types;
   for (const auto& g : groups_) {
     group_codes_.emplace_back();
     // Grouping sets write their empty sets' key values into key rows: keep those as they are.
     BoundExprPtr key;
-    if (empty_input_groups_.empty()) key = CodeConstantCase(*g, &group_codes_.back());
+    if (empty_input_groups_.empty() && !rollup_) key = CodeConstantCase(*g, &group_codes_.back());
     key_exprs_.push_back(key ? std::move(key) : g->Copy());
     key_types.push_back(key_exprs_.back()->type);
   }
@@ -317,7 +343,15 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
   layout_ = RowLayout(key_types, 8, extra, align);
   for (uint32_t r : relative)
     state_offsets_.push_back(layout_.extra_offset + r);
-  spillable_ = !groups_.empty();
+  if (rollup_) {
+    // Folding combines states: a DISTINCT aggregate's state is fed only once, in Finalize.
+    SHEARS_CHECK(distinct_layouts_.empty());
+    result_layout_ = RowLayout(rollup_->key_types, 8, extra, align);
+    for (uint32_t r : relative)
+      result_state_offsets_.push_back(result_layout_.extra_offset + r);
+  }
+  // Folding GROUPING SETS needs every finest group at once: such an aggregate does not spill.
+  spillable_ = !groups_.empty() && !rollup_;
   for (idx_t a = 0; a < ops_.size(); a++) {
     if (distinct_index_[a] < 0 && !HasPlainState(ops_[a])) spillable_ = false;
   }
@@ -665,7 +699,7 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
                  global.single_row, &global.single.arena());
   }
   // Groups that exist without input (zeroed rows are their aggregates' empty states).
-  if (group_count > 0 && global.table->group_count() == 0 &&
+  if (group_count > 0 && !rollup_ && global.table->group_count() == 0 &&
       (!global.dense || global.dense->group_count() == 0)) {
     for (const auto& keys : empty_input_groups_) {
       std::vector<Vector> key_values;
@@ -713,6 +747,100 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
                            global.dense_arenas.end());
       global.arenas.push_back(global.dense_arena);
     }
+    if (rollup_) ExpandRollup(context, global);
+  }
+}
+
+void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
+                                         HashAggregateGlobalState& global) const {
+  const RollupPlan& plan = *rollup_;
+  const idx_t key_count = plan.key_types.size();
+  global.finest_groups = global.result_rows.size();
+  global.rolled = std::make_unique<GroupedHashTable>(result_layout_, key_count, global.memory,
+                                                     /*shared_arena=*/true);
+  GroupedHashTable& rolled = *global.rolled;
+  StringArena& arena = rolled.partition(0).rows.arena();
+  GroupScratch scratch;
+  // Per set, its constant key columns, filled for a whole batch once.
+  std::vector<std::vector<std::unique_ptr<Vector>>> constants(plan.sets.size());
+  for (idx_t s = 0; s < plan.sets.size(); s++) {
+    for (idx_t k = 0; k < key_count; k++) {
+      const auto& source = plan.sets[s][k];
+      if (source.finest >= 0) {
+        constants[s].emplace_back();
+        continue;
+      }
+      auto column = std::make_unique<Vector>(plan.key_types[k], kBatchSize);
+      for (idx_t i = 0; i < kBatchSize; i++)
+        WriteValue(*column, i, source.constant);
+      constants[s].push_back(std::move(column));
+    }
+  }
+  std::vector<Vector> finest;
+  for (const auto& type : layout_.types)
+    finest.emplace_back(type);
+  std::vector<const Vector*> keys(key_count);
+  std::vector<uint64_t> hashes(kBatchSize);
+  std::vector<uint8_t*> dst(kBatchSize), src_states(kBatchSize), dst_states(kBatchSize);
+  auto fold = [&](idx_t s, uint8_t* const* rows, idx_t n) {
+    for (idx_t k = 0; k < key_count; k++) {
+      const int f = plan.sets[s][k].finest;
+      keys[k] = f >= 0 ? &finest[static_cast<idx_t>(f)] : constants[s][k].get();
+      HashVector(*keys[k], n, hashes.data(), k > 0);
+    }
+    rolled.FindOrCreate(keys, hashes.data(), nullptr, n, dst.data(), scratch);
+    if (rows == nullptr) return;  // an empty set's group for empty input: states stay empty
+    for (idx_t a = 0; a < ops_.size(); a++) {
+      for (idx_t i = 0; i < n; i++) {
+        src_states[i] = rows[i] + state_offsets_[a];
+        dst_states[i] = dst[i] + result_state_offsets_[a];
+      }
+      ops_[a].combine(src_states.data(), dst_states.data(), 0, n, arena);
+    }
+  };
+  const auto& finest_rows = global.result_rows;
+  for (idx_t start = 0; start < finest_rows.size(); start += kBatchSize) {
+    context.CheckCancelled();
+    const idx_t n = std::min<idx_t>(kBatchSize, finest_rows.size() - start);
+    uint8_t* const* rows = finest_rows.data() + start;
+    for (idx_t c = 0; c < finest.size(); c++) {
+      finest[c].Reset();
+      GatherColumn(layout_, c, rows, n, finest[c]);
+    }
+    for (idx_t s = 0; s < plan.sets.size(); s++)
+      fold(s, rows, n);
+  }
+  if (finest_rows.empty()) {
+    // Empty input: the empty sets still give their row, as an aggregate without groups does.
+    for (const auto& values : empty_input_groups_) {
+      std::vector<std::unique_ptr<Vector>> columns;
+      for (idx_t k = 0; k < key_count; k++) {
+        columns.push_back(std::make_unique<Vector>(plan.key_types[k], 1));
+        WriteValue(*columns.back(), 0, values[k]);
+        keys[k] = columns.back().get();
+        HashVector(*keys[k], 1, hashes.data(), k > 0);
+      }
+      rolled.FindOrCreate(keys, hashes.data(), nullptr, 1, dst.data(), scratch);
+    }
+  }
+  const idx_t total = rolled.group_count();
+  const int64_t more = static_cast<int64_t>(total * sizeof(uint8_t*)) - global.result_bytes;
+  if (more > 0) {
+    context.query().memory().Reserve(more);
+    global.result_bytes += more;
+  }
+  global.result_rows.clear();
+  global.result_rows.reserve(total);
+  for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+    const RowCollection& rows = rolled.partition(p).rows;
+    for (const auto& block : rows.blocks()) {
+      for (uint32_t i = 0; i < block.count; i++) {
+        global.result_rows.push_back(block.data +
+                                     static_cast<size_t>(i) * result_layout_.row_width);
+      }
+    }
+    for (const auto& a : rows.arenas())
+      global.arenas.push_back(a);
   }
 }
 
@@ -811,9 +939,12 @@ void PhysicalHashAggregate::LoadSpilledPartition(ExecutionContext& context,
 void PhysicalHashAggregate::EmitRows(uint8_t* const* rows, idx_t n,
                                      const std::vector<std::shared_ptr<StringArena>>& arenas,
                                      Batch& out) const {
-  for (idx_t g = 0; g < groups_.size(); g++) {
+  const RowLayout& layout = ResultLayout();
+  const auto& state_offsets = rollup_ ? result_state_offsets_ : state_offsets_;
+  const idx_t key_count = layout.types.size();
+  for (idx_t g = 0; g < key_count; g++) {
     Vector& column = out.column(g);
-    if (!group_codes_[g].empty()) {
+    if (!rollup_ && !group_codes_[g].empty()) {
       Vector codes(LogicalType::Integer(), n);
       GatherColumn(layout_, g, rows, n, codes);
       for (idx_t i = 0; i < n; i++) {
@@ -823,16 +954,16 @@ void PhysicalHashAggregate::EmitRows(uint8_t* const* rows, idx_t n,
       }
       continue;
     }
-    GatherColumn(layout_, g, rows, n, column);
+    GatherColumn(layout, g, rows, n, column);
     if (column.type().IsString()) {
       for (const auto& arena : arenas)
         column.KeepAlive(arena);
     }
   }
   for (idx_t a = 0; a < ops_.size(); a++) {
-    Vector& column = out.column(groups_.size() + a);
+    Vector& column = out.column(key_count + a);
     if (column.capacity() < n) column.Reserve(n);
-    ops_[a].finalize(rows, state_offsets_[a], n, column, 0, ops_[a]);
+    ops_[a].finalize(rows, state_offsets[a], n, column, 0, ops_[a]);
     if (column.type().IsString()) {
       for (const auto& arena : arenas)
         column.KeepAlive(arena);
@@ -885,12 +1016,17 @@ std::string PhysicalHashAggregate::Describe() const {
     out += sep + a->ToString();
     sep = ", ";
   }
+  if (rollup_) out += fmt::format("; folded into {} grouping sets", rollup_->sets.size());
   return out + ")";
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeDetails(
     ExecutionContext& context) const {
   auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
+  if (rollup_) {
+    return {{"groups", std::to_string(global.result_rows.size())},
+            {"finest groups", std::to_string(global.finest_groups)}};
+  }
   if (!global.spilled) return {{"groups", std::to_string(global.result_rows.size())}};
   return {{"groups", std::to_string(global.groups_out.load())},
           {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions",

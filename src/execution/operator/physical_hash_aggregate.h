@@ -10,6 +10,11 @@
 // Finalize feeds into the groups' states. As a source it emits the groups in morsels of a
 // batch, so the pipeline above runs in parallel.
 //
+// GROUPING SETS (a RollupPlan): the sink aggregates by the finest keys only, once per input
+// row; Finalize then folds those groups into each set's groups (keys not in the set NULL, the
+// set's constants added) by combining their states, so the input is not aggregated once per
+// set. Such an aggregate does not spill (folding needs all finest groups).
+//
 // Out of core: when the query's memory passes half of memory_limit, a thread writes its
 // tables (group rows with their states, DISTINCT pairs) to a spill file, radix-partitioned
 // into kSpillPartitions by hash bits the tables do not use otherwise, and starts afresh; once
@@ -31,6 +36,18 @@ struct HashAggregateGlobalState;
 struct HashAggregateLocalState;
 struct AggregateSpilledPartition;
 
+/// How the groups of GROUPING SETS follow from the finest groups: per set, each result key
+/// column is either a finest key column or a constant (NULL for a group the set rolls up, the
+/// set's id, grouping() values).
+struct RollupPlan {
+  struct KeySource {
+    int finest = -1;  // a finest key column, or -1: `constant`
+    Value constant;
+  };
+  std::vector<LogicalType> key_types;        // the result's key columns
+  std::vector<std::vector<KeySource>> sets;  // per set, per result key column
+};
+
 class PhysicalHashAggregate : public PhysicalOperator {
  public:
   /// `types`: the group columns then one column per aggregate. `groups`: expressions over the
@@ -41,6 +58,12 @@ class PhysicalHashAggregate : public PhysicalOperator {
   PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
                         std::vector<BoundExprPtr> aggregates,
                         std::vector<std::vector<Value>> empty_input_groups = {});
+  /// GROUPING SETS: `groups` are the finest keys; `types` the result's (rollup.key_types, then
+  /// the aggregates); `empty_input_groups` are result keys. No DISTINCT aggregates.
+  PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
+                        std::vector<BoundExprPtr> aggregates,
+                        std::vector<std::vector<Value>> empty_input_groups, RollupPlan rollup);
+  ~PhysicalHashAggregate() override;
 
   bool IsSink() const override { return true; }
   bool IsSource() const override { return true; }
@@ -75,6 +98,11 @@ class PhysicalHashAggregate : public PhysicalOperator {
  private:
   friend struct HashAggregateLocalState;
   friend struct HashAggregateGlobalState;
+
+  PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
+                        std::vector<BoundExprPtr> aggregates,
+                        std::vector<std::vector<Value>> empty_input_groups,
+                        std::unique_ptr<RollupPlan> rollup);
 
   const BoundAggregate& aggregate(idx_t i) const {
     return static_cast<const BoundAggregate&>(*aggregates_[i]);
@@ -113,6 +141,11 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void EmitRows(uint8_t* const* rows, idx_t n,
                 const std::vector<std::shared_ptr<StringArena>>& arenas, Batch& out) const;
   /// Merges the non-DISTINCT states of src rows into dst rows.
+  /// With a RollupPlan: the finest groups (global.result_rows) folded into every set's groups.
+  void ExpandRollup(ExecutionContext& context, HashAggregateGlobalState& global) const;
+  /// The rows the source emits: layout_, or with a RollupPlan result_layout_.
+  const RowLayout& ResultLayout() const { return rollup_ ? result_layout_ : layout_; }
+
   void CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
                      StringArena& arena) const;
 
@@ -132,6 +165,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<RowLayout> distinct_layouts_;  // group keys ++ argument, no states
   /// Whether the tables may be spilled: grouped, and every non-DISTINCT state is plain bytes.
   bool spillable_ = false;
+  std::unique_ptr<RollupPlan> rollup_;
+  RowLayout result_layout_;  // with rollup_: its keys, then the states
+  std::vector<uint32_t> result_state_offsets_;
 };
 
 }  // namespace shears
