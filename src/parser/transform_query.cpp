@@ -288,6 +288,11 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
       out.name = cte->ctename;
       out.column_aliases = StringList(cte->aliascolnames, cte->n_aliascolnames, cte->location);
       out.query = TransformSelect(cte->ctequery->select_stmt);
+      if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeAlways) {
+        out.materialize = ast::CteMaterialize::kAlways;
+      } else if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever) {
+        out.materialize = ast::CteMaterialize::kNever;
+      }
       node.ctes.push_back(std::move(out));
     }
   }
