@@ -129,6 +129,13 @@ export const QUERIES = [
             AND d.d_date_sk IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity = 100)`,
   },
   {
+    name: 'fact_in_not_exists',
+    what: 'the fact inside NOT EXISTS: days of one month without a sale of 100 items',
+    sql: `SELECT count(*) AS days FROM date_dim d WHERE d.d_year = 2000 AND d.d_moy = 2
+            AND NOT EXISTS (SELECT 1 FROM store_sales ss WHERE ss.ss_sold_date_sk = d.d_date_sk
+                            AND ss.ss_quantity = 100)`,
+  },
+  {
     name: 'key_computed_below',
     what: 'a partition key computed in a subquery (k + 1) joined to one month',
     sql: `SELECT count(*) AS sales, sum(x.q) AS quantity

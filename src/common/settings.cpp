@@ -61,6 +61,9 @@ const std::vector<SettingInfo>& Settings::All() {
          "Cancel a query once its pipelines have processed this many batches (2,048 rows "
          "each): a bound on work that, unlike statement_timeout, does not depend on the "
          "machine's speed or load; 0 means no limit."},
+        {"max_recursive_iterations", LogicalType::Bigint(), Value::Bigint(10000),
+         "Most iterations a WITH RECURSIVE query may run before it fails (its recursive term "
+         "still producing rows); 0 means no limit."},
         {"threads", LogicalType::Bigint(), Value::Bigint(DefaultThreads()),
          "Worker threads per query (default: all cores)."},
         {"default_null_order", LogicalType::Varchar(), Value::Varchar("nulls_last"),

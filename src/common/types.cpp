@@ -34,6 +34,7 @@ PhysicalType LogicalType::physical() const {
     case TypeId::kTimestamp:
       return PhysicalType::kInt64;
     case TypeId::kDouble:
+    case TypeId::kFloat:
       return PhysicalType::kDouble;
     case TypeId::kDecimal:
       return precision_ <= kMaxInt64DecimalPrecision ? PhysicalType::kInt64 : PhysicalType::kInt128;
@@ -67,7 +68,7 @@ size_t LogicalType::value_size() const {
 
 bool LogicalType::IsNumeric() const {
   return id_ == TypeId::kInteger || id_ == TypeId::kBigint || id_ == TypeId::kDouble ||
-         id_ == TypeId::kDecimal;
+         id_ == TypeId::kDecimal || id_ == TypeId::kFloat;
 }
 
 std::string LogicalType::ToString() const {
@@ -82,6 +83,8 @@ std::string LogicalType::ToString() const {
       return "BIGINT";
     case TypeId::kDouble:
       return "DOUBLE";
+    case TypeId::kFloat:
+      return "REAL";  // the spelling that reads back as this type (FLOAT is DOUBLE in PostgreSQL)
     case TypeId::kDecimal:
       return fmt::format("DECIMAL({},{})", precision_, scale_);
     case TypeId::kDate:
@@ -263,12 +266,14 @@ std::string FormatDecimal(int128_t unscaled, int scale) {
   return digits;
 }
 
-std::string FormatDouble(double value) {
+namespace {
+template <typename T>
+std::string FormatFloatingPoint(T value) {
   if (std::isnan(value)) return "nan";
   if (std::isinf(value)) return value < 0 ? "-inf" : "inf";
   if (value == 0) return std::signbit(value) ? "-0.0" : "0.0";
   char buffer[64];
-  double magnitude = std::fabs(value);
+  T magnitude = std::fabs(value);
   std::to_chars_result result;
   if (magnitude >= 1e16 || magnitude < 1e-4) {
     result = std::to_chars(buffer, buffer + sizeof(buffer), value, std::chars_format::scientific);
@@ -283,6 +288,15 @@ std::string FormatDouble(double value) {
   }
   if (text.find('.') == std::string::npos) text += ".0";
   return text;
+}
+}  // namespace
+
+std::string FormatDouble(double value) {
+  return FormatFloatingPoint(value);
+}
+
+std::string FormatFloat(float value) {
+  return FormatFloatingPoint(value);
 }
 
 std::string FormatHex(std::string_view bytes) {

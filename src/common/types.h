@@ -6,6 +6,11 @@
 //   INTEGER     int32_t
 //   BIGINT      int64_t
 //   DOUBLE      double
+//   REAL        double holding a float     4-byte float (TypeId::kFloat, Parquet FLOAT): every
+//   value is exactly a float (casts
+//                                          and arithmetic round to float); kept as double in
+//                                          vectors so every double path serves it, 4 bytes in
+//                                          Parquet
 //   DECIMAL     int64_t  (precision <= 18)  unscaled value
 //               int128_t (precision <= 38)
 //   DATE        int32_t                     days since 1970-01-01
@@ -35,6 +40,7 @@ enum class TypeId : uint8_t {
   kTimestamp,
   kVarchar,
   kBlob,
+  kFloat,  // appended: the order of the others is unchanged
 };
 
 /// How a type's values are laid out in a vector.
@@ -52,6 +58,7 @@ class LogicalType {
   static constexpr LogicalType Integer() { return LogicalType(TypeId::kInteger); }
   static constexpr LogicalType Bigint() { return LogicalType(TypeId::kBigint); }
   static constexpr LogicalType Double() { return LogicalType(TypeId::kDouble); }
+  static constexpr LogicalType Float() { return LogicalType(TypeId::kFloat); }
   static constexpr LogicalType Date() { return LogicalType(TypeId::kDate); }
   static constexpr LogicalType Timestamp() { return LogicalType(TypeId::kTimestamp); }
   static constexpr LogicalType Varchar() { return LogicalType(TypeId::kVarchar); }
@@ -66,6 +73,8 @@ class LogicalType {
   /// Bytes per value in a vector's data buffer.
   size_t value_size() const;
   bool IsNumeric() const;
+  /// DOUBLE or FLOAT.
+  bool IsFloatingPoint() const { return id_ == TypeId::kDouble || id_ == TypeId::kFloat; }
   bool IsString() const { return id_ == TypeId::kVarchar || id_ == TypeId::kBlob; }
   bool valid() const { return id_ != TypeId::kInvalid; }
 
@@ -113,6 +122,9 @@ std::string FormatTimestamp(int64_t micros);
 std::string FormatDecimal(int128_t unscaled, int scale);
 /// Shortest text that round-trips; 42.0, 1e+16, 1e-05, nan, inf, -0.0.
 std::string FormatDouble(double value);
+/// The same for a FLOAT: the shortest text that round-trips as a float (1.1, not
+/// 1.100000023841858).
+std::string FormatFloat(float value);
 std::string FormatInt128(int128_t value);
 /// Upper-case hex of raw bytes.
 std::string FormatHex(std::string_view bytes);

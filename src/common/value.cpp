@@ -40,6 +40,11 @@ Value Value::Double(double d) {
   v.data_ = d;
   return v;
 }
+Value Value::Float(float f) {
+  Value v = Double(f);
+  v.type_ = LogicalType::Float();
+  return v;
+}
 Value Value::Decimal(int128_t unscaled, int precision, int scale) {
   Value v;
   v.type_ = LogicalType::Decimal(precision, scale);
@@ -95,6 +100,8 @@ std::string Value::ToString() const {
       return std::to_string(GetInt64());
     case TypeId::kDouble:
       return FormatDouble(GetDouble());
+    case TypeId::kFloat:
+      return FormatFloat(static_cast<float>(GetDouble()));
     case TypeId::kDecimal:
       return FormatDecimal(GetInt128(), type_.scale());
     case TypeId::kDate:
@@ -160,6 +167,8 @@ Value ReadValue(const Vector& vector, idx_t row) {
       return Value::Bigint(vector.data<int64_t>()[row]);
     case TypeId::kDouble:
       return Value::Double(vector.data<double>()[row]);
+    case TypeId::kFloat:
+      return Value::Float(static_cast<float>(vector.data<double>()[row]));
     case TypeId::kDecimal:
       return Value::Decimal(type.physical() == PhysicalType::kInt64 ? vector.data<int64_t>()[row]
                                                                     : vector.data<int128_t>()[row],

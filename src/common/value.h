@@ -16,6 +16,8 @@ class Value {
   static Value Integer(int32_t v);
   static Value Bigint(int64_t v);
   static Value Double(double v);
+  /// A FLOAT (GetDouble() gives it widened).
+  static Value Float(float v);
   static Value Decimal(int128_t unscaled, int precision, int scale);
   static Value Date(int32_t days);
   static Value Timestamp(int64_t micros);

@@ -146,6 +146,8 @@ std::string Vector::ValueToString(idx_t row) const {
       return std::to_string(data<int64_t>()[row]);
     case TypeId::kDouble:
       return FormatDouble(data<double>()[row]);
+    case TypeId::kFloat:
+      return FormatFloat(static_cast<float>(data<double>()[row]));
     case TypeId::kDecimal:
       if (type_.physical() == PhysicalType::kInt64) {
         return FormatDecimal(data<int64_t>()[row], type_.scale());

@@ -29,6 +29,12 @@ void DynamicFilterRegistry::PublishRuntime(int filter_id, std::unique_ptr<Runtim
   runtime_filters_[filter_id] = std::move(filter);
 }
 
+void DynamicFilterRegistry::Forget(int filter_id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  filters_.erase(filter_id);
+  runtime_filters_.erase(filter_id);
+}
+
 const RuntimeFilter* DynamicFilterRegistry::FindRuntime(int filter_id) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = runtime_filters_.find(filter_id);

@@ -70,6 +70,9 @@ class DynamicFilterRegistry {
   /// finished; until then (or when none was built) FindRuntime returns nullptr.
   void PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter);
   const RuntimeFilter* FindRuntime(int filter_id);
+  /// Drops filter `filter_id` (both kinds): a plan run again (a recursive CTE's iterations)
+  /// must not find the filters of its previous run ready.
+  void Forget(int filter_id);
 
  private:
   std::mutex mutex_;

@@ -243,7 +243,7 @@ void GroupedHashTable::MergePartition(idx_t p, GroupPartition& src, const Combin
 }
 
 DenseGroupArray::~DenseGroupArray() {
-  FreeTable(data_, size_ * layout_.row_width);
+  FreeTable(data_, size_ * row_width_);
   if (memory_ && reserved_ > 0) memory_->Release(reserved_);
 }
 

@@ -106,7 +106,7 @@ class DenseGroupArray {
   static constexpr uint64_t kMaxBytes = uint64_t{96} << 20;
 
   DenseGroupArray(const RowLayout& layout, MemoryTracker* memory)
-      : layout_(layout), memory_(memory) {}
+      : layout_(layout), row_width_(layout.row_width), memory_(memory) {}
   ~DenseGroupArray();
   DenseGroupArray(const DenseGroupArray&) = delete;
   DenseGroupArray& operator=(const DenseGroupArray&) = delete;
@@ -138,6 +138,9 @@ class DenseGroupArray {
   bool Occupied(const uint8_t* row) const { return row[layout_.validity_offset] & 1; }
 
   const RowLayout& layout_;
+  // The destructor's copy: the operator owning layout_ may go first (EXPLAIN ANALYZE drops the
+  // plan before the execution context holding this array).
+  const uint32_t row_width_;
   MemoryTracker* memory_;
   uint8_t* data_ = nullptr;  // size_ rows, AllocateTable memory
   uint64_t base_ = 0;        // the key of row 0, as two's complement bits

@@ -10,6 +10,8 @@ namespace shears {
 namespace {
 
 void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& result);
+void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t count,
+                  Vector& result);
 
 void FillConstant(const Value& value, idx_t count, Vector& result) {
   if (value.is_null()) {
@@ -110,6 +112,23 @@ void ScatterRows(const Vector& values, const std::vector<uint32_t>& rows, Vector
 }
 
 // Booleans as stored: 0/1 with a validity mask.
+// Whether `expr` is `x = c1 OR x = c2 OR ...` with one x (how IN lists are bound).
+bool IsEqualityList(const BoundConjunction& expr) {
+  if (expr.is_and || expr.children.size() < 2) return false;
+  const BoundExpr* operand = nullptr;
+  for (const auto& child : expr.children) {
+    if (child->kind != BoundExprKind::kFunction) return false;
+    const auto& eq = static_cast<const BoundFunction&>(*child);
+    if (eq.function.name != "=" || eq.args.size() != 2 ||
+        eq.args[1]->kind != BoundExprKind::kConstant) {
+      return false;
+    }
+    if (operand && !ExpressionsEqual(*operand, *eq.args[0])) return false;
+    operand = eq.args[0].get();
+  }
+  return true;
+}
+
 void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t count,
                          Vector& result) {
   // Three-valued logic: AND is FALSE if any child is FALSE, else NULL if any is NULL, else TRUE.
@@ -129,23 +148,42 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
       out[i] = is_and ? 0 : 1;
     }
   };
-  std::vector<uint32_t> rows;
-  for (const auto& child : expr.children) {
-    child_result.Reset();
-    if (CannotFail(*child)) {
-      Evaluate(*child, input, count, child_result);
+  if (IsEqualityList(expr)) {
+    // x is computed once (on every row, as the first disjunct would be), then compared with
+    // each constant: a 400-value IN over substring(zip, 1, 5) ran substring 400 times.
+    const auto& first = static_cast<const BoundFunction&>(*expr.children[0]);
+    std::vector<Vector> args;
+    args.emplace_back(first.args[0]->type, std::max<idx_t>(count, 1));
+    Evaluate(*first.args[0], input, count, args[0]);
+    args.emplace_back(first.args[1]->type, std::max<idx_t>(count, 1));
+    for (const auto& child : expr.children) {
+      const auto& eq = static_cast<const BoundFunction&>(*child);
+      child_result.Reset();
+      args[1].Reset();
+      FillConstant(static_cast<const BoundConstant&>(*eq.args[1]).value, count, args[1]);
+      CallFunction(eq, args, count, child_result);
       for (idx_t i = 0; i < count; i++)
         apply(i, i);
-      continue;
     }
-    rows.clear();
-    for (idx_t i = 0; i < count; i++) {
-      if (out[i] == (is_and ? 1 : 0)) rows.push_back(static_cast<uint32_t>(i));
+  } else {
+    std::vector<uint32_t> rows;
+    for (const auto& child : expr.children) {
+      child_result.Reset();
+      if (CannotFail(*child)) {
+        Evaluate(*child, input, count, child_result);
+        for (idx_t i = 0; i < count; i++)
+          apply(i, i);
+        continue;
+      }
+      rows.clear();
+      for (idx_t i = 0; i < count; i++) {
+        if (out[i] == (is_and ? 1 : 0)) rows.push_back(static_cast<uint32_t>(i));
+      }
+      if (rows.empty()) break;
+      EvaluateOnRows(*child, input, count, rows, child_result);
+      for (size_t j = 0; j < rows.size(); j++)
+        apply(j, rows[j]);
     }
-    if (rows.empty()) break;
-    EvaluateOnRows(*child, input, count, rows, child_result);
-    for (size_t j = 0; j < rows.size(); j++)
-      apply(j, rows[j]);
   }
   for (idx_t i = 0; i < count; i++) {
     // The result is decided unless it still has its neutral value and some child was NULL.

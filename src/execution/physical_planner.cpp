@@ -10,6 +10,7 @@
 #include "execution/operator/physical_nested_loop_join.h"
 #include "execution/operator/physical_order.h"
 #include "execution/operator/physical_range.h"
+#include "execution/operator/physical_recursive_cte.h"
 #include "execution/operator/physical_simple.h"
 #include "execution/operator/physical_table_scan.h"
 #include "execution/operator/physical_union.h"
@@ -191,8 +192,26 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       result->AddChild(std::move(child));
       break;
     }
+    case LogicalOperatorType::kWorkingTable: {
+      auto& working = static_cast<LogicalWorkingTable&>(op);
+      auto table = working_tables_.find(working.cte_id);
+      SHEARS_CHECK(table != working_tables_.end());
+      result = std::make_unique<PhysicalWorkingTableScan>(types, table->second, working.cte_name);
+      break;
+    }
     case LogicalOperatorType::kSetOperation: {
       auto& set = static_cast<LogicalSetOperation&>(op);
+      if (set.kind == SetOperationKind::kRecursiveUnion) {
+        auto table = std::make_shared<WorkingTable>();
+        working_tables_[set.cte_id] = table;
+        auto anchor = Plan(*op.children[0]);
+        auto recursive = Plan(*op.children[1]);
+        working_tables_.erase(set.cte_id);
+        result =
+            std::make_unique<PhysicalRecursiveCte>(types, std::move(anchor), std::move(recursive),
+                                                   std::move(table), set.all, set.cte_name);
+        break;
+      }
       auto left = Plan(*op.children[0]);
       auto right = Plan(*op.children[1]);
       auto distinct_of = [&](PhysicalOperatorPtr input) {

@@ -3,6 +3,7 @@
 // input batch; logical operators map to the physical algorithms that run them.
 
 #include <map>
+#include <memory>
 
 #include "execution/physical_operator.h"
 #include "planner/logical_plan.h"
@@ -10,6 +11,7 @@
 namespace shears {
 
 class PhysicalMaterializedCte;
+struct WorkingTable;
 
 class PhysicalPlanner {
  public:
@@ -18,6 +20,8 @@ class PhysicalPlanner {
  private:
   // The materialized CTEs around the operator being planned, by cte_index.
   std::map<uint32_t, const PhysicalMaterializedCte*> ctes_;
+  /// Of the recursive CTEs being planned, by cte_id: their WORKING_TABLE scans share it.
+  std::map<int, std::shared_ptr<WorkingTable>> working_tables_;
 };
 
 }  // namespace shears

@@ -24,15 +24,19 @@ void* AllocateTable(size_t bytes) {
     if (data) std::memset(data, 0, bytes);
     return data;
   }
-  // Aligned to a huge page, so the whole range can be backed by them.
-  const size_t mapped = bytes + kHugePage;
+  // Aligned to a huge page, so the whole range can be backed by them. The table takes whole
+  // huge pages (FreeTable unmaps as many), so the mapping holds that many plus one for the
+  // alignment: mapping only `bytes` plus one could leave the last page outside it, and
+  // FreeTable would then unmap memory that belongs to someone else.
+  const size_t used = (bytes + kHugePage - 1) & ~(kHugePage - 1);
+  const size_t mapped = used + kHugePage;
   void* raw = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   const uintptr_t start = reinterpret_cast<uintptr_t>(raw);
   const uintptr_t aligned = (start + kHugePage - 1) & ~(kHugePage - 1);
   if (aligned > start) munmap(raw, aligned - start);
   const uintptr_t end = start + mapped;
-  const uintptr_t used_end = aligned + ((bytes + kHugePage - 1) & ~(kHugePage - 1));
+  const uintptr_t used_end = aligned + used;
   if (end > used_end) munmap(reinterpret_cast<void*>(used_end), end - used_end);
   void* data = reinterpret_cast<void*>(aligned);
   // Fresh mappings are zero; a read before the first write maps the huge zero page, so the

@@ -113,7 +113,8 @@ class JsonWriter : public ResultWriter {
         const auto id = types_[c].id();
         bool bare = id == TypeId::kBoolean || id == TypeId::kInteger || id == TypeId::kBigint ||
                     id == TypeId::kDecimal ||
-                    (id == TypeId::kDouble && text != "nan" && text != "inf" && text != "-inf");
+                    ((id == TypeId::kDouble || id == TypeId::kFloat) && text != "nan" &&
+                     text != "inf" && text != "-inf");
         line += bare ? text : JsonQuote(text);
       }
       line += "}\n";

@@ -151,6 +151,27 @@ ScalarKernel DoubleKernel(char op) {
   }
 }
 
+/// REAL op REAL: the double operation, rounded to float; a finite result past the float
+/// range is an overflow error (PostgreSQL's "value out of range" for real).
+ScalarKernel FloatKernel(char op) {
+  ScalarKernel wide = DoubleKernel(op);
+  return [wide, op](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+    wide(args, count, result);
+    double* out = result.data<double>();
+    const bool all_valid = result.validity().AllValid();
+    for (idx_t i = 0; i < count; i++) {
+      if (!all_valid && !result.validity().IsValid(i)) continue;
+      const float f = static_cast<float>(out[i]);
+      if (std::isinf(f) && !std::isinf(out[i])) [[unlikely]] {
+        throw OutOfRangeError("Overflow in {} of REAL ({} {} {})", OperationName(op),
+                              FormatFloat(static_cast<float>(args[0]->data<double>()[i])), op,
+                              FormatFloat(static_cast<float>(args[1]->data<double>()[i])));
+      }
+      out[i] = f;
+    }
+  };
+}
+
 // ---------------------------------------------------------------- decimals
 
 struct DecimalOperands {
@@ -385,6 +406,7 @@ FunctionRegistry::Resolver UnaryResolver(bool negate) {
       case TypeId::kBigint:
         return MakeBound({type}, type, NegateInteger<int64_t>(type));
       case TypeId::kDouble:
+      case TypeId::kFloat:
         return MakeBound(
             {type}, type, [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
               UnaryLoop<double, double>(*args[0], count, result, [](double v) { return -v; });
@@ -428,6 +450,8 @@ void RegisterArithmeticFunctions(FunctionRegistry& registry) {
     RegisterFixed(registry, name, {integer, integer}, integer, IntegerKernel<int32_t>(op, integer));
     RegisterFixed(registry, name, {bigint, bigint}, bigint, IntegerKernel<int64_t>(op, bigint));
     registry.Register(name, DecimalResolver(op), name + "(DECIMAL, DECIMAL)");
+    RegisterFixed(registry, name, {LogicalType::Float(), LogicalType::Float()},
+                  LogicalType::Float(), FloatKernel(op));
     RegisterFixed(registry, name, {dbl, dbl}, dbl, DoubleKernel(op));
   }
   // `//` divides integers, truncating toward zero (DuckDB's spelling of PostgreSQL's div()).

@@ -8,6 +8,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <optional>
 
 #include "common/utf8.h"
 #include "function/function_internal.h"
@@ -156,6 +157,8 @@ bool CanImplicitCast(const LogicalType& from, const LogicalType& to) {
       return to.id() == TypeId::kDouble ||
              (to.id() == TypeId::kDecimal && to.scale() >= from.scale() &&
               to.precision() - to.scale() >= from.precision() - from.scale());
+    case TypeId::kFloat:  // nothing widens to FLOAT implicitly: FLOAT op INTEGER is DOUBLE
+      return to.id() == TypeId::kDouble;
     case TypeId::kDate:
       return to.id() == TypeId::kTimestamp;
     default:
@@ -167,7 +170,7 @@ std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b
   if (!a.valid()) return b;
   if (!b.valid() || a == b) return a;
   if (a.IsNumeric() && b.IsNumeric()) {
-    if (a.id() == TypeId::kDouble || b.id() == TypeId::kDouble) return LogicalType::Double();
+    if (a.IsFloatingPoint() || b.IsFloatingPoint()) return LogicalType::Double();
     if (a.id() != TypeId::kDecimal && b.id() != TypeId::kDecimal) return LogicalType::Bigint();
     LogicalType da = *AsDecimal(a), db = *AsDecimal(b);
     int scale = std::max(da.scale(), db.scale());
@@ -578,6 +581,7 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         return CastStatus::kOk;
       });
       return;
+    case TypeId::kFloat:  // CastFloat's
     case TypeId::kInvalid:
       break;
   }
@@ -634,6 +638,38 @@ void CopyVector(const Vector& in, Vector& out, idx_t count) {
   }
 }
 
+/// Casts from or to FLOAT. A FLOAT is stored as a double holding a float value, so FLOAT ->
+/// DOUBLE copies, FLOAT -> anything else converts as a DOUBLE would (VARCHAR through the float's
+/// own shortest text), and X -> FLOAT converts to DOUBLE first and rounds to the nearest float
+/// (a finite value past the float range is an overflow).
+void CastFloat(const Vector& in, Vector& out, idx_t count, bool try_cast) {
+  const LogicalType& to = out.type();
+  if (in.type().id() == TypeId::kFloat) {
+    if (to.id() == TypeId::kDouble) {
+      CopyVector(in, out, count);
+    } else if (to.id() == TypeId::kVarchar) {
+      FormatToVarchar<double>(in, out, count,
+                              [](double v) { return FormatFloat(static_cast<float>(v)); });
+    } else {
+      DoubleToExact(in, out, count, try_cast);
+    }
+    return;
+  }
+  const Vector* wide = &in;
+  std::optional<Vector> converted;
+  if (in.type().id() != TypeId::kDouble) {
+    converted.emplace(LogicalType::Double(), std::max<idx_t>(count, 1));
+    CastVector(in, *converted, count, try_cast);
+    wide = &*converted;
+  }
+  CastLoop<double, double>(*wide, out, count, try_cast, [](double v, double* r) {
+    const float f = static_cast<float>(v);
+    if (std::isinf(f) && !std::isinf(v)) return CastStatus::kOverflow;
+    *r = f;
+    return CastStatus::kOk;
+  });
+}
+
 }  // namespace
 
 void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
@@ -646,6 +682,10 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
   }
   if (!CastExists(from, to)) {
     throw BinderError("Cannot cast {} to {}", from.ToString(), to.ToString());
+  }
+  if (from.id() == TypeId::kFloat || to.id() == TypeId::kFloat) {
+    CastFloat(in, out, count, try_cast);
+    return;
   }
   switch (from.id()) {
     case TypeId::kBoolean:
@@ -702,6 +742,7 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         return CastStatus::kOk;
       });
       return;
+    case TypeId::kFloat:  // CastFloat's
     case TypeId::kInvalid:
       break;
   }

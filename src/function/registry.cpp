@@ -206,6 +206,7 @@ static int NumericRank(TypeId id) {
 
 int ConversionCost(const LogicalType& from, const LogicalType& to) {
   if (!from.valid() || from == to) return 0;
+  if (from.id() == TypeId::kFloat && to.id() == TypeId::kDouble) return 1;
   int from_rank = NumericRank(from.id()), to_rank = NumericRank(to.id());
   if (from_rank > 0 && to_rank > 0 && to_rank >= from_rank) {
     return to_rank == from_rank ? 1 : to_rank - from_rank;

@@ -101,6 +101,7 @@ std::optional<double> Numeric(const Value& value) {
     case TypeId::kTimestamp:
       return static_cast<double>(value.GetInt64());
     case TypeId::kDouble:
+    case TypeId::kFloat:
       return value.GetDouble();
     case TypeId::kDecimal:
       return static_cast<double>(value.GetInt128()) / std::pow(10.0, value.type().scale());

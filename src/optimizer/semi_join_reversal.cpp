@@ -78,6 +78,9 @@ uint32_t MaxTableIndex(LogicalOperator& op) {
       for (const auto& b : static_cast<LogicalCteScan&>(op).bindings)
         max_index = std::max(max_index, b.table_index);
       break;
+    case LogicalOperatorType::kWorkingTable:
+      max_index = static_cast<LogicalWorkingTable&>(op).table_index;
+      break;
     default:
       break;
   }

@@ -92,6 +92,9 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
       // traced on its own column i (positional).
       auto& set = static_cast<LogicalSetOperation&>(op);
       if (set.table_index != binding.table_index) return;
+      // Not into a recursive CTE: its later rows grow from its earlier ones, so filtering the
+      // anchor would lose rows the filter keeps.
+      if (set.kind == SetOperationKind::kRecursiveUnion) return;
       for (auto& child : op.children) {
         const auto bindings = child->GetColumnBindings();
         if (binding.column_index >= bindings.size()) continue;

@@ -174,6 +174,7 @@ std::string OperatorExpr::ToString() const {
   return out + ")";
 }
 
+FunctionExpr::FunctionExpr() : Expr(ExprKind::kFunction) {}
 FunctionExpr::~FunctionExpr() = default;
 
 std::string WindowSpec::ToString() const {

@@ -79,7 +79,8 @@ struct WindowSpec;
 struct OrderByItem;
 
 struct FunctionExpr : Expr {
-  FunctionExpr() : Expr(ExprKind::kFunction) {}
+  // Out of line, as the destructor: `order_by` holds OrderByItem, complete only below.
+  FunctionExpr();
   ~FunctionExpr() override;
   std::string name;  // lower-case; "extract" gets the field as a first VARCHAR constant
   std::vector<ExprPtr> args;
@@ -290,6 +291,7 @@ struct CommonTableExpr {
   std::vector<std::string> column_aliases;
   QueryNodePtr query;
   CteMaterialize materialize = CteMaterialize::kDefault;
+  bool recursive = false;  // of a WITH RECURSIVE: the query may name the CTE itself
 };
 
 struct QueryNode {
@@ -297,7 +299,7 @@ struct QueryNode {
   virtual ~QueryNode() = default;
   virtual std::string ToString() const = 0;
   QueryNodeKind kind;
-  std::vector<CommonTableExpr> ctes;  // WITH ... (non-recursive)
+  std::vector<CommonTableExpr> ctes;  // WITH [RECURSIVE] ...
   std::vector<OrderByItem> order_by;
   ExprPtr limit;   // null when absent
   ExprPtr offset;  // null when absent

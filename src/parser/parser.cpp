@@ -588,6 +588,13 @@ ast::StatementPtr Transformer::TransformView(const PgQuery__ViewStmt* stmt, int 
   for (size_t i = first; i + 1 < last; i++) {
     if (tokens[i].token == '(') depth++;
     if (tokens[i].token == ')') depth--;
+    // CREATE RECURSIVE VIEW is a WITH RECURSIVE the view's text does not hold.
+    if (depth == 0 && tokens[i].token == PG_QUERY__TOKEN__RECURSIVE) {
+      ThrowNotSupportedAt(
+          "recursive views (CREATE RECURSIVE VIEW) are not supported; a view may use WITH "
+          "RECURSIVE",
+          begin);
+    }
     if (depth == 0 && tokens[i].token == PG_QUERY__TOKEN__AS) {
       view->sql = original_.substr(tokens[i + 1].start, end - tokens[i + 1].start);
       break;

@@ -269,9 +269,6 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
   }
   if (stmt->with_clause != nullptr) {
     const PgQuery__WithClause* with = stmt->with_clause;
-    if (with->recursive) {
-      ThrowNotSupported("recursive CTEs (WITH RECURSIVE) are not supported yet", with->location);
-    }
     for (size_t i = 0; i < with->n_ctes; i++) {
       const PgQuery__Node* item = with->ctes[i];
       if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR) {
@@ -293,6 +290,7 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
       } else if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever) {
         out.materialize = ast::CteMaterialize::kNever;
       }
+      out.recursive = with->recursive;
       node.ctes.push_back(std::move(out));
     }
   }

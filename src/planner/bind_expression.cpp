@@ -70,8 +70,8 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
       *type = LogicalType::Decimal(38, 0);
     } else if (t.id() == TypeId::kDecimal) {
       *type = LogicalType::Decimal(38, t.scale());
-    } else if (t.id() == TypeId::kDouble) {
-      *type = LogicalType::Double();
+    } else if (t.IsFloatingPoint()) {
+      *type = LogicalType::Double();  // sum(FLOAT) too, as DuckDB (PostgreSQL: REAL)
     } else if (!t.valid()) {
       arg = CastTo(std::move(arg), LogicalType::Integer());
       *type = LogicalType::Bigint();
@@ -154,10 +154,12 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
     return LogicalType::Integer();
   }
   if (name == "int8" || name == "bigint" || name == "long") return LogicalType::Bigint();
-  if (name == "float8" || name == "double" || name == "float" || name == "float4" ||
-      name == "real" || name == "double precision") {
+  if (name == "float8" || name == "double" || name == "double precision") {
     return LogicalType::Double();
   }
+  // The 4-byte REAL. PostgreSQL's grammar turns a bare FLOAT into float8 (DOUBLE) before
+  // this sees it, and FLOAT(1..24) into float4.
+  if (name == "float4" || name == "real") return LogicalType::Float();
   if (name == "numeric" || name == "decimal") {
     if (type.modifiers.empty()) return LogicalType::Decimal(18, 3);
     int precision = type.modifiers[0];

@@ -113,7 +113,7 @@ int64_t RowsOffset(Binder& binder, Binder::Scope* scope, const ast::Expr& offset
   }
   const Value& value = static_cast<BoundConstant&>(*bound).value;
   if (value.is_null()) throw BinderError("frame {} offset must not be null", which);
-  if (!value.type().IsNumeric() || value.type().id() == TypeId::kDouble ||
+  if (!value.type().IsNumeric() || value.type().IsFloatingPoint() ||
       (value.type().id() == TypeId::kDecimal && value.type().scale() != 0)) {
     throw BinderError("frame {} offset must be an integer, not {}", which, value.type().ToString());
   }

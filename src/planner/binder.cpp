@@ -329,13 +329,20 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       const auto& base = static_cast<const ast::BaseTableRef&>(ref);
       const std::string name = AsciiLower(base.name.back());
       const std::string alias = ref.alias.empty() ? base.name.back() : ref.alias;
-      // CTEs first (innermost query outwards), then views.
+      // A recursive CTE naming itself, then CTEs (innermost query outwards), then views.
+      if (auto working = BindWorkingTable(name)) {
+        ScopeEntry entry = EntryFor(alias, *working->plan, working->names);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(working->plan);
+      }
       for (auto it = cte_stack_.rbegin(); it != cte_stack_.rend(); ++it) {
         auto found = it->find(name);
         if (found == it->end()) continue;
         const ast::CommonTableExpr* cte = found->second;
         // Bind the CTE's query without the CTEs of its own level visible after it.
-        BoundQuery q = BindQueryNode(*cte->query, nullptr);
+        BoundQuery q =
+            cte->recursive ? BindRecursiveCte(*cte) : BindQueryNode(*cte->query, nullptr);
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
         ApplyColumnAliases(entry, cte->column_aliases);
         ApplyColumnAliases(entry, ref.column_aliases);

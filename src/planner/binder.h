@@ -7,6 +7,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,12 @@ class Binder {
   LogicalOperatorPtr PlanFlattenedSubquery(
       LogicalOperatorPtr plan, BoundSubqueryInfo& info,
       const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
+  /// WITH RECURSIVE (bind_cte.cpp): the CTE's anchor UNION [ALL] recursive term as a
+  /// kRecursiveUnion, or, when the query never names itself, the query as written.
+  BoundQuery BindRecursiveCte(const ast::CommonTableExpr& cte);
+  /// A recursive CTE's reference to itself, inside its own recursive term: a working table;
+  /// nullopt when `name` is no recursive CTE being bound.
+  std::optional<BoundQuery> BindWorkingTable(const std::string& name);
   LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
 
@@ -122,6 +129,17 @@ class Binder {
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
   bool nulls_last_by_default_ = true;
   bool check_only_ = false;
+  /// Recursive CTEs being bound, innermost last (bind_cte.cpp).
+  struct RecursiveCte {
+    std::string name;
+    bool in_anchor = true;  // a reference from the anchor is an error
+    int id = 0;
+    std::vector<LogicalType> types;
+    std::vector<std::string> names;
+    int references = 0;
+  };
+  std::vector<RecursiveCte> recursive_ctes_;
+  int next_cte_id_ = 0;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

@@ -290,6 +290,9 @@ std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {
 }
 
 std::string LogicalSetOperation::Describe() const {
+  if (kind == SetOperationKind::kRecursiveUnion) {
+    return "RECURSIVE_CTE " + cte_name + (all ? " (UNION ALL)" : " (UNION)");
+  }
   const char* name = kind == SetOperationKind::kUnion       ? "UNION"
                      : kind == SetOperationKind::kIntersect ? "INTERSECT"
                                                             : "EXCEPT";
@@ -303,6 +306,13 @@ void SetCteScanRows(LogicalOperator& op, uint32_t cte_index, double rows) {
   }
   for (auto& child : op.children)
     SetCteScanRows(*child, cte_index, rows);
+}
+
+std::vector<ColumnBinding> LogicalWorkingTable::GetColumnBindings() const {
+  std::vector<ColumnBinding> out;
+  for (size_t i = 0; i < types.size(); i++)
+    out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
 }
 
 }  // namespace shears

@@ -28,6 +28,7 @@ enum class LogicalOperatorType {
   kWindow,           // window functions of one PARTITION BY / ORDER BY
   kMaterializedCte,  // a CTE computed once (children[0]) for the query in children[1]
   kCteScan,          // a reference to a CTE (bind_cte.cpp)
+  kWorkingTable,     // a recursive CTE's reference to itself: the previous iteration's rows
 };
 
 struct LogicalOperator;
@@ -212,13 +213,17 @@ struct LogicalWindow : LogicalOperator {
   std::vector<BoundExprPtr*> Expressions() override;
 };
 
-enum class SetOperationKind { kUnion, kIntersect, kExcept };
+/// kRecursiveUnion: WITH RECURSIVE's anchor (child 0) UNION [ALL] its recursive term (child 1),
+/// which reads the rows of the previous iteration through LogicalWorkingTables of `cte_id`.
+enum class SetOperationKind { kUnion, kIntersect, kExcept, kRecursiveUnion };
 
 struct LogicalSetOperation : LogicalOperator {
   LogicalSetOperation() : LogicalOperator(LogicalOperatorType::kSetOperation) {}
   uint32_t table_index = 0;
   SetOperationKind kind = SetOperationKind::kUnion;
   bool all = false;
+  int cte_id = -1;       // kRecursiveUnion
+  std::string cte_name;  // kRecursiveUnion, for EXPLAIN and errors
   std::vector<LogicalType> types;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override { return types; }
@@ -256,5 +261,18 @@ struct LogicalCteScan : LogicalOperator {
 
 /// Sets definition_rows of every scan of CTE `cte_index` in `op`.
 void SetCteScanRows(LogicalOperator& op, uint32_t cte_index, double rows);
+
+/// The working table of a recursive CTE (bind_cte.cpp): in each iteration of its
+/// kRecursiveUnion, the rows the previous one added (the anchor's at the first).
+struct LogicalWorkingTable : LogicalOperator {
+  LogicalWorkingTable() : LogicalOperator(LogicalOperatorType::kWorkingTable) {}
+  uint32_t table_index = 0;
+  int cte_id = -1;
+  std::string cte_name;
+  std::vector<LogicalType> types;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override { return types; }
+  std::string Describe() const override { return "WORKING_TABLE " + cte_name; }
+};
 
 }  // namespace shears

@@ -514,6 +514,49 @@ DatasetListing ListDataset(const std::string& path_or_glob, const DatasetOptions
   return out;
 }
 
+namespace {
+
+// Bytes a row takes plain-encoded, uncompressed, from the first row group's column chunks:
+// the physical widths, strings their statistics' average length (16 when there are none) plus
+// the length prefix. -1 when the file has no row group.
+double PlainRowBytes(const format::FileMetaData& metadata) {
+  if (metadata.row_groups.empty()) return -1;
+  double bytes = 0;
+  for (const auto& chunk : metadata.row_groups[0].columns) {
+    const auto& meta = chunk.meta_data;
+    using T = format::Type;
+    switch (meta.type) {
+      case T::BOOLEAN:
+        bytes += 0.125;
+        break;
+      case T::INT32:
+      case T::FLOAT:
+        bytes += 4;
+        break;
+      case T::INT64:
+      case T::DOUBLE:
+        bytes += 8;
+        break;
+      case T::INT96:
+        bytes += 12;
+        break;
+      default: {
+        const auto& stats = meta.statistics;
+        double length = 16;
+        if (stats.__isset.min_value && stats.__isset.max_value) {
+          length = (stats.min_value.size() + stats.max_value.size()) / 2.0;
+        } else if (stats.__isset.min && stats.__isset.max) {
+          length = (stats.min.size() + stats.max.size()) / 2.0;
+        }
+        bytes += length + (meta.type == T::BYTE_ARRAY ? 4 : 0);
+      }
+    }
+  }
+  return bytes;
+}
+
+}  // namespace
+
 void Dataset::IndexPartitions() {
   std::unordered_map<std::string, uint32_t> index;
   partition_of_file_.resize(files_.size());
@@ -526,13 +569,27 @@ void Dataset::IndexPartitions() {
   }
   num_partitions_ = index.size();
   if (lazy_ && !files_.empty()) {
-    // Estimates for the footers not read: the first file's rows per data byte.
-    schema_footer_bytes_ = schema_footer_->footer_length + 12;
-    const double data_bytes = static_cast<double>(
-        std::max<uint64_t>(files_[0].size, schema_footer_bytes_ + 1) - schema_footer_bytes_);
+    // Estimates for the footers not read: a file is a fixed part (footer, page headers,
+    // dictionaries, indexes) plus its rows times bytes per row, both from the first file.
+    // Its data bytes per row overstate the per-row cost of a small file (a daily partition
+    // of a few rows is mostly fixed part), so the cost is capped by the plain-encoded width
+    // of a row, and what the rows do not explain is the fixed part of every file.
+    const uint64_t footer_bytes = schema_footer_->footer_length + 12;
+    const double data_bytes =
+        static_cast<double>(std::max<uint64_t>(files_[0].size, footer_bytes + 1) - footer_bytes);
     // An empty first file says nothing of the rows of the others: assume 8 bytes a row.
-    rows_per_data_byte_ =
-        files_[0].num_rows > 0 ? static_cast<double>(files_[0].num_rows) / data_bytes : 1.0 / 8;
+    double row_bytes = 8;
+    if (files_[0].num_rows > 0) {
+      row_bytes = data_bytes / static_cast<double>(files_[0].num_rows);
+      const double plain = PlainRowBytes(schema_footer_->metadata);
+      if (plain > 0 && plain < row_bytes) row_bytes = plain;
+    }
+    rows_per_data_byte_ = 1.0 / row_bytes;
+    const double fixed_bytes =
+        static_cast<double>(files_[0].size) -
+        static_cast<double>(std::max<int64_t>(files_[0].num_rows, 0)) * row_bytes;
+    schema_footer_bytes_ =
+        std::max<uint64_t>(footer_bytes, static_cast<uint64_t>(std::max(fixed_bytes, 0.0)));
   }
   total_rows_ = 0;
   for (size_t i = 0; i < files_.size(); i++)
@@ -697,7 +754,11 @@ int64_t Dataset::estimated_rows(size_t index) const {
   if (file.num_rows >= 0) return file.num_rows;
   const uint64_t data_bytes =
       file.size > schema_footer_bytes_ ? file.size - schema_footer_bytes_ : 0;
-  return static_cast<int64_t>(static_cast<double>(data_bytes) * rows_per_data_byte_ + 0.5);
+  // A file larger than the fixed part holds a row at least (a few bytes of shorter strings
+  // than the first file's would otherwise round it to none).
+  if (data_bytes == 0) return 0;
+  return std::max<int64_t>(
+      1, static_cast<int64_t>(static_cast<double>(data_bytes) * rows_per_data_byte_ + 0.5));
 }
 
 }  // namespace shears

@@ -137,8 +137,9 @@ class Dataset {
   size_t num_file_columns() const { return columns_.size() - num_partition_columns_; }
   /// Rows of every file: exact when every footer was read, else partly estimated.
   int64_t total_rows() const;
-  /// File `index`'s rows: from its footer when read while opening, else its size times the
-  /// rows per byte of the first file (data bytes, the footer left out).
+  /// File `index`'s rows: from its footer when read while opening, else its bytes beyond the
+  /// first file's fixed part divided by that file's bytes per row (at most a row's
+  /// plain-encoded width; see IndexPartitions).
   int64_t estimated_rows(size_t index) const;
   /// Whether every file's footer was read while opening (row counts are exact).
   bool all_footers_read() const { return !lazy_; }
@@ -191,7 +192,8 @@ class Dataset {
   bool missing_columns_are_null_ = true;
   std::shared_ptr<const parquet::ParquetFooter> schema_footer_;  // the first file's
   double rows_per_data_byte_ = 0;
-  uint64_t schema_footer_bytes_ = 0;  // its footer and magic bytes
+  // A file's bytes that hold no rows: the first file's footer and magic at least.
+  uint64_t schema_footer_bytes_ = 0;
   // Which files have a column_map (OpenFile fills the others under the mutex).
   mutable std::mutex map_mutex_;
   mutable std::vector<uint8_t> mapped_;

@@ -58,6 +58,8 @@ export function normalizeValue(value, type) {
     return { num: Number(exact), exact, scale };
   }
   if (cls === 'double' || (cls === undefined && (typeof value === 'number' || NUMBER_TEXT.test(String(value))))) {
+    // A FLOAT may come as its shortest float text (shears: 1.1) or widened (1.100000023841858).
+    if (/^(FLOAT|REAL)\b/i.test(String(type ?? ''))) return { num: parseDouble(value), float: true };
     return { num: parseDouble(value) };
   }
   if (cls === 'bool' || typeof value === 'boolean') return { text: String(value).toLowerCase() };
@@ -72,6 +74,7 @@ function closeNumbers(a, b) {
   if (a.exact !== undefined && b.exact !== undefined) return a.exact === b.exact;
   if (Number.isNaN(a.num) || Number.isNaN(b.num)) return Number.isNaN(a.num) && Number.isNaN(b.num);
   if (a.num === b.num) return true;
+  if ((a.float || b.float) && Math.fround(a.num) === Math.fround(b.num)) return true;
   const diff = Math.abs(a.num - b.num);
   // A DECIMAL against a DOUBLE: the decimal was rounded to its scale.
   const scale = a.exact !== undefined ? a.scale : b.exact !== undefined ? b.scale : undefined;

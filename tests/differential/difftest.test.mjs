@@ -28,6 +28,13 @@ test('doubles compare within a relative tolerance; a decimal against a double wi
   assert.match(diffRows([['2.333']], [[2.3333333333]], { leftTypes: ['DECIMAL(38,6)'], rightTypes: ['DOUBLE'] }), /row 0/);
 });
 
+test('a FLOAT as its shortest text equals the same float widened, and nothing else', () => {
+  const f = { leftTypes: ['FLOAT'], rightTypes: ['FLOAT'] };
+  assert.equal(diffRows([['0.14285715']], [[0.1428571492433548]], f), '');
+  assert.equal(diffRows([['1.1']], [[1.100000023841858]], f), '');
+  assert.match(diffRows([['0.1428572']], [[0.1428571492433548]], f), /row 0/);
+});
+
 test('NULLs equal only NULLs; text and booleans compare exactly', () => {
   const t = { leftTypes: ['VARCHAR', 'INTEGER'], rightTypes: ['VARCHAR', 'INTEGER'] };
   assert.equal(diffRows([[null, null]], [[null, null]], t), '');

@@ -15,6 +15,7 @@ const EVERY_TYPE = `SELECT
   CASE WHEN id % 7 = 0 THEN NULL ELSE id * 1000003 - 5000000000 END AS b,
   CASE WHEN id % 11 = 0 THEN NULL ELSE id % 2 = 0 END AS flag,
   CASE WHEN id % 13 = 0 THEN NULL ELSE CAST(id AS DOUBLE) / 8 - 100 END AS d,
+  CASE WHEN id % 17 = 0 THEN NULL ELSE CAST(id AS REAL) / CAST(7 AS REAL) END AS f,
   CAST((id % 1000) * 0.25 AS DECIMAL(9, 2)) AS dec9,
   CAST(id * 1000.0001 - 2000000 AS DECIMAL(18, 4)) AS dec18,
   CASE WHEN id % 5 = 0 THEN NULL ELSE CAST(id AS DECIMAL(38, 10)) * 123456789012.3456789 END AS dec38,
@@ -67,7 +68,7 @@ async function main() {
     copy: `COPY (${EVERY_TYPE} WHERE id < 1200) TO '${dir}/by_day' (FORMAT parquet, PARTITION_BY (day))`,
     // DuckDB infers the partition column's type from the directory names: ask for a DATE.
     read: `SELECT * EXCLUDE (day), CAST(day AS DATE) AS day FROM read_parquet('${dir}/by_day/**/*.parquet', hive_partitioning = true)`,
-    expectedSql: `SELECT id, i, b, flag, d, dec9, dec18, dec38, ts, s, u, day FROM (${EVERY_TYPE} WHERE id < 1200) t`,
+    expectedSql: `SELECT id, i, b, flag, d, f, dec9, dec18, dec38, ts, s, u, day FROM (${EVERY_TYPE} WHERE id < 1200) t`,
   });
   let failed = 0;
   for (const c of cases) {

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <string>
 
+#include "common/clock.h"
 #include "main/connection.h"
 #include "storage/file_system.h"
 #include "storage/parquet/parquet_file.h"
@@ -46,6 +47,16 @@ void Age(const std::string& dir, std::chrono::seconds age) {
   fs::last_write_time(dir, when);
 }
 
+/// Holds the engine's wall clock at the test's start (common/clock.h): the files a test writes
+/// stay "just modified" however long a loaded machine takes, so the caches never take them
+/// unless a test ages them, and every footer read is counted. With the real clock a run slower
+/// than the caches' two-second window cached fresh files and the counts came out lower.
+class MetadataTest : public ::testing::Test {
+ protected:
+  void SetUp() override { clock::UseDeterministicClock(clock::WallNanos()); }
+  void TearDown() override { clock::UseRealClock(); }
+};
+
 /// The one file of partition k=`k`.
 std::string PartitionFile(const std::string& dir, int k) {
   for (const auto& entry : fs::directory_iterator(fmt::format("{}/fact/k={}", dir, k)))
@@ -67,7 +78,7 @@ uint64_t FilesRead(Connection& con, const std::string& sql, const std::string& t
   return std::stoull(plan.substr(plan.find_first_of("0123456789", at)));
 }
 
-TEST(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
+TEST_F(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
   TempDir dir;
   Database db;
   Connection con(db);
@@ -109,7 +120,7 @@ TEST(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
   EXPECT_LE(FootersParsed() - before, 4u);  // the schema's, then k=17's in each scan
 }
 
-TEST(MetadataTest, DynamicPartitionPruningOpensOnlySurvivors) {
+TEST_F(MetadataTest, DynamicPartitionPruningOpensOnlySurvivors) {
   TempDir dir;
   Database db;
   Connection con(db);
@@ -133,7 +144,7 @@ TEST(MetadataTest, DynamicPartitionPruningOpensOnlySurvivors) {
   EXPECT_EQ(FootersParsed() - before, 201u);
 }
 
-TEST(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
+TEST_F(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
   TempDir dir;
   Database db;
   Connection con(db);
@@ -168,7 +179,7 @@ TEST(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
 
 // A file whose footer the first query read and the footer cache kept is the same file only while
 // its identity is: a same-size rewrite with another mtime is read anew.
-TEST(MetadataTest, FooterCacheChecksIdentity) {
+TEST_F(MetadataTest, FooterCacheChecksIdentity) {
   TempDir dir;
   Database db;
   Connection con(db);
@@ -186,7 +197,7 @@ TEST(MetadataTest, FooterCacheChecksIdentity) {
 // Listing follows directory symlinks (a loop back to a directory above ends), leaves hidden
 // names out for directories but not for globs, and lists many directories on several threads
 // in path order.
-TEST(MetadataTest, ListTree) {
+TEST_F(MetadataTest, ListTree) {
   TempDir dir;
   for (int k = 0; k < 300; k++)
     dir.AddText(fmt::format("t/k={:03d}/f", k), "x");

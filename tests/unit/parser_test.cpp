@@ -1153,13 +1153,16 @@ TEST(ParserQueryTest, UnsupportedSelectForms) {
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
   ExpectNotSupported("SELECT a FROM t FOR UPDATE", "FOR UPDATE/SHARE");
   ExpectNotSupported("SELECT a FROM t ORDER BY a USING <", "ORDER BY ... USING");
-  EXPECT_EQ(NotSupportedOf("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)\n"
-                           "SELECT * FROM r"),
-            "recursive CTEs (WITH RECURSIVE) are not supported yet\n"
-            "LINE 1: WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)\n"
-            "        ^");
   ExpectNotSupported("WITH x AS (INSERT INTO t VALUES (1) RETURNING *) SELECT * FROM x",
                      "data-modifying statements in WITH");
+}
+
+TEST(ParserQueryTest, RecursiveCommonTableExpressions) {
+  ParsedQuery parsed =
+      ParseQuery("WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT * FROM r");
+  ASSERT_EQ(parsed.query->ctes.size(), 1u);
+  EXPECT_TRUE(parsed.query->ctes[0].recursive);
+  EXPECT_EQ(parsed.query->ctes[0].query->kind, QueryNodeKind::kSetOperation);
 }
 
 TEST(ParserQueryTest, CommonTableExpressions) {

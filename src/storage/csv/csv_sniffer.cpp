@@ -151,11 +151,12 @@ CsvSniffResult SniffCsv(const CsvFileBuffer& buffer, const CsvOptions& options) 
   std::vector<char> delimiters = options.delimiter ? std::vector<char>{*options.delimiter}
                                                    : std::vector<char>{',', '|', ';', '\t'};
   // A single quote is a candidate only where one occurs: else it would read a file whose
-  // double quotes are malformed as if it had no quoting, hiding the error.
+  // double quotes are malformed as if it had no quoting, hiding the error. (An empty file has
+  // no data pointer, which memchr must not get even for 0 bytes.)
   std::vector<char> quotes{'"'};
   if (options.quote) {
     quotes = {*options.quote};
-  } else if (std::memchr(data + start, '\'', first_end - start)) {
+  } else if (first_end > start && std::memchr(data + start, '\'', first_end - start)) {
     quotes.push_back('\'');
   }
   bool found = false;

@@ -1,6 +1,7 @@
 #include "storage/hive/hive_partitioning.h"
 
 #include <charconv>
+#include <cmath>
 #include <limits>
 
 #include "common/error.h"
@@ -243,6 +244,13 @@ Value ParsePartitionValue(const std::optional<std::string>& text, const LogicalT
     case TypeId::kDouble: {
       double d;
       if ((ok = ParseDouble(s, &d))) result = Value::Double(d);
+      break;
+    }
+    case TypeId::kFloat: {
+      double d;
+      if ((ok = ParseDouble(s, &d) && std::isfinite(static_cast<float>(d)) == std::isfinite(d))) {
+        result = Value::Float(static_cast<float>(d));
+      }
       break;
     }
     case TypeId::kDecimal: {

@@ -20,10 +20,14 @@ parquet::ColumnChunkStatistics PageStatistics(const parquet::ColumnIndexData& in
   if (min && max) {
     stats.min = min;
     stats.max = max;
-    if (min->type().id() == TypeId::kDouble) {
+    if (min->type().IsFloatingPoint()) {
       // As for chunk statistics: a zero min may stand for -0.0 and a zero max for +0.0.
-      if (min->GetDouble() == 0) stats.min = Value::Double(-0.0);
-      if (max->GetDouble() == 0) stats.max = Value::Double(0.0);
+      const bool is_float = min->type().id() == TypeId::kFloat;
+      auto zero = [is_float](double z) {
+        return is_float ? Value::Float(static_cast<float>(z)) : Value::Double(z);
+      };
+      if (min->GetDouble() == 0) stats.min = zero(-0.0);
+      if (max->GetDouble() == 0) stats.max = zero(0.0);
     }
   }
   return stats;

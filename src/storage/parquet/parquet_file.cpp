@@ -194,7 +194,7 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
       column->conversion = Conversion::kInt96ToMicros;
       break;
     case format::Type::FLOAT:
-      column->type = LogicalType::Double();
+      column->type = LogicalType::Float();  // held as the (exact) double of each float
       column->conversion = Conversion::kFloatToDouble;
       break;
     case format::Type::DOUBLE:
@@ -532,10 +532,14 @@ ColumnChunkStatistics ParquetFile::GetStatistics(int row_group, int column) cons
   if (!result.min || !result.max) {
     result.min.reset();
     result.max.reset();
-  } else if (descriptor.type.id() == TypeId::kDouble) {
+  } else if (descriptor.type.IsFloatingPoint()) {
     // The spec: a zero min may stand for -0.0 and a zero max for +0.0.
-    if (result.min->GetDouble() == 0) result.min = Value::Double(-0.0);
-    if (result.max->GetDouble() == 0) result.max = Value::Double(0.0);
+    auto zero = [&](double z) {
+      return descriptor.type.id() == TypeId::kFloat ? Value::Float(static_cast<float>(z))
+                                                    : Value::Double(z);
+    };
+    if (result.min->GetDouble() == 0) result.min = zero(-0.0);
+    if (result.max->GetDouble() == 0) result.max = zero(0.0);
   }
   return result;
 }

@@ -226,6 +226,13 @@ struct DoubleTraits : FixedWidthTraits<double, format::Type::DOUBLE> {
   static bool Ordered(T v) { return !std::isnan(v); }
 };
 
+// FLOAT: the vector's double holds a float value exactly, so the narrowing loses nothing.
+struct FloatTraits : FixedWidthTraits<float, format::Type::FLOAT> {
+  static T Load(const Vector& v, idx_t row) { return static_cast<float>(v.data<double>()[row]); }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashFloat(v); }
+  static bool Ordered(T v) { return !std::isnan(v); }
+};
+
 // DECIMAL(p > 18) as FIXED_LEN_BYTE_ARRAY(16), big-endian two's complement.
 struct Decimal128Traits {
   using T = int128_t;
@@ -664,7 +671,8 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   using T = typename Traits::T;
   using Owned = typename Traits::Owned;
   static constexpr bool kBytes = std::is_same_v<T, std::string_view>;
-  static constexpr bool kDouble = std::is_same_v<T, double>;
+  // DOUBLE and FLOAT: NaN and signed zero rules.
+  static constexpr bool kDouble = std::is_same_v<T, double> || std::is_same_v<T, float>;
 
   static T View(const Owned& v) { return T(v); }
   static void Assign(Owned& to, T v) {
@@ -832,6 +840,8 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     if constexpr (kBytes) {
       return type_.id() == TypeId::kVarchar ? Value::Varchar(std::string(v))
                                             : Value::Blob(std::string(v));
+    } else if constexpr (std::is_same_v<T, float>) {
+      return Value::Float(v);
     } else if constexpr (kDouble) {
       return Value::Double(v);
     } else if constexpr (std::is_same_v<T, uint8_t>) {
@@ -1069,6 +1079,8 @@ std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
       return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom);
     case TypeId::kDouble:
       return std::make_unique<TypedColumnWriter<DoubleTraits>>(name, type, options, bloom);
+    case TypeId::kFloat:
+      return std::make_unique<TypedColumnWriter<FloatTraits>>(name, type, options, bloom);
     case TypeId::kDecimal:
       if (type.precision() <= 9) {
         return std::make_unique<TypedColumnWriter<Decimal32Traits>>(name, type, options, bloom);
@@ -1103,6 +1115,9 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
       break;
     case TypeId::kDouble:
       element.__set_type(format::Type::DOUBLE);
+      break;
+    case TypeId::kFloat:
+      element.__set_type(format::Type::FLOAT);
       break;
     case TypeId::kDecimal: {
       if (type.precision() <= 9) {

@@ -13,6 +13,7 @@
 //   INTEGER    INT32
 //   BIGINT     INT64
 //   DOUBLE     DOUBLE
+//   FLOAT      FLOAT
 //   DECIMAL    p <= 9: INT32, p <= 18: INT64, else FIXED_LEN_BYTE_ARRAY(16) big-endian;
 //              DECIMAL(p,s) logical and converted type
 //   DATE       INT32 DATE
@@ -25,6 +26,7 @@
 //   INTEGER, DATE, DECIMAL(p<=9)   HashInt32(value as int32_t)
 //   BIGINT, TIMESTAMP, DECIMAL(p<=18)  HashInt64(value)
 //   DOUBLE                         HashDouble(value); both 0.0 and -0.0 are inserted for a zero
+//   FLOAT                          HashFloat(value), zeros as for DOUBLE
 //   DECIMAL(p>18)                  HashBytes(16-byte big-endian two's complement)
 //   VARCHAR, BLOB                  HashBytes(bytes)
 // BOOLEAN columns cannot have bloom filters.

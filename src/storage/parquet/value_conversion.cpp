@@ -272,7 +272,7 @@ std::optional<Value> DecodePlainBound(const ColumnDescriptor& column, const std:
   } catch (const Error&) {
     return std::nullopt;  // e.g. a truncated UTF-8 bound: unusable, not fatal
   }
-  if (column.type.id() == TypeId::kDouble && std::isnan(vector.data<double>()[0])) {
+  if (column.type.IsFloatingPoint() && std::isnan(vector.data<double>()[0])) {
     return std::nullopt;
   }
   return ReadValue(vector, 0);

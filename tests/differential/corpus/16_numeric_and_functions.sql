@@ -29,3 +29,8 @@ SELECT date_diff('day', DATE '1998-01-01', d_date), date_diff('month', DATE '199
 SELECT count(*) FROM date_dim WHERE strptime(strftime(d_date, '%d.%m.%Y'), '%d.%m.%Y') = CAST(d_date AS TIMESTAMP);
 
 SELECT dayname(d_date), count(*) FROM date_dim GROUP BY 1;
+
+-- REAL (DuckDB's FLOAT): casts round to float, REAL arithmetic stays REAL, sums are DOUBLE.
+SELECT CAST(ss_sales_price AS REAL), CAST(ss_quantity AS REAL) * CAST(1.5 AS REAL), CAST(ss_quantity AS REAL) / CAST(7 AS REAL), count(*) FROM store_sales WHERE ss_sold_date_sk = 2451300 GROUP BY 1, 2, 3;
+
+SELECT ss_store_sk, sum(CAST(ss_sales_price AS REAL)), min(CAST(ss_net_profit AS REAL)), max(CAST(ss_net_profit AS REAL)) FROM store_sales GROUP BY 1;

@@ -53,7 +53,7 @@ FROM item GROUP BY i_category;
 
 SELECT string_agg(DISTINCT s_state, ',') IS NOT NULL, length(string_agg(s_city, '')) FROM store;
 
-SELECT c_birth_year, string_agg(c_first_name, ';' ORDER BY c_customer_sk) FROM customer WHERE c_customer_sk < 200 GROUP BY c_birth_year;
+SELECT c_birth_year, string_agg(c_first_name, '/' ORDER BY c_customer_sk) FROM customer WHERE c_customer_sk < 200 GROUP BY c_birth_year;
 
 SELECT i_category, bool_and(i_current_price > 1), bool_or(i_current_price > 90), bool_and(i_class IS NOT NULL)
 FROM item GROUP BY i_category;
