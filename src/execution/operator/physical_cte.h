@@ -53,6 +53,7 @@ class PhysicalCteScan : public PhysicalOperator {
                LocalSourceState& local) const override;
   void BuildPipelines(Pipeline& current, PipelineBuilder& builder) override;
   std::string Describe() const override { return "CTE_SCAN " + cte_name_; }
+  const PhysicalMaterializedCte& cte() const { return cte_; }
 
  private:
   const PhysicalMaterializedCte& cte_;
