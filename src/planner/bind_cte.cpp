@@ -1,14 +1,15 @@
 // Common table expressions: inlined or materialized. Each reference to a CTE is bound on its
 // own (as if the CTE's query were written there) and wrapped in a LogicalCteScan holding that
-// binding. Once the query that declares the CTEs is bound, each CTE is decided on:
-//  - referenced once, NOT MATERIALIZED, or trivially cheap (no join, aggregate, window, sort
-//    or set operation): every reference is replaced by its own query (inlined), so filters
-//    and dynamic partition pruning reach the CTE's scans as if it were written out;
-//  - otherwise (referenced twice or more, or MATERIALIZED): the first reference's query
-//    becomes the CTE's definition under a LogicalMaterializedCte above the declaring query,
-//    and every reference scans its rows. Filters and dynamic filters from above a reference
-//    then cannot reach into the CTE (it is computed once for all references), but joins inside
-//    the CTE still prune its own scans.
+// binding. Once the query that declares the CTEs is bound, each CTE is decided on, much as
+// DuckDB does (see MaterializeByDefault):
+//  - inlined: every reference is replaced by its own query, so filters and dynamic filters
+//    reach the CTE's scans as if it were written out;
+//  - materialized: the first reference's query becomes the CTE's definition under a
+//    LogicalMaterializedCte above the declaring query, and every reference scans its rows
+//    (computed once, with one value of random() per row for all references). Filters every
+//    reference applies reach into the definition as their OR (optimizer/cte_filter_pushdown);
+//    dynamic filters from joins above a reference do not (docs/dynamic_filtering.md), but joins
+//    inside the CTE still prune its own scans.
 //
 // WITH RECURSIVE, as PostgreSQL runs it: the anchor (the non-recursive term, left of the
 // UNION [ALL]) gives the first rows; the recursive term, reading the rows the previous
@@ -47,6 +48,62 @@ bool TriviallyCheap(const LogicalOperator& op) {
     if (!TriviallyCheap(*child)) return false;
   }
   return true;
+}
+
+/// Whether the query's rows come out of an aggregate, DISTINCT, window, a set operation
+/// removing duplicates or a recursive CTE (through operators of one input each): work that
+/// pays to do once, and whose result is usually smaller than what it reads.
+bool EndsInAggregate(const LogicalOperator& op) {
+  switch (op.type) {
+    case LogicalOperatorType::kAggregate:
+    case LogicalOperatorType::kWindow:
+      return true;
+    case LogicalOperatorType::kSetOperation: {
+      const auto& set = static_cast<const LogicalSetOperation&>(op);
+      if (set.kind == SetOperationKind::kRecursiveUnion || !set.all) return true;
+      for (const auto& child : op.children) {
+        if (!EndsInAggregate(*child)) return false;
+      }
+      return true;
+    }
+    default:
+      break;
+  }
+  return op.children.size() == 1 && EndsInAggregate(*op.children[0]);
+}
+
+bool HasVolatile(LogicalOperator& op) {
+  for (BoundExprPtr* e : op.Expressions()) {
+    if (CallsVolatile(**e)) return true;
+  }
+  for (auto& child : op.children) {
+    if (HasVolatile(*child)) return true;
+  }
+  return false;
+}
+
+size_t CountScans(const LogicalOperator& op) {
+  size_t scans = op.type == LogicalOperatorType::kGet ? 1 : 0;
+  for (const auto& child : op.children)
+    scans += CountScans(*child);
+  return scans;
+}
+
+/// Without MATERIALIZED / NOT MATERIALIZED: a CTE referenced `references` times is computed
+/// once when its query has random() or the like (every reference then sees the same values,
+/// as in DuckDB and PostgreSQL), when it ends in an aggregate (or window, DISTINCT, recursive
+/// CTE), or when copying it would repeat many scans (more than two, and more than ten in all,
+/// DuckDB's bound). Otherwise, a scan with filters or joins of one or two tables, each
+/// reference gets its own copy: filters and dynamic filters of each reference then reach its
+/// scans, which here beats reading the rows once without them (TPC-DS q95: its CTE self-joins
+/// web_sales, and the outer joins cut it to a few orders).
+bool MaterializeByDefault(LogicalOperator& query, size_t references) {
+  if (references < 2) return false;
+  if (HasVolatile(query)) return true;
+  if (TriviallyCheap(query)) return false;
+  if (EndsInAggregate(query)) return true;
+  const size_t scans = CountScans(query);
+  return scans > 2 && scans * references > 10;
 }
 
 void CollectReferences(LogicalOperatorPtr& op, uint32_t cte_index,
@@ -96,7 +153,7 @@ LogicalOperatorPtr Binder::ResolveCtes(const ast::QueryNode& node, LogicalOperat
     CollectReferences(plan, cte_index, references);
     if (references.empty()) continue;
     LogicalOperator& first_query = *(*references[0])->children[0];
-    bool materialize = references.size() > 1 && !TriviallyCheap(first_query);
+    bool materialize = MaterializeByDefault(first_query, references.size());
     if (cte.materialize == ast::CteMaterialize::kAlways) materialize = true;
     if (cte.materialize == ast::CteMaterialize::kNever) materialize = false;
     if (!materialize) {
