@@ -12,9 +12,9 @@
 // SEMI/ANTI/MARK joins; into GET as scan filters; below WINDOW when the conjunct is a
 // deterministic function of PARTITION BY columns only (it keeps or drops whole partitions, so
 // the windows of the others do not change); below AGGREGATE when over group columns only; into
-// the query (not the definition) of MATERIALIZED_CTE. Join residuals of inner joins are treated
-// like filters above the join; ON conjuncts of a LEFT (RIGHT) join over its right (left) input
-// alone filter that input. Everything else stays where it is.
+// every input of a set operation; into the query (not the definition) of MATERIALIZED_CTE. Join
+// residuals of inner joins are treated like filters above the join; ON conjuncts of a LEFT (RIGHT)
+// join over its right (left) input alone filter that input. Everything else stays where it is.
 
 #include <functional>
 #include <set>
@@ -230,6 +230,41 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
         below.push_back(std::move(f));
       }
       Push(op->children[0], std::move(below));
+      Wrap(op, std::move(above));
+      return;
+    }
+    case LogicalOperatorType::kSetOperation: {
+      // A row passes a deterministic filter whichever input it comes from: the filter goes
+      // into every input, over that input's columns (when their types are the output's; not
+      // over floating-point columns when duplicates are removed, 0.0 and -0.0 being one row).
+      // Not into a recursive CTE, whose iterations feed on each other.
+      auto& set = static_cast<LogicalSetOperation&>(*op);
+      std::vector<BoundExprPtr> below, above;
+      for (auto& f : filters) {
+        bool pushable = set.kind != SetOperationKind::kRecursiveUnion && !CallsVolatile(*f);
+        for (const auto& b : ReferencedBindings(*f)) {
+          pushable = pushable && b.table_index == set.table_index &&
+                     b.column_index < set.types.size() &&
+                     (set.all || !set.types[b.column_index].IsFloatingPoint());
+          for (const auto& child : op->children)
+            pushable = pushable && child->GetTypes()[b.column_index] == set.types[b.column_index];
+        }
+        (pushable ? below : above).push_back(std::move(f));
+      }
+      for (auto& child : op->children) {
+        const auto child_bindings = child->GetColumnBindings();
+        std::vector<BoundExprPtr> copies;
+        for (const auto& f : below) {
+          BoundExprPtr copy = f->Copy();
+          VisitExpression(*copy, [&](BoundExpr& e) {
+            if (e.kind != BoundExprKind::kColumnRef) return;
+            auto& ref = static_cast<BoundColumnRef&>(e);
+            ref.binding = child_bindings[ref.binding.column_index];
+          });
+          copies.push_back(std::move(copy));
+        }
+        Push(child, std::move(copies));
+      }
       Wrap(op, std::move(above));
       return;
     }
