@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "dynfilter/join_legality.h"
 #include "execution/operator/physical_csv_scan.h"
+#include "execution/operator/physical_cte.h"
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
@@ -395,6 +396,36 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         projection->AddChild(std::move(result));
         result = std::move(projection);
       }
+      break;
+    }
+    case LogicalOperatorType::kMaterializedCte: {
+      auto& cte = static_cast<LogicalMaterializedCte&>(op);
+      auto definition = Plan(*op.children[0]);
+      auto materialized =
+          std::make_unique<PhysicalMaterializedCte>(cte.name, types, op.children[0]->GetTypes());
+      // A copy of the plan (decorrelation) may repeat a CTE's index inside itself: the scans
+      // read the innermost.
+      const PhysicalMaterializedCte* outer =
+          ctes_.count(cte.cte_index) ? ctes_[cte.cte_index] : nullptr;
+      ctes_[cte.cte_index] = materialized.get();
+      auto query = Plan(*op.children[1]);
+      if (outer) {
+        ctes_[cte.cte_index] = outer;
+      } else {
+        ctes_.erase(cte.cte_index);
+      }
+      materialized->AddChild(std::move(definition));
+      materialized->AddChild(std::move(query));
+      result = std::move(materialized);
+      break;
+    }
+    case LogicalOperatorType::kCteScan: {
+      auto& scan = static_cast<LogicalCteScan&>(op);
+      auto found = ctes_.find(scan.cte_index);
+      if (found == ctes_.end() || !op.children.empty()) {
+        throw InternalError("CTE scan of '{}' outside its CTE", scan.name);
+      }
+      result = std::make_unique<PhysicalCteScan>(*found->second, scan.name, types);
       break;
     }
   }

@@ -291,10 +291,15 @@ struct WindowSpec {
   std::string ToString() const;
 };
 
+/// WITH x AS [NOT] MATERIALIZED (...): whether the CTE is computed once and scanned at each
+/// reference, or inlined into each; kDefault lets the binder decide (bind_cte.cpp).
+enum class CteMaterialize { kDefault, kAlways, kNever };
+
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
   QueryNodePtr query;
+  CteMaterialize materialize = CteMaterialize::kDefault;
   bool recursive = false;  // of a WITH RECURSIVE: the query may name the CTE itself
 };
 

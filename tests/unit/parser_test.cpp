@@ -1180,8 +1180,14 @@ TEST(ParserQueryTest, CommonTableExpressions) {
   EXPECT_EQ(parsed.query->ctes[0].column_aliases, (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(parsed.query->ctes[1].name, "b");
   EXPECT_EQ(parsed.query->ctes[1].query->ToString(), "SELECT * FROM a");
+  EXPECT_EQ(parsed.query->ctes[0].materialize, ast::CteMaterialize::kDefault);
+  EXPECT_EQ(parsed.query->ctes[1].materialize, ast::CteMaterialize::kAlways);
   EXPECT_EQ(parsed.query->ToString(),
-            "WITH a(x, y) AS (SELECT 1, 2), b AS (SELECT * FROM a) SELECT * FROM b");
+            "WITH a(x, y) AS (SELECT 1, 2), b AS MATERIALIZED (SELECT * FROM a) SELECT * FROM b");
+  EXPECT_EQ(ParseQuery("WITH a AS NOT MATERIALIZED (SELECT 1) SELECT * FROM a")
+                .query->ctes[0]
+                .materialize,
+            ast::CteMaterialize::kNever);
 }
 
 TEST(ParserQueryTest, Values) {
