@@ -361,7 +361,8 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::vector<BoundExprPtr> args;
       for (const auto& c : op.children)
         args.push_back(BindExpr(*c, ctx));
-      CoerceLiterals(args);
+      // `'id ' || 42` concatenates text: the literal stays VARCHAR (as in DuckDB, PostgreSQL).
+      if (op.op != "||") CoerceLiterals(args);
       return BindFunctionCall(op.op, std::move(args));
     }
     case ast::ExprKind::kFunction: {
