@@ -789,7 +789,6 @@ void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
       HashVector(*keys[k], n, hashes.data(), k > 0);
     }
     rolled.FindOrCreate(keys, hashes.data(), nullptr, n, dst.data(), scratch);
-    if (rows == nullptr) return;  // an empty set's group for empty input: states stay empty
     for (idx_t a = 0; a < ops_.size(); a++) {
       for (idx_t i = 0; i < n; i++) {
         src_states[i] = rows[i] + state_offsets_[a];
