@@ -14,6 +14,7 @@
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "execution/scale_out.h"
 #include "format/result_writer.h"
 #include "main/catalog_statements.h"
 #include "main/write_statements.h"
@@ -60,8 +61,8 @@ struct Plans {
   BoundQuery bound;
 };
 
-Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& db,
-                const Settings& settings) {
+Plans PlanHere(const std::string& sql, const ast::QueryNode& query, Database& db,
+               const Settings& settings) {
   Plans plans;
   Binder binder(db.catalog(), &sql);
   binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
@@ -70,6 +71,22 @@ Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& d
   plans.logical_text = plans.bound.plan->ToString();
   PhysicalPlanner planner;
   plans.physical = planner.Plan(*plans.bound.plan);
+  return plans;
+}
+
+/// Under a ScaleOut, the plan is this process's share; every process learns whether all
+/// planned alike.
+Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& db,
+                const Settings& settings, ScaleOut* scale_out) {
+  if (!scale_out) return PlanHere(sql, query, db, settings);
+  Plans plans;
+  try {
+    plans = PlanHere(sql, query, db, settings);
+  } catch (const std::exception& e) {
+    scale_out->PlanFailed(e);
+    throw;
+  }
+  plans.physical = scale_out->Distribute(std::move(plans.physical));
   return plans;
 }
 
@@ -149,7 +166,8 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 
 Database::Database() : catalog_(Catalog::Open("")) {}
 
-Database::Database(const std::string& directory) : catalog_(Catalog::Open(directory)) {}
+Database::Database(const std::string& directory)
+    : catalog_(Catalog::Open(directory)), persistent_(!directory.empty()) {}
 
 Database::~Database() = default;
 
@@ -198,12 +216,20 @@ void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator
     }
   } unregister{*this};
   Executor executor(context);
-  executor.Execute(root);
+  if (!scale_out_) {
+    executor.Execute(root);
+    return;
+  }
+  try {
+    executor.Execute(root);
+  } catch (const std::exception& e) {
+    scale_out_->Fail(e);
+  }
 }
 
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                                       const Settings& settings) {
-  Plans plans = PlanQuery(sql, query, database_, settings);
+  Plans plans = PlanQuery(sql, query, database_, settings, scale_out_);
   QueryContext query_context(settings, &interrupt_);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
@@ -223,7 +249,7 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     throw NotSupportedError("EXPLAIN supports queries only");
   }
   const auto& query = *static_cast<const ast::SelectStatement&>(*explain.statement).query;
-  Plans plans = PlanQuery(sql, query, database_, settings_);
+  Plans plans = PlanQuery(sql, query, database_, settings_, scale_out_);
   std::vector<std::string> lines;
   if (!explain.analyze) {
     if (explain.json) {
@@ -288,7 +314,34 @@ std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
   return results;
 }
 
-QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement_ref) {
+bool Connection::RunsOnce(const ast::Statement& statement) const {
+  switch (statement.kind) {
+    case ast::StatementKind::kCreateView:
+    case ast::StatementKind::kDropView:
+    case ast::StatementKind::kCreateExternalTable:
+    case ast::StatementKind::kDropTable:
+    case ast::StatementKind::kTableCommand:
+    case ast::StatementKind::kCreateTable:
+    case ast::StatementKind::kInsert:
+      // A catalog on disk is shared: one process changes it. In memory each process keeps
+      // its own catalog (and managed tables), which all must change alike.
+      return database_.persistent();
+    case ast::StatementKind::kCopy:
+      return database_.persistent() || !static_cast<const ast::CopyStatement&>(statement).is_from;
+    default:
+      return false;
+  }
+}
+
+QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement) {
+  if (!scale_out_ || !RunsOnce(statement)) return RunStatementHere(sql, statement);
+  QueryResult result;
+  scale_out_->RunOnce([&] { result = RunStatementHere(sql, statement); });
+  return result;
+}
+
+QueryResult Connection::RunStatementHere(const std::string& sql,
+                                         const ast::Statement& statement_ref) {
   QueryResult result;
   const ast::Statement* statement = &statement_ref;
   {

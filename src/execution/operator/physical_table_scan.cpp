@@ -96,6 +96,7 @@ std::string PhysicalTableScan::Describe() const {
       out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(f.column_ids[i])].name;
     out += " " + f.description;
   }
+  if (make_assignment_) out += " distributed: files assigned by rank 0";
   return out;
 }
 
@@ -138,7 +139,8 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   auto& progress = context.query().progress();
   state->splits = std::make_unique<SplitEnumerator>(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
-      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); });
+      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); },
+      make_assignment_ ? make_assignment_() : nullptr);
   return state;
 }
 

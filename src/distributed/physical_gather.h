@@ -1,0 +1,41 @@
+#pragma once
+// GATHER: the exchange where a distributed plan meets again at rank 0 (distribute_plan.h).
+// As a sink it collects this rank's rows; Finalize sends them to rank 0 (every other rank), or
+// receives every rank's (rank 0), with each rank's counters for EXPLAIN ANALYZE. As a source
+// it emits all ranks' rows on rank 0 and none elsewhere, so what lies above runs on rank 0's
+// complete input (and on nothing on the other ranks, whose results nobody prints).
+
+#include <memory>
+
+#include "distributed/mpi_runtime.h"
+#include "distributed/split_coordinator.h"
+#include "execution/operator/physical_result_collector.h"
+
+namespace shears {
+
+/// Collects rows as the result collector does (its Sink and Combine).
+class PhysicalGather : public PhysicalResultCollector {
+ public:
+  /// `scan`: the counters of the distributed scan below.
+  PhysicalGather(std::vector<LogicalType> types, std::shared_ptr<MpiQueryShare> share,
+                 std::shared_ptr<DistributedScanStats> scan);
+
+  bool IsSource() const override { return true; }
+  std::unique_ptr<GlobalSinkState> GetGlobalSinkState(ExecutionContext& context) const override;
+  void Finalize(ExecutionContext& context, GlobalSinkState& global) const override;
+
+  std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
+  bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
+               LocalSourceState& local) const override;
+
+  std::string Describe() const override;
+  /// One line per rank: rows, bytes sent, files read and their bytes.
+  std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
+      ExecutionContext& context) const override;
+
+ private:
+  std::shared_ptr<MpiQueryShare> share_;
+  std::shared_ptr<DistributedScanStats> scan_;
+};
+
+}  // namespace shears
