@@ -245,18 +245,26 @@ int main(int argc, char** argv) {
     options.timer = timer;
     options.mode = format_option->count() == 0 && interactive ? shears::OutputFormat::kBox
                                                               : shears::ParseOutputFormat(format);
-    auto database = dbdir.empty() ? std::make_unique<shears::Database>()
-                                  : std::make_unique<shears::Database>(dbdir);
-    shears::Connection connection(*database);
-    std::ostream discard(nullptr);
+    auto open_database = [&] {
+      return dbdir.empty() ? std::make_unique<shears::Database>()
+                           : std::make_unique<shears::Database>(dbdir);
+    };
+    std::unique_ptr<shears::Database> database;
 #ifdef SHEARS_WITH_MPI
     if (distributed) {
       mpi = std::make_unique<shears::MpiRuntime>(&argc, &argv);
       quiet = mpi->rank() != 0;
-      // One rank is a plain shears.
-      if (mpi->size() > 1) connection.SetScaleOut(mpi.get());
+      // Rank 0 creates a missing catalog.db before the others open it.
+      mpi->RankZeroFirst([&] { database = open_database(); });
     }
 #endif
+    if (!database) database = open_database();
+    shears::Connection connection(*database);
+#ifdef SHEARS_WITH_MPI
+    // One rank is a plain shears.
+    if (mpi && mpi->size() > 1) connection.SetScaleOut(mpi.get());
+#endif
+    std::ostream discard(nullptr);
     shears::Shell shell(connection, quiet ? discard : std::cout, quiet ? discard : std::cerr,
                         options);
     if (!sql_file.empty()) {

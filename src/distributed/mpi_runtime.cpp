@@ -32,6 +32,22 @@ MpiRuntime::~MpiRuntime() {
   MPI_Finalize();
 }
 
+void MpiRuntime::RankZeroFirst(const std::function<void()>& run) {
+  if (rank_ != 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    run();
+    return;
+  }
+  std::exception_ptr error;
+  try {
+    run();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (error) std::rethrow_exception(error);
+}
+
 void MpiRuntime::AgreeOnPlan(uint64_t fingerprint, bool failed) {
   // One all-reduce with MAX: max(f) and max(~f) == ~min(f) tell whether all fingerprints are
   // equal; max(failed) whether any rank failed, max(!failed) whether any succeeded.

@@ -34,6 +34,10 @@ class MpiRuntime : public ScaleOut {
   int rank() const { return rank_; }
   int size() const { return size_; }
 
+  /// Runs `run` on rank 0, then (after a barrier) on the other ranks: for what rank 0 must
+  /// create before the others read it. Rank 0's error is rethrown after the barrier.
+  void RankZeroFirst(const std::function<void()>& run);
+
   PhysicalOperatorPtr Distribute(PhysicalOperatorPtr plan) override;
   void PlanFailed(const std::exception& error) override;
   void RunOnce(const std::function<void()>& run) override;

@@ -2,13 +2,15 @@
 // The coordinator of a distributed scan, as in Flink's FLIP-248: rank 0 enumerates the fact
 // scan's files once its dynamic filters are known (the scan starts after the joins that filter
 // it built their sides, and pruned partitions never reach the list), then hands them out on
-// request, largest first; a rank that finishes a file asks for the next, so bytes balance by
-// demand. Requests go over their own communicator; rank 0 answers them from a thread while its
-// own scan threads take files from the same queue.
+// request, largest first; a rank that runs out of files asks for more, so bytes balance by
+// demand. An answer holds a share of the bytes left (guided self-scheduling: large chunks
+// first, single files at the end), so round trips stay few. Requests go over their own
+// communicator; rank 0 answers them from a thread while its own scan threads take files from the
+// same queue.
 //
-//   rank r > 0:  kRequest -> rank 0,  rank 0 -> kReply (a file index, or -1: none left)
+//   rank r > 0:  kRequest -> rank 0,  rank 0 -> kReply (file indexes; none: none left)
 //                kRequest carrying -1 when r stops asking early (LIMIT reached)
-// The coordinator ends when every other rank got its -1 or said it stopped.
+// The coordinator ends when every other rank got an empty answer or said it stopped.
 
 #include <deque>
 #include <memory>
