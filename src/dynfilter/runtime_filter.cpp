@@ -1,6 +1,8 @@
 #include "dynfilter/runtime_filter.h"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <chrono>
 #include <cstdint>
 
@@ -20,6 +22,29 @@ std::string RuntimeFilterKindName(uint8_t kinds) {
   add(kRuntimeFilterBloom, "bloom");
   add(kRuntimeFilterRange, "range");
   return out.empty() ? "none" : out;
+}
+
+const char* RuntimeFilterProbeFormName(RuntimeFilterProbeForm form) {
+  switch (form) {
+    case RuntimeFilterProbeForm::kBitmap:
+      return "bitmap";
+    case RuntimeFilterProbeForm::kLinear:
+      return "linear";
+    case RuntimeFilterProbeForm::kIntTable:
+      return "int_table";
+    case RuntimeFilterProbeForm::kStringSet:
+      return "string_set";
+    case RuntimeFilterProbeForm::kBloom:
+      return "bloom";
+    default:
+      return "none";
+  }
+}
+
+std::string RowsText(const RuntimeFilter& filter) {
+  if (!filter.rows_skipped_reason().empty())
+    return "rows not tested: " + filter.rows_skipped_reason();
+  return std::string("rows probed by ") + RuntimeFilterProbeFormName(filter.probe_form());
 }
 
 RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types)
@@ -174,6 +199,7 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
     string_set_.clear();
     return;
   }
+  ChooseProbeForm(limits);
   if (!exact) {
     int_set_.clear();
     string_set_.clear();
@@ -184,8 +210,66 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   disabled_reason_.clear();
 }
 
+namespace {
+
+constexpr uint64_t kFibonacci = 0x9E3779B97F4A7C15ull;  // 2^64 / golden ratio, odd
+
+inline size_t TableSlot(int64_t key, int shift) {
+  return static_cast<size_t>((static_cast<uint64_t>(key) * kFibonacci) >> shift);
+}
+
+}  // namespace
+
+void RuntimeFilter::ChooseProbeForm(const RuntimeFilterLimits& limits) {
+  form_ = RuntimeFilterProbeForm::kNone;
+  if (distinct_ == 0) return;
+  if (!IntegerKeys() || !exact_possible_ || int_set_.empty()) {
+    form_ = (kinds_ & kRuntimeFilterExactSet) ? RuntimeFilterProbeForm::kStringSet
+                                              : RuntimeFilterProbeForm::kBloom;
+    return;
+  }
+  // Integer keys, all known (also when the kind is bloom: the set was kept up to 2^20 keys).
+  const auto [lo, hi] = std::minmax_element(int_set_.begin(), int_set_.end());
+  const int64_t min = *lo, max = *hi;
+  const uint64_t span = static_cast<uint64_t>(max) - static_cast<uint64_t>(min) + 1;
+  if (span != 0 && span <= limits.max_bitmap_bits) {
+    bitmap_.assign(span / 64 + 1, 0);  // + 1: the spare zero bit at offset span
+    bitmap_base_ = min;
+    bitmap_span_ = span;
+    for (int64_t key : int_set_) {
+      const uint64_t offset = static_cast<uint64_t>(key) - static_cast<uint64_t>(min);
+      bitmap_[offset >> 6] |= uint64_t{1} << (offset & 63);
+    }
+    form_ = RuntimeFilterProbeForm::kBitmap;
+  } else if (!(kinds_ & kRuntimeFilterExactSet)) {
+    form_ = RuntimeFilterProbeForm::kBloom;  // many sparse keys: one cache line a probe
+  } else if (int_set_.size() <= std::min(limits.max_linear_keys, kRuntimeFilterMaxLinearKeys)) {
+    linear_.assign(int_set_.begin(), int_set_.end());
+    linear_.resize(kRuntimeFilterMaxLinearKeys, linear_[0]);  // repeats never add a match
+    form_ = RuntimeFilterProbeForm::kLinear;
+  } else {
+    size_t slots = 16;
+    while (slots < 2 * int_set_.size())
+      slots *= 2;
+    table_shift_ = 64 - std::countr_zero(slots);
+    // A value no key has marks the free slots.
+    table_empty_ = INT64_MIN;
+    while (int_set_.contains(table_empty_))
+      table_empty_++;
+    table_.assign(slots, table_empty_);
+    for (int64_t key : int_set_) {
+      size_t slot = TableSlot(key, table_shift_);
+      while (table_[slot] != table_empty_)
+        slot = (slot + 1) & (slots - 1);
+      table_[slot] = key;
+    }
+    form_ = RuntimeFilterProbeForm::kIntTable;
+  }
+}
+
 size_t RuntimeFilter::bytes() const {
   size_t bytes = bloom_ ? bloom_->bytes().size() : 0;
+  bytes += (bitmap_.size() + linear_.size() + table_.size()) * sizeof(uint64_t);
   bytes += int_set_.size() * sizeof(int64_t);
   for (const auto& s : string_set_)
     bytes += s.size() + sizeof(std::string);
@@ -230,29 +314,68 @@ idx_t Dispatch(idx_t count, const uint32_t* sel, const std::vector<const Vector*
 
 }  // namespace
 
+template <class T>
+idx_t RuntimeFilter::ProbeIntegers(const std::vector<const Vector*>& keys, idx_t count,
+                                   const uint32_t* sel, uint32_t* out_sel) const {
+  const T* data = keys[0]->data<T>();
+  switch (form_) {
+    case RuntimeFilterProbeForm::kBitmap: {
+      const uint64_t* bits = bitmap_.data();
+      const uint64_t base = static_cast<uint64_t>(bitmap_base_), span = bitmap_span_;
+      return Dispatch(count, sel, keys, out_sel, [=](uint32_t row) {
+        // Wraps for values below the base; every offset past the span reads the spare bit.
+        const uint64_t offset =
+            std::min(static_cast<uint64_t>(static_cast<int64_t>(data[row])) - base, span);
+        return static_cast<idx_t>((bits[offset >> 6] >> (offset & 63)) & 1);
+      });
+    }
+    case RuntimeFilterProbeForm::kLinear: {
+      std::array<int64_t, kRuntimeFilterMaxLinearKeys> set;
+      std::copy(linear_.begin(), linear_.end(), set.begin());
+      return Dispatch(count, sel, keys, out_sel, [&](uint32_t row) {
+        const int64_t value = data[row];
+        idx_t hit = 0;
+        for (int64_t key : set)
+          hit |= value == key;
+        return hit;
+      });
+    }
+    default: {  // kIntTable
+      const int64_t* table = table_.data();
+      const int64_t empty = table_empty_;
+      const size_t mask = table_.size() - 1;
+      const int shift = table_shift_;
+      return Dispatch(count, sel, keys, out_sel, [=](uint32_t row) {
+        const int64_t value = data[row];
+        for (size_t slot = TableSlot(value, shift);; slot = (slot + 1) & mask) {
+          // A value equal to the free-slot marker stops at the first free slot: not a key.
+          if (table[slot] == value) return static_cast<idx_t>(value != empty);
+          if (table[slot] == empty) return idx_t{0};
+        }
+      });
+    }
+  }
+}
+
 idx_t RuntimeFilter::Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
                            uint32_t* out_sel, std::vector<uint64_t>& hashes) const {
   if (distinct_ == 0) return 0;  // nothing can join
-  if (kinds_ & kRuntimeFilterExactSet) {
-    const Vector& v = *keys[0];
-    switch (v.type().physical()) {
-      case PhysicalType::kInt32: {
-        const int32_t* data = v.data<int32_t>();
-        return Dispatch(count, sel, keys, out_sel,
-                        [&](uint32_t row) { return int_set_.contains(data[row]); });
-      }
-      case PhysicalType::kInt64: {
-        const int64_t* data = v.data<int64_t>();
-        return Dispatch(count, sel, keys, out_sel,
-                        [&](uint32_t row) { return int_set_.contains(data[row]); });
-      }
-      default: {
-        const StringRef* data = v.data<StringRef>();
-        return Dispatch(count, sel, keys, out_sel, [&](uint32_t row) {
-          return string_set_.contains(absl::string_view(data[row].ptr, data[row].len));
-        });
-      }
+  switch (form_) {
+    case RuntimeFilterProbeForm::kBitmap:
+    case RuntimeFilterProbeForm::kLinear:
+    case RuntimeFilterProbeForm::kIntTable:
+      return keys[0]->type().physical() == PhysicalType::kInt32
+                 ? ProbeIntegers<int32_t>(keys, count, sel, out_sel)
+                 : ProbeIntegers<int64_t>(keys, count, sel, out_sel);
+    case RuntimeFilterProbeForm::kStringSet: {
+      const StringRef* data = keys[0]->data<StringRef>();
+      return Dispatch(count, sel, keys, out_sel, [&](uint32_t row) {
+        return static_cast<idx_t>(
+            string_set_.contains(absl::string_view(data[row].ptr, data[row].len)));
+      });
     }
+    default:
+      break;
   }
   // Bloom: hash the batch up to the last selected row (vectorized), then test.
   const idx_t rows = sel ? (count ? *std::max_element(sel, sel + count) + 1 : 0) : count;

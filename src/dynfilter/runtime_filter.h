@@ -15,6 +15,11 @@
 //               key, one cache line per probe) over the join's own key hash
 //   range       min/max of each key column, kept next to either, for statistics pruning
 // A filter never drops a row whose key the join could match; NULL keys never match.
+//
+// The row probe form is chosen in Finish too (RuntimeFilterProbeForm), so probing a batch is
+// one tight loop without hashing through a generic set: integer keys spanning a small dense
+// range test a bitmap (also in place of a bloom filter: it is exact), a few integer keys a
+// linear scan, more an open-addressing table with a multiplicative hash.
 
 #include <absl/container/flat_hash_set.h>
 
@@ -38,6 +43,23 @@ enum RuntimeFilterKind : uint8_t {
 /// "exact_set+range", "bloom+range", "empty", "none".
 std::string RuntimeFilterKindName(uint8_t kinds);
 
+/// How rows are tested (the kind says what the filter summarizes; this, how it is probed).
+enum class RuntimeFilterProbeForm : uint8_t {
+  kNone,       // not built, disabled or empty
+  kBitmap,     // integer keys, one bit per value of [min, max]
+  kLinear,     // a few integer keys, compared one by one
+  kIntTable,   // integer keys: open addressing, multiplicative hash
+  kStringSet,  // string keys
+  kBloom,      // the bloom filter over the join's key hash
+};
+const char* RuntimeFilterProbeFormName(RuntimeFilterProbeForm form);
+
+/// Integer keys whose max - min is below this many bits are probed with a bitmap (512 KiB at
+/// most: about the join's own direct array for such keys).
+inline constexpr uint64_t kRuntimeFilterMaxBitmapBits = uint64_t{1} << 22;
+/// At most this many integer keys outside a bitmap's range: compared one by one.
+inline constexpr size_t kRuntimeFilterMaxLinearKeys = 8;
+
 /// Limits the build uses to choose the kind.
 struct RuntimeFilterLimits {
   /// More distinct keys than this: the filter is not applied (the build was larger than
@@ -47,6 +69,10 @@ struct RuntimeFilterLimits {
   uint64_t max_exact_keys = 1024;
   /// Target false-positive probability of the bloom filter (sized for the distinct keys).
   double bloom_fpp = 0.01;
+  /// Probe forms of integer keys (RuntimeFilterProbeForm): a bitmap when max - min is below
+  /// this many bits, else a linear scan of at most max_linear_keys keys.
+  uint64_t max_bitmap_bits = kRuntimeFilterMaxBitmapBits;
+  size_t max_linear_keys = kRuntimeFilterMaxLinearKeys;
 };
 
 /// When the join key is computed from the scan column by an invertible integer computation
@@ -117,10 +143,18 @@ class RuntimeFilter {
   void Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,
               uint64_t distinct_keys = 0);
   void Disable(std::string reason) { disabled_reason_ = std::move(reason); }
+  /// Keeps the filter for partitions, row groups and pages but stops the scan testing rows
+  /// (`auto` mode, when the join's own probe is as cheap as the filter's).
+  void SkipRows(std::string reason) { rows_skipped_reason_ = std::move(reason); }
 
   // ---- probe ----
 
   bool enabled() const { return disabled_reason_.empty(); }
+  /// Whether scans test rows with it (partitions, row groups and pages are pruned whenever
+  /// it is enabled).
+  bool applies_to_rows() const { return enabled() && rows_skipped_reason_.empty(); }
+  const std::string& rows_skipped_reason() const { return rows_skipped_reason_; }
+  RuntimeFilterProbeForm probe_form() const { return form_; }
   const std::string& disabled_reason() const { return disabled_reason_; }
   uint8_t kinds() const { return kinds_; }
   /// True when the build side produced no key at all: nothing can join.
@@ -155,8 +189,23 @@ class RuntimeFilter {
   bool IntegerKeys() const;
   static int64_t IntegerAt(const Vector& v, idx_t row);
 
+  void ChooseProbeForm(const RuntimeFilterLimits& limits);
+  template <class T>
+  idx_t ProbeIntegers(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
+                      uint32_t* out_sel) const;
+
   std::vector<LogicalType> key_types_;
   std::string disabled_reason_ = "not built yet";
+  std::string rows_skipped_reason_;
+  RuntimeFilterProbeForm form_ = RuntimeFilterProbeForm::kNone;
+  // Probe forms for integer keys (see ChooseProbeForm).
+  std::vector<uint64_t> bitmap_;  // bit i: value bitmap_base_ + i; one spare zero bit at the end
+  int64_t bitmap_base_ = 0;
+  uint64_t bitmap_span_ = 0;     // values covered; offsets past it test the spare bit
+  std::vector<int64_t> linear_;  // kLinear: the keys, padded to kRuntimeFilterMaxLinearKeys
+  std::vector<int64_t> table_;   // kIntTable: power-of-two slots, table_empty_ marks a free one
+  int64_t table_empty_ = 0;
+  int table_shift_ = 64;
   uint8_t kinds_ = 0;
   // Build state: the hashes of every key added (for the bloom filter, sized when the distinct
   // count is known), and the exact set while it stays small.
@@ -171,5 +220,8 @@ class RuntimeFilter {
   double build_ms_ = 0;
   mutable RuntimeFilterCounters counters_;
 };
+
+/// For EXPLAIN: "rows probed by <form>" or "rows not tested: <why>".
+std::string RowsText(const RuntimeFilter& filter);
 
 }  // namespace shears

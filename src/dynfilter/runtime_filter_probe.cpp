@@ -42,7 +42,7 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
   for (size_t i = 0; i < probes_.size() && count > 0; i++) {
     auto& probe = probes_[i];
     const RuntimeFilter* filter = probe.filter;
-    if (!filter || !filter->enabled()) continue;
+    if (!filter || !filter->applies_to_rows()) continue;
     auto& counters = filter->counters();
     if (probe.paused_rows_left > 0) {
       probe.paused_rows_left -= std::min<uint64_t>(probe.paused_rows_left, count);

@@ -328,6 +328,7 @@ BoundExprPtr Binder::BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprCon
 LogicalOperatorPtr Binder::PlanSubqueries(
     LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs,
     const std::function<BoundExprPtr(BoundExprPtr)>& to_outer) {
+  LogicalOperatorPtr input;
   std::function<void(BoundExprPtr&)> replace = [&](BoundExprPtr& e) {
     for (BoundExprPtr* child : e->Children()) {
       if (*child) replace(*child);
@@ -335,11 +336,17 @@ LogicalOperatorPtr Binder::PlanSubqueries(
     if (e->kind != BoundExprKind::kSubquery) return;
     auto& info = *static_cast<BoundSubquery&>(*e).info;
     if (!info.result) {
+      // Each subquery joins the plan one to one: the plan as it came has the same rows.
+      if (!input) input = CopyPlanAsIs(*plan);
+      const LogicalOperator* saved = domain_source_;
+      domain_source_ = input.get();
       try {
         plan = PlanSubquery(std::move(plan), info, to_outer);
       } catch (const Error&) {
+        domain_source_ = saved;
         RethrowAt(info.location);
       }
+      domain_source_ = saved;
     }
     const std::string alias = e->alias;
     e = info.result->Copy();
@@ -614,8 +621,9 @@ LogicalOperatorPtr Binder::PlanFlattenedSubquery(
     missing_value =
         ValueOverNoRows(*static_cast<LogicalProjection&>(*info.plan).expressions[0], *aggregate);
   }
-  FlattenedSubquery flat = FlattenDependentJoin(*this, *plan, std::move(info.plan), to_outer,
-                                                missing_value ? aggregate : nullptr);
+  FlattenedSubquery flat =
+      FlattenDependentJoin(*this, *plan, std::move(info.plan), to_outer,
+                           missing_value ? aggregate : nullptr, domain_source_);
   info.plan = std::move(flat.plan);
   // Correlated only with queries further out: uncorrelated here (the outer columns stay in
   // the plan, which the enclosing query decorrelates in turn).
@@ -697,8 +705,9 @@ LogicalOperatorPtr Binder::PlanFlattenedSubquery(
   subplans[0] = std::move(info.plan);
   keys[0] = std::move(flat.keys);
   {
-    FlattenedSubquery second = FlattenDependentJoin(
-        *this, *plan, BindQueryNode(*info.ast->query, info.scope).plan, to_outer);
+    LogicalOperatorPtr rebound = BindQueryNode(*info.ast->query, info.scope).plan;
+    FlattenedSubquery second =
+        FlattenDependentJoin(*this, *plan, std::move(rebound), to_outer, nullptr, domain_source_);
     subplans[1] = std::move(second.plan);
     keys[1] = std::move(second.keys);
   }

@@ -133,6 +133,9 @@ class Binder {
   };
   std::vector<RecursiveCte> recursive_ctes_;
   int next_cte_id_ = 0;
+  /// While PlanSubqueries joins a clause's subqueries: its input plan as it came (a copy),
+  /// where decorrelation computes domains from (see FlattenDependentJoin).
+  const LogicalOperator* domain_source_ = nullptr;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

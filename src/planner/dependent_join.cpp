@@ -388,7 +388,7 @@ class Flattener {
   }
 
   Binder& binder_;
-  const LogicalOperator& outer_;
+  const LogicalOperator& outer_;           // the domain's source
   Bindings correlated_;                    // columns of the outer plan the subquery uses
   std::vector<BoundExprPtr> outer_exprs_;  // each as an expression over the outer plan
   const LogicalAggregate* only_matched_;
@@ -399,7 +399,8 @@ class Flattener {
 FlattenedSubquery FlattenDependentJoin(Binder& binder, const LogicalOperator& outer,
                                        LogicalOperatorPtr subquery,
                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer,
-                                       const LogicalAggregate* only_matched) {
+                                       const LogicalAggregate* only_matched,
+                                       const LogicalOperator* domain_source) {
   const auto inner_tables = ProducedTables(*subquery);
   const auto outer_tables = ProducedTables(outer);
   Bindings correlated;
@@ -445,11 +446,12 @@ FlattenedSubquery FlattenDependentJoin(Binder& binder, const LogicalOperator& ou
     for (const auto& child : op.children)
       check_volatile(*child);
   };
-  check_volatile(outer);
+  check_volatile(domain_source ? *domain_source : outer);
   std::vector<BoundExprPtr> key_exprs;
   for (const auto& e : outer_exprs)
     key_exprs.push_back(e->Copy());
-  Flattener flattener(binder, outer, correlated, std::move(outer_exprs), only_matched);
+  Flattener flattener(binder, domain_source ? *domain_source : outer, correlated,
+                      std::move(outer_exprs), only_matched);
   const Bindings domain = flattener.PushOrCross(subquery);
   for (size_t i = 0; i < domain.size(); i++) {
     const LogicalType type = key_exprs[i]->type;

@@ -28,13 +28,17 @@ struct FlattenedSubquery {
 
 /// Decorrelates `subquery` from `outer`, the plan whose columns it uses; `to_outer` (may be
 /// empty) maps those columns to columns of `outer` (GROUP BY columns above an aggregate).
-/// NotSupportedError for the few shapes it cannot rewrite. `only_matched`: an aggregate
-/// without GROUP BY of `subquery` that gets no row for domain values no row matched (the
+/// NotSupportedError for the few shapes it cannot rewrite. `domain_source` (null: `outer`) is
+/// a plan with the same rows of the correlated columns that the domain is computed from: the
+/// outer plan before the clause's earlier subqueries joined it one to one, so that each
+/// subquery of a select list does not compute the domain of all earlier ones. `only_matched`: an
+/// aggregate without GROUP BY of `subquery` that gets no row for domain values no row matched (the
 /// caller supplies their value), saving the join with the domain that would add them.
 FlattenedSubquery FlattenDependentJoin(Binder& binder, const LogicalOperator& outer,
                                        LogicalOperatorPtr subquery,
                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer,
-                                       const LogicalAggregate* only_matched = nullptr);
+                                       const LogicalAggregate* only_matched = nullptr,
+                                       const LogicalOperator* domain_source = nullptr);
 
 /// The tables (operator indices) whose columns `op` or one of its descendants produces.
 std::set<uint32_t> ProducedTables(const LogicalOperator& op);

@@ -23,10 +23,11 @@ std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
   return out;
 }
 
-LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder& binder,
+LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder* binder,
                             std::map<uint32_t, uint32_t>& remap) {
   auto fresh = [&](uint32_t index) {
-    const uint32_t copy = binder.NewTableIndex();
+    if (!binder) return index;
+    const uint32_t copy = binder->NewTableIndex();
     remap[index] = copy;
     return copy;
   };
@@ -137,7 +138,7 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder& binder,
   throw InternalError("CopyPlan: unknown logical operator");
 }
 
-LogicalOperatorPtr CopyTree(const LogicalOperator& op, Binder& binder,
+LogicalOperatorPtr CopyTree(const LogicalOperator& op, Binder* binder,
                             std::map<uint32_t, uint32_t>& remap) {
   LogicalOperatorPtr copy = CopyNode(op, binder, remap);
   copy->estimated_rows = op.estimated_rows;
@@ -150,7 +151,7 @@ LogicalOperatorPtr CopyTree(const LogicalOperator& op, Binder& binder,
 
 LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
                             std::map<uint32_t, uint32_t>& remap) {
-  LogicalOperatorPtr copy = CopyTree(op, binder, remap);
+  LogicalOperatorPtr copy = CopyTree(op, &binder, remap);
   // Children are copied after their parents: rewrite the columns once every index is known.
   std::function<void(LogicalOperator&)> rewrite = [&](LogicalOperator& node) {
     for (BoundExprPtr* e : node.Expressions())
@@ -160,6 +161,11 @@ LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
   };
   rewrite(*copy);
   return copy;
+}
+
+LogicalOperatorPtr CopyPlanAsIs(const LogicalOperator& op) {
+  std::map<uint32_t, uint32_t> none;
+  return CopyTree(op, nullptr, none);
 }
 
 }  // namespace shears

@@ -16,6 +16,10 @@ class Binder;
 LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
                             std::map<uint32_t, uint32_t>& remap);
 
+/// A copy of `op` with the same table indices: a template for CopyPlan, never to stand in the
+/// same plan as `op`.
+LogicalOperatorPtr CopyPlanAsIs(const LogicalOperator& op);
+
 /// Rewrites every column of `expr` produced by a table in `remap` to its new table index.
 void RemapBindings(BoundExpr& expr, const std::map<uint32_t, uint32_t>& remap);
 

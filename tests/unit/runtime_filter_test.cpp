@@ -6,7 +6,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
 #include <random>
+
+#include <absl/container/flat_hash_set.h>
 
 #include "common/error.h"
 #include "execution/row_layout.h"
@@ -236,18 +240,214 @@ idx_t ApplyBatch(RuntimeFilterProbes& probes, int64_t key) {
   return probes.Apply(batch, nullptr, &dropped);
 }
 
+// ---- probe forms: each must give the same rows as the exact answer (bloom: a superset) ----
+
+// Limits that force one probe form for integer keys.
+RuntimeFilterLimits FormLimits(RuntimeFilterProbeForm form) {
+  RuntimeFilterLimits limits;
+  limits.max_exact_keys = 1 << 20;
+  if (form != RuntimeFilterProbeForm::kBitmap) limits.max_bitmap_bits = 0;
+  if (form != RuntimeFilterProbeForm::kLinear) limits.max_linear_keys = 0;
+  if (form == RuntimeFilterProbeForm::kBloom) limits.max_exact_keys = 0;
+  return limits;
+}
+
+// Writes `values` into a vector of `type` (INTEGER-like: int32, else int64); nullopt: NULL.
+Vector IntegerVector(const LogicalType& type, const std::vector<std::optional<int64_t>>& values) {
+  Vector v(type, std::max<idx_t>(values.size(), 1));
+  for (size_t i = 0; i < values.size(); i++) {
+    if (!values[i]) {
+      v.validity().SetNull(i);
+    } else if (type.physical() == PhysicalType::kInt32) {
+      v.data<int32_t>()[i] = static_cast<int32_t>(*values[i]);
+    } else {
+      v.data<int64_t>()[i] = *values[i];
+    }
+  }
+  return v;
+}
+
+TEST(RuntimeFilterProbeFormTest, IntegerFormsAgreeOnRandomKeys) {
+  std::mt19937_64 rng(42);
+  const LogicalType types[] = {LogicalType::Integer(), LogicalType::Date(), LogicalType::Bigint(),
+                               LogicalType::Timestamp(), LogicalType::Decimal(18, 2)};
+  for (const LogicalType& type : types) {
+    const bool narrow = type.physical() == PhysicalType::kInt32;
+    const int64_t lowest = narrow ? INT32_MIN : INT64_MIN;
+    const int64_t highest = narrow ? INT32_MAX : INT64_MAX;
+    // Key sets: dense around zero (negative keys), few keys at the extremes, many sparse huge.
+    std::vector<std::vector<int64_t>> key_sets;
+    key_sets.push_back(Range(-300, 700));
+    key_sets.push_back({lowest, -1, 0, highest});
+    key_sets.push_back({lowest, lowest + 1, highest - 1, highest, 5, -5, 1 << 30, -(1 << 30), 77});
+    std::vector<int64_t> sparse;
+    for (int i = 0; i < 500; i++)
+      sparse.push_back(static_cast<int64_t>(rng()) >> (narrow ? 32 : 0));
+    key_sets.push_back(sparse);
+    for (const auto& keys : key_sets) {
+      const absl::flat_hash_set<int64_t> truth(keys.begin(), keys.end());
+      // Probe rows: keys, neighbours of keys, random values, the extremes, NULLs.
+      std::vector<std::optional<int64_t>> values;
+      for (int i = 0; i < 3000; i++) {
+        const int64_t key = keys[rng() % keys.size()];
+        switch (rng() % 5) {
+          case 0:
+            values.push_back(key);
+            break;
+          case 1:
+            values.push_back(key == highest ? key : key + 1);
+            break;
+          case 2:
+            values.push_back(static_cast<int64_t>(rng()) >> (narrow ? 32 : 0));
+            break;
+          case 3:
+            values.push_back(rng() % 2 ? lowest : highest);
+            break;
+          default:
+            values.push_back(std::nullopt);
+        }
+      }
+      Vector probe = IntegerVector(type, values);
+      std::vector<uint32_t> expected;
+      for (size_t i = 0; i < values.size(); i++) {
+        if (values[i] && truth.contains(*values[i])) expected.push_back(i);
+      }
+      std::vector<uint32_t> sel;  // every third row
+      std::vector<uint32_t> expected_sel;
+      for (uint32_t i = 0; i < values.size(); i += 3) {
+        sel.push_back(i);
+        if (values[i] && truth.contains(*values[i])) expected_sel.push_back(i);
+      }
+      Vector build = IntegerVector(type, {keys.begin(), keys.end()});
+      for (auto form : {RuntimeFilterProbeForm::kBitmap, RuntimeFilterProbeForm::kLinear,
+                        RuntimeFilterProbeForm::kIntTable, RuntimeFilterProbeForm::kBloom}) {
+        RuntimeFilter filter({type});
+        filter.Add({&build}, keys.size());
+        filter.Finish(FormLimits(form), keys.size(), 0);
+        ASSERT_TRUE(filter.enabled());
+        const uint64_t width =  // max - min: span - 1, which cannot wrap
+            static_cast<uint64_t>(*std::max_element(keys.begin(), keys.end())) -
+            static_cast<uint64_t>(*std::min_element(keys.begin(), keys.end()));
+        // A form is used only when it fits; else the next one is.
+        if ((form == RuntimeFilterProbeForm::kBitmap && width >= kRuntimeFilterMaxBitmapBits) ||
+            (form == RuntimeFilterProbeForm::kLinear && truth.size() > kRuntimeFilterMaxLinearKeys))
+          continue;
+        SCOPED_TRACE(std::string(RuntimeFilterProbeFormName(form)) + " " + type.ToString() +
+                     " keys " + std::to_string(keys.size()));
+        ASSERT_EQ(filter.probe_form(), form);
+        const auto all = Survivors(filter, probe, values.size());
+        const auto some = Survivors(filter, probe, sel.size(), sel.data());
+        if (form == RuntimeFilterProbeForm::kBloom) {
+          EXPECT_TRUE(std::includes(all.begin(), all.end(), expected.begin(), expected.end()));
+          EXPECT_TRUE(
+              std::includes(some.begin(), some.end(), expected_sel.begin(), expected_sel.end()));
+          for (uint32_t row : all)
+            EXPECT_TRUE(values[row].has_value());
+        } else {
+          EXPECT_EQ(all, expected);
+          EXPECT_EQ(some, expected_sel);
+        }
+      }
+    }
+  }
+}
+
+TEST(RuntimeFilterProbeFormTest, DenseKeysUseABitmapEvenPastTheExactSetLimit) {
+  // 5,000 dense keys: too many for the exact set (the kind is bloom) yet exact as a bitmap.
+  auto filter = Build(Range(1000, 6000));
+  EXPECT_EQ(filter->kinds(), kRuntimeFilterBloom | kRuntimeFilterRange);
+  EXPECT_EQ(filter->probe_form(), RuntimeFilterProbeForm::kBitmap);
+  Vector probe = Int64s({999, 1000, 5999, 6000, -1, INT64_MAX, INT64_MIN, 3000});
+  EXPECT_EQ(Survivors(*filter, probe, 8), (std::vector<uint32_t>{1, 2, 7}));
+  // Sparse keys past the exact set limit stay a bloom filter (no huge table).
+  std::vector<int64_t> sparse;
+  for (int64_t i = 0; i < 5000; i++)
+    sparse.push_back(i * 1'000'003);
+  EXPECT_EQ(Build(sparse)->probe_form(), RuntimeFilterProbeForm::kBloom);
+  // Few sparse keys: the linear scan; more: the table.
+  EXPECT_EQ(Build({INT64_MIN, 0, INT64_MAX})->probe_form(), RuntimeFilterProbeForm::kLinear);
+  std::vector<int64_t> hundred;
+  for (int64_t i = 0; i < 100; i++)
+    hundred.push_back(i * 1'000'000'007);
+  EXPECT_EQ(Build(hundred)->probe_form(), RuntimeFilterProbeForm::kIntTable);
+}
+
+TEST(RuntimeFilterProbeFormTest, StringSetAndBloomAgree) {
+  std::mt19937_64 rng(7);
+  std::vector<std::string> keys, values;
+  for (int i = 0; i < 200; i++)
+    keys.push_back("key" + std::to_string(rng() % 100000));
+  keys.push_back("");
+  for (int i = 0; i < 2000; i++)
+    values.push_back(rng() % 2 ? keys[rng() % keys.size()]
+                               : "key" + std::to_string(rng() % 100000));
+  const absl::flat_hash_set<std::string> truth(keys.begin(), keys.end());
+  Vector build(LogicalType::Varchar(), keys.size());
+  for (size_t i = 0; i < keys.size(); i++)
+    build.data<StringRef>()[i] = StringRef(std::string_view(keys[i]));
+  Vector probe(LogicalType::Varchar(), values.size());
+  std::vector<uint32_t> expected;
+  for (size_t i = 0; i < values.size(); i++) {
+    probe.data<StringRef>()[i] = StringRef(std::string_view(values[i]));
+    if (i % 7 == 0) {
+      probe.validity().SetNull(i);
+    } else if (truth.contains(values[i])) {
+      expected.push_back(i);
+    }
+  }
+  for (auto form : {RuntimeFilterProbeForm::kStringSet, RuntimeFilterProbeForm::kBloom}) {
+    RuntimeFilter filter({LogicalType::Varchar()});
+    filter.Add({&build}, keys.size());
+    RuntimeFilterLimits limits;
+    if (form == RuntimeFilterProbeForm::kBloom) limits.max_exact_keys = 0;
+    filter.Finish(limits, keys.size(), 0);
+    ASSERT_EQ(filter.probe_form(), form);
+    const auto all = Survivors(filter, probe, values.size());
+    if (form == RuntimeFilterProbeForm::kStringSet) {
+      EXPECT_EQ(all, expected);
+    } else {
+      EXPECT_TRUE(std::includes(all.begin(), all.end(), expected.begin(), expected.end()));
+      for (uint32_t row : all)
+        EXPECT_NE(row % 7, 0u);
+    }
+  }
+}
+
+// One scan thread's probes of filter 1 on batch column 0.
+struct OneFilterProbes {
+  explicit OneFilterProbes(DynamicFilterRegistry& registry) : targets(1), probes(targets, columns) {
+    targets[0].filter_id = 1;
+    targets[0].column_ids = {0};
+    probes.Refresh(registry);
+  }
+  std::vector<RuntimeFilterTarget> targets;
+  std::vector<std::vector<idx_t>> columns = {{0}};
+  RuntimeFilterProbes probes;
+};
+
+TEST(RuntimeFilterProbeTest, FilterKeptForStatisticsSkipsRows) {
+  // SkipRows: the scan passes every row untested; the filter still prunes by range.
+  auto filter = Build({1, 2, 3});
+  filter->SkipRows("test");
+  EXPECT_TRUE(filter->enabled());
+  EXPECT_FALSE(filter->applies_to_rows());
+  EXPECT_FALSE(filter->RangeMayMatch(0, Value::Bigint(10), Value::Bigint(20)));
+  DynamicFilterRegistry registry;
+  registry.PublishRuntime(1, std::move(filter));
+  OneFilterProbes one(registry);
+  RuntimeFilterProbes& probes = one.probes;
+  EXPECT_EQ(ApplyBatch(probes, 99), kBatchSize);
+  EXPECT_EQ(registry.FindRuntime(1)->counters().rows_tested.load(), 0u);
+}
+
 // A filter that drops nothing is paused after a window, re-checked on one batch after the
 // pause and resumed when that batch drops enough; each step is counted.
 TEST(RuntimeFilterProbeTest, PausesThenResumesOnASample) {
   DynamicFilterRegistry registry;
   registry.PublishRuntime(1, Build(Range(0, 10)));
   const RuntimeFilter& filter = *registry.FindRuntime(1);
-  std::vector<RuntimeFilterTarget> targets(1);
-  targets[0].filter_id = 1;
-  targets[0].column_ids = {0};
-  std::vector<std::vector<idx_t>> columns = {{0}};
-  RuntimeFilterProbes probes(targets, columns);
-  probes.Refresh(registry);
+  OneFilterProbes one(registry);
+  RuntimeFilterProbes& probes = one.probes;
   // A window of 8 batches whose keys all join: paused.
   for (int b = 0; b < 8; b++)
     EXPECT_EQ(ApplyBatch(probes, 5), kBatchSize);

@@ -297,6 +297,16 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
             ratio, filter->distinct_keys(), spec.probe_rows, spec.min_filter_ratio));
       }
     }
+    const RuntimeFilterProbeForm form = filter->probe_form();
+    const bool cheap_form = form == RuntimeFilterProbeForm::kBitmap ||
+                            form == RuntimeFilterProbeForm::kLinear ||
+                            form == RuntimeFilterProbeForm::kIntTable;
+    if (filter->enabled() && !spec.always && !filter->empty() && table.direct() &&
+        right_keys_.size() == 1 && cheap_form) {
+      // This join probes a direct array: a row dropped by the filter saves about what testing
+      // it costs. Partitions, row groups and pages are still pruned with it.
+      filter->SkipRows("the join probes a direct array for its dense key, as cheap as the filter");
+    }
     context.dynamic_filters().PublishRuntime(spec.filter_id, std::move(filter));
   }
 }
@@ -600,9 +610,10 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
     } else if (!filter->enabled()) {
       text = "not applied: " + filter->disabled_reason();
     } else {
-      text = fmt::format("{}, {} distinct keys, {} bytes, built in {:.3f} ms",
+      text = fmt::format("{}, {} distinct keys, {} bytes, built in {:.3f} ms; {}",
                          filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
-                         filter->distinct_keys(), filter->bytes(), filter->build_ms());
+                         filter->distinct_keys(), filter->bytes(), filter->build_ms(),
+                         RowsText(*filter));
     }
     out.emplace_back("runtime_filter_" + std::to_string(spec.filter_id), text);
   }

@@ -316,17 +316,18 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
       } else {
         const auto& c = filter->counters();
         text = fmt::format(
-            "{}, {} keys from {} build rows, {} bytes; rows tested {}, dropped {}, passed while "
+            "{}, {} keys from {} build rows, {} bytes, {}; rows tested {}, dropped {}, passed "
+            "while "
             "paused {} ({} pauses, {} re-checks on a sample, {} resumes); row groups skipped {} "
             "({} by "
             "Parquet bloom filters, {} by "
             "dictionaries); pages skipped {}; probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
-            filter->distinct_keys(), filter->build_rows(), filter->bytes(), c.rows_tested.load(),
-            c.rows_dropped.load(), c.rows_passed_paused.load(), c.pauses.load(), c.rechecks.load(),
-            c.resumes.load(), c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
-            c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(),
-            static_cast<double>(c.probe_nanos.load()) / 1e6);
+            filter->distinct_keys(), filter->build_rows(), filter->bytes(), RowsText(*filter),
+            c.rows_tested.load(), c.rows_dropped.load(), c.rows_passed_paused.load(),
+            c.pauses.load(), c.rechecks.load(), c.resumes.load(), c.row_groups_skipped.load(),
+            c.row_groups_skipped_bloom.load(), c.row_groups_skipped_dictionary.load(),
+            c.pages_skipped.load(), static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);
     }
