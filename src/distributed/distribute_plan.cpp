@@ -93,6 +93,23 @@ void Describe(const PhysicalOperator& op, std::string& out) {
 
 }  // namespace
 
+PhysicalOperatorPtr RankShare(PhysicalOperatorPtr plan, int rank) {
+  if (rank == 0) return plan;
+  // The gather's slot in its parent (or the root).
+  std::function<PhysicalOperatorPtr*(PhysicalOperatorPtr&)> find = [&](PhysicalOperatorPtr& op) {
+    if (dynamic_cast<PhysicalGather*>(op.get())) return &op;
+    for (auto& child : op->children()) {
+      if (auto* found = find(child)) return found;
+    }
+    return static_cast<PhysicalOperatorPtr*>(nullptr);
+  };
+  PhysicalOperatorPtr* gather = find(plan);
+  if (!gather) return plan;
+  auto share = std::make_unique<PhysicalNoRows>(plan->types());
+  share->AddChild(std::move(*gather));
+  return share;
+}
+
 uint64_t PlanFingerprint(const PhysicalOperator& plan) {
   std::string text;
   Describe(plan, text);

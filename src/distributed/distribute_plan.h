@@ -23,6 +23,10 @@ namespace shears {
 /// Rewrites `plan` for `share`'s rank; the plan unchanged when it scans no Parquet table.
 PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share);
 
+/// On a rank other than 0, what it must run of a plan DistributePlan rewrote: the gather and
+/// what lies below, under a PhysicalNoRows. The plan unchanged on rank 0 or without a gather.
+PhysicalOperatorPtr RankShare(PhysicalOperatorPtr plan, int rank);
+
 /// A fingerprint of the plan's shape and parameters, equal on ranks that planned alike.
 uint64_t PlanFingerprint(const PhysicalOperator& plan);
 

@@ -72,7 +72,7 @@ PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan) {
   share->size = size_;
   plan = DistributePlan(std::move(plan), share);
   AgreeOnPlan(PlanFingerprint(*plan), false);
-  return plan;
+  return RankShare(std::move(plan), rank_);
 }
 
 void MpiRuntime::PlanFailed(const std::exception& error) {

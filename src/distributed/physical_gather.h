@@ -38,4 +38,22 @@ class PhysicalGather : public PhysicalResultCollector {
   std::shared_ptr<DistributedScanStats> scan_;
 };
 
+/// What a rank other than 0 runs above its GATHER: nothing reaches it, and it gives no rows of
+/// the query's result types, so the operators above the gather (and the scans beside them)
+/// run on rank 0 alone.
+class PhysicalNoRows : public PhysicalOperator {
+ public:
+  explicit PhysicalNoRows(std::vector<LogicalType> types)
+      : PhysicalOperator("NO_ROWS", std::move(types)) {}
+  bool IsSink() const override { return true; }
+  bool IsSource() const override { return true; }
+  bool Sink(ExecutionContext&, Batch&, GlobalSinkState&, LocalSinkState&) const override {
+    return false;
+  }
+  bool GetData(ExecutionContext&, Batch&, GlobalSourceState&, LocalSourceState&) const override {
+    return false;
+  }
+  std::string Describe() const override { return "NO_ROWS (the rest of the plan runs on rank 0)"; }
+};
+
 }  // namespace shears
