@@ -36,9 +36,9 @@ for i in "${!NAMES[@]}"; do
       walls+=($((($(date +%s%N) - start) / 1000000)))
       times+=("$(grep -m1 -o 'Total time: [0-9.]*' <<<"$out" | awk '{ print $3 }')")
     done
-    bytes="$(grep -o 'bytes exchanged: [0-9]*' <<<"$out" | awk '{ print $3 }')"
+    bytes="$(grep -o 'bytes exchanged: [0-9]*' <<<"$out" | awk '{ print $3 }' || true)"
     files="$(grep -oE 'rank [0-9]+: [0-9]+ rows, [0-9]+ files \([0-9]+ bytes\)' <<<"$out" |
-      awk '{ gsub(/\(/, "", $7); printf "%s%s (%.0f)", (NR > 1 ? ", " : ""), $5, $7 / 1e6 }')"
+      awk '{ gsub(/\(/, "", $7); printf "%s%s (%.0f)", (NR > 1 ? ", " : ""), $5, $7 / 1e6 }' || true)"
     label=$([ "$np" = 0 ] && echo "alone" || echo "$np")
     printf "| %s | %s | %s | %s | %s | %s |\n" "${NAMES[$i]}" "$label" \
       "$(printf '%s\n' "${times[@]}" | median)" "$(printf '%s\n' "${walls[@]}" | median)" \

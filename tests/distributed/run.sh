@@ -121,6 +121,24 @@ code=$?
 set -e
 [ "$code" != 0 ] && [ "$code" != 124 ] || fail "a failing query exits with $code"
 grep -qE "^rank [0-9]+: .*Error" "$WORK/err" || fail "a failing query does not name its rank: $(head -n 3 "$WORK/err")"
+# A rank killed mid-run: mpirun ends every rank and names the dead one; nothing hangs.
+for ((i = 0; i < 30; i++)); do cat "$WORK/run.sql"; done >"$WORK/long.sql"
+set +e
+timeout 300 mpirun --oversubscribe -np 2 "$SHEARS" --distributed -f "$WORK/long.sql" --format csv \
+  >"$WORK/killed" 2>&1 </dev/null &
+launcher=$!
+sleep 3
+victim="$(pgrep -P "$(pgrep -P "$launcher" -x mpirun)" | sed -n 2p)"
+[ -n "$victim" ] && kill -9 "$victim"
+wait "$launcher"
+code=$?
+set -e
+if [ -z "$victim" ]; then
+  fail "no rank to kill (the run ended within 3 s)"
+else
+  [ "$code" != 0 ] && [ "$code" != 124 ] || fail "a killed rank: mpirun exits with $code"
+  grep -q "rank 1 .*exited on signal 9" "$WORK/killed" || fail "a killed rank is not named: $(grep -v '^$' "$WORK/killed" | tail -n 3)"
+fi
 # Without mpirun, --distributed is one rank: a plain shears.
 "$SHEARS" --distributed -c "SELECT count(*) FROM 'store_sales'" --format csv >"$WORK/single" 2>&1 ||
   fail "--distributed outside mpirun: $(cat "$WORK/single")"
