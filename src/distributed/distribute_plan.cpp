@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "distributed/physical_gather.h"
+#include "distributed/physical_shuffle.h"
 #include "distributed/split_coordinator.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
@@ -120,7 +121,8 @@ uint64_t PlanFingerprint(const PhysicalOperator& plan) {
   return hash;
 }
 
-PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share) {
+PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
+                                   const DistributeOptions& options) {
   // The fact scan: the table scan over the most bytes (the first such in plan order).
   std::vector<Step> path, best_path;
   PhysicalTableScan* fact = nullptr;
@@ -166,11 +168,27 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
 
   if (auto* agg = dynamic_cast<PhysicalHashAggregate*>(&breaker)) {
     if (auto final_agg = FinalAggregate(*agg)) {
-      // The breaker becomes the partial aggregate, under the gather and the final one.
+      // The breaker becomes the partial aggregate, under the final one.
       breaker.children()[child] = std::move(share_plan);
       final_agg->estimated_rows = breaker.estimated_rows;
-      final_agg->AddChild(gather_of(std::move(*slot)));
-      *slot = std::move(final_agg);
+      const size_t groups = agg->groups().size();
+      const bool shuffle =
+          groups > 0 && (options.shuffle_groups == 0 ||
+                         breaker.estimated_rows >= static_cast<double>(options.shuffle_groups));
+      if (!shuffle) {  // partial, gather, final at rank 0
+        final_agg->AddChild(gather_of(std::move(*slot)));
+        *slot = std::move(final_agg);
+        return plan;
+      }
+      // Partial, shuffle by the group keys, final on every rank, gather of the groups.
+      std::vector<idx_t> keys;
+      for (size_t g = 0; g < groups; g++)
+        keys.push_back(g);
+      auto exchange = std::make_unique<PhysicalShuffle>(breaker.types(), std::move(keys), share);
+      exchange->estimated_rows = breaker.estimated_rows;
+      exchange->AddChild(std::move(*slot));
+      final_agg->AddChild(std::move(exchange));
+      *slot = gather_of(std::move(final_agg));
       return plan;
     }
   }

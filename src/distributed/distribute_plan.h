@@ -10,8 +10,10 @@
 //     inner, left, semi, anti and mark joins) run on every rank's share; where the first
 //     operator needing all rows stands, a GATHER brings the rows to rank 0: an aggregate is
 //     split into a partial one below the gather and a final one above (count, sum, min, max,
-//     bool_and/or, any without DISTINCT), a top-N or LIMIT keeps each rank's first rows before
-//     the gather and merges them above; anything else gets all rows at rank 0.
+//     bool_and/or, any without DISTINCT), or, with many groups, a partial one, a SHUFFLE by
+//     group key and a final one on every rank below the gather; a top-N or LIMIT keeps each
+//     rank's first rows before the gather and merges them above; anything else gets all rows
+//     at rank 0.
 
 #include <memory>
 
@@ -20,8 +22,15 @@
 
 namespace shears {
 
+struct DistributeOptions {
+  /// An aggregate estimated to give at least this many groups is shuffled (setting
+  /// distributed.shuffle_groups).
+  int64_t shuffle_groups = 100'000;
+};
+
 /// Rewrites `plan` for `share`'s rank; the plan unchanged when it scans no Parquet table.
-PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share);
+PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
+                                   const DistributeOptions& options);
 
 /// On a rank other than 0, what it must run of a plan DistributePlan rewrote: the gather and
 /// what lies below, under a PhysicalNoRows. The plan unchanged on rank 0 or without a gather.

@@ -24,11 +24,13 @@ MpiRuntime::MpiRuntime(int* argc, char*** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size_);
   MPI_Comm_dup(MPI_COMM_WORLD, &splits_);
   MPI_Comm_dup(MPI_COMM_WORLD, &rows_);
+  MPI_Comm_dup(MPI_COMM_WORLD, &shuffle_);
 }
 
 MpiRuntime::~MpiRuntime() {
   MPI_Comm_free(&splits_);
   MPI_Comm_free(&rows_);
+  MPI_Comm_free(&shuffle_);
   MPI_Finalize();
 }
 
@@ -64,13 +66,16 @@ void MpiRuntime::AgreeOnPlan(uint64_t fingerprint, bool failed) {
   }
 }
 
-PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan) {
+PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Settings& settings) {
   auto share = std::make_shared<MpiQueryShare>();
   share->splits = splits_;
   share->rows = rows_;
+  share->shuffle = shuffle_;
   share->rank = rank_;
   share->size = size_;
-  plan = DistributePlan(std::move(plan), share);
+  DistributeOptions options;
+  options.shuffle_groups = settings.GetInt("distributed.shuffle_groups");
+  plan = DistributePlan(std::move(plan), share, options);
   AgreeOnPlan(PlanFingerprint(*plan), false);
   return RankShare(std::move(plan), rank_);
 }

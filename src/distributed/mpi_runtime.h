@@ -15,8 +15,9 @@ namespace shears {
 
 /// What one query's distributed parts share: the communicators and the bytes this rank sent.
 struct MpiQueryShare {
-  MPI_Comm splits = MPI_COMM_NULL;  // file requests to the coordinator (split_coordinator.h)
-  MPI_Comm rows = MPI_COMM_NULL;    // the gather of rows at rank 0 (physical_gather.h)
+  MPI_Comm splits = MPI_COMM_NULL;   // file requests to the coordinator (split_coordinator.h)
+  MPI_Comm rows = MPI_COMM_NULL;     // the gather of rows at rank 0 (physical_gather.h)
+  MPI_Comm shuffle = MPI_COMM_NULL;  // the all-to-all exchanges (physical_shuffle.h)
   int rank = 0;
   int size = 1;
   std::atomic<uint64_t> bytes_sent{0};  // payload this rank sent during the query
@@ -38,7 +39,7 @@ class MpiRuntime : public ScaleOut {
   /// create before the others read it. Rank 0's error is rethrown after the barrier.
   void RankZeroFirst(const std::function<void()>& run);
 
-  PhysicalOperatorPtr Distribute(PhysicalOperatorPtr plan) override;
+  PhysicalOperatorPtr Distribute(PhysicalOperatorPtr plan, const Settings& settings) override;
   void PlanFailed(const std::exception& error) override;
   void RunOnce(const std::function<void()>& run) override;
   [[noreturn]] void Fail(const std::exception& error) override;
@@ -52,6 +53,7 @@ class MpiRuntime : public ScaleOut {
   int size_ = 1;
   MPI_Comm splits_ = MPI_COMM_NULL;
   MPI_Comm rows_ = MPI_COMM_NULL;
+  MPI_Comm shuffle_ = MPI_COMM_NULL;
 };
 
 }  // namespace shears

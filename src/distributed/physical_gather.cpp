@@ -36,11 +36,6 @@ struct GatherGlobalState : ResultCollectorState {
   uint64_t exchange_nanos = 0;
 };
 
-struct GatherSourceState : GlobalSourceState {
-  std::atomic<size_t> next{0};
-  idx_t MaxThreads() const override { return 64; }
-};
-
 void SendBytes(const std::string& data, MPI_Comm comm) {
   const uint64_t size = data.size();
   MPI_Send(&size, 1, MPI_UINT64_T, 0, kSizeTag, comm);
@@ -65,9 +60,9 @@ std::string ReceiveBytes(int from, MPI_Comm comm) {
 
 PhysicalGather::PhysicalGather(std::vector<LogicalType> types, std::shared_ptr<MpiQueryShare> share,
                                std::shared_ptr<DistributedScanStats> scan)
-    : PhysicalResultCollector(std::move(types)), share_(std::move(share)), scan_(std::move(scan)) {
-  name_ = "GATHER";
-}
+    : PhysicalExchange("GATHER", std::move(types)),
+      share_(std::move(share)),
+      scan_(std::move(scan)) {}
 
 std::unique_ptr<GlobalSinkState> PhysicalGather::GetGlobalSinkState(
     ExecutionContext& context) const {
@@ -105,22 +100,10 @@ void PhysicalGather::Finalize(ExecutionContext&, GlobalSinkState& global) const 
   state.exchange_nanos = clock::NanosSince(started);
 }
 
-std::unique_ptr<GlobalSourceState> PhysicalGather::GetGlobalSourceState(ExecutionContext&) const {
-  return std::make_unique<GatherSourceState>();
-}
-
-bool PhysicalGather::GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
-                             LocalSourceState&) const {
+const ColumnDataCollection* PhysicalGather::Output(ExecutionContext& context) const {
   // Only rank 0 emits rows.
-  if (share_->rank != 0) return false;
-  auto& rows = static_cast<GatherGlobalState&>(context.sink_state(this)).result;
-  const size_t index = static_cast<GatherSourceState&>(global).next.fetch_add(1);
-  if (index >= rows.batch_count()) return false;
-  const Batch& batch = rows.batch(index);
-  for (idx_t c = 0; c < batch.column_count(); c++)
-    out.column(c).Reference(batch.column(c));
-  out.SetSize(batch.size());
-  return true;
+  if (share_->rank != 0) return nullptr;
+  return &static_cast<GatherGlobalState&>(context.sink_state(this)).result;
 }
 
 std::string PhysicalGather::Describe() const {

@@ -8,30 +8,27 @@
 #include <memory>
 
 #include "distributed/mpi_runtime.h"
+#include "distributed/physical_exchange.h"
 #include "distributed/split_coordinator.h"
-#include "execution/operator/physical_result_collector.h"
 
 namespace shears {
 
-/// Collects rows as the result collector does (its Sink and Combine).
-class PhysicalGather : public PhysicalResultCollector {
+class PhysicalGather : public PhysicalExchange {
  public:
   /// `scan`: the counters of the distributed scan below.
   PhysicalGather(std::vector<LogicalType> types, std::shared_ptr<MpiQueryShare> share,
                  std::shared_ptr<DistributedScanStats> scan);
 
-  bool IsSource() const override { return true; }
   std::unique_ptr<GlobalSinkState> GetGlobalSinkState(ExecutionContext& context) const override;
   void Finalize(ExecutionContext& context, GlobalSinkState& global) const override;
-
-  std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
-  bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
-               LocalSourceState& local) const override;
 
   std::string Describe() const override;
   /// One line per rank: rows, bytes sent, files read and their bytes.
   std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const override;
+
+ protected:
+  const ColumnDataCollection* Output(ExecutionContext& context) const override;
 
  private:
   std::shared_ptr<MpiQueryShare> share_;
@@ -46,7 +43,6 @@ class PhysicalNoRows : public PhysicalOperator {
   explicit PhysicalNoRows(std::vector<LogicalType> types)
       : PhysicalOperator("NO_ROWS", std::move(types)) {}
   bool IsSink() const override { return true; }
-  bool IsSource() const override { return true; }
   bool Sink(ExecutionContext&, Batch&, GlobalSinkState&, LocalSinkState&) const override {
     return false;
   }

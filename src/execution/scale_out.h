@@ -6,6 +6,7 @@
 #include <exception>
 #include <functional>
 
+#include "common/settings.h"
 #include "execution/physical_operator.h"
 
 namespace shears {
@@ -15,7 +16,7 @@ class ScaleOut {
   virtual ~ScaleOut() = default;
   /// Rewrites a query's physical plan into this process's share. Every process plans the same
   /// query identically and calls this at the same point.
-  virtual PhysicalOperatorPtr Distribute(PhysicalOperatorPtr plan) = 0;
+  virtual PhysicalOperatorPtr Distribute(PhysicalOperatorPtr plan, const Settings& settings) = 0;
   /// Instead of Distribute when planning failed here (the caller rethrows): the other
   /// processes learn it rather than wait.
   virtual void PlanFailed(const std::exception& error) = 0;

@@ -86,7 +86,7 @@ Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& d
     scale_out->PlanFailed(e);
     throw;
   }
-  plans.physical = scale_out->Distribute(std::move(plans.physical));
+  plans.physical = scale_out->Distribute(std::move(plans.physical), settings);
   return plans;
 }
 

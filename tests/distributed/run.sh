@@ -3,7 +3,8 @@
 #   tests/distributed/run.sh SHEARS DATA_DIR
 # Generates a small star schema into DATA_DIR when missing, then runs each query of
 # queries.sql (one a line) with dynamic filtering on and off, alone and under mpirun -np 1, 2
-# and 3, comparing the CSV output (sorted, unless the query orders its rows); then the
+# and 3 (and with every GROUP BY shuffled), comparing the CSV output (sorted, unless the query
+# orders its rows); then the
 # statements that run once (a catalog on disk, COPY), a planning error and a failure at run
 # time.
 set -euo pipefail
@@ -60,8 +61,9 @@ split_output() {
     out { print > out }' "$1"
 }
 
-for filtering in true false; do
-  { echo "SET dynamic_filtering = $filtering;"; cat "$script"; } >"$WORK/run.sql"
+# Dynamic filtering on and off; every GROUP BY shuffled by key (alone, the setting does nothing).
+for setting in "dynamic_filtering = true" "dynamic_filtering = false" "distributed.shuffle_groups = 0"; do
+  { echo "SET $setting;"; cat "$script"; } >"$WORK/run.sql"
   "$SHEARS" -f "$WORK/run.sql" --format csv >"$WORK/alone" 2>&1 || fail "alone: $(tail -n 3 "$WORK/alone")"
   split_output "$WORK/alone" "$WORK/alone"
   for np in 1 2 3; do
@@ -73,7 +75,7 @@ for filtering in true false; do
       normalize "$sql" "$WORK/alone.$i" >"$WORK/expected"
       normalize "$sql" "$WORK/ranks.$i" >"$WORK/got" 2>/dev/null || : >"$WORK/got"
       if [ ! -s "$WORK/expected" ] || ! cmp -s "$WORK/expected" "$WORK/got"; then
-        fail "-np $np, dynamic_filtering $filtering: $sql"
+        fail "-np $np, $setting: $sql"
         diff "$WORK/expected" "$WORK/got" | head -n 10 || true
       fi
     done
@@ -122,7 +124,7 @@ set -e
 [ "$code" != 0 ] && [ "$code" != 124 ] || fail "a failing query exits with $code"
 grep -qE "^rank [0-9]+: .*Error" "$WORK/err" || fail "a failing query does not name its rank: $(head -n 3 "$WORK/err")"
 # A rank killed mid-run: mpirun ends every rank and names the dead one; nothing hangs.
-for ((i = 0; i < 30; i++)); do cat "$WORK/run.sql"; done >"$WORK/long.sql"
+{ echo "SET dynamic_filtering = true;"; for ((i = 0; i < 30; i++)); do cat "$script"; done; } >"$WORK/long.sql"
 set +e
 timeout 300 mpirun --oversubscribe -np 2 "$SHEARS" --distributed -f "$WORK/long.sql" --format csv \
   >"$WORK/killed" 2>&1 </dev/null &
