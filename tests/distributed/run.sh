@@ -14,7 +14,8 @@ HERE="$(cd "$(dirname "$0")" && pwd)"
 # Open MPI refuses root unless told; this machine may have fewer cores than ranks.
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 export OMPI_MCA_rmaps_base_oversubscribe=1
-# MPI's own allocations outlive MPI_Finalize: no leak report from them under ASan.
+# MPI's own allocations outlive MPI_Finalize: no leak report from them under ASan (ctest runs
+# this in optimized builds only; by hand it may run against any build).
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MPIRUN=(timeout 300 mpirun --oversubscribe)
 
