@@ -8,6 +8,7 @@
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
 #include "execution/operator/physical_order.h"
+#include "execution/operator/physical_recursive_cte.h"
 #include "execution/operator/physical_simple.h"
 #include "execution/operator/physical_table_scan.h"
 
@@ -135,6 +136,9 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
         best_path = path;
       }
     }
+    // A recursive CTE runs its terms once per iteration, each time over what the last one
+    // produced: not a plan to split.
+    if (dynamic_cast<PhysicalRecursiveCte*>(&op)) return;
     for (size_t i = 0; i < op.children().size(); i++) {
       path.push_back({&op, i});
       find(*op.children()[i]);
