@@ -136,6 +136,23 @@ export const QUERIES = [
                             AND ss.ss_quantity = 100)`,
   },
   {
+    name: 'fact_in_not_in',
+    what: 'the fact inside NOT IN: days of one month without a sale of 100 items (NULL dates excluded)',
+    sql: `SELECT count(*) AS days FROM date_dim d WHERE d.d_year = 2000 AND d.d_moy = 2
+            AND d.d_date_sk NOT IN (SELECT ss_sold_date_sk FROM store_sales
+                                    WHERE ss_quantity = 100 AND ss_sold_date_sk IS NOT NULL)`,
+  },
+  {
+    name: 'returns_of_one_months_sales',
+    what: 'two hops: returns of the sales of one month (date -> sales -> returns by ticket, item)',
+    sql: `SELECT count(*) AS returns, sum(sr.sr_return_amt) AS returned
+          FROM store_returns sr
+          JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number
+                             AND ss.ss_item_sk = sr.sr_item_sk
+          JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year = 2001 AND d.d_moy = 7`,
+  },
+  {
     name: 'key_computed_below',
     what: 'a partition key computed in a subquery (k + 1) joined to one month',
     sql: `SELECT count(*) AS sales, sum(x.q) AS quantity

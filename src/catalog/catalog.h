@@ -64,8 +64,9 @@ struct CatalogFile {
   int64_t num_rows = -1;  // -1: not known
   /// For each file column of the table (in order): its column index in this file, or -1.
   std::vector<int> column_map;
-  /// Statistics known when the file was written (managed tables), stored at level "file";
-  /// not read back by FindTable.
+  /// Statistics known when the file was written (managed tables) or read from its footer
+  /// (external tables), stored at level "file"; not read back by FindTable (TableDataset reads
+  /// them for the scans).
   std::optional<StatisticsEntry> statistics;
 };
 
@@ -157,7 +158,9 @@ class Catalog {
   int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
   std::optional<std::string> KindOf(const std::string& lower_name) const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
-  std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level) const;
+  /// Ordered by path (else in the order they were stored).
+  std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level,
+                                              bool by_path = true) const;
   void InsertStatistics(int64_t table_id, const std::vector<StatisticsEntry>& entries);
   void ChangeFiles(const std::string& name, const std::vector<CatalogPartition>& partitions,
                    bool replace);

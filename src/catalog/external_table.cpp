@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "common/string_util.h"
 #include "function/function.h"
+#include "storage/file_statistics.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
 
@@ -73,6 +74,36 @@ std::vector<ExternalTableSpec::Column> PartitionColumns(
     }
   }
   return partitions;
+}
+
+}  // namespace
+
+namespace {
+
+/// The footer statistics of `file` as the catalog stores them (text, level "file"), for the
+/// table's file columns (`dataset_index`: each one's dataset column); columns whose bounds do
+/// not read back in the table column's type keep only their null count.
+StatisticsEntry FileStatisticsEntry(const TableDefinition& table,
+                                    const std::vector<int>& dataset_index, const DatasetFile& file,
+                                    const std::string& relative) {
+  StatisticsEntry entry{"file", relative, file.num_rows, static_cast<int64_t>(file.size), {}};
+  for (size_t t = 0; t < dataset_index.size(); t++) {
+    const auto& known = file.statistics->columns[static_cast<size_t>(dataset_index[t])];
+    if (!known) continue;
+    ColumnStatistics column;
+    column.column = table.columns[t].name;
+    column.null_count = known->null_count.value_or(-1);  // -1: unknown
+    if (known->min && known->max && CatalogStatisticsUsable(table.columns[t].type)) {
+      const std::string min = known->min->ToString(), max = known->max->ToString();
+      if (ParseStatisticsBound(min, table.columns[t].type) &&
+          ParseStatisticsBound(max, table.columns[t].type)) {
+        column.min = min;
+        column.max = max;
+      }
+    }
+    entry.columns.push_back(std::move(column));
+  }
+  return entry;
 }
 
 }  // namespace
@@ -198,6 +229,8 @@ TableDefinition ScanExternalTable(const ExternalTableSpec& spec) {
     entry.num_rows = file.num_rows;
     for (int index : dataset_index)
       entry.column_map.push_back(file.column_map[static_cast<size_t>(index)]);
+    if (file.statistics)
+      entry.statistics = FileStatisticsEntry(table, dataset_index, file, relative);
     CatalogPartition& partition = partitions[directory];
     partition.path = directory;
     partition.files.push_back(std::move(entry));
@@ -254,6 +287,42 @@ std::vector<Value> PartitionValues(const TableDefinition& table,
   return values;
 }
 
+namespace {
+
+/// The catalog's statistics of one file, read back per file column of the table; a bound that
+/// does not read back exactly in the column's type, or a column not named, stays unknown.
+std::shared_ptr<const FileStatistics> CatalogFileStatistics(const TableDefinition& table,
+                                                            const StatisticsEntry& entry) {
+  auto stats = std::make_shared<FileStatistics>();
+  stats->check_size = true;
+  std::vector<std::string> names;  // of entry.columns, lower case
+  for (const auto& c : entry.columns)
+    names.push_back(AsciiLower(c.column));
+  for (const auto& column : table.columns) {
+    if (column.is_partition) continue;
+    std::optional<parquet::ColumnChunkStatistics> known;
+    const std::string name = AsciiLower(column.name);
+    for (size_t i = 0; i < entry.columns.size(); i++) {
+      const ColumnStatistics& c = entry.columns[i];
+      if (names[i] != name) continue;
+      parquet::ColumnChunkStatistics s;
+      s.num_values = entry.row_count;
+      if (c.null_count >= 0) s.null_count = c.null_count;
+      if (c.min && c.max && column.type.valid()) {
+        s.min = ParseStatisticsBound(*c.min, column.type);
+        s.max = ParseStatisticsBound(*c.max, column.type);
+        if (!s.min || !s.max) s.min.reset(), s.max.reset();
+      }
+      known = std::move(s);
+      break;
+    }
+    stats->columns.push_back(std::move(known));
+  }
+  return stats;
+}
+
+}  // namespace
+
 std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
   std::vector<DatasetColumn> columns;
   for (const auto& column : table.columns) {
@@ -269,6 +338,7 @@ std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
       entry.num_rows = std::max<int64_t>(file.num_rows, 0);
       entry.partition_values = values;
       entry.column_map = file.column_map;
+      if (file.statistics) entry.statistics = CatalogFileStatistics(table, *file.statistics);
       files.push_back(std::move(entry));
     }
   }

@@ -98,6 +98,9 @@ const std::vector<SettingInfo>& Settings::All() {
         {"page_index_pruning", LogicalType::Boolean(), Value::Boolean(true),
          "Skip Parquet pages whose column index rules out the scan's predicates and runtime "
          "filters (read only the pages of the rows that can match)."},
+        {"file_statistics_pruning", LogicalType::Boolean(), Value::Boolean(true),
+         "Skip files whose statistics, known without opening them (the catalog's, or a cached "
+         "footer's), rule out the scan's predicates and runtime filters."},
         {"partitioned_write_max_partitions", LogicalType::Bigint(), Value::Bigint(10'000),
          "Most partitions one COPY, CREATE TABLE AS or INSERT may create; more is an error."},
         {"disabled_optimizers", LogicalType::Varchar(), Value::Varchar(""),

@@ -83,6 +83,19 @@ void Vector::Reference(const Vector& other) {
   owners_ = other.owners_;
 }
 
+void Vector::ReferenceExternal(const void* data, idx_t count,
+                               const std::shared_ptr<const void>& owner) {
+  SHEARS_CHECK(owner != nullptr);
+  // Aliasing: the pointer is `data`, the reference count the owner's, so the use count is
+  // above one and Reset never writes into the external values.
+  data_ = std::shared_ptr<uint8_t[]>(owner, static_cast<uint8_t*>(const_cast<void*>(data)));
+  capacity_ = count;
+  validity_.Reset();
+  validity_.Resize(count);
+  heap_.reset();
+  owners_.clear();
+}
+
 void Vector::CopyRows(const Vector& source, const uint32_t* sel, idx_t count) {
   SHEARS_CHECK(source.type_.physical() == type_.physical());
   if (count > capacity_) Reserve(count);

@@ -101,6 +101,10 @@ class Vector {
   /// Makes this vector show the same values as `other` without copying them (the buffers are
   /// shared; neither vector may be written until Reset).
   void Reference(const Vector& other);
+  /// Makes this vector show `count` values at `data` (laid out as its type's values) without
+  /// copying them; `owner` keeps them alive as long as any vector shows them. All rows valid;
+  /// not to be written until Reset (which gives it a buffer of its own again).
+  void ReferenceExternal(const void* data, idx_t count, const std::shared_ptr<const void>& owner);
   /// Copies rows `sel[0..count)` of `source` to rows [0, count) of this vector (strings keep
   /// pointing into source's buffers, which this vector then keeps alive).
   void CopyRows(const Vector& source, const uint32_t* sel, idx_t count);

@@ -113,6 +113,7 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> rows_tested{0};
   std::atomic<uint64_t> rows_dropped{0};
   std::atomic<uint64_t> rows_passed_paused{0};  // not tested: the filter was paused
+  std::atomic<uint64_t> files_skipped{0};       // by whole-file statistics, the file never opened
   std::atomic<uint64_t> row_groups_skipped{0};
   std::atomic<uint64_t> row_groups_skipped_bloom{0};       // of those, by a Parquet bloom filter
   std::atomic<uint64_t> row_groups_skipped_dictionary{0};  // of those, by a chunk's dictionary

@@ -6,6 +6,7 @@
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
+#include "execution/operator/physical_memory_scan.h"
 #include "execution/operator/physical_nested_loop_join.h"
 #include "execution/operator/physical_order.h"
 #include "execution/operator/physical_range.h"
@@ -35,6 +36,11 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
     case LogicalOperatorType::kGet: {
       auto& get = static_cast<LogicalGet&>(op);
       auto filters = ResolveAll(get.filters, get.GetColumnBindings());
+      if (get.dataset->memory()) {
+        result = std::make_unique<PhysicalMemoryScan>(get.dataset, get.column_ids,
+                                                      std::move(filters), get.table_name);
+        break;
+      }
       if (get.dataset->csv()) {
         result = std::make_unique<PhysicalCsvScan>(get.dataset, get.column_ids, std::move(filters),
                                                    get.table_name, get.dynamic_filters);

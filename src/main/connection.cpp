@@ -54,6 +54,8 @@ QueryResult TextResult(const std::string& column, const std::vector<std::string>
   return result;
 }
 
+}  // namespace
+
 struct Plans {
   LogicalOperatorPtr logical;
   std::string logical_text;
@@ -61,34 +63,30 @@ struct Plans {
   BoundQuery bound;
 };
 
-Plans PlanHere(const std::string& sql, const ast::QueryNode& query, Database& db,
-               const Settings& settings) {
+/// Under a ScaleOut, the plan is this process's share; every process learns whether all
+/// planned alike.
+Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
+                            const Settings& settings) {
   Plans plans;
-  Binder binder(db.catalog(), &sql);
-  binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
-  plans.bound = binder.Bind(query);
-  Optimize(plans.bound.plan, settings);
-  plans.logical_text = plans.bound.plan->ToString();
-  PhysicalPlanner planner;
-  plans.physical = planner.Plan(*plans.bound.plan);
+  try {
+    Binder binder(database_.catalog(), &sql);
+    binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
+    binder.SetParameters(parameters_);
+    if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
+    plans.bound = binder.Bind(query);
+    Optimize(plans.bound.plan, settings);
+    plans.logical_text = plans.bound.plan->ToString();
+    PhysicalPlanner planner;
+    plans.physical = planner.Plan(*plans.bound.plan);
+  } catch (const std::exception& e) {
+    if (scale_out_) scale_out_->PlanFailed(e);
+    throw;
+  }
+  if (scale_out_) plans.physical = scale_out_->Distribute(std::move(plans.physical), settings);
   return plans;
 }
 
-/// Under a ScaleOut, the plan is this process's share; every process learns whether all
-/// planned alike.
-Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, Database& db,
-                const Settings& settings, ScaleOut* scale_out) {
-  if (!scale_out) return PlanHere(sql, query, db, settings);
-  Plans plans;
-  try {
-    plans = PlanHere(sql, query, db, settings);
-  } catch (const std::exception& e) {
-    scale_out->PlanFailed(e);
-    throw;
-  }
-  plans.physical = scale_out->Distribute(std::move(plans.physical), settings);
-  return plans;
-}
+namespace {
 
 std::string FormatMillis(uint64_t nanos) {
   return fmt::format("{:.3f} ms", nanos / 1e6);
@@ -229,7 +227,7 @@ void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator
 
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                                       const Settings& settings) {
-  Plans plans = PlanQuery(sql, query, database_, settings, scale_out_);
+  Plans plans = PlanQuery(sql, query, settings);
   QueryContext query_context(settings, &interrupt_);
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
@@ -249,7 +247,7 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     throw NotSupportedError("EXPLAIN supports queries only");
   }
   const auto& query = *static_cast<const ast::SelectStatement&>(*explain.statement).query;
-  Plans plans = PlanQuery(sql, query, database_, settings_, scale_out_);
+  Plans plans = PlanQuery(sql, query, settings_);
   std::vector<std::string> lines;
   if (!explain.analyze) {
     if (explain.json) {
@@ -312,6 +310,43 @@ std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
     results.back().elapsed_ms = clock::MillisSince(start);
   }
   return results;
+}
+
+PreparedStatement Connection::Prepare(const std::string& sql) {
+  auto statements = Parser::Parse(sql);
+  if (statements.size() != 1) {
+    throw ParseError("a prepared statement holds one statement ({} given)", statements.size());
+  }
+  PreparedStatement prepared;
+  prepared.sql = sql;
+  prepared.parameter_count = statements[0]->parameter_count;
+  const auto kind = statements[0]->kind;
+  if (prepared.parameter_count > 0 && kind != ast::StatementKind::kSelect &&
+      kind != ast::StatementKind::kExplain) {
+    throw NotSupportedError("query parameters are supported in SELECT and EXPLAIN only");
+  }
+  prepared.statement = std::move(statements[0]);
+  return prepared;
+}
+
+QueryResult Connection::Execute(const PreparedStatement& prepared,
+                                const std::vector<Value>& values) {
+  if (values.size() != static_cast<size_t>(prepared.parameter_count)) {
+    throw InvalidInputError("the statement takes {} parameter values, {} given",
+                            prepared.parameter_count, values.size());
+  }
+  struct Reset {
+    Connection& connection;
+    ~Reset() {
+      connection.parameters_ = nullptr;
+      connection.ClearInterrupt();
+    }
+  } reset{*this};
+  parameters_ = &values;
+  const auto start = clock::Now();
+  QueryResult result = RunStatement(prepared.sql, *prepared.statement);
+  result.elapsed_ms = clock::MillisSince(start);
+  return result;
 }
 
 bool Connection::RunsOnce(const ast::Statement& statement) const {

@@ -23,6 +23,7 @@ class ExecutionContext;
 class PhysicalOperator;
 class QueryProgress;
 class ScaleOut;
+struct Plans;  // connection.cpp
 
 struct QueryResult {
   std::vector<std::string> names;
@@ -33,6 +34,16 @@ struct QueryResult {
   idx_t row_count() const { return rows ? rows->row_count() : 0; }
   /// All rows as text (NULL as "NULL"), row-major; for tests and small results.
   std::vector<std::vector<std::string>> ToStrings() const;
+};
+
+/// A parsed statement whose parameters ($1, $2, ... or ?) take values at each
+/// Connection::Execute: the values are bound as constants of their types, never pasted into
+/// the SQL text.
+struct PreparedStatement {
+  std::string sql;
+  std::shared_ptr<const ast::Statement> statement;
+  /// How many values Execute takes: the highest $n.
+  int parameter_count = 0;
 };
 
 class Database {
@@ -61,6 +72,15 @@ class Connection {
   QueryResult Query(const std::string& sql);
   /// Runs every statement of `sql`; one result per statement.
   std::vector<QueryResult> QueryAll(const std::string& sql);
+  /// Parses `sql`, which must be one statement (ParseError otherwise). Parameters are allowed
+  /// in queries (SELECT, EXPLAIN): NotSupportedError for other statements using them.
+  PreparedStatement Prepare(const std::string& sql);
+  /// Runs `prepared` with `values` for its parameters ($1 is values[0]); InvalidInputError
+  /// when their number differs from prepared.parameter_count.
+  QueryResult Execute(const PreparedStatement& prepared, const std::vector<Value>& values);
+  /// Consulted by queries for table names that are no CTE, view or table (see
+  /// Binder::SetReplacementScan); null to stop.
+  void SetReplacementScan(Binder::ReplacementScan scan) { replacement_scan_ = std::move(scan); }
 
   Settings& settings() { return settings_; }
   Database& database() { return database_; }
@@ -91,9 +111,15 @@ class Connection {
   /// Runs the plan under `root`, publishing its progress for Progress().
   void ExecuteWithProgress(ExecutionContext& context, PhysicalOperator& root);
 
+  /// Binds and plans `query` with this connection's parameters and replacement scan.
+  Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, const Settings& settings);
+
   Database& database_;
   Settings settings_;
   ScaleOut* scale_out_ = nullptr;
+  // The values of the statement Execute runs (null otherwise).
+  const std::vector<Value>* parameters_ = nullptr;
+  Binder::ReplacementScan replacement_scan_;
   std::atomic<bool> interrupt_{false};
   static_assert(std::atomic<bool>::is_always_lock_free, "Interrupt must be async-signal-safe");
   // The query being executed, for Progress (null between queries).

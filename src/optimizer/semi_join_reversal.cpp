@@ -29,9 +29,26 @@
 // match nothing, as NOT EXISTS wants) comes out once with NULLs; a residual stays the join's,
 // deciding what a match is in both. build_side swaps the LEFT join into a RIGHT join building
 // on the outer side, whose keys then prune the fact on the probe side (join_legality.h: a
-// RIGHT join drops probe rows without a match). `x NOT IN (SELECT ...)` stays a mark join:
-// its NULL answers depend on the whole subquery (is it empty, does it hold a NULL), which
-// pruning it would change.
+// RIGHT join drops probe rows without a match).
+//
+// `x NOT IN (S)` kept by a WHERE (a filter `NOT mark` over a mark join on x = s) keeps an outer
+// row when S is empty, or when x is not NULL, no s equals x and S holds no NULL: its NULL
+// answers depend on the whole subquery, so only the match itself may be pruned. It becomes the
+// right anti join above for the match, and two one-row checks over copies of S, each reading
+// until its first row (a LIMIT 1), that are never pruned by the outer keys:
+//
+//   FILTER NOT mark                FILTER s IS NULL AND #nulls = 0 AND
+//     JOIN MARK ON x = s    =>            (x IS NOT NULL OR #rows = 0)
+//       outer                        JOIN CROSS
+//       S                              JOIN CROSS
+//                                        JOIN LEFT ON x = s (outer, S)
+//                                        AGGREGATE #nulls = count(*) (LIMIT 1 (S' WHERE s IS NULL))
+//                                      AGGREGATE #rows = count(*) (LIMIT 1 (S''))
+//
+// Equal answers: a row the LEFT join matched has s = x, not NULL, and is dropped (NOT IN is
+// FALSE); an unmatched row comes out once and is kept exactly when the mark join's mark would
+// be FALSE (no NULL in S, and x not NULL unless S is empty); when S is empty nothing matches
+// and both counts are 0.
 //
 // Planned only when it can pay off: dynamic filtering on, `=` keys (semi joins: without a
 // residual), the subquery side estimated larger than the outer side and one of its keys
@@ -39,10 +56,14 @@
 // join now has more columns).
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include "dynfilter/join_legality.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
+#include "planner/bind_context.h"
+#include "planner/plan_copy.h"
 
 namespace shears {
 
@@ -148,12 +169,152 @@ void Reverse(LogicalJoin& join, uint32_t& next_index) {
   EstimateSubtree(join);
 }
 
-bool Visit(LogicalOperatorPtr& slot, bool positional, uint32_t& next_index) {
+// References to table `index`'s columns anywhere in the plan.
+size_t CountReferences(LogicalOperator& op, uint32_t index) {
+  size_t count = 0;
+  for (BoundExprPtr* expr : op.Expressions()) {
+    VisitExpression(**expr, [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kColumnRef &&
+          static_cast<BoundColumnRef&>(e).binding.table_index == index)
+        count++;
+    });
+  }
+  for (auto& child : op.children)
+    count += CountReferences(*child, index);
+  return count;
+}
+
+// Whether every expression of the plan gives the same result each time and it reads no
+// recursive CTE's working table (the copies of a subquery must see the rows it sees).
+bool Deterministic(LogicalOperator& op) {
+  if (op.type == LogicalOperatorType::kWorkingTable) return false;
+  bool deterministic = true;
+  for (BoundExprPtr* expr : op.Expressions()) {
+    VisitExpression(**expr, [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kFunction &&
+          !static_cast<BoundFunction&>(e).function.deterministic)
+        deterministic = false;
+    });
+  }
+  for (auto& child : op.children)
+    deterministic = deterministic && Deterministic(*child);
+  return deterministic;
+}
+
+// The conjunct of `filter` that is `NOT mark` of the mark join below it (NOT IN kept by a
+// WHERE), when the mark is used nowhere else in `root` and the subquery side can be pruned.
+std::optional<size_t> NotInConjunct(LogicalFilter& filter, LogicalOperator& root) {
+  if (filter.children[0]->type != LogicalOperatorType::kJoin) return std::nullopt;
+  auto& join = static_cast<LogicalJoin&>(*filter.children[0]);
+  if (join.join_kind != JoinKind::kMark || join.conditions.size() != 1 || join.residual ||
+      !SubqueryPrunable(join) || !Deterministic(*join.children[1])) {
+    return std::nullopt;
+  }
+  for (size_t i = 0; i < filter.conditions.size(); i++) {
+    const BoundExpr& c = *filter.conditions[i];
+    if (c.kind != BoundExprKind::kNot) continue;
+    const BoundExpr& child = *static_cast<const BoundNot&>(c).child;
+    if (child.kind == BoundExprKind::kColumnRef &&
+        static_cast<const BoundColumnRef&>(child).binding.table_index == join.mark_index &&
+        CountReferences(root, join.mark_index) == 1) {
+      return i;
+    }
+  }
+  return std::nullopt;
+}
+
+// One row: how many rows (0 or 1) of a copy of `subquery` pass `keep` (all when null).
+LogicalOperatorPtr CountFirstRow(const LogicalOperator& subquery, const BoundExpr* keep,
+                                 const Settings& settings, uint32_t& next_index,
+                                 BoundExprPtr& count) {
+  std::map<uint32_t, uint32_t> remap;
+  LogicalOperatorPtr input = CopyPlan(
+      subquery, [&next_index] { return next_index++; }, remap);
+  if (keep) {
+    auto filter = std::make_unique<LogicalFilter>();
+    BoundExprPtr condition = keep->Copy();
+    RemapBindings(*condition, remap);
+    filter->conditions.push_back(std::move(condition));
+    filter->children.push_back(std::move(input));
+    input = std::move(filter);
+    // Into the scan, where `s IS NULL` on a partition key leaves the NULL partition alone.
+    PushDownFilters(input, settings);
+  }
+  auto limit = std::make_unique<LogicalLimit>();
+  limit->limit = 1;
+  limit->children.push_back(std::move(input));
+  auto agg = std::make_unique<LogicalAggregate>();
+  agg->group_index = next_index++;
+  agg->aggregate_index = next_index++;
+  agg->aggregates.push_back(std::make_unique<BoundAggregate>(
+      AggregateKind::kCountStar, LogicalType::Bigint(), nullptr, false));
+  agg->children.push_back(std::move(limit));
+  count = std::make_unique<BoundColumnRef>(LogicalType::Bigint(),
+                                           ColumnBinding{agg->aggregate_index, 0}, "count_star()");
+  return agg;
+}
+
+BoundExprPtr IsZero(BoundExprPtr count) {
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(count));
+  args.push_back(std::make_unique<BoundConstant>(Value::Bigint(0)));
+  return BindFunctionCall("=", std::move(args));
+}
+
+LogicalOperatorPtr CrossJoin(LogicalOperatorPtr left, LogicalOperatorPtr right) {
+  auto join = std::make_unique<LogicalJoin>();
+  join->join_kind = JoinKind::kCross;
+  join->children.push_back(std::move(left));
+  join->children.push_back(std::move(right));
+  return join;
+}
+
+// `filter` (over a mark join, conjunct `conjunct` its NOT mark) as the header comment shows.
+void ReverseNotIn(LogicalFilter& filter, size_t conjunct, const Settings& settings,
+                  uint32_t& next_index) {
+  auto& join = static_cast<LogicalJoin&>(*filter.children[0]);
+  const JoinCondition& condition = join.conditions[0];
+  BoundExprPtr nulls, rows;
+  auto null_check = std::make_unique<BoundIsNull>(condition.right->Copy(), false);
+  LogicalOperatorPtr with_null =
+      CountFirstRow(*join.children[1], null_check.get(), settings, next_index, nulls);
+  LogicalOperatorPtr any_row =
+      CountFirstRow(*join.children[1], nullptr, settings, next_index, rows);
+  std::vector<BoundExprPtr> either;
+  either.push_back(std::make_unique<BoundIsNull>(condition.left->Copy(), true));
+  either.push_back(IsZero(std::move(rows)));
+  filter.conditions.erase(filter.conditions.begin() + static_cast<std::ptrdiff_t>(conjunct));
+  filter.conditions.push_back(std::make_unique<BoundIsNull>(condition.right->Copy(), false));
+  filter.conditions.push_back(IsZero(std::move(nulls)));
+  filter.conditions.push_back(std::make_unique<BoundConjunction>(false, std::move(either)));
+  join.join_kind = JoinKind::kLeft;
+  join.mark_index = 0;
+  EstimateSubtree(join);
+  LogicalOperatorPtr input = std::move(filter.children[0]);
+  input = CrossJoin(std::move(input), std::move(with_null));
+  input = CrossJoin(std::move(input), std::move(any_row));
+  filter.children[0] = std::move(input);
+  EstimateSubtree(filter);
+}
+
+bool Visit(LogicalOperatorPtr& slot, bool positional, const Settings& settings,
+           uint32_t& next_index, LogicalOperator& root) {
   LogicalOperator& op = *slot;
   bool changed = false;
-  for (auto& child : op.children)
-    changed = Visit(child, op.type == LogicalOperatorType::kSetOperation, next_index) || changed;
-  if (positional || op.type != LogicalOperatorType::kJoin) return changed;
+  for (auto& child : op.children) {
+    changed =
+        Visit(child, op.type == LogicalOperatorType::kSetOperation, settings, next_index, root) ||
+        changed;
+  }
+  if (positional) return changed;
+  if (op.type == LogicalOperatorType::kFilter) {
+    auto& filter = static_cast<LogicalFilter&>(op);
+    if (auto conjunct = NotInConjunct(filter, root)) {
+      ReverseNotIn(filter, *conjunct, settings, next_index);
+      return true;
+    }
+  }
+  if (op.type != LogicalOperatorType::kJoin) return changed;
   auto& join = static_cast<LogicalJoin&>(op);
   if (Reversible(join)) {
     Reverse(join, next_index);
@@ -172,7 +333,8 @@ void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings) {
   if (!settings.GetBool("dynamic_filtering")) return;
   uint32_t next_index = MaxTableIndex(*plan) + 1;
   // The plan's own output is matched by position too.
-  if (Visit(plan, true, next_index)) EstimateSubtree(*plan);  // above the rewritten joins
+  if (Visit(plan, true, settings, next_index, *plan))
+    EstimateSubtree(*plan);  // above the rewritten joins
 }
 
 }  // namespace shears

@@ -30,6 +30,7 @@ enum class ExprKind {
   kIsNull,     // x IS [NOT] NULL
   kIsBool,     // x IS [NOT] TRUE/FALSE
   kInterval,   // INTERVAL '3 days', INTERVAL 3 DAY
+  kParameter,  // $1, ? (numbered $1, $2, ... by the parser): a prepared statement's value
 };
 
 struct Expr {
@@ -190,6 +191,14 @@ struct IntervalExpr : Expr {
   int32_t days = 0;
   int64_t micros = 0;
   std::string ToString() const override;
+};
+
+/// A query parameter: $index, 1-based (`?` is numbered left to right). The binder replaces it
+/// by the value given to the prepared statement (Binder::SetParameters).
+struct ParameterExpr : Expr {
+  ParameterExpr() : Expr(ExprKind::kParameter) {}
+  int index = 0;
+  std::string ToString() const override { return "$" + std::to_string(index); }
 };
 
 // ---------------------------------------------------------------- FROM clause
@@ -365,6 +374,8 @@ struct Statement {
   StatementKind kind;
   int location = -1;  // byte offset of the statement in the input
   int length = 0;     // bytes of the statement's text (0 = to the end)
+  /// The highest parameter index ($n) used in the statement: the values it takes.
+  int parameter_count = 0;
 };
 using StatementPtr = std::unique_ptr<Statement>;
 

@@ -265,6 +265,7 @@ std::vector<ast::StatementPtr> Parser::Parse(const std::string& sql) {
     int end = rewritten.map.ToOriginal(rewritten_end);
     TrimStatementRange(rewritten, sql, &begin, &end);
     statements.push_back(transformer.TransformStatement(raw->stmt, begin, end));
+    statements.back()->parameter_count = transformer.TakeParameterCount();
   }
   if (!catalog_statements.empty()) {
     for (auto& [location, statement] : catalog_statements)

@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <memory>
 
+#include "common/error.h"
+#include "parser/parser.h"
 #include "parser/transformer.h"
 #include "storage/csv/csv_options.h"
 
@@ -367,6 +369,30 @@ void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
+// Positional parameters `?` (DB-API's qmark style, as DuckDB and SQLite take them) become $1,
+// $2, ... in each statement. A statement may use `?` or `$n`, not both: the numbering of one
+// would not say which value the other means.
+void FindQuestionMarks(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
+  int marks = 0;
+  bool numbered = false;
+  for (const SqlToken& t : tokens) {
+    if (t.token == ';') {
+      marks = 0;
+      numbered = false;
+      continue;
+    }
+    if (t.token == PG_QUERY__TOKEN__PARAM) numbered = true;
+    if (t.token == PG_QUERY__TOKEN__Op && t.end - t.start == 1 && sql[t.start] == '?') {
+      out->push_back({t.start, t.end, "$" + std::to_string(++marks)});
+    }
+    if (numbered && marks > 0) {
+      throw ParseError("a statement uses both ? and $n parameters; use one style\n{}",
+                       FormatErrorPosition(sql, t.start));
+    }
+  }
+}
+
 }  // namespace
 
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens) {
@@ -425,6 +451,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindTableRewrites(sql, result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
+  FindQuestionMarks(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

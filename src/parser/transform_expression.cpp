@@ -591,8 +591,15 @@ ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
       }
       return function;
     }
-    case PG_QUERY__NODE__NODE_PARAM_REF:
-      ThrowNotSupported("query parameters ($1) are not supported", node->param_ref->location);
+    case PG_QUERY__NODE__NODE_PARAM_REF: {
+      auto parameter = MakeExpr<ast::ParameterExpr>(Loc(node->param_ref->location));
+      parameter->index = node->param_ref->number;
+      if (parameter->index < 1) {
+        ThrowParseError("query parameters are numbered from $1", node->param_ref->location);
+      }
+      parameter_count_ = std::max(parameter_count_, parameter->index);
+      return parameter;
+    }
     case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
       ThrowNotSupported("arrays are not supported", node->a_array_expr->location);
     case PG_QUERY__NODE__NODE_A_INDIRECTION:

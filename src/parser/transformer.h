@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "parser/ast.h"
@@ -121,6 +122,8 @@ class Transformer {
 
   const std::string& original() const { return original_; }
   const RewrittenSql& rewritten() const { return rewritten_; }
+  /// The highest $n seen since the last call (one statement's parameters).
+  int TakeParameterCount() { return std::exchange(parameter_count_, 0); }
 
  private:
   // Statements: begin/end are offsets in the original text, like TransformStatement's.
@@ -156,6 +159,7 @@ class Transformer {
 
   const std::string& original_;
   const RewrittenSql& rewritten_;
+  int parameter_count_ = 0;
 };
 
 /// Whether `word` names an interval unit ("day", "Days", "hrs", ...).

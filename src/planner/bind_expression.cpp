@@ -312,6 +312,18 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       throw BinderError("* is only allowed in the select list or in count(*)");
     case ast::ExprKind::kConstant:
       return std::make_unique<BoundConstant>(static_cast<const ast::ConstantExpr&>(expr).value);
+    case ast::ExprKind::kParameter: {
+      const int index = static_cast<const ast::ParameterExpr&>(expr).index;
+      if (!parameters_) {
+        throw BinderError(
+            "query parameter ${} has no value (pass values with a prepared statement)", index);
+      }
+      if (static_cast<size_t>(index) > parameters_->size()) {
+        throw BinderError("query parameter ${} has no value ({} given)", index,
+                          parameters_->size());
+      }
+      return std::make_unique<BoundConstant>((*parameters_)[static_cast<size_t>(index) - 1]);
+    }
     case ast::ExprKind::kOperator: {
       const auto& op = static_cast<const ast::OperatorExpr&>(expr);
       if (op.op == "AND" || op.op == "OR") {

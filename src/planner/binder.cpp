@@ -370,6 +370,11 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       if (auto dataset = catalog_.TableDataset(name)) {
         return BindDataset(std::move(dataset), name, alias, ref, scope);
       }
+      if (replacement_scan_ && base.name.size() == 1) {
+        if (auto dataset = replacement_scan_(base.name.back())) {
+          return BindDataset(std::move(dataset), base.name.back(), alias, ref, scope);
+        }
+      }
       throw BinderError(
           "table or view '{}' does not exist (to read files, use FROM 'path' or "
           "read_parquet('path'))",

@@ -38,6 +38,14 @@ class Binder {
   /// Binding only to check a query (CREATE VIEW): paths are listed only up to their first
   /// file (DatasetOptions::first_file_only), which gives the schema; the plan is not to be run.
   void SetCheckOnly(bool check_only) { check_only_ = check_only; }
+  /// The values of the query's parameters ($1 is values[0]); each is bound as a constant of
+  /// its value's type, as a literal would be (a NULL is untyped). Without values, a query
+  /// using a parameter is a BinderError. `values` must outlive Bind.
+  void SetParameters(const std::vector<Value>* values) { parameters_ = values; }
+  /// Asked for a table name that is no CTE, view or table (a host language's variable: the
+  /// Python module's data frames); a dataset to scan, or null for "no such table".
+  using ReplacementScan = std::function<std::shared_ptr<const Dataset>(const std::string& name)>;
+  void SetReplacementScan(ReplacementScan scan) { replacement_scan_ = std::move(scan); }
   BoundQuery Bind(const ast::QueryNode& query);
 
   struct Scope;
@@ -122,6 +130,8 @@ class Binder {
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
   bool nulls_last_by_default_ = true;
   bool check_only_ = false;
+  const std::vector<Value>* parameters_ = nullptr;
+  ReplacementScan replacement_scan_;
   /// Recursive CTEs being bound, innermost last (bind_cte.cpp).
   struct RecursiveCte {
     std::string name;

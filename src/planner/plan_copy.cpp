@@ -23,11 +23,12 @@ std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
   return out;
 }
 
-LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder* binder,
+// `new_index` empty: the copy keeps the table indices (CopyPlanAsIs).
+LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& new_index,
                             std::map<uint32_t, uint32_t>& remap) {
   auto fresh = [&](uint32_t index) {
-    if (!binder) return index;
-    const uint32_t copy = binder->NewTableIndex();
+    if (!new_index) return index;
+    const uint32_t copy = new_index();
     remap[index] = copy;
     return copy;
   };
@@ -131,19 +132,32 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, Binder* binder,
       copy->table_index = fresh(set.table_index);
       copy->kind = set.kind;
       copy->all = set.all;
+      copy->cte_id = set.cte_id;
+      copy->cte_name = set.cte_name;
       copy->types = set.types;
+      return copy;
+    }
+    case LogicalOperatorType::kWorkingTable: {
+      // The copy reads the working table of its own recursive union's copy: the physical
+      // planner binds cte_id to the union it is planning at the time.
+      const auto& working = static_cast<const LogicalWorkingTable&>(op);
+      auto copy = std::make_unique<LogicalWorkingTable>();
+      copy->table_index = fresh(working.table_index);
+      copy->cte_id = working.cte_id;
+      copy->cte_name = working.cte_name;
+      copy->types = working.types;
       return copy;
     }
   }
   throw InternalError("CopyPlan: unknown logical operator");
 }
 
-LogicalOperatorPtr CopyTree(const LogicalOperator& op, Binder* binder,
+LogicalOperatorPtr CopyTree(const LogicalOperator& op, const NewTableIndexFn& new_index,
                             std::map<uint32_t, uint32_t>& remap) {
-  LogicalOperatorPtr copy = CopyNode(op, binder, remap);
+  LogicalOperatorPtr copy = CopyNode(op, new_index, remap);
   copy->estimated_rows = op.estimated_rows;
   for (const auto& child : op.children)
-    copy->children.push_back(CopyTree(*child, binder, remap));
+    copy->children.push_back(CopyTree(*child, new_index, remap));
   return copy;
 }
 
@@ -151,7 +165,13 @@ LogicalOperatorPtr CopyTree(const LogicalOperator& op, Binder* binder,
 
 LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
                             std::map<uint32_t, uint32_t>& remap) {
-  LogicalOperatorPtr copy = CopyTree(op, &binder, remap);
+  return CopyPlan(
+      op, [&binder] { return binder.NewTableIndex(); }, remap);
+}
+
+LogicalOperatorPtr CopyPlan(const LogicalOperator& op, const NewTableIndexFn& new_index,
+                            std::map<uint32_t, uint32_t>& remap) {
+  LogicalOperatorPtr copy = CopyTree(op, new_index, remap);
   // Children are copied after their parents: rewrite the columns once every index is known.
   std::function<void(LogicalOperator&)> rewrite = [&](LogicalOperator& node) {
     for (BoundExprPtr* e : node.Expressions())
@@ -165,7 +185,7 @@ LogicalOperatorPtr CopyPlan(const LogicalOperator& op, Binder& binder,
 
 LogicalOperatorPtr CopyPlanAsIs(const LogicalOperator& op) {
   std::map<uint32_t, uint32_t> none;
-  return CopyTree(op, nullptr, none);
+  return CopyTree(op, NewTableIndexFn(), none);
 }
 
 }  // namespace shears

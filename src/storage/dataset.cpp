@@ -14,8 +14,10 @@
 #include "common/error.h"
 #include "common/string_util.h"
 #include "storage/csv/csv_options.h"
+#include "storage/file_statistics.h"
 #include "storage/file_system.h"
 #include "storage/hive/hive_partitioning.h"
+#include "storage/memory_table.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears {
@@ -473,6 +475,14 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   }
   for (auto& state : schema)
     dataset->columns_.push_back(std::move(state.column));
+  // The footers read give each file's statistics, so a scan decides without opening it.
+  std::vector<LogicalType> types;
+  for (const auto& column : dataset->columns_)
+    types.push_back(column.type);
+  for (size_t i = 0; i < footers.size(); i++) {
+    dataset->files_[i].statistics =
+        FooterFileStatistics(*footers[i].footer, dataset->files_[i].column_map, types);
+  }
 
   // Partition columns: names from the first file, types inferred or given.
   const std::vector<HiveKeyValue> no_keys;
@@ -635,6 +645,16 @@ std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<Datase
     dataset->num_partition_columns_ += column.is_partition ? 1 : 0;
   dataset->catalog_table_ = std::move(table_name);
   dataset->IndexPartitions();
+  return dataset;
+}
+
+std::shared_ptr<Dataset> Dataset::FromMemory(std::shared_ptr<const MemoryTable> table) {
+  std::shared_ptr<Dataset> dataset(new Dataset());
+  for (const auto& column : table->columns)
+    dataset->columns_.push_back({column.name, column.type, false, ""});
+  dataset->IndexPartitions();
+  dataset->total_rows_ = static_cast<int64_t>(table->rows);
+  dataset->memory_ = std::move(table);
   return dataset;
 }
 

@@ -55,7 +55,9 @@ namespace parquet {
 class ParquetFile;
 struct ParquetFooter;
 }  // namespace parquet
-struct CsvScanInfo;  // storage/csv/csv_options.h
+struct CsvScanInfo;     // storage/csv/csv_options.h
+struct FileStatistics;  // storage/file_statistics.h
+struct MemoryTable;     // storage/memory_table.h
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -95,6 +97,9 @@ struct DatasetFile {
   /// For each non-partition dataset column: the column index in this file, or -1 (read as
   /// NULL). For a footer not read while opening, filled when Dataset::OpenFile opens it.
   std::vector<int> column_map;
+  /// Per-column statistics of the whole file known without opening it (the catalog's, or the
+  /// footer's when it was read while opening); null when unknown. See file_statistics.h.
+  std::shared_ptr<const FileStatistics> statistics;
 };
 
 /// A column's statistics from ANALYZE, for the optimizer's estimates. -1 / NULL: unknown.
@@ -117,6 +122,10 @@ class Dataset {
   /// size, row count, partition values and column map. `table_name` names the table in errors.
   static std::shared_ptr<Dataset> FromFiles(std::string root, std::vector<DatasetColumn> columns,
                                             std::vector<DatasetFile> files, std::string table_name);
+
+  /// A dataset of columns in memory (storage/memory_table.h), with no files; its rows are
+  /// exact. The physical planner scans it with PhysicalMemoryScan.
+  static std::shared_ptr<Dataset> FromMemory(std::shared_ptr<const MemoryTable> table);
 
   /// Opens file `index` for reading (thread-safe). A file whose footer was not read while
   /// opening is mapped to the schema now (its column_map is filled; errors as described
@@ -155,6 +164,8 @@ class Dataset {
   /// planner scans it with PhysicalCsvScan. Null for Parquet.
   const std::shared_ptr<const CsvScanInfo>& csv() const { return csv_; }
   void set_csv(std::shared_ptr<const CsvScanInfo> csv) { csv_ = std::move(csv); }
+  /// Set for a dataset made by FromMemory; null otherwise.
+  const std::shared_ptr<const MemoryTable>& memory() const { return memory_; }
   /// One per column; set once, before the dataset is shared.
   void set_column_statistics(std::vector<DatasetColumnStatistics> statistics) {
     column_statistics_ = std::move(statistics);
@@ -183,6 +194,7 @@ class Dataset {
   std::string catalog_table_;  // set by FromFiles
   std::vector<DatasetColumnStatistics> column_statistics_;
   std::shared_ptr<const CsvScanInfo> csv_;
+  std::shared_ptr<const MemoryTable> memory_;
   size_t num_partitions_ = 0;
   std::vector<uint32_t> partition_of_file_;
   std::vector<DatasetColumnStatistics> partition_statistics_;

@@ -47,6 +47,12 @@ bool RecentlyModified(int64_t mtime_ns) {
   return mtime_ns > clock::WallNanos() - kWindowNanos;
 }
 
+std::optional<FileIdentity> StatIdentity(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  return IdentityOf(st);
+}
+
 std::unique_ptr<RandomAccessFile> RandomAccessFile::Open(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw IOError("cannot open '{}': {}", path, std::strerror(errno));

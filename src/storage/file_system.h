@@ -28,6 +28,10 @@ struct FileIdentity {
 /// than this window, as git does with its "racy" index entries.
 bool RecentlyModified(int64_t mtime_ns);
 
+/// The identity of `path` now (one stat, the file not opened); nullopt when it cannot be
+/// stated or is not a regular file.
+std::optional<FileIdentity> StatIdentity(const std::string& path);
+
 class RandomAccessFile {
  public:
   /// Opens `path` for reading; throws IOError naming the path when it cannot.

@@ -23,6 +23,9 @@ struct ScanMetrics {
   std::atomic<uint64_t> files_pruned_static{0};
   std::atomic<uint64_t> files_read{0};
   std::atomic<uint64_t> footers_cached{0};  // files_read whose footer was not read again
+  // Files whose partition survived but whose statistics, known without opening them (the
+  // catalog's, the footer cache's), ruled out every row: never opened.
+  std::atomic<uint64_t> files_skipped_unopened{0};
   std::atomic<uint64_t> partitions_total{0};
   std::atomic<uint64_t> partitions_pruned_static{0};
   std::atomic<uint64_t> partitions_pruned_dynamic{0};

@@ -14,11 +14,12 @@ uint64_t SplitEnumerator::ProgressBytes(const DatasetFile& file) {
 SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
                                  const std::vector<uint8_t>& partition_may_match,
                                  PartitionPruner* pruner, ScanMetrics& metrics, ProgressFn done,
-                                 std::unique_ptr<FileAssignment> assignment)
+                                 FileFn file_may_match, std::unique_ptr<FileAssignment> assignment)
     : dataset_(std::move(dataset)),
       pruner_(pruner),
       metrics_(metrics),
       done_(std::move(done)),
+      file_may_match_(std::move(file_may_match)),
       assignment_(std::move(assignment)) {
   const Dataset& ds = *dataset_;
   // Decisions are per partition (all its files share its values).
@@ -149,6 +150,14 @@ bool SplitEnumerator::Next(ScanSplit& split) {
     }
     std::shared_ptr<parquet::ParquetFile> file;
     try {
+      if (file_may_match_ && !file_may_match_(file_index)) {
+        metrics_.files_skipped_unopened++;
+        done_(ProgressBytes(dataset_->files()[file_index]));
+        std::lock_guard<std::mutex> lock(mutex_);
+        files_opening_--;
+        opened_.notify_all();
+        continue;
+      }
       file = dataset_->OpenFile(file_index);
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex_);

@@ -6,7 +6,8 @@
 //               (partition_pruning.h) then, and again for every partition not yet opened
 //               whenever another filter has been published since: a filter that arrives after
 //               the scan started still prunes every split not yet opened
-//   file        opened only when its partition survives (the footer is read then)
+//   file        opened only when its partition survives and `file_may_match` (split_pruning.h:
+//               the file's statistics known without opening it) does not rule it out
 //   row group   and page ranges: split_pruning.h, by the thread that took the split
 //
 // Files are opened outside the lock, so the footers of the files that survive are read by all
@@ -51,11 +52,15 @@ class FileAssignment {
 class SplitEnumerator {
  public:
   using ProgressFn = std::function<void(uint64_t bytes)>;
+  /// Whether a file may hold a row the scan keeps, decided before opening it; called outside
+  /// the enumerator's lock, from any of the scan's threads.
+  using FileFn = std::function<bool(size_t file_index)>;
   /// `partition_may_match`: the static decision per partition (PartitionsMayMatch).
   /// `pruner` (may be null) decides dynamically; it must outlive the enumerator.
+  /// `file_may_match` (may be empty) is asked for each file whose partition survived.
   SplitEnumerator(std::shared_ptr<const Dataset> dataset,
                   const std::vector<uint8_t>& partition_may_match, PartitionPruner* pruner,
-                  ScanMetrics& metrics, ProgressFn done,
+                  ScanMetrics& metrics, ProgressFn done, FileFn file_may_match = {},
                   std::unique_ptr<FileAssignment> assignment = nullptr);
 
   /// The next split; false when nothing is left. Thread-safe; waits while other threads open
@@ -83,6 +88,7 @@ class SplitEnumerator {
   PartitionPruner* pruner_;
   ScanMetrics& metrics_;
   ProgressFn done_;
+  FileFn file_may_match_;
   std::mutex mutex_;
   std::condition_variable opened_;    // a file's row groups were queued, or an opening ended
   std::vector<size_t> files_;         // files kept when the scan started

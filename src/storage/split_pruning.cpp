@@ -3,6 +3,8 @@
 #include <optional>
 #include <set>
 
+#include "common/string_util.h"
+#include "storage/file_system.h"
 #include "storage/parquet/bloom_pruning.h"
 #include "storage/parquet/dictionary_pruning.h"
 #include "storage/parquet/minmax_pruning.h"
@@ -28,6 +30,84 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
     });
   }
   filter_columns_.assign(referenced.begin(), referenced.end());
+  for (const auto& columns : runtime_columns_)
+    referenced.insert(columns.begin(), columns.end());
+  for (idx_t column : referenced) {
+    if (static_cast<size_t>(column_ids_[column]) < dataset_->num_file_columns())
+      file_filter_columns_.push_back(column);
+  }
+}
+
+std::shared_ptr<const FileStatistics> SplitPruning::KnownFileStatistics(size_t file_index) const {
+  const DatasetFile& file = dataset_->files()[file_index];
+  if (file.statistics) {
+    if (!file.statistics->check_size) return file.statistics;
+    const std::optional<FileIdentity> now = StatIdentity(file.path);
+    return now && now->size == file.size ? file.statistics : nullptr;
+  }
+  // A plain directory's file: the footer an earlier query read, when the file is unchanged.
+  auto footer = parquet::CachedFooter(file.path);
+  if (!footer) return nullptr;
+  std::vector<int> column_map(dataset_->num_file_columns(), -1);
+  std::vector<LogicalType> types(dataset_->num_file_columns());
+  for (idx_t column : file_filter_columns_) {
+    const size_t id = static_cast<size_t>(column_ids_[column]);
+    const DatasetColumn& wanted = dataset_->columns()[id];
+    // Matched by name as opening the file would; an ambiguous name decides nothing.
+    int found = -1, matches = 0;
+    for (size_t c = 0; c < footer->columns.size(); c++) {
+      if (AsciiLower(footer->columns[c].name) == AsciiLower(wanted.name)) {
+        found = static_cast<int>(c);
+        matches++;
+      }
+    }
+    if (matches != 1) continue;
+    column_map[id] = found;
+    types[id] = wanted.type;
+  }
+  return FooterFileStatistics(*footer, column_map, types);
+}
+
+bool SplitPruning::FileMayMatch(size_t file_index,
+                                const std::vector<const RuntimeFilter*>& runtime) const {
+  if (file_filter_columns_.empty()) return true;
+  bool any_filter = !filters_.empty();
+  for (const RuntimeFilter* filter : runtime)
+    any_filter = any_filter || (filter && filter->enabled());
+  if (!any_filter) return true;
+  const std::shared_ptr<const FileStatistics> stats = KnownFileStatistics(file_index);
+  if (!stats) return true;
+  auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
+    const size_t id = static_cast<size_t>(column_ids_[column]);
+    if (id >= stats->columns.size() || !stats->columns[id]) return nullptr;
+    return &*stats->columns[id];
+  };
+  for (const BoundExpr* filter : filters_) {
+    if (!StatsMayMatch(*filter, lookup)) return false;
+  }
+  for (size_t i = 0; i < runtime.size(); i++) {
+    const RuntimeFilter* filter = runtime[i];
+    if (!filter || !filter->enabled() || filter->empty()) continue;
+    if (!RuntimeRangesMayMatch(*filter, runtime_columns_[i], lookup)) {
+      filter->counters().files_skipped++;
+      return false;
+    }
+  }
+  return true;
+}
+
+bool SplitPruning::RuntimeRangesMayMatch(const RuntimeFilter& filter,
+                                         const std::vector<idx_t>& columns,
+                                         const StatsLookup& lookup) {
+  for (size_t k = 0; k < columns.size(); k++) {
+    const parquet::ColumnChunkStatistics* stats = lookup(columns[k]);
+    if (!stats) continue;
+    if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0)
+      return false;  // only NULL keys: none can join
+    if (stats->min && stats->max && !filter.RangeMayMatch(k, *stats->min, *stats->max))
+      return false;
+  }
+  return true;
 }
 
 int SplitPruning::FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
@@ -80,28 +160,15 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
   return verdict;
 }
 
-bool SplitPruning::RuntimeFiltersMayMatch(
-    const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
-    const std::function<const parquet::ColumnChunkStatistics*(idx_t)>& lookup) const {
+bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
+                                          const std::vector<const RuntimeFilter*>& runtime,
+                                          const StatsLookup& lookup) const {
   const auto& dataset_file = dataset_->files()[split.file_index];
   bool may_match = true;
   for (size_t i = 0; i < runtime.size() && may_match; i++) {
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled()) continue;
-    if (filter->empty()) {
-      may_match = false;
-    } else {
-      for (size_t k = 0; k < runtime_columns_[i].size() && may_match; k++) {
-        const parquet::ColumnChunkStatistics* stats = lookup(runtime_columns_[i][k]);
-        if (!stats) continue;
-        if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0) {
-          may_match = false;  // only NULL keys: none can join
-        } else if (stats->min && stats->max &&
-                   !filter->RangeMayMatch(k, *stats->min, *stats->max)) {
-          may_match = false;
-        }
-      }
-    }
+    may_match = !filter->empty() && RuntimeRangesMayMatch(*filter, runtime_columns_[i], lookup);
     if (may_match && (filter->kinds() & kRuntimeFilterExactSet)) {
       const idx_t column = runtime_columns_[i][0];
       const int in_file = FileColumn(dataset_file, *split.file, column);

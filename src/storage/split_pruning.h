@@ -2,6 +2,10 @@
 // Split pruning: what a scan's filters say about one split (a row group) before it is read,
 // level by level, each statistic kind in its own module under storage/parquet/:
 //
+//   file        before it is opened: min/max and null counts of the whole file, known without
+//               opening it (file_statistics.h: the catalog's, the footers read while opening,
+//               or the process's footer cache), for the literal predicates and the runtime
+//               filters' ranges and exact sets
 //   row group   min/max and null counts (minmax_pruning.h) for the literal predicates and the
 //               runtime filters' key ranges; a runtime exact set against the chunk's Parquet
 //               bloom filter (bloom_pruning.h) and its dictionary (dictionary_pruning.h)
@@ -16,6 +20,8 @@
 #include "dynfilter/runtime_filter.h"
 #include "planner/expression.h"
 #include "storage/dataset.h"
+#include "storage/file_statistics.h"
+#include "storage/parquet/minmax_pruning.h"
 #include "storage/parquet/page_index.h"
 #include "storage/scan_metrics.h"
 #include "storage/split_enumerator.h"
@@ -49,6 +55,12 @@ class SplitPruning {
   SplitVerdict Check(const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
                      bool page_index) const;
 
+  /// Before file `file_index` is opened: false when its statistics (file_statistics.h) show
+  /// that no row of it passes the literal filters or the published runtime filters (`runtime`
+  /// as for Check; the filter that ruled it out counts it). True when nothing is known. Reads
+  /// the footer cache (one stat) for a file without statistics of its own.
+  bool FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime) const;
+
   /// Scan columns the literal filters read.
   const std::vector<idx_t>& filter_columns() const { return filter_columns_; }
 
@@ -57,9 +69,15 @@ class SplitPruning {
   /// widened column's bounds are in another), or -1.
   int FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
                  idx_t column) const;
-  bool RuntimeFiltersMayMatch(
-      const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
-      const std::function<const parquet::ColumnChunkStatistics*(idx_t)>& lookup) const;
+  /// The statistics of file `file_index` known without opening it, or null.
+  std::shared_ptr<const FileStatistics> KnownFileStatistics(size_t file_index) const;
+  /// False when `filter`'s key ranges (and a single-column exact set) exclude the bounds
+  /// `lookup` gives for its key columns `columns`, or a key column holds only NULLs.
+  static bool RuntimeRangesMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
+                                    const StatsLookup& lookup);
+  bool RuntimeFiltersMayMatch(const ScanSplit& split,
+                              const std::vector<const RuntimeFilter*>& runtime,
+                              const StatsLookup& lookup) const;
   SplitVerdict PrunePages(const ScanSplit& split,
                           const std::vector<const RuntimeFilter*>& runtime) const;
 
@@ -68,6 +86,9 @@ class SplitPruning {
   std::vector<const BoundExpr*> filters_;
   std::vector<idx_t> filter_columns_;
   std::vector<std::vector<idx_t>> runtime_columns_;
+  // Scan columns (file columns only) a literal or runtime filter reads: those whose file
+  // statistics can skip a file.
+  std::vector<idx_t> file_filter_columns_;
   ScanMetrics& metrics_;
 };
 

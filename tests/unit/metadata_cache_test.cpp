@@ -64,8 +64,9 @@ std::string PartitionFile(const std::string& dir, int k) {
   return "";
 }
 
-/// The files_read of the scan of `table` in EXPLAIN ANALYZE of `sql`.
-uint64_t FilesRead(Connection& con, const std::string& sql, const std::string& table) {
+/// The counter `name` of the scan of `table` in EXPLAIN ANALYZE of `sql`.
+uint64_t ScanCounter(Connection& con, const std::string& sql, const std::string& table,
+                     const std::string& name) {
   std::string plan;
   for (const auto& row : con.Query("EXPLAIN ANALYZE " + sql).ToStrings()) {
     for (const auto& cell : row)
@@ -73,9 +74,14 @@ uint64_t FilesRead(Connection& con, const std::string& sql, const std::string& t
   }
   const size_t scan = plan.find("TABLE_SCAN " + table);
   EXPECT_NE(scan, std::string::npos) << plan;
-  const size_t at = plan.find("files_read", scan);
+  const size_t at = plan.find(name + ":", scan);
   EXPECT_NE(at, std::string::npos) << plan;
   return std::stoull(plan.substr(plan.find_first_of("0123456789", at)));
+}
+
+/// The files_read of the scan of `table` in EXPLAIN ANALYZE of `sql`.
+uint64_t FilesRead(Connection& con, const std::string& sql, const std::string& table) {
+  return ScanCounter(con, sql, table, "files_read");
 }
 
 TEST_F(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
@@ -175,6 +181,50 @@ TEST_F(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
   fs::copy_file(dir.path() + "/new.parquet", fmt::format("{}/fact/k=5/more.parquet", dir.path()));
   fs::remove_all(fmt::format("{}/fact/k=6", dir.path()));
   EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"202", "204770"}));
+}
+
+// A plain directory's files whose footers an earlier query read (unchanged since) are skipped
+// unopened when their statistics rule out the scan's predicates or a runtime filter; a file
+// changed since is opened again.
+TEST_F(MetadataTest, CachedFootersSkipFilesUnopened) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  WriteStar(con, dir.path());
+  Age(dir.path(), std::chrono::hours(1));
+  const std::string fact = dir.path() + "/fact";
+  con.Query("SET runtime_filter.min_probe_size = 0");
+  // The first query reads every footer but the first file's, whose footer opening the
+  // directory read (for the schema) already rules it out.
+  const std::string literal = fmt::format("SELECT count(*) FROM '{}' WHERE v = 170", fact);
+  EXPECT_EQ(ScanCounter(con, literal, fact, "files_read"), 199u);
+  EXPECT_EQ(ScanCounter(con, literal, fact, "files_read"), 1u);
+  EXPECT_EQ(ScanCounter(con, literal, fact, "files_skipped_unopened"), 199u);
+  EXPECT_EQ(con.Query(literal).ToStrings()[0][0], "1");
+
+  // A runtime filter's exact set: only the files whose v range holds a key are opened.
+  const std::string join = fmt::format(
+      "SELECT count(*), sum(f.k) FROM '{}' f JOIN (VALUES (CAST(170 AS BIGINT)), (1500), (7)) "
+      "d(x) ON f.v = d.x",
+      fact);
+  EXPECT_EQ(ScanCounter(con, join, "f", "files_read"), 2u);
+  EXPECT_EQ(ScanCounter(con, join, "f", "files_skipped_unopened"), 198u);
+  EXPECT_EQ(con.Query(join).ToStrings()[0], (std::vector<std::string>{"2", "167"}));
+
+  // Off: every file is opened.
+  con.Query("SET file_statistics_pruning = false");
+  EXPECT_EQ(ScanCounter(con, literal, fact, "files_read"), 200u);
+  EXPECT_EQ(ScanCounter(con, literal, fact, "files_skipped_unopened"), 0u);
+  con.Query("RESET file_statistics_pruning");
+
+  // A file rewritten since its footer was cached (k=5's, whose v was 50) is opened, and its new
+  // rows found.
+  const std::string file = PartitionFile(dir.path(), 5);
+  con.Query(fmt::format(
+      "COPY (SELECT CAST(170 AS BIGINT) AS v UNION ALL SELECT 9) TO '{}/new.parquet'", dir.path()));
+  fs::copy_file(dir.path() + "/new.parquet", file, fs::copy_options::overwrite_existing);
+  fs::last_write_time(file, fs::file_time_type::clock::now() - std::chrono::minutes(30));
+  EXPECT_EQ(con.Query(literal).ToStrings()[0][0], "2");
 }
 
 // A file whose footer the first query read and the footer cache kept is the same file only while

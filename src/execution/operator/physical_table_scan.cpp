@@ -137,9 +137,21 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
         *dataset_, dynamic_filters_, runtime_filters_, context.dynamic_filters(), scan_metrics_);
   }
   auto& progress = context.query().progress();
+  // A file whose statistics are known without opening it is skipped unopened when they rule
+  // out every row, by the runtime filters published by then.
+  auto& registry = context.dynamic_filters();
+  SplitEnumerator::FileFn file_may_match;
+  if (context.query().settings().GetBool("file_statistics_pruning")) {
+    file_may_match = [this, &registry](size_t file_index) {
+      std::vector<const RuntimeFilter*> runtime;
+      for (const auto& target : runtime_filters_)
+        runtime.push_back(registry.FindRuntime(target.filter_id));
+      return split_pruning_->FileMayMatch(file_index, runtime);
+    };
+  }
   state->splits = std::make_unique<SplitEnumerator>(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
-      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); },
+      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
       make_assignment_ ? make_assignment_() : nullptr);
   return state;
 }
@@ -293,6 +305,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
   add("files_total", m.files_total);
   add("files_read", m.files_read);
   add("footers_cached", m.footers_cached);
+  add("files_skipped_unopened", m.files_skipped_unopened);
   add("row_groups_total", m.row_groups_total);
   add("row_groups_pruned", m.row_groups_pruned);
   add("row_groups_read", m.row_groups_read);
@@ -317,17 +330,18 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
         const auto& c = filter->counters();
         text = fmt::format(
             "{}, {} keys from {} build rows, {} bytes, {}; rows tested {}, dropped {}, passed "
-            "while "
-            "paused {} ({} pauses, {} re-checks on a sample, {} resumes); row groups skipped {} "
+            "while paused {} ({} pauses, {} re-checks on a sample, {} resumes); files skipped "
+            "unopened {}; row groups skipped {} "
             "({} by "
             "Parquet bloom filters, {} by "
             "dictionaries); pages skipped {}; probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
             filter->distinct_keys(), filter->build_rows(), filter->bytes(), RowsText(*filter),
             c.rows_tested.load(), c.rows_dropped.load(), c.rows_passed_paused.load(),
-            c.pauses.load(), c.rechecks.load(), c.resumes.load(), c.row_groups_skipped.load(),
-            c.row_groups_skipped_bloom.load(), c.row_groups_skipped_dictionary.load(),
-            c.pages_skipped.load(), static_cast<double>(c.probe_nanos.load()) / 1e6);
+            c.pauses.load(), c.rechecks.load(), c.resumes.load(), c.files_skipped.load(),
+            c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
+            c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(),
+            static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);
     }

@@ -290,6 +290,14 @@ FooterCacheStats GetFooterCacheStats() {
   return FooterCacheStats{footers_parsed.load(), footers_reused.load()};
 }
 
+std::shared_ptr<const ParquetFooter> CachedFooter(const std::string& path) {
+  auto footer = FooterCache().Find(path);
+  if (!footer) return nullptr;
+  const std::optional<FileIdentity> identity = StatIdentity(path);
+  if (!identity || !(*identity == footer->identity)) return nullptr;
+  return footer;
+}
+
 std::shared_ptr<ParquetFile> ParquetFile::Open(const std::string& path,
                                                std::shared_ptr<const ParquetFooter> known) {
   auto file = RandomAccessFile::Open(path);
@@ -505,9 +513,15 @@ std::optional<Value> ParquetFile::DecodeBound(int column, const std::string& byt
 }
 
 ColumnChunkStatistics ParquetFile::GetStatistics(int row_group, int column) const {
+  return ChunkStatistics(*footer_, row_group, column);
+}
+
+ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group, int column) {
   ColumnChunkStatistics result;
-  const auto& descriptor = footer_->columns.at(static_cast<size_t>(column));
-  const auto& chunk_meta = chunk(row_group, column);
+  const auto& descriptor = footer.columns.at(static_cast<size_t>(column));
+  SHEARS_CHECK(descriptor.leaf_index >= 0);
+  const auto& chunk_meta = footer.metadata.row_groups.at(static_cast<size_t>(row_group))
+                               .columns.at(static_cast<size_t>(descriptor.leaf_index));
   if (!chunk_meta.__isset.meta_data) return result;
   const auto& meta = chunk_meta.meta_data;
   result.num_values = meta.num_values;
@@ -519,15 +533,15 @@ ColumnChunkStatistics ParquetFile::GetStatistics(int row_group, int column) cons
   }
   if (descriptor.physical_type == format::Type::INT96) return result;  // no defined order
   if (stats.__isset.min_value && stats.__isset.max_value) {
-    result.min = DecodeBound(column, stats.min_value);
-    result.max = DecodeBound(column, stats.max_value);
+    result.min = DecodePlainBound(descriptor, stats.min_value);
+    result.max = DecodePlainBound(descriptor, stats.max_value);
   } else if (stats.__isset.min && stats.__isset.max && !descriptor.unsigned_order &&
              descriptor.physical_type != format::Type::BYTE_ARRAY &&
              descriptor.physical_type != format::Type::FIXED_LEN_BYTE_ARRAY) {
     // The deprecated fields were written with signed comparison: only trustworthy where the
     // column's order is signed anyway.
-    result.min = DecodeBound(column, stats.min);
-    result.max = DecodeBound(column, stats.max);
+    result.min = DecodePlainBound(descriptor, stats.min);
+    result.max = DecodePlainBound(descriptor, stats.max);
   }
   if (!result.min || !result.max) {
     result.min.reset();
@@ -540,6 +554,36 @@ ColumnChunkStatistics ParquetFile::GetStatistics(int row_group, int column) cons
     };
     if (result.min->GetDouble() == 0) result.min = zero(-0.0);
     if (result.max->GetDouble() == 0) result.max = zero(0.0);
+  }
+  return result;
+}
+
+ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int column) {
+  ColumnChunkStatistics result;
+  if (footer.columns.at(static_cast<size_t>(column)).leaf_index < 0) return result;
+  bool bounds_known = true;
+  result.null_count = 0;
+  for (size_t rg = 0; rg < footer.metadata.row_groups.size(); rg++) {
+    const ColumnChunkStatistics chunk = ChunkStatistics(footer, static_cast<int>(rg), column);
+    result.num_values += chunk.num_values;
+    if (!chunk.null_count) {
+      result.null_count.reset();
+    } else if (result.null_count) {
+      *result.null_count += *chunk.null_count;
+    }
+    // A row group of NULLs only has no bounds and needs none.
+    const bool only_nulls = chunk.null_count && *chunk.null_count == chunk.num_values;
+    if (chunk.num_values == 0 || only_nulls) continue;
+    if (!chunk.min || !chunk.max) {
+      bounds_known = false;
+      continue;
+    }
+    if (!result.min || chunk.min->Compare(*result.min) < 0) result.min = chunk.min;
+    if (!result.max || chunk.max->Compare(*result.max) > 0) result.max = chunk.max;
+  }
+  if (!bounds_known) {
+    result.min.reset();
+    result.max.reset();
   }
   return result;
 }

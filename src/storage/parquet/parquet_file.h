@@ -91,6 +91,19 @@ struct FooterCacheStats {
 };
 FooterCacheStats GetFooterCacheStats();
 
+/// The footer of `path` from the process's footer cache, when the file still has the identity
+/// it had when the footer was read (one stat; the file is not opened); null otherwise. Lets a
+/// scan decide from a footer read by an earlier query that a file need not be opened.
+std::shared_ptr<const ParquetFooter> CachedFooter(const std::string& path);
+
+/// The statistics of footer column `column` (top-level index) in `row_group`, as
+/// ParquetFile::GetStatistics gives them.
+ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group, int column);
+/// The statistics of footer column `column` over the whole file: min and max over its row
+/// groups (absent when some row group holding a non-NULL value lacks them), null counts summed
+/// (absent when some row group lacks one).
+ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int column);
+
 class ParquetFile {
  public:
   /// Opens `path` and parses its footer, unless the file is unchanged (same size, mtime and

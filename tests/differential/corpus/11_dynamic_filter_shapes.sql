@@ -44,3 +44,17 @@ SELECT count(*) FROM store_sales ss JOIN item ON ss.ss_item_sk - 3 = i_item_sk W
 SELECT count(*) FROM store_sales ss JOIN (VALUES (CAST(5 AS BIGINT)), (CAST(4294967301 AS BIGINT))) v(k) ON CAST(ss.ss_quantity AS BIGINT) = v.k;
 
 SELECT count(*) FROM (SELECT ss_item_sk * 2 AS i FROM store_sales) x JOIN item ON x.i = i_item_sk WHERE i_category = 'Music';
+
+-- NOT IN with the fact inside, kept by a WHERE (a right anti join and two one-row checks): a
+-- NULL in the subquery (the fact's NULL dates), none, an empty subquery, NULL outer keys.
+SELECT count(*) FROM date_dim d WHERE d_year = 2000 AND d_moy = 2 AND d_date_sk NOT IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity > 90);
+
+SELECT count(*) FROM date_dim d WHERE d_year = 2000 AND d_moy = 2 AND d_date_sk NOT IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity > 90 AND ss_sold_date_sk IS NOT NULL);
+
+SELECT count(*), count(k) FROM (SELECT d_date_sk AS k FROM date_dim WHERE d_year = 2000 AND d_moy = 2 UNION ALL SELECT NULL) v WHERE k NOT IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity > 90 AND ss_sold_date_sk IS NOT NULL);
+
+SELECT count(*), count(k) FROM (SELECT d_date_sk AS k FROM date_dim WHERE d_year = 2000 AND d_moy = 2 UNION ALL SELECT NULL) v WHERE k NOT IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity > 1000);
+
+SELECT d_moy, count(*) FROM date_dim d WHERE d_year = 2001 AND d_date_sk NOT IN (SELECT sr_returned_date_sk FROM store_returns WHERE sr_returned_date_sk IS NOT NULL AND sr_return_quantity > 50) GROUP BY d_moy;
+
+SELECT count(*) FROM item WHERE i_category = 'Books' AND i_item_sk NOT IN (SELECT ss_item_sk FROM store_sales WHERE ss_quantity < 5);
