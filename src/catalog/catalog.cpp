@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 
@@ -17,7 +18,9 @@ namespace {
 // Version 1: views, tables, columns, partitions, files, statistics.
 // Version 2: tables.managed (tables whose files shears writes and deletes).
 // Version 3: columns.not_null and table_keys (constraints of managed tables).
-constexpr int kSchemaVersion = 3;
+// Version 4: indexes (CREATE INDEX).
+// Version 5: table_checks (CHECK constraints of managed tables).
+constexpr int kSchemaVersion = 5;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,6 +43,13 @@ CREATE TABLE IF NOT EXISTS table_keys (
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
   ordinal INTEGER NOT NULL, is_primary INTEGER NOT NULL, columns TEXT NOT NULL,
   PRIMARY KEY (table_id, ordinal));
+CREATE TABLE IF NOT EXISTS table_checks (
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  ordinal INTEGER NOT NULL, sql TEXT NOT NULL, PRIMARY KEY (table_id, ordinal));
+CREATE TABLE IF NOT EXISTS indexes (
+  name TEXT PRIMARY KEY, display_name TEXT NOT NULL,
+  table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
+  is_unique INTEGER NOT NULL, columns TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS partitions (
   partition_id INTEGER PRIMARY KEY,
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
@@ -463,6 +473,9 @@ void Catalog::CreateTable(const TableDefinition& table) {
         .Bind(4, EncodeColumnMap(table.keys[i].columns))
         .Run();
   }
+  Statement insert_check(db_, "INSERT INTO table_checks (table_id, ordinal, sql) VALUES (?, ?, ?)");
+  for (size_t i = 0; i < table.checks.size(); i++)
+    insert_check.Bind(1, table_id).Bind(2, static_cast<int64_t>(i)).Bind(3, table.checks[i]).Run();
   InsertPartitions(table_id, table.partitions);
   transaction.Commit();
   change_count_++;
@@ -550,6 +563,11 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
     }
     table.keys.push_back(std::move(key));
   }
+  Statement checks(db_, "SELECT sql FROM table_checks WHERE table_id = ? ORDER BY ordinal");
+  checks.Bind(1, table_id);
+  while (checks.Step())
+    table.checks.push_back(checks.Text(0));
+  table.indexes = ReadIndexes(table_id, table.name, table.columns.size());
   // One pass over the files, joined to their partitions, in path order.
   Statement files(db_,
                   "SELECT p.partition_id, p.path, f.path, f.size, f.num_rows, f.column_map "
@@ -685,6 +703,110 @@ std::shared_ptr<const Dataset> Catalog::TableDataset(const std::string& name) co
   std::shared_ptr<const Dataset> dataset = DatasetForTable(*table);
   datasets_[key] = dataset;
   return dataset;
+}
+
+std::vector<IndexDefinition> Catalog::ReadIndexes(int64_t table_id, const std::string& table,
+                                                  size_t num_columns) const {
+  std::vector<IndexDefinition> indexes;
+  Statement read(db_,
+                 "SELECT display_name, is_unique, columns FROM indexes WHERE table_id = ? "
+                 "ORDER BY name");
+  read.Bind(1, table_id);
+  while (read.Step()) {
+    IndexDefinition index{read.Text(0), table, read.Int(1) != 0, DecodeColumnMap(read.Text(2))};
+    for (int c : index.columns) {
+      if (c < 0 || static_cast<size_t>(c) >= num_columns) {
+        throw CorruptFileError("the catalog '{}' has an index of table {} on a column it lacks",
+                               path_, table);
+      }
+    }
+    indexes.push_back(std::move(index));
+  }
+  return indexes;
+}
+
+bool Catalog::CreateIndex(const IndexDefinition& index, bool if_not_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(index.table);
+  Statement exists(db_, "SELECT 1 FROM indexes WHERE name = ?");
+  if (exists.Bind(1, AsciiLower(index.name)).Step()) {
+    if (if_not_exists) return false;
+    throw BinderError("index '{}' already exists", index.name);
+  }
+  Statement insert(db_,
+                   "INSERT INTO indexes (name, display_name, table_id, is_unique, columns) VALUES "
+                   "(?, ?, ?, ?, ?)");
+  insert.Bind(1, AsciiLower(index.name))
+      .Bind(2, index.name)
+      .Bind(3, table_id)
+      .Bind(4, int64_t{index.unique})
+      .Bind(5, EncodeColumnMap(index.columns))
+      .Run();
+  transaction.Commit();
+  change_count_++;
+  return true;
+}
+
+void Catalog::DropIndex(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement remove(db_, "DELETE FROM indexes WHERE name = ?");
+  remove.Bind(1, AsciiLower(name)).Run();
+  if (sqlite3_changes(db_) == 0 && !if_exists) {
+    throw BinderError("index '{}' does not exist", name);
+  }
+  change_count_++;
+}
+
+std::vector<IndexDefinition> Catalog::ListIndexes(const std::string& table) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::vector<IndexDefinition> out;
+  Statement read(db_, "SELECT table_id, name FROM tables WHERE ? = '' OR name = ? ORDER BY name");
+  const std::string key = AsciiLower(table);
+  read.Bind(1, key).Bind(2, key);
+  while (read.Step()) {
+    // ReadIndexes checks the column numbers against the table's columns.
+    Statement count(db_, "SELECT count(*) FROM columns WHERE table_id = ?");
+    count.Bind(1, read.Int(0)).Step();
+    for (auto& index : ReadIndexes(read.Int(0), read.Text(1), static_cast<size_t>(count.Int(0))))
+      out.push_back(std::move(index));
+  }
+  if (!table.empty() && !TableId(table)) throw BinderError("table '{}' does not exist", table);
+  std::sort(out.begin(), out.end(), [](const IndexDefinition& a, const IndexDefinition& b) {
+    return AsciiLower(a.name) < AsciiLower(b.name);
+  });
+  return out;
+}
+
+void Catalog::SwapFiles(const std::string& name, const std::vector<std::string>& removed,
+                        const std::vector<CatalogPartition>& added) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  // The statement read exactly `removed`: any other file list means a write (here or in
+  // another process) committed since, whose rows the new files may lack or hold twice.
+  std::vector<std::string> current;
+  Statement read(db_,
+                 "SELECT f.path FROM files f JOIN partitions p ON f.partition_id = p.partition_id "
+                 "WHERE p.table_id = ? ORDER BY f.path");
+  read.Bind(1, table_id);
+  while (read.Step())
+    current.push_back(read.Text(0));
+  std::vector<std::string> expected = removed;
+  std::sort(expected.begin(), expected.end());
+  if (current != expected) {
+    throw IOError(
+        "table '{}' was changed by another statement while this one rewrote it; nothing was "
+        "written, run the statement again",
+        name);
+  }
+  Statement remove(db_, "DELETE FROM partitions WHERE table_id = ?");
+  remove.Bind(1, table_id).Run();
+  Statement stats(db_, "DELETE FROM stats WHERE table_id = ?");
+  stats.Bind(1, table_id).Run();
+  InsertPartitions(table_id, added);
+  transaction.Commit();
+  change_count_++;
 }
 
 std::vector<Catalog::Entry> Catalog::List() const {

@@ -41,6 +41,15 @@ struct TableKey {
   std::vector<int> columns;  // indexes into TableDefinition::columns
 };
 
+/// CREATE [UNIQUE] INDEX: a named catalog object on a table's columns. Nothing reads through
+/// it yet; a UNIQUE index is enforced like a UNIQUE constraint (NULLs exempt).
+struct IndexDefinition {
+  std::string name;  // as written (names are case-insensitive)
+  std::string table;
+  bool unique = false;
+  std::vector<int> columns;  // indexes into TableDefinition::columns
+};
+
 /// ANALYZE's statistics of one column at one level.
 struct ColumnStatistics {
   std::string column;
@@ -88,6 +97,9 @@ struct TableDefinition {
   /// File columns, then partition columns (directory order).
   std::vector<CatalogColumn> columns;
   std::vector<TableKey> keys;
+  /// CHECK constraints of a managed table: expressions over its columns, as written.
+  std::vector<std::string> checks;
+  std::vector<IndexDefinition> indexes;      // sorted by name
   std::vector<CatalogPartition> partitions;  // sorted by path
   /// Table-level ANALYZE statistics, when the table was analyzed since its last change.
   std::optional<StatisticsEntry> statistics;
@@ -134,6 +146,12 @@ class Catalog {
   /// The dataset a query on the table scans (null when there is no such table). Built from the
   /// stored lists once and shared until the catalog changes, here or in another process.
   std::shared_ptr<const Dataset> TableDataset(const std::string& name) const;
+  /// Replaces the table's files, which must be exactly `removed` (paths relative to the
+  /// location, as FindTable gave them), by `added` in one transaction (UPDATE, DELETE).
+  /// IOError when the table has other files now (another write committed since the statement
+  /// read them): nothing changes. Statistics are dropped but for the new files'.
+  void SwapFiles(const std::string& name, const std::vector<std::string>& removed,
+                 const std::vector<CatalogPartition>& added);
   /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS); its
   /// statistics are dropped, as they describe the old files.
   void ReplacePartitions(const std::string& name, const std::vector<CatalogPartition>& partitions);
@@ -142,6 +160,14 @@ class Catalog {
   /// Statistics of one level ("table", "partition", "file"), ordered by path.
   std::vector<StatisticsEntry> GetStatistics(const std::string& name,
                                              const std::string& level) const;
+
+  // ---- indexes (their own namespace, as DuckDB's)
+  /// BinderError when the name is taken (unless if_not_exists: then false) or the table is
+  /// missing.
+  bool CreateIndex(const IndexDefinition& index, bool if_not_exists);
+  void DropIndex(const std::string& name, bool if_exists);
+  /// Every index (of one table when `table` is not empty), by name.
+  std::vector<IndexDefinition> ListIndexes(const std::string& table) const;
 
   struct Entry {
     std::string name;
@@ -161,6 +187,8 @@ class Catalog {
   /// Ordered by path (else in the order they were stored).
   std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level,
                                               bool by_path = true) const;
+  std::vector<IndexDefinition> ReadIndexes(int64_t table_id, const std::string& table,
+                                           size_t num_columns) const;
   void InsertStatistics(int64_t table_id, const std::vector<StatisticsEntry>& entries);
   void ChangeFiles(const std::string& name, const std::vector<CatalogPartition>& partitions,
                    bool replace);

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "catalog/catalog.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "storage/hive/hive_partitioning.h"
 
@@ -45,7 +46,9 @@ std::string ManagedTableLocation(const std::string& data_directory, const std::s
   return (fs::path(data_directory) / "tables" / HiveEscape(name)).string();
 }
 
-StagedWrite::StagedWrite(const std::string& data_directory) : id_(NewWriteId()) {
+StagedWrite::StagedWrite(const std::string& data_directory)
+    : data_directory_(data_directory), id_(NewWriteId()) {
+  RemoveRetiredFiles(data_directory, kRetiredFileAgeNanos);
   directory_ = (fs::path(data_directory) / "staging" / id_).string();
   // Shared: writers run side by side; waits while a recovery (exclusive) cleans up.
   lock_fd_ = OpenLockFile(data_directory);
@@ -71,15 +74,27 @@ StagedWrite::~StagedWrite() {
   if (lock_fd_ >= 0) ::close(lock_fd_);
 }
 
+void StagedWrite::AppendToManifest(const std::string& table, const std::string& target_root,
+                                   const std::vector<std::string>& relative_paths) {
+  std::ofstream manifest(fs::path(directory_) / kManifest, std::ios::app);
+  for (const auto& relative : relative_paths)
+    manifest << table << '\t' << (fs::path(target_root) / relative).string() << '\n';
+  manifest.flush();
+  if (!manifest) throw IOError("cannot write the manifest of the staged write '{}'", directory_);
+}
+
+void StagedWrite::Retire(const std::string& table, const std::string& target_root,
+                         const std::vector<std::string>& relative_paths) {
+  // Recovery deletes a manifest's paths the catalog does not list: published files of a write
+  // that never committed, and retired files of one that did.
+  AppendToManifest(table, target_root, relative_paths);
+  for (const auto& relative : relative_paths)
+    retired_.push_back((fs::path(target_root) / relative).string());
+}
+
 void StagedWrite::Publish(const std::string& table, const std::string& target_root,
                           const std::vector<std::string>& relative_paths) {
-  {
-    std::ofstream manifest(fs::path(directory_) / kManifest, std::ios::app);
-    for (const auto& relative : relative_paths)
-      manifest << table << '\t' << (fs::path(target_root) / relative).string() << '\n';
-    manifest.flush();
-    if (!manifest) throw IOError("cannot write the manifest of the staged write '{}'", directory_);
-  }
+  AppendToManifest(table, target_root, relative_paths);
   for (const auto& relative : relative_paths) {
     const fs::path from = fs::path(directory_) / relative;
     const fs::path to = fs::path(target_root) / relative;
@@ -93,6 +108,44 @@ void StagedWrite::Publish(const std::string& table, const std::string& target_ro
 
 void StagedWrite::Finish() {
   finished_ = true;
+  if (retired_.empty()) return;
+  // Queries that planned on the old file list (in this process or another) may still open
+  // the retired files: they stay for a while, listed in DATA/retired/<id> with the time.
+  const fs::path retired = fs::path(data_directory_) / "retired";
+  std::error_code ec;
+  fs::create_directories(retired, ec);
+  const fs::path list = retired / id_;
+  {
+    std::ofstream out(list.string() + ".tmp");
+    out << clock::WallNanos() << '\n';
+    for (const auto& path : retired_)
+      out << path << '\n';
+    out.flush();
+    if (!out) {  // no list: delete now rather than never
+      for (const auto& path : retired_)
+        fs::remove(path, ec);
+      return;
+    }
+  }
+  fs::rename(list.string() + ".tmp", list, ec);
+}
+
+void RemoveRetiredFiles(const std::string& data_directory, int64_t min_age_nanos) {
+  std::error_code ec;
+  const fs::path retired = fs::path(data_directory) / "retired";
+  if (!fs::is_directory(retired, ec)) return;
+  const int64_t now = clock::WallNanos();
+  for (const auto& entry : fs::directory_iterator(retired, ec)) {
+    std::ifstream in(entry.path());
+    std::string line;
+    int64_t since = 0;
+    if (std::getline(in, line)) since = std::atoll(line.c_str());
+    if (now - since < min_age_nanos) continue;
+    while (std::getline(in, line)) {
+      if (!line.empty()) fs::remove(line, ec);  // errors ignored: no table lists them
+    }
+    fs::remove(entry.path(), ec);
+  }
 }
 
 void RemoveManagedFiles(const std::string& location) {
@@ -135,6 +188,7 @@ void RecoverInterruptedWrites(Catalog& catalog, const std::string& data_director
     }
     fs::remove_all(entry.path(), ec);
   }
+  RemoveRetiredFiles(data_directory, kRetiredFileAgeNanos);
   // Directories of tables whose CREATE never committed or whose DROP did not finish deleting.
   std::set<std::string> owned;
   for (const auto& location : catalog.ManagedLocations())

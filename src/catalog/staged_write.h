@@ -9,6 +9,7 @@
 // Writers hold DATA/staging.lock shared (flock) while they live; recovery takes it exclusive and
 // does nothing when it cannot, so it never touches a write in progress, in any process.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -33,16 +34,36 @@ class StagedWrite {
   /// `table` and the final paths to the manifest. IOError naming the file on failure.
   void Publish(const std::string& table, const std::string& target_root,
                const std::vector<std::string>& relative_paths);
-  /// Call right after the catalog committed: the write is done, the staging directory goes.
+  /// Records in the manifest that target_root/relative (files the catalog lists now) are
+  /// replaced by this write: after Finish they are deleted once kRetiredFileAgeNanos have
+  /// passed (queries that started before the commit may still read them); after a crash,
+  /// recovery deletes them when the catalog no longer lists them (the commit happened).
+  void Retire(const std::string& table, const std::string& target_root,
+              const std::vector<std::string>& relative_paths);
+  /// Call right after the catalog committed: the write is done, the staging directory goes,
+  /// the retired files are listed in DATA/retired/<id> for RemoveRetiredFiles.
   void Finish();
 
  private:
+  void AppendToManifest(const std::string& table, const std::string& target_root,
+                        const std::vector<std::string>& relative_paths);
+
+  std::string data_directory_;
   std::string directory_;
   std::string id_;
   int lock_fd_ = -1;
   std::vector<std::string> published_;  // final paths, deleted unless Finish was called
+  std::vector<std::string> retired_;    // deleted by Finish
   bool finished_ = false;
 };
+
+/// How long files an UPDATE or DELETE replaced stay on disk after its commit, for queries that
+/// planned on the old file list.
+inline constexpr int64_t kRetiredFileAgeNanos = int64_t{60} * 1000 * 1000 * 1000;
+
+/// Deletes the files of DATA/retired/ lists written at least `min_age_nanos` ago (every new
+/// StagedWrite and each open's recovery call it).
+void RemoveRetiredFiles(const std::string& data_directory, int64_t min_age_nanos);
 
 /// Deletes what writes interrupted by a crash left, when no write is in progress: staging
 /// directories, the files they published that the catalog does not list, and directories under

@@ -54,6 +54,12 @@ const std::vector<SettingInfo>& Settings::All() {
          "Assumed fraction of partitions pruned when statistics cannot tell (benefit estimate)."},
         {"memory_limit", LogicalType::Bigint(), Value::Bigint(0),
          "Maximum memory a query may use, in bytes ('4GB' accepted); 0 means 80% of RAM."},
+        {"temp_directory", LogicalType::Varchar(), Value::Varchar(""),
+         "Where operators spill what does not fit in memory_limit; empty means DBDIR/.tmp for "
+         "a database directory, else $TMPDIR/shears (/tmp/shears)."},
+        {"max_temp_directory_size", LogicalType::Bigint(), Value::Bigint(0),
+         "Most bytes of spill files this process may hold in temp_directory ('100GB' "
+         "accepted); 0 means as much as the disk has."},
         {"statement_timeout", LogicalType::Bigint(), Value::Bigint(0),
          "Cancel a query running longer than this, in milliseconds ('30s', '5min' accepted); "
          "0 means no limit."},
@@ -227,7 +233,7 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
     }
     case TypeId::kBigint: {
       int64_t n;
-      if (name == "memory_limit") {
+      if (name == "memory_limit" || name == "max_temp_directory_size") {
         n = ParseByteSize(text);
       } else if (name == "statement_timeout") {
         n = ParseDurationMillis(text);

@@ -41,6 +41,13 @@ idx_t GroupedHashTable::group_count() const {
   return total;
 }
 
+int64_t GroupedHashTable::MemoryBytes() const {
+  int64_t total = 0;
+  for (const auto& p : partitions_)
+    total += p->rows.bytes() + static_cast<int64_t>(p->capacity * sizeof(uint64_t));
+  return total;
+}
+
 void GroupedHashTable::Reserve(GroupPartition& part, idx_t groups) {
   // Load factor at most 1/2: linear probing stays short.
   if (groups * 2 <= part.capacity) return;
@@ -260,6 +267,7 @@ void DenseGroupArray::Swap(DenseGroupArray& other) {
   std::swap(rows_seen_, other.rows_seen_);
   std::swap(reserved_, other.reserved_);
   std::swap(memory_, other.memory_);
+  std::swap(max_bytes_, other.max_bytes_);
 }
 
 int64_t DenseGroupArray::KeyOf(const uint8_t* row) const {
@@ -332,7 +340,7 @@ void DenseGroupArray::Grow(int64_t low, int64_t high) {
   const uint64_t span = static_cast<uint64_t>(new_high) - static_cast<uint64_t>(new_low);
   const uint64_t width = layout_.row_width;
   const uint64_t allowed = std::min<uint64_t>(
-      {kMaxSlots, kMaxBytes / width, std::max<uint64_t>(1 << 16, 16 * rows_seen_)});
+      {kMaxSlots, max_bytes_ / width, std::max<uint64_t>(1 << 16, 16 * rows_seen_)});
   if (span >= allowed) return;  // keys outside the array keep going to the table
   // Room to grow upwards too (keys usually grow), within the allowance.
   const uint64_t size = std::min<uint64_t>(allowed, std::max<uint64_t>(span + 1, 2 * size_));

@@ -8,6 +8,7 @@
 // partition, so two threads merge into the global table at once without contending (and a
 // partition nobody else has is simply moved, not merged).
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -80,6 +81,8 @@ class GroupedHashTable {
 
   GroupPartition& partition(idx_t p) { return *partitions_[p]; }
   idx_t group_count() const;
+  /// Bytes of rows and entries held (strings excluded).
+  int64_t MemoryBytes() const;
   const RowLayout& layout() const { return layout_; }
   idx_t key_count() const { return key_count_; }
 
@@ -105,8 +108,13 @@ class DenseGroupArray {
   static constexpr uint64_t kMaxSlots = uint64_t{1} << 21;
   static constexpr uint64_t kMaxBytes = uint64_t{96} << 20;
 
-  DenseGroupArray(const RowLayout& layout, MemoryTracker* memory)
-      : layout_(layout), row_width_(layout.row_width), memory_(memory) {}
+  /// `max_bytes` (at most kMaxBytes) bounds the array: under a small memory_limit it must
+  /// leave room for the table and for spilling.
+  DenseGroupArray(const RowLayout& layout, MemoryTracker* memory, uint64_t max_bytes = kMaxBytes)
+      : layout_(layout),
+        row_width_(layout.row_width),
+        memory_(memory),
+        max_bytes_(std::min(max_bytes, kMaxBytes)) {}
   ~DenseGroupArray();
   DenseGroupArray(const DenseGroupArray&) = delete;
   DenseGroupArray& operator=(const DenseGroupArray&) = delete;
@@ -124,6 +132,7 @@ class DenseGroupArray {
   /// Calls fn(rows, n) for every group's row, in batches of at most kBatchSize.
   void ForEachBatch(const std::function<void(uint8_t* const* rows, idx_t n)>& fn) const;
   idx_t group_count() const { return groups_; }
+  int64_t bytes() const { return reserved_; }
   /// Whether the group of `row` (same layout) belongs in this array: a valid key in range.
   bool Covers(const uint8_t* row) const {
     return Occupied(row) && static_cast<uint64_t>(KeyOf(row)) - base_ < size_;
@@ -142,6 +151,7 @@ class DenseGroupArray {
   // plan before the execution context holding this array).
   const uint32_t row_width_;
   MemoryTracker* memory_;
+  uint64_t max_bytes_;
   uint8_t* data_ = nullptr;  // size_ rows, AllocateTable memory
   uint64_t base_ = 0;        // the key of row 0, as two's complement bits
   uint64_t size_ = 0;

@@ -90,6 +90,9 @@ class PhysicalOperator {
   virtual std::unique_ptr<OperatorState> GetOperatorState(ExecutionContext& context) const;
   virtual OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
                                  OperatorState& state) const;
+  /// Called once per thread after its last Execute (the source is exhausted), before the
+  /// sink's Combine: for state an operator must hand over (a spilling join's probe rows).
+  virtual void FinishOperator(ExecutionContext& context, OperatorState& state) const {}
 
   // ---- as a sink ----
   virtual bool IsSink() const { return false; }

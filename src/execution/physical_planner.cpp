@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "dynfilter/join_legality.h"
 #include "execution/operator/physical_csv_scan.h"
+#include "execution/operator/physical_cte.h"
 #include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
@@ -26,6 +27,105 @@ std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,
   for (const auto& e : exprs)
     out.push_back(ResolveBindings(*e, inputs));
   return out;
+}
+
+bool UsesTable(const BoundExpr& expr, uint32_t table_index) {
+  if (expr.kind == BoundExprKind::kColumnRef &&
+      static_cast<const BoundColumnRef&>(expr).binding.table_index == table_index) {
+    return true;
+  }
+  for (BoundExprPtr* child : const_cast<BoundExpr&>(expr).Children()) {
+    if (*child && UsesTable(**child, table_index)) return true;
+  }
+  return false;
+}
+
+const Value* ConstantOf(const BoundExpr& expr) {
+  return expr.kind == BoundExprKind::kConstant ? &static_cast<const BoundConstant&>(expr).value
+                                               : nullptr;
+}
+
+// GROUPING SETS as the binder writes them (ExpandGroupingSets): an aggregate over
+// `input LEFT JOIN VALUES(one row per set) ON TRUE` whose groups are input expressions (in
+// every set), `CASE WHEN <values flag> THEN <input expression> ELSE NULL END` (in the sets whose
+// flag is TRUE) or VALUES columns (the set id, grouping() values). Recognized here, the
+// aggregate runs over the input alone, by the finest groups, folded into the sets' groups at
+// the end (RollupPlan). `finest` gets the input expressions; false when the shape differs (the
+// plan then runs as written, which is correct, only slower).
+bool MatchGroupingSets(const LogicalAggregate& agg, std::vector<BoundExprPtr>* finest,
+                       RollupPlan* plan) {
+  const LogicalOperator& child = *agg.children[0];
+  if (child.type != LogicalOperatorType::kJoin) return false;
+  const auto& join = static_cast<const LogicalJoin&>(child);
+  if (join.join_kind != JoinKind::kLeft || !join.conditions.empty() || join.residual ||
+      join.children[1]->type != LogicalOperatorType::kValues) {
+    return false;
+  }
+  const auto& values = static_cast<const LogicalValues&>(*join.children[1]);
+  const uint32_t v = values.table_index;
+  if (values.rows.empty()) return false;
+  for (const auto& row : values.rows) {
+    for (const auto& cell : row) {
+      if (!ConstantOf(*cell)) return false;
+    }
+  }
+  for (const auto& a : agg.aggregates) {
+    const auto& bound = static_cast<const BoundAggregate&>(*a);
+    if ((bound.distinct && bound.aggregate != AggregateKind::kCountStar) || UsesTable(*a, v)) {
+      return false;
+    }
+  }
+  plan->sets.assign(values.rows.size(), {});
+  for (const auto& group : agg.groups) {
+    plan->key_types.push_back(group->type);
+    const BoundExpr* from_input = nullptr;
+    int flag = -1;        // the VALUES column saying whether a set has the group
+    int set_column = -1;  // the group is this VALUES column
+    if (group->kind == BoundExprKind::kColumnRef &&
+        static_cast<const BoundColumnRef&>(*group).binding.table_index == v) {
+      set_column =
+          static_cast<int>(static_cast<const BoundColumnRef&>(*group).binding.column_index);
+    } else if (!UsesTable(*group, v)) {
+      from_input = group.get();
+    } else if (group->kind == BoundExprKind::kCase) {
+      const auto& c = static_cast<const BoundCase&>(*group);
+      if (c.when_then.size() != 1 || c.when_then[0].first->kind != BoundExprKind::kColumnRef)
+        return false;
+      const auto& when = static_cast<const BoundColumnRef&>(*c.when_then[0].first);
+      const Value* otherwise = ConstantOf(*c.else_expr);
+      if (when.binding.table_index != v || !otherwise || !otherwise->is_null() ||
+          UsesTable(*c.when_then[0].second, v)) {
+        return false;
+      }
+      flag = static_cast<int>(when.binding.column_index);
+      from_input = c.when_then[0].second.get();
+    } else {
+      return false;
+    }
+    int finest_column = -1;
+    if (from_input) {
+      finest_column = static_cast<int>(finest->size());
+      finest->push_back(from_input->Copy());
+    }
+    for (size_t s = 0; s < values.rows.size(); s++) {
+      RollupPlan::KeySource source;
+      if (set_column >= 0) {
+        source.constant = *ConstantOf(*values.rows[s][static_cast<size_t>(set_column)]);
+        if (source.constant.type() != group->type) return false;
+      } else if (flag >= 0) {
+        const Value& in_set = *ConstantOf(*values.rows[s][static_cast<size_t>(flag)]);
+        if (!in_set.is_null() && in_set.GetBoolean()) {
+          source.finest = finest_column;
+        } else {
+          source.constant = Value::Null(group->type);
+        }
+      } else {
+        source.finest = finest_column;
+      }
+      plan->sets[s].push_back(std::move(source));
+    }
+  }
+  return !finest->empty();
 }
 }  // namespace
 
@@ -88,6 +188,18 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
+      std::vector<BoundExprPtr> finest;
+      RollupPlan rollup;
+      if (MatchGroupingSets(agg, &finest, &rollup)) {
+        LogicalOperator& input = *op.children[0]->children[0];
+        auto input_bindings = input.GetColumnBindings();
+        auto child = Plan(input);
+        result = std::make_unique<PhysicalHashAggregate>(types, ResolveAll(finest, input_bindings),
+                                                         ResolveAll(agg.aggregates, input_bindings),
+                                                         agg.empty_input_groups, std::move(rollup));
+        result->AddChild(std::move(child));
+        break;
+      }
       auto inputs = op.children[0]->GetColumnBindings();
       auto child = Plan(*op.children[0]);
       result = std::make_unique<PhysicalHashAggregate>(types, ResolveAll(agg.groups, inputs),
@@ -284,6 +396,36 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         projection->AddChild(std::move(result));
         result = std::move(projection);
       }
+      break;
+    }
+    case LogicalOperatorType::kMaterializedCte: {
+      auto& cte = static_cast<LogicalMaterializedCte&>(op);
+      auto definition = Plan(*op.children[0]);
+      auto materialized =
+          std::make_unique<PhysicalMaterializedCte>(cte.name, types, op.children[0]->GetTypes());
+      // A copy of the plan (decorrelation) may repeat a CTE's index inside itself: the scans
+      // read the innermost.
+      const PhysicalMaterializedCte* outer =
+          ctes_.count(cte.cte_index) ? ctes_[cte.cte_index] : nullptr;
+      ctes_[cte.cte_index] = materialized.get();
+      auto query = Plan(*op.children[1]);
+      if (outer) {
+        ctes_[cte.cte_index] = outer;
+      } else {
+        ctes_.erase(cte.cte_index);
+      }
+      materialized->AddChild(std::move(definition));
+      materialized->AddChild(std::move(query));
+      result = std::move(materialized);
+      break;
+    }
+    case LogicalOperatorType::kCteScan: {
+      auto& scan = static_cast<LogicalCteScan&>(op);
+      auto found = ctes_.find(scan.cte_index);
+      if (found == ctes_.end() || !op.children.empty()) {
+        throw InternalError("CTE scan of '{}' outside its CTE", scan.name);
+      }
+      result = std::make_unique<PhysicalCteScan>(*found->second, scan.name, types);
       break;
     }
   }

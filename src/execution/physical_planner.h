@@ -10,6 +10,7 @@
 
 namespace shears {
 
+class PhysicalMaterializedCte;
 struct WorkingTable;
 
 class PhysicalPlanner {
@@ -17,6 +18,8 @@ class PhysicalPlanner {
   PhysicalOperatorPtr Plan(LogicalOperator& op);
 
  private:
+  // The materialized CTEs around the operator being planned, by cte_index.
+  std::map<uint32_t, const PhysicalMaterializedCte*> ctes_;
   /// Of the recursive CTEs being planned, by cte_id: their WORKING_TABLE scans share it.
   std::map<int, std::shared_ptr<WorkingTable>> working_tables_;
 };

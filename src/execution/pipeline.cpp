@@ -148,10 +148,15 @@ void Executor::Execute(PhysicalOperator& root_sink) {
   }
   // Run in dependency order: a pipeline runs once all its dependencies ran. Pipelines that
   // share a sink finalize it once, after the last of them.
+  // A dependency outside this builder belongs to an enclosing execution (a CTE_SCAN inside a
+  // recursive CTE's term reads a CTE materialized outside it), which has run it already.
+  std::set<Pipeline*> own;
+  for (auto& pipeline : builder.pipelines())
+    own.insert(pipeline.get());
   std::set<Pipeline*> done;
   std::vector<Pipeline*> order;
   std::function<void(Pipeline*)> visit = [&](Pipeline* p) {
-    if (done.count(p)) return;
+    if (done.count(p) || !own.count(p)) return;
     done.insert(p);
     for (Pipeline* dep : p->dependencies)
       visit(dep);
@@ -243,6 +248,8 @@ void Executor::RunPipeline(Pipeline& pipeline) {
         if (!more) break;
       }
       if (!sink_wants_more) stop.store(true);
+      for (size_t stage = 0; stage < pipeline.operators.size(); stage++)
+        pipeline.operators[stage]->FinishOperator(context_, *states[stage]);
       Timer timer(pipeline.sink->metrics().nanos);
       pipeline.sink->Combine(context_, global_sink, *local_sink);
     } catch (...) {

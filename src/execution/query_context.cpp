@@ -43,14 +43,20 @@ double QueryProgress::Fraction() const {
                            static_cast<double>(planned));
 }
 
-QueryContext::QueryContext(Settings settings, const std::atomic<bool>* interrupt)
+QueryContext::QueryContext(Settings settings, const std::atomic<bool>* interrupt,
+                           const std::string& default_temp_directory)
     : settings_(std::move(settings)),
       memory_(settings_.GetInt("memory_limit") > 0 ? settings_.GetInt("memory_limit")
                                                    : PhysicalMemoryBytes() / 10 * 8),
       interrupt_(interrupt),
       timeout_ms_(settings_.GetInt("statement_timeout")),
       deadline_(clock::Now() + std::chrono::milliseconds(timeout_ms_)),
-      batch_limit_(settings_.GetInt("statement_batch_limit")) {}
+      batch_limit_(settings_.GetInt("statement_batch_limit")) {
+  spill_.directory = settings_.GetString("temp_directory");
+  if (spill_.directory.empty()) spill_.directory = default_temp_directory;
+  if (spill_.directory.empty()) spill_.directory = DefaultTempDirectory("");
+  spill_.max_bytes = settings_.GetInt("max_temp_directory_size");
+}
 
 void QueryContext::CheckCancelled() const {
   if (cancelled_.load(std::memory_order_relaxed) ||

@@ -8,6 +8,7 @@
 
 #include "common/clock.h"
 #include "common/settings.h"
+#include "execution/spill.h"
 
 namespace shears {
 
@@ -47,8 +48,13 @@ class QueryContext {
  public:
   /// `interrupt`, when given, is a flag owned by the session that cancels the query when set
   /// (Connection::Interrupt, safe to set from a signal handler).
-  explicit QueryContext(Settings settings, const std::atomic<bool>* interrupt = nullptr);
+  /// `default_temp_directory`: where to spill when temp_directory is empty (the database's);
+  /// "" means the system's.
+  explicit QueryContext(Settings settings, const std::atomic<bool>* interrupt = nullptr,
+                        const std::string& default_temp_directory = "");
   const Settings& settings() const { return settings_; }
+  /// Where and how much this query may spill (temp_directory, max_temp_directory_size).
+  const SpillOptions& spill() const { return spill_; }
   MemoryTracker& memory() { return memory_; }
   QueryProgress& progress() { return progress_; }
   void Cancel() { cancelled_.store(true); }
@@ -60,6 +66,7 @@ class QueryContext {
 
  private:
   Settings settings_;
+  SpillOptions spill_;
   MemoryTracker memory_;
   QueryProgress progress_;
   std::atomic<bool> cancelled_{false};

@@ -220,6 +220,29 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
         rows.push_back({Value::Varchar(entry.name), Value::Varchar(entry.kind)});
       return RowsResult({"name", "kind"}, {LogicalType::Varchar(), LogicalType::Varchar()}, rows);
     }
+    case ast::StatementKind::kDropIndex: {
+      const auto& drop = static_cast<const ast::DropIndexStatement&>(statement);
+      WithPosition(sql, statement.location,
+                   [&] { return catalog.DropIndex(drop.name, drop.if_exists), 0; });
+      return QueryResult();
+    }
+    case ast::StatementKind::kShowIndexes: {
+      const auto& show = static_cast<const ast::ShowIndexesStatement&>(statement);
+      std::vector<std::vector<Value>> rows;
+      for (const auto& index : catalog.ListIndexes(show.table)) {
+        const auto table = catalog.FindTable(index.table);
+        std::vector<std::string> columns;
+        for (int c : index.columns)
+          columns.push_back(table->columns[static_cast<size_t>(c)].name);
+        rows.push_back({Value::Varchar(index.name), Value::Varchar(index.table),
+                        Value::Boolean(index.unique),
+                        Value::Varchar(fmt::format("{}", fmt::join(columns, ", ")))});
+      }
+      return RowsResult({"name", "table", "unique", "columns"},
+                        {LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Boolean(),
+                         LogicalType::Varchar()},
+                        rows);
+    }
     case ast::StatementKind::kTableCommand: {
       const auto& command = static_cast<const ast::TableCommandStatement&>(statement);
       const TableDefinition table = RequireTable(catalog, sql, command);

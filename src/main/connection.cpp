@@ -162,10 +162,15 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 }
 }  // namespace
 
-Database::Database() : catalog_(Catalog::Open("")) {}
+Database::Database() : catalog_(Catalog::Open("")), temp_directory_(DefaultTempDirectory("")) {}
 
 Database::Database(const std::string& directory)
-    : catalog_(Catalog::Open(directory)), persistent_(!directory.empty()) {}
+    : catalog_(Catalog::Open(directory)),
+      persistent_(!directory.empty()),
+      temp_directory_(DefaultTempDirectory(directory)) {
+  // Spill subdirectories of processes killed while spilling into this database.
+  RemoveTempLeftovers(temp_directory_);
+}
 
 Database::~Database() = default;
 
@@ -228,7 +233,7 @@ void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                                       const Settings& settings) {
   Plans plans = PlanQuery(sql, query, settings);
-  QueryContext query_context(settings, &interrupt_);
+  QueryContext query_context(settings, &interrupt_, database_.temp_directory());
   ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   collector->AddChild(std::move(plans.physical));
@@ -271,7 +276,7 @@ QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainSta
     }
     return TextResult("explain", lines);
   }
-  QueryContext query_context(settings_, &interrupt_);
+  QueryContext query_context(settings_, &interrupt_, database_.temp_directory());
   ExecutionContext context(query_context, static_cast<int>(settings_.GetInt("threads")));
   auto collector = std::make_unique<PhysicalResultCollector>(plans.physical->types());
   PhysicalOperator* root = plans.physical.get();
@@ -439,11 +444,16 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kDropTable:
       case ast::StatementKind::kShowTables:
       case ast::StatementKind::kTableCommand:
+      case ast::StatementKind::kDropIndex:
+      case ast::StatementKind::kShowIndexes:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
         break;
       case ast::StatementKind::kCopy:
       case ast::StatementKind::kCreateTable:
       case ast::StatementKind::kInsert:
+      case ast::StatementKind::kCreateIndex:
+      case ast::StatementKind::kUpdate:
+      case ast::StatementKind::kDelete:
         result = RunWriteStatement(database_, settings_, sql, *statement);
         break;
     }

@@ -57,10 +57,14 @@ class Database {
   Catalog& catalog() { return *catalog_; }
   /// Whether the catalog lives in a database directory (shared by every process opening it).
   bool persistent() const { return persistent_; }
+  /// Where queries spill when temp_directory is empty: DIRECTORY/.tmp, or the system's for
+  /// an in-memory catalog.
+  const std::string& temp_directory() const { return temp_directory_; }
 
  private:
   std::unique_ptr<Catalog> catalog_;
   bool persistent_ = false;
+  std::string temp_directory_;
 };
 
 class Connection {

@@ -508,6 +508,16 @@ double EstimateSubtree(LogicalOperator& op) {
     case LogicalOperatorType::kSetOperation:
       rows = child_rows[0] + child_rows[1];
       break;
+    case LogicalOperatorType::kMaterializedCte: {
+      // The references read the definition's rows: estimate the query again now they are known.
+      const auto& cte = static_cast<LogicalMaterializedCte&>(op);
+      SetCteScanRows(*op.children[1], cte.cte_index, child_rows[0]);
+      rows = EstimateSubtree(*op.children[1]);
+      break;
+    }
+    case LogicalOperatorType::kCteScan:
+      rows = static_cast<LogicalCteScan&>(op).definition_rows;
+      break;
     default:
       rows = child_rows.empty() ? 1 : child_rows[0];
   }

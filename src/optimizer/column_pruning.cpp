@@ -36,11 +36,13 @@ void Renumber(LogicalOperator& op, uint32_t table_index, const std::vector<int>&
 }
 
 // Drops the unused expressions of projections whose output positions do not matter (not the
-// plan's output, not an input of a set operation, which matches columns by position).
+// plan's output, not an input of a set operation or a materialized CTE, read by position).
 bool PruneProjections(LogicalOperator& root, LogicalOperator& op,
                       const std::set<ColumnBinding>& used, bool positional) {
   bool changed = false;
-  const bool children_positional = op.type == LogicalOperatorType::kSetOperation;
+  // A materialized CTE's references read its columns by position (bind_cte.cpp).
+  const bool children_positional = op.type == LogicalOperatorType::kSetOperation ||
+                                   op.type == LogicalOperatorType::kMaterializedCte;
   for (auto& child : op.children)
     changed = PruneProjections(root, *child, used, children_positional) || changed;
   if (op.type != LogicalOperatorType::kProjection || positional) return changed;

@@ -11,9 +11,10 @@
 // preserved side of LEFT (left child) and RIGHT (right child) joins, and the left side of
 // SEMI/ANTI/MARK joins; into GET as scan filters; below WINDOW when the conjunct is a
 // deterministic function of PARTITION BY columns only (it keeps or drops whole partitions, so
-// the windows of the others do not change). Join residuals of inner joins are treated like
-// filters above the join; ON conjuncts of a LEFT (RIGHT) join over its right (left) input alone
-// filter that input. Everything else stays where it is.
+// the windows of the others do not change); below AGGREGATE when over group columns only; into
+// every input of a set operation; into the query (not the definition) of MATERIALIZED_CTE. Join
+// residuals of inner joins are treated like filters above the join; ON conjuncts of a LEFT (RIGHT)
+// join over its right (left) input alone filter that input. Everything else stays where it is.
 
 #include <functional>
 #include <set>
@@ -39,6 +40,19 @@ bool Covers(const std::set<uint32_t>& tables, const BoundExpr& expr) {
 }
 
 void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters);
+
+// Replaces each column of `e` (an output column of a projection or a group of an aggregate) by
+// the expression computing it.
+void Substitute(BoundExprPtr& e, const std::vector<BoundExprPtr>& expressions) {
+  if (e->kind == BoundExprKind::kColumnRef) {
+    const auto& ref = static_cast<BoundColumnRef&>(*e);
+    e = expressions[ref.binding.column_index]->Copy();
+    e->alias.clear();
+    return;
+  }
+  for (BoundExprPtr* child : e->Children())
+    Substitute(*child, expressions);
+}
 
 // Wraps `op` in a filter of whatever could not be pushed further.
 void Wrap(LogicalOperatorPtr& op, std::vector<BoundExprPtr> remaining) {
@@ -186,23 +200,80 @@ void Push(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
           above.push_back(std::move(f));
           continue;
         }
-        std::function<void(BoundExprPtr&)> substitute = [&](BoundExprPtr& e) {
-          if (e->kind == BoundExprKind::kColumnRef) {
-            const auto& ref = static_cast<BoundColumnRef&>(*e);
-            e = projection.expressions[ref.binding.column_index]->Copy();
-            e->alias.clear();
-            return;
-          }
-          for (BoundExprPtr* child : e->Children())
-            substitute(*child);
-        };
-        substitute(f);
+        Substitute(f, projection.expressions);
         below.push_back(std::move(f));
       }
       Push(op->children[0], std::move(below));
       Wrap(op, std::move(above));
       return;
     }
+    case LogicalOperatorType::kAggregate: {
+      // A conjunct over group columns alone keeps or drops whole groups: it holds below the
+      // aggregate with each group column replaced by its expression (rows of one group have
+      // equal keys). Not over floating-point keys (0.0 and -0.0 group together but may test
+      // apart), nor when empty input has rows (no groups, the empty grouping set).
+      auto& aggregate = static_cast<LogicalAggregate&>(*op);
+      std::vector<BoundExprPtr> below, above;
+      for (auto& f : filters) {
+        const auto referenced = ReferencedBindings(*f);
+        bool on_groups = !referenced.empty() && aggregate.empty_input_groups.empty();
+        for (const auto& b : referenced) {
+          on_groups = on_groups && b.table_index == aggregate.group_index &&
+                      b.column_index < aggregate.groups.size() &&
+                      !aggregate.groups[b.column_index]->type.IsFloatingPoint();
+        }
+        if (!on_groups || CallsVolatile(*f)) {
+          above.push_back(std::move(f));
+          continue;
+        }
+        Substitute(f, aggregate.groups);
+        below.push_back(std::move(f));
+      }
+      Push(op->children[0], std::move(below));
+      Wrap(op, std::move(above));
+      return;
+    }
+    case LogicalOperatorType::kSetOperation: {
+      // A row passes a deterministic filter whichever input it comes from: the filter goes
+      // into every input, over that input's columns (when their types are the output's; not
+      // over floating-point columns when duplicates are removed, 0.0 and -0.0 being one row).
+      // Not into a recursive CTE, whose iterations feed on each other.
+      auto& set = static_cast<LogicalSetOperation&>(*op);
+      std::vector<BoundExprPtr> below, above;
+      for (auto& f : filters) {
+        bool pushable = set.kind != SetOperationKind::kRecursiveUnion && !CallsVolatile(*f);
+        for (const auto& b : ReferencedBindings(*f)) {
+          pushable = pushable && b.table_index == set.table_index &&
+                     b.column_index < set.types.size() &&
+                     (set.all || !set.types[b.column_index].IsFloatingPoint());
+          for (const auto& child : op->children)
+            pushable = pushable && child->GetTypes()[b.column_index] == set.types[b.column_index];
+        }
+        (pushable ? below : above).push_back(std::move(f));
+      }
+      for (auto& child : op->children) {
+        const auto child_bindings = child->GetColumnBindings();
+        std::vector<BoundExprPtr> copies;
+        for (const auto& f : below) {
+          BoundExprPtr copy = f->Copy();
+          VisitExpression(*copy, [&](BoundExpr& e) {
+            if (e.kind != BoundExprKind::kColumnRef) return;
+            auto& ref = static_cast<BoundColumnRef&>(e);
+            ref.binding = child_bindings[ref.binding.column_index];
+          });
+          copies.push_back(std::move(copy));
+        }
+        Push(child, std::move(copies));
+      }
+      Wrap(op, std::move(above));
+      return;
+    }
+    case LogicalOperatorType::kMaterializedCte:
+      // The CTE's definition has filters of its own (cte_filter_pushdown); those above this
+      // operator are over the query's columns.
+      Push(op->children[0], {});
+      Push(op->children[1], std::move(filters));
+      return;
     case LogicalOperatorType::kWindow: {
       auto& window = static_cast<LogicalWindow&>(*op);
       // Every window of the operator shares its PARTITION BY.

@@ -17,6 +17,10 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       // row groups) and into joins (where equalities become hash-join keys).
       {"filter_pushdown", "push filters into scans and joins; equalities become join keys",
        PushDownFilters},
+      // After pushdown, which leaves each reference's filters right above its CTE_SCAN.
+      {"cte_filter_pushdown",
+       "push the OR of the filters of every reference of a materialized CTE into its definition",
+       PushFiltersIntoCtes},
       // After pushdown, so columns used only by pushed filters are still known to be needed.
       {"column_pruning", "read only the columns the query uses", PruneColumns},
       // Estimates feed the join order and the build-side choice below.

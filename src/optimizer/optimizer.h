@@ -31,6 +31,7 @@ std::set<std::string> DisabledOptimizers(const std::string& list);
 // The rules (one file each).
 void FactorOrPredicates(LogicalOperatorPtr& plan, const Settings& settings);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
+void PushFiltersIntoCtes(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
 void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);

@@ -95,6 +95,10 @@ uint32_t MaxTableIndex(LogicalOperator& op) {
     case LogicalOperatorType::kSetOperation:
       max_index = static_cast<LogicalSetOperation&>(op).table_index;
       break;
+    case LogicalOperatorType::kCteScan:
+      for (const auto& b : static_cast<LogicalCteScan&>(op).bindings)
+        max_index = std::max(max_index, b.table_index);
+      break;
     case LogicalOperatorType::kWorkingTable:
       max_index = static_cast<LogicalWorkingTable&>(op).table_index;
       break;

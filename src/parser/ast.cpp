@@ -120,7 +120,10 @@ std::string WithPrefix(const QueryNode& node) {
     if (i > 0) out += ", ";
     out += cte.name;
     if (!cte.column_aliases.empty()) out += "(" + Join(cte.column_aliases, ", ") + ")";
-    out += " AS (" + cte.query->ToString() + ")";
+    out += " AS ";
+    if (cte.materialize == CteMaterialize::kAlways) out += "MATERIALIZED ";
+    if (cte.materialize == CteMaterialize::kNever) out += "NOT MATERIALIZED ";
+    out += "(" + cte.query->ToString() + ")";
   }
   return out + " ";
 }

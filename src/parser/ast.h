@@ -291,10 +291,15 @@ struct WindowSpec {
   std::string ToString() const;
 };
 
+/// WITH x AS [NOT] MATERIALIZED (...): whether the CTE is computed once and scanned at each
+/// reference, or inlined into each; kDefault lets the binder decide (bind_cte.cpp).
+enum class CteMaterialize { kDefault, kAlways, kNever };
+
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
   QueryNodePtr query;
+  CteMaterialize materialize = CteMaterialize::kDefault;
   bool recursive = false;  // of a WITH RECURSIVE: the query may name the CTE itself
 };
 
@@ -366,6 +371,11 @@ enum class StatementKind {
   kCopy,
   kCreateTable,
   kInsert,
+  kCreateIndex,
+  kDropIndex,
+  kShowIndexes,
+  kUpdate,
+  kDelete,
 };
 
 struct Statement {
@@ -512,15 +522,78 @@ struct CreateTableStatement : Statement {
     int location = -1;
   };
   std::vector<Key> keys;
+  /// CHECK (expr) of a column or of the table: the expression's text as written.
+  std::vector<std::string> checks;
 };
 
-/// INSERT INTO t [(col, ...)] query (SELECT or VALUES).
+/// `column = value` of UPDATE's SET and ON CONFLICT DO UPDATE SET.
+struct ColumnAssignment {
+  std::string column;
+  int location = -1;
+  ExprPtr value;
+};
+
+/// INSERT [OR REPLACE | OR IGNORE] INTO t [(col, ...)] query (SELECT or VALUES)
+/// [ON CONFLICT [(col, ...)] DO NOTHING | DO UPDATE SET col = expr, ...] (DuckDB's forms).
 struct InsertStatement : Statement {
   InsertStatement() : Statement(StatementKind::kInsert) {}
   std::string name;
   int name_location = -1;
   std::vector<std::string> columns;
   QueryNodePtr query;
+  enum class OnConflict { kError, kNothing, kUpdate };
+  OnConflict on_conflict = OnConflict::kError;
+  std::vector<std::string> conflict_columns;  // ON CONFLICT (cols); empty: the table's keys
+  int conflict_location = -1;
+  /// kUpdate: DO UPDATE SET ...; INSERT OR REPLACE sets every inserted column instead.
+  std::vector<ColumnAssignment> conflict_set;
+  bool or_replace = false;
+};
+
+/// CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...): a catalog object
+/// (see docs/catalog.md); UNIQUE is enforced, nothing reads through it yet.
+struct CreateIndexStatement : Statement {
+  CreateIndexStatement() : Statement(StatementKind::kCreateIndex) {}
+  std::string name;
+  std::string table;
+  int table_location = -1;
+  bool unique = false;
+  bool if_not_exists = false;
+  std::vector<std::string> columns;
+};
+
+/// DROP INDEX [IF EXISTS] name.
+struct DropIndexStatement : Statement {
+  DropIndexStatement() : Statement(StatementKind::kDropIndex) {}
+  std::string name;
+  bool if_exists = false;
+};
+
+/// SHOW INDEXES [FROM | ON t].
+struct ShowIndexesStatement : Statement {
+  ShowIndexesStatement() : Statement(StatementKind::kShowIndexes) {}
+  std::string table;  // empty: every table's
+};
+
+/// UPDATE t [AS a] SET col = expr, ... [FROM ...] [WHERE ...].
+struct UpdateStatement : Statement {
+  UpdateStatement() : Statement(StatementKind::kUpdate) {}
+  std::string name;
+  std::string alias;
+  int name_location = -1;
+  std::vector<ColumnAssignment> assignments;
+  TableRefPtr from;  // null without FROM
+  ExprPtr where;     // null without WHERE
+};
+
+/// DELETE FROM t [AS a] [USING ...] [WHERE ...].
+struct DeleteStatement : Statement {
+  DeleteStatement() : Statement(StatementKind::kDelete) {}
+  std::string name;
+  std::string alias;
+  int name_location = -1;
+  TableRefPtr using_tables;  // null without USING
+  ExprPtr where;
 };
 
 }  // namespace shears::ast

@@ -1,9 +1,9 @@
 // Catalog statements PostgreSQL's grammar does not have (Hive/Spark syntax), parsed from the
-// scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW PARTITIONS, DESCRIBE, ALTER TABLE
-// ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS, and CREATE TABLE (managed
-// tables, with Spark's USING / PARTITIONED BY). (PostgreSQL's ANALYZE means
-// something else and is not supported.) Parser::Parse hands these statements here and
-// the rest of the text to libpg_query.
+// scanner's tokens: CREATE EXTERNAL TABLE, SHOW TABLES, SHOW INDEXES, SHOW PARTITIONS, DESCRIBE,
+// ALTER TABLE ... RECOVER PARTITIONS, MSCK REPAIR TABLE, ANALYZE, SHOW STATS, and CREATE TABLE
+// (managed tables, with Spark's USING / PARTITIONED BY). (PostgreSQL's ANALYZE means something else
+// and is not supported.) Parser::Parse hands these statements here and the rest of the text to
+// libpg_query.
 
 #include <fmt/format.h>
 
@@ -34,6 +34,10 @@ class CatalogParser {
     } else if (AcceptWord("show")) {
       if (AcceptWord("tables")) {
         result = std::make_unique<ast::ShowTablesStatement>();
+      } else if (AcceptWord("indexes")) {
+        auto show = std::make_unique<ast::ShowIndexesStatement>();
+        if (AcceptWord("from") || AcceptWord("on")) show->table = Name("a table name");
+        result = std::move(show);
       } else if (AcceptWord("stats")) {
         auto command = TableCommand(ast::TableCommandStatement::Command::kShowStats);
         if (AcceptWord("partitions")) {
@@ -185,6 +189,24 @@ class CatalogParser {
     return false;
   }
 
+  /// ( expr ) after CHECK: the text between the parentheses (the binder reads it when the
+  /// table is written to).
+  std::string CheckExpression() {
+    if (pos_ >= last_ || tokens_[pos_].token != '(')
+      Fail<ParseError>(fmt::format("expected ( after CHECK but found {}", Found()));
+    const size_t open = pos_;
+    int depth = 0;
+    for (; pos_ < last_; pos_++) {
+      if (tokens_[pos_].token == '(') depth++;
+      if (tokens_[pos_].token == ')' && --depth == 0) break;
+    }
+    if (pos_ >= last_) Fail<ParseError>("CHECK ( has no closing )");
+    const int begin = tokens_[open].end, end = tokens_[pos_].start;
+    pos_++;
+    if (end <= begin) Fail<ParseError>("CHECK () needs an expression");
+    return sql_.substr(begin, end - begin);
+  }
+
   /// ( name, ... ) of a table constraint.
   std::vector<std::string> NameList() {
     std::vector<std::string> names;
@@ -213,9 +235,14 @@ class CatalogParser {
         keys->push_back({true, {column.name}, location});
       } else if (AcceptWord("unique")) {
         keys->push_back({false, {column.name}, location});
+      } else if (AcceptWord("constraint")) {
+        Name("a constraint name");  // names are not kept: errors quote the expression
+      } else if (checks_ && AcceptWord("check")) {
+        checks_->push_back(CheckExpression());
       } else {
         Fail<NotSupportedError>(fmt::format(
-            "column constraint {} is not supported (only NOT NULL, UNIQUE and PRIMARY KEY)",
+            "column constraint {} is not supported (only NOT NULL, UNIQUE, PRIMARY KEY and "
+            "CHECK)",
             Found()));
       }
     }
@@ -228,9 +255,14 @@ class CatalogParser {
     std::vector<ast::CreateExternalTableStatement::Column> columns;
     Expect('(');
     do {
-      if (keys && (AtWord("primary") || AtWord("unique") || AtWord("constraint"))) {
+      if (keys &&
+          (AtWord("primary") || AtWord("unique") || AtWord("constraint") || AtWord("check"))) {
         const int location = Here();
         if (AcceptWord("constraint")) Name("a constraint name");
+        if (checks_ && AcceptWord("check")) {
+          checks_->push_back(CheckExpression());
+          continue;
+        }
         ast::CreateTableStatement::Key key;
         key.location = location;
         if (AcceptWord("primary")) {
@@ -238,7 +270,8 @@ class CatalogParser {
           key.primary = true;
         } else if (!AcceptWord("unique")) {
           Fail<NotSupportedError>(fmt::format(
-              "table constraint {} is not supported (only UNIQUE and PRIMARY KEY)", Found()));
+              "table constraint {} is not supported (only UNIQUE, PRIMARY KEY and CHECK)",
+              Found()));
         }
         key.columns = NameList();
         keys->push_back(std::move(key));
@@ -286,8 +319,10 @@ class CatalogParser {
     }
     create->name_location = Here();
     create->name = Name("a table name");
+    checks_ = &create->checks;
     if (pos_ < last_ && tokens_[pos_].token == '(')
       create->columns = ColumnList(true, &create->keys);
+    checks_ = nullptr;
     bool format = false, partitioned = false;
     while (pos_ < last_ && !AtWord("as")) {
       const bool stored = AcceptWord("stored");
@@ -302,7 +337,7 @@ class CatalogParser {
       }
     }
     if (AcceptWord("as")) {
-      if (!create->columns.empty() || !create->keys.empty()) {
+      if (!create->columns.empty() || !create->keys.empty() || !create->checks.empty()) {
         Fail<NotSupportedError>("CREATE TABLE ... AS takes its columns from the query, not a list");
       }
       if (pos_ >= last_) Fail<ParseError>("expected a query after AS");
@@ -378,6 +413,7 @@ class CatalogParser {
   const std::vector<SqlToken>& tokens_;
   size_t pos_;
   size_t last_;
+  std::vector<std::string>* checks_ = nullptr;  // CREATE TABLE's, while its columns are parsed
 };
 
 }  // namespace
@@ -391,7 +427,8 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   const std::string head = word(first);
   const std::string second = word(first + 1);
   return (head == "create" && (second == "external" || second == "table")) ||
-         (head == "show" && (second == "tables" || second == "partitions" || second == "stats")) ||
+         (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
+                             second == "indexes")) ||
          head == "analyze" || head == "analyse" || head == "describe" ||
          (head == "desc" && first + 1 < last) || (head == "alter" && second == "table") ||
          head == "msck";

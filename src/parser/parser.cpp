@@ -442,6 +442,15 @@ ast::StatementPtr Transformer::TransformStatement(const PgQuery__Node* node, int
     case PG_QUERY__NODE__NODE_INSERT_STMT:
       result = TransformInsert(node->insert_stmt, begin);
       break;
+    case PG_QUERY__NODE__NODE_INDEX_STMT:
+      result = TransformCreateIndex(node->index_stmt, begin);
+      break;
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+      result = TransformUpdate(node->update_stmt, begin);
+      break;
+    case PG_QUERY__NODE__NODE_DELETE_STMT:
+      result = TransformDelete(node->delete_stmt, begin);
+      break;
     default:
       ThrowNotSupportedAt(
           fmt::format("{} statements are not supported yet", StatementKindName(node)), begin);
@@ -606,14 +615,15 @@ ast::StatementPtr Transformer::TransformView(const PgQuery__ViewStmt* stmt, int 
 
 ast::StatementPtr Transformer::TransformDrop(const PgQuery__DropStmt* stmt, int begin) {
   const bool table = stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_TABLE;
-  if (stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW && !table) {
+  const bool index = stmt->remove_type == PG_QUERY__OBJECT_TYPE__OBJECT_INDEX;
+  if (stmt->remove_type != PG_QUERY__OBJECT_TYPE__OBJECT_VIEW && !table && !index) {
     const ProtobufCEnumValue* kind =
         protobuf_c_enum_descriptor_get_value(&pg_query__object_type__descriptor, stmt->remove_type);
     std::string what = kind != nullptr ? kind->name : "object";
     if (what.rfind("OBJECT_", 0) == 0) what = what.substr(7);
     ThrowNotSupportedAt(fmt::format("DROP {} is not supported", what), begin);
   }
-  const char* what = table ? "TABLE" : "VIEW";
+  const char* what = table ? "TABLE" : index ? "INDEX" : "VIEW";
   if (stmt->n_objects != 1) {
     ThrowNotSupportedAt(fmt::format("DROP {} supports one name at a time", what), begin);
   }
@@ -626,9 +636,14 @@ ast::StatementPtr Transformer::TransformDrop(const PgQuery__DropStmt* stmt, int 
     names = StringList(object->list->items, object->list->n_items, -1);
   }
   if (names.size() != 1) {
-    ThrowNotSupportedAt(
-        fmt::format("schema-qualified {} names are not supported", table ? "table" : "view"),
-        begin);
+    ThrowNotSupportedAt(fmt::format("schema-qualified {} names are not supported", Lower(what)),
+                        begin);
+  }
+  if (index) {
+    auto drop = std::make_unique<ast::DropIndexStatement>();
+    drop->name = names[0];
+    drop->if_exists = stmt->missing_ok;
+    return drop;
   }
   if (table) {
     auto drop = std::make_unique<ast::DropTableStatement>();

@@ -3,6 +3,7 @@
 // dollar-quoted text out of the way.
 
 #include <algorithm>
+#include <cctype>
 #include <memory>
 
 #include "common/error.h"
@@ -44,6 +45,19 @@ int CharPositionToByteOffset(std::string_view text, int char_position) {
     chars++;
   }
   return static_cast<int>(i);
+}
+
+int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert) {
+  if (insert + 2 >= tokens.size() || tokens[insert].token != PG_QUERY__TOKEN__INSERT ||
+      tokens[insert + 1].token != PG_QUERY__TOKEN__OR) {
+    return 0;
+  }
+  const SqlToken& word = tokens[insert + 2];
+  if (word.token == PG_QUERY__TOKEN__REPLACE) return 'R';
+  std::string text = sql.substr(word.start, word.end - word.start);
+  for (char& c : text)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text == "ignore" ? 'I' : 0;
 }
 
 namespace {
@@ -253,6 +267,31 @@ void FindUnquotedIntervals(const std::string& sql, const std::vector<SqlToken>& 
   }
 }
 
+// SQLite's empty list, `x IN ()`: PostgreSQL's grammar (and DuckDB's) rejects it. It becomes
+// a list of one marker name, which the transformer turns back into an empty list.
+void FindEmptyInLists(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token == PG_QUERY__TOKEN__IN_P && tokens[i + 1].token == '(' &&
+        tokens[i + 2].token == ')') {
+      out->push_back({tokens[i + 1].start, tokens[i + 2].end,
+                      std::string("(\"") + kEmptyInListMarker + "\")"});
+      i += 2;
+    }
+  }
+}
+
+// SQLite's and DuckDB's INSERT OR REPLACE / INSERT OR IGNORE: "OR ..." is blanked out; the
+// transformer reads it from the original tokens after INSERT.
+void FindInsertOr(const std::string& sql, const std::vector<SqlToken>& tokens,
+                  std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__INSERT || tokens[i + 1].token != PG_QUERY__TOKEN__OR)
+      continue;
+    if (InsertOrAction(sql, tokens, i) != 0)
+      out->push_back({tokens[i + 1].start, tokens[i + 2].end, ""});
+  }
+}
+
 bool IsOperandToken(int token) {
   switch (token) {
     case PG_QUERY__TOKEN__IDENT:
@@ -452,6 +491,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindUnquotedIntervals(sql, result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
   FindQuestionMarks(sql, result.tokens, &replacements);
+  FindEmptyInLists(result.tokens, &replacements);
+  FindInsertOr(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

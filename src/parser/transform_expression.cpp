@@ -681,6 +681,10 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
         throw InternalError("IN without a list");
       }
       result->list = TransformExprList(expr->rexpr->list->items, expr->rexpr->list->n_items);
+      if (result->list.size() == 1 && result->list[0]->kind == ast::ExprKind::kColumnRef) {
+        const auto& names = static_cast<const ast::ColumnRefExpr&>(*result->list[0]).names;
+        if (names.size() == 1 && names[0] == kEmptyInListMarker) result->list.clear();
+      }
       return result;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN:

@@ -285,6 +285,11 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
       out.name = cte->ctename;
       out.column_aliases = StringList(cte->aliascolnames, cte->n_aliascolnames, cte->location);
       out.query = TransformSelect(cte->ctequery->select_stmt);
+      if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeAlways) {
+        out.materialize = ast::CteMaterialize::kAlways;
+      } else if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever) {
+        out.materialize = ast::CteMaterialize::kNever;
+      }
       out.recursive = with->recursive;
       node.ctes.push_back(std::move(out));
     }

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "parser/transformer.h"
 
@@ -102,10 +104,106 @@ ast::StatementPtr Transformer::TransformCopy(const PgQuery__CopyStmt* stmt, int 
   return copy;
 }
 
-ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
-  if (stmt->on_conflict_clause != nullptr) {
-    ThrowNotSupportedAt("INSERT ... ON CONFLICT is not supported", begin);
+namespace {
+
+/// `range`'s table name, lower-cased; NotSupportedError for schema-qualified names.
+std::string UnqualifiedName(const Transformer& transformer, const PgQuery__RangeVar* range) {
+  if ((range->schemaname != nullptr && *range->schemaname) ||
+      (range->catalogname != nullptr && *range->catalogname)) {
+    transformer.ThrowNotSupported("schema-qualified table names are not supported",
+                                  range->location);
   }
+  return Lower(range->relname);
+}
+
+std::string AliasOf(const PgQuery__RangeVar* range) {
+  return range->alias != nullptr && range->alias->aliasname != nullptr ? range->alias->aliasname
+                                                                       : "";
+}
+
+}  // namespace
+
+ast::StatementPtr Transformer::TransformCreateIndex(const PgQuery__IndexStmt* stmt, int begin) {
+  if (stmt->idxname == nullptr || *stmt->idxname == '\0') {
+    ThrowNotSupportedAt("CREATE INDEX needs a name: CREATE INDEX name ON t (cols)", begin);
+  }
+  if (!IsNull(stmt->where_clause))
+    ThrowNotSupportedAt("partial indexes (CREATE INDEX ... WHERE) are not supported", begin);
+  if (stmt->n_index_including_params > 0)
+    ThrowNotSupportedAt("CREATE INDEX ... INCLUDE is not supported", begin);
+  if (stmt->access_method != nullptr && *stmt->access_method &&
+      Lower(stmt->access_method) != "btree" && Lower(stmt->access_method) != "art") {
+    ThrowNotSupportedAt(
+        fmt::format("CREATE INDEX ... USING {} is not supported", stmt->access_method), begin);
+  }
+  auto create = std::make_unique<ast::CreateIndexStatement>();
+  create->name = stmt->idxname;
+  create->table = UnqualifiedName(*this, stmt->relation);
+  create->table_location = Loc(stmt->relation->location);
+  create->unique = stmt->unique;
+  create->if_not_exists = stmt->if_not_exists;
+  for (size_t i = 0; i < stmt->n_index_params; i++) {
+    const PgQuery__Node* param = stmt->index_params[i];
+    if (IsNull(param) || param->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM) continue;
+    const PgQuery__IndexElem* elem = param->index_elem;
+    // ASC/DESC and NULLS FIRST/LAST are accepted: an index that nothing reads through yet
+    // has no order to keep.
+    if (elem->name == nullptr || *elem->name == '\0') {
+      ThrowNotSupportedAt("CREATE INDEX on expressions is not supported (index columns only)",
+                          begin);
+    }
+    create->columns.push_back(elem->name);
+  }
+  return create;
+}
+
+ast::StatementPtr Transformer::TransformUpdate(const PgQuery__UpdateStmt* stmt, int begin) {
+  if (stmt->n_returning_list > 0)
+    ThrowNotSupportedAt("UPDATE ... RETURNING is not supported", begin);
+  if (stmt->with_clause != nullptr)
+    ThrowNotSupportedAt("WITH before UPDATE is not supported", begin);
+  auto update = std::make_unique<ast::UpdateStatement>();
+  update->name = UnqualifiedName(*this, stmt->relation);
+  update->alias = AliasOf(stmt->relation);
+  update->name_location = Loc(stmt->relation->location);
+  for (size_t i = 0; i < stmt->n_target_list; i++) {
+    const PgQuery__Node* target = stmt->target_list[i];
+    if (IsNull(target) || target->node_case != PG_QUERY__NODE__NODE_RES_TARGET) continue;
+    const PgQuery__ResTarget* res = target->res_target;
+    if (res->n_indirection > 0) {
+      ThrowNotSupported("UPDATE of parts of a column is not supported", res->location);
+    }
+    if (!IsNull(res->val) && res->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) {
+      ThrowNotSupported("UPDATE ... SET (a, b) = (...) is not supported; set each column",
+                        res->location);
+    }
+    if (!IsNull(res->val) && res->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
+      ThrowNotSupported("UPDATE ... SET col = DEFAULT is not supported", res->location);
+    }
+    update->assignments.push_back({res->name, Loc(res->location), TransformExpr(res->val)});
+  }
+  if (stmt->n_from_clause > 0)
+    update->from = TransformFromList(stmt->from_clause, stmt->n_from_clause);
+  if (!IsNull(stmt->where_clause)) update->where = TransformExpr(stmt->where_clause);
+  return update;
+}
+
+ast::StatementPtr Transformer::TransformDelete(const PgQuery__DeleteStmt* stmt, int begin) {
+  if (stmt->n_returning_list > 0)
+    ThrowNotSupportedAt("DELETE ... RETURNING is not supported", begin);
+  if (stmt->with_clause != nullptr)
+    ThrowNotSupportedAt("WITH before DELETE is not supported", begin);
+  auto remove = std::make_unique<ast::DeleteStatement>();
+  remove->name = UnqualifiedName(*this, stmt->relation);
+  remove->alias = AliasOf(stmt->relation);
+  remove->name_location = Loc(stmt->relation->location);
+  if (stmt->n_using_clause > 0)
+    remove->using_tables = TransformFromList(stmt->using_clause, stmt->n_using_clause);
+  if (!IsNull(stmt->where_clause)) remove->where = TransformExpr(stmt->where_clause);
+  return remove;
+}
+
+ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
   if (stmt->n_returning_list > 0)
     ThrowNotSupportedAt("INSERT ... RETURNING is not supported", begin);
   if (stmt->with_clause != nullptr) {
@@ -132,6 +230,58 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
     insert->columns.push_back(col->res_target->name);
   }
   insert->query = TransformQuery(stmt->select_stmt);
+  // INSERT OR REPLACE / OR IGNORE (blanked for libpg_query, see sql_rewrite.cpp).
+  const auto& tokens = rewritten().tokens;
+  auto at = std::lower_bound(tokens.begin(), tokens.end(), begin,
+                             [](const SqlToken& t, int v) { return t.start < v; });
+  const int action = at == tokens.end() ? 0
+                                        : InsertOrAction(original(), tokens,
+                                                         static_cast<size_t>(at - tokens.begin()));
+  if (action != 0 && stmt->on_conflict_clause != nullptr) {
+    ThrowNotSupportedAt("INSERT OR ... cannot have an ON CONFLICT clause as well", begin);
+  }
+  if (action == 'I') insert->on_conflict = ast::InsertStatement::OnConflict::kNothing;
+  if (action == 'R') {
+    insert->on_conflict = ast::InsertStatement::OnConflict::kUpdate;
+    insert->or_replace = true;
+  }
+  if (const PgQuery__OnConflictClause* conflict = stmt->on_conflict_clause) {
+    insert->conflict_location = Loc(conflict->location);
+    if (conflict->infer != nullptr) {
+      if (conflict->infer->conname != nullptr && *conflict->infer->conname) {
+        ThrowNotSupported("ON CONFLICT ON CONSTRAINT is not supported; name the columns",
+                          conflict->location);
+      }
+      if (!IsNull(conflict->infer->where_clause))
+        ThrowNotSupported("ON CONFLICT (...) WHERE is not supported", conflict->location);
+      for (size_t i = 0; i < conflict->infer->n_index_elems; i++) {
+        const PgQuery__Node* elem = conflict->infer->index_elems[i];
+        if (IsNull(elem) || elem->node_case != PG_QUERY__NODE__NODE_INDEX_ELEM ||
+            elem->index_elem->name == nullptr) {
+          ThrowNotSupported("ON CONFLICT takes column names", conflict->location);
+        }
+        insert->conflict_columns.push_back(elem->index_elem->name);
+      }
+    }
+    if (conflict->action == PG_QUERY__ON_CONFLICT_ACTION__ONCONFLICT_NOTHING) {
+      insert->on_conflict = ast::InsertStatement::OnConflict::kNothing;
+    } else {
+      insert->on_conflict = ast::InsertStatement::OnConflict::kUpdate;
+      if (!IsNull(conflict->where_clause))
+        ThrowNotSupported("ON CONFLICT DO UPDATE ... WHERE is not supported", conflict->location);
+      for (size_t i = 0; i < conflict->n_target_list; i++) {
+        const PgQuery__Node* target = conflict->target_list[i];
+        if (IsNull(target) || target->node_case != PG_QUERY__NODE__NODE_RES_TARGET) continue;
+        const PgQuery__ResTarget* res = target->res_target;
+        if (res->n_indirection > 0 ||
+            (!IsNull(res->val) && (res->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF ||
+                                   res->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT))) {
+          ThrowNotSupported("DO UPDATE SET takes col = expr only", res->location);
+        }
+        insert->conflict_set.push_back({res->name, Loc(res->location), TransformExpr(res->val)});
+      }
+    }
+  }
   return insert;
 }
 

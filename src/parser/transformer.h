@@ -57,12 +57,20 @@ struct RewrittenSql {
 ///   FROM 'path' / JOIN 'path' / , 'path'  ->  read_parquet('path')
 ///   INTERVAL 3 DAY / INTERVAL 2 days      ->  INTERVAL '3 day' / INTERVAL '2 days'
 ///   QUALIFY cond                           ->  WINDOW __shears_qualify AS (PARTITION BY (cond))
+///   x IN ()                                ->  x IN ("__shears_empty_in_list__")
+///   INSERT OR REPLACE / OR IGNORE INTO     ->  INSERT INTO (the transformer reads the tokens)
 RewrittenSql RewriteSql(const std::string& sql);
 
 /// An upper estimate of how deeply the parse tree of these tokens nests (in expression
 /// levels), computed without parsing: libpg_query serializes and unpacks its trees
 /// recursively, so a tree too deep for the stack must be refused before it is built.
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
+
+/// For tokens[insert] an INSERT followed by OR REPLACE / OR IGNORE: 'R' or 'I'; else 0.
+int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert);
+
+/// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
+inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
 
 /// Whether tokens [first, last) (one statement) are a catalog statement of Hive/Spark syntax
 /// that PostgreSQL's grammar lacks (CREATE EXTERNAL TABLE, SHOW TABLES, DESCRIBE, ...).
@@ -134,6 +142,9 @@ class Transformer {
   // transform_write.cpp
   ast::StatementPtr TransformCopy(const PgQuery__CopyStmt* stmt, int begin);
   ast::StatementPtr TransformInsert(const PgQuery__InsertStmt* stmt, int begin);
+  ast::StatementPtr TransformCreateIndex(const PgQuery__IndexStmt* stmt, int begin);
+  ast::StatementPtr TransformUpdate(const PgQuery__UpdateStmt* stmt, int begin);
+  ast::StatementPtr TransformDelete(const PgQuery__DeleteStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
   /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),

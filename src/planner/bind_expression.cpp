@@ -160,6 +160,13 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
   // The 4-byte REAL. PostgreSQL's grammar turns a bare FLOAT into float8 (DOUBLE) before
   // this sees it, and FLOAT(1..24) into float4.
   if (name == "float4" || name == "real") return LogicalType::Float();
+  // A FLOAT the grammar did not see (CREATE TABLE's column list is parsed by shears) means
+  // what PostgreSQL's grammar makes of it: float8 bare or FLOAT(25..53), float4 for (1..24).
+  // (DuckDB's FLOAT is 4 bytes; shears keeps CAST(x AS FLOAT) and columns alike.)
+  if (name == "float") {
+    const bool single = !type.modifiers.empty() && type.modifiers[0] <= 24;
+    return single ? LogicalType::Float() : LogicalType::Double();
+  }
   if (name == "numeric" || name == "decimal") {
     if (type.modifiers.empty()) return LogicalType::Decimal(18, 3);
     int precision = type.modifiers[0];
@@ -354,7 +361,8 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::vector<BoundExprPtr> args;
       for (const auto& c : op.children)
         args.push_back(BindExpr(*c, ctx));
-      CoerceLiterals(args);
+      // `'id ' || 42` concatenates text: the literal stays VARCHAR (as in DuckDB, PostgreSQL).
+      if (op.op != "||") CoerceLiterals(args);
       return BindFunctionCall(op.op, std::move(args));
     }
     case ast::ExprKind::kFunction: {
@@ -521,6 +529,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     case ast::ExprKind::kInList: {
       const auto& in = static_cast<const ast::InListExpr&>(expr);
       BoundExprPtr value = BindExpr(*in.value, ctx);
+      // SQLite's `x IN ()`: false and `x NOT IN ()` true, even for a NULL x (no element can
+      // be unknown). x is bound all the same, so a wrong name is still an error.
+      if (in.list.empty()) return std::make_unique<BoundConstant>(Value::Boolean(in.negated));
       std::vector<BoundExprPtr> ors;
       for (const auto& item : in.list) {
         ors.push_back(MakeComparison("=", value->Copy(), BindExpr(*item, ctx)));

@@ -232,8 +232,10 @@ BoundQuery Binder::Bind(const ast::QueryNode& query) {
 BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
   if (++depth_ > kMaxDepth) throw BinderError("queries nest deeper than {} levels", kMaxDepth);
   std::map<std::string, const ast::CommonTableExpr*> ctes;
-  for (const auto& cte : node.ctes)
+  for (const auto& cte : node.ctes) {
     ctes[AsciiLower(cte.name)] = &cte;
+    cte_indexes_[&cte] = next_cte_index_++;
+  }
   cte_stack_.push_back(std::move(ctes));
   BoundQuery result;
   switch (node.kind) {
@@ -248,6 +250,7 @@ BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
       result = ApplyOrderLimit(node, BindValues(static_cast<const ast::ValuesNode&>(node)));
       break;
   }
+  if (!node.ctes.empty()) result.plan = ResolveCtes(node, std::move(result.plan));
   cte_stack_.pop_back();
   depth_--;
   return result;
@@ -344,7 +347,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         ApplyColumnAliases(entry, cte->column_aliases);
         ApplyColumnAliases(entry, ref.column_aliases);
         scope.entries.push_back(std::move(entry));
-        return std::move(q.plan);
+        return BindCteReference(*cte, std::move(q));
       }
       if (const auto view = catalog_.FindView(name)) {
         auto statements = Parser::Parse(view->sql);

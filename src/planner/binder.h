@@ -58,6 +58,10 @@ class Binder {
   BoundQuery BindValues(const ast::ValuesNode& node);
   BoundQuery ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query);
   LogicalOperatorPtr BindTableRef(const ast::TableRef& ref, Scope& scope);
+  /// A reference to `cte`, its query bound for it (bind_cte.cpp).
+  LogicalOperatorPtr BindCteReference(const ast::CommonTableExpr& cte, BoundQuery query);
+  /// Inlines or materializes each CTE of `node` in its bound `plan` (bind_cte.cpp).
+  LogicalOperatorPtr ResolveCtes(const ast::QueryNode& node, LogicalOperatorPtr plan);
   LogicalOperatorPtr BindTableRefAt(const ast::TableRef& ref, Scope& scope);
   LogicalOperatorPtr BindDataset(std::shared_ptr<const Dataset> dataset,
                                  const std::string& table_name, const std::string& alias,
@@ -124,6 +128,9 @@ class Binder {
   const std::string* sql_ = nullptr;  // null inside views: their positions are not the query's
   uint32_t next_table_index_ = 1;
   std::vector<std::map<std::string, const ast::CommonTableExpr*>> cte_stack_;
+  // Each CTE's index while the query declaring it is bound (LogicalCteScan::cte_index).
+  std::map<const ast::CommonTableExpr*, uint32_t> cte_indexes_;
+  uint32_t next_cte_index_ = 0;
   int depth_ = 0;  // view / subquery nesting, to stop runaway recursion
   // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
   // path named twice (a self-join, a view and the query) is listed and its footer read once.

@@ -194,6 +194,9 @@ class Flattener {
       }
       case LogicalOperatorType::kSetOperation:
         return PushSetOperation(static_cast<LogicalSetOperation&>(*op));
+      case LogicalOperatorType::kMaterializedCte:
+        // The CTE itself is uncorrelated (bound without outer scopes): only the query is.
+        return PushOrCross(op->children[1]);
       default:
         throw Unsupported("an outer column in " + op->Describe());
     }

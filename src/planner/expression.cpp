@@ -390,6 +390,15 @@ void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& vis
     VisitExpression(**child, visit);
 }
 
+bool CallsVolatile(BoundExpr& expr) {
+  bool found = false;
+  VisitExpression(expr, [&](BoundExpr& e) {
+    found = found || (e.kind == BoundExprKind::kFunction &&
+                      !static_cast<BoundFunction&>(e).function.deterministic);
+  });
+  return found;
+}
+
 std::string BindingKey(const BoundExpr& expr) {
   BoundExprPtr copy = expr.Copy();
   VisitExpression(*copy, [](BoundExpr& e) {

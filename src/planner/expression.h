@@ -312,6 +312,8 @@ std::string BindingKey(const BoundExpr& expr);
 std::string QualifiedString(const BoundExpr& expr);
 /// Visits `expr` and all its descendants, parents first.
 void VisitExpression(BoundExpr& expr, const std::function<void(BoundExpr&)>& visit);
+/// Whether `expr` calls a function that is not deterministic (random(), ...).
+bool CallsVolatile(BoundExpr& expr);
 /// Copies `expr` with every column binding replaced by its position in `inputs`.
 BoundExprPtr ResolveBindings(const BoundExpr& expr, const std::vector<ColumnBinding>& inputs);
 /// Every column binding `expr` references.

@@ -299,6 +299,15 @@ std::string LogicalSetOperation::Describe() const {
   return std::string(name) + (all ? " ALL" : "");
 }
 
+void SetCteScanRows(LogicalOperator& op, uint32_t cte_index, double rows) {
+  if (op.type == LogicalOperatorType::kCteScan &&
+      static_cast<LogicalCteScan&>(op).cte_index == cte_index) {
+    static_cast<LogicalCteScan&>(op).definition_rows = rows;
+  }
+  for (auto& child : op.children)
+    SetCteScanRows(*child, cte_index, rows);
+}
+
 std::vector<ColumnBinding> LogicalWorkingTable::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
   for (size_t i = 0; i < types.size(); i++)

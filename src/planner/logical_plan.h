@@ -24,9 +24,11 @@ enum class LogicalOperatorType {
   kJoin,
   kOrderBy,
   kLimit,
-  kSetOperation,  // UNION [ALL], INTERSECT, EXCEPT
-  kWindow,        // window functions of one PARTITION BY / ORDER BY
-  kWorkingTable,  // a recursive CTE's reference to itself: the previous iteration's rows
+  kSetOperation,     // UNION [ALL], INTERSECT, EXCEPT
+  kWindow,           // window functions of one PARTITION BY / ORDER BY
+  kMaterializedCte,  // a CTE computed once (children[0]) for the query in children[1]
+  kCteScan,          // a reference to a CTE (bind_cte.cpp)
+  kWorkingTable,     // a recursive CTE's reference to itself: the previous iteration's rows
 };
 
 struct LogicalOperator;
@@ -227,6 +229,38 @@ struct LogicalSetOperation : LogicalOperator {
   std::vector<LogicalType> GetTypes() const override { return types; }
   std::string Describe() const override;
 };
+
+/// WITH name AS (children[0]) children[1]: the CTE's rows are computed once, into memory,
+/// before the query runs; each LogicalCteScan of `cte_index` in the query reads them.
+struct LogicalMaterializedCte : LogicalOperator {
+  LogicalMaterializedCte() : LogicalOperator(LogicalOperatorType::kMaterializedCte) {}
+  uint32_t cte_index = 0;
+  std::string name;
+  std::vector<ColumnBinding> GetColumnBindings() const override {
+    return children[1]->GetColumnBindings();
+  }
+  std::vector<LogicalType> GetTypes() const override { return children[1]->GetTypes(); }
+  std::string Describe() const override { return "MATERIALIZED_CTE " + name; }
+};
+
+/// One reference to CTE `cte_index`. While binding it holds the CTE's query bound for this
+/// reference as children[0] (its output is `bindings`); once the CTE's level is bound it is
+/// either replaced by that child (inlined) or loses it and scans the materialized rows,
+/// positionally, under the same bindings.
+struct LogicalCteScan : LogicalOperator {
+  LogicalCteScan() : LogicalOperator(LogicalOperatorType::kCteScan) {}
+  uint32_t cte_index = 0;
+  std::string name;
+  std::vector<ColumnBinding> bindings;
+  std::vector<LogicalType> types;
+  double definition_rows = 1;  // the CTE's estimated rows (cardinality estimation)
+  std::vector<ColumnBinding> GetColumnBindings() const override { return bindings; }
+  std::vector<LogicalType> GetTypes() const override { return types; }
+  std::string Describe() const override { return "CTE_SCAN " + name; }
+};
+
+/// Sets definition_rows of every scan of CTE `cte_index` in `op`.
+void SetCteScanRows(LogicalOperator& op, uint32_t cte_index, double rows);
 
 /// The working table of a recursive CTE (bind_cte.cpp): in each iteration of its
 /// kRecursiveUnion, the rows the previous one added (the anchor's at the first).

@@ -1,5 +1,7 @@
 #include "planner/plan_copy.h"
 
+#include <set>
+
 #include "common/error.h"
 #include "planner/binder.h"
 
@@ -148,6 +150,30 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& ne
       copy->types = working.types;
       return copy;
     }
+    case LogicalOperatorType::kMaterializedCte: {
+      const auto& cte = static_cast<const LogicalMaterializedCte&>(op);
+      auto copy = std::make_unique<LogicalMaterializedCte>();
+      copy->cte_index = cte.cte_index;
+      copy->name = cte.name;
+      return copy;
+    }
+    case LogicalOperatorType::kCteScan: {
+      const auto& scan = static_cast<const LogicalCteScan&>(op);
+      auto copy = std::make_unique<LogicalCteScan>();
+      copy->cte_index = scan.cte_index;
+      copy->name = scan.name;
+      // A reference still holding its query outputs that query's columns, remapped by
+      // CopyPlan once the child is copied; one scanning materialized rows gets fresh indexes.
+      copy->bindings = scan.bindings;
+      copy->types = scan.types;
+      if (op.children.empty()) {
+        std::set<uint32_t> seen;
+        for (const auto& b : scan.bindings) {
+          if (seen.insert(b.table_index).second) fresh(b.table_index);
+        }
+      }
+      return copy;
+    }
   }
   throw InternalError("CopyPlan: unknown logical operator");
 }
@@ -176,6 +202,10 @@ LogicalOperatorPtr CopyPlan(const LogicalOperator& op, const NewTableIndexFn& ne
   std::function<void(LogicalOperator&)> rewrite = [&](LogicalOperator& node) {
     for (BoundExprPtr* e : node.Expressions())
       RemapBindings(**e, remap);
+    if (node.type == LogicalOperatorType::kCteScan) {
+      for (auto& b : static_cast<LogicalCteScan&>(node).bindings)
+        b.table_index = remap.at(b.table_index);
+    }
     for (auto& child : node.children)
       rewrite(*child);
   };

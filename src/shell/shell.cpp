@@ -21,7 +21,8 @@ namespace {
 constexpr const char* kHelp =
     ".help                    this text\n"
     ".tables                  list tables and views\n"
-    ".schema [NAME]           the CREATE statement of a table or view (all without NAME)\n"
+    ".schema [NAME]           the CREATE statements of a table (and its indexes) or view\n"
+    "                         (all without NAME)\n"
     ".timer on|off            print each statement's run time\n"
     ".mode box|table|csv|json how results are printed (box fits the terminal)\n"
     ".quit, .exit             leave the shell (so does Ctrl-D)\n"
@@ -249,9 +250,41 @@ void Shell::PrintSchema(const std::string& name) {
       list += list.empty() ? "" : ", ";
       list += column.name + " " + (column.type.valid() ? column.type.ToString() : "UNSUPPORTED");
     }
-    out_ << "CREATE EXTERNAL TABLE " << table->name << " (" << columns << ") STORED AS PARQUET";
-    if (!partition_columns.empty()) out_ << " PARTITIONED BY (" << partition_columns << ")";
-    out_ << " LOCATION " << QuoteLiteral(table->location) << ";\n";
+    if (table->managed) {
+      // What makes the table again: constraints, then its indexes.
+      std::string definition;
+      for (const auto& column : table->columns) {
+        if (column.is_partition) continue;
+        definition += definition.empty() ? "" : ", ";
+        definition +=
+            column.name + " " + column.type.ToString() + (column.not_null ? " NOT NULL" : "");
+      }
+      auto key_list = [&](const std::vector<int>& key) {
+        std::string list;
+        for (int c : key)
+          list += (list.empty() ? "" : ", ") + table->columns[static_cast<size_t>(c)].name;
+        return list;
+      };
+      for (const auto& key : table->keys)
+        definition += std::string(key.primary ? ", PRIMARY KEY (" : ", UNIQUE (") +
+                      key_list(key.columns) + ")";
+      for (const auto& check : table->checks)
+        definition += ", CHECK (" + check + ")";
+      out_ << "CREATE TABLE " << table->name << " (" << definition << ")";
+      if (!partition_columns.empty()) out_ << " PARTITIONED BY (" << partition_columns << ")";
+      out_ << ";\n";
+    } else {
+      out_ << "CREATE EXTERNAL TABLE " << table->name << " (" << columns << ") STORED AS PARQUET";
+      if (!partition_columns.empty()) out_ << " PARTITIONED BY (" << partition_columns << ")";
+      out_ << " LOCATION " << QuoteLiteral(table->location) << ";\n";
+    }
+    for (const auto& index : table->indexes) {
+      std::string list;
+      for (int c : index.columns)
+        list += (list.empty() ? "" : ", ") + table->columns[static_cast<size_t>(c)].name;
+      out_ << (index.unique ? "CREATE UNIQUE INDEX " : "CREATE INDEX ") << index.name << " ON "
+           << table->name << " (" << list << ");\n";
+    }
   }
   out_.flush();
 }

@@ -23,11 +23,11 @@ export const MODES = [
 
 function parseArgs(argv) {
   const options = { command: argv[0], scale: '0.01', count: '300', seed: '1', start: '0',
-    only: '', timeout: '120', verbose: false };
+    only: '', timeout: '120', verbose: false, 'memory-limit': '' };
   for (let i = 1; i < argv.length; i++) {
     const name = argv[i].replace(/^--/, '');
     if (name === 'verbose') { options.verbose = true; continue; }
-    if (!['shears', 'server', 'data', 'scale', 'count', 'seed', 'start', 'only', 'timeout'].includes(name)) {
+    if (!['shears', 'server', 'data', 'scale', 'count', 'seed', 'start', 'only', 'timeout', 'memory-limit'].includes(name)) {
       throw new Error(`unknown option ${argv[i]}`);
     }
     if (i + 1 >= argv.length) throw new Error(`${argv[i]} needs a value`);
@@ -85,7 +85,7 @@ const firstLine = (text) => String(text).split('\n')[0];
 
 /// Runs one query everywhere; returns {status: 'agreed' | 'unsupported' | 'both_rejected' |
 /// 'failed', detail}.
-async function check(duckdb, shears, query, timing) {
+async function check(duckdb, shears, query, timing, options = {}) {
   // DuckDB runs on its own threads while shears runs in its process.
   const start = Date.now();
   const duckdbDone = duckdb.query(query.sql).then((result) => {
@@ -93,7 +93,9 @@ async function check(duckdb, shears, query, timing) {
     return result;
   });
   const results = [];
-  for (const mode of MODES) results.push(await shears.query(query.sql, mode.settings));
+  // --memory-limit: every mode runs under it (operators spill past half of it).
+  const limit = options['memory-limit'] ? [`SET memory_limit = '${options['memory-limit']}'`] : [];
+  for (const mode of MODES) results.push(await shears.query(query.sql, [...limit, ...mode.settings]));
   timing.shears += Date.now() - start;
   const expected = await duckdbDone;
   const reference = results[0];
@@ -160,7 +162,7 @@ async function runAll(options, queries, describe, analyze) {
   const started = Date.now();
   const timing = { duckdb: 0, shears: 0 };
   for (const query of queries) {
-    const outcome = await check(duckdb, shears, query, timing);
+    const outcome = await check(duckdb, shears, query, timing, options);
     counts[outcome.status]++;
     if (outcome.rows) nonEmpty++;
     if (outcome.status === 'unsupported') unsupported.push(`${describe(query)}: ${outcome.detail}`);

@@ -517,7 +517,9 @@ void ExpectOverMemoryLimitOnlyWithIt(PhysicalResultCollector& root, size_t rows)
   EXPECT_EQ(RunSorted(root, 2).size(), rows);
 }
 
-TEST(OperatorJoinTest, BuildOverMemoryLimit) {
+/// A hash join whose build side passes a 1MB limit spills (grace hash join) and gives the same
+/// rows, for every join kind.
+TEST(OperatorJoinTest, BuildOverMemoryLimitSpills) {
   auto build = Generate(100000, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
   auto probe = Generate(10, [](idx_t i) { return std::pair<int64_t, int64_t>(i, i); });
   std::vector<LogicalType> two = {LogicalType::Bigint(), LogicalType::Bigint()};
@@ -532,7 +534,40 @@ TEST(OperatorJoinTest, BuildOverMemoryLimit) {
   join->AddChild(std::make_unique<PhysicalColumnDataScan>(two, build));
   PhysicalResultCollector root(four);
   root.AddChild(std::move(join));
-  ExpectOverMemoryLimitOnlyWithIt(root, 10);
+  Settings limited;
+  limited.Set("memory_limit", Value::Varchar("1MB"));
+  const auto expected = RunSorted(root, 2);
+  ASSERT_EQ(expected.size(), 10u);
+  for (int threads : {1, 2})
+    EXPECT_EQ(RunSorted(root, threads, limited), expected);
+  // Every kind, probe rows with and without partners (keys 0..9 of 100000 build rows, probe
+  // keys 0..19 with two rows each), through the spill partitions.
+  auto probe2 = Generate(40, [](idx_t i) { return std::pair<int64_t, int64_t>(i % 20 * 7, i); });
+  for (JoinKind kind : {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull,
+                        JoinKind::kSemi, JoinKind::kAnti, JoinKind::kMark}) {
+    std::vector<BoundExprPtr> l2, r2;
+    l2.push_back(Ref(LogicalType::Bigint(), 0));
+    r2.push_back(Ref(LogicalType::Bigint(), 0));
+    std::vector<LogicalType> out = four;
+    if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) out = two;
+    if (kind == JoinKind::kMark)
+      out = {LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Boolean()};
+    auto j = std::make_unique<PhysicalHashJoin>(out, kind, std::move(l2), std::move(r2),
+                                                std::vector<bool>{false}, nullptr);
+    j->AddChild(std::make_unique<PhysicalColumnDataScan>(two, probe2));
+    j->AddChild(std::make_unique<PhysicalColumnDataScan>(two, build));
+    PhysicalResultCollector r(out);
+    r.AddChild(std::move(j));
+    if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
+      // 100000 result rows would pass the limit in the result: compare unlimited runs' sizes
+      // with a limit large enough for results but not for the build side's spill threshold.
+      Settings medium;
+      medium.Set("memory_limit", Value::Varchar("12MB"));
+      EXPECT_EQ(RunSorted(r, 2, medium), RunSorted(r, 2)) << JoinKindName(kind);
+      continue;
+    }
+    EXPECT_EQ(RunSorted(r, 2, limited), RunSorted(r, 2)) << JoinKindName(kind);
+  }
 }
 
 /// A RIGHT/FULL join whose unmatched rows must pass through the operators above it: another

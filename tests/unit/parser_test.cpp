@@ -291,16 +291,22 @@ TEST(ParserTest, ConcurrentParses) {
 }
 
 TEST(ParserTest, UnsupportedStatements) {
-  ExpectNotSupported("INSERT INTO t VALUES (1) ON CONFLICT DO NOTHING", "ON CONFLICT");
-  ExpectNotSupported("UPDATE t SET a = 1", "UPDATE statements are not supported yet");
-  ExpectNotSupported("DELETE FROM t", "DELETE statements are not supported yet");
+  ExpectNotSupported("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT c DO NOTHING",
+                     "ON CONFLICT ON CONSTRAINT is not supported");
+  ExpectNotSupported("UPDATE t SET a = 1 RETURNING a", "UPDATE ... RETURNING is not supported");
+  ExpectNotSupported("DELETE FROM t RETURNING *", "DELETE ... RETURNING is not supported");
+  ExpectNotSupported("UPDATE t SET (a, b) = (1, 2)", "UPDATE ... SET (a, b) = (...)");
+  ExpectNotSupported("CREATE INDEX ON t (a)", "CREATE INDEX needs a name");
+  ExpectNotSupported("DROP INDEX s.i", "schema-qualified index names");
+  ExpectNotSupported("MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE",
+                     "MERGE statements are not supported yet");
   ExpectNotSupported("CREATE TABLE t USING csv AS SELECT 1", "only parquet tables");
   ExpectNotSupported("COPY t FROM PROGRAM 'ls'", "COPY ... PROGRAM is not supported");
   ExpectNotSupported("BEGIN", "transaction control");
   ExpectNotSupported("VACUUM", "Vacuum statements");
-  EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set a = 1"),
-            "UPDATE statements are not supported yet\n"
-            "LINE 2:   update t set a = 1\n"
+  EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set a = 1 returning a"),
+            "UPDATE ... RETURNING is not supported\n"
+            "LINE 2:   update t set a = 1 returning a\n"
             "          ^");
 }
 
@@ -1174,8 +1180,14 @@ TEST(ParserQueryTest, CommonTableExpressions) {
   EXPECT_EQ(parsed.query->ctes[0].column_aliases, (std::vector<std::string>{"x", "y"}));
   EXPECT_EQ(parsed.query->ctes[1].name, "b");
   EXPECT_EQ(parsed.query->ctes[1].query->ToString(), "SELECT * FROM a");
+  EXPECT_EQ(parsed.query->ctes[0].materialize, ast::CteMaterialize::kDefault);
+  EXPECT_EQ(parsed.query->ctes[1].materialize, ast::CteMaterialize::kAlways);
   EXPECT_EQ(parsed.query->ToString(),
-            "WITH a(x, y) AS (SELECT 1, 2), b AS (SELECT * FROM a) SELECT * FROM b");
+            "WITH a(x, y) AS (SELECT 1, 2), b AS MATERIALIZED (SELECT * FROM a) SELECT * FROM b");
+  EXPECT_EQ(ParseQuery("WITH a AS NOT MATERIALIZED (SELECT 1) SELECT * FROM a")
+                .query->ctes[0]
+                .materialize,
+            ast::CteMaterialize::kNever);
 }
 
 TEST(ParserQueryTest, Values) {
@@ -1259,7 +1271,7 @@ TEST(ParserStatementTest, Explain) {
             "                ^");
   ExpectNotSupported("EXPLAIN (FORMAT XML) SELECT 1", "EXPLAIN format 'xml'");
   EXPECT_THROW(Parser::Parse("EXPLAIN (ANALYZE maybe) SELECT 1"), ParseError);
-  ExpectNotSupported("EXPLAIN UPDATE t SET a = 1", "UPDATE statements");
+  ExpectNotSupported("EXPLAIN UPDATE t SET a = 1 RETURNING a", "UPDATE ... RETURNING");
 }
 
 TEST(ParserStatementTest, SetResetShow) {

@@ -149,6 +149,21 @@ TEST(ShellTest, PipedInputRunsStatementsAndDotCommands) {
                 "{\"x\":2}\n");
 }
 
+TEST(ShellTest, SchemaShowsManagedTablesWithConstraintsAndIndexes) {
+  auto run = RunPiped(
+      "CREATE TABLE t (a INTEGER PRIMARY KEY, b VARCHAR UNIQUE, c DOUBLE CHECK (c > 0)) "
+      "PARTITIONED BY (d DATE);\n"
+      "CREATE UNIQUE INDEX t_c ON t (c);\n"
+      "CREATE INDEX t_bd ON t (b, d DESC);\n"
+      ".schema t\n");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(run.out.substr(run.out.find("CREATE TABLE")),
+            "CREATE TABLE t (a INTEGER NOT NULL, b VARCHAR, c DOUBLE, PRIMARY KEY (a), UNIQUE (b), "
+            "CHECK (c > 0)) PARTITIONED BY (d DATE);\n"
+            "CREATE INDEX t_bd ON t (b, d);\n"
+            "CREATE UNIQUE INDEX t_c ON t (c);\n");
+}
+
 TEST(ShellTest, PipedInputStopsAtTheFirstError) {
   auto run = RunPiped("SELECT 1 AS a;\nSELECT nope;\nSELECT 3 AS c;\n", OutputFormat::kCsv);
   EXPECT_EQ(run.exit_code, 1);

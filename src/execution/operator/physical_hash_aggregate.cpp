@@ -9,6 +9,7 @@
 #include "execution/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "execution/spill.h"
 
 namespace shears {
 
@@ -24,7 +25,111 @@ inline uint64_t DistinctHash(uint64_t group_hash, uint64_t value_hash) {
   return (mixed & ~GroupedHashTable::kPartitionHashMask) |
          (group_hash & GroupedHashTable::kPartitionHashMask);
 }
+
+/// Whether the aggregate's state is plain bytes (no pointer into an arena), so it can be
+/// written to a spill file and combined after reading it back.
+bool HasPlainState(const AggregateOp& op) {
+  switch (op.kind) {
+    case AggregateKind::kCountStar:
+    case AggregateKind::kCount:
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+    case AggregateKind::kMin:
+    case AggregateKind::kMax:
+    case AggregateKind::kAny:
+    case AggregateKind::kStddevSamp:
+    case AggregateKind::kStddevPop:
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kVarPop:
+    case AggregateKind::kCovarPop:
+    case AggregateKind::kCovarSamp:
+    case AggregateKind::kCorr:
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+      break;
+    default:
+      return false;
+  }
+  if (op.result_type.IsString()) return false;
+  for (const auto& type : op.input_types) {
+    if (type.IsString()) return false;
+  }
+  return true;
+}
+
+/// Memory a spill keeps the aggregate below: half of memory_limit, the rest for what the
+/// other operators hold and for growing a table.
+int64_t SpillThreshold(const MemoryTracker& memory) {
+  return memory.limit() / 2;
+}
+/// A thread's DenseGroupArray takes at most an eighth of the limit.
+uint64_t DenseBytes(const MemoryTracker& memory) {
+  return static_cast<uint64_t>(std::max<int64_t>(0, memory.limit() / 8));
+}
+/// A thread's tables smaller than this are not worth a spill file (they leave room for
+/// others'); small limits spill smaller tables.
+int64_t MinSpillBytes(const MemoryTracker& memory) {
+  return std::min<int64_t>(1 << 20, memory.limit() / 16);
+}
+
+/// Writes rows[0..n) of `layout` to `file`, ordered by spill partition (of the hash of the
+/// first `group_count` columns), appending each partition's segment to segments[partition].
+/// A row is its bytes followed by the bytes of its valid strings.
+void WriteSpilledRows(const RowLayout& layout, idx_t group_count, uint8_t* const* rows, idx_t n,
+                      SpillFile& file, SpillSegments* segments) {
+  if (n == 0) return;
+  constexpr idx_t kParts = PhysicalHashAggregate::kSpillPartitions;
+  std::vector<uint8_t> part(n);
+  std::vector<uint64_t> hashes(kBatchSize);
+  std::vector<Vector> keys;
+  for (idx_t g = 0; g < group_count; g++)
+    keys.emplace_back(layout.types[g]);
+  idx_t counts[kParts] = {0};
+  for (idx_t done = 0; done < n; done += kBatchSize) {
+    const idx_t count = std::min<idx_t>(kBatchSize, n - done);
+    for (idx_t g = 0; g < group_count; g++) {
+      keys[g].Reset();
+      GatherColumn(layout, g, rows + done, count, keys[g]);
+      HashVector(keys[g], count, hashes.data(), g > 0);
+    }
+    for (idx_t i = 0; i < count; i++) {
+      part[done + i] = static_cast<uint8_t>(PhysicalHashAggregate::SpillPartitionOf(hashes[i]));
+      counts[part[done + i]]++;
+    }
+  }
+  idx_t starts[kParts];
+  idx_t total = 0;
+  for (idx_t p = 0; p < kParts; p++) {
+    starts[p] = total;
+    total += counts[p];
+  }
+  std::vector<const uint8_t*> ordered(n);
+  {
+    idx_t next[kParts];
+    std::copy(starts, starts + kParts, next);
+    for (idx_t i = 0; i < n; i++)
+      ordered[next[part[i]]++] = rows[i];
+  }
+  std::vector<uint8_t> bytes;
+  for (idx_t p = 0; p < kParts; p++) {
+    if (counts[p] == 0) continue;
+    const uint64_t offset = file.size();
+    bytes.clear();
+    for (idx_t i = starts[p]; i < starts[p] + counts[p]; i++)
+      AppendSpilledRow(layout, ordered[i], bytes);
+    file.Append(bytes.data(), bytes.size());
+    segments[p].emplace_back(offset, file.size() - offset);
+  }
+}
+
 }  // namespace
+
+/// One spill file of an aggregate: per table (the groups', then each DISTINCT aggregate's)
+/// and spill partition, where its rows are.
+struct AggregateSpillRun {
+  std::unique_ptr<SpillFile> file;
+  std::vector<SpillSegments> segments;  // [table * kSpillPartitions + partition]
+};
 
 struct HashAggregateGlobalState : GlobalSinkState {
   HashAggregateGlobalState(const PhysicalHashAggregate& op, MemoryTracker* memory)
@@ -59,6 +164,19 @@ struct HashAggregateGlobalState : GlobalSinkState {
   std::shared_ptr<StringArena> dense_arena;
   std::vector<std::shared_ptr<StringArena>> dense_arenas;
 
+  // Spilling: once `spilling` is set every thread's tables go to spill files (runs); after
+  // Finalize `spilled` says the source reads the partitions back.
+  std::atomic<bool> spilling{false};
+  bool spilled = false;
+  std::mutex spill_lock;
+  std::vector<AggregateSpillRun> spill_runs;
+  SpillMetrics spill_metrics;
+  std::atomic<idx_t> groups_out{0};
+
+  // With a RollupPlan: the groups of the sets, folded from the finest groups of `table`.
+  std::unique_ptr<GroupedHashTable> rolled;
+  idx_t finest_groups = 0;
+
   // After Finalize: every result row, and the arenas their strings live in.
   std::vector<uint8_t*> result_rows;
   int64_t result_bytes = 0;
@@ -80,7 +198,7 @@ struct HashAggregateLocalState : LocalSinkState {
     for (const auto& g : op.key_exprs_)
       group_values.emplace_back(g->type);
     if (op.UsesDenseGroups()) {
-      dense = std::make_unique<DenseGroupArray>(op.layout_, memory);
+      dense = std::make_unique<DenseGroupArray>(op.layout_, memory, DenseBytes(*memory));
       table->partition(0).rows.arena();  // made now: the array's strings live there too
     }
     for (idx_t a = 0; a < op.aggregates_.size(); a++) {
@@ -107,13 +225,21 @@ struct HashAggregateLocalState : LocalSinkState {
 
 namespace {
 struct AggregateSourceState : GlobalSourceState {
-  std::atomic<idx_t> next{0};
+  std::atomic<idx_t> next{0};  // the next row, or after a spill the next spill partition
   idx_t total = 0;
   idx_t MaxThreads() const override {
     return std::max<idx_t>(1, (total + kBatchSize - 1) / kBatchSize);
   }
 };
 }  // namespace
+
+/// A thread's spill partition being emitted.
+struct AggregateSpilledPartition : LocalSourceState {
+  std::unique_ptr<GroupedHashTable> table;
+  std::vector<uint8_t*> rows;
+  idx_t next = 0;
+  std::vector<std::shared_ptr<StringArena>> arenas;
+};
 
 BoundExprPtr PhysicalHashAggregate::CodeConstantCase(const BoundExpr& group,
                                                      std::vector<Value>* codes) {
@@ -149,17 +275,39 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
                                              std::vector<BoundExprPtr> groups,
                                              std::vector<BoundExprPtr> aggregates,
                                              std::vector<std::vector<Value>> empty_input_groups)
+    : PhysicalHashAggregate(std::move(types), std::move(groups), std::move(aggregates),
+                            std::move(empty_input_groups), std::unique_ptr<RollupPlan>()) {}
+
+PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
+                                             std::vector<BoundExprPtr> groups,
+                                             std::vector<BoundExprPtr> aggregates,
+                                             std::vector<std::vector<Value>> empty_input_groups,
+                                             RollupPlan rollup)
+    : PhysicalHashAggregate(std::move(types), std::move(groups), std::move(aggregates),
+                            std::move(empty_input_groups),
+                            std::make_unique<RollupPlan>(std::move(rollup))) {}
+
+PhysicalHashAggregate::~PhysicalHashAggregate() = default;
+
+PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
+                                             std::vector<BoundExprPtr> groups,
+                                             std::vector<BoundExprPtr> aggregates,
+                                             std::vector<std::vector<Value>> empty_input_groups,
+                                             std::unique_ptr<RollupPlan> rollup)
     : PhysicalOperator("HASH_GROUP_BY", std::move(types)),
       groups_(std::move(groups)),
       aggregates_(std::move(aggregates)),
-      empty_input_groups_(std::move(empty_input_groups)) {
-  SHEARS_CHECK(types_.size() == groups_.size() + aggregates_.size());
+      empty_input_groups_(std::move(empty_input_groups)),
+      rollup_(std::move(rollup)) {
+  SHEARS_CHECK(types_.size() ==
+               (rollup_ ? rollup_->key_types.size() : groups_.size()) + aggregates_.size());
+  SHEARS_CHECK(!rollup_ || !groups_.empty());
   std::vector<LogicalType> key_types;
   for (const auto& g : groups_) {
     group_codes_.emplace_back();
     // Grouping sets write their empty sets' key values into key rows: keep those as they are.
     BoundExprPtr key;
-    if (empty_input_groups_.empty()) key = CodeConstantCase(*g, &group_codes_.back());
+    if (empty_input_groups_.empty() && !rollup_) key = CodeConstantCase(*g, &group_codes_.back());
     key_exprs_.push_back(key ? std::move(key) : g->Copy());
     key_types.push_back(key_exprs_.back()->type);
   }
@@ -195,6 +343,18 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
   layout_ = RowLayout(key_types, 8, extra, align);
   for (uint32_t r : relative)
     state_offsets_.push_back(layout_.extra_offset + r);
+  if (rollup_) {
+    // Folding combines states: a DISTINCT aggregate's state is fed only once, in Finalize.
+    SHEARS_CHECK(distinct_layouts_.empty());
+    result_layout_ = RowLayout(rollup_->key_types, 8, extra, align);
+    for (uint32_t r : relative)
+      result_state_offsets_.push_back(result_layout_.extra_offset + r);
+  }
+  // Folding GROUPING SETS needs every finest group at once: such an aggregate does not spill.
+  spillable_ = !groups_.empty() && !rollup_;
+  for (idx_t a = 0; a < ops_.size(); a++) {
+    if (distinct_index_[a] < 0 && !HasPlainState(ops_[a])) spillable_ = false;
+  }
 }
 
 std::unique_ptr<GlobalSinkState> PhysicalHashAggregate::GetGlobalSinkState(
@@ -207,8 +367,8 @@ std::unique_ptr<LocalSinkState> PhysicalHashAggregate::GetLocalSinkState(
   return std::make_unique<HashAggregateLocalState>(*this, &context.query().memory());
 }
 
-bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, GlobalSinkState&,
-                                 LocalSinkState& local_state) const {
+bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
+                                 GlobalSinkState& global_state, LocalSinkState& local_state) const {
   auto& local = static_cast<HashAggregateLocalState&>(local_state);
   const idx_t n = input.size();
   if (n == 0) return true;
@@ -282,8 +442,76 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input, Global
     local.distinct[d]->FindOrCreate(pair_keys, local.distinct_hashes.data(), local.sel.data(),
                                     selected, local.distinct_rows.data(), local.scratch);
   }
-  (void)context;
+  if (spillable_) {
+    const MemoryTracker& memory = context.query().memory();
+    if (memory.used() > SpillThreshold(memory)) {
+      int64_t bytes = local.table->MemoryBytes() + (local.dense ? local.dense->bytes() : 0);
+      for (const auto& table : local.distinct)
+        bytes += table->MemoryBytes();
+      if (bytes >= MinSpillBytes(memory)) {
+        SpillLocal(context, static_cast<HashAggregateGlobalState&>(global_state), local);
+      }
+    }
+  }
   return true;
+}
+
+void PhysicalHashAggregate::SpillTables(
+    ExecutionContext& context, HashAggregateGlobalState& global, GroupedHashTable* table,
+    DenseGroupArray* dense, const std::vector<std::unique_ptr<GroupedHashTable>>& distinct) const {
+  AggregateSpillRun run;
+  run.file = std::make_unique<SpillFile>(context.query().spill());
+  run.segments.resize((1 + distinct_layouts_.size()) * kSpillPartitions);
+  std::vector<uint8_t*> rows;
+  // One table partition (or dense batch) at a time: the row lists stay small.
+  auto write_partition = [&](const RowLayout& layout, const RowCollection& collection,
+                             idx_t table_index) {
+    rows.clear();
+    for (const auto& block : collection.blocks()) {
+      for (uint32_t i = 0; i < block.count; i++)
+        rows.push_back(block.data + static_cast<size_t>(i) * layout.row_width);
+    }
+    WriteSpilledRows(layout, groups_.size(), rows.data(), rows.size(), *run.file,
+                     &run.segments[table_index * kSpillPartitions]);
+    context.CheckCancelled();
+  };
+  if (table) {
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++)
+      write_partition(layout_, table->partition(p).rows, 0);
+  }
+  if (dense) {
+    dense->ForEachBatch([&](uint8_t* const* batch, idx_t n) {
+      WriteSpilledRows(layout_, groups_.size(), batch, n, *run.file, &run.segments[0]);
+    });
+  }
+  for (idx_t d = 0; d < distinct.size(); d++) {
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++)
+      write_partition(distinct_layouts_[d], distinct[d]->partition(p).rows, 1 + d);
+  }
+  run.file->Flush();
+  global.spill_metrics.bytes_written.fetch_add(run.file->size(), std::memory_order_relaxed);
+  global.spill_metrics.files.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(global.spill_lock);
+  global.spill_runs.push_back(std::move(run));
+}
+
+void PhysicalHashAggregate::SpillLocal(ExecutionContext& context, HashAggregateGlobalState& global,
+                                       HashAggregateLocalState& local) const {
+  global.spilling.store(true);
+  SpillTables(context, global, local.table.get(), local.dense.get(), local.distinct);
+  MemoryTracker* memory = &context.query().memory();
+  local.table.reset();
+  local.table = std::make_unique<GroupedHashTable>(layout_, groups_.size(), memory, true);
+  if (local.dense) {
+    local.dense.reset();
+    local.dense = std::make_unique<DenseGroupArray>(layout_, memory, DenseBytes(*memory));
+    local.table->partition(0).rows.arena();
+  }
+  for (idx_t d = 0; d < local.distinct.size(); d++) {
+    local.distinct[d].reset();
+    local.distinct[d] = std::make_unique<GroupedHashTable>(
+        distinct_layouts_[d], distinct_layouts_[d].types.size(), memory, true);
+  }
 }
 
 void PhysicalHashAggregate::CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
@@ -305,6 +533,12 @@ void PhysicalHashAggregate::Combine(ExecutionContext& context, GlobalSinkState& 
     CombineStates(&src, &dst, 1, global.single.arena());
   }
   if (groups_.empty() && distinct_layouts_.empty()) return;
+  // Under half the limit, merging (at most doubling what the thread holds) stays below it.
+  if (spillable_ && (global.spilling.load() ||
+                     context.query().memory().used() > SpillThreshold(context.query().memory()))) {
+    SpillLocal(context, global, local);
+    return;
+  }
   if (local.dense) CombineDense(global, local);
   // Threads start at different partitions so they rarely wait for each other's locks.
   const idx_t threads = std::max<idx_t>(1, static_cast<idx_t>(context.threads()));
@@ -398,52 +632,74 @@ void PhysicalHashAggregate::CombineDense(HashAggregateGlobalState& global,
   local.dense.reset();
 }
 
-void PhysicalHashAggregate::Finalize(ExecutionContext& context,
-                                     GlobalSinkState& global_state) const {
-  auto& global = static_cast<HashAggregateGlobalState&>(global_state);
+void PhysicalHashAggregate::FeedDistinct(ExecutionContext& context, idx_t d,
+                                         GroupedHashTable& pairs, GroupedHashTable* groups,
+                                         uint8_t* single_row, StringArena* single_arena) const {
   const idx_t group_count = groups_.size();
-  // DISTINCT aggregates: feed each distinct (group, value) pair to its group's state.
+  const idx_t a = distinct_aggregates_[d];
+  const RowLayout& layout = distinct_layouts_[d];
   std::vector<Vector> pair_values;
   std::vector<uint8_t*> pair_rows(kBatchSize), group_rows(kBatchSize);
   GroupScratch scratch;
   std::vector<uint64_t> hashes(kBatchSize);
-  for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
-    const idx_t a = distinct_aggregates_[d];
-    const RowLayout& layout = distinct_layouts_[d];
-    pair_values.clear();
-    for (const auto& type : layout.types)
-      pair_values.emplace_back(type);
-    std::vector<const Vector*> group_keys;
-    for (idx_t g = 0; g < group_count; g++)
-      group_keys.push_back(&pair_values[g]);
-    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
-      for (const auto& block : global.distinct[d]->partition(p).rows.blocks()) {
-        context.CheckCancelled();  // a query with many distinct pairs stays cancellable here
-        const idx_t n = block.count;
-        for (idx_t i = 0; i < n; i++)
-          pair_rows[i] = block.data + i * layout.row_width;
-        for (idx_t c = 0; c < layout.types.size(); c++) {
-          pair_values[c].Reset();
-          GatherColumn(layout, c, pair_rows.data(), n, pair_values[c]);
-        }
-        const Vector& value = pair_values[group_count];
-        if (group_count == 0) {
-          ops_[a].update_single(global.single_row + state_offsets_[a], &value, n,
-                                global.single.arena());
-          continue;
-        }
-        for (idx_t g = 0; g < group_count; g++) {
-          HashVector(pair_values[g], n, hashes.data(), g > 0);
-        }
-        global.table->FindOrCreateInPartition(p, group_keys, hashes.data(), nullptr, n,
-                                              group_rows.data(), scratch);
-        ops_[a].update(group_rows.data(), state_offsets_[a], &value, n,
-                       global.table->partition(p).rows.arena());
+  for (const auto& type : layout.types)
+    pair_values.emplace_back(type);
+  std::vector<const Vector*> group_keys;
+  for (idx_t g = 0; g < group_count; g++)
+    group_keys.push_back(&pair_values[g]);
+  for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+    for (const auto& block : pairs.partition(p).rows.blocks()) {
+      context.CheckCancelled();  // a query with many distinct pairs stays cancellable here
+      const idx_t n = block.count;
+      for (idx_t i = 0; i < n; i++)
+        pair_rows[i] = block.data + i * layout.row_width;
+      for (idx_t c = 0; c < layout.types.size(); c++) {
+        pair_values[c].Reset();
+        GatherColumn(layout, c, pair_rows.data(), n, pair_values[c]);
       }
+      const Vector& value = pair_values[group_count];
+      if (!groups) {
+        ops_[a].update_single(single_row + state_offsets_[a], &value, n, *single_arena);
+        continue;
+      }
+      for (idx_t g = 0; g < group_count; g++) {
+        HashVector(pair_values[g], n, hashes.data(), g > 0);
+      }
+      // A pair's partition bits are its group's (DistinctHash).
+      groups->FindOrCreateInPartition(p, group_keys, hashes.data(), nullptr, n, group_rows.data(),
+                                      scratch);
+      ops_[a].update(group_rows.data(), state_offsets_[a], &value, n,
+                     groups->partition(p).rows.arena());
     }
   }
+}
+
+void PhysicalHashAggregate::Finalize(ExecutionContext& context,
+                                     GlobalSinkState& global_state) const {
+  auto& global = static_cast<HashAggregateGlobalState&>(global_state);
+  const idx_t group_count = groups_.size();
+  if (global.spilling.load()) {
+    // What was merged before the first spill goes to disk too; the source reads it all back.
+    SpillTables(context, global, global.table.get(), global.dense.get(), global.distinct);
+    MemoryTracker* memory = &context.query().memory();
+    global.table = std::make_unique<GroupedHashTable>(layout_, group_count, memory, false);
+    global.dense.reset();
+    for (idx_t d = 0; d < global.distinct.size(); d++) {
+      global.distinct[d] = std::make_unique<GroupedHashTable>(
+          distinct_layouts_[d], distinct_layouts_[d].types.size(), memory, false);
+    }
+    global.spilled = true;
+    global.spill_metrics.partitions.store(kSpillPartitions);
+    return;
+  }
+  GroupScratch scratch;
+  // DISTINCT aggregates: feed each distinct (group, value) pair to its group's state.
+  for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
+    FeedDistinct(context, d, *global.distinct[d], group_count > 0 ? global.table.get() : nullptr,
+                 global.single_row, &global.single.arena());
+  }
   // Groups that exist without input (zeroed rows are their aggregates' empty states).
-  if (group_count > 0 && global.table->group_count() == 0 &&
+  if (group_count > 0 && !rollup_ && global.table->group_count() == 0 &&
       (!global.dense || global.dense->group_count() == 0)) {
     for (const auto& keys : empty_input_groups_) {
       std::vector<Vector> key_values;
@@ -491,29 +747,203 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
                            global.dense_arenas.end());
       global.arenas.push_back(global.dense_arena);
     }
+    if (rollup_) ExpandRollup(context, global);
+  }
+}
+
+void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
+                                         HashAggregateGlobalState& global) const {
+  const RollupPlan& plan = *rollup_;
+  const idx_t key_count = plan.key_types.size();
+  global.finest_groups = global.result_rows.size();
+  global.rolled = std::make_unique<GroupedHashTable>(result_layout_, key_count, global.memory,
+                                                     /*shared_arena=*/true);
+  GroupedHashTable& rolled = *global.rolled;
+  StringArena& arena = rolled.partition(0).rows.arena();
+  GroupScratch scratch;
+  // Per set, its constant key columns, filled for a whole batch once.
+  std::vector<std::vector<std::unique_ptr<Vector>>> constants(plan.sets.size());
+  for (idx_t s = 0; s < plan.sets.size(); s++) {
+    for (idx_t k = 0; k < key_count; k++) {
+      const auto& source = plan.sets[s][k];
+      if (source.finest >= 0) {
+        constants[s].emplace_back();
+        continue;
+      }
+      auto column = std::make_unique<Vector>(plan.key_types[k], kBatchSize);
+      for (idx_t i = 0; i < kBatchSize; i++)
+        WriteValue(*column, i, source.constant);
+      constants[s].push_back(std::move(column));
+    }
+  }
+  std::vector<Vector> finest;
+  for (const auto& type : layout_.types)
+    finest.emplace_back(type);
+  std::vector<const Vector*> keys(key_count);
+  std::vector<uint64_t> hashes(kBatchSize);
+  std::vector<uint8_t*> dst(kBatchSize), src_states(kBatchSize), dst_states(kBatchSize);
+  auto fold = [&](idx_t s, uint8_t* const* rows, idx_t n) {
+    for (idx_t k = 0; k < key_count; k++) {
+      const int f = plan.sets[s][k].finest;
+      keys[k] = f >= 0 ? &finest[static_cast<idx_t>(f)] : constants[s][k].get();
+      HashVector(*keys[k], n, hashes.data(), k > 0);
+    }
+    rolled.FindOrCreate(keys, hashes.data(), nullptr, n, dst.data(), scratch);
+    for (idx_t a = 0; a < ops_.size(); a++) {
+      for (idx_t i = 0; i < n; i++) {
+        src_states[i] = rows[i] + state_offsets_[a];
+        dst_states[i] = dst[i] + result_state_offsets_[a];
+      }
+      ops_[a].combine(src_states.data(), dst_states.data(), 0, n, arena);
+    }
+  };
+  const auto& finest_rows = global.result_rows;
+  for (idx_t start = 0; start < finest_rows.size(); start += kBatchSize) {
+    context.CheckCancelled();
+    const idx_t n = std::min<idx_t>(kBatchSize, finest_rows.size() - start);
+    uint8_t* const* rows = finest_rows.data() + start;
+    for (idx_t c = 0; c < finest.size(); c++) {
+      finest[c].Reset();
+      GatherColumn(layout_, c, rows, n, finest[c]);
+    }
+    for (idx_t s = 0; s < plan.sets.size(); s++)
+      fold(s, rows, n);
+  }
+  if (finest_rows.empty()) {
+    // Empty input: the empty sets still give their row, as an aggregate without groups does.
+    for (const auto& values : empty_input_groups_) {
+      std::vector<std::unique_ptr<Vector>> columns;
+      for (idx_t k = 0; k < key_count; k++) {
+        columns.push_back(std::make_unique<Vector>(plan.key_types[k], 1));
+        WriteValue(*columns.back(), 0, values[k]);
+        keys[k] = columns.back().get();
+        HashVector(*keys[k], 1, hashes.data(), k > 0);
+      }
+      rolled.FindOrCreate(keys, hashes.data(), nullptr, 1, dst.data(), scratch);
+    }
+  }
+  const idx_t total = rolled.group_count();
+  const int64_t more = static_cast<int64_t>(total * sizeof(uint8_t*)) - global.result_bytes;
+  if (more > 0) {
+    context.query().memory().Reserve(more);
+    global.result_bytes += more;
+  }
+  global.result_rows.clear();
+  global.result_rows.reserve(total);
+  for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+    const RowCollection& rows = rolled.partition(p).rows;
+    for (const auto& block : rows.blocks()) {
+      for (uint32_t i = 0; i < block.count; i++) {
+        global.result_rows.push_back(block.data +
+                                     static_cast<size_t>(i) * result_layout_.row_width);
+      }
+    }
+    for (const auto& a : rows.arenas())
+      global.arenas.push_back(a);
   }
 }
 
 std::unique_ptr<GlobalSourceState> PhysicalHashAggregate::GetGlobalSourceState(
     ExecutionContext& context) const {
   auto state = std::make_unique<AggregateSourceState>();
-  state->total =
-      static_cast<HashAggregateGlobalState&>(context.sink_state(this)).result_rows.size();
+  auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
+  // A spilled aggregate's morsels are its spill partitions.
+  state->total = global.spilled ? kSpillPartitions * kBatchSize : global.result_rows.size();
   return state;
 }
 
-bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
-                                    GlobalSourceState& global_source, LocalSourceState&) const {
-  auto& source = static_cast<AggregateSourceState&>(global_source);
-  auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
-  const idx_t start = source.next.fetch_add(kBatchSize);
-  if (start >= source.total) return false;
-  const idx_t n = std::min<idx_t>(kBatchSize, source.total - start);
-  uint8_t* const* rows = global.result_rows.data() + start;
-  const bool keep_arenas = !global.arenas.empty();
-  for (idx_t g = 0; g < groups_.size(); g++) {
+std::unique_ptr<LocalSourceState> PhysicalHashAggregate::GetLocalSourceState(
+    ExecutionContext&, GlobalSourceState&) const {
+  return std::make_unique<AggregateSpilledPartition>();
+}
+
+void PhysicalHashAggregate::LoadSpilledPartition(ExecutionContext& context,
+                                                 HashAggregateGlobalState& global, idx_t p,
+                                                 AggregateSpilledPartition& out) const {
+  MemoryTracker& memory = context.query().memory();
+  const idx_t group_count = groups_.size();
+  out.rows.clear();
+  out.arenas.clear();
+  out.next = 0;
+  out.table.reset();
+  out.table = std::make_unique<GroupedHashTable>(layout_, group_count, &memory, true);
+  GroupedHashTable& table = *out.table;
+  StringArena& arena = table.partition(0).rows.arena();
+  GroupScratch scratch;
+  std::vector<uint64_t> hashes(kBatchSize);
+  std::vector<uint8_t*> dst(kBatchSize);
+  std::vector<Vector> keys;
+  std::vector<const Vector*> key_pointers;
+  for (idx_t g = 0; g < group_count; g++)
+    keys.emplace_back(layout_.types[g]);
+  for (auto& key : keys)
+    key_pointers.push_back(&key);
+  // Spill files are only appended to before Finalize: no lock needed to read the list now.
+  for (const auto& run : global.spill_runs) {
+    for (const auto& segment : run.segments[p]) {
+      ReadSpilledRows(layout_, *run.file, segment, memory, [&](uint8_t* const* rows, idx_t n) {
+        for (idx_t g = 0; g < group_count; g++) {
+          keys[g].Reset();
+          GatherColumn(layout_, g, rows, n, keys[g]);
+          HashVector(keys[g], n, hashes.data(), g > 0);
+        }
+        table.FindOrCreate(key_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
+        CombineStates(rows, dst.data(), n, arena);
+      });
+      context.CheckCancelled();
+    }
+  }
+  std::vector<uint64_t> value_hashes(kBatchSize);
+  for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
+    const RowLayout& layout = distinct_layouts_[d];
+    GroupedHashTable pairs(layout, layout.types.size(), &memory, true);
+    std::vector<Vector> values;
+    std::vector<const Vector*> value_pointers;
+    for (const auto& type : layout.types)
+      values.emplace_back(type);
+    for (auto& value : values)
+      value_pointers.push_back(&value);
+    for (const auto& run : global.spill_runs) {
+      for (const auto& segment : run.segments[(1 + d) * kSpillPartitions + p]) {
+        ReadSpilledRows(layout, *run.file, segment, memory, [&](uint8_t* const* rows, idx_t n) {
+          for (idx_t c = 0; c < layout.types.size(); c++) {
+            values[c].Reset();
+            GatherColumn(layout, c, rows, n, values[c]);
+            if (c < group_count) HashVector(values[c], n, hashes.data(), c > 0);
+          }
+          HashVector(values[group_count], n, value_hashes.data(), false);
+          for (idx_t i = 0; i < n; i++)
+            hashes[i] = DistinctHash(hashes[i], value_hashes[i]);
+          pairs.FindOrCreate(value_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
+        });
+        context.CheckCancelled();
+      }
+    }
+    FeedDistinct(context, d, pairs, &table, nullptr, nullptr);
+  }
+  out.rows.reserve(table.group_count());
+  for (idx_t q = 0; q < GroupedHashTable::kPartitions; q++) {
+    const RowCollection& rows = table.partition(q).rows;
+    for (const auto& block : rows.blocks()) {
+      for (uint32_t i = 0; i < block.count; i++)
+        out.rows.push_back(block.data + static_cast<size_t>(i) * layout_.row_width);
+    }
+    for (const auto& a : rows.arenas()) {
+      if (std::find(out.arenas.begin(), out.arenas.end(), a) == out.arenas.end())
+        out.arenas.push_back(a);
+    }
+  }
+}
+
+void PhysicalHashAggregate::EmitRows(uint8_t* const* rows, idx_t n,
+                                     const std::vector<std::shared_ptr<StringArena>>& arenas,
+                                     Batch& out) const {
+  const RowLayout& layout = ResultLayout();
+  const auto& state_offsets = rollup_ ? result_state_offsets_ : state_offsets_;
+  const idx_t key_count = layout.types.size();
+  for (idx_t g = 0; g < key_count; g++) {
     Vector& column = out.column(g);
-    if (!group_codes_[g].empty()) {
+    if (!rollup_ && !group_codes_[g].empty()) {
       Vector codes(LogicalType::Integer(), n);
       GatherColumn(layout_, g, rows, n, codes);
       for (idx_t i = 0; i < n; i++) {
@@ -523,22 +953,51 @@ bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
       }
       continue;
     }
-    GatherColumn(layout_, g, rows, n, column);
-    if (keep_arenas && column.type().IsString()) {
-      for (const auto& arena : global.arenas)
+    GatherColumn(layout, g, rows, n, column);
+    if (column.type().IsString()) {
+      for (const auto& arena : arenas)
         column.KeepAlive(arena);
     }
   }
   for (idx_t a = 0; a < ops_.size(); a++) {
-    Vector& column = out.column(groups_.size() + a);
+    Vector& column = out.column(key_count + a);
     if (column.capacity() < n) column.Reserve(n);
-    ops_[a].finalize(rows, state_offsets_[a], n, column, 0, ops_[a]);
-    if (keep_arenas && column.type().IsString()) {
-      for (const auto& arena : global.arenas)
+    ops_[a].finalize(rows, state_offsets[a], n, column, 0, ops_[a]);
+    if (column.type().IsString()) {
+      for (const auto& arena : arenas)
         column.KeepAlive(arena);
     }
   }
   out.SetSize(n);
+}
+
+bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
+                                    GlobalSourceState& global_source,
+                                    LocalSourceState& local_source) const {
+  auto& source = static_cast<AggregateSourceState&>(global_source);
+  auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
+  if (global.spilled) {
+    auto& part = static_cast<AggregateSpilledPartition&>(local_source);
+    while (part.next >= part.rows.size()) {
+      part.table.reset();  // the last partition's memory goes before the next is loaded
+      const idx_t p = source.next.fetch_add(kBatchSize) / kBatchSize;
+      if (p >= kSpillPartitions) {
+        part.rows.clear();
+        part.next = 0;
+        return false;
+      }
+      LoadSpilledPartition(context, global, p, part);
+    }
+    const idx_t n = std::min<idx_t>(kBatchSize, part.rows.size() - part.next);
+    EmitRows(part.rows.data() + part.next, n, part.arenas, out);
+    part.next += n;
+    global.groups_out.fetch_add(n, std::memory_order_relaxed);
+    return true;
+  }
+  const idx_t start = source.next.fetch_add(kBatchSize);
+  if (start >= source.total) return false;
+  const idx_t n = std::min<idx_t>(kBatchSize, source.total - start);
+  EmitRows(global.result_rows.data() + start, n, global.arenas, out);
   return true;
 }
 
@@ -556,13 +1015,22 @@ std::string PhysicalHashAggregate::Describe() const {
     out += sep + a->ToString();
     sep = ", ";
   }
+  if (rollup_) out += fmt::format("; folded into {} grouping sets", rollup_->sets.size());
   return out + ")";
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeDetails(
     ExecutionContext& context) const {
   auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
-  return {{"groups", std::to_string(global.result_rows.size())}};
+  if (rollup_) {
+    return {{"groups", std::to_string(global.result_rows.size())},
+            {"finest groups", std::to_string(global.finest_groups)}};
+  }
+  if (!global.spilled) return {{"groups", std::to_string(global.result_rows.size())}};
+  return {{"groups", std::to_string(global.groups_out.load())},
+          {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions",
+                                  global.spill_metrics.bytes_written.load() / double(1 << 20),
+                                  global.spill_metrics.files.load(), kSpillPartitions)}};
 }
 
 }  // namespace shears

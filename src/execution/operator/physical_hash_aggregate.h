@@ -9,6 +9,20 @@
 // aggregates keep, per aggregate, a second table of distinct (group keys, value) pairs that
 // Finalize feeds into the groups' states. As a source it emits the groups in morsels of a
 // batch, so the pipeline above runs in parallel.
+//
+// GROUPING SETS (a RollupPlan): the sink aggregates by the finest keys only, once per input
+// row; Finalize then folds those groups into each set's groups (keys not in the set NULL, the
+// set's constants added) by combining their states, so the input is not aggregated once per
+// set. Such an aggregate does not spill (folding needs all finest groups).
+//
+// Out of core: when the query's memory passes half of memory_limit, a thread writes its
+// tables (group rows with their states, DISTINCT pairs) to a spill file, radix-partitioned
+// into kSpillPartitions by hash bits the tables do not use otherwise, and starts afresh; once
+// anything spilled, Combine and Finalize spill the rest too, and the source then aggregates
+// the spilled partitions one at a time per thread (combining the partial states) and emits
+// each before loading the next. Only states holding no pointers can be written out, so
+// aggregates over strings (except DISTINCT ones, whose values are spilled as pairs) and the
+// collecting aggregates keep the in-memory path and its OutOfMemoryError.
 
 #include "execution/aggregate_hash_table.h"
 #include "execution/aggregate_ops.h"
@@ -20,6 +34,19 @@ namespace shears {
 
 struct HashAggregateGlobalState;
 struct HashAggregateLocalState;
+struct AggregateSpilledPartition;
+
+/// How the groups of GROUPING SETS follow from the finest groups: per set, each result key
+/// column is either a finest key column or a constant (NULL for a group the set rolls up, the
+/// set's id, grouping() values).
+struct RollupPlan {
+  struct KeySource {
+    int finest = -1;  // a finest key column, or -1: `constant`
+    Value constant;
+  };
+  std::vector<LogicalType> key_types;        // the result's key columns
+  std::vector<std::vector<KeySource>> sets;  // per set, per result key column
+};
 
 class PhysicalHashAggregate : public PhysicalOperator {
  public:
@@ -31,6 +58,12 @@ class PhysicalHashAggregate : public PhysicalOperator {
   PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
                         std::vector<BoundExprPtr> aggregates,
                         std::vector<std::vector<Value>> empty_input_groups = {});
+  /// GROUPING SETS: `groups` are the finest keys; `types` the result's (rollup.key_types, then
+  /// the aggregates); `empty_input_groups` are result keys. No DISTINCT aggregates.
+  PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
+                        std::vector<BoundExprPtr> aggregates,
+                        std::vector<std::vector<Value>> empty_input_groups, RollupPlan rollup);
+  ~PhysicalHashAggregate() override;
 
   bool IsSink() const override { return true; }
   bool IsSource() const override { return true; }
@@ -44,8 +77,15 @@ class PhysicalHashAggregate : public PhysicalOperator {
   void Finalize(ExecutionContext& context, GlobalSinkState& global) const override;
 
   std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
+  std::unique_ptr<LocalSourceState> GetLocalSourceState(ExecutionContext& context,
+                                                        GlobalSourceState& global) const override;
   bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
                LocalSourceState& local) const override;
+
+  static constexpr idx_t kSpillPartitions = 128;
+  /// Spill partitions take hash bits 32..38: below GroupedHashTable's partition bits, above
+  /// any slot bits a table of a spill partition uses.
+  static idx_t SpillPartitionOf(uint64_t hash) { return (hash >> 32) & (kSpillPartitions - 1); }
 
   std::string Describe() const override;
   /// "groups": number of result rows.
@@ -59,6 +99,11 @@ class PhysicalHashAggregate : public PhysicalOperator {
  private:
   friend struct HashAggregateLocalState;
   friend struct HashAggregateGlobalState;
+
+  PhysicalHashAggregate(std::vector<LogicalType> types, std::vector<BoundExprPtr> groups,
+                        std::vector<BoundExprPtr> aggregates,
+                        std::vector<std::vector<Value>> empty_input_groups,
+                        std::unique_ptr<RollupPlan> rollup);
 
   const BoundAggregate& aggregate(idx_t i) const {
     return static_cast<const BoundAggregate&>(*aggregates_[i]);
@@ -79,7 +124,29 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// Merges src[0..n) into the global array (under its lock); rows outside it go to `outside`.
   void MergeIntoDense(HashAggregateGlobalState& global, uint8_t* const* src, idx_t n,
                       std::vector<uint8_t*>* outside) const;
+  /// Feeds the distinct (group, value) pairs of `pairs` for DISTINCT aggregate d into the
+  /// groups' states in `groups` (null: into `single_row`, the ungrouped aggregate's).
+  void FeedDistinct(ExecutionContext& context, idx_t d, GroupedHashTable& pairs,
+                    GroupedHashTable* groups, uint8_t* single_row, StringArena* single_arena) const;
+  /// Writes the given tables' rows to one new spill file of `global` (any may be null).
+  void SpillTables(ExecutionContext& context, HashAggregateGlobalState& global,
+                   GroupedHashTable* table, DenseGroupArray* dense,
+                   const std::vector<std::unique_ptr<GroupedHashTable>>& distinct) const;
+  /// Spills a thread's tables and gives it empty ones.
+  void SpillLocal(ExecutionContext& context, HashAggregateGlobalState& global,
+                  HashAggregateLocalState& local) const;
+  /// Aggregates spill partition p of every spill file into `out`.
+  void LoadSpilledPartition(ExecutionContext& context, HashAggregateGlobalState& global, idx_t p,
+                            AggregateSpilledPartition& out) const;
+  /// The result columns of rows[0..n) into `out`; its string columns keep `arenas` alive.
+  void EmitRows(uint8_t* const* rows, idx_t n,
+                const std::vector<std::shared_ptr<StringArena>>& arenas, Batch& out) const;
   /// Merges the non-DISTINCT states of src rows into dst rows.
+  /// With a RollupPlan: the finest groups (global.result_rows) folded into every set's groups.
+  void ExpandRollup(ExecutionContext& context, HashAggregateGlobalState& global) const;
+  /// The rows the source emits: layout_, or with a RollupPlan result_layout_.
+  const RowLayout& ResultLayout() const { return rollup_ ? result_layout_ : layout_; }
+
   void CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
                      StringArena& arena) const;
 
@@ -97,6 +164,11 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<int> distinct_index_;
   std::vector<idx_t> distinct_aggregates_;
   std::vector<RowLayout> distinct_layouts_;  // group keys ++ argument, no states
+  /// Whether the tables may be spilled: grouped, and every non-DISTINCT state is plain bytes.
+  bool spillable_ = false;
+  std::unique_ptr<RollupPlan> rollup_;
+  RowLayout result_layout_;  // with rollup_: its keys, then the states
+  std::vector<uint32_t> result_state_offsets_;
 };
 
 }  // namespace shears

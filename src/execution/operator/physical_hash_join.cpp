@@ -31,7 +31,20 @@ struct HashJoinLocalSinkState : LocalSinkState {
 enum class ProbePhase { kStart, kPairs, kFinal };
 
 struct HashJoinProbeState : OperatorState {
+  ~HashJoinProbeState() override {
+    if (memory) memory->Release(reserved);
+  }
   HashJoinGlobalState* global = nullptr;
+  const JoinHashTable* table = nullptr;  // the global one, or a spill partition's
+  // Spilling probe rows (grace hash join): this thread's file and per-partition buffers.
+  MemoryTracker* memory = nullptr;
+  int64_t reserved = 0;
+  RowLayout probe_layout;
+  std::unique_ptr<SpillFile> spill_file;
+  std::vector<std::vector<uint8_t>> spill_buffers;
+  std::vector<SpillSegments> spill_segments;
+  std::vector<uint64_t> spill_rows;
+  size_t buffer_bytes = 0;
   std::vector<Vector> keys;
   std::vector<uint64_t> hashes;
   std::vector<uint32_t> valid_sel;
@@ -50,14 +63,46 @@ struct HashJoinProbeState : OperatorState {
 };
 
 struct UnmatchedSourceState : GlobalSourceState {
-  std::atomic<size_t> next{0};
+  std::atomic<size_t> next{0};  // block, or spill partition of a grace hash join
   size_t blocks = 0;
-  idx_t MaxThreads() const override { return std::max<size_t>(1, blocks); }
+  bool grace = false;
+  idx_t MaxThreads() const override {
+    return grace ? PhysicalHashJoin::kSpillPartitions : std::max<size_t>(1, blocks);
+  }
 };
 
 struct UnmatchedLocalState : LocalSourceState {
+  ~UnmatchedLocalState() override {
+    if (memory) memory->Release(buffer_reserved);
+  }
   std::vector<uint8_t*> rows = std::vector<uint8_t*>(kBatchSize);
+  // Grace hash join: the spill partition being joined.
+  MemoryTracker* memory = nullptr;
+  std::unique_ptr<JoinHashTable> table;
+  std::unique_ptr<OperatorState> probe;
+  std::vector<std::pair<const SpillFile*, std::pair<uint64_t, uint64_t>>> segments;
+  size_t next_segment = 0;
+  std::shared_ptr<std::vector<uint8_t>> buffer;  // the probe rows' strings point into it
+  int64_t buffer_reserved = 0;
+  std::unique_ptr<SpilledRowParser> parser;
+  Batch input;
+  bool have_input = false;
+  bool probed = false;
+  size_t unmatched_block = 0;
 };
+
+/// Bytes a probe thread buffers per spill partition before appending them to its file: all
+/// threads' buffers together take a 32nd of the limit, 256 bytes to 64 KiB each.
+size_t ProbeBufferBytes(const MemoryTracker& memory, int threads) {
+  const int64_t share = memory.limit() / 32 /
+                        static_cast<int64_t>(PhysicalHashJoin::kSpillPartitions) /
+                        std::max(1, threads);
+  return static_cast<size_t>(std::clamp<int64_t>(share, 256, 64 << 10));
+}
+
+int64_t JoinSpillThreshold(const MemoryTracker& memory) {
+  return memory.limit() / 2;
+}
 
 /// Keeps rows sel[0..count) of every column, in place (sel is increasing, so no row is
 /// overwritten before it is read).
@@ -109,15 +154,18 @@ std::unique_ptr<GlobalSinkState> PhysicalHashJoin::GetGlobalSinkState(
     ExecutionContext& context) const {
   SHEARS_CHECK(children_.size() == 2);
   auto state = std::make_unique<HashJoinGlobalState>();
+  state->table = MakeTable(context);
+  return state;
+}
+
+std::unique_ptr<JoinHashTable> PhysicalHashJoin::MakeTable(ExecutionContext& context) const {
   std::vector<LogicalType> key_types;
   for (const auto& k : right_keys_)
     key_types.push_back(k->type);
   std::vector<LogicalType> payload;
   if (StoresPayload()) payload = children_[1]->types();
-  state->table =
-      std::make_unique<JoinHashTable>(std::move(key_types), std::move(payload), null_equal_,
-                                      TracksMatches(), &context.query().memory());
-  return state;
+  return std::make_unique<JoinHashTable>(std::move(key_types), std::move(payload), null_equal_,
+                                         TracksMatches(), &context.query().memory());
 }
 
 std::unique_ptr<LocalSinkState> PhysicalHashJoin::GetLocalSinkState(
@@ -185,14 +233,71 @@ bool PhysicalHashJoin::Sink(ExecutionContext& context, Batch& input, GlobalSinkS
       ScatterColumn(layout, key_count + c, input.column(c), local.sel.data(), kept, rows, arena);
     }
   }
-  (void)context;
+  const MemoryTracker& memory = context.query().memory();
+  if (memory.used() > JoinSpillThreshold(memory) &&
+      local.rows.bytes() >= std::min<int64_t>(1 << 20, memory.limit() / 16)) {
+    global.spilling.store(true);
+    SpillRows(context, global, layout, local.rows, global.build_runs, global.build_spill);
+    local.rows = RowCollection(layout.row_width, &context.query().memory());
+  }
   return true;
 }
 
-void PhysicalHashJoin::Combine(ExecutionContext&, GlobalSinkState& global_state,
+void PhysicalHashJoin::SpillRows(ExecutionContext& context, HashJoinGlobalState& global,
+                                 const RowLayout& layout, const RowCollection& rows,
+                                 std::vector<HashJoinGlobalState::SpillRun>& runs,
+                                 SpillMetrics& metrics) const {
+  if (rows.row_count() == 0) return;
+  HashJoinGlobalState::SpillRun run;
+  run.file = std::make_unique<SpillFile>(context.query().spill());
+  run.segments.resize(kSpillPartitions);
+  // Counting sort of the rows by partition (their hash is in the row header).
+  idx_t counts[kSpillPartitions] = {0};
+  for (const auto& block : rows.blocks()) {
+    for (uint32_t i = 0; i < block.count; i++)
+      counts[SpillPartitionOf(LoadRow<uint64_t>(block.data + size_t{i} * layout.row_width))]++;
+  }
+  idx_t next[kSpillPartitions];
+  idx_t total = 0;
+  for (idx_t p = 0; p < kSpillPartitions; p++) {
+    next[p] = total;
+    total += counts[p];
+  }
+  std::vector<const uint8_t*> ordered(total);
+  for (const auto& block : rows.blocks()) {
+    for (uint32_t i = 0; i < block.count; i++) {
+      const uint8_t* row = block.data + size_t{i} * layout.row_width;
+      ordered[next[SpillPartitionOf(LoadRow<uint64_t>(row))]++] = row;
+    }
+  }
+  std::vector<uint8_t> bytes;
+  idx_t start = 0;
+  for (idx_t p = 0; p < kSpillPartitions; p++) {
+    if (counts[p] == 0) continue;
+    bytes.clear();
+    for (idx_t i = start; i < start + counts[p]; i++)
+      AppendSpilledRow(layout, ordered[i], bytes);
+    start += counts[p];
+    run.segments[p].emplace_back(run.file->size(), bytes.size());
+    run.file->Append(bytes.data(), bytes.size());
+  }
+  run.file->Flush();
+  context.CheckCancelled();
+  metrics.bytes_written.fetch_add(run.file->size(), std::memory_order_relaxed);
+  metrics.files.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(global.mutex);
+  runs.push_back(std::move(run));
+}
+
+void PhysicalHashJoin::Combine(ExecutionContext& context, GlobalSinkState& global_state,
                                LocalSinkState& local_state) const {
   auto& global = static_cast<HashJoinGlobalState&>(global_state);
   auto& local = static_cast<HashJoinLocalSinkState&>(local_state);
+  if (global.spilling.load()) {
+    SpillRows(context, global, global.table->layout(), local.rows, global.build_runs,
+              global.build_spill);
+    local.rows = RowCollection(global.table->layout().row_width, &context.query().memory());
+  }
   std::lock_guard<std::mutex> lock(global.mutex);
   global.table->rows().Merge(std::move(local.rows));
   global.table->AddBuildRows(local.seen, local.null_key);
@@ -200,6 +305,14 @@ void PhysicalHashJoin::Combine(ExecutionContext&, GlobalSinkState& global_state,
 
 void PhysicalHashJoin::Finalize(ExecutionContext& context, GlobalSinkState& global_state) const {
   auto& global = static_cast<HashJoinGlobalState&>(global_state);
+  if (global.spilling.load()) {
+    // Rows merged before the first spill follow the others; the table stays empty (its build
+    // statistics, counted in Combine, describe the whole build side).
+    const RowLayout& layout = global.table->layout();
+    SpillRows(context, global, layout, global.table->rows(), global.build_runs, global.build_spill);
+    global.table->rows() = RowCollection(layout.row_width, &context.query().memory());
+    global.spilled = true;
+  }
   global.table->Build();
   global.finalized = true;
   if (!runtime_filters_.empty()) BuildRuntimeFilters(context, global);
@@ -273,16 +386,15 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       filter->Add(key_ptrs, count);
       rows.clear();
     };
-    for (const auto& block : table.rows().blocks()) {
-      for (uint32_t r = 0; r < block.count; r++) {
-        uint8_t* row = block.data + static_cast<size_t>(r) * layout.row_width;
-        if (table.HasNullKey(row)) continue;
-        rows.push_back(row);
+    // Spilled build rows are read back: the filter covers the whole build side.
+    ForEachBuildRows(context, global, [&](uint8_t* const* batch, idx_t n) {
+      for (idx_t r = 0; r < n; r++) {
+        if (table.HasNullKey(batch[r])) continue;
+        rows.push_back(batch[r]);
         if (rows.size() == kBatchSize) flush();
       }
-      context.CheckCancelled();
-    }
-    if (!rows.empty()) flush();
+      if (!rows.empty()) flush();  // spilled rows are valid during this call only
+    });
     const double ms = clock::MillisSince(started);
     // On all join keys the hash table's distinct count is the filter's.
     filter->Finish(spec.limits, table.build_rows(), ms,
@@ -311,11 +423,42 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
   }
 }
 
+void PhysicalHashJoin::ForEachBuildRows(
+    ExecutionContext& context, HashJoinGlobalState& global,
+    const std::function<void(uint8_t* const*, idx_t)>& fn) const {
+  const JoinHashTable& table = *global.table;
+  const RowLayout& layout = table.layout();
+  std::vector<uint8_t*> rows(kBatchSize);
+  for (const auto& block : table.rows().blocks()) {
+    for (uint32_t r = 0; r < block.count; r++)
+      rows[r] = block.data + static_cast<size_t>(r) * layout.row_width;
+    fn(rows.data(), block.count);
+    context.CheckCancelled();
+  }
+  for (const auto& run : global.build_runs) {
+    for (const auto& segments : run.segments) {
+      for (const auto& segment : segments) {
+        ReadSpilledRows(layout, *run.file, segment, context.query().memory(), fn);
+        context.CheckCancelled();
+      }
+    }
+  }
+}
+
 // ---- probe ----
 
 std::unique_ptr<OperatorState> PhysicalHashJoin::GetOperatorState(ExecutionContext& context) const {
+  auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
+  return MakeProbeState(context, global.table.get());
+}
+
+std::unique_ptr<OperatorState> PhysicalHashJoin::MakeProbeState(ExecutionContext& context,
+                                                                const JoinHashTable* table) const {
   auto state = std::make_unique<HashJoinProbeState>();
   state->global = &static_cast<HashJoinGlobalState&>(context.sink_state(this));
+  state->table = table;
+  state->memory = &context.query().memory();
+  state->probe_layout = RowLayout(children_[0]->types(), 8);
   for (const auto& k : left_keys_)
     state->keys.emplace_back(k->type);
   state->pair_probe.resize(kBatchSize);
@@ -331,10 +474,14 @@ std::unique_ptr<OperatorState> PhysicalHashJoin::GetOperatorState(ExecutionConte
   return state;
 }
 
-OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch& output,
+OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input, Batch& output,
                                          OperatorState& op_state) const {
   auto& state = static_cast<HashJoinProbeState&>(op_state);
-  const JoinHashTable& table = *state.global->table;
+  const JoinHashTable& table = *state.table;
+  if (state.global->spilled && state.table == state.global->table.get()) {
+    SpillProbeRows(context, input, state);
+    return OperatorResult::kNeedMoreInput;
+  }
   const RowLayout& layout = table.layout();
   const idx_t n = input.size();
   const idx_t left_columns = input.column_count();
@@ -501,8 +648,9 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
       uint8_t* data = mark.data<uint8_t>();
       // x IN (empty) is FALSE even for a NULL x; otherwise no match is unknown when NULLs
       // were involved on either side.
-      const bool empty_build = table.build_rows() == 0;
-      const bool build_null = table.has_null_key();
+      // The whole build side's statistics (a spill partition's table has none).
+      const bool empty_build = state.global->table->build_rows() == 0;
+      const bool build_null = state.global->table->has_null_key();
       for (idx_t i = 0; i < n; i++) {
         data[i] = state.found[i];
         if (!state.found[i] && !empty_build && (state.null_key[i] || build_null)) {
@@ -518,6 +666,64 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext&, Batch& input, Batch&
   return OperatorResult::kNeedMoreInput;
 }
 
+void PhysicalHashJoin::SpillProbeRows(ExecutionContext& context, Batch& input,
+                                      OperatorState& op_state) const {
+  auto& state = static_cast<HashJoinProbeState&>(op_state);
+  const idx_t n = input.size();
+  if (n == 0) return;
+  if (!state.spill_file) {
+    state.buffer_bytes = ProbeBufferBytes(*state.memory, context.threads());
+    const int64_t bytes = static_cast<int64_t>(kSpillPartitions * state.buffer_bytes);
+    state.memory->Reserve(bytes);
+    state.reserved += bytes;
+    state.spill_file = std::make_unique<SpillFile>(context.query().spill());
+    state.spill_buffers.resize(kSpillPartitions);
+    state.spill_segments.resize(kSpillPartitions);
+  }
+  if (state.hashes.size() < n) state.hashes.resize(n);
+  for (idx_t k = 0; k < left_keys_.size(); k++) {
+    ExpressionExecutor::Execute(*left_keys_[k], input, state.keys[k]);
+    HashVector(state.keys[k], n, state.hashes.data(), k > 0);
+  }
+  const RowLayout& layout = state.probe_layout;
+  state.spill_rows.assign(n * layout.row_width / sizeof(uint64_t) + 1, 0);
+  std::vector<uint8_t*> rows(n);
+  for (idx_t i = 0; i < n; i++) {
+    rows[i] = reinterpret_cast<uint8_t*>(state.spill_rows.data()) + i * layout.row_width;
+    StoreRow<uint64_t>(rows[i], state.hashes[i]);
+  }
+  for (idx_t c = 0; c < input.column_count(); c++)
+    ScatterColumn(layout, c, input.column(c), nullptr, n, rows.data(), nullptr);
+  for (idx_t i = 0; i < n; i++) {
+    const idx_t p = SpillPartitionOf(state.hashes[i]);
+    auto& buffer = state.spill_buffers[p];
+    AppendSpilledRow(layout, rows[i], buffer);
+    if (buffer.size() >= state.buffer_bytes) {
+      state.spill_segments[p].emplace_back(state.spill_file->size(), buffer.size());
+      state.spill_file->Append(buffer.data(), buffer.size());
+      buffer.clear();
+    }
+  }
+}
+
+void PhysicalHashJoin::FinishOperator(ExecutionContext&, OperatorState& op_state) const {
+  auto& state = static_cast<HashJoinProbeState&>(op_state);
+  if (!state.spill_file) return;
+  for (idx_t p = 0; p < kSpillPartitions; p++) {
+    auto& buffer = state.spill_buffers[p];
+    if (buffer.empty()) continue;
+    state.spill_segments[p].emplace_back(state.spill_file->size(), buffer.size());
+    state.spill_file->Append(buffer.data(), buffer.size());
+    std::vector<uint8_t>().swap(buffer);
+  }
+  state.spill_file->Flush();
+  HashJoinGlobalState& global = *state.global;
+  global.probe_spill.bytes_written.fetch_add(state.spill_file->size(), std::memory_order_relaxed);
+  global.probe_spill.files.fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard<std::mutex> lock(global.mutex);
+  global.probe_runs.push_back({std::move(state.spill_file), std::move(state.spill_segments)});
+}
+
 // ---- unmatched build rows ----
 
 std::unique_ptr<GlobalSourceState> PhysicalHashJoin::GetGlobalSourceState(
@@ -525,7 +731,8 @@ std::unique_ptr<GlobalSourceState> PhysicalHashJoin::GetGlobalSourceState(
   unmatched_.CompleteOperators(this);
   auto state = std::make_unique<UnmatchedSourceState>();
   auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
-  state->blocks = global.table->rows().blocks().size();
+  state->grace = global.spilled;
+  if (TracksMatches()) state->blocks = global.table->rows().blocks().size();
   return state;
 }
 
@@ -534,27 +741,23 @@ std::unique_ptr<LocalSourceState> PhysicalHashJoin::GetLocalSourceState(Executio
   return std::make_unique<UnmatchedLocalState>();
 }
 
-bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
-                               GlobalSourceState& global_source,
-                               LocalSourceState& local_source) const {
-  auto& source = static_cast<UnmatchedSourceState&>(global_source);
-  auto& local = static_cast<UnmatchedLocalState&>(local_source);
-  auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
-  const JoinHashTable& table = *global.table;
+bool PhysicalHashJoin::EmitUnmatched(const JoinHashTable& table, size_t blocks,
+                                     std::atomic<size_t>* shared_next, size_t* own_next,
+                                     std::vector<uint8_t*>& rows, Batch& out) const {
   const RowLayout& layout = table.layout();
   const uint32_t matched_offset = table.matched_offset();
   const idx_t key_count = right_keys_.size();
   const idx_t right_columns = layout.types.size() - key_count;
   const idx_t left_columns = out.column_count() - right_columns;
   while (true) {
-    const size_t b = source.next.fetch_add(1);
-    if (b >= source.blocks) return false;
+    const size_t b = shared_next ? shared_next->fetch_add(1) : (*own_next)++;
+    if (b >= blocks) return false;
     const auto& block = table.rows().blocks()[b];
     idx_t count = 0;
     for (uint32_t i = 0; i < block.count; i++) {
       uint8_t* row = block.data + static_cast<size_t>(i) * layout.row_width;
       if (!std::atomic_ref<uint8_t>(row[matched_offset]).load(std::memory_order_relaxed)) {
-        local.rows[count++] = row;
+        rows[count++] = row;
       }
     }
     if (count == 0) continue;
@@ -562,7 +765,7 @@ bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
       SetNullRows(out.column(c), count);
     for (idx_t c = 0; c < right_columns; c++) {
       Vector& column = out.column(left_columns + c);
-      GatherColumn(layout, key_count + c, local.rows.data(), count, column);
+      GatherColumn(layout, key_count + c, rows.data(), count, column);
       if (column.type().IsString()) table.rows().KeepArenasAlive(column);
     }
     out.SetSize(count);
@@ -570,10 +773,122 @@ bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
   }
 }
 
+bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
+                               GlobalSourceState& global_source,
+                               LocalSourceState& local_source) const {
+  auto& source = static_cast<UnmatchedSourceState&>(global_source);
+  auto& local = static_cast<UnmatchedLocalState&>(local_source);
+  if (source.grace) return GetSpilledData(context, out, global_source, local_source);
+  auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
+  return EmitUnmatched(*global.table, source.blocks, &source.next, nullptr, local.rows, out);
+}
+
+bool PhysicalHashJoin::GetSpilledData(ExecutionContext& context, Batch& out,
+                                      GlobalSourceState& global_source,
+                                      LocalSourceState& local_source) const {
+  auto& source = static_cast<UnmatchedSourceState&>(global_source);
+  auto& local = static_cast<UnmatchedLocalState&>(local_source);
+  auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
+  MemoryTracker& memory = context.query().memory();
+  const RowLayout probe_layout(children_[0]->types(), 8);
+  local.memory = &memory;
+  while (true) {
+    if (!local.table) {
+      const size_t p = source.next.fetch_add(1);
+      if (p >= kSpillPartitions) return false;
+      // The partition's build rows into a table of their own.
+      local.table = MakeTable(context);
+      JoinHashTable& table = *local.table;
+      const RowLayout& layout = table.layout();
+      std::vector<uint8_t*> dst(kBatchSize);
+      for (const auto& run : global.build_runs) {
+        for (const auto& segment : run.segments[p]) {
+          ReadSpilledRows(layout, *run.file, segment, memory, [&](uint8_t* const* rows, idx_t n) {
+            table.rows().AppendRows(n, dst.data());
+            for (idx_t i = 0; i < n; i++) {
+              std::memcpy(dst[i], rows[i], layout.row_width);
+              if (!layout.has_strings) continue;
+              for (idx_t c = 0; c < layout.types.size(); c++) {
+                if (!layout.types[c].IsString() || !layout.IsValid(dst[i], c)) continue;
+                const auto str = LoadRow<StringRef>(dst[i] + layout.offsets[c]);
+                StoreRow<StringRef>(dst[i] + layout.offsets[c],
+                                    table.rows().arena().Add(str.ptr, str.len));
+              }
+            }
+          });
+          context.CheckCancelled();
+        }
+      }
+      table.Build();
+      local.probe = MakeProbeState(context, local.table.get());
+      local.segments.clear();
+      for (const auto& run : global.probe_runs) {
+        for (const auto& segment : run.segments[p])
+          local.segments.emplace_back(run.file.get(), segment);
+      }
+      local.next_segment = 0;
+      local.parser.reset();
+      local.have_input = false;
+      local.probed = false;
+      local.unmatched_block = 0;
+      if (local.input.column_count() == 0) local.input = Batch(children_[0]->types());
+    }
+    if (!local.probed) {
+      if (!local.have_input) {
+        uint8_t* rows[kBatchSize];
+        idx_t n = local.parser ? local.parser->Next(rows) : 0;
+        while (n == 0 && local.next_segment < local.segments.size()) {
+          const auto& [file, segment] = local.segments[local.next_segment++];
+          local.parser.reset();
+          memory.Release(local.buffer_reserved);
+          local.buffer_reserved = 0;
+          memory.Reserve(static_cast<int64_t>(segment.second));
+          local.buffer_reserved = static_cast<int64_t>(segment.second);
+          // A fresh buffer: batches emitted before keep the old one alive.
+          local.buffer = std::make_shared<std::vector<uint8_t>>(segment.second);
+          file->Read(segment.first, local.buffer->data(), segment.second);
+          local.parser = std::make_unique<SpilledRowParser>(probe_layout, local.buffer->data(),
+                                                            local.buffer->size());
+          n = local.parser->Next(rows);
+        }
+        if (n == 0) {
+          local.probed = true;
+          continue;
+        }
+        local.input.Reset();
+        for (idx_t c = 0; c < local.input.column_count(); c++) {
+          Vector& column = local.input.column(c);
+          GatherColumn(probe_layout, c, rows, n, column);
+          if (column.type().IsString()) column.KeepAlive(local.buffer);
+        }
+        local.input.SetSize(n);
+        local.have_input = true;
+        context.CheckCancelled();
+      }
+      const OperatorResult result = Execute(context, local.input, out, *local.probe);
+      if (result == OperatorResult::kNeedMoreInput) local.have_input = false;
+      if (out.size() > 0) {
+        for (idx_t c = 0; c < out.column_count(); c++) {
+          if (out.column(c).type().IsString()) out.column(c).KeepAlive(local.buffer);
+        }
+        return true;
+      }
+      continue;
+    }
+    if (TracksMatches() && EmitUnmatched(*local.table, local.table->rows().blocks().size(), nullptr,
+                                         &local.unmatched_block, local.rows, out)) {
+      return true;
+    }
+    local.probe.reset();
+    local.table.reset();
+  }
+}
+
 // ---- pipelines ----
 
 void PhysicalHashJoin::BuildPipelines(Pipeline& current, PipelineBuilder& builder) {
-  BuildJoinPipelines(*this, current, builder, TracksMatches() ? &unmatched_ : nullptr);
+  // Every join kind gets the pipeline after the probe: a spilled join runs its partitions there.
+  BuildJoinPipelines(*this, current, builder, &unmatched_);
 }
 
 std::string PhysicalHashJoin::Describe() const {
@@ -601,6 +916,15 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
       {"build_rows", std::to_string(global.build_rows())},
       {"distinct_keys", std::to_string(global.distinct_keys())},
       {"build_bytes", std::to_string(global.table->bytes())}};
+  if (global.spilled) {
+    out.emplace_back("spilled",
+                     fmt::format("build {:.1f} MiB in {} files, probe {:.1f} MiB in {} files, {} "
+                                 "partitions",
+                                 global.build_spill.bytes_written.load() / double(1 << 20),
+                                 global.build_spill.files.load(),
+                                 global.probe_spill.bytes_written.load() / double(1 << 20),
+                                 global.probe_spill.files.load(), kSpillPartitions));
+  }
   if (!no_filter_reason_.empty()) out.emplace_back("no_dynamic_filter", no_filter_reason_);
   for (const auto& spec : runtime_filters_) {
     const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(spec.filter_id);

@@ -12,12 +12,25 @@
 // Output columns: left ++ right (INNER, LEFT, RIGHT, FULL), left only (SEMI, ANTI), left ++ one
 // BOOLEAN mark (MARK: TRUE when some build row matches, else NULL when the probe key is NULL or
 // the build side has a NULL key, else FALSE; FALSE for an empty build side, as NOT IN needs).
+//
+// Grace hash join: when the query's memory passes half of memory_limit while the build side
+// is sinking, build rows go to spill files, partitioned by hash bits 32..38 into
+// kSpillPartitions (and the rest follow in Combine and Finalize). Runtime filters are then
+// built by reading every spilled build row back, so they still cover the whole build side.
+// The probe pipeline writes its rows to spill files partitioned the same way (per thread,
+// handed over in FinishOperator), and the join's source pipeline (the one that emits
+// unmatched build rows of RIGHT/FULL joins, present for every join kind) then loads one build
+// partition at a time per thread into a hash table and streams that partition's probe rows
+// through the same probe code, so every join kind keeps its semantics (MARK's NULL rule uses
+// the whole build side's statistics).
 
+#include <functional>
 #include <mutex>
 
 #include "dynfilter/runtime_filter.h"
 #include "execution/join_hash_table.h"
 #include "execution/pipeline.h"
+#include "execution/spill.h"
 #include "planner/expression.h"
 #include "planner/logical_plan.h"
 
@@ -29,6 +42,16 @@ struct HashJoinGlobalState : GlobalSinkState {
   std::unique_ptr<JoinHashTable> table;
   std::mutex mutex;
   bool finalized = false;
+
+  /// A spill file of build or probe rows: per spill partition, where its rows are.
+  struct SpillRun {
+    std::unique_ptr<SpillFile> file;
+    std::vector<SpillSegments> segments;
+  };
+  std::atomic<bool> spilling{false};  // build rows go to spill files
+  bool spilled = false;               // after Finalize: the join runs partition by partition
+  std::vector<SpillRun> build_runs, probe_runs;  // appended under `mutex`
+  SpillMetrics build_spill, probe_spill;
 
   /// Rows the build side produced, including rows with NULL keys.
   idx_t build_rows() const { return table->build_rows(); }
@@ -73,8 +96,13 @@ class PhysicalHashJoin : public PhysicalOperator {
   OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
                          OperatorState& state) const override;
 
-  // Unmatched build rows (RIGHT/FULL), after the probe.
-  bool IsSource() const override { return TracksMatches(); }
+  void FinishOperator(ExecutionContext& context, OperatorState& state) const override;
+
+  // After the probe: the spilled partitions (grace hash join), and unmatched build rows
+  // (RIGHT/FULL).
+  bool IsSource() const override { return true; }
+  static constexpr idx_t kSpillPartitions = 128;
+  static idx_t SpillPartitionOf(uint64_t hash) { return (hash >> 32) & (kSpillPartitions - 1); }
   std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
   std::unique_ptr<LocalSourceState> GetLocalSourceState(ExecutionContext& context,
                                                         GlobalSourceState& global) const override;
@@ -98,6 +126,24 @@ class PhysicalHashJoin : public PhysicalOperator {
     return join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull;
   }
   void BuildRuntimeFilters(ExecutionContext& context, HashJoinGlobalState& global) const;
+  std::unique_ptr<JoinHashTable> MakeTable(ExecutionContext& context) const;
+  std::unique_ptr<OperatorState> MakeProbeState(ExecutionContext& context,
+                                                const JoinHashTable* table) const;
+  /// Writes `rows` (build rows, their hash in the header) to a new spill file of `runs`.
+  void SpillRows(ExecutionContext& context, HashJoinGlobalState& global, const RowLayout& layout,
+                 const RowCollection& rows, std::vector<HashJoinGlobalState::SpillRun>& runs,
+                 SpillMetrics& metrics) const;
+  /// Writes the probe batch's rows to this thread's spill file (grace hash join).
+  void SpillProbeRows(ExecutionContext& context, Batch& input, OperatorState& state) const;
+  /// The next batch of the grace hash join's source; false when every partition is done.
+  bool GetSpilledData(ExecutionContext& context, Batch& out, GlobalSourceState& global_source,
+                      LocalSourceState& local_source) const;
+  /// Emits unmatched rows of `table` from block *next on (RIGHT/FULL); false when none left.
+  bool EmitUnmatched(const JoinHashTable& table, size_t blocks, std::atomic<size_t>* shared_next,
+                     size_t* own_next, std::vector<uint8_t*>& rows, Batch& out) const;
+  /// Calls fn(rows, n) for batches of every build row, in memory or spilled.
+  void ForEachBuildRows(ExecutionContext& context, HashJoinGlobalState& global,
+                        const std::function<void(uint8_t* const*, idx_t)>& fn) const;
 
   JoinKind join_kind_;
   std::vector<BoundExprPtr> left_keys_;

@@ -9,6 +9,7 @@
 #include "execution/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "execution/spill.h"
 
 namespace shears {
 
@@ -84,6 +85,118 @@ struct SortedRun {
   idx_t count = 0;
 };
 
+/// A sorted run in a spill file: blocks of [count, bytes] headers then per row its sort
+/// record, its payload row and the bytes of its valid strings.
+struct SpilledSortRun {
+  std::unique_ptr<SpillFile> file;
+  idx_t count = 0;
+};
+
+/// Reads a spilled run block by block: records whose row pointers point at rows copied from
+/// the file, whose strings point into the block's buffer (kept alive by the output).
+struct SortRunCursor {
+  const SpilledSortRun* run = nullptr;
+  uint64_t offset = 0;                  // of the next block
+  std::vector<uint64_t> records, rows;  // aligned copies
+  std::shared_ptr<std::vector<uint8_t>> buffer;
+  idx_t count = 0, next = 0;
+  int64_t reserved = 0;
+  const uint8_t* record(uint32_t width) const {
+    return reinterpret_cast<const uint8_t*>(records.data()) + next * width;
+  }
+};
+
+/// Rows per block of a spilled run: the merge holds one block per run, so small blocks let
+/// many runs merge in little memory (reads of a few KiB each stay cheap in the page cache).
+constexpr idx_t kSpillBlockRows = 256;
+
+/// Memory a spilling sort keeps below: half of memory_limit.
+int64_t SortSpillThreshold(const MemoryTracker& memory) {
+  return memory.limit() / 2;
+}
+
+/// Writes the sorted run's rows in order to a new spill file.
+SpilledSortRun WriteSortedRun(const SortSpec& spec, const SortedRun& run,
+                              const SpillOptions& options) {
+  SpilledSortRun spilled;
+  spilled.file = std::make_unique<SpillFile>(options);
+  spilled.count = run.count;
+  const RowLayout& layout = spec.payload;
+  const uint32_t width = spec.keys->record_width();
+  std::vector<idx_t> string_columns;
+  for (idx_t c = 0; c < layout.types.size(); c++) {
+    if (layout.types[c].IsString()) string_columns.push_back(c);
+  }
+  std::vector<uint8_t> block;
+  for (idx_t start = 0; start < run.count; start += kSpillBlockRows) {
+    const idx_t n = std::min<idx_t>(kSpillBlockRows, run.count - start);
+    block.clear();
+    for (idx_t i = start; i < start + n; i++) {
+      const uint8_t* record = run.records.data() + i * width;
+      const uint8_t* row = spec.keys->RowOf(record);
+      block.insert(block.end(), record, record + width);
+      block.insert(block.end(), row, row + layout.row_width);
+      for (idx_t c : string_columns) {
+        if (!layout.IsValid(row, c)) continue;
+        const auto str = LoadRow<StringRef>(row + layout.offsets[c]);
+        if (str.len > 0) block.insert(block.end(), str.ptr, str.ptr + str.len);
+      }
+    }
+    const uint64_t header[2] = {n, block.size()};
+    spilled.file->Append(header, sizeof(header));
+    spilled.file->Append(block.data(), block.size());
+  }
+  spilled.file->Flush();
+  return spilled;
+}
+
+/// Loads the cursor's next block; false at the end of its run.
+bool LoadBlock(const SortSpec& spec, SortRunCursor& cursor, MemoryTracker& memory) {
+  if (cursor.offset >= cursor.run->file->size()) return false;
+  uint64_t header[2];
+  cursor.run->file->Read(cursor.offset, header, sizeof(header));
+  const idx_t n = header[0];
+  const size_t bytes = header[1];
+  const RowLayout& layout = spec.payload;
+  const uint32_t width = spec.keys->record_width();
+  const int64_t need = static_cast<int64_t>(bytes + n * (width + layout.row_width));
+  memory.Reserve(need);
+  memory.Release(cursor.reserved);
+  cursor.reserved = need;
+  // A fresh buffer: the strings of rows already emitted keep pointing into the old one.
+  cursor.buffer = std::make_shared<std::vector<uint8_t>>(bytes);
+  cursor.run->file->Read(cursor.offset + sizeof(header), cursor.buffer->data(), bytes);
+  cursor.offset += sizeof(header) + bytes;
+  cursor.records.assign((n * width + 7) / 8, 0);
+  cursor.rows.assign((n * layout.row_width + 7) / 8, 0);
+  auto* records = reinterpret_cast<uint8_t*>(cursor.records.data());
+  auto* rows = reinterpret_cast<uint8_t*>(cursor.rows.data());
+  const uint8_t* data = cursor.buffer->data();
+  size_t pos = 0;
+  auto corrupt = [] { return InternalError("a spill file of ORDER BY does not parse"); };
+  for (idx_t i = 0; i < n; i++) {
+    if (bytes - pos < width + layout.row_width) throw corrupt();
+    uint8_t* record = records + i * width;
+    uint8_t* row = rows + i * layout.row_width;
+    std::memcpy(record, data + pos, width);
+    std::memcpy(row, data + pos + width, layout.row_width);
+    pos += width + layout.row_width;
+    for (idx_t c = 0; c < layout.types.size(); c++) {
+      if (!layout.types[c].IsString() || !layout.IsValid(row, c)) continue;
+      auto str = LoadRow<StringRef>(row + layout.offsets[c]);
+      if (bytes - pos < str.len) throw corrupt();
+      str.ptr = str.len > 0 ? reinterpret_cast<const char*>(data + pos) : "";
+      pos += str.len;
+      StoreRow<StringRef>(row + layout.offsets[c], str);
+    }
+    spec.keys->SetRow(record, row);
+  }
+  if (pos != bytes) throw corrupt();
+  cursor.count = n;
+  cursor.next = 0;
+  return n > 0;
+}
+
 struct SortLocalState : LocalSinkState {
   SortLocalState(const SortSpec& spec, MemoryTracker* memory)
       : memory(memory), run(RowCollection(spec.payload.row_width, memory)) {}
@@ -120,10 +233,27 @@ struct SortGlobalState : GlobalSinkState {
   int64_t reserved = 0;  // records of the runs and the final order
   std::vector<uint8_t*> order;
   std::vector<std::shared_ptr<StringArena>> arenas;
+  // External sort: once `spilling` is set, every sorted run goes to a spill file; after
+  // Finalize `spilled` says the source merges the files.
+  std::atomic<bool> spilling{false};
+  bool spilled = false;
+  std::vector<SpilledSortRun> spilled_runs;  // under `mutex` until Finalize
+  SpillMetrics spill_metrics;
 };
 
 struct OrderSourceState : GlobalSourceState {
+  explicit OrderSourceState(MemoryTracker* memory) : memory(memory) {}
+  ~OrderSourceState() override {
+    for (const auto& cursor : cursors)
+      memory->Release(cursor.reserved);
+  }
   idx_t next = 0;  // single-threaded: the order is the point
+  // Merging spilled runs: a heap of cursors by their current record.
+  MemoryTracker* memory;
+  bool started = false;
+  std::vector<SortRunCursor> cursors;
+  std::vector<idx_t> heap;
+  idx_t emitted = 0;
 };
 
 void EvaluateKeys(const std::vector<BoundOrderBy>& orders, Batch& input,
@@ -194,6 +324,95 @@ idx_t KeepCount(int64_t limit, int64_t offset) {
   return std::min<uint64_t>(sum, uint64_t{1} << 62);
 }
 
+/// Sorts a thread's run and writes it to a spill file; the thread starts a new run.
+void SpillRun(const SortSpec& spec, ExecutionContext& context, SortGlobalState& global,
+              SortLocalState& local) {
+  global.spilling.store(true);
+  SortRun(spec, local, local.run.count);
+  SpilledSortRun spilled = WriteSortedRun(spec, local.run, context.query().spill());
+  global.spill_metrics.bytes_written.fetch_add(spilled.file->size());
+  global.spill_metrics.files.fetch_add(1);
+  {
+    std::lock_guard<std::mutex> lock(global.mutex);
+    global.spilled_runs.push_back(std::move(spilled));
+  }
+  local.run.rows = RowCollection(spec.payload.row_width, local.memory);
+  local.run.records = RecordBuffer();
+  local.run.count = 0;
+  local.Track();
+}
+
+void EmitSpilledRows(const SortSpec& spec, uint8_t* const* rows, idx_t n,
+                     const std::vector<std::shared_ptr<std::vector<uint8_t>>>& buffers,
+                     Batch& out) {
+  for (idx_t c = 0; c < out.column_count(); c++) {
+    Vector& column = out.column(c);
+    GatherColumn(spec.payload, c, rows, n, column);
+    if (column.type().IsString()) {
+      for (const auto& buffer : buffers)
+        column.KeepAlive(buffer);
+    }
+  }
+  out.SetSize(n);
+}
+
+/// The next batch of the k-way merge of the spilled runs (rows offset .. offset + limit,
+/// limit < 0: all); false at the end.
+bool GetSpilledData(const SortSpec& spec, int64_t offset, int64_t limit, ExecutionContext& context,
+                    Batch& out, OrderSourceState& source, SortGlobalState& global) {
+  const SortKeyLayout& keys = *spec.keys;
+  const uint32_t width = keys.record_width();
+  // A min-heap of cursors by current record: `less(a, b)` when a's record comes after b's.
+  auto after = [&](idx_t a, idx_t b) {
+    return keys.Compare(source.cursors[a].record(width), source.cursors[b].record(width)) > 0;
+  };
+  if (!source.started) {
+    source.started = true;
+    source.cursors.resize(global.spilled_runs.size());
+    for (idx_t r = 0; r < global.spilled_runs.size(); r++) {
+      source.cursors[r].run = &global.spilled_runs[r];
+      if (LoadBlock(spec, source.cursors[r], *source.memory)) source.heap.push_back(r);
+    }
+    std::make_heap(source.heap.begin(), source.heap.end(), after);
+  }
+  context.CheckCancelled();
+  uint8_t* rows[kBatchSize];
+  // Buffers the batch's strings point into: the output keeps them alive.
+  std::vector<std::shared_ptr<std::vector<uint8_t>>> buffers;
+  idx_t n = 0;
+  const idx_t skip = static_cast<idx_t>(offset);
+  while (n < kBatchSize && !source.heap.empty()) {
+    if (limit >= 0 && source.emitted >= skip + static_cast<idx_t>(limit)) break;
+    std::pop_heap(source.heap.begin(), source.heap.end(), after);
+    SortRunCursor& cursor = source.cursors[source.heap.back()];
+    const bool keep = source.emitted++ >= skip;
+    if (keep) {
+      rows[n++] = keys.RowOf(cursor.record(width));
+      if (buffers.empty() || buffers.back() != cursor.buffer) buffers.push_back(cursor.buffer);
+    }
+    if (++cursor.next == cursor.count) {
+      // The rows of this block gathered so far are copied out below, before they go.
+      if (n > 0) {
+        EmitSpilledRows(spec, rows, n, buffers, out);
+        if (LoadBlock(spec, cursor, *source.memory)) {
+          std::push_heap(source.heap.begin(), source.heap.end(), after);
+        } else {
+          source.heap.pop_back();
+        }
+        return true;
+      }
+      if (!LoadBlock(spec, cursor, *source.memory)) {
+        source.heap.pop_back();
+        continue;
+      }
+    }
+    std::push_heap(source.heap.begin(), source.heap.end(), after);
+  }
+  if (n == 0) return false;
+  EmitSpilledRows(spec, rows, n, buffers, out);
+  return true;
+}
+
 }  // namespace
 
 SortSpec::SortSpec(const std::vector<LogicalType>& types, const std::vector<BoundOrderBy>& orders) {
@@ -227,7 +446,7 @@ std::unique_ptr<LocalSinkState> PhysicalOrder::GetLocalSinkState(ExecutionContex
   return state;
 }
 
-bool PhysicalOrder::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
+bool PhysicalOrder::Sink(ExecutionContext& context, Batch& input, GlobalSinkState& global_state,
                          LocalSinkState& local_state) const {
   auto& local = static_cast<SortLocalState&>(local_state);
   const idx_t n = input.size();
@@ -251,14 +470,23 @@ bool PhysicalOrder::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
   spec_.keys->Encode(keys, n, local.seq, local.rows.data(), run.records.data() + run.count * width);
   run.count += n;
   local.seq += static_cast<uint32_t>(n);
+  const MemoryTracker& memory = *local.memory;
+  if (memory.used() > SortSpillThreshold(memory) &&
+      run.rows.bytes() + local.reserved >= std::min<int64_t>(1 << 20, memory.limit() / 16)) {
+    SpillRun(spec_, context, static_cast<SortGlobalState&>(global_state), local);
+  }
   return true;
 }
 
-void PhysicalOrder::Combine(ExecutionContext&, GlobalSinkState& global_state,
+void PhysicalOrder::Combine(ExecutionContext& context, GlobalSinkState& global_state,
                             LocalSinkState& local_state) const {
   auto& global = static_cast<SortGlobalState&>(global_state);
   auto& local = static_cast<SortLocalState&>(local_state);
   if (local.run.count == 0) return;
+  if (global.spilling.load()) {
+    SpillRun(spec_, context, global, local);
+    return;
+  }
   SortRun(spec_, local, local.run.count);
   std::lock_guard<std::mutex> lock(global.mutex);
   global.runs.push_back(std::make_unique<SortedRun>(std::move(local.run)));
@@ -267,8 +495,23 @@ void PhysicalOrder::Combine(ExecutionContext&, GlobalSinkState& global_state,
   local.reserved = 0;
 }
 
-void PhysicalOrder::Finalize(ExecutionContext&, GlobalSinkState& global_state) const {
+void PhysicalOrder::Finalize(ExecutionContext& context, GlobalSinkState& global_state) const {
   auto& global = static_cast<SortGlobalState&>(global_state);
+  if (global.spilling.load()) {
+    // Runs sorted in memory before the first spill go to disk too; the source merges them all.
+    for (auto& run : global.runs) {
+      SpilledSortRun spilled = WriteSortedRun(spec_, *run, context.query().spill());
+      global.spill_metrics.bytes_written.fetch_add(spilled.file->size());
+      global.spill_metrics.files.fetch_add(1);
+      global.spilled_runs.push_back(std::move(spilled));
+      run.reset();
+    }
+    global.runs.clear();
+    global.memory->Release(global.reserved);
+    global.reserved = 0;
+    global.spilled = true;
+    return;
+  }
   std::vector<const uint8_t*> runs;
   std::vector<idx_t> counts;
   idx_t total = 0;
@@ -291,14 +534,16 @@ void PhysicalOrder::Finalize(ExecutionContext&, GlobalSinkState& global_state) c
   MergeSortedRuns(*spec_.keys, runs, counts, static_cast<idx_t>(offset_), limit_, global.order);
 }
 
-std::unique_ptr<GlobalSourceState> PhysicalOrder::GetGlobalSourceState(ExecutionContext&) const {
-  return std::make_unique<OrderSourceState>();
+std::unique_ptr<GlobalSourceState> PhysicalOrder::GetGlobalSourceState(
+    ExecutionContext& context) const {
+  return std::make_unique<OrderSourceState>(&context.query().memory());
 }
 
 bool PhysicalOrder::GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global_source,
                             LocalSourceState&) const {
   auto& source = static_cast<OrderSourceState&>(global_source);
   auto& global = static_cast<SortGlobalState&>(context.sink_state(this));
+  if (global.spilled) return GetSpilledData(spec_, offset_, limit_, context, out, source, global);
   const idx_t total = global.order.size();
   if (source.next >= total) return false;
   const idx_t n = std::min<idx_t>(kBatchSize, total - source.next);
@@ -314,6 +559,15 @@ bool PhysicalOrder::GetData(ExecutionContext& context, Batch& out, GlobalSourceS
   }
   out.SetSize(n);
   return true;
+}
+
+std::vector<std::pair<std::string, std::string>> PhysicalOrder::AnalyzeDetails(
+    ExecutionContext& context) const {
+  auto& global = static_cast<SortGlobalState&>(context.sink_state(this));
+  if (!global.spilled) return {};
+  return {{"spilled", fmt::format("{:.1f} MiB in {} files",
+                                  global.spill_metrics.bytes_written.load() / double(1 << 20),
+                                  global.spill_metrics.files.load())}};
 }
 
 std::string PhysicalOrder::Describe() const {

@@ -7,6 +7,11 @@
 // stable: equal keys keep their input order (within a thread's input). As a source it emits
 // the rows in order, single-threaded.
 //
+// External sort: when the query's memory passes half of memory_limit, a thread sorts its run
+// and writes it to a spill file (in blocks of 256 rows: sort records, rows, string bytes) and
+// starts a new run; once anything spilled, Combine and Finalize write the other runs too, and
+// the source merges the files k ways through a heap, one block per run in memory.
+//
 // TOP_N is ORDER BY + LIMIT/OFFSET: each thread keeps only its best limit + offset rows
 // (rows worse than its current limit-th row are dropped before they are copied), then the
 // merge emits rows offset .. offset + limit.
@@ -50,6 +55,9 @@ class PhysicalOrder : public PhysicalOperator {
                LocalSourceState& local) const override;
 
   std::string Describe() const override;
+  /// "spilled": what an external sort wrote.
+  std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
+      ExecutionContext& context) const override;
   const std::vector<BoundOrderBy>& orders() const { return orders_; }
 
  protected:

@@ -2,9 +2,11 @@
 
 #include <atomic>
 #include <functional>
+#include <set>
 #include <unordered_set>
 
 #include "common/error.h"
+#include "execution/operator/physical_cte.h"
 #include "execution/operator/physical_result_collector.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -123,8 +125,32 @@ PhysicalRecursiveCte::PhysicalRecursiveCte(std::vector<LogicalType> types,
   }
 }
 
+namespace {
+
+/// The CTEs that `op`'s tree scans and those it materializes itself.
+void CollectCtes(const PhysicalOperator& op, std::set<const PhysicalMaterializedCte*>& scanned,
+                 std::set<const PhysicalMaterializedCte*>& inner) {
+  if (const auto* scan = dynamic_cast<const PhysicalCteScan*>(&op)) scanned.insert(&scan->cte());
+  if (const auto* cte = dynamic_cast<const PhysicalMaterializedCte*>(&op)) inner.insert(cte);
+  for (const auto& child : op.children())
+    CollectCtes(*child, scanned, inner);
+}
+
+}  // namespace
+
 void PhysicalRecursiveCte::BuildPipelines(Pipeline& current, PipelineBuilder&) {
   current.source = this;
+  // The terms run in executions of their own, when this source starts: a CTE materialized
+  // outside them that they scan must be computed before this pipeline.
+  std::set<const PhysicalMaterializedCte*> scanned;
+  std::set<const PhysicalMaterializedCte*> inner;
+  for (const auto& term : children_)
+    CollectCtes(*term, scanned, inner);
+  for (const PhysicalMaterializedCte* cte : scanned) {
+    if (inner.count(cte)) continue;  // built and run inside the term's execution
+    SHEARS_CHECK(cte->definition_pipeline() != nullptr);
+    current.dependencies.push_back(cte->definition_pipeline());
+  }
 }
 
 std::unique_ptr<GlobalSourceState> PhysicalRecursiveCte::GetGlobalSourceState(

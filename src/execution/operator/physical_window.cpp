@@ -8,19 +8,17 @@
 #include "execution/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "execution/spill.h"
 #include "execution/window_functions.h"
 
 namespace shears {
 
 namespace {
 
-/// Hash buckets of the sink: enough for every thread to find work, one without PARTITION BY.
-idx_t BucketCount(bool partitioned, int threads) {
-  if (!partitioned) return 1;
-  idx_t buckets = 1;
-  while (buckets < static_cast<idx_t>(threads) * 4 && buckets < 64)
-    buckets *= 2;
-  return buckets;
+/// Hash buckets of the sink, one without PARTITION BY: 64, so every thread finds work and,
+/// when the rows spill, one bucket at a time per thread fits in a 64th of the input.
+idx_t BucketCount(bool partitioned) {
+  return partitioned ? 64 : 1;
 }
 
 }  // namespace
@@ -28,6 +26,16 @@ idx_t BucketCount(bool partitioned, int threads) {
 struct WindowGlobalSinkState : GlobalSinkState {
   std::mutex mutex;
   std::vector<RowCollection> buckets;
+  // Spilling by partition: once `spilling` is set, threads write their buckets' rows to spill
+  // files (runs, with one segment list per bucket); ProcessBucket reads a bucket back.
+  std::atomic<bool> spilling{false};
+  struct SpillRun {
+    std::unique_ptr<SpillFile> file;
+    std::vector<SpillSegments> segments;  // per bucket
+  };
+  std::vector<SpillRun> runs;       // under `mutex` until the source starts
+  std::vector<idx_t> spilled_rows;  // per bucket, under `mutex`
+  SpillMetrics spill_metrics;
 };
 
 struct WindowLocalSinkState : LocalSinkState {
@@ -58,6 +66,7 @@ struct WindowLocalSourceState : LocalSourceState {
   idx_t position = 0;
   std::vector<uint32_t> sel;
   std::unique_ptr<MemoryReservation> reservation;  // of rows and results
+  RowCollection loaded{0, nullptr};                // a bucket read back from spill files
 };
 
 PhysicalWindow::PhysicalWindow(std::vector<LogicalType> types, std::vector<BoundExprPtr> windows)
@@ -113,27 +122,66 @@ idx_t PhysicalWindow::PayloadColumn(const BoundExpr& expr) {
 std::unique_ptr<GlobalSinkState> PhysicalWindow::GetGlobalSinkState(
     ExecutionContext& context) const {
   auto state = std::make_unique<WindowGlobalSinkState>();
-  const idx_t buckets = BucketCount(!partition_columns_.empty(), context.threads());
+  const idx_t buckets = BucketCount(!partition_columns_.empty());
   for (idx_t b = 0; b < buckets; b++)
     state->buckets.emplace_back(payload_.row_width, &context.query().memory());
+  state->spilled_rows.assign(buckets, 0);
   return state;
 }
 
 std::unique_ptr<LocalSinkState> PhysicalWindow::GetLocalSinkState(ExecutionContext& context) const {
   auto state = std::make_unique<WindowLocalSinkState>();
-  MemoryTracker* memory = &context.query().memory();
-  // One arena for the strings of all of this thread's buckets.
-  auto arena = std::make_shared<StringArena>(memory);
-  const idx_t buckets = BucketCount(!partition_columns_.empty(), context.threads());
-  for (idx_t b = 0; b < buckets; b++)
-    state->buckets.emplace_back(payload_.row_width, memory, arena);
-  state->sel.resize(buckets);
+  ResetLocalBuckets(context, *state);
+  state->sel.resize(state->buckets.size());
   for (const auto& e : evaluated_)
     state->values.emplace_back(e->type);
   return state;
 }
 
-bool PhysicalWindow::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
+void PhysicalWindow::ResetLocalBuckets(ExecutionContext& context,
+                                       WindowLocalSinkState& local) const {
+  MemoryTracker* memory = &context.query().memory();
+  // One arena for the strings of all of this thread's buckets.
+  auto arena = std::make_shared<StringArena>(memory);
+  local.buckets.clear();
+  for (idx_t b = 0; b < BucketCount(!partition_columns_.empty()); b++)
+    local.buckets.emplace_back(payload_.row_width, memory, arena);
+}
+
+void PhysicalWindow::SpillBuckets(ExecutionContext& context, WindowGlobalSinkState& global,
+                                  WindowLocalSinkState& local) const {
+  global.spilling.store(true);
+  WindowGlobalSinkState::SpillRun run;
+  run.file = std::make_unique<SpillFile>(context.query().spill());
+  run.segments.resize(local.buckets.size());
+  std::vector<idx_t> counts(local.buckets.size(), 0);
+  std::vector<uint8_t> bytes;
+  for (idx_t b = 0; b < local.buckets.size(); b++) {
+    const RowCollection& bucket = local.buckets[b];
+    if (bucket.row_count() == 0) continue;
+    bytes.clear();
+    for (const auto& block : bucket.blocks()) {
+      for (uint32_t r = 0; r < block.count; r++)
+        AppendSpilledRow(payload_, block.data + static_cast<size_t>(r) * payload_.row_width, bytes);
+    }
+    run.segments[b].emplace_back(run.file->size(), bytes.size());
+    run.file->Append(bytes.data(), bytes.size());
+    counts[b] = bucket.row_count();
+  }
+  run.file->Flush();
+  context.CheckCancelled();
+  global.spill_metrics.bytes_written.fetch_add(run.file->size());
+  global.spill_metrics.files.fetch_add(1);
+  {
+    std::lock_guard<std::mutex> lock(global.mutex);
+    for (idx_t b = 0; b < counts.size(); b++)
+      global.spilled_rows[b] += counts[b];
+    global.runs.push_back(std::move(run));
+  }
+  ResetLocalBuckets(context, local);
+}
+
+bool PhysicalWindow::Sink(ExecutionContext& context, Batch& input, GlobalSinkState& global_state,
                           LocalSinkState& local_state) const {
   auto& local = static_cast<WindowLocalSinkState&>(local_state);
   const idx_t n = input.size();
@@ -172,13 +220,27 @@ bool PhysicalWindow::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
                     payload_.has_strings ? &target.arena() : nullptr);
     }
   }
+  // Past half the limit the buckets go to a spill file (only with PARTITION BY: one bucket
+  // must fit in memory when it is computed).
+  const MemoryTracker& memory = context.query().memory();
+  if (buckets > 1 && memory.used() > memory.limit() / 2) {
+    int64_t bytes = 0;
+    for (const auto& bucket : local.buckets)
+      bytes += bucket.bytes();
+    if (bytes >= std::min<int64_t>(1 << 20, memory.limit() / 16))
+      SpillBuckets(context, static_cast<WindowGlobalSinkState&>(global_state), local);
+  }
   return true;
 }
 
-void PhysicalWindow::Combine(ExecutionContext&, GlobalSinkState& global_state,
+void PhysicalWindow::Combine(ExecutionContext& context, GlobalSinkState& global_state,
                              LocalSinkState& local_state) const {
   auto& global = static_cast<WindowGlobalSinkState&>(global_state);
   auto& local = static_cast<WindowLocalSinkState&>(local_state);
+  if (global.spilling.load()) {
+    SpillBuckets(context, global, local);
+    return;
+  }
   std::lock_guard<std::mutex> lock(global.mutex);
   for (idx_t b = 0; b < local.buckets.size(); b++) {
     if (local.buckets[b].row_count() > 0) global.buckets[b].Merge(std::move(local.buckets[b]));
@@ -190,12 +252,12 @@ std::unique_ptr<GlobalSourceState> PhysicalWindow::GetGlobalSourceState(
   auto& sink = static_cast<WindowGlobalSinkState&>(context.sink_state(this));
   auto state = std::make_unique<WindowGlobalSourceState>();
   // Largest buckets first: a big partition should not start last.
+  auto rows = [&](idx_t b) { return sink.buckets[b].row_count() + sink.spilled_rows[b]; };
   for (idx_t b = 0; b < sink.buckets.size(); b++) {
-    if (sink.buckets[b].row_count() > 0) state->buckets.push_back(b);
+    if (rows(b) > 0) state->buckets.push_back(b);
   }
-  std::sort(state->buckets.begin(), state->buckets.end(), [&](idx_t a, idx_t b) {
-    return sink.buckets[a].row_count() > sink.buckets[b].row_count();
-  });
+  std::sort(state->buckets.begin(), state->buckets.end(),
+            [&](idx_t a, idx_t b) { return rows(a) > rows(b); });
   return state;
 }
 
@@ -210,7 +272,35 @@ void PhysicalWindow::ProcessBucket(ExecutionContext& context, WindowGlobalSinkSt
   local.results.clear();
   local.reservation = std::make_unique<MemoryReservation>(local.memory);
   local.position = 0;
-  const RowCollection& bucket = global.buckets[bucket_index];
+  const RowCollection* source = &global.buckets[bucket_index];
+  if (global.spilled_rows[bucket_index] > 0) {
+    // The rows kept in memory (merged before the first spill), then those read back; each
+    // bucket is computed by one thread, so its rows may move.
+    local.loaded = std::move(global.buckets[bucket_index]);
+    for (const auto& run : global.runs) {
+      for (const auto& segment : run.segments[bucket_index]) {
+        ReadSpilledRows(payload_, *run.file, segment, *local.memory,
+                        [&](uint8_t* const* rows, idx_t count) {
+                          std::vector<uint8_t*> dst(count);
+                          local.loaded.AppendRows(count, dst.data());
+                          for (idx_t i = 0; i < count; i++) {
+                            std::memcpy(dst[i], rows[i], payload_.row_width);
+                            if (!payload_.has_strings) continue;
+                            for (idx_t c = 0; c < payload_.types.size(); c++) {
+                              if (!payload_.types[c].IsString() || !payload_.IsValid(dst[i], c))
+                                continue;
+                              const auto str = LoadRow<StringRef>(dst[i] + payload_.offsets[c]);
+                              StoreRow<StringRef>(dst[i] + payload_.offsets[c],
+                                                  local.loaded.arena().Add(str.ptr, str.len));
+                            }
+                          }
+                        });
+        context.CheckCancelled();
+      }
+    }
+    source = &local.loaded;
+  }
+  const RowCollection& bucket = *source;
   local.bucket = &bucket;
   const idx_t n = bucket.row_count();
   SHEARS_CHECK(n < UINT32_MAX);  // sequence numbers and peer groups are 32 bits
@@ -321,6 +411,15 @@ bool PhysicalWindow::GetData(ExecutionContext& context, Batch& out,
   local.position += n;
   out.SetSize(n);
   return true;
+}
+
+std::vector<std::pair<std::string, std::string>> PhysicalWindow::AnalyzeDetails(
+    ExecutionContext& context) const {
+  auto& global = static_cast<WindowGlobalSinkState&>(context.sink_state(this));
+  if (!global.spilling.load()) return {};
+  return {{"spilled", fmt::format("{:.1f} MiB in {} files",
+                                  global.spill_metrics.bytes_written.load() / double(1 << 20),
+                                  global.spill_metrics.files.load())}};
 }
 
 std::string PhysicalWindow::Describe() const {

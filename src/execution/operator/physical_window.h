@@ -8,7 +8,9 @@
 // normalized keys (sort_key.h), finds partitions and peer groups, computes every window
 // function (window_functions.h) and emits the bucket's rows with the results: partitions
 // run in parallel. Without PARTITION BY there is one bucket. Rows, sort records and results
-// are counted against memory_limit.
+// are counted against memory_limit. With PARTITION BY, past half of memory_limit the threads
+// write their buckets' rows to spill files and each bucket is read back when it is computed
+// (spilling by partition: one of the 64 buckets per thread in memory).
 
 #include <memory>
 
@@ -41,6 +43,9 @@ class PhysicalWindow : public PhysicalOperator {
                LocalSourceState& local) const override;
 
   std::string Describe() const override;
+  /// "spilled": what the sink wrote to spill files.
+  std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
+      ExecutionContext& context) const override;
 
  private:
   friend struct WindowLocalSinkState;
@@ -49,6 +54,11 @@ class PhysicalWindow : public PhysicalOperator {
   const BoundWindow& window(idx_t i) const { return static_cast<const BoundWindow&>(*windows_[i]); }
   /// The payload column holding the value of `expr` (an input column or an evaluated one).
   idx_t PayloadColumn(const BoundExpr& expr);
+  /// Gives a thread's sink empty buckets.
+  void ResetLocalBuckets(ExecutionContext& context, struct WindowLocalSinkState& local) const;
+  /// Writes a thread's buckets to a spill file and gives it empty ones.
+  void SpillBuckets(ExecutionContext& context, struct WindowGlobalSinkState& global,
+                    struct WindowLocalSinkState& local) const;
   /// Sorts one bucket and computes the windows into `local`.
   void ProcessBucket(ExecutionContext& context, struct WindowGlobalSinkState& global, idx_t bucket,
                      struct WindowLocalSourceState& local) const;

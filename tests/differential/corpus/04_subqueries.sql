@@ -71,3 +71,20 @@ SELECT DISTINCT i1.i_brand FROM item i1 WHERE i1.i_item_sk BETWEEN 100 AND 300
 AND (SELECT count(*) FROM item i2
      WHERE (i2.i_class = i1.i_class AND i2.i_category = 'Books' AND i2.i_current_price > 50)
         OR (i2.i_class = i1.i_class AND i2.i_category = 'Music')) > 0;
+
+-- CTEs referenced more than once are materialized; once, inlined; MATERIALIZED / NOT MATERIALIZED force it.
+WITH s AS (SELECT ss_store_sk AS store, sum(ss_quantity) AS q FROM store_sales GROUP BY ss_store_sk)
+SELECT a.store, a.q, b.q FROM s a JOIN s b ON a.store = b.store - 1;
+
+WITH y AS (SELECT d_year, count(*) AS n FROM date_dim WHERE d_moy = 1 GROUP BY d_year),
+z AS (SELECT y1.d_year, y1.n + y2.n AS nn FROM y y1 JOIN y y2 ON y1.d_year = y2.d_year + 1)
+SELECT z.d_year, z.nn, (SELECT count(*) FROM y) FROM z JOIN y ON z.d_year = y.d_year;
+
+WITH t AS (SELECT i_category AS cat, i_item_sk AS item, i_current_price AS price FROM item GROUP BY i_category, i_item_sk, i_current_price)
+SELECT cat, count(*) FROM t t1 WHERE price > (SELECT avg(price) FROM t t2 WHERE t2.cat = t1.cat) GROUP BY cat;
+
+WITH m AS MATERIALIZED (SELECT d.d_dom AS dom, count(*) AS n FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 AND d.d_moy = 3 GROUP BY 1)
+SELECT a.dom, a.n, b.n FROM m a LEFT JOIN m b ON a.dom + 1 = b.dom;
+
+WITH t AS NOT MATERIALIZED (SELECT ss_item_sk AS item, sum(ss_quantity) AS q FROM store_sales GROUP BY 1)
+SELECT count(*), sum(t1.q) FROM t t1 JOIN t t2 ON t1.item = t2.item;

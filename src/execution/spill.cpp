@@ -1,0 +1,259 @@
+#include "execution/spill.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "common/error.h"
+#include "execution/query_context.h"
+
+namespace shears {
+
+namespace {
+
+constexpr size_t kBufferBytes = 1 << 20;
+std::atomic<int64_t> g_spill_bytes{0};
+std::atomic<uint64_t> g_file_counter{0};
+
+/// The start time of process `pid` (clock ticks since boot, /proc/PID/stat field 22): with the
+/// pid it names a process uniquely, as pids are reused. Empty when there is no such process
+/// or it has ended.
+std::string ProcessStartTime(long pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!in || !std::getline(in, line)) return "";
+  const size_t close = line.rfind(')');  // the command name may hold spaces and parentheses
+  if (close == std::string::npos) return "";
+  std::istringstream fields(line.substr(close + 1));
+  std::string field;
+  for (int i = 3; i <= 22 && fields >> field; i++) {
+    // A killed process not yet reaped (zombie, dead) holds no files any more.
+    if (i == 3 && (field == "Z" || field == "X")) return "";
+    if (i == 22) return field;
+  }
+  return "";
+}
+
+std::string OwnSubdirectoryName() {
+  static const std::string name =
+      "shears-" + std::to_string(getpid()) + "-" + ProcessStartTime(getpid());
+  return name;
+}
+
+/// This process's subdirectories, removed at exit (their files are unlinked already).
+class Subdirectories {
+ public:
+  ~Subdirectories() {
+    for (const auto& [base, path] : paths_)
+      rmdir(path.c_str());
+  }
+  std::string Get(const std::string& base) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = paths_.find(base);
+    if (it != paths_.end()) return it->second;
+    std::error_code ec;
+    std::filesystem::create_directories(base, ec);
+    if (ec) {
+      throw IOError("cannot create temp_directory '{}' to spill to: {}", base, ec.message());
+    }
+    RemoveTempLeftovers(base);
+    const std::string path = base + "/" + OwnSubdirectoryName();
+    if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) {
+      throw IOError("cannot create '{}' to spill to: {}", path, std::strerror(errno));
+    }
+    paths_.emplace(base, path);
+    return path;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::string> paths_;
+};
+
+Subdirectories& OwnSubdirectories() {
+  static Subdirectories subdirectories;
+  return subdirectories;
+}
+
+std::string FormatMiB(int64_t bytes) {
+  return std::to_string(bytes >> 20) + " MiB";
+}
+
+}  // namespace
+
+std::string DefaultTempDirectory(const std::string& database_directory) {
+  if (!database_directory.empty()) return database_directory + "/.tmp";
+  const char* tmp = std::getenv("TMPDIR");
+  return std::string(tmp && *tmp ? tmp : "/tmp") + "/shears";
+}
+
+void RemoveTempLeftovers(const std::string& directory) {
+  std::error_code ec;
+  std::filesystem::directory_iterator it(directory, ec);
+  if (ec) return;
+  const std::string own = OwnSubdirectoryName();
+  for (; it != std::filesystem::directory_iterator(); it.increment(ec)) {
+    if (ec) return;
+    const std::string name = it->path().filename().string();
+    if (name.rfind("shears-", 0) != 0 || name == own) continue;
+    const size_t dash = name.find('-', 7);
+    if (dash == std::string::npos) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + 7, &end, 10);
+    if (end != name.c_str() + dash || pid <= 0) continue;
+    if (ProcessStartTime(pid) == name.substr(dash + 1)) continue;  // still running
+    std::error_code ignored;
+    std::filesystem::remove_all(it->path(), ignored);
+  }
+}
+
+int64_t SpillBytesInUse() {
+  return g_spill_bytes.load(std::memory_order_relaxed);
+}
+
+SpillFile::SpillFile(const SpillOptions& options) : options_(options) {
+  const std::string dir = OwnSubdirectories().Get(options_.directory);
+  const std::string path =
+      dir + "/spill-" + std::to_string(g_file_counter.fetch_add(1, std::memory_order_relaxed));
+  fd_ = open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd_ < 0) {
+    throw IOError("cannot create spill file '{}' in temp_directory: {}", path,
+                  std::strerror(errno));
+  }
+  // Gone from the directory at once: the space is freed when fd_ closes, however we end.
+  unlink(path.c_str());
+}
+
+SpillFile::~SpillFile() {
+  if (fd_ >= 0) close(fd_);
+  g_spill_bytes.fetch_sub(static_cast<int64_t>(size_), std::memory_order_relaxed);
+}
+
+void SpillFile::Append(const void* data, size_t size) {
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  if (buffer_.size() + size > kBufferBytes) {
+    if (!buffer_.empty()) WriteOut(buffer_.data(), buffer_.size());
+    buffer_.clear();
+    if (size >= kBufferBytes) {
+      WriteOut(bytes, size);
+      return;
+    }
+  }
+  if (buffer_.capacity() < kBufferBytes) buffer_.reserve(kBufferBytes);
+  buffer_.insert(buffer_.end(), bytes, bytes + size);
+}
+
+void SpillFile::Flush() {
+  if (!buffer_.empty()) WriteOut(buffer_.data(), buffer_.size());
+  // A flushed file is usually done with: its buffer goes (a query may hold many files).
+  std::vector<uint8_t>().swap(buffer_);
+}
+
+void SpillFile::WriteOut(const void* data, size_t size) {
+  const int64_t now =
+      g_spill_bytes.fetch_add(static_cast<int64_t>(size), std::memory_order_relaxed) +
+      static_cast<int64_t>(size);
+  if (options_.max_bytes > 0 && now > options_.max_bytes) {
+    g_spill_bytes.fetch_sub(static_cast<int64_t>(size), std::memory_order_relaxed);
+    throw OutOfMemoryError(
+        "the query needs more than max_temp_directory_size = {} of spill files in "
+        "temp_directory '{}'; raise it with SET max_temp_directory_size = '...' or raise "
+        "memory_limit",
+        FormatMiB(options_.max_bytes), options_.directory);
+  }
+  const auto* bytes = static_cast<const uint8_t*>(data);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = pwrite(fd_, bytes + done, size - done, static_cast<off_t>(size_ + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      g_spill_bytes.fetch_sub(static_cast<int64_t>(size), std::memory_order_relaxed);
+      if (error == ENOSPC || error == EDQUOT) {
+        throw IOError(
+            "no space left on the device of temp_directory '{}' while spilling ({} in spill "
+            "files); free space there, SET temp_directory = '...' elsewhere or raise "
+            "memory_limit",
+            options_.directory, FormatMiB(SpillBytesInUse()));
+      }
+      throw IOError("cannot write a spill file in temp_directory '{}': {}", options_.directory,
+                    std::strerror(error));
+    }
+    done += static_cast<size_t>(n);
+  }
+  size_ += size;
+}
+
+void SpillFile::Read(uint64_t offset, void* out, size_t size) const {
+  SHEARS_CHECK(offset + size <= size_);
+  auto* bytes = static_cast<uint8_t*>(out);
+  size_t done = 0;
+  while (done < size) {
+    const ssize_t n = pread(fd_, bytes + done, size - done, static_cast<off_t>(offset + done));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      throw IOError("cannot read a spill file in temp_directory '{}': {}", options_.directory,
+                    n < 0 ? std::strerror(errno) : "unexpected end of file");
+    }
+    done += static_cast<size_t>(n);
+  }
+}
+
+void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out) {
+  out.insert(out.end(), row, row + layout.row_width);
+  if (!layout.has_strings) return;
+  for (idx_t c = 0; c < layout.types.size(); c++) {
+    if (!layout.types[c].IsString() || !layout.IsValid(row, c)) continue;
+    const auto s = LoadRow<StringRef>(row + layout.offsets[c]);
+    if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
+  }
+}
+
+SpilledRowParser::SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size)
+    : layout_(layout), data_(data), size_(size) {
+  for (idx_t c = 0; c < layout.types.size(); c++) {
+    if (layout.types[c].IsString()) string_columns_.push_back(c);
+  }
+  scratch_.resize(kBatchSize * layout.row_width / sizeof(uint64_t) + 1);
+}
+
+idx_t SpilledRowParser::Next(uint8_t** rows) {
+  const size_t width = layout_.row_width;
+  auto corrupt = [] { return InternalError("a spill file does not parse"); };
+  idx_t n = 0;
+  while (n < kBatchSize && pos_ < size_) {
+    if (size_ - pos_ < width) throw corrupt();
+    uint8_t* row = reinterpret_cast<uint8_t*>(scratch_.data()) + n * width;
+    std::memcpy(row, data_ + pos_, width);
+    pos_ += width;
+    for (idx_t c : string_columns_) {
+      if (!layout_.IsValid(row, c)) continue;
+      auto s = LoadRow<StringRef>(row + layout_.offsets[c]);
+      if (size_ - pos_ < s.len) throw corrupt();
+      s.ptr = s.len > 0 ? reinterpret_cast<const char*>(data_ + pos_) : "";
+      pos_ += s.len;
+      StoreRow<StringRef>(row + layout_.offsets[c], s);
+    }
+    rows[n++] = row;
+  }
+  return n;
+}
+
+SpillReadReservation::SpillReadReservation(MemoryTracker& memory, int64_t bytes)
+    : memory_(memory), bytes_(bytes) {
+  memory_.Reserve(bytes_);
+}
+
+SpillReadReservation::~SpillReadReservation() {
+  memory_.Release(bytes_);
+}
+
+}  // namespace shears

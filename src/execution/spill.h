@@ -1,0 +1,131 @@
+#pragma once
+// Spill files: where operators put what does not fit in memory_limit (hash aggregate
+// partitions, ...).
+//
+// Files live in a subdirectory of temp_directory owned by this process,
+// `shears-<pid>-<start time>`, created on the first spill and removed when the process
+// exits. Each file is unlinked as soon as it is created, so the kernel frees its space when
+// the file is closed: on success, on error, on cancel, and also when the process is killed.
+// A killed process leaves at most its empty subdirectory, which RemoveTempLeftovers (called
+// when a database is opened and before the first spill into a directory) deletes once no
+// live process has that pid and start time.
+//
+// Space is counted per process against max_temp_directory_size; running out of it, or of
+// disk (ENOSPC), is an OutOfMemoryError / IOError naming the directory.
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "execution/row_layout.h"
+
+namespace shears {
+
+/// The directory spill files go to when temp_directory is empty: `<database dir>/.tmp`, or
+/// for an in-memory database the system's ($TMPDIR, else /tmp).
+std::string DefaultTempDirectory(const std::string& database_directory);
+
+/// Removes the subdirectories of `directory` left by shears processes that no longer run.
+/// Errors are ignored (another process may be removing them too).
+void RemoveTempLeftovers(const std::string& directory);
+
+/// Bytes in spill files of this process now (all directories).
+int64_t SpillBytesInUse();
+
+/// Where a query spills: the directory and the space limit (0: the disk's).
+struct SpillOptions {
+  std::string directory;
+  int64_t max_bytes = 0;
+};
+
+/// One spill file, append-only while written, then read by ranges (from several threads).
+class SpillFile {
+ public:
+  /// Creates (and unlinks) a file in this process's subdirectory of options.directory.
+  explicit SpillFile(const SpillOptions& options);
+  ~SpillFile();
+  SpillFile(const SpillFile&) = delete;
+  SpillFile& operator=(const SpillFile&) = delete;
+
+  /// Appends bytes (buffered); throws when the space limit or the disk is exhausted.
+  void Append(const void* data, size_t size);
+  /// Writes the buffer out and frees it; the file's bytes [0, size()) are then readable.
+  void Flush();
+  /// Reads [offset, offset + size) of what was appended and flushed.
+  void Read(uint64_t offset, void* out, size_t size) const;
+  uint64_t size() const { return size_ + buffer_.size(); }
+
+ private:
+  void WriteOut(const void* data, size_t size);
+
+  SpillOptions options_;
+  int fd_ = -1;
+  uint64_t size_ = 0;  // bytes written to the file
+  std::vector<uint8_t> buffer_;
+};
+
+/// Where rows of one spill partition are in a spill file: (offset, bytes) segments.
+using SpillSegments = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// Appends `row` of `layout` to `out`: its bytes, then the bytes of its valid strings.
+void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out);
+
+/// Reads a segment of rows AppendSpilledRow wrote (its bytes counted against `memory` while
+/// held) and calls fn(rows, n) for them in batches of at most kBatchSize: aligned copies
+/// whose strings point into a buffer valid during fn.
+template <typename Fn>
+void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
+                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn);
+
+/// Spill statistics of one operator, for EXPLAIN ANALYZE.
+struct SpillMetrics {
+  std::atomic<uint64_t> bytes_written{0};
+  std::atomic<uint64_t> files{0};
+  std::atomic<uint64_t> partitions{0};
+};
+
+/// ParseSpilledRows' buffers; throws InternalError when the bytes do not parse.
+class SpilledRowParser {
+ public:
+  SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size);
+  /// The next rows (at most kBatchSize) into rows[]; 0 at the end.
+  idx_t Next(uint8_t** rows);
+
+ private:
+  const RowLayout& layout_;
+  const uint8_t* data_;
+  size_t size_;
+  size_t pos_ = 0;
+  std::vector<idx_t> string_columns_;
+  std::vector<uint64_t> scratch_;
+};
+
+/// Reserves `bytes` of `memory` for its lifetime.
+class SpillReadReservation {
+ public:
+  SpillReadReservation(MemoryTracker& memory, int64_t bytes);
+  ~SpillReadReservation();
+  SpillReadReservation(const SpillReadReservation&) = delete;
+  SpillReadReservation& operator=(const SpillReadReservation&) = delete;
+
+ private:
+  MemoryTracker& memory_;
+  int64_t bytes_;
+};
+
+template <typename Fn>
+void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
+                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn) {
+  SpillReadReservation reservation(memory, static_cast<int64_t>(segment.second));
+  std::vector<uint8_t> buffer(segment.second);
+  file.Read(segment.first, buffer.data(), buffer.size());
+  SpilledRowParser parser(layout, buffer.data(), buffer.size());
+  uint8_t* rows[kBatchSize];
+  while (idx_t n = parser.Next(rows))
+    fn(rows, n);
+}
+
+}  // namespace shears

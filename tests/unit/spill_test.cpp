@@ -1,0 +1,157 @@
+// Spill files (execution/spill.h): where they go, that nothing stays behind after a query,
+// and that leftovers of dead processes are removed.
+
+#include "execution/spill.h"
+
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <sstream>
+#include <thread>
+
+#include <filesystem>
+#include <fstream>
+
+#include "common/error.h"
+#include "main/connection.h"
+#include "test_util.h"
+
+namespace shears {
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Files (not directories) anywhere under `dir`.
+int CountFiles(const std::string& dir) {
+  int files = 0;
+  std::error_code ec;
+  for (auto it = fs::recursive_directory_iterator(dir, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (it->is_regular_file()) files++;
+  }
+  return files;
+}
+
+TEST(SpillTest, FilesRoundTripAndLeaveNoName) {
+  test::TempDir tmp;
+  SpillOptions options{tmp.path() + "/spill", 0};
+  SpillFile file(options);
+  std::string text(3 << 20, 'x');  // past the write buffer
+  for (size_t i = 0; i < text.size(); i += 7)
+    text[i] = static_cast<char>('a' + i % 26);
+  file.Append("head", 4);
+  file.Append(text.data(), text.size());
+  file.Append("tail", 4);
+  file.Flush();
+  ASSERT_EQ(file.size(), text.size() + 8);
+  std::string back(text.size(), '\0');
+  file.Read(4, back.data(), back.size());
+  EXPECT_EQ(back, text);
+  char tail[4];
+  file.Read(4 + text.size(), tail, 4);
+  EXPECT_EQ(std::string(tail, 4), "tail");
+  EXPECT_GE(SpillBytesInUse(), static_cast<int64_t>(file.size()));
+  // Unlinked at creation: the process's subdirectory exists but holds no file.
+  EXPECT_EQ(CountFiles(options.directory), 0);
+  EXPECT_TRUE(fs::is_directory(options.directory));
+}
+
+TEST(SpillTest, SpaceLimitIsAClearError) {
+  test::TempDir tmp;
+  SpillOptions options{tmp.path() + "/spill", 1 << 20};
+  SpillFile file(options);
+  std::string block(600 << 10, 'y');
+  file.Append(block.data(), block.size());
+  file.Flush();
+  try {
+    file.Append(block.data(), block.size());
+    file.Flush();
+    FAIL() << "expected the space limit";
+  } catch (const OutOfMemoryError& e) {
+    EXPECT_NE(std::string(e.what()).find("max_temp_directory_size"), std::string::npos);
+    EXPECT_NE(std::string(e.what()).find(options.directory), std::string::npos);
+  }
+}
+
+TEST(SpillTest, LeftoversOfDeadProcessesAreRemoved) {
+  test::TempDir tmp;
+  const std::string base = tmp.path();
+  // No process has pid 999999999 (above pid_max); our own pid with another start time is a
+  // previous process that had our pid.
+  const std::string dead = base + "/shears-999999999-12345";
+  const std::string reused = base + "/shears-" + std::to_string(getpid()) + "-1";
+  const std::string other = base + "/not-ours";
+  for (const auto& dir : {dead, reused, other}) {
+    fs::create_directories(dir);
+    std::ofstream(dir + "/spill-0") << "left behind";
+  }
+  // A live process (this one) keeps its directory.
+  SpillFile live(SpillOptions{base, 0});
+  RemoveTempLeftovers(base);
+  EXPECT_FALSE(fs::exists(dead));
+  EXPECT_FALSE(fs::exists(reused));
+  EXPECT_TRUE(fs::exists(other));
+  int own = 0;
+  for (const auto& entry : fs::directory_iterator(base)) {
+    if (entry.path().filename().string().rfind("shears-", 0) == 0) own++;
+  }
+  EXPECT_EQ(own, 1);
+}
+
+/// Field `index` (1-based, as proc(5) counts) of /proc/PID/stat; empty when unreadable.
+std::string StatField(pid_t pid, int index) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  std::istringstream fields(line.substr(line.rfind(')') + 1));
+  std::string field;
+  for (int i = 3; fields >> field; i++) {
+    if (i == index) return field;
+  }
+  return "";
+}
+
+TEST(SpillTest, AKilledProcessNotYetReapedLeavesItsDirectoryToBeRemoved) {
+  test::TempDir tmp;
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(0);
+  // Wait until the child is a zombie: ended, not reaped (as a kill -9'd shears may be).
+  for (int i = 0; i < 500 && StatField(child, 3) != "Z"; i++)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(StatField(child, 3), "Z");
+  const std::string dir =
+      tmp.path() + "/shears-" + std::to_string(child) + "-" + StatField(child, 22);
+  fs::create_directories(dir);
+  RemoveTempLeftovers(tmp.path());
+  EXPECT_FALSE(fs::exists(dir));
+  waitpid(child, nullptr, 0);
+}
+
+TEST(SpillTest, QueriesSpillIntoTheDatabaseDirectoryAndCleanUp) {
+  test::TempDir tmp;
+  const std::string db_dir = tmp.path() + "/db";
+  fs::create_directories(db_dir + "/.tmp/shears-999999999-1");
+  std::ofstream(db_dir + "/.tmp/shears-999999999-1/spill-3") << "from a killed process";
+  Database db(db_dir);
+  EXPECT_FALSE(fs::exists(db_dir + "/.tmp/shears-999999999-1"));
+  Connection con(db);
+  con.Query("SET memory_limit = '4MB'");
+  auto result = con.Query(
+      "SELECT count(*), sum(c) FROM (SELECT x % 100000 k, count(*) c FROM range(300000) t(x) "
+      "GROUP BY 1) t");
+  EXPECT_EQ(result.ToStrings(), (std::vector<std::vector<std::string>>{{"100000", "300000"}}));
+  EXPECT_TRUE(fs::is_directory(db_dir + "/.tmp"));  // it spilled there
+  EXPECT_EQ(CountFiles(db_dir + "/.tmp"), 0);
+  // A failing spill (space limit) leaves nothing either.
+  con.Query("SET max_temp_directory_size = '64KB'");
+  EXPECT_THROW(con.Query("SELECT count(*) FROM (SELECT x % 100000 k, count(*) c FROM "
+                         "range(300000) t(x) GROUP BY 1) t"),
+               OutOfMemoryError);
+  EXPECT_EQ(CountFiles(db_dir + "/.tmp"), 0);
+}
+
+}  // namespace
+}  // namespace shears
