@@ -162,6 +162,10 @@ void Matches(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Ve
   result.data<uint8_t>()[row] = RE2::PartialMatch(StringArg(args, 0, row), re);
 }
 
+void FullMatches(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Vector& result) {
+  result.data<uint8_t>()[row] = RE2::FullMatch(StringArg(args, 0, row), re);
+}
+
 void NotMatches(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Vector& result) {
   result.data<uint8_t>()[row] = !RE2::PartialMatch(StringArg(args, 0, row), re);
 }
@@ -207,6 +211,9 @@ void RegisterRegexpFunctions(FunctionRegistry& registry) {
   constexpr size_t kNoOptions = ~size_t{0};
   RegisterRegex(registry, "regexp_matches", {varchar, varchar, varchar}, 2, boolean,
                 [](size_t) { return RegexKernel(2, false, "regexp_matches", {}, Matches); });
+  // regexp_full_match: the pattern matches the whole string (DuckDB).
+  RegisterRegex(registry, "regexp_full_match", {varchar, varchar, varchar}, 2, boolean,
+                [](size_t) { return RegexKernel(2, false, "regexp_full_match", {}, FullMatches); });
   RegisterRegex(registry, "regexp_replace", {varchar, varchar, varchar, varchar}, 3, varchar,
                 [](size_t) { return RegexKernel(3, true, "regexp_replace", {}, Replace); });
   RegisterRegex(

@@ -222,7 +222,8 @@ std::string FunctionExpr::CallText() const {
     return name + "(" + JoinExprs(args) + ") WITHIN GROUP (ORDER BY " + OrderByList(order_by) + ")";
   }
   return name + "(" + (distinct ? "DISTINCT " : "") + JoinExprs(args) +
-         (order_by.empty() ? "" : " ORDER BY " + OrderByList(order_by)) + ")";
+         (order_by.empty() ? "" : " ORDER BY " + OrderByList(order_by)) +
+         (ignore_nulls ? " IGNORE NULLS" : "") + ")";
 }
 
 std::string TypeName::ToString() const {
@@ -403,6 +404,8 @@ std::string SelectNode::ToString() const {
     out += ")";
   } else if (!group_by.empty()) {
     out += " GROUP BY " + JoinExprs(group_by);
+  } else if (group_by_all) {
+    out += " GROUP BY ALL";
   }
   if (having) out += " HAVING " + having->ToString();
   return out + QueryModifiersSuffix(*this);

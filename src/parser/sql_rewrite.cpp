@@ -280,6 +280,38 @@ void FindEmptyInLists(const std::vector<SqlToken>& tokens, std::vector<Replaceme
   }
 }
 
+// DuckDB's GROUP BY ALL (every select item without an aggregate) and ORDER BY ALL (every
+// select column): ALL alone, where the clause ends, becomes a marker column the binder expands.
+// (PostgreSQL's GROUP BY ALL a, b, where ALL is a set quantifier, is left alone.)
+void FindByAll(const std::string& sql, const std::vector<SqlToken>& tokens,
+               std::vector<Replacement>* out) {
+  for (size_t i = 2; i < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__ALL || tokens[i - 1].token != PG_QUERY__TOKEN__BY)
+      continue;
+    const int clause = tokens[i - 2].token;
+    if (clause != PG_QUERY__TOKEN__GROUP_P && clause != PG_QUERY__TOKEN__ORDER) continue;
+    const int next = i + 1 < tokens.size() ? tokens[i + 1].token : 0;
+    bool ends = next == 0 || next == ';' || next == ')' || next == PG_QUERY__TOKEN__LIMIT ||
+                next == PG_QUERY__TOKEN__OFFSET || next == PG_QUERY__TOKEN__FETCH ||
+                next == PG_QUERY__TOKEN__UNION || next == PG_QUERY__TOKEN__INTERSECT ||
+                next == PG_QUERY__TOKEN__EXCEPT;
+    if (clause == PG_QUERY__TOKEN__GROUP_P) {
+      ends = ends || next == PG_QUERY__TOKEN__HAVING || next == PG_QUERY__TOKEN__ORDER ||
+             next == PG_QUERY__TOKEN__WINDOW ||
+             (next == PG_QUERY__TOKEN__IDENT &&
+              Lower(sql.substr(tokens[i + 1].start, tokens[i + 1].end - tokens[i + 1].start)) ==
+                  "qualify");
+    } else {
+      ends = ends || next == PG_QUERY__TOKEN__ASC || next == PG_QUERY__TOKEN__DESC ||
+             next == PG_QUERY__TOKEN__NULLS_P;
+    }
+    if (ends) {
+      out->push_back(
+          {tokens[i].start, tokens[i].end, std::string("\"") + kAllColumnsMarker + "\""});
+    }
+  }
+}
+
 // SQLite's and DuckDB's INSERT OR REPLACE / INSERT OR IGNORE: "OR ..." is blanked out; the
 // transformer reads it from the original tokens after INSERT.
 void FindInsertOr(const std::string& sql, const std::vector<SqlToken>& tokens,
@@ -408,6 +440,22 @@ void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
+// `IGNORE NULLS` / `RESPECT NULLS` before a call's closing parenthesis (DuckDB's
+// first_value(x IGNORE NULLS)): PostgreSQL's grammar has no such clause, so it is cut out here
+// and the transformer, seeing it in the original tokens, marks the call (IgnoreNullsBefore).
+void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__IDENT ||
+        tokens[i + 1].token != PG_QUERY__TOKEN__NULLS_P || tokens[i + 2].token != ')') {
+      continue;
+    }
+    const std::string word = Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start));
+    if (word != "ignore" && word != "respect") continue;
+    out->push_back({tokens[i].start, tokens[i + 1].end, ""});
+  }
+}
+
 // Positional parameters `?` (DB-API's qmark style, as DuckDB and SQLite take them) become $1,
 // $2, ... in each statement. A statement may use `?` or `$n`, not both: the numbering of one
 // would not say which value the other means.
@@ -493,6 +541,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindQuestionMarks(sql, result.tokens, &replacements);
   FindEmptyInLists(result.tokens, &replacements);
   FindInsertOr(sql, result.tokens, &replacements);
+  FindNullTreatment(sql, result.tokens, &replacements);
+  FindByAll(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

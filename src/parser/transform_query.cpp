@@ -9,6 +9,13 @@ namespace shears::parser_internal {
 
 namespace {
 
+/// The column RewriteSql writes for GROUP BY ALL / ORDER BY ALL.
+bool IsAllColumnsMarker(const ast::Expr& expr) {
+  if (expr.kind != ast::ExprKind::kColumnRef) return false;
+  const auto& names = static_cast<const ast::ColumnRefExpr&>(expr).names;
+  return names.size() == 1 && names[0] == kAllColumnsMarker;
+}
+
 bool IsNullConstant(const PgQuery__Node* node) {
   return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
          node->a_const->isnull;
@@ -116,6 +123,10 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
   if (!any_grouping_set) {
     for (size_t i = 0; i < stmt->n_group_clause; i++)
       select->group_by.push_back(TransformExpr(stmt->group_clause[i]));
+    if (select->group_by.size() == 1 && IsAllColumnsMarker(*select->group_by[0])) {
+      select->group_by.clear();
+      select->group_by_all = true;
+    }
   } else {
     // The sets of a GROUP BY list are the cross product of its items' sets.
     std::vector<std::vector<size_t>> sets{{}};
@@ -296,6 +307,7 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
   }
   for (size_t i = 0; i < stmt->n_sort_clause; i++)
     node.order_by.push_back(TransformSortBy(stmt->sort_clause[i]));
+  node.order_by_all = node.order_by.size() == 1 && IsAllColumnsMarker(*node.order_by[0].expr);
   if (stmt->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) {
     ThrowNotSupported("FETCH ... WITH TIES is not supported", NodeLocation(stmt->limit_count));
   }

@@ -59,6 +59,8 @@ struct RewrittenSql {
 ///   QUALIFY cond                           ->  WINDOW __shears_qualify AS (PARTITION BY (cond))
 ///   x IN ()                                ->  x IN ("__shears_empty_in_list__")
 ///   INSERT OR REPLACE / OR IGNORE INTO     ->  INSERT INTO (the transformer reads the tokens)
+///   f(x IGNORE NULLS) / f(x RESPECT NULLS) ->  f(x) (likewise)
+///   GROUP BY ALL / ORDER BY ALL            ->  GROUP BY "__shears_all__" (the binder expands it)
 RewrittenSql RewriteSql(const std::string& sql);
 
 /// An upper estimate of how deeply the parse tree of these tokens nests (in expression
@@ -71,6 +73,9 @@ int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, 
 
 /// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
 inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
+
+/// The column RewriteSql writes for DuckDB's GROUP BY ALL / ORDER BY ALL.
+inline constexpr const char* kAllColumnsMarker = "__shears_all__";
 
 /// Whether tokens [first, last) (one statement) are a catalog statement of Hive/Spark syntax
 /// that PostgreSQL's grammar lacks (CREATE EXTERNAL TABLE, SHOW TABLES, DESCRIBE, ...).
@@ -125,6 +130,9 @@ class Transformer {
   }
   /// Start of the last token of kind `token` before `original_offset`, or -1.
   int FindTokenBefore(int token, int original_offset) const;
+  /// Whether the call whose name starts at `original_offset` ends in `IGNORE NULLS)` in the
+  /// user's text (RewriteSql cut the clause out).
+  bool CallIgnoresNulls(int original_offset) const;
   /// The strings of a list of String nodes (names, column aliases).
   std::vector<std::string> StringList(PgQuery__Node** items, size_t n, int location) const;
 

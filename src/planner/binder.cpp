@@ -137,6 +137,22 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
 
 // Walks an AST expression looking for aggregate function calls (not inside subqueries).
 namespace {
+/// ORDER BY ALL as the positions 1..columns, each ordered the way the ALL item says.
+std::vector<ast::OrderByItem> OrderByAllPositions(const ast::QueryNode& node, size_t columns) {
+  std::vector<ast::OrderByItem> out;
+  for (size_t i = 0; i < columns; i++) {
+    ast::OrderByItem item;
+    auto position = std::make_unique<ast::ConstantExpr>();
+    position->value = Value::Integer(static_cast<int32_t>(i + 1));
+    position->location = node.order_by[0].expr->location;
+    item.expr = std::move(position);
+    item.descending = node.order_by[0].descending;
+    item.nulls_first = node.order_by[0].nulls_first;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 bool ContainsAggregateCall(const ast::Expr& expr) {
   using namespace ast;
   switch (expr.kind) {
@@ -675,8 +691,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           // Uncorrelated set operations and VALUES bound as ordinary queries above.
           if (sub.query->kind != ast::QueryNodeKind::kSelect) throw NotSemiJoinForm();
           const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-          if (!select.from || !select.group_by.empty() || ContainsAggregateInQuery(select) ||
-              select.having || select.limit || select.qualify) {
+          if (!select.from || !select.group_by.empty() || select.group_by_all ||
+              ContainsAggregateInQuery(select) || select.having || select.limit || select.qualify) {
             throw NotSemiJoinForm();
           }
           right = BindTableRef(*select.from, sub_scope);
@@ -877,8 +893,23 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     items.push_back({select_item.expr.get(), name, {}, {}});
   }
 
-  const bool aggregate =
-      !node.group_by.empty() || !node.grouping_sets.empty() || ContainsAggregateInQuery(node);
+  // GROUP BY ALL: the positions of the select items without aggregates or window functions.
+  std::vector<ast::ExprPtr> all_groups;
+  if (node.group_by_all) {
+    for (size_t i = 0; i < items.size(); i++) {
+      const ast::Expr* e = items[i].expr;
+      if (e && (ContainsAggregateCall(*e) || (e->kind == ast::ExprKind::kFunction &&
+                                              static_cast<const ast::FunctionExpr&>(*e).over))) {
+        continue;
+      }
+      auto position = std::make_unique<ast::ConstantExpr>();
+      position->value = Value::Integer(static_cast<int32_t>(i + 1));
+      all_groups.push_back(std::move(position));
+    }
+  }
+  const std::vector<ast::ExprPtr>& group_by = node.group_by_all ? all_groups : node.group_by;
+  const bool aggregate = !group_by.empty() || !node.grouping_sets.empty() || node.group_by_all ||
+                         ContainsAggregateInQuery(node);
   AggregateInfo info;
   std::vector<size_t> group_of;  // per GROUP BY expression, its index in info.groups
   std::vector<BoundExprPtr> select_exprs;
@@ -889,7 +920,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     ExprContext group_ctx;
     group_ctx.scope = &scope;
     group_ctx.clause = "GROUP BY clause";
-    for (const auto& g : node.group_by) {
+    for (const auto& g : group_by) {
       BoundExprPtr bound;
       // GROUP BY 1 / GROUP BY alias refer to the select list.
       if (g->kind == ast::ExprKind::kConstant) {
@@ -997,7 +1028,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   // ORDER BY items that are not select items become hidden projection columns.
   std::vector<BoundOrderBy> orders;
   const size_t visible = select_exprs.size();
-  for (const auto& order : node.order_by) {
+  const std::vector<ast::OrderByItem> all_orders =
+      node.order_by_all ? OrderByAllPositions(node, visible) : std::vector<ast::OrderByItem>();
+  for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
     bound_order.nulls_first =
@@ -1269,7 +1302,10 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     ScopeEntry entry = EntryFor("", *query.plan, query.names);
     scope.entries.push_back(entry);
     auto order_by = std::make_unique<LogicalOrderBy>();
-    for (const auto& order : node.order_by) {
+    const std::vector<ast::OrderByItem> all_orders =
+        node.order_by_all ? OrderByAllPositions(node, entry.names.size())
+                          : std::vector<ast::OrderByItem>();
+    for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
       BoundOrderBy bound;
       bound.descending = order.descending;
       bound.nulls_first = order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
