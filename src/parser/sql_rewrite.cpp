@@ -48,6 +48,11 @@ int CharPositionToByteOffset(std::string_view text, int char_position) {
 }
 
 int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert) {
+  // SQLite's and MySQL's REPLACE INTO t ... is INSERT OR REPLACE INTO t ... .
+  if (insert + 1 < tokens.size() && tokens[insert].token == PG_QUERY__TOKEN__REPLACE &&
+      tokens[insert + 1].token == PG_QUERY__TOKEN__INTO) {
+    return 'R';
+  }
   if (insert + 2 >= tokens.size() || tokens[insert].token != PG_QUERY__TOKEN__INSERT ||
       tokens[insert + 1].token != PG_QUERY__TOKEN__OR) {
     return 0;
@@ -313,10 +318,16 @@ void FindByAll(const std::string& sql, const std::vector<SqlToken>& tokens,
 }
 
 // SQLite's and DuckDB's INSERT OR REPLACE / INSERT OR IGNORE: "OR ..." is blanked out; the
-// transformer reads it from the original tokens after INSERT.
+// transformer reads it from the original tokens after INSERT. SQLite's REPLACE INTO at the start
+// of a statement becomes INSERT INTO, read back as INSERT OR REPLACE the same way.
 void FindInsertOr(const std::string& sql, const std::vector<SqlToken>& tokens,
                   std::vector<Replacement>* out) {
   for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if ((i == 0 || tokens[i - 1].token == ';') && InsertOrAction(sql, tokens, i) == 'R' &&
+        tokens[i].token == PG_QUERY__TOKEN__REPLACE) {
+      out->push_back({tokens[i].start, tokens[i].end, "INSERT"});  // REPLACE INTO
+      continue;
+    }
     if (tokens[i].token != PG_QUERY__TOKEN__INSERT || tokens[i + 1].token != PG_QUERY__TOKEN__OR)
       continue;
     if (InsertOrAction(sql, tokens, i) != 0)

@@ -59,6 +59,7 @@ struct RewrittenSql {
 ///   QUALIFY cond                           ->  WINDOW __shears_qualify AS (PARTITION BY (cond))
 ///   x IN ()                                ->  x IN ("__shears_empty_in_list__")
 ///   INSERT OR REPLACE / OR IGNORE INTO     ->  INSERT INTO (the transformer reads the tokens)
+///   REPLACE INTO (SQLite's)                ->  INSERT INTO (likewise)
 ///   f(x IGNORE NULLS) / f(x RESPECT NULLS) ->  f(x) (likewise)
 ///   GROUP BY ALL / ORDER BY ALL            ->  GROUP BY "__shears_all__" (the binder expands it)
 RewrittenSql RewriteSql(const std::string& sql);
@@ -68,7 +69,8 @@ RewrittenSql RewriteSql(const std::string& sql);
 /// recursively, so a tree too deep for the stack must be refused before it is built.
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
 
-/// For tokens[insert] an INSERT followed by OR REPLACE / OR IGNORE: 'R' or 'I'; else 0.
+/// For tokens[insert] an INSERT followed by OR REPLACE / OR IGNORE: 'R' or 'I'; REPLACE INTO
+/// 'R'; else 0.
 int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert);
 
 /// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
@@ -155,6 +157,7 @@ class Transformer {
   ast::StatementPtr TransformDelete(const PgQuery__DeleteStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
+  void AddDistinctOn(const PgQuery__SelectStmt* stmt, ast::SelectNode& select);
   /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),
   /// adding the expressions they use to select.group_by.
   std::vector<std::vector<size_t>> GroupingSetsOf(const PgQuery__Node* item,

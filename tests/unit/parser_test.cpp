@@ -1152,9 +1152,9 @@ TEST(ParserQueryTest, LimitForms) {
 }
 
 TEST(ParserQueryTest, UnsupportedSelectForms) {
-  EXPECT_EQ(NotSupportedOf("SELECT DISTINCT ON (a) a, b FROM t"),
-            "DISTINCT ON is not supported yet\n"
-            "LINE 1: SELECT DISTINCT ON (a) a, b FROM t\n"
+  EXPECT_EQ(NotSupportedOf("SELECT DISTINCT ON (a) a, b FROM t QUALIFY b > 1"),
+            "DISTINCT ON together with QUALIFY is not supported\n"
+            "LINE 1: SELECT DISTINCT ON (a) a, b FROM t QUALIFY b > 1\n"
             "                            ^");
   ExpectNotSupported("SELECT a FROM t GROUP BY DISTINCT a", "GROUP BY DISTINCT");
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
