@@ -137,7 +137,21 @@ std::string ColumnRefExpr::ToString() const {
 }
 
 std::string StarExpr::ToString() const {
-  return relation.empty() ? "*" : relation + ".*";
+  std::string out = relation.empty() ? "*" : relation + ".*";
+  if (!exclude.empty()) {
+    out += " EXCLUDE (";
+    for (size_t i = 0; i < exclude.size(); i++)
+      out += (i ? ", " : "") + exclude[i];
+    out += ")";
+  }
+  if (!replace.empty()) {
+    out += " REPLACE (";
+    for (size_t i = 0; i < replace.size(); i++) {
+      out += (i ? ", " : "") + replace[i].second->ToString() + " AS " + replace[i].first;
+    }
+    out += ")";
+  }
+  return out;
 }
 
 std::string ConstantExpr::ToString() const {

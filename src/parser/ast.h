@@ -53,6 +53,9 @@ struct ColumnRefExpr : Expr {
 struct StarExpr : Expr {
   StarExpr() : Expr(ExprKind::kStar) {}
   std::string relation;  // empty for a bare *
+  /// DuckDB's * EXCLUDE (a, b): columns left out; * REPLACE (expr AS a): a column's new value.
+  std::vector<std::string> exclude;
+  std::vector<std::pair<std::string, ExprPtr>> replace;
   std::string ToString() const override;
 };
 

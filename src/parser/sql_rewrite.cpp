@@ -224,6 +224,8 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
         level.in_from = false;
         break;
       case PG_QUERY__TOKEN__FROM:
+        // A statement that starts with FROM is DuckDB's SELECT * FROM (FindFromFirst).
+        if (prev == 0 || prev == ';') level.select_seen = true;
         if (level.select_seen && prev != PG_QUERY__TOKEN__DISTINCT) level.in_from = true;
         break;
       case PG_QUERY__TOKEN__SCONST:
@@ -244,6 +246,22 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
     }
     prev = t.token;
     prev_opened_table_paren = opened_table_paren;
+  }
+}
+
+// DuckDB's FROM-first query without a select list, `FROM t [WHERE ...]`: SELECT * FROM t ... .
+// (`FROM t SELECT a` is left to fail: its select list would have to move.)
+void FindFromFirst(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  for (size_t i = 0; i < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__FROM || (i > 0 && tokens[i - 1].token != ';')) continue;
+    bool select = false;
+    int depth = 0;
+    for (size_t k = i + 1; k < tokens.size() && tokens[k].token != ';'; k++) {
+      if (tokens[k].token == '(') depth++;
+      if (tokens[k].token == ')') depth--;
+      select = select || (depth == 0 && tokens[k].token == PG_QUERY__TOKEN__SELECT);
+    }
+    if (!select) out->push_back({tokens[i].start, tokens[i].start, "SELECT * "});
   }
 }
 
@@ -313,6 +331,55 @@ void FindByAll(const std::string& sql, const std::vector<SqlToken>& tokens,
     if (ends) {
       out->push_back(
           {tokens[i].start, tokens[i].end, std::string("\"") + kAllColumnsMarker + "\""});
+    }
+  }
+}
+
+// DuckDB's SELECT * EXCLUDE (a, b) and * REPLACE (expr AS a, ...), also after t.*: the clause
+// becomes a marker call after the star, `*, "__shears_star_exclude__"(a, b)` and
+// `*, "__shears_star_replace__"(expr, 'a', ...)`, which the transformer folds into the star.
+void FindStarModifiers(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
+  for (size_t i = 1; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != '*') continue;
+    const int before = tokens[i - 1].token;
+    if (before != PG_QUERY__TOKEN__SELECT && before != ',' && before != '.' &&
+        before != PG_QUERY__TOKEN__DISTINCT && before != PG_QUERY__TOKEN__ALL) {
+      continue;
+    }
+    size_t at = i + 1;
+    while (at + 1 < tokens.size() &&
+           (tokens[at].token == PG_QUERY__TOKEN__EXCLUDE ||
+            tokens[at].token == PG_QUERY__TOKEN__REPLACE) &&
+           tokens[at + 1].token == '(') {
+      const bool replace = tokens[at].token == PG_QUERY__TOKEN__REPLACE;
+      out->push_back(
+          {tokens[at].start, tokens[at].end,
+           std::string(", \"") + (replace ? kStarReplaceMarker : kStarExcludeMarker) + "\""});
+      // To the closing parenthesis; in REPLACE, `AS name` at the top level becomes `, 'name'`.
+      int depth = 0;
+      size_t k = at + 1;
+      for (; k < tokens.size(); k++) {
+        if (tokens[k].token == '(') depth++;
+        if (tokens[k].token == ')' && --depth == 0) break;
+        if (replace && depth == 1 && tokens[k].token == PG_QUERY__TOKEN__AS &&
+            k + 1 < tokens.size()) {
+          const SqlToken& name = tokens[k + 1];
+          std::string text = sql.substr(name.start, name.end - name.start);
+          if (text.size() >= 2 && text.front() == '"') {
+            text = text.substr(1, text.size() - 2);  // a quoted name keeps its case
+          } else {
+            text = Lower(text);
+          }
+          std::string quoted = "'";
+          for (char c : text)
+            quoted += c == '\'' ? std::string("''") : std::string(1, c);
+          out->push_back({tokens[k].start, tokens[k].end, ","});
+          out->push_back({name.start, name.end, quoted + "'"});
+          k++;
+        }
+      }
+      at = k + 1;
     }
   }
 }
@@ -554,6 +621,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindInsertOr(sql, result.tokens, &replacements);
   FindNullTreatment(sql, result.tokens, &replacements);
   FindByAll(sql, result.tokens, &replacements);
+  FindStarModifiers(sql, result.tokens, &replacements);
+  FindFromFirst(result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

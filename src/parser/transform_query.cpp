@@ -23,6 +23,40 @@ bool IsNullConstant(const PgQuery__Node* node) {
 
 }  // namespace
 
+/// The marker calls RewriteSql writes for * EXCLUDE (...) / * REPLACE (...) join the star
+/// before them; true when `expr` was one.
+bool Transformer::FoldStarModifier(ast::Expr& expr, std::vector<ast::SelectItem>& select_list) {
+  if (expr.kind != ast::ExprKind::kFunction) return false;
+  auto& call = static_cast<ast::FunctionExpr&>(expr);
+  const bool exclude = call.name == kStarExcludeMarker, replace = call.name == kStarReplaceMarker;
+  if (!exclude && !replace) return false;
+  if (select_list.empty() || select_list.back().expr->kind != ast::ExprKind::kStar ||
+      !select_list.back().alias.empty()) {
+    ThrowNotSupportedAt("EXCLUDE and REPLACE follow a * of the select list", call.location);
+  }
+  auto& star = static_cast<ast::StarExpr&>(*select_list.back().expr);
+  if (exclude) {
+    for (const auto& arg : call.args) {
+      if (arg->kind != ast::ExprKind::kColumnRef) {
+        ThrowNotSupportedAt("EXCLUDE takes column names", arg->location);
+      }
+      star.exclude.push_back(static_cast<const ast::ColumnRefExpr&>(*arg).names.back());
+    }
+    return true;
+  }
+  for (size_t i = 0; i < call.args.size(); i++) {
+    const bool named = i + 1 < call.args.size() &&
+                       call.args[i + 1]->kind == ast::ExprKind::kConstant &&
+                       static_cast<const ast::ConstantExpr&>(*call.args[i + 1]).value.type().id() ==
+                           TypeId::kVarchar;
+    if (!named) ThrowNotSupportedAt("REPLACE takes expr AS column, ...", call.args[i]->location);
+    std::string name = static_cast<const ast::ConstantExpr&>(*call.args[i + 1]).value.GetString();
+    star.replace.emplace_back(std::move(name), std::move(call.args[i]));
+    i++;
+  }
+  return true;
+}
+
 /// DISTINCT ON (a, b) keeps the first row of each (a, b) in the query's ORDER BY (PostgreSQL,
 /// DuckDB): a QUALIFY row_number() OVER (PARTITION BY a, b ORDER BY <the ORDER BY>) = 1. The
 /// window's expressions are transformed afresh from the parse tree; a position or an output
@@ -155,6 +189,7 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     }
     ast::SelectItem select_item;
     select_item.expr = TransformExpr(target->val);
+    if (FoldStarModifier(*select_item.expr, select->select_list)) continue;
     if (target->name != nullptr) select_item.alias = target->name;
     select->select_list.push_back(std::move(select_item));
   }

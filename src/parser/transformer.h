@@ -62,6 +62,9 @@ struct RewrittenSql {
 ///   REPLACE INTO (SQLite's)                ->  INSERT INTO (likewise)
 ///   f(x IGNORE NULLS) / f(x RESPECT NULLS) ->  f(x) (likewise)
 ///   GROUP BY ALL / ORDER BY ALL            ->  GROUP BY "__shears_all__" (the binder expands it)
+///   FROM t WHERE ... (a statement)         ->  SELECT * FROM t WHERE ...
+///   * EXCLUDE (a) / * REPLACE (e AS a)     ->  *, "__shears_star_exclude__"(a) /
+///                                              *, "__shears_star_replace__"(e, 'a')
 RewrittenSql RewriteSql(const std::string& sql);
 
 /// An upper estimate of how deeply the parse tree of these tokens nests (in expression
@@ -75,6 +78,11 @@ int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, 
 
 /// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
 inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
+
+/// The select items RewriteSql writes after a star for DuckDB's * EXCLUDE (...) and
+/// * REPLACE (...): calls the transformer folds into the star.
+inline constexpr const char* kStarExcludeMarker = "__shears_star_exclude__";
+inline constexpr const char* kStarReplaceMarker = "__shears_star_replace__";
 
 /// The column RewriteSql writes for DuckDB's GROUP BY ALL / ORDER BY ALL.
 inline constexpr const char* kAllColumnsMarker = "__shears_all__";
@@ -158,6 +166,7 @@ class Transformer {
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
   void AddDistinctOn(const PgQuery__SelectStmt* stmt, ast::SelectNode& select);
+  bool FoldStarModifier(ast::Expr& expr, std::vector<ast::SelectItem>& select_list);
   /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),
   /// adding the expressions they use to select.group_by.
   std::vector<std::vector<size_t>> GroupingSetsOf(const PgQuery__Node* item,

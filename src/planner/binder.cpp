@@ -114,6 +114,11 @@ bool IsNullColumn(const LogicalOperator& op, size_t i) {
 bool ContainsAggregateInQuery(const ast::SelectNode& node) {
   for (const auto& item : node.select_list) {
     if (ContainsAggregateCall(*item.expr)) return true;
+    if (item.expr->kind == ast::ExprKind::kStar) {  // * REPLACE (sum(x) AS x)
+      for (const auto& [name, e] : static_cast<const ast::StarExpr&>(*item.expr).replace) {
+        if (ContainsAggregateCall(*e)) return true;
+      }
+    }
   }
   return node.having && ContainsAggregateCall(*node.having);
 }
@@ -866,13 +871,41 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (select_item.expr->kind == ast::ExprKind::kStar) {
       const auto& star = static_cast<const ast::StarExpr&>(*select_item.expr);
       bool any = false;
+      // * EXCLUDE / * REPLACE: each name must be one of the star's columns.
+      std::vector<bool> excluded(star.exclude.size()), replaced(star.replace.size());
       for (const auto& entry : scope.entries) {
         if (!star.relation.empty() && AsciiLower(entry.alias) != AsciiLower(star.relation))
           continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
           if (!entry.Matches(i, !star.relation.empty())) continue;
-          items.push_back({nullptr, entry.names[i], entry.bindings[i], entry.types[i]});
           any = true;
+          const std::string name = AsciiLower(entry.names[i]);
+          bool skip = false;
+          for (size_t e = 0; e < star.exclude.size(); e++) {
+            if (AsciiLower(star.exclude[e]) == name) skip = excluded[e] = true;
+          }
+          if (skip) continue;
+          const ast::Expr* replacement = nullptr;
+          for (size_t r = 0; r < star.replace.size(); r++) {
+            if (AsciiLower(star.replace[r].first) == name) {
+              replacement = star.replace[r].second.get();
+              replaced[r] = true;
+            }
+          }
+          items.push_back({replacement, entry.names[i], entry.bindings[i], entry.types[i]});
+        }
+      }
+      for (size_t e = 0; e < star.exclude.size(); e++) {
+        if (!excluded[e]) {
+          throw BinderError("column '{}' in the EXCLUDE list is not a column of {}",
+                            star.exclude[e], star.relation.empty() ? "*" : star.relation + ".*");
+        }
+      }
+      for (size_t r = 0; r < star.replace.size(); r++) {
+        if (!replaced[r]) {
+          throw BinderError("column '{}' in the REPLACE list is not a column of {}",
+                            star.replace[r].first,
+                            star.relation.empty() ? "*" : star.relation + ".*");
         }
       }
       if (!any) {

@@ -230,6 +230,9 @@ TEST(ParserTest, ErrorPositionAfterRewrittenPath) {
   EXPECT_EQ(QueryText("SELECT '\xC3\xA9' FROM 'd\xC3\xA4t\xC3\xA4'"),
             "SELECT '\xC3\xA9' FROM read_parquet('d\xC3\xA4t\xC3\xA4')");
   // The literal itself misplaced: the caret points at the user's quote.
+  // DuckDB's FROM-first query: a statement that starts with FROM selects *.
+  EXPECT_EQ(QueryText("FROM t WHERE a > 1"), "SELECT * FROM t WHERE (a > 1)");
+  EXPECT_EQ(QueryText("FROM 'x.csv'"), "SELECT * FROM read_csv('x.csv')");
   EXPECT_EQ(ParseErrorOf("SELECT * FROM 'a' 'b'"),
             "syntax error at or near \"'b'\"\n"
             "LINE 1: SELECT * FROM 'a' 'b'\n"
@@ -237,8 +240,9 @@ TEST(ParserTest, ErrorPositionAfterRewrittenPath) {
 }
 
 TEST(ParserTest, GarbageInput) {
-  for (const char* sql : {"asdf qwer", "SELECT (", ")))", "'", "/* unterminated", "SELECT 'abc",
-                          "\x01\x02\x03", "SELECT * FROM", "FROM t", "SELECT 1 2 3", "$$"}) {
+  for (const char* sql :
+       {"asdf qwer", "SELECT (", ")))", "'", "/* unterminated", "SELECT 'abc", "\x01\x02\x03",
+        "SELECT * FROM", "FROM", "FROM t t t", "SELECT 1 2 3", "$$"}) {
     EXPECT_THROW(Parser::Parse(sql), ParseError) << sql;
   }
   EXPECT_EQ(ParseErrorOf("SELECT 'abc"),
