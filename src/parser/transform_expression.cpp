@@ -748,8 +748,20 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
           fmt::format("{} with an array is not supported (use a subquery or IN (...))",
                       expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY" : "ALL"),
           expr->location);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
-      ThrowNotSupported("SIMILAR TO is not supported", expr->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: {
+      // x [NOT] SIMILAR TO p [ESCAPE e]: the grammar gives x ~ similar_to_escape(p [, e]) (!~
+      // when negated); similar_to_escape turns the SQL pattern into an anchored regular
+      // expression, as PostgreSQL does.
+      auto result = MakeExpr<ast::OperatorExpr>(location);
+      result->op = op == "!~" ? "!~" : "~";
+      result->children.push_back(TransformExpr(expr->lexpr));
+      auto pattern = TransformExpr(expr->rexpr);
+      if (pattern->kind == ast::ExprKind::kFunction) {
+        static_cast<ast::FunctionExpr&>(*pattern).name = "similar_to_escape";
+      }
+      result->children.push_back(std::move(pattern));
+      return result;
+    }
     default:
       ThrowNotSupported("this operator expression is not supported", expr->location);
   }

@@ -500,7 +500,8 @@ TEST(ParserExpressionTest, Like) {
   EXPECT_EQ(ExprText("s !~~ 'a'"), "s NOT LIKE 'a'");
   EXPECT_EQ(ExprText("s ~~* 'a'"), "s ILIKE 'a'");
   EXPECT_EQ(ExprText("s !~~* 'a'"), "s NOT ILIKE 'a'");
-  ExpectNotSupported("SELECT s SIMILAR TO 'a'", "SIMILAR TO");
+  EXPECT_EQ(ExprText("s SIMILAR TO 'a'"), "(s ~ similar_to_escape('a'))");
+  EXPECT_EQ(ExprText("s NOT SIMILAR TO 'a' ESCAPE '#'"), "(s !~ similar_to_escape('a', '#'))");
 }
 
 TEST(ParserExpressionTest, NullAndBooleanTests) {
