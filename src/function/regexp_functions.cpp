@@ -273,9 +273,51 @@ std::string SimilarToRegex(std::string_view pattern, std::string_view escape) {
   return out + ")$";
 }
 
+/// A GLOB pattern (SQLite's, DuckDB's) as an RE2 expression matching the whole string: * is
+/// any text, ? one character, [abc] / [a-z] / [!abc] a class; everything else is itself.
+std::string GlobToRegex(std::string_view pattern) {
+  std::string out = "(?s)^";
+  for (size_t i = 0; i < pattern.size(); i++) {
+    const char c = pattern[i];
+    if (c == '*') {
+      out += ".*";
+    } else if (c == '?') {
+      out += '.';
+    } else if (c == '[' && pattern.find(']', i + 2) != std::string_view::npos) {
+      size_t end = pattern.find(']', i + 2);
+      out += '[';
+      size_t k = i + 1;
+      if (pattern[k] == '!' || pattern[k] == '^') {
+        out += '^';
+        k++;
+      }
+      for (; k < end; k++) {
+        if (pattern[k] == '\\' || pattern[k] == '[' || (pattern[k] == '^' && k > i + 1))
+          out += '\\';
+        out += pattern[k];
+      }
+      out += ']';
+      i = end;
+    } else {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) {
+        out += '\\';
+      }
+      out += c;
+    }
+  }
+  return out + "$";
+}
+
 }  // namespace
 
 void RegisterRegexpFunctions(FunctionRegistry& registry) {
+  RegisterFixed(registry, "glob_to_regex", {LogicalType::Varchar()}, LogicalType::Varchar(),
+                [](const Args& args, idx_t count, Vector& result) {
+                  StringRef* out = result.data<StringRef>();
+                  ForEachValidRow(args, count, result, [&](idx_t row) {
+                    out[row] = result.AddString(GlobToRegex(StringArg(args, 0, row)));
+                  });
+                });
   const LogicalType text = LogicalType::Varchar();
   for (size_t n : {1, 2}) {
     std::vector<LogicalType> params(n, text);

@@ -249,6 +249,35 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
   }
 }
 
+// SQLite's x [NOT] GLOB p: the word becomes DuckDB's spelling, the operator ~~~ (!~~~), which
+// the transformer turns into a match of glob_to_regex(p). GLOB counts as an operator only between
+// an operand's end and an operand's start.
+void FindGlob(const std::string& sql, const std::vector<SqlToken>& tokens,
+              std::vector<Replacement>* out) {
+  for (size_t i = 1; i + 1 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__IDENT || tokens[i].end - tokens[i].start != 4 ||
+        Lower(sql.substr(tokens[i].start, 4)) != "glob") {
+      continue;
+    }
+    const bool negated = tokens[i - 1].token == PG_QUERY__TOKEN__NOT;
+    const int before = tokens[i - (negated ? 2 : 1)].token;
+    if (negated && i < 2) continue;
+    const int after = tokens[i + 1].token;
+    const bool operand_end = before == PG_QUERY__TOKEN__IDENT ||
+                             before == PG_QUERY__TOKEN__SCONST ||
+                             before == PG_QUERY__TOKEN__ICONST || before == ')';
+    const bool operand_start = after == PG_QUERY__TOKEN__IDENT ||
+                               after == PG_QUERY__TOKEN__SCONST || after == '(' ||
+                               after == PG_QUERY__TOKEN__PARAM;
+    if (!operand_end || !operand_start) continue;
+    if (negated) {
+      out->push_back({tokens[i - 1].start, tokens[i].end, "!~~~"});
+    } else {
+      out->push_back({tokens[i].start, tokens[i].end, "~~~"});
+    }
+  }
+}
+
 // DuckDB's FROM-first query without a select list, `FROM t [WHERE ...]`: SELECT * FROM t ... .
 // (`FROM t SELECT a` is left to fail: its select list would have to move.)
 void FindFromFirst(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
@@ -623,6 +652,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindByAll(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
   FindFromFirst(result.tokens, &replacements);
+  FindGlob(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

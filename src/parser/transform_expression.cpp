@@ -681,6 +681,17 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
       // Explicit ~~ / !~~ / ~~* / !~~* are LIKE operators too.
       if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") break;
+      if ((op == "~~~" || op == "!~~~") && !IsNull(expr->lexpr)) {
+        // x [NOT] GLOB p (RewriteSql): a full match of the pattern made a regular expression.
+        auto pattern = MakeExpr<ast::FunctionExpr>(location);
+        pattern->name = "glob_to_regex";
+        pattern->args.push_back(TransformExpr(expr->rexpr));
+        auto match = MakeExpr<ast::OperatorExpr>(location);
+        match->op = op == "~~~" ? "~" : "!~";
+        match->children.push_back(TransformExpr(expr->lexpr));
+        match->children.push_back(std::move(pattern));
+        return match;
+      }
       if (!IsSupportedOperator(op)) {
         ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
       }
@@ -848,6 +859,23 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   if (plain && (function->name == "ifnull" || function->name == "nvl") &&
       function->args.size() == 2) {
     function->name = "coalesce";
+  }
+  // count_if(c) / countif(c) (DuckDB): the rows where c is true, count(*) FILTER (WHERE c).
+  if ((function->name == "count_if" || function->name == "countif") && function->args.size() == 1 &&
+      !function->over && !function->distinct && !function->ignore_nulls) {
+    ast::ExprPtr condition = std::move(function->args[0]);
+    function->args.clear();
+    function->name = "count";
+    function->star = true;
+    if (function->filter) {
+      auto both = MakeExpr<ast::OperatorExpr>(function->location);
+      both->op = "AND";
+      both->children.push_back(std::move(function->filter));
+      both->children.push_back(std::move(condition));
+      condition = std::move(both);
+    }
+    function->filter = std::move(condition);
+    return function;
   }
   if (plain && function->name == "mod" && function->args.size() == 2) {
     auto op = MakeExpr<ast::OperatorExpr>(function->location);

@@ -63,6 +63,7 @@ struct RewrittenSql {
 ///   f(x IGNORE NULLS) / f(x RESPECT NULLS) ->  f(x) (likewise)
 ///   GROUP BY ALL / ORDER BY ALL            ->  GROUP BY "__shears_all__" (the binder expands it)
 ///   FROM t WHERE ... (a statement)         ->  SELECT * FROM t WHERE ...
+///   x GLOB p / x NOT GLOB p                ->  x ~~~ p / x !~~~ p
 ///   * EXCLUDE (a) / * REPLACE (e AS a)     ->  *, "__shears_star_exclude__"(a) /
 ///                                              *, "__shears_star_replace__"(e, 'a')
 RewrittenSql RewriteSql(const std::string& sql);
