@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <string>
+#include <unordered_set>
 
 #include "common/error.h"
 #include "execution/aggregate_ops.h"
@@ -296,16 +298,94 @@ void GatherByType(const Vector& values, const std::vector<int64_t>& source, cons
   throw InternalError("window value of an invalid type");
 }
 
+/// The row whose value row i takes under IGNORE NULLS, with ComputeValue's codes: -1 the
+/// default (lag / lead), -2 NULL. `valued` lists the partition's rows with a value.
+template <typename ValuedBefore>
+int64_t IgnoringNullsSource(const BoundWindow& w, const WindowArguments& args,
+                            FrameCalculator& frames, Piece* pieces,
+                            const std::vector<idx_t>& valued, ValuedBefore valued_before, idx_t i) {
+  const auto count = static_cast<int64_t>(valued.size());
+  switch (w.function) {
+    case WindowFunction::kLag:
+    case WindowFunction::kLead: {
+      // The o-th valued row before (lag) or after (lead) row i, ignoring the frame.
+      const Vector& offsets = *args.args[1];
+      if (offsets.IsNull(i)) return -2;
+      const int64_t o = offsets.data<int64_t>()[i];
+      if (o == 0) return static_cast<int64_t>(i);
+      const int64_t before = valued_before(i);
+      const bool self = before < count && valued[before] == i;
+      // A negative offset looks the other way (lag(x, -1) is lead(x, 1)).
+      const bool backward = (w.function == WindowFunction::kLag) == (o > 0);
+      const int64_t steps = o > 0 ? o : -o;
+      const int64_t at = backward ? before - steps : before + (self ? 1 : 0) + steps - 1;
+      return at >= 0 && at < count ? static_cast<int64_t>(valued[at]) : -1;
+    }
+    case WindowFunction::kFirstValue: {
+      const int n = frames.Pieces(i, pieces);
+      for (int p = 0; p < n; p++) {
+        const int64_t at = valued_before(pieces[p].begin);
+        if (at < count && valued[at] < pieces[p].end) return static_cast<int64_t>(valued[at]);
+      }
+      return -2;
+    }
+    case WindowFunction::kLastValue: {
+      const int n = frames.Pieces(i, pieces);
+      for (int p = n - 1; p >= 0; p--) {
+        const int64_t at = valued_before(pieces[p].end) - 1;
+        if (at >= 0 && valued[at] >= pieces[p].begin) return static_cast<int64_t>(valued[at]);
+      }
+      return -2;
+    }
+    case WindowFunction::kNthValue: {
+      const Vector& nth = *args.args[1];
+      if (nth.IsNull(i)) return -2;
+      const int64_t k = nth.data<int64_t>()[i];
+      if (k <= 0) throw InvalidInputError("argument of nth_value must be greater than zero");
+      int64_t left = k - 1;
+      const int n = frames.Pieces(i, pieces);
+      for (int p = 0; p < n; p++) {
+        const int64_t first = valued_before(pieces[p].begin);
+        const int64_t size = valued_before(pieces[p].end) - first;
+        if (left < size) return static_cast<int64_t>(valued[first + left]);
+        left -= size;
+      }
+      return -2;
+    }
+    default:
+      throw InternalError("IGNORE NULLS on {}", w.name);
+  }
+}
+
 void ComputeValue(const BoundWindow& w, const WindowRun& run, const WindowArguments& args,
                   Vector& out) {
   std::vector<int64_t> source(run.count, -1);
   const Vector* fallback = nullptr;
   FrameCalculator frames(w, run, args);
   Piece pieces[3];
+  // IGNORE NULLS: the partition's rows with a value, in order; each function then searches
+  // them (binary search per frame piece) instead of the rows.
+  const Vector& values = *args.args[0];
+  std::vector<idx_t> valued;
   ForEachPartition(run, [&](idx_t ps, idx_t pe) {
     frames.SetPartition(ps, pe);
+    if (w.ignore_nulls) {
+      valued.clear();
+      for (idx_t r = ps; r < pe; r++) {
+        if (!values.IsNull(r)) valued.push_back(r);
+      }
+    }
+    // The number of valued rows before row r.
+    auto valued_before = [&](idx_t r) {
+      return static_cast<int64_t>(std::lower_bound(valued.begin(), valued.end(), r) -
+                                  valued.begin());
+    };
     for (idx_t i = ps; i < pe; i++) {
       CheckEvery(run, i);
+      if (w.ignore_nulls) {
+        source[i] = IgnoringNullsSource(w, args, frames, pieces, valued, valued_before, i);
+        continue;
+      }
       switch (w.function) {
         case WindowFunction::kLag:
         case WindowFunction::kLead: {
@@ -522,6 +602,91 @@ class FinalizeBatch {
   idx_t count_ = 0, first_ = 0;
 };
 
+/// The bytes that identify row `row`'s value for DISTINCT: a string's text, else the value's
+/// own bytes (-0.0 as 0.0).
+std::string_view DistinctKey(const Vector& v, idx_t row, double& zero) {
+  if (v.type().IsString()) return v.data<StringRef>()[row].view();
+  const size_t width = v.type().value_size();
+  const auto* at = reinterpret_cast<const char*>(v.data<uint8_t>()) + row * width;
+  if (v.type().physical() == PhysicalType::kDouble && v.data<double>()[row] == 0) {
+    zero = 0.0;
+    at = reinterpret_cast<const char*>(&zero);
+  }
+  return std::string_view(at, width);
+}
+
+/// count(DISTINCT x) OVER (...) and the other DISTINCT aggregates: each row's frame is read
+/// row by row and a value seen before in it is skipped. A frame that starts at the partition
+/// (UNBOUNDED PRECEDING) grows: one running state takes each value the first time it appears.
+/// Other frames are collected anew per row (time linear in the frame), unless a row's frame is
+/// its predecessor's.
+void ComputeDistinctAggregate(const BoundWindow& w, const WindowRun& run, const AggregateOp& op,
+                              const Vector* arg, FrameCalculator& frames, Vector& out,
+                              MemoryReservation& reservation, MemoryTracker* memory) {
+  auto arena = std::make_shared<StringArena>(memory);
+  FinalizeBatch batch(op, out, reservation, 1);
+  const idx_t width = out.type().value_size();
+  std::vector<int128_t> storage((op.state_size + 15) / 16 + 1);
+  auto* state = reinterpret_cast<uint8_t*>(storage.data());
+  std::unordered_set<std::string> seen;
+  size_t reserved = 0;  // the most keys held at once, counted against memory_limit
+  double zero = 0;
+  auto add = [&](idx_t r) {
+    if (arg[0].IsNull(r)) return;
+    const std::string_view key = DistinctKey(arg[0], r, zero);
+    if (!seen.emplace(key).second) return;
+    if (seen.size() > reserved) {
+      reserved = seen.size();
+      reservation.Add(static_cast<int64_t>(key.size() + 48));
+    }
+    op.update_range(state, arg, r, 1, *arena);
+  };
+  const bool running =
+      w.start == WindowBoundKind::kUnboundedPreceding && w.exclude == WindowExclude::kNoOthers;
+  Piece pieces[3], previous[3];
+  int previous_count = -1;
+  ForEachPartition(run, [&](idx_t ps, idx_t pe) {
+    frames.SetPartition(ps, pe);
+    std::memset(state, 0, op.state_size);
+    seen.clear();
+    previous_count = -1;
+    idx_t added = ps;
+    for (idx_t i = ps; i < pe; i++) {
+      CheckEvery(run, i);
+      const int n = running ? 0 : frames.Pieces(i, pieces);
+      bool same = i > ps;
+      if (running) {
+        const idx_t end = std::max(frames.End(i), ps);
+        same = same && end == added;
+        for (; added < end; added++)
+          add(added);
+      } else {
+        same = same && n == previous_count &&
+               std::equal(pieces, pieces + n, previous, [](const Piece& a, const Piece& b) {
+                 return a.begin == b.begin && a.end == b.end;
+               });
+        std::copy(pieces, pieces + n, previous);
+        previous_count = n;
+      }
+      if (same) {  // the predecessor's frame: its result
+        std::memcpy(out.raw_data() + i * width, out.raw_data() + (i - 1) * width, width);
+        out.validity().Set(i, !out.IsNull(i - 1));
+        continue;
+      }
+      if (!running) {
+        std::memset(state, 0, op.state_size);
+        seen.clear();
+        for (int p = 0; p < n; p++) {
+          for (idx_t r = pieces[p].begin; r < pieces[p].end; r++)
+            add(r);
+        }
+      }
+      std::memcpy(batch.Next(i), state, op.state_size);
+      batch.Flush();
+    }
+  });
+}
+
 void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowArguments& args,
                       Vector& out, MemoryReservation& reservation) {
   // The kernels take several inputs as consecutive vectors: references to the arguments.
@@ -537,6 +702,9 @@ void ComputeAggregate(const BoundWindow& w, const WindowRun& run, const WindowAr
   auto arena = std::make_shared<StringArena>(memory);
   const bool strings = out.type().IsString();
   FrameCalculator frames(w, run, args);
+  if (w.distinct) {
+    return ComputeDistinctAggregate(w, run, op, arg, frames, out, reservation, memory);
+  }
   if (w.start == WindowBoundKind::kUnboundedPreceding && w.exclude == WindowExclude::kNoOthers) {
     // Frames [partition start, end(i)) with end(i) never decreasing: one running state, copied
     // for each row (a string state is finalized at once: its bytes are overwritten later).

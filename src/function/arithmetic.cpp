@@ -1,12 +1,12 @@
 // Arithmetic operators + - * / % and unary - / +, for INTEGER, BIGINT, DECIMAL, DOUBLE and
 // the DATE / TIMESTAMP differences.
 //
-// Result types follow PostgreSQL (docs/types.md): INTEGER op INTEGER stays INTEGER (overflow is
-// an error, / truncates toward zero), DECIMAL + - keep max(s1, s2) fraction digits and one more
-// integer digit, * adds the scales, / gives a DECIMAL with at least 16 fraction digits (a static
-// form of PostgreSQL's 16 significant digits). DOUBLE only when an operand is DOUBLE. Division
-// or modulo by zero is an error for every type, DOUBLE included (as PostgreSQL does), rather
-// than inf / NaN. `//` is integer division (INTEGER and BIGINT only).
+// Result types (docs/types.md): INTEGER op INTEGER stays INTEGER (overflow is an error, /
+// truncates toward zero, as PostgreSQL), DECIMAL + - keep max(s1, s2) fraction digits and one
+// more integer digit, * adds the scales, % keeps the larger scale; DECIMAL / is DOUBLE (DuckDB).
+// REAL op INTEGER / DECIMAL is REAL, DOUBLE when an operand is DOUBLE. Division or modulo of
+// integers and DECIMALs by zero is NULL; DOUBLE and REAL give IEEE's inf / NaN (DuckDB).
+// `//` is integer division (INTEGER and BIGINT only).
 
 #include <cmath>
 
@@ -16,8 +16,16 @@ namespace shears {
 namespace function_internal {
 namespace {
 
-[[noreturn]] void ThrowDivisionByZero() {
-  throw OutOfRangeError("Division by zero");
+/// Division and modulo of exact numbers by zero give NULL, as DuckDB's `//` and `%` and
+/// SQLite's `/` do (PostgreSQL raises an error): the rows whose divisor `is_zero` become NULL.
+template <typename IsZero>
+void NullWhereZero(const Vector& divisor, idx_t count, Vector& result, IsZero is_zero) {
+  const bool all_valid = divisor.validity().AllValid();
+  for (idx_t i = 0; i < count; i++) {
+    if ((all_valid || divisor.validity().IsValid(i)) && is_zero(divisor, i)) {
+      result.validity().SetNull(i);
+    }
+  }
 }
 
 const char* OperationName(char op) {
@@ -93,7 +101,7 @@ ScalarKernel IntegerKernel(char op, LogicalType type) {
     case '/':
       return [type](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         BinaryLoop<T, T, T>(*args[0], *args[1], count, result, [&](T l, T r) -> T {
-          if (r == 0) ThrowDivisionByZero();
+          if (r == 0) return 0;  // NULL, below
           if (r == -1) {
             if (l == std::numeric_limits<T>::min()) {
               throw OutOfRangeError("Overflow in division of {} ({} / {})", type.ToString(), l, r);
@@ -102,13 +110,15 @@ ScalarKernel IntegerKernel(char op, LogicalType type) {
           }
           return l / r;
         });
+        NullWhereZero(*args[1], count, result,
+                      [](const Vector& v, idx_t i) { return v.data<T>()[i] == 0; });
       };
     default:  // '%': the sign follows the dividend, as in C and PostgreSQL
       return [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
-        BinaryLoop<T, T, T>(*args[0], *args[1], count, result, [](T l, T r) -> T {
-          if (r == 0) ThrowDivisionByZero();
-          return r == -1 ? 0 : l % r;
-        });
+        BinaryLoop<T, T, T>(*args[0], *args[1], count, result,
+                            [](T l, T r) -> T { return r == 0 || r == -1 ? 0 : l % r; });
+        NullWhereZero(*args[1], count, result,
+                      [](const Vector& v, idx_t i) { return v.data<T>()[i] == 0; });
       };
   }
 }
@@ -132,21 +142,15 @@ ScalarKernel DoubleKernel(char op) {
         BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
                                            [](double l, double r) { return l * r; });
       };
-    case '/':
+    case '/':  // IEEE: x / 0 is +-inf, 0 / 0 NaN (DuckDB)
       return [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
-                                           [](double l, double r) {
-                                             if (r == 0) ThrowDivisionByZero();
-                                             return l / r;
-                                           });
+                                           [](double l, double r) { return l / r; });
       };
-    default:
+    default:  // x % 0 is NaN (DuckDB)
       return [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         BinaryLoop<double, double, double>(*args[0], *args[1], count, result,
-                                           [](double l, double r) {
-                                             if (r == 0) ThrowDivisionByZero();
-                                             return std::fmod(l, r);
-                                           });
+                                           [](double l, double r) { return std::fmod(l, r); });
       };
   }
 }
@@ -263,7 +267,10 @@ ScalarKernel DecimalKernel(char op, DecimalOperands types) {
       return [=](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
         DecimalWideLoop(*args[0], *args[1], count, result, '%', types,
                         [=](int128_t l, int128_t r, int128_t* o) {
-                          if (r == 0) ThrowDivisionByZero();
+                          if (r == 0) {  // NULL, below
+                            *o = 0;
+                            return true;
+                          }
                           int128_t ls, rs;
                           if (__builtin_mul_overflow(l, left_factor, &ls) ||
                               __builtin_mul_overflow(r, right_factor, &rs)) {
@@ -272,74 +279,11 @@ ScalarKernel DecimalKernel(char op, DecimalOperands types) {
                           *o = ls % rs;
                           return true;
                         });
+        NullWhereZero(*args[1], count, result,
+                      [](const Vector& v, idx_t i) { return DecimalAt(v, i) == 0; });
       };
     }
   }
-}
-
-/// One row of DECIMAL division: round(l * 10^shift / r) half away from zero, false when the
-/// quotient reaches `limit` (10^precision). l and r are unscaled; shift >= 0.
-bool DivideDecimal(int128_t l, int128_t r, int shift, int128_t limit, int128_t* out) {
-  if (r == 0) ThrowDivisionByZero();
-  const bool negative = (l < 0) != (r < 0);
-  const uint128_t ul = l < 0 ? -static_cast<uint128_t>(l) : static_cast<uint128_t>(l);
-  const uint128_t ur = r < 0 ? -static_cast<uint128_t>(r) : static_cast<uint128_t>(r);
-  const uint128_t ulimit = static_cast<uint128_t>(limit);
-  uint128_t q, rem;
-  uint128_t scaled;
-  if (!__builtin_mul_overflow(ul, static_cast<uint128_t>(Pow10(shift)), &scaled)) {
-    q = scaled / ur;
-    rem = scaled % ur;
-  } else {
-    // Long division one digit at a time: the dividend times 10^shift does not fit 128 bits,
-    // but the quotient still may. rem < ur < 2^127, so rem + rem never wraps.
-    q = ul / ur;
-    rem = ul % ur;
-    for (int i = 0; i < shift; i++) {
-      if (q >= ulimit) return false;
-      uint128_t acc = 0;
-      unsigned digit = 0;
-      for (int k = 0; k < 10; k++) {  // acc = 10 * rem mod ur, digit = 10 * rem div ur
-        acc += rem;
-        if (acc >= ur) {
-          acc -= ur;
-          digit++;
-        }
-      }
-      q = q * 10 + digit;
-      rem = acc;
-    }
-  }
-  if (rem >= ur - rem) q++;  // half away from zero
-  if (q >= ulimit) return false;
-  *out = negative ? -static_cast<int128_t>(q) : static_cast<int128_t>(q);
-  return true;
-}
-
-ScalarKernel DecimalDivideKernel(DecimalOperands types) {
-  const int128_t limit = Pow10(types.result.precision());
-  const int shift = types.result.scale() - types.left.scale() + types.right.scale();
-  return [=](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
-    DecimalWideLoop(
-        *args[0], *args[1], count, result, '/', types,
-        [=](int128_t l, int128_t r, int128_t* o) { return DivideDecimal(l, r, shift, limit, o); });
-  };
-}
-
-/// DECIMAL(p1,s1) / DECIMAL(p2,s2): the quotient has up to (p1 - s1) + s2 integer digits and
-/// max(s1, s2, 16) fraction digits; past 38 digits the scale gives way down to
-/// max(min(scale, 6), 38 - integer digits), as SQL Server does, and a quotient that still does
-/// not fit is an overflow error.
-LogicalType DecimalQuotientType(const LogicalType& left, const LogicalType& right) {
-  constexpr int kMinScale = 16, kMinReducedScale = 6;
-  const int integer_digits = left.precision() - left.scale() + right.scale();
-  int scale = std::max({left.scale(), right.scale(), kMinScale});
-  if (integer_digits + scale > LogicalType::kMaxDecimalPrecision) {
-    scale = std::max(std::min(scale, kMinReducedScale),
-                     LogicalType::kMaxDecimalPrecision - integer_digits);
-  }
-  return LogicalType::Decimal(std::min(integer_digits + scale, LogicalType::kMaxDecimalPrecision),
-                              scale);
 }
 
 /// Resolves DECIMAL op DECIMAL, where INTEGER / BIGINT arguments count as DECIMAL(10,0) /
@@ -354,10 +298,6 @@ FunctionRegistry::Resolver DecimalResolver(char op) {
     const int p1 = left->precision(), s1 = left->scale();
     const int p2 = right->precision(), s2 = right->scale();
     LogicalType result;
-    if (op == '/') {
-      result = DecimalQuotientType(*left, *right);
-      return MakeBound({*left, *right}, result, DecimalDivideKernel({*left, *right, result}));
-    }
     if (op == '*') {
       if (s1 + s2 > LogicalType::kMaxDecimalPrecision) {
         throw BinderError("DECIMAL multiplication needs scale {} ({} * {}), more than {} digits",
@@ -449,7 +389,8 @@ void RegisterArithmeticFunctions(FunctionRegistry& registry) {
     // Registration order breaks ties between equally cheap overloads (e.g. NULL + NULL).
     RegisterFixed(registry, name, {integer, integer}, integer, IntegerKernel<int32_t>(op, integer));
     RegisterFixed(registry, name, {bigint, bigint}, bigint, IntegerKernel<int64_t>(op, bigint));
-    registry.Register(name, DecimalResolver(op), name + "(DECIMAL, DECIMAL)");
+    // DECIMAL / DECIMAL has no DECIMAL overload: it divides in DOUBLE, as DuckDB does.
+    if (op != '/') registry.Register(name, DecimalResolver(op), name + "(DECIMAL, DECIMAL)");
     RegisterFixed(registry, name, {LogicalType::Float(), LogicalType::Float()},
                   LogicalType::Float(), FloatKernel(op));
     RegisterFixed(registry, name, {dbl, dbl}, dbl, DoubleKernel(op));

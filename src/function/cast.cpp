@@ -147,17 +147,19 @@ DecimalParse ParseDecimalText(std::string_view text, int precision, int scale, i
 bool CanImplicitCast(const LogicalType& from, const LogicalType& to) {
   if (!from.valid() || from == to) return true;
   switch (from.id()) {
+    // Exact numbers widen to REAL as well as DOUBLE (DuckDB): REAL op INTEGER / DECIMAL is
+    // REAL, and `r = 66.4` compares in REAL, so it holds for r = CAST(66.4 AS REAL).
     case TypeId::kInteger:
-      return to.id() == TypeId::kBigint || to.id() == TypeId::kDouble ||
+      return to.id() == TypeId::kBigint || to.IsFloatingPoint() ||
              (to.id() == TypeId::kDecimal && to.precision() - to.scale() >= 10);
     case TypeId::kBigint:
-      return to.id() == TypeId::kDouble ||
+      return to.IsFloatingPoint() ||
              (to.id() == TypeId::kDecimal && to.precision() - to.scale() >= 19);
     case TypeId::kDecimal:
-      return to.id() == TypeId::kDouble ||
+      return to.IsFloatingPoint() ||
              (to.id() == TypeId::kDecimal && to.scale() >= from.scale() &&
               to.precision() - to.scale() >= from.precision() - from.scale());
-    case TypeId::kFloat:  // nothing widens to FLOAT implicitly: FLOAT op INTEGER is DOUBLE
+    case TypeId::kFloat:
       return to.id() == TypeId::kDouble;
     case TypeId::kDate:
       return to.id() == TypeId::kTimestamp;
@@ -170,7 +172,8 @@ std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b
   if (!a.valid()) return b;
   if (!b.valid() || a == b) return a;
   if (a.IsNumeric() && b.IsNumeric()) {
-    if (a.IsFloatingPoint() || b.IsFloatingPoint()) return LogicalType::Double();
+    if (a.id() == TypeId::kDouble || b.id() == TypeId::kDouble) return LogicalType::Double();
+    if (a.IsFloatingPoint() || b.IsFloatingPoint()) return LogicalType::Float();
     if (a.id() != TypeId::kDecimal && b.id() != TypeId::kDecimal) return LogicalType::Bigint();
     LogicalType da = *AsDecimal(a), db = *AsDecimal(b);
     int scale = std::max(da.scale(), db.scale());
@@ -200,6 +203,13 @@ bool CastExists(const LogicalType& from, const LogicalType& to) {
 // ---------------------------------------------------------------- vector casts
 
 namespace {
+
+/// DOUBLE -> integer rounds half to even, as PostgreSQL's and DuckDB's casts do (2.5 -> 2,
+/// 3.5 -> 4); written out rather than std::nearbyint, which follows the thread's rounding mode.
+double RoundHalfEven(double v) {
+  const double rounded = std::round(v);
+  return std::fabs(v - std::trunc(v)) == 0.5 ? 2.0 * std::round(v / 2.0) : rounded;
+}
 
 enum class CastStatus { kOk, kInvalid, kOverflow };
 
@@ -389,7 +399,7 @@ void DoubleToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       return;
     case TypeId::kInteger:
       CastLoop<double, int32_t>(in, out, count, try_cast, [](double v, int32_t* r) {
-        double rounded = std::round(v);  // half away from zero
+        double rounded = RoundHalfEven(v);
         if (!(rounded >= -2147483648.0 && rounded <= 2147483647.0)) {
           return CastStatus::kOverflow;  // also NaN
         }
@@ -399,7 +409,7 @@ void DoubleToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       return;
     case TypeId::kBigint:
       CastLoop<double, int64_t>(in, out, count, try_cast, [](double v, int64_t* r) {
-        double rounded = std::round(v);
+        double rounded = RoundHalfEven(v);
         if (!(rounded >= -9223372036854775808.0 && rounded < 9223372036854775808.0)) {
           return CastStatus::kOverflow;
         }

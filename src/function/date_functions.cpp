@@ -9,6 +9,7 @@
 // is whole seconds since 1970-01-01, rounded down (so negative before 1970). Years are
 // astronomical (year 0 is 1 BC).
 
+#include <cmath>
 #include <memory>
 
 #include "common/clock.h"
@@ -942,18 +943,33 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
     RegisterFixed(registry, name, {varchar, date}, bigint, ExtractKernel(false, name));
     RegisterFixed(registry, name, {varchar, timestamp}, bigint, ExtractKernel(true, name));
   }
-  RegisterFixed(registry, "date_trunc", {varchar, date}, timestamp, DateTruncKernel(false));
-  RegisterFixed(registry, "date_trunc", {varchar, timestamp}, timestamp, DateTruncKernel(true));
+  for (const char* name : {"date_trunc", "datetrunc"}) {
+    RegisterFixed(registry, name, {varchar, date}, timestamp, DateTruncKernel(false));
+    RegisterFixed(registry, name, {varchar, timestamp}, timestamp, DateTruncKernel(true));
+  }
 
   static const std::pair<const char*, Field> kShortcuts[] = {
-      {"year", Field::kYear},           {"quarter", Field::kQuarter},
-      {"month", Field::kMonth},         {"week", Field::kWeek},
-      {"weekofyear", Field::kWeek},     {"day", Field::kDay},
-      {"dayofmonth", Field::kDay},      {"dayofweek", Field::kDayOfWeek},
-      {"isodow", Field::kIsoDayOfWeek}, {"dayofyear", Field::kDayOfYear},
-      {"hour", Field::kHour},           {"minute", Field::kMinute},
-      {"second", Field::kSecond},       {"isoyear", Field::kIsoYear},
+      {"year", Field::kYear},
+      {"quarter", Field::kQuarter},
+      {"month", Field::kMonth},
+      {"week", Field::kWeek},
+      {"weekofyear", Field::kWeek},
+      {"day", Field::kDay},
+      {"dayofmonth", Field::kDay},
+      {"dayofweek", Field::kDayOfWeek},
+      {"isodow", Field::kIsoDayOfWeek},
+      {"dayofyear", Field::kDayOfYear},
+      {"hour", Field::kHour},
+      {"minute", Field::kMinute},
+      {"second", Field::kSecond},
+      {"isoyear", Field::kIsoYear},
       {"epoch", Field::kEpoch},
+      {"weekday", Field::kDayOfWeek},
+      {"millisecond", Field::kMillisecond},
+      {"microsecond", Field::kMicrosecond},
+      {"decade", Field::kDecade},
+      {"century", Field::kCentury},
+      {"millennium", Field::kMillennium},
   };
   for (const auto& [name, field] : kShortcuts) {
     RegisterFixed(registry, name, {date}, bigint, FixedFieldKernel(false, field));
@@ -1008,7 +1024,72 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                     return LastDay(FloorDiv(ts, kMicrosPerDay));
                   });
                 });
+  // yearweek: the ISO year * 100 + the ISO week (DuckDB).
+  for (const LogicalType& type : {date, timestamp}) {
+    const bool ts = type == timestamp;
+    ScalarKernel iso_year = FixedFieldKernel(ts, Field::kIsoYear);
+    ScalarKernel iso_week = FixedFieldKernel(ts, Field::kWeek);
+    RegisterFixed(registry, "yearweek", {type}, bigint,
+                  [iso_year, iso_week](const Args& args, idx_t count, Vector& result) {
+                    Vector week(LogicalType::Bigint(), count);
+                    iso_year(args, count, result);
+                    iso_week(args, count, week);
+                    int64_t* out = result.data<int64_t>();
+                    for (idx_t row = 0; row < count; row++)
+                      out[row] = out[row] * 100 + week.data<int64_t>()[row];
+                  });
+  }
+  // epoch_ms(TIMESTAMP) is milliseconds since 1970, epoch_ms(BIGINT) the TIMESTAMP of so many
+  // milliseconds (DuckDB); to_timestamp(seconds) likewise (PostgreSQL, DuckDB; UTC).
+  RegisterFixed(registry, "epoch_ms", {timestamp}, bigint,
+                [](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<int64_t, int64_t>(*args[0], count, result,
+                                              [](int64_t us) { return FloorDiv(us, 1000); });
+                });
+  RegisterFixed(registry, "epoch_ms", {bigint}, timestamp,
+                [](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<int64_t, int64_t>(*args[0], count, result, [](int64_t ms) {
+                    int64_t us;
+                    if (__builtin_mul_overflow(ms, int64_t{1000}, &us)) {
+                      throw OutOfRangeError("epoch_ms({}) is out of the TIMESTAMP range", ms);
+                    }
+                    return us;
+                  });
+                });
+  RegisterFixed(registry, "to_timestamp", {LogicalType::Double()}, timestamp,
+                [](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<double, int64_t>(*args[0], count, result, [](double seconds) {
+                    const double us = std::round(seconds * 1e6);
+                    if (!(us >= -9.2e18 && us <= 9.2e18)) {
+                      throw OutOfRangeError("to_timestamp({}) is out of the TIMESTAMP range",
+                                            seconds);
+                    }
+                    return static_cast<int64_t>(us);
+                  });
+                });
+  // make_timestamp(year, month, day, hour, minute, seconds) (DuckDB, PostgreSQL).
+  RegisterFixed(registry, "make_timestamp",
+                {bigint, bigint, bigint, bigint, bigint, LogicalType::Double()}, timestamp,
+                [](const Args& args, idx_t count, Vector& result) {
+                  int64_t* out = result.data<int64_t>();
+                  ForEachValidRow(args, count, result, [&](idx_t row) {
+                    const int64_t days =
+                        MakeDate(args[0]->data<int64_t>()[row], args[1]->data<int64_t>()[row],
+                                 args[2]->data<int64_t>()[row]);
+                    const int64_t hour = args[3]->data<int64_t>()[row];
+                    const int64_t minute = args[4]->data<int64_t>()[row];
+                    const double seconds = args[5]->data<double>()[row];
+                    if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || !(seconds >= 0) ||
+                        !(seconds < 60)) {
+                      throw OutOfRangeError("make_timestamp: time {}:{}:{} is out of range", hour,
+                                            minute, seconds);
+                    }
+                    out[row] = days * kMicrosPerDay + (hour * 3600 + minute * 60) * 1000000 +
+                               static_cast<int64_t>(std::round(seconds * 1e6));
+                  });
+                });
   registry.Register("current_date", CurrentTimeResolver(true), "current_date()");
+  registry.Register("today", CurrentTimeResolver(true), "today()");
   for (const char* name : {"current_timestamp", "now"}) {
     registry.Register(name, CurrentTimeResolver(false), std::string(name) + "()");
   }

@@ -16,7 +16,7 @@ namespace shears {
 
 /// Inputs of a kernel: `count` rows, one vector per argument (already cast to the signature's
 /// argument types). A kernel writes `count` results into `result` (values and validity; the
-/// validity starts all-valid) and may throw OutOfRangeError (overflow, division by zero,
+/// validity starts all-valid) and may throw OutOfRangeError (overflow,
 /// bad cast) naming the value. Kernels handle NULL inputs themselves (a null_propagating kernel
 /// writes NULL where an argument is NULL and never raises an error for such a row), so the
 /// executor may pass rows with NULLs.
@@ -70,7 +70,7 @@ Value EvaluateScalar(const BoundScalarFunction& function, const std::vector<Valu
 // ---- casts ----
 
 /// Whether `from` converts to `to` implicitly (in function resolution and comparisons):
-/// INTEGER -> BIGINT -> DECIMAL -> DOUBLE widening, DATE -> TIMESTAMP, NULL -> anything,
+/// INTEGER -> BIGINT -> DECIMAL -> REAL -> DOUBLE widening, DATE -> TIMESTAMP, NULL -> anything,
 /// VARCHAR literal -> the other side's type is decided by the binder, not here.
 bool CanImplicitCast(const LogicalType& from, const LogicalType& to);
 /// The common type both sides of a comparison / UNION / CASE branches are cast to; nullopt

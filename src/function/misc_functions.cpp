@@ -5,9 +5,12 @@
 #include <xxhash.h>
 
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <type_traits>
+#include <utility>
 
 #include "function/function_internal.h"
 
@@ -501,6 +504,154 @@ std::optional<BoundScalarFunction> ResolveHash(const std::vector<LogicalType>& a
       /*null_propagating=*/false);
 }
 
+// ---------------------------------------------------------------- more math
+
+double CheckedInverseTrig(double x, double (*fn)(double), const char* name) {
+  if (x < -1 || x > 1)
+    throw OutOfRangeError("{}({}) is out of range [-1, 1]", name, FormatDouble(x));
+  return fn(x);
+}
+
+template <typename T>
+T Gcd(T a, T b) {
+  // On magnitudes as unsigned values: gcd(INT64_MIN, 0) is 2^63, which does not fit.
+  using U = std::make_unsigned_t<T>;
+  U x = a < 0 ? U(0) - U(a) : U(a), y = b < 0 ? U(0) - U(b) : U(b);
+  while (y != 0)
+    x = std::exchange(y, x % y);
+  if (x > static_cast<U>(std::numeric_limits<T>::max())) {
+    throw OutOfRangeError("Overflow in gcd({}, {})", a, b);
+  }
+  return static_cast<T>(x);
+}
+
+template <typename T>
+T Lcm(T a, T b) {
+  if (a == 0 || b == 0) return 0;
+  T product;
+  if (__builtin_mul_overflow(a / Gcd(a, b), b, &product) ||
+      product == std::numeric_limits<T>::min()) {
+    throw OutOfRangeError("Overflow in lcm({}, {})", a, b);
+  }
+  return product < 0 ? -product : product;
+}
+
+template <typename T>
+void RegisterIntegerPair(FunctionRegistry& registry, const char* name, const LogicalType& type,
+                         T (*fn)(T, T)) {
+  RegisterFixed(registry, name, {type, type}, type,
+                [fn](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<T, T, T>(*args[0], *args[1], count, result, fn);
+                });
+}
+
+/// Bitwise operators on INTEGER and BIGINT (PostgreSQL's and DuckDB's): & | # (xor) << >> and
+/// the prefix ~. A shift by a negative count or by the width or more is an error.
+template <typename T>
+void RegisterBitwise(FunctionRegistry& registry, const LogicalType& type) {
+  RegisterIntegerPair<T>(registry, "&", type, [](T a, T b) -> T { return a & b; });
+  RegisterIntegerPair<T>(registry, "|", type, [](T a, T b) -> T { return a | b; });
+  for (const char* name : {"#", "xor"}) {
+    RegisterIntegerPair<T>(registry, name, type, [](T a, T b) -> T { return a ^ b; });
+  }
+  constexpr T kBits = sizeof(T) * 8;
+  RegisterIntegerPair<T>(registry, "<<", type, [](T a, T b) -> T {
+    if (b < 0 || b >= kBits) throw OutOfRangeError("shift by {} is out of range", b);
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(a) << b);
+  });
+  RegisterIntegerPair<T>(registry, ">>", type, [](T a, T b) -> T {
+    if (b < 0 || b >= kBits) throw OutOfRangeError("shift by {} is out of range", b);
+    return a >> b;
+  });
+  RegisterFixed(registry, "~", {type}, type, [](const Args& args, idx_t count, Vector& result) {
+    UnaryLoop<T, T>(*args[0], count, result, [](T v) -> T { return ~v; });
+  });
+  RegisterFixed(registry, "bit_count", {type}, kInteger,
+                [](const Args& args, idx_t count, Vector& result) {
+                  UnaryLoop<T, int32_t>(*args[0], count, result, [](T v) {
+                    return std::popcount(static_cast<std::make_unsigned_t<T>>(v));
+                  });
+                });
+}
+
+void RegisterMoreMath(FunctionRegistry& registry) {
+  RegisterFixed(registry, "sin", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::sin(x); }));
+  RegisterFixed(registry, "cos", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::cos(x); }));
+  RegisterFixed(registry, "tan", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::tan(x); }));
+  RegisterFixed(registry, "cot", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return 1.0 / std::tan(x); }));
+  RegisterFixed(registry, "asin", {kDouble}, kDouble, DoubleFunction([](double x) {
+                  return CheckedInverseTrig(
+                      x, [](double v) { return std::asin(v); }, "asin");
+                }));
+  RegisterFixed(registry, "acos", {kDouble}, kDouble, DoubleFunction([](double x) {
+                  return CheckedInverseTrig(
+                      x, [](double v) { return std::acos(v); }, "acos");
+                }));
+  RegisterFixed(registry, "atan", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return std::atan(x); }));
+  RegisterFixed(registry, "atan2", {kDouble, kDouble}, kDouble,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, double, double>(
+                      *args[0], *args[1], count, result,
+                      [](double y, double x) { return std::atan2(y, x); });
+                });
+  RegisterFixed(registry, "degrees", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return x * (180.0 / std::numbers::pi); }));
+  RegisterFixed(registry, "radians", {kDouble}, kDouble,
+                DoubleFunction([](double x) { return x * (std::numbers::pi / 180.0); }));
+  // log(b, x): the logarithm of x to base b (PostgreSQL, DuckDB).
+  RegisterFixed(registry, "log", {kDouble, kDouble}, kDouble,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, double, double>(
+                      *args[0], *args[1], count, result, [](double base, double x) {
+                        if (base <= 0 || base == 1) {
+                          throw OutOfRangeError("cannot take logarithm to base {}",
+                                                FormatDouble(base));
+                        }
+                        return CheckedLog<LogBase::kE>(x) / std::log(base);
+                      });
+                });
+  // even(x): rounded away from zero to the next even integer (DuckDB).
+  RegisterFixed(registry, "even", {kDouble}, kDouble, DoubleFunction([](double x) {
+                  const double up = x < 0 ? std::floor(x) : std::ceil(x);
+                  return std::fmod(up, 2.0) == 0 ? up : up + (x < 0 ? -1 : 1);
+                }));
+  const LogicalType boolean = LogicalType::Boolean();
+  for (const auto& [name, test] :
+       {std::pair<const char*, bool (*)(double)>{"isnan", [](double x) { return std::isnan(x); }},
+        {"isinf", [](double x) { return std::isinf(x); }},
+        {"isfinite", [](double x) { return std::isfinite(x); }},
+        {"signbit", [](double x) { return std::signbit(x); }}}) {
+    RegisterFixed(registry, name, {kDouble}, boolean,
+                  [test](const Args& args, idx_t count, Vector& result) {
+                    UnaryLoop<double, uint8_t>(*args[0], count, result,
+                                               [test](double x) -> uint8_t { return test(x); });
+                  });
+  }
+  RegisterIntegerPair<int32_t>(registry, "gcd", kInteger, Gcd<int32_t>);
+  RegisterIntegerPair<int64_t>(registry, "gcd", kBigint, Gcd<int64_t>);
+  RegisterIntegerPair<int32_t>(registry, "lcm", kInteger, Lcm<int32_t>);
+  RegisterIntegerPair<int64_t>(registry, "lcm", kBigint, Lcm<int64_t>);
+  // factorial(n) as DECIMAL(38,0): up to 33! (DuckDB's HUGEINT reaches the same).
+  RegisterFixed(registry, "factorial", {kInteger}, LogicalType::Decimal(38, 0),
+                [](const Args& args, idx_t count, Vector& result) {
+                  ForEachValidRow(args, count, result, [&](idx_t row) {
+                    const int32_t n = args[0]->data<int32_t>()[row];
+                    if (n > 33) throw OutOfRangeError("Overflow in factorial({})", n);
+                    int128_t f = 1;
+                    for (int32_t i = 2; i <= n; i++)
+                      f *= i;
+                    StoreDecimal(result, row, f);
+                  });
+                });
+  RegisterBitwise<int32_t>(registry, kInteger);
+  RegisterBitwise<int64_t>(registry, kBigint);
+}
+
 /// md5 / sha256 of VARCHAR or BLOB bytes as lower-case hex (PostgreSQL's and DuckDB's form),
 /// with OpenSSL's libcrypto.
 ScalarKernel DigestKernel(const EVP_MD* (*algorithm)()) {
@@ -555,10 +706,13 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
     std::fill_n(result.data<double>(), count, std::numbers::pi);
   });
 
+  RegisterMoreMath(registry);
+
   registry.Register("hash", ResolveHash, "hash(ANY, ...)");
   for (const LogicalType& type : {LogicalType::Varchar(), LogicalType::Blob()}) {
     RegisterFixed(registry, "md5", {type}, LogicalType::Varchar(), DigestKernel(EVP_md5));
     RegisterFixed(registry, "sha256", {type}, LogicalType::Varchar(), DigestKernel(EVP_sha256));
+    RegisterFixed(registry, "sha1", {type}, LogicalType::Varchar(), DigestKernel(EVP_sha1));
   }
   for (const char* name : {"random", "rand"}) {
     registry.Register(

@@ -11,6 +11,7 @@
 
 #include <re2/re2.h>
 
+#include <cctype>
 #include <mutex>
 
 #include "function/function_internal.h"
@@ -162,6 +163,10 @@ void Matches(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Ve
   result.data<uint8_t>()[row] = RE2::PartialMatch(StringArg(args, 0, row), re);
 }
 
+void FullMatches(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Vector& result) {
+  result.data<uint8_t>()[row] = RE2::FullMatch(StringArg(args, 0, row), re);
+}
+
 void NotMatches(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Vector& result) {
   result.data<uint8_t>()[row] = !RE2::PartialMatch(StringArg(args, 0, row), re);
 }
@@ -200,13 +205,140 @@ void Extract(const Args& args, idx_t row, const RE2& re, const RegexOptions&, Ve
   result.data<StringRef>()[row] = result.AddString(value);
 }
 
+/// SIMILAR TO's pattern as an RE2 expression matching the whole string: % is .*, _ is ., the
+/// escape character (default \) makes the next character literal, | * + ? {m,n} ( ) [...]
+/// keep their regular-expression meaning, every other character is literal (PostgreSQL's
+/// similar_to_escape).
+std::string SimilarToRegex(std::string_view pattern, std::string_view escape) {
+  if (escape.size() > 1) {
+    throw InvalidInputError("invalid escape string '{}': it must be one character or empty",
+                            escape);
+  }
+  std::string out = "(?s)^(?:";  // . matches newlines, as in PostgreSQL
+  bool in_class = false, in_brace = false;
+  for (size_t i = 0; i < pattern.size(); i++) {
+    const char c = pattern[i];
+    if (!escape.empty() && c == escape[0]) {
+      if (i + 1 == pattern.size()) {
+        throw InvalidInputError("SIMILAR TO pattern '{}' ends with the escape character", pattern);
+      }
+      const char next = pattern[++i];
+      if (!std::isalnum(static_cast<unsigned char>(next))) out += '\\';
+      out += next;
+      continue;
+    }
+    if (in_class) {
+      if (c == ']') in_class = false;
+      if (c == '\\') out += '\\';
+      out += c;
+      continue;
+    }
+    switch (c) {
+      case '%':
+        out += ".*";
+        break;
+      case '_':
+        out += '.';
+        break;
+      case '[':
+        in_class = true;
+        out += c;
+        break;
+      case '|':
+      case '*':
+      case '+':
+      case '?':
+      case '{':
+        in_brace = true;
+        out += c;
+        break;
+      case '}':
+        in_brace = false;
+        out += c;
+        break;
+      case ',':  // of a {m,n} repeat; elsewhere itself
+        out += in_brace ? "," : "\\,";
+        break;
+      case '(':
+      case ')':
+        out += c;
+        break;
+      default:
+        if (!std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) {
+          out += '\\';
+        }
+        out += c;
+    }
+  }
+  return out + ")$";
+}
+
+/// A GLOB pattern (SQLite's, DuckDB's) as an RE2 expression matching the whole string: * is
+/// any text, ? one character, [abc] / [a-z] / [!abc] a class; everything else is itself.
+std::string GlobToRegex(std::string_view pattern) {
+  std::string out = "(?s)^";
+  for (size_t i = 0; i < pattern.size(); i++) {
+    const char c = pattern[i];
+    if (c == '*') {
+      out += ".*";
+    } else if (c == '?') {
+      out += '.';
+    } else if (c == '[' && pattern.find(']', i + 2) != std::string_view::npos) {
+      size_t end = pattern.find(']', i + 2);
+      out += '[';
+      size_t k = i + 1;
+      if (pattern[k] == '!' || pattern[k] == '^') {
+        out += '^';
+        k++;
+      }
+      for (; k < end; k++) {
+        if (pattern[k] == '\\' || pattern[k] == '[' || (pattern[k] == '^' && k > i + 1))
+          out += '\\';
+        out += pattern[k];
+      }
+      out += ']';
+      i = end;
+    } else {
+      if (!std::isalnum(static_cast<unsigned char>(c)) && static_cast<unsigned char>(c) < 0x80) {
+        out += '\\';
+      }
+      out += c;
+    }
+  }
+  return out + "$";
+}
+
 }  // namespace
 
 void RegisterRegexpFunctions(FunctionRegistry& registry) {
+  RegisterFixed(registry, "glob_to_regex", {LogicalType::Varchar()}, LogicalType::Varchar(),
+                [](const Args& args, idx_t count, Vector& result) {
+                  StringRef* out = result.data<StringRef>();
+                  ForEachValidRow(args, count, result, [&](idx_t row) {
+                    out[row] = result.AddString(GlobToRegex(StringArg(args, 0, row)));
+                  });
+                });
+  const LogicalType text = LogicalType::Varchar();
+  for (size_t n : {1, 2}) {
+    std::vector<LogicalType> params(n, text);
+    RegisterFixed(registry, "similar_to_escape", params, text,
+                  [](const Args& args, idx_t count, Vector& result) {
+                    StringRef* out = result.data<StringRef>();
+                    ForEachValidRow(args, count, result, [&](idx_t row) {
+                      const std::string regex =
+                          SimilarToRegex(StringArg(args, 0, row),
+                                         args.size() > 1 ? StringArg(args, 1, row) : "\\");
+                      out[row] = result.AddString(regex);
+                    });
+                  });
+  }
   const LogicalType varchar = LogicalType::Varchar(), boolean = LogicalType::Boolean();
   constexpr size_t kNoOptions = ~size_t{0};
   RegisterRegex(registry, "regexp_matches", {varchar, varchar, varchar}, 2, boolean,
                 [](size_t) { return RegexKernel(2, false, "regexp_matches", {}, Matches); });
+  // regexp_full_match: the pattern matches the whole string (DuckDB).
+  RegisterRegex(registry, "regexp_full_match", {varchar, varchar, varchar}, 2, boolean,
+                [](size_t) { return RegexKernel(2, false, "regexp_full_match", {}, FullMatches); });
   RegisterRegex(registry, "regexp_replace", {varchar, varchar, varchar, varchar}, 3, varchar,
                 [](size_t) { return RegexKernel(3, true, "regexp_replace", {}, Replace); });
   RegisterRegex(

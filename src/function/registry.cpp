@@ -206,7 +206,13 @@ static int NumericRank(TypeId id) {
 
 int ConversionCost(const LogicalType& from, const LogicalType& to) {
   if (!from.valid() || from == to) return 0;
-  if (from.id() == TypeId::kFloat && to.id() == TypeId::kDouble) return 1;
+  // REAL sits between DECIMAL and DOUBLE (DuckDB's order), but an exact number prefers DOUBLE
+  // to REAL, and REAL -> DOUBLE costs 2: REAL op INTEGER / DECIMAL stays REAL, while DECIMAL /
+  // INTEGER (no DECIMAL overload) divides in DOUBLE, not REAL.
+  if (from.id() == TypeId::kFloat && to.id() == TypeId::kDouble) return 2;
+  if (to.id() == TypeId::kFloat && NumericRank(from.id()) > 0) {
+    return ConversionCost(from, LogicalType::Double()) + 1;
+  }
   int from_rank = NumericRank(from.id()), to_rank = NumericRank(to.id());
   if (from_rank > 0 && to_rank > 0 && to_rank >= from_rank) {
     return to_rank == from_rank ? 1 : to_rank - from_rank;

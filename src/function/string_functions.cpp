@@ -3,7 +3,9 @@
 // vector's string heap.
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
+#include <vector>
 
 #include "function/function_internal.h"
 
@@ -403,6 +405,153 @@ std::string_view Chr(int32_t cp, std::string& buffer) {
   return buffer;
 }
 
+/// The code points of `s`, each as its UTF-8 bytes.
+std::vector<std::string_view> CodePoints(std::string_view s) {
+  std::vector<std::string_view> out;
+  for (size_t pos = 0; pos < s.size();) {
+    const size_t len =
+        std::min<size_t>(Utf8SequenceLength(static_cast<unsigned char>(s[pos])), s.size() - pos);
+    out.push_back(s.substr(pos, len));
+    pos += len;
+  }
+  return out;
+}
+
+/// translate(s, from, to): each code point of s found in `from` becomes the one at the same
+/// place in `to`, or is dropped when `to` is shorter (PostgreSQL, DuckDB).
+std::string_view Translate(std::string_view s, std::string_view from, std::string_view to,
+                           std::string& buffer) {
+  const std::vector<std::string_view> from_chars = CodePoints(from), to_chars = CodePoints(to);
+  buffer.clear();
+  for (std::string_view c : CodePoints(s)) {
+    auto at = std::find(from_chars.begin(), from_chars.end(), c);
+    if (at == from_chars.end()) {
+      buffer.append(c);
+    } else if (static_cast<size_t>(at - from_chars.begin()) < to_chars.size()) {
+      buffer.append(to_chars[at - from_chars.begin()]);
+    }
+  }
+  return buffer;
+}
+
+/// initcap: the first letter of each word upper case, the others lower case; words are runs
+/// of letters and digits (PostgreSQL).
+std::string_view Initcap(std::string_view s, std::string& buffer) {
+  buffer.clear();
+  bool in_word = false;
+  std::string mapped;
+  for (std::string_view c : CodePoints(s)) {
+    const unsigned char b = static_cast<unsigned char>(c[0]);
+    const bool word_char = c.size() > 1 || std::isalnum(b);
+    mapped.clear();
+    if (in_word) {
+      Utf8Lower(c, &mapped);
+    } else {
+      Utf8Upper(c, &mapped);
+    }
+    buffer.append(mapped);
+    in_word = word_char;
+  }
+  return buffer;
+}
+
+/// Levenshtein distance over code points: insertions, deletions and substitutions.
+int64_t Levenshtein(std::string_view a, std::string_view b) {
+  const std::vector<std::string_view> x = CodePoints(a), y = CodePoints(b);
+  std::vector<int64_t> row(y.size() + 1);
+  for (size_t j = 0; j <= y.size(); j++)
+    row[j] = static_cast<int64_t>(j);
+  for (size_t i = 1; i <= x.size(); i++) {
+    int64_t diagonal = row[0];
+    row[0] = static_cast<int64_t>(i);
+    for (size_t j = 1; j <= y.size(); j++) {
+      const int64_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (x[i - 1] == y[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[y.size()];
+}
+
+int64_t Hamming(std::string_view a, std::string_view b) {
+  const std::vector<std::string_view> x = CodePoints(a), y = CodePoints(b);
+  if (x.size() != y.size()) {
+    throw InvalidInputError("hamming: the strings must have the same length ({} and {})", x.size(),
+                            y.size());
+  }
+  int64_t distance = 0;
+  for (size_t i = 0; i < x.size(); i++)
+    distance += x[i] != y[i];
+  return distance;
+}
+
+constexpr char kBase64Chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string_view ToBase64(std::string_view in, std::string& buffer) {
+  buffer.clear();
+  for (size_t i = 0; i < in.size(); i += 3) {
+    uint32_t n = static_cast<unsigned char>(in[i]) << 16;
+    if (i + 1 < in.size()) n |= static_cast<unsigned char>(in[i + 1]) << 8;
+    if (i + 2 < in.size()) n |= static_cast<unsigned char>(in[i + 2]);
+    buffer.push_back(kBase64Chars[(n >> 18) & 63]);
+    buffer.push_back(kBase64Chars[(n >> 12) & 63]);
+    buffer.push_back(i + 1 < in.size() ? kBase64Chars[(n >> 6) & 63] : '=');
+    buffer.push_back(i + 2 < in.size() ? kBase64Chars[n & 63] : '=');
+  }
+  return buffer;
+}
+
+std::string_view FromBase64(std::string_view in, std::string& buffer) {
+  auto value = [&](char c) -> int {
+    const char* at = std::strchr(kBase64Chars, c);
+    if (c == '\0' || at == nullptr) {
+      throw InvalidInputError("Could not decode string '{}' as base64", in);
+    }
+    return static_cast<int>(at - kBase64Chars);
+  };
+  if (in.size() % 4 != 0) throw InvalidInputError("Could not decode string '{}' as base64", in);
+  buffer.clear();
+  for (size_t i = 0; i < in.size(); i += 4) {
+    const int pad = (in[i + 3] == '=') + (in[i + 2] == '=' && in[i + 3] == '=');
+    if (pad > 0 && i + 4 != in.size()) {
+      throw InvalidInputError("Could not decode string '{}' as base64", in);
+    }
+    uint32_t n = (value(in[i]) << 18) | (value(in[i + 1]) << 12);
+    if (pad < 2) n |= value(in[i + 2]) << 6;
+    if (pad < 1) n |= value(in[i + 3]);
+    buffer.push_back(static_cast<char>(n >> 16));
+    if (pad < 2) buffer.push_back(static_cast<char>((n >> 8) & 255));
+    if (pad < 1) buffer.push_back(static_cast<char>(n & 255));
+  }
+  return buffer;
+}
+
+/// Upper-case hex of bytes (DuckDB's hex / to_hex).
+std::string_view HexOfBytes(std::string_view in, std::string& buffer) {
+  static constexpr char kHex[] = "0123456789ABCDEF";
+  buffer.clear();
+  for (char c : in) {
+    buffer.push_back(kHex[static_cast<unsigned char>(c) >> 4]);
+    buffer.push_back(kHex[static_cast<unsigned char>(c) & 15]);
+  }
+  return buffer;
+}
+
+std::string_view Unhex(std::string_view in, std::string& buffer) {
+  auto digit = [&](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw InvalidInputError("Could not decode string '{}' as hexadecimal", in);
+  };
+  buffer.clear();
+  size_t i = 0;
+  if (in.size() % 2 != 0) buffer.push_back(static_cast<char>(digit(in[i++])));
+  for (; i < in.size(); i += 2)
+    buffer.push_back(static_cast<char>(digit(in[i]) * 16 + digit(in[i + 1])));
+  return buffer;
+}
+
 ScalarKernel ByteLengthKernel() {
   return ValueKernel<int64_t>(
       [](const Args& a, idx_t row) { return static_cast<int64_t>(StrAt(*a[0], row).len); });
@@ -527,6 +676,70 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
   RegisterFixed(registry, "ascii", {kVarchar}, LogicalType::Integer(),
                 ValueKernel<int32_t>(
                     [](const Args& a, idx_t row) { return Ascii(StrAt(*a[0], row).view()); }));
+  RegisterFixed(registry, "strlen", {kVarchar}, kBigint, ByteLengthKernel());
+  RegisterFixed(registry, "bit_length", {kVarchar}, kBigint,
+                ValueKernel<int64_t>([](const Args& a, idx_t row) {
+                  return static_cast<int64_t>(StrAt(*a[0], row).len) * 8;
+                }));
+  // unicode / ord: the first code point, -1 for the empty string (DuckDB).
+  for (const char* name : {"unicode", "ord"}) {
+    RegisterFixed(registry, name, {kVarchar}, LogicalType::Integer(),
+                  ValueKernel<int32_t>([](const Args& a, idx_t row) {
+                    std::string_view s = StrAt(*a[0], row).view();
+                    return s.empty() ? -1 : Ascii(s);
+                  }));
+  }
+  RegisterFixed(registry, "translate", {kVarchar, kVarchar, kVarchar}, kVarchar,
+                StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                  return Translate(StrAt(*a[0], row).view(), StrAt(*a[1], row).view(),
+                                   StrAt(*a[2], row).view(), buf);
+                }));
+  RegisterFixed(registry, "initcap", {kVarchar}, kVarchar,
+                StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                  return Initcap(StrAt(*a[0], row).view(), buf);
+                }));
+  for (const char* name : {"levenshtein", "editdist3"}) {
+    RegisterFixed(registry, name, {kVarchar, kVarchar}, kBigint,
+                  ValueKernel<int64_t>([](const Args& a, idx_t row) {
+                    return Levenshtein(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
+                  }));
+  }
+  for (const char* name : {"hamming", "mismatches"}) {
+    RegisterFixed(registry, name, {kVarchar, kVarchar}, kBigint,
+                  ValueKernel<int64_t>([](const Args& a, idx_t row) {
+                    return Hamming(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
+                  }));
+  }
+  const LogicalType blob = LogicalType::Blob();
+  for (const char* name : {"to_base64", "base64"}) {
+    RegisterFixed(registry, name, {blob}, kVarchar,
+                  StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                    return ToBase64(StrAt(*a[0], row).view(), buf);
+                  }));
+  }
+  RegisterFixed(registry, "from_base64", {kVarchar}, blob,
+                StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                  return FromBase64(StrAt(*a[0], row).view(), buf);
+                }));
+  for (const char* name : {"hex", "to_hex"}) {
+    for (const LogicalType& type : {kVarchar, blob}) {
+      RegisterFixed(registry, name, {type}, kVarchar,
+                    StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                      return HexOfBytes(StrAt(*a[0], row).view(), buf);
+                    }));
+    }
+    RegisterFixed(registry, name, {kBigint}, kVarchar,
+                  StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                    buf = fmt::format("{:X}", static_cast<uint64_t>(a[0]->data<int64_t>()[row]));
+                    return std::string_view(buf);
+                  }));
+  }
+  for (const char* name : {"unhex", "from_hex"}) {
+    RegisterFixed(registry, name, {kVarchar}, blob,
+                  StringKernel([](const Args& a, idx_t row, std::string& buf) {
+                    return Unhex(StrAt(*a[0], row).view(), buf);
+                  }));
+  }
   RegisterFixed(registry, "chr", {LogicalType::Integer()}, kVarchar,
                 StringKernel([](const Args& a, idx_t row, std::string& buf) {
                   return Chr(a[0]->data<int32_t>()[row], buf);

@@ -137,7 +137,21 @@ std::string ColumnRefExpr::ToString() const {
 }
 
 std::string StarExpr::ToString() const {
-  return relation.empty() ? "*" : relation + ".*";
+  std::string out = relation.empty() ? "*" : relation + ".*";
+  if (!exclude.empty()) {
+    out += " EXCLUDE (";
+    for (size_t i = 0; i < exclude.size(); i++)
+      out += (i ? ", " : "") + exclude[i];
+    out += ")";
+  }
+  if (!replace.empty()) {
+    out += " REPLACE (";
+    for (size_t i = 0; i < replace.size(); i++) {
+      out += (i ? ", " : "") + replace[i].second->ToString() + " AS " + replace[i].first;
+    }
+    out += ")";
+  }
+  return out;
 }
 
 std::string ConstantExpr::ToString() const {
@@ -222,7 +236,8 @@ std::string FunctionExpr::CallText() const {
     return name + "(" + JoinExprs(args) + ") WITHIN GROUP (ORDER BY " + OrderByList(order_by) + ")";
   }
   return name + "(" + (distinct ? "DISTINCT " : "") + JoinExprs(args) +
-         (order_by.empty() ? "" : " ORDER BY " + OrderByList(order_by)) + ")";
+         (order_by.empty() ? "" : " ORDER BY " + OrderByList(order_by)) +
+         (ignore_nulls ? " IGNORE NULLS" : "") + ")";
 }
 
 std::string TypeName::ToString() const {
@@ -403,6 +418,8 @@ std::string SelectNode::ToString() const {
     out += ")";
   } else if (!group_by.empty()) {
     out += " GROUP BY " + JoinExprs(group_by);
+  } else if (group_by_all) {
+    out += " GROUP BY ALL";
   }
   if (having) out += " HAVING " + having->ToString();
   return out + QueryModifiersSuffix(*this);

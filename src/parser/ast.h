@@ -53,6 +53,9 @@ struct ColumnRefExpr : Expr {
 struct StarExpr : Expr {
   StarExpr() : Expr(ExprKind::kStar) {}
   std::string relation;  // empty for a bare *
+  /// DuckDB's * EXCLUDE (a, b): columns left out; * REPLACE (expr AS a): a column's new value.
+  std::vector<std::string> exclude;
+  std::vector<std::pair<std::string, ExprPtr>> replace;
   std::string ToString() const override;
 };
 
@@ -94,6 +97,8 @@ struct FunctionExpr : Expr {
   bool within_group = false;
   /// f(...) OVER (...): a window function call (null for plain calls).
   std::unique_ptr<WindowSpec> over;
+  /// first_value(x IGNORE NULLS), lag(x IGNORE NULLS) (DuckDB's place for the clause).
+  bool ignore_nulls = false;
   std::string ToString() const override;
 
  private:
@@ -310,6 +315,9 @@ struct QueryNode {
   QueryNodeKind kind;
   std::vector<CommonTableExpr> ctes;  // WITH [RECURSIVE] ...
   std::vector<OrderByItem> order_by;
+  /// ORDER BY ALL [ASC|DESC] [NULLS ...] (DuckDB): every select column, in order, the way
+  /// order_by[0] says.
+  bool order_by_all = false;
   ExprPtr limit;   // null when absent
   ExprPtr offset;  // null when absent
   int location = -1;
@@ -326,6 +334,8 @@ struct SelectNode : QueryNode {
   TableRefPtr from;  // null for SELECT without FROM; comma lists become kCross joins
   ExprPtr where;
   std::vector<ExprPtr> group_by;
+  /// GROUP BY ALL (DuckDB): every select item without an aggregate or window function.
+  bool group_by_all = false;
   /// GROUPING SETS / ROLLUP / CUBE / (), expanded: each set lists indices into group_by (which
   /// then holds every expression they mention). Empty for a plain GROUP BY.
   std::vector<std::vector<size_t>> grouping_sets;

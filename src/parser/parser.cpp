@@ -328,6 +328,29 @@ int Transformer::FindTokenBefore(int token, int original_offset) const {
   return -1;
 }
 
+bool Transformer::CallIgnoresNulls(int original_offset) const {
+  const auto& tokens = rewritten_.tokens;
+  auto it = std::lower_bound(tokens.begin(), tokens.end(), original_offset,
+                             [](const SqlToken& t, int v) { return t.start < v; });
+  // The call's opening parenthesis, then its matching close.
+  while (it != tokens.end() && it->token != '(')
+    ++it;
+  int depth = 0;
+  for (; it != tokens.end(); ++it) {
+    if (it->token == '(') depth++;
+    if (it->token == ')' && --depth == 0) break;
+  }
+  if (it == tokens.end() || it - tokens.begin() < 2) return false;
+  const SqlToken& word = *(it - 2);
+  if ((it - 1)->token != PG_QUERY__TOKEN__NULLS_P || word.token != PG_QUERY__TOKEN__IDENT) {
+    return false;
+  }
+  std::string text = original_.substr(word.start, word.end - word.start);
+  for (char& c : text)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text == "ignore";
+}
+
 std::vector<std::string> Transformer::StringList(PgQuery__Node** items, size_t n,
                                                  int location) const {
   std::vector<std::string> out;

@@ -48,6 +48,11 @@ int CharPositionToByteOffset(std::string_view text, int char_position) {
 }
 
 int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert) {
+  // SQLite's and MySQL's REPLACE INTO t ... is INSERT OR REPLACE INTO t ... .
+  if (insert + 1 < tokens.size() && tokens[insert].token == PG_QUERY__TOKEN__REPLACE &&
+      tokens[insert + 1].token == PG_QUERY__TOKEN__INTO) {
+    return 'R';
+  }
   if (insert + 2 >= tokens.size() || tokens[insert].token != PG_QUERY__TOKEN__INSERT ||
       tokens[insert + 1].token != PG_QUERY__TOKEN__OR) {
     return 0;
@@ -219,6 +224,8 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
         level.in_from = false;
         break;
       case PG_QUERY__TOKEN__FROM:
+        // A statement that starts with FROM is DuckDB's SELECT * FROM (FindFromFirst).
+        if (prev == 0 || prev == ';') level.select_seen = true;
         if (level.select_seen && prev != PG_QUERY__TOKEN__DISTINCT) level.in_from = true;
         break;
       case PG_QUERY__TOKEN__SCONST:
@@ -239,6 +246,51 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
     }
     prev = t.token;
     prev_opened_table_paren = opened_table_paren;
+  }
+}
+
+// SQLite's x [NOT] GLOB p: the word becomes DuckDB's spelling, the operator ~~~ (!~~~), which
+// the transformer turns into a match of glob_to_regex(p). GLOB counts as an operator only between
+// an operand's end and an operand's start.
+void FindGlob(const std::string& sql, const std::vector<SqlToken>& tokens,
+              std::vector<Replacement>* out) {
+  for (size_t i = 1; i + 1 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__IDENT || tokens[i].end - tokens[i].start != 4 ||
+        Lower(sql.substr(tokens[i].start, 4)) != "glob") {
+      continue;
+    }
+    const bool negated = tokens[i - 1].token == PG_QUERY__TOKEN__NOT;
+    const int before = tokens[i - (negated ? 2 : 1)].token;
+    if (negated && i < 2) continue;
+    const int after = tokens[i + 1].token;
+    const bool operand_end = before == PG_QUERY__TOKEN__IDENT ||
+                             before == PG_QUERY__TOKEN__SCONST ||
+                             before == PG_QUERY__TOKEN__ICONST || before == ')';
+    const bool operand_start = after == PG_QUERY__TOKEN__IDENT ||
+                               after == PG_QUERY__TOKEN__SCONST || after == '(' ||
+                               after == PG_QUERY__TOKEN__PARAM;
+    if (!operand_end || !operand_start) continue;
+    if (negated) {
+      out->push_back({tokens[i - 1].start, tokens[i].end, "!~~~"});
+    } else {
+      out->push_back({tokens[i].start, tokens[i].end, "~~~"});
+    }
+  }
+}
+
+// DuckDB's FROM-first query without a select list, `FROM t [WHERE ...]`: SELECT * FROM t ... .
+// (`FROM t SELECT a` is left to fail: its select list would have to move.)
+void FindFromFirst(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  for (size_t i = 0; i < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__FROM || (i > 0 && tokens[i - 1].token != ';')) continue;
+    bool select = false;
+    int depth = 0;
+    for (size_t k = i + 1; k < tokens.size() && tokens[k].token != ';'; k++) {
+      if (tokens[k].token == '(') depth++;
+      if (tokens[k].token == ')') depth--;
+      select = select || (depth == 0 && tokens[k].token == PG_QUERY__TOKEN__SELECT);
+    }
+    if (!select) out->push_back({tokens[i].start, tokens[i].start, "SELECT * "});
   }
 }
 
@@ -280,11 +332,98 @@ void FindEmptyInLists(const std::vector<SqlToken>& tokens, std::vector<Replaceme
   }
 }
 
+// DuckDB's GROUP BY ALL (every select item without an aggregate) and ORDER BY ALL (every
+// select column): ALL alone, where the clause ends, becomes a marker column the binder expands.
+// (PostgreSQL's GROUP BY ALL a, b, where ALL is a set quantifier, is left alone.)
+void FindByAll(const std::string& sql, const std::vector<SqlToken>& tokens,
+               std::vector<Replacement>* out) {
+  for (size_t i = 2; i < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__ALL || tokens[i - 1].token != PG_QUERY__TOKEN__BY)
+      continue;
+    const int clause = tokens[i - 2].token;
+    if (clause != PG_QUERY__TOKEN__GROUP_P && clause != PG_QUERY__TOKEN__ORDER) continue;
+    const int next = i + 1 < tokens.size() ? tokens[i + 1].token : 0;
+    bool ends = next == 0 || next == ';' || next == ')' || next == PG_QUERY__TOKEN__LIMIT ||
+                next == PG_QUERY__TOKEN__OFFSET || next == PG_QUERY__TOKEN__FETCH ||
+                next == PG_QUERY__TOKEN__UNION || next == PG_QUERY__TOKEN__INTERSECT ||
+                next == PG_QUERY__TOKEN__EXCEPT;
+    if (clause == PG_QUERY__TOKEN__GROUP_P) {
+      ends = ends || next == PG_QUERY__TOKEN__HAVING || next == PG_QUERY__TOKEN__ORDER ||
+             next == PG_QUERY__TOKEN__WINDOW ||
+             (next == PG_QUERY__TOKEN__IDENT &&
+              Lower(sql.substr(tokens[i + 1].start, tokens[i + 1].end - tokens[i + 1].start)) ==
+                  "qualify");
+    } else {
+      ends = ends || next == PG_QUERY__TOKEN__ASC || next == PG_QUERY__TOKEN__DESC ||
+             next == PG_QUERY__TOKEN__NULLS_P;
+    }
+    if (ends) {
+      out->push_back(
+          {tokens[i].start, tokens[i].end, std::string("\"") + kAllColumnsMarker + "\""});
+    }
+  }
+}
+
+// DuckDB's SELECT * EXCLUDE (a, b) and * REPLACE (expr AS a, ...), also after t.*: the clause
+// becomes a marker call after the star, `*, "__shears_star_exclude__"(a, b)` and
+// `*, "__shears_star_replace__"(expr, 'a', ...)`, which the transformer folds into the star.
+void FindStarModifiers(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
+  for (size_t i = 1; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != '*') continue;
+    const int before = tokens[i - 1].token;
+    if (before != PG_QUERY__TOKEN__SELECT && before != ',' && before != '.' &&
+        before != PG_QUERY__TOKEN__DISTINCT && before != PG_QUERY__TOKEN__ALL) {
+      continue;
+    }
+    size_t at = i + 1;
+    while (at + 1 < tokens.size() &&
+           (tokens[at].token == PG_QUERY__TOKEN__EXCLUDE ||
+            tokens[at].token == PG_QUERY__TOKEN__REPLACE) &&
+           tokens[at + 1].token == '(') {
+      const bool replace = tokens[at].token == PG_QUERY__TOKEN__REPLACE;
+      out->push_back(
+          {tokens[at].start, tokens[at].end,
+           std::string(", \"") + (replace ? kStarReplaceMarker : kStarExcludeMarker) + "\""});
+      // To the closing parenthesis; in REPLACE, `AS name` at the top level becomes `, 'name'`.
+      int depth = 0;
+      size_t k = at + 1;
+      for (; k < tokens.size(); k++) {
+        if (tokens[k].token == '(') depth++;
+        if (tokens[k].token == ')' && --depth == 0) break;
+        if (replace && depth == 1 && tokens[k].token == PG_QUERY__TOKEN__AS &&
+            k + 1 < tokens.size()) {
+          const SqlToken& name = tokens[k + 1];
+          std::string text = sql.substr(name.start, name.end - name.start);
+          if (text.size() >= 2 && text.front() == '"') {
+            text = text.substr(1, text.size() - 2);  // a quoted name keeps its case
+          } else {
+            text = Lower(text);
+          }
+          std::string quoted = "'";
+          for (char c : text)
+            quoted += c == '\'' ? std::string("''") : std::string(1, c);
+          out->push_back({tokens[k].start, tokens[k].end, ","});
+          out->push_back({name.start, name.end, quoted + "'"});
+          k++;
+        }
+      }
+      at = k + 1;
+    }
+  }
+}
+
 // SQLite's and DuckDB's INSERT OR REPLACE / INSERT OR IGNORE: "OR ..." is blanked out; the
-// transformer reads it from the original tokens after INSERT.
+// transformer reads it from the original tokens after INSERT. SQLite's REPLACE INTO at the start
+// of a statement becomes INSERT INTO, read back as INSERT OR REPLACE the same way.
 void FindInsertOr(const std::string& sql, const std::vector<SqlToken>& tokens,
                   std::vector<Replacement>* out) {
   for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if ((i == 0 || tokens[i - 1].token == ';') && InsertOrAction(sql, tokens, i) == 'R' &&
+        tokens[i].token == PG_QUERY__TOKEN__REPLACE) {
+      out->push_back({tokens[i].start, tokens[i].end, "INSERT"});  // REPLACE INTO
+      continue;
+    }
     if (tokens[i].token != PG_QUERY__TOKEN__INSERT || tokens[i + 1].token != PG_QUERY__TOKEN__OR)
       continue;
     if (InsertOrAction(sql, tokens, i) != 0)
@@ -408,6 +547,22 @@ void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
+// `IGNORE NULLS` / `RESPECT NULLS` before a call's closing parenthesis (DuckDB's
+// first_value(x IGNORE NULLS)): PostgreSQL's grammar has no such clause, so it is cut out here
+// and the transformer, seeing it in the original tokens, marks the call (IgnoreNullsBefore).
+void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__IDENT ||
+        tokens[i + 1].token != PG_QUERY__TOKEN__NULLS_P || tokens[i + 2].token != ')') {
+      continue;
+    }
+    const std::string word = Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start));
+    if (word != "ignore" && word != "respect") continue;
+    out->push_back({tokens[i].start, tokens[i + 1].end, ""});
+  }
+}
+
 // Positional parameters `?` (DB-API's qmark style, as DuckDB and SQLite take them) become $1,
 // $2, ... in each statement. A statement may use `?` or `$n`, not both: the numbering of one
 // would not say which value the other means.
@@ -493,6 +648,11 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindQuestionMarks(sql, result.tokens, &replacements);
   FindEmptyInLists(result.tokens, &replacements);
   FindInsertOr(sql, result.tokens, &replacements);
+  FindNullTreatment(sql, result.tokens, &replacements);
+  FindByAll(sql, result.tokens, &replacements);
+  FindStarModifiers(sql, result.tokens, &replacements);
+  FindFromFirst(result.tokens, &replacements);
+  FindGlob(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

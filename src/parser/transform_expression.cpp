@@ -30,8 +30,9 @@ std::string OperatorName(PgQuery__Node** names, size_t n) {
 }
 
 bool IsSupportedOperator(const std::string& op) {
-  static const char* const kOperators[] = {"+",  "-",  "*",   "/", "%",  "||", "//", "^", "~",
-                                           "!~", "~*", "!~*", "=", "<>", "<",  "<=", ">", ">="};
+  static const char* const kOperators[] = {
+      "+", "-",  "*", "/",  "%", "||", "//", "^", "~", "!~", "~*", "!~*",
+      "=", "<>", "<", "<=", ">", ">=", "&",  "|", "#", "<<", ">>"};
   for (const char* candidate : kOperators) {
     if (op == candidate) return true;
   }
@@ -140,8 +141,29 @@ ast::ExprPtr Transformer::TransformConstant(const PgQuery__AConst* constant) {
       return MakeConstant(Value::Boolean(constant->boolval->boolval), location);
     case PG_QUERY__A__CONST__VAL_SVAL:
       return MakeConstant(Value::Varchar(constant->sval->sval), location);
-    case PG_QUERY__A__CONST__VAL_BSVAL:
-      ThrowNotSupported("bit string constants are not supported", constant->location);
+    case PG_QUERY__A__CONST__VAL_BSVAL: {
+      // x'4142' is a BLOB (SQLite's and MySQL's hex literal); PostgreSQL's scanner marks it with
+      // a leading 'x'. Binary bit strings (b'101') have no type here.
+      std::string_view text = constant->bsval->bsval;
+      if (text.empty() || (text[0] != 'x' && text[0] != 'X')) {
+        ThrowNotSupported("bit string constants are not supported", constant->location);
+      }
+      text.remove_prefix(1);
+      if (text.size() % 2 != 0) {
+        ThrowParseError("a hexadecimal BLOB literal needs an even number of digits",
+                        constant->location);
+      }
+      std::string bytes;
+      auto digit = [&](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        ThrowParseError(fmt::format("'{}' is not a hexadecimal digit", c), constant->location);
+      };
+      for (size_t i = 0; i < text.size(); i += 2)
+        bytes.push_back(static_cast<char>(digit(text[i]) * 16 + digit(text[i + 1])));
+      return MakeConstant(Value::Blob(std::move(bytes)), location);
+    }
     default:
       throw InternalError("A_Const without a value");
   }
@@ -654,10 +676,22 @@ ast::ExprPtr Transformer::TransformColumnRef(const PgQuery__ColumnRef* ref) {
 ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
   int location = Loc(expr->location);
   std::string op = OperatorName(expr->name, expr->n_name);
+  if (op == "**") op = "^";  // DuckDB's (and Python's) spelling of power
   switch (expr->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
       // Explicit ~~ / !~~ / ~~* / !~~* are LIKE operators too.
       if (op == "~~" || op == "!~~" || op == "~~*" || op == "!~~*") break;
+      if ((op == "~~~" || op == "!~~~") && !IsNull(expr->lexpr)) {
+        // x [NOT] GLOB p (RewriteSql): a full match of the pattern made a regular expression.
+        auto pattern = MakeExpr<ast::FunctionExpr>(location);
+        pattern->name = "glob_to_regex";
+        pattern->args.push_back(TransformExpr(expr->rexpr));
+        auto match = MakeExpr<ast::OperatorExpr>(location);
+        match->op = op == "~~~" ? "~" : "!~";
+        match->children.push_back(TransformExpr(expr->lexpr));
+        match->children.push_back(std::move(pattern));
+        return match;
+      }
       if (!IsSupportedOperator(op)) {
         ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
       }
@@ -665,7 +699,7 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
       result->op = op;
       if (!IsNull(expr->lexpr)) result->children.push_back(TransformExpr(expr->lexpr));
       result->children.push_back(TransformExpr(expr->rexpr));
-      if (result->children.size() == 1 && op != "-" && op != "+") {
+      if (result->children.size() == 1 && op != "-" && op != "+" && op != "~") {
         ThrowNotSupported(fmt::format("prefix operator {} is not supported", op), expr->location);
       }
       return result;
@@ -725,8 +759,20 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
           fmt::format("{} with an array is not supported (use a subquery or IN (...))",
                       expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY" : "ALL"),
           expr->location);
-    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR:
-      ThrowNotSupported("SIMILAR TO is not supported", expr->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_SIMILAR: {
+      // x [NOT] SIMILAR TO p [ESCAPE e]: the grammar gives x ~ similar_to_escape(p [, e]) (!~
+      // when negated); similar_to_escape turns the SQL pattern into an anchored regular
+      // expression, as PostgreSQL does.
+      auto result = MakeExpr<ast::OperatorExpr>(location);
+      result->op = op == "!~" ? "!~" : "~";
+      result->children.push_back(TransformExpr(expr->lexpr));
+      auto pattern = TransformExpr(expr->rexpr);
+      if (pattern->kind == ast::ExprKind::kFunction) {
+        static_cast<ast::FunctionExpr&>(*pattern).name = "similar_to_escape";
+      }
+      result->children.push_back(std::move(pattern));
+      return result;
+    }
     default:
       ThrowNotSupported("this operator expression is not supported", expr->location);
   }
@@ -799,12 +845,50 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   for (size_t i = 0; i < call->n_agg_order; i++)
     function->order_by.push_back(TransformSortBy(call->agg_order[i]));
   function->within_group = call->agg_within_group;
+  function->ignore_nulls = CallIgnoresNulls(function->location);
   if (call->over != nullptr) {
     function->over = std::make_unique<ast::WindowSpec>(TransformWindowDef(call->over));
   }
 
   // Normalize PostgreSQL's spellings of SQL-syntax functions.
   if (function->name == "btrim") function->name = "trim";
+  // Other engines' names for expressions shears has (DuckDB, SQLite, MySQL): ifnull / nvl are
+  // coalesce, mod is %, if / iif a CASE (whose branches only the rows that need them evaluate).
+  const bool plain = !function->over && !function->filter && !function->distinct &&
+                     !function->star && function->order_by.empty() && !function->ignore_nulls;
+  if (plain && (function->name == "ifnull" || function->name == "nvl") &&
+      function->args.size() == 2) {
+    function->name = "coalesce";
+  }
+  // count_if(c) / countif(c) (DuckDB): the rows where c is true, count(*) FILTER (WHERE c).
+  if ((function->name == "count_if" || function->name == "countif") && function->args.size() == 1 &&
+      !function->over && !function->distinct && !function->ignore_nulls) {
+    ast::ExprPtr condition = std::move(function->args[0]);
+    function->args.clear();
+    function->name = "count";
+    function->star = true;
+    if (function->filter) {
+      auto both = MakeExpr<ast::OperatorExpr>(function->location);
+      both->op = "AND";
+      both->children.push_back(std::move(function->filter));
+      both->children.push_back(std::move(condition));
+      condition = std::move(both);
+    }
+    function->filter = std::move(condition);
+    return function;
+  }
+  if (plain && function->name == "mod" && function->args.size() == 2) {
+    auto op = MakeExpr<ast::OperatorExpr>(function->location);
+    op->op = "%";
+    op->children = std::move(function->args);
+    return op;
+  }
+  if (plain && (function->name == "if" || function->name == "iif") && function->args.size() == 3) {
+    auto result = MakeExpr<ast::CaseExpr>(function->location);
+    result->when_then.emplace_back(std::move(function->args[0]), std::move(function->args[1]));
+    result->else_expr = std::move(function->args[2]);
+    return result;
+  }
   if ((function->name == "extract" || function->name == "date_part") && !function->args.empty() &&
       IsStringConstant(call->args[0])) {
     function->name = "extract";

@@ -9,12 +9,108 @@ namespace shears::parser_internal {
 
 namespace {
 
+/// The column RewriteSql writes for GROUP BY ALL / ORDER BY ALL.
+bool IsAllColumnsMarker(const ast::Expr& expr) {
+  if (expr.kind != ast::ExprKind::kColumnRef) return false;
+  const auto& names = static_cast<const ast::ColumnRefExpr&>(expr).names;
+  return names.size() == 1 && names[0] == kAllColumnsMarker;
+}
+
 bool IsNullConstant(const PgQuery__Node* node) {
   return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
          node->a_const->isnull;
 }
 
 }  // namespace
+
+/// The marker calls RewriteSql writes for * EXCLUDE (...) / * REPLACE (...) join the star
+/// before them; true when `expr` was one.
+bool Transformer::FoldStarModifier(ast::Expr& expr, std::vector<ast::SelectItem>& select_list) {
+  if (expr.kind != ast::ExprKind::kFunction) return false;
+  auto& call = static_cast<ast::FunctionExpr&>(expr);
+  const bool exclude = call.name == kStarExcludeMarker, replace = call.name == kStarReplaceMarker;
+  if (!exclude && !replace) return false;
+  if (select_list.empty() || select_list.back().expr->kind != ast::ExprKind::kStar ||
+      !select_list.back().alias.empty()) {
+    ThrowNotSupportedAt("EXCLUDE and REPLACE follow a * of the select list", call.location);
+  }
+  auto& star = static_cast<ast::StarExpr&>(*select_list.back().expr);
+  if (exclude) {
+    for (const auto& arg : call.args) {
+      if (arg->kind != ast::ExprKind::kColumnRef) {
+        ThrowNotSupportedAt("EXCLUDE takes column names", arg->location);
+      }
+      star.exclude.push_back(static_cast<const ast::ColumnRefExpr&>(*arg).names.back());
+    }
+    return true;
+  }
+  for (size_t i = 0; i < call.args.size(); i++) {
+    const bool named = i + 1 < call.args.size() &&
+                       call.args[i + 1]->kind == ast::ExprKind::kConstant &&
+                       static_cast<const ast::ConstantExpr&>(*call.args[i + 1]).value.type().id() ==
+                           TypeId::kVarchar;
+    if (!named) ThrowNotSupportedAt("REPLACE takes expr AS column, ...", call.args[i]->location);
+    std::string name = static_cast<const ast::ConstantExpr&>(*call.args[i + 1]).value.GetString();
+    star.replace.emplace_back(std::move(name), std::move(call.args[i]));
+    i++;
+  }
+  return true;
+}
+
+/// DISTINCT ON (a, b) keeps the first row of each (a, b) in the query's ORDER BY (PostgreSQL,
+/// DuckDB): a QUALIFY row_number() OVER (PARTITION BY a, b ORDER BY <the ORDER BY>) = 1. The
+/// window's expressions are transformed afresh from the parse tree; a position or an output
+/// name stands for its select item, as in ORDER BY.
+void Transformer::AddDistinctOn(const PgQuery__SelectStmt* stmt, ast::SelectNode& select) {
+  auto select_item = [&](const PgQuery__Node* node) -> ast::ExprPtr {
+    ast::ExprPtr expr = TransformExpr(node);
+    if (expr->kind == ast::ExprKind::kConstant) {
+      const Value& v = static_cast<const ast::ConstantExpr&>(*expr).value;
+      if (v.type().id() == TypeId::kInteger) {
+        const int64_t pos = v.GetInt64();
+        if (pos < 1 || pos > static_cast<int64_t>(stmt->n_target_list)) {
+          ThrowParseError(fmt::format("DISTINCT ON position {} is not in the select list", pos),
+                          NodeLocation(node));
+        }
+        return TransformExpr(stmt->target_list[pos - 1]->res_target->val);
+      }
+    }
+    if (expr->kind == ast::ExprKind::kColumnRef) {
+      const auto& names = static_cast<const ast::ColumnRefExpr&>(*expr).names;
+      for (size_t i = 0; names.size() == 1 && i < stmt->n_target_list; i++) {
+        const PgQuery__ResTarget* target = stmt->target_list[i]->res_target;
+        if (target->name != nullptr && Lower(target->name) == Lower(names[0])) {
+          return TransformExpr(target->val);
+        }
+      }
+    }
+    return expr;
+  };
+  auto row_number = std::make_unique<ast::FunctionExpr>();
+  row_number->name = "row_number";
+  row_number->location = Loc(NodeLocation(stmt->distinct_clause[0]));
+  row_number->over = std::make_unique<ast::WindowSpec>();
+  for (size_t i = 0; i < stmt->n_distinct_clause; i++)
+    row_number->over->partition_by.push_back(select_item(stmt->distinct_clause[i]));
+  for (size_t i = 0; i < stmt->n_sort_clause; i++) {
+    ast::OrderByItem item = TransformSortBy(stmt->sort_clause[i]);
+    item.expr = select_item(stmt->sort_clause[i]->sort_by->node);
+    row_number->over->order_by.push_back(std::move(item));
+  }
+  auto first = std::make_unique<ast::OperatorExpr>();
+  first->op = "=";
+  first->location = row_number->location;
+  first->children.push_back(std::move(row_number));
+  auto one = std::make_unique<ast::ConstantExpr>();
+  one->value = Value::Integer(1);
+  first->children.push_back(std::move(one));
+  // QUALIFY filters before DISTINCT ON picks: one filter cannot do both.
+  if (select.qualify) {
+    ThrowNotSupported("DISTINCT ON together with QUALIFY is not supported",
+                      NodeLocation(stmt->distinct_clause[0]));
+  }
+  select.qualify = std::move(first);
+}
 
 ast::QueryNodePtr Transformer::TransformQuery(const PgQuery__Node* node) {
   if (IsNull(node) || node->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
@@ -78,14 +174,10 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     }
     select->windows.push_back(std::move(spec));
   }
-  if (stmt->n_distinct_clause > 0) {
-    // DISTINCT arrives as a list holding one empty node; DISTINCT ON as its expressions.
-    if (stmt->n_distinct_clause == 1 && IsNull(stmt->distinct_clause[0])) {
-      select->distinct = true;
-    } else {
-      ThrowNotSupported("DISTINCT ON is not supported yet", NodeLocation(stmt->distinct_clause[0]));
-    }
-  }
+  // DISTINCT arrives as a list holding one empty node; DISTINCT ON as its expressions (below).
+  const bool distinct_on = stmt->n_distinct_clause > 0 &&
+                           !(stmt->n_distinct_clause == 1 && IsNull(stmt->distinct_clause[0]));
+  if (stmt->n_distinct_clause > 0 && !distinct_on) select->distinct = true;
   for (size_t i = 0; i < stmt->n_target_list; i++) {
     const PgQuery__Node* item = stmt->target_list[i];
     if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
@@ -97,9 +189,11 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     }
     ast::SelectItem select_item;
     select_item.expr = TransformExpr(target->val);
+    if (FoldStarModifier(*select_item.expr, select->select_list)) continue;
     if (target->name != nullptr) select_item.alias = target->name;
     select->select_list.push_back(std::move(select_item));
   }
+  if (distinct_on) AddDistinctOn(stmt, *select);
   select->location = stmt->n_target_list > 0 ? Loc(stmt->target_list[0]->res_target->location) : -1;
   select->from = TransformFromList(stmt->from_clause, stmt->n_from_clause);
   if (!IsNull(stmt->where_clause)) select->where = TransformExpr(stmt->where_clause);
@@ -116,6 +210,10 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
   if (!any_grouping_set) {
     for (size_t i = 0; i < stmt->n_group_clause; i++)
       select->group_by.push_back(TransformExpr(stmt->group_clause[i]));
+    if (select->group_by.size() == 1 && IsAllColumnsMarker(*select->group_by[0])) {
+      select->group_by.clear();
+      select->group_by_all = true;
+    }
   } else {
     // The sets of a GROUP BY list are the cross product of its items' sets.
     std::vector<std::vector<size_t>> sets{{}};
@@ -296,6 +394,7 @@ void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::
   }
   for (size_t i = 0; i < stmt->n_sort_clause; i++)
     node.order_by.push_back(TransformSortBy(stmt->sort_clause[i]));
+  node.order_by_all = node.order_by.size() == 1 && IsAllColumnsMarker(*node.order_by[0].expr);
   if (stmt->limit_option == PG_QUERY__LIMIT_OPTION__LIMIT_OPTION_WITH_TIES) {
     ThrowNotSupported("FETCH ... WITH TIES is not supported", NodeLocation(stmt->limit_count));
   }

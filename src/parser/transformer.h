@@ -59,6 +59,13 @@ struct RewrittenSql {
 ///   QUALIFY cond                           ->  WINDOW __shears_qualify AS (PARTITION BY (cond))
 ///   x IN ()                                ->  x IN ("__shears_empty_in_list__")
 ///   INSERT OR REPLACE / OR IGNORE INTO     ->  INSERT INTO (the transformer reads the tokens)
+///   REPLACE INTO (SQLite's)                ->  INSERT INTO (likewise)
+///   f(x IGNORE NULLS) / f(x RESPECT NULLS) ->  f(x) (likewise)
+///   GROUP BY ALL / ORDER BY ALL            ->  GROUP BY "__shears_all__" (the binder expands it)
+///   FROM t WHERE ... (a statement)         ->  SELECT * FROM t WHERE ...
+///   x GLOB p / x NOT GLOB p                ->  x ~~~ p / x !~~~ p
+///   * EXCLUDE (a) / * REPLACE (e AS a)     ->  *, "__shears_star_exclude__"(a) /
+///                                              *, "__shears_star_replace__"(e, 'a')
 RewrittenSql RewriteSql(const std::string& sql);
 
 /// An upper estimate of how deeply the parse tree of these tokens nests (in expression
@@ -66,11 +73,20 @@ RewrittenSql RewriteSql(const std::string& sql);
 /// recursively, so a tree too deep for the stack must be refused before it is built.
 int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
 
-/// For tokens[insert] an INSERT followed by OR REPLACE / OR IGNORE: 'R' or 'I'; else 0.
+/// For tokens[insert] an INSERT followed by OR REPLACE / OR IGNORE: 'R' or 'I'; REPLACE INTO
+/// 'R'; else 0.
 int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert);
 
 /// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
 inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
+
+/// The select items RewriteSql writes after a star for DuckDB's * EXCLUDE (...) and
+/// * REPLACE (...): calls the transformer folds into the star.
+inline constexpr const char* kStarExcludeMarker = "__shears_star_exclude__";
+inline constexpr const char* kStarReplaceMarker = "__shears_star_replace__";
+
+/// The column RewriteSql writes for DuckDB's GROUP BY ALL / ORDER BY ALL.
+inline constexpr const char* kAllColumnsMarker = "__shears_all__";
 
 /// Whether tokens [first, last) (one statement) are a catalog statement of Hive/Spark syntax
 /// that PostgreSQL's grammar lacks (CREATE EXTERNAL TABLE, SHOW TABLES, DESCRIBE, ...).
@@ -125,6 +141,9 @@ class Transformer {
   }
   /// Start of the last token of kind `token` before `original_offset`, or -1.
   int FindTokenBefore(int token, int original_offset) const;
+  /// Whether the call whose name starts at `original_offset` ends in `IGNORE NULLS)` in the
+  /// user's text (RewriteSql cut the clause out).
+  bool CallIgnoresNulls(int original_offset) const;
   /// The strings of a list of String nodes (names, column aliases).
   std::vector<std::string> StringList(PgQuery__Node** items, size_t n, int location) const;
 
@@ -147,6 +166,8 @@ class Transformer {
   ast::StatementPtr TransformDelete(const PgQuery__DeleteStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
+  void AddDistinctOn(const PgQuery__SelectStmt* stmt, ast::SelectNode& select);
+  bool FoldStarModifier(ast::Expr& expr, std::vector<ast::SelectItem>& select_list);
   /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),
   /// adding the expressions they use to select.group_by.
   std::vector<std::vector<size_t>> GroupingSetsOf(const PgQuery__Node* item,

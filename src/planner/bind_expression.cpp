@@ -150,10 +150,15 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
   const std::string name = AsciiLower(type.name);
   if (type.is_array) throw NotSupportedError("array types are not supported yet");
   if (name == "int" || name == "int4" || name == "integer" || name == "int2" ||
-      name == "smallint" || name == "tinyint" || name == "int1" || name == "signed") {
+      name == "smallint" || name == "tinyint" || name == "int1" || name == "signed" ||
+      name == "short" || name == "int16" || name == "int32") {
     return LogicalType::Integer();
   }
-  if (name == "int8" || name == "bigint" || name == "long") return LogicalType::Bigint();
+  if (name == "int8" || name == "bigint" || name == "long" || name == "int64") {
+    return LogicalType::Bigint();
+  }
+  // DuckDB's 128-bit integer: the widest exact type here (38 digits; past them an overflow).
+  if (name == "hugeint" || name == "int128") return LogicalType::Decimal(38, 0);
   if (name == "float8" || name == "double" || name == "double precision") {
     return LogicalType::Double();
   }
@@ -370,6 +375,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       const std::string name = AsciiLower(fn.name);
       if (fn.over && fn.filter && !IsAggregateFunction(name)) {
         throw BinderError("FILTER is only allowed on aggregate functions, not {}", name);
+      }
+      if (fn.ignore_nulls && !fn.over) {
+        throw BinderError("IGNORE NULLS is only allowed on window functions, not {}", name);
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
       if (IsWindowOnlyFunction(name)) {

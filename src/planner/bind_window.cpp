@@ -293,7 +293,6 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
       throw BinderError("OVER specified, but {} is not a window function nor an aggregate function",
                         name);
     }
-    if (fn.distinct) throw NotSupportedError("DISTINCT is not supported for window functions");
     if (fn.within_group) throw BinderError("WITHIN GROUP is not allowed with OVER");
     ResolvedAggregate resolved = ResolveAggregateCall(
         name, std::move(args), BindAggregateOrderBy(fn, inner), false, fn.star, fn.distinct);
@@ -304,6 +303,7 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
     }
     window = std::make_unique<BoundWindow>(WindowFunction::kAggregate, resolved.type);
     window->aggregate = resolved.kind;
+    window->distinct = fn.distinct && !fn.star;
     window->params = std::move(resolved.params);
     args = std::move(resolved.inputs);
   } else {
@@ -371,6 +371,15 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
       case WindowFunction::kAggregate:
         break;
     }
+  }
+  if (fn.ignore_nulls) {
+    if (!function || *function < WindowFunction::kLag) {
+      throw BinderError(
+          "IGNORE NULLS is only allowed for first_value, last_value, nth_value, lag and lead, not "
+          "{}",
+          name);
+    }
+    window->ignore_nulls = true;
   }
   window->name = name;
   window->args = std::move(args);

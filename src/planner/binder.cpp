@@ -114,6 +114,11 @@ bool IsNullColumn(const LogicalOperator& op, size_t i) {
 bool ContainsAggregateInQuery(const ast::SelectNode& node) {
   for (const auto& item : node.select_list) {
     if (ContainsAggregateCall(*item.expr)) return true;
+    if (item.expr->kind == ast::ExprKind::kStar) {  // * REPLACE (sum(x) AS x)
+      for (const auto& [name, e] : static_cast<const ast::StarExpr&>(*item.expr).replace) {
+        if (ContainsAggregateCall(*e)) return true;
+      }
+    }
   }
   return node.having && ContainsAggregateCall(*node.having);
 }
@@ -137,6 +142,22 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
 
 // Walks an AST expression looking for aggregate function calls (not inside subqueries).
 namespace {
+/// ORDER BY ALL as the positions 1..columns, each ordered the way the ALL item says.
+std::vector<ast::OrderByItem> OrderByAllPositions(const ast::QueryNode& node, size_t columns) {
+  std::vector<ast::OrderByItem> out;
+  for (size_t i = 0; i < columns; i++) {
+    ast::OrderByItem item;
+    auto position = std::make_unique<ast::ConstantExpr>();
+    position->value = Value::Integer(static_cast<int32_t>(i + 1));
+    position->location = node.order_by[0].expr->location;
+    item.expr = std::move(position);
+    item.descending = node.order_by[0].descending;
+    item.nulls_first = node.order_by[0].nulls_first;
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
 bool ContainsAggregateCall(const ast::Expr& expr) {
   using namespace ast;
   switch (expr.kind) {
@@ -675,8 +696,8 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
           // Uncorrelated set operations and VALUES bound as ordinary queries above.
           if (sub.query->kind != ast::QueryNodeKind::kSelect) throw NotSemiJoinForm();
           const auto& select = static_cast<const ast::SelectNode&>(*sub.query);
-          if (!select.from || !select.group_by.empty() || ContainsAggregateInQuery(select) ||
-              select.having || select.limit || select.qualify) {
+          if (!select.from || !select.group_by.empty() || select.group_by_all ||
+              ContainsAggregateInQuery(select) || select.having || select.limit || select.qualify) {
             throw NotSemiJoinForm();
           }
           right = BindTableRef(*select.from, sub_scope);
@@ -850,13 +871,41 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     if (select_item.expr->kind == ast::ExprKind::kStar) {
       const auto& star = static_cast<const ast::StarExpr&>(*select_item.expr);
       bool any = false;
+      // * EXCLUDE / * REPLACE: each name must be one of the star's columns.
+      std::vector<bool> excluded(star.exclude.size()), replaced(star.replace.size());
       for (const auto& entry : scope.entries) {
         if (!star.relation.empty() && AsciiLower(entry.alias) != AsciiLower(star.relation))
           continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
           if (!entry.Matches(i, !star.relation.empty())) continue;
-          items.push_back({nullptr, entry.names[i], entry.bindings[i], entry.types[i]});
           any = true;
+          const std::string name = AsciiLower(entry.names[i]);
+          bool skip = false;
+          for (size_t e = 0; e < star.exclude.size(); e++) {
+            if (AsciiLower(star.exclude[e]) == name) skip = excluded[e] = true;
+          }
+          if (skip) continue;
+          const ast::Expr* replacement = nullptr;
+          for (size_t r = 0; r < star.replace.size(); r++) {
+            if (AsciiLower(star.replace[r].first) == name) {
+              replacement = star.replace[r].second.get();
+              replaced[r] = true;
+            }
+          }
+          items.push_back({replacement, entry.names[i], entry.bindings[i], entry.types[i]});
+        }
+      }
+      for (size_t e = 0; e < star.exclude.size(); e++) {
+        if (!excluded[e]) {
+          throw BinderError("column '{}' in the EXCLUDE list is not a column of {}",
+                            star.exclude[e], star.relation.empty() ? "*" : star.relation + ".*");
+        }
+      }
+      for (size_t r = 0; r < star.replace.size(); r++) {
+        if (!replaced[r]) {
+          throw BinderError("column '{}' in the REPLACE list is not a column of {}",
+                            star.replace[r].first,
+                            star.relation.empty() ? "*" : star.relation + ".*");
         }
       }
       if (!any) {
@@ -877,8 +926,23 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     items.push_back({select_item.expr.get(), name, {}, {}});
   }
 
-  const bool aggregate =
-      !node.group_by.empty() || !node.grouping_sets.empty() || ContainsAggregateInQuery(node);
+  // GROUP BY ALL: the positions of the select items without aggregates or window functions.
+  std::vector<ast::ExprPtr> all_groups;
+  if (node.group_by_all) {
+    for (size_t i = 0; i < items.size(); i++) {
+      const ast::Expr* e = items[i].expr;
+      if (e && (ContainsAggregateCall(*e) || (e->kind == ast::ExprKind::kFunction &&
+                                              static_cast<const ast::FunctionExpr&>(*e).over))) {
+        continue;
+      }
+      auto position = std::make_unique<ast::ConstantExpr>();
+      position->value = Value::Integer(static_cast<int32_t>(i + 1));
+      all_groups.push_back(std::move(position));
+    }
+  }
+  const std::vector<ast::ExprPtr>& group_by = node.group_by_all ? all_groups : node.group_by;
+  const bool aggregate = !group_by.empty() || !node.grouping_sets.empty() || node.group_by_all ||
+                         ContainsAggregateInQuery(node);
   AggregateInfo info;
   std::vector<size_t> group_of;  // per GROUP BY expression, its index in info.groups
   std::vector<BoundExprPtr> select_exprs;
@@ -889,7 +953,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     ExprContext group_ctx;
     group_ctx.scope = &scope;
     group_ctx.clause = "GROUP BY clause";
-    for (const auto& g : node.group_by) {
+    for (const auto& g : group_by) {
       BoundExprPtr bound;
       // GROUP BY 1 / GROUP BY alias refer to the select list.
       if (g->kind == ast::ExprKind::kConstant) {
@@ -997,7 +1061,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   // ORDER BY items that are not select items become hidden projection columns.
   std::vector<BoundOrderBy> orders;
   const size_t visible = select_exprs.size();
-  for (const auto& order : node.order_by) {
+  const std::vector<ast::OrderByItem> all_orders =
+      node.order_by_all ? OrderByAllPositions(node, visible) : std::vector<ast::OrderByItem>();
+  for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
     bound_order.nulls_first =
@@ -1269,7 +1335,10 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     ScopeEntry entry = EntryFor("", *query.plan, query.names);
     scope.entries.push_back(entry);
     auto order_by = std::make_unique<LogicalOrderBy>();
-    for (const auto& order : node.order_by) {
+    const std::vector<ast::OrderByItem> all_orders =
+        node.order_by_all ? OrderByAllPositions(node, entry.names.size())
+                          : std::vector<ast::OrderByItem>();
+    for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
       BoundOrderBy bound;
       bound.descending = order.descending;
       bound.nulls_first = order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);

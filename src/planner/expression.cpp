@@ -38,6 +38,11 @@ bool IsInfixOperator(const std::string& name) {
                                "%",
                                "//",
                                "^",
+                               "&",
+                               "|",
+                               "#",
+                               "<<",
+                               ">>",
                                "~",
                                "!~",
                                "~*",
@@ -312,7 +317,7 @@ std::string BoundWindow::SpecToString() const {
 }
 
 std::string BoundWindow::ToString() const {
-  std::string out = name + "(";
+  std::string out = name + (distinct ? "(DISTINCT " : "(");
   if (function == WindowFunction::kAggregate && !params.order.empty()) {
     // An ordered aggregate: its last inputs are the ORDER BY keys.
     const size_t plain = args.size() - params.order.size();
@@ -329,6 +334,7 @@ std::string BoundWindow::ToString() const {
     out += JoinExprs(args, ", ");
     if (function == WindowFunction::kAggregate) out += params.ToString(aggregate, {});
   }
+  if (ignore_nulls) out += " IGNORE NULLS";
   out += ") OVER (" + SpecToString();
   // Ranking functions, lag and lead ignore the frame.
   if (function != WindowFunction::kAggregate && function != WindowFunction::kFirstValue &&
@@ -367,6 +373,8 @@ BoundExprPtr BoundWindow::Copy() const {
   if (range_start) copy->range_start = range_start->Copy();
   if (range_end) copy->range_end = range_end->Copy();
   copy->exclude = exclude;
+  copy->ignore_nulls = ignore_nulls;
+  copy->distinct = distinct;
   return WithAlias(std::move(copy), *this);
 }
 

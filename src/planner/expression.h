@@ -281,6 +281,11 @@ struct BoundWindow : BoundExpr {
   /// (key - n for n PRECEDING of ASC, ...), all of one type so they compare directly.
   BoundExprPtr range_key, range_start, range_end;
   WindowExclude exclude = WindowExclude::kNoOthers;
+  /// lag / lead / first_value / last_value / nth_value (x IGNORE NULLS): only rows whose value
+  /// is not NULL count.
+  bool ignore_nulls = false;
+  /// count(DISTINCT x) OVER (...): each value of the frame counts once (kAggregate).
+  bool distinct = false;
 
   /// "PARTITION BY a ORDER BY b DESC": what the windows computed by one operator share.
   std::string SpecToString() const;
