@@ -40,10 +40,10 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
 
 std::shared_ptr<const FileStatistics> SplitPruning::KnownFileStatistics(size_t file_index) const {
   const DatasetFile& file = dataset_->files()[file_index];
-  if (file.statistics) {
-    if (!file.statistics->check_size) return file.statistics;
+  if (const auto& known = dataset_->file_statistics(file_index)) {
+    if (!known->check_size) return known;
     const std::optional<FileIdentity> now = StatIdentity(file.path);
-    return now && now->size == file.size ? file.statistics : nullptr;
+    return now && now->size == file.size ? known : nullptr;
   }
   // A plain directory's file: the footer an earlier query read, when the file is unchanged.
   auto footer = parquet::CachedFooter(file.path);
