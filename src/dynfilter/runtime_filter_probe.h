@@ -4,7 +4,8 @@
 // (its rows pass untested, which costs nothing) for kPauseWindows windows, then re-checked on a
 // sample of one batch: when the sample drops enough the filter is resumed (tested on every row
 // again), else it is paused again. Clustered data changes selectivity from file to file, so a
-// paused filter is never given up. Pauses, re-checks and resumes are counted per filter.
+// paused filter is never given up. Pauses, re-checks and resumes are counted per filter. A key
+// computed from its column (`k * 2 = d.key`) is computed for the rows still alive, then probed.
 
 #include <vector>
 
@@ -39,6 +40,9 @@ class RuntimeFilterProbes {
   idx_t Apply(Batch& batch, std::vector<uint32_t>* alive, uint64_t* rows_dropped);
 
  private:
+  /// Keeps rows sel[0..count) of `batch` (and of `alive`).
+  static void Compact(Batch& batch, const uint32_t* sel, idx_t count, std::vector<uint32_t>* alive);
+
   const std::vector<RuntimeFilterTarget>& targets_;
   const std::vector<std::vector<idx_t>>& key_columns_;
   std::vector<RuntimeFilterProbe> probes_;
@@ -46,6 +50,9 @@ class RuntimeFilterProbes {
   std::vector<uint32_t> sel_[2];
   std::vector<uint64_t> hashes_;
   std::vector<const Vector*> keys_;
+  // A key computed from its column (RuntimeFilterTarget::key_expr): the column, and its keys.
+  Batch key_input_;
+  Vector computed_;
 };
 
 }  // namespace shears

@@ -62,8 +62,12 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
   }
   scan_metrics_.dynamic_filters =
       std::make_unique<DynamicFilterScanCounters[]>(dynamic_filters_.size());
-  split_pruning_ = std::make_unique<SplitPruning>(dataset_, column_ids_, filters_,
-                                                  runtime_filter_columns_, scan_metrics_);
+  std::vector<ComputedRuntimeKey> runtime_keys;
+  for (const auto& target : runtime_filters_)
+    runtime_keys.push_back({target.key_expr.get(), target.monotone});
+  split_pruning_ =
+      std::make_unique<SplitPruning>(dataset_, column_ids_, filters_, runtime_filter_columns_,
+                                     scan_metrics_, std::move(runtime_keys));
   first_columns_.assign(column_ids_.size(), false);
   for (idx_t c : split_pruning_->filter_columns())
     first_columns_[c] = true;
