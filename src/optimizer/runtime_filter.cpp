@@ -69,14 +69,20 @@ std::optional<int64_t> IntegerConstant(const BoundExpr& expr) {
 }
 
 // The inverse of `key` (over #0, the scan column of `column_type`) when it is made of CASTs
-// between INTEGER and BIGINT and + / - an integer constant: key = f(x) has the one solution
-// x = f^-1(key), where every step stays in its operand's type (or f(x) would have failed).
+// between INTEGER and BIGINT and + / - an integer constant, maybe all cast to VARCHAR: key =
+// f(x) has the one solution x = f^-1(key), where every step stays in its operand's type (or
+// f(x) would have failed), and a text is the canonical text of one integer at most.
 std::optional<RuntimeFilterKeyInverse> InvertKey(const BoundExpr& key,
                                                  const LogicalType& column_type) {
   RuntimeFilterKeyInverse inverse;
   inverse.column_type = column_type;
   inverse.description = key.ToString();
   const BoundExpr* node = &key;
+  if (node->kind == BoundExprKind::kCast && node->type == LogicalType::Varchar() &&
+      IsIntegerType(static_cast<const BoundCast*>(node)->child->type)) {
+    inverse.from_text = true;
+    node = static_cast<const BoundCast*>(node)->child.get();
+  }
   while (node->kind != BoundExprKind::kReference) {
     if (!IsIntegerType(node->type)) return std::nullopt;
     const BoundExpr* operand = nullptr;
