@@ -8,18 +8,12 @@
 
 namespace shears {
 
-namespace {
-
-constexpr uint64_t kAdaptiveWindow = 8 * kBatchSize;
-constexpr double kMinDropFraction = 0.1;
-constexpr uint64_t kPauseWindows = 16;
-
-}  // namespace
-
 RuntimeFilterProbes::RuntimeFilterProbes(const std::vector<RuntimeFilterTarget>& targets,
-                                         const std::vector<std::vector<idx_t>>& key_columns)
+                                         const std::vector<std::vector<idx_t>>& key_columns,
+                                         RuntimeFilterAdaptivity adaptivity)
     : targets_(targets),
       key_columns_(key_columns),
+      adaptivity_(adaptivity),
       probes_(targets.size()),
       published_(targets.size(), nullptr) {
   for (auto& sel : sel_)
@@ -85,22 +79,21 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
       // The re-check of a paused filter: this one batch decides.
       probe.sampling = false;
       counters.rechecks++;
-      if (static_cast<double>(count - kept) >= kMinDropFraction * static_cast<double>(count)) {
+      if (static_cast<double>(count - kept) >=
+          adaptivity_.min_drop_ratio * static_cast<double>(count)) {
         counters.resumes++;
         probe.window_tested = probe.window_dropped = 0;
       } else {
-        probe.paused_rows_left = kPauseWindows * kAdaptiveWindow;
-        counters.pauses++;
+        Pause(probe);
       }
     } else {
       probe.window_tested += count;
       probe.window_dropped += count - kept;
     }
-    if (probe.window_tested >= kAdaptiveWindow) {
+    if (probe.window_tested >= adaptivity_.window_rows) {
       if (static_cast<double>(probe.window_dropped) <
-          kMinDropFraction * static_cast<double>(probe.window_tested)) {
-        probe.paused_rows_left = kPauseWindows * kAdaptiveWindow;
-        counters.pauses++;
+          adaptivity_.min_drop_ratio * static_cast<double>(probe.window_tested)) {
+        Pause(probe);
       }
       probe.window_tested = probe.window_dropped = 0;
     }
@@ -110,6 +103,13 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
   }
   if (sel && count < batch.size()) Compact(batch, sel, count, alive);
   return count;
+}
+
+void RuntimeFilterProbes::Pause(RuntimeFilterProbe& probe) const {
+  probe.filter->counters().pauses++;
+  probe.paused_rows_left = adaptivity_.pause_rows;
+  // No rows to pass untested: the next batch is the re-check.
+  probe.sampling = adaptivity_.pause_rows == 0;
 }
 
 void RuntimeFilterProbes::Compact(Batch& batch, const uint32_t* sel, idx_t count,

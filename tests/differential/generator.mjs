@@ -2,7 +2,8 @@
 // generateQuery(seed, index) is a pure function: the same seed and index give the same SQL, so a
 // failing query is reproduced with `run --seed S --start I --count 1`.
 //
-// Shapes: a fact (store_sales, sometimes store_returns) joined to one to three dimensions
+// Shapes: a fact (store_sales, sometimes store_returns or both as one UNION ALL) joined to one
+// to three dimensions
 // (inner or left joins, customer -> customer_address as a snowflake), semi and anti joins through
 // IN / EXISTS / NOT IN / NOT EXISTS (NOT IN over nullable columns too), filters on dimension
 // attributes, on the fact's partition key and on its other columns, a scalar subquery or a
@@ -145,6 +146,27 @@ const FACTS = {
   },
 };
 
+// Both facts as one (UNION ALL, each branch on its own partition column): the dimensions'
+// filters must reach both scans.
+FACTS.sales_and_returns = {
+  alias: 'b', partition: 'date_sk',
+  source: '(SELECT ss_item_sk AS item_sk, ss_customer_sk AS customer_sk, ss_store_sk AS store_sk, '
+    + 'ss_ticket_number AS ticket, ss_quantity AS quantity, ss_sales_price AS amount, '
+    + "ss_sold_date_sk AS date_sk, 'sale' AS kind FROM store_sales UNION ALL SELECT sr_item_sk, "
+    + 'sr_customer_sk, sr_store_sk, sr_ticket_number, sr_return_quantity, sr_return_amt, '
+    + "sr_returned_date_sk, 'return' FROM store_returns)",
+  fks: { date_dim: 'date_sk', item: 'item_sk', customer: 'customer_sk', store: 'store_sk' },
+  groups: ['store_sk', 'quantity', 'kind'],
+  measures: ['quantity', 'amount'],
+  ticket: 'ticket',
+  predicate: (r, a) => r.pick([
+    () => `${a}.quantity ${r.pick(['>', '<', '='])} ${r.int(1, 100)}`,
+    () => `${a}.amount > ${r.int(0, 200)}`,
+    () => `${a}.kind = ${q(r.pick(['sale', 'return']))}`,
+    () => `${a}.customer_sk IS NULL`,
+  ])(),
+};
+
 const DIM_ALIAS = { date_dim: 'd', item: 'i', customer: 'c', customer_address: 'ca', store: 's',
   promotion: 'p' };
 
@@ -250,12 +272,14 @@ function dimensionOutside(r) {
 export function generateQuery(seed, index) {
   const r = makeRng(seed, index);
   if (r.chance(0.1)) return dimensionOutside(r);
-  const factName = r.chance(0.8) ? 'store_sales' : 'store_returns';
+  const factName = r.chance(0.1) ? 'sales_and_returns'
+    : r.chance(0.8) ? 'store_sales' : 'store_returns';
   const fact = FACTS[factName];
   const f = fact.alias;
+  const table = fact.source ? `${fact.source}` : factName;
   const from = [r.chance(0.1)
-    ? `(SELECT * FROM ${factName} WHERE ${fact.predicate(r, factName)}) ${f}`
-    : `${factName} ${f}`];
+    ? `(SELECT * FROM ${table} ${factName} WHERE ${fact.predicate(r, factName)}) ${f}`
+    : `${table} ${f}`];
   const where = [];
   const groupable = fact.groups.map((c) => `${f}.${c}`);
   groupable.push(`${f}.${fact.partition}`);

@@ -169,7 +169,12 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(Executi
                                 context.query().settings().GetBool("late_materialization");
   local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
   local->scratch = Batch(types_);
-  local->runtime = std::make_unique<RuntimeFilterProbes>(runtime_filters_, runtime_filter_columns_);
+  RuntimeFilterAdaptivity adaptivity;
+  adaptivity.min_drop_ratio = context.query().settings().GetDouble("runtime_filter.min_drop_ratio");
+  adaptivity.pause_rows =
+      static_cast<uint64_t>(context.query().settings().GetInt("runtime_filter.pause_rows"));
+  local->runtime =
+      std::make_unique<RuntimeFilterProbes>(runtime_filters_, runtime_filter_columns_, adaptivity);
   return local;
 }
 
