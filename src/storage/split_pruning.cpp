@@ -180,19 +180,23 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
     if (!filter || !filter->enabled()) continue;
     may_match = !filter->empty() &&
                 RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
-    if (may_match && (filter->kinds() & kRuntimeFilterExactSet) && !runtime_keys_[i].expr) {
+    if (may_match && (filter->kinds() & kRuntimeFilterExactSet)) {
       const idx_t column = runtime_columns_[i][0];
       const int in_file = FileColumn(dataset_file, *split.file, column);
+      // A computed key: the chunk's bloom filter holds column values, not keys.
+      const BoundExpr* key_expr = runtime_keys_[i].expr;
       if (in_file >= 0) {
         const LogicalType& type =
             dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
-        if (!parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
+        if (!key_expr &&
+            !parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
           may_match = false;
           filter->counters().row_groups_skipped_bloom++;
         }
         uint64_t bytes = 0;
         if (may_match && runtime_columns_[i].size() == 1 &&
-            !parquet::DictionaryMayMatch(*filter, *split.file, in_file, split.row_group, &bytes)) {
+            !parquet::DictionaryMayMatch(*filter, *split.file, in_file, split.row_group, &bytes,
+                                         key_expr)) {
           may_match = false;
           filter->counters().row_groups_skipped_dictionary++;
           metrics_.row_groups_pruned_dictionary++;

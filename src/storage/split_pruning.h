@@ -45,8 +45,8 @@ class SplitPruning {
   /// `filters`: the scan's literal conjuncts over its output columns `column_ids`;
   /// `runtime_columns[i]`: the output positions of runtime filter i's key columns;
   /// `runtime_keys[i]` (empty: none): its key when computed from its one column, whose
-  /// statistics then count only through a monotone expression (bloom filters and dictionaries
-  /// hold column values, not keys: not used).
+  /// statistics then count only through a monotone expression (Parquet bloom filters hold
+  /// column values, not keys: not used; a dictionary's entries are computed and tested).
   SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
                const std::vector<BoundExprPtr>& filters,
                std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics,
