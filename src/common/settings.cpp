@@ -94,6 +94,10 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.pause_rows", LogicalType::Bigint(), Value::Bigint(16 * 8 * 2048),
          "Rows a paused runtime filter lets pass untested before it is re-checked on one batch "
          "(resumed when that batch drops at least runtime_filter.min_drop_ratio)."},
+        {"distributed.shuffle_groups", LogicalType::Bigint(), Value::Bigint(100'000),
+         "Under shears --distributed: a GROUP BY estimated to give at least this many groups "
+         "is finished on every rank, its partial groups shuffled by key over MPI_Alltoallv, "
+         "rather than at rank 0; 0 shuffles every GROUP BY."},
         {"join_order.dp_limit", LogicalType::Bigint(), Value::Bigint(10),
          "Join trees of up to this many inputs are ordered by dynamic programming, larger ones "
          "greedily."},

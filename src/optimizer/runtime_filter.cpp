@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -226,7 +227,10 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     std::shared_ptr<const BoundExpr> computed;  // the key computed from the column, tested so
     int monotone = 0;
   };
-  std::map<LogicalGet*, std::vector<Key>> by_scan;
+  // In the order the conditions name the scans, not by address: plans (filter ids, the
+  // reasons EXPLAIN gives) must not depend on where the heap put the scans, so that
+  // processes planning the same query alike (shears --distributed) get the same plan.
+  std::vector<std::pair<LogicalGet*, std::vector<Key>>> by_scan;
   std::string reason;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
@@ -274,7 +278,10 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         continue;
       }
       const int monotone = computed ? Monotonicity(*computed) : 0;
-      by_scan[traced.get].push_back(
+      auto scan = std::find_if(by_scan.begin(), by_scan.end(),
+                               [&](const auto& entry) { return entry.first == traced.get; });
+      if (scan == by_scan.end()) scan = by_scan.insert(by_scan.end(), {traced.get, {}});
+      scan->second.push_back(
           {i, traced.column_id, std::move(inverse), std::move(computed), monotone});
     }
   }
