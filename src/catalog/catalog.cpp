@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
+#include <unordered_map>
 
 #include "catalog/external_table.h"
 #include "catalog/staged_write.h"
@@ -211,6 +213,7 @@ LogicalType ParseTypeString(const std::string& text) {
 
 std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {
   std::unique_ptr<Catalog> catalog(new Catalog());
+  catalog->loader_link_->catalog = catalog.get();
   std::string file = ":memory:";
   if (!directory.empty()) {
     std::error_code ec;
@@ -238,6 +241,10 @@ std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {
 }
 
 Catalog::~Catalog() {
+  {
+    std::lock_guard<std::mutex> lock(loader_link_->mutex);
+    loader_link_->catalog = nullptr;
+  }
   sqlite3_close(db_);
   if (!temp_directory_.empty()) {
     std::error_code ec;
@@ -690,19 +697,39 @@ std::shared_ptr<const Dataset> Catalog::TableDataset(const std::string& name) co
   if (it != datasets_.end()) return it->second;
   auto table = FindTable(key);
   if (!table) return nullptr;
+  std::shared_ptr<Dataset> dataset = DatasetForTable(*table);
   // Each file's statistics let scans skip files without opening them (file_statistics.h).
-  std::map<std::string, StatisticsEntry> file_statistics;
-  for (auto& entry : ReadStatistics(RequireTableId(key), "file", /*by_path=*/false))
-    file_statistics.emplace(entry.path, std::move(entry));
-  for (auto& partition : table->partitions) {
-    for (auto& file : partition.files) {
-      auto it = file_statistics.find(file.path);
-      if (it != file_statistics.end()) file.statistics = std::move(it->second);
-    }
-  }
-  std::shared_ptr<const Dataset> dataset = DatasetForTable(*table);
+  // Read when a scan first tests one: thousands of files' rows cost tens of milliseconds that
+  // a query testing no file (a partition filter alone, no filter) never pays.
+  dataset->set_statistics_loader(
+      [link = loader_link_, table_id = RequireTableId(key), location = table->location](
+          const Dataset& files) -> std::vector<std::shared_ptr<const FileStatistics>> {
+        std::lock_guard<std::mutex> lock(link->mutex);
+        if (!link->catalog) return {};
+        return link->catalog->LoadFileStatistics(table_id, location, files);
+      });
   datasets_[key] = dataset;
   return dataset;
+}
+
+std::vector<std::shared_ptr<const FileStatistics>> Catalog::LoadFileStatistics(
+    int64_t table_id, const std::string& location, const Dataset& dataset) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::unordered_map<std::string_view, size_t> file_index;
+  for (size_t i = 0; i < dataset.files().size(); i++)
+    file_index.emplace(dataset.files()[i].path, i);
+  std::vector<std::shared_ptr<const FileStatistics>> statistics(dataset.files().size());
+  const std::string prefix = location == "/" ? "/" : location + "/";
+  // The catalog may have changed since the dataset was built (another process's RECOVER
+  // PARTITIONS): an entry describes a file only if it was recorded for the same path and size.
+  for (const auto& entry : ReadStatistics(table_id, "file", /*by_path=*/false)) {
+    auto it = file_index.find(prefix + entry.path);
+    if (it == file_index.end() ||
+        static_cast<uint64_t>(entry.bytes) != dataset.files()[it->second].size)
+      continue;
+    statistics[it->second] = CatalogFileStatistics(dataset.columns(), entry);
+  }
+  return statistics;
 }
 
 std::vector<IndexDefinition> Catalog::ReadIndexes(int64_t table_id, const std::string& table,

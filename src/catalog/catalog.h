@@ -20,6 +20,7 @@ struct sqlite3;
 namespace shears {
 
 class Dataset;
+struct FileStatistics;
 
 struct ViewDefinition {
   std::string sql;  // the query text
@@ -74,8 +75,8 @@ struct CatalogFile {
   /// For each file column of the table (in order): its column index in this file, or -1.
   std::vector<int> column_map;
   /// Statistics known when the file was written (managed tables) or read from its footer
-  /// (external tables), stored at level "file"; not read back by FindTable (TableDataset reads
-  /// them for the scans).
+  /// (external tables), stored at level "file"; not read back by FindTable (TableDataset's
+  /// dataset reads them when a scan first tests a file's statistics).
   std::optional<StatisticsEntry> statistics;
 };
 
@@ -195,6 +196,10 @@ class Catalog {
 
   /// Drops cached datasets when catalog.db changed since they were built.
   void ValidateCache() const;
+  /// The file-level statistics of table `table_id` for the files of `dataset` (its order): a
+  /// file gets the entry recorded for its path and size, else none. TableDataset's loader.
+  std::vector<std::shared_ptr<const FileStatistics>> LoadFileStatistics(
+      int64_t table_id, const std::string& location, const Dataset& dataset) const;
 
   std::string path_;
   std::string temp_directory_;  // in-memory catalogs' DataDirectory
@@ -208,6 +213,13 @@ class Catalog {
   // One SQLite connection shared by the database's sessions; statements of one change run in
   // one transaction, so changes are serialized here.
   mutable std::recursive_mutex mutex_;
+  // The datasets' statistics loaders reach the catalog through this; the destructor detaches
+  // it (waiting for a load running), so a dataset outliving the catalog loads none.
+  struct LoaderLink {
+    std::mutex mutex;
+    const Catalog* catalog = nullptr;
+  };
+  std::shared_ptr<LoaderLink> loader_link_ = std::make_shared<LoaderLink>();
 };
 
 /// Parses what LogicalType::ToString wrote ("DECIMAL(18,4)"); invalid for anything else.

@@ -287,18 +287,14 @@ std::vector<Value> PartitionValues(const TableDefinition& table,
   return values;
 }
 
-namespace {
-
-/// The catalog's statistics of one file, read back per file column of the table; a bound that
-/// does not read back exactly in the column's type, or a column not named, stays unknown.
-std::shared_ptr<const FileStatistics> CatalogFileStatistics(const TableDefinition& table,
-                                                            const StatisticsEntry& entry) {
+std::shared_ptr<const FileStatistics> CatalogFileStatistics(
+    const std::vector<DatasetColumn>& columns, const StatisticsEntry& entry) {
   auto stats = std::make_shared<FileStatistics>();
   stats->check_size = true;
   std::vector<std::string> names;  // of entry.columns, lower case
   for (const auto& c : entry.columns)
     names.push_back(AsciiLower(c.column));
-  for (const auto& column : table.columns) {
+  for (const auto& column : columns) {
     if (column.is_partition) continue;
     std::optional<parquet::ColumnChunkStatistics> known;
     const std::string name = AsciiLower(column.name);
@@ -321,8 +317,6 @@ std::shared_ptr<const FileStatistics> CatalogFileStatistics(const TableDefinitio
   return stats;
 }
 
-}  // namespace
-
 std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
   std::vector<DatasetColumn> columns;
   for (const auto& column : table.columns) {
@@ -338,7 +332,6 @@ std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table) {
       entry.num_rows = std::max<int64_t>(file.num_rows, 0);
       entry.partition_values = values;
       entry.column_map = file.column_map;
-      if (file.statistics) entry.statistics = CatalogFileStatistics(table, *file.statistics);
       files.push_back(std::move(entry));
     }
   }

@@ -36,8 +36,14 @@ TableDefinition ScanExternalTable(const ExternalTableSpec& spec);
 /// The current partitions of an existing table's location, with the table's columns.
 std::vector<CatalogPartition> RescanPartitions(const TableDefinition& table);
 
-/// The dataset of a catalog table, from its stored partitions and files.
+/// The dataset of a catalog table, from its stored partitions and files (not their statistics:
+/// Catalog::TableDataset gives it a loader reading them when a scan first needs them).
 std::shared_ptr<Dataset> DatasetForTable(const TableDefinition& table);
+
+/// The catalog's statistics of one file (level "file") for the dataset's file columns: a bound
+/// that does not read back exactly in the column's type, or a column not named, stays unknown.
+std::shared_ptr<const FileStatistics> CatalogFileStatistics(
+    const std::vector<DatasetColumn>& columns, const StatisticsEntry& entry);
 
 /// Partition column values of a partition path, typed by the table's partition columns.
 std::vector<Value> PartitionValues(const TableDefinition& table, const CatalogPartition& partition);

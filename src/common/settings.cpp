@@ -88,6 +88,12 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
          "Build sides with at most this many distinct keys get an exact set instead of a bloom "
          "filter."},
+        {"runtime_filter.min_drop_ratio", LogicalType::Double(), Value::Double(0.1),
+         "A runtime filter dropping less than this fraction of the rows a scan thread tested "
+         "(windows of 16,384) is paused; 0 never pauses."},
+        {"runtime_filter.pause_rows", LogicalType::Bigint(), Value::Bigint(16 * 8 * 2048),
+         "Rows a paused runtime filter lets pass untested before it is re-checked on one batch "
+         "(resumed when that batch drops at least runtime_filter.min_drop_ratio)."},
         {"distributed.shuffle_groups", LogicalType::Bigint(), Value::Bigint(100'000),
          "Under shears --distributed: a GROUP BY estimated to give at least this many groups "
          "is finished on every rank, its partial groups shuffled by key over MPI_Alltoallv, "

@@ -106,6 +106,14 @@ struct RuntimeFilterTarget {
   int filter_id = 0;
   std::vector<int> column_ids;
   std::string description;  // "from JOIN INNER (ss_item_sk = i_item_sk)"
+  /// When the (one) key is computed from the column by an expression the join cannot map its
+  /// keys back through (`k * 2`, `CAST(k AS VARCHAR)`): that expression over one
+  /// BoundReference #0 (the column). Rows are tested on its value. Statistics (files, row
+  /// groups, pages) only when `monotone` is +1 (non-decreasing) or -1 (non-increasing) and
+  /// the expression is strict (NULL only from NULL): a column's [min, max] maps to the keys
+  /// between its bounds' images. Null: the filter holds column values.
+  std::shared_ptr<const BoundExpr> key_expr;
+  int monotone = 0;
 };
 
 }  // namespace shears

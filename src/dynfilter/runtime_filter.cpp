@@ -1,5 +1,7 @@
 #include "dynfilter/runtime_filter.h"
 
+#include <charconv>
+
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -65,6 +67,19 @@ bool RuntimeFilterKeyInverse::Apply(int64_t& value) const {
     if (step.fits_int32 && (value < INT32_MIN || value > INT32_MAX)) return false;
   }
   return true;
+}
+
+bool RuntimeFilterKeyInverse::ApplyText(std::string_view text, int64_t& value) const {
+  const char* end = text.data() + text.size();
+  const auto [ptr, ec] = std::from_chars(text.data(), end, value);
+  if (ec != std::errc() || ptr != end) return false;
+  // Only the canonical text: a key "007" or "-0" is no integer's text.
+  char buffer[24];
+  const auto written = std::to_chars(buffer, buffer + sizeof(buffer), value);
+  if (std::string_view(buffer, static_cast<size_t>(written.ptr - buffer)) != text) return false;
+  if (!Apply(value)) return false;
+  // The text of the column itself (no step checked the range): an INTEGER's must fit.
+  return column_type != LogicalType::Integer() || (value >= INT32_MIN && value <= INT32_MAX);
 }
 
 int64_t RuntimeFilter::IntegerAt(const Vector& v, idx_t row) {

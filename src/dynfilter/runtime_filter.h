@@ -88,9 +88,14 @@ struct RuntimeFilterKeyInverse {
   std::vector<Step> steps;  // in order, from the key to the column value
   LogicalType column_type;  // INTEGER or BIGINT
   std::string description;  // the computation, for EXPLAIN ("(ss_item_sk + 1)")
+  /// The key is the integer's text (`CAST(k AS VARCHAR)`, outermost): a key reads back to the
+  /// one integer whose canonical text it is ("-12"; not "+12", "012", " 12").
+  bool from_text = false;
 
   /// Maps `value` in place; false when no column value computes to it.
   bool Apply(int64_t& value) const;
+  /// The integer whose text is `text` (then Apply), or false.
+  bool ApplyText(std::string_view text, int64_t& value) const;
 };
 
 /// A runtime filter the join builds from its hash table once the build side finished.

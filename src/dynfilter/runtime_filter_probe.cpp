@@ -1,23 +1,19 @@
 #include "dynfilter/runtime_filter_probe.h"
 
 #include "common/clock.h"
+#include "common/error.h"
+#include "execution/expression_executor.h"
 
 #include <algorithm>
 
 namespace shears {
 
-namespace {
-
-constexpr uint64_t kAdaptiveWindow = 8 * kBatchSize;
-constexpr double kMinDropFraction = 0.1;
-constexpr uint64_t kPauseWindows = 16;
-
-}  // namespace
-
 RuntimeFilterProbes::RuntimeFilterProbes(const std::vector<RuntimeFilterTarget>& targets,
-                                         const std::vector<std::vector<idx_t>>& key_columns)
+                                         const std::vector<std::vector<idx_t>>& key_columns,
+                                         RuntimeFilterAdaptivity adaptivity)
     : targets_(targets),
       key_columns_(key_columns),
+      adaptivity_(adaptivity),
       probes_(targets.size()),
       published_(targets.size(), nullptr) {
   for (auto& sel : sel_)
@@ -35,8 +31,7 @@ const std::vector<const RuntimeFilter*>& RuntimeFilterProbes::Refresh(
 
 idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
                                  uint64_t* rows_dropped) {
-  const idx_t rows = batch.size();
-  idx_t count = rows;
+  idx_t count = batch.size();
   const uint32_t* sel = nullptr;  // null: all rows
   int buffer = 0;
   for (size_t i = 0; i < probes_.size() && count > 0; i++) {
@@ -52,8 +47,28 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
     }
     const auto started = clock::Now();
     keys_.clear();
-    for (idx_t position : key_columns_[i])
-      keys_.push_back(&batch.column(position));
+    if (const BoundExpr* key_expr = targets_[i].key_expr.get()) {
+      // Computed for the rows still alive only (the others may be rows it fails on).
+      if (sel) {
+        Compact(batch, sel, count, alive);
+        sel = nullptr;
+      }
+      if (key_input_.column_count() == 0) key_input_ = Batch({key_expr->type}, 0);
+      key_input_.columns()[0].Reference(batch.column(key_columns_[i][0]));
+      key_input_.SetSize(count);
+      if (!computed_.type().valid()) computed_ = Vector(key_expr->type);
+      computed_.Reset();
+      try {
+        ExpressionExecutor::Execute(*key_expr, key_input_, computed_);
+      } catch (const Error&) {
+        // A row the query would fail on, if it reaches the join: let the join see it.
+        continue;
+      }
+      keys_.push_back(&computed_);
+    } else {
+      for (idx_t position : key_columns_[i])
+        keys_.push_back(&batch.column(position));
+    }
     uint32_t* out = sel_[buffer].data();
     const idx_t kept = filter->Probe(keys_, count, sel, out, hashes_);
     counters.probe_nanos += clock::NanosSince(started);
@@ -64,22 +79,21 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
       // The re-check of a paused filter: this one batch decides.
       probe.sampling = false;
       counters.rechecks++;
-      if (static_cast<double>(count - kept) >= kMinDropFraction * static_cast<double>(count)) {
+      if (static_cast<double>(count - kept) >=
+          adaptivity_.min_drop_ratio * static_cast<double>(count)) {
         counters.resumes++;
         probe.window_tested = probe.window_dropped = 0;
       } else {
-        probe.paused_rows_left = kPauseWindows * kAdaptiveWindow;
-        counters.pauses++;
+        Pause(probe);
       }
     } else {
       probe.window_tested += count;
       probe.window_dropped += count - kept;
     }
-    if (probe.window_tested >= kAdaptiveWindow) {
+    if (probe.window_tested >= adaptivity_.window_rows) {
       if (static_cast<double>(probe.window_dropped) <
-          kMinDropFraction * static_cast<double>(probe.window_tested)) {
-        probe.paused_rows_left = kPauseWindows * kAdaptiveWindow;
-        counters.pauses++;
+          adaptivity_.min_drop_ratio * static_cast<double>(probe.window_tested)) {
+        Pause(probe);
       }
       probe.window_tested = probe.window_dropped = 0;
     }
@@ -87,15 +101,25 @@ idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
     sel = out;
     buffer ^= 1;
   }
-  if (sel && count < rows) {
-    if (alive) {
-      for (idx_t k = 0; k < count; k++)
-        (*alive)[k] = (*alive)[sel[k]];
-      alive->resize(count);
-    }
-    batch.Select(sel, count);
-  }
+  if (sel && count < batch.size()) Compact(batch, sel, count, alive);
   return count;
+}
+
+void RuntimeFilterProbes::Pause(RuntimeFilterProbe& probe) const {
+  probe.filter->counters().pauses++;
+  probe.paused_rows_left = adaptivity_.pause_rows;
+  // No rows to pass untested: the next batch is the re-check.
+  probe.sampling = adaptivity_.pause_rows == 0;
+}
+
+void RuntimeFilterProbes::Compact(Batch& batch, const uint32_t* sel, idx_t count,
+                                  std::vector<uint32_t>* alive) {
+  if (alive) {
+    for (idx_t k = 0; k < count; k++)
+      (*alive)[k] = (*alive)[sel[k]];
+    alive->resize(count);
+  }
+  batch.Select(sel, count);
 }
 
 }  // namespace shears

@@ -29,7 +29,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
 
 #include "common/error.h"
 #include "common/numeric_cast.h"
@@ -68,14 +70,20 @@ std::optional<int64_t> IntegerConstant(const BoundExpr& expr) {
 }
 
 // The inverse of `key` (over #0, the scan column of `column_type`) when it is made of CASTs
-// between INTEGER and BIGINT and + / - an integer constant: key = f(x) has the one solution
-// x = f^-1(key), where every step stays in its operand's type (or f(x) would have failed).
+// between INTEGER and BIGINT and + / - an integer constant, maybe all cast to VARCHAR: key =
+// f(x) has the one solution x = f^-1(key), where every step stays in its operand's type (or
+// f(x) would have failed), and a text is the canonical text of one integer at most.
 std::optional<RuntimeFilterKeyInverse> InvertKey(const BoundExpr& key,
                                                  const LogicalType& column_type) {
   RuntimeFilterKeyInverse inverse;
   inverse.column_type = column_type;
   inverse.description = key.ToString();
   const BoundExpr* node = &key;
+  if (node->kind == BoundExprKind::kCast && node->type == LogicalType::Varchar() &&
+      IsIntegerType(static_cast<const BoundCast*>(node)->child->type)) {
+    inverse.from_text = true;
+    node = static_cast<const BoundCast*>(node)->child.get();
+  }
   while (node->kind != BoundExprKind::kReference) {
     if (!IsIntegerType(node->type)) return std::nullopt;
     const BoundExpr* operand = nullptr;
@@ -117,6 +125,77 @@ std::optional<RuntimeFilterKeyInverse> InvertKey(const BoundExpr& key,
   return inverse;
 }
 
+// The sign of a numeric constant (integer or DECIMAL, through casts between numeric types),
+// or nullopt when `expr` is none or NULL.
+std::optional<int> ConstantSign(const BoundExpr& expr) {
+  const BoundExpr* e = &expr;
+  while (e->kind == BoundExprKind::kCast && e->type.IsNumeric())
+    e = static_cast<const BoundCast*>(e)->child.get();
+  if (e->kind != BoundExprKind::kConstant) return std::nullopt;
+  const Value& value = static_cast<const BoundConstant*>(e)->value;
+  const TypeId id = value.type().id();
+  if (value.is_null() ||
+      (id != TypeId::kInteger && id != TypeId::kBigint && id != TypeId::kDecimal))
+    return std::nullopt;
+  const std::string text = value.ToString();
+  if (text.find_first_of("123456789") == std::string::npos) return 0;
+  return text[0] == '-' ? -1 : 1;
+}
+
+bool OrderedScalar(const LogicalType& type) {
+  switch (type.id()) {
+    case TypeId::kInteger:
+    case TypeId::kBigint:
+    case TypeId::kDecimal:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether `key` (over #0) is monotone in its column and strict (NULL only from NULL; a value it
+// fails on fails the query where the join computes it): +1 non-decreasing, -1 non-increasing, 0
+// when not known to be either. Casts between integers, DECIMALs and to floating point, DATE to
+// TIMESTAMP and back; + or - a constant, a constant minus it, times or divided by a nonzero
+// constant, negation. Floating point operands are left out (NaN has no place in the order).
+int Monotonicity(const BoundExpr& key) {
+  if (key.kind == BoundExprKind::kReference) return OrderedScalar(key.type) ? 1 : 0;
+  if (key.kind == BoundExprKind::kCast) {
+    const auto& cast = static_cast<const BoundCast&>(key);
+    const LogicalType& from = cast.child->type;
+    const bool numeric = OrderedScalar(from) && from.IsNumeric() &&
+                         (key.type.IsNumeric() || key.type.IsFloatingPoint());
+    const bool temporal = (from.id() == TypeId::kDate || from.id() == TypeId::kTimestamp) &&
+                          (key.type.id() == TypeId::kDate || key.type.id() == TypeId::kTimestamp);
+    return numeric || temporal ? Monotonicity(*cast.child) : 0;
+  }
+  if (key.kind != BoundExprKind::kFunction) return 0;
+  const auto& function = static_cast<const BoundFunction&>(key);
+  const std::string& name = function.function.name;
+  if (!OrderedScalar(key.type) && !key.type.IsFloatingPoint()) return 0;
+  if (function.args.size() == 1) return name == "-" ? -Monotonicity(*function.args[0]) : 0;
+  if (function.args.size() != 2) return 0;
+  const auto left = ConstantSign(*function.args[0]);
+  const auto right = ConstantSign(*function.args[1]);
+  if (right && !left) {
+    const int m = Monotonicity(*function.args[0]);
+    if (name == "+" || name == "-") return m;
+    if (name == "*") return *right * m;
+    if ((name == "/" || name == "//") && *right != 0) return *right * m;
+    return 0;
+  }
+  if (left && !right) {
+    const int m = Monotonicity(*function.args[1]);
+    if (name == "+") return m;
+    if (name == "-") return -m;
+    if (name == "*") return *left * m;
+    return 0;
+  }
+  return 0;
+}
+
 int MaxFilterId(const LogicalOperator& op) {
   int id = 0;
   if (op.type == LogicalOperatorType::kJoin) {
@@ -145,6 +224,8 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     size_t condition;
     int column;
     std::optional<RuntimeFilterKeyInverse> inverse;
+    std::shared_ptr<const BoundExpr> computed;  // the key computed from the column, tested so
+    int monotone = 0;
   };
   // In the order the conditions name the scans, not by address: plans (filter ids, the
   // reasons EXPLAIN gives) must not depend on where the heap put the scans, so that
@@ -170,16 +251,18 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     for (const TracedColumn& traced : targets) {
       const auto& column = traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)];
       std::optional<RuntimeFilterKeyInverse> inverse;
+      std::shared_ptr<const BoundExpr> computed;
       if (traced.key_expr) {
-        // The filter holds key values: usable on the column only when each key maps back to
-        // the one column value computing to it.
-        inverse = InvertKey(*traced.key_expr, column.type);
-        if (!inverse || condition.right->type != traced.key_expr->type) {
+        // The filter holds key values: each key mapped back to the one column value computing
+        // to it, so everything is tested on the column; else the scan computes the key (rows,
+        // and statistics through a monotone computation).
+        if (condition.right->type != traced.key_expr->type) {
           reason = "probe key " + condition.left->ToString() + " is computed from scan column " +
-                   column.name + " by " + traced.key_expr->ToString() +
-                   ", which cannot be mapped back";
+                   column.name + " by " + traced.key_expr->ToString() + " of another type";
           continue;
         }
+        inverse = InvertKey(*traced.key_expr, column.type);
+        if (!inverse) computed = traced.key_expr;
       } else if (column.type != condition.right->type) {
         reason = "key types differ";
         continue;
@@ -194,10 +277,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         reason = "key " + condition.left->ToString() + " is pruned by partition";
         continue;
       }
+      const int monotone = computed ? Monotonicity(*computed) : 0;
       auto scan = std::find_if(by_scan.begin(), by_scan.end(),
                                [&](const auto& entry) { return entry.first == traced.get; });
       if (scan == by_scan.end()) scan = by_scan.insert(by_scan.end(), {traced.get, {}});
-      scan->second.push_back({i, traced.column_id, std::move(inverse)});
+      scan->second.push_back(
+          {i, traced.column_id, std::move(inverse), std::move(computed), monotone});
     }
   }
   // A filter of several keys holds key tuples as the join has them: keys mapped back are
@@ -207,7 +292,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     std::vector<Key> plain;
     std::optional<Key> mapped;
     for (auto& key : keys) {
-      if (!key.inverse) {
+      if (!key.inverse && !key.computed) {
         plain.push_back(std::move(key));
       } else if (!mapped) {
         mapped = std::move(key);
@@ -277,6 +362,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     target.description =
         std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" + keys_text + ")";
     if (inverse) target.description += ", keys mapped back through " + inverse->description;
+    if (keys[0].computed) {
+      target.key_expr = keys[0].computed;
+      target.monotone = keys[0].monotone;
+      target.description += ", keys computed by " + keys[0].computed->ToString() +
+                            (keys[0].monotone ? " (monotone)" : " (rows only)");
+    }
     get->runtime_filters.push_back(std::move(target));
   }
   if (join.runtime_filter_producers.empty()) join.runtime_filter_note = reason;

@@ -648,6 +648,21 @@ std::shared_ptr<Dataset> Dataset::FromFiles(std::string root, std::vector<Datase
   return dataset;
 }
 
+const std::shared_ptr<const FileStatistics>& Dataset::file_statistics(size_t index) const {
+  const DatasetFile& file = files_[index];
+  if (file.statistics || !statistics_loader_) return file.statistics;
+  std::call_once(statistics_once_, [this] {
+    loaded_statistics_ = statistics_loader_(*this);
+    loaded_statistics_.resize(files_.size());
+    statistics_loaded_.store(true, std::memory_order_release);
+  });
+  return loaded_statistics_[index];
+}
+
+bool Dataset::statistics_loaded() const {
+  return statistics_loaded_.load(std::memory_order_acquire);
+}
+
 std::shared_ptr<Dataset> Dataset::FromMemory(std::shared_ptr<const MemoryTable> table) {
   std::shared_ptr<Dataset> dataset(new Dataset());
   for (const auto& column : table->columns)

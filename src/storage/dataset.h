@@ -37,7 +37,9 @@
 // files and plain directories in others. Partition types are inferred (see InferPartitionType)
 // unless DatasetOptions overrides them.
 
+#include <atomic>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -97,8 +99,9 @@ struct DatasetFile {
   /// For each non-partition dataset column: the column index in this file, or -1 (read as
   /// NULL). For a footer not read while opening, filled when Dataset::OpenFile opens it.
   std::vector<int> column_map;
-  /// Per-column statistics of the whole file known without opening it (the catalog's, or the
-  /// footer's when it was read while opening); null when unknown. See file_statistics.h.
+  /// Per-column statistics of the whole file known without opening it (the footer's when it
+  /// was read while opening); null when unknown. See file_statistics.h. A catalog table's come
+  /// from Dataset::file_statistics, which reads them when first asked.
   std::shared_ptr<const FileStatistics> statistics;
 };
 
@@ -170,6 +173,18 @@ class Dataset {
   void set_column_statistics(std::vector<DatasetColumnStatistics> statistics) {
     column_statistics_ = std::move(statistics);
   }
+  /// What is known of file `index`'s statistics without opening it (see DatasetFile): its
+  /// `statistics`, else what the loader gave (thread-safe; the first call runs the loader).
+  const std::shared_ptr<const FileStatistics>& file_statistics(size_t index) const;
+  /// Gives every file's statistics in file order (null: unknown); called once, when a scan
+  /// first asks for some, so a query that never tests a file's statistics never reads them (a
+  /// catalog's: thousands of rows). Set once, before the dataset is shared.
+  using StatisticsLoader =
+      std::function<std::vector<std::shared_ptr<const FileStatistics>>(const Dataset&)>;
+  void set_statistics_loader(StatisticsLoader loader) { statistics_loader_ = std::move(loader); }
+  /// Whether the loader ran (for tests).
+  bool statistics_loaded() const;
+
   /// Distinct partitions (combinations of partition values) and which one each file is in, so
   /// scans decide per partition, not per file.
   size_t num_partitions() const { return num_partitions_; }
@@ -209,6 +224,11 @@ class Dataset {
   // Which files have a column_map (OpenFile fills the others under the mutex).
   mutable std::mutex map_mutex_;
   mutable std::vector<uint8_t> mapped_;
+  // What statistics_loader_ gave, filled by the first file_statistics call.
+  StatisticsLoader statistics_loader_;
+  mutable std::once_flag statistics_once_;
+  mutable std::atomic<bool> statistics_loaded_{false};
+  mutable std::vector<std::shared_ptr<const FileStatistics>> loaded_statistics_;
 };
 
 /// Whether a file name found while listing a directory is a data file (see the header comment).

@@ -15,11 +15,14 @@ namespace shears {
 
 SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
                            const std::vector<BoundExprPtr>& filters,
-                           std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics)
+                           std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics,
+                           std::vector<ComputedRuntimeKey> runtime_keys)
     : dataset_(std::move(dataset)),
       column_ids_(std::move(column_ids)),
       runtime_columns_(std::move(runtime_columns)),
+      runtime_keys_(std::move(runtime_keys)),
       metrics_(metrics) {
+  runtime_keys_.resize(runtime_columns_.size());
   std::set<idx_t> referenced;
   for (const auto& filter : filters) {
     filters_.push_back(filter.get());
@@ -40,10 +43,10 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
 
 std::shared_ptr<const FileStatistics> SplitPruning::KnownFileStatistics(size_t file_index) const {
   const DatasetFile& file = dataset_->files()[file_index];
-  if (file.statistics) {
-    if (!file.statistics->check_size) return file.statistics;
+  if (const auto& known = dataset_->file_statistics(file_index)) {
+    if (!known->check_size) return known;
     const std::optional<FileIdentity> now = StatIdentity(file.path);
-    return now && now->size == file.size ? file.statistics : nullptr;
+    return now && now->size == file.size ? known : nullptr;
   }
   // A plain directory's file: the footer an earlier query read, when the file is unchanged.
   auto footer = parquet::CachedFooter(file.path);
@@ -88,7 +91,7 @@ bool SplitPruning::FileMayMatch(size_t file_index,
   for (size_t i = 0; i < runtime.size(); i++) {
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled() || filter->empty()) continue;
-    if (!RuntimeRangesMayMatch(*filter, runtime_columns_[i], lookup)) {
+    if (!RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) {
       filter->counters().files_skipped++;
       return false;
     }
@@ -98,10 +101,17 @@ bool SplitPruning::FileMayMatch(size_t file_index,
 
 bool SplitPruning::RuntimeRangesMayMatch(const RuntimeFilter& filter,
                                          const std::vector<idx_t>& columns,
+                                         const ComputedRuntimeKey& computed,
                                          const StatsLookup& lookup) {
   for (size_t k = 0; k < columns.size(); k++) {
     const parquet::ColumnChunkStatistics* stats = lookup(columns[k]);
     if (!stats) continue;
+    std::optional<parquet::ColumnChunkStatistics> key_stats;
+    if (computed.expr) {
+      key_stats = ComputedKeyStatistics(*stats, computed);
+      if (!key_stats) continue;
+      stats = &*key_stats;
+    }
     if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0)
       return false;  // only NULL keys: none can join
     if (stats->min && stats->max && !filter.RangeMayMatch(k, *stats->min, *stats->max))
@@ -168,20 +178,25 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
   for (size_t i = 0; i < runtime.size() && may_match; i++) {
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled()) continue;
-    may_match = !filter->empty() && RuntimeRangesMayMatch(*filter, runtime_columns_[i], lookup);
+    may_match = !filter->empty() &&
+                RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
     if (may_match && (filter->kinds() & kRuntimeFilterExactSet)) {
       const idx_t column = runtime_columns_[i][0];
       const int in_file = FileColumn(dataset_file, *split.file, column);
+      // A computed key: the chunk's bloom filter holds column values, not keys.
+      const BoundExpr* key_expr = runtime_keys_[i].expr;
       if (in_file >= 0) {
         const LogicalType& type =
             dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
-        if (!parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
+        if (!key_expr &&
+            !parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
           may_match = false;
           filter->counters().row_groups_skipped_bloom++;
         }
         uint64_t bytes = 0;
         if (may_match && runtime_columns_[i].size() == 1 &&
-            !parquet::DictionaryMayMatch(*filter, *split.file, in_file, split.row_group, &bytes)) {
+            !parquet::DictionaryMayMatch(*filter, *split.file, in_file, split.row_group, &bytes,
+                                         key_expr)) {
           may_match = false;
           filter->counters().row_groups_skipped_dictionary++;
           metrics_.row_groups_pruned_dictionary++;
@@ -217,7 +232,7 @@ SplitVerdict SplitPruning::PrunePages(
   for (size_t i = 0; i < runtime_filters.size(); i++) {
     const RuntimeFilter* filter = runtime_filters[i];
     if (!filter || !filter->enabled() || filter->empty()) continue;
-    runtime.push_back({filter, runtime_columns_[i]});
+    runtime.push_back({filter, runtime_columns_[i], runtime_keys_[i]});
     candidates.insert(runtime_columns_[i].begin(), runtime_columns_[i].end());
   }
   SplitVerdict verdict;

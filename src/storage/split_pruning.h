@@ -43,10 +43,14 @@ struct SplitVerdict {
 class SplitPruning {
  public:
   /// `filters`: the scan's literal conjuncts over its output columns `column_ids`;
-  /// `runtime_columns[i]`: the output positions of runtime filter i's key columns.
+  /// `runtime_columns[i]`: the output positions of runtime filter i's key columns;
+  /// `runtime_keys[i]` (empty: none): its key when computed from its one column, whose
+  /// statistics then count only through a monotone expression (Parquet bloom filters hold
+  /// column values, not keys: not used; a dictionary's entries are computed and tested).
   SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
                const std::vector<BoundExprPtr>& filters,
-               std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics);
+               std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics,
+               std::vector<ComputedRuntimeKey> runtime_keys = {});
 
   /// Checks `split` with the literal filters and the published runtime filters (`runtime[i]`
   /// null while filter i is not published), by statistics, bloom filters and dictionaries,
@@ -74,7 +78,7 @@ class SplitPruning {
   /// False when `filter`'s key ranges (and a single-column exact set) exclude the bounds
   /// `lookup` gives for its key columns `columns`, or a key column holds only NULLs.
   static bool RuntimeRangesMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
-                                    const StatsLookup& lookup);
+                                    const ComputedRuntimeKey& computed, const StatsLookup& lookup);
   bool RuntimeFiltersMayMatch(const ScanSplit& split,
                               const std::vector<const RuntimeFilter*>& runtime,
                               const StatsLookup& lookup) const;
@@ -86,6 +90,7 @@ class SplitPruning {
   std::vector<const BoundExpr*> filters_;
   std::vector<idx_t> filter_columns_;
   std::vector<std::vector<idx_t>> runtime_columns_;
+  std::vector<ComputedRuntimeKey> runtime_keys_;  // one per runtime filter
   // Scan columns (file columns only) a literal or runtime filter reads: those whose file
   // statistics can skip a file.
   std::vector<idx_t> file_filter_columns_;

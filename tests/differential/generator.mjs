@@ -2,7 +2,8 @@
 // generateQuery(seed, index) is a pure function: the same seed and index give the same SQL, so a
 // failing query is reproduced with `run --seed S --start I --count 1`.
 //
-// Shapes: a fact (store_sales, sometimes store_returns) joined to one to three dimensions
+// Shapes: a fact (store_sales, sometimes store_returns or both as one UNION ALL) joined to one
+// to three dimensions
 // (inner or left joins, customer -> customer_address as a snowflake), semi and anti joins through
 // IN / EXISTS / NOT IN / NOT EXISTS (NOT IN over nullable columns too), filters on dimension
 // attributes, on the fact's partition key and on its other columns, a scalar subquery or a
@@ -145,6 +146,27 @@ const FACTS = {
   },
 };
 
+// Both facts as one (UNION ALL, each branch on its own partition column): the dimensions'
+// filters must reach both scans.
+FACTS.sales_and_returns = {
+  alias: 'b', partition: 'date_sk',
+  source: '(SELECT ss_item_sk AS item_sk, ss_customer_sk AS customer_sk, ss_store_sk AS store_sk, '
+    + 'ss_ticket_number AS ticket, ss_quantity AS quantity, ss_sales_price AS amount, '
+    + "ss_sold_date_sk AS date_sk, 'sale' AS kind FROM store_sales UNION ALL SELECT sr_item_sk, "
+    + 'sr_customer_sk, sr_store_sk, sr_ticket_number, sr_return_quantity, sr_return_amt, '
+    + "sr_returned_date_sk, 'return' FROM store_returns)",
+  fks: { date_dim: 'date_sk', item: 'item_sk', customer: 'customer_sk', store: 'store_sk' },
+  groups: ['store_sk', 'quantity', 'kind'],
+  measures: ['quantity', 'amount'],
+  ticket: 'ticket',
+  predicate: (r, a) => r.pick([
+    () => `${a}.quantity ${r.pick(['>', '<', '='])} ${r.int(1, 100)}`,
+    () => `${a}.amount > ${r.int(0, 200)}`,
+    () => `${a}.kind = ${q(r.pick(['sale', 'return']))}`,
+    () => `${a}.customer_sk IS NULL`,
+  ])(),
+};
+
 const DIM_ALIAS = { date_dim: 'd', item: 'i', customer: 'c', customer_address: 'ca', store: 's',
   promotion: 'p' };
 
@@ -180,41 +202,66 @@ function semiAnti(r, dim, fkRef, depth) {
 
 // A filtered dimension outside, the facts inside: IN / EXISTS / NOT EXISTS over a fact or a
 // UNION of both facts, or a join to such a union; the key sometimes computed on the way
-// (k - 1 inside, k + 1 = key outside, or a CAST), or both facts joined to each other. Dynamic
-// filters must reach each branch and the fact inside a semi join (issue 15).
+// (k - 1 inside, k + 1 = key outside, a CAST, * 2, negated or as text on both sides), or both
+// facts joined to each other (inner or left, the ticket sometimes computed). Dynamic filters
+// must reach each branch and the fact inside a semi join (issue 15).
 function dimensionOutside(r) {
   const dim = r.pick(['date_dim', 'item']);
   const d = DIMENSIONS[dim], a = DIM_ALIAS[dim];
-  const offset = r.pick([0, 0, 1]);
-  // Keys cast on the way too (INTEGER and BIGINT keys meet in the join).
-  const cast = !offset && r.chance(0.3) ? r.pick(['INTEGER', 'BIGINT']) : null;
-  const column = (fact) => (offset ? `${FACTS[fact].fks[dim]} - ${offset}`
-    : cast ? `CAST(${FACTS[fact].fks[dim]} AS ${cast})` : FACTS[fact].fks[dim]);
+  // How the key is computed on the way: k - 1 inside and + 1 outside, CASTs between INTEGER and
+  // BIGINT (both invertible: the build keys are mapped back), or computations the scan must
+  // evaluate per row: * 2 on both sides (monotone: bounds map too), - k (decreasing), text.
+  const computation = r.pick(['plain', 'plain', 'offset', 'cast', 'times', 'negate', 'text']);
+  const cast = computation === 'cast' ? r.pick(['INTEGER', 'BIGINT']) : null;
+  const column = (fact) => {
+    const c = FACTS[fact].fks[dim];
+    switch (computation) {
+      case 'offset': return `${c} - 1`;
+      case 'cast': return `CAST(${c} AS ${cast})`;
+      case 'times': return `${c} * 2`;
+      case 'negate': return `-${c}`;
+      case 'text': return `CAST(${c} AS VARCHAR)`;
+      default: return c;
+    }
+  };
+  // The dimension's key as the computed key meets it.
+  const dimKey = { times: `${a}.${d.key} * 2`, negate: `-${a}.${d.key}`, text: `CAST(${a}.${d.key} AS VARCHAR)` }[computation] ?? `${a}.${d.key}`;
   const sales = `SELECT ${column('store_sales')} AS k FROM store_sales ss${r.chance(0.4) ? ` WHERE ${FACTS.store_sales.predicate(r, 'ss')}` : ''}`;
-  const returns = `SELECT ${column('store_returns')} AS k FROM store_returns sr`;
-  const source = r.pick([sales, returns, `${sales} UNION ${r.pick(['ALL ', ''])}${returns}`]);
-  const key = offset ? `u.k + ${offset}` : 'u.k';
+  const returns = `SELECT ${column('store_returns')} AS k FROM store_returns sr${r.chance(0.3) ? ` WHERE ${FACTS.store_returns.predicate(r, 'sr')}` : ''}`;
+  const source = r.pick([sales, returns, `${sales} UNION ${r.pick(['ALL ', ''])}${returns}`,
+    `${returns} UNION ALL ${sales}`]);
+  const key = computation === 'offset' ? 'u.k + 1' : 'u.k';
   const where = [d.predicate(r, a)];
   let from = `${dim} ${a}`;
-  switch (r.pick(['in', 'exists', 'not exists', 'join', 'facts'])) {
+  switch (r.pick(['in', 'exists', 'not exists', 'join', 'facts', 'facts'])) {
     case 'in':
-      where.push(`${a}.${d.key} IN (SELECT ${key} FROM (${source}) u)`);
+      where.push(`${dimKey} IN (SELECT ${key} FROM (${source}) u)`);
       break;
     case 'exists':
-      where.push(`EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${a}.${d.key})`);
+      where.push(`EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${dimKey})`);
       break;
     case 'not exists':
-      where.push(`NOT EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${a}.${d.key})`);
+      where.push(`NOT EXISTS (SELECT 1 FROM (${source}) u WHERE ${key} = ${dimKey})`);
       break;
     case 'join':
-      from += ` JOIN (${source}) u ON ${key} = ${a}.${d.key}`;
+      from += ` JOIN (${source}) u ON ${key} = ${dimKey}`;
       break;
     default: {
       // Fact to fact: returns joined to their sales (ticket, and item or not), the dimension
-      // on either fact; each fact is pruned by the other's surviving keys where it can be.
+      // on either fact; each fact is pruned by the other's surviving keys where it can be. The
+      // ticket sometimes computed on both sides (the sales files' ticket bounds map through
+      // * 10; text does not order as numbers do).
       const onFact = r.chance(0.5) ? `sr.${FACTS.store_returns.fks[dim]}` : `ss.${FACTS.store_sales.fks[dim]}`;
-      from += ` JOIN store_returns sr ON ${onFact} = ${a}.${d.key} JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number${r.chance(0.7) ? ' AND ss.ss_item_sk = sr.sr_item_sk' : ''}`;
-      if (r.chance(0.4)) where.push(FACTS.store_sales.predicate(r, 'ss'));
+      const ticket = r.pick([(t) => t, (t) => t, (t) => `${t} * 10`, (t) => `CAST(${t} AS VARCHAR)`, (t) => `${t} + 1`]);
+      const join = r.pick(['JOIN', 'JOIN', 'LEFT JOIN']);
+      from += ` JOIN store_returns sr ON ${onFact} = ${a}.${d.key} ${join} store_sales ss ON ${ticket('ss.ss_ticket_number')} = ${ticket('sr.sr_ticket_number')}${r.chance(0.7) ? ' AND ss.ss_item_sk = sr.sr_item_sk' : ''}`;
+      if (r.chance(0.4)) {
+        const sales = FACTS.store_sales.predicate(r, 'ss');
+        // In WHERE a LEFT join's predicate drops the unmatched returns; in ON it keeps them.
+        if (join === 'LEFT JOIN' && r.chance(0.5)) from += ` AND ${sales}`;
+        else where.push(sales);
+      }
+      if (r.chance(0.3)) where.push(partitionPredicate(r, 'ss.ss_sold_date_sk'));
     }
   }
   const group = `${a}.${r.pick(d.groups)}`;
@@ -225,12 +272,14 @@ function dimensionOutside(r) {
 export function generateQuery(seed, index) {
   const r = makeRng(seed, index);
   if (r.chance(0.1)) return dimensionOutside(r);
-  const factName = r.chance(0.8) ? 'store_sales' : 'store_returns';
+  const factName = r.chance(0.1) ? 'sales_and_returns'
+    : r.chance(0.8) ? 'store_sales' : 'store_returns';
   const fact = FACTS[factName];
   const f = fact.alias;
+  const table = fact.source ? `${fact.source}` : factName;
   const from = [r.chance(0.1)
-    ? `(SELECT * FROM ${factName} WHERE ${fact.predicate(r, factName)}) ${f}`
-    : `${factName} ${f}`];
+    ? `(SELECT * FROM ${table} ${factName} WHERE ${fact.predicate(r, factName)}) ${f}`
+    : `${table} ${f}`];
   const where = [];
   const groupable = fact.groups.map((c) => `${f}.${c}`);
   groupable.push(`${f}.${fact.partition}`);

@@ -14,6 +14,7 @@
 #include "catalog/hyperloglog.h"
 #include "common/error.h"
 #include "main/connection.h"
+#include "storage/dataset.h"
 #include "test_util.h"
 
 namespace shears {
@@ -265,6 +266,38 @@ TEST(CatalogTest, ChangedFileAsksForRecover) {
   // The old file's bounds in the catalog would skip it unopened; its size tells it changed.
   ExpectError<IOError>([&] { connection.Query("SELECT count(*) FROM t WHERE id > 1000000000"); },
                        "ALTER TABLE t RECOVER PARTITIONS");
+}
+
+// A table's file statistics are read from the catalog when a scan first tests a file's, not
+// when a query binds the table: a query filtering on partitions alone never reads them.
+TEST(CatalogTest, FileStatisticsAreReadWhenAScanFirstTestsAFile) {
+  auto database = std::make_unique<Database>();
+  Connection connection(*database);
+  connection.Query("CREATE EXTERNAL TABLE sales STORED AS PARQUET LOCATION '" + kYearMonth + "'");
+  const auto dataset = database->catalog().TableDataset("sales");
+  ASSERT_TRUE(dataset);
+  EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM sales WHERE year = 2023"), "40");
+  EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM sales"), "126");
+  EXPECT_FALSE(dataset->statistics_loaded());
+  // ids 40..79 are in 2023's four files: the other files' bounds skip them unopened.
+  const auto plan = connection.Query("EXPLAIN ANALYZE SELECT count(*) FROM sales WHERE id = 50");
+  EXPECT_TRUE(dataset->statistics_loaded());
+  std::string text;
+  for (const auto& row : plan.ToStrings()) {
+    for (const auto& cell : row)
+      text += cell + "\n";
+  }
+  EXPECT_NE(text.find("files_read: 1\n"), std::string::npos) << text;
+  EXPECT_EQ(Scalar(connection, "SELECT count(*) FROM sales WHERE id = 50"), "1");
+
+  // A dataset held past its catalog loads no statistics (it does not reach a catalog gone).
+  auto fresh = std::make_unique<Database>();
+  Connection other(*fresh);
+  other.Query("CREATE EXTERNAL TABLE sales STORED AS PARQUET LOCATION '" + kYearMonth + "'");
+  const auto orphan = fresh->catalog().TableDataset("sales");
+  fresh.reset();
+  EXPECT_EQ(orphan->file_statistics(0), nullptr);
+  EXPECT_TRUE(orphan->statistics_loaded());
 }
 
 TEST(CatalogTest, EmptyLocationWithDeclaredColumns) {

@@ -14,6 +14,8 @@
 
 #include "common/error.h"
 #include "execution/row_layout.h"
+#include "planner/expression.h"
+#include "storage/parquet/minmax_pruning.h"
 
 namespace shears {
 namespace {
@@ -472,6 +474,65 @@ TEST(RuntimeFilterProbeTest, PausesThenResumesOnASample) {
   EXPECT_EQ(filter.counters().rechecks.load(), 2u);
   EXPECT_EQ(filter.counters().resumes.load(), 1u);
   EXPECT_EQ(filter.counters().pauses.load(), 3u);
+}
+
+// A key computed from the column (CAST(k AS INTEGER) = INTEGER keys): the scan computes it for
+// each row and probes with it; a batch it cannot compute for passes untested (the join, which
+// computes it for the rows reaching it, decides); a monotone cast maps a column's bounds.
+TEST(RuntimeFilterProbeTest, ComputedKeys) {
+  auto filter = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Integer()});
+  Vector keys(LogicalType::Integer(), 2);
+  keys.data<int32_t>()[0] = 5;
+  keys.data<int32_t>()[1] = 7;
+  filter->Add({&keys}, 2);
+  filter->Finish({}, 2, 0);
+  DynamicFilterRegistry registry;
+  registry.PublishRuntime(1, std::move(filter));
+  std::vector<RuntimeFilterTarget> targets(1);
+  targets[0].filter_id = 1;
+  targets[0].column_ids = {0};
+  targets[0].key_expr = std::make_shared<BoundCast>(
+      std::make_unique<BoundReference>(LogicalType::Bigint(), 0, "k"), LogicalType::Integer());
+  targets[0].monotone = 1;
+  const std::vector<std::vector<idx_t>> columns = {{0}};
+  RuntimeFilterProbes probes(targets, columns);
+  probes.Refresh(registry);
+  Batch batch({LogicalType::Bigint()});
+  for (idx_t r = 0; r < 10; r++)
+    batch.column(0).data<int64_t>()[r] = static_cast<int64_t>(r);
+  batch.SetSize(10);
+  uint64_t dropped = 0;
+  ASSERT_EQ(probes.Apply(batch, nullptr, &dropped), 2u);
+  EXPECT_EQ(batch.column(0).data<int64_t>()[0], 5);
+  EXPECT_EQ(batch.column(0).data<int64_t>()[1], 7);
+  EXPECT_EQ(dropped, 8u);
+  // 2^40 does not fit INTEGER: the cast fails, the batch passes untested.
+  Batch wide({LogicalType::Bigint()});
+  wide.column(0).data<int64_t>()[0] = 3;
+  wide.column(0).data<int64_t>()[1] = int64_t{1} << 40;
+  wide.SetSize(2);
+  EXPECT_EQ(probes.Apply(wide, nullptr, &dropped), 2u);
+  EXPECT_EQ(registry.FindRuntime(1)->counters().rows_tested.load(), 10u);
+
+  // Statistics through the cast: [6, 6] computes to keys [6, 6], which hold no key; an
+  // unmonotone computation tells nothing.
+  parquet::ColumnChunkStatistics column;
+  column.num_values = 4;
+  column.null_count = 0;
+  column.min = Value::Bigint(6);
+  column.max = Value::Bigint(6);
+  const ComputedRuntimeKey key{targets[0].key_expr.get(), 1};
+  const auto mapped = ComputedKeyStatistics(column, key);
+  ASSERT_TRUE(mapped && mapped->min && mapped->max);
+  EXPECT_EQ(mapped->min->type(), LogicalType::Integer());
+  EXPECT_FALSE(registry.FindRuntime(1)->RangeMayMatch(0, *mapped->min, *mapped->max));
+  EXPECT_FALSE(ComputedKeyStatistics(column, {key.expr, 0}).has_value());
+  // A bound the cast fails on: no bounds, null counts kept.
+  column.max = Value::Bigint(int64_t{1} << 40);
+  const auto unbounded = ComputedKeyStatistics(column, key);
+  ASSERT_TRUE(unbounded.has_value());
+  EXPECT_FALSE(unbounded->min.has_value());
+  EXPECT_EQ(unbounded->null_count, 0);
 }
 
 }  // namespace

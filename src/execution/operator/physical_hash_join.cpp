@@ -336,8 +336,13 @@ idx_t MapKeysBack(const RuntimeFilterKeyInverse& inverse, const Vector& keys, id
   out.Reset();
   idx_t kept = 0;
   for (idx_t row = 0; row < count; row++) {
-    int64_t value = key32 ? keys.data<int32_t>()[row] : keys.data<int64_t>()[row];
-    if (!inverse.Apply(value)) continue;
+    int64_t value = 0;
+    if (inverse.from_text) {
+      if (!inverse.ApplyText(keys.data<StringRef>()[row].view(), value)) continue;
+    } else {
+      value = key32 ? keys.data<int32_t>()[row] : keys.data<int64_t>()[row];
+      if (!inverse.Apply(value)) continue;
+    }
     if (out32) {
       out.data<int32_t>()[kept++] = static_cast<int32_t>(value);
     } else {

@@ -62,8 +62,12 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
   }
   scan_metrics_.dynamic_filters =
       std::make_unique<DynamicFilterScanCounters[]>(dynamic_filters_.size());
-  split_pruning_ = std::make_unique<SplitPruning>(dataset_, column_ids_, filters_,
-                                                  runtime_filter_columns_, scan_metrics_);
+  std::vector<ComputedRuntimeKey> runtime_keys;
+  for (const auto& target : runtime_filters_)
+    runtime_keys.push_back({target.key_expr.get(), target.monotone});
+  split_pruning_ =
+      std::make_unique<SplitPruning>(dataset_, column_ids_, filters_, runtime_filter_columns_,
+                                     scan_metrics_, std::move(runtime_keys));
   first_columns_.assign(column_ids_.size(), false);
   for (idx_t c : split_pruning_->filter_columns())
     first_columns_[c] = true;
@@ -167,7 +171,12 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(Executi
                                 context.query().settings().GetBool("late_materialization");
   local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
   local->scratch = Batch(types_);
-  local->runtime = std::make_unique<RuntimeFilterProbes>(runtime_filters_, runtime_filter_columns_);
+  RuntimeFilterAdaptivity adaptivity;
+  adaptivity.min_drop_ratio = context.query().settings().GetDouble("runtime_filter.min_drop_ratio");
+  adaptivity.pause_rows =
+      static_cast<uint64_t>(context.query().settings().GetInt("runtime_filter.pause_rows"));
+  local->runtime =
+      std::make_unique<RuntimeFilterProbes>(runtime_filters_, runtime_filter_columns_, adaptivity);
   return local;
 }
 

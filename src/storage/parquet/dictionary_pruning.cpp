@@ -5,13 +5,14 @@
 #include <vector>
 
 #include "common/error.h"
+#include "execution/expression_executor.h"
 #include "storage/parquet/column_reader.h"
 #include "storage/parquet/page_index.h"
 
 namespace shears::parquet {
 
 bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
-                        int row_group, uint64_t* bytes_read) {
+                        int row_group, uint64_t* bytes_read, const BoundExpr* key_expr) {
   const auto& meta = file.chunk(row_group, column).meta_data;
   if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
       meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
@@ -33,12 +34,27 @@ bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, in
     std::vector<uint32_t> kept(kBatchSize);
     std::vector<uint64_t> hashes;
     std::vector<uint32_t> sel(kBatchSize);
+    Batch slice;
+    Vector keys;
+    if (key_expr) {
+      slice = Batch({dictionary->type()});
+      keys = Vector(key_expr->type);
+    }
     for (size_t start_entry = 0; start_entry < entries; start_entry += kBatchSize) {
       // Probe the dictionary in slices of a batch, through a selection of its entries.
       const idx_t count = static_cast<idx_t>(std::min<size_t>(kBatchSize, entries - start_entry));
       for (idx_t k = 0; k < count; k++)
         sel[k] = static_cast<uint32_t>(start_entry + k);
-      if (filter.Probe({dictionary}, count, sel.data(), kept.data(), hashes) > 0) return true;
+      if (!key_expr) {
+        if (filter.Probe({dictionary}, count, sel.data(), kept.data(), hashes) > 0) return true;
+        continue;
+      }
+      slice.column(0).Reset();
+      slice.column(0).CopyRows(*dictionary, sel.data(), count);
+      slice.SetSize(count);
+      keys.Reset();
+      ExpressionExecutor::Execute(*key_expr, slice, keys);  // an Error: cannot tell (below)
+      if (filter.Probe({&keys}, count, nullptr, kept.data(), hashes) > 0) return true;
     }
     return false;
   } catch (const Error&) {

@@ -6,14 +6,17 @@
 #include <cstdint>
 
 #include "dynfilter/runtime_filter.h"
+#include "planner/expression.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears::parquet {
 
 /// False when `filter` (one key column) lets no entry of the dictionary of column `column` of
 /// `row_group` through. True when that cannot be told (no dictionary, or plain pages too, or
-/// an unreadable page: the read reports it). Adds the bytes read to `*bytes_read`.
+/// an unreadable page: the read reports it). Adds the bytes read to `*bytes_read`. `key_expr`
+/// (over #0, the column): the key is computed from the column, so each entry's key is
+/// computed and tested (exact for any computation; one it fails on tells nothing).
 bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
-                        int row_group, uint64_t* bytes_read);
+                        int row_group, uint64_t* bytes_read, const BoundExpr* key_expr = nullptr);
 
 }  // namespace shears::parquet

@@ -1,5 +1,9 @@
 #include "storage/parquet/minmax_pruning.h"
 
+#include <utility>
+
+#include "storage/partition_pruning.h"
+
 namespace shears {
 
 namespace {
@@ -85,6 +89,24 @@ bool StatsMayMatch(const BoundExpr& predicate, const StatsLookup& stats) {
     default:
       return true;
   }
+}
+
+std::optional<parquet::ColumnChunkStatistics> ComputedKeyStatistics(
+    const parquet::ColumnChunkStatistics& column, const ComputedRuntimeKey& key) {
+  if (!key.expr || key.monotone == 0) return std::nullopt;
+  parquet::ColumnChunkStatistics mapped;
+  mapped.num_values = column.num_values;
+  mapped.null_count = column.null_count;
+  if (!column.min || !column.max) return mapped;
+  auto lo = MapPartitionValue(*key.expr, *column.min);
+  auto hi = MapPartitionValue(*key.expr, *column.max);
+  if (!lo || !hi || lo->is_null() || hi->is_null()) return mapped;
+  if (key.monotone < 0) std::swap(lo, hi);
+  // A bound the expression maps out of order would say the range is empty: tell nothing.
+  if (lo->type() != hi->type() || lo->Compare(*hi) > 0) return mapped;
+  mapped.min = std::move(lo);
+  mapped.max = std::move(hi);
+  return mapped;
 }
 
 }  // namespace shears

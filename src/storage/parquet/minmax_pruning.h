@@ -18,4 +18,16 @@ using StatsLookup = std::function<const parquet::ColumnChunkStatistics*(idx_t co
 /// any row whose columns lie within `stats`. Unknown shapes return true (no pruning).
 bool StatsMayMatch(const BoundExpr& predicate, const StatsLookup& stats);
 
+/// A runtime filter's key computed from its scan column (RuntimeFilterTarget::key_expr).
+struct ComputedRuntimeKey {
+  const BoundExpr* expr = nullptr;  // over #0, the column; null: the key is the column itself
+  int monotone = 0;                 // +1 non-decreasing, -1 non-increasing, 0 neither
+};
+
+/// The statistics of a computed key from those of its column: for a monotone, strict
+/// expression its null counts, with the images of the column's bounds as its bounds (ordered;
+/// unknown when an image fails or is NULL); nullopt when nothing can be told (not monotone).
+std::optional<parquet::ColumnChunkStatistics> ComputedKeyStatistics(
+    const parquet::ColumnChunkStatistics& column, const ComputedRuntimeKey& key);
+
 }  // namespace shears

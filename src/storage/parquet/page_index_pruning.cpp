@@ -97,6 +97,12 @@ std::vector<parquet::RowRanges> PageRowRanges(
       for (size_t key = 0; key < runtime[i].key_columns.size() && may_match; key++) {
         const parquet::ColumnChunkStatistics* s = lookup(runtime[i].key_columns[key]);
         if (!s) continue;
+        std::optional<parquet::ColumnChunkStatistics> key_stats;
+        if (runtime[i].computed.expr) {
+          key_stats = ComputedKeyStatistics(*s, runtime[i].computed);
+          if (!key_stats) continue;
+          s = &*key_stats;
+        }
         if (s->null_count && *s->null_count == s->num_values && s->num_values > 0) {
           may_match = false;  // only NULL keys: none can join
         } else if (s->min && s->max && !filter.RangeMayMatch(key, *s->min, *s->max)) {

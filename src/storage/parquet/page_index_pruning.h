@@ -26,6 +26,7 @@ struct PageIndexColumn {
 struct PagePruningRuntimeFilter {
   const RuntimeFilter* filter = nullptr;
   std::vector<idx_t> key_columns;
+  ComputedRuntimeKey computed;  // the key computed from its one column (minmax_pruning.h)
 };
 
 /// Row ranges of a row group of `num_rows`: [0] those `filters` (conjuncts over scan columns)

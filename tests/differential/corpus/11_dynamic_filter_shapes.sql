@@ -45,6 +45,24 @@ SELECT count(*) FROM store_sales ss JOIN (VALUES (CAST(5 AS BIGINT)), (CAST(4294
 
 SELECT count(*) FROM (SELECT ss_item_sk * 2 AS i FROM store_sales) x JOIN item ON x.i = i_item_sk WHERE i_category = 'Music';
 
+-- Keys the scan computes per row (not mapped back): monotone ones also test files and row
+-- groups through their bounds' images (ticket * 10, 10^9 - ticket, a DECIMAL), text rows only;
+-- a batch the computation fails on passes untested (quantity * 10^8 overflows INTEGER past 21).
+SELECT count(*), sum(ss.ss_quantity) FROM store_sales ss JOIN (SELECT sr_ticket_number * 10 AS t FROM store_returns WHERE sr_returned_date_sk BETWEEN 2451000 AND 2451030) r ON ss.ss_ticket_number * 10 = r.t;
+
+SELECT count(*) FROM store_sales ss JOIN (SELECT 1000000000 - sr_ticket_number AS t FROM store_returns WHERE sr_returned_date_sk BETWEEN 2451000 AND 2451030) r ON 1000000000 - ss.ss_ticket_number = r.t;
+
+SELECT count(*) FROM store_sales ss JOIN item i ON ss.ss_sales_price * 2 = i.i_current_price WHERE i.i_category = 'Music';
+
+SELECT count(*) FROM store_sales ss JOIN item ON CAST(ss.ss_item_sk * 2 AS VARCHAR) = CAST(i_item_sk * 2 AS VARCHAR) WHERE i_category = 'Music' AND i_current_price < 5;
+
+SELECT count(*) FROM (SELECT ss.ss_quantity AS q FROM store_sales ss JOIN item i ON ss.ss_item_sk = i.i_item_sk WHERE ss.ss_quantity + 0 * i.i_current_price <= 21) x JOIN (VALUES (100000000)) v(k) ON x.q * 100000000 = v.k;
+
+-- An integer key's text, mapped back to the integers whose canonical text it is.
+SELECT count(*) FROM store_sales ss JOIN (VALUES ('7'), ('007'), ('+7'), ('x'), ('4294967303')) v(k) ON CAST(ss.ss_quantity AS VARCHAR) = v.k;
+
+SELECT count(*) FROM store_returns sr JOIN date_dim d ON sr.sr_returned_date_sk = d.d_date_sk JOIN store_sales ss ON CAST(ss.ss_ticket_number AS VARCHAR) = CAST(sr.sr_ticket_number AS VARCHAR) WHERE d.d_year = 2001 AND d.d_moy = 7;
+
 -- NOT IN with the fact inside, kept by a WHERE (a right anti join and two one-row checks): a
 -- NULL in the subquery (the fact's NULL dates), none, an empty subquery, NULL outer keys.
 SELECT count(*) FROM date_dim d WHERE d_year = 2000 AND d_moy = 2 AND d_date_sk NOT IN (SELECT ss_sold_date_sk FROM store_sales WHERE ss_quantity > 90);
