@@ -139,7 +139,7 @@ constexpr size_t kMinHashedEqualityList = 8;
 
 // Whether the equality list can be a set lookup: x and every constant of one type (each `=`
 // then compares values of that type as they are stored, so equal values are equal bits, up to
-// the DOUBLE rules HashVector and EqualStored follow).
+// the DOUBLE rules of ValuesEqual).
 bool CanHashEqualityList(const BoundConjunction& expr) {
   if (expr.children.size() < kMinHashedEqualityList) return false;
   const LogicalType& type = static_cast<const BoundFunction&>(*expr.children[0]).args[0]->type;
@@ -148,16 +148,6 @@ bool CanHashEqualityList(const BoundConjunction& expr) {
     if (static_cast<const BoundFunction&>(*child).args[1]->type != type) return false;
   }
   return true;
-}
-
-// `=` on stored values: DOUBLE's -0.0 equals 0.0 and NaN equals NaN (as the comparison does).
-template <typename T>
-bool EqualStored(const T& a, const T& b) {
-  if constexpr (std::is_same_v<T, double>) {
-    return a == b || (std::isnan(a) && std::isnan(b));
-  } else {
-    return a == b;
-  }
 }
 
 // result[i] = x[i] IN constants, with the OR's NULLs: NULL for a NULL x, and for an x equal
@@ -192,7 +182,7 @@ void ProbeConstantSet(const Vector& x, const Vector& constants, idx_t n, bool nu
     bool found = false;
     for (size_t pos = hashes[i] & mask; slots[pos] >= 0; pos = (pos + 1) & mask) {
       const int32_t c = slots[pos];
-      if (constant_hashes[c] == hashes[i] && EqualStored(values[c], data[i])) {
+      if (constant_hashes[c] == hashes[i] && ValuesEqual(values[c], data[i])) {
         found = true;
         break;
       }
