@@ -11,12 +11,12 @@
 //     FILTER i_category = 'Music'
 //       GET item
 //
-// Legal (dynfilter/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side here; RIGHT keeps only
-// unmatched build rows). Keys are traced transitively: through an inner join on
-// `key = other`, `other`'s scan is filtered too. Conditions compared with IS NOT DISTINCT FROM are
-// left out (NULL matches there). Conditions that trace to the same scan form one filter on their
-// combined key. A key already pruned by a dynamic partition filter of the same join gets no runtime
-// filter: partition pruning is exact and costs nothing per row.
+// Legal (dynfilter/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side
+// here; RIGHT keeps only unmatched build rows). Keys are traced transitively: through an inner join
+// on `key = other`, `other`'s scan is filtered too. Conditions compared with IS NOT DISTINCT FROM
+// are left out (NULL matches there). Conditions that trace to the same scan form one filter on
+// their combined key. A key already pruned by a dynamic partition filter of the same join gets no
+// runtime filter: partition pruning is exact and costs nothing per row.
 //
 // In `auto` mode a filter is planned when the build side is estimated small enough
 // (runtime_filter.max_build_size rows), the scan large enough (runtime_filter.min_probe_size
@@ -126,6 +126,14 @@ int MaxFilterId(const LogicalOperator& op) {
   for (const auto& child : op.children)
     id = std::max(id, MaxFilterId(*child));
   return id;
+}
+
+// Whether `get` is `op` or below it through filters and projections only.
+bool DirectlyBelow(const LogicalOperator& op, const LogicalGet* get) {
+  if (&op == get) return true;
+  if (op.type != LogicalOperatorType::kFilter && op.type != LogicalOperatorType::kProjection)
+    return false;
+  return DirectlyBelow(*op.children[0], get);
 }
 
 void Visit(LogicalOperator& op, int& next_id, const Options& options) {
@@ -254,10 +262,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       created.limits.max_exact_keys = options.max_exact_keys;
       created.always = options.always;
       created.min_filter_ratio = options.min_filter_ratio;
+      created.probe_is_direct = true;
       join.runtime_filter_producers.push_back(std::move(created));
       spec = &join.runtime_filter_producers.back();
     }
     spec->probe_rows = std::max(spec->probe_rows, probe_rows);
+    spec->probe_is_direct = spec->probe_is_direct && DirectlyBelow(*join.children[0], get);
     RuntimeFilterTarget target;
     target.filter_id = spec->filter_id;
     std::string keys_text;
