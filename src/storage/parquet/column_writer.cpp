@@ -1,0 +1,942 @@
+#include "storage/parquet/column_writer.h"
+
+// Inline the hash of string dictionary keys.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <climits>
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+#include <unordered_set>
+
+#include "common/error.h"
+#include "common/utf8.h"
+#include "storage/parquet/bloom_filter.h"
+#include "storage/parquet/compression.h"
+#include "storage/parquet/encoder.h"
+#include "storage/parquet/encoding.h"
+#include "storage/parquet/string_bounds.h"
+
+namespace shears::parquet {
+
+static_assert(std::endian::native == std::endian::little, "PLAIN values are written with memcpy");
+
+namespace {
+
+// String bounds longer than these are truncated (to a prefix for min, an incremented prefix
+// for max): footers and page indexes stay small whatever the values.
+constexpr size_t kStatisticsBoundBytes = 1024;
+constexpr size_t kPageIndexBoundBytes = 64;
+
+// ---- physical value traits ------------------------------------------------------------------
+// How one shears storage type becomes one Parquet physical type: loading from a vector, PLAIN
+// encoding, the order of statistics, dictionary keys and bloom filter hashes.
+
+// A fast mix of a 64-bit key (murmur3's finalizer): open addressing uses the low bits.
+inline uint64_t Mix64(uint64_t x) {
+  x ^= x >> 33;
+  x *= 0xff51afd7ed558ccdULL;
+  x ^= x >> 33;
+  x *= 0xc4ceb9fe1a85ec53ULL;
+  x ^= x >> 33;
+  return x;
+}
+
+template <typename V, format::Type::type kPhysical>
+struct FixedWidthTraits {
+  using T = V;
+  using Owned = V;
+  static constexpr format::Type::type kType = kPhysical;
+  static constexpr bool kBitPacked = false;
+  static constexpr bool kDictionary = true;
+  static size_t PlainSize(T) { return sizeof(T); }
+  static void AppendPlain(T v, std::string* out) {
+    out->append(reinterpret_cast<const char*>(&v), sizeof(T));
+  }
+  static void AppendBound(T v, std::string* out) { AppendPlain(v, out); }
+  // Dictionary keys compare by bits, so -0.0 and 0.0 (and NaN payloads) stay distinct.
+  static bool Equal(T a, T b) { return std::memcmp(&a, &b, sizeof(T)) == 0; }
+  static uint64_t DictHash(T v) {
+    static_assert(sizeof(T) <= 8);
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    return Mix64(bits);
+  }
+  static bool Less(T a, T b) { return a < b; }
+  static bool Ordered(T) { return true; }
+};
+
+struct BooleanTraits {
+  using T = uint8_t;
+  using Owned = uint8_t;
+  static constexpr format::Type::type kType = format::Type::BOOLEAN;
+  static constexpr bool kBitPacked = true;
+  static constexpr bool kDictionary = false;
+  static T Load(const Vector& v, idx_t row) { return v.data<uint8_t>()[row] != 0; }
+  static size_t PlainSize(T) { return 1; }
+  static void AppendPlain(T, std::string*) {}
+  static void AppendBound(T v, std::string* out) { out->push_back(static_cast<char>(v)); }
+  static bool Equal(T a, T b) { return a == b; }
+  static uint64_t DictHash(T v) { return v; }
+  static uint64_t BloomHash(T) { return 0; }
+  static bool Less(T a, T b) { return a < b; }
+  static bool Ordered(T) { return true; }
+};
+
+struct Int32Traits : FixedWidthTraits<int32_t, format::Type::INT32> {
+  static T Load(const Vector& v, idx_t row) { return v.data<int32_t>()[row]; }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashInt32(v); }
+};
+
+// DECIMAL(p <= 9): shears keeps it in int64_t, Parquet in INT32 (Validate checked the range).
+struct Decimal32Traits : FixedWidthTraits<int32_t, format::Type::INT32> {
+  static T Load(const Vector& v, idx_t row) { return static_cast<int32_t>(v.data<int64_t>()[row]); }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashInt32(v); }
+};
+
+struct Int64Traits : FixedWidthTraits<int64_t, format::Type::INT64> {
+  static T Load(const Vector& v, idx_t row) { return v.data<int64_t>()[row]; }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashInt64(v); }
+};
+
+struct DoubleTraits : FixedWidthTraits<double, format::Type::DOUBLE> {
+  static T Load(const Vector& v, idx_t row) { return v.data<double>()[row]; }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashDouble(v); }
+  // NaN has no place in Parquet's double order: statistics skip it.
+  static bool Ordered(T v) { return !std::isnan(v); }
+};
+
+// FLOAT: the vector's double holds a float value exactly, so the narrowing loses nothing.
+struct FloatTraits : FixedWidthTraits<float, format::Type::FLOAT> {
+  static T Load(const Vector& v, idx_t row) { return static_cast<float>(v.data<double>()[row]); }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashFloat(v); }
+  static bool Ordered(T v) { return !std::isnan(v); }
+};
+
+// DECIMAL(p > 18) as FIXED_LEN_BYTE_ARRAY(16), big-endian two's complement.
+struct Decimal128Traits {
+  using T = int128_t;
+  using Owned = int128_t;
+  static constexpr format::Type::type kType = format::Type::FIXED_LEN_BYTE_ARRAY;
+  static constexpr bool kBitPacked = false;
+  static constexpr bool kDictionary = true;
+  static T Load(const Vector& v, idx_t row) { return v.data<int128_t>()[row]; }
+  static void ToBigEndian(T v, char* out) {
+    auto u = static_cast<uint128_t>(v);
+    for (int i = 15; i >= 0; i--, u >>= 8)
+      out[i] = static_cast<char>(u & 0xFF);
+  }
+  static size_t PlainSize(T) { return 16; }
+  static void AppendPlain(T v, std::string* out) {
+    char bytes[16];
+    ToBigEndian(v, bytes);
+    out->append(bytes, 16);
+  }
+  static void AppendBound(T v, std::string* out) { AppendPlain(v, out); }
+  static bool Equal(T a, T b) { return a == b; }
+  static uint64_t DictHash(T v) {
+    const auto u = static_cast<uint128_t>(v);
+    return Mix64(static_cast<uint64_t>(u) ^ Mix64(static_cast<uint64_t>(u >> 64)));
+  }
+  static uint64_t BloomHash(T v) {
+    char bytes[16];
+    ToBigEndian(v, bytes);
+    return SplitBlockBloomFilter::HashBytes(bytes, 16);
+  }
+  // DECIMAL orders as signed numbers, whatever the physical type.
+  static bool Less(T a, T b) { return a < b; }
+  static bool Ordered(T) { return true; }
+};
+
+struct ByteArrayTraits {
+  using T = std::string_view;
+  using Owned = std::string;
+  static constexpr format::Type::type kType = format::Type::BYTE_ARRAY;
+  static constexpr bool kBitPacked = false;
+  static constexpr bool kDictionary = true;
+  static T Load(const Vector& v, idx_t row) { return v.data<StringRef>()[row].view(); }
+  static size_t PlainSize(T v) { return 4 + v.size(); }
+  static void AppendPlain(T v, std::string* out) {
+    const auto len = static_cast<uint32_t>(v.size());
+    out->append(reinterpret_cast<const char*>(&len), 4);
+    out->append(v);
+  }
+  static void AppendBound(T v, std::string* out) { out->append(v); }
+  static bool Equal(T a, T b) { return a == b; }
+  static uint64_t DictHash(T v) { return XXH3_64bits(v.data(), v.size()); }
+  static uint64_t BloomHash(T v) { return SplitBlockBloomFilter::HashBytes(v.data(), v.size()); }
+  // string_view compares bytes as unsigned char: Parquet's order for BYTE_ARRAY.
+  static bool Less(T a, T b) { return a < b; }
+  static bool Ordered(T) { return true; }
+};
+
+// ---- dictionary -----------------------------------------------------------------------------
+
+// Distinct values in insertion order plus an open-addressing hash table over them.
+template <typename Traits>
+class Dictionary {
+ public:
+  using T = typename Traits::T;
+  static constexpr bool kBytes = std::is_same_v<T, std::string_view>;
+
+  Dictionary() { Clear(); }
+
+  size_t size() const { return hashes_.size(); }
+  size_t plain_bytes() const { return plain_bytes_; }
+
+  /// The index of `v`, or -1 with `*slot` set to where Insert must put it.
+  int64_t Find(T v, uint64_t hash, size_t* slot) const {
+    size_t s = hash & mask_;
+    while (true) {
+      const int32_t entry = slots_[s];
+      if (entry < 0) {
+        *slot = s;
+        return -1;
+      }
+      if (hashes_[static_cast<size_t>(entry)] == hash &&
+          Traits::Equal(value(static_cast<uint32_t>(entry)), v)) {
+        return entry;
+      }
+      s = (s + 1) & mask_;
+    }
+  }
+
+  uint32_t Insert(size_t slot, T v, uint64_t hash) {
+    const auto index = static_cast<uint32_t>(size());
+    slots_[slot] = static_cast<int32_t>(index);
+    hashes_.push_back(hash);
+    if constexpr (kBytes) {
+      starts_.push_back(arena_.size() + 4);
+      Traits::AppendPlain(v, &arena_);
+    } else {
+      values_.push_back(v);
+    }
+    plain_bytes_ += Traits::PlainSize(v);
+    if (size() * 2 > slots_.size()) Grow();
+    return index;
+  }
+
+  T value(uint32_t index) const {
+    if constexpr (kBytes) {
+      const size_t start = starts_[index];
+      uint32_t len;
+      std::memcpy(&len, arena_.data() + start - 4, 4);
+      return std::string_view(arena_.data() + start, len);
+    } else {
+      return values_[index];
+    }
+  }
+
+  /// The dictionary page body: every value PLAIN-encoded.
+  std::string PlainPage() const {
+    if constexpr (kBytes) {
+      return arena_;
+    } else {
+      std::string out;
+      out.reserve(plain_bytes_);
+      for (T v : values_)
+        Traits::AppendPlain(v, &out);
+      return out;
+    }
+  }
+
+  void Clear() {
+    slots_.assign(kInitialSlots, -1);
+    mask_ = kInitialSlots - 1;
+    hashes_.clear();
+    values_.clear();
+    arena_.clear();
+    starts_.clear();
+    plain_bytes_ = 0;
+  }
+
+ private:
+  static constexpr size_t kInitialSlots = 1024;
+
+  void Grow() {
+    slots_.assign(slots_.size() * 2, -1);
+    mask_ = slots_.size() - 1;
+    for (size_t i = 0; i < hashes_.size(); i++) {
+      size_t s = hashes_[i] & mask_;
+      while (slots_[s] >= 0)
+        s = (s + 1) & mask_;
+      slots_[s] = static_cast<int32_t>(i);
+    }
+  }
+
+  std::vector<int32_t> slots_;
+  size_t mask_ = 0;
+  std::vector<uint64_t> hashes_;  // per entry, so growing needs no rehashing
+  std::vector<T> values_;         // fixed-width values
+  std::string arena_;             // byte arrays, already PLAIN-encoded (the page body)
+  std::vector<size_t> starts_;    // where each byte array's bytes start in arena_
+  size_t plain_bytes_ = 0;
+};
+
+}  // namespace
+
+// ---- column chunks --------------------------------------------------------------------------
+
+// Compresses a data page body and appends it (header first) to the chunk.
+void ColumnChunkWriter::EmitDataPage(const std::string& body, int64_t rows, int64_t nulls,
+                                     format::Encoding::type encoding, const std::string* min,
+                                     const std::string* max) {
+  const std::string compressed = CompressPage(body);
+  format::PageHeader header;
+  header.type = format::PageType::DATA_PAGE;
+  header.uncompressed_page_size = static_cast<int32_t>(body.size());
+  header.compressed_page_size = static_cast<int32_t>(compressed.size());
+  if (options_.page_checksums) {
+    header.__set_crc(static_cast<int32_t>(
+        Crc32(reinterpret_cast<const uint8_t*>(compressed.data()), compressed.size())));
+  }
+  format::DataPageHeader data_header;
+  data_header.num_values = static_cast<int32_t>(rows);
+  data_header.encoding = encoding;
+  data_header.definition_level_encoding = format::Encoding::RLE;
+  data_header.repetition_level_encoding = format::Encoding::RLE;
+  header.__set_data_page_header(data_header);
+  const size_t start = data_pages_.size();
+  serializer_.Append(header, &data_pages_);
+  const size_t header_size = data_pages_.size() - start;
+  data_pages_.append(compressed);
+  uncompressed_bytes_ += static_cast<int64_t>(header_size + body.size());
+  compressed_bytes_ += static_cast<int64_t>(header_size + compressed.size());
+
+  format::PageLocation location;
+  location.offset = static_cast<int64_t>(start);  // made absolute by FinishChunk's caller
+  location.compressed_page_size = static_cast<int32_t>(header_size + compressed.size());
+  location.first_row_index = chunk_rows_;
+  page_locations_.push_back(location);
+  const bool null_page = rows == nulls;
+  null_pages_.push_back(null_page);
+  page_null_counts_.push_back(nulls);
+  if (min != nullptr) {
+    page_mins_.push_back(*min);
+    page_maxes_.push_back(*max);
+  } else {
+    page_mins_.emplace_back();
+    page_maxes_.emplace_back();
+    // A page of values without bounds (only NaN) cannot be described honestly.
+    if (!null_page) column_index_valid_ = false;
+  }
+  chunk_rows_ += rows;
+  chunk_nulls_ += nulls;
+  (encoding == format::Encoding::PLAIN ? plain_pages_ : dictionary_pages_)++;
+}
+
+std::string ColumnChunkWriter::CompressPage(const std::string& body) {
+  if (body.size() > static_cast<size_t>(INT32_MAX)) {
+    throw InvalidInputError("column '{}': a page of {} bytes exceeds Parquet's 2 GiB limit", name_,
+                            body.size());
+  }
+  return Compress(options_.codec, reinterpret_cast<const uint8_t*>(body.data()), body.size(),
+                  options_.compression_level);
+}
+
+// Builds the chunk's metadata and page indexes from what EmitDataPage recorded, and resets
+// that record for the next chunk.
+ChunkOutput ColumnChunkWriter::FinishChunkCommon(const std::string* dictionary_body,
+                                                 int32_t dictionary_values,
+                                                 std::optional<format::Statistics> statistics,
+                                                 format::BoundaryOrder::type boundary_order) {
+  ChunkOutput out;
+  auto& meta = out.meta;
+  int64_t uncompressed = uncompressed_bytes_;
+  int64_t compressed = compressed_bytes_;
+  std::vector<format::PageEncodingStats> encoding_stats;
+  if (dictionary_body != nullptr) {
+    const std::string body = CompressPage(*dictionary_body);
+    format::PageHeader header;
+    header.type = format::PageType::DICTIONARY_PAGE;
+    header.uncompressed_page_size = static_cast<int32_t>(dictionary_body->size());
+    header.compressed_page_size = static_cast<int32_t>(body.size());
+    if (options_.page_checksums) {
+      header.__set_crc(
+          static_cast<int32_t>(Crc32(reinterpret_cast<const uint8_t*>(body.data()), body.size())));
+    }
+    format::DictionaryPageHeader dictionary_header;
+    dictionary_header.num_values = dictionary_values;
+    dictionary_header.encoding = format::Encoding::PLAIN;
+    header.__set_dictionary_page_header(dictionary_header);
+    serializer_.Append(header, &out.dictionary_page);
+    const size_t header_size = out.dictionary_page.size();
+    out.dictionary_page.append(body);
+    uncompressed += static_cast<int64_t>(header_size + dictionary_body->size());
+    compressed += static_cast<int64_t>(out.dictionary_page.size());
+    meta.__set_dictionary_page_offset(0);
+    format::PageEncodingStats stats;
+    stats.page_type = format::PageType::DICTIONARY_PAGE;
+    stats.encoding = format::Encoding::PLAIN;
+    stats.count = 1;
+    encoding_stats.push_back(stats);
+  }
+  const auto dictionary_size = static_cast<int64_t>(out.dictionary_page.size());
+  meta.type = physical_;
+  // Levels are RLE; PLAIN is listed for the dictionary page and PLAIN data pages.
+  meta.encodings = {format::Encoding::RLE};
+  if (dictionary_body != nullptr || plain_pages_ > 0) {
+    meta.encodings.push_back(format::Encoding::PLAIN);
+  }
+  if (dictionary_pages_ > 0) meta.encodings.push_back(format::Encoding::RLE_DICTIONARY);
+  for (auto [encoding, count] : {std::pair{format::Encoding::RLE_DICTIONARY, dictionary_pages_},
+                                 std::pair{format::Encoding::PLAIN, plain_pages_}}) {
+    if (count == 0) continue;
+    format::PageEncodingStats stats;
+    stats.page_type = format::PageType::DATA_PAGE;
+    stats.encoding = encoding;
+    stats.count = static_cast<int32_t>(count);
+    encoding_stats.push_back(stats);
+  }
+  meta.__set_encoding_stats(encoding_stats);
+  meta.path_in_schema = {name_};
+  meta.codec = options_.codec;
+  meta.num_values = chunk_rows_;
+  meta.total_uncompressed_size = uncompressed;
+  meta.total_compressed_size = compressed;
+  meta.data_page_offset = dictionary_size;
+  if (statistics) meta.__set_statistics(*statistics);
+
+  if (options_.write_page_index) {
+    format::OffsetIndex offset_index;
+    offset_index.page_locations = std::move(page_locations_);
+    for (auto& location : offset_index.page_locations)
+      location.offset += dictionary_size;
+    out.offset_index = std::move(offset_index);
+    if (column_index_valid_) {
+      format::ColumnIndex column_index;
+      column_index.null_pages = std::move(null_pages_);
+      column_index.min_values = std::move(page_mins_);
+      column_index.max_values = std::move(page_maxes_);
+      column_index.boundary_order = boundary_order;
+      column_index.__set_null_counts(std::move(page_null_counts_));
+      out.column_index = std::move(column_index);
+    }
+  }
+  out.data_pages = std::move(data_pages_);
+
+  data_pages_ = std::string();
+  page_locations_.clear();
+  null_pages_.clear();
+  page_mins_.clear();
+  page_maxes_.clear();
+  page_null_counts_.clear();
+  column_index_valid_ = true;
+  uncompressed_bytes_ = compressed_bytes_ = 0;
+  chunk_rows_ = chunk_nulls_ = 0;
+  plain_pages_ = dictionary_pages_ = 0;
+  return out;
+}
+
+namespace {
+
+template <typename Traits>
+class TypedColumnWriter final : public ColumnChunkWriter {
+  using T = typename Traits::T;
+  using Owned = typename Traits::Owned;
+  static constexpr bool kBytes = std::is_same_v<T, std::string_view>;
+  // DOUBLE and FLOAT: NaN and signed zero rules.
+  static constexpr bool kDouble = std::is_same_v<T, double> || std::is_same_v<T, float>;
+
+  static T View(const Owned& v) { return T(v); }
+  static void Assign(Owned& to, T v) {
+    if constexpr (kBytes) {
+      to.assign(v.data(), v.size());
+    } else {
+      to = v;
+    }
+  }
+
+  struct MinMax {
+    bool has = false;
+    Owned min{}, max{};
+    void Update(T v) {
+      if (!has) {
+        Assign(min, v);
+        Assign(max, v);
+        has = true;
+      } else if (Traits::Less(v, View(min))) {
+        Assign(min, v);
+      } else if (Traits::Less(View(max), v)) {
+        Assign(max, v);
+      }
+    }
+    void Merge(const MinMax& other) {
+      if (!other.has) return;
+      Update(View(other.min));
+      Update(View(other.max));
+    }
+  };
+
+ public:
+  TypedColumnWriter(std::string name, LogicalType type, const WriterOptions& options, bool bloom)
+      : ColumnChunkWriter(std::move(name), type, Traits::kType, options, bloom) {
+    ResetChunk();
+  }
+
+  void Validate(const Vector& vector, idx_t count) const override {
+    const auto& validity = vector.validity();
+    if (type_.id() == TypeId::kVarchar) {
+      const auto* values = vector.data<StringRef>();
+      for (idx_t row = 0; row < count; row++) {
+        if (validity.IsValid(row) && !IsValidUtf8(values[row].ptr, values[row].len)) {
+          throw InvalidInputError("column '{}': the VARCHAR value in row {} is not valid UTF-8",
+                                  name_, row);
+        }
+      }
+    } else if (type_.id() == TypeId::kDecimal) {
+      int128_t limit = 1;
+      for (int i = 0; i < type_.precision(); i++)
+        limit *= 10;
+      const bool narrow = type_.physical() == PhysicalType::kInt64;
+      for (idx_t row = 0; row < count; row++) {
+        if (!validity.IsValid(row)) continue;
+        const int128_t v = narrow ? vector.data<int64_t>()[row] : vector.data<int128_t>()[row];
+        if (v >= limit || v <= -limit) {
+          throw InvalidInputError("column '{}': the value {} in row {} does not fit {}", name_,
+                                  FormatDecimal(v, type_.scale()), row, type_.ToString());
+        }
+      }
+    }
+  }
+
+  void Write(const Vector& vector, idx_t begin, idx_t end) override {
+    const auto& validity = vector.validity();
+    const bool all_valid = validity.AllValid();
+    for (idx_t row = begin; row < end; row++) {
+      if (all_valid || validity.IsValid(row)) {
+        AddValue(Traits::Load(vector, row));
+      } else {
+        page_null_rows_.push_back(static_cast<uint32_t>(page_rows_));
+      }
+      page_rows_++;
+      if (page_rows_ >= options_.page_row_limit ||
+          EstimatedPageBytes() >= options_.page_size_bytes) {
+        FinishPage();
+      }
+    }
+  }
+
+  ChunkOutput FinishChunk() override {
+    FinishPage();
+    std::string dictionary_body;
+    const bool has_dictionary = dictionary_pages_ > 0;
+    if (has_dictionary) dictionary_body = dictionary_.PlainPage();
+
+    std::optional<format::Statistics> statistics;
+    if (options_.write_statistics) {
+      format::Statistics s;
+      s.__set_null_count(chunk_nulls_);
+      if (chunk_stats_.has) {
+        std::string min, max;
+        bool min_exact = true, max_exact = true;
+        if constexpr (kBytes) {
+          const bool utf8 = type_.id() == TypeId::kVarchar;
+          min = TruncatedLowerBound(chunk_stats_.min, kStatisticsBoundBytes, utf8);
+          auto upper = TruncatedUpperBound(chunk_stats_.max, kStatisticsBoundBytes, utf8);
+          max = upper ? std::move(*upper) : chunk_stats_.max;
+          min_exact = min.size() == chunk_stats_.min.size();
+          max_exact = max == chunk_stats_.max;
+        } else {
+          EncodeBounds(chunk_stats_, &min, &max);
+        }
+        s.__set_min_value(min);
+        s.__set_max_value(max);
+        s.__set_is_min_value_exact(min_exact);
+        s.__set_is_max_value_exact(max_exact);
+      }
+      statistics = std::move(s);
+    }
+
+    auto order = format::BoundaryOrder::UNORDERED;
+    if (ascending_) {
+      order = format::BoundaryOrder::ASCENDING;
+    } else if (descending_) {
+      order = format::BoundaryOrder::DESCENDING;
+    }
+    ChunkOutput out =
+        FinishChunkCommon(has_dictionary ? &dictionary_body : nullptr,
+                          static_cast<int32_t>(dictionary_.size()), std::move(statistics), order);
+    if (bloom_) {
+      std::sort(bloom_hashes_.begin(), bloom_hashes_.end());
+      bloom_hashes_.erase(std::unique(bloom_hashes_.begin(), bloom_hashes_.end()),
+                          bloom_hashes_.end());
+      auto filter = SplitBlockBloomFilter::ForNdv(bloom_hashes_.size(), options_.bloom_filter_fpp);
+      for (uint64_t hash : bloom_hashes_)
+        filter.InsertHash(hash);
+      out.bloom = std::move(filter);
+    }
+    file_stats_.Merge(chunk_stats_);
+    file_nulls_ += chunk_nulls_total_;
+    ResetChunk();
+    return out;
+  }
+
+  WrittenColumnStats FileStats() const override {
+    WrittenColumnStats stats;
+    stats.null_count = file_nulls_;
+    if (file_stats_.has) {
+      T min = View(file_stats_.min), max = View(file_stats_.max);
+      if constexpr (kDouble) {
+        if (min == 0) min = -0.0;
+        if (max == 0) max = 0.0;
+      }
+      stats.min = ToValue(min);
+      stats.max = ToValue(max);
+    }
+    return stats;
+  }
+
+ private:
+  void ResetChunk() {
+    dictionary_.Clear();
+    dictionary_mode_ = Traits::kDictionary && options_.dictionary;
+    dictionary_decided_ = false;
+    chunk_stats_ = MinMax();
+    chunk_nulls_total_ = 0;
+    ascending_ = descending_ = true;
+    has_previous_bounds_ = false;
+    bloom_hashes_.clear();
+    bloom_dedupe_at_ = kBloomDedupeMin;
+  }
+
+  Value ToValue(T v) const {
+    if constexpr (kBytes) {
+      return type_.id() == TypeId::kVarchar ? Value::Varchar(std::string(v))
+                                            : Value::Blob(std::string(v));
+    } else if constexpr (std::is_same_v<T, float>) {
+      return Value::Float(v);
+    } else if constexpr (kDouble) {
+      return Value::Double(v);
+    } else if constexpr (std::is_same_v<T, uint8_t>) {
+      return Value::Boolean(v != 0);
+    } else {
+      switch (type_.id()) {
+        case TypeId::kInteger:
+          return Value::Integer(static_cast<int32_t>(v));
+        case TypeId::kDate:
+          return Value::Date(static_cast<int32_t>(v));
+        case TypeId::kBigint:
+          return Value::Bigint(static_cast<int64_t>(v));
+        case TypeId::kTimestamp:
+          return Value::Timestamp(static_cast<int64_t>(v));
+        case TypeId::kDecimal:
+          return Value::Decimal(static_cast<int128_t>(v), type_.precision(), type_.scale());
+        default:
+          throw InternalError("unexpected type {} for column '{}'", type_.ToString(), name_);
+      }
+    }
+  }
+
+  void AddBloom(T v) {
+    if (!bloom_) return;
+    if constexpr (kDouble) {
+      // SQL equality does not tell 0.0 from -0.0: a probe for either must find the other.
+      if (v == 0) {
+        bloom_hashes_.push_back(Traits::BloomHash(0.0));
+        bloom_hashes_.push_back(Traits::BloomHash(-0.0));
+        return;
+      }
+    }
+    bloom_hashes_.push_back(Traits::BloomHash(v));
+    if (bloom_hashes_.size() >= bloom_dedupe_at_) {
+      // Keep memory proportional to distinct values for long PLAIN chunks.
+      std::sort(bloom_hashes_.begin(), bloom_hashes_.end());
+      bloom_hashes_.erase(std::unique(bloom_hashes_.begin(), bloom_hashes_.end()),
+                          bloom_hashes_.end());
+      bloom_dedupe_at_ = std::max(kBloomDedupeMin, bloom_hashes_.size() * 2);
+    }
+  }
+
+  void AppendPlainValue(T v) {
+    Traits::AppendPlain(v, &page_plain_);
+    AddBloom(v);
+  }
+
+  void AddValue(T v) {
+    if constexpr (Traits::kBitPacked) {
+      page_bits_.push_back(v);
+    } else {
+      if (dictionary_mode_) {
+        const uint64_t hash = Traits::DictHash(v);
+        size_t slot;
+        int64_t index = dictionary_.Find(v, hash, &slot);
+        if (index >= 0) {
+          page_indexes_.push_back(static_cast<uint32_t>(index));
+          page_plain_bytes_ += Traits::PlainSize(v);
+        } else if (dictionary_.plain_bytes() + Traits::PlainSize(v) >
+                   static_cast<uint64_t>(options_.dictionary_page_limit_bytes)) {
+          // The dictionary is full: pages so far stay dictionary-encoded, the rest of the
+          // chunk is PLAIN.
+          FinishPage();
+          dictionary_mode_ = false;
+          AppendPlainValue(v);
+        } else {
+          page_indexes_.push_back(dictionary_.Insert(slot, v, hash));
+          page_plain_bytes_ += Traits::PlainSize(v);
+          AddBloom(v);
+        }
+      } else {
+        AppendPlainValue(v);
+      }
+    }
+    if (Traits::Ordered(v)) page_stats_.Update(v);
+  }
+
+  int64_t EstimatedPageBytes() const {
+    if constexpr (Traits::kBitPacked) {
+      return static_cast<int64_t>(page_bits_.size() / 8);
+    } else if (dictionary_mode_) {
+      return static_cast<int64_t>(page_indexes_.size() *
+                                  std::bit_width(static_cast<uint64_t>(dictionary_.size())) / 8);
+    } else {
+      return static_cast<int64_t>(page_plain_.size());
+    }
+  }
+
+  int DictionaryBitWidth() const {
+    return std::max(1, BitWidthForMaxValue(static_cast<uint32_t>(dictionary_.size() - 1)));
+  }
+
+  // Definition levels (1 = value, 0 = NULL), RLE with a 4-byte length prefix.
+  void AppendLevels(std::string* body) {
+    const size_t start = body->size();
+    body->append(4, '\0');
+    if (page_null_rows_.empty()) {
+      EncodeRleRun(1, static_cast<size_t>(page_rows_), 1, body);
+    } else {
+      levels_.assign(static_cast<size_t>(page_rows_), 1);
+      for (uint32_t row : page_null_rows_)
+        levels_[row] = 0;
+      EncodeRleBitPacked(levels_.data(), levels_.size(), 1, body);
+    }
+    const auto length = static_cast<uint32_t>(body->size() - start - 4);
+    std::memcpy(body->data() + start, &length, 4);
+  }
+
+  void EncodeBounds(const MinMax& stats, std::string* min, std::string* max) const {
+    T lo = View(stats.min), hi = View(stats.max);
+    if constexpr (kDouble) {
+      // Parquet: a zero min is written as -0.0 and a zero max as +0.0.
+      if (lo == 0) lo = -0.0;
+      if (hi == 0) hi = 0.0;
+    }
+    Traits::AppendBound(lo, min);
+    Traits::AppendBound(hi, max);
+  }
+
+  void FinishPage() {
+    if (page_rows_ == 0) return;
+    const int64_t nulls = static_cast<int64_t>(page_null_rows_.size());
+    const int64_t values = page_rows_ - nulls;
+    auto encoding = format::Encoding::PLAIN;
+    body_.clear();
+    AppendLevels(&body_);
+    if constexpr (Traits::kBitPacked) {
+      EncodePlainBoolean(page_bits_.data(), page_bits_.size(), &body_);
+    } else {
+      if (dictionary_mode_ && values > 0 && !dictionary_decided_) {
+        // Nearly unique values make dictionary encoding larger than PLAIN: the first page
+        // decides, and is re-encoded PLAIN if so.
+        dictionary_decided_ = true;
+        const uint64_t encoded =
+            dictionary_.plain_bytes() + (page_indexes_.size() * DictionaryBitWidth() + 7) / 8;
+        if (encoded >= page_plain_bytes_) {
+          for (uint32_t index : page_indexes_)
+            Traits::AppendPlain(dictionary_.value(index), &page_plain_);
+          dictionary_.Clear();
+          dictionary_mode_ = false;
+        }
+      }
+      if (dictionary_mode_ && values > 0) {
+        encoding = format::Encoding::RLE_DICTIONARY;
+        const int width = DictionaryBitWidth();
+        body_.push_back(static_cast<char>(width));
+        EncodeRleBitPacked(page_indexes_.data(), page_indexes_.size(), width, &body_);
+      } else {
+        body_.append(page_plain_);
+      }
+    }
+
+    std::string min, max;
+    const bool has_bounds = page_stats_.has;
+    if (has_bounds) {
+      if constexpr (kBytes) {
+        const bool utf8 = type_.id() == TypeId::kVarchar;
+        min = TruncatedLowerBound(page_stats_.min, kPageIndexBoundBytes, utf8);
+        auto upper = TruncatedUpperBound(page_stats_.max, kPageIndexBoundBytes, utf8);
+        max = upper ? std::move(*upper) : page_stats_.max;
+        TrackOrder(min, max);
+      } else {
+        EncodeBounds(page_stats_, &min, &max);
+        T lo = View(page_stats_.min), hi = View(page_stats_.max);
+        TrackOrder(lo, hi);
+      }
+    }
+    EmitDataPage(body_, page_rows_, nulls, encoding, has_bounds ? &min : nullptr,
+                 has_bounds ? &max : nullptr);
+    chunk_stats_.Merge(page_stats_);
+    chunk_nulls_total_ += nulls;
+
+    page_rows_ = 0;
+    page_null_rows_.clear();
+    page_indexes_.clear();
+    page_plain_.clear();
+    page_bits_.clear();
+    page_plain_bytes_ = 0;
+    page_stats_ = MinMax();
+  }
+
+  // Boundary order over the pages with bounds, as written (null pages do not take part).
+  void TrackOrder(T min, T max) {
+    if (has_previous_bounds_) {
+      const T prev_min = View(previous_min_), prev_max = View(previous_max_);
+      if (Traits::Less(min, prev_min) || Traits::Less(max, prev_max)) ascending_ = false;
+      if (Traits::Less(prev_min, min) || Traits::Less(prev_max, max)) descending_ = false;
+    }
+    Assign(previous_min_, min);
+    Assign(previous_max_, max);
+    has_previous_bounds_ = true;
+  }
+
+  static constexpr size_t kBloomDedupeMin = size_t{1} << 20;
+
+  // Page state.
+  int64_t page_rows_ = 0;
+  std::vector<uint32_t> page_null_rows_;  // rows of the page that are NULL
+  std::vector<uint32_t> page_indexes_;    // dictionary mode
+  uint64_t page_plain_bytes_ = 0;         // PLAIN size of the dictionary-encoded values
+  std::string page_plain_;                // PLAIN mode
+  std::vector<uint8_t> page_bits_;        // BOOLEAN
+  MinMax page_stats_;
+  std::string body_;
+  std::vector<uint32_t> levels_;
+
+  // Chunk state.
+  Dictionary<Traits> dictionary_;
+  bool dictionary_mode_ = false;
+  bool dictionary_decided_ = false;
+  MinMax chunk_stats_;
+  int64_t chunk_nulls_total_ = 0;
+  bool ascending_ = true, descending_ = true;
+  bool has_previous_bounds_ = false;
+  Owned previous_min_{}, previous_max_{};
+  std::vector<uint64_t> bloom_hashes_;
+  size_t bloom_dedupe_at_ = kBloomDedupeMin;
+
+  // File state.
+  MinMax file_stats_;
+  int64_t file_nulls_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
+                                                    const LogicalType& type,
+                                                    const WriterOptions& options, bool bloom) {
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      return std::make_unique<TypedColumnWriter<BooleanTraits>>(name, type, options, bloom);
+    case TypeId::kInteger:
+    case TypeId::kDate:
+      return std::make_unique<TypedColumnWriter<Int32Traits>>(name, type, options, bloom);
+    case TypeId::kBigint:
+    case TypeId::kTimestamp:
+      return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom);
+    case TypeId::kDouble:
+      return std::make_unique<TypedColumnWriter<DoubleTraits>>(name, type, options, bloom);
+    case TypeId::kFloat:
+      return std::make_unique<TypedColumnWriter<FloatTraits>>(name, type, options, bloom);
+    case TypeId::kDecimal:
+      if (type.precision() <= 9) {
+        return std::make_unique<TypedColumnWriter<Decimal32Traits>>(name, type, options, bloom);
+      }
+      if (type.precision() <= LogicalType::kMaxInt64DecimalPrecision) {
+        return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom);
+      }
+      return std::make_unique<TypedColumnWriter<Decimal128Traits>>(name, type, options, bloom);
+    case TypeId::kVarchar:
+    case TypeId::kBlob:
+      return std::make_unique<TypedColumnWriter<ByteArrayTraits>>(name, type, options, bloom);
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InvalidInputError("column '{}' has no valid type", name);
+}
+
+format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type) {
+  format::SchemaElement element;
+  element.name = name;
+  element.__set_repetition_type(format::FieldRepetitionType::OPTIONAL);
+  format::LogicalType logical;
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      element.__set_type(format::Type::BOOLEAN);
+      break;
+    case TypeId::kInteger:
+      element.__set_type(format::Type::INT32);
+      break;
+    case TypeId::kBigint:
+      element.__set_type(format::Type::INT64);
+      break;
+    case TypeId::kDouble:
+      element.__set_type(format::Type::DOUBLE);
+      break;
+    case TypeId::kFloat:
+      element.__set_type(format::Type::FLOAT);
+      break;
+    case TypeId::kDecimal: {
+      if (type.precision() <= 9) {
+        element.__set_type(format::Type::INT32);
+      } else if (type.precision() <= LogicalType::kMaxInt64DecimalPrecision) {
+        element.__set_type(format::Type::INT64);
+      } else {
+        element.__set_type(format::Type::FIXED_LEN_BYTE_ARRAY);
+        element.__set_type_length(16);
+      }
+      element.__set_converted_type(format::ConvertedType::DECIMAL);
+      element.__set_precision(type.precision());
+      element.__set_scale(type.scale());
+      format::DecimalType decimal;
+      decimal.precision = type.precision();
+      decimal.scale = type.scale();
+      logical.__set_DECIMAL(decimal);
+      element.__set_logicalType(logical);
+      break;
+    }
+    case TypeId::kDate:
+      element.__set_type(format::Type::INT32);
+      element.__set_converted_type(format::ConvertedType::DATE);
+      logical.__set_DATE(format::DateType());
+      element.__set_logicalType(logical);
+      break;
+    case TypeId::kTimestamp: {
+      element.__set_type(format::Type::INT64);
+      element.__set_converted_type(format::ConvertedType::TIMESTAMP_MICROS);
+      format::TimestampType timestamp;
+      timestamp.isAdjustedToUTC = false;
+      timestamp.unit.__set_MICROS(format::MicroSeconds());
+      logical.__set_TIMESTAMP(timestamp);
+      element.__set_logicalType(logical);
+      break;
+    }
+    case TypeId::kVarchar:
+      element.__set_type(format::Type::BYTE_ARRAY);
+      element.__set_converted_type(format::ConvertedType::UTF8);
+      logical.__set_STRING(format::StringType());
+      element.__set_logicalType(logical);
+      break;
+    case TypeId::kBlob:
+      element.__set_type(format::Type::BYTE_ARRAY);
+      break;
+    case TypeId::kInvalid:
+      throw InvalidInputError("column '{}' has no valid type", name);
+  }
+  return element;
+}
+
+}  // namespace shears::parquet

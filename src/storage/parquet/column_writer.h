@@ -1,0 +1,122 @@
+#pragma once
+// Internal to the Parquet writer (parquet_writer.cpp): the encoder of one column, made per type
+// by MakeColumnWriter (column_writer.cpp), and the thrift serializer both use.
+
+#include <thrift/protocol/TCompactProtocol.h>
+#include <thrift/transport/TBufferTransports.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "storage/parquet/bloom_filter.h"
+#include "storage/parquet/parquet_writer.h"
+
+namespace shears::parquet {
+
+// Serializes thrift structs with the compact protocol, reusing one buffer.
+class ThriftSerializer {
+ public:
+  ThriftSerializer()
+      : buffer_(std::make_shared<apache::thrift::transport::TMemoryBuffer>()),
+        protocol_(std::make_unique<Protocol>(buffer_)) {}
+
+  template <typename T>
+  void Append(const T& object, std::string* out) {
+    buffer_->resetBuffer();
+    object.write(protocol_.get());
+    uint8_t* data;
+    uint32_t size;
+    buffer_->getBuffer(&data, &size);
+    out->append(reinterpret_cast<const char*>(data), size);
+  }
+  template <typename T>
+  std::string ToString(const T& object) {
+    std::string out;
+    Append(object, &out);
+    return out;
+  }
+
+ private:
+  using Protocol =
+      apache::thrift::protocol::TCompactProtocolT<apache::thrift::transport::TMemoryBuffer>;
+  std::shared_ptr<apache::thrift::transport::TMemoryBuffer> buffer_;
+  std::unique_ptr<Protocol> protocol_;
+};
+
+/// One finished column chunk; offsets are relative to the chunk's first byte.
+struct ChunkOutput {
+  std::string dictionary_page;  // header + body, empty when none
+  std::string data_pages;
+  format::ColumnMetaData meta;
+  std::optional<format::ColumnIndex> column_index;
+  std::optional<format::OffsetIndex> offset_index;
+  std::optional<SplitBlockBloomFilter> bloom;
+};
+
+/// Encodes one column: values into pages as they come, pages into a chunk buffer, chunks into
+/// ChunkOutputs at the end of each row group. The typed part is TypedColumnWriter below.
+class ColumnChunkWriter {
+ public:
+  ColumnChunkWriter(std::string name, LogicalType type, format::Type::type physical,
+                    const WriterOptions& options, bool bloom)
+      : name_(std::move(name)),
+        type_(type),
+        physical_(physical),
+        options_(options),
+        bloom_(bloom) {}
+  virtual ~ColumnChunkWriter() = default;
+
+  /// Throws InvalidInputError for values this column cannot store (rows [0, count)).
+  virtual void Validate(const Vector& vector, idx_t count) const = 0;
+  /// Appends rows [begin, end) of `vector`.
+  virtual void Write(const Vector& vector, idx_t begin, idx_t end) = 0;
+  /// Ends the current chunk and starts the next one.
+  virtual ChunkOutput FinishChunk() = 0;
+  virtual WrittenColumnStats FileStats() const = 0;
+
+ protected:
+  // Compresses a data page body and appends it (header first) to the chunk.
+  void EmitDataPage(const std::string& body, int64_t rows, int64_t nulls,
+                    format::Encoding::type encoding, const std::string* min,
+                    const std::string* max);
+
+  std::string CompressPage(const std::string& body);
+
+  // Builds the chunk's metadata and page indexes from what EmitDataPage recorded, and resets
+  // that record for the next chunk.
+  ChunkOutput FinishChunkCommon(const std::string* dictionary_body, int32_t dictionary_values,
+                                std::optional<format::Statistics> statistics,
+                                format::BoundaryOrder::type boundary_order);
+
+  const std::string name_;
+  const LogicalType type_;
+  const format::Type::type physical_;
+  const WriterOptions& options_;
+  const bool bloom_;
+  ThriftSerializer serializer_;
+
+  // The chunk so far.
+  std::string data_pages_;
+  int64_t uncompressed_bytes_ = 0;  // data pages, headers included
+  int64_t compressed_bytes_ = 0;
+  int64_t chunk_rows_ = 0;
+  int64_t chunk_nulls_ = 0;
+  int64_t plain_pages_ = 0;
+  int64_t dictionary_pages_ = 0;
+  std::vector<format::PageLocation> page_locations_;
+  std::vector<bool> null_pages_;
+  std::vector<std::string> page_mins_, page_maxes_;
+  std::vector<int64_t> page_null_counts_;
+  bool column_index_valid_ = true;
+};
+
+/// The writer of one column of `type` (InvalidInputError when it has no valid type).
+std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
+                                                    const LogicalType& type,
+                                                    const WriterOptions& options, bool bloom);
+/// The schema element of a flat OPTIONAL column of `type`.
+format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type);
+
+}  // namespace shears::parquet
