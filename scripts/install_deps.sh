@@ -12,6 +12,7 @@ PACKAGES=(
   libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev libre2-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev libboost-dev libprotobuf-c-dev
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest
+  openmpi-bin libopenmpi-dev
 )
 
 # A node from elsewhere (with its own npm) is fine too.

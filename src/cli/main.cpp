@@ -5,6 +5,8 @@
 //                                            ;-separated); DBDIR/catalog.db keeps tables and views
 //   shears --timer ...                       also print each statement's run time to stderr
 //   shears -f FILE                           run the SQL in FILE
+//   mpirun -np N shears --distributed [DBDIR] -c SQL | -f FILE   one query over N processes
+//                                            (docs/distributed.md); rank 0 prints
 //   shears < FILE                            run SQL and dot commands from standard input
 //   shears inspect FILE                      footer, schema, row groups, statistics
 //   shears cat PATH [--columns a,b] [--format table|csv|json] [--limit N]
@@ -30,6 +32,10 @@
 #include "storage/parquet/inspect.h"
 #include "tools/star_generator.h"
 #include "tools/tpcds_generator.h"
+
+#ifdef SHEARS_WITH_MPI
+#include "distributed/mpi_runtime.h"
+#endif
 
 namespace {
 
@@ -133,6 +139,10 @@ int main(int argc, char** argv) {
       "output format: box (fits the terminal; the interactive default), table, csv or json");
   bool timer = false;
   app.add_flag("--timer", timer, "print each statement's run time (ms) to stderr");
+  bool distributed = false;
+  app.add_flag("--distributed", distributed,
+               "run as one rank of an MPI job (mpirun -np N shears --distributed ...): each query "
+               "is spread over the ranks and rank 0 prints (needs -c or -f)");
 
   auto* inspect =
       app.add_subcommand("inspect", "Show a Parquet file's footer, schema and statistics");
@@ -177,6 +187,11 @@ int main(int argc, char** argv) {
   tpcds->add_option("--threads", tpcds_threads, "threads (default: one per core)");
 
   CLI11_PARSE(app, argc, argv);
+#ifdef SHEARS_WITH_MPI
+  // Outside the try: MPI ends (MPI_Finalize) after the statements, also after an error.
+  std::unique_ptr<shears::MpiRuntime> mpi;
+#endif
+  bool quiet = false;  // a rank other than 0: its output is rank 0's
   try {
     if (*inspect) {
       auto file = shears::parquet::ParquetFile::Open(inspect_path);
@@ -215,15 +230,43 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*tpcds) return RunGenerateTpcds(tpcds_scale, tpcds_out, tpcds_seed, tpcds_threads);
+    if (distributed) {
+      // Under mpirun only rank 0 gets standard input; every rank must run the same statements.
+      if (sql.empty() && sql_file.empty())
+        throw shears::InvalidInputError("--distributed needs the SQL as -c SQL or -f FILE");
+#ifndef SHEARS_WITH_MPI
+      throw shears::NotSupportedError(
+          "--distributed: this shears was built without MPI (scripts/install_deps.sh installs "
+          "Open MPI; then rebuild)");
+#endif
+    }
     const bool interactive = sql.empty() && sql_file.empty() && isatty(STDIN_FILENO);
     shears::ShellOptions options;
     options.timer = timer;
     options.mode = format_option->count() == 0 && interactive ? shears::OutputFormat::kBox
                                                               : shears::ParseOutputFormat(format);
-    auto database = dbdir.empty() ? std::make_unique<shears::Database>()
-                                  : std::make_unique<shears::Database>(dbdir);
+    auto open_database = [&] {
+      return dbdir.empty() ? std::make_unique<shears::Database>()
+                           : std::make_unique<shears::Database>(dbdir);
+    };
+    std::unique_ptr<shears::Database> database;
+#ifdef SHEARS_WITH_MPI
+    if (distributed) {
+      mpi = std::make_unique<shears::MpiRuntime>(&argc, &argv);
+      quiet = mpi->rank() != 0;
+      // Rank 0 creates a missing catalog.db before the others open it.
+      mpi->RankZeroFirst([&] { database = open_database(); });
+    }
+#endif
+    if (!database) database = open_database();
     shears::Connection connection(*database);
-    shears::Shell shell(connection, std::cout, std::cerr, options);
+#ifdef SHEARS_WITH_MPI
+    // One rank is a plain shears.
+    if (mpi && mpi->size() > 1) connection.SetScaleOut(mpi.get());
+#endif
+    std::ostream discard(nullptr);
+    shears::Shell shell(connection, quiet ? discard : std::cout, quiet ? discard : std::cerr,
+                        options);
     if (!sql_file.empty()) {
       std::ifstream in(sql_file);
       if (!in) throw shears::IOError("cannot read SQL file '{}'", sql_file);
@@ -238,10 +281,10 @@ int main(int argc, char** argv) {
     }
     return interactive ? shell.RunInteractive() : shell.RunPiped(std::cin);
   } catch (const shears::Error& e) {
-    std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
+    if (!quiet) std::cerr << shears::ErrorKindName(e.kind()) << ": " << e.what() << std::endl;
     return 1;
   } catch (const std::exception& e) {
-    std::cerr << "Internal Error: " << e.what() << std::endl;
+    if (!quiet) std::cerr << "Internal Error: " << e.what() << std::endl;
     return 2;
   }
   return 0;

@@ -88,6 +88,10 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.max_exact_keys", LogicalType::Bigint(), Value::Bigint(1024),
          "Build sides with at most this many distinct keys get an exact set instead of a bloom "
          "filter."},
+        {"distributed.shuffle_groups", LogicalType::Bigint(), Value::Bigint(100'000),
+         "Under shears --distributed: a GROUP BY estimated to give at least this many groups "
+         "is finished on every rank, its partial groups shuffled by key over MPI_Alltoallv, "
+         "rather than at rank 0; 0 shuffles every GROUP BY."},
         {"join_order.dp_limit", LogicalType::Bigint(), Value::Bigint(10),
          "Join trees of up to this many inputs are ordered by dynamic programming, larger ones "
          "greedily."},

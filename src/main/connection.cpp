@@ -14,6 +14,7 @@
 #include "execution/physical_planner.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "execution/scale_out.h"
 #include "format/result_writer.h"
 #include "main/catalog_statements.h"
 #include "main/write_statements.h"
@@ -62,18 +63,26 @@ struct Plans {
   BoundQuery bound;
 };
 
+/// Under a ScaleOut, the plan is this process's share; every process learns whether all
+/// planned alike.
 Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
                             const Settings& settings) {
   Plans plans;
-  Binder binder(database_.catalog(), &sql);
-  binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
-  binder.SetParameters(parameters_);
-  if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
-  plans.bound = binder.Bind(query);
-  Optimize(plans.bound.plan, settings);
-  plans.logical_text = plans.bound.plan->ToString();
-  PhysicalPlanner planner;
-  plans.physical = planner.Plan(*plans.bound.plan);
+  try {
+    Binder binder(database_.catalog(), &sql);
+    binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
+    binder.SetParameters(parameters_);
+    if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
+    plans.bound = binder.Bind(query);
+    Optimize(plans.bound.plan, settings);
+    plans.logical_text = plans.bound.plan->ToString();
+    PhysicalPlanner planner;
+    plans.physical = planner.Plan(*plans.bound.plan);
+  } catch (const std::exception& e) {
+    if (scale_out_) scale_out_->PlanFailed(e);
+    throw;
+  }
+  if (scale_out_) plans.physical = scale_out_->Distribute(std::move(plans.physical), settings);
   return plans;
 }
 
@@ -156,7 +165,9 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 Database::Database() : catalog_(Catalog::Open("")), temp_directory_(DefaultTempDirectory("")) {}
 
 Database::Database(const std::string& directory)
-    : catalog_(Catalog::Open(directory)), temp_directory_(DefaultTempDirectory(directory)) {
+    : catalog_(Catalog::Open(directory)),
+      persistent_(!directory.empty()),
+      temp_directory_(DefaultTempDirectory(directory)) {
   // Spill subdirectories of processes killed while spilling into this database.
   RemoveTempLeftovers(temp_directory_);
 }
@@ -208,7 +219,15 @@ void Connection::ExecuteWithProgress(ExecutionContext& context, PhysicalOperator
     }
   } unregister{*this};
   Executor executor(context);
-  executor.Execute(root);
+  if (!scale_out_) {
+    executor.Execute(root);
+    return;
+  }
+  try {
+    executor.Execute(root);
+  } catch (const std::exception& e) {
+    scale_out_->Fail(e);
+  }
 }
 
 QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
@@ -335,7 +354,34 @@ QueryResult Connection::Execute(const PreparedStatement& prepared,
   return result;
 }
 
-QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement_ref) {
+bool Connection::RunsOnce(const ast::Statement& statement) const {
+  switch (statement.kind) {
+    case ast::StatementKind::kCreateView:
+    case ast::StatementKind::kDropView:
+    case ast::StatementKind::kCreateExternalTable:
+    case ast::StatementKind::kDropTable:
+    case ast::StatementKind::kTableCommand:
+    case ast::StatementKind::kCreateTable:
+    case ast::StatementKind::kInsert:
+      // A catalog on disk is shared: one process changes it. In memory each process keeps
+      // its own catalog (and managed tables), which all must change alike.
+      return database_.persistent();
+    case ast::StatementKind::kCopy:
+      return database_.persistent() || !static_cast<const ast::CopyStatement&>(statement).is_from;
+    default:
+      return false;
+  }
+}
+
+QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement) {
+  if (!scale_out_ || !RunsOnce(statement)) return RunStatementHere(sql, statement);
+  QueryResult result;
+  scale_out_->RunOnce([&] { result = RunStatementHere(sql, statement); });
+  return result;
+}
+
+QueryResult Connection::RunStatementHere(const std::string& sql,
+                                         const ast::Statement& statement_ref) {
   QueryResult result;
   const ast::Statement* statement = &statement_ref;
   {

@@ -22,6 +22,7 @@ namespace shears {
 class ExecutionContext;
 class PhysicalOperator;
 class QueryProgress;
+class ScaleOut;
 struct Plans;  // connection.cpp
 
 struct QueryResult {
@@ -54,12 +55,15 @@ class Database {
   ~Database();
 
   Catalog& catalog() { return *catalog_; }
+  /// Whether the catalog lives in a database directory (shared by every process opening it).
+  bool persistent() const { return persistent_; }
   /// Where queries spill when temp_directory is empty: DIRECTORY/.tmp, or the system's for
   /// an in-memory catalog.
   const std::string& temp_directory() const { return temp_directory_; }
 
  private:
   std::unique_ptr<Catalog> catalog_;
+  bool persistent_ = false;
   std::string temp_directory_;
 };
 
@@ -84,6 +88,9 @@ class Connection {
 
   Settings& settings() { return settings_; }
   Database& database() { return database_; }
+  /// Runs queries as one process of several (src/distributed); null (the default): alone.
+  /// `scale_out` must outlive the connection.
+  void SetScaleOut(ScaleOut* scale_out) { scale_out_ = scale_out; }
 
   /// Cancels the statement running now (from another thread or a signal handler: it only sets
   /// an atomic flag), or the next one when none runs; QueryAll clears the request when it
@@ -97,6 +104,9 @@ class Connection {
 
  private:
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
+  QueryResult RunStatementHere(const std::string& sql, const ast::Statement& statement);
+  /// Under a ScaleOut: whether `statement` must run on one process only.
+  bool RunsOnce(const ast::Statement& statement) const;
   QueryResult RunSelect(const std::string& sql, const ast::QueryNode& query);
   /// `sql`: the text `query` was parsed from, for error positions.
   QueryResult ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
@@ -110,6 +120,7 @@ class Connection {
 
   Database& database_;
   Settings settings_;
+  ScaleOut* scale_out_ = nullptr;
   // The values of the statement Execute runs (null otherwise).
   const std::vector<Value>* parameters_ = nullptr;
   Binder::ReplacementScan replacement_scan_;

@@ -26,6 +26,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -153,7 +154,10 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     int column;
     std::optional<RuntimeFilterKeyInverse> inverse;
   };
-  std::map<LogicalGet*, std::vector<Key>> by_scan;
+  // In the order the conditions name the scans, not by address: plans (filter ids, the
+  // reasons EXPLAIN gives) must not depend on where the heap put the scans, so that
+  // processes planning the same query alike (shears --distributed) get the same plan.
+  std::vector<std::pair<LogicalGet*, std::vector<Key>>> by_scan;
   std::string reason;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
@@ -198,7 +202,10 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         reason = "key " + condition.left->ToString() + " is pruned by partition";
         continue;
       }
-      by_scan[traced.get].push_back({i, traced.column_id, std::move(inverse)});
+      auto scan = std::find_if(by_scan.begin(), by_scan.end(),
+                               [&](const auto& entry) { return entry.first == traced.get; });
+      if (scan == by_scan.end()) scan = by_scan.insert(by_scan.end(), {traced.get, {}});
+      scan->second.push_back({i, traced.column_id, std::move(inverse)});
     }
   }
   // A filter of several keys holds key tuples as the join has them: keys mapped back are

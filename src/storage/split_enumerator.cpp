@@ -14,12 +14,13 @@ uint64_t SplitEnumerator::ProgressBytes(const DatasetFile& file) {
 SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
                                  const std::vector<uint8_t>& partition_may_match,
                                  PartitionPruner* pruner, ScanMetrics& metrics, ProgressFn done,
-                                 FileFn file_may_match)
+                                 FileFn file_may_match, std::unique_ptr<FileAssignment> assignment)
     : dataset_(std::move(dataset)),
       pruner_(pruner),
       metrics_(metrics),
       done_(std::move(done)),
-      file_may_match_(std::move(file_may_match)) {
+      file_may_match_(std::move(file_may_match)),
+      assignment_(std::move(assignment)) {
   const Dataset& ds = *dataset_;
   // Decisions are per partition (all its files share its values).
   decision_.resize(ds.num_partitions());
@@ -51,6 +52,7 @@ SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
     metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
   files_at_start_ = files_.size();
+  if (assignment_) assignment_->Start(ds, files_);
   uint64_t kept_bytes = 0, all_bytes = 0;
   for (size_t file_index : files_)
     kept_bytes += ProgressBytes(ds.files()[file_index]);
@@ -109,22 +111,40 @@ ScanSplit SplitEnumerator::SplitOf(size_t file_index, std::shared_ptr<parquet::P
   return split;
 }
 
+bool SplitEnumerator::FilesLeft() const {
+  return assignment_ ? !assignment_done_ : next_file_ < files_.size();
+}
+
+bool SplitEnumerator::ClaimFile(size_t& file_index) {
+  if (!assignment_) {
+    if (next_file_ >= files_.size()) return false;
+    file_index = files_[next_file_++];
+    return true;
+  }
+  if (assignment_done_) return false;
+  try {
+    if (assignment_->Next(file_index)) return true;
+  } catch (...) {
+    assignment_done_ = true;
+    throw;
+  }
+  assignment_done_ = true;
+  return false;
+}
+
 bool SplitEnumerator::Next(ScanSplit& split) {
   while (true) {
     size_t file_index;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       // Wait while others open files: their row groups may still come.
-      opened_.wait(lock, [&] {
-        return !pending_.empty() || next_file_ < files_.size() || files_opening_ == 0;
-      });
+      opened_.wait(lock, [&] { return !pending_.empty() || FilesLeft() || files_opening_ == 0; });
       if (!pending_.empty()) {
         split = std::move(pending_.front());
         pending_.pop_front();
         return true;
       }
-      if (next_file_ >= files_.size()) return false;
-      file_index = files_[next_file_++];
+      if (!ClaimFile(file_index)) return false;
       if (!StillMayMatch(file_index)) continue;
       files_opening_++;
     }
@@ -143,6 +163,7 @@ bool SplitEnumerator::Next(ScanSplit& split) {
       std::lock_guard<std::mutex> lock(mutex_);
       files_opening_--;
       next_file_ = files_.size();  // the query fails: open no more
+      assignment_done_ = true;
       opened_.notify_all();
       throw;
     }

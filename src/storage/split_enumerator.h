@@ -35,6 +35,20 @@ struct ScanSplit {
   uint64_t progress_bytes = 0;  // its share of the file's bytes in the progress estimate
 };
 
+/// Where the files of a scan spread over several processes come from (src/distributed): the
+/// enumerator takes its next file from here instead of its own list, so a coordinator decides
+/// which process reads which file.
+class FileAssignment {
+ public:
+  virtual ~FileAssignment() = default;
+  /// Once, when the scan starts, with the files left after static and dynamic pruning (every
+  /// process computes the same list).
+  virtual void Start(const Dataset& dataset, const std::vector<size_t>& kept) = 0;
+  /// This process's next file; false when none is left for it. Called under the enumerator's
+  /// lock, so one call at a time.
+  virtual bool Next(size_t& file_index) = 0;
+};
+
 class SplitEnumerator {
  public:
   using ProgressFn = std::function<void(uint64_t bytes)>;
@@ -46,7 +60,8 @@ class SplitEnumerator {
   /// `file_may_match` (may be empty) is asked for each file whose partition survived.
   SplitEnumerator(std::shared_ptr<const Dataset> dataset,
                   const std::vector<uint8_t>& partition_may_match, PartitionPruner* pruner,
-                  ScanMetrics& metrics, ProgressFn done, FileFn file_may_match = {});
+                  ScanMetrics& metrics, ProgressFn done, FileFn file_may_match = {},
+                  std::unique_ptr<FileAssignment> assignment = nullptr);
 
   /// The next split; false when nothing is left. Thread-safe; waits while other threads open
   /// files whose row groups may still come.
@@ -65,6 +80,9 @@ class SplitEnumerator {
   /// when filters were published since it was decided.
   bool StillMayMatch(size_t file_index);
   ScanSplit SplitOf(size_t file_index, std::shared_ptr<parquet::ParquetFile> file, int rg) const;
+  /// Under the lock: whether files may still be claimed, and claiming the next.
+  bool FilesLeft() const;
+  bool ClaimFile(size_t& file_index);
 
   std::shared_ptr<const Dataset> dataset_;
   PartitionPruner* pruner_;
@@ -81,6 +99,8 @@ class SplitEnumerator {
   std::deque<ScanSplit> pending_;  // row groups of opened files, not yet handed out
   size_t files_at_start_ = 0;
   std::unique_ptr<std::atomic<uint8_t>[]> data_read_;  // per dataset file
+  std::unique_ptr<FileAssignment> assignment_;         // null: files_ in order
+  bool assignment_done_ = false;
 };
 
 }  // namespace shears

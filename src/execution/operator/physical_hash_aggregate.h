@@ -94,6 +94,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
 
   const std::vector<BoundExprPtr>& groups() const { return groups_; }
   const std::vector<BoundExprPtr>& aggregates() const { return aggregates_; }
+  const std::vector<std::vector<Value>>& empty_input_groups() const { return empty_input_groups_; }
 
  private:
   friend struct HashAggregateLocalState;

@@ -44,6 +44,8 @@ class PhysicalLimit : public PhysicalOperator {
   OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
                          OperatorState& state) const override;
   std::string Describe() const override;
+  int64_t limit() const { return limit_; }  // -1: none (OFFSET only)
+  int64_t offset() const { return offset_; }
 
  private:
   int64_t limit_;

@@ -96,6 +96,7 @@ std::string PhysicalTableScan::Describe() const {
       out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(f.column_ids[i])].name;
     out += " " + f.description;
   }
+  if (make_assignment_) out += " distributed: files assigned by rank 0";
   return out;
 }
 
@@ -150,7 +151,8 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   }
   state->splits = std::make_unique<SplitEnumerator>(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
-      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match);
+      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
+      make_assignment_ ? make_assignment_() : nullptr);
   return state;
 }
 

@@ -7,6 +7,7 @@
 // runtime join filters (dynfilter/runtime_filter_probe.h, adaptive) drop rows right after they
 // are read. docs/dynamic_filtering.md follows a filter through all of it.
 
+#include <functional>
 #include <memory>
 
 #include "dynfilter/dynamic_filter.h"
@@ -14,6 +15,7 @@
 #include "planner/expression.h"
 #include "storage/dataset.h"
 #include "storage/scan_metrics.h"
+#include "storage/split_enumerator.h"
 #include "storage/split_pruning.h"
 
 namespace shears {
@@ -44,6 +46,11 @@ class PhysicalTableScan : public PhysicalOperator {
   /// The bytes this scan counts in its query's progress (QueryProgress): every file of the
   /// dataset, pruned or not.
   uint64_t PlannedBytes() const;
+  /// Spreads the scan over several processes (src/distributed): each execution takes its files
+  /// from a FileAssignment made by `make` instead of reading them all.
+  using FileAssignmentFactory = std::function<std::unique_ptr<FileAssignment>()>;
+  void SetFileAssignment(FileAssignmentFactory make) { make_assignment_ = std::move(make); }
+  bool distributed() const { return static_cast<bool>(make_assignment_); }
 
  private:
   /// Takes the next split that survives split pruning and starts the reader on it; false
@@ -68,6 +75,7 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<std::vector<idx_t>> runtime_filter_columns_;
   mutable ScanMetrics scan_metrics_;
   std::unique_ptr<SplitPruning> split_pruning_;
+  FileAssignmentFactory make_assignment_;
 };
 
 }  // namespace shears

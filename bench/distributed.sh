@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Times star queries with shears alone and under mpirun -np 1, 2, 4 (docs/distributed.md):
+#   bench/distributed.sh DATA_DIR [SHEARS] [REPS]
+# Prints a Markdown table: the median query time (EXPLAIN ANALYZE's total on rank 0) and wall
+# time of the whole process (mpirun's start-up included), the bytes exchanged and the files
+# (and bytes) each rank was assigned, from the last run.
+set -euo pipefail
+DATA="$1"
+SHEARS="$(cd "$(dirname "${2:-build/release/shears}")" && pwd)/$(basename "${2:-build/release/shears}")"
+REPS="${3:-3}"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+cd "$DATA"
+
+declare -a NAMES SQLS
+# A query is run as EXPLAIN ANALYZE unless it says so itself (after a SET).
+add() {
+  NAMES+=("$1")
+  case "$2" in SET*) SQLS+=("$2") ;; *) SQLS+=("EXPLAIN ANALYZE $2") ;; esac
+}
+add full_scan_group "SELECT ss_store_sk, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' GROUP BY ss_store_sk"
+add range_month "SELECT d_moy, count(*) AS sales, sum(ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 AND d.d_moy = 12 GROUP BY d_moy"
+add scattered_sundays "SELECT count(*) AS sales, sum(ss_net_profit) AS profit FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2001 AND d.d_day_name = 'Sunday'"
+add two_dims_date_item "SELECT i.i_brand, count(*) AS sales, sum(ss.ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE d.d_year = 2000 AND i.i_category = 'Music' GROUP BY i.i_brand"
+add group_by_customer "SELECT ss_customer_sk, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' GROUP BY ss_customer_sk"
+add group_by_customer_at_rank0 "SET distributed.shuffle_groups = 1000000000; EXPLAIN ANALYZE SELECT ss_customer_sk, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' GROUP BY ss_customer_sk"
+add top_n "SELECT ss_ticket_number, ss_item_sk, ss_net_profit FROM 'store_sales' ORDER BY ss_net_profit DESC, ss_ticket_number, ss_item_sk LIMIT 10"
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+
+echo "| query | ranks | query ms (median) | wall ms (median) | bytes exchanged | files (MB) per rank |"
+echo "|---|---|---|---|---|---|"
+for i in "${!NAMES[@]}"; do
+  for np in 0 1 2 4; do
+    times=() walls=()
+    for ((r = 0; r < REPS; r++)); do
+      start=$(date +%s%N)
+      if [ "$np" = 0 ]; then
+        out="$("$SHEARS" -c "${SQLS[$i]}")"
+      else
+        out="$(timeout 600 mpirun --oversubscribe -np "$np" "$SHEARS" --distributed -c "${SQLS[$i]}" </dev/null)"
+      fi
+      walls+=($((($(date +%s%N) - start) / 1000000)))
+      times+=("$(grep -m1 -o 'Total time: [0-9.]*' <<<"$out" | awk '{ print $3 }')")
+    done
+    bytes="$(grep -o 'bytes exchanged: [0-9]*' <<<"$out" | awk '{ print $3 }' || true)"
+    files="$(grep -oE 'rank [0-9]+: [0-9]+ rows, [0-9]+ files \([0-9]+ bytes\)' <<<"$out" |
+      awk '{ gsub(/\(/, "", $7); printf "%s%s (%.0f)", (NR > 1 ? ", " : ""), $5, $7 / 1e6 }' || true)"
+    label=$([ "$np" = 0 ] && echo "alone" || echo "$np")
+    printf "| %s | %s | %s | %s | %s | %s |\n" "${NAMES[$i]}" "$label" \
+      "$(printf '%s\n' "${times[@]}" | median)" "$(printf '%s\n' "${walls[@]}" | median)" \
+      "${bytes:--}" "${files:--}"
+  done
+done

@@ -1,0 +1,42 @@
+#pragma once
+// A query's physical plan as one rank's share (docs/distributed.md):
+//
+//   - the fact scan (the table scan reading the most bytes) is split over the ranks: rank 0's
+//     coordinator assigns its files (split_coordinator.h);
+//   - every other scan, every join's build side among them, is read by each rank in full: the
+//     joins above the fact scan are broadcast joins whose small side each rank builds itself,
+//     so each rank's dynamic and runtime filters are already the global ones;
+//   - the operators that treat each fact row by itself (filters, projections, the probe of
+//     inner, left, semi, anti and mark joins) run on every rank's share; where the first
+//     operator needing all rows stands, a GATHER brings the rows to rank 0: an aggregate is
+//     split into a partial one below the gather and a final one above (count, sum, min, max,
+//     bool_and/or, any without DISTINCT), or, with many groups, a partial one, a SHUFFLE by
+//     group key and a final one on every rank below the gather; a top-N or LIMIT keeps each
+//     rank's first rows before the gather and merges them above; anything else gets all rows
+//     at rank 0.
+
+#include <memory>
+
+#include "distributed/mpi_runtime.h"
+#include "execution/physical_operator.h"
+
+namespace shears {
+
+struct DistributeOptions {
+  /// An aggregate estimated to give at least this many groups is shuffled (setting
+  /// distributed.shuffle_groups).
+  int64_t shuffle_groups = 100'000;
+};
+
+/// Rewrites `plan` for `share`'s rank; the plan unchanged when it scans no Parquet table.
+PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
+                                   const DistributeOptions& options);
+
+/// On a rank other than 0, what it must run of a plan DistributePlan rewrote: the gather and
+/// what lies below, under a PhysicalNoRows. The plan unchanged on rank 0 or without a gather.
+PhysicalOperatorPtr RankShare(PhysicalOperatorPtr plan, int rank);
+
+/// A fingerprint of the plan's shape and parameters, equal on ranks that planned alike.
+uint64_t PlanFingerprint(const PhysicalOperator& plan);
+
+}  // namespace shears

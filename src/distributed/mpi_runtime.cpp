@@ -1,0 +1,128 @@
+#include "distributed/mpi_runtime.h"
+
+#include <iostream>
+#include <string>
+
+#include "common/error.h"
+#include "distributed/distribute_plan.h"
+
+namespace shears {
+
+MpiRuntime::MpiRuntime(int* argc, char*** argv) {
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+  // A scan's threads ask for files one at a time (under the split enumerator's lock), while
+  // rank 0 answers from a thread of its own: calls from several threads, never at once
+  // within a process.
+  if (provided < MPI_THREAD_SERIALIZED) {
+    MPI_Finalize();
+    throw InvalidInputError(
+        "--distributed: the MPI library gives thread level {}; shears needs MPI_THREAD_SERIALIZED",
+        provided);
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+  MPI_Comm_dup(MPI_COMM_WORLD, &splits_);
+  MPI_Comm_dup(MPI_COMM_WORLD, &rows_);
+  MPI_Comm_dup(MPI_COMM_WORLD, &shuffle_);
+}
+
+MpiRuntime::~MpiRuntime() {
+  MPI_Comm_free(&splits_);
+  MPI_Comm_free(&rows_);
+  MPI_Comm_free(&shuffle_);
+  MPI_Finalize();
+}
+
+void MpiRuntime::RankZeroFirst(const std::function<void()>& run) {
+  if (rank_ != 0) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    run();
+    return;
+  }
+  std::exception_ptr error;
+  try {
+    run();
+  } catch (...) {
+    error = std::current_exception();
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (error) std::rethrow_exception(error);
+}
+
+void MpiRuntime::AgreeOnPlan(uint64_t fingerprint, bool failed) {
+  // One all-reduce with MAX: max(f) and max(~f) == ~min(f) tell whether all fingerprints are
+  // equal; max(failed) whether any rank failed, max(!failed) whether any succeeded.
+  uint64_t mine[4] = {fingerprint, ~fingerprint, failed ? 1u : 0u, failed ? 0u : 1u};
+  uint64_t all[4];
+  MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  if (all[2] != 0) {
+    if (failed) return;  // the caller rethrows its own error
+    throw InvalidInputError("another rank could not plan this query (its error is above)");
+  }
+  if (all[0] != ~all[1]) {
+    throw InvalidInputError(
+        "the ranks planned this query differently: do they all see the same files and catalog?");
+  }
+}
+
+PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Settings& settings) {
+  auto share = std::make_shared<MpiQueryShare>();
+  share->splits = splits_;
+  share->rows = rows_;
+  share->shuffle = shuffle_;
+  share->rank = rank_;
+  share->size = size_;
+  DistributeOptions options;
+  options.shuffle_groups = settings.GetInt("distributed.shuffle_groups");
+  plan = DistributePlan(std::move(plan), share, options);
+  AgreeOnPlan(PlanFingerprint(*plan), false);
+  return RankShare(std::move(plan), rank_);
+}
+
+void MpiRuntime::PlanFailed(const std::exception& error) {
+  uint64_t mine[4] = {0, ~uint64_t{0}, 1, 0};
+  uint64_t all[4];
+  MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  // When every rank failed alike, rank 0 reports it as a plain shears would; a rank failing
+  // alone says so itself (only rank 0's output is printed otherwise).
+  if (all[3] != 0 && rank_ != 0)
+    std::cerr << "rank " + std::to_string(rank_) + ": " + error.what() + "\n" << std::flush;
+}
+
+void MpiRuntime::RunOnce(const std::function<void()>& run) {
+  // Rank 0 runs it; its outcome (an error's kind and message) goes to every rank.
+  int kind = -1;
+  std::string message;
+  if (rank_ == 0) {
+    try {
+      run();
+    } catch (const Error& e) {
+      kind = static_cast<int>(e.kind());
+      message = e.what();
+    } catch (const std::exception& e) {
+      kind = static_cast<int>(ErrorKind::kInternal);
+      message = e.what();
+    }
+  }
+  uint64_t length = message.size();
+  MPI_Bcast(&kind, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  MPI_Bcast(&length, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
+  message.resize(length);
+  if (length > 0) MPI_Bcast(message.data(), static_cast<int>(length), MPI_CHAR, 0, MPI_COMM_WORLD);
+  if (kind >= 0) ThrowError(static_cast<ErrorKind>(kind), message);
+}
+
+void MpiRuntime::Fail(const std::exception& error) {
+  const auto* typed = dynamic_cast<const Error*>(&error);
+  // One write, so that ranks failing at once do not interleave their lines.
+  const std::string line = "rank " + std::to_string(rank_) + ": " +
+                           ErrorKindName(typed ? typed->kind() : ErrorKind::kInternal) + ": " +
+                           error.what() + "\n";
+  std::cerr << line << std::flush;
+  // The other ranks may wait for this one in a collective: end them all.
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();  // MPI_Abort does not return
+}
+
+}  // namespace shears

@@ -1,0 +1,165 @@
+#include "distributed/split_coordinator.h"
+
+#include <algorithm>
+
+#include "common/clock.h"
+#include "common/error.h"
+
+namespace shears {
+
+namespace {
+
+constexpr int kRequestTag = 1;
+constexpr int kReplyTag = 2;
+constexpr int64_t kNone = -1;
+constexpr size_t kMaxChunk = 1024;  // files per answer
+
+class Coordinator : public FileAssignment {
+ public:
+  Coordinator(std::shared_ptr<MpiQueryShare> share, std::shared_ptr<DistributedScanStats> stats)
+      : share_(std::move(share)), stats_(std::move(stats)) {}
+
+  ~Coordinator() override {
+    if (server_.joinable()) server_.join();
+  }
+
+  void Start(const Dataset& dataset, const std::vector<size_t>& kept) override {
+    std::vector<size_t> order = kept;
+    // Largest first: the last files handed out are small, so ranks finish close together.
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      return dataset.files()[a].size > dataset.files()[b].size;
+    });
+    for (size_t file : order) {
+      queue_.push_back({file, dataset.files()[file].size});
+      queued_bytes_ += dataset.files()[file].size;
+    }
+    stats_->enumerated = order.size();
+    stats_->pruned_before = dataset.files().size() - order.size();
+    if (share_->size > 1) server_ = std::thread([this] { Serve(); });
+  }
+
+  bool Next(size_t& file_index) override {
+    uint64_t bytes;
+    if (!Pop(file_index, bytes)) return false;
+    stats_->files++;
+    stats_->bytes += bytes;
+    return true;
+  }
+
+ private:
+  bool Pop(size_t& file_index, uint64_t& bytes) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (queue_.empty()) return false;
+    file_index = queue_.front().first;
+    bytes = queue_.front().second;
+    queued_bytes_ -= bytes;
+    queue_.pop_front();
+    return true;
+  }
+
+  /// Files for another rank: guided self-scheduling, a share of what is left that shrinks as
+  /// the queue does (one file at the end, so ranks finish together), bounding round trips.
+  std::vector<int64_t> PopChunk() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    std::vector<int64_t> chunk;
+    const uint64_t target = queued_bytes_ / (2 * static_cast<uint64_t>(share_->size));
+    uint64_t bytes = 0;
+    while (!queue_.empty() && chunk.size() < kMaxChunk && (chunk.empty() || bytes < target)) {
+      chunk.push_back(static_cast<int64_t>(queue_.front().first));
+      bytes += queue_.front().second;
+      queued_bytes_ -= queue_.front().second;
+      queue_.pop_front();
+    }
+    return chunk;
+  }
+
+  void Serve() {
+    int stopped = 0;
+    while (stopped < share_->size - 1) {
+      int64_t request;
+      MPI_Status status;
+      MPI_Recv(&request, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag, share_->splits, &status);
+      if (request == kNone) {  // that rank stopped asking
+        stopped++;
+        continue;
+      }
+      const std::vector<int64_t> chunk = PopChunk();
+      if (chunk.empty()) stopped++;  // it is told none is left
+      MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_INT64_T, status.MPI_SOURCE,
+               kReplyTag, share_->splits);
+      share_->bytes_sent += chunk.size() * sizeof(int64_t);
+    }
+  }
+
+  std::shared_ptr<MpiQueryShare> share_;
+  std::shared_ptr<DistributedScanStats> stats_;
+  std::mutex mutex_;
+  std::deque<std::pair<size_t, uint64_t>> queue_;  // file index, bytes
+  uint64_t queued_bytes_ = 0;
+  std::thread server_;
+};
+
+class Client : public FileAssignment {
+ public:
+  Client(std::shared_ptr<MpiQueryShare> share, std::shared_ptr<DistributedScanStats> stats)
+      : share_(std::move(share)), stats_(std::move(stats)) {}
+
+  ~Client() override {
+    // Stopped before rank 0 said none is left (LIMIT, an error): it must not wait for us.
+    if (!done_) {
+      int64_t stop = kNone;
+      MPI_Send(&stop, 1, MPI_INT64_T, 0, kRequestTag, share_->splits);
+      share_->bytes_sent += sizeof(stop);
+    }
+  }
+
+  void Start(const Dataset& dataset, const std::vector<size_t>&) override { dataset_ = &dataset; }
+
+  bool Next(size_t& file_index) override {
+    if (assigned_.empty() && !done_) Ask();
+    if (assigned_.empty()) return false;
+    file_index = assigned_.front();
+    assigned_.pop_front();
+    stats_->files++;
+    stats_->bytes += dataset_->files()[file_index].size;
+    return true;
+  }
+
+ private:
+  /// Asks rank 0 for files: a chunk of file indexes, none when none is left.
+  void Ask() {
+    const auto started = clock::Now();
+    int64_t request = 0;
+    MPI_Send(&request, 1, MPI_INT64_T, 0, kRequestTag, share_->splits);
+    share_->bytes_sent += sizeof(request);
+    MPI_Status status;
+    MPI_Probe(0, kReplyTag, share_->splits, &status);
+    int count = 0;
+    MPI_Get_count(&status, MPI_INT64_T, &count);
+    std::vector<int64_t> chunk(static_cast<size_t>(count));
+    MPI_Recv(chunk.data(), count, MPI_INT64_T, 0, kReplyTag, share_->splits, MPI_STATUS_IGNORE);
+    stats_->wait_nanos += clock::NanosSince(started);
+    if (chunk.empty()) done_ = true;
+    for (int64_t file : chunk) {
+      if (!dataset_ || file < 0 || static_cast<size_t>(file) >= dataset_->files().size())
+        throw InternalError("rank 0 assigned file {} of a dataset of fewer files", file);
+      assigned_.push_back(static_cast<size_t>(file));
+    }
+  }
+
+  std::shared_ptr<MpiQueryShare> share_;
+  std::shared_ptr<DistributedScanStats> stats_;
+  const Dataset* dataset_ = nullptr;
+  std::deque<size_t> assigned_;  // files rank 0 gave this rank, not yet taken
+  bool done_ = false;            // rank 0 said none is left
+};
+
+}  // namespace
+
+std::unique_ptr<FileAssignment> MakeFileAssignment(std::shared_ptr<MpiQueryShare> share,
+                                                   std::shared_ptr<DistributedScanStats> stats) {
+  if (share->rank == 0) return std::make_unique<Coordinator>(std::move(share), std::move(stats));
+  return std::make_unique<Client>(std::move(share), std::move(stats));
+}
+
+}  // namespace shears

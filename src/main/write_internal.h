@@ -1,0 +1,141 @@
+#pragma once
+// Internal to the write statements: what write_statements.cpp (COPY and the dispatch),
+// write_tables.cpp (CREATE TABLE, INSERT, CREATE INDEX), write_constraints.cpp (NOT NULL,
+// keys, CHECK) and update_delete.cpp (UPDATE, DELETE, INSERT ... ON CONFLICT) share.
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "catalog/catalog.h"
+#include "execution/operator/physical_parquet_write.h"
+#include "execution/physical_planner.h"
+#include "execution/pipeline.h"
+#include "execution/query_context.h"
+#include "main/connection.h"
+#include "optimizer/optimizer.h"
+#include "parser/ast.h"
+#include "planner/binder.h"
+
+namespace shears::write_internal {
+
+/// Records a write's files in the catalog: the commit point of WriteManaged.
+using CommitFn = std::function<void(std::vector<CatalogPartition>)>;
+
+/// Rows, files and partitions written: the result of every write statement.
+QueryResult WriteSummary(const std::vector<WrittenPartFile>& files);
+
+/// A query bound for writing; the binder stays, to hand out table indexes for projections.
+struct BoundWrite {
+  std::unique_ptr<Binder> binder;
+  BoundQuery query;
+};
+
+BoundWrite BindWrite(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                     const ast::QueryNode& query);
+
+/// The query's column `i`, for the expressions of a projection above it.
+BoundExprPtr QueryColumn(const BoundWrite& write, size_t i);
+
+/// Puts a projection computing `exprs` (named `names`) on top of the query.
+void Project(BoundWrite& write, std::vector<BoundExprPtr> exprs, std::vector<std::string> names);
+
+/// Casts the query's columns to the types of the columns they are written to.
+void CastForWrite(BoundWrite& write, const std::vector<LogicalType>& types,
+                  const std::vector<std::string>& names);
+
+/// Optimizes and runs the bound query into `sink`; then `done(context)` reads what it wrote.
+template <typename Done>
+auto ExecuteInto(BoundQuery bound, const Settings& settings, PhysicalOperatorPtr sink, Done done) {
+  Optimize(bound.plan, settings);
+  PhysicalPlanner planner;
+  sink->AddChild(planner.Plan(*bound.plan));
+  QueryContext query_context(settings);
+  ExecutionContext context(query_context, static_cast<int>(settings.GetInt("threads")));
+  Executor executor(context);
+  executor.Execute(*sink);
+  return done(context, *sink);
+}
+
+/// Optimizes and runs the bound query into a PARQUET_WRITE sink; the files it wrote.
+std::vector<WrittenPartFile> ExecuteWrite(BoundQuery bound, const Settings& settings,
+                                          ParquetWriteSpec spec);
+
+/// Index of `name` (case-insensitive) among `names`, or -1.
+int FindName(const std::vector<std::string>& names, const std::string& name);
+
+QueryResult RunCopy(Database& database, const Settings& settings, const std::string& sql,
+                    const ast::CopyStatement& copy);
+
+/// Wraps the NOT NULL columns of `table` (the query's columns, in table order) in CheckNotNull.
+void ProjectNotNullChecks(BoundWrite& write, const TableDefinition& table);
+
+std::string QuoteIdentifier(const std::string& name);
+
+/// The first key value of `columns` that two rows of `source` share (the FROM clause of a
+/// query over the table's columns), rows with a NULL in the key exempt (SQL's rule for
+/// UNIQUE); nullopt when there is none. Runs as a query: a scan of the key columns.
+std::optional<std::vector<std::string>> FindDuplicateKey(Database& database,
+                                                         const Settings& settings,
+                                                         const TableDefinition& table,
+                                                         const std::vector<int>& key_columns,
+                                                         const std::string& source);
+
+/// What a duplicate of `values` in `key_columns` violates, as the error says it.
+[[noreturn]] void ThrowDuplicate(const TableDefinition& table, const std::vector<int>& key_columns,
+                                 const std::vector<std::string>& values, const std::string& what,
+                                 const std::string& consequence);
+
+/// Checks each PRIMARY KEY, UNIQUE and UNIQUE index of `table` over the rows of the files just
+/// written to `staged_directory` (not yet visible), plus the committed rows unless `replacing`
+/// (UPDATE and DELETE write the whole table anew): ConstraintError naming the first duplicate.
+void CheckKeys(Database& database, const Settings& settings, const TableDefinition& table,
+               const std::string& staged_directory, bool replacing);
+
+/// Checks each CHECK constraint of `table` over the staged rows: ConstraintError when a row
+/// makes one FALSE (NULL passes, as in SQL). One query per constraint.
+void CheckChecks(Database& database, const Settings& settings, const TableDefinition& table,
+                 const std::string& staged_directory);
+
+/// A CHECK expression must bind over the table's columns and be BOOLEAN: tried at CREATE TABLE
+/// on no rows (BinderError otherwise).
+void ValidateChecks(Database& database, const TableDefinition& table);
+
+/// Writes `bound` (columns in table order) into a staged write for table `table` and commits
+/// with `commit` (which records the files in the catalog). `replaced` (paths relative to the
+/// location): files the write replaces (UPDATE, DELETE), deleted once the commit is done.
+std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& settings,
+                                          BoundQuery bound, const TableDefinition& table,
+                                          const std::string& statement, const CommitFn& commit,
+                                          const std::vector<std::string>* replaced = nullptr);
+
+QueryResult RunCreateTable(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateTableStatement& create);
+
+QueryResult RunInsert(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::InsertStatement& insert);
+
+/// The managed or external table a statement names: BinderError naming the position when it
+/// is a view or missing.
+TableDefinition RequireTable(const Catalog& catalog, const std::string& sql,
+                             const std::string& name, int location, const char* action);
+
+QueryResult RunCreateIndex(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateIndexStatement& create);
+
+QueryResult RunUpdate(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::UpdateStatement& update);
+
+QueryResult RunDelete(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::DeleteStatement& remove);
+
+ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& settings,
+                                 const std::string& sql, const TableDefinition& table,
+                                 const ast::InsertStatement& insert);
+
+QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
+                              const TableDefinition& table, const ast::InsertStatement& insert);
+
+}  // namespace shears::write_internal

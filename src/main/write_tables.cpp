@@ -1,0 +1,350 @@
+#include "main/write_internal.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <utility>
+
+#include "catalog/staged_write.h"
+#include "common/error.h"
+#include "execution/operator/physical_csv_write.h"
+#include "execution/operator/physical_parquet_write.h"
+#include "execution/operator/physical_result_collector.h"
+#include "execution/physical_planner.h"
+#include "execution/pipeline.h"
+#include "execution/query_context.h"
+#include "optimizer/optimizer.h"
+#include "parser/parser.h"
+#include "parser/transformer.h"
+#include "planner/binder.h"
+#include "storage/csv/csv_options.h"
+
+namespace shears::write_internal {
+
+namespace fs = std::filesystem;
+using parser_internal::Lower;
+
+namespace {
+
+// ---------------------------------------------------------------- managed tables
+
+/// The catalog entries of written files; paths relative to the table's location.
+std::vector<CatalogPartition> CatalogPartitionsOf(const std::vector<WrittenPartFile>& files,
+                                                  const std::vector<std::string>& data_names) {
+  std::map<std::string, CatalogPartition> partitions;
+  for (const auto& f : files) {
+    CatalogPartition& partition = partitions[f.partition];
+    partition.path = f.partition;
+    CatalogFile file;
+    file.path = f.partition.empty() ? f.file_name : f.partition + "/" + f.file_name;
+    file.size = f.file.size;
+    file.num_rows = f.file.rows;
+    StatisticsEntry stats{"file", file.path, f.file.rows, static_cast<int64_t>(f.file.size), {}};
+    for (size_t c = 0; c < data_names.size(); c++) {
+      file.column_map.push_back(static_cast<int>(c));
+      const auto& column = f.file.columns[c];
+      ColumnStatistics cs;
+      cs.column = data_names[c];
+      cs.null_count = column.null_count;
+      if (column.min) cs.min = column.min->ToString();
+      if (column.max) cs.max = column.max->ToString();
+      stats.columns.push_back(std::move(cs));
+    }
+    file.statistics = std::move(stats);
+    partition.files.push_back(std::move(file));
+  }
+  std::vector<CatalogPartition> out;
+  for (auto& [path, partition] : partitions)
+    out.push_back(std::move(partition));
+  return out;
+}
+
+}  // namespace
+
+/// Writes `bound` (columns in table order) into a staged write for table `table` and commits
+/// with `commit` (which records the files in the catalog). `replaced` (paths relative to the
+/// location): files the write replaces (UPDATE, DELETE), deleted once the commit is done.
+std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& settings,
+                                          BoundQuery bound, const TableDefinition& table,
+                                          const std::string& statement, const CommitFn& commit,
+                                          const std::vector<std::string>* replaced) {
+  Catalog& catalog = database.catalog();
+  StagedWrite staged(catalog.DataDirectory());
+  const bool replacing = replaced != nullptr;
+  ParquetWriteSpec spec;
+  spec.statement = statement;
+  spec.directory = staged.directory();
+  spec.file_prefix = "part-" + staged.id() + "-";
+  std::vector<std::string> data_names;
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    spec.names.push_back(table.columns[i].name);
+    if (table.columns[i].is_partition) {
+      spec.partition_columns.push_back(i);
+    } else {
+      data_names.push_back(table.columns[i].name);
+    }
+  }
+  auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
+  if (!files.empty()) {
+    CheckChecks(database, settings, table, staged.directory());
+    CheckKeys(database, settings, table, staged.directory(), replacing);
+  }
+  std::vector<CatalogPartition> partitions = CatalogPartitionsOf(files, data_names);
+  std::vector<std::string> relative;
+  for (const auto& f : files)
+    relative.push_back(f.partition.empty() ? f.file_name : f.partition + "/" + f.file_name);
+  staged.Publish(table.name, table.location, relative);
+  if (replacing) staged.Retire(table.name, table.location, *replaced);
+  commit(std::move(partitions));  // the commit point
+  staged.Finish();
+  return files;
+}
+
+QueryResult RunCreateTable(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateTableStatement& create) {
+  Catalog& catalog = database.catalog();
+  if (catalog.FindTable(create.name) || catalog.FindView(create.name)) {
+    if (create.if_not_exists) return QueryResult();
+    throw BinderError("'{}' already exists\n{}", create.name,
+                      FormatErrorPosition(sql, create.name_location));
+  }
+  TableDefinition table;
+  table.name = create.name;
+  table.managed = true;
+  table.columns_declared = true;
+  table.location = ManagedTableLocation(catalog.DataDirectory(), create.name);
+  std::vector<CatalogColumn> columns;  // in the order given
+  std::optional<BoundWrite> bound;
+  if (create.query) {
+    bound = BindWrite(catalog, settings, sql, *create.query);
+    for (size_t i = 0; i < bound->query.names.size(); i++)
+      columns.push_back({bound->query.names[i], bound->query.types[i]});
+  } else {
+    for (const auto& column : create.columns)
+      columns.push_back({column.name, ResolveTypeName(*column.type)});
+  }
+  // Spark's PARTITIONED BY (p) names a column; Hive's (p type) adds one (column lists only).
+  std::vector<CatalogColumn> partition_columns;
+  for (const auto& p : create.partition_columns) {
+    std::vector<std::string> names;
+    for (const auto& c : columns)
+      names.push_back(c.name);
+    const int index = FindName(names, p.name);
+    if (index >= 0) {
+      if (p.type) {
+        throw BinderError(
+            "partition column '{}' is in the column list; give its type there only\n{}", p.name,
+            FormatErrorPosition(sql, p.location));
+      }
+      partition_columns.push_back(columns[index]);
+      columns.erase(columns.begin() + index);
+    } else if (p.type && !create.query) {
+      partition_columns.push_back({p.name, ResolveTypeName(*p.type)});
+    } else {
+      throw BinderError("PARTITIONED BY column '{}' is not a column of the table ({})\n{}", p.name,
+                        fmt::format("{}", fmt::join(names, ", ")),
+                        FormatErrorPosition(sql, p.location));
+    }
+    partition_columns.back().is_partition = true;
+    if (partition_columns.back().type.id() == TypeId::kBlob) {
+      throw NotSupportedError("cannot partition by the BLOB column '{}'", p.name);
+    }
+  }
+  if (columns.empty()) {
+    throw BinderError("table '{}' needs at least one column that is not a partition column",
+                      create.name);
+  }
+  std::set<std::string> seen;
+  for (auto& c : columns)
+    table.columns.push_back(c);
+  for (auto& c : partition_columns)
+    table.columns.push_back(c);
+  for (const auto& c : table.columns) {
+    if (c.name.empty() || !seen.insert(Lower(c.name)).second) {
+      throw BinderError("table '{}' would have two columns named '{}'; give them distinct names",
+                        create.name, c.name);
+    }
+  }
+  std::vector<std::string> table_names;
+  for (const auto& c : table.columns)
+    table_names.push_back(c.name);
+  for (const auto& column : create.columns) {
+    if (column.not_null)
+      table.columns[static_cast<size_t>(FindName(table_names, column.name))].not_null = true;
+  }
+  bool has_primary = false;
+  for (const auto& key : create.keys) {
+    TableKey resolved;
+    resolved.primary = key.primary;
+    for (const auto& name : key.columns) {
+      const int index = FindName(table_names, name);
+      if (index < 0) {
+        throw BinderError("key column '{}' is not a column of table '{}'\n{}", name, create.name,
+                          FormatErrorPosition(sql, key.location));
+      }
+      if (std::find(resolved.columns.begin(), resolved.columns.end(), index) !=
+          resolved.columns.end()) {
+        throw BinderError("column '{}' appears twice in a key\n{}", name,
+                          FormatErrorPosition(sql, key.location));
+      }
+      resolved.columns.push_back(index);
+      // PRIMARY KEY implies NOT NULL (SQL).
+      if (key.primary) table.columns[static_cast<size_t>(index)].not_null = true;
+    }
+    if (key.primary && std::exchange(has_primary, true)) {
+      throw BinderError("table '{}' has more than one PRIMARY KEY\n{}", create.name,
+                        FormatErrorPosition(sql, key.location));
+    }
+    table.keys.push_back(std::move(resolved));
+  }
+  table.checks = create.checks;
+  if (!bound) {
+    ValidateChecks(database, table);
+    catalog.CreateTable(table);
+    return WriteSummary({});
+  }
+  // The query's columns in the table's order (partition columns last).
+  std::vector<BoundExprPtr> exprs;
+  std::vector<std::string> names;
+  for (const auto& c : table.columns) {
+    exprs.push_back(QueryColumn(*bound, FindName(bound->query.names, c.name)));
+    names.push_back(c.name);
+  }
+  Project(*bound, std::move(exprs), std::move(names));
+  BoundQuery reordered = std::move(bound->query);
+  auto files = WriteManaged(database, settings, std::move(reordered), table, "CREATE TABLE",
+                            [&](std::vector<CatalogPartition> partitions) {
+                              table.partitions = std::move(partitions);
+                              catalog.CreateTable(table);
+                            });
+  return WriteSummary(files);
+}
+
+QueryResult RunInsert(Database& database, const Settings& settings, const std::string& sql,
+                      const ast::InsertStatement& insert) {
+  Catalog& catalog = database.catalog();
+  auto table = catalog.FindTable(insert.name);
+  if (!table) {
+    throw BinderError("{}\n{}",
+                      catalog.FindView(insert.name)
+                          ? fmt::format("cannot INSERT INTO the view '{}'", insert.name)
+                          : fmt::format("table '{}' does not exist", insert.name),
+                      FormatErrorPosition(sql, insert.name_location));
+  }
+  if (!table->managed) {
+    throw NotSupportedError(
+        "INSERT INTO the external table '{}' is not supported (shears writes only tables it "
+        "created; write files with COPY and run ALTER TABLE {} RECOVER PARTITIONS)\n{}",
+        insert.name, insert.name, FormatErrorPosition(sql, insert.name_location));
+  }
+  std::vector<LogicalType> types;
+  std::vector<std::string> names;
+  for (const auto& c : table->columns) {
+    types.push_back(c.type);
+    names.push_back(c.name);
+  }
+  if (insert.on_conflict == ast::InsertStatement::OnConflict::kUpdate)
+    return RunInsertDoUpdate(database, settings, sql, *table, insert);
+  // DO NOTHING: the rows whose keys are new, one per key value.
+  ast::QueryNodePtr new_rows;
+  if (insert.on_conflict == ast::InsertStatement::OnConflict::kNothing)
+    new_rows = DoNothingQuery(catalog, settings, sql, *table, insert);
+  BoundWrite bound = BindWrite(catalog, settings, sql, new_rows ? *new_rows : *insert.query);
+  if (insert.columns.empty()) {
+    CastForWrite(bound, types, names);
+  } else {
+    // The listed columns from the query, the others NULL.
+    std::vector<LogicalType> listed_types;
+    std::vector<int> position(names.size(), -1);
+    for (size_t i = 0; i < insert.columns.size(); i++) {
+      const int index = FindName(names, insert.columns[i]);
+      if (index < 0) {
+        throw BinderError("table '{}' has no column '{}'", insert.name, insert.columns[i]);
+      }
+      if (position[index] >= 0) throw BinderError("column '{}' is listed twice", insert.columns[i]);
+      position[index] = static_cast<int>(i);
+      listed_types.push_back(types[index]);
+    }
+    CastForWrite(bound, listed_types, insert.columns);
+    std::vector<BoundExprPtr> exprs;
+    for (size_t c = 0; c < names.size(); c++) {
+      if (position[c] < 0 && table->columns[c].not_null) {
+        throw ConstraintError(
+            "column '{}' of table '{}' is NOT NULL but the INSERT gives it no value; nothing was "
+            "written",
+            names[c], insert.name);
+      }
+      exprs.push_back(position[c] >= 0 ? QueryColumn(bound, static_cast<size_t>(position[c]))
+                                       : std::make_unique<BoundConstant>(Value::Null(types[c])));
+    }
+    Project(bound, std::move(exprs), names);
+  }
+  ProjectNotNullChecks(bound, *table);
+  auto files = WriteManaged(database, settings, std::move(bound.query), *table, "INSERT",
+                            [&](std::vector<CatalogPartition> partitions) {
+                              catalog.AppendFiles(table->name, partitions);
+                            });
+  return WriteSummary(files);
+}
+
+// ---------------------------------------------------------------- indexes
+
+/// The managed or external table a statement names: BinderError naming the position when it
+/// is a view or missing.
+TableDefinition RequireTable(const Catalog& catalog, const std::string& sql,
+                             const std::string& name, int location, const char* action) {
+  auto table = catalog.FindTable(name);
+  if (table) return std::move(*table);
+  throw BinderError("{}\n{}",
+                    catalog.FindView(name) ? fmt::format("cannot {} the view '{}'", action, name)
+                                           : fmt::format("table '{}' does not exist", name),
+                    FormatErrorPosition(sql, location));
+}
+
+QueryResult RunCreateIndex(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateIndexStatement& create) {
+  Catalog& catalog = database.catalog();
+  const TableDefinition table =
+      RequireTable(catalog, sql, create.table, create.table_location, "create an index on");
+  IndexDefinition index{create.name, table.name, create.unique, {}};
+  std::vector<std::string> names;
+  for (const auto& c : table.columns)
+    names.push_back(c.name);
+  for (const auto& column : create.columns) {
+    const int position = FindName(names, column);
+    if (position < 0) {
+      throw BinderError("index column '{}' is not a column of table '{}' ({})", column, table.name,
+                        fmt::format("{}", fmt::join(names, ", ")));
+    }
+    if (std::find(index.columns.begin(), index.columns.end(), position) != index.columns.end())
+      throw BinderError("column '{}' appears twice in index '{}'", column, create.name);
+    index.columns.push_back(position);
+  }
+  if (create.if_not_exists) {
+    for (const auto& existing : catalog.ListIndexes(""))
+      if (Lower(existing.name) == Lower(create.name)) return QueryResult();
+  }
+  if (create.unique) {
+    if (!table.managed) {
+      // Files that RECOVER PARTITIONS finds later could break it unnoticed.
+      throw NotSupportedError(
+          "CREATE UNIQUE INDEX on the external table '{}' is not supported (shears checks "
+          "uniqueness only on tables it writes)\n{}",
+          table.name, FormatErrorPosition(sql, create.table_location));
+    }
+    if (auto values = FindDuplicateKey(database, settings, table, index.columns,
+                                       QuoteIdentifier(table.name))) {
+      ThrowDuplicate(table, index.columns, *values, "UNIQUE index '" + create.name + "'",
+                     "the index was not created");
+    }
+  }
+  catalog.CreateIndex(index, create.if_not_exists);
+  return QueryResult();
+}
+
+}  // namespace shears::write_internal

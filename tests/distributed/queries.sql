@@ -1,0 +1,20 @@
+-- One query a line, run alone and under mpirun by run.sh. Rows are compared sorted unless the
+-- query has ORDER BY, so only order what is ordered fully.
+SELECT count(*) AS n, sum(ss_quantity) AS quantity, min(ss_sales_price) AS lo, max(ss_sales_price) AS hi FROM 'store_sales'
+SELECT d_moy, count(*) AS sales, sum(ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 GROUP BY d_moy ORDER BY d_moy
+SELECT count(*) AS sales, sum(ss_net_profit) AS profit FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2001 AND d.d_day_name = 'Sunday'
+SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' WHERE ss_sold_date_sk IN (SELECT d_date_sk FROM 'date_dim' WHERE d_year = 1999 AND d_dom = 1)
+SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' ss WHERE NOT EXISTS (SELECT 1 FROM 'date_dim' d WHERE d.d_date_sk = ss.ss_sold_date_sk AND d.d_year <= 2001)
+SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 1900
+SELECT d_year, i_category, count(*) AS n, sum(ss_sales_price) AS sales, min(ss_quantity) AS lo, max(ss_quantity) AS hi FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE i.i_category = 'Music' GROUP BY d_year, i_category
+SELECT s_state, count(*) AS n, sum(ss_net_profit) AS paid FROM 'store_sales' ss JOIN 'store' s ON ss.ss_store_sk = s.s_store_sk JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2002 AND d.d_moy BETWEEN 3 AND 5 GROUP BY s_state
+SELECT ss_ticket_number, ss_item_sk, ss_sales_price FROM 'store_sales' ORDER BY ss_sales_price DESC, ss_ticket_number, ss_item_sk LIMIT 10
+SELECT ss_ticket_number, ss_item_sk, ss_net_profit FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 ORDER BY ss_net_profit, ss_ticket_number, ss_item_sk LIMIT 5 OFFSET 3
+SELECT count(*) AS n FROM (SELECT * FROM 'store_sales' LIMIT 100) t
+SELECT count(DISTINCT ss_customer_sk) AS customers, avg(ss_quantity) AS mean FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2001
+SELECT i_brand, count(*) AS n FROM 'store_sales' ss LEFT JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk AND i.i_category = 'Books' GROUP BY i_brand
+SELECT d_moy, sales, rank() OVER (ORDER BY sales DESC) AS r FROM (SELECT d_moy, count(*) AS sales FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 1999 GROUP BY d_moy) t
+SELECT 'sales' AS kind, count(*) AS n FROM 'store_sales' UNION ALL SELECT 'returns', count(*) FROM 'store_returns'
+SELECT count(*) AS n, sum(sr_return_amt) AS amount FROM 'store_returns' sr JOIN 'store_sales' ss ON sr.sr_ticket_number = ss.ss_ticket_number AND sr.sr_item_sk = ss.ss_item_sk
+SELECT ss_customer_sk, sum(ss_net_profit) AS paid FROM 'store_sales' WHERE ss_customer_sk IS NOT NULL GROUP BY ss_customer_sk HAVING sum(ss_net_profit) > 200
+SELECT ss_store_sk IS NULL AS no_store, bool_or(ss_quantity > 99) AS big, bool_and(ss_quantity > 0) AS positive, count(ss_store_sk) AS stores FROM 'store_sales' GROUP BY 1

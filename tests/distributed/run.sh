@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+# shears --distributed under mpirun gives what a single shears gives (ctest: distributed).
+#   tests/distributed/run.sh SHEARS DATA_DIR
+# Generates a small star schema into DATA_DIR when missing, then runs each query of
+# queries.sql (one a line) with dynamic filtering on and off, alone and under mpirun -np 1, 2
+# and 3 (and with every GROUP BY shuffled), comparing the CSV output (sorted, unless the query
+# orders its rows); then the
+# statements that run once (a catalog on disk, COPY), a planning error and a failure at run
+# time.
+set -euo pipefail
+SHEARS="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+DATA="$2"
+HERE="$(cd "$(dirname "$0")" && pwd)"
+# Open MPI refuses root unless told; this machine may have fewer cores than ranks.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+export OMPI_MCA_rmaps_base_oversubscribe=1
+# MPI's own allocations outlive MPI_Finalize: no leak report from them under ASan (ctest runs
+# this in optimized builds only; by hand it may run against any build).
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+MPIRUN=(timeout 300 mpirun --oversubscribe)
+
+if [ ! -d "$DATA/store_sales" ]; then
+  rm -rf "$DATA"
+  "$SHEARS" generate star --scale 0.01 --out "$DATA" >/dev/null 2>&1
+fi
+cd "$DATA"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+
+failures=0
+fail() {
+  echo "FAIL: $*"
+  failures=$((failures + 1))
+}
+
+# Rows in a stable order: as given under ORDER BY, else sorted (the header stays first).
+normalize() {
+  local sql="$1" file="$2"
+  if grep -qi "order by" <<<"$sql" && ! grep -qi "over (" <<<"$sql"; then
+    cat "$file"
+  else
+    { head -n 1 "$file"; tail -n +2 "$file" | LC_ALL=C sort; }
+  fi
+}
+
+# All queries in one run per setting (mpirun starts in a second or two), each after a marker
+# row that splits the output into one file per query.
+script="$WORK/queries.sql"
+: >"$script"
+queries=()
+while IFS= read -r sql; do
+  if [ -z "$sql" ] || [ "${sql:0:2}" = "--" ]; then continue; fi
+  printf "SELECT 'query %d' AS query_marker;\n%s;\n" "${#queries[@]}" "$sql" >>"$script"
+  queries+=("$sql")
+done <"$HERE/queries.sql"
+
+# Splits run output $1 into $2.N, one file per query.
+split_output() {
+  awk -v prefix="$2" '
+    /^query_marker$/ { marker = 1; next }
+    marker && /^query [0-9]+$/ { out = prefix "." $2; marker = 0; printf "" > out; next }
+    out { print > out }' "$1"
+}
+
+# Dynamic filtering on and off; every GROUP BY shuffled by key (alone, the setting does nothing).
+for setting in "dynamic_filtering = true" "dynamic_filtering = false" "distributed.shuffle_groups = 0"; do
+  { echo "SET $setting;"; cat "$script"; } >"$WORK/run.sql"
+  "$SHEARS" -f "$WORK/run.sql" --format csv >"$WORK/alone" 2>&1 || fail "alone: $(tail -n 3 "$WORK/alone")"
+  split_output "$WORK/alone" "$WORK/alone"
+  for np in 1 2 3; do
+    "${MPIRUN[@]}" -np "$np" "$SHEARS" --distributed -f "$WORK/run.sql" --format csv \
+      >"$WORK/ranks" 2>&1 </dev/null || fail "-np $np: $(tail -n 3 "$WORK/ranks")"
+    split_output "$WORK/ranks" "$WORK/ranks"
+    for i in "${!queries[@]}"; do
+      sql="${queries[$i]}"
+      normalize "$sql" "$WORK/alone.$i" >"$WORK/expected"
+      normalize "$sql" "$WORK/ranks.$i" >"$WORK/got" 2>/dev/null || : >"$WORK/got"
+      if [ ! -s "$WORK/expected" ] || ! cmp -s "$WORK/expected" "$WORK/got"; then
+        fail "-np $np, $setting: $sql"
+        diff "$WORK/expected" "$WORK/got" | head -n 10 || true
+      fi
+    done
+  done
+done
+echo "${#queries[@]} queries compared"
+
+# The plan has a gather and a distributed scan; EXPLAIN ANALYZE reports every rank.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
+  "EXPLAIN ANALYZE SELECT count(*) FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000" 2>&1 </dev/null)"
+for expected in "GATHER to rank 0 from 2 ranks" "rank 0:" "rank 1:" "bytes exchanged:" \
+  "distributed: files assigned by rank 0" "files enumerated on rank 0: 366"; do
+  grep -qF "$expected" <<<"$explain" || fail "EXPLAIN ANALYZE lacks '$expected'"
+done
+# Every file that survived pruning went to exactly one rank.
+assigned="$(grep -o '[0-9]* files ([0-9]* bytes) assigned' <<<"$explain" | awk '{ n += $1 } END { print n }')"
+[ "$assigned" = 366 ] || fail "ranks were assigned $assigned files, not the 366 kept"
+
+# A catalog on disk: rank 0 changes it, every rank sees the view.
+"${MPIRUN[@]}" -np 2 "$SHEARS" --distributed "$WORK/db" --format csv -c \
+  "CREATE VIEW big AS SELECT * FROM '$DATA/store_sales' WHERE ss_quantity > 50; SELECT count(*) AS n FROM big" \
+  >"$WORK/view" 2>&1 </dev/null || fail "CREATE VIEW in a database directory: $(cat "$WORK/view")"
+"$SHEARS" "$WORK/db" --format csv -c "SELECT count(*) AS n FROM big" >"$WORK/view_alone"
+tail -n 2 "$WORK/view" | cmp -s - "$WORK/view_alone" || fail "the view's rows differ"
+# COPY writes its file once.
+"${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
+  "COPY (SELECT ss_item_sk, count(*) AS n FROM 'store_sales' GROUP BY ss_item_sk) TO '$WORK/out.parquet'" \
+  >/dev/null 2>&1 </dev/null || fail "COPY under mpirun"
+copied="$("$SHEARS" --format csv -c "SELECT sum(n) FROM '$WORK/out.parquet'" | tail -n 1)"
+total="$("$SHEARS" --format csv -c "SELECT count(*) FROM 'store_sales'" | tail -n 1)"
+[ "$copied" = "$total" ] || fail "COPY wrote $copied rows' counts, not $total"
+
+# A planning error: reported once, as alone, exit code 1.
+set +e
+"${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SELECT nope FROM 'store_sales'" >"$WORK/err" 2>&1 </dev/null
+code=$?
+set -e
+[ "$code" = 1 ] || fail "a binder error exits with $code"
+[ "$(grep -c 'Binder Error' "$WORK/err")" = 1 ] || fail "a binder error is printed $(grep -c 'Binder Error' "$WORK/err") times"
+# A failure while running: an error naming the rank, a non-zero exit, no hang.
+set +e
+"${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
+  "SELECT sum(CAST(CAST(ss_quantity AS VARCHAR) || 'x' AS INTEGER)) FROM 'store_sales'" >"$WORK/err" 2>&1 </dev/null
+code=$?
+set -e
+[ "$code" != 0 ] && [ "$code" != 124 ] || fail "a failing query exits with $code"
+grep -qE "^rank [0-9]+: .*Error" "$WORK/err" || fail "a failing query does not name its rank: $(head -n 3 "$WORK/err")"
+# A rank killed mid-run: mpirun ends every rank and names the dead one; nothing hangs.
+{ echo "SET dynamic_filtering = true;"; for ((i = 0; i < 30; i++)); do cat "$script"; done; } >"$WORK/long.sql"
+set +e
+timeout 300 mpirun --oversubscribe -np 2 "$SHEARS" --distributed -f "$WORK/long.sql" --format csv \
+  >"$WORK/killed" 2>&1 </dev/null &
+launcher=$!
+sleep 3
+victim="$(pgrep -P "$(pgrep -P "$launcher" -x mpirun)" | sed -n 2p)"
+[ -n "$victim" ] && kill -9 "$victim"
+wait "$launcher"
+code=$?
+set -e
+if [ -z "$victim" ]; then
+  fail "no rank to kill (the run ended within 3 s)"
+else
+  [ "$code" != 0 ] && [ "$code" != 124 ] || fail "a killed rank: mpirun exits with $code"
+  grep -q "rank 1 .*exited on signal 9" "$WORK/killed" || fail "a killed rank is not named: $(grep -v '^$' "$WORK/killed" | tail -n 3)"
+fi
+# Without mpirun, --distributed is one rank: a plain shears.
+"$SHEARS" --distributed -c "SELECT count(*) FROM 'store_sales'" --format csv >"$WORK/single" 2>&1 ||
+  fail "--distributed outside mpirun: $(cat "$WORK/single")"
+
+if [ "$failures" -gt 0 ]; then
+  echo "$failures failures"
+  exit 1
+fi
+echo "distributed: all passed"
