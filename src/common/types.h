@@ -101,7 +101,33 @@ struct StringRef {
   explicit StringRef(std::string_view sv) : ptr(sv.data()), len(static_cast<uint32_t>(sv.size())) {}
   std::string_view view() const { return std::string_view(ptr, len); }
   friend bool operator==(const StringRef& a, const StringRef& b) {
-    return a.len == b.len && (a.len == 0 || std::memcmp(a.ptr, b.ptr, a.len) == 0);
+    if (a.len != b.len) return false;
+    const uint32_t n = a.len;
+    // Short strings (group and join keys: codes, flags, names) by two overlapping loads each:
+    // a memcmp call per comparison cost more than the comparison.
+    if (n <= 16) {
+      if (n >= 8)
+        return Load8(a.ptr) == Load8(b.ptr) && Load8(a.ptr + n - 8) == Load8(b.ptr + n - 8);
+      if (n >= 4)
+        return Load4(a.ptr) == Load4(b.ptr) && Load4(a.ptr + n - 4) == Load4(b.ptr + n - 4);
+      for (uint32_t i = 0; i < n; i++) {
+        if (a.ptr[i] != b.ptr[i]) return false;
+      }
+      return true;
+    }
+    return std::memcmp(a.ptr, b.ptr, n) == 0;
+  }
+
+ private:
+  static uint64_t Load8(const char* p) {
+    uint64_t v;
+    std::memcpy(&v, p, 8);
+    return v;
+  }
+  static uint32_t Load4(const char* p) {
+    uint32_t v;
+    std::memcpy(&v, p, 4);
+    return v;
   }
 };
 

@@ -111,6 +111,11 @@ struct RuntimeFilterSpec {
   bool always = false;
   double probe_rows = -1;  // the target scan's estimate
   double min_filter_ratio = 0;
+  /// Every scan filtered feeds the join's probe through filters and projections only: a row
+  /// dropped at the scan saves the join's probe and nothing more. Through another join (the
+  /// scan on its build side, feeding a dynamic partition filter, or on its probe side) it saves
+  /// that join's work too.
+  bool probe_is_direct = false;
 };
 
 /// Counters of one filter, summed over every scan thread that applies it.

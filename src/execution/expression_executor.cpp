@@ -1,8 +1,12 @@
 #include "execution/expression_executor.h"
 
+#include <cmath>
 #include <cstring>
+#include <type_traits>
+#include <vector>
 
 #include "common/error.h"
+#include "execution/row_layout.h"
 #include "function/function.h"
 
 namespace shears {
@@ -129,8 +133,108 @@ bool IsEqualityList(const BoundConjunction& expr) {
   return true;
 }
 
+// From this many constants on, `x = c1 OR ... OR x = cn` probes a hash set of the constants
+// instead of comparing every row with each of them (q08's 400 zip codes: 400 comparisons a row).
+constexpr size_t kMinHashedEqualityList = 8;
+
+// Whether the equality list can be a set lookup: x and every constant of one type (each `=`
+// then compares values of that type as they are stored, so equal values are equal bits, up to
+// the DOUBLE rules of ValuesEqual).
+bool CanHashEqualityList(const BoundConjunction& expr) {
+  if (expr.children.size() < kMinHashedEqualityList) return false;
+  const LogicalType& type = static_cast<const BoundFunction&>(*expr.children[0]).args[0]->type;
+  if (type.physical() == PhysicalType::kInvalid) return false;
+  for (const auto& child : expr.children) {
+    if (static_cast<const BoundFunction&>(*child).args[1]->type != type) return false;
+  }
+  return true;
+}
+
+// result[i] = x[i] IN constants, with the OR's NULLs: NULL for a NULL x, and for an x equal
+// to no constant when one of them is NULL.
+template <typename T>
+void ProbeConstantSet(const Vector& x, const Vector& constants, idx_t n, bool null_constant,
+                      idx_t count, Vector& result) {
+  std::vector<uint64_t> constant_hashes(n);
+  HashVector(constants, n, constant_hashes.data(), false);
+  size_t capacity = 16;
+  while (capacity < 2 * n)
+    capacity *= 2;
+  const size_t mask = capacity - 1;
+  std::vector<int32_t> slots(capacity, -1);
+  const T* values = constants.data<T>();
+  for (idx_t c = 0; c < n; c++) {
+    size_t pos = constant_hashes[c] & mask;
+    while (slots[pos] >= 0)
+      pos = (pos + 1) & mask;
+    slots[pos] = static_cast<int32_t>(c);
+  }
+  std::vector<uint64_t> hashes(count);
+  HashVector(x, count, hashes.data(), false);
+  const T* data = x.data<T>();
+  uint8_t* out = result.data<uint8_t>();
+  for (idx_t i = 0; i < count; i++) {
+    if (x.IsNull(i)) {
+      out[i] = 0;
+      result.validity().SetNull(i);
+      continue;
+    }
+    bool found = false;
+    for (size_t pos = hashes[i] & mask; slots[pos] >= 0; pos = (pos + 1) & mask) {
+      const int32_t c = slots[pos];
+      if (constant_hashes[c] == hashes[i] && ValuesEqual(values[c], data[i])) {
+        found = true;
+        break;
+      }
+    }
+    out[i] = found ? 1 : 0;
+    if (!found && null_constant) result.validity().SetNull(i);
+  }
+}
+
+void EvaluateHashedEqualityList(const BoundConjunction& expr, const Batch& input, idx_t count,
+                                Vector& result) {
+  const BoundExpr& operand = *static_cast<const BoundFunction&>(*expr.children[0]).args[0];
+  Vector x(operand.type, std::max<idx_t>(count, 1));
+  Evaluate(operand, input, count, x);
+  Vector constants(operand.type, expr.children.size());
+  idx_t n = 0;
+  bool null_constant = false;
+  for (const auto& child : expr.children) {
+    const Value& value =
+        static_cast<const BoundConstant&>(*static_cast<const BoundFunction&>(*child).args[1]).value;
+    if (value.is_null()) {
+      null_constant = true;
+    } else {
+      WriteValue(constants, n++, value);
+    }
+  }
+  switch (operand.type.physical()) {
+    case PhysicalType::kBool:
+      return ProbeConstantSet<uint8_t>(x, constants, n, null_constant, count, result);
+    case PhysicalType::kInt32:
+      return ProbeConstantSet<int32_t>(x, constants, n, null_constant, count, result);
+    case PhysicalType::kInt64:
+      return ProbeConstantSet<int64_t>(x, constants, n, null_constant, count, result);
+    case PhysicalType::kInt128:
+      return ProbeConstantSet<int128_t>(x, constants, n, null_constant, count, result);
+    case PhysicalType::kDouble:
+      return ProbeConstantSet<double>(x, constants, n, null_constant, count, result);
+    case PhysicalType::kString:
+      return ProbeConstantSet<StringRef>(x, constants, n, null_constant, count, result);
+    case PhysicalType::kInvalid:
+      break;
+  }
+  throw InternalError("IN list over a value of invalid type");
+}
+
 void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t count,
                          Vector& result) {
+  const bool equality_list = IsEqualityList(expr);
+  if (equality_list && CanHashEqualityList(expr)) {
+    EvaluateHashedEqualityList(expr, input, count, result);
+    return;
+  }
   // Three-valued logic: AND is FALSE if any child is FALSE, else NULL if any is NULL, else TRUE.
   // A child that may fail runs only on the rows still undecided, so `x <> 0 AND 10 / x > 1`
   // never divides by zero; children that cannot fail run on every row (no gathering).
@@ -148,7 +252,7 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
       out[i] = is_and ? 0 : 1;
     }
   };
-  if (IsEqualityList(expr)) {
+  if (equality_list) {
     // x is computed once (on every row, as the first disjunct would be), then compared with
     // each constant: a 400-value IN over substring(zip, 1, 5) ran substring 400 times.
     const auto& first = static_cast<const BoundFunction&>(*expr.children[0]);

@@ -270,15 +270,6 @@ void GatherLoop(const RowLayout& layout, idx_t col, uint8_t* const* rows, idx_t 
 }
 
 template <typename T>
-inline bool ValuesEqual(const T& a, const T& b) {
-  if constexpr (std::is_same_v<T, double>) {
-    return a == b || (std::isnan(a) && std::isnan(b));
-  } else {
-    return a == b;
-  }
-}
-
-template <typename T>
 idx_t MatchLoop(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* const* rows,
                 uint32_t* sel, idx_t count, bool null_equal, uint32_t* no_match,
                 idx_t* no_match_count) {

@@ -8,8 +8,10 @@
 // Why rows and not columns: a hash probe or a sort touches one row at random; with rows that
 // is one cache miss for all its keys and payload instead of one per column.
 
+#include <cmath>
 #include <cstring>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "common/vector.h"
@@ -158,6 +160,17 @@ idx_t MatchColumn(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* 
 void HashVector(const Vector& v, idx_t count, uint64_t* hashes, bool combine);
 /// The hash of zero key columns (ungrouped aggregates).
 constexpr uint64_t kEmptyKeyHash = 0x2545F4914F6CDD1DULL;
+
+/// `=` on two stored values of one type: DOUBLE's -0.0 equals 0.0 and NaN equals NaN (what
+/// HashVector hashes alike).
+template <typename T>
+inline bool ValuesEqual(const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a == b || (std::isnan(a) && std::isnan(b));
+  } else {
+    return a == b;
+  }
+}
 
 inline uint64_t MixHash(uint64_t x) {
   // splitmix64's finalizer: every input bit affects every output bit.

@@ -279,6 +279,22 @@ int SortKeyLayout::Compare(const uint8_t* a, const uint8_t* b) const {
   return Sign(std::memcmp(a + key_width_, b + key_width_, kSequenceBytes));
 }
 
+int SortKeyLayout::CompareKeyBytes(const uint8_t* a, const uint8_t* b) const {
+  const uint16_t flags = Flags(a) | Flags(b);
+  if (flags == 0) return Sign(std::memcmp(a, b, key_width_));
+  // Bytes that differ decide (also within a string prefix); an equal prefix of a long string
+  // does not, unless both are NULL.
+  for (const Column& column : columns_) {
+    const int c = std::memcmp(a + column.offset, b + column.offset, column.width);
+    if (c != 0) return Sign(c);
+    if (column.string_index >= 0 && (flags >> std::min(column.string_index, 15)) & 1 &&
+        a[column.offset] == (column.nulls_first ? 1 : 0)) {
+      return kUndecided;
+    }
+  }
+  return 0;
+}
+
 bool SortKeyLayout::KeysEqual(const uint8_t* a, const uint8_t* b, idx_t key_count) const {
   if (key_count == 0) return true;
   const Column& last = columns_[key_count - 1];

@@ -49,6 +49,11 @@ class SortKeyLayout {
 
   /// Total order of two records (keys with full strings where needed, then sequence).
   int Compare(const uint8_t* a, const uint8_t* b) const;
+  /// The order of two records' keys (not the sequence) as far as the key bytes tell: -1, 0 or
+  /// 1, or kUndecided when it takes full strings (prefixes equal where one of them is longer).
+  /// Needs no row pointers.
+  static constexpr int kUndecided = 2;
+  int CompareKeyBytes(const uint8_t* a, const uint8_t* b) const;
   /// Whether two records are equal on their first `key_count` keys (NULLs equal NULLs): rows
   /// of one window partition, or peers.
   bool KeysEqual(const uint8_t* a, const uint8_t* b, idx_t key_count) const;

@@ -14,7 +14,9 @@
 // the windows of the others do not change); below AGGREGATE when over group columns only; into
 // every input of a set operation; into the query (not the definition) of MATERIALIZED_CTE. Join
 // residuals of inner joins are treated like filters above the join; ON conjuncts of a LEFT (RIGHT)
-// join over its right (left) input alone filter that input. Everything else stays where it is.
+// join over its right (left) input alone filter that input; a filter on the preserved side's
+// join key is copied onto the other side's key for LEFT, RIGHT and SEMI joins
+// (TransferKeyFilters). Everything else stays where it is.
 
 #include <functional>
 #include <set>
@@ -61,6 +63,52 @@ void Wrap(LogicalOperatorPtr& op, std::vector<BoundExprPtr> remaining) {
   filter->conditions = std::move(remaining);
   filter->children.push_back(std::move(op));
   op = std::move(filter);
+}
+
+// Copies of the filters `from` (going to one input of `join`) over a single join key column,
+// rewritten over the key on the other input, into `to`. A row there matches only rows whose
+// key equals its own, so one failing the filter matches no row that passes it: dropping it
+// early changes nothing (q78: `ss_sold_year = 2000` above `ss LEFT JOIN ws ON ws_sold_year =
+// ss_sold_year` also filters ws, so its date_dim scan prunes web_sales to one year's
+// partitions instead of all). Only keys of one type that `=` compares as stored values (not
+// floating point, where -0.0 = 0.0 yet a filter may tell them apart), and deterministic filters.
+void TransferKeyFilters(const LogicalJoin& join, const std::vector<BoundExprPtr>& from,
+                        bool from_left, std::vector<BoundExprPtr>& to) {
+  for (const auto& f : from) {
+    const auto referenced = ReferencedBindings(*f);
+    if (referenced.empty() || CallsVolatile(*f)) continue;
+    bool subquery = false;
+    VisitExpression(
+        *f, [&](BoundExpr& e) { subquery = subquery || e.kind == BoundExprKind::kSubquery; });
+    if (subquery) continue;
+    for (const auto& condition : join.conditions) {
+      const BoundExpr& source = from_left ? *condition.left : *condition.right;
+      const BoundExpr& target = from_left ? *condition.right : *condition.left;
+      if (condition.null_equal || source.kind != BoundExprKind::kColumnRef ||
+          !(source.type == target.type) || source.type.IsFloatingPoint() ||
+          CallsVolatile(const_cast<BoundExpr&>(target))) {
+        continue;
+      }
+      const ColumnBinding key = static_cast<const BoundColumnRef&>(source).binding;
+      bool only_key = true;
+      for (const auto& b : referenced)
+        only_key = only_key && b == key;
+      if (!only_key) continue;
+      BoundExprPtr copy = f->Copy();
+      std::function<void(BoundExprPtr&)> replace = [&](BoundExprPtr& e) {
+        if (e->kind == BoundExprKind::kColumnRef) {
+          e = target.Copy();
+          e->alias.clear();
+          return;
+        }
+        for (BoundExprPtr* child : e->Children())
+          replace(*child);
+      };
+      replace(copy);
+      to.push_back(std::move(copy));
+      break;
+    }
+  }
 }
 
 void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
@@ -147,6 +195,13 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
       rest.push_back(std::move(p));
     }
     if (!rest.empty()) join.residual = MakeConjunction(std::move(rest));
+  }
+  // The null-supplying side of an outer join and the right side of a semi join take the
+  // preserved (left) side's filters on join keys.
+  if (join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kSemi) {
+    TransferKeyFilters(join, left_filters, true, right_filters);
+  } else if (join.join_kind == JoinKind::kRight) {
+    TransferKeyFilters(join, right_filters, false, left_filters);
   }
   Push(join.children[0], std::move(left_filters));
   Push(join.children[1], std::move(right_filters));

@@ -208,6 +208,14 @@ int MaxFilterId(const LogicalOperator& op) {
   return id;
 }
 
+// Whether `get` is `op` or below it through filters and projections only.
+bool DirectlyBelow(const LogicalOperator& op, const LogicalGet* get) {
+  if (&op == get) return true;
+  if (op.type != LogicalOperatorType::kFilter && op.type != LogicalOperatorType::kProjection)
+    return false;
+  return DirectlyBelow(*op.children[0], get);
+}
+
 void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   for (auto& child : op.children)
     Visit(*child, next_id, options);
@@ -346,10 +354,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       created.limits.max_exact_keys = options.max_exact_keys;
       created.always = options.always;
       created.min_filter_ratio = options.min_filter_ratio;
+      created.probe_is_direct = true;
       join.runtime_filter_producers.push_back(std::move(created));
       spec = &join.runtime_filter_producers.back();
     }
     spec->probe_rows = std::max(spec->probe_rows, probe_rows);
+    spec->probe_is_direct = spec->probe_is_direct && DirectlyBelow(*join.children[0], get);
     RuntimeFilterTarget target;
     target.filter_id = spec->filter_id;
     std::string keys_text;

@@ -776,38 +776,80 @@ void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
       constants[s].push_back(std::move(column));
     }
   }
-  std::vector<Vector> finest;
-  for (const auto& type : layout_.types)
-    finest.emplace_back(type);
+  // Each set folds from the smallest set folded before it that groups by all of its keys
+  // (ROLLUP(a, b, c): (a) from (a, b), that from (a, b, c)), else from the finest groups: a
+  // finest group is then combined once into the largest set, not once into every set (q67's
+  // nine sets over 476,251 finest groups folded 4.3 million times, single-threaded).
+  const auto& finest_rows = global.result_rows;
+  std::vector<std::vector<uint8_t*>> set_rows(plan.sets.size());
+  auto covers = [&](idx_t t, idx_t s) {
+    for (idx_t k = 0; k < key_count; k++) {
+      const int f = plan.sets[s][k].finest;
+      if (f >= 0 && plan.sets[t][k].finest != f) return false;
+    }
+    return true;
+  };
+  std::vector<Vector> columns;
   std::vector<const Vector*> keys(key_count);
   std::vector<uint64_t> hashes(kBatchSize);
   std::vector<uint8_t*> dst(kBatchSize), src_states(kBatchSize), dst_states(kBatchSize);
-  auto fold = [&](idx_t s, uint8_t* const* rows, idx_t n) {
-    for (idx_t k = 0; k < key_count; k++) {
-      const int f = plan.sets[s][k].finest;
-      keys[k] = f >= 0 ? &finest[static_cast<idx_t>(f)] : constants[s][k].get();
-      HashVector(*keys[k], n, hashes.data(), k > 0);
+  std::vector<idx_t> partition_rows(GroupedHashTable::kPartitions);
+  for (idx_t s = 0; s < plan.sets.size(); s++) {
+    int from = -1;  // a set, or -1: the finest groups
+    for (idx_t t = 0; t < s; t++) {
+      if (covers(t, s) &&
+          (from < 0 || set_rows[t].size() < set_rows[static_cast<idx_t>(from)].size()))
+        from = static_cast<int>(t);
     }
-    rolled.FindOrCreate(keys, hashes.data(), nullptr, n, dst.data(), scratch);
-    for (idx_t a = 0; a < ops_.size(); a++) {
-      for (idx_t i = 0; i < n; i++) {
-        src_states[i] = rows[i] + state_offsets_[a];
-        dst_states[i] = dst[i] + result_state_offsets_[a];
+    const std::vector<uint8_t*>& source =
+        from < 0 ? finest_rows : set_rows[static_cast<idx_t>(from)];
+    const RowLayout& source_layout = from < 0 ? layout_ : result_layout_;
+    const std::vector<uint32_t>& source_states = from < 0 ? state_offsets_ : result_state_offsets_;
+    columns.clear();
+    for (const auto& type : source_layout.types)
+      columns.emplace_back(type);
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++)
+      partition_rows[p] = rolled.partition(p).rows.row_count();
+    for (idx_t start = 0; start < source.size(); start += kBatchSize) {
+      context.CheckCancelled();
+      const idx_t n = std::min<idx_t>(kBatchSize, source.size() - start);
+      uint8_t* const* rows = source.data() + start;
+      for (idx_t k = 0; k < key_count; k++) {
+        const int f = plan.sets[s][k].finest;
+        if (f < 0) {
+          keys[k] = constants[s][k].get();
+        } else {
+          // A finest key column, or the same result key column of the source set.
+          const idx_t c = from < 0 ? static_cast<idx_t>(f) : k;
+          columns[c].Reset();
+          GatherColumn(source_layout, c, rows, n, columns[c]);
+          keys[k] = &columns[c];
+        }
+        HashVector(*keys[k], n, hashes.data(), k > 0);
       }
-      ops_[a].combine(src_states.data(), dst_states.data(), 0, n, arena);
+      rolled.FindOrCreate(keys, hashes.data(), nullptr, n, dst.data(), scratch);
+      for (idx_t a = 0; a < ops_.size(); a++) {
+        for (idx_t i = 0; i < n; i++) {
+          src_states[i] = rows[i] + source_states[a];
+          dst_states[i] = dst[i] + result_state_offsets_[a];
+        }
+        ops_[a].combine(src_states.data(), dst_states.data(), 0, n, arena);
+      }
     }
-  };
-  const auto& finest_rows = global.result_rows;
-  for (idx_t start = 0; start < finest_rows.size(); start += kBatchSize) {
-    context.CheckCancelled();
-    const idx_t n = std::min<idx_t>(kBatchSize, finest_rows.size() - start);
-    uint8_t* const* rows = finest_rows.data() + start;
-    for (idx_t c = 0; c < finest.size(); c++) {
-      finest[c].Reset();
-      GatherColumn(layout_, c, rows, n, finest[c]);
+    // The set's groups: the rows its folding appended to each partition (its set id or NULL
+    // keys keep them apart from other sets').
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+      idx_t skip = partition_rows[p];
+      for (const auto& block : rolled.partition(p).rows.blocks()) {
+        for (uint32_t i = 0; i < block.count; i++) {
+          if (skip > 0) {
+            skip--;
+            continue;
+          }
+          set_rows[s].push_back(block.data + static_cast<size_t>(i) * result_layout_.row_width);
+        }
+      }
     }
-    for (idx_t s = 0; s < plan.sets.size(); s++)
-      fold(s, rows, n);
   }
   if (finest_rows.empty()) {
     // Empty input: the empty sets still give their row, as an aggregate without groups does.

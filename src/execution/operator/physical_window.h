@@ -21,6 +21,8 @@
 
 namespace shears {
 
+class MemoryReservation;
+
 class PhysicalWindow : public PhysicalOperator {
  public:
   /// `types`: the input columns, then one per window. `windows`: BoundWindows over the input,
@@ -63,12 +65,18 @@ class PhysicalWindow : public PhysicalOperator {
   void ProcessBucket(ExecutionContext& context, struct WindowGlobalSinkState& global, idx_t bucket,
                      struct WindowLocalSourceState& local) const;
 
+  /// Numbers rows 0..n of `keys` (the PARTITION BY values of a bucket) by partition, in the
+  /// order partitions first appear.
+  static Vector NumberPartitions(const std::vector<Vector>& keys, idx_t n,
+                                 MemoryReservation& memory);
+
   std::vector<BoundExprPtr> windows_;
   idx_t input_columns_ = 0;
   /// Expressions evaluated into payload columns input_columns_, input_columns_ + 1, ...
   std::vector<BoundExprPtr> evaluated_;
   RowLayout payload_;
-  /// PARTITION BY keys (ascending) then ORDER BY keys, as references to payload columns.
+  /// The partition number (a constant standing for NumberPartitions' column, with PARTITION
+  /// BY) then the ORDER BY keys, as references to payload columns.
   std::vector<BoundOrderBy> sort_keys_;
   std::unique_ptr<SortKeyLayout> sort_layout_;
   std::vector<idx_t> partition_columns_;  // payload columns of the PARTITION BY keys
