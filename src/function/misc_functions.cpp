@@ -621,12 +621,14 @@ void RegisterMoreMath(FunctionRegistry& registry) {
                   return std::fmod(up, 2.0) == 0 ? up : up + (x < 0 ? -1 : 1);
                 }));
   const LogicalType boolean = LogicalType::Boolean();
-  for (const auto& [name, test] :
+  for (const auto& entry :
        {std::pair<const char*, bool (*)(double)>{"isnan", [](double x) { return std::isnan(x); }},
         {"isinf", [](double x) { return std::isinf(x); }},
         {"isfinite", [](double x) { return std::isfinite(x); }},
         {"signbit", [](double x) { return std::signbit(x); }}}) {
-    RegisterFixed(registry, name, {kDouble}, boolean,
+    // Not a structured binding: clang before 16 cannot capture one (the fuzz build is clang).
+    bool (*test)(double) = entry.second;
+    RegisterFixed(registry, entry.first, {kDouble}, boolean,
                   [test](const Args& args, idx_t count, Vector& result) {
                     UnaryLoop<double, uint8_t>(*args[0], count, result,
                                                [test](double x) -> uint8_t { return test(x); });
