@@ -3,8 +3,15 @@
 //   fuzz_seeds decoders OUTDIR FILE...   every page of every file, decompressed and split into
 //                                        its level and value sections, in the input format of
 //                                        fuzz_page_decoders, plus the compressed page bodies
+//   fuzz_seeds sql      OUTDIR COUNT DICT FILE...
+//                                        COUNT variants of the SQL seeds FILE..., made by a
+//                                        fixed-seed token mutator without coverage feedback
+//                                        (see MutateSql)
 // Unreadable files are skipped (bad fixtures are seeds for fuzz_parquet_file instead).
 
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
 #include <cstdio>
 #include <fstream>
 #include <functional>
@@ -210,15 +217,190 @@ void FooterSeed(const std::string& path) {
   WriteSeed(footer);
 }
 
+// ---------------------------------------------------------------- SQL variants
+//
+// The fuzz gate's SQL inputs. libFuzzer's coverage-guided mutation cannot repeat itself in
+// fuzz_sql: the engine keeps caches across inputs and hashes by address, so heap addresses
+// (which move with the scheduler, however deterministic the code) change coverage counts, and
+// with them every later mutation. These variants depend only on the seeds, the dictionary and
+// a fixed seed, so the gate runs the same inputs on every machine; coverage-guided exploration
+// stays in `make fuzz`.
+
+struct SplitMix {
+  uint64_t state;
+  uint64_t Next() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+  size_t Below(size_t n) { return n == 0 ? 0 : static_cast<size_t>(Next() % n); }
+};
+
+/// Words, numbers, quoted strings, runs of spaces and single other characters.
+std::vector<std::string> Tokenize(const std::string& sql) {
+  std::vector<std::string> tokens;
+  for (size_t i = 0; i < sql.size();) {
+    size_t j = i + 1;
+    const auto c = static_cast<unsigned char>(sql[i]);
+    if (std::isalnum(c) || c == '_') {
+      while (j < sql.size() && (std::isalnum(static_cast<unsigned char>(sql[j])) || sql[j] == '_'))
+        j++;
+    } else if (c == '\'' || c == '"') {
+      while (j < sql.size() && sql[j] != sql[i])
+        j++;
+      j = std::min(j + 1, sql.size());
+    } else if (std::isspace(c)) {
+      while (j < sql.size() && std::isspace(static_cast<unsigned char>(sql[j])))
+        j++;
+    }
+    tokens.push_back(sql.substr(i, j - i));
+    i = j;
+  }
+  return tokens;
+}
+
+/// The entries of a libFuzzer dictionary ("word" per line; \\, \" and \xNN escapes).
+std::vector<std::string> ReadDictionary(const std::string& path) {
+  std::vector<std::string> words;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    const size_t open = line.find('"');
+    const size_t close = line.rfind('"');
+    if (open == std::string::npos || close <= open) continue;
+    std::string word;
+    for (size_t i = open + 1; i < close; i++) {
+      if (line[i] == '\\' && i + 1 < close) {
+        if (line[i + 1] == 'x' && i + 3 < close) {
+          word += static_cast<char>(std::stoi(line.substr(i + 2, 2), nullptr, 16));
+          i += 3;
+        } else {
+          word += line[++i];
+        }
+      } else {
+        word += line[i];
+      }
+    }
+    if (!word.empty()) words.push_back(word);
+  }
+  return words;
+}
+
+/// One variant of seed `tokens`: one to four edits, each replacing, inserting, deleting or
+/// repeating tokens, splicing in the tail of another seed, swapping a number for a boundary
+/// value, or flipping a bit of one byte.
+std::string MutateSql(std::vector<std::string> tokens, const std::vector<std::string>& other,
+                      const std::vector<std::string>& words, SplitMix& random) {
+  static const char* const kNumbers[] = {"0",
+                                         "-1",
+                                         "1",
+                                         "2147483647",
+                                         "-2147483648",
+                                         "9223372036854775807",
+                                         "-9223372036854775808",
+                                         "18446744073709551616",
+                                         "1e308",
+                                         "-0.0",
+                                         "0.000000000000000000000000000000000001",
+                                         "NULL"};
+  const size_t edits = 1 + random.Below(4);
+  for (size_t e = 0; e < edits; e++) {
+    const size_t at = random.Below(tokens.size() + 1);
+    const std::string word = words.empty() ? "NULL" : words[random.Below(words.size())];
+    switch (random.Below(7)) {
+      case 0:
+        if (at < tokens.size()) tokens[at] = word;
+        break;
+      case 1:
+        tokens.insert(tokens.begin() + static_cast<std::ptrdiff_t>(at), " " + word + " ");
+        break;
+      case 2:
+        if (at < tokens.size()) tokens.erase(tokens.begin() + static_cast<std::ptrdiff_t>(at));
+        break;
+      case 3: {
+        const size_t length =
+            std::min<size_t>(1 + random.Below(8), tokens.size() - std::min(at, tokens.size()));
+        std::vector<std::string> span(tokens.begin() + static_cast<std::ptrdiff_t>(at),
+                                      tokens.begin() + static_cast<std::ptrdiff_t>(at + length));
+        tokens.insert(tokens.begin() + static_cast<std::ptrdiff_t>(at), span.begin(), span.end());
+        break;
+      }
+      case 4: {
+        tokens.resize(at);
+        const size_t from = random.Below(other.size() + 1);
+        tokens.insert(tokens.end(), other.begin() + static_cast<std::ptrdiff_t>(from), other.end());
+        break;
+      }
+      case 5: {
+        std::vector<size_t> numbers;
+        for (size_t i = 0; i < tokens.size(); i++) {
+          if (std::isdigit(static_cast<unsigned char>(tokens[i][0]))) numbers.push_back(i);
+        }
+        if (!numbers.empty()) {
+          tokens[numbers[random.Below(numbers.size())]] =
+              kNumbers[random.Below(sizeof(kNumbers) / sizeof(kNumbers[0]))];
+        }
+        break;
+      }
+      default:
+        if (at < tokens.size() && !tokens[at].empty()) {
+          std::string& token = tokens[at];
+          token[random.Below(token.size())] ^= static_cast<char>(1 << random.Below(8));
+        }
+        break;
+    }
+  }
+  std::string sql;
+  for (const auto& token : tokens)
+    sql += token;
+  return sql;
+}
+
+int SqlVariants(size_t count, const std::string& dictionary, std::vector<std::string> paths) {
+  std::sort(paths.begin(), paths.end());  // the order of the arguments must not matter
+  std::vector<std::vector<std::string>> seeds;
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!sql.empty()) seeds.push_back(Tokenize(sql));
+  }
+  if (seeds.empty()) {
+    std::cerr << "sql: no seeds\n";
+    return 2;
+  }
+  const std::vector<std::string> words = ReadDictionary(dictionary);
+  SplitMix random{1};
+  for (size_t i = 0; i < count; i++) {
+    const auto& seed = seeds[random.Below(seeds.size())];
+    const auto& other = seeds[random.Below(seeds.size())];
+    char name[32];
+    std::snprintf(name, sizeof(name), "/v%06zu", i);
+    std::ofstream(out_dir + name, std::ios::binary) << MutateSql(seed, other, words, random);
+    seeds_written++;
+  }
+  std::cout << "sql: " << seeds_written << " variants of " << seeds.size() << " seeds in "
+            << out_dir << "\n";
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   if (argc < 3) {
-    std::cerr << "usage: fuzz_seeds footer|decoders OUTDIR FILE...\n";
+    std::cerr
+        << "usage: fuzz_seeds footer|decoders OUTDIR FILE... | sql OUTDIR COUNT DICT FILE...\n";
     return 2;
   }
   const std::string mode = argv[1];
   out_dir = argv[2];
+  if (mode == "sql") {
+    if (argc < 5) {
+      std::cerr << "usage: fuzz_seeds sql OUTDIR COUNT DICT FILE...\n";
+      return 2;
+    }
+    return SqlVariants(std::stoul(argv[3]), argv[4],
+                       std::vector<std::string>(argv + 5, argv + argc));
+  }
   for (int i = 3; i < argc; i++) {
     try {
       if (mode == "footer") {

@@ -4,9 +4,9 @@
 // (statement_batch_limit), not time, so a run does the same on a fast or a loaded machine
 // (make test's gate depends on that); statement_timeout stays as a backstop far above it.
 // random() is seeded before each input and the clock is deterministic (fuzz_util.h), so an input
-// does the same whenever it runs. Inputs that name files, change the catalog or change those limits
-// are skipped: the fuzzer should not list the disk, make runs depend on earlier inputs or lift its
-// own guard rails. Seeds: fuzz/corpus/sql and the queries of tests/sql.
+// does the same whenever it runs. Inputs that name files, write files (COPY, EXPORT), change the
+// catalog or those limits are skipped: the fuzzer should not list the disk, make runs depend on
+// earlier inputs or lift its own guard rails. Seeds: fuzz/corpus/sql and the queries of tests/sql.
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +15,7 @@
 #include <iterator>
 #include <string>
 
+#include "execution/spill.h"
 #include "fuzz_util.h"
 #include "main/connection.h"
 
@@ -44,7 +45,8 @@ bool Acceptable(const std::string& sql) {
   std::transform(sql.begin(), sql.end(), lower.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   for (const char* word : {"threads", "memory_limit", "statement_", "verify_dynamic", "location",
-                           "external", "analyze", "msck", "recover", "create", "drop", "alter"}) {
+                           "external", "analyze", "msck", "recover", "create", "drop", "alter",
+                           "temp_directory", "copy", "export"}) {
     if (lower.find(word) != std::string::npos) return false;
   }
   // A quoted path or glob would make the fuzzer read the machine's files.
@@ -60,21 +62,35 @@ bool Acceptable(const std::string& sql) {
 
 }  // namespace
 
+// Spill files go to a directory of the target's own, emptied at start: in the system's temp
+// directory the leftovers of other shears processes (how many, alive or not) would change what
+// each spill runs. Its subdirectory has a fixed name, not the pid's: the pid and start time
+// differ per run and, compared as strings, would reach libFuzzer's dictionary. The database and
+// its schema are set up before the first input, whose coverage they would otherwise join.
+constexpr const char* kScratch = "fuzz_sql_scratch";
+
+Database* g_database = nullptr;
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  std::error_code ignored;
+  std::filesystem::remove_all(kScratch, ignored);
+  std::filesystem::create_directories(kScratch);
+  UseFixedSpillSubdirectoryName("shears-fuzz");
+  RemoveTempLeftovers(kScratch);
+  g_database = new Database();  // one for all inputs (catalog changes are skipped)
+  Connection(*g_database).Query(Schema());
+  return 0;
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > 4096) return 0;
   const std::string sql(reinterpret_cast<const char*>(data), size);
   if (!Acceptable(sql)) return 0;
-  // One Database for all inputs (catalog changes are skipped above), a fresh session each.
-  static Database database;
-  static const bool schema_created = [] {
-    Connection(database).Query(Schema());
-    return true;
-  }();
-  (void)schema_created;
-  Connection connection(database);
+  Connection connection(*g_database);  // a fresh session per input
   connection.Query(
       "SET threads = 1; SET memory_limit = '64MB'; SET statement_batch_limit = 2000; "
-      "SET statement_timeout = '60s'; SELECT setseed(0.5)");
+      "SET statement_timeout = '60s'; SET temp_directory = '" +
+      std::string(kScratch) + "'; SELECT setseed(0.5)");
   fuzz::ExpectOnlyUserErrors([&] { connection.Query(sql); });
   // The session must stay usable after whatever the input did.
   if (connection.Query("SELECT 42").ToStrings() != std::vector<std::vector<std::string>>{{"42"}}) {

@@ -9,8 +9,9 @@
 # gate_runs below or FUZZ_RUNS) from a fixed seed, starting from an empty corpus of its own
 # (BUILD_DIR/gate/TARGET, emptied first), without corpus reloads (a clock) and without address
 # randomization (hash seeds), so neither the clock nor an earlier exploring run can change what
-# it executes: two runs of fuzz_sql end with the same coverage, features and corpus. The SQL target bounds each query by work (statement_batch_limit),
-# not time, for the same reason.
+# it executes. fuzz_sql is the exception to coverage-guided generation: it runs the seeds and a
+# fixed set of SQL variants made without feedback (see SQL_VARIANTS below). The SQL target
+# bounds each query by work (statement_batch_limit), not time, for the same reason.
 #
 # Explore mode is for finding new bugs: FUZZ_SEED (default 1) fixes libFuzzer's seed, FUZZ_SEED=0
 # lets libFuzzer pick one; what a target learns is kept in BUILD_DIR/corpus/TARGET for the next
@@ -19,7 +20,8 @@
 #
 # Seeds come from the repository (tests/data, tests/sql, fuzz/corpus, tests/data/hostile) and,
 # when present, the shared Parquet fixtures. A crash, leak, timeout or out-of-memory (2 GB)
-# stops the run: the input is saved as BUILD_DIR/artifacts/TARGET-*, to be replayed with
+# stops the run (in the gate, memory is bounded per allocation and by each input's limits):
+# the input is saved as BUILD_DIR/artifacts/TARGET-*, to be replayed with
 # `BUILD_DIR/fuzz/TARGET FILE` and kept as a regression (tests/data/hostile/).
 set -euo pipefail
 
@@ -91,16 +93,32 @@ seed_dirs() {  # prints the read-only seed directories of target $1, building th
       sed -i -E "s#'\\\$\\{DATA\\}[^']*'#hive#g" "$SEEDS"/sql/*
       echo "$SEEDS/sql"
       echo "$ROOT/fuzz/corpus/sql"
-      [ -d "$ROOT/tests/data/hostile/sql" ] && echo "$ROOT/tests/data/hostile/sql" ;;
+      [ -d "$ROOT/tests/data/hostile/sql" ] && echo "$ROOT/tests/data/hostile/sql"
+      if [ "$GATE" = 1 ]; then
+        # The gate's generated SQL: variants of all these by a fixed-seed mutator (fuzz_seeds
+        # sql), not libFuzzer's coverage-guided mutation, which cannot repeat itself here.
+        mkdir -p "$SEEDS/sql_variants"
+        find "$SEEDS/sql" "$ROOT/fuzz/corpus/sql" "$ROOT/tests/data/hostile/sql" -type f 2>/dev/null |
+          xargs "$BIN/fuzz_seeds" sql "$SEEDS/sql_variants" "$SQL_VARIANTS" "$ROOT/fuzz/sql.dict" >&2
+        echo "$SEEDS/sql_variants"
+      fi ;;
   esac
 }
 
 # Executions per target in gate mode (libFuzzer's -runs counts the seeds too, which run first):
 # about 20-30 s each on a 2-core machine under load (the SQL target runs queries; the hive path
 # and page decoder targets are fast).
+# fuzz_sql runs no libFuzzer mutation in the gate (1: the seeds and its SQL_VARIANTS generated
+# inputs only). Its inputs are queries against an engine that keeps caches from one input to the
+# next and hashes by address; heap addresses move with the scheduler (ASan hands out chunks from
+# free lists shared with libFuzzer's own threads), coverage counts follow them, and
+# coverage-guided mutation then drifts apart within a few thousand inputs: two runs of one commit
+# ran different inputs, and one found a crash the other did not. Variants made without feedback
+# are the same inputs on every machine.
+SQL_VARIANTS=${SQL_VARIANTS:-20000}
 gate_runs() {
   case $1 in
-    fuzz_sql) echo 12000 ;;
+    fuzz_sql) echo 1 ;;
     fuzz_parquet_file) echo 30000 ;;
     fuzz_parquet_footer) echo 150000 ;;
     fuzz_page_decoders) echo 500000 ;;
@@ -120,16 +138,28 @@ for target in "${TARGETS[@]}"; do
     # A generous per-input limit: the gate must not fail because the machine is busy.
     # -reload=0: libFuzzer rereads its corpus directory every second by default, re-running
     # inputs at times set by the clock; that alone made two runs diverge.
-    mode=(-seed=1 -runs="$runs" -timeout=120 -reload=0)
+    # -rss_limit_mb=0: libFuzzer's RSS thread would start while the seeds run, and its first
+    # allocations, at a moment set by the scheduler, shift which chunks the main thread gets
+    # next (ASan's allocator hands out batches from shared free lists); pointers then differ,
+    # and they reach compared values and hash orders. Single allocations stay bounded
+    # (-malloc_limit_mb) and each SQL input by its memory_limit.
+    mode=(-seed=1 -runs="$runs" -timeout=120 -reload=0 -rss_limit_mb=0 -malloc_limit_mb=2048)
     # Without address randomization, absl's per-process hash seed (an address) is the same in
     # every run, so hash tables probe alike and coverage, hence the mutations, repeat. The
     # environment and the arguments are the same in every checkout too (env -i, paths relative
     # to BUILD_DIR): their length moves the stack, and stack addresses reach compared values.
-    launch=(env -i PATH=/usr/bin:/bin HOME=/nonexistent setarch "$(uname -m)" -R)
-    echo "== $target: $runs executions, the seeds first (seed 1)"
+    # ASan returns free memory to the OS every 5 s by default, and doing so sorts its free lists:
+    # what is allocated next would depend on the clock.
+    launch=(env -i PATH=/usr/bin:/bin HOME=/nonexistent
+      ASAN_OPTIONS=allocator_release_to_os_interval_ms=-1 setarch "$(uname -m)" -R)
+    if [ "$target" = fuzz_sql ] && [ -z "${FUZZ_RUNS:-}" ]; then
+      echo "== $target: the seeds and $SQL_VARIANTS generated variants, no mutation"
+    else
+      echo "== $target: $runs executions, the seeds first (seed 1)"
+    fi
   else
     corpus=$BUILD_DIR/corpus/$target
-    mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10)
+    mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048)
     launch=()
     echo "== $target: ${SECONDS_EACH}s"
   fi
@@ -149,7 +179,7 @@ for target in "${TARGETS[@]}"; do
     dict=(-dict="seeds/$target.dict")
   fi
   start=$(date +%s)
-  if ! (cd "$BUILD_DIR" && "${launch[@]}" "./fuzz/$target" "${mode[@]}" -rss_limit_mb=2048 \
+  if ! (cd "$BUILD_DIR" && "${launch[@]}" "./fuzz/$target" "${mode[@]}" \
       -max_len=262144 -print_final_stats=1 -artifact_prefix="artifacts/$target-" "${dict[@]}" \
       "${args[@]}") > "$BUILD_DIR/$target.log" 2>&1; then
     echo "FAILED: $target (see $BUILD_DIR/$target.log and $BUILD_DIR/artifacts/)"

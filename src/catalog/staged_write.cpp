@@ -34,10 +34,8 @@ int OpenLockFile(const std::string& data_directory) {
 
 std::string NewWriteId() {
   static std::atomic<uint64_t> counter{0};
-  const auto now = std::chrono::system_clock::now().time_since_epoch();
-  return fmt::format("{:x}-{}-{}",
-                     std::chrono::duration_cast<std::chrono::microseconds>(now).count(),
-                     static_cast<long>(getpid()), counter.fetch_add(1));
+  return fmt::format("{:x}-{}-{}", clock::WallNanos() / 1000, static_cast<long>(getpid()),
+                     counter.fetch_add(1));
 }
 
 }  // namespace

@@ -42,9 +42,31 @@ std::string ProcessStartTime(long pid) {
   return "";
 }
 
+/// This machine's name: a temp_directory on a shared file system holds other machines'
+/// subdirectories too, and their pids say nothing about the processes here.
+const std::string& HostName() {
+  static const std::string name = [] {
+    char buffer[256] = {};
+    if (gethostname(buffer, sizeof(buffer) - 1) != 0) return std::string("localhost");
+    std::string host(buffer);
+    for (char& c : host) {
+      if (c == '/' || c == '\\') c = '_';
+    }
+    return host.empty() ? std::string("localhost") : host;
+  }();
+  return name;
+}
+
+std::string& FixedSubdirectoryName() {
+  static std::string name;
+  return name;
+}
+
 std::string OwnSubdirectoryName() {
-  static const std::string name =
-      "shears-" + std::to_string(getpid()) + "-" + ProcessStartTime(getpid());
+  static const std::string name = !FixedSubdirectoryName().empty()
+                                      ? FixedSubdirectoryName()
+                                      : "shears-" + std::to_string(getpid()) + "-" +
+                                            ProcessStartTime(getpid()) + "-" + HostName();
   return name;
 }
 
@@ -89,6 +111,10 @@ std::string FormatMiB(int64_t bytes) {
 
 }  // namespace
 
+void UseFixedSpillSubdirectoryName(const std::string& name) {
+  FixedSubdirectoryName() = name;
+}
+
 std::string DefaultTempDirectory(const std::string& database_directory) {
   if (!database_directory.empty()) return database_directory + "/.tmp";
   const char* tmp = std::getenv("TMPDIR");
@@ -104,12 +130,18 @@ void RemoveTempLeftovers(const std::string& directory) {
     if (ec) return;
     const std::string name = it->path().filename().string();
     if (name.rfind("shears-", 0) != 0 || name == own) continue;
-    const size_t dash = name.find('-', 7);
-    if (dash == std::string::npos) continue;
+    // shears-<pid>-<start time>-<host>; names without a host come from older versions,
+    // which ran here.
     char* end = nullptr;
     const long pid = std::strtol(name.c_str() + 7, &end, 10);
-    if (end != name.c_str() + dash || pid <= 0) continue;
-    if (ProcessStartTime(pid) == name.substr(dash + 1)) continue;  // still running
+    if (*end != '-' || pid <= 0) continue;
+    const char* start = end + 1;
+    const char* start_end = start;
+    while (*start_end >= '0' && *start_end <= '9')
+      start_end++;
+    if (start_end == start || (*start_end != '\0' && *start_end != '-')) continue;
+    if (*start_end == '-' && HostName() != start_end + 1) continue;        // another machine's
+    if (ProcessStartTime(pid) == std::string(start, start_end)) continue;  // still running
     std::error_code ignored;
     std::filesystem::remove_all(it->path(), ignored);
   }

@@ -3,12 +3,13 @@
 // partitions, ...).
 //
 // Files live in a subdirectory of temp_directory owned by this process,
-// `shears-<pid>-<start time>`, created on the first spill and removed when the process
+// `shears-<pid>-<start time>-<host>`, created on the first spill and removed when the process
 // exits. Each file is unlinked as soon as it is created, so the kernel frees its space when
 // the file is closed: on success, on error, on cancel, and also when the process is killed.
 // A killed process leaves at most its empty subdirectory, which RemoveTempLeftovers (called
 // when a database is opened and before the first spill into a directory) deletes once no
-// live process has that pid and start time.
+// live process has that pid and start time. Other machines' subdirectories (a temp_directory
+// on a shared file system) are left alone: a pid is only meaningful on its own host.
 //
 // Space is counted per process against max_temp_directory_size; running out of it, or of
 // disk (ENOSPC), is an OutOfMemoryError / IOError naming the directory.
@@ -31,6 +32,12 @@ std::string DefaultTempDirectory(const std::string& database_directory);
 /// Removes the subdirectories of `directory` left by shears processes that no longer run.
 /// Errors are ignored (another process may be removing them too).
 void RemoveTempLeftovers(const std::string& directory);
+
+/// Names this process's spill subdirectories `name` instead of by pid, start time and host,
+/// before the first spill. For the fuzz targets only, which spill into a directory of their own:
+/// the pid and start time differ from run to run, and compared as strings they would reach
+/// libFuzzer's dictionary and make two runs of one commit explore differently.
+void UseFixedSpillSubdirectoryName(const std::string& name);
 
 /// Bytes in spill files of this process now (all directories).
 int64_t SpillBytesInUse();

@@ -11,6 +11,7 @@
 #include <utility>
 
 #include "catalog/staged_write.h"
+#include "common/clock.h"
 #include "common/error.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
@@ -241,9 +242,7 @@ std::string CopyFormat(const ast::CopyStatement& copy) {
 /// A staging file next to `target` (same file system, so the rename into place is atomic;
 /// hidden, so readers of the directory skip it).
 fs::path StagingPath(const fs::path& target) {
-  const std::string id =
-      std::to_string(::getpid()) + "-" +
-      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string id = std::to_string(::getpid()) + "-" + std::to_string(clock::WallNanos());
   return target.parent_path() / ("." + target.filename().string() + ".shears-staging-" + id);
 }
 
@@ -406,9 +405,7 @@ QueryResult RunCopy(Database& database, const Settings& settings, const std::str
   }
   // The staging area is a hidden sibling of the target (same file system, so renames are
   // atomic; hidden, so readers of the parent directory skip it).
-  const std::string id =
-      std::to_string(::getpid()) + "-" +
-      std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  const std::string id = std::to_string(::getpid()) + "-" + std::to_string(clock::WallNanos());
   const fs::path staging = parent / ("." + target.filename().string() + ".shears-staging-" + id);
   ScopedRemove cleanup(staging);
   const bool directory_mode = !spec.partition_columns.empty() || options.per_thread_output;

@@ -100,6 +100,23 @@ TEST(SpillTest, LeftoversOfDeadProcessesAreRemoved) {
   EXPECT_EQ(own, 1);
 }
 
+TEST(SpillTest, LeftoversAreJudgedOnlyOnTheirOwnHost) {
+  test::TempDir tmp;
+  char host[256] = {};
+  ASSERT_EQ(gethostname(host, sizeof(host) - 1), 0);
+  // A temp_directory on a shared file system: another machine's live process may have any pid,
+  // so its directory stays; a dead process of this machine (new-style name) goes.
+  const std::string elsewhere = tmp.path() + "/shears-999999999-12345-some-other-host.example";
+  const std::string here = tmp.path() + "/shears-999999999-12345-" + std::string(host);
+  const std::string malformed = tmp.path() + "/shears-999999999-12x45";
+  for (const auto& dir : {elsewhere, here, malformed})
+    fs::create_directories(dir);
+  RemoveTempLeftovers(tmp.path());
+  EXPECT_TRUE(fs::exists(elsewhere));
+  EXPECT_FALSE(fs::exists(here));
+  EXPECT_TRUE(fs::exists(malformed));
+}
+
 /// Field `index` (1-based, as proc(5) counts) of /proc/PID/stat; empty when unreadable.
 std::string StatField(pid_t pid, int index) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");

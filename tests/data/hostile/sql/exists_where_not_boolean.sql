@@ -1,0 +1,2 @@
+SELECT count(*) FROM hive WHERE EXISTS (SELECT 1 FROM hive WHERE year * 2023)
+
