@@ -20,8 +20,7 @@
 #
 # Seeds come from the repository (tests/data, tests/sql, fuzz/corpus, tests/data/hostile) and,
 # when present, the shared Parquet fixtures. A crash, leak, timeout or out-of-memory (2 GB)
-# stops the run (in the gate, memory is bounded per allocation and by each input's limits):
-# the input is saved as BUILD_DIR/artifacts/TARGET-*, to be replayed with
+# stops the run: the input is saved as BUILD_DIR/artifacts/TARGET-*, to be replayed with
 # `BUILD_DIR/fuzz/TARGET FILE` and kept as a regression (tests/data/hostile/).
 set -euo pipefail
 
@@ -111,7 +110,8 @@ seed_dirs() {  # prints the read-only seed directories of target $1, building th
 # fuzz_sql runs no libFuzzer mutation in the gate (1: the seeds and its SQL_VARIANTS generated
 # inputs only). Its inputs are queries against an engine that keeps caches from one input to the
 # next and hashes by address; heap addresses move with the scheduler (ASan hands out chunks from
-# free lists shared with libFuzzer's own threads), coverage counts follow them, and
+# free lists shared with libFuzzer's RSS thread; turning that thread and ASan's timed release off
+# made the other targets' runs differ from clone to clone, so both stay), coverage counts follow them, and
 # coverage-guided mutation then drifts apart within a few thousand inputs: two runs of one commit
 # ran different inputs, and one found a crash the other did not. Variants made without feedback
 # are the same inputs on every machine.
@@ -138,20 +138,12 @@ for target in "${TARGETS[@]}"; do
     # A generous per-input limit: the gate must not fail because the machine is busy.
     # -reload=0: libFuzzer rereads its corpus directory every second by default, re-running
     # inputs at times set by the clock; that alone made two runs diverge.
-    # -rss_limit_mb=0: libFuzzer's RSS thread would start while the seeds run, and its first
-    # allocations, at a moment set by the scheduler, shift which chunks the main thread gets
-    # next (ASan's allocator hands out batches from shared free lists); pointers then differ,
-    # and they reach compared values and hash orders. Single allocations stay bounded
-    # (-malloc_limit_mb) and each SQL input by its memory_limit.
-    mode=(-seed=1 -runs="$runs" -timeout=120 -reload=0 -rss_limit_mb=0 -malloc_limit_mb=2048)
+    mode=(-seed=1 -runs="$runs" -timeout=120 -reload=0 -rss_limit_mb=2048)
     # Without address randomization, absl's per-process hash seed (an address) is the same in
     # every run, so hash tables probe alike and coverage, hence the mutations, repeat. The
     # environment and the arguments are the same in every checkout too (env -i, paths relative
     # to BUILD_DIR): their length moves the stack, and stack addresses reach compared values.
-    # ASan returns free memory to the OS every 5 s by default, and doing so sorts its free lists:
-    # what is allocated next would depend on the clock.
-    launch=(env -i PATH=/usr/bin:/bin HOME=/nonexistent
-      ASAN_OPTIONS=allocator_release_to_os_interval_ms=-1 setarch "$(uname -m)" -R)
+    launch=(env -i PATH=/usr/bin:/bin HOME=/nonexistent setarch "$(uname -m)" -R)
     if [ "$target" = fuzz_sql ] && [ -z "${FUZZ_RUNS:-}" ]; then
       echo "== $target: the seeds and $SQL_VARIANTS generated variants, no mutation"
     else
