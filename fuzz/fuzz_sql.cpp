@@ -76,7 +76,6 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
   std::filesystem::remove_all(kScratch, ignored);
   std::filesystem::create_directories(kScratch);
   UseFixedSpillSubdirectoryName("shears-fuzz");
-  RemoveTempLeftovers(kScratch);
   g_database = new Database();  // one for all inputs (catalog changes are skipped)
   Connection(*g_database).Query(Schema());
   return 0;

@@ -279,14 +279,17 @@ BoundExprPtr MakeComparison(const std::string& op, BoundExprPtr left, BoundExprP
   return BindFunctionCall(op, std::move(args));
 }
 
+}  // namespace
+
+/// A condition or logical operand: BOOLEAN (an untyped NULL becomes one), else a Binder Error
+/// naming `what`. Every clause's condition goes through here too (binder.cpp), so none reaches
+/// execution with another type (a filter writes its result as one byte per row).
 BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what) {
   if (expr->type.id() == TypeId::kBoolean) return expr;
   if (!expr->type.valid()) return CastTo(std::move(expr), LogicalType::Boolean());
   throw BinderError("{} must be BOOLEAN, not {}: {}", what, expr->type.ToString(),
                     expr->ToString());
 }
-
-}  // namespace
 
 BoundExprPtr Binder::BindExpr(const ast::Expr& expr, ExprContext& ctx) {
   try {

@@ -18,6 +18,7 @@
 namespace shears {
 
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what);  // bind_expression.cpp
 
 namespace {
 
@@ -142,18 +143,6 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
 
 // Walks an AST expression looking for aggregate function calls (not inside subqueries).
 namespace {
-/// A WHERE, JOIN, HAVING or QUALIFY condition: BOOLEAN (an untyped NULL becomes one), else a
-/// Binder Error naming the clause. Every path that binds a condition goes through here, so none
-/// reaches execution with another type (a filter writes its result as one byte per row).
-BoundExprPtr RequireCondition(BoundExprPtr condition, const char* clause) {
-  if (!condition->type.valid()) condition = CastTo(std::move(condition), LogicalType::Boolean());
-  if (condition->type.id() != TypeId::kBoolean) {
-    throw BinderError("{} must be BOOLEAN, not {}: {}", clause, condition->type.ToString(),
-                      condition->ToString());
-  }
-  return condition;
-}
-
 /// ORDER BY ALL as the positions 1..columns, each ordered the way the ALL item says.
 std::vector<ast::OrderByItem> OrderByAllPositions(const ast::QueryNode& node, size_t columns) {
   std::vector<ast::OrderByItem> out;
@@ -532,7 +521,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         ExprContext ctx;
         ctx.scope = &both;
         ctx.clause = "JOIN condition";
-        auto condition = RequireCondition(BindExpr(*join.condition, ctx), "JOIN condition");
+        auto condition = RequireBoolean(BindExpr(*join.condition, ctx), "JOIN condition");
         SplitConjunction(std::move(condition), conjuncts);
       }
       if ((!conjuncts.empty() || !op->conditions.empty()) && op->join_kind == JoinKind::kCross)
@@ -645,7 +634,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         ctx.scope = &scope;
         ctx.clause = "WHERE clause";
         ctx.subqueries = true;
-        auto bound = RequireCondition(BindExpr(*conjunct, ctx), "WHERE condition");
+        auto bound = RequireBoolean(BindExpr(*conjunct, ctx), "WHERE condition");
         SplitConjunction(std::move(bound), filters);
       };
       if (!semi_join_form) {
@@ -709,7 +698,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
             ctx.scope = &sub_scope;
             ctx.clause = "WHERE clause of a subquery";
             try {
-              SplitConjunction(RequireCondition(BindExpr(*select.where, ctx), "WHERE condition"),
+              SplitConjunction(RequireBoolean(BindExpr(*select.where, ctx), "WHERE condition"),
                                inner_filters);
             } catch (const NotSupportedError&) {
               // Subqueries in it: bound as a value (where a real error shows again).
@@ -1035,9 +1024,8 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     ExprContext having_ctx = select_ctx;
     having_ctx.clause = "HAVING clause";
     having_ctx.windows = nullptr;
-    having = RequireCondition(
-        BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause"),
-        "HAVING condition");
+    having = RequireBoolean(BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause"),
+                            "HAVING condition");
   }
   // QUALIFY and ORDER BY expressions may name select items by their alias (as in DuckDB;
   // TPC-DS q36, q70, q86: ORDER BY CASE WHEN lochierarchy = 0 THEN ... END).
@@ -1058,7 +1046,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     qualify_ctx.select_aliases = &aliases;
     qualify = BindExpr(*node.qualify, qualify_ctx);
     if (aggregate) qualify = BindToGroups(std::move(qualify), info, "QUALIFY clause");
-    qualify = RequireCondition(std::move(qualify), "QUALIFY condition");
+    qualify = RequireBoolean(std::move(qualify), "QUALIFY condition");
   }
 
   // ORDER BY items that are not select items become hidden projection columns.
