@@ -14,16 +14,13 @@
 #include "storage/hive/hive_partitioning.h"
 #include "storage/parquet/parquet_file.h"
 
-#ifndef SHEARS_SOURCE_DIR
-#define SHEARS_SOURCE_DIR "."
-#endif
 
 namespace shears {
 namespace {
 
 namespace fs = std::filesystem;
 
-const std::string kHiveData = std::string(SHEARS_SOURCE_DIR) + "/tests/data/hive";
+const std::string kHiveData = test::SourceDir() + "/tests/data/hive";
 const std::string kYearMonth = kHiveData + "/hive_year_month";
 const std::string kEscaping = kHiveData + "/hive_escaping";
 // One file of each Hive fixture, for building other layouts at run time.
@@ -88,7 +85,7 @@ using test::TempDir;
 /// this machine has it; empty when neither has it.
 std::string FindFixture(const std::string& name) {
   std::error_code ec;
-  fs::path repo_data = fs::path(SHEARS_SOURCE_DIR) / "tests/data/parquet";
+  fs::path repo_data = fs::path(test::SourceDir()) / "tests/data/parquet";
   if (fs::is_directory(repo_data, ec)) {
     for (auto it = fs::recursive_directory_iterator(repo_data, ec);
          !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {

@@ -15,13 +15,14 @@
 #include <vector>
 
 #include "common/error.h"
+#include "test_util.h"
 
 namespace shears::parquet {
 namespace {
 
 using BF = SplitBlockBloomFilter;
 
-const std::string kDataDir = std::string(SHEARS_SOURCE_DIR) + "/tests/data/parquet/";
+const std::string kDataDir = test::DataDir() + "/parquet/";
 
 std::string ReadFile(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

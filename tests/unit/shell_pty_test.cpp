@@ -112,7 +112,7 @@ std::string LongQuery() {
 
 TEST(ShellPtyTest, CtrlCCancelsTheRunningQueryAndTheShellGoesOn) {
   test::TempDir home;
-  PtyProcess shell(SHEARS_CLI_PATH, home.path());
+  PtyProcess shell(test::CliPath(), home.path());
   ASSERT_TRUE(shell.started());
   ASSERT_TRUE(shell.WaitFor("shears> ")) << shell.output();
 
@@ -160,7 +160,7 @@ TEST(ShellPtyTest, TheExecutableReadsPipedInputWithoutPrompts) {
               ".tables\n"
               "SELECT 3 AS c\n");
   const std::string command =
-      std::string(SHEARS_CLI_PATH) + " < " + dir.path() + "/script.sql 2>&1";
+      test::CliPath() + " < " + dir.path() + "/script.sql 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string output;

@@ -14,6 +14,10 @@ std::string SourceDir() {
   return SHEARS_SOURCE_DIR;
 }
 
+std::string CliPath() {
+  return SHEARS_CLI_PATH;
+}
+
 std::string DataDir() {
   return SourceDir() + "/tests/data";
 }

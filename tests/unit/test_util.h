@@ -9,6 +9,8 @@ namespace shears::test {
 
 /// The repository root (tests run from anywhere).
 std::string SourceDir();
+/// The shears executable of this build (the shell tests run it).
+std::string CliPath();
 /// tests/data inside the repository.
 std::string DataDir();
 /// ../shared/fixtures/parquet next to the repository, or "" when it is absent.
