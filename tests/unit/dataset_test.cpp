@@ -14,7 +14,6 @@
 #include "storage/hive/hive_partitioning.h"
 #include "storage/parquet/parquet_file.h"
 
-
 namespace shears {
 namespace {
 

@@ -159,8 +159,7 @@ TEST(ShellPtyTest, TheExecutableReadsPipedInputWithoutPrompts) {
               "  AS b;\n"
               ".tables\n"
               "SELECT 3 AS c\n");
-  const std::string command =
-      test::CliPath() + " < " + dir.path() + "/script.sql 2>&1";
+  const std::string command = test::CliPath() + " < " + dir.path() + "/script.sql 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string output;
