@@ -40,8 +40,8 @@ asan: build-asan
 test: test-deps unit asan fuzz-gate tsan
 
 # libFuzzer targets (clang, ASan+UBSan). fuzz explores, each target for FUZZ_SECONDS;
-# fuzz-gate (in make test) runs each for a fixed number of inputs from a fixed seed, so a commit
-# gets the same verdict on any machine (FUZZ_RUNS overrides the per-target counts of
+# fuzz-gate (in make test) runs each on a fixed set of inputs made from a fixed seed, so a commit
+# gets the same verdict on any machine (GATE_VARIANTS overrides the per-target counts of
 # scripts/fuzz.sh). FUZZ_TARGETS picks some.
 build-fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHEARS_FUZZ=ON -DSHEARS_BUILD_BENCH=OFF >/dev/null

@@ -7,6 +7,10 @@
 //                                        COUNT variants of the SQL seeds FILE..., made by a
 //                                        fixed-seed token mutator without coverage feedback
 //                                        (see MutateSql)
+//   fuzz_seeds bytes    OUTDIR COUNT FILE...
+//                                        COUNT variants of the binary seeds FILE..., made by a
+//                                        fixed-seed byte mutator without coverage feedback
+//                                        (see MutateBytes)
 // Unreadable files are skipped (bad fixtures are seeds for fuzz_parquet_file instead).
 
 #include <algorithm>
@@ -356,14 +360,14 @@ std::string MutateSql(std::vector<std::string> tokens, const std::vector<std::st
   return sql;
 }
 
-int SqlVariants(size_t count, const std::string& dictionary, std::vector<std::string> paths) {
-  std::sort(paths.begin(), paths.end());  // the order of the arguments must not matter
+std::vector<std::string> ReadSeeds(std::vector<std::string> paths);
+void WriteVariant(size_t i, const std::string& bytes);
+
+int SqlVariants(size_t count, const std::string& dictionary,
+                const std::vector<std::string>& paths) {
   std::vector<std::vector<std::string>> seeds;
-  for (const auto& path : paths) {
-    std::ifstream in(path, std::ios::binary);
-    std::string sql((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (!sql.empty()) seeds.push_back(Tokenize(sql));
-  }
+  for (const auto& sql : ReadSeeds(paths))
+    seeds.push_back(Tokenize(sql));
   if (seeds.empty()) {
     std::cerr << "sql: no seeds\n";
     return 2;
@@ -373,12 +377,111 @@ int SqlVariants(size_t count, const std::string& dictionary, std::vector<std::st
   for (size_t i = 0; i < count; i++) {
     const auto& seed = seeds[random.Below(seeds.size())];
     const auto& other = seeds[random.Below(seeds.size())];
-    char name[32];
-    std::snprintf(name, sizeof(name), "/v%06zu", i);
-    std::ofstream(out_dir + name, std::ios::binary) << MutateSql(seed, other, words, random);
-    seeds_written++;
+    WriteVariant(i, MutateSql(seed, other, words, random));
   }
   std::cout << "sql: " << seeds_written << " variants of " << seeds.size() << " seeds in "
+            << out_dir << "\n";
+  return 0;
+}
+
+// ---------------------------------------------------------------- binary variants
+//
+// The gate's inputs for the Parquet and path targets, for the reason given above for SQL: their
+// coverage-guided runs repeat themselves on one machine but not across machines (heap and
+// mapping addresses reach hash tables and so coverage), so the verdict could differ between a
+// developer's machine and CI's.
+
+/// Appends `value`'s `width` low bytes, little-endian (Parquet's and Thrift's order).
+void PutLittleEndian(std::string& bytes, size_t at, uint64_t value, size_t width) {
+  for (size_t i = 0; i < width && at + i < bytes.size(); i++)
+    bytes[at + i] = static_cast<char>(value >> (8 * i));
+}
+
+/// One variant of `bytes`: one to four edits, each flipping a bit, changing a byte by a small
+/// amount or to any value, writing a boundary integer of 1, 2, 4 or 8 bytes, erasing,
+/// repeating or inserting a run, truncating, or splicing in the tail of another seed.
+std::string MutateBytes(std::string bytes, const std::string& other, SplitMix& random) {
+  static const uint64_t kBoundaries[] = {
+      0,      1,          0x7f,       0x80,       0xff,       0x100,      0x7fff,     0x8000,
+      0xffff, 0x7fffffff, 0x80000000, 0xffffffff, 1ULL << 32, ~0ULL >> 1, 1ULL << 63, ~0ULL};
+  const size_t edits = 1 + random.Below(4);
+  for (size_t e = 0; e < edits; e++) {
+    const size_t at = random.Below(bytes.size() + 1);
+    const bool inside = at < bytes.size();
+    switch (random.Below(9)) {
+      case 0:
+        if (inside) bytes[at] ^= static_cast<char>(1 << random.Below(8));
+        break;
+      case 1:
+        if (inside) bytes[at] = static_cast<char>(random.Below(256));
+        break;
+      case 2:
+        if (inside) bytes[at] = static_cast<char>(bytes[at] + 1 + random.Below(16) - 8);
+        break;
+      case 3:
+        PutLittleEndian(bytes, at,
+                        kBoundaries[random.Below(sizeof(kBoundaries) / sizeof(kBoundaries[0]))],
+                        size_t{1} << random.Below(4));
+        break;
+      case 4:
+        bytes.erase(at, 1 + random.Below(64));
+        break;
+      case 5: {
+        const std::string run = bytes.substr(at, 1 + random.Below(64));
+        bytes.insert(at, run);
+        break;
+      }
+      case 6: {
+        std::string run(1 + random.Below(16), '\0');
+        for (auto& c : run)
+          c = static_cast<char>(random.Below(256));
+        bytes.insert(at, run);
+        break;
+      }
+      case 7:
+        bytes.resize(at);
+        break;
+      default:
+        bytes = bytes.substr(0, at) + other.substr(random.Below(other.size() + 1));
+        break;
+    }
+  }
+  return bytes;
+}
+
+/// The contents of `paths`, in the order of their names (the order of the arguments must not
+/// matter), empty files left out.
+std::vector<std::string> ReadSeeds(std::vector<std::string> paths) {
+  std::sort(paths.begin(), paths.end());
+  std::vector<std::string> seeds;
+  for (const auto& path : paths) {
+    std::ifstream in(path, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!bytes.empty()) seeds.push_back(std::move(bytes));
+  }
+  return seeds;
+}
+
+void WriteVariant(size_t i, const std::string& bytes) {
+  char name[32];
+  std::snprintf(name, sizeof(name), "/v%06zu", i);
+  std::ofstream(out_dir + name, std::ios::binary) << bytes;
+  seeds_written++;
+}
+
+int ByteVariants(size_t count, const std::vector<std::string>& paths) {
+  const std::vector<std::string> seeds = ReadSeeds(paths);
+  if (seeds.empty()) {
+    std::cerr << "bytes: no seeds\n";
+    return 2;
+  }
+  SplitMix random{1};
+  for (size_t i = 0; i < count; i++) {
+    const auto& seed = seeds[random.Below(seeds.size())];
+    const auto& other = seeds[random.Below(seeds.size())];
+    WriteVariant(i, MutateBytes(seed, other, random));
+  }
+  std::cout << "bytes: " << seeds_written << " variants of " << seeds.size() << " seeds in "
             << out_dir << "\n";
   return 0;
 }
@@ -388,7 +491,8 @@ int SqlVariants(size_t count, const std::string& dictionary, std::vector<std::st
 int main(int argc, char** argv) {
   if (argc < 3) {
     std::cerr
-        << "usage: fuzz_seeds footer|decoders OUTDIR FILE... | sql OUTDIR COUNT DICT FILE...\n";
+        << "usage: fuzz_seeds footer|decoders OUTDIR FILE... | sql OUTDIR COUNT DICT FILE... | "
+           "bytes OUTDIR COUNT FILE...\n";
     return 2;
   }
   const std::string mode = argv[1];
@@ -400,6 +504,13 @@ int main(int argc, char** argv) {
     }
     return SqlVariants(std::stoul(argv[3]), argv[4],
                        std::vector<std::string>(argv + 5, argv + argc));
+  }
+  if (mode == "bytes") {
+    if (argc < 4) {
+      std::cerr << "usage: fuzz_seeds bytes OUTDIR COUNT FILE...\n";
+      return 2;
+    }
+    return ByteVariants(std::stoul(argv[3]), std::vector<std::string>(argv + 4, argv + argc));
   }
   for (int i = 3; i < argc; i++) {
     try {

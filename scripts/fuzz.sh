@@ -4,19 +4,20 @@
 #   scripts/fuzz.sh --gate BUILD_DIR [TARGET...]       gate (make test): a fixed amount of work
 # (default: all targets).
 #
-# Gate mode gives one verdict per commit on any machine, however loaded: each target replays
-# the repository's seeds and then generated inputs up to a fixed number of executions (-runs,
-# gate_runs below or FUZZ_RUNS) from a fixed seed, starting from an empty corpus of its own
+# Gate mode gives one verdict per commit on any machine, however loaded: each target executes
+# the repository's seeds, the corpus committed from exploring runs (fuzz/corpus/NAME) and a
+# fixed number of variants of them made by a fixed-seed mutator without coverage feedback
+# (gate_variants below, GATE_VARIANTS overrides), from an empty corpus of its own
 # (BUILD_DIR/gate/TARGET, emptied first), without corpus reloads (a clock) and without address
-# randomization (hash seeds), so neither the clock nor an earlier exploring run can change what
-# it executes. fuzz_sql is the exception to coverage-guided generation: it runs the seeds and a
-# fixed set of SQL variants made without feedback (see SQL_VARIANTS below). The SQL target
-# bounds each query by work (statement_batch_limit), not time, for the same reason.
+# randomization, so neither the clock, the machine nor an earlier exploring run can change what
+# it executes. The SQL target bounds each query by work (statement_batch_limit), not time, for
+# the same reason.
 #
 # Explore mode is for finding new bugs: FUZZ_SEED (default 1) fixes libFuzzer's seed, FUZZ_SEED=0
 # lets libFuzzer pick one; what a target learns is kept in BUILD_DIR/corpus/TARGET for the next
 # run. Whatever it finds becomes a regression input under tests/data/hostile/ (replayed by
-# HostileDataTest) and so part of the gate's seeds.
+# HostileDataTest) and so part of the gate's seeds; a corpus that reached new code can be kept,
+# minimized (TARGET -merge=1 fuzz/corpus/NAME BUILD_DIR/corpus/TARGET), under fuzz/corpus/NAME.
 #
 # Seeds come from the repository (tests/data, tests/sql, fuzz/corpus, tests/data/hostile) and,
 # when present, the shared Parquet fixtures. A crash, leak, timeout or out-of-memory (2 GB)
@@ -104,51 +105,64 @@ seed_dirs() {  # prints the read-only seed directories of target $1, building th
   esac
 }
 
-# Executions per target in gate mode (libFuzzer's -runs counts the seeds too, which run first):
-# about 20-30 s each on a 2-core machine under load (the SQL target runs queries; the hive path
-# and page decoder targets are fast).
-# fuzz_sql runs no libFuzzer mutation in the gate (1: the seeds and its SQL_VARIANTS generated
-# inputs only). Its inputs are queries against an engine that keeps caches from one input to the
-# next and hashes by address; heap addresses move with the scheduler (ASan hands out chunks from
-# free lists shared with libFuzzer's RSS thread; turning that thread and ASan's timed release off
-# made the other targets' runs differ from clone to clone, so both stay), coverage counts follow them, and
-# coverage-guided mutation then drifts apart within a few thousand inputs: two runs of one commit
-# ran different inputs, and one found a crash the other did not. Variants made without feedback
-# are the same inputs on every machine.
-SQL_VARIANTS=${SQL_VARIANTS:-20000}
-gate_runs() {
+# The read-only inputs of target $1: its seeds (seed_dirs), the corpus committed from
+# exploring runs (fuzz/corpus/NAME) and, in gate mode, the generated variants of all those.
+input_dirs() {
+  local name=${1#fuzz_} dirs
+  mapfile -t dirs < <(seed_dirs "$1")
+  [ "$1" != fuzz_sql ] && [ -d "$ROOT/fuzz/corpus/$name" ] && dirs+=("$ROOT/fuzz/corpus/$name")
+  printf '%s\n' "${dirs[@]}"
+  if [ "$GATE" = 1 ] && [ "$1" != fuzz_sql ]; then
+    # fuzz_seeds bytes: a fixed-seed byte mutator, for the reason given at gate_variants.
+    mkdir -p "$SEEDS/${name}_variants"
+    find "${dirs[@]}" -type f -print0 |
+      xargs -0 "$BIN/fuzz_seeds" bytes "$SEEDS/${name}_variants" "$(gate_variants "$1")" >&2
+    echo "$SEEDS/${name}_variants"
+  fi
+}
+
+# Generated inputs per target in gate mode. No target runs libFuzzer's coverage-guided
+# mutation in the gate: each executes its seeds, its committed corpus and a fixed set of variants
+# of them made without feedback (fuzz_seeds sql for SQL, fuzz_seeds bytes for the rest), then
+# stops (-runs=1: the initial inputs alone pass it). Coverage-guided runs do not repeat
+# themselves: fuzz_sql's inputs are queries against an engine that keeps caches from one input to
+# the next and hashes by address, heap addresses move with the scheduler (ASan hands out chunks
+# from free lists shared with libFuzzer's RSS thread), coverage counts follow them, and two runs
+# of one commit drifted apart within a few thousand inputs, one finding a crash the other did
+# not. The Parquet and path targets repeated themselves on one machine but not on another (1,069
+# against 1,101 new units for fuzz_parquet_file on one commit): addresses differ between machines
+# too. Variants made without feedback are the same inputs everywhere; what exploring finds
+# (make fuzz) is kept under fuzz/corpus/NAME and so replayed by every later gate.
+# Counts: about 20-40 s per target on a 2-core machine; GATE_VARIANTS overrides them all.
+SQL_VARIANTS=${SQL_VARIANTS:-${GATE_VARIANTS:-20000}}
+gate_variants() {
+  if [ -n "${GATE_VARIANTS:-}" ]; then echo "$GATE_VARIANTS"; return; fi
   case $1 in
-    fuzz_sql) echo 1 ;;
-    fuzz_parquet_file) echo 30000 ;;
-    fuzz_parquet_footer) echo 150000 ;;
-    fuzz_page_decoders) echo 500000 ;;
-    *) echo 200000 ;;
+    fuzz_parquet_file) echo 10000 ;;
+    fuzz_parquet_footer) echo 40000 ;;
+    fuzz_page_decoders) echo 100000 ;;
+    *) echo 100000 ;;
   esac
 }
 
 status=0
 for target in "${TARGETS[@]}"; do
-  mapfile -t dirs < <(seed_dirs "$target")
+  mapfile -t dirs < <(input_dirs "$target")
   dict=()
   [ -f "$ROOT/fuzz/${target#fuzz_}.dict" ] && dict=(-dict="$ROOT/fuzz/${target#fuzz_}.dict")
   if [ "$GATE" = 1 ]; then
-    runs=${FUZZ_RUNS:-$(gate_runs "$target")}
     corpus=$BUILD_DIR/gate/$target
     rm -rf "$corpus"
     # A generous per-input limit: the gate must not fail because the machine is busy.
     # -reload=0: libFuzzer rereads its corpus directory every second by default, re-running
     # inputs at times set by the clock; that alone made two runs diverge.
-    mode=(-seed=1 -runs="$runs" -timeout=120 -reload=0 -rss_limit_mb=2048)
+    mode=(-seed=1 -runs=1 -timeout=120 -reload=0 -rss_limit_mb=2048)
     # Without address randomization, absl's per-process hash seed (an address) is the same in
     # every run, so hash tables probe alike and coverage, hence the mutations, repeat. The
     # environment and the arguments are the same in every checkout too (env -i, paths relative
     # to BUILD_DIR): their length moves the stack, and stack addresses reach compared values.
     launch=(env -i PATH=/usr/bin:/bin HOME=/nonexistent setarch "$(uname -m)" -R)
-    if [ "$target" = fuzz_sql ] && [ -z "${FUZZ_RUNS:-}" ]; then
-      echo "== $target: the seeds and $SQL_VARIANTS generated variants, no mutation"
-    else
-      echo "== $target: $runs executions, the seeds first (seed 1)"
-    fi
+    echo "== $target: its seeds and corpus, then their generated variants; no coverage feedback"
   else
     corpus=$BUILD_DIR/corpus/$target
     mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048)
