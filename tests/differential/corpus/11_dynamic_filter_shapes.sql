@@ -77,6 +77,16 @@ SELECT d_moy, count(*) FROM date_dim d WHERE d_year = 2001 AND d_date_sk NOT IN 
 
 SELECT count(*) FROM item WHERE i_category = 'Books' AND i_item_sk NOT IN (SELECT ss_item_sk FROM store_sales WHERE ss_quantity < 5);
 
+-- NOT IN with the fact outside, kept by a WHERE (an anti join pruning by its complement, two
+-- one-row checks): none, a NULL in the subquery, an empty subquery (NULL dates kept).
+SELECT count(*), sum(ss_quantity) FROM store_sales WHERE ss_sold_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year < 2002);
+
+SELECT count(*) FROM store_sales WHERE ss_quantity > 50 AND ss_sold_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year < 2002 UNION ALL SELECT NULL);
+
+SELECT count(*), count(ss_sold_date_sk) FROM store_sales WHERE ss_sold_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year < 1800);
+
+SELECT count(*), count(sr_returned_date_sk) FROM store_returns WHERE sr_returned_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy > 1) AND sr_return_quantity < 10;
+
 -- Outer joins whose NULL-extended rows the WHERE rejects (made inner, the fact pruned), and
 -- conditions accepting NULLs (kept outer).
 SELECT count(*), sum(ss_quantity) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d_year = 2001 AND d_moy = 7;
