@@ -112,3 +112,10 @@ SELECT count(*) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk =
 SELECT count(*) FROM (SELECT d_year FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk ORDER BY ss_sold_date_sk NULLS FIRST, ss_ticket_number, ss_item_sk LIMIT 100) x WHERE d_year = 1998;
 
 SELECT count(*), count(sr_ticket_number) FROM store_sales ss LEFT JOIN store_returns sr ON ss.ss_ticket_number = sr.sr_ticket_number AND ss.ss_item_sk = sr.sr_item_sk LEFT JOIN date_dim d ON sr.sr_returned_date_sk = d.d_date_sk WHERE d_year = 2001;
+
+-- Calendar keys computed from a date (monotone: files and row groups pruned by their bounds).
+SELECT count(*) FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk JOIN (VALUES (2001)) v(y) ON year(d.d_date) = v.y;
+
+SELECT d_moy, count(*) FROM date_dim d JOIN (VALUES (TIMESTAMP '2000-02-01 00:00:00'), (TIMESTAMP '2001-07-01 00:00:00')) v(m) ON date_trunc('month', d.d_date) = v.m GROUP BY d_moy;
+
+SELECT count(*) FROM date_dim d JOIN (VALUES (2001, 200)) v(y, c) ON EXTRACT(year FROM d.d_date) = v.y AND decade(d.d_date) = v.c;
