@@ -47,6 +47,12 @@ show "IN (subquery) becomes a semi join and prunes the same way" \
 show "NOT EXISTS (anti join): partitions whose key is in the set hold only rows that are removed" \
   "SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' ss WHERE NOT EXISTS (SELECT 1 FROM 'date_dim' d WHERE d.d_date_sk = ss.ss_sold_date_sk AND d.d_year <= 2001)"
 
+show "NOT IN with the fact outside: an anti join pruning by the complement (NULL keys are read)" \
+  "SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' WHERE ss_sold_date_sk NOT IN (SELECT d_date_sk FROM 'date_dim' WHERE d_year <= 2001)"
+
+show "LEFT JOIN whose WHERE rejects the NULL-extended rows: an inner join, pruned" \
+  "SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' ss LEFT JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 AND d.d_moy = 12"
+
 show "A filter selecting nothing: the fact table is not read at all" \
   "SELECT count(*) AS sales, sum(ss_quantity) AS quantity FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 1900"
 

@@ -13,6 +13,12 @@ const std::vector<OptimizerRule>& OptimizerRules() {
        "take conjuncts common to every OR branch out of it; derive per-table filters from the "
        "branches",
        FactorOrPredicates},
+      // Before pushdown: an outer join a filter above it makes inner lets that filter go into
+      // the null-supplying side (and the join prune it).
+      {"outer_join_simplification",
+       "an outer join whose NULL-extended rows a condition above rejects becomes an inner (or "
+       "one-sided) join",
+       SimplifyOuterJoins},
       // Then: filters move as deep as they can go, into scans (where they prune partitions and
       // row groups) and into joins (where equalities become hash-join keys).
       {"filter_pushdown", "push filters into scans and joins; equalities become join keys",

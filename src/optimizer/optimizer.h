@@ -30,6 +30,7 @@ std::set<std::string> DisabledOptimizers(const std::string& list);
 
 // The rules (one file each).
 void FactorOrPredicates(LogicalOperatorPtr& plan, const Settings& settings);
+void SimplifyOuterJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
 void PushFiltersIntoCtes(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);

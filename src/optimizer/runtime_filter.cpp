@@ -31,6 +31,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "common/error.h"
@@ -155,11 +156,46 @@ bool OrderedScalar(const LogicalType& type) {
   }
 }
 
+// Whether `f` is a calendar function non-decreasing in its DATE or TIMESTAMP argument (the
+// only one not constant): the year (extract, date_part, year(), isoyear), the decade, the epoch,
+// and date_trunc to a unit of time. Never failing on a date, so strict.
+bool CalendarMonotone(const BoundFunction& f) {
+  static const std::set<std::string> kOneArgument = {"year", "isoyear", "decade", "epoch"};
+  static const std::set<std::string> kExtract = {"extract", "date_part", "datepart"};
+  static const std::set<std::string> kTrunc = {"date_trunc", "datetrunc"};
+  static const std::set<std::string> kExtractFields = {
+      "year", "years", "y", "yr", "yrs", "isoyear", "decade", "decades", "epoch"};
+  static const std::set<std::string> kTruncUnits = {
+      "year",    "years",   "quarter",     "quarters",     "month",       "months",       "week",
+      "weeks",   "day",     "days",        "hour",         "hours",       "minute",       "minutes",
+      "second",  "seconds", "millisecond", "milliseconds", "microsecond", "microseconds", "decade",
+      "decades", "century", "centuries",   "millennium",   "millennia"};
+  const std::string& name = f.function.name;
+  const BoundExpr* operand = nullptr;
+  if (f.args.size() == 1 && kOneArgument.count(name)) {
+    operand = f.args[0].get();
+  } else if (f.args.size() == 2 && (kExtract.count(name) || kTrunc.count(name))) {
+    if (f.args[0]->kind != BoundExprKind::kConstant) return false;
+    const Value& field = static_cast<const BoundConstant&>(*f.args[0]).value;
+    if (field.is_null() || field.type().id() != TypeId::kVarchar) return false;
+    std::string unit;
+    for (char c : field.GetString()) {
+      if (c != ' ') unit.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c);
+    }
+    if (!(kExtract.count(name) ? kExtractFields : kTruncUnits).count(unit)) return false;
+    operand = f.args[1].get();
+  } else {
+    return false;
+  }
+  return operand->type.id() == TypeId::kDate || operand->type.id() == TypeId::kTimestamp;
+}
+
 // Whether `key` (over #0) is monotone in its column and strict (NULL only from NULL; a value it
 // fails on fails the query where the join computes it): +1 non-decreasing, -1 non-increasing, 0
 // when not known to be either. Casts between integers, DECIMALs and to floating point, DATE to
 // TIMESTAMP and back; + or - a constant, a constant minus it, times or divided by a nonzero
-// constant, negation. Floating point operands are left out (NaN has no place in the order).
+// constant, negation; the calendar functions above. Floating point operands are left out (NaN
+// has no place in the order).
 int Monotonicity(const BoundExpr& key) {
   if (key.kind == BoundExprKind::kReference) return OrderedScalar(key.type) ? 1 : 0;
   if (key.kind == BoundExprKind::kCast) {
@@ -175,6 +211,7 @@ int Monotonicity(const BoundExpr& key) {
   const auto& function = static_cast<const BoundFunction&>(key);
   const std::string& name = function.function.name;
   if (!OrderedScalar(key.type) && !key.type.IsFloatingPoint()) return 0;
+  if (CalendarMonotone(function)) return Monotonicity(*function.args.back());
   if (function.args.size() == 1) return name == "-" ? -Monotonicity(*function.args[0]) : 0;
   if (function.args.size() != 2) return 0;
   const auto left = ConstantSign(*function.args[0]);
@@ -293,23 +330,22 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
           {i, traced.column_id, std::move(inverse), std::move(computed), monotone});
     }
   }
-  // A filter of several keys holds key tuples as the join has them: keys mapped back are
-  // filtered alone (the first one), the others together.
+  // A filter of several keys holds key tuples as the join has them, of the column values: the
+  // plain keys of a scan share one filter, each key mapped back or computed gets its own (it is
+  // tested on its own column, or on values the scan computes, and pruned through its bounds).
+  std::vector<std::pair<LogicalGet*, std::vector<Key>>> filters;
   for (auto& [get, keys] : by_scan) {
-    if (keys.size() < 2) continue;
     std::vector<Key> plain;
-    std::optional<Key> mapped;
     for (auto& key : keys) {
-      if (!key.inverse && !key.computed) {
-        plain.push_back(std::move(key));
-      } else if (!mapped) {
-        mapped = std::move(key);
-      }
+      if (!key.inverse && !key.computed) plain.push_back(std::move(key));
     }
-    keys = plain.empty() ? std::vector<Key>{std::move(*mapped)} : std::move(plain);
+    if (!plain.empty()) filters.push_back({get, std::move(plain)});
+    for (auto& key : keys) {
+      if (key.inverse || key.computed) filters.push_back({get, {std::move(key)}});
+    }
   }
   const double build_rows = join.children[1]->estimated_rows;
-  for (auto& [get, keys] : by_scan) {
+  for (auto& [get, keys] : filters) {
     const double probe_rows = get->estimated_rows;
     if (!options.always) {
       if (build_rows < 0 || build_rows > options.max_build_rows) {

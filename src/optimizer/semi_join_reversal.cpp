@@ -50,10 +50,15 @@
 // be FALSE (no NULL in S, and x not NULL unless S is empty); when S is empty nothing matches
 // and both counts are 0.
 //
+// With the outer side the larger (the fact outside: `ss_sold_date_sk NOT IN (SELECT d_date_sk
+// FROM date_dim WHERE d_year < 2002)`) the same checks go above an anti join instead of the
+// LEFT join and its `s IS NULL` (the anti join drops the matched rows itself): the dimension
+// builds, and the fact's partitions whose key it holds (only rows NOT IN removes) are skipped.
+//
 // Planned only when it can pay off: dynamic filtering on, `=` keys (semi joins: without a
 // residual), the subquery side estimated larger than the outer side and one of its keys
-// reaching a scan. Not below a set operation (its inputs are matched by position, and the
-// join now has more columns).
+// reaching a scan (for NOT IN, or the other way round). Not below a set operation (its inputs are
+// matched by position, and the join now has more columns).
 
 #include <algorithm>
 #include <map>
@@ -128,6 +133,17 @@ bool SubqueryPrunable(LogicalJoin& join) {
       reaches_scan = true;
   }
   return reaches_scan;
+}
+
+// Whether the outer side is the larger and its key (the one condition's) reaches a scan there:
+// a NOT IN kept by a WHERE then prunes it by the complement (an anti join).
+bool OuterPrunable(LogicalJoin& join) {
+  if (join.conditions.size() != 1 || !ConditionFiltersKeys(join.conditions[0])) return false;
+  const double outer_rows = join.children[0]->estimated_rows;
+  const double subquery_rows = join.children[1]->estimated_rows;
+  if (outer_rows < 0 || subquery_rows < 0 || !(subquery_rows < outer_rows)) return false;
+  const auto referenced = ReferencedBindings(*join.conditions[0].left);
+  return referenced.size() == 1 && !TraceToScans(*join.children[0], referenced[0]).empty();
 }
 
 bool Reversible(LogicalJoin& join) {
@@ -205,13 +221,30 @@ bool Deterministic(LogicalOperator& op) {
   return deterministic;
 }
 
+// Which side a NOT IN rewrite prunes: the subquery's (a right anti join) or the outer one's (an
+// anti join skipping the partitions whose key the subquery holds).
+enum class NotInPruned { kSubquery, kOuter };
+
+struct NotInShape {
+  size_t conjunct = 0;
+  NotInPruned pruned = NotInPruned::kSubquery;
+};
+
 // The conjunct of `filter` that is `NOT mark` of the mark join below it (NOT IN kept by a
-// WHERE), when the mark is used nowhere else in `root` and the subquery side can be pruned.
-std::optional<size_t> NotInConjunct(LogicalFilter& filter, LogicalOperator& root) {
+// WHERE), when the mark is used nowhere else in `root` and one side can be pruned.
+std::optional<NotInShape> NotInConjunct(LogicalFilter& filter, LogicalOperator& root) {
   if (filter.children[0]->type != LogicalOperatorType::kJoin) return std::nullopt;
   auto& join = static_cast<LogicalJoin&>(*filter.children[0]);
   if (join.join_kind != JoinKind::kMark || join.conditions.size() != 1 || join.residual ||
-      !SubqueryPrunable(join) || !Deterministic(*join.children[1])) {
+      !Deterministic(*join.children[1])) {
+    return std::nullopt;
+  }
+  NotInShape shape;
+  if (SubqueryPrunable(join)) {
+    shape.pruned = NotInPruned::kSubquery;
+  } else if (OuterPrunable(join)) {
+    shape.pruned = NotInPruned::kOuter;
+  } else {
     return std::nullopt;
   }
   for (size_t i = 0; i < filter.conditions.size(); i++) {
@@ -221,7 +254,8 @@ std::optional<size_t> NotInConjunct(LogicalFilter& filter, LogicalOperator& root
     if (child.kind == BoundExprKind::kColumnRef &&
         static_cast<const BoundColumnRef&>(child).binding.table_index == join.mark_index &&
         CountReferences(root, join.mark_index) == 1) {
-      return i;
+      shape.conjunct = i;
+      return shape;
     }
   }
   return std::nullopt;
@@ -273,8 +307,8 @@ LogicalOperatorPtr CrossJoin(LogicalOperatorPtr left, LogicalOperatorPtr right) 
   return join;
 }
 
-// `filter` (over a mark join, conjunct `conjunct` its NOT mark) as the header comment shows.
-void ReverseNotIn(LogicalFilter& filter, size_t conjunct, const Settings& settings,
+// `filter` (over a mark join, `shape.conjunct` its NOT mark) as the header comment shows.
+void ReverseNotIn(LogicalFilter& filter, NotInShape shape, const Settings& settings,
                   uint32_t& next_index) {
   auto& join = static_cast<LogicalJoin&>(*filter.children[0]);
   const JoinCondition& condition = join.conditions[0];
@@ -287,11 +321,13 @@ void ReverseNotIn(LogicalFilter& filter, size_t conjunct, const Settings& settin
   std::vector<BoundExprPtr> either;
   either.push_back(std::make_unique<BoundIsNull>(condition.left->Copy(), true));
   either.push_back(IsZero(std::move(rows)));
-  filter.conditions.erase(filter.conditions.begin() + static_cast<std::ptrdiff_t>(conjunct));
-  filter.conditions.push_back(std::make_unique<BoundIsNull>(condition.right->Copy(), false));
+  filter.conditions.erase(filter.conditions.begin() + static_cast<std::ptrdiff_t>(shape.conjunct));
+  if (shape.pruned == NotInPruned::kSubquery) {
+    filter.conditions.push_back(std::make_unique<BoundIsNull>(condition.right->Copy(), false));
+  }
   filter.conditions.push_back(IsZero(std::move(nulls)));
   filter.conditions.push_back(std::make_unique<BoundConjunction>(false, std::move(either)));
-  join.join_kind = JoinKind::kLeft;
+  join.join_kind = shape.pruned == NotInPruned::kSubquery ? JoinKind::kLeft : JoinKind::kAnti;
   join.mark_index = 0;
   EstimateSubtree(join);
   LogicalOperatorPtr input = std::move(filter.children[0]);
@@ -313,8 +349,8 @@ bool Visit(LogicalOperatorPtr& slot, bool positional, const Settings& settings,
   if (positional) return changed;
   if (op.type == LogicalOperatorType::kFilter) {
     auto& filter = static_cast<LogicalFilter&>(op);
-    if (auto conjunct = NotInConjunct(filter, root)) {
-      ReverseNotIn(filter, *conjunct, settings, next_index);
+    if (auto shape = NotInConjunct(filter, root)) {
+      ReverseNotIn(filter, *shape, settings, next_index);
       return true;
     }
   }

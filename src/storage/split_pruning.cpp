@@ -80,10 +80,12 @@ bool SplitPruning::FileMayMatch(size_t file_index,
   if (!any_filter) return true;
   const std::shared_ptr<const FileStatistics> stats = KnownFileStatistics(file_index);
   if (!stats) return true;
+  std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning(column_ids_.size());
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const size_t id = static_cast<size_t>(column_ids_[column]);
     if (id >= stats->columns.size() || !stats->columns[id]) return nullptr;
-    return &*stats->columns[id];
+    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(*stats->columns[id]);
+    return &*pruning[column];
   };
   for (const BoundExpr* filter : filters_) {
     if (!StatsMayMatch(*filter, lookup)) return false;
@@ -139,7 +141,10 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const int in_file = FileColumn(dataset_file, *split.file, column);
     if (in_file < 0) return nullptr;
-    if (!stats[column]) stats[column] = split.file->GetStatistics(split.row_group, in_file);
+    if (!stats[column]) {
+      stats[column] =
+          parquet::PruningStatistics(split.file->GetStatistics(split.row_group, in_file));
+    }
     return &*stats[column];
   };
   SplitVerdict verdict;

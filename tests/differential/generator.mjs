@@ -4,7 +4,7 @@
 //
 // Shapes: a fact (store_sales, sometimes store_returns or both as one UNION ALL) joined to one
 // to three dimensions
-// (inner or left joins, customer -> customer_address as a snowflake), semi and anti joins through
+// (inner, left or right joins, customer -> customer_address as a snowflake), semi and anti joins through
 // IN / EXISTS / NOT IN / NOT EXISTS (NOT IN over nullable columns too), filters on dimension
 // attributes, on the fact's partition key and on its other columns, a scalar subquery or a
 // derived table now and then, then either aggregates (GROUP BY, HAVING, DISTINCT aggregates) or
@@ -288,20 +288,23 @@ export function generateQuery(seed, index) {
   for (const dim of dims) {
     const d = DIMENSIONS[dim], a = DIM_ALIAS[dim];
     const fk = `${f}.${fact.fks[dim]}`;
-    const kind = r.pick(['inner', 'inner', 'inner', 'left', 'semi']);
+    const kind = r.pick(['inner', 'inner', 'inner', 'left', 'left', 'right', 'semi']);
     if (kind === 'semi') {
       where.push(semiAnti(r, dim, fk, 1));
       continue;
     }
-    const join = kind === 'left' ? 'LEFT JOIN' : 'JOIN';
+    const join = { left: 'LEFT JOIN', right: 'RIGHT JOIN' }[kind] ?? 'JOIN';
     let on = `${fk} = ${a}.${d.key}`;
     // A residual condition between the two sides, checked per matching pair.
     if (dim === 'date_dim' && r.chance(0.15)) on += ` AND ${f}.${fact.measures[0]} > ${a}.d_dom`;
     if (dim === 'item' && r.chance(0.15)) on += ` AND ${f}.${fact.measures[1]} < ${a}.i_current_price`;
-    // A left join's dimension filter in ON keeps every fact row; in WHERE it removes them.
+    // A left join's dimension filter in ON keeps every fact row; in WHERE it removes them
+    // (the join is then an inner one: outer_join_simplification), unless it accepts the
+    // NULL-extended rows too (IS NULL, COALESCE: the join stays outer).
     if (r.chance(0.7)) {
       const predicate = d.predicate(r, a);
-      if (kind === 'left' && r.chance(0.5)) on += ` AND ${predicate}`;
+      if (kind === 'left' && r.chance(0.4)) on += ` AND ${predicate}`;
+      else if (kind === 'left' && r.chance(0.3)) where.push(`(${predicate} OR ${a}.${d.key} IS NULL)`);
       else where.push(predicate);
     }
     from.push(`${join} ${dim} ${a} ON ${on}`);

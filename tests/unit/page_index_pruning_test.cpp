@@ -7,8 +7,10 @@
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
 
 #include "main/connection.h"
+#include "storage/parquet/minmax_pruning.h"
 #include "storage/parquet/parquet_file.h"
 #include "test_util.h"
 
@@ -96,15 +98,18 @@ TestColumn MakeColumn(const std::vector<int64_t>& firsts,
 }
 
 // `column op value`, as the binder builds it (pruning looks at the name and arguments only).
-BoundExprPtr Compare(const std::string& op, idx_t column, int value) {
+BoundExprPtr Compare(const std::string& op, idx_t column, const Value& value) {
   std::vector<BoundExprPtr> args;
-  args.push_back(std::make_unique<BoundReference>(LogicalType::Integer(), column, "c"));
-  args.push_back(std::make_unique<BoundConstant>(Value::Integer(value)));
+  args.push_back(std::make_unique<BoundReference>(value.type(), column, "c"));
+  args.push_back(std::make_unique<BoundConstant>(value));
   BoundScalarFunction function;
   function.name = op;
-  function.arg_types = {LogicalType::Integer(), LogicalType::Integer()};
+  function.arg_types = {value.type(), value.type()};
   function.return_type = LogicalType::Boolean();
   return std::make_unique<BoundFunction>(std::move(function), std::move(args));
+}
+BoundExprPtr Compare(const std::string& op, idx_t column, int value) {
+  return Compare(op, column, Value::Integer(value));
 }
 
 TEST(PagePruningTest, RangesFollowEveryColumnsPages) {
@@ -130,6 +135,49 @@ TEST(PagePruningTest, RangesFollowEveryColumnsPages) {
   const std::vector<PageIndexColumn> with_unindexed = {columns[0], columns[1], {}};
   EXPECT_EQ(PageRowRanges(400, with_unindexed, {unknown.get()}, {})[0],
             (parquet::RowRanges{{0, 400}}));
+}
+
+// Arrow, parquet-mr and shears before it marked its files leave a NaN out of a chunk's or
+// page's bounds; NaN sorts above every number, so pruning takes such a floating max as NaN:
+// `c > 100` keeps what may hold one, `c < 15` and `c = 15` still prune by the min.
+TEST(PagePruningTest, FloatingBoundsMayHideANaN) {
+  TestColumn d;
+  for (int64_t first : {0, 100}) {
+    format::PageLocation location;
+    location.first_row_index = first;
+    d.offset_index.page_locations.push_back(location);
+    d.column_index.null_pages.push_back(false);
+  }
+  d.column_index.max_may_exclude_nan = true;
+  d.column_index.min_values = {Value::Double(1), Value::Double(20)};
+  d.column_index.max_values = {Value::Double(10), Value::Double(30)};
+  const std::vector<PageIndexColumn> columns = {{&d.column_index, &d.offset_index}};
+  auto ranges = [&](const BoundExpr& filter) {
+    return PageRowRanges(200, columns, {&filter}, {})[0];
+  };
+  EXPECT_EQ(ranges(*Compare(">", 0, Value::Double(100))), (parquet::RowRanges{{0, 200}}));
+  EXPECT_EQ(ranges(*Compare("<", 0, Value::Double(15))), (parquet::RowRanges{{0, 100}}));
+  EXPECT_EQ(ranges(*Compare("=", 0, Value::Double(15))), (parquet::RowRanges{{0, 100}}));
+
+  // The same for a chunk's statistics; a NaN bound tells nothing.
+  parquet::ColumnChunkStatistics chunk;
+  chunk.num_values = 100;
+  chunk.null_count = 0;
+  chunk.min = Value::Float(1);
+  chunk.max = Value::Float(10);
+  chunk.max_may_exclude_nan = true;
+  const auto widened = parquet::PruningStatistics(chunk);
+  const StatsLookup lookup = [&](idx_t) { return &widened; };
+  EXPECT_TRUE(StatsMayMatch(*Compare(">", 0, Value::Float(100)), lookup));
+  EXPECT_FALSE(StatsMayMatch(*Compare("<", 0, Value::Float(0)), lookup));
+  chunk.max = Value::Float(std::numeric_limits<float>::quiet_NaN());
+  EXPECT_FALSE(parquet::PruningStatistics(chunk).min);
+  // Bounds of a writer that leaves no NaN out (shears' own files) are trusted.
+  chunk.max = Value::Float(10);
+  chunk.max_may_exclude_nan = false;
+  const auto trusted = parquet::PruningStatistics(chunk);
+  const StatsLookup trusted_lookup = [&](idx_t) { return &trusted; };
+  EXPECT_FALSE(StatsMayMatch(*Compare(">", 0, Value::Float(100)), trusted_lookup));
 }
 
 }  // namespace

@@ -129,14 +129,15 @@ int128_t Pow10(int n) {
   return r;
 }
 
-// Min/max of rows [begin, end) as Parquet orders them (NULL and NaN skipped).
+// Min/max of rows [begin, end) as the writer bounds them: NULLs skipped, none when a NaN is
+// among them (bounds leaving it out would let `x > c` skip it).
 std::pair<std::optional<Value>, std::optional<Value>> MinMax(const Column& column, size_t begin,
                                                              size_t end) {
   std::optional<Value> min, max;
   for (size_t r = begin; r < end; r++) {
     const Value& v = column[r];
     if (v.is_null()) continue;
-    if (v.type().id() == TypeId::kDouble && std::isnan(v.GetDouble())) continue;
+    if (v.type().id() == TypeId::kDouble && std::isnan(v.GetDouble())) return {};
     if (!min || v.Compare(*min) < 0) min = v;
     if (!max || v.Compare(*max) > 0) max = v;
   }
@@ -366,9 +367,13 @@ TEST(ParquetWriterTest, SchemaAnnotations) {
   EXPECT_TRUE(schema[10].logicalType.__isset.STRING);
   EXPECT_FALSE(schema[11].__isset.converted_type);
   EXPECT_FALSE(schema[11].__isset.logicalType);
-  ASSERT_EQ(meta.key_value_metadata.size(), 2u);
+  ASSERT_EQ(meta.key_value_metadata.size(), 3u);
   EXPECT_EQ(meta.key_value_metadata[0].key, "origin");
   EXPECT_EQ(meta.key_value_metadata[0].value, "test");
+  // The writer's own entry: its FLOAT/DOUBLE bounds leave no NaN out.
+  EXPECT_EQ(meta.key_value_metadata[2].key, kCompleteFloatBoundsKey);
+  EXPECT_EQ(meta.key_value_metadata[2].value, "true");
+  EXPECT_TRUE(ParquetFile::Open(path)->footer()->complete_float_bounds);
 }
 
 TEST(ParquetWriterTest, ZeroRows) {
@@ -641,13 +646,17 @@ TEST(ParquetWriterTest, StatisticsAndColumnIndexMatchTheData) {
       ASSERT_TRUE(stats.null_count);
       EXPECT_EQ(*stats.null_count, NullCount(data[c], begin, begin + group_rows));
       EXPECT_EQ(stats.num_values, static_cast<int64_t>(group_rows));
+      auto offsets = file->ReadOffsetIndex(rg, column);
+      auto index = file->ReadColumnIndex(rg, column);
+      if (!min) {  // a NaN: no bounds for the chunk, nor for its page, so no column index
+        EXPECT_FALSE(stats.min || stats.max);
+        EXPECT_TRUE(offsets && !index);
+        continue;
+      }
       ASSERT_TRUE(stats.min && stats.max);
       EXPECT_TRUE(*stats.min == *min) << stats.min->ToString() << " vs " << min->ToString();
       EXPECT_TRUE(*stats.max == *max) << stats.max->ToString() << " vs " << max->ToString();
-
-      auto offsets = file->ReadOffsetIndex(rg, column);
-      auto index = file->ReadColumnIndex(rg, column);
-      ASSERT_TRUE(offsets && index);
+      ASSERT_TRUE(index);
       const size_t pages = offsets->page_locations.size();
       ASSERT_EQ(index->null_pages.size(), pages);
       ASSERT_EQ(index->null_counts.size(), pages);
@@ -680,6 +689,8 @@ TEST(ParquetWriterTest, StatisticsAndColumnIndexMatchTheData) {
   // File-wide stats returned by Close.
   for (size_t c = 0; c < kAllNames.size(); c++) {
     auto [min, max] = MinMax(data[c], 0, data[c].size());
+    EXPECT_EQ(written.columns[c].min.has_value(), min.has_value()) << kAllNames[c];
+    if (!min) continue;
     EXPECT_TRUE(*written.columns[c].min == *min) << kAllNames[c];
     EXPECT_TRUE(*written.columns[c].max == *max) << kAllNames[c];
     EXPECT_EQ(written.columns[c].null_count, NullCount(data[c], 0, data[c].size()));
@@ -724,7 +735,7 @@ TEST(ParquetWriterTest, StatisticsOrderEdgeCases) {
   auto s0 = file->GetStatistics(0, 2);
   EXPECT_EQ(s0.min->GetString(), "z");
   EXPECT_EQ(s0.max->GetString(), "\xC3\xA9");
-  EXPECT_TRUE(written.columns[0].min && std::signbit(written.columns[0].min->GetDouble()));
+  EXPECT_FALSE(written.columns[0].min);  // the file holds a NaN: no file bounds either
   EXPECT_TRUE(*written.columns[1].min == Value::Decimal(-Pow10(37), 38, 0));
   EXPECT_EQ(written.columns[2].min->GetString(), "");
 }

@@ -531,7 +531,9 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     if (options_.write_statistics) {
       format::Statistics s;
       s.__set_null_count(chunk_nulls_);
-      if (chunk_stats_.has) {
+      // A chunk holding a NaN gets no bounds, as in DuckDB's writer: bounds that leave it out
+      // would let `x > c` (NaN sorts above every number) skip a chunk holding a match.
+      if (chunk_stats_.has && !chunk_has_nan_) {
         std::string min, max;
         bool min_exact = true, max_exact = true;
         if constexpr (kBytes) {
@@ -571,6 +573,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
       out.bloom = std::move(filter);
     }
     file_stats_.Merge(chunk_stats_);
+    file_has_nan_ = file_has_nan_ || chunk_has_nan_;
     file_nulls_ += chunk_nulls_total_;
     ResetChunk();
     return out;
@@ -579,7 +582,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   WrittenColumnStats FileStats() const override {
     WrittenColumnStats stats;
     stats.null_count = file_nulls_;
-    if (file_stats_.has) {
+    if (file_stats_.has && !file_has_nan_) {
       T min = View(file_stats_.min), max = View(file_stats_.max);
       if constexpr (kDouble) {
         if (min == 0) min = -0.0;
@@ -597,6 +600,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     dictionary_mode_ = Traits::kDictionary && options_.dictionary;
     dictionary_decided_ = false;
     chunk_stats_ = MinMax();
+    chunk_has_nan_ = false;
     chunk_nulls_total_ = 0;
     ascending_ = descending_ = true;
     has_previous_bounds_ = false;
@@ -684,7 +688,11 @@ class TypedColumnWriter final : public ColumnChunkWriter {
         AppendPlainValue(v);
       }
     }
-    if (Traits::Ordered(v)) page_stats_.Update(v);
+    if (Traits::Ordered(v)) {
+      page_stats_.Update(v);
+    } else {
+      page_has_nan_ = true;
+    }
   }
 
   int64_t EstimatedPageBytes() const {
@@ -763,7 +771,8 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     }
 
     std::string min, max;
-    const bool has_bounds = page_stats_.has;
+    // A page holding a NaN has no bounds either (so the chunk gets no column index).
+    const bool has_bounds = page_stats_.has && !page_has_nan_;
     if (has_bounds) {
       if constexpr (kBytes) {
         const bool utf8 = type_.id() == TypeId::kVarchar;
@@ -780,6 +789,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     EmitDataPage(body_, page_rows_, nulls, encoding, has_bounds ? &min : nullptr,
                  has_bounds ? &max : nullptr);
     chunk_stats_.Merge(page_stats_);
+    chunk_has_nan_ = chunk_has_nan_ || page_has_nan_;
     chunk_nulls_total_ += nulls;
 
     page_rows_ = 0;
@@ -789,6 +799,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     page_bits_.clear();
     page_plain_bytes_ = 0;
     page_stats_ = MinMax();
+    page_has_nan_ = false;
   }
 
   // Boundary order over the pages with bounds, as written (null pages do not take part).
@@ -813,6 +824,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   std::string page_plain_;                // PLAIN mode
   std::vector<uint8_t> page_bits_;        // BOOLEAN
   MinMax page_stats_;
+  bool page_has_nan_ = false;
   std::string body_;
   std::vector<uint32_t> levels_;
 
@@ -821,6 +833,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   bool dictionary_mode_ = false;
   bool dictionary_decided_ = false;
   MinMax chunk_stats_;
+  bool chunk_has_nan_ = false;
   int64_t chunk_nulls_total_ = 0;
   bool ascending_ = true, descending_ = true;
   bool has_previous_bounds_ = false;
@@ -830,6 +843,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
 
   // File state.
   MinMax file_stats_;
+  bool file_has_nan_ = false;
   int64_t file_nulls_ = 0;
 };
 

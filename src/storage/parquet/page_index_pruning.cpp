@@ -20,15 +20,7 @@ parquet::ColumnChunkStatistics PageStatistics(const parquet::ColumnIndexData& in
   if (min && max) {
     stats.min = min;
     stats.max = max;
-    if (min->type().IsFloatingPoint()) {
-      // As for chunk statistics: a zero min may stand for -0.0 and a zero max for +0.0.
-      const bool is_float = min->type().id() == TypeId::kFloat;
-      auto zero = [is_float](double z) {
-        return is_float ? Value::Float(static_cast<float>(z)) : Value::Double(z);
-      };
-      if (min->GetDouble() == 0) stats.min = zero(-0.0);
-      if (max->GetDouble() == 0) stats.max = zero(0.0);
-    }
+    if (index.max_may_exclude_nan) parquet::WidenFloatingBounds(&stats.min, &stats.max);
   }
   return stats;
 }

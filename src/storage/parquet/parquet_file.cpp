@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <limits>
 
 #include "common/error.h"
 #include "storage/lru_cache.h"
@@ -460,6 +461,10 @@ void ParquetFile::BuildSchema(ParquetFooter& f) {
     f.columns.push_back(std::move(column));
     pos++;
   }
+  for (const auto& kv : f.metadata.key_value_metadata) {
+    if (kv.key == kCompleteFloatBoundsKey && kv.__isset.value && kv.value == "true")
+      f.complete_float_bounds = true;
+  }
   for (size_t i = 0; i < f.metadata.row_groups.size(); i++) {
     const auto& rg = f.metadata.row_groups[i];
     if (rg.columns.size() != static_cast<size_t>(leaf)) {
@@ -532,6 +537,7 @@ ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group
     result.distinct_count = stats.distinct_count;
   }
   if (descriptor.physical_type == format::Type::INT96) return result;  // no defined order
+  result.max_may_exclude_nan = descriptor.type.IsFloatingPoint() && !footer.complete_float_bounds;
   if (stats.__isset.min_value && stats.__isset.max_value) {
     result.min = DecodePlainBound(descriptor, stats.min_value);
     result.max = DecodePlainBound(descriptor, stats.max_value);
@@ -558,6 +564,29 @@ ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group
   return result;
 }
 
+ColumnChunkStatistics PruningStatistics(ColumnChunkStatistics stats) {
+  if (stats.max_may_exclude_nan) WidenFloatingBounds(&stats.min, &stats.max);
+  return stats;
+}
+
+void WidenFloatingBounds(std::optional<Value>* min, std::optional<Value>* max) {
+  if (!*min || !*max || !(*min)->type().IsFloatingPoint()) return;
+  const bool is_float = (*min)->type().id() == TypeId::kFloat;
+  auto value = [is_float](double v) {
+    return is_float ? Value::Float(static_cast<float>(v)) : Value::Double(v);
+  };
+  if (std::isnan((*min)->GetDouble()) || std::isnan((*max)->GetDouble())) {
+    min->reset();
+    max->reset();
+    return;
+  }
+  // The spec: a zero min may stand for -0.0.
+  if ((*min)->GetDouble() == 0) *min = value(-0.0);
+  // Writers (shears before it stopped, Arrow, parquet-mr) leave NaN out of the bounds of a
+  // chunk or page holding one, and NaN sorts above every number: the true max may be NaN.
+  *max = value(std::numeric_limits<double>::quiet_NaN());
+}
+
 ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int column) {
   ColumnChunkStatistics result;
   if (footer.columns.at(static_cast<size_t>(column)).leaf_index < 0) return result;
@@ -578,6 +607,7 @@ ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int colu
       bounds_known = false;
       continue;
     }
+    result.max_may_exclude_nan = result.max_may_exclude_nan || chunk.max_may_exclude_nan;
     if (!result.min || chunk.min->Compare(*result.min) < 0) result.min = chunk.min;
     if (!result.max || chunk.max->Compare(*result.max) > 0) result.max = chunk.max;
   }
@@ -622,6 +652,9 @@ ColumnIndexData ParquetFile::ParseColumnIndex(int row_group, int column, const u
   CheckEnum(index.boundary_order, 0, 2, "boundary order");
   data_out.boundary_order = index.boundary_order;
   data_out.null_counts = index.null_counts;
+  data_out.max_may_exclude_nan =
+      footer_->columns[static_cast<size_t>(column)].type.IsFloatingPoint() &&
+      !footer_->complete_float_bounds;
   for (size_t page = 0; page < pages; page++) {
     if (index.null_pages[page]) {
       data_out.min_values.emplace_back();

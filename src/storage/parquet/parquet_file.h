@@ -61,6 +61,9 @@ struct ColumnDescriptor {
 struct ColumnChunkStatistics {
   std::optional<Value> min;  // absent when unknown or unusable (e.g. legacy unsigned stats)
   std::optional<Value> max;
+  /// FLOAT/DOUBLE bounds of a writer that may have left a NaN of the chunk out of them (all but
+  /// shears since it marks its files: kCompleteFloatBoundsKey).
+  bool max_may_exclude_nan = false;
   std::optional<int64_t> null_count;
   std::optional<int64_t> distinct_count;
   int64_t num_values = 0;  // including nulls
@@ -73,6 +76,7 @@ struct ColumnIndexData {
   std::vector<std::optional<Value>> max_values;
   std::vector<int64_t> null_counts;  // empty when the file has none
   format::BoundaryOrder::type boundary_order = format::BoundaryOrder::UNORDERED;
+  bool max_may_exclude_nan = false;  // as in ColumnChunkStatistics
 };
 
 /// A parsed footer: the file's metadata and its columns as shears maps them. Immutable, so
@@ -82,7 +86,14 @@ struct ParquetFooter {
   format::FileMetaData metadata;
   uint32_t footer_length = 0;
   std::vector<ColumnDescriptor> columns;
+  /// The file's key-value metadata holds kCompleteFloatBoundsKey: a FLOAT/DOUBLE chunk or page
+  /// holding a NaN has no bounds, so the bounds there are bounds of every value.
+  bool complete_float_bounds = false;
 };
+
+/// The key-value metadata entry shears' writer adds (value "true"): its FLOAT/DOUBLE bounds
+/// leave no NaN out (a chunk or page holding one has none).
+inline constexpr char kCompleteFloatBoundsKey[] = "shears.complete_float_bounds";
 
 /// Counters of the process's footer cache, for tests and benchmarks.
 struct FooterCacheStats {
@@ -103,6 +114,14 @@ ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group
 /// groups (absent when some row group holding a non-NULL value lacks them), null counts summed
 /// (absent when some row group lacks one).
 ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int column);
+/// Bounds of a FLOAT/DOUBLE chunk or page as pruning may trust them: none when one is NaN; a
+/// zero min as -0.0; the max as NaN, since other writers leave a NaN value out of the bounds
+/// and NaN sorts above every number (so `x > c` never prunes, `x < c` and `x = c` still do by
+/// the min). Statistics (bounds as read, shown by `inspect` and the catalog) are widened so
+/// only at pruning (SplitPruning's lookups, PageStatistics), and only where
+/// max_may_exclude_nan says so.
+void WidenFloatingBounds(std::optional<Value>* min, std::optional<Value>* max);
+ColumnChunkStatistics PruningStatistics(ColumnChunkStatistics stats);
 
 class ParquetFile {
  public:

@@ -13,6 +13,7 @@
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/column_writer.h"
 #include "storage/parquet/compression.h"
+#include "storage/parquet/parquet_file.h"
 
 namespace shears::parquet {
 
@@ -151,16 +152,19 @@ ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
   }
   metadata_->__set_column_orders(orders);
   metadata_->__set_created_by(kCreatedBy);
-  if (!options_.key_value_metadata.empty()) {
-    std::vector<format::KeyValue> pairs;
-    for (const auto& [key, value] : options_.key_value_metadata) {
-      format::KeyValue kv;
-      kv.key = key;
-      kv.__set_value(value);
-      pairs.push_back(kv);
-    }
-    metadata_->__set_key_value_metadata(pairs);
+  std::vector<format::KeyValue> pairs;
+  for (const auto& [key, value] : options_.key_value_metadata) {
+    format::KeyValue kv;
+    kv.key = key;
+    kv.__set_value(value);
+    pairs.push_back(kv);
   }
+  // Readers may trust this file's FLOAT/DOUBLE bounds: a chunk or page holding a NaN has none.
+  format::KeyValue complete;
+  complete.key = kCompleteFloatBoundsKey;
+  complete.__set_value("true");
+  pairs.push_back(complete);
+  metadata_->__set_key_value_metadata(pairs);
 
   out_ = std::make_unique<OutputFile>(path_);
   out_->Append(kMagic, 4);

@@ -76,3 +76,46 @@ SELECT count(*), count(k) FROM (SELECT d_date_sk AS k FROM date_dim WHERE d_year
 SELECT d_moy, count(*) FROM date_dim d WHERE d_year = 2001 AND d_date_sk NOT IN (SELECT sr_returned_date_sk FROM store_returns WHERE sr_returned_date_sk IS NOT NULL AND sr_return_quantity > 50) GROUP BY d_moy;
 
 SELECT count(*) FROM item WHERE i_category = 'Books' AND i_item_sk NOT IN (SELECT ss_item_sk FROM store_sales WHERE ss_quantity < 5);
+
+-- NOT IN with the fact outside, kept by a WHERE (an anti join pruning by its complement, two
+-- one-row checks): none, a NULL in the subquery, an empty subquery (NULL dates kept).
+SELECT count(*), sum(ss_quantity) FROM store_sales WHERE ss_sold_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year < 2002);
+
+SELECT count(*) FROM store_sales WHERE ss_quantity > 50 AND ss_sold_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year < 2002 UNION ALL SELECT NULL);
+
+SELECT count(*), count(ss_sold_date_sk) FROM store_sales WHERE ss_sold_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year < 1800);
+
+SELECT count(*), count(sr_returned_date_sk) FROM store_returns WHERE sr_returned_date_sk NOT IN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy > 1) AND sr_return_quantity < 10;
+
+-- Outer joins whose NULL-extended rows the WHERE rejects (made inner, the fact pruned), and
+-- conditions accepting NULLs (kept outer).
+SELECT count(*), sum(ss_quantity) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d_year = 2001 AND d_moy = 7;
+
+SELECT count(*), sum(ss_quantity) FROM date_dim d RIGHT JOIN store_sales ss ON ss.ss_sold_date_sk = d.d_date_sk WHERE d_year = 2001 AND d_moy = 7;
+
+SELECT count(*), count(ss_quantity), count(DISTINCT d_date_sk) FROM store_sales ss FULL JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d_year = 2001 AND d_moy = 7;
+
+SELECT count(*), count(ss_quantity), count(d_date_sk) FROM store_sales ss FULL JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE ss_quantity > 95;
+
+SELECT count(*) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE (d_year = 2001 AND d_moy = 7) OR (d_year = 2000 AND d_moy = 1);
+
+SELECT count(*), count(i_item_sk) FROM (SELECT ss_item_sk, d_year + 0 AS y, d_moy AS m FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk) x LEFT JOIN item ON x.ss_item_sk = i_item_sk AND i_category = 'Music' WHERE y = 2001 AND m = 7;
+
+SELECT count(*) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d_year IS NULL OR (d_year = 2001 AND d_moy = 7);
+
+SELECT count(*) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE COALESCE(d_year, 2001) = 2001 AND COALESCE(d_moy, 7) = 7;
+
+SELECT count(*) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE (d_year = 2001 AND d_moy = 7) OR ss_quantity > 99;
+
+SELECT count(*) FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk WHERE CASE WHEN d_year IS NULL THEN true ELSE d_year = 2001 END;
+
+SELECT count(*) FROM (SELECT d_year FROM store_sales ss LEFT JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk ORDER BY ss_sold_date_sk NULLS FIRST, ss_ticket_number, ss_item_sk LIMIT 100) x WHERE d_year = 1998;
+
+SELECT count(*), count(sr_ticket_number) FROM store_sales ss LEFT JOIN store_returns sr ON ss.ss_ticket_number = sr.sr_ticket_number AND ss.ss_item_sk = sr.sr_item_sk LEFT JOIN date_dim d ON sr.sr_returned_date_sk = d.d_date_sk WHERE d_year = 2001;
+
+-- Calendar keys computed from a date (monotone: files and row groups pruned by their bounds).
+SELECT count(*) FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk JOIN (VALUES (2001)) v(y) ON year(d.d_date) = v.y;
+
+SELECT d_moy, count(*) FROM date_dim d JOIN (VALUES (TIMESTAMP '2000-02-01 00:00:00'), (TIMESTAMP '2001-07-01 00:00:00')) v(m) ON date_trunc('month', d.d_date) = v.m GROUP BY d_moy;
+
+SELECT count(*) FROM date_dim d JOIN (VALUES (2001, 200)) v(y, c) ON EXTRACT(year FROM d.d_date) = v.y AND decade(d.d_date) = v.c;
