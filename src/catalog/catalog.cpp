@@ -22,7 +22,10 @@ namespace {
 // Version 3: columns.not_null and table_keys (constraints of managed tables).
 // Version 4: indexes (CREATE INDEX).
 // Version 5: table_checks (CHECK constraints of managed tables).
-constexpr int kSchemaVersion = 5;
+// Version 6: columns.default_sql (DEFAULT expressions of managed tables).
+// Version 7: sequences (CREATE SEQUENCE; next_value NULL once past the last value).
+// Version 8: macros and macro_parameters (CREATE MACRO).
+constexpr int kSchemaVersion = 8;
 
 constexpr const char* kSchema = R"sql(
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -39,7 +42,7 @@ CREATE TABLE IF NOT EXISTS columns (
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
   ordinal INTEGER NOT NULL, name TEXT NOT NULL, type TEXT NOT NULL,
   is_partition INTEGER NOT NULL, unsupported_reason TEXT NOT NULL,
-  not_null INTEGER NOT NULL DEFAULT 0,
+  not_null INTEGER NOT NULL DEFAULT 0, default_sql TEXT,
   PRIMARY KEY (table_id, ordinal));
 CREATE TABLE IF NOT EXISTS table_keys (
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
@@ -52,6 +55,15 @@ CREATE TABLE IF NOT EXISTS indexes (
   name TEXT PRIMARY KEY, display_name TEXT NOT NULL,
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
   is_unique INTEGER NOT NULL, columns TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sequences (
+  name TEXT PRIMARY KEY, start_value INTEGER NOT NULL, increment INTEGER NOT NULL,
+  min_value INTEGER NOT NULL, max_value INTEGER NOT NULL, cycle INTEGER NOT NULL,
+  next_value INTEGER, last_value INTEGER);
+CREATE TABLE IF NOT EXISTS macros (
+  name TEXT PRIMARY KEY, display_name TEXT NOT NULL, body TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS macro_parameters (
+  macro TEXT NOT NULL REFERENCES macros(name) ON DELETE CASCADE, ordinal INTEGER NOT NULL,
+  name TEXT NOT NULL, default_sql TEXT, PRIMARY KEY (macro, ordinal));
 CREATE TABLE IF NOT EXISTS partitions (
   partition_id INTEGER PRIMARY KEY,
   table_id INTEGER NOT NULL REFERENCES tables(table_id) ON DELETE CASCADE,
@@ -180,6 +192,16 @@ class Transaction {
   sqlite3* db_;
   bool committed_ = false;
 };
+
+/// DELETE FROM `table` WHERE name = lower(name): BinderError "<what> 'name' does not exist"
+/// when there is none and not `if_exists`.
+void DeleteNamed(sqlite3* db, const char* table, const std::string& name, bool if_exists,
+                 const char* what) {
+  Statement remove(db, fmt::format("DELETE FROM {} WHERE name = ?", table).c_str());
+  remove.Bind(1, AsciiLower(name)).Run();
+  if (sqlite3_changes(db) == 0 && !if_exists)
+    throw BinderError("{} '{}' does not exist", what, name);
+}
 
 }  // namespace
 
@@ -331,6 +353,7 @@ void Catalog::InitializeSchema() {
   if (version && *version < 3) {
     Execute("ALTER TABLE columns ADD COLUMN not_null INTEGER NOT NULL DEFAULT 0");
   }
+  if (version && *version < 6) Execute("ALTER TABLE columns ADD COLUMN default_sql TEXT");
   if (version && *version < 2) {
     Execute("ALTER TABLE tables ADD COLUMN managed INTEGER NOT NULL DEFAULT 0");
   }
@@ -377,11 +400,7 @@ void Catalog::CreateView(const std::string& name, const ViewDefinition& view, bo
 
 void Catalog::DropView(const std::string& name, bool if_exists) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Statement remove(db_, "DELETE FROM views WHERE name = ?");
-  remove.Bind(1, AsciiLower(name)).Run();
-  if (sqlite3_changes(db_) == 0 && !if_exists) {
-    throw BinderError("view '{}' does not exist", name);
-  }
+  DeleteNamed(db_, "views", name, if_exists, "view");
 }
 
 std::optional<ViewDefinition> Catalog::FindView(const std::string& name) const {
@@ -458,7 +477,7 @@ void Catalog::CreateTable(const TableDefinition& table) {
   const int64_t table_id = sqlite3_last_insert_rowid(db_);
   Statement column(db_,
                    "INSERT INTO columns (table_id, ordinal, name, type, is_partition, "
-                   "unsupported_reason, not_null) VALUES (?, ?, ?, ?, ?, ?, ?)");
+                   "unsupported_reason, not_null, default_sql) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
   for (size_t i = 0; i < table.columns.size(); i++) {
     const auto& c = table.columns[i];
     column.Bind(1, table_id)
@@ -468,6 +487,7 @@ void Catalog::CreateTable(const TableDefinition& table) {
         .Bind(5, int64_t{c.is_partition})
         .Bind(6, c.unsupported_reason)
         .Bind(7, int64_t{c.not_null})
+        .Bind(8, c.default_sql)
         .Run();
   }
   Statement insert_key(db_,
@@ -540,9 +560,10 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
   table.format = read.Text(3);
   table.columns_declared = read.Int(4) != 0;
   table.managed = read.Int(5) != 0;
-  Statement columns(db_,
-                    "SELECT name, type, is_partition, unsupported_reason, not_null FROM columns "
-                    "WHERE table_id = ? ORDER BY ordinal");
+  Statement columns(
+      db_,
+      "SELECT name, type, is_partition, unsupported_reason, not_null, default_sql FROM columns "
+      "WHERE table_id = ? ORDER BY ordinal");
   columns.Bind(1, table_id);
   while (columns.Step()) {
     CatalogColumn column;
@@ -551,6 +572,7 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
     column.is_partition = columns.Int(2) != 0;
     column.unsupported_reason = columns.Text(3);
     column.not_null = columns.Int(4) != 0;
+    column.default_sql = columns.OptionalText(5);
     if (!column.type.valid() && column.unsupported_reason.empty()) {
       throw CorruptFileError("the catalog '{}' has an unknown type '{}' for {}.{}", path_,
                              columns.Text(1), table.name, column.name);
@@ -777,11 +799,7 @@ bool Catalog::CreateIndex(const IndexDefinition& index, bool if_not_exists) {
 
 void Catalog::DropIndex(const std::string& name, bool if_exists) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Statement remove(db_, "DELETE FROM indexes WHERE name = ?");
-  remove.Bind(1, AsciiLower(name)).Run();
-  if (sqlite3_changes(db_) == 0 && !if_exists) {
-    throw BinderError("index '{}' does not exist", name);
-  }
+  DeleteNamed(db_, "indexes", name, if_exists, "index");
   change_count_++;
 }
 
@@ -845,6 +863,170 @@ std::vector<Catalog::Entry> Catalog::List() const {
   while (read.Step())
     entries.push_back({read.Text(0), read.Text(1)});
   return entries;
+}
+
+// ---------------------------------------------------------------- sequences
+
+bool Catalog::CreateSequence(const SequenceDefinition& sequence, bool or_replace,
+                             bool if_not_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(sequence.name);
+  Transaction transaction(db_);
+  Statement exists(db_, "SELECT 1 FROM sequences WHERE name = ?");
+  if (exists.Bind(1, key).Step()) {
+    if (if_not_exists) return false;
+    if (!or_replace) throw BinderError("sequence '{}' already exists", sequence.name);
+  }
+  Statement write(db_,
+                  "INSERT OR REPLACE INTO sequences (name, start_value, increment, min_value, "
+                  "max_value, cycle, next_value, last_value) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)");
+  write.Bind(1, key)
+      .Bind(2, sequence.start)
+      .Bind(3, sequence.increment)
+      .Bind(4, sequence.min_value)
+      .Bind(5, sequence.max_value)
+      .Bind(6, int64_t{sequence.cycle})
+      .Bind(7, sequence.start)
+      .Run();
+  transaction.Commit();
+  return true;
+}
+
+void Catalog::DropSequence(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  DeleteNamed(db_, "sequences", name, if_exists, "sequence");
+}
+
+std::optional<SequenceDefinition> Catalog::FindSequence(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_,
+                 "SELECT name, start_value, increment, min_value, max_value, cycle FROM sequences "
+                 "WHERE name = ?");
+  if (!read.Bind(1, AsciiLower(name)).Step()) return std::nullopt;
+  return SequenceDefinition{read.Text(0), read.Int(1), read.Int(2),
+                            read.Int(3),  read.Int(4), read.Int(5) != 0};
+}
+
+std::vector<int64_t> Catalog::NextSequenceValues(const std::string& name, size_t count) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (count == 0) return {};
+  Transaction transaction(db_);
+  Statement read(db_,
+                 "SELECT increment, min_value, max_value, cycle, next_value FROM sequences "
+                 "WHERE name = ?");
+  if (!read.Bind(1, key).Step()) throw BinderError("sequence '{}' does not exist", name);
+  const int64_t increment = read.Int(0), min_value = read.Int(1), max_value = read.Int(2);
+  const bool cycle = read.Int(3) != 0;
+  std::optional<int64_t> next;
+  if (read.OptionalText(4)) next = read.Int(4);
+  std::vector<int64_t> values;
+  values.reserve(count);
+  for (size_t i = 0; i < count; i++) {
+    if (!next) {
+      if (!cycle) {
+        throw OutOfRangeError("nextval: reached {} value of sequence '{}' ({})",
+                              increment > 0 ? "maximum" : "minimum", name,
+                              increment > 0 ? max_value : min_value);
+      }
+      next = increment > 0 ? min_value : max_value;
+    }
+    values.push_back(*next);
+    // In 128 bits: the step past INT64_MAX is past max_value too.
+    const __int128 after = static_cast<__int128>(*next) + increment;
+    if (after > max_value || after < min_value) {
+      next.reset();
+    } else {
+      next = static_cast<int64_t>(after);
+    }
+  }
+  Statement write(db_, "UPDATE sequences SET next_value = ?, last_value = ? WHERE name = ?");
+  if (next) {
+    write.Bind(1, *next);
+  } else {
+    write.Bind(1, std::optional<std::string>());
+  }
+  write.Bind(2, values.back()).Bind(3, key).Run();
+  transaction.Commit();
+  return values;
+}
+
+int64_t Catalog::CurrentSequenceValue(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_, "SELECT last_value FROM sequences WHERE name = ?");
+  if (!read.Bind(1, AsciiLower(name)).Step())
+    throw BinderError("sequence '{}' does not exist", name);
+  if (!read.OptionalText(0)) {
+    throw InvalidInputError("currval: sequence '{}' has given no value yet (call nextval first)",
+                            name);
+  }
+  return read.Int(0);
+}
+
+// ---------------------------------------------------------------- macros
+
+void Catalog::CreateMacro(const MacroDefinition& macro, bool or_replace) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(macro.name);
+  Statement exists(db_, "SELECT 1 FROM macros WHERE name = ?");
+  const bool taken = temp_macros_.count(key) > 0 || exists.Bind(1, key).Step();
+  exists.Run();
+  if (taken && !or_replace) {
+    throw BinderError("macro '{}' already exists (use CREATE OR REPLACE MACRO)", macro.name);
+  }
+  Transaction transaction(db_);
+  Statement remove(db_, "DELETE FROM macros WHERE name = ?");
+  remove.Bind(1, key).Run();
+  temp_macros_.erase(key);
+  if (macro.temporary) {
+    temp_macros_[key] = macro;
+  } else {
+    Statement insert(db_, "INSERT INTO macros (name, display_name, body) VALUES (?, ?, ?)");
+    insert.Bind(1, key).Bind(2, macro.name).Bind(3, macro.body).Run();
+    Statement parameter(db_,
+                        "INSERT INTO macro_parameters (macro, ordinal, name, default_sql) VALUES "
+                        "(?, ?, ?, ?)");
+    int64_t ordinal = 0;
+    for (const auto& name : macro.parameters)
+      parameter.Bind(1, key)
+          .Bind(2, ordinal++)
+          .Bind(3, name)
+          .Bind(4, std::optional<std::string>())
+          .Run();
+    for (const auto& [name, text] : macro.defaults)
+      parameter.Bind(1, key).Bind(2, ordinal++).Bind(3, name).Bind(4, text).Run();
+  }
+  transaction.Commit();
+}
+
+void Catalog::DropMacro(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (temp_macros_.erase(key) > 0) return;
+  DeleteNamed(db_, "macros", name, if_exists, "macro");
+}
+
+std::optional<MacroDefinition> Catalog::FindMacro(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (auto temp = temp_macros_.find(key); temp != temp_macros_.end()) return temp->second;
+  Statement read(db_, "SELECT display_name, body FROM macros WHERE name = ?");
+  if (!read.Bind(1, key).Step()) return std::nullopt;
+  MacroDefinition macro;
+  macro.name = read.Text(0);
+  macro.body = read.Text(1);
+  Statement parameters(db_,
+                       "SELECT name, default_sql FROM macro_parameters WHERE macro = ? ORDER BY "
+                       "ordinal");
+  parameters.Bind(1, key);
+  while (parameters.Step()) {
+    if (auto text = parameters.OptionalText(1)) {
+      macro.defaults.emplace_back(parameters.Text(0), *text);
+    } else {
+      macro.parameters.push_back(parameters.Text(0));
+    }
+  }
+  return macro;
 }
 
 }  // namespace shears

@@ -33,6 +33,9 @@ struct CatalogColumn {
   bool is_partition = false;
   std::string unsupported_reason;
   bool not_null = false;  // NOT NULL (or in the PRIMARY KEY) of a managed table
+  /// DEFAULT of a managed table's column: the expression's text as written (evaluated per
+  /// inserted row, so nextval() and random() give each row its own value).
+  std::optional<std::string> default_sql;
 };
 
 /// A PRIMARY KEY or UNIQUE constraint of a managed table: no two rows have the same values in
@@ -66,6 +69,26 @@ struct StatisticsEntry {
   int64_t row_count = 0;
   int64_t bytes = 0;
   std::vector<ColumnStatistics> columns;
+};
+
+/// CREATE SEQUENCE: nextval hands out start, start + increment, ... within [min_value,
+/// max_value]; past a bound it fails, or with `cycle` starts again from the other bound.
+struct SequenceDefinition {
+  std::string name;
+  int64_t start = 1;
+  int64_t increment = 1;
+  int64_t min_value = 1;
+  int64_t max_value = INT64_MAX;
+  bool cycle = false;
+};
+
+/// CREATE MACRO m(a, b := 2) AS a + b: expressions as text, parsed where the macro is called.
+struct MacroDefinition {
+  std::string name;                     // as written (names are case-insensitive)
+  std::vector<std::string> parameters;  // without defaults, in order
+  std::vector<std::pair<std::string, std::string>> defaults;  // name, expression text
+  std::string body;
+  bool temporary = false;  // TEMP: this process's catalog only, never stored
 };
 
 struct CatalogFile {
@@ -170,6 +193,25 @@ class Catalog {
   /// Every index (of one table when `table` is not empty), by name.
   std::vector<IndexDefinition> ListIndexes(const std::string& table) const;
 
+  // ---- sequences (their own namespace, as DuckDB's)
+  /// BinderError when the name is taken (unless or_replace, or if_not_exists: then false).
+  bool CreateSequence(const SequenceDefinition& sequence, bool or_replace, bool if_not_exists);
+  void DropSequence(const std::string& name, bool if_exists);
+  std::optional<SequenceDefinition> FindSequence(const std::string& name) const;
+  /// nextval for `count` rows: the values in order, the sequence advanced past them in one
+  /// transaction (so two processes never get the same value). OutOfRangeError past a bound
+  /// without CYCLE. Const as a query advances sequences while it reads the catalog.
+  std::vector<int64_t> NextSequenceValues(const std::string& name, size_t count) const;
+  /// currval: the last value nextval gave; InvalidInputError before any.
+  int64_t CurrentSequenceValue(const std::string& name) const;
+
+  // ---- scalar macros (their own namespace; TEMP ones live in this object only)
+  /// BinderError when the name is taken and not or_replace.
+  void CreateMacro(const MacroDefinition& macro, bool or_replace);
+  void DropMacro(const std::string& name, bool if_exists);
+  /// A TEMP macro of the name first, else the stored one.
+  std::optional<MacroDefinition> FindMacro(const std::string& name) const;
+
   struct Entry {
     std::string name;
     std::string kind;  // "table" or "view"
@@ -202,7 +244,8 @@ class Catalog {
       int64_t table_id, const std::string& location, const Dataset& dataset) const;
 
   std::string path_;
-  std::string temp_directory_;  // in-memory catalogs' DataDirectory
+  std::string temp_directory_;                          // in-memory catalogs' DataDirectory
+  std::map<std::string, MacroDefinition> temp_macros_;  // TEMP macros, by lower-case name
   sqlite3* db_ = nullptr;
   // TableDataset's cache, valid while neither this catalog (change_count_) nor another
   // connection to catalog.db (SQLite's data_version) changed anything.

@@ -6,7 +6,10 @@
 #include "catalog/external_table.h"
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/string_util.h"
+#include "function/function.h"
 #include "parser/parser.h"
+#include "planner/bind_context.h"
 
 namespace shears {
 
@@ -197,6 +200,55 @@ QueryResult ShowStats(const Catalog& catalog, const TableDefinition& table,
   return RowsResult(std::move(names), std::move(types), rows);
 }
 
+/// CREATE SEQUENCE with DuckDB's defaults and checks: an ascending sequence runs from 1 to
+/// the largest BIGINT, a descending one from -1 down to the smallest, and starts at the bound
+/// it moves away from.
+void CreateSequence(Catalog& catalog, const ast::CreateSequenceStatement& create) {
+  SequenceDefinition sequence;
+  sequence.name = create.name;
+  sequence.increment = create.increment;
+  sequence.cycle = create.cycle;
+  if (create.increment == 0) throw InvalidInputError("the INCREMENT of a sequence must not be 0");
+  const bool ascending = create.increment > 0;
+  sequence.min_value = create.min_value.value_or(ascending ? 1 : INT64_MIN);
+  sequence.max_value = create.max_value.value_or(ascending ? INT64_MAX : -1);
+  sequence.start = create.start.value_or(ascending ? sequence.min_value : sequence.max_value);
+  if (sequence.min_value >= sequence.max_value) {
+    throw InvalidInputError("the MINVALUE ({}) of a sequence must be less than its MAXVALUE ({})",
+                            sequence.min_value, sequence.max_value);
+  }
+  if (sequence.start < sequence.min_value) {
+    throw InvalidInputError(
+        "the START value ({}) of a sequence cannot be less than its MINVALUE ({})", sequence.start,
+        sequence.min_value);
+  }
+  if (sequence.start > sequence.max_value) {
+    throw InvalidInputError(
+        "the START value ({}) of a sequence cannot be greater than its MAXVALUE ({})",
+        sequence.start, sequence.max_value);
+  }
+  catalog.CreateSequence(sequence, create.or_replace, create.if_not_exists);
+}
+
+void CreateMacro(Catalog& catalog, const ast::CreateMacroStatement& create) {
+  const std::string name = AsciiLower(create.name);
+  // A macro never hides a built-in function, nor one the binder handles by name.
+  bool builtin = FunctionRegistry::Default().Exists(name) || IsAggregateFunction(name);
+  for (const char* special : {"nextval", "currval", "coalesce", "greatest", "least", "nullif",
+                              "typeof", "grouping", "grouping_id"})
+    builtin = builtin || name == special;
+  if (builtin) {
+    throw BinderError("'{}' is a built-in function; a macro needs another name", create.name);
+  }
+  MacroDefinition macro;
+  macro.name = create.name;
+  macro.parameters = create.parameters;
+  macro.defaults = create.defaults;
+  macro.body = create.body;
+  macro.temporary = create.temporary;
+  catalog.CreateMacro(macro, create.or_replace);
+}
+
 }  // namespace
 
 QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
@@ -224,6 +276,22 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
       const auto& drop = static_cast<const ast::DropIndexStatement&>(statement);
       WithPosition(sql, statement.location,
                    [&] { return catalog.DropIndex(drop.name, drop.if_exists), 0; });
+      return QueryResult();
+    }
+    case ast::StatementKind::kCreateSequence:
+      CreateSequence(catalog, static_cast<const ast::CreateSequenceStatement&>(statement));
+      return QueryResult();
+    case ast::StatementKind::kCreateMacro:
+      CreateMacro(catalog, static_cast<const ast::CreateMacroStatement&>(statement));
+      return QueryResult();
+    case ast::StatementKind::kDropSequence:
+    case ast::StatementKind::kDropMacro: {
+      const auto& drop = static_cast<const ast::DropObjectStatement&>(statement);
+      if (statement.kind == ast::StatementKind::kDropSequence) {
+        catalog.DropSequence(drop.name, drop.if_exists);
+      } else {
+        catalog.DropMacro(drop.name, drop.if_exists);
+      }
       return QueryResult();
     }
     case ast::StatementKind::kShowIndexes: {

@@ -363,6 +363,10 @@ bool Connection::RunsOnce(const ast::Statement& statement) const {
     case ast::StatementKind::kTableCommand:
     case ast::StatementKind::kCreateTable:
     case ast::StatementKind::kInsert:
+    case ast::StatementKind::kCreateSequence:
+    case ast::StatementKind::kDropSequence:
+    case ast::StatementKind::kCreateMacro:
+    case ast::StatementKind::kDropMacro:
       // A catalog on disk is shared: one process changes it. In memory each process keeps
       // its own catalog (and managed tables), which all must change alike.
       return database_.persistent();
@@ -446,6 +450,10 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kTableCommand:
       case ast::StatementKind::kDropIndex:
       case ast::StatementKind::kShowIndexes:
+      case ast::StatementKind::kCreateSequence:
+      case ast::StatementKind::kDropSequence:
+      case ast::StatementKind::kCreateMacro:
+      case ast::StatementKind::kDropMacro:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
         break;
       case ast::StatementKind::kCopy:

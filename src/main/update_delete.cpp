@@ -29,15 +29,6 @@ namespace shears::write_internal {
 namespace fs = std::filesystem;
 using parser_internal::Lower;
 
-namespace {
-
-// ---------------------------------------------------------------- UPDATE and DELETE
-//
-// Both rewrite the whole table: a query over it computes the new rows, which are written as a
-// staged write (checked against the table's constraints like an INSERT), then one catalog
-// transaction swaps the old file list for the new one (the commit point: readers see the old
-// or the new table, never a mix) and the old files are deleted.
-
 /// A fresh copy of `statement` (the AST has no deep copy): its text parsed again, the rest of
 /// `sql` blanked so offsets stay the user's and other statements are not parsed again.
 ast::StatementPtr Reparse(const std::string& sql, const ast::Statement& statement) {
@@ -83,6 +74,15 @@ ast::ExprPtr CastAst(ast::ExprPtr expr, const LogicalType& type) {
   }
   return cast;
 }
+
+namespace {
+
+// ---------------------------------------------------------------- UPDATE and DELETE
+//
+// Both rewrite the whole table: a query over it computes the new rows, which are written as a
+// staged write (checked against the table's constraints like an INSERT), then one catalog
+// transaction swaps the old file list for the new one (the commit point: readers see the old
+// or the new table, never a mix) and the old files are deleted.
 
 std::unique_ptr<ast::BaseTableRef> TableRefAst(const std::string& name, const std::string& alias) {
   auto ref = std::make_unique<ast::BaseTableRef>();
@@ -226,6 +226,12 @@ QueryResult RunUpdate(Database& database, const Settings& settings, const std::s
   // The new rows: CASE WHEN <row changes> THEN CAST(value AS type) ELSE column END per column.
   copy = Reparse(sql, update);
   auto& rewritten = static_cast<ast::UpdateStatement&>(*copy);
+  for (size_t c = 0; c < table.columns.size(); c++) {
+    if (assigned[c] < 0) continue;
+    ast::ExprPtr& value = rewritten.assignments[static_cast<size_t>(assigned[c])].value;
+    if (value->kind == ast::ExprKind::kDefault)
+      value = DefaultValueAst(table, c);  // SET c = DEFAULT
+  }
   const std::string kMatched = "__shears_update_matched";
   auto query = std::make_unique<ast::SelectNode>();
   std::string value_relation = alias;  // where the assigned values are read
@@ -355,14 +361,18 @@ ast::ExprPtr KeyMatch(const std::vector<std::string>& key, const std::string& le
   return equal.size() == 1 ? std::move(equal[0]) : OperatorAst("AND", std::move(equal));
 }
 
+}  // namespace
+
 std::unique_ptr<ast::SubqueryRef> DerivedAst(ast::QueryNodePtr query, const std::string& alias,
-                                             std::vector<std::string> column_aliases = {}) {
+                                             std::vector<std::string> column_aliases) {
   auto derived = std::make_unique<ast::SubqueryRef>();
   derived->query = std::move(query);
   derived->alias = alias;
   derived->column_aliases = std::move(column_aliases);
   return derived;
 }
+
+namespace {
 
 constexpr const char* kIncoming = "__shears_incoming";
 constexpr const char* kExisting = "__shears_existing";
@@ -455,6 +465,8 @@ std::pair<std::vector<std::string>, std::vector<std::vector<std::string>>> Confl
   return {columns, named};
 }
 
+}  // namespace
+
 /// The "columns given / written" error before the inserted rows get `columns` as names (an
 /// alias count error would name an internal table).
 void CheckInsertWidth(const Catalog& catalog, const Settings& settings, const std::string& sql,
@@ -467,11 +479,16 @@ void CheckInsertWidth(const Catalog& catalog, const Settings& settings, const st
   }
 }
 
-/// The inserted query again (a fresh copy of the statement's).
-ast::QueryNodePtr InsertQueryCopy(const std::string& sql, const ast::InsertStatement& insert,
+namespace {
+
+/// The inserted query again (a fresh copy of the statement's, with the table's defaults).
+ast::QueryNodePtr InsertQueryCopy(const Catalog& catalog, const Settings& settings,
+                                  const std::string& sql, const TableDefinition& table,
+                                  const ast::InsertStatement& insert,
                                   std::unique_ptr<ast::InsertStatement>* whole = nullptr) {
   auto copy = Reparse(sql, insert);
   auto* statement = static_cast<ast::InsertStatement*>(copy.get());
+  ApplyInsertDefaults(catalog, settings, sql, table, *statement);
   ast::QueryNodePtr query = std::move(statement->query);
   if (whole) {
     copy.release();
@@ -489,8 +506,9 @@ ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& setting
   CheckInsertWidth(catalog, settings, sql, insert, columns);
   auto select = std::make_unique<ast::SelectNode>();
   select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
-  select->from =
-      DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), kIncoming, columns);
+  select->from = DerivedAst(
+      IncomingRows(InsertQueryCopy(catalog, settings, sql, table, insert), columns, keys),
+      kIncoming, columns);
   std::vector<ast::ExprPtr> absent;
   for (const auto& key : keys) {
     absent.push_back(
@@ -574,6 +592,7 @@ void RenameExcluded(ast::Expr* expr) {
     case ast::ExprKind::kConstant:
     case ast::ExprKind::kInterval:
     case ast::ExprKind::kParameter:
+    case ast::ExprKind::kDefault:
       break;
   }
 }
@@ -596,10 +615,12 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
   // What DO UPDATE sets: the SET list, or (OR REPLACE) every inserted column from excluded.
   std::vector<int> assigned(table.columns.size(), -1);
   std::unique_ptr<ast::InsertStatement> with_set;
-  ast::QueryNodePtr updating = InsertQueryCopy(sql, insert, &with_set);
+  ast::QueryNodePtr updating =
+      InsertQueryCopy(database.catalog(), settings, sql, table, insert, &with_set);
   std::vector<ast::ExprPtr> set_values;
   if (insert.or_replace) {
     for (const auto& column : columns) {
+      if (FindName(insert.default_columns, column) >= 0) continue;
       assigned[static_cast<size_t>(FindName(names, column))] = static_cast<int>(set_values.size());
       set_values.push_back(ColumnRef("excluded", ExcludedName(column)));
     }
@@ -612,7 +633,10 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
   }
   const int64_t count = CountRows(
       database.catalog(), settings, sql,
-      DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), kIncoming), nullptr);
+      DerivedAst(IncomingRows(InsertQueryCopy(database.catalog(), settings, sql, table, insert),
+                              columns, keys),
+                 kIncoming),
+      nullptr);
   if (count == 0) return WriteSummary({});
   if (keys.empty()) {
     // No key the INSERT gives: nothing can collide, all rows are new.
@@ -628,9 +652,11 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
     kept->select_list.push_back(
         {CastAst(ColumnRef(kExisting, name), table.columns[FindName(names, name)].type), name});
   kept->from = TableRefAst(table.name, kExisting);
-  kept->where =
-      ExistsAst(DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), "excluded"),
-                KeyMatch(key, "excluded", kExisting), /*negated=*/true);
+  kept->where = ExistsAst(
+      DerivedAst(IncomingRows(InsertQueryCopy(database.catalog(), settings, sql, table, insert),
+                              columns, keys),
+                 "excluded"),
+      KeyMatch(key, "excluded", kExisting), /*negated=*/true);
   // Rows of t an inserted row collides with, updated.
   auto updated = std::make_unique<ast::SelectNode>();
   for (size_t c = 0; c < names.size(); c++) {
@@ -662,7 +688,10 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
                                                           : Constant(Value::Null(LogicalType()));
     added->select_list.push_back({CastAst(std::move(value), table.columns[c].type), names[c]});
   }
-  added->from = DerivedAst(IncomingRows(InsertQueryCopy(sql, insert), columns, keys), "excluded");
+  added->from =
+      DerivedAst(IncomingRows(InsertQueryCopy(database.catalog(), settings, sql, table, insert),
+                              columns, keys),
+                 "excluded");
   added->where = ExistsAst(TableRefAst(table.name, kExisting), KeyMatch(key, kExisting, "excluded"),
                            /*negated=*/true);
   auto first = std::make_unique<ast::SetOperationNode>();

@@ -138,4 +138,41 @@ ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& setting
 QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
                               const TableDefinition& table, const ast::InsertStatement& insert);
 
+// ---- AST building blocks of the statements rewritten into queries (update_delete.cpp)
+
+/// A fresh copy of `statement` (the AST has no deep copy): its text parsed again, the rest of
+/// `sql` blanked so offsets stay the user's and other statements are not parsed again.
+ast::StatementPtr Reparse(const std::string& sql, const ast::Statement& statement);
+ast::ExprPtr ColumnRef(const std::string& relation, const std::string& column);
+ast::ExprPtr Constant(Value value);
+/// CAST(expr AS type), the type spelled as the binder reads it back.
+ast::ExprPtr CastAst(ast::ExprPtr expr, const LogicalType& type);
+/// (query) AS alias [(column_aliases)].
+std::unique_ptr<ast::SubqueryRef> DerivedAst(ast::QueryNodePtr query, const std::string& alias,
+                                             std::vector<std::string> column_aliases = {});
+/// The "columns given / written" error before the inserted rows get `columns` as names (an
+/// alias count error would name an internal table).
+void CheckInsertWidth(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                      const ast::InsertStatement& insert, const std::vector<std::string>& columns);
+
+// ---- DEFAULT (write_defaults.cpp)
+
+/// The DEFAULT of `table`'s column `column` as an expression to bind: CAST((default) AS type),
+/// or a NULL of the column's type when it has none.
+ast::ExprPtr DefaultValueAst(const TableDefinition& table, size_t column);
+
+/// Whether ApplyInsertDefaults would change `insert`.
+bool InsertNeedsDefaults(const TableDefinition& table, const ast::InsertStatement& insert);
+
+/// Fills the table's defaults into `insert`: DEFAULT VALUES becomes a row of every column's
+/// default, DEFAULT in a VALUES row the column's default, and the columns an INSERT with a
+/// column list leaves out that have a DEFAULT are added to the list, computed per row.
+void ApplyInsertDefaults(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                         const TableDefinition& table, ast::InsertStatement& insert);
+
+/// Checks the DEFAULTs of a new table: expressions without columns, subqueries, aggregates or
+/// window functions, whose type casts to the column's (BinderError otherwise); constant ones
+/// are computed once, so that a value that does not convert fails at CREATE TABLE.
+void ValidateDefaults(Database& database, const Settings& settings, const TableDefinition& table);
+
 }  // namespace shears::write_internal

@@ -373,6 +373,9 @@ QueryResult RunCopyFrom(Database& database, const Settings& settings, const std:
   insert.name_location = copy.table_location;
   insert.columns = copy.columns;
   insert.query = std::move(select);
+  // Columns COPY leaves out get their defaults here: RunInsert's copy of the statement is
+  // parsed from the text, which is the COPY's.
+  if (table->managed) ApplyInsertDefaults(database.catalog(), settings, sql, *table, insert);
   return RunInsert(database, settings, sql, insert);
 }
 

@@ -174,8 +174,9 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   for (const auto& c : table.columns)
     table_names.push_back(c.name);
   for (const auto& column : create.columns) {
-    if (column.not_null)
-      table.columns[static_cast<size_t>(FindName(table_names, column.name))].not_null = true;
+    CatalogColumn& c = table.columns[static_cast<size_t>(FindName(table_names, column.name))];
+    if (column.not_null) c.not_null = true;
+    c.default_sql = column.default_sql;
   }
   bool has_primary = false;
   for (const auto& key : create.keys) {
@@ -205,6 +206,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   table.checks = create.checks;
   if (!bound) {
     ValidateChecks(database, table);
+    ValidateDefaults(database, settings, table);
     catalog.CreateTable(table);
     return WriteSummary({});
   }
@@ -241,6 +243,13 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
         "INSERT INTO the external table '{}' is not supported (shears writes only tables it "
         "created; write files with COPY and run ALTER TABLE {} RECOVER PARTITIONS)\n{}",
         insert.name, insert.name, FormatErrorPosition(sql, insert.name_location));
+  }
+  // The table's defaults filled in, on a copy of the statement.
+  if (InsertNeedsDefaults(*table, insert)) {
+    auto copy = Reparse(sql, insert);
+    auto& with_defaults = static_cast<ast::InsertStatement&>(*copy);
+    ApplyInsertDefaults(catalog, settings, sql, *table, with_defaults);
+    return RunInsert(database, settings, sql, with_defaults);
   }
   std::vector<LogicalType> types;
   std::vector<std::string> names;

@@ -235,7 +235,10 @@ std::string FunctionExpr::CallText() const {
   if (within_group) {
     return name + "(" + JoinExprs(args) + ") WITHIN GROUP (ORDER BY " + OrderByList(order_by) + ")";
   }
-  return name + "(" + (distinct ? "DISTINCT " : "") + JoinExprs(args) +
+  std::string arguments = JoinExprs(args);
+  for (const auto& [arg_name, value] : named_args)
+    arguments += (arguments.empty() ? "" : ", ") + arg_name + " := " + value->ToString();
+  return name + "(" + (distinct ? "DISTINCT " : "") + arguments +
          (order_by.empty() ? "" : " ORDER BY " + OrderByList(order_by)) +
          (ignore_nulls ? " IGNORE NULLS" : "") + ")";
 }

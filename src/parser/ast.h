@@ -31,6 +31,7 @@ enum class ExprKind {
   kIsBool,     // x IS [NOT] TRUE/FALSE
   kInterval,   // INTERVAL '3 days', INTERVAL 3 DAY
   kParameter,  // $1, ? (numbered $1, $2, ... by the parser): a prepared statement's value
+  kDefault,    // DEFAULT in INSERT ... VALUES and UPDATE ... SET: the column's default
 };
 
 struct Expr {
@@ -99,6 +100,8 @@ struct FunctionExpr : Expr {
   std::unique_ptr<WindowSpec> over;
   /// first_value(x IGNORE NULLS), lag(x IGNORE NULLS) (DuckDB's place for the clause).
   bool ignore_nulls = false;
+  /// f(a, name := value) (also name => value): named arguments, taken by macros.
+  std::vector<std::pair<std::string, ExprPtr>> named_args;
   std::string ToString() const override;
 
  private:
@@ -204,6 +207,13 @@ struct ParameterExpr : Expr {
   ParameterExpr() : Expr(ExprKind::kParameter) {}
   int index = 0;
   std::string ToString() const override { return "$" + std::to_string(index); }
+};
+
+/// DEFAULT standing for a column's default value (INSERT ... VALUES, UPDATE ... SET); the write
+/// statements replace it by the column's DEFAULT expression before binding.
+struct DefaultExpr : Expr {
+  DefaultExpr() : Expr(ExprKind::kDefault) {}
+  std::string ToString() const override { return "DEFAULT"; }
 };
 
 // ---------------------------------------------------------------- FROM clause
@@ -386,6 +396,10 @@ enum class StatementKind {
   kShowIndexes,
   kUpdate,
   kDelete,
+  kCreateSequence,
+  kDropSequence,
+  kCreateMacro,
+  kDropMacro,
 };
 
 struct Statement {
@@ -455,6 +469,9 @@ struct CreateExternalTableStatement : Statement {
     std::optional<TypeName> type;
     int location = -1;
     bool not_null = false;  // NOT NULL or PRIMARY KEY (CREATE TABLE only)
+    /// DEFAULT expr (CREATE TABLE only): the expression's text as written.
+    std::optional<std::string> default_sql;
+    int default_location = -1;
   };
   std::string name;
   int name_location = -1;
@@ -543,14 +560,18 @@ struct ColumnAssignment {
   ExprPtr value;
 };
 
-/// INSERT [OR REPLACE | OR IGNORE] INTO t [(col, ...)] query (SELECT or VALUES)
+/// INSERT [OR REPLACE | OR IGNORE] INTO t [(col, ...)] query (SELECT or VALUES) | DEFAULT VALUES
 /// [ON CONFLICT [(col, ...)] DO NOTHING | DO UPDATE SET col = expr, ...] (DuckDB's forms).
 struct InsertStatement : Statement {
   InsertStatement() : Statement(StatementKind::kInsert) {}
   std::string name;
   int name_location = -1;
   std::vector<std::string> columns;
-  QueryNodePtr query;
+  QueryNodePtr query;           // null for DEFAULT VALUES until the defaults are filled in
+  bool default_values = false;  // INSERT ... DEFAULT VALUES
+  /// Columns the table's defaults added to `columns` (ApplyInsertDefaults): INSERT OR REPLACE
+  /// leaves them alone in the rows it replaces, as DuckDB.
+  std::vector<std::string> default_columns;
   enum class OnConflict { kError, kNothing, kUpdate };
   OnConflict on_conflict = OnConflict::kError;
   std::vector<std::string> conflict_columns;  // ON CONFLICT (cols); empty: the table's keys
@@ -604,6 +625,38 @@ struct DeleteStatement : Statement {
   int name_location = -1;
   TableRefPtr using_tables;  // null without USING
   ExprPtr where;
+};
+
+/// CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] name [START [WITH] n] [INCREMENT [BY] n]
+/// [MINVALUE n | NO MINVALUE] [MAXVALUE n | NO MAXVALUE] [CYCLE | NO CYCLE] (DuckDB's form;
+/// unset bounds and start follow from the increment's sign, see Catalog::CreateSequence).
+struct CreateSequenceStatement : Statement {
+  CreateSequenceStatement() : Statement(StatementKind::kCreateSequence) {}
+  std::string name;
+  bool or_replace = false;
+  bool if_not_exists = false;
+  std::optional<int64_t> start, min_value, max_value;
+  int64_t increment = 1;
+  bool cycle = false;
+};
+
+/// DROP SEQUENCE [IF EXISTS] name (kDropSequence) and DROP MACRO [IF EXISTS] name (kDropMacro).
+struct DropObjectStatement : Statement {
+  explicit DropObjectStatement(StatementKind k) : Statement(k) {}
+  std::string name;
+  bool if_exists = false;
+};
+
+/// CREATE [OR REPLACE] [TEMP | TEMPORARY] MACRO | FUNCTION name(a, b := default, ...) AS expr:
+/// a scalar macro, expanded where it is called. Expressions are kept as text.
+struct CreateMacroStatement : Statement {
+  CreateMacroStatement() : Statement(StatementKind::kCreateMacro) {}
+  std::string name;
+  bool or_replace = false;
+  bool temporary = false;
+  std::vector<std::string> parameters;                        // without defaults, in order
+  std::vector<std::pair<std::string, std::string>> defaults;  // name := expression text
+  std::string body;
 };
 
 }  // namespace shears::ast

@@ -7,7 +7,12 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <functional>
+#include <set>
+
 #include "common/error.h"
+#include "parser/ast_visit.h"
 #include "parser/parser.h"
 #include "parser/transformer.h"
 
@@ -31,6 +36,8 @@ class CatalogParser {
     ast::StatementPtr result;
     if (AcceptWord("create")) {
       result = ParseCreate();
+    } else if (AcceptWord("drop")) {
+      result = ParseDrop();
     } else if (AcceptWord("show")) {
       if (AcceptWord("tables")) {
         result = std::make_unique<ast::ShowTablesStatement>();
@@ -207,6 +214,27 @@ class CatalogParser {
     return sql_.substr(begin, end - begin);
   }
 
+  /// The expression after DEFAULT (or a macro parameter's :=): its text up to ',' or ')'
+  /// outside parentheses, or (`constraint_words`) the next constraint word; its first token
+  /// always belongs to it (DEFAULT NULL).
+  std::string DefaultExpression(bool constraint_words = true) {
+    if (pos_ >= last_ || tokens_[pos_].token == ',' || tokens_[pos_].token == ')')
+      Fail<ParseError>(fmt::format("expected an expression after DEFAULT but found {}", Found()));
+    const size_t first = pos_;
+    int depth = 0;
+    for (; pos_ < last_; pos_++) {
+      const int token = tokens_[pos_].token;
+      if (depth == 0 && pos_ > first &&
+          (token == ',' || token == ')' || (constraint_words && AtConstraintWord())))
+        break;
+      if (token == '(') depth++;
+      if (token == ')') depth--;
+      if (depth < 0) break;
+    }
+    if (depth > 0) Fail<ParseError>("DEFAULT ( has no closing )");
+    return sql_.substr(tokens_[first].start, tokens_[pos_ - 1].end - tokens_[first].start);
+  }
+
   /// ( name, ... ) of a table constraint.
   std::vector<std::string> NameList() {
     std::vector<std::string> names;
@@ -218,7 +246,8 @@ class CatalogParser {
     return names;
   }
 
-  /// [NOT NULL | NULL | PRIMARY KEY | UNIQUE]... after a column's type; PRIMARY KEY and UNIQUE
+  /// [NOT NULL | NULL | PRIMARY KEY | UNIQUE | CHECK (...) | DEFAULT expr]... after a column's
+  /// type; PRIMARY KEY and UNIQUE
   /// go to `keys` (null when the list takes no constraints).
   void ColumnConstraints(ast::CreateExternalTableStatement::Column& column,
                          std::vector<ast::CreateTableStatement::Key>* keys) {
@@ -239,10 +268,14 @@ class CatalogParser {
         Name("a constraint name");  // names are not kept: errors quote the expression
       } else if (checks_ && AcceptWord("check")) {
         checks_->push_back(CheckExpression());
+      } else if (AcceptWord("default")) {
+        if (column.default_sql) Fail<ParseError>("DEFAULT is given twice");
+        column.default_location = Here();
+        column.default_sql = DefaultExpression();
       } else {
         Fail<NotSupportedError>(fmt::format(
-            "column constraint {} is not supported (only NOT NULL, UNIQUE, PRIMARY KEY and "
-            "CHECK)",
+            "column constraint {} is not supported (only NOT NULL, UNIQUE, PRIMARY KEY, CHECK "
+            "and DEFAULT)",
             Found()));
       }
     }
@@ -360,8 +393,158 @@ class CatalogParser {
     return create;
   }
 
+  /// A signed integer (a sequence option's value).
+  int64_t Integer(const char* what) {
+    const bool negative = Accept('-');
+    if (!negative) Accept('+');
+    if (pos_ >= last_ || (tokens_[pos_].token != PG_QUERY__TOKEN__ICONST &&
+                          tokens_[pos_].token != PG_QUERY__TOKEN__FCONST)) {
+      Fail<ParseError>(fmt::format("expected a number after {} but found {}", what, Found()));
+    }
+    const std::string text = (negative ? "-" : "") + std::string(Text(pos_));
+    int64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (error != std::errc() || end != text.data() + text.size()) {
+      Fail<ParseError>(fmt::format("{} {} is not a BIGINT", what, text));
+    }
+    pos_++;
+    return value;
+  }
+
+  /// SEQUENCE [IF NOT EXISTS] name [options] after CREATE [OR REPLACE].
+  ast::StatementPtr ParseCreateSequence(bool or_replace) {
+    auto create = std::make_unique<ast::CreateSequenceStatement>();
+    create->or_replace = or_replace;
+    if (AcceptWord("if")) {
+      ExpectWord("not");
+      ExpectWord("exists");
+      create->if_not_exists = true;
+    }
+    if (or_replace && create->if_not_exists)
+      Fail<ParseError>("CREATE OR REPLACE SEQUENCE cannot have IF NOT EXISTS");
+    create->name = Name("a sequence name");
+    std::set<std::string> given;
+    while (pos_ < last_) {
+      const std::string option = Lower(std::string(Text(pos_)));
+      if (!given
+               .insert(option == "no" && pos_ + 1 < last_ ? Lower(std::string(Text(pos_ + 1)))
+                                                          : option)
+               .second) {
+        Fail<ParseError>(fmt::format("{} is given twice", Found()));
+      }
+      if (AcceptWord("start")) {
+        AcceptWord("with");
+        create->start = Integer("START");
+      } else if (AcceptWord("increment")) {
+        AcceptWord("by");
+        create->increment = Integer("INCREMENT");
+      } else if (AcceptWord("minvalue")) {
+        create->min_value = Integer("MINVALUE");
+      } else if (AcceptWord("maxvalue")) {
+        create->max_value = Integer("MAXVALUE");
+      } else if (AcceptWord("cycle")) {
+        create->cycle = true;
+      } else if (AcceptWord("no")) {
+        if (!AcceptWord("minvalue") && !AcceptWord("maxvalue") && !AcceptWord("cycle"))
+          Fail<ParseError>(
+              fmt::format("expected MINVALUE, MAXVALUE or CYCLE after NO but found {}", Found()));
+      } else {
+        Fail<ParseError>(fmt::format(
+            "expected START, INCREMENT, MINVALUE, MAXVALUE, CYCLE or NO but found {}", Found()));
+      }
+    }
+    return create;
+  }
+
+  /// MACRO | FUNCTION name(a, b := expr, ...) AS expr after CREATE [OR REPLACE] [TEMP].
+  ast::StatementPtr ParseCreateMacro(bool or_replace, bool temporary) {
+    auto create = std::make_unique<ast::CreateMacroStatement>();
+    create->or_replace = or_replace;
+    create->temporary = temporary;
+    create->name = Name("a macro name");
+    Expect('(');
+    std::set<std::string> names;
+    if (!Accept(')')) {
+      do {
+        const std::string name = Name("a parameter name");
+        if (!names.insert(name).second)
+          Fail<BinderError>(fmt::format("parameter '{}' is given twice", name));
+        if (pos_ < last_ && (Text(pos_) == ":=" || Text(pos_) == "=>")) {
+          pos_++;
+          create->defaults.emplace_back(name, DefaultExpression(false));
+        } else if (!create->defaults.empty()) {
+          Fail<BinderError>(
+              fmt::format("parameter '{}' without a default follows one with a default", name));
+        } else {
+          create->parameters.push_back(name);
+        }
+      } while (Accept(','));
+      Expect(')');
+    }
+    ExpectWord("as");
+    if (AtWord("table")) Fail<NotSupportedError>("table macros (AS TABLE) are not supported");
+    if (pos_ >= last_) Fail<ParseError>("expected the macro's expression after AS");
+    create->body = sql_.substr(tokens_[pos_].start, tokens_[last_ - 1].end - tokens_[pos_].start);
+    // One expression, checked now; it is bound where the macro is called.
+    auto parsed = Parser::Parse("SELECT " + create->body);
+    if (parsed.size() != 1 || parsed[0]->kind != ast::StatementKind::kSelect) {
+      Fail<ParseError>("the body of a macro must be one expression");
+    }
+    const auto& query = *static_cast<ast::SelectStatement&>(*parsed[0]).query;
+    if (query.kind != ast::QueryNodeKind::kSelect ||
+        static_cast<const ast::SelectNode&>(query).select_list.size() != 1 ||
+        static_cast<const ast::SelectNode&>(query).from) {
+      Fail<ParseError>("the body of a macro must be one expression");
+    }
+    // Names in the body are its parameters (DuckDB binds the body when it is created).
+    std::function<void(const ast::Expr&)> check = [&](const ast::Expr& e) {
+      if (e.kind == ast::ExprKind::kSubquery)
+        Fail<NotSupportedError>("subqueries in macros are not supported");
+      if (e.kind == ast::ExprKind::kColumnRef) {
+        const auto& ref = static_cast<const ast::ColumnRefExpr&>(e);
+        if (ref.names.size() != 1 || !names.count(ref.names[0])) {
+          Fail<BinderError>(
+              fmt::format("the body of macro {} names '{}', which is none of its "
+                          "parameters",
+                          create->name, ref.ToString()));
+        }
+      }
+      ast::ForEachChild(e, check);
+    };
+    check(*static_cast<const ast::SelectNode&>(query).select_list[0].expr);
+    pos_ = last_;
+    return create;
+  }
+
+  /// DROP SEQUENCE | MACRO | FUNCTION [IF EXISTS] name.
+  ast::StatementPtr ParseDrop() {
+    ast::StatementKind kind = ast::StatementKind::kDropSequence;
+    if (!AcceptWord("sequence")) {
+      if (!AcceptWord("macro")) ExpectWord("function");
+      kind = ast::StatementKind::kDropMacro;
+    }
+    auto drop = std::make_unique<ast::DropObjectStatement>(kind);
+    if (AcceptWord("if")) {
+      ExpectWord("exists");
+      drop->if_exists = true;
+    }
+    drop->name =
+        Name(kind == ast::StatementKind::kDropSequence ? "a sequence name" : "a macro name");
+    return drop;
+  }
+
   ast::StatementPtr ParseCreate() {
     if (AcceptWord("table")) return ParseCreateTable();
+    bool or_replace = false;
+    if (AcceptWord("or")) {
+      ExpectWord("replace");
+      or_replace = true;
+    }
+    const bool temporary = AcceptWord("temp") || AcceptWord("temporary");
+    if (AcceptWord("macro") || AcceptWord("function"))
+      return ParseCreateMacro(or_replace, temporary);
+    if (!temporary && AcceptWord("sequence")) return ParseCreateSequence(or_replace);
+    if (temporary) Fail<NotSupportedError>("only macros may be TEMP");
     ExpectWord("external");
     ExpectWord("table");
     auto create = std::make_unique<ast::CreateExternalTableStatement>();
@@ -426,6 +609,15 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   };
   const std::string head = word(first);
   const std::string second = word(first + 1);
+  // CREATE [OR REPLACE] [TEMP | TEMPORARY] {SEQUENCE | MACRO | FUNCTION}: PostgreSQL's
+  // grammar has neither OR REPLACE for sequences nor DuckDB's macros.
+  size_t object = first + 1;
+  if (word(object) == "or" && word(object + 1) == "replace") object += 2;
+  if (word(object) == "temp" || word(object) == "temporary") object++;
+  const std::string created = head == "create" ? word(object) : "";
+  if (created == "sequence" || created == "macro" || created == "function") return true;
+  if (head == "drop" && (second == "sequence" || second == "macro" || second == "function"))
+    return true;
   return (head == "create" && (second == "external" || second == "table")) ||
          (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
                              second == "indexes")) ||

@@ -278,19 +278,51 @@ void FindGlob(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
-// DuckDB's FROM-first query without a select list, `FROM t [WHERE ...]`: SELECT * FROM t ... .
-// (`FROM t SELECT a` is left to fail: its select list would have to move.)
-void FindFromFirst(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+// DuckDB's FROM-first queries: `FROM t [WHERE ...]` is SELECT * FROM t ...; `FROM t SELECT
+// a, b [WHERE ...]` moves the select list (up to the clause after it) in front of FROM, so
+// positions in the list map to the FROM keyword.
+void FindFromFirst(const std::string& sql, const std::vector<SqlToken>& tokens,
+                   std::vector<Replacement>* out) {
+  const size_t before = out->size();
   for (size_t i = 0; i < tokens.size(); i++) {
     if (tokens[i].token != PG_QUERY__TOKEN__FROM || (i > 0 && tokens[i - 1].token != ';')) continue;
-    bool select = false;
+    size_t select = 0, list_end = 0;
+    bool set_operation = false;
     int depth = 0;
-    for (size_t k = i + 1; k < tokens.size() && tokens[k].token != ';'; k++) {
-      if (tokens[k].token == '(') depth++;
-      if (tokens[k].token == ')') depth--;
-      select = select || (depth == 0 && tokens[k].token == PG_QUERY__TOKEN__SELECT);
+    size_t k = i + 1;
+    for (; k < tokens.size() && tokens[k].token != ';' && depth >= 0; k++) {
+      const int token = tokens[k].token;
+      if (token == '(') depth++;
+      if (token == ')') depth--;
+      if (depth != 0) continue;
+      if (select == 0 && (token == PG_QUERY__TOKEN__UNION || token == PG_QUERY__TOKEN__INTERSECT ||
+                          token == PG_QUERY__TOKEN__EXCEPT))
+        set_operation = true;
+      if (token == PG_QUERY__TOKEN__SELECT && select == 0) {
+        select = k;
+      } else if (select != 0 && list_end == 0 &&
+                 (EndsFromClause(token) ||
+                  (token == PG_QUERY__TOKEN__IDENT && tokens[k].end - tokens[k].start == 7 &&
+                   Lower(sql.substr(tokens[k].start, 7)) == "qualify"))) {
+        list_end = k;
+      }
     }
-    if (!select) out->push_back({tokens[i].start, tokens[i].start, "SELECT * "});
+    if (select == 0) {
+      out->push_back({tokens[i].start, tokens[i].start, "SELECT * "});
+      continue;
+    }
+    if (set_operation) continue;  // FROM a UNION SELECT ...: left to the grammar
+    if (list_end == 0) list_end = k;
+    if (list_end <= select + 1) continue;  // FROM t SELECT: nothing to move
+    const int list_begin = tokens[select].start, list_stop = tokens[list_end - 1].end;
+    // Another rewrite inside the list (* EXCLUDE, ?) would be moved away from its edit.
+    bool touched = false;
+    for (size_t r = 0; r < before; r++)
+      touched = touched || ((*out)[r].begin < list_stop && (*out)[r].end > list_begin);
+    if (touched) continue;
+    out->push_back(
+        {tokens[i].start, tokens[i].start, sql.substr(list_begin, list_stop - list_begin) + " "});
+    out->push_back({list_begin, list_stop, ""});
   }
 }
 
@@ -651,7 +683,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindNullTreatment(sql, result.tokens, &replacements);
   FindByAll(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
-  FindFromFirst(result.tokens, &replacements);
+  FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;

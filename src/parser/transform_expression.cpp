@@ -642,7 +642,8 @@ ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
       ThrowNotSupported("named arguments are only supported in table functions",
                         node->named_arg_expr->location);
     case PG_QUERY__NODE__NODE_SET_TO_DEFAULT:
-      ThrowNotSupported("DEFAULT is not supported here", NodeLocation(node));
+      // Only INSERT ... VALUES and UPDATE ... SET give it a meaning; the binder rejects the rest.
+      return MakeExpr<ast::DefaultExpr>(Loc(NodeLocation(node)));
     default:
       ThrowNotSupported(fmt::format("{} expressions are not supported", NodeTypeName(node)),
                         NodeLocation(node));
@@ -840,7 +841,18 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   function->name = Lower(names[0]);
   function->star = call->agg_star;
   function->distinct = call->agg_distinct;
-  function->args = TransformExprList(call->args, call->n_args);
+  for (size_t i = 0; i < call->n_args; i++) {
+    const PgQuery__Node* arg = call->args[i];
+    if (!IsNull(arg) && arg->node_case == PG_QUERY__NODE__NODE_NAMED_ARG_EXPR) {
+      // f(x, name := value): a macro's named argument (the binder rejects it elsewhere).
+      function->named_args.emplace_back(Lower(arg->named_arg_expr->name),
+                                        TransformExpr(arg->named_arg_expr->arg));
+    } else if (!function->named_args.empty()) {
+      ThrowNotSupported("a positional argument cannot follow a named one", NodeLocation(arg));
+    } else {
+      function->args.push_back(TransformExpr(arg));
+    }
+  }
   if (call->agg_filter != nullptr) function->filter = TransformExpr(call->agg_filter);
   for (size_t i = 0; i < call->n_agg_order; i++)
     function->order_by.push_back(TransformSortBy(call->agg_order[i]));

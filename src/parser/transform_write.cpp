@@ -177,9 +177,6 @@ ast::StatementPtr Transformer::TransformUpdate(const PgQuery__UpdateStmt* stmt, 
       ThrowNotSupported("UPDATE ... SET (a, b) = (...) is not supported; set each column",
                         res->location);
     }
-    if (!IsNull(res->val) && res->val->node_case == PG_QUERY__NODE__NODE_SET_TO_DEFAULT) {
-      ThrowNotSupported("UPDATE ... SET col = DEFAULT is not supported", res->location);
-    }
     update->assignments.push_back({res->name, Loc(res->location), TransformExpr(res->val)});
   }
   if (stmt->n_from_clause > 0)
@@ -209,9 +206,6 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
   if (stmt->with_clause != nullptr) {
     ThrowNotSupportedAt("WITH before INSERT is not supported (put it inside the query)", begin);
   }
-  if (IsNull(stmt->select_stmt)) {
-    ThrowNotSupportedAt("INSERT ... DEFAULT VALUES is not supported", begin);
-  }
   const PgQuery__RangeVar* range = stmt->relation;
   if ((range->schemaname != nullptr && *range->schemaname) ||
       (range->catalogname != nullptr && *range->catalogname)) {
@@ -229,7 +223,11 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
     }
     insert->columns.push_back(col->res_target->name);
   }
-  insert->query = TransformQuery(stmt->select_stmt);
+  if (IsNull(stmt->select_stmt)) {
+    insert->default_values = true;  // the rows are made from the table's defaults
+  } else {
+    insert->query = TransformQuery(stmt->select_stmt);
+  }
   // INSERT OR REPLACE / OR IGNORE (blanked for libpg_query, see sql_rewrite.cpp).
   const auto& tokens = rewritten().tokens;
   auto at = std::lower_bound(tokens.begin(), tokens.end(), begin,

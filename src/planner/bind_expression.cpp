@@ -306,6 +306,10 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
   switch (expr.kind) {
     case ast::ExprKind::kColumnRef: {
       const auto& ref = static_cast<const ast::ColumnRefExpr&>(expr);
+      // Inside a macro's body its parameters hide columns of the same name.
+      if (ref.names.size() == 1) {
+        if (BoundExprPtr argument = BindMacroParameter(ref.names[0], ctx)) return argument;
+      }
       std::string qualifier = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
       const std::string& name = ref.names.back();
       auto found = ctx.scope ? ResolveColumn(*ctx.scope, qualifier, name) : std::nullopt;
@@ -325,6 +329,8 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
     }
     case ast::ExprKind::kStar:
       throw BinderError("* is only allowed in the select list or in count(*)");
+    case ast::ExprKind::kDefault:
+      throw BinderError("DEFAULT is only allowed in INSERT ... VALUES and UPDATE ... SET");
     case ast::ExprKind::kConstant:
       return std::make_unique<BoundConstant>(static_cast<const ast::ConstantExpr&>(expr).value);
     case ast::ExprKind::kParameter: {
@@ -383,6 +389,14 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         throw BinderError("IGNORE NULLS is only allowed on window functions, not {}", name);
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
+      // A name no built-in function has may be a macro's.
+      if (!FunctionRegistry::Default().Exists(name) && !IsAggregateFunction(name) &&
+          !IsWindowOnlyFunction(name) && name != "nextval" && name != "currval") {
+        if (auto macro = catalog_.FindMacro(name)) return BindMacroCall(fn, *macro, ctx);
+      }
+      if (!fn.named_args.empty()) {
+        throw BinderError("{} takes no named arguments (only macros and table functions do)", name);
+      }
       if (IsWindowOnlyFunction(name)) {
         throw BinderError("window function {} requires an OVER clause", name);
       }
@@ -465,6 +479,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       std::vector<BoundExprPtr> args;
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
+      if (name == "nextval" || name == "currval") return BindSequenceCall(name, std::move(args));
       if (name == "typeof") {
         // The argument's type is known when binding: a constant (an untyped NULL is "NULL",
         // as in DuckDB). The argument is not evaluated.

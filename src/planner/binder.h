@@ -123,6 +123,15 @@ class Binder {
 
  private:
   BoundExprPtr BindExprAt(const ast::Expr& expr, ExprContext& ctx);
+  /// nextval('s') / currval('s') (bind_macro.cpp): a call reading the catalog's sequence.
+  BoundExprPtr BindSequenceCall(const std::string& name, std::vector<BoundExprPtr> args);
+  /// A call of scalar macro `macro` (bind_macro.cpp): its body bound where each parameter
+  /// stands for the argument's expression (bound again at each use, in the caller's scope).
+  BoundExprPtr BindMacroCall(const ast::FunctionExpr& call, const MacroDefinition& macro,
+                             ExprContext& ctx);
+  /// The argument a macro parameter named `name` stands for, bound in `ctx`; null when
+  /// `name` is no parameter of the macro being expanded.
+  BoundExprPtr BindMacroParameter(const std::string& name, ExprContext& ctx);
 
   const Catalog& catalog_;
   const std::string* sql_ = nullptr;  // null inside views: their positions are not the query's
@@ -153,6 +162,13 @@ class Binder {
   /// While PlanSubqueries joins a clause's subqueries: its input plan as it came (a copy),
   /// where decorrelation computes domains from (see FlattenDependentJoin).
   const LogicalOperator* domain_source_ = nullptr;
+  /// Macro calls being expanded, innermost last: each parameter's argument expression (the
+  /// caller's, or a default parsed into `owned`).
+  struct MacroFrame {
+    std::map<std::string, const ast::Expr*> arguments;
+    std::vector<ast::ExprPtr> owned;
+  };
+  std::vector<MacroFrame> macro_frames_;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

@@ -211,8 +211,9 @@ TEST(WriteTest, VersionOneCatalogIsUpgraded) {
   ASSERT_EQ(sqlite3_open((db + "/catalog.db").c_str(), &handle), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(handle,
                          "ALTER TABLE tables DROP COLUMN managed; ALTER TABLE columns DROP COLUMN "
-                         "not_null; DROP TABLE table_keys; UPDATE meta SET value = '1' "
-                         "WHERE key = 'schema_version'",
+                         "not_null; ALTER TABLE columns DROP COLUMN default_sql; DROP TABLE "
+                         "table_keys; DROP TABLE sequences; DROP TABLE macro_parameters; DROP "
+                         "TABLE macros; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(handle);
@@ -226,6 +227,12 @@ TEST(WriteTest, VersionOneCatalogIsUpgraded) {
   connection.Query("CREATE TABLE k (a INTEGER PRIMARY KEY, b VARCHAR NOT NULL)");
   EXPECT_EQ(database.catalog().FindTable("k")->keys.size(), 1u);
   EXPECT_TRUE(database.catalog().FindTable("k")->columns[1].not_null);
+  // ... and DEFAULTs, sequences and macros (versions 6 to 8).
+  connection.Query("CREATE SEQUENCE s START 5");
+  connection.Query("CREATE MACRO plus(a, b := 1) AS a + b");
+  connection.Query("CREATE TABLE d (id BIGINT DEFAULT nextval('s'), v INTEGER DEFAULT plus(1))");
+  connection.Query("INSERT INTO d DEFAULT VALUES");
+  EXPECT_EQ(Scalar(connection, "SELECT id * 10 + v FROM d"), "52");
   // DROP of the external table keeps its files.
   connection.Query("DROP TABLE sales");
   EXPECT_TRUE(fs::exists(data));

@@ -1,0 +1,73 @@
+#pragma once
+// Walking an expression's children, for the passes over ASTs outside the binder (DEFAULTs,
+// macro bodies).
+
+#include "parser/ast.h"
+
+namespace shears::ast {
+
+/// Calls `visit` on each direct child expression of `expr` (not into subqueries).
+template <typename Visit>
+void ForEachChild(const Expr& expr, Visit&& visit) {
+  auto each = [&visit](const auto&... children) { ((children ? visit(*children) : void()), ...); };
+  switch (expr.kind) {
+    case ExprKind::kFunction: {
+      const auto& f = static_cast<const FunctionExpr&>(expr);
+      for (const auto& arg : f.args)
+        each(arg);
+      for (const auto& named : f.named_args)
+        each(named.second);
+      each(f.filter);
+      break;
+    }
+    case ExprKind::kOperator:
+      for (const auto& child : static_cast<const OperatorExpr&>(expr).children)
+        each(child);
+      break;
+    case ExprKind::kCast:
+      each(static_cast<const CastExpr&>(expr).child);
+      break;
+    case ExprKind::kCase: {
+      const auto& c = static_cast<const CaseExpr&>(expr);
+      each(c.operand, c.else_expr);
+      for (const auto& [when, then] : c.when_then)
+        each(when, then);
+      break;
+    }
+    case ExprKind::kInList: {
+      const auto& in = static_cast<const InListExpr&>(expr);
+      each(in.value);
+      for (const auto& item : in.list)
+        each(item);
+      break;
+    }
+    case ExprKind::kBetween: {
+      const auto& b = static_cast<const BetweenExpr&>(expr);
+      each(b.value, b.low, b.high);
+      break;
+    }
+    case ExprKind::kLike: {
+      const auto& l = static_cast<const LikeExpr&>(expr);
+      each(l.value, l.pattern, l.escape);
+      break;
+    }
+    case ExprKind::kIsNull:
+      each(static_cast<const IsNullExpr&>(expr).child);
+      break;
+    case ExprKind::kIsBool:
+      each(static_cast<const IsBoolExpr&>(expr).child);
+      break;
+    case ExprKind::kSubquery:
+      each(static_cast<const SubqueryExpr&>(expr).left);
+      break;
+    case ExprKind::kColumnRef:
+    case ExprKind::kStar:
+    case ExprKind::kConstant:
+    case ExprKind::kInterval:
+    case ExprKind::kParameter:
+    case ExprKind::kDefault:
+      break;
+  }
+}
+
+}  // namespace shears::ast
