@@ -4,7 +4,8 @@
 // join (and back), which also puts a fact on the NULL-extended side of `dim LEFT JOIN fact`
 // on the probe side, where dynamic filters may prune it. Semi, anti and mark joins keep
 // their sides (their output is the left side's rows). With dynamic filtering on, a build side
-// whose keys reach a large scan on the probe side stays (see Visit).
+// whose keys reach a large scan on the probe side stays, and an aggregate over a large scan
+// its keys reach goes to the probe side of a smaller dimension (see Visit).
 
 #include <algorithm>
 
@@ -32,6 +33,21 @@ double FilterableRows(LogicalOperator& side, const LogicalJoin& join, bool left)
   return rows;
 }
 
+// Whether a join key of one side comes directly from a partition column of a scan there: the
+// other side's keys would prune whole files.
+bool KeysReachPartitions(LogicalOperator& side, const LogicalJoin& join, bool left) {
+  for (const auto& condition : join.conditions) {
+    const auto referenced = ReferencedBindings(left ? *condition.left : *condition.right);
+    if (referenced.size() != 1) continue;
+    for (const TracedColumn& traced : TraceToScans(side, referenced[0])) {
+      if (traced.direct &&
+          static_cast<size_t>(traced.column_id) >= traced.get->dataset->num_file_columns())
+        return true;
+    }
+  }
+  return false;
+}
+
 void Visit(LogicalOperator& op, bool dynamic_filtering) {
   for (auto& child : op.children)
     Visit(*child, dynamic_filtering);
@@ -44,16 +60,31 @@ void Visit(LogicalOperator& op, bool dynamic_filtering) {
   }
   const double left = join.children[0]->estimated_rows;
   const double right = join.children[1]->estimated_rows;
-  if (left < 0 || right < 0 || left >= right) return;
-  // A dimension joined above a fact that other joins made small stays the build side when its
-  // keys reach a larger scan on the probe side than the swapped sides would: it runs first and
-  // its keys prune that scan (partitions, row groups, rows), which the estimate of the probe
-  // side's output does not count.
+  if (left < 0 || right < 0) return;
+  bool swap = left < right;
   if (dynamic_filtering && join.join_kind == JoinKind::kInner) {
-    const double probe_scan = FilterableRows(*join.children[0], join, true);
-    const double build_scan = FilterableRows(*join.children[1], join, false);
-    if (probe_scan > right && probe_scan > build_scan) return;
+    // A dimension joined above a fact that other joins made small stays the build side when its
+    // keys reach a larger scan on the probe side than the swapped sides would: it runs first and
+    // its keys prune that scan (partitions, row groups, rows), which the estimate of the probe
+    // side's output does not count.
+    const double left_scan = FilterableRows(*join.children[0], join, true);
+    const double right_scan = FilterableRows(*join.children[1], join, false);
+    if (swap && left_scan > right && left_scan > right_scan) swap = false;
+    // Likewise an aggregate over a fact (eager_aggregation's partial aggregate, a reversed semi
+    // join's keys) estimated below the dimension it joins goes to the probe side when its keys
+    // reach a larger scan, or partitions the dimension's keys cannot reach on its side.
+    const size_t build = swap ? 0 : 1;
+    LogicalOperator& build_side = *join.children[build];
+    LogicalOperator& probe_side = *join.children[1 - build];
+    const double build_scan = build == 0 ? left_scan : right_scan;
+    const double probe_scan = build == 0 ? right_scan : left_scan;
+    if (build_side.type == LogicalOperatorType::kAggregate &&
+        build_scan > probe_side.estimated_rows &&
+        (build_scan > probe_scan || (KeysReachPartitions(build_side, join, build == 0) &&
+                                     !KeysReachPartitions(probe_side, join, build == 1))))
+      swap = !swap;
   }
+  if (!swap) return;
   std::swap(join.children[0], join.children[1]);
   for (auto& c : join.conditions)
     std::swap(c.left, c.right);

@@ -15,13 +15,14 @@
 // every input of a set operation; into the query (not the definition) of MATERIALIZED_CTE. Join
 // residuals of inner joins are treated like filters above the join; ON conjuncts of a LEFT (RIGHT)
 // join over its right (left) input alone filter that input; a filter on the preserved side's
-// join key is copied onto the other side's key for LEFT, RIGHT and SEMI joins
-// (TransferKeyFilters). Everything else stays where it is.
+// join key is copied onto the other side's key for LEFT, RIGHT and SEMI joins, and both ways
+// for inner joins (TransferKeyFilters). Everything else stays where it is.
 
 #include <functional>
 #include <set>
 
 #include "optimizer/optimizer.h"
+#include "planner/bind_context.h"
 
 namespace shears {
 
@@ -65,13 +66,85 @@ void Wrap(LogicalOperatorPtr& op, std::vector<BoundExprPtr> remaining) {
   op = std::move(filter);
 }
 
+// The column an integer join key is, bare or widened by a cast (INTEGER to BIGINT), which
+// keeps every value: the key equals another exactly when the column's value does.
+const BoundColumnRef* KeyColumn(const BoundExpr& key) {
+  const BoundExpr* column = &key;
+  if (key.kind == BoundExprKind::kCast) {
+    const auto& cast = static_cast<const BoundCast&>(key);
+    if (cast.try_cast || cast.type.id() != TypeId::kBigint ||
+        cast.child->type.id() != TypeId::kInteger)
+      return nullptr;
+    column = cast.child.get();
+  }
+  if (column->kind != BoundExprKind::kColumnRef) return nullptr;
+  const TypeId id = column->type.id();
+  if (id != TypeId::kInteger && id != TypeId::kBigint) return nullptr;
+  return static_cast<const BoundColumnRef*>(column);
+}
+
+bool IsComparison(const std::string& name) {
+  return name == "=" || name == "<>" || name == "!=" || name == "<" || name == "<=" ||
+         name == ">" || name == ">=";
+}
+
+// `filter` (over `source`, an INTEGER column) rewritten over `target`, a BIGINT column whose
+// value a matching row's `source` equals: comparisons and IN lists with constants compare
+// `target` with the constants widened (so they still prune partitions and row groups), any
+// other use of `source` reads TRY_CAST(target AS INTEGER) (a value out of INTEGER's range
+// matches no row).
+void WidenKeyFilter(BoundExprPtr& e, const ColumnBinding& source, const BoundExpr& target) {
+  auto is_source = [&](const BoundExprPtr& arg) {
+    return arg->kind == BoundExprKind::kColumnRef &&
+           static_cast<const BoundColumnRef&>(*arg).binding == source;
+  };
+  auto widened = [&](const BoundExprPtr& constant) -> BoundExprPtr {
+    return std::make_unique<BoundConstant>(
+        CastValue(static_cast<const BoundConstant&>(*constant).value, target.type));
+  };
+  if (e->kind == BoundExprKind::kFunction) {
+    auto& fn = static_cast<BoundFunction&>(*e);
+    if (IsComparison(fn.function.name) && fn.args.size() == 2) {
+      for (size_t i = 0; i < 2; i++) {
+        if (!is_source(fn.args[i]) || fn.args[1 - i]->kind != BoundExprKind::kConstant) continue;
+        std::vector<BoundExprPtr> args(2);
+        args[i] = target.Copy();
+        args[1 - i] = widened(fn.args[1 - i]);
+        e = BindFunctionCall(fn.function.name, std::move(args));
+        return;
+      }
+    }
+  }
+  if (e->kind == BoundExprKind::kInList) {
+    auto& in = static_cast<BoundInList&>(*e);
+    bool constants = true;
+    for (const auto& item : in.list)
+      constants = constants && item->kind == BoundExprKind::kConstant;
+    if (is_source(in.value) && constants) {
+      in.value = target.Copy();
+      for (auto& item : in.list)
+        item = widened(item);
+      return;
+    }
+  }
+  if (is_source(e)) {
+    e = std::make_unique<BoundCast>(target.Copy(), e->type, /*try_cast=*/true);
+    return;
+  }
+  for (BoundExprPtr* child : e->Children())
+    WidenKeyFilter(*child, source, target);
+}
+
 // Copies of the filters `from` (going to one input of `join`) over a single join key column,
 // rewritten over the key on the other input, into `to`. A row there matches only rows whose
 // key equals its own, so one failing the filter matches no row that passes it: dropping it
 // early changes nothing (q78: `ss_sold_year = 2000` above `ss LEFT JOIN ws ON ws_sold_year =
 // ss_sold_year` also filters ws, so its date_dim scan prunes web_sales to one year's
-// partitions instead of all). Only keys of one type that `=` compares as stored values (not
-// floating point, where -0.0 = 0.0 yet a filter may tell them apart), and deterministic filters.
+// partitions instead of all; `d_date_sk BETWEEN a AND b` prunes store_sales' partitions
+// statically). Only keys of one type that `=` compares as stored values (not floating point,
+// where -0.0 = 0.0 yet a filter may tell them apart), or INTEGER and BIGINT columns compared
+// as BIGINTs (the filter then reads the other column as its own type: widened exactly, or
+// narrowed where it fits), and deterministic filters.
 void TransferKeyFilters(const LogicalJoin& join, const std::vector<BoundExprPtr>& from,
                         bool from_left, std::vector<BoundExprPtr>& to) {
   for (const auto& f : from) {
@@ -84,27 +157,42 @@ void TransferKeyFilters(const LogicalJoin& join, const std::vector<BoundExprPtr>
     for (const auto& condition : join.conditions) {
       const BoundExpr& source = from_left ? *condition.left : *condition.right;
       const BoundExpr& target = from_left ? *condition.right : *condition.left;
-      if (condition.null_equal || source.kind != BoundExprKind::kColumnRef ||
-          !(source.type == target.type) || source.type.IsFloatingPoint() ||
-          CallsVolatile(const_cast<BoundExpr&>(target))) {
-        continue;
+      if (condition.null_equal || CallsVolatile(const_cast<BoundExpr&>(target))) continue;
+      const BoundColumnRef* source_column = nullptr;
+      const BoundColumnRef* target_column = nullptr;
+      if (source.kind == BoundExprKind::kColumnRef && source.type == target.type &&
+          !source.type.IsFloatingPoint()) {
+        source_column = static_cast<const BoundColumnRef*>(&source);
+      } else {
+        source_column = KeyColumn(source);
+        target_column = KeyColumn(target);
+        if (!source_column || !target_column) continue;
       }
-      const ColumnBinding key = static_cast<const BoundColumnRef&>(source).binding;
+      const ColumnBinding key = source_column->binding;
       bool only_key = true;
       for (const auto& b : referenced)
         only_key = only_key && b == key;
       if (!only_key) continue;
       BoundExprPtr copy = f->Copy();
-      std::function<void(BoundExprPtr&)> replace = [&](BoundExprPtr& e) {
-        if (e->kind == BoundExprKind::kColumnRef) {
-          e = target.Copy();
-          e->alias.clear();
-          return;
-        }
-        for (BoundExprPtr* child : e->Children())
-          replace(*child);
-      };
-      replace(copy);
+      if (target_column && source_column->type.id() == TypeId::kInteger &&
+          target_column->type.id() == TypeId::kBigint) {
+        WidenKeyFilter(copy, key, *target_column);
+      } else {
+        // The same type, or a BIGINT key's filter read over an INTEGER column widened.
+        const BoundExpr& replacement = target_column ? *target_column : target;
+        std::function<void(BoundExprPtr&)> replace = [&](BoundExprPtr& e) {
+          if (e->kind == BoundExprKind::kColumnRef) {
+            e = replacement.Copy();
+            e->alias.clear();
+            if (!(e->type == source_column->type))
+              e = std::make_unique<BoundCast>(std::move(e), source_column->type);
+            return;
+          }
+          for (BoundExprPtr* child : e->Children())
+            replace(*child);
+        };
+        replace(copy);
+      }
       to.push_back(std::move(copy));
       break;
     }
@@ -197,8 +285,16 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
     if (!rest.empty()) join.residual = MakeConjunction(std::move(rest));
   }
   // The null-supplying side of an outer join and the right side of a semi join take the
-  // preserved (left) side's filters on join keys.
-  if (join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kSemi) {
+  // preserved (left) side's filters on join keys; the inputs of an inner join each other's.
+  if (join.join_kind == JoinKind::kInner) {
+    std::vector<BoundExprPtr> to_left, to_right;
+    TransferKeyFilters(join, left_filters, true, to_right);
+    TransferKeyFilters(join, right_filters, false, to_left);
+    for (auto& f : to_left)
+      left_filters.push_back(std::move(f));
+    for (auto& f : to_right)
+      right_filters.push_back(std::move(f));
+  } else if (join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kSemi) {
     TransferKeyFilters(join, left_filters, true, right_filters);
   } else if (join.join_kind == JoinKind::kRight) {
     TransferKeyFilters(join, right_filters, false, left_filters);

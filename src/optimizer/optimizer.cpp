@@ -38,6 +38,12 @@ const std::vector<OptimizerRule>& OptimizerRules() {
        "a semi join whose subquery side is larger becomes an inner join with its distinct keys, "
        "so the outer side builds first and prunes it",
        ReverseSemiJoins},
+      // Needs the estimates (partial groups per row); before join_order, which then orders the
+      // joins inside the partial aggregate and the join with the dimension on their own.
+      {"eager_aggregation",
+       "aggregate the fact side by a dimension's join key before joining it, when that groups "
+       "at least two rows into one",
+       AggregateEagerly},
       // Before build_side (which then only confirms or flips each join's sides) and before the
       // dynamic filter rules, which plan their filters on the final joins.
       {"join_order", "order inner joins by estimated cost (sum of intermediate result rows)",

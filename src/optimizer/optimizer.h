@@ -36,10 +36,15 @@ void PushFiltersIntoCtes(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
 void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);
+void AggregateEagerly(LogicalOperatorPtr& plan, const Settings& settings);
 void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
+
+/// The largest table index the plan produces or references: rules that add operators take
+/// their indices above it.
+uint32_t MaxTableIndex(LogicalOperator& op);
 
 /// Where a column of `op`'s output comes from: a scan's column whose values reach
 /// `op` unchanged (only rows are dropped or repeated on the way): through filters, ORDER BY,

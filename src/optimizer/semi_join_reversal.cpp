@@ -72,8 +72,6 @@
 
 namespace shears {
 
-namespace {
-
 uint32_t MaxTableIndex(LogicalOperator& op) {
   uint32_t max_index = 0;
   switch (op.type) {
@@ -118,6 +116,8 @@ uint32_t MaxTableIndex(LogicalOperator& op) {
     max_index = std::max(max_index, MaxTableIndex(*child));
   return max_index;
 }
+
+namespace {
 
 // Whether the subquery side is the larger and one of its keys reaches a scan there.
 bool SubqueryPrunable(LogicalJoin& join) {
