@@ -9,6 +9,9 @@ JOBS ?= $(shell nproc)
 # ccache keys on paths relative to the checkout, so another clone of the repository (CI's) reuses
 # what this one compiled.
 export CCACHE_BASEDIR ?= $(CURDIR)
+# The debug builds (ASan, fuzz, TSan) carry -g, and ccache then hashes the working directory
+# too (it goes into the debug info): without this every new clone recompiles them all.
+export CCACHE_NOHASHDIR ?= 1
 BUILD_DIR ?= build/release
 ASAN_DIR ?= build/asan
 FUZZ_DIR ?= build/fuzz
