@@ -84,7 +84,10 @@ bool SplitPruning::FileMayMatch(size_t file_index,
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const size_t id = static_cast<size_t>(column_ids_[column]);
     if (id >= stats->columns.size() || !stats->columns[id]) return nullptr;
-    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(*stats->columns[id]);
+    const parquet::ColumnChunkStatistics& known = *stats->columns[id];
+    // Copied only where pruning must widen the bounds (FLOAT/DOUBLE of other writers).
+    if (!known.max_may_exclude_nan) return &known;
+    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(known);
     return &*pruning[column];
   };
   for (const BoundExpr* filter : filters_) {

@@ -285,6 +285,12 @@ LruCache<ParquetFooter>& FooterCache() {
   return cache;
 }
 
+// FLOAT/DOUBLE bounds of a writer that may have left a NaN out of them (all but shears' own
+// files, which say they do not).
+bool BoundsMayExcludeNan(const ParquetFooter& footer, const ColumnDescriptor& column) {
+  return column.type.IsFloatingPoint() && !footer.complete_float_bounds;
+}
+
 }  // namespace
 
 FooterCacheStats GetFooterCacheStats() {
@@ -537,7 +543,7 @@ ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group
     result.distinct_count = stats.distinct_count;
   }
   if (descriptor.physical_type == format::Type::INT96) return result;  // no defined order
-  result.max_may_exclude_nan = descriptor.type.IsFloatingPoint() && !footer.complete_float_bounds;
+  result.max_may_exclude_nan = BoundsMayExcludeNan(footer, descriptor);
   if (stats.__isset.min_value && stats.__isset.max_value) {
     result.min = DecodePlainBound(descriptor, stats.min_value);
     result.max = DecodePlainBound(descriptor, stats.max_value);
@@ -653,8 +659,7 @@ ColumnIndexData ParquetFile::ParseColumnIndex(int row_group, int column, const u
   data_out.boundary_order = index.boundary_order;
   data_out.null_counts = index.null_counts;
   data_out.max_may_exclude_nan =
-      footer_->columns[static_cast<size_t>(column)].type.IsFloatingPoint() &&
-      !footer_->complete_float_bounds;
+      BoundsMayExcludeNan(*footer_, footer_->columns[static_cast<size_t>(column)]);
   for (size_t page = 0; page < pages; page++) {
     if (index.null_pages[page]) {
       data_out.min_values.emplace_back();
