@@ -115,6 +115,10 @@ void Vector::CopyRows(const Vector& source, const uint32_t* sel, idx_t count) {
       for (idx_t i = 0; i < count; i++)
         std::memcpy(dst + i * 8, src + sel[i] * 8, 8);
       break;
+    case 16:  // strings and HUGEINT / wide DECIMAL
+      for (idx_t i = 0; i < count; i++)
+        std::memcpy(dst + i * 16, src + sel[i] * 16, 16);
+      break;
     default:
       for (idx_t i = 0; i < count; i++)
         std::memcpy(dst + i * width, src + sel[i] * width, width);

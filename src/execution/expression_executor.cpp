@@ -17,6 +17,39 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
 void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t count,
                   Vector& result);
 
+// Copies `count` values of `width` bytes, the j-th from slot from_slot(j) of `from` to slot
+// to_slot(j) of `to`: one loop per fixed width, so each copy is a move, not a call to memcpy
+// per row (a memcpy of a run-time size is a call: 12% of a CASE query's time).
+template <typename ToSlot, typename FromSlot>
+void CopyValues(size_t width, idx_t count, uint8_t* to, ToSlot to_slot, const uint8_t* from,
+                FromSlot from_slot) {
+  auto copy = [&](auto fixed_width) {
+    constexpr size_t w = decltype(fixed_width)::value;
+    for (idx_t j = 0; j < count; j++)
+      std::memcpy(to + to_slot(j) * w, from + from_slot(j) * w, w);
+  };
+  switch (width) {
+    case 1:
+      return copy(std::integral_constant<size_t, 1>{});
+    case 4:
+      return copy(std::integral_constant<size_t, 4>{});
+    case 8:
+      return copy(std::integral_constant<size_t, 8>{});
+    case 16:
+      return copy(std::integral_constant<size_t, 16>{});
+    default:
+      for (idx_t j = 0; j < count; j++)
+        std::memcpy(to + to_slot(j) * width, from + from_slot(j) * width, width);
+  }
+}
+
+idx_t Same(idx_t j) {
+  return j;
+}
+idx_t First(idx_t) {
+  return 0;
+}
+
 void FillConstant(const Value& value, idx_t count, Vector& result) {
   if (value.is_null()) {
     for (idx_t i = 0; i < count; i++)
@@ -25,10 +58,9 @@ void FillConstant(const Value& value, idx_t count, Vector& result) {
   }
   if (count == 0) return;
   WriteValue(result, 0, value);
-  const size_t width = result.type().value_size();
   uint8_t* data = result.raw_data();
-  for (idx_t i = 1; i < count; i++)
-    std::memcpy(data + i * width, data, width);
+  CopyValues(
+      result.type().value_size(), count - 1, data, [](idx_t j) { return j + 1; }, data, First);
 }
 
 // Whether `expr` never raises an error on any row: column references, constants,
@@ -105,13 +137,11 @@ void EvaluateOnRows(const BoundExpr& expr, const Batch& input, idx_t count,
 
 // Writes values[j] to row rows[j] of `result` (value and validity).
 void ScatterRows(const Vector& values, const std::vector<uint32_t>& rows, Vector& result) {
-  const size_t width = result.type().value_size();
-  const uint8_t* from = values.data<uint8_t>();
-  uint8_t* to = result.raw_data();
-  for (size_t j = 0; j < rows.size(); j++) {
-    std::memcpy(to + rows[j] * width, from + j * width, width);
+  CopyValues(
+      result.type().value_size(), rows.size(), result.raw_data(), [&](idx_t j) { return rows[j]; },
+      values.data<uint8_t>(), Same);
+  for (size_t j = 0; j < rows.size(); j++)
     result.validity().Set(rows[j], values.validity().IsValid(j));
-  }
   if (result.type().IsString()) result.ShareStringBuffers(values);
 }
 
@@ -375,9 +405,10 @@ void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t co
   Vector dense_result(result.type(), std::max<idx_t>(rows.size(), 1));
   fn.kernel(dense_ptrs, rows.size(), dense_result);
   // Scatter back.
-  const size_t width = result.type().value_size();
+  CopyValues(
+      result.type().value_size(), rows.size(), result.raw_data(), [&](idx_t j) { return rows[j]; },
+      dense_result.raw_data(), Same);
   for (size_t j = 0; j < rows.size(); j++) {
-    std::memcpy(result.raw_data() + rows[j] * width, dense_result.raw_data() + j * width, width);
     if (!dense_result.validity().IsValid(j)) result.validity().SetNull(rows[j]);
   }
   if (result.type().IsString()) result.ShareStringBuffers(dense_result);
@@ -399,10 +430,9 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
           result.validity().SetNull(r);
         return;
       }
-      const size_t width = result.type().value_size();
-      uint8_t* to = result.raw_data();
-      for (uint32_t r : rows)
-        std::memcpy(to + r * width, one.raw_data(), width);
+      CopyValues(
+          result.type().value_size(), rows.size(), result.raw_data(),
+          [&](idx_t j) { return rows[j]; }, one.raw_data(), First);
       if (result.type().IsString()) result.ShareStringBuffers(one);
       return;
     }

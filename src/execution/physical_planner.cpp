@@ -284,7 +284,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       auto& window = static_cast<LogicalWindow&>(op);
       auto inputs = op.children[0]->GetColumnBindings();
       auto child = Plan(*op.children[0]);
-      result = std::make_unique<PhysicalWindow>(types, ResolveAll(window.windows, inputs));
+      result = std::make_unique<PhysicalWindow>(types, ResolveAll(window.windows, inputs),
+                                                window.row_limit, window.limit_window);
       result->AddChild(std::move(child));
       break;
     }

@@ -29,6 +29,11 @@ const std::vector<OptimizerRule>& OptimizerRules() {
        PushFiltersIntoCtes},
       // After pushdown, so columns used only by pushed filters are still known to be needed.
       {"column_pruning", "read only the columns the query uses", PruneColumns},
+      // After pushdown, which leaves the filters on window results right above their window.
+      {"window_limit",
+       "a filter keeping rows with row_number/rank/dense_rank <= N lets the window drop the rest "
+       "of each partition (top-N per group)",
+       LimitWindows},
       // Estimates feed the join order and the build-side choice below.
       {"cardinality_estimation", "estimate rows per operator from statistics",
        EstimateCardinalities},

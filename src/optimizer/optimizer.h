@@ -34,6 +34,7 @@ void SimplifyOuterJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void PushDownFilters(LogicalOperatorPtr& plan, const Settings& settings);
 void PushFiltersIntoCtes(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
+void LimitWindows(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
 void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void AggregateEagerly(LogicalOperatorPtr& plan, const Settings& settings);

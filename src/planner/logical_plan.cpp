@@ -274,8 +274,14 @@ std::vector<LogicalType> LogicalWindow::GetTypes() const {
   return out;
 }
 
+std::string WindowLimitText(const BoundWindow& window, int64_t row_limit) {
+  if (row_limit < 0) return "";
+  return " (keep " + window.name + " <= " + std::to_string(row_limit) + " per partition)";
+}
+
 std::string LogicalWindow::Describe() const {
-  return "WINDOW " + JoinExprs(windows);
+  return "WINDOW " + JoinExprs(windows) +
+         WindowLimitText(static_cast<const BoundWindow&>(*windows[limit_window]), row_limit);
 }
 
 std::vector<BoundExprPtr*> LogicalWindow::Expressions() {

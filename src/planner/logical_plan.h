@@ -207,11 +207,18 @@ struct LogicalWindow : LogicalOperator {
   LogicalWindow() : LogicalOperator(LogicalOperatorType::kWindow) {}
   uint32_t window_index = 0;
   std::vector<BoundExprPtr> windows;  // BoundWindow
+  /// Set by window_limit when a filter above keeps only rows whose windows[limit_window] (a
+  /// row_number, rank or dense_rank) is at most row_limit: the others may be dropped. < 0: none.
+  int64_t row_limit = -1;
+  size_t limit_window = 0;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;
   std::vector<BoundExprPtr*> Expressions() override;
 };
+
+/// " (keep rank <= 3 per partition)": how EXPLAIN shows a window's row limit ("" for none).
+std::string WindowLimitText(const BoundWindow& window, int64_t row_limit);
 
 /// kRecursiveUnion: WITH RECURSIVE's anchor (child 0) UNION [ALL] its recursive term (child 1),
 /// which reads the rows of the previous iteration through LogicalWorkingTables of `cte_id`.

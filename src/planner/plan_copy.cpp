@@ -126,6 +126,8 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& ne
       auto copy = std::make_unique<LogicalWindow>();
       copy->window_index = fresh(window.window_index);
       copy->windows = CopyExprs(window.windows);
+      copy->row_limit = window.row_limit;
+      copy->limit_window = window.limit_window;
       return copy;
     }
     case LogicalOperatorType::kSetOperation: {

@@ -220,6 +220,7 @@ struct HashAggregateLocalState : LocalSinkState {
   std::vector<uint64_t> hashes, value_hashes, distinct_hashes;
   std::vector<uint8_t*> rows, distinct_rows;
   std::vector<uint32_t> sel;
+  Vector missed_keys{LogicalType::Bigint()};  // the keys the dense array missed, gathered
   GroupScratch scratch;
 };
 
@@ -391,7 +392,17 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
     uint32_t* misses = local.sel.data();
     const idx_t missed = local.dense->FindOrCreate(*keys[0], n, local.rows.data(), misses);
     if (missed > 0) {
-      HashVector(*keys[0], n, hashes, false);
+      if (missed * 4 >= n) {
+        HashVector(*keys[0], n, hashes, false);
+      } else {
+        // Few misses (the NULL keys of a batch, mostly): hash only those rows.
+        if (local.missed_keys.type() != keys[0]->type())
+          local.missed_keys = Vector(keys[0]->type(), kBatchSize);
+        local.missed_keys.CopyRows(*keys[0], misses, missed);
+        HashVector(local.missed_keys, missed, local.value_hashes.data(), false);
+        for (idx_t k = 0; k < missed; k++)
+          hashes[misses[k]] = local.value_hashes[k];
+      }
       local.table->FindOrCreate(keys, hashes, misses, missed, local.rows.data(), local.scratch);
     }
     arena = &local.table->partition(0).rows.arena();

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <mutex>
 
 #include "common/error.h"
@@ -140,11 +141,26 @@ struct WindowLocalSourceState : LocalSourceState {
   RowCollection loaded{0, nullptr};                // a bucket read back from spill files
 };
 
-PhysicalWindow::PhysicalWindow(std::vector<LogicalType> types, std::vector<BoundExprPtr> windows)
-    : PhysicalOperator("WINDOW", std::move(types)), windows_(std::move(windows)) {
-  SHEARS_CHECK(!windows_.empty() && types_.size() > windows_.size() - 1);
+PhysicalWindow::PhysicalWindow(std::vector<LogicalType> types, std::vector<BoundExprPtr> windows,
+                               int64_t row_limit, idx_t limit_window)
+    : PhysicalOperator("WINDOW", std::move(types)),
+      windows_(std::move(windows)),
+      row_limit_(row_limit),
+      limit_window_(limit_window) {
+  SHEARS_CHECK(!windows_.empty() && types_.size() > windows_.size() - 1 &&
+               limit_window_ < windows_.size());
   input_columns_ = types_.size() - windows_.size();
   const BoundWindow& first = window(0);
+  if (row_limit_ >= 0) {
+    SHEARS_CHECK(window(limit_window_).type.id() == TypeId::kBigint);
+    select_top_ =
+        !first.orders.empty() && window(limit_window_).function != WindowFunction::kDenseRank;
+    for (idx_t w = 0; w < windows_.size(); w++) {
+      const WindowFunction f = window(w).function;
+      select_top_ = select_top_ && (f == WindowFunction::kRowNumber || f == WindowFunction::kRank ||
+                                    f == WindowFunction::kDenseRank);
+    }
+  }
   for (const auto& p : first.partitions)
     partition_columns_.push_back(PayloadColumn(*p));
   // Rows are not sorted by the PARTITION BY keys themselves but by a number each bucket gives
@@ -376,7 +392,7 @@ void PhysicalWindow::ProcessBucket(ExecutionContext& context, WindowGlobalSinkSt
   }
   const RowCollection& bucket = *source;
   local.bucket = &bucket;
-  const idx_t n = bucket.row_count();
+  idx_t n = bucket.row_count();  // after SelectTop: the rows selected
   SHEARS_CHECK(n < UINT32_MAX);  // sequence numbers and peer groups are 32 bits
   local.reservation->Add(static_cast<int64_t>(n * sizeof(uint8_t*)));
   local.rows.reserve(n);
@@ -416,6 +432,11 @@ void PhysicalWindow::ProcessBucket(ExecutionContext& context, WindowGlobalSinkSt
     records_memory.Add(static_cast<int64_t>(n * width * 2));  // records and the sort's buffer
     std::unique_ptr<uint8_t[]> records(new uint8_t[n * width]);
     sort_layout_->Encode(key_pointers, n, 0, local.rows.data(), records.get());
+    if (select_top_) {
+      n = SelectTop(records.get(), n,
+                    partition_columns_.empty() ? nullptr : keys[0].data<int32_t>(), temporary);
+      local.rows.resize(n);
+    }
     sort_layout_->Sort(records.get(), n);
     temporary.Add(static_cast<int64_t>(n * sizeof(uint32_t)));
     run.group_of.resize(n);
@@ -455,6 +476,80 @@ void PhysicalWindow::ProcessBucket(ExecutionContext& context, WindowGlobalSinkSt
     local.reservation->Add(static_cast<int64_t>(n * type.value_size()));
     local.results.emplace_back(type, n);
     ComputeWindow(window(w), run, args, local.results.back(), *local.reservation);
+  }
+  if (row_limit_ >= 0) DropBeyondLimit(local);
+}
+
+idx_t PhysicalWindow::SelectTop(uint8_t* records, idx_t n, const int32_t* partition_of,
+                                MemoryReservation& memory) const {
+  const uint32_t width = sort_layout_->record_width();
+  const auto limit = static_cast<idx_t>(row_limit_);
+  auto record = [&](uint32_t i) { return records + static_cast<size_t>(i) * width; };
+  // Record indexes grouped by partition (a counting sort by partition number).
+  idx_t partitions = 1;
+  if (partition_of) {
+    for (idx_t i = 0; i < n; i++)
+      partitions = std::max<idx_t>(partitions, static_cast<idx_t>(partition_of[i]) + 1);
+  }
+  memory.Add(static_cast<int64_t>((2 * n + partitions + 1) * sizeof(uint32_t)));
+  std::vector<uint32_t> starts(partitions + 1, 0), order(n);
+  for (idx_t i = 0; i < n; i++)
+    starts[(partition_of ? static_cast<idx_t>(partition_of[i]) : 0) + 1]++;
+  for (idx_t p = 0; p < partitions; p++)
+    starts[p + 1] += starts[p];
+  {
+    std::vector<uint32_t> next(starts.begin(), starts.end() - 1);
+    for (idx_t i = 0; i < n; i++)
+      order[next[partition_of ? static_cast<idx_t>(partition_of[i]) : 0]++] =
+          static_cast<uint32_t>(i);
+  }
+  std::vector<uint32_t> kept;
+  const bool keep_ties = window(limit_window_).function == WindowFunction::kRank;
+  auto less = [&](uint32_t a, uint32_t b) {
+    return sort_layout_->Compare(record(a), record(b)) < 0;
+  };
+  for (idx_t p = 0; p < partitions; p++) {
+    const auto begin = order.begin() + starts[p], end = order.begin() + starts[p + 1];
+    if (static_cast<idx_t>(end - begin) <= limit) {
+      kept.insert(kept.end(), begin, end);
+      continue;
+    }
+    if (limit == 0) continue;
+    // The limit smallest records (Compare is a total order: the sequence breaks ties).
+    const auto last = begin + static_cast<long>(limit) - 1;
+    std::nth_element(begin, last, end, less);
+    kept.insert(kept.end(), begin, last + 1);
+    if (!keep_ties) continue;
+    // rank: the peers of the last one kept have its rank.
+    for (auto it = last + 1; it != end; ++it) {
+      if (sort_layout_->KeysEqual(record(*it), record(*last), sort_keys_.size()))
+        kept.push_back(*it);
+    }
+  }
+  // In ascending order each record moves to a slot at or before its own, never over one
+  // still to move.
+  std::sort(kept.begin(), kept.end());
+  for (idx_t j = 0; j < kept.size(); j++) {
+    if (kept[j] != j) std::memcpy(record(static_cast<uint32_t>(j)), record(kept[j]), width);
+  }
+  return kept.size();
+}
+
+void PhysicalWindow::DropBeyondLimit(WindowLocalSourceState& local) const {
+  const idx_t n = local.rows.size();
+  const int64_t* values = local.results[limit_window_].data<int64_t>();
+  std::vector<uint32_t> sel;
+  for (idx_t i = 0; i < n; i++) {
+    if (values[i] <= row_limit_) sel.push_back(static_cast<uint32_t>(i));
+  }
+  if (sel.size() == n) return;
+  for (idx_t j = 0; j < sel.size(); j++)
+    local.rows[j] = local.rows[sel[j]];
+  local.rows.resize(sel.size());
+  for (auto& result : local.results) {
+    Vector kept(result.type(), std::max<idx_t>(sel.size(), 1));
+    kept.CopyRows(result, sel.data(), sel.size());
+    result = std::move(kept);
   }
 }
 
@@ -508,7 +603,7 @@ std::string PhysicalWindow::Describe() const {
   std::string out = "WINDOW (";
   for (idx_t w = 0; w < windows_.size(); w++)
     out += (w ? ", " : "") + windows_[w]->ToString();
-  return out + ")";
+  return out + ")" + WindowLimitText(window(limit_window_), row_limit_);
 }
 
 }  // namespace shears

@@ -11,6 +11,13 @@
 // are counted against memory_limit. With PARTITION BY, past half of memory_limit the threads
 // write their buckets' rows to spill files and each bucket is read back when it is computed
 // (spilling by partition: one of the 64 buckets per thread in memory).
+//
+// With a row limit (window_limit: a filter above keeps rows whose row_number, rank or
+// dense_rank is at most N), rows beyond it are dropped before they are emitted; when every
+// window is row_number, rank or dense_rank over an ORDER BY and the limit is not on a
+// dense_rank, each partition's first N rows (and for rank the ties of the N-th) are selected
+// before sorting (nth_element), so only those are sorted: ranking values depend only on the
+// rows before, and the selected rows are a prefix of the partition's order.
 
 #include <memory>
 
@@ -27,7 +34,10 @@ class PhysicalWindow : public PhysicalOperator {
  public:
   /// `types`: the input columns, then one per window. `windows`: BoundWindows over the input,
   /// all of the same PARTITION BY and ORDER BY.
-  PhysicalWindow(std::vector<LogicalType> types, std::vector<BoundExprPtr> windows);
+  /// `row_limit` >= 0: rows whose windows[limit_window] (row_number, rank or dense_rank)
+  /// exceeds it need not be emitted.
+  PhysicalWindow(std::vector<LogicalType> types, std::vector<BoundExprPtr> windows,
+                 int64_t row_limit = -1, idx_t limit_window = 0);
 
   bool IsSink() const override { return true; }
   bool IsSource() const override { return true; }
@@ -67,6 +77,14 @@ class PhysicalWindow : public PhysicalOperator {
 
   /// Numbers rows 0..n of `keys` (the PARTITION BY values of a bucket) by partition, in the
   /// order partitions first appear.
+  /// Moves to the front of `records` (n sort records, in any order) those of each partition
+  /// that can be within the row limit; returns how many. `partition_of`: each record's
+  /// partition number (null: one partition).
+  idx_t SelectTop(uint8_t* records, idx_t n, const int32_t* partition_of,
+                  MemoryReservation& memory) const;
+  /// Drops the computed rows of `local` beyond the row limit.
+  void DropBeyondLimit(struct WindowLocalSourceState& local) const;
+
   static Vector NumberPartitions(const std::vector<Vector>& keys, idx_t n,
                                  MemoryReservation& memory);
 
@@ -87,6 +105,9 @@ class PhysicalWindow : public PhysicalOperator {
     int64_t range_key = -1, range_start = -1, range_end = -1;
   };
   std::vector<WindowColumns> window_columns_;
+  int64_t row_limit_ = -1;
+  idx_t limit_window_ = 0;
+  bool select_top_ = false;  // SelectTop before sorting
 };
 
 }  // namespace shears

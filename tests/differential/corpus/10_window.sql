@@ -160,3 +160,26 @@ SELECT DISTINCT i_category, count(*) OVER (PARTITION BY i_category) FROM item;
 SELECT s_store_sk, stddev_samp(s_number_employees) OVER (ORDER BY s_store_sk ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) sd,
        avg(s_floor_space) OVER (ORDER BY s_store_sk ROWS 2 PRECEDING) a
 FROM store;
+
+-- Top N per group (window_limit): row_number / rank / dense_rank <= N, < N, = 1, with ties,
+-- DESC, NULLs in the order key, several windows, partitions smaller than N.
+SELECT ss_store_sk, ss_item_sk, ss_ticket_number, rn FROM (
+  SELECT ss_store_sk, ss_item_sk, ss_ticket_number, row_number() OVER (PARTITION BY ss_store_sk ORDER BY ss_net_paid DESC NULLS LAST, ss_ticket_number, ss_item_sk) rn
+  FROM store_sales) s WHERE rn <= 3;
+
+SELECT ss_store_sk, ss_quantity, rk FROM (
+  SELECT ss_store_sk, ss_quantity, rank() OVER (PARTITION BY ss_store_sk ORDER BY ss_quantity DESC) rk FROM store_sales) s
+WHERE rk < 3;
+
+SELECT i_category, i_brand, dense_rank() OVER (PARTITION BY i_category ORDER BY i_brand NULLS FIRST) dr FROM item QUALIFY dr <= 2;
+
+SELECT c_birth_year, c_customer_sk, rank() OVER (ORDER BY c_birth_year NULLS FIRST) r,
+       row_number() OVER (ORDER BY c_birth_year NULLS FIRST, c_customer_sk) rn
+FROM customer QUALIFY r <= 5;
+
+SELECT ss_customer_sk, ss_ticket_number, ss_item_sk, s FROM (
+  SELECT ss_customer_sk, ss_ticket_number, ss_item_sk, row_number() OVER (PARTITION BY ss_customer_sk ORDER BY ss_ticket_number DESC, ss_item_sk) rn,
+         sum(ss_quantity) OVER (PARTITION BY ss_customer_sk ORDER BY ss_ticket_number DESC, ss_item_sk) s
+  FROM store_sales WHERE ss_store_sk = 1) x WHERE rn = 1;
+
+SELECT s_store_sk, s_store_name, rk FROM (SELECT s_store_sk, s_store_name, rank() OVER (PARTITION BY s_state ORDER BY s_number_employees) rk FROM store) s WHERE 100 >= rk;
