@@ -1,5 +1,7 @@
 #include "dynfilter/dynamic_filter.h"
 
+#include "planner/expression.h"
+
 namespace shears {
 
 void DynamicFilterData::InsertAll(std::unordered_set<std::string>& keys) {
@@ -39,6 +41,15 @@ const RuntimeFilter* DynamicFilterRegistry::FindRuntime(int filter_id) {
   std::lock_guard<std::mutex> lock(mutex_);
   auto it = runtime_filters_.find(filter_id);
   return it == runtime_filters_.end() ? nullptr : it->second.get();
+}
+
+std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
+                                           const std::string& column_name) {
+  const char* test = filter.mode == DynamicFilterMode::kSkip         ? " NOT IN keys "
+                     : filter.mode == DynamicFilterMode::kKeepOrNull ? " IS NULL OR IN keys "
+                                                                     : " IN keys ";
+  return "dynamic_partition_filter #" + std::to_string(filter.filter_id) + ": " +
+         (filter.key_expr ? filter.key_expr->ToString() : column_name) + test + filter.description;
 }
 
 }  // namespace shears

@@ -84,6 +84,9 @@ class DynamicFilterRegistry {
 enum class DynamicFilterMode {
   kKeep,  // keep partitions whose value is in the key set (inner, semi, right-outer probe)
   kSkip,  // skip partitions whose value is in the key set (anti join: NOT EXISTS)
+  // keep partitions whose value is in the key set or NULL (a mark join under a filter
+  // `mark OR key IS NULL`: `k IN (SELECT ...) OR k IS NULL`)
+  kKeepOrNull,
 };
 
 struct BoundExpr;
@@ -98,6 +101,10 @@ struct DynamicPartitionFilter {
   std::shared_ptr<const BoundExpr> key_expr;
   std::string description;  // "from JOIN INNER (ss_sold_date_sk = d_date_sk)"
 };
+
+/// `key IN keys from JOIN ...` for EXPLAIN, `key` being `column_name` or the key expression.
+std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
+                                           const std::string& column_name);
 
 /// A runtime join filter a scan applies to its rows: the combined key of `column_ids`
 /// (dataset columns the scan outputs) may only hold values the producing join's build side

@@ -2,7 +2,51 @@
 
 namespace shears {
 
-ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions) {
+namespace {
+
+// Per condition of a mark join: whether `filter` drops every probe row whose key (that
+// condition's left side) is not NULL and matches no build key. Such a row's mark is FALSE, or
+// NULL when other build rows or conditions are NULL, never TRUE; a conjunct that is an OR of
+// the mark and `key IS NULL` branches is then FALSE or NULL too, so the filter drops it.
+std::vector<bool> MarkKeysOrNullNeeded(const LogicalFilter& filter, const LogicalJoin& join) {
+  std::vector<bool> needed(join.conditions.size(), false);
+  const ColumnBinding mark{join.mark_index, 0};
+  for (const auto& conjunct : filter.conditions) {
+    std::vector<const BoundExpr*> branches{conjunct.get()};
+    if (conjunct->kind == BoundExprKind::kConjunction &&
+        !static_cast<const BoundConjunction&>(*conjunct).is_and) {
+      branches.clear();
+      for (const auto& child : static_cast<const BoundConjunction&>(*conjunct).children)
+        branches.push_back(child.get());
+    }
+    bool tests_mark = false;
+    std::vector<bool> only_null_of(join.conditions.size(), true);
+    for (const BoundExpr* branch : branches) {
+      if (branch->kind == BoundExprKind::kColumnRef &&
+          static_cast<const BoundColumnRef&>(*branch).binding == mark) {
+        tests_mark = true;
+        continue;
+      }
+      const bool is_null = branch->kind == BoundExprKind::kIsNull &&
+                           !static_cast<const BoundIsNull&>(*branch).negated;
+      for (size_t i = 0; i < join.conditions.size(); i++) {
+        only_null_of[i] = only_null_of[i] && is_null &&
+                          ExpressionsEqual(*static_cast<const BoundIsNull&>(*branch).child,
+                                           *join.conditions[i].left);
+      }
+    }
+    if (!tests_mark) continue;
+    for (size_t i = 0; i < join.conditions.size(); i++) {
+      if (only_null_of[i] && ConditionFiltersKeys(join.conditions[i])) needed[i] = true;
+    }
+  }
+  return needed;
+}
+
+}  // namespace
+
+ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions,
+                                            const LogicalFilter* above) {
   ProbeFilterLegality legality;
   if (join.conditions.empty()) {
     // A cross product, or a join whose condition has no equality: no key to filter by.
@@ -25,6 +69,13 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
                                      : "ANTI join keeps probe rows without a match";
       }
       return legality;
+    case JoinKind::kMark:
+      if (partitions && above) {
+        legality.keep_or_null = MarkKeysOrNullNeeded(*above, join);
+        if (legality.any()) return legality;
+        legality.keep_or_null.clear();
+      }
+      [[fallthrough]];
     default:
       legality.reason = std::string(JoinKindName(join.join_kind)) +
                         (partitions ? " join keeps unmatched probe rows"

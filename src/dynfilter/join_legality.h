@@ -13,7 +13,10 @@
 //               the set (one condition, no residual: such rows all go)
 //   LEFT        none: unmatched probe rows stay    left (kept side)       no
 //   FULL        none                               neither                no
-//   MARK        none: every probe row stays        left                   no
+//   MARK        none: every probe row stays,       left                   no
+//               unless a filter above keeps only
+//               `mark OR key IS NULL`: keep keys
+//               in the build set, and NULL keys
 //
 // NULL keys never match an equality (IS NOT DISTINCT FROM conditions are never filtered): a
 // keep filter drops NULL partitions and rows, a skip filter keeps them.
@@ -27,16 +30,26 @@ namespace shears {
 
 /// What a join's build side may do to its probe side's scans.
 struct ProbeFilterLegality {
-  bool keep = false;   // drop what holds no build key (partitions, row groups, pages, rows)
-  bool skip = false;   // drop partitions whose key is a build key (the anti join's complement)
-  std::string reason;  // when neither: why, for EXPLAIN
+  bool keep = false;  // drop what holds no build key (partitions, row groups, pages, rows)
+  bool skip = false;  // drop partitions whose key is a build key (the anti join's complement)
+  /// A mark join under a filter that needs `mark OR key IS NULL`: per condition, whether
+  /// partitions whose key is neither NULL nor a build key may be dropped.
+  std::vector<bool> keep_or_null;
+  std::string reason;  // when none: why, for EXPLAIN
 
-  bool any() const { return keep || skip; }
+  bool any() const {
+    bool or_null = false;
+    for (bool c : keep_or_null)
+      or_null = or_null || c;
+    return keep || skip || or_null;
+  }
 };
 
 /// For partition pruning (`partitions` true: the anti join's complement is allowed) or row-level
-/// runtime filters (only keep).
-ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions);
+/// runtime filters (only keep). `above`: the filter directly above the join, if any (partition
+/// pruning of a mark join whose mark it tests).
+ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions,
+                                            const LogicalFilter* above = nullptr);
 
 /// Whether a filter on a column of the join's output that comes from its left (`on_left`) or
 /// right input commutes with the join (may be pushed into that input): false for the
@@ -56,7 +69,15 @@ inline bool ConditionFiltersKeys(const JoinCondition& condition) {
 /// Whether a partition whose (mapped) value is `is_null` / `in_set` may hold rows the join keeps.
 inline bool PartitionMayJoin(DynamicFilterMode mode, bool is_null, bool in_set) {
   const bool match = !is_null && in_set;  // NULL never equals a key
-  return mode == DynamicFilterMode::kKeep ? match : !match;
+  switch (mode) {
+    case DynamicFilterMode::kKeep:
+      return match;
+    case DynamicFilterMode::kSkip:
+      return !match;
+    case DynamicFilterMode::kKeepOrNull:
+      return match || is_null;
+  }
+  return true;
 }
 
 }  // namespace shears

@@ -14,14 +14,16 @@
 // looked up.
 //
 // Legality (dynfilter/join_legality.h): legal when the join drops probe rows without a match:
-// INNER, SEMI, RIGHT (probe = left side here). ANTI joins prune the other way (a partition whose value is in the key set holds only
-// rows the anti join removes) when the key is the only condition and there is no residual.
-// LEFT, FULL and MARK joins keep unmatched probe rows: never pruned. The key is traced through
-// filters, projections of plain columns, aggregates grouping on it, inner joins (either
-// side), the kept side of other joins and into every input of a set operation (each branch of
-// a UNION ALL prunes on its own column), and transitively through inner and semi join
-// conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
-// match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
+// INNER, SEMI, RIGHT (probe = left side here). ANTI joins prune the other way (a partition whose
+// value is in the key set holds only rows the anti join removes) when the key is the only condition
+// and there is no residual. LEFT, FULL and MARK joins keep unmatched probe rows: never pruned,
+// except a MARK join under a filter `mark OR key IS NULL`, which keeps only partitions whose key is
+// NULL or a build key. The key is traced through filters, projections of plain columns, aggregates
+// grouping on it, inner joins (either side), the kept side of other joins and into every input of a
+// set operation (each branch of a UNION ALL prunes on its own column), and transitively through
+// inner and semi join conditions `key = other` to `other`'s scan (one dimension prunes several
+// facts). NULL keys never match: NULL partitions are dropped by IN filters and kept by NOT IN
+// filters.
 
 #include <fmt/format.h>
 
@@ -101,12 +103,15 @@ PruningBenefit EstimateBenefit(const std::vector<TracedColumn>& targets, Logical
   return benefit;
 }
 
-void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
+void Visit(LogicalOperator& op, int& next_id, double fallback_ratio,
+           const LogicalFilter* above = nullptr) {
+  const LogicalFilter* filter =
+      op.type == LogicalOperatorType::kFilter ? static_cast<const LogicalFilter*>(&op) : nullptr;
   for (auto& child : op.children)
-    Visit(*child, next_id, fallback_ratio);
+    Visit(*child, next_id, fallback_ratio, filter);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
-  const ProbeFilterLegality legality = ProbeSideFilterLegality(join, true);
+  const ProbeFilterLegality legality = ProbeSideFilterLegality(join, true, above);
   if (!legality.any()) {
     join.dynamic_filter_note = legality.reason;
     return;
@@ -120,6 +125,11 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
     if (!ConditionFiltersKeys(condition)) continue;
+    DynamicFilterMode mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
+    if (!legality.keep_or_null.empty()) {
+      if (!legality.keep_or_null[i]) continue;
+      mode = DynamicFilterMode::kKeepOrNull;
+    }
     // The key is a column, or a deterministic expression of one column (a cast, p + 1):
     // then each partition value is mapped through it before the lookup.
     const auto referenced = ReferencedBindings(*condition.left);
@@ -184,7 +194,7 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio) {
       DynamicPartitionFilter filter;
       filter.filter_id = id;
       filter.column_id = traced.column_id;
-      filter.mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
+      filter.mode = mode;
       filter.key_expr = key_expr;
       filter.description = std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" +
                            condition.left->ToString() + " = " + condition.right->ToString() + ")";

@@ -54,10 +54,8 @@ std::string LogicalGet::Describe() const {
   out += "]";
   if (!filters.empty()) out += " filters: " + JoinExprs(filters, " AND ");
   for (const auto& f : dynamic_filters) {
-    out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
-           (f.key_expr ? f.key_expr->ToString()
-                       : dataset->columns()[static_cast<size_t>(f.column_id)].name) +
-           (f.mode == DynamicFilterMode::kKeep ? " IN" : " NOT IN") + " keys " + f.description;
+    out += " " + DescribeDynamicPartitionFilter(
+                     f, dataset->columns()[static_cast<size_t>(f.column_id)].name);
   }
   for (const auto& f : runtime_filters) {
     out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/value.h"
+#include "dynfilter/join_legality.h"
 #include "execution/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -97,10 +98,8 @@ std::string PhysicalCsvScan::Describe() const {
       out += (i ? " AND " : "") + filters_[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
-    out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
-           (f.key_expr ? f.key_expr->ToString()
-                       : dataset_->columns()[static_cast<size_t>(f.column_id)].name) +
-           (f.mode == DynamicFilterMode::kKeep ? " IN " : " NOT IN ") + "keys " + f.description;
+    out += " " + DescribeDynamicPartitionFilter(
+                     f, dataset_->columns()[static_cast<size_t>(f.column_id)].name);
   }
   return out;
 }
@@ -168,8 +167,9 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
           if (!mapped) continue;
           value = std::move(*mapped);
         }
-        const bool in_set = !value.is_null() && data->Contains(value.ToString());
-        if (filter->mode == DynamicFilterMode::kKeep ? !in_set : in_set) {
+        const bool is_null = value.is_null();
+        if (!PartitionMayJoin(filter->mode, is_null,
+                              !is_null && data->Contains(value.ToString()))) {
           decision[p] = kPrunedDynamic;
         }
       }

@@ -89,10 +89,8 @@ std::string PhysicalTableScan::Describe() const {
       out += (i ? " AND " : "") + filters_[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
-    out += " dynamic_partition_filter #" + std::to_string(f.filter_id) + ": " +
-           (f.key_expr ? f.key_expr->ToString()
-                       : dataset_->columns()[static_cast<size_t>(f.column_id)].name) +
-           (f.mode == DynamicFilterMode::kKeep ? " IN " : " NOT IN ") + "keys " + f.description;
+    out += " " + DescribeDynamicPartitionFilter(
+                     f, dataset_->columns()[static_cast<size_t>(f.column_id)].name);
   }
   for (const auto& f : runtime_filters_) {
     out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";

@@ -119,3 +119,11 @@ SELECT count(*) FROM store_sales ss JOIN date_dim d ON ss.ss_sold_date_sk = d.d_
 SELECT d_moy, count(*) FROM date_dim d JOIN (VALUES (TIMESTAMP '2000-02-01 00:00:00'), (TIMESTAMP '2001-07-01 00:00:00')) v(m) ON date_trunc('month', d.d_date) = v.m GROUP BY d_moy;
 
 SELECT count(*) FROM date_dim d JOIN (VALUES (2001, 200)) v(y, c) ON EXTRACT(year FROM d.d_date) = v.y AND decade(d.d_date) = v.c;
+
+SELECT count(*), sum(ss_quantity) FROM store_sales WHERE ss_sold_date_sk IN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy = 7) OR ss_sold_date_sk IS NULL;
+
+SELECT count(*) FROM store_sales WHERE ss_sold_date_sk IS NULL OR ss_sold_date_sk IN (SELECT sr_returned_date_sk FROM store_returns WHERE sr_return_quantity > 90);
+
+SELECT count(*) FROM store_sales WHERE ss_sold_date_sk + 1 IN (SELECT d_date_sk FROM date_dim WHERE d_moy = 2) OR ss_sold_date_sk + 1 IS NULL OR ss_quantity > 95;
+
+SELECT count(*) FROM store_sales WHERE ss_sold_date_sk IN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy = 7) OR ss_sold_date_sk IS NULL OR ss_sold_date_sk IS NULL;
