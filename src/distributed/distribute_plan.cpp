@@ -5,11 +5,13 @@
 #include "distributed/physical_gather.h"
 #include "distributed/physical_shuffle.h"
 #include "distributed/split_coordinator.h"
+#include "execution/operator/physical_filter.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
+#include "execution/operator/physical_limit.h"
 #include "execution/operator/physical_order.h"
+#include "execution/operator/physical_projection.h"
 #include "execution/operator/physical_recursive_cte.h"
-#include "execution/operator/physical_simple.h"
 #include "execution/operator/physical_table_scan.h"
 
 namespace shears {

@@ -12,6 +12,7 @@
 
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/string_util.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
 #include "execution/operator/physical_result_collector.h"
@@ -20,14 +21,12 @@
 #include "execution/query_context.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
-#include "parser/transformer.h"
 #include "planner/binder.h"
 #include "storage/csv/csv_options.h"
 
 namespace shears::write_internal {
 
 namespace fs = std::filesystem;
-using parser_internal::Lower;
 
 /// A fresh copy of `statement` (the AST has no deep copy): its text parsed again, the rest of
 /// `sql` blanked so offsets stay the user's and other statements are not parsed again.
@@ -66,7 +65,7 @@ ast::ExprPtr CastAst(ast::ExprPtr expr, const LogicalType& type) {
   cast->child = std::move(expr);
   const std::string text = type.ToString();
   const size_t paren = text.find('(');
-  cast->type.name = Lower(text.substr(0, paren));
+  cast->type.name = AsciiLower(text.substr(0, paren));
   if (paren != std::string::npos) {
     int precision = 0, scale = 0;
     if (std::sscanf(text.c_str() + paren, "(%d,%d)", &precision, &scale) == 2)
@@ -536,7 +535,8 @@ void RenameExcluded(ast::Expr* expr) {
   switch (expr->kind) {
     case ast::ExprKind::kColumnRef: {
       auto& names = static_cast<ast::ColumnRefExpr*>(expr)->names;
-      if (names.size() == 2 && Lower(names[0]) == "excluded") names[1] = ExcludedName(names[1]);
+      if (names.size() == 2 && AsciiLower(names[0]) == "excluded")
+        names[1] = ExcludedName(names[1]);
       break;
     }
     case ast::ExprKind::kOperator:

@@ -12,6 +12,7 @@
 
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/string_util.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
 #include "execution/operator/physical_result_collector.h"
@@ -20,14 +21,12 @@
 #include "execution/query_context.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
-#include "parser/transformer.h"
 #include "planner/binder.h"
 #include "storage/csv/csv_options.h"
 
 namespace shears::write_internal {
 
 namespace fs = std::filesystem;
-using parser_internal::Lower;
 
 namespace {
 

@@ -13,6 +13,7 @@
 #include "catalog/staged_write.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/string_util.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
 #include "execution/operator/physical_result_collector.h"
@@ -21,7 +22,6 @@
 #include "execution/query_context.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
-#include "parser/transformer.h"
 #include "planner/binder.h"
 #include "storage/csv/csv_options.h"
 
@@ -30,7 +30,6 @@
 namespace shears::write_internal {
 
 namespace fs = std::filesystem;
-using parser_internal::Lower;
 
 /// Rows, files and partitions written: the result of every write statement.
 QueryResult WriteSummary(const std::vector<WrittenPartFile>& files) {
@@ -116,7 +115,7 @@ std::vector<WrittenPartFile> ExecuteWrite(BoundQuery bound, const Settings& sett
 /// Index of `name` (case-insensitive) among `names`, or -1.
 int FindName(const std::vector<std::string>& names, const std::string& name) {
   for (size_t i = 0; i < names.size(); i++) {
-    if (Lower(names[i]) == Lower(name)) return static_cast<int>(i);
+    if (AsciiLower(names[i]) == AsciiLower(name)) return static_cast<int>(i);
   }
   return -1;
 }
@@ -135,7 +134,7 @@ struct CopyOptions {
 
 bool OptionBool(const ast::WriteOption& option) {
   if (option.values.empty()) return true;
-  const std::string v = Lower(option.values[0]);
+  const std::string v = AsciiLower(option.values[0]);
   if (v == "true" || v == "1" || v == "on") return true;
   if (v == "false" || v == "0" || v == "off") return false;
   throw InvalidInputError("COPY option {} takes true or false, not '{}'", option.name,
@@ -157,7 +156,7 @@ int64_t OptionInt(const ast::WriteOption& option) {
 }
 
 format::CompressionCodec::type ParseCodec(const std::string& text) {
-  const std::string name = Lower(text);
+  const std::string name = AsciiLower(text);
   if (name == "snappy") return format::CompressionCodec::SNAPPY;
   if (name == "zstd") return format::CompressionCodec::ZSTD;
   if (name == "gzip") return format::CompressionCodec::GZIP;
@@ -228,7 +227,7 @@ class ScopedRemove {
 std::string CopyFormat(const ast::CopyStatement& copy) {
   for (const auto& option : copy.options) {
     if (option.name == "format" && option.values.size() == 1) {
-      const std::string format = Lower(option.values[0]);
+      const std::string format = AsciiLower(option.values[0]);
       if (format != "csv" && format != "parquet") {
         throw NotSupportedError("COPY reads and writes FORMAT csv or parquet, not '{}'",
                                 option.values[0]);
@@ -276,7 +275,7 @@ QueryResult RunCopyToCsv(Database& database, const Settings& settings, const std
     } else if (name == "nullstr" || name == "null") {
       spec.null_string = option.values.empty() ? std::string() : option.values[0];
     } else if (name == "compression") {
-      compression = option.values.size() == 1 ? Lower(option.values[0]) : std::string();
+      compression = option.values.size() == 1 ? AsciiLower(option.values[0]) : std::string();
       if (compression != "gzip" && compression != "none" && compression != "auto" &&
           compression != "uncompressed") {
         throw InvalidInputError("COPY ... (FORMAT csv) takes COMPRESSION gzip or none");
@@ -291,7 +290,7 @@ QueryResult RunCopyToCsv(Database& database, const Settings& settings, const std
   if (!escape_given) spec.escape = spec.quote;
   const fs::path target = fs::absolute(copy.path).lexically_normal();
   spec.gzip = compression == "gzip" ||
-              (compression == "auto" && Lower(target.extension().string()) == ".gz");
+              (compression == "auto" && AsciiLower(target.extension().string()) == ".gz");
   std::error_code ec;
   if (!fs::is_directory(target.parent_path(), ec)) {
     throw IOError("COPY: the directory '{}' does not exist", target.parent_path().string());
@@ -327,7 +326,7 @@ QueryResult RunCopyFrom(Database& database, const Settings& settings, const std:
                       FormatErrorPosition(sql, copy.table_location));
   }
   // CSV unless FORMAT parquet says otherwise or the file is named .parquet.
-  bool csv = Lower(fs::path(copy.path).extension().string()) != ".parquet";
+  bool csv = AsciiLower(fs::path(copy.path).extension().string()) != ".parquet";
   for (const auto& option : copy.options) {
     if (option.name == "format") csv = CopyFormat(copy) == "csv";
   }

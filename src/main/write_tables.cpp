@@ -12,6 +12,7 @@
 
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/string_util.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"
 #include "execution/operator/physical_result_collector.h"
@@ -20,14 +21,12 @@
 #include "execution/query_context.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
-#include "parser/transformer.h"
 #include "planner/binder.h"
 #include "storage/csv/csv_options.h"
 
 namespace shears::write_internal {
 
 namespace fs = std::filesystem;
-using parser_internal::Lower;
 
 namespace {
 
@@ -165,7 +164,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   for (auto& c : partition_columns)
     table.columns.push_back(c);
   for (const auto& c : table.columns) {
-    if (c.name.empty() || !seen.insert(Lower(c.name)).second) {
+    if (c.name.empty() || !seen.insert(AsciiLower(c.name)).second) {
       throw BinderError("table '{}' would have two columns named '{}'; give them distinct names",
                         create.name, c.name);
     }
@@ -336,7 +335,7 @@ QueryResult RunCreateIndex(Database& database, const Settings& settings, const s
   }
   if (create.if_not_exists) {
     for (const auto& existing : catalog.ListIndexes(""))
-      if (Lower(existing.name) == Lower(create.name)) return QueryResult();
+      if (AsciiLower(existing.name) == AsciiLower(create.name)) return QueryResult();
   }
   if (create.unique) {
     if (!table.managed) {

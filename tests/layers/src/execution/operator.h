@@ -1,0 +1,2 @@
+#pragma once
+// An operator, above storage/.

@@ -1,0 +1,2 @@
+// Gets libpg_query through a parser header.
+#include "parser/private.h"

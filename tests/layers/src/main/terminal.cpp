@@ -1,0 +1,2 @@
+// readline outside the shell.
+#include <readline/readline.h>

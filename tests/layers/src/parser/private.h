@@ -1,0 +1,3 @@
+#pragma once
+// Exposes libpg_query to whoever includes it.
+#include <pg_query.h>
