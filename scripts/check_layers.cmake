@@ -64,6 +64,7 @@ set(KNOWN_UPWARD
   "dynfilter/runtime_filter_probe.cpp -> execution/expression_executor.h"
   "dynfilter/runtime_filter.cpp -> execution/row_layout.h"
   "dynfilter/join_legality.h -> planner/logical_plan.h"
+  "dynfilter/dynamic_filter.cpp -> planner/expression.h"
   # The binder folds constants with the executor.
   "planner/binder.cpp -> execution/expression_executor.h"
   "planner/bind_expression.cpp -> execution/expression_executor.h"
