@@ -267,7 +267,9 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
   }
   // Three-valued logic: AND is FALSE if any child is FALSE, else NULL if any is NULL, else TRUE.
   // A child that may fail runs only on the rows still undecided, so `x <> 0 AND 10 / x > 1`
-  // never divides by zero; children that cannot fail run on every row (no gathering).
+  // never divides by zero; children that cannot fail run on every row (no gathering) while
+  // most rows are undecided, and on the undecided ones alone once few are left (q41's OR of
+  // eight ANDs of string tests over item: most rows are decided by the first test).
   const bool is_and = expr.is_and;
   uint8_t* out = result.data<uint8_t>();
   std::vector<uint8_t> unknown(count, 0);
@@ -301,18 +303,23 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
     }
   } else {
     std::vector<uint32_t> rows;
+    idx_t undecided = count;
     for (const auto& child : expr.children) {
       child_result.Reset();
-      if (CannotFail(*child)) {
+      if (CannotFail(*child) && undecided > count / 4) {
         Evaluate(*child, input, count, child_result);
-        for (idx_t i = 0; i < count; i++)
+        undecided = 0;
+        for (idx_t i = 0; i < count; i++) {
           apply(i, i);
+          undecided += out[i] == (is_and ? 1 : 0);
+        }
         continue;
       }
       rows.clear();
       for (idx_t i = 0; i < count; i++) {
         if (out[i] == (is_and ? 1 : 0)) rows.push_back(static_cast<uint32_t>(i));
       }
+      undecided = rows.size();
       if (rows.empty()) break;
       EvaluateOnRows(*child, input, count, rows, child_result);
       for (size_t j = 0; j < rows.size(); j++)
