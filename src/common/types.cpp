@@ -38,6 +38,8 @@ PhysicalType LogicalType::physical() const {
       return PhysicalType::kDouble;
     case TypeId::kDecimal:
       return precision_ <= kMaxInt64DecimalPrecision ? PhysicalType::kInt64 : PhysicalType::kInt128;
+    case TypeId::kInterval:
+      return PhysicalType::kInt128;
     case TypeId::kVarchar:
     case TypeId::kBlob:
       return PhysicalType::kString;
@@ -95,6 +97,8 @@ std::string LogicalType::ToString() const {
       return "VARCHAR";
     case TypeId::kBlob:
       return "BLOB";
+    case TypeId::kInterval:
+      return "INTERVAL";
   }
   return "INVALID";
 }

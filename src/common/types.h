@@ -17,6 +17,8 @@
 //   TIMESTAMP   int64_t                     microseconds since 1970-01-01 00:00:00 (no zone)
 //   VARCHAR     StringRef                   UTF-8 bytes owned by the vector's buffers
 //   BLOB        StringRef                   raw bytes
+//   INTERVAL    int128_t                    months, days, microseconds packed so the int128
+//                                           orders as the interval (common/interval.h)
 
 #include <cstdint>
 #include <cstring>
@@ -40,7 +42,8 @@ enum class TypeId : uint8_t {
   kTimestamp,
   kVarchar,
   kBlob,
-  kFloat,  // appended: the order of the others is unchanged
+  kFloat,     // appended: the order of the others is unchanged
+  kInterval,  // appended
 };
 
 /// How a type's values are laid out in a vector.
@@ -63,6 +66,7 @@ class LogicalType {
   static constexpr LogicalType Timestamp() { return LogicalType(TypeId::kTimestamp); }
   static constexpr LogicalType Varchar() { return LogicalType(TypeId::kVarchar); }
   static constexpr LogicalType Blob() { return LogicalType(TypeId::kBlob); }
+  static constexpr LogicalType Interval() { return LogicalType(TypeId::kInterval); }
   /// Throws InvalidInputError when precision/scale are out of range.
   static LogicalType Decimal(int precision, int scale);
 

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "common/interval.h"
 
 namespace shears {
 
@@ -85,6 +86,17 @@ Value Value::Blob(std::string s) {
   return v;
 }
 
+Value Value::Interval(const struct Interval& interval) {
+  Value v;
+  v.type_ = LogicalType::Interval();
+  v.is_null_ = false;
+  v.data_ = PackIntervalChecked(interval);
+  return v;
+}
+struct Interval Value::GetInterval() const {
+  return UnpackInterval(std::get<int128_t>(data_));
+}
+
 int128_t Value::GetInt128() const {
   if (std::holds_alternative<int128_t>(data_)) return std::get<int128_t>(data_);
   return std::get<int64_t>(data_);
@@ -112,6 +124,8 @@ std::string Value::ToString() const {
       return GetString();
     case TypeId::kBlob:
       return FormatHex(GetString());
+    case TypeId::kInterval:
+      return FormatInterval(GetInterval());
     case TypeId::kInvalid:
       break;
   }
@@ -181,6 +195,8 @@ Value ReadValue(const Vector& vector, idx_t row) {
       return Value::Varchar(std::string(vector.data<StringRef>()[row].view()));
     case TypeId::kBlob:
       return Value::Blob(std::string(vector.data<StringRef>()[row].view()));
+    case TypeId::kInterval:
+      return Value::Interval(UnpackInterval(vector.data<int128_t>()[row]));
     case TypeId::kInvalid:
       break;
   }

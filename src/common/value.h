@@ -8,6 +8,8 @@
 
 namespace shears {
 
+struct Interval;
+
 class Value {
  public:
   Value() = default;  // NULL of invalid type
@@ -23,6 +25,7 @@ class Value {
   static Value Timestamp(int64_t micros);
   static Value Varchar(std::string v);
   static Value Blob(std::string v);
+  static Value Interval(const struct Interval& v);
 
   const LogicalType& type() const { return type_; }
   bool is_null() const { return is_null_; }
@@ -33,6 +36,7 @@ class Value {
   int128_t GetInt128() const;  // any DECIMAL, and the integer types widened
   double GetDouble() const { return std::get<double>(data_); }
   const std::string& GetString() const { return std::get<std::string>(data_); }
+  struct Interval GetInterval() const;
 
   /// Rendering used by the CLI and CSV output ("NULL" for null).
   std::string ToString() const;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/interval.h"
 
 namespace shears {
 
@@ -178,6 +179,8 @@ std::string Vector::ValueToString(idx_t row) const {
       return std::string(data<StringRef>()[row].view());
     case TypeId::kBlob:
       return FormatHex(data<StringRef>()[row].view());
+    case TypeId::kInterval:
+      return FormatInterval(UnpackInterval(data<int128_t>()[row]));
     case TypeId::kInvalid:
       break;
   }

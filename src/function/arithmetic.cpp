@@ -373,10 +373,14 @@ void RegisterDateArithmetic(FunctionRegistry& registry) {
   RegisterFixed(registry, "+", {date, integer}, date, IntegerKernel<int32_t>('+', date));
   RegisterFixed(registry, "+", {integer, date}, date, IntegerKernel<int32_t>('+', date));
   RegisterFixed(registry, "-", {date, integer}, date, IntegerKernel<int32_t>('-', date));
-  RegisterFixed(registry, "-", {date, date}, integer, IntegerKernel<int32_t>('-', date));
-  // TIMESTAMP - TIMESTAMP is a BIGINT count of microseconds (shears has no INTERVAL type).
-  RegisterFixed(registry, "-", {LogicalType::Timestamp(), LogicalType::Timestamp()},
-                LogicalType::Bigint(), IntegerKernel<int64_t>('-', LogicalType::Timestamp()));
+  // DATE - DATE is a BIGINT count of days, as in DuckDB (TIMESTAMP - TIMESTAMP is an
+  // INTERVAL: interval_functions.cpp).
+  RegisterFixed(registry, "-", {date, date}, LogicalType::Bigint(),
+                [](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+                  BinaryLoop<int32_t, int32_t, int64_t>(
+                      *args[0], *args[1], count, result,
+                      [](int32_t a, int32_t b) { return int64_t{a} - b; });
+                });
 }
 
 }  // namespace

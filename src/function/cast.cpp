@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "common/interval.h"
 #include "common/utf8.h"
 #include "function/function_internal.h"
 
@@ -584,6 +585,15 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         return ParseTimestamp(TrimSpaces(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
       });
       return;
+    case TypeId::kInterval:
+      CastLoop<StringRef, int128_t>(in, out, count, try_cast, [](StringRef s, int128_t* r) {
+        Interval interval;
+        std::string error;
+        if (!ParseIntervalText(s.view(), -1, &interval, &error)) return CastStatus::kInvalid;
+        *r = PackIntervalChecked(interval);
+        return CastStatus::kOk;
+      });
+      return;
     case TypeId::kVarchar:
     case TypeId::kBlob:
       CastLoop<StringRef, StringRef>(in, out, count, try_cast, [&](StringRef s, StringRef* r) {
@@ -743,6 +753,10 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       return;
     case TypeId::kVarchar:
       VarcharToType(in, out, count, try_cast);
+      return;
+    case TypeId::kInterval:  // only to VARCHAR (CastExists)
+      FormatToVarchar<int128_t>(in, out, count,
+                                [](int128_t v) { return FormatInterval(UnpackInterval(v)); });
       return;
     case TypeId::kBlob:
       // BLOB -> VARCHAR keeps the bytes, which must be valid UTF-8.

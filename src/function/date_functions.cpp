@@ -27,87 +27,62 @@ unsigned DaysInMonth(int64_t year, unsigned month) {
   return month == 2 && IsLeapYear(year) ? 29 : kDays[month - 1];
 }
 
-namespace {
-
-using Args = std::vector<const Vector*>;
-
-enum class Field {
-  kYear,
-  kQuarter,
-  kMonth,
-  kWeek,
-  kDay,
-  kDayOfWeek,
-  kIsoDayOfWeek,
-  kDayOfYear,
-  kHour,
-  kMinute,
-  kSecond,
-  kMillisecond,
-  kMicrosecond,
-  kEpoch,
-  kIsoYear,
-  kDecade,
-  kCentury,
-  kMillennium,
-};
-
-bool ParseField(std::string_view text, Field* field) {
+bool ParseDatePart(std::string_view text, DatePart* field) {
   std::string name;
   for (char c : text) {
     if (c == ' ') continue;
     name.push_back((c >= 'A' && c <= 'Z') ? static_cast<char>(c + 32) : c);
   }
-  static const std::pair<const char*, Field> kNames[] = {
-      {"year", Field::kYear},
-      {"years", Field::kYear},
-      {"y", Field::kYear},
-      {"yr", Field::kYear},
-      {"yrs", Field::kYear},
-      {"quarter", Field::kQuarter},
-      {"quarters", Field::kQuarter},
-      {"month", Field::kMonth},
-      {"months", Field::kMonth},
-      {"mon", Field::kMonth},
-      {"week", Field::kWeek},
-      {"weeks", Field::kWeek},
-      {"w", Field::kWeek},
-      {"day", Field::kDay},
-      {"days", Field::kDay},
-      {"d", Field::kDay},
-      {"dayofmonth", Field::kDay},
-      {"dow", Field::kDayOfWeek},
-      {"dayofweek", Field::kDayOfWeek},
-      {"weekday", Field::kDayOfWeek},
-      {"isodow", Field::kIsoDayOfWeek},
-      {"doy", Field::kDayOfYear},
-      {"dayofyear", Field::kDayOfYear},
-      {"hour", Field::kHour},
-      {"hours", Field::kHour},
-      {"h", Field::kHour},
-      {"minute", Field::kMinute},
-      {"minutes", Field::kMinute},
-      {"min", Field::kMinute},
-      {"second", Field::kSecond},
-      {"seconds", Field::kSecond},
-      {"sec", Field::kSecond},
-      {"s", Field::kSecond},
-      {"millisecond", Field::kMillisecond},
-      {"milliseconds", Field::kMillisecond},
-      {"ms", Field::kMillisecond},
-      {"msec", Field::kMillisecond},
-      {"microsecond", Field::kMicrosecond},
-      {"microseconds", Field::kMicrosecond},
-      {"us", Field::kMicrosecond},
-      {"usec", Field::kMicrosecond},
-      {"epoch", Field::kEpoch},
-      {"isoyear", Field::kIsoYear},
-      {"decade", Field::kDecade},
-      {"decades", Field::kDecade},
-      {"century", Field::kCentury},
-      {"centuries", Field::kCentury},
-      {"millennium", Field::kMillennium},
-      {"millennia", Field::kMillennium},
+  static const std::pair<const char*, DatePart> kNames[] = {
+      {"year", DatePart::kYear},
+      {"years", DatePart::kYear},
+      {"y", DatePart::kYear},
+      {"yr", DatePart::kYear},
+      {"yrs", DatePart::kYear},
+      {"quarter", DatePart::kQuarter},
+      {"quarters", DatePart::kQuarter},
+      {"month", DatePart::kMonth},
+      {"months", DatePart::kMonth},
+      {"mon", DatePart::kMonth},
+      {"week", DatePart::kWeek},
+      {"weeks", DatePart::kWeek},
+      {"w", DatePart::kWeek},
+      {"day", DatePart::kDay},
+      {"days", DatePart::kDay},
+      {"d", DatePart::kDay},
+      {"dayofmonth", DatePart::kDay},
+      {"dow", DatePart::kDayOfWeek},
+      {"dayofweek", DatePart::kDayOfWeek},
+      {"weekday", DatePart::kDayOfWeek},
+      {"isodow", DatePart::kIsoDayOfWeek},
+      {"doy", DatePart::kDayOfYear},
+      {"dayofyear", DatePart::kDayOfYear},
+      {"hour", DatePart::kHour},
+      {"hours", DatePart::kHour},
+      {"h", DatePart::kHour},
+      {"minute", DatePart::kMinute},
+      {"minutes", DatePart::kMinute},
+      {"min", DatePart::kMinute},
+      {"second", DatePart::kSecond},
+      {"seconds", DatePart::kSecond},
+      {"sec", DatePart::kSecond},
+      {"s", DatePart::kSecond},
+      {"millisecond", DatePart::kMillisecond},
+      {"milliseconds", DatePart::kMillisecond},
+      {"ms", DatePart::kMillisecond},
+      {"msec", DatePart::kMillisecond},
+      {"microsecond", DatePart::kMicrosecond},
+      {"microseconds", DatePart::kMicrosecond},
+      {"us", DatePart::kMicrosecond},
+      {"usec", DatePart::kMicrosecond},
+      {"epoch", DatePart::kEpoch},
+      {"isoyear", DatePart::kIsoYear},
+      {"decade", DatePart::kDecade},
+      {"decades", DatePart::kDecade},
+      {"century", DatePart::kCentury},
+      {"centuries", DatePart::kCentury},
+      {"millennium", DatePart::kMillennium},
+      {"millennia", DatePart::kMillennium},
   };
   for (const auto& [candidate, value] : kNames) {
     if (name == candidate) {
@@ -117,6 +92,26 @@ bool ParseField(std::string_view text, Field* field) {
   }
   return false;
 }
+
+/// Adds months, clamping the day to the target month's last day (Jan 31 + 1 month = Feb 28/29).
+/// Returns a value past the int32 range when the year leaves what a DATE can hold.
+int64_t AddMonthsToDays(int64_t days, int64_t months) {
+  int64_t year0;
+  unsigned month0, day0;
+  CivilFromDays(days, &year0, &month0, &day0);
+  const int64_t total = year0 * 12 + (month0 - 1) + months;
+  const int64_t year = FloorDiv(total, 12);
+  if (year < -5'000'000 || year > 5'000'000) return std::numeric_limits<int64_t>::max();
+  const unsigned month = static_cast<unsigned>(FloorMod(total, 12) + 1);
+  const unsigned day = std::min(day0, DaysInMonth(year, month));
+  return DaysFromCivil(year, month, day);
+}
+
+namespace {
+
+using Args = std::vector<const Vector*>;
+
+using Field = DatePart;
 
 struct Civil {
   int64_t year;
@@ -196,29 +191,6 @@ int64_t ExtractField(Field field, int64_t days, int64_t micros_of_day) {
   return 0;
 }
 
-/// Parses the field of the current row, reusing the previous row's parse when the text is
-/// the same (the field is a constant in practice).
-class FieldReader {
- public:
-  explicit FieldReader(const char* function) : function_(function) {}
-  Field Read(std::string_view text) {
-    if (!valid_ || text != text_) {
-      if (!ParseField(text, &field_)) {
-        throw InvalidInputError("{}: unknown date part '{}'", function_, text);
-      }
-      text_.assign(text);
-      valid_ = true;
-    }
-    return field_;
-  }
-
- private:
-  const char* function_;
-  bool valid_ = false;
-  std::string text_;
-  Field field_ = Field::kYear;
-};
-
 void SplitTimestamp(int64_t micros, int64_t* days, int64_t* micros_of_day) {
   *days = FloorDiv(micros, kMicrosPerDay);
   *micros_of_day = micros - *days * kMicrosPerDay;
@@ -227,7 +199,7 @@ void SplitTimestamp(int64_t micros, int64_t* days, int64_t* micros_of_day) {
 /// extract(field, DATE | TIMESTAMP) -> BIGINT.
 ScalarKernel ExtractKernel(bool timestamp, const char* function) {
   return [timestamp, function](const Args& args, idx_t count, Vector& result) {
-    FieldReader reader(function);
+    DatePartReader reader(function);
     const StringRef* fields = args[0]->data<StringRef>();
     int64_t* out = result.data<int64_t>();
     ForEachValidRow(args, count, result, [&](idx_t row) {
@@ -313,7 +285,7 @@ int64_t TruncateTimestamp(Field field, int64_t micros) {
 
 ScalarKernel DateTruncKernel(bool timestamp) {
   return [timestamp](const Args& args, idx_t count, Vector& result) {
-    FieldReader reader("date_trunc");
+    DatePartReader reader("date_trunc");
     const StringRef* fields = args[0]->data<StringRef>();
     int64_t* out = result.data<int64_t>();
     ForEachValidRow(args, count, result, [&](idx_t row) {
@@ -399,7 +371,7 @@ int64_t TimestampArg(const Vector& v, idx_t row) {
 
 ScalarKernel DateDiffKernel(const char* function) {
   return [function](const Args& args, idx_t count, Vector& result) {
-    FieldReader reader(function);
+    DatePartReader reader(function);
     const StringRef* fields = args[0]->data<StringRef>();
     int64_t* out = result.data<int64_t>();
     ForEachValidRow(args, count, result, [&](idx_t row) {
@@ -821,18 +793,6 @@ int32_t CheckedDate(int64_t days, const char* function, int64_t input_days, int6
     ThrowDateOutOfRange(function, FormatDate(static_cast<int32_t>(input_days)), amount);
   }
   return static_cast<int32_t>(days);
-}
-
-/// Adds months, clamping the day to the target month's last day (Jan 31 + 1 month = Feb 28/29).
-/// Returns a value past the int32 range when the year leaves what a DATE can hold.
-int64_t AddMonthsToDays(int64_t days, int64_t months) {
-  Civil c = ToCivil(days);
-  const int64_t total = c.year * 12 + (c.month - 1) + months;
-  const int64_t year = FloorDiv(total, 12);
-  if (year < -5'000'000 || year > 5'000'000) return std::numeric_limits<int64_t>::max();
-  const unsigned month = static_cast<unsigned>(FloorMod(total, 12) + 1);
-  const unsigned day = std::min(c.day, DaysInMonth(year, month));
-  return DaysFromCivil(year, month, day);
 }
 
 void RegisterIntervalArithmetic(FunctionRegistry& registry) {

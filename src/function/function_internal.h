@@ -22,6 +22,7 @@ void RegisterLikeFunctions(FunctionRegistry& registry);
 void RegisterDateFunctions(FunctionRegistry& registry);
 void RegisterMiscFunctions(FunctionRegistry& registry);
 void RegisterRegexpFunctions(FunctionRegistry& registry);
+void RegisterIntervalFunctions(FunctionRegistry& registry);
 
 BoundScalarFunction MakeBound(std::vector<LogicalType> arg_types, LogicalType return_type,
                               ScalarKernel kernel, bool null_propagating = true,
@@ -93,6 +94,56 @@ inline int64_t FloorDiv(int64_t a, int64_t b) {
 inline int64_t FloorMod(int64_t a, int64_t b) {
   return a - FloorDiv(a, b) * b;
 }
+
+/// The parts extract / date_part / date_trunc name ("year", "months", "dow", ...).
+enum class DatePart {
+  kYear,
+  kQuarter,
+  kMonth,
+  kWeek,
+  kDay,
+  kDayOfWeek,
+  kIsoDayOfWeek,
+  kDayOfYear,
+  kHour,
+  kMinute,
+  kSecond,
+  kMillisecond,
+  kMicrosecond,
+  kEpoch,
+  kIsoYear,
+  kDecade,
+  kCentury,
+  kMillennium,
+};
+bool ParseDatePart(std::string_view text, DatePart* part);
+
+/// Parses the field of the current row, reusing the previous row's parse when the text is
+/// the same (the field is a constant in practice).
+class DatePartReader {
+ public:
+  explicit DatePartReader(const char* function) : function_(function) {}
+  DatePart Read(std::string_view text) {
+    if (!valid_ || text != text_) {
+      if (!ParseDatePart(text, &field_)) {
+        throw InvalidInputError("{}: unknown date part '{}'", function_, text);
+      }
+      text_.assign(text);
+      valid_ = true;
+    }
+    return field_;
+  }
+
+ private:
+  const char* function_;
+  bool valid_ = false;
+  std::string text_;
+  DatePart field_ = DatePart::kYear;
+};
+
+/// Adds months, clamping the day to the target month's last day (Jan 31 + 1 month = Feb 28/29).
+/// Returns a value past the int32 range when the year leaves what a DATE can hold.
+int64_t AddMonthsToDays(int64_t days, int64_t months);
 
 // ---- strings ----
 /// Byte length of the UTF-8 sequence starting with `lead`.

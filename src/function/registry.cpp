@@ -20,6 +20,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterDateFunctions(r);
     RegisterMiscFunctions(r);
     RegisterRegexpFunctions(r);
+    RegisterIntervalFunctions(r);
     return r;
   }();
   return registry;

@@ -234,8 +234,10 @@ void CreateMacro(Catalog& catalog, const ast::CreateMacroStatement& create) {
   const std::string name = AsciiLower(create.name);
   // A macro never hides a built-in function, nor one the binder handles by name.
   bool builtin = FunctionRegistry::Default().Exists(name) || IsAggregateFunction(name);
+  // (Table macros likewise: a table function's name is taken.)
   for (const char* special : {"nextval", "currval", "coalesce", "greatest", "least", "nullif",
-                              "typeof", "grouping", "grouping_id"})
+                              "typeof", "grouping", "grouping_id", "range", "generate_series",
+                              "read_parquet", "parquet_scan", "read_csv", "read_csv_auto"})
     builtin = builtin || name == special;
   if (builtin) {
     throw BinderError("'{}' is a built-in function; a macro needs another name", create.name);

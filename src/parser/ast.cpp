@@ -4,6 +4,8 @@
 
 #include "parser/ast.h"
 
+#include "common/interval.h"
+
 #include <fmt/format.h>
 
 namespace shears::ast {
@@ -68,10 +70,6 @@ std::string AliasSuffix(const TableRef& ref) {
   if (!ref.alias.empty()) out += " AS " + ref.alias;
   if (!ref.column_aliases.empty()) out += "(" + Join(ref.column_aliases, ", ") + ")";
   return out;
-}
-
-std::string Plural(int64_t n, const char* unit) {
-  return fmt::format("{} {}{}", n, unit, n == 1 || n == -1 ? "" : "s");
 }
 
 std::string OrderByList(const std::vector<OrderByItem>& order_by) {
@@ -333,23 +331,7 @@ std::string IsBoolExpr::ToString() const {
 }
 
 std::string IntervalExpr::ToString() const {
-  std::vector<std::string> parts;
-  if (months / 12 != 0) parts.push_back(Plural(months / 12, "year"));
-  if (months % 12 != 0) parts.push_back(Plural(months % 12, "month"));
-  if (days != 0) parts.push_back(Plural(days, "day"));
-  if (micros != 0 || parts.empty()) {
-    uint64_t abs = micros < 0 ? 0 - static_cast<uint64_t>(micros) : static_cast<uint64_t>(micros);
-    uint64_t seconds = abs / 1000000;
-    std::string time = fmt::format("{}{:02}:{:02}:{:02}", micros < 0 ? "-" : "", seconds / 3600,
-                                   seconds / 60 % 60, seconds % 60);
-    if (abs % 1000000 != 0) {
-      time += fmt::format(".{:06}", abs % 1000000);
-      while (time.back() == '0')
-        time.pop_back();
-    }
-    parts.push_back(time);
-  }
-  return "INTERVAL " + Quote(Join(parts, " "));
+  return "INTERVAL " + Quote(FormatInterval(Interval{months, days, micros}));
 }
 
 // ---------------------------------------------------------------- FROM

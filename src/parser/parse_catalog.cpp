@@ -482,7 +482,20 @@ class CatalogParser {
       Expect(')');
     }
     ExpectWord("as");
-    if (AtWord("table")) Fail<NotSupportedError>("table macros (AS TABLE) are not supported");
+    if (AcceptWord("table")) {
+      // A table macro: one query, used in FROM (bind_macro.cpp). Its body is stored as
+      // "TABLE <query>"; names in it may be columns as well as parameters.
+      if (pos_ >= last_) Fail<ParseError>("expected the macro's query after AS TABLE");
+      const std::string query =
+          sql_.substr(tokens_[pos_].start, tokens_[last_ - 1].end - tokens_[pos_].start);
+      auto parsed = Parser::Parse(query);
+      if (parsed.size() != 1 || parsed[0]->kind != ast::StatementKind::kSelect) {
+        Fail<ParseError>("the body of a table macro must be one query");
+      }
+      create->body = "TABLE " + query;
+      pos_ = last_;
+      return create;
+    }
     if (pos_ >= last_) Fail<ParseError>("expected the macro's expression after AS");
     create->body = sql_.substr(tokens_[pos_].start, tokens_[last_ - 1].end - tokens_[pos_].start);
     // One expression, checked now; it is bound where the macro is called.

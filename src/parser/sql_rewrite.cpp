@@ -5,8 +5,10 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <optional>
 
 #include "common/error.h"
+#include "common/interval.h"
 #include "parser/parser.h"
 #include "parser/transformer.h"
 #include "storage/csv/csv_options.h"
@@ -162,6 +164,13 @@ bool EndsUnaliasedSubquery(int token) {
   }
 }
 
+// Whether the FROM at tokens[i] starts a DuckDB FROM-first query: at the start of a statement
+// or of a parenthesised query (`(FROM t SELECT a)`), but not PostgreSQL's TRIM(FROM s).
+bool StartsFromFirstQuery(const std::vector<SqlToken>& tokens, size_t i) {
+  if (i == 0 || tokens[i - 1].token == ';') return true;
+  return tokens[i - 1].token == '(' && !(i >= 2 && tokens[i - 2].token == PG_QUERY__TOKEN__TRIM);
+}
+
 // Finds string literals in table position (they become read_parquet or read_csv calls) and
 // subqueries in table position without an alias (they get one). Each parenthesis level tracks
 // whether it is inside a FROM clause: FROM counts only after a SELECT of the same level (so
@@ -193,7 +202,7 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
                               prev == ',' || prev_opened_table_paren);
         const bool query =
             table_position && (next == PG_QUERY__TOKEN__SELECT || next == PG_QUERY__TOKEN__WITH ||
-                               next == PG_QUERY__TOKEN__VALUES);
+                               next == PG_QUERY__TOKEN__VALUES || next == PG_QUERY__TOKEN__FROM);
         levels.push_back(Level{false, table_position, query, table_position});
         opened_table_paren = table_position;
         break;
@@ -225,7 +234,7 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
         break;
       case PG_QUERY__TOKEN__FROM:
         // A statement that starts with FROM is DuckDB's SELECT * FROM (FindFromFirst).
-        if (prev == 0 || prev == ';') level.select_seen = true;
+        if (StartsFromFirstQuery(tokens, i)) level.select_seen = true;
         if (level.select_seen && prev != PG_QUERY__TOKEN__DISTINCT) level.in_from = true;
         break;
       case PG_QUERY__TOKEN__SCONST:
@@ -278,14 +287,14 @@ void FindGlob(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
-// DuckDB's FROM-first queries: `FROM t [WHERE ...]` is SELECT * FROM t ...; `FROM t SELECT
-// a, b [WHERE ...]` moves the select list (up to the clause after it) in front of FROM, so
-// positions in the list map to the FROM keyword.
+// DuckDB's FROM-first queries, as statements and in parentheses (subqueries, CTEs): `FROM t
+// [WHERE ...]` is SELECT * FROM t ...; `FROM t SELECT a, b [WHERE ...]` moves the select list
+// (up to the clause after it) in front of FROM, so positions in the list map to the FROM keyword.
 void FindFromFirst(const std::string& sql, const std::vector<SqlToken>& tokens,
                    std::vector<Replacement>* out) {
   const size_t before = out->size();
   for (size_t i = 0; i < tokens.size(); i++) {
-    if (tokens[i].token != PG_QUERY__TOKEN__FROM || (i > 0 && tokens[i - 1].token != ';')) continue;
+    if (tokens[i].token != PG_QUERY__TOKEN__FROM || !StartsFromFirstQuery(tokens, i)) continue;
     size_t select = 0, list_end = 0;
     bool set_operation = false;
     int depth = 0;
@@ -312,7 +321,8 @@ void FindFromFirst(const std::string& sql, const std::vector<SqlToken>& tokens,
       continue;
     }
     if (set_operation) continue;  // FROM a UNION SELECT ...: left to the grammar
-    if (list_end == 0) list_end = k;
+    // In parentheses the scan stopped past the closing one.
+    if (list_end == 0) list_end = depth < 0 ? k - 1 : k;
     if (list_end <= select + 1) continue;  // FROM t SELECT: nothing to move
     const int list_begin = tokens[select].start, list_stop = tokens[list_end - 1].end;
     // Another rewrite inside the list (* EXCLUDE, ?) would be moved away from its edit.
@@ -326,28 +336,85 @@ void FindFromFirst(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
+// `3 days` as the quoted text PostgreSQL's INTERVAL takes ('3 days'), or nullopt when the
+// second token names no interval unit.
+std::optional<std::string> QuotedQuantity(const std::string& sql, const SqlToken& number,
+                                          const SqlToken& unit) {
+  std::string_view unit_text(sql.data() + unit.start, unit.end - unit.start);
+  if (!IsIntervalUnitKeyword(unit.token) &&
+      !(unit.token == PG_QUERY__TOKEN__IDENT && IsIntervalUnit(unit_text))) {
+    return std::nullopt;
+  }
+  return "'" + sql.substr(number.start, number.end - number.start) + " " + std::string(unit_text) +
+         "'";
+}
+
 // DuckDB's INTERVAL 3 DAY / INTERVAL 3 days: PostgreSQL only accepts a quoted quantity.
 void FindUnquotedIntervals(const std::string& sql, const std::vector<SqlToken>& tokens,
                            std::vector<Replacement>* out) {
   for (size_t i = 0; i + 2 < tokens.size(); i++) {
     if (tokens[i].token != PG_QUERY__TOKEN__INTERVAL) continue;
     const SqlToken& number = tokens[i + 1];
-    const SqlToken& unit = tokens[i + 2];
     if (number.token != PG_QUERY__TOKEN__ICONST && number.token != PG_QUERY__TOKEN__FCONST) {
       continue;
     }
-    std::string_view unit_text(sql.data() + unit.start, unit.end - unit.start);
-    if (!IsIntervalUnitKeyword(unit.token) &&
-        !(unit.token == PG_QUERY__TOKEN__IDENT && IsIntervalUnit(unit_text))) {
+    if (auto text = QuotedQuantity(sql, number, tokens[i + 2])) {
+      out->push_back({number.start, tokens[i + 2].end, std::move(*text)});
+      i += 2;
+    }
+  }
+}
+
+// The TPC-DS templates' `(cast('2000-02-28' as date) + 30 days)`: a quantity and a unit after
+// `+` or `-`, closed by a parenthesis, is an interval (PostgreSQL and DuckDB reject it). The
+// parenthesis keeps `SELECT x + 30 days FROM t`, where `days` is an alias, as it is.
+void FindBareIntervalSums(const std::string& sql, const std::vector<SqlToken>& tokens,
+                          std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 3 < tokens.size(); i++) {
+    if (tokens[i].token != '+' && tokens[i].token != '-') continue;
+    const SqlToken& number = tokens[i + 1];
+    if (number.token != PG_QUERY__TOKEN__ICONST || tokens[i + 3].token != ')') continue;
+    if (auto text = QuotedQuantity(sql, number, tokens[i + 2])) {
+      out->push_back({number.start, tokens[i + 2].end, "INTERVAL " + *text});
+      i += 3;
+    }
+  }
+}
+
+// DuckDB's TRY_CAST(x AS t), which PostgreSQL's grammar lacks: CAST(marker(x) AS t), a cast
+// the transformer turns back into one that gives NULL where x does not convert.
+void FindTryCasts(const std::string& sql, const std::vector<SqlToken>& tokens,
+                  std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 1 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__IDENT || tokens[i + 1].token != '(' ||
+        Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start)) != "try_cast") {
       continue;
     }
-    std::string text = "'";
-    text.append(sql, number.start, number.end - number.start);
-    text += ' ';
-    text.append(unit_text);
-    text += '\'';
-    out->push_back({number.start, unit.end, std::move(text)});
-    i += 2;
+    int depth = 0;
+    size_t as = 0;
+    for (size_t k = i + 1; k < tokens.size(); k++) {
+      if (tokens[k].token == '(') {
+        depth++;
+      } else if (tokens[k].token == ')') {
+        if (--depth == 0) break;
+      } else if (depth == 1 && as == 0 && tokens[k].token == PG_QUERY__TOKEN__AS) {
+        as = k;
+      }
+    }
+    if (as == 0) continue;  // not a cast: left to the grammar's error
+    out->push_back(
+        {tokens[i].start, tokens[i + 1].end, std::string("CAST(") + kTryCastMarker + "("});
+    out->push_back({tokens[as].start, tokens[as].start, ") "});
+  }
+}
+
+// DuckDB's `count(*) FILTER (x > 1)`: the WHERE PostgreSQL requires is optional there.
+void FindFiltersWithoutWhere(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  for (size_t i = 1; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token == PG_QUERY__TOKEN__FILTER && tokens[i - 1].token == ')' &&
+        tokens[i + 1].token == '(' && tokens[i + 2].token != PG_QUERY__TOKEN__WHERE) {
+      out->push_back({tokens[i + 2].start, tokens[i + 2].start, "WHERE "});
+    }
   }
 }
 
@@ -676,6 +743,9 @@ RewrittenSql RewriteSql(const std::string& sql) {
   std::vector<Replacement> replacements;
   FindTableRewrites(sql, result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
+  FindBareIntervalSums(sql, result.tokens, &replacements);
+  FindTryCasts(sql, result.tokens, &replacements);
+  FindFiltersWithoutWhere(result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
   FindQuestionMarks(sql, result.tokens, &replacements);
   FindEmptyInLists(result.tokens, &replacements);

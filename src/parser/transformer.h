@@ -79,6 +79,8 @@ int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, 
 
 /// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
 inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
+/// DuckDB's TRY_CAST(x AS t) reaches the grammar as CAST(__shears_try_cast__(x) AS t).
+inline constexpr const char* kTryCastMarker = "__shears_try_cast__";
 
 /// The select items RewriteSql writes after a star for DuckDB's * EXCLUDE (...) and
 /// * REPLACE (...): calls the transformer folds into the star.
@@ -193,15 +195,6 @@ class Transformer {
   const RewrittenSql& rewritten_;
   int parameter_count_ = 0;
 };
-
-/// Whether `word` names an interval unit ("day", "Days", "hrs", ...).
-bool IsIntervalUnit(std::string_view word);
-
-/// Parses the text of an INTERVAL literal. `field_mask` is PostgreSQL's typmod of
-/// `INTERVAL '3' DAY` (-1 when absent): it gives the unit of a bare number. Returns false with
-/// `error` set when the text is malformed or out of range.
-bool ParseIntervalText(std::string_view text, int field_mask, int32_t* months, int32_t* days,
-                       int64_t* micros, std::string* error);
 
 /// Value of a numeric literal as PostgreSQL's scanner passes it ("-12", "2.50", "1e10").
 /// Returns false when the text is not a number.

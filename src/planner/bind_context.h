@@ -41,6 +41,9 @@ struct ScopeEntry {
 /// Renames the entry's first columns (`t(a, b)` after a table); BinderError when there are
 /// more aliases than columns.
 void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases);
+/// The scope entry of a FROM item: `op`'s output columns under `alias`.
+ScopeEntry EntryFor(const std::string& alias, const LogicalOperator& op,
+                    const std::vector<std::string>& names);
 
 struct Binder::Scope {
   std::vector<ScopeEntry> entries;

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/error.h"
+#include "common/interval.h"
 #include "common/string_util.h"
 #include "execution/expression_executor.h"
 #include "function/function.h"
@@ -179,6 +180,7 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
     return LogicalType::Decimal(precision, scale);
   }
   if (name == "date") return LogicalType::Date();
+  if (name == "interval") return LogicalType::Interval();
   if (name == "timestamp" || name == "datetime" || name == "timestamp without time zone") {
     return LogicalType::Timestamp();
   }
@@ -359,22 +361,18 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         return Fold(std::make_unique<BoundNot>(
             RequireBoolean(BindExpr(*op.children[0], ctx), "NOT operand")));
       }
-      // Interval arithmetic: date/timestamp +- INTERVAL.
-      if (op.children.size() == 2 && (op.op == "+" || op.op == "-") &&
-          op.children[1]->kind == ast::ExprKind::kInterval) {
-        const auto& interval = static_cast<const ast::IntervalExpr&>(*op.children[1]);
-        BoundExprPtr base = BindExpr(*op.children[0], ctx);
-        if (IsConstant(*base) && base->type.id() == TypeId::kVarchar) {
-          base = CastTo(std::move(base), LogicalType::Timestamp());
-        }
-        if (base->type.id() != TypeId::kDate && base->type.id() != TypeId::kTimestamp) {
-          throw BinderError("cannot add an INTERVAL to {}", base->type.ToString());
-        }
-        return AddInterval(std::move(base), interval, op.op == "+" ? 1 : -1);
-      }
       std::vector<BoundExprPtr> args;
       for (const auto& c : op.children)
         args.push_back(BindExpr(*c, ctx));
+      // '2024-01-01' + INTERVAL 1 DAY: the text is a timestamp, not an interval.
+      if (args.size() == 2 && (op.op == "+" || op.op == "-")) {
+        for (size_t i = 0; i < 2; i++) {
+          if (args[1 - i]->type.id() == TypeId::kInterval && IsConstant(*args[i]) &&
+              args[i]->type.id() == TypeId::kVarchar) {
+            args[i] = CastTo(std::move(args[i]), LogicalType::Timestamp());
+          }
+        }
+      }
       // `'id ' || 42` concatenates text: the literal stays VARCHAR (as in DuckDB, PostgreSQL).
       if (op.op != "||") CoerceLiterals(args);
       return BindFunctionCall(op.op, std::move(args));
@@ -601,8 +599,11 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       if (b.negated) result = std::make_unique<BoundNot>(std::move(result));
       return Fold(std::move(result));
     }
-    case ast::ExprKind::kInterval:
-      throw BinderError("an INTERVAL can only be added to or subtracted from a DATE or TIMESTAMP");
+    case ast::ExprKind::kInterval: {
+      const auto& interval = static_cast<const ast::IntervalExpr&>(expr);
+      return std::make_unique<BoundConstant>(
+          Value::Interval(Interval{interval.months, interval.days, interval.micros}));
+    }
     case ast::ExprKind::kSubquery:
       if (!ctx.subqueries)
         throw NotSupportedError("subqueries are not supported in the {}", ctx.clause);

@@ -80,11 +80,19 @@ BoundExprPtr Binder::BindSequenceCall(const std::string& name, std::vector<Bound
   return std::make_unique<BoundFunction>(std::move(function), std::move(args));
 }
 
-BoundExprPtr Binder::BindMacroCall(const ast::FunctionExpr& call, const MacroDefinition& macro,
-                                   ExprContext& ctx) {
-  if (call.distinct || call.star || call.filter || !call.order_by.empty()) {
-    throw BinderError("macro {} is called like an aggregate; it takes plain arguments", macro.name);
-  }
+namespace {
+
+constexpr const char* kTableMacroPrefix = "TABLE ";
+
+bool IsTableMacro(const MacroDefinition& macro) {
+  return macro.body.compare(0, std::string_view(kTableMacroPrefix).size(), kTableMacroPrefix) == 0;
+}
+
+}  // namespace
+
+Binder::MacroFrame Binder::MacroArguments(
+    const MacroDefinition& macro, const std::vector<ast::ExprPtr>& args,
+    const std::vector<std::pair<std::string, ast::ExprPtr>>& named_args) {
   // A macro calling itself would expand forever.
   if (macro_frames_.size() >= 64) {
     throw BinderError("macro {} expands more than 64 levels deep (does it call itself?)",
@@ -92,29 +100,29 @@ BoundExprPtr Binder::BindMacroCall(const ast::FunctionExpr& call, const MacroDef
   }
   // Positional arguments fill the parameters, then those with defaults in order (DuckDB).
   const size_t most = macro.parameters.size() + macro.defaults.size();
-  if (call.args.size() < macro.parameters.size() || call.args.size() > most) {
+  if (args.size() < macro.parameters.size() || args.size() > most) {
     throw BinderError("macro {} takes {} argument{}, not {}", Signature(macro),
                       macro.parameters.size() == most
                           ? std::to_string(most)
                           : fmt::format("{} to {}", macro.parameters.size(), most),
-                      most == 1 ? "" : "s", call.args.size());
+                      most == 1 ? "" : "s", args.size());
   }
   MacroFrame frame;
-  for (size_t i = 0; i < call.args.size(); i++) {
+  for (size_t i = 0; i < args.size(); i++) {
     const std::string& parameter = i < macro.parameters.size()
                                        ? macro.parameters[i]
                                        : macro.defaults[i - macro.parameters.size()].first;
-    frame.arguments[AsciiLower(parameter)] = call.args[i].get();
+    frame.arguments[AsciiLower(parameter)] = args[i].get();
   }
-  for (const auto& [name, value] : call.named_args) {
+  for (const auto& [name, value] : named_args) {
     bool known = false;
     for (const auto& d : macro.defaults)
-      known = known || AsciiLower(d.first) == name;
+      known = known || AsciiLower(d.first) == AsciiLower(name);
     if (!known) {
       throw BinderError("macro {} has no parameter {} to name (only those with a default)",
                         Signature(macro), name);
     }
-    if (!frame.arguments.emplace(name, value.get()).second)
+    if (!frame.arguments.emplace(AsciiLower(name), value.get()).second)
       throw BinderError("macro {}: parameter {} is given twice", macro.name, name);
   }
   for (const auto& [name, text] : macro.defaults) {
@@ -122,6 +130,19 @@ BoundExprPtr Binder::BindMacroCall(const ast::FunctionExpr& call, const MacroDef
     frame.owned.push_back(ParseMacroExpression(macro, text));
     frame.arguments[AsciiLower(name)] = frame.owned.back().get();
   }
+  return frame;
+}
+
+BoundExprPtr Binder::BindMacroCall(const ast::FunctionExpr& call, const MacroDefinition& macro,
+                                   ExprContext& ctx) {
+  if (IsTableMacro(macro)) {
+    throw BinderError("macro {} is a table macro: call it in FROM (SELECT * FROM {}(...))",
+                      macro.name, macro.name);
+  }
+  if (call.distinct || call.star || call.filter || !call.order_by.empty()) {
+    throw BinderError("macro {} is called like an aggregate; it takes plain arguments", macro.name);
+  }
+  MacroFrame frame = MacroArguments(macro, call.args, call.named_args);
   frame.owned.push_back(ParseMacroExpression(macro, macro.body));
   const ast::Expr& body = *frame.owned.back();
   macro_frames_.push_back(std::move(frame));
@@ -133,6 +154,34 @@ BoundExprPtr Binder::BindMacroCall(const ast::FunctionExpr& call, const MacroDef
     macro_frames_.pop_back();
     throw;
   }
+}
+
+LogicalOperatorPtr Binder::BindTableMacro(const ast::TableFunctionRef& call,
+                                          const MacroDefinition& macro, Scope& scope) {
+  if (!IsTableMacro(macro)) {
+    throw BinderError("macro {} is a scalar macro, not a table: call it in an expression",
+                      macro.name);
+  }
+  MacroFrame frame = MacroArguments(macro, call.args, call.named_args);
+  table_macro_queries_.push_back(
+      Parser::Parse(macro.body.substr(std::string_view(kTableMacroPrefix).size())));
+  const auto& statement =
+      static_cast<const ast::SelectStatement&>(*table_macro_queries_.back().at(0));
+  macro_frames_.push_back(std::move(frame));
+  BoundQuery query;
+  try {
+    // Like a subquery in FROM: it sees the enclosing queries, not the FROM items beside it.
+    query = BindQueryNode(*statement.query, scope.outer);
+  } catch (...) {
+    macro_frames_.pop_back();
+    throw;
+  }
+  macro_frames_.pop_back();
+  ScopeEntry entry =
+      EntryFor(call.alias.empty() ? macro.name : call.alias, *query.plan, query.names);
+  ApplyColumnAliases(entry, call.column_aliases);
+  scope.entries.push_back(std::move(entry));
+  return std::move(query.plan);
 }
 
 BoundExprPtr Binder::BindMacroParameter(const std::string& name, ExprContext& ctx) {

@@ -148,13 +148,13 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
                        ref.alias.empty() ? stem : ref.alias, ref, scope);
   }
   if (name != "read_parquet" && name != "parquet_scan") {
+    if (std::optional<MacroDefinition> macro = catalog_.FindMacro(fn.name)) {
+      return BindTableMacro(fn, *macro, scope);
+    }
     throw BinderError(
         "table function '{}' does not exist (known: read_parquet, read_csv, range, "
-        "generate_series)",
+        "generate_series, and table macros)",
         fn.name);
-  }
-  if (name != "read_parquet" && name != "parquet_scan") {
-    throw BinderError("table function '{}' does not exist", fn.name);
   }
   if (fn.args.size() != 1) throw BinderError("read_parquet takes one path or glob argument");
   ExprContext ctx;

@@ -20,10 +20,6 @@ namespace shears {
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
 BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what);  // bind_expression.cpp
 
-namespace {
-
-constexpr int kMaxDepth = 64;
-
 ScopeEntry EntryFor(const std::string& alias, const LogicalOperator& op,
                     const std::vector<std::string>& names) {
   ScopeEntry entry;
@@ -33,6 +29,10 @@ ScopeEntry EntryFor(const std::string& alias, const LogicalOperator& op,
   entry.bindings = op.GetColumnBindings();
   return entry;
 }
+
+namespace {
+
+constexpr int kMaxDepth = 64;
 
 void QualifyColumnNames(BoundExpr& expr) {
   // A subquery prints as its unique id already, and its copy shares its parts with the original.

@@ -132,6 +132,10 @@ class Binder {
   /// The argument a macro parameter named `name` stands for, bound in `ctx`; null when
   /// `name` is no parameter of the macro being expanded.
   BoundExprPtr BindMacroParameter(const std::string& name, ExprContext& ctx);
+  /// A table macro (CREATE MACRO m(x) AS TABLE query) called in FROM: its query, bound with
+  /// the call's arguments for its parameters, as a subquery.
+  LogicalOperatorPtr BindTableMacro(const ast::TableFunctionRef& call, const MacroDefinition& macro,
+                                    Scope& scope);
 
   const Catalog& catalog_;
   const std::string* sql_ = nullptr;  // null inside views: their positions are not the query's
@@ -169,6 +173,10 @@ class Binder {
     std::vector<ast::ExprPtr> owned;
   };
   std::vector<MacroFrame> macro_frames_;
+  MacroFrame MacroArguments(const MacroDefinition& macro, const std::vector<ast::ExprPtr>& args,
+                            const std::vector<std::pair<std::string, ast::ExprPtr>>& named_args);
+  /// Table macros' parsed queries: a plan may point into them until binding ends.
+  std::vector<std::vector<ast::StatementPtr>> table_macro_queries_;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.

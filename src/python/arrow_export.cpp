@@ -34,6 +34,8 @@ std::string ArrowFormat(const LogicalType& type) {
       return "u";
     case TypeId::kBlob:
       return "z";
+    case TypeId::kInterval:
+      throw NotSupportedError("INTERVAL columns cannot be exported to Arrow yet; cast to VARCHAR");
     case TypeId::kInvalid:
       break;
   }

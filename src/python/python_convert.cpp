@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/interval.h"
 #include "common/types.h"
 #include "common/vector.h"
 
@@ -101,6 +102,16 @@ py::object ToPython(const Vector& vector, idx_t row) {
     case TypeId::kBlob: {
       const StringRef s = vector.data<StringRef>()[row];
       return py::bytes(s.ptr, s.len);
+    }
+    case TypeId::kInterval: {
+      // A timedelta has no months: one counts as 30 days, as DuckDB's Python API does.
+      const Interval interval = UnpackInterval(vector.data<int128_t>()[row]);
+      const int64_t days =
+          int64_t{interval.months} * 30 + interval.days + interval.micros / (86400LL * 1000000);
+      const int64_t micros = interval.micros % (86400LL * 1000000);
+      return py::reinterpret_steal<py::object>(PyDelta_FromDSU(static_cast<int>(days),
+                                                               static_cast<int>(micros / 1000000),
+                                                               static_cast<int>(micros % 1000000)));
     }
     case TypeId::kInvalid:
       break;

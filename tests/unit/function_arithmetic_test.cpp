@@ -188,10 +188,13 @@ TEST(FunctionArithmeticTest, DateArithmetic) {
   EXPECT_EQ(Eval("+", {I(1), Dt("2021-02-28")}), "DATE 2021-03-01");
   EXPECT_EQ(Eval("-", {Dt("2020-03-01"), I(1)}), "DATE 2020-02-29");
   EXPECT_EQ(Eval("-", {Dt("1970-01-01"), I(1)}), "DATE 1969-12-31");
-  EXPECT_EQ(Eval("-", {Dt("2020-03-01"), Dt("2020-02-01")}), "INTEGER 29");
-  EXPECT_EQ(Eval("-", {Dt("1969-12-01"), Dt("1970-01-01")}), "INTEGER -31");
-  EXPECT_EQ(Eval("-", {Ts("2020-01-01 00:00:01"), Ts("2020-01-01 00:00:00.5")}), "BIGINT 500000");
-  EXPECT_EQ(Eval("-", {Ts("2020-01-02 00:00:00"), Dt("2020-01-01")}), "BIGINT 86400000000");
+  // DATE - DATE is BIGINT days, TIMESTAMP - TIMESTAMP an INTERVAL (DuckDB).
+  EXPECT_EQ(Eval("-", {Dt("2020-03-01"), Dt("2020-02-01")}), "BIGINT 29");
+  EXPECT_EQ(Eval("-", {Dt("1969-12-01"), Dt("1970-01-01")}), "BIGINT -31");
+  EXPECT_EQ(Eval("-", {Ts("2020-01-01 00:00:01"), Ts("2020-01-01 00:00:00.5")}),
+            "INTERVAL 00:00:00.5");
+  EXPECT_EQ(Eval("-", {Ts("2020-01-02 00:00:00"), Dt("2020-01-01")}), "INTERVAL 1 day");
+  EXPECT_EQ(Eval("-", {Dt("2020-01-01"), Ts("2020-01-02 01:00:00")}), "INTERVAL -1 day -01:00:00");
   EXPECT_EQ(Fails<OutOfRangeError>("+", {Value::Date(kIntMax), I(1)}),
             "Overflow in addition of DATE (2147483647 + 1)");
 }

@@ -358,8 +358,8 @@ TEST(FunctionBindTest, ResolvesByFewestCasts) {
   EXPECT_EQ(BindText("sqrt", {LogicalType::Float()}), "sqrt(DOUBLE) -> DOUBLE");
   EXPECT_EQ(BindText("/", {Dec(5, 2), kDbl}), "/(DOUBLE, DOUBLE) -> DOUBLE");
   EXPECT_EQ(BindText("//", {kInt, kBig}), "//(BIGINT, BIGINT) -> BIGINT");
-  EXPECT_EQ(BindText("-", {kDate, kDate}), "-(DATE, DATE) -> INTEGER");
-  EXPECT_EQ(BindText("-", {kTs, kDate}), "-(TIMESTAMP, TIMESTAMP) -> BIGINT");
+  EXPECT_EQ(BindText("-", {kDate, kDate}), "-(DATE, DATE) -> BIGINT");
+  EXPECT_EQ(BindText("-", {kTs, kDate}), "-(TIMESTAMP, TIMESTAMP) -> INTERVAL");
   EXPECT_EQ(BindText("=", {kInt, Dec(5, 2)}), "=(DECIMAL(12,2), DECIMAL(12,2)) -> BOOLEAN");
   EXPECT_EQ(BindText("abs", {kInt}), "abs(INTEGER) -> INTEGER");
   EXPECT_EQ(BindText("sqrt", {kInt}), "sqrt(DOUBLE) -> DOUBLE");

@@ -3,11 +3,13 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "common/error.h"
+#include "common/interval.h"
 #include "parser/transformer.h"
 
 namespace shears {
@@ -801,7 +803,6 @@ TEST(ParserExpressionTest, BadIntervals) {
   EXPECT_NE(ParseErrorOf("SELECT INTERVAL '3 fortnights'").find("unknown unit \"fortnights\""),
             std::string::npos);
   EXPECT_NE(ParseErrorOf("SELECT INTERVAL ''").find("invalid INTERVAL ''"), std::string::npos);
-  EXPECT_NE(ParseErrorOf("SELECT INTERVAL '1.5 days'").find("fractional"), std::string::npos);
   EXPECT_NE(ParseErrorOf("SELECT INTERVAL '99999999999 years'").find("out of range"),
             std::string::npos);
   EXPECT_NE(ParseErrorOf("SELECT INTERVAL '10:99:00'").find("invalid time"), std::string::npos);
@@ -810,24 +811,63 @@ TEST(ParserExpressionTest, BadIntervals) {
 }
 
 TEST(ParserExpressionTest, ParseIntervalTextDirectly) {
-  int32_t months, days;
-  int64_t micros;
+  Interval interval;
   std::string error;
-  ASSERT_TRUE(parser_internal::ParseIntervalText("1 yr 1 mon 1 w 1 d 1 h 1 m 1 s 1 ms 1 us", -1,
-                                                 &months, &days, &micros, &error));
-  EXPECT_EQ(months, 13);
-  EXPECT_EQ(days, 8);
-  EXPECT_EQ(micros, 3600000000LL + 60000000 + 1000000 + 1000 + 1);
-  ASSERT_TRUE(parser_internal::ParseIntervalText("3days", -1, &months, &days, &micros, &error));
-  EXPECT_EQ(days, 3);
-  ASSERT_TRUE(
-      parser_internal::ParseIntervalText("+2 DAYS -1 hour", -1, &months, &days, &micros, &error));
-  EXPECT_EQ(days, 2);
-  EXPECT_EQ(micros, -3600000000LL);
-  EXPECT_FALSE(parser_internal::ParseIntervalText("ago", -1, &months, &days, &micros, &error));
-  EXPECT_FALSE(parser_internal::ParseIntervalText("1 day +", -1, &months, &days, &micros, &error));
-  EXPECT_TRUE(parser_internal::IsIntervalUnit("Days"));
-  EXPECT_FALSE(parser_internal::IsIntervalUnit("fortnight"));
+  ASSERT_TRUE(ParseIntervalText("1 yr 1 mon 1 w 1 d 1 h 1 m 1 s 1 ms 1 us", -1, &interval, &error));
+  EXPECT_EQ(interval.months, 13);
+  EXPECT_EQ(interval.days, 8);
+  EXPECT_EQ(interval.micros, 3600000000LL + 60000000 + 1000000 + 1000 + 1);
+  ASSERT_TRUE(ParseIntervalText("3days", -1, &interval, &error));
+  EXPECT_EQ(interval.days, 3);
+  ASSERT_TRUE(ParseIntervalText("+2 DAYS -1 hour", -1, &interval, &error));
+  EXPECT_EQ(interval.days, 2);
+  EXPECT_EQ(interval.micros, -3600000000LL);
+  EXPECT_FALSE(ParseIntervalText("ago", -1, &interval, &error));
+  EXPECT_FALSE(ParseIntervalText("1 day +", -1, &interval, &error));
+  EXPECT_TRUE(IsIntervalUnit("Days"));
+  EXPECT_FALSE(IsIntervalUnit("fortnight"));
+  // A fraction of a calendar unit goes to the next smaller part (DuckDB).
+  ASSERT_TRUE(ParseIntervalText("-1.5 months 2.5 weeks", -1, &interval, &error));
+  EXPECT_EQ(interval.months, -1);
+  EXPECT_EQ(interval.days, -15 + 17);
+  EXPECT_EQ(interval.micros, 12 * 3600000000LL);
+  EXPECT_FALSE(ParseIntervalText("300000 years", -1, &interval, &error));  // past 2^63 us
+  EXPECT_EQ(error, "out of range");
+}
+
+TEST(IntervalTest, PackedIntervalsRoundTripAndOrderByLength) {
+  const std::vector<Interval> ordered = {
+      {-2, 0, 0}, {0, -31, 0}, {0, -1, -1}, {0, 0, -3600000000LL}, {0, 0, 0},
+      {0, 0, 1},  {0, 1, -1},  {0, 1, 0},   {0, 0, 90000000000LL}, {1, -1, 0},
+      {0, 30, 1}, {1, 0, 1},   {12, 0, 0},  {-1, 400, 5},
+  };
+  int128_t previous = 0;
+  for (size_t i = 0; i < ordered.size(); i++) {
+    const Interval& x = ordered[i];
+    int128_t packed;
+    ASSERT_TRUE(PackInterval(x, &packed));
+    const Interval back = UnpackInterval(packed);
+    EXPECT_EQ(back.months, x.months);
+    EXPECT_EQ(back.days, x.days);
+    EXPECT_EQ(back.micros, x.micros);
+    if (i > 0) {
+      EXPECT_LT(previous, packed) << i;
+    }
+    previous = packed;
+  }
+  // Equal length, different parts: distinct values, ordered by length first.
+  int128_t month, days30;
+  ASSERT_TRUE(PackInterval({1, 0, 0}, &month));
+  ASSERT_TRUE(PackInterval({0, 30, 0}, &days30));
+  EXPECT_NE(month, days30);
+  EXPECT_EQ(month >> 64, days30 >> 64);
+  int128_t unused;
+  EXPECT_FALSE(PackInterval({std::numeric_limits<int32_t>::max(), 0, 0}, &unused));
+  EXPECT_EQ(FormatInterval({14, 3, 4 * 3600000000LL + 500000}),
+            "1 year 2 months 3 days 04:00:00.5");
+  EXPECT_EQ(FormatInterval({0, 1, -7200000000LL}), "1 day -02:00:00");
+  EXPECT_EQ(FormatInterval({0, 0, 0}), "00:00:00");
+  EXPECT_EQ(FormatInterval({-1, -1, 0}), "-1 month -1 day");
 }
 
 TEST(ParserExpressionTest, Subqueries) {

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "common/interval.h"
 
 namespace shears {
 
@@ -274,6 +275,12 @@ Value ParsePartitionValue(const std::optional<std::string>& text, const LogicalT
       return Value::Varchar(s);
     case TypeId::kBlob:
       return Value::Blob(s);
+    case TypeId::kInterval: {
+      Interval interval;
+      std::string error;
+      if ((ok = ParseIntervalText(s, -1, &interval, &error))) result = Value::Interval(interval);
+      break;
+    }
     case TypeId::kInvalid:
       throw InvalidInputError("partition column '{}' has no valid type", column);
   }

@@ -849,6 +849,16 @@ class TypedColumnWriter final : public ColumnChunkWriter {
 
 }  // namespace
 
+// Parquet's INTERVAL (FIXED_LEN_BYTE_ARRAY(12): months, days, milliseconds) cannot hold
+// microseconds; rather than drop them silently, a write asks for a cast.
+namespace {
+[[noreturn]] void ThrowIntervalNotWritable(const std::string& name) {
+  throw NotSupportedError(
+      "column '{}' is an INTERVAL, which cannot be written to Parquet yet; cast it to VARCHAR",
+      name);
+}
+}  // namespace
+
 std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
                                                     const LogicalType& type,
                                                     const WriterOptions& options, bool bloom) {
@@ -876,6 +886,8 @@ std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
     case TypeId::kVarchar:
     case TypeId::kBlob:
       return std::make_unique<TypedColumnWriter<ByteArrayTraits>>(name, type, options, bloom);
+    case TypeId::kInterval:
+      ThrowIntervalNotWritable(name);
     case TypeId::kInvalid:
       break;
   }
@@ -947,6 +959,8 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
     case TypeId::kBlob:
       element.__set_type(format::Type::BYTE_ARRAY);
       break;
+    case TypeId::kInterval:
+      ThrowIntervalNotWritable(name);
     case TypeId::kInvalid:
       throw InvalidInputError("column '{}' has no valid type", name);
   }

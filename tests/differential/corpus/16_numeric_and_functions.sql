@@ -34,3 +34,5 @@ SELECT dayname(d_date), count(*) FROM date_dim GROUP BY 1;
 SELECT CAST(ss_sales_price AS REAL), CAST(ss_quantity AS REAL) * CAST(1.5 AS REAL), CAST(ss_quantity AS REAL) / CAST(7 AS REAL), count(*) FROM store_sales WHERE ss_sold_date_sk = 2451300 GROUP BY 1, 2, 3;
 
 SELECT ss_store_sk, sum(CAST(ss_sales_price AS REAL)), min(CAST(ss_net_profit AS REAL)), max(CAST(ss_net_profit AS REAL)) FROM store_sales GROUP BY 1;
+
+SELECT TRY_CAST(c_first_name AS INTEGER), TRY_CAST(CAST(c_birth_year AS VARCHAR) AS INTEGER) FROM customer WHERE c_customer_sk <= 20;

@@ -18,3 +18,7 @@ FROM (SELECT i_item_sk, i_category FROM item) t SELECT i_category, count(*) GROU
 
 -- ordered
 FROM store_sales SELECT ss_store_sk, sum(ss_net_profit) AS paid GROUP BY ss_store_sk ORDER BY paid DESC, ss_store_sk LIMIT 5;
+
+SELECT count(*), max(x) FROM (FROM store_sales SELECT ss_quantity AS x WHERE ss_store_sk = 1);
+
+WITH s AS (FROM store SELECT s_store_sk, s_store_name) SELECT s_store_name, (FROM store_sales ss SELECT count(*) WHERE ss.ss_store_sk = s.s_store_sk) FROM s;

@@ -1,0 +1,325 @@
+// INTERVAL arithmetic and functions, as DuckDB defines them:
+//   TIMESTAMP | DATE +- INTERVAL -> TIMESTAMP (months first, the day clamped to the month's
+//     last day: Jan 31 + 1 month = Feb 29 in 2024; then days, then microseconds)
+//   TIMESTAMP - TIMESTAMP -> INTERVAL (days and microseconds, no months)
+//   INTERVAL +- INTERVAL, -INTERVAL, INTERVAL * number, number * INTERVAL, INTERVAL / number
+//     (a fraction of a month goes to days at 30 per month, of a day to microseconds)
+//   date_add(x, INTERVAL) (x + INTERVAL); to_years, to_months, to_weeks, to_days, to_hours,
+//   to_minutes, to_seconds, to_milliseconds, to_microseconds; extract / date_part of an interval's
+//   parts.
+// Every result is checked: a part past its range is an OutOfRangeError, never a wrap.
+
+#include <cmath>
+#include <limits>
+
+#include "common/interval.h"
+#include "function/function_internal.h"
+
+namespace shears {
+namespace function_internal {
+namespace {
+
+using Args = std::vector<const Vector*>;
+
+[[noreturn]] void ThrowIntervalOverflow(const char* operation) {
+  throw OutOfRangeError("INTERVAL out of range in {}", operation);
+}
+
+/// Interval parts summed in 128 bits, checked into an Interval.
+Interval CheckedInterval(int128_t months, int128_t days, int128_t micros, const char* operation) {
+  constexpr int128_t kInt32Max = std::numeric_limits<int32_t>::max();
+  constexpr int128_t kInt64Max = std::numeric_limits<int64_t>::max();
+  if (months > kInt32Max || months < -kInt32Max || days > kInt32Max || days < -kInt32Max ||
+      micros > kInt64Max || micros < -kInt64Max) {
+    ThrowIntervalOverflow(operation);
+  }
+  return Interval{static_cast<int32_t>(months), static_cast<int32_t>(days),
+                  static_cast<int64_t>(micros)};
+}
+
+int128_t Pack(const Interval& interval, const char* operation) {
+  int128_t packed;
+  if (!PackInterval(interval, &packed)) ThrowIntervalOverflow(operation);
+  return packed;
+}
+
+/// TIMESTAMP + sign * INTERVAL.
+int64_t AddToTimestamp(int64_t ts, const Interval& interval, int sign) {
+  int64_t out = ts;
+  if (interval.months != 0) {
+    const int64_t days = FloorDiv(ts, kMicrosPerDay);
+    const int64_t micros_of_day = ts - days * kMicrosPerDay;
+    const int64_t new_days = AddMonthsToDays(days, int64_t{sign} * interval.months);
+    if (__builtin_mul_overflow(new_days, kMicrosPerDay, &out) ||
+        __builtin_add_overflow(out, micros_of_day, &out)) {
+      throw OutOfRangeError("TIMESTAMP out of range: {} + {}", FormatTimestamp(ts),
+                            FormatInterval(interval));
+    }
+  }
+  const int128_t rest =
+      sign * (int128_t{interval.days} * kMicrosPerDay + int128_t{interval.micros}) + out;
+  if (rest > std::numeric_limits<int64_t>::max() || rest < std::numeric_limits<int64_t>::min()) {
+    throw OutOfRangeError("TIMESTAMP out of range: {} {} {}", FormatTimestamp(ts),
+                          sign > 0 ? "+" : "-", FormatInterval(interval));
+  }
+  return static_cast<int64_t>(rest);
+}
+
+ScalarKernel TimestampPlusInterval(int sign, bool interval_first) {
+  return [sign, interval_first](const Args& args, idx_t count, Vector& result) {
+    const Vector& ts = *args[interval_first ? 1 : 0];
+    const Vector& iv = *args[interval_first ? 0 : 1];
+    BinaryLoop<int64_t, int128_t, int64_t>(ts, iv, count, result, [sign](int64_t t, int128_t i) {
+      return AddToTimestamp(t, UnpackInterval(i), sign);
+    });
+  };
+}
+
+ScalarKernel IntervalPlusInterval(int sign) {
+  return [sign](const Args& args, idx_t count, Vector& result) {
+    const char* op = sign > 0 ? "INTERVAL + INTERVAL" : "INTERVAL - INTERVAL";
+    BinaryLoop<int128_t, int128_t, int128_t>(
+        *args[0], *args[1], count, result, [sign, op](int128_t a, int128_t b) {
+          const Interval x = UnpackInterval(a), y = UnpackInterval(b);
+          return Pack(CheckedInterval(int128_t{x.months} + sign * int128_t{y.months},
+                                      int128_t{x.days} + sign * int128_t{y.days},
+                                      int128_t{x.micros} + sign * int128_t{y.micros}, op),
+                      op);
+        });
+  };
+}
+
+/// An interval scaled by a double: a fraction of a month goes to days (30 per month), a
+/// fraction of a day to microseconds, as DuckDB does ('1 month' * 1.5 = 1 month 15 days).
+Interval ScaleInterval(const Interval& interval, double factor, const char* operation) {
+  if (!std::isfinite(factor)) ThrowIntervalOverflow(operation);
+  const double months = interval.months * factor;
+  const double whole_months = std::trunc(months);
+  // The days in microseconds, rounded, so 0.7 * 30 days is 21 days, not 20 days 24:00:00.
+  const double day_micros =
+      std::round((interval.days * factor + (months - whole_months) * kDaysPerIntervalMonth) *
+                 static_cast<double>(kMicrosPerDay));
+  const double micros = std::round(static_cast<double>(interval.micros) * factor);
+  // Limits that keep the casts below in range (past them it is an overflow, not a saturation).
+  if (std::fabs(whole_months) > 2.1e9 || std::fabs(day_micros) > 1.8e20 ||
+      std::fabs(micros) > 9.2e18) {
+    ThrowIntervalOverflow(operation);
+  }
+  const double whole_days = std::trunc(day_micros / static_cast<double>(kMicrosPerDay));
+  const double rest = day_micros - whole_days * static_cast<double>(kMicrosPerDay);
+  return CheckedInterval(static_cast<int128_t>(whole_months), static_cast<int128_t>(whole_days),
+                         static_cast<int128_t>(micros) + static_cast<int128_t>(rest), operation);
+}
+
+ScalarKernel IntervalTimesBigint(bool interval_first) {
+  return [interval_first](const Args& args, idx_t count, Vector& result) {
+    const Vector& iv = *args[interval_first ? 0 : 1];
+    const Vector& n = *args[interval_first ? 1 : 0];
+    BinaryLoop<int128_t, int64_t, int128_t>(iv, n, count, result, [](int128_t i, int64_t k) {
+      const Interval x = UnpackInterval(i);
+      const char* op = "INTERVAL * number";
+      // Parts are at most 64 bits and k too, so each product fits in 128 bits.
+      return Pack(
+          CheckedInterval(int128_t{x.months} * k, int128_t{x.days} * k, int128_t{x.micros} * k, op),
+          op);
+    });
+  };
+}
+
+ScalarKernel IntervalTimesDouble(bool interval_first) {
+  return [interval_first](const Args& args, idx_t count, Vector& result) {
+    const Vector& iv = *args[interval_first ? 0 : 1];
+    const Vector& n = *args[interval_first ? 1 : 0];
+    BinaryLoop<int128_t, double, int128_t>(iv, n, count, result, [](int128_t i, double k) {
+      const char* op = "INTERVAL * number";
+      return Pack(ScaleInterval(UnpackInterval(i), k, op), op);
+    });
+  };
+}
+
+/// INTERVAL / BIGINT: exact, each part's remainder carried into the next smaller part
+/// ('1 month' / 3 = 10 days); division by zero is NULL, as for integers.
+void IntervalDivideBigint(const Args& args, idx_t count, Vector& result) {
+  const int128_t* in = args[0]->data<int128_t>();
+  const int64_t* divisor = args[1]->data<int64_t>();
+  int128_t* out = result.data<int128_t>();
+  ForEachValidRow(args, count, result, [&](idx_t row) {
+    const int128_t n = divisor[row];
+    if (n == 0) {
+      result.validity().SetNull(row);
+      return;
+    }
+    const Interval x = UnpackInterval(in[row]);
+    const int128_t months = x.months / n;
+    const int128_t days_total = x.days + (x.months % n) * kDaysPerIntervalMonth;
+    const int128_t days = days_total / n;
+    const int128_t micros = (x.micros + (days_total % n) * kMicrosPerDay) / n;
+    const char* op = "INTERVAL / number";
+    out[row] = Pack(CheckedInterval(months, days, micros, op), op);
+  });
+}
+
+void IntervalDivideDouble(const Args& args, idx_t count, Vector& result) {
+  const int128_t* in = args[0]->data<int128_t>();
+  const double* divisor = args[1]->data<double>();
+  int128_t* out = result.data<int128_t>();
+  ForEachValidRow(args, count, result, [&](idx_t row) {
+    if (divisor[row] == 0) {
+      result.validity().SetNull(row);
+      return;
+    }
+    const char* op = "INTERVAL / number";
+    out[row] = Pack(ScaleInterval(UnpackInterval(in[row]), 1.0 / divisor[row], op), op);
+  });
+}
+
+void NegateInterval(const Args& args, idx_t count, Vector& result) {
+  UnaryLoop<int128_t, int128_t>(*args[0], count, result, [](int128_t i) {
+    const Interval x = UnpackInterval(i);
+    const char* op = "-INTERVAL";
+    return Pack(CheckedInterval(-int128_t{x.months}, -int128_t{x.days}, -int128_t{x.micros}, op),
+                op);
+  });
+}
+
+/// TIMESTAMP - TIMESTAMP: whole days and the rest in microseconds (DuckDB: `1 day 03:00:00`).
+void TimestampDifference(const Args& args, idx_t count, Vector& result) {
+  BinaryLoop<int64_t, int64_t, int128_t>(
+      *args[0], *args[1], count, result, [](int64_t a, int64_t b) {
+        const int128_t diff = int128_t{a} - b;
+        const char* op = "TIMESTAMP - TIMESTAMP";
+        return Pack(CheckedInterval(0, diff / kMicrosPerDay, diff % kMicrosPerDay, op), op);
+      });
+}
+
+/// to_days(n) and friends: an interval of n units.
+template <typename T>
+ScalarKernel ToIntervalKernel(int64_t months_per_unit, int64_t days_per_unit,
+                              int64_t micros_per_unit, const char* name) {
+  return [=](const Args& args, idx_t count, Vector& result) {
+    UnaryLoop<T, int128_t>(*args[0], count, result, [=](T n) {
+      if constexpr (std::is_same_v<T, double>) {
+        const double micros = std::round(n * static_cast<double>(micros_per_unit));
+        if (!(std::fabs(micros) <= 9.2e18)) ThrowIntervalOverflow(name);
+        return Pack(Interval{0, 0, static_cast<int64_t>(micros)}, name);
+      } else {
+        return Pack(CheckedInterval(int128_t{n} * months_per_unit, int128_t{n} * days_per_unit,
+                                    int128_t{n} * micros_per_unit, name),
+                    name);
+      }
+    });
+  };
+}
+
+/// extract(part FROM interval) -> BIGINT, as DuckDB: year = months / 12, month = months % 12,
+/// day = days, hour = micros / 1 h (not reduced modulo 24), minute / second the clock
+/// positions, millisecond / microsecond including the seconds, epoch the whole seconds of
+/// the length (a month 30 days).
+int64_t ExtractInterval(DatePart part, const Interval& x) {
+  switch (part) {
+    case DatePart::kYear:
+      return x.months / 12;
+    case DatePart::kQuarter:
+      return x.months % 12 / 3 + 1;
+    case DatePart::kMonth:
+      return x.months % 12;
+    case DatePart::kDay:
+      return x.days;
+    case DatePart::kHour:
+      return x.micros / (3600 * kMicrosPerSecond);
+    case DatePart::kMinute:
+      return x.micros / (60 * kMicrosPerSecond) % 60;
+    case DatePart::kSecond:
+      return x.micros / kMicrosPerSecond % 60;
+    case DatePart::kMillisecond:
+      return x.micros / 1000 % 60000;
+    case DatePart::kMicrosecond:
+      return x.micros % (60 * kMicrosPerSecond);
+    case DatePart::kEpoch:
+      return static_cast<int64_t>(IntervalLength(x) / kMicrosPerSecond);
+    case DatePart::kDecade:
+      return x.months / 120;
+    case DatePart::kCentury:
+      return x.months / 1200;
+    case DatePart::kMillennium:
+      return x.months / 12000;
+    default:
+      break;
+  }
+  throw InvalidInputError("extract: this date part is not defined for an INTERVAL");
+}
+
+ScalarKernel ExtractIntervalKernel(const char* function) {
+  return [function](const Args& args, idx_t count, Vector& result) {
+    DatePartReader reader(function);
+    const StringRef* parts = args[0]->data<StringRef>();
+    const int128_t* values = args[1]->data<int128_t>();
+    int64_t* out = result.data<int64_t>();
+    ForEachValidRow(args, count, result, [&](idx_t row) {
+      const std::string_view text = parts[row].view();
+      const DatePart part = reader.Read(text);
+      try {
+        out[row] = ExtractInterval(part, UnpackInterval(values[row]));
+      } catch (const InvalidInputError&) {
+        throw InvalidInputError("{}: date part '{}' is not defined for an INTERVAL", function,
+                                text);
+      }
+    });
+  };
+}
+
+}  // namespace
+
+void RegisterIntervalFunctions(FunctionRegistry& registry) {
+  const LogicalType interval = LogicalType::Interval(), timestamp = LogicalType::Timestamp(),
+                    bigint = LogicalType::Bigint(), dbl = LogicalType::Double(),
+                    integer = LogicalType::Integer(), varchar = LogicalType::Varchar();
+  // DATE arguments take the TIMESTAMP overloads (an implicit cast): DATE + INTERVAL is a
+  // TIMESTAMP, as in DuckDB and PostgreSQL.
+  RegisterFixed(registry, "+", {timestamp, interval}, timestamp, TimestampPlusInterval(1, false));
+  RegisterFixed(registry, "+", {interval, timestamp}, timestamp, TimestampPlusInterval(1, true));
+  RegisterFixed(registry, "-", {timestamp, interval}, timestamp, TimestampPlusInterval(-1, false));
+  // DuckDB's date_add(DATE | TIMESTAMP, INTERVAL), the same as +.
+  RegisterFixed(registry, "date_add", {timestamp, interval}, timestamp,
+                TimestampPlusInterval(1, false));
+  RegisterFixed(registry, "+", {interval, interval}, interval, IntervalPlusInterval(1));
+  RegisterFixed(registry, "-", {interval, interval}, interval, IntervalPlusInterval(-1));
+  RegisterFixed(registry, "-", {interval}, interval, NegateInterval);
+  RegisterFixed(
+      registry, "+", {interval}, interval,
+      [](const Args& args, idx_t count, Vector& result) { CastVector(*args[0], result, count); });
+  RegisterFixed(registry, "-", {timestamp, timestamp}, interval, TimestampDifference);
+  RegisterFixed(registry, "*", {interval, bigint}, interval, IntervalTimesBigint(true));
+  RegisterFixed(registry, "*", {bigint, interval}, interval, IntervalTimesBigint(false));
+  RegisterFixed(registry, "*", {interval, dbl}, interval, IntervalTimesDouble(true));
+  RegisterFixed(registry, "*", {dbl, interval}, interval, IntervalTimesDouble(false));
+  RegisterFixed(registry, "/", {interval, bigint}, interval, IntervalDivideBigint);
+  RegisterFixed(registry, "/", {interval, dbl}, interval, IntervalDivideDouble);
+
+  constexpr int64_t kHour = 3600 * kMicrosPerSecond;
+  RegisterFixed(registry, "to_years", {integer}, interval,
+                ToIntervalKernel<int32_t>(12, 0, 0, "to_years"));
+  RegisterFixed(registry, "to_months", {integer}, interval,
+                ToIntervalKernel<int32_t>(1, 0, 0, "to_months"));
+  RegisterFixed(registry, "to_weeks", {integer}, interval,
+                ToIntervalKernel<int32_t>(0, 7, 0, "to_weeks"));
+  RegisterFixed(registry, "to_days", {integer}, interval,
+                ToIntervalKernel<int32_t>(0, 1, 0, "to_days"));
+  RegisterFixed(registry, "to_hours", {bigint}, interval,
+                ToIntervalKernel<int64_t>(0, 0, kHour, "to_hours"));
+  RegisterFixed(registry, "to_minutes", {bigint}, interval,
+                ToIntervalKernel<int64_t>(0, 0, 60 * kMicrosPerSecond, "to_minutes"));
+  RegisterFixed(registry, "to_seconds", {dbl}, interval,
+                ToIntervalKernel<double>(0, 0, kMicrosPerSecond, "to_seconds"));
+  RegisterFixed(registry, "to_milliseconds", {dbl}, interval,
+                ToIntervalKernel<double>(0, 0, 1000, "to_milliseconds"));
+  RegisterFixed(registry, "to_microseconds", {bigint}, interval,
+                ToIntervalKernel<int64_t>(0, 0, 1, "to_microseconds"));
+
+  for (const char* name : {"extract", "date_part", "datepart"}) {
+    RegisterFixed(registry, name, {varchar, interval}, bigint, ExtractIntervalKernel(name));
+  }
+}
+
+}  // namespace function_internal
+}  // namespace shears
