@@ -1,5 +1,7 @@
 #include "dynfilter/dynamic_filter.h"
 
+#include <iterator>
+
 #include "planner/expression.h"
 
 namespace shears {
@@ -11,6 +13,12 @@ void DynamicFilterData::InsertAll(std::unordered_set<std::string>& keys) {
     return;
   }
   keys_.merge(keys);
+}
+
+void DynamicFilterData::Widen(const Value& min, const Value& max) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!min_ || min.Compare(*min_) < 0) min_ = min;
+  if (!max_ || max.Compare(*max_) > 0) max_ = max;
 }
 
 DynamicFilterData& DynamicFilterRegistry::GetOrCreate(int filter_id) {
@@ -45,9 +53,12 @@ const RuntimeFilter* DynamicFilterRegistry::FindRuntime(int filter_id) {
 
 std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
                                            const std::string& column_name) {
-  const char* test = filter.mode == DynamicFilterMode::kSkip         ? " NOT IN keys "
-                     : filter.mode == DynamicFilterMode::kKeepOrNull ? " IS NULL OR IN keys "
-                                                                     : " IN keys ";
+  // Indexed by DynamicFilterMode, in its order.
+  static constexpr const char* kTests[] = {
+      " IN keys ",       " NOT IN keys ",    " IS NULL OR IN keys ", " >= min of keys ",
+      " > min of keys ", " <= max of keys ", " < max of keys "};
+  static_assert(std::size(kTests) == static_cast<size_t>(DynamicFilterMode::kBelow) + 1);
+  const char* test = kTests[static_cast<size_t>(filter.mode)];
   return "dynamic_partition_filter #" + std::to_string(filter.filter_id) + ": " +
          (filter.key_expr ? filter.key_expr->ToString() : column_name) + test + filter.description;
 }

@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -37,6 +38,11 @@ class DynamicFilterData {
   }
   void InsertAll(std::unordered_set<std::string>& keys);
   void NoteNull() { has_null_ = true; }
+  /// Widens the range of the non-NULL values seen to [min, max] (a bound filter's producer).
+  void Widen(const Value& min, const Value& max);
+  /// The smallest and largest non-NULL value produced (bound filters); unset when none was.
+  const std::optional<Value>& min() const { return min_; }
+  const std::optional<Value>& max() const { return max_; }
 
   bool Contains(const std::string& key) const { return keys_.count(key) > 0; }
   size_t size() const { return keys_.size(); }
@@ -54,6 +60,7 @@ class DynamicFilterData {
   std::mutex mutex_;
   std::unordered_set<std::string> keys_;
   std::atomic<bool> has_null_{false};
+  std::optional<Value> min_, max_;
   std::atomic<bool> ready_{false};
   std::atomic<uint64_t> rows_seen_{0};
   double build_ms_ = 0;
@@ -87,7 +94,20 @@ enum class DynamicFilterMode {
   // keep partitions whose value is in the key set or NULL (a mark join under a filter
   // `mark OR key IS NULL`: `k IN (SELECT ...) OR k IS NULL`)
   kKeepOrNull,
+  // a nested loop join's `key >= build` (kAtLeast), `>` (kAbove), `<=` (kAtMost), `<` (kBelow):
+  // keep partitions whose value compares so with the build side's smallest (>=, >) or largest
+  // (<=, <) value
+  kAtLeast,
+  kAbove,
+  kAtMost,
+  kBelow,
 };
+
+/// Whether `mode` compares with the build side's bounds rather than looking up its key set.
+inline bool IsBoundMode(DynamicFilterMode mode) {
+  return mode == DynamicFilterMode::kAtLeast || mode == DynamicFilterMode::kAbove ||
+         mode == DynamicFilterMode::kAtMost || mode == DynamicFilterMode::kBelow;
+}
 
 struct BoundExpr;
 

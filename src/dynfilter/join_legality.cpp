@@ -84,6 +84,62 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
   }
 }
 
+bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const DynamicFilterData& data) {
+  const bool is_null = value.is_null();
+  if (IsBoundMode(mode)) {
+    // NULL compares with nothing; without a non-NULL build value nothing joins.
+    const auto& bound = mode == DynamicFilterMode::kAtLeast || mode == DynamicFilterMode::kAbove
+                            ? data.min()
+                            : data.max();
+    if (is_null || !bound) return false;
+    const int c = value.Compare(*bound);
+    switch (mode) {
+      case DynamicFilterMode::kAtLeast:
+        return c >= 0;
+      case DynamicFilterMode::kAbove:
+        return c > 0;
+      case DynamicFilterMode::kAtMost:
+        return c <= 0;
+      default:
+        return c < 0;
+    }
+  }
+  const bool match = !is_null && data.Contains(value.ToString());  // NULL never equals a key
+  switch (mode) {
+    case DynamicFilterMode::kSkip:
+      return !match;
+    case DynamicFilterMode::kKeepOrNull:
+      return match || is_null;
+    default:
+      return match;
+  }
+}
+
+std::string BoundFilterLegality(const LogicalJoin& join) {
+  switch (join.join_kind) {
+    case JoinKind::kInner:
+    case JoinKind::kCross:
+    case JoinKind::kSemi:
+    case JoinKind::kRight:
+      return join.residual ? "" : "no equality key to prune by";
+    default:
+      return std::string(JoinKindName(join.join_kind)) + " join keeps unmatched probe rows";
+  }
+}
+
+bool BoundsOrderLikeSql(const LogicalType& type) {
+  switch (type.physical()) {
+    case PhysicalType::kInt32:
+    case PhysicalType::kInt64:
+    case PhysicalType::kInt128:
+      return true;
+    case PhysicalType::kString:
+      return type.id() == TypeId::kVarchar;
+    default:
+      return false;
+  }
+}
+
 bool FilterPassesJoin(JoinKind kind, bool on_left) {
   if (on_left) return kind != JoinKind::kRight && kind != JoinKind::kFull;
   // Each output row comes from one row of the kept side: a filter on its columns commutes.

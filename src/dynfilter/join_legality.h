@@ -66,19 +66,18 @@ inline bool ConditionFiltersKeys(const JoinCondition& condition) {
   return !condition.null_equal;
 }
 
-/// Whether a partition whose (mapped) value is `is_null` / `in_set` may hold rows the join keeps.
-inline bool PartitionMayJoin(DynamicFilterMode mode, bool is_null, bool in_set) {
-  const bool match = !is_null && in_set;  // NULL never equals a key
-  switch (mode) {
-    case DynamicFilterMode::kKeep:
-      return match;
-    case DynamicFilterMode::kSkip:
-      return !match;
-    case DynamicFilterMode::kKeepOrNull:
-      return match || is_null;
-  }
-  return true;
-}
+/// Whether a partition whose value, mapped through the filter's key expression, is `value` may
+/// hold rows the join keeps, by what the build side produced (`data`, ready).
+bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const DynamicFilterData& data);
+
+/// Whether a join may filter its probe (left) side by the bounds of a build-side expression
+/// compared with a probe key in a conjunct of its residual (a nested loop join has no equality
+/// key): the joins that drop probe rows without a match. Empty when it may, else why not.
+std::string BoundFilterLegality(const LogicalJoin& join);
+
+/// Whether comparing values of `type` by Value::Compare orders them as SQL's `<` does (not for
+/// floating point, whose NaN and -0.0 it orders differently).
+bool BoundsOrderLikeSql(const LogicalType& type);
 
 }  // namespace shears
 

@@ -24,6 +24,16 @@ namespace shears {
 
 namespace {
 
+// `build` with a collector above it filling dynamic filters from the rows it passes on.
+PhysicalOperatorPtr WithCollector(PhysicalOperatorPtr build,
+                                  std::vector<PhysicalDynamicFilterCollector::Key> keys) {
+  auto collector =
+      std::make_unique<PhysicalDynamicFilterCollector>(build->types(), std::move(keys));
+  collector->estimated_rows = build->estimated_rows;
+  collector->AddChild(std::move(build));
+  return collector;
+}
+
 std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,
                                      const std::vector<ColumnBinding>& inputs) {
   std::vector<BoundExprPtr> out;
@@ -227,6 +237,12 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         if (kind == JoinKind::kCross && condition) kind = JoinKind::kInner;
         auto left = Plan(*op.children[0]);
         auto right = Plan(*op.children[1]);
+        if (!join.dynamic_bound_producers.empty()) {
+          std::vector<PhysicalDynamicFilterCollector::Key> keys;
+          for (const auto& [id, expr] : join.dynamic_bound_producers)
+            keys.push_back({id, ResolveBindings(*expr, right_bindings), true});
+          right = WithCollector(std::move(right), std::move(keys));
+        }
         result = std::make_unique<PhysicalNestedLoopJoin>(types, kind, std::move(condition));
         result->AddChild(std::move(left));
         result->AddChild(std::move(right));
@@ -253,11 +269,7 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         for (const auto& [id, condition] : join.dynamic_filter_producers) {
           keys.push_back({id, ResolveBindings(*join.conditions[condition].right, right_bindings)});
         }
-        auto collector =
-            std::make_unique<PhysicalDynamicFilterCollector>(right->types(), std::move(keys));
-        collector->estimated_rows = right->estimated_rows;
-        collector->AddChild(std::move(right));
-        right = std::move(collector);
+        right = WithCollector(std::move(right), std::move(keys));
       }
       auto hash_join = std::make_unique<PhysicalHashJoin>(
           types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),

@@ -53,7 +53,16 @@ void Visit(LogicalOperator& op, bool dynamic_filtering) {
     Visit(*child, dynamic_filtering);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
-  if (join.conditions.empty()) return;
+  if (join.conditions.empty()) {
+    // A nested loop join materializes its right input: make that the smaller one (the one-row
+    // side of uncorrelated scalar subqueries), which also lets its bounds prune the other.
+    if ((join.join_kind == JoinKind::kInner || join.join_kind == JoinKind::kCross) &&
+        join.children[0]->estimated_rows >= 0 &&
+        join.children[0]->estimated_rows < join.children[1]->estimated_rows) {
+      std::swap(join.children[0], join.children[1]);
+    }
+    return;
+  }
   if (join.join_kind != JoinKind::kInner && join.join_kind != JoinKind::kFull &&
       join.join_kind != JoinKind::kLeft && join.join_kind != JoinKind::kRight) {
     return;

@@ -16,14 +16,16 @@
 // Legality (dynfilter/join_legality.h): legal when the join drops probe rows without a match:
 // INNER, SEMI, RIGHT (probe = left side here). ANTI joins prune the other way (a partition whose
 // value is in the key set holds only rows the anti join removes) when the key is the only condition
-// and there is no residual. LEFT, FULL and MARK joins keep unmatched probe rows: never pruned,
-// except a MARK join under a filter `mark OR key IS NULL`, which keeps only partitions whose key is
-// NULL or a build key. The key is traced through filters, projections of plain columns, aggregates
-// grouping on it, inner joins (either side), the kept side of other joins and into every input of a
-// set operation (each branch of a UNION ALL prunes on its own column), and transitively through
-// inner and semi join conditions `key = other` to `other`'s scan (one dimension prunes several
-// facts). NULL keys never match: NULL partitions are dropped by IN filters and kept by NOT IN
-// filters.
+// and there is no residual. A join without an equality key (nested loop) prunes by the bounds of
+// its build side: a conjunct `key >= build_expr` of its residual keeps the partitions whose key is
+// at least the smallest build_expr produced (`BETWEEN (SELECT min ...) AND (SELECT max ...)`).
+// LEFT, FULL and MARK joins keep unmatched probe rows: never pruned, except a MARK join under a
+// filter `mark OR key IS NULL`, which keeps only partitions whose key is NULL or a build key. The
+// key is traced through filters, projections of plain columns, aggregates grouping on it, inner
+// joins (either side), the kept side of other joins and into every input of a set operation (each
+// branch of a UNION ALL prunes on its own column), and transitively through inner and semi join
+// conditions `key = other` to `other`'s scan (one dimension prunes several facts). NULL keys never
+// match: NULL partitions are dropped by IN filters and kept by NOT IN filters.
 
 #include <fmt/format.h>
 
@@ -103,6 +105,84 @@ PruningBenefit EstimateBenefit(const std::vector<TracedColumn>& targets, Logical
   return benefit;
 }
 
+// The mode of a bound filter on `probe` from a conjunct `probe op build` (`probe_first`) or
+// `build op probe`; nullopt for an operator that bounds nothing.
+std::optional<DynamicFilterMode> BoundMode(const std::string& op, bool probe_first) {
+  if (op == ">=") return probe_first ? DynamicFilterMode::kAtLeast : DynamicFilterMode::kAtMost;
+  if (op == ">") return probe_first ? DynamicFilterMode::kAbove : DynamicFilterMode::kBelow;
+  if (op == "<=") return probe_first ? DynamicFilterMode::kAtMost : DynamicFilterMode::kAtLeast;
+  if (op == "<") return probe_first ? DynamicFilterMode::kBelow : DynamicFilterMode::kAbove;
+  return std::nullopt;
+}
+
+// A join without an equality key (a nested loop join, which materializes its build side
+// first): each conjunct of its residual comparing a probe key with an expression of the build
+// side (`ss_sold_date_sk >= (SELECT min(d_date_sk) ...)`) bounds the keys that can join by the
+// build side's smallest or largest value of that expression, collected as it is built.
+void PlanBoundFilters(LogicalJoin& join, int& next_id) {
+  join.dynamic_filter_note = BoundFilterLegality(join);
+  if (!join.dynamic_filter_note.empty()) return;
+  if (!HasFilter(*join.children[1])) {
+    join.dynamic_filter_note = "build side has no filter";
+    return;
+  }
+  std::set<ColumnBinding> left, right;
+  for (const auto& b : join.children[0]->GetColumnBindings())
+    left.insert(b);
+  for (const auto& b : join.children[1]->GetColumnBindings())
+    right.insert(b);
+  std::string reason = "no comparison of a probe key with the build side";
+  std::vector<BoundExprPtr> conjuncts;
+  SplitConjunction(join.residual->Copy(), conjuncts);
+  for (auto& conjunct : conjuncts) {
+    if (conjunct->kind != BoundExprKind::kFunction) continue;
+    auto& comparison = static_cast<BoundFunction&>(*conjunct);
+    if (comparison.args.size() != 2 || CallsVolatile(comparison)) continue;
+    for (size_t side = 0; side < 2; side++) {
+      const BoundExpr& probe = *comparison.args[side];
+      const BoundExpr& build = *comparison.args[1 - side];
+      const auto mode = BoundMode(comparison.function.name, side == 0);
+      const auto probe_columns = ReferencedBindings(probe);
+      const auto build_columns = ReferencedBindings(build);
+      if (!mode || probe_columns.size() != 1 || !left.count(probe_columns[0]) ||
+          build_columns.empty()) {
+        continue;
+      }
+      bool on_build = true;
+      for (const auto& b : build_columns)
+        on_build = on_build && right.count(b);
+      if (!on_build) continue;
+      if (!(probe.type == build.type) || !BoundsOrderLikeSql(build.type)) {
+        reason = "bounds of " + build.ToString() + " do not order like SQL or differ in type";
+        continue;
+      }
+      int id = -1;
+      for (const TracedColumn& traced : TraceToScans(*join.children[0], probe_columns[0], &probe)) {
+        const auto& dataset = *traced.get->dataset;
+        const auto column = static_cast<size_t>(traced.column_id);
+        if (column < dataset.num_file_columns()) continue;
+        const LogicalType key_type =
+            traced.key_expr ? traced.key_expr->type : dataset.columns()[column].type;
+        if (!(key_type == build.type)) continue;
+        if (id < 0) {
+          id = next_id++;
+          join.dynamic_bound_producers.emplace_back(id, build.Copy());
+        }
+        DynamicPartitionFilter filter;
+        filter.filter_id = id;
+        filter.column_id = traced.column_id;
+        filter.mode = *mode;
+        filter.key_expr = traced.key_expr;
+        filter.description = std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" +
+                             conjunct->ToString() + ")";
+        traced.get->dynamic_filters.push_back(std::move(filter));
+      }
+      if (id < 0) reason = "probe key " + probe.ToString() + " does not reach a partition column";
+    }
+  }
+  if (join.dynamic_bound_producers.empty()) join.dynamic_filter_note = reason;
+}
+
 void Visit(LogicalOperator& op, int& next_id, double fallback_ratio,
            const LogicalFilter* above = nullptr) {
   const LogicalFilter* filter =
@@ -111,6 +191,7 @@ void Visit(LogicalOperator& op, int& next_id, double fallback_ratio,
     Visit(*child, next_id, fallback_ratio, filter);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
+  if (join.conditions.empty()) return PlanBoundFilters(join, next_id);
   const ProbeFilterLegality legality = ProbeSideFilterLegality(join, true, above);
   if (!legality.any()) {
     join.dynamic_filter_note = legality.reason;

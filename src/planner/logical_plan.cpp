@@ -213,6 +213,9 @@ std::string LogicalJoin::Describe() const {
     out += " produces dynamic filter #" + std::to_string(id) + " from " +
            conditions[condition].right->ToString();
   }
+  for (const auto& [id, expr] : dynamic_bound_producers)
+    out += " produces dynamic filter #" + std::to_string(id) + " from the bounds of " +
+           expr->ToString();
   if (!dynamic_filter_benefit.empty())
     out += " (dynamic partition pruning benefit: " + dynamic_filter_benefit + ")";
   if (!dynamic_filter_note.empty())

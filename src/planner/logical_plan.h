@@ -165,6 +165,9 @@ struct LogicalJoin : LogicalOperator {
   uint32_t mark_index = 0;
   /// Dynamic filters this join's build side fills: (filter id, index into conditions).
   std::vector<std::pair<int, size_t>> dynamic_filter_producers;
+  /// Bound filters its build side fills (a nested loop join's `probe CMP build` conjunct):
+  /// (filter id, the build-side expression whose smallest and largest value it collects).
+  std::vector<std::pair<int, BoundExprPtr>> dynamic_bound_producers;
   /// Why dynamic partition pruning was not planned for this join (for EXPLAIN), if it was not.
   std::string dynamic_filter_note;
   /// The benefit estimate of the pruning planned (for EXPLAIN).

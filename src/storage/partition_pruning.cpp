@@ -134,9 +134,7 @@ bool DynamicPartitionPruner::PartitionMayMatch(size_t partition) {
       if (!mapped) continue;  // cannot tell (the expression failed): keep
       value = std::move(*mapped);
     }
-    const bool is_null = value.is_null();
-    if (!PartitionMayJoin(filter.mode, is_null,
-                          !is_null && source.data->Contains(value.ToString()))) {
+    if (!PartitionMayJoin(filter.mode, value, *source.data)) {
       source.counters->partitions_pruned++;
       source.counters->files_pruned += files_in_[partition];
       return false;

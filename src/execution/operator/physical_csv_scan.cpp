@@ -167,9 +167,7 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
           if (!mapped) continue;
           value = std::move(*mapped);
         }
-        const bool is_null = value.is_null();
-        if (!PartitionMayJoin(filter->mode, is_null,
-                              !is_null && data->Contains(value.ToString()))) {
+        if (!PartitionMayJoin(filter->mode, value, *data)) {
           decision[p] = kPrunedDynamic;
         }
       }

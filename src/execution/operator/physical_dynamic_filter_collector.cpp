@@ -1,5 +1,6 @@
 #include "execution/operator/physical_dynamic_filter_collector.h"
 
+#include <optional>
 #include <unordered_set>
 
 #include "execution/expression_executor.h"
@@ -17,6 +18,18 @@ OperatorResult PhysicalDynamicFilterCollector::Execute(ExecutionContext& context
     DynamicFilterData& data = context.dynamic_filters().GetOrCreate(key.filter_id);
     Vector values(key.expr->type, std::max<idx_t>(input.size(), 1));
     ExpressionExecutor::Execute(*key.expr, input, values);
+    data.AddRows(input.size());
+    if (key.bounds) {
+      std::optional<Value> min, max;
+      for (idx_t row = 0; row < input.size(); row++) {
+        if (values.IsNull(row)) continue;
+        Value value = ReadValue(values, row);
+        if (!min || value.Compare(*min) < 0) min = value;
+        if (!max || value.Compare(*max) > 0) max = std::move(value);
+      }
+      if (min) data.Widen(*min, *max);
+      continue;
+    }
     // Dedupe locally first: the shared set takes its lock once per batch.
     std::unordered_set<std::string> local;
     for (idx_t row = 0; row < input.size(); row++) {
@@ -27,7 +40,6 @@ OperatorResult PhysicalDynamicFilterCollector::Execute(ExecutionContext& context
       local.insert(values.ValueToString(row));
     }
     data.InsertAll(local);
-    data.AddRows(input.size());
   }
   for (idx_t c = 0; c < input.column_count(); c++)
     output.column(c).Reference(input.column(c));
@@ -57,9 +69,16 @@ std::vector<std::pair<std::string, std::string>> PhysicalDynamicFilterCollector:
   for (const auto& key : keys_) {
     DynamicFilterData* data = context.dynamic_filters().Find(key.filter_id);
     if (!data) continue;
+    const std::string rows = " from " + std::to_string(data->rows_seen()) + " rows";
+    if (key.bounds) {
+      out.emplace_back("filter #" + std::to_string(key.filter_id),
+                       data->min() ? "range [" + data->min()->ToString() + ", " +
+                                         data->max()->ToString() + "]" + rows
+                                   : "no value" + rows);
+      continue;
+    }
     out.emplace_back("filter #" + std::to_string(key.filter_id),
-                     std::to_string(data->size()) + " distinct keys from " +
-                         std::to_string(data->rows_seen()) + " rows");
+                     std::to_string(data->size()) + " distinct keys" + rows);
   }
   return out;
 }

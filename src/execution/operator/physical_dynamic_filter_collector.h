@@ -13,6 +13,8 @@ class PhysicalDynamicFilterCollector : public PhysicalOperator {
   struct Key {
     int filter_id;
     BoundExprPtr expr;  // over the input
+    /// Collect the smallest and largest value instead of the distinct values (a bound filter).
+    bool bounds = false;
   };
   PhysicalDynamicFilterCollector(std::vector<LogicalType> types, std::vector<Key> keys);
 

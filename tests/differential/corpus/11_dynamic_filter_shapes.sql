@@ -127,3 +127,16 @@ SELECT count(*) FROM store_sales WHERE ss_sold_date_sk IS NULL OR ss_sold_date_s
 SELECT count(*) FROM store_sales WHERE ss_sold_date_sk + 1 IN (SELECT d_date_sk FROM date_dim WHERE d_moy = 2) OR ss_sold_date_sk + 1 IS NULL OR ss_quantity > 95;
 
 SELECT count(*) FROM store_sales WHERE ss_sold_date_sk IN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy = 7) OR ss_sold_date_sk IS NULL OR ss_sold_date_sk IS NULL;
+
+SELECT count(*), sum(ss_quantity) FROM store_sales WHERE ss_sold_date_sk BETWEEN (SELECT min(d_date_sk) FROM date_dim WHERE d_year = 2001 AND d_moy = 7) AND (SELECT max(d_date_sk) FROM date_dim WHERE d_year = 2001 AND d_moy = 7);
+
+SELECT count(*) FROM store_sales WHERE ss_sold_date_sk > (SELECT max(d_date_sk) FROM date_dim WHERE d_year = 2002 AND d_moy = 12);
+
+SELECT count(*) FROM store_sales WHERE ss_sold_date_sk < (SELECT min(d_date_sk) FROM date_dim WHERE d_year = 1900);
+
+SELECT count(*), count(DISTINCT d.d_date_sk) FROM store_sales s JOIN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_dom = 1) d ON s.ss_sold_date_sk >= d.d_date_sk AND s.ss_sold_date_sk < d.d_date_sk + 3;
+
+SELECT count(*) FROM store_sales WHERE (SELECT min(d_date_sk) FROM date_dim WHERE d_year = 2000 AND d_moy = 2) <= ss_sold_date_sk AND (SELECT max(d_date_sk) FROM date_dim WHERE d_year = 2000 AND d_moy = 2) > ss_sold_date_sk;
+
+SELECT count(*), count(d.d_date_sk) FROM store_sales s LEFT JOIN (SELECT d_date_sk FROM date_dim WHERE d_year = 2002 AND d_moy = 12 AND d_dom = 31) d ON s.ss_sold_date_sk >= d.d_date_sk;
+
