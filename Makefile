@@ -1,9 +1,10 @@
 # The two commands the README opens with:
 #   make demo   install what is missing, build Release, run the demo
-#   make test   install what is missing, build, run every test (plain and ASan/UBSan), each
+#   make test   install what is missing, build, check formatting and clang-tidy (lint), run
+#               every test (plain and ASan/UBSan), each
 #               fuzz target for a fixed number of inputs (fuzz-gate) and the concurrency tests
 #               under TSan
-.PHONY: demo test deps test-deps build build-asan unit asan bench format clean build-fuzz fuzz fuzz-gate build-tsan tsan
+.PHONY: demo test deps test-deps build build-asan lint unit asan bench format clean build-fuzz fuzz fuzz-gate build-tsan tsan
 
 JOBS ?= $(shell nproc)
 # ccache keys on paths relative to the checkout, so another clone of the repository (CI's) reuses
@@ -40,7 +41,11 @@ asan: build-asan
 	@cd $(ASAN_DIR) && ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS)
 
-test: test-deps unit asan fuzz-gate tsan
+# Formatting and the clang-tidy baseline (scripts/lint.sh), before any test.
+lint: build
+	@./scripts/lint.sh $(BUILD_DIR)
+
+test: test-deps lint unit asan fuzz-gate tsan
 
 # libFuzzer targets (clang, ASan+UBSan). fuzz explores, each target for FUZZ_SECONDS;
 # fuzz-gate (in make test) runs each on a fixed set of inputs made from a fixed seed, so a commit
@@ -72,7 +77,7 @@ bench: build
 	@$(BUILD_DIR)/shears_bench
 
 format:
-	@find src tests bench -name '*.cpp' -o -name '*.h' | xargs clang-format -i
+	@git ls-files '*.cpp' '*.h' | xargs clang-format -i
 
 clean:
 	rm -rf build

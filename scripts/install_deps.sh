@@ -6,7 +6,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  cmake ninja-build ccache g++ clang clang-format pkg-config
+  cmake ninja-build ccache g++ clang clang-format clang-tidy pkg-config
   libthrift-dev thrift-compiler libpg-query-dev
   libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libxxhash-dev
   libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev libre2-dev libssl-dev

@@ -22,7 +22,8 @@ Int SaturatingCast(double value) {
   return static_cast<Int>(value);
 }
 
-/// A row or byte estimate for EXPLAIN: whole numbers (truncated) below 10^15, then scientific notation
+/// A row or byte estimate for EXPLAIN: whole numbers (truncated) below 10^15, then scientific
+/// notation
 /// (`1.0e+27`), "inf" when it overflowed a double.
 std::string FormatEstimate(double value);
 

@@ -292,11 +292,11 @@ SplitVerdict SplitPruning::PrunePages(
     }
     verdict.kind = SplitVerdict::kReadPages;
     verdict.rows = std::move(ranges.back());
-    verdict.index = std::move(index);
   }
   metrics_.bytes_read += bytes;
-  metrics_.page_indexes_invalid +=
-      verdict.index ? verdict.index->invalid_indexes() : index->invalid_indexes();
+  metrics_.page_indexes_invalid += index->invalid_indexes();
+  // The reader needs the offset indexes only to skip pages.
+  if (verdict.kind == SplitVerdict::kReadPages) verdict.index = std::move(index);
   return verdict;
 }
 

@@ -228,7 +228,6 @@ std::string DefaultCsvColumnName(size_t i, size_t count) {
 
 // ---------------------------------------------------------------- values
 
-
 std::string_view TrimBlanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t'))
     s.remove_prefix(1);

@@ -32,7 +32,6 @@ void ConvertValues(const ColumnDescriptor& column, const void* physical, idx_t c
 /// length, NaN, invalid text).
 std::optional<Value> DecodePlainBound(const ColumnDescriptor& column, const std::string& bytes);
 
-
 double HalfToDouble(uint16_t half);
 
 }  // namespace shears::parquet
