@@ -304,10 +304,11 @@ double PartitionGroups(LogicalAggregate& agg) {
     columns.push_back(static_cast<size_t>(traced->column_id) - dataset.num_file_columns());
   }
   std::set<std::vector<std::string>> distinct;
-  for (const auto& file : get->dataset->files()) {
+  for (size_t p = 0; p < get->dataset->num_partitions(); p++) {
+    const std::vector<Value>& values = get->dataset->partition_values(p);
     std::vector<std::string> key;
     for (size_t c : columns)
-      key.push_back(file.partition_values[c].ToString());
+      key.push_back(values[c].ToString());
     distinct.insert(std::move(key));
   }
   return static_cast<double>(distinct.size());

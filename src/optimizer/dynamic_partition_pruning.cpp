@@ -72,8 +72,7 @@ struct PruningBenefit {
 double ScanBytes(const LogicalOperator& op) {
   double bytes = 0;
   if (op.type == LogicalOperatorType::kGet) {
-    for (const auto& file : static_cast<const LogicalGet&>(op).dataset->files())
-      bytes += static_cast<double>(file.size);
+    bytes += static_cast<double>(static_cast<const LogicalGet&>(op).dataset->estimated_bytes());
   }
   for (const auto& child : op.children)
     bytes += ScanBytes(*child);

@@ -166,6 +166,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
   const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
   DatasetOptions options;
   options.first_file_only = check_only_;
+  options.lazy_listing = true;  // scans list only the partitions they keep
   for (const auto& [arg_name, arg] : fn.named_args) {
     auto value_expr = BindExpr(*arg, ctx);
     if (value_expr->kind != BoundExprKind::kConstant) {

@@ -16,6 +16,7 @@
 #include "storage/csv/csv_options.h"
 #include "storage/file_statistics.h"
 #include "storage/file_system.h"
+#include "storage/hive/hive_listing.h"
 #include "storage/hive/hive_partitioning.h"
 #include "storage/memory_table.h"
 #include "storage/parquet/parquet_file.h"
@@ -319,58 +320,66 @@ struct FooterSummary {
   std::shared_ptr<const parquet::ParquetFooter> footer;
 };
 
-/// Reads every footer, on several threads when there are many: decoding thousands of footers
-/// is most of the time a query over a large directory spends before its first row. A failure
-/// is rethrown for the first failing file in path order, as a serial loop would.
-std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {
-  std::vector<FooterSummary> out(paths.size());
-  std::vector<std::exception_ptr> errors(paths.size());
+/// Runs `fn(i)` for i in [0, count), on several threads when there are many (decoding
+/// thousands of footers or listing thousands of partition directories is most of the time a
+/// query over a large dataset spends before its first row). A failure is rethrown for the
+/// first failing index, as a serial loop would.
+void ForEachInParallel(size_t count, const std::function<void(size_t)>& fn) {
+  std::vector<std::exception_ptr> errors(count);
   std::atomic<size_t> next{0};
   auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < paths.size();) {
+    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
       try {
-        auto file = parquet::ParquetFile::Open(paths[i]);
-        out[i].size = file->file_size();
-        out[i].num_rows = file->num_rows();
-        out[i].footer = file->footer();
+        fn(i);
       } catch (...) {
         errors[i] = std::current_exception();
-        next.store(paths.size(), std::memory_order_relaxed);  // stop the others early
+        next.store(count, std::memory_order_relaxed);  // stop the others early
       }
     }
   };
-  constexpr size_t kFilesPerThread = 64;  // below this a thread costs more than it saves
-  const size_t threads = std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()),
-                                          paths.size() / kFilesPerThread);
+  constexpr size_t kItemsPerThread = 64;  // below this a thread costs more than it saves
+  const size_t threads =
+      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), count / kItemsPerThread);
   std::vector<std::thread> workers;
   for (size_t t = 1; t < threads; t++) {
     try {
       workers.emplace_back(work);
     } catch (const std::system_error&) {
-      break;  // no thread to spare: the ones started (and this one) read the rest
+      break;  // no thread to spare: the ones started (and this one) do the rest
     }
   }
   work();
   for (auto& worker : workers)
     worker.join();
-  for (size_t i = 0; i < paths.size(); i++) {
+  for (size_t i = 0; i < count; i++) {
     if (errors[i]) std::rethrow_exception(errors[i]);
   }
+}
+
+std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {
+  std::vector<FooterSummary> out(paths.size());
+  ForEachInParallel(paths.size(), [&](size_t i) {
+    auto file = parquet::ParquetFile::Open(paths[i]);
+    out[i].size = file->file_size();
+    out[i].num_rows = file->num_rows();
+    out[i].footer = file->footer();
+  });
   return out;
+}
+
+/// Identifies a partition by its values (NULL apart from the string "NULL").
+std::string PartitionKey(const std::vector<Value>& values) {
+  std::string key;
+  for (const auto& v : values)
+    key += (v.is_null() ? std::string("\x01NULL") : v.ToString()) + '\x1f';
+  return key;
 }
 
 }  // namespace
 
-std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
-                                       const DatasetOptions& options) {
-  ListedFiles listed = ListDatasetFiles(path_or_glob, options.first_file_only);
-  const auto& paths = listed.paths;
-  const bool hive = DetectHive(listed, options);
-  std::shared_ptr<Dataset> dataset(new Dataset());
-  dataset->root_ = listed.root;
-  std::vector<std::vector<HiveKeyValue>> layout;
-  if (hive) layout = ParseLayout(paths, listed.root);
-
+Dataset::FileColumnSources Dataset::ReadFileColumns(const std::vector<std::string>& paths,
+                                                    const std::vector<uint64_t>& sizes,
+                                                    const DatasetOptions& options) {
   // Without union_by_name the first file's footer alone gives the schema; the scan reads the
   // others, for the files that survive pruning, and maps each to that schema when it opens it.
   const bool all_footers = options.read_all_footers || options.union_by_name.value_or(false);
@@ -378,23 +387,25 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   const std::vector<FooterSummary> footers =
       ReadFooters(all_footers ? paths : std::vector<std::string>{paths.front()});
   std::vector<ColumnState> schema;
-  std::unordered_map<std::string, size_t> by_name;  // lower-case name -> schema index
+  FileColumnSources sources;
+  auto& by_name = sources.by_name;  // lower-case name -> schema index
   std::vector<std::vector<std::pair<size_t, int>>> file_columns(footers.size());
-  dataset->files_.resize(paths.size());
+  files_.resize(paths.size());
   for (size_t i = footers.size(); i < paths.size(); i++) {
-    DatasetFile& df = dataset->files_[i];
+    DatasetFile& df = files_[i];
     df.path = paths[i];
-    df.size = listed.sizes[i];
+    df.size = sizes[i];
     df.num_rows = -1;  // until a scan opens it
   }
-  dataset->lazy_ = !all_footers;
-  dataset->missing_columns_are_null_ = union_by_name;
-  dataset->schema_footer_ = footers.front().footer;
-  dataset->mapped_.assign(paths.size(), all_footers ? 1 : 0);
-  dataset->mapped_[0] = 1;
+  lazy_ = !all_footers;
+  missing_columns_are_null_ = union_by_name;
+  schema_footer_ = footers.front().footer;
+  schema_path_ = paths.front();
+  mapped_.assign(paths.size(), all_footers ? 1 : 0);
+  mapped_[0] = 1;
   for (size_t i = 0; i < footers.size(); i++) {
     const std::string& path = paths[i];
-    DatasetFile& df = dataset->files_[i];
+    DatasetFile& df = files_[i];
     df.path = path;
     df.size = footers[i].size;
     df.num_rows = footers[i].num_rows;
@@ -468,41 +479,267 @@ std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
   }
 
   for (size_t i = 0; i < footers.size(); i++) {
-    auto& map = dataset->files_[i].column_map;
+    auto& map = files_[i].column_map;
     map.assign(schema.size(), -1);
     for (auto [index, c] : file_columns[i])
       map[index] = c;
   }
-  for (auto& state : schema)
-    dataset->columns_.push_back(std::move(state.column));
+  for (auto& state : schema) {
+    sources.first_file.push_back(state.first_file);
+    columns_.push_back(std::move(state.column));
+  }
   // The footers read give each file's statistics, so a scan decides without opening it.
   std::vector<LogicalType> types;
-  for (const auto& column : dataset->columns_)
+  for (const auto& column : columns_)
     types.push_back(column.type);
   for (size_t i = 0; i < footers.size(); i++) {
-    dataset->files_[i].statistics =
-        FooterFileStatistics(*footers[i].footer, dataset->files_[i].column_map, types);
+    files_[i].statistics = FooterFileStatistics(*footers[i].footer, files_[i].column_map, types);
   }
+  return sources;
+}
 
-  // Partition columns: names from the first file, types inferred or given.
-  const std::vector<HiveKeyValue> no_keys;
-  const auto& keys = layout.empty() ? no_keys : layout.front();
+void Dataset::CheckPartitionKeys(const std::vector<HiveKeyValue>& keys,
+                                 const FileColumnSources& sources) const {
   for (size_t k = 0; k < keys.size(); k++) {
     const std::string& name = keys[k].key;
-    auto clash = by_name.find(AsciiLower(name));
-    if (clash != by_name.end()) {
+    auto clash = sources.by_name.find(AsciiLower(name));
+    if (clash != sources.by_name.end()) {
       throw InvalidInputError(
           "the Hive partition key '{}' (directory '{}={}' of '{}') is also the column '{}' in "
           "'{}'; disable hive_partitioning or rename one of them",
-          name, name, keys[k].value.value_or(std::string(kHiveNullPartition)), paths.front(),
-          dataset->columns_[clash->second].name, schema[clash->second].first_file);
+          name, name, keys[k].value.value_or(std::string(kHiveNullPartition)), schema_path_,
+          columns_[clash->second].name, sources.first_file[clash->second]);
     }
   }
+}
+
+std::shared_ptr<Dataset> Dataset::Open(const std::string& path_or_glob,
+                                       const DatasetOptions& options) {
+  if (options.lazy_listing && !options.first_file_only && !options.read_all_footers &&
+      !options.union_by_name.value_or(false) && options.hive_partitioning.value_or(true)) {
+    if (auto dataset = OpenHiveLazily(path_or_glob, options)) return dataset;
+  }
+  ListedFiles listed = ListDatasetFiles(path_or_glob, options.first_file_only);
+  const auto& paths = listed.paths;
+  const bool hive = DetectHive(listed, options);
+  std::shared_ptr<Dataset> dataset(new Dataset());
+  dataset->root_ = listed.root;
+  std::vector<std::vector<HiveKeyValue>> layout;
+  if (hive) layout = ParseLayout(paths, listed.root);
+  const FileColumnSources sources = dataset->ReadFileColumns(paths, listed.sizes, options);
+  // Partition columns: names from the first file, types inferred or given.
+  const std::vector<HiveKeyValue> no_keys;
+  const auto& keys = layout.empty() ? no_keys : layout.front();
+  dataset->CheckPartitionKeys(keys, sources);
   for (auto& column : TypePartitions(layout, options, path_or_glob, dataset->files_))
     dataset->columns_.push_back(std::move(column));
   dataset->num_partition_columns_ = keys.size();
   dataset->IndexPartitions();
   return dataset;
+}
+
+std::shared_ptr<Dataset> Dataset::OpenHiveLazily(const std::string& path_or_glob,
+                                                 const DatasetOptions& options) {
+  std::string listing_root;
+  std::vector<std::string> components;
+  if (HasGlobChars(path_or_glob)) {
+    const size_t first_wild = path_or_glob.find_first_of("*?[");
+    const size_t slash = path_or_glob.rfind('/', first_wild);
+    listing_root = slash == std::string::npos ? "." : path_or_glob.substr(0, slash);
+    if (listing_root.empty()) listing_root = "/";
+    std::string_view rest = std::string_view(path_or_glob).substr(slash + 1);
+    while (true) {
+      const size_t next = rest.find('/');
+      components.emplace_back(rest.substr(0, next));
+      if (components.back().empty()) return nullptr;  // "a//b", a trailing '/'
+      if (next == std::string_view::npos) break;
+      rest = rest.substr(next + 1);
+    }
+    if (!IsDirectory(listing_root)) return nullptr;
+  } else if (IsDirectory(path_or_glob)) {
+    listing_root = StripTrailingSlashes(path_or_glob);
+  } else {
+    return nullptr;
+  }
+  std::optional<HiveLevels> levels = ReadHiveLevels(listing_root, components);
+  if (!levels) return nullptr;
+  // The root moves above key=value levels the path itself names, as DetectHive does.
+  std::string root = listing_root;
+  while (root != "/" && root != "." && IsHiveLevel(BaseName(root))) {
+    std::string parent = std::filesystem::path(root).parent_path().string();
+    root = parent.empty() ? "." : parent;
+  }
+  std::vector<HiveKeyValue> named;  // the levels the path names, the same for every file
+  try {
+    named = ParseHivePath(RelativePath(listing_root + "/-", root));
+  } catch (const InvalidInputError&) {
+    return nullptr;  // listed eagerly, which reports it
+  }
+  std::vector<HiveKeyValue> keys = named;
+  for (const auto& key : levels->keys)
+    keys.push_back({key, std::nullopt});
+  std::unordered_set<std::string> seen;
+  for (const auto& kv : keys) {
+    if (!seen.insert(AsciiLower(kv.key)).second) return nullptr;
+  }
+  const std::string keys_text = JoinKeys(keys);
+
+  // The first partition directory holding a file gives the schema.
+  uint64_t directories_read = levels->directories_read;
+  std::vector<ListedFile> first_files;
+  size_t first_leaf = 0;
+  for (; first_leaf < levels->leaves.size(); first_leaf++) {
+    first_files = ListPartitionDirectory(levels->leaves[first_leaf].path, levels->file_pattern,
+                                         keys_text, &directories_read);
+    if (!first_files.empty()) break;
+  }
+  if (first_files.empty()) return nullptr;  // no file at all: reported as without lazy listing
+
+  std::shared_ptr<Dataset> dataset(new Dataset());
+  dataset->root_ = root;
+  const FileColumnSources sources =
+      dataset->ReadFileColumns({first_files.front().path}, {first_files.front().size}, options);
+  // Each partition directory is typed as a file of the layout would be.
+  std::vector<std::vector<HiveKeyValue>> layout;
+  std::vector<DatasetFile> leaves(levels->leaves.size());
+  for (size_t l = 0; l < levels->leaves.size(); l++) {
+    std::vector<HiveKeyValue> kvs = named;
+    for (size_t k = 0; k < levels->keys.size(); k++)
+      kvs.push_back({levels->keys[k], levels->leaves[l].values[k]});
+    layout.push_back(std::move(kvs));
+    leaves[l].path = levels->leaves[l].path;
+  }
+  dataset->CheckPartitionKeys(layout[first_leaf], sources);
+  for (auto& column : TypePartitions(layout, options, path_or_glob, leaves))
+    dataset->columns_.push_back(std::move(column));
+  dataset->num_partition_columns_ = keys.size();
+
+  auto lazy = std::make_shared<LazyListing>();
+  lazy->file_pattern = levels->file_pattern;
+  lazy->keys = keys_text;
+  lazy->schema_file = std::move(dataset->files_.front());
+  dataset->files_.clear();
+  // Partitions: the distinct values of the partition directories.
+  std::unordered_map<std::string, uint32_t> index;
+  auto partitions = std::make_shared<std::vector<std::vector<Value>>>();
+  std::vector<int64_t> directories_of;
+  for (auto& leaf : leaves) {
+    auto [it, inserted] = index.emplace(PartitionKey(leaf.partition_values),
+                                        static_cast<uint32_t>(partitions->size()));
+    if (inserted) {
+      partitions->push_back(std::move(leaf.partition_values));
+      lazy->directories.emplace_back();
+      directories_of.push_back(0);
+    }
+    lazy->directories[it->second].push_back(std::move(leaf.path));
+    directories_of[it->second]++;
+  }
+  dataset->partitions_ = std::move(partitions);
+  dataset->num_partitions_ = dataset->partitions_->size();
+  // Estimates: every partition directory like the average of a few listed now, spread over
+  // the partitions (the first alone can be unlike the others: a first day of one row).
+  dataset->EstimateRowBytes(lazy->schema_file);
+  double sampled_rows = 0, sampled_bytes = 0;
+  size_t sampled = 0;
+  auto sample = [&](const std::vector<ListedFile>& files) {
+    for (const ListedFile& file : files) {
+      sampled_bytes += static_cast<double>(file.size);
+      sampled_rows += static_cast<double>(file.path == lazy->schema_file.path
+                                              ? lazy->schema_file.num_rows
+                                              : dataset->EstimatedRows(file.size));
+    }
+    sampled++;
+  };
+  sample(first_files);
+  constexpr size_t kSampledDirectories = 4;  // beyond the first
+  const size_t leaf_count = levels->leaves.size();
+  size_t previous = first_leaf;
+  for (size_t j = 1; j <= kSampledDirectories && leaf_count > 1; j++) {
+    const size_t l = std::max(first_leaf + 1, j * (leaf_count - 1) / kSampledDirectories);
+    if (l >= leaf_count || l == previous) continue;
+    previous = l;
+    try {
+      sample(ListPartitionDirectory(levels->leaves[l].path, levels->file_pattern, keys_text,
+                                    &directories_read));
+    } catch (const InvalidInputError&) {
+      // Breaks the layout: the scan that lists it reports it, not one that prunes it.
+    }
+  }
+  const double directory_rows = sampled_rows / static_cast<double>(sampled);
+  std::vector<int64_t> partition_rows(directories_of.size());
+  for (size_t p = 0; p < directories_of.size(); p++) {
+    partition_rows[p] =
+        static_cast<int64_t>(static_cast<double>(directories_of[p]) * directory_rows + 0.5);
+    dataset->total_rows_ += partition_rows[p];
+  }
+  dataset->estimated_bytes_ = static_cast<uint64_t>(sampled_bytes / static_cast<double>(sampled) *
+                                                    static_cast<double>(leaf_count));
+  dataset->ComputePartitionStatistics(partition_rows);
+  dataset->directories_read_at_open_ = directories_read;
+  dataset->lazy_listing_ = std::move(lazy);
+  return dataset;
+}
+
+std::shared_ptr<const Dataset> Dataset::ListPartitions(std::shared_ptr<const Dataset> dataset,
+                                                       const std::vector<uint8_t>& keep,
+                                                       uint64_t* directories_read) {
+  const LazyListing* lazy = dataset->lazy_listing_.get();
+  if (!lazy) return dataset;
+  std::vector<std::pair<std::string, uint32_t>> directories;  // and their partitions
+  for (size_t p = 0; p < lazy->directories.size(); p++) {
+    if (!keep[p]) continue;
+    for (const auto& directory : lazy->directories[p])
+      directories.emplace_back(directory, static_cast<uint32_t>(p));
+  }
+  // Many partitions (a full scan) are listed by a few threads, as footers are read.
+  std::vector<std::vector<ListedFile>> listed(directories.size());
+  std::vector<uint64_t> read(directories.size(), 0);
+  ForEachInParallel(directories.size(), [&](size_t d) {
+    listed[d] =
+        ListPartitionDirectory(directories[d].first, lazy->file_pattern, lazy->keys, &read[d]);
+  });
+  std::shared_ptr<Dataset> out(new Dataset());
+  out->root_ = dataset->root_;
+  out->columns_ = dataset->columns_;
+  out->num_partition_columns_ = dataset->num_partition_columns_;
+  out->lazy_ = true;
+  out->missing_columns_are_null_ = dataset->missing_columns_are_null_;
+  out->schema_footer_ = dataset->schema_footer_;
+  out->schema_path_ = dataset->schema_path_;
+  out->rows_per_data_byte_ = dataset->rows_per_data_byte_;
+  out->schema_footer_bytes_ = dataset->schema_footer_bytes_;
+  out->partitions_ = dataset->partitions_;
+  out->num_partitions_ = dataset->num_partitions_;
+  out->partition_statistics_ = dataset->partition_statistics_;
+  std::vector<std::pair<DatasetFile, uint32_t>> files;
+  for (size_t d = 0; d < directories.size(); d++) {
+    if (directories_read) *directories_read += read[d];
+    for (auto& file : listed[d]) {
+      DatasetFile df;
+      if (file.path == lazy->schema_file.path) {
+        df = lazy->schema_file;  // its footer is read: rows and column map known
+      } else {
+        df.path = std::move(file.path);
+        df.size = file.size;
+        df.num_rows = -1;
+      }
+      df.partition_values = (*out->partitions_)[directories[d].second];
+      files.emplace_back(std::move(df), directories[d].second);
+    }
+  }
+  std::sort(files.begin(), files.end(),
+            [](const auto& a, const auto& b) { return a.first.path < b.first.path; });
+  out->mapped_.assign(files.size(), 0);
+  for (auto& [file, partition] : files) {
+    if (file.path == out->schema_path_) out->mapped_[out->files_.size()] = 1;
+    out->files_.push_back(std::move(file));
+    out->partition_of_file_.push_back(partition);
+  }
+  for (size_t i = 0; i < out->files_.size(); i++) {
+    out->total_rows_ += out->estimated_rows(i);
+    out->estimated_bytes_ += out->files_[i].size;
+  }
+  return out;
 }
 
 DatasetListing ListDataset(const std::string& path_or_glob, const DatasetOptions& options,
@@ -569,55 +806,63 @@ double PlainRowBytes(const format::FileMetaData& metadata) {
 
 void Dataset::IndexPartitions() {
   std::unordered_map<std::string, uint32_t> index;
+  auto partitions = std::make_shared<std::vector<std::vector<Value>>>();
   partition_of_file_.resize(files_.size());
   for (size_t i = 0; i < files_.size(); i++) {
-    std::string key;
-    for (const auto& v : files_[i].partition_values)
-      key += (v.is_null() ? std::string("\x01NULL") : v.ToString()) + '\x1f';
-    auto [it, inserted] = index.emplace(std::move(key), static_cast<uint32_t>(index.size()));
+    auto [it, inserted] = index.emplace(PartitionKey(files_[i].partition_values),
+                                        static_cast<uint32_t>(partitions->size()));
+    if (inserted) partitions->push_back(files_[i].partition_values);
     partition_of_file_[i] = it->second;
   }
-  num_partitions_ = index.size();
-  if (lazy_ && !files_.empty()) {
-    // Estimates for the footers not read: a file is a fixed part (footer, page headers,
-    // dictionaries, indexes) plus its rows times bytes per row, both from the first file.
-    // Its data bytes per row overstate the per-row cost of a small file (a daily partition
-    // of a few rows is mostly fixed part), so the cost is capped by the plain-encoded width
-    // of a row, and what the rows do not explain is the fixed part of every file.
-    const uint64_t footer_bytes = schema_footer_->footer_length + 12;
-    const double data_bytes =
-        static_cast<double>(std::max<uint64_t>(files_[0].size, footer_bytes + 1) - footer_bytes);
-    // An empty first file says nothing of the rows of the others: assume 8 bytes a row.
-    double row_bytes = 8;
-    if (files_[0].num_rows > 0) {
-      row_bytes = data_bytes / static_cast<double>(files_[0].num_rows);
-      const double plain = PlainRowBytes(schema_footer_->metadata);
-      if (plain > 0 && plain < row_bytes) row_bytes = plain;
-    }
-    rows_per_data_byte_ = 1.0 / row_bytes;
-    const double fixed_bytes =
-        static_cast<double>(files_[0].size) -
-        static_cast<double>(std::max<int64_t>(files_[0].num_rows, 0)) * row_bytes;
-    schema_footer_bytes_ =
-        std::max<uint64_t>(footer_bytes, static_cast<uint64_t>(std::max(fixed_bytes, 0.0)));
-  }
+  num_partitions_ = partitions->size();
+  partitions_ = std::move(partitions);
+  if (lazy_ && !files_.empty()) EstimateRowBytes(files_[0]);
   total_rows_ = 0;
-  for (size_t i = 0; i < files_.size(); i++)
+  estimated_bytes_ = 0;
+  std::vector<int64_t> partition_rows(num_partitions_, 0);
+  for (size_t i = 0; i < files_.size(); i++) {
     total_rows_ += estimated_rows(i);
+    estimated_bytes_ += files_[i].size;
+    partition_rows[partition_of_file_[i]] += estimated_rows(i);
+  }
+  ComputePartitionStatistics(partition_rows);
+}
 
-  // Statistics of each partition column from one file per partition (its values are the
-  // partition's), NULL rows counted over all files.
+void Dataset::EstimateRowBytes(const DatasetFile& first) {
+  // Estimates for the footers not read: a file is a fixed part (footer, page headers,
+  // dictionaries, indexes) plus its rows times bytes per row, both from the first file.
+  // Its data bytes per row overstate the per-row cost of a small file (a daily partition
+  // of a few rows is mostly fixed part), so the cost is capped by the plain-encoded width
+  // of a row, and what the rows do not explain is the fixed part of every file.
+  const uint64_t footer_bytes = schema_footer_->footer_length + 12;
+  const double data_bytes =
+      static_cast<double>(std::max<uint64_t>(first.size, footer_bytes + 1) - footer_bytes);
+  // An empty first file says nothing of the rows of the others: assume 8 bytes a row.
+  double row_bytes = 8;
+  if (first.num_rows > 0) {
+    row_bytes = data_bytes / static_cast<double>(first.num_rows);
+    const double plain = PlainRowBytes(schema_footer_->metadata);
+    if (plain > 0 && plain < row_bytes) row_bytes = plain;
+  }
+  rows_per_data_byte_ = 1.0 / row_bytes;
+  const double fixed_bytes = static_cast<double>(first.size) -
+                             static_cast<double>(std::max<int64_t>(first.num_rows, 0)) * row_bytes;
+  schema_footer_bytes_ =
+      std::max<uint64_t>(footer_bytes, static_cast<uint64_t>(std::max(fixed_bytes, 0.0)));
+}
+
+void Dataset::ComputePartitionStatistics(const std::vector<int64_t>& partition_rows) {
+  // Statistics of each partition column from the partitions' values, NULL rows counted from
+  // the rows of the partitions holding them.
   partition_statistics_.assign(num_partition_columns_, {});
   for (size_t key = 0; key < num_partition_columns_; key++) {
-    std::vector<bool> seen(num_partitions_, false);
     std::vector<Value> values;
     int64_t null_rows = 0;
-    for (size_t i = 0; i < files_.size(); i++) {
-      const Value& value = files_[i].partition_values[key];
+    for (size_t p = 0; p < num_partitions_; p++) {
+      const Value& value = (*partitions_)[p][key];
       if (value.is_null()) {
-        null_rows += estimated_rows(i);
-      } else if (!seen[partition_of_file_[i]]) {
-        seen[partition_of_file_[i]] = true;
+        null_rows += partition_rows[p];
+      } else {
         values.push_back(value);
       }
     }
@@ -677,7 +922,8 @@ std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(size_t index) const {
   const DatasetFile& recorded = files_.at(index);
   // The first file's footer, read while opening, serves its scan too (also when the file was
   // too recent for the footer cache), if the file did not change since.
-  auto file = parquet::ParquetFile::Open(recorded.path, index == 0 ? schema_footer_ : nullptr);
+  auto file = parquet::ParquetFile::Open(recorded.path,
+                                         recorded.path == schema_path_ ? schema_footer_ : nullptr);
   if (!catalog_table_.empty()) {
     auto changed = [&](const std::string& what) {
       return IOError(
@@ -727,7 +973,7 @@ std::vector<int> Dataset::MapFileColumns(const parquet::ParquetFile& file) const
           file.path(), file_columns[static_cast<size_t>(it->second)].name, file_columns[c].name);
     }
   }
-  const std::string& schema_file = files_.front().path;
+  const std::string& schema_file = schema_path_;
   const size_t file_column_count = num_file_columns();
   std::vector<int> map(file_column_count, -1);
   size_t found = 0;
@@ -786,9 +1032,11 @@ int64_t Dataset::total_rows() const {
 
 int64_t Dataset::estimated_rows(size_t index) const {
   const DatasetFile& file = files_[index];
-  if (file.num_rows >= 0) return file.num_rows;
-  const uint64_t data_bytes =
-      file.size > schema_footer_bytes_ ? file.size - schema_footer_bytes_ : 0;
+  return file.num_rows >= 0 ? file.num_rows : EstimatedRows(file.size);
+}
+
+int64_t Dataset::EstimatedRows(uint64_t size) const {
+  const uint64_t data_bytes = size > schema_footer_bytes_ ? size - schema_footer_bytes_ : 0;
   // A file larger than the fixed part holds a row at least (a few bytes of shorter strings
   // than the first file's would otherwise round it to none).
   if (data_bytes == 0) return 0;

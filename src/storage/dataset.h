@@ -9,7 +9,9 @@
 //   * a glob (`*`, `?`, `[...]`, `**`): every file it matches, whatever its name; the root is
 //     the directory before the first wildcard.
 // Files are listed by path order, with their sizes (one readdir per directory and one stat per
-// file; listings are cached, see ListTree).
+// file; listings are cached, see ListTree). With DatasetOptions::lazy_listing, a Hive layout is
+// listed lazily: opening reads the key=value levels' names and the first partition directory,
+// and each scan lists only the partitions it keeps (ListPartitions, hive/hive_listing.h).
 //
 // Footers: by default only the first file's footer is read while opening; it gives the schema
 // (its columns, names and types, as DuckDB does), and the row-count estimates of the other
@@ -46,6 +48,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "common/types.h"
@@ -60,6 +63,7 @@ struct ParquetFooter;
 struct CsvScanInfo;     // storage/csv/csv_options.h
 struct FileStatistics;  // storage/file_statistics.h
 struct MemoryTable;     // storage/memory_table.h
+struct HiveKeyValue;    // storage/hive/hive_partitioning.h
 
 struct DatasetOptions {
   /// Default: on when the paths have key=value levels (or partition_types is given).
@@ -77,6 +81,12 @@ struct DatasetOptions {
   /// Lists only up to one file (FindFirstFile), whose footer and path give the schema and the
   /// partition columns: for binding a query only to check it (CREATE VIEW), never to scan.
   bool first_file_only = false;
+  /// Lists Hive directories lazily (hive/hive_listing.h): opening reads the key=value levels'
+  /// names (no stat) and one partition directory, for the first file; each scan lists only
+  /// the partition directories its pruning keeps (ListPartitions). Applies to a directory or
+  /// a glob without `**` whose levels below the root are uniformly key=value directories,
+  /// when no option asks for every footer; other paths are listed whole.
+  bool lazy_listing = false;
 };
 
 struct DatasetColumn {
@@ -130,6 +140,21 @@ class Dataset {
   /// exact. The physical planner scans it with PhysicalMemoryScan.
   static std::shared_ptr<Dataset> FromMemory(std::shared_ptr<const MemoryTable> table);
 
+  /// The dataset a scan reads: `dataset` itself when its files are listed (files_listed());
+  /// for one listed lazily, a dataset of the files of the partitions `keep` marks (one flag
+  /// per partition), their directories listed now (through the listing cache, by a few
+  /// threads when many), with the same columns and partitions. `directories_read` (optional)
+  /// is increased by the directories read. Throws InvalidInputError when a partition
+  /// directory breaks the layout (a key=value directory below it).
+  static std::shared_ptr<const Dataset> ListPartitions(std::shared_ptr<const Dataset> dataset,
+                                                       const std::vector<uint8_t>& keep,
+                                                       uint64_t* directories_read = nullptr);
+  /// False for a dataset opened with lazy_listing whose partitions are known but whose
+  /// files are not: files() is empty, ListPartitions lists them.
+  bool files_listed() const { return lazy_listing_ == nullptr; }
+  /// Directories read with readdir while opening (0 when the listing cache answered).
+  uint64_t directories_read_at_open() const { return directories_read_at_open_; }
+
   /// Opens file `index` for reading (thread-safe). A file whose footer was not read while
   /// opening is mapped to the schema now (its column_map is filled; errors as described
   /// above); a file mapped before must still map the same way, else IOError. For a dataset
@@ -141,14 +166,18 @@ class Dataset {
   const std::string& root() const { return root_; }
   /// File columns, then partition columns in directory order.
   const std::vector<DatasetColumn>& columns() const { return columns_; }
-  /// Sorted by path.
+  /// Sorted by path. Empty for a dataset whose files are not listed (files_listed()).
   const std::vector<DatasetFile>& files() const { return files_; }
   /// Case-insensitive; -1 when absent.
   int FindColumn(const std::string& name) const;
   size_t num_partition_columns() const { return num_partition_columns_; }
   size_t num_file_columns() const { return columns_.size() - num_partition_columns_; }
-  /// Rows of every file: exact when every footer was read, else partly estimated.
+  /// Rows of every file: exact when every footer was read, else partly estimated (for a
+  /// dataset whose files are not listed: every partition directory like the average of five
+  /// listed while opening).
   int64_t total_rows() const;
+  /// Bytes of every file, estimated as total_rows is when the files are not listed.
+  uint64_t estimated_bytes() const { return estimated_bytes_; }
   /// File `index`'s rows: from its footer when read while opening, else its bytes beyond the
   /// first file's fixed part divided by that file's bytes per row (at most a row's
   /// plain-encoded width; see IndexPartitions).
@@ -189,6 +218,10 @@ class Dataset {
   /// scans decide per partition, not per file.
   size_t num_partitions() const { return num_partitions_; }
   uint32_t partition_of(size_t file) const { return partition_of_file_[file]; }
+  /// Partition `partition`'s values, one per partition column in schema order.
+  const std::vector<Value>& partition_values(size_t partition) const {
+    return (*partitions_)[partition];
+  }
   /// What the partition values say of partition column `key` (0 = the first partition
   /// column): distinct non-NULL values, rows in NULL partitions, min and max. Computed once
   /// with the partition index, so planning never sorts the values again.
@@ -198,7 +231,28 @@ class Dataset {
 
  private:
   Dataset() = default;
+  /// What ReadFileColumns learned of the file columns, for CheckPartitionKeys.
+  struct FileColumnSources {
+    std::unordered_map<std::string, size_t> by_name;  // lower-case name -> column
+    std::vector<std::string> first_file;              // per column: the file it came from
+  };
+  /// Reads the footers (the first, or all; see DatasetOptions) and sets the file columns,
+  /// files_ and the schema footer.
+  FileColumnSources ReadFileColumns(const std::vector<std::string>& paths,
+                                    const std::vector<uint64_t>& sizes,
+                                    const DatasetOptions& options);
+  /// Throws InvalidInputError when a partition key is also a file column.
+  void CheckPartitionKeys(const std::vector<HiveKeyValue>& keys,
+                          const FileColumnSources& sources) const;
+  /// Open with lazy_listing; null when the path is not such a Hive layout.
+  static std::shared_ptr<Dataset> OpenHiveLazily(const std::string& path_or_glob,
+                                                 const DatasetOptions& options);
   void IndexPartitions();
+  /// Sets the bytes-per-row estimate from the first file, whose footer was read.
+  void EstimateRowBytes(const DatasetFile& first);
+  /// Rows of a file of `size` bytes whose footer was not read.
+  int64_t EstimatedRows(uint64_t size) const;
+  void ComputePartitionStatistics(const std::vector<int64_t>& partition_rows);
   /// Maps the columns of `file` to the dataset's file columns (see the header comment).
   std::vector<int> MapFileColumns(const parquet::ParquetFile& file) const;
 
@@ -212,6 +266,18 @@ class Dataset {
   std::shared_ptr<const MemoryTable> memory_;
   size_t num_partitions_ = 0;
   std::vector<uint32_t> partition_of_file_;
+  std::shared_ptr<const std::vector<std::vector<Value>>> partitions_;  // values of each
+  // What a dataset opened with lazy_listing needs to list its partitions; null otherwise.
+  struct LazyListing {
+    std::vector<std::vector<std::string>> directories;  // per partition: its directories
+    std::string file_pattern;                           // HiveLevels::file_pattern
+    std::string keys;                                   // the partition keys, for errors
+    DatasetFile schema_file;                            // the first file, its footer read
+  };
+  std::shared_ptr<const LazyListing> lazy_listing_;
+  uint64_t directories_read_at_open_ = 0;
+  uint64_t estimated_bytes_ = 0;
+  std::string schema_path_;  // the file whose footer gave the schema
   std::vector<DatasetColumnStatistics> partition_statistics_;
   int64_t total_rows_ = 0;
   // Opening read only the first footer; the others are mapped by OpenFile.

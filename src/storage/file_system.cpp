@@ -124,7 +124,10 @@ struct Tree {
   std::vector<std::pair<std::string, FileIdentity>> directories;
 };
 
-std::atomic<uint64_t> directories_read{0};
+std::atomic<uint64_t>& directories_read_total() {
+  static std::atomic<uint64_t> count{0};
+  return count;
+}
 std::atomic<uint64_t> listings_reused{0};
 
 // Cost = files + directories; a million entries is some 100 MB at most.
@@ -231,7 +234,7 @@ class TreeLister {
     auto ancestors = dir.ancestors;
     ancestors.push_back(id);
     tree.directories.emplace_back(dir.path, identity);
-    directories_read.fetch_add(1, std::memory_order_relaxed);
+    directories_read_total().fetch_add(1, std::memory_order_relaxed);
     alignas(8) char buffer[16384];
     while (true) {
       const ssize_t n = ::getdents64(fd, buffer, sizeof(buffer));
@@ -283,7 +286,7 @@ bool StillCurrent(const Tree& tree) {
   return true;
 }
 
-std::shared_ptr<const Tree> ListTreeCached(const std::string& dir) {
+std::shared_ptr<const Tree> ListTreeCached(const std::string& dir, uint64_t* directories_read) {
   if (auto cached = ListingCache().Find(dir)) {
     if (StillCurrent(*cached)) {
       listings_reused.fetch_add(1, std::memory_order_relaxed);
@@ -291,6 +294,7 @@ std::shared_ptr<const Tree> ListTreeCached(const std::string& dir) {
     }
   }
   auto tree = std::make_shared<Tree>(TreeLister().List(dir));
+  if (directories_read) *directories_read += tree->directories.size();
   bool recent = false;
   for (const auto& [path, identity] : tree->directories)
     recent = recent || RecentlyModified(identity.mtime_ns);
@@ -309,11 +313,12 @@ bool HasGlobChars(const std::string& s) {
 }  // namespace
 
 ListingCacheStats GetListingCacheStats() {
-  return ListingCacheStats{directories_read.load(), listings_reused.load()};
+  return ListingCacheStats{directories_read_total().load(), listings_reused.load()};
 }
 
-std::vector<ListedFile> ListTree(const std::string& dir, bool skip_hidden) {
-  auto tree = ListTreeCached(dir);
+std::vector<ListedFile> ListTree(const std::string& dir, bool skip_hidden,
+                                 uint64_t* directories_read) {
+  auto tree = ListTreeCached(dir, directories_read);
   std::vector<ListedFile> files;
   files.reserve(tree->files.size());
   for (const auto& file : tree->files) {
@@ -327,6 +332,85 @@ std::vector<std::string> ListFilesRecursive(const std::string& dir) {
   for (auto& file : ListTree(dir, true))
     paths.push_back(std::move(file.path));
   return paths;
+}
+
+namespace {
+
+/// One directory's entries as ReadDirectory's cache keeps them.
+struct DirectoryListing {
+  FileIdentity identity;  // of the directory before it was read
+  std::vector<DirectoryEntry> entries;
+};
+
+LruCache<DirectoryListing>& DirectoryCache() {
+  static LruCache<DirectoryListing> cache(1'000'000);  // cost: entries
+  return cache;
+}
+
+}  // namespace
+
+std::shared_ptr<const std::vector<DirectoryEntry>> ReadDirectory(const std::string& dir,
+                                                                 uint64_t* directories_read) {
+  struct stat st;
+  if (::stat(dir.c_str(), &st) != 0) {
+    throw IOError("cannot list directory '{}': {}", dir, std::strerror(errno));
+  }
+  const FileIdentity identity = IdentityOf(st);
+  if (auto cached = DirectoryCache().Find(dir)) {
+    if (cached->identity == identity) {
+      listings_reused.fetch_add(1, std::memory_order_relaxed);
+      return {cached, &cached->entries};
+    }
+  }
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw IOError("cannot list directory '{}': {}", dir, std::strerror(errno));
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
+  auto listing = std::make_shared<DirectoryListing>();
+  listing->identity = identity;
+  directories_read_total().fetch_add(1, std::memory_order_relaxed);
+  if (directories_read) ++*directories_read;
+  // Large enough for a few thousand partition directories in two calls.
+  std::vector<char> buffer(65536);
+  while (true) {
+    const ssize_t n = ::getdents64(fd, buffer.data(), buffer.size());
+    if (n == 0) break;
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw IOError("cannot list directory '{}': {}", dir, std::strerror(errno));
+    }
+    for (ssize_t pos = 0; pos < n;) {
+      const auto* entry = reinterpret_cast<const struct dirent64*>(buffer.data() + pos);
+      pos += entry->d_reclen;
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      DirectoryEntry out;
+      out.name = std::string(name);
+      if (entry->d_type == DT_DIR) {
+        out.kind = DirectoryEntry::kDirectory;
+      } else if (entry->d_type == DT_REG) {
+        out.kind = DirectoryEntry::kFile;
+      } else {
+        struct stat entry_st;
+        if (::fstatat(fd, entry->d_name, &entry_st, 0) == 0) {
+          out.kind = S_ISDIR(entry_st.st_mode)   ? DirectoryEntry::kDirectory
+                     : S_ISREG(entry_st.st_mode) ? DirectoryEntry::kFile
+                                                 : DirectoryEntry::kOther;
+        }
+      }
+      listing->entries.push_back(std::move(out));
+    }
+  }
+  std::sort(listing->entries.begin(), listing->entries.end(),
+            [](const DirectoryEntry& a, const DirectoryEntry& b) { return a.name < b.name; });
+  if (RecentlyModified(identity.mtime_ns)) {
+    DirectoryCache().Erase(dir);  // may change unseen: read again next time
+  } else {
+    DirectoryCache().Put(dir, listing, listing->entries.size() + 1);
+  }
+  return {listing, &listing->entries};
 }
 
 namespace {

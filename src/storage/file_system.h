@@ -75,7 +75,10 @@ struct ListedFile {
 /// inode: adding, removing or renaming a file changes its directory's mtime. A file rewritten
 /// in place keeps its name, so the cached size may be stale; sizes serve estimates only, and
 /// whatever reads a file checks its identity when opening it.
-std::vector<ListedFile> ListTree(const std::string& dir, bool skip_hidden);
+/// `directories_read` (optional) is increased by the directories read with readdir (none when
+/// the cache answered).
+std::vector<ListedFile> ListTree(const std::string& dir, bool skip_hidden,
+                                 uint64_t* directories_read = nullptr);
 /// ListTree's paths, hidden names skipped.
 std::vector<std::string> ListFilesRecursive(const std::string& dir);
 /// Expands a glob pattern (`*`, `?`, `[...]`, and `**` for any depth); sorted, with sizes.
@@ -88,6 +91,21 @@ std::vector<ListedFile> ExpandGlob(const std::string& pattern);
 /// errors).
 std::optional<ListedFile> FindFirstFile(
     const std::string& root, const std::function<bool(const std::string&, bool)>& accept);
+
+/// One entry of a directory, as ReadDirectory gives it.
+struct DirectoryEntry {
+  enum Kind : uint8_t { kFile, kDirectory, kOther };
+  std::string name;
+  Kind kind = kOther;
+};
+
+/// The entries of `dir` (without "." and ".."), sorted by name: one readdir, and a stat only
+/// for a symlink or an entry of unknown type (what it points to decides its kind; dangling:
+/// kOther). Kept in a process cache as ListTree's listings are, reused while the directory has
+/// the same mtime and inode. Throws IOError naming the directory when it cannot be read.
+/// `directories_read` as for ListTree.
+std::shared_ptr<const std::vector<DirectoryEntry>> ReadDirectory(
+    const std::string& dir, uint64_t* directories_read = nullptr);
 
 /// Counters of the process's listing cache, for tests and benchmarks.
 struct ListingCacheStats {

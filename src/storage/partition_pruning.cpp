@@ -14,11 +14,6 @@ std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& par
   const size_t partitions = dataset.num_partitions();
   std::vector<uint8_t> keep(partitions, 1);
   if (partition_filters.empty() || partitions == 0) return keep;
-  std::vector<size_t> first_file(partitions, SIZE_MAX);
-  for (size_t f = 0; f < dataset.files().size(); f++) {
-    size_t& first = first_file[dataset.partition_of(f)];
-    if (first == SIZE_MAX) first = f;
-  }
   std::vector<LogicalType> types;
   for (int id : column_ids)
     types.push_back(dataset.columns()[static_cast<size_t>(id)].type);
@@ -31,8 +26,7 @@ std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& par
       const size_t id = static_cast<size_t>(column_ids[c]);
       for (idx_t r = 0; r < count; r++) {
         if (id >= file_columns) {
-          const DatasetFile& file = dataset.files()[first_file[start + r]];
-          WriteValue(rows.column(c), r, file.partition_values[id - file_columns]);
+          WriteValue(rows.column(c), r, dataset.partition_values(start + r)[id - file_columns]);
         } else {
           rows.column(c).validity().SetNull(r);
         }
@@ -82,13 +76,13 @@ DynamicPartitionPruner::DynamicPartitionPruner(
     sources_.push_back({&filters[i], nullptr, &metrics.dynamic_filters[i]});
   for (const auto& f : runtime_filters)
     runtime_ids_.push_back(f.filter_id);
-  first_file_.assign(dataset.num_partitions(), SIZE_MAX);
-  files_in_.assign(dataset.num_partitions(), 0);
-  for (size_t f = 0; f < dataset.files().size(); f++) {
-    size_t& first = first_file_[dataset.partition_of(f)];
-    if (first == SIZE_MAX) first = f;
-    files_in_[dataset.partition_of(f)]++;
-  }
+  CountFiles(dataset);
+}
+
+void DynamicPartitionPruner::CountFiles(const Dataset& listed) {
+  files_in_.assign(listed.num_partitions(), 0);
+  for (size_t f = 0; f < listed.files().size(); f++)
+    files_in_[listed.partition_of(f)]++;
 }
 
 size_t DynamicPartitionPruner::FiltersAvailable() {
@@ -123,12 +117,12 @@ size_t DynamicPartitionPruner::FiltersAvailable() {
 
 bool DynamicPartitionPruner::PartitionMayMatch(size_t partition) {
   if (runtime_empty_) return false;
-  const DatasetFile& file = dataset_.files()[first_file_[partition]];
+  const std::vector<Value>& values = dataset_.partition_values(partition);
   const size_t file_columns = dataset_.num_file_columns();
   for (const auto& source : sources_) {
     if (!source.data) continue;
     const DynamicPartitionFilter& filter = *source.filter;
-    Value value = file.partition_values[static_cast<size_t>(filter.column_id) - file_columns];
+    Value value = values[static_cast<size_t>(filter.column_id) - file_columns];
     if (filter.key_expr) {
       auto mapped = MapPartitionValue(*filter.key_expr, value);
       if (!mapped) continue;  // cannot tell (the expression failed): keep

@@ -37,6 +37,8 @@ class PartitionPruner {
   virtual size_t FiltersAvailable() = 0;
   /// False when partition `partition` holds no row the query keeps, by the usable filters.
   virtual bool PartitionMayMatch(size_t partition) = 0;
+  /// Told the dataset the scan reads once its files are listed (Dataset::ListPartitions).
+  virtual void CountFiles(const Dataset& /*listed*/) {}
 };
 
 /// A scan's dynamic partition filters and runtime join filters, as published in `registry`:
@@ -52,6 +54,9 @@ class DynamicPartitionPruner : public PartitionPruner {
                          DynamicFilterRegistry& registry, ScanMetrics& metrics);
   size_t FiltersAvailable() override;
   bool PartitionMayMatch(size_t partition) override;
+  /// Counts the files of each partition in `listed` (the dataset the scan reads, see
+  /// Dataset::ListPartitions), credited to the filter that prunes their partition later.
+  void CountFiles(const Dataset& listed) override;
 
  private:
   const Dataset& dataset_;
@@ -67,8 +72,7 @@ class DynamicPartitionPruner : public PartitionPruner {
   bool runtime_empty_ = false;  // a published runtime filter holds no key: nothing joins
   size_t available_ = 0;
   bool started_ = false;            // the first look (at scan start) counts ready / not ready
-  std::vector<size_t> first_file_;  // a file of each partition (its partition values)
-  std::vector<uint32_t> files_in_;  // files of each partition
+  std::vector<uint32_t> files_in_;  // files of each partition, when listed
 };
 
 }  // namespace shears

@@ -19,6 +19,9 @@ struct DynamicFilterScanCounters {
 };
 
 struct ScanMetrics {
+  // Directories read with readdir to list the scan's files (0 when the process's listing
+  // cache answered): opening the dataset's, then the partitions' that survived pruning.
+  std::atomic<uint64_t> directories_listed{0};
   std::atomic<uint64_t> files_total{0};
   std::atomic<uint64_t> files_pruned_static{0};
   std::atomic<uint64_t> files_read{0};

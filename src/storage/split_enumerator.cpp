@@ -11,56 +11,70 @@ uint64_t SplitEnumerator::ProgressBytes(const DatasetFile& file) {
   return std::max<uint64_t>(file.size, 1);
 }
 
+uint64_t SplitEnumerator::PlannedBytes(const Dataset& dataset) {
+  if (!dataset.files_listed()) return dataset.estimated_bytes();
+  uint64_t bytes = 0;
+  for (const auto& file : dataset.files())
+    bytes += ProgressBytes(file);
+  return bytes;
+}
+
 SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
                                  const std::vector<uint8_t>& partition_may_match,
                                  PartitionPruner* pruner, ScanMetrics& metrics, ProgressFn done,
                                  FileFn file_may_match, std::unique_ptr<FileAssignment> assignment)
-    : dataset_(std::move(dataset)),
-      pruner_(pruner),
+    : pruner_(pruner),
       metrics_(metrics),
       done_(std::move(done)),
       file_may_match_(std::move(file_may_match)),
       assignment_(std::move(assignment)) {
-  const Dataset& ds = *dataset_;
+  const size_t partitions = dataset->num_partitions();
   // Decisions are per partition (all its files share its values).
-  decision_.resize(ds.num_partitions());
-  for (size_t p = 0; p < decision_.size(); p++)
+  decision_.resize(partitions);
+  for (size_t p = 0; p < partitions; p++)
     decision_[p] = partition_may_match[p] ? kKept : kPrunedStatic;
-  decided_with_.assign(ds.num_partitions(), 0);
-  data_read_ = std::make_unique<std::atomic<uint8_t>[]>(ds.files().size());
-  for (size_t i = 0; i < ds.files().size(); i++) {
-    if (decision_[ds.partition_of(i)] == kKept) files_.push_back(i);
-  }
-  metrics_.files_total = ds.files().size();
-  metrics_.files_pruned_static = ds.files().size() - files_.size();
+  decided_with_.assign(partitions, 0);
   // The filters published when the scan starts (the executor runs their producers first)
-  // decide every partition now; later ones are asked per partition in Next.
+  // decide every partition now, before any directory is listed; later ones are asked per
+  // partition in Next.
   if (pruner_) {
     const auto started = clock::Now();
     const size_t available = pruner_->FiltersAvailable();
-    std::vector<size_t> kept;
-    for (size_t file_index : files_) {
-      const uint32_t p = ds.partition_of(file_index);
-      if (decided_with_[p] < available) {
-        decided_with_[p] = available;
-        if (!pruner_->PartitionMayMatch(p)) decision_[p] = kPrunedDynamic;
-      }
-      if (decision_[p] == kKept) kept.push_back(file_index);
+    for (size_t p = 0; p < partitions; p++) {
+      if (decision_[p] != kKept) continue;
+      decided_with_[p] = available;
+      if (!pruner_->PartitionMayMatch(p)) decision_[p] = kPrunedDynamic;
     }
-    metrics_.files_pruned_dynamic = files_.size() - kept.size();
-    files_ = std::move(kept);
     metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
+  // A dataset listed lazily lists the directories of the partitions left, and only those.
+  std::vector<uint8_t> keep(partitions);
+  for (size_t p = 0; p < partitions; p++)
+    keep[p] = decision_[p] == kKept;
+  uint64_t directories = dataset->directories_read_at_open();
+  const uint64_t planned_bytes = PlannedBytes(*dataset);
+  dataset_ = Dataset::ListPartitions(std::move(dataset), keep, &directories);
+  metrics_.directories_listed += directories;
+  if (pruner_) pruner_->CountFiles(*dataset_);
+  const Dataset& ds = *dataset_;
+  data_read_ = std::make_unique<std::atomic<uint8_t>[]>(ds.files().size());
+  uint64_t pruned_static = 0;
+  for (size_t i = 0; i < ds.files().size(); i++) {
+    const uint8_t decision = decision_[ds.partition_of(i)];
+    if (decision == kKept) files_.push_back(i);
+    pruned_static += decision == kPrunedStatic ? 1 : 0;
+  }
+  metrics_.files_total = ds.files().size();
+  metrics_.files_pruned_static = pruned_static;
+  metrics_.files_pruned_dynamic = ds.files().size() - files_.size() - pruned_static;
   files_at_start_ = files_.size();
   if (assignment_) assignment_->Start(ds, files_);
-  uint64_t kept_bytes = 0, all_bytes = 0;
+  uint64_t kept_bytes = 0;
   for (size_t file_index : files_)
     kept_bytes += ProgressBytes(ds.files()[file_index]);
-  for (const auto& file : ds.files())
-    all_bytes += ProgressBytes(file);
-  done_(all_bytes - kept_bytes);
+  done_(planned_bytes > kept_bytes ? planned_bytes - kept_bytes : 0);
   if (ds.num_partition_columns() > 0) {
-    metrics_.partitions_total = ds.num_partitions();
+    metrics_.partitions_total = partitions;
     metrics_.partitions_pruned_static =
         static_cast<uint64_t>(std::count(decision_.begin(), decision_.end(), kPrunedStatic));
     metrics_.partitions_pruned_dynamic =

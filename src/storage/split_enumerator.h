@@ -5,7 +5,9 @@
 //   partition   static partition filters once, when the scan starts; dynamic filters
 //               (partition_pruning.h) then, and again for every partition not yet opened
 //               whenever another filter has been published since: a filter that arrives after
-//               the scan started still prunes every split not yet opened
+//               the scan started still prunes every split not yet opened. A dataset listed
+//               lazily (DatasetOptions::lazy_listing) has the directories of the partitions
+//               left after the pruning at the start listed then, and no others
 //   file        opened only when its partition survives and `file_may_match` (split_pruning.h:
 //               the file's statistics known without opening it) does not rule it out
 //   row group   and page ranges: split_pruning.h, by the thread that took the split
@@ -70,9 +72,16 @@ class SplitEnumerator {
   void NoteDataRead(size_t file_index);
   /// Files left when the scan started (after the pruning possible then).
   size_t files_at_start() const { return files_at_start_; }
+  /// The dataset whose files the splits' file_index refer to: the one given, or for a dataset
+  /// listed lazily the files of the partitions left when the scan started
+  /// (Dataset::ListPartitions).
+  const std::shared_ptr<const Dataset>& dataset() const { return dataset_; }
 
   /// A file's weight in the progress estimate: its size (at least 1, so empty files count).
   static uint64_t ProgressBytes(const DatasetFile& file);
+  /// The progress estimate's bytes of a whole dataset (estimated when its files are not
+  /// listed); the enumerator counts what it prunes against it.
+  static uint64_t PlannedBytes(const Dataset& dataset);
 
  private:
   enum : uint8_t { kKept, kPrunedStatic, kPrunedDynamic };

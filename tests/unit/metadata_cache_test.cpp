@@ -114,7 +114,8 @@ TEST_F(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
   EXPECT_EQ(con.Query("SELECT sum(v) FROM fact_view WHERE k = 17").ToStrings()[0][0], "170");
   EXPECT_EQ(FootersParsed() - before, 2u);
 
-  // A path named twice in a statement is listed once (the fresh files are not cached).
+  // A path named twice in a statement is opened once (the fresh files are not cached): its
+  // root and first partition's directory are read while opening, k=17's by each scan.
   const uint64_t listed = GetListingCacheStats().directories_read;
   before = FootersParsed();
   EXPECT_EQ(con.Query(fmt::format("SELECT count(*) FROM '{0}/fact' a JOIN '{0}/fact' b ON a.k = "
@@ -122,7 +123,9 @@ TEST_F(MetadataTest, StaticPartitionFilterOpensTwoFiles) {
                                   dir.path()))
                 .ToStrings()[0][0],
             "1");
-  EXPECT_EQ(GetListingCacheStats().directories_read - listed, 201u);  // fact and k=0..199
+  // fact, k=0 (its names, then its files), four partitions sampled for the estimates (k=49,
+  // 99, 149, 199), and k=17 in each of the three scans.
+  EXPECT_EQ(GetListingCacheStats().directories_read - listed, 10u);
   EXPECT_LE(FootersParsed() - before, 4u);  // the schema's, then k=17's in each scan
 }
 
@@ -165,7 +168,9 @@ TEST_F(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
   EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"200", "199000"}));
   EXPECT_EQ(FootersParsed(), parsed);
   EXPECT_EQ(GetListingCacheStats().directories_read, listing.directories_read);
-  EXPECT_EQ(GetListingCacheStats().listings_reused, listing.listings_reused + 1);
+  // The names of fact and of k=0, k=0's files and four sampled partitions' while opening,
+  // each partition's by the scan.
+  EXPECT_EQ(GetListingCacheStats().listings_reused, listing.listings_reused + 207);
 
   // A file rewritten in place (same name and directory): its new rows are read.
   const std::string file = PartitionFile(dir.path(), 17);
@@ -181,6 +186,125 @@ TEST_F(MetadataTest, CachesServeLaterQueriesUntilFilesChange) {
   fs::copy_file(dir.path() + "/new.parquet", fmt::format("{}/fact/k=5/more.parquet", dir.path()));
   fs::remove_all(fmt::format("{}/fact/k=6", dir.path()));
   EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"202", "204770"}));
+}
+
+// A Hive directory is listed one level at a time: opening reads the partition directories'
+// names (the root) and the first partition's directory (for the schema's file); the scan lists
+// only the partitions left after static and dynamic pruning.
+TEST_F(MetadataTest, ListingReadsOnlySurvivingPartitions) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  WriteStar(con, dir.path());
+  const std::string fact = dir.path() + "/fact";
+  const std::string one = fmt::format("SELECT count(*), sum(v) FROM '{}' WHERE k = 17", fact);
+  // The files are fresh: the caches keep nothing, so every directory read counts.
+  uint64_t before = GetListingCacheStats().directories_read;
+  EXPECT_EQ(con.Query(one).ToStrings()[0], (std::vector<std::string>{"1", "170"}));
+  // fact, k=0 (its names, which show it holds files, then its files), four partitions sampled
+  // for the estimates (k=49, 99, 149, 199), k=17.
+  EXPECT_EQ(GetListingCacheStats().directories_read - before, 8u);
+  EXPECT_EQ(ScanCounter(con, one, fact, "directories_listed"), 8u);
+  EXPECT_EQ(ScanCounter(con, one, fact, "files_total"), 1u);
+  EXPECT_EQ(ScanCounter(con, one, fact, "partitions_total"), 200u);
+
+  // A range keeps 10 partitions, a glob the same as the directory.
+  const std::string glob = fact + "/*/*.parquet";
+  const std::string range =
+      fmt::format("SELECT count(*) FROM read_parquet('{}') WHERE k BETWEEN 20 AND 29", glob);
+  EXPECT_EQ(con.Query(range).ToStrings()[0][0], "10");
+  // fact, k=0's files (the glob says the level below holds them: its names are not read), the
+  // four sampled, and the ten partitions.
+  EXPECT_EQ(ScanCounter(con, range, glob, "directories_listed"), 1u + 1u + 4u + 10u);
+
+  // Dynamic partition pruning: the four partitions d_flag = 3 keeps are the only ones listed.
+  const std::string join = fmt::format(
+      "SELECT count(*), sum(v) FROM '{0}/fact' f JOIN '{0}/dim.parquet' d ON f.k = d.d_key "
+      "WHERE d.d_flag = 3",
+      dir.path());
+  EXPECT_EQ(con.Query(join).ToStrings()[0], (std::vector<std::string>{"4", "3120"}));
+  EXPECT_EQ(ScanCounter(con, join, "f", "directories_listed"), 7u + 4u);
+  con.Query("SET dynamic_filtering = false");
+  EXPECT_EQ(ScanCounter(con, join, "f", "directories_listed"), 7u + 200u);
+  con.Query("RESET dynamic_filtering");
+
+  // Once the files are old enough for the caches, a later query reads no directory; the
+  // caches serve it only while the directories are unchanged: a file added to a partition,
+  // and a partition added, are seen by the next query.
+  Age(dir.path(), std::chrono::hours(1));
+  con.Query(one);
+  EXPECT_EQ(ScanCounter(con, one, fact, "directories_listed"), 0u);
+  const std::string sql = fmt::format("SELECT count(*), sum(v) FROM '{}' WHERE k >= 17", fact);
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"183", "197640"}));
+  con.Query(fmt::format("COPY (SELECT 1000 AS v) TO '{}/new.parquet'", dir.path()));
+  fs::copy_file(dir.path() + "/new.parquet", fact + "/k=17/more.parquet");
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"184", "198640"}));
+  fs::create_directory(fact + "/k=500");
+  fs::copy_file(dir.path() + "/new.parquet", fact + "/k=500/part.parquet");
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"185", "199640"}));
+  EXPECT_EQ(con.Query(fmt::format("SELECT max(k) FROM '{}'", fact)).ToStrings()[0][0], "500");
+}
+
+// Two levels: opening reads the first level's directories for the second level's values (their
+// types come from all of them); the partition directories are listed only when they survive.
+TEST_F(MetadataTest, ListingTwoLevels) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  con.Query(
+      fmt::format("COPY (SELECT i % 4 AS y, i % 12 AS m, i AS v FROM range(48) t(i)) TO '{}/t' "
+                  "(FORMAT parquet, PARTITION_BY (y, m))",
+                  dir.path()));
+  const std::string t = dir.path() + "/t";
+  const std::string sql =
+      fmt::format("SELECT count(*), sum(v) FROM read_parquet('{}/*/*/*.parquet') WHERE m = 5", t);
+  EXPECT_EQ(con.Query(sql).ToStrings()[0], (std::vector<std::string>{"4", "92"}));
+  // t and its four y= directories (the m values), y=0/m=0's files (the schema's) and four
+  // sampled, then y=1/m=5's (the only partition with m = 5).
+  EXPECT_EQ(ScanCounter(con, sql, t + "/*/*/*.parquet", "directories_listed"), 5u + 1u + 4u + 1u);
+  EXPECT_EQ(
+      con.Query(fmt::format("SELECT typeof(y), typeof(m), count(*) FROM '{}' GROUP BY ALL", t))
+          .ToStrings()[0],
+      (std::vector<std::string>{"BIGINT", "BIGINT", "48"}));
+}
+
+// What lazy listing does not take is listed whole, with the same answers and errors.
+TEST_F(MetadataTest, ListingFallsBackForOtherLayouts) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  con.Query(fmt::format(
+      "COPY (SELECT CASE WHEN i < 3 THEN NULL ELSE i % 2 END AS k, i AS v FROM range(6) t(i)) "
+      "TO '{}/t' (FORMAT parquet, PARTITION_BY (k))",
+      dir.path()));
+  const std::string t = dir.path() + "/t";
+  // A NULL partition is a partition.
+  EXPECT_EQ(
+      con.Query(fmt::format("SELECT count(*), sum(v) FROM '{}' WHERE k IS NULL", t)).ToStrings()[0],
+      (std::vector<std::string>{"3", "3"}));
+  // `**` is listed whole.
+  EXPECT_EQ(
+      con.Query(fmt::format("SELECT count(*) FROM read_parquet('{}/**/*.parquet') WHERE k = 1", t))
+          .ToStrings()[0][0],
+      "2");
+  // A glob matching nothing names it.
+  try {
+    con.Query(fmt::format("SELECT * FROM read_parquet('{}/*/*.csv')", t));
+    FAIL() << "no error";
+  } catch (const IOError& e) {
+    EXPECT_NE(std::string(e.what()).find("/*/*.csv"), std::string::npos) << e.what();
+  }
+  // A key=value directory below a partition directory is a layout error when the scan lists
+  // it, and a data file beside the partition directories when the dataset is opened.
+  fs::create_directories(t + "/k=1/x=2");
+  con.Query(fmt::format("COPY (SELECT 1 AS v) TO '{}/k=1/x=2/f.parquet'", t));
+  EXPECT_THROW(con.Query(fmt::format("SELECT count(*) FROM '{}' WHERE k = 1", t)),
+               InvalidInputError);
+  EXPECT_EQ(con.Query(fmt::format("SELECT count(*) FROM '{}' WHERE k = 0", t)).ToStrings()[0][0],
+            "1");
+  fs::remove_all(t + "/k=1/x=2");
+  con.Query(fmt::format("COPY (SELECT 1 AS v) TO '{}/loose.parquet'", t));
+  EXPECT_THROW(con.Query(fmt::format("SELECT count(*) FROM '{}'", t)), InvalidInputError);
 }
 
 // A plain directory's files whose footers an earlier query read (unchanged since) are skipped

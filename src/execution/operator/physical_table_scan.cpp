@@ -19,6 +19,8 @@ namespace {
 struct ScanGlobalState : GlobalSourceState {
   std::unique_ptr<DynamicPartitionPruner> pruner;
   std::unique_ptr<SplitEnumerator> splits;
+  // Over the dataset the splits refer to (SplitEnumerator::dataset).
+  std::unique_ptr<SplitPruning> pruning;
   idx_t MaxThreads() const override { return splits->files_at_start() == 0 ? 1 : 64; }
 };
 
@@ -62,14 +64,12 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
   }
   scan_metrics_.dynamic_filters =
       std::make_unique<DynamicFilterScanCounters[]>(dynamic_filters_.size());
-  std::vector<ComputedRuntimeKey> runtime_keys;
   for (const auto& target : runtime_filters_)
-    runtime_keys.push_back({target.key_expr.get(), target.monotone});
-  split_pruning_ =
-      std::make_unique<SplitPruning>(dataset_, column_ids_, filters_, runtime_filter_columns_,
-                                     scan_metrics_, std::move(runtime_keys));
+    runtime_keys_.push_back({target.key_expr.get(), target.monotone});
   first_columns_.assign(column_ids_.size(), false);
-  for (idx_t c : split_pruning_->filter_columns())
+  const SplitPruning pruning(dataset_, column_ids_, filters_, runtime_filter_columns_,
+                             scan_metrics_, runtime_keys_);
+  for (idx_t c : pruning.filter_columns())
     first_columns_[c] = true;
   for (const auto& positions : runtime_filter_columns_) {
     for (idx_t c : positions)
@@ -112,10 +112,7 @@ std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
 }
 
 uint64_t PhysicalTableScan::PlannedBytes() const {
-  uint64_t bytes = 0;
-  for (const auto& file : dataset_->files())
-    bytes += SplitEnumerator::ProgressBytes(file);
-  return bytes;
+  return SplitEnumerator::PlannedBytes(*dataset_);
 }
 
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
@@ -144,22 +141,26 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   auto& registry = context.dynamic_filters();
   SplitEnumerator::FileFn file_may_match;
   if (context.query().settings().GetBool("file_statistics_pruning")) {
-    file_may_match = [this, &registry](size_t file_index) {
+    const ScanGlobalState* global = state.get();
+    file_may_match = [this, &registry, global](size_t file_index) {
       std::vector<const RuntimeFilter*> runtime;
       for (const auto& target : runtime_filters_)
         runtime.push_back(registry.FindRuntime(target.filter_id));
-      return split_pruning_->FileMayMatch(file_index, runtime);
+      return global->pruning->FileMayMatch(file_index, runtime);
     };
   }
   state->splits = std::make_unique<SplitEnumerator>(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
       scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
       make_assignment_ ? make_assignment_() : nullptr);
+  state->pruning =
+      std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_, filters_,
+                                     runtime_filter_columns_, scan_metrics_, runtime_keys_);
   return state;
 }
 
-std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(ExecutionContext& context,
-                                                                         GlobalSourceState&) const {
+std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(
+    ExecutionContext& context, GlobalSourceState& global) const {
   auto local = std::make_unique<ScanLocalState>();
   local->page_index_pruning = context.query().settings().GetBool("page_index_pruning");
   // Worth it when some column is not read by a filter.
@@ -167,7 +168,8 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(Executi
                                 std::count(first_columns_.begin(), first_columns_.end(), true) <
                                     static_cast<std::ptrdiff_t>(first_columns_.size()) &&
                                 context.query().settings().GetBool("late_materialization");
-  local->reader = std::make_unique<DatasetReader>(dataset_, column_ids_);
+  local->reader = std::make_unique<DatasetReader>(
+      static_cast<ScanGlobalState&>(global).splits->dataset(), column_ids_);
   local->scratch = Batch(types_);
   RuntimeFilterAdaptivity adaptivity;
   adaptivity.min_drop_ratio = context.query().settings().GetDouble("runtime_filter.min_drop_ratio");
@@ -185,7 +187,7 @@ bool PhysicalTableScan::StartNextSplit(ExecutionContext& context, LocalSourceSta
   ScanSplit split;
   while (global.splits->Next(split)) {
     const auto& runtime = local.runtime->Refresh(context.dynamic_filters());
-    SplitVerdict verdict = split_pruning_->Check(split, runtime, local.page_index_pruning);
+    SplitVerdict verdict = global.pruning->Check(split, runtime, local.page_index_pruning);
     if (verdict.kind == SplitVerdict::kPruned) {
       context.query().progress().AddDone(split.progress_bytes);
       continue;
@@ -313,6 +315,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
   add("files_read", m.files_read);
   add("footers_cached", m.footers_cached);
   add("files_skipped_unopened", m.files_skipped_unopened);
+  add("directories_listed", m.directories_listed);
   add("row_groups_total", m.row_groups_total);
   add("row_groups_pruned", m.row_groups_pruned);
   add("row_groups_read", m.row_groups_read);

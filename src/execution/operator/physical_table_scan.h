@@ -44,7 +44,7 @@ class PhysicalTableScan : public PhysicalOperator {
   const std::vector<int>& column_ids() const { return column_ids_; }
   const Dataset& dataset() const { return *dataset_; }
   /// The bytes this scan counts in its query's progress (QueryProgress): every file of the
-  /// dataset, pruned or not.
+  /// dataset, pruned or not (estimated for a dataset whose files are not listed).
   uint64_t PlannedBytes() const;
   /// Spreads the scan over several processes (src/distributed): each execution takes its files
   /// from a FileAssignment made by `make` instead of reading them all.
@@ -74,7 +74,7 @@ class PhysicalTableScan : public PhysicalOperator {
   // For each runtime filter: the scan output positions of its key columns.
   std::vector<std::vector<idx_t>> runtime_filter_columns_;
   mutable ScanMetrics scan_metrics_;
-  std::unique_ptr<SplitPruning> split_pruning_;
+  std::vector<ComputedRuntimeKey> runtime_keys_;  // one per runtime filter
   FileAssignmentFactory make_assignment_;
 };
 
