@@ -94,6 +94,10 @@ const std::vector<SettingInfo>& Settings::All() {
         {"runtime_filter.pause_rows", LogicalType::Bigint(), Value::Bigint(16 * 8 * 2048),
          "Rows a paused runtime filter lets pass untested before it is re-checked on one batch "
          "(resumed when that batch drops at least runtime_filter.min_drop_ratio)."},
+        {"runtime_filter.pruning_window", LogicalType::Bigint(), Value::Bigint(32),
+         "Statistics checks (files, row groups, pages) a runtime filter makes at one level of a "
+         "scan without pruning anything before that level is paused: then one split in 8 is "
+         "checked, and one that prunes resumes it; 0 never pauses."},
         {"distributed.shuffle_groups", LogicalType::Bigint(), Value::Bigint(100'000),
          "Under shears --distributed: a GROUP BY estimated to give at least this many groups "
          "is finished on every rank, its partial groups shuffled by key over MPI_Alltoallv, "

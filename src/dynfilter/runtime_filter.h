@@ -110,6 +110,9 @@ struct RuntimeFilterSpec {
   /// (estimated filter ratio below min_filter_ratio against probe_rows). `always`: applied.
   bool always = false;
   double probe_rows = -1;  // the target scan's estimate
+  /// Distinct keys the probe column may hold (its NDV, or the rows of the dimension the build
+  /// key is a column of), -1 when unknown: a build side with most of them drops few rows.
+  double key_domain = -1;
   double min_filter_ratio = 0;
   /// Every scan filtered feeds the join's probe through filters and projections only: a row
   /// dropped at the scan saves the join's probe and nothing more. Through another join (the
@@ -131,6 +134,11 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> pauses{0};
   std::atomic<uint64_t> rechecks{0};  // samples tested while paused
   std::atomic<uint64_t> resumes{0};   // of those, the ones that dropped enough: tested again
+  // Statistics checks (files, row groups, pages) paused at a level that pruned nothing,
+  // checks skipped while paused, and pauses ended by a sample that pruned.
+  std::atomic<uint64_t> pruning_pauses{0};
+  std::atomic<uint64_t> pruning_checks_skipped{0};
+  std::atomic<uint64_t> pruning_resumes{0};
   std::atomic<uint64_t> probe_nanos{0};
 };
 

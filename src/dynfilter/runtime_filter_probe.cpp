@@ -29,6 +29,13 @@ const std::vector<const RuntimeFilter*>& RuntimeFilterProbes::Refresh(
   return published_;
 }
 
+bool RuntimeFilterProbes::TestsNextBatch() const {
+  for (const auto& probe : probes_) {
+    if (probe.filter && probe.filter->applies_to_rows() && probe.paused_rows_left == 0) return true;
+  }
+  return false;
+}
+
 idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
                                  uint64_t* rows_dropped) {
   idx_t count = batch.size();

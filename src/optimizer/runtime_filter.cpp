@@ -22,7 +22,9 @@
 // (runtime_filter.max_build_size rows), the scan large enough (runtime_filter.min_probe_size
 // rows) and the estimated filter ratio 1 - build rows / scan rows at least
 // runtime_filter.min_filter_ratio; the join revisits the decision with what its build side
-// really produced. `always` plans every legal filter, `off` none.
+// really produced, also against the keys the probe column may hold (its NDV, or the rows of
+// the dimension the build key is a column of): a build side holding most of the key domain
+// drops few rows, however small it is. `always` plans every legal filter, `off` none.
 
 #include <fmt/format.h>
 
@@ -37,6 +39,7 @@
 #include "common/error.h"
 #include "common/numeric_cast.h"
 #include "dynfilter/join_legality.h"
+#include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -253,6 +256,22 @@ bool DirectlyBelow(const LogicalOperator& op, const LogicalGet* get) {
   return DirectlyBelow(*op.children[0], get);
 }
 
+// The distinct keys the probe column may hold, for the join to weigh the keys its build side
+// produced against: the column's NDV when statistics know it, else the rows of the table the
+// build key is a plain column of (a star schema's dimension, keyed by it); -1 when unknown.
+double KeyDomain(LogicalJoin& join, const LogicalGet& probe, int probe_column, size_t condition) {
+  const double probe_distinct = ScanColumnDistinct(probe, probe_column);
+  if (probe_distinct > 0) return probe_distinct;
+  const auto referenced = ReferencedBindings(*join.conditions[condition].right);
+  if (referenced.size() != 1 || join.conditions[condition].right->kind != BoundExprKind::kColumnRef)
+    return -1;
+  const auto source = TraceToSource(*join.children[1], referenced[0]);
+  if (!source || !source->direct || source->branch || source->key_expr) return -1;
+  const double build_distinct = ScanColumnDistinct(*source->get, source->column_id);
+  return build_distinct > 0 ? build_distinct
+                            : static_cast<double>(source->get->dataset->total_rows());
+}
+
 void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   for (auto& child : op.children)
     Visit(*child, next_id, options);
@@ -391,6 +410,8 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       created.always = options.always;
       created.min_filter_ratio = options.min_filter_ratio;
       created.probe_is_direct = true;
+      if (keys.size() == 1 && !inverse && !keys[0].computed)
+        created.key_domain = KeyDomain(join, *get, keys[0].column, keys[0].condition);
       join.runtime_filter_producers.push_back(std::move(created));
       spec = &join.runtime_filter_producers.back();
     }

@@ -1,5 +1,6 @@
 #include "storage/split_pruning.h"
 
+#include <algorithm>
 #include <optional>
 #include <set>
 
@@ -21,7 +22,8 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
       column_ids_(std::move(column_ids)),
       runtime_columns_(std::move(runtime_columns)),
       runtime_keys_(std::move(runtime_keys)),
-      metrics_(metrics) {
+      metrics_(metrics),
+      levels_(std::make_unique<LevelPacing[]>(runtime_columns_.size() * kLevels)) {
   runtime_keys_.resize(runtime_columns_.size());
   std::set<idx_t> referenced;
   for (const auto& filter : filters) {
@@ -39,6 +41,49 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
     if (static_cast<size_t>(column_ids_[column]) < dataset_->num_file_columns())
       file_filter_columns_.push_back(column);
   }
+}
+
+void SplitPruning::StartRun(RuntimePruningPacing pacing) {
+  pacing_ = pacing;
+  pacing_.sample = std::max<uint32_t>(pacing_.sample, 1);
+  for (size_t i = 0; i < runtime_columns_.size() * kLevels; i++) {
+    levels_[i].checks = levels_[i].pruned = levels_[i].skipped = 0;
+    levels_[i].paused = false;
+  }
+}
+
+bool SplitPruning::RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const {
+  LevelPacing& pacing = levels_[i * kLevels + level];
+  if (pacing_.window == 0 || !pacing.paused.load(std::memory_order_relaxed)) return true;
+  if (pacing.skipped.fetch_add(1, std::memory_order_relaxed) + 1 < pacing_.sample) {
+    filter.counters().pruning_checks_skipped++;
+    return false;
+  }
+  pacing.skipped.store(0, std::memory_order_relaxed);
+  return true;
+}
+
+void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned,
+                                  const RuntimeFilter& filter) const {
+  if (pacing_.window == 0) return;
+  LevelPacing& pacing = levels_[i * kLevels + level];
+  if (pacing.paused.load(std::memory_order_relaxed)) {
+    if (!pruned) return;
+    pacing.checks.store(0, std::memory_order_relaxed);
+    pacing.pruned.store(0, std::memory_order_relaxed);
+    pacing.paused.store(false, std::memory_order_relaxed);
+    filter.counters().pruning_resumes++;
+    return;
+  }
+  if (pruned) pacing.pruned.fetch_add(1, std::memory_order_relaxed);
+  if (pacing.checks.fetch_add(1, std::memory_order_relaxed) + 1 < pacing_.window) return;
+  if (pacing.pruned.load(std::memory_order_relaxed) == 0) {
+    pacing.skipped.store(0, std::memory_order_relaxed);
+    pacing.paused.store(true, std::memory_order_relaxed);
+    filter.counters().pruning_pauses++;
+  }
+  pacing.checks.store(0, std::memory_order_relaxed);
+  pacing.pruned.store(0, std::memory_order_relaxed);
 }
 
 std::shared_ptr<const FileStatistics> SplitPruning::KnownFileStatistics(size_t file_index) const {
@@ -75,11 +120,21 @@ bool SplitPruning::FileMayMatch(size_t file_index,
                                 const std::vector<const RuntimeFilter*>& runtime) const {
   if (file_filter_columns_.empty()) return true;
   bool any_filter = !filters_.empty();
-  for (const RuntimeFilter* filter : runtime)
-    any_filter = any_filter || (filter && filter->enabled());
+  std::vector<bool> due(runtime.size(), false);
+  for (size_t i = 0; i < runtime.size(); i++) {
+    const RuntimeFilter* filter = runtime[i];
+    due[i] =
+        filter && filter->enabled() && !filter->empty() && RuntimeCheckDue(i, kFileLevel, *filter);
+    any_filter = any_filter || due[i];
+  }
   if (!any_filter) return true;
   const std::shared_ptr<const FileStatistics> stats = KnownFileStatistics(file_index);
-  if (!stats) return true;
+  if (!stats) {
+    for (size_t i = 0; i < runtime.size(); i++) {
+      if (due[i]) RuntimeChecked(i, kFileLevel, false, *runtime[i]);
+    }
+    return true;
+  }
   std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning(column_ids_.size());
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const size_t id = static_cast<size_t>(column_ids_[column]);
@@ -94,9 +149,12 @@ bool SplitPruning::FileMayMatch(size_t file_index,
     if (!StatsMayMatch(*filter, lookup)) return false;
   }
   for (size_t i = 0; i < runtime.size(); i++) {
+    if (!due[i]) continue;
     const RuntimeFilter* filter = runtime[i];
-    if (!filter || !filter->enabled() || filter->empty()) continue;
-    if (!RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) {
+    const bool may_match =
+        RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
+    RuntimeChecked(i, kFileLevel, !may_match, *filter);
+    if (!may_match) {
       filter->counters().files_skipped++;
       return false;
     }
@@ -186,9 +244,16 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
   for (size_t i = 0; i < runtime.size() && may_match; i++) {
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled()) continue;
-    may_match = !filter->empty() &&
-                RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
-    if (may_match && (filter->kinds() & kRuntimeFilterExactSet)) {
+    if (filter->empty()) {
+      may_match = false;  // nothing can join: no check needed
+      filter->counters().row_groups_skipped++;
+      break;
+    }
+    // The footer's statistics are at hand: always checked. Bloom filters and dictionaries are
+    // read for it: paced.
+    may_match = RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
+    if (may_match && (filter->kinds() & kRuntimeFilterExactSet) &&
+        RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
       const idx_t column = runtime_columns_[i][0];
       const int in_file = FileColumn(dataset_file, *split.file, column);
       // A computed key: the chunk's bloom filter holds column values, not keys.
@@ -211,6 +276,7 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
         }
         metrics_.bytes_read += bytes;
       }
+      RuntimeChecked(i, kRowGroupLevel, !may_match, *filter);
     }
     if (!may_match) filter->counters().row_groups_skipped++;
   }
@@ -236,11 +302,15 @@ SplitVerdict SplitPruning::PrunePages(
         desc.type == dataset_->columns()[id].type && desc.physical_type != format::Type::INT96;
   }
   std::vector<PagePruningRuntimeFilter> runtime;
+  std::vector<size_t> runtime_index;  // of each entry of `runtime`, in runtime_filters
   std::set<idx_t> candidates(filter_columns_.begin(), filter_columns_.end());
   for (size_t i = 0; i < runtime_filters.size(); i++) {
     const RuntimeFilter* filter = runtime_filters[i];
-    if (!filter || !filter->enabled() || filter->empty()) continue;
+    if (!filter || !filter->enabled() || filter->empty() ||
+        !RuntimeCheckDue(i, kPageLevel, *filter))
+      continue;
     runtime.push_back({filter, runtime_columns_[i], runtime_keys_[i]});
+    runtime_index.push_back(i);
     candidates.insert(runtime_columns_[i].begin(), runtime_columns_[i].end());
   }
   SplitVerdict verdict;
@@ -248,7 +318,18 @@ SplitVerdict SplitPruning::PrunePages(
   for (idx_t c : candidates) {
     if (usable[c]) wanted.push_back(in_file[c]);
   }
-  if (wanted.empty()) return verdict;
+  // Whether each runtime filter ruled out rows the ones before it let through.
+  auto record = [&](const std::vector<parquet::RowRanges>* ranges) {
+    for (size_t k = 0; k < runtime.size(); k++) {
+      const bool pruned = ranges && parquet::RowRangesCount((*ranges)[k + 1]) <
+                                        parquet::RowRangesCount((*ranges)[k]);
+      RuntimeChecked(runtime_index[k], kPageLevel, pruned, *runtime[k].filter);
+    }
+  };
+  if (wanted.empty()) {
+    record(nullptr);
+    return verdict;
+  }
   // Only the indexes of the columns a filter reads, until they show that pages can be skipped.
   auto index = std::make_shared<parquet::RowGroupPageIndex>(*file, row_group);
   uint64_t bytes = 0;
@@ -265,6 +346,7 @@ SplitVerdict SplitPruning::PrunePages(
   std::vector<parquet::RowRanges> ranges;
   const int64_t num_rows = file->row_group_num_rows(row_group);
   if (any) ranges = PageRowRanges(num_rows, columns, filters_, runtime);
+  record(any ? &ranges : nullptr);
   if (!any || (ranges.back().size() == 1 && ranges.back()[0].begin == 0 &&
                ranges.back()[0].end == num_rows)) {
     verdict.kind = SplitVerdict::kReadAll;

@@ -12,8 +12,13 @@
 //   pages       the page index (page_index_pruning.h): the row ranges that can match
 //
 // Runtime filters are passed as the scan thread found them published, so one arriving while
-// the scan runs prunes every split checked after it.
+// the scan runs prunes every split checked after it. Checks beyond the row group's own min/max
+// cost a stat and a footer's statistics (files), a bloom filter or dictionary (row groups) or
+// a page index read and parsed: a runtime filter whose checks at one of those levels prune
+// nothing in a window of them is paused there (only a sample of the splits is checked), and
+// resumed by a sample that prunes (RuntimePruningPacing).
 
+#include <atomic>
 #include <memory>
 #include <vector>
 
@@ -38,6 +43,13 @@ struct SplitVerdict {
   bool by_runtime = false;  // kPruned only because of a runtime filter
   std::shared_ptr<parquet::RowGroupPageIndex> index;
   parquet::RowRanges rows;
+};
+
+/// When a runtime filter's checks at one level are paused (setting
+/// runtime_filter.pruning_window).
+struct RuntimePruningPacing {
+  uint32_t window = 32;  // checks at a level without a prune before it is paused; 0: never
+  uint32_t sample = 8;   // a paused level checks one split in this many
 };
 
 class SplitPruning {
@@ -68,7 +80,24 @@ class SplitPruning {
   /// Scan columns the literal filters read.
   const std::vector<idx_t>& filter_columns() const { return filter_columns_; }
 
+  /// Starts a scan's run: every level of every runtime filter checked again, with `pacing`.
+  void StartRun(RuntimePruningPacing pacing);
+
  private:
+  enum Level { kFileLevel, kRowGroupLevel, kPageLevel, kLevels };
+  /// Checks of runtime filter i at one level, shared by the scan's threads (relaxed: a lost
+  /// update only shifts when a pause begins or ends).
+  struct LevelPacing {
+    std::atomic<uint32_t> checks{0};  // of the current window
+    std::atomic<uint32_t> pruned{0};  // of those, the ones that pruned
+    std::atomic<bool> paused{false};
+    std::atomic<uint32_t> skipped{0};  // while paused, since the last sample
+  };
+  /// Whether runtime filter `i` should be checked at `level` now (false: paused, not sampled).
+  bool RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const;
+  /// Records a check made after RuntimeCheckDue said so.
+  void RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter) const;
+
   /// The file column of scan column `column` whose values are in the scan column's type (a
   /// widened column's bounds are in another), or -1.
   int FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
@@ -95,6 +124,8 @@ class SplitPruning {
   // statistics can skip a file.
   std::vector<idx_t> file_filter_columns_;
   ScanMetrics& metrics_;
+  RuntimePruningPacing pacing_;
+  std::unique_ptr<LevelPacing[]> levels_;  // kLevels per runtime filter
 };
 
 }  // namespace shears

@@ -404,14 +404,18 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
     // On all join keys the hash table's distinct count is the filter's.
     filter->Finish(spec.limits, table.build_rows(), ms,
                    spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0);
-    if (filter->enabled() && !spec.always && spec.probe_rows > 0 && !filter->empty()) {
-      // Revisit the planner's decision with the real distinct count.
-      const double ratio = 1 - static_cast<double>(filter->distinct_keys()) / spec.probe_rows;
+    // Revisit the planner's decision with the real distinct count, against the scan's rows and
+    // against the keys the probe column may hold (a whole dimension's keys drop nothing).
+    const std::pair<double, const char*> against[] = {
+        {spec.probe_rows, "scan rows"}, {spec.key_domain, "keys the probe column may hold"}};
+    for (const auto& [total, what] : against) {
+      if (!filter->enabled() || spec.always || total <= 0 || filter->empty()) continue;
+      const double ratio = 1 - static_cast<double>(filter->distinct_keys()) / total;
       if (ratio < spec.min_filter_ratio) {
         filter->Disable(fmt::format(
-            "estimated filter ratio {:.2f} (1 - {} distinct build keys / {:.0f} scan rows) below "
+            "estimated filter ratio {:.2f} (1 - {} distinct build keys / {:.0f} {}) below "
             "runtime_filter.min_filter_ratio {:.2f}",
-            ratio, filter->distinct_keys(), spec.probe_rows, spec.min_filter_ratio));
+            ratio, filter->distinct_keys(), total, what, spec.min_filter_ratio));
       }
     }
     const RuntimeFilterProbeForm form = filter->probe_form();

@@ -140,6 +140,10 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   // out every row, by the runtime filters published by then.
   auto& registry = context.dynamic_filters();
   SplitEnumerator::FileFn file_may_match;
+  RuntimePruningPacing pacing;
+  pacing.window = static_cast<uint32_t>(std::clamp<int64_t>(
+      context.query().settings().GetInt("runtime_filter.pruning_window"), 0, UINT32_MAX));
+  split_pruning_->StartRun(pacing);
   if (context.query().settings().GetBool("file_statistics_pruning")) {
     const ScanGlobalState* global = state.get();
     file_may_match = [this, &registry, global](size_t file_index) {
@@ -217,12 +221,15 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
     context.CheckCancelled();
     const bool direct = filters_.empty() && runtime_filters_.empty();
     const parquet::ScanCounters before = local.reader->counters();
+    // Late materialization: the filters run on their own columns first; the other columns
+    // are decoded for the surviving rows only. Not while no filter tests rows (runtime filters
+    // paused or left to the join): selecting every row would cost more than reading them.
+    const bool late = !direct && local.late_materialization &&
+                      (!filters_.empty() || local.runtime->TestsNextBatch());
     bool got;
     if (direct) {
       got = local.reader->Next(out);
-    } else if (local.late_materialization) {
-      // Late materialization: the filters run on their own columns first; the other columns
-      // are decoded for the surviving rows only.
+    } else if (late) {
       got = local.reader->NextSelected(
           local.scratch, first_columns_,
           [&](Batch& batch, SelectionVector& sel) {
@@ -254,7 +261,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       return true;
     }
     Batch& batch = local.scratch;
-    const idx_t count = local.late_materialization ? batch.size() : FilterRows(local, batch);
+    const idx_t count = late ? batch.size() : FilterRows(local, batch);
     if (count == 0) continue;
     for (idx_t c = 0; c < batch.column_count(); c++)
       out.column(c).Reference(batch.column(c));
@@ -344,13 +351,15 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
             "unopened {}; row groups skipped {} "
             "({} by "
             "Parquet bloom filters, {} by "
-            "dictionaries); pages skipped {}; probe {:.3f} ms",
+            "dictionaries); pages skipped {}; statistics checks paused {} times ({} skipped, {} "
+            "resumes); probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
             filter->distinct_keys(), filter->build_rows(), filter->bytes(), RowsText(*filter),
             c.rows_tested.load(), c.rows_dropped.load(), c.rows_passed_paused.load(),
             c.pauses.load(), c.rechecks.load(), c.resumes.load(), c.files_skipped.load(),
             c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
-            c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(),
+            c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(), c.pruning_pauses.load(),
+            c.pruning_checks_skipped.load(), c.pruning_resumes.load(),
             static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);

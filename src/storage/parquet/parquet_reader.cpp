@@ -273,8 +273,11 @@ void ParquetReader::FinishSelected(Batch& out, const std::vector<bool>& first, c
     idx_t count;
   };
   std::vector<Run> runs;
+  // Every row kept: the pieces are read whole. Many short runs cost more one by one than
+  // decoding the batch and dropping rows: past kMaxLateRuns runs, counting stops.
+  bool by_runs = count < rows;
   size_t piece = 0;
-  for (idx_t k = 0; k < count; k++) {
+  for (idx_t k = 0; k < count && by_runs; k++) {
     while (sel[k] >= pieces_[piece].offset + pieces_[piece].count)
       piece++;
     const int64_t row = pieces_[piece].row + static_cast<int64_t>(sel[k] - pieces_[piece].offset);
@@ -282,10 +285,9 @@ void ParquetReader::FinishSelected(Batch& out, const std::vector<bool>& first, c
       runs.back().count++;
     } else {
       runs.push_back({row, 1});
+      by_runs = runs.size() <= kMaxLateRuns;
     }
   }
-  // Many short runs cost more one by one than decoding the batch and dropping rows.
-  const bool by_runs = runs.size() <= kMaxLateRuns;
   for (size_t i = 0; i < columns_.size(); i++) {
     Vector& column = out.column(i);
     if (!first[i] && by_runs) {
