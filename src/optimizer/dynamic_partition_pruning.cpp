@@ -174,7 +174,7 @@ void PlanBoundFilters(LogicalJoin& join, Planning& planning, const CteDefinition
     left.insert(b);
   for (const auto& b : join.children[1]->GetColumnBindings())
     right.insert(b);
-  std::string reason = "no comparison of a probe key with the build side";
+  std::string reason = "no <, <=, > or >= comparison of a probe key with the build side";
   std::vector<BoundExprPtr> conjuncts;
   SplitConjunction(join.residual->Copy(), conjuncts);
   for (size_t conjunct_index = 0; conjunct_index < conjuncts.size(); conjunct_index++) {
@@ -265,10 +265,16 @@ void Visit(LogicalOperator& op, Planning& planning, bool in_recursive = false,
   std::string reasons;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
-    if (!ConditionFiltersKeys(condition)) continue;
+    if (!ConditionFiltersKeys(condition)) {
+      reasons = "keys compared with IS NOT DISTINCT FROM (NULL matches NULL)";
+      continue;
+    }
     DynamicFilterMode mode = skip_mode ? DynamicFilterMode::kSkip : DynamicFilterMode::kKeep;
     if (!legality.keep_or_null.empty()) {
-      if (!legality.keep_or_null[i]) continue;
+      if (!legality.keep_or_null[i]) {
+        reasons = "MARK join keeps probe rows without a match on " + condition.left->ToString();
+        continue;
+      }
       mode = DynamicFilterMode::kKeepOrNull;
     }
     // The key is a column, or a deterministic expression of one column (a cast, p + 1):
@@ -321,7 +327,8 @@ void Visit(LogicalOperator& op, Planning& planning, bool in_recursive = false,
       const LogicalType key_type =
           key_expr ? key_expr->type : dataset.columns()[static_cast<size_t>(traced.column_id)].type;
       if (key_type != condition.right->type) {
-        reasons = "key types differ";
+        reasons = "key types differ: partition key is " + key_type.ToString() + ", build key " +
+                  condition.right->ToString() + " " + condition.right->type.ToString();
         continue;
       }
       DynamicPartitionFilter filter;
