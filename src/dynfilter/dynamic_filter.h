@@ -25,6 +25,7 @@
 
 #include "common/value.h"
 #include "dynfilter/runtime_filter.h"
+#include "storage/dataset.h"
 
 namespace shears {
 
@@ -120,11 +121,20 @@ struct DynamicPartitionFilter {
   /// partition value into the key space. Null: the key is the column itself.
   std::shared_ptr<const BoundExpr> key_expr;
   std::string description;  // "from JOIN INNER (ss_sold_date_sk = d_date_sk)"
+  /// Non-empty: the filter is the OR of these (a scan inside a materialized CTE, one per
+  /// reference of the CTE, each filled by a join above that reference): a partition may hold
+  /// rows the query keeps when any of them keeps it, and nothing is pruned until all are ready.
+  /// `filter_id` then names the OR itself (EXPLAIN ANALYZE); no producer fills it.
+  std::vector<DynamicPartitionFilter> any_of;
+
+  /// The ids of the filters producers fill for this one: its own, or each alternative's.
+  std::vector<int> ProducerIds() const;
 };
 
-/// `key IN keys from JOIN ...` for EXPLAIN, `key` being `column_name` or the key expression.
+/// `key IN keys from JOIN ...` for EXPLAIN, `key` being the partition column of `dataset` or
+/// the key expression; an OR lists its alternatives.
 std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
-                                           const std::string& column_name);
+                                           const Dataset& dataset);
 
 /// A runtime join filter a scan applies to its rows: the combined key of `column_ids`
 /// (dataset columns the scan outputs) may only hold values the producing join's build side

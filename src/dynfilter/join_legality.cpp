@@ -155,15 +155,22 @@ bool JoinEquatesKeys(JoinKind kind) {
 namespace shears {
 
 std::string NoDynamicFilterReason(const LogicalJoin& join) {
-  const std::string partitions = join.dynamic_filter_note.empty()
-                                     ? "not planned (dynamic partition pruning is off)"
-                                     : join.dynamic_filter_note;
-  std::string rows = join.runtime_filter_note;
-  if (rows.empty()) {
-    rows = join.conditions.empty() ? "no equality key"
-                                   : "not planned (runtime_filter or dynamic_filtering is off)";
+  std::string out;
+  if (join.dynamic_filter_producers.empty() && join.dynamic_bound_producers.empty()) {
+    out = "partitions: " + (join.dynamic_filter_note.empty()
+                                ? std::string("not planned (dynamic partition pruning is off)")
+                                : join.dynamic_filter_note);
   }
-  return "partitions: " + partitions + "; rows: " + rows;
+  if (join.runtime_filter_producers.empty()) {
+    std::string rows = join.runtime_filter_note;
+    if (rows.empty()) {
+      // Runtime filters hold the keys of a hash table: a nested loop join has none.
+      rows = join.conditions.empty() ? "no equality key"
+                                     : "not planned (runtime_filter or dynamic_filtering is off)";
+    }
+    out += (out.empty() ? "rows: " : "; rows: ") + rows;
+  }
+  return out;
 }
 
 }  // namespace shears

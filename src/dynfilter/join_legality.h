@@ -83,8 +83,9 @@ bool BoundsOrderLikeSql(const LogicalType& type);
 
 namespace shears {
 
-/// For a join that got neither a dynamic partition filter nor a runtime filter: why, from the
-/// notes the two planning rules left (or that they did not run).
+/// For a join that got no dynamic partition filter, no runtime filter or neither: why, for each
+/// kind it lacks (`partitions: ...; rows: ...`), from the notes the two planning rules left (or
+/// that they did not run); empty when it got both.
 std::string NoDynamicFilterReason(const LogicalJoin& join);
 
 }  // namespace shears

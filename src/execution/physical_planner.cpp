@@ -243,7 +243,10 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
             keys.push_back({id, ResolveBindings(*expr, right_bindings), true});
           right = WithCollector(std::move(right), std::move(keys));
         }
-        result = std::make_unique<PhysicalNestedLoopJoin>(types, kind, std::move(condition));
+        auto nested_loop =
+            std::make_unique<PhysicalNestedLoopJoin>(types, kind, std::move(condition));
+        nested_loop->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
+        result = std::move(nested_loop);
         result->AddChild(std::move(left));
         result->AddChild(std::move(right));
         break;
@@ -275,9 +278,7 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
           types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),
           std::move(residual));
       hash_join->SetRuntimeFilters(join.runtime_filter_producers, join.runtime_filter_note);
-      if (join.dynamic_filter_producers.empty() && join.runtime_filter_producers.empty()) {
-        hash_join->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
-      }
+      hash_join->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
       result = std::move(hash_join);
       result->AddChild(std::move(left));
       result->AddChild(std::move(right));

@@ -2,6 +2,7 @@
 // The optimizer: an ordered list of rules over the logical plan. Each rule has a name (shown
 // in EXPLAIN and accepted by SET disabled_optimizers = 'name,...') and lives in its own file.
 
+#include <map>
 #include <optional>
 #include <set>
 #include <string>
@@ -65,7 +66,15 @@ struct TracedColumn {
   /// it is computed from it on the way (`CAST(p AS INT)`, `p + 1` in a projection, a group or
   /// the join key itself); null when the key is the column's own value.
   std::shared_ptr<const BoundExpr> key_expr;
+  /// Reached through this reference to a materialized CTE, into the CTE's query: the scan
+  /// serves every reference, so only a filter every reference needs may prune it.
+  const LogicalCteScan* cte_scan = nullptr;
 };
+/// The queries of a plan's materialized CTEs (children[0] of each LogicalMaterializedCte), by
+/// cte_index.
+using CteDefinitions = std::map<uint32_t, LogicalOperator*>;
+CteDefinitions FindCteDefinitions(LogicalOperator& plan);
+
 /// Every scan column the key comes from: directly (through each input of a set operation),
 /// then those it equals transitively: through an inner or semi join on `key = other`,
 /// `other`'s scan column too (a row there whose key is not in a set can only pair with rows
@@ -73,9 +82,11 @@ struct TracedColumn {
 /// and every branch of a UNION. Projections and groups computing the key from one column
 /// (deterministically) are followed with the computation in key_expr. `key`: the key as an
 /// expression over `binding` (the join's key expression), when it is not the column itself.
-/// Empty when none is reached.
+/// Empty when none is reached. With `ctes`, a CTE_SCAN is followed into the CTE's query (once:
+/// not from there into another CTE), the scans reached so marked with `cte_scan`.
 std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding,
-                                       const BoundExpr* key = nullptr);
+                                       const BoundExpr* key = nullptr,
+                                       const CteDefinitions* ctes = nullptr);
 /// The one scan column all of the key's values come from (for statistics): none when the key
 /// is not traced, is computed on the way or comes from several inputs of a set operation.
 std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding);

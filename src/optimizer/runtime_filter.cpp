@@ -52,6 +52,7 @@ struct Options {
   double min_probe_rows = 0;
   double min_filter_ratio = 0;
   uint64_t max_exact_keys = 0;
+  CteDefinitions ctes;  // only to say why a key reaching into a CTE gets no filter
 };
 
 std::string Rows(double rows) {
@@ -236,12 +237,23 @@ int Monotonicity(const BoundExpr& key) {
   return 0;
 }
 
+// The largest id dynamic partition pruning gave a filter: its producers' (key sets and bounds)
+// and the ORs of a CTE's scan, which have none.
 int MaxFilterId(const LogicalOperator& op) {
   int id = 0;
   if (op.type == LogicalOperatorType::kJoin) {
-    for (const auto& [producer, condition] :
-         static_cast<const LogicalJoin&>(op).dynamic_filter_producers)
+    const auto& join = static_cast<const LogicalJoin&>(op);
+    for (const auto& [producer, condition] : join.dynamic_filter_producers)
       id = std::max(id, producer);
+    for (const auto& [producer, expr] : join.dynamic_bound_producers)
+      id = std::max(id, producer);
+  }
+  if (op.type == LogicalOperatorType::kGet) {
+    for (const auto& filter : static_cast<const LogicalGet&>(op).dynamic_filters) {
+      id = std::max(id, filter.filter_id);
+      for (int producer : filter.ProducerIds())
+        id = std::max(id, producer);
+    }
   }
   for (const auto& child : op.children)
     id = std::max(id, MaxFilterId(*child));
@@ -309,7 +321,12 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     }
     const auto targets = TraceToScans(*join.children[0], referenced[0], condition.left.get());
     if (targets.empty()) {
-      reason = "probe key " + condition.left->ToString() + " does not reach a scan";
+      const auto in_cte =
+          TraceToScans(*join.children[0], referenced[0], condition.left.get(), &options.ctes);
+      reason = "probe key " + condition.left->ToString() +
+               (in_cte.empty() ? " does not reach a scan"
+                               : " comes from materialized CTE " + in_cte[0].cte_scan->name +
+                                     ", which runtime filters do not reach into");
       continue;
     }
     for (const TracedColumn& traced : targets) {
@@ -328,7 +345,9 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
         inverse = InvertKey(*traced.key_expr, column.type);
         if (!inverse) computed = traced.key_expr;
       } else if (column.type != condition.right->type) {
-        reason = "key types differ";
+        reason = "key types differ: scan column " + column.name + " is " + column.type.ToString() +
+                 ", build key " + condition.right->ToString() + " " +
+                 condition.right->type.ToString();
         continue;
       }
       bool partition_pruned = false;
@@ -452,6 +471,7 @@ void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings) {
   options.min_probe_rows = static_cast<double>(settings.GetInt("runtime_filter.min_probe_size"));
   options.min_filter_ratio = settings.GetDouble("runtime_filter.min_filter_ratio");
   options.max_exact_keys = static_cast<uint64_t>(settings.GetInt("runtime_filter.max_exact_keys"));
+  options.ctes = FindCteDefinitions(*plan);
   int next_id = MaxFilterId(*plan) + 1;
   Visit(*plan, next_id, options);
 }

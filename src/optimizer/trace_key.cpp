@@ -14,8 +14,9 @@ struct Path {
   ColumnBinding binding;
   /// The key as an expression over `binding` (one column), or null: the key is the column.
   std::shared_ptr<const BoundExpr> key;
-  bool direct = true;   // no join equality passed yet
-  bool branch = false;  // inside an input of a set operation
+  bool direct = true;                        // no join equality passed yet
+  bool branch = false;                       // inside an input of a set operation
+  const LogicalCteScan* cte_scan = nullptr;  // inside the query of the CTE it references
 };
 
 bool Deterministic(BoundExpr& expr) {
@@ -71,7 +72,8 @@ Path Renamed(const Path& path, const ColumnBinding& binding, const LogicalType& 
   return *next;
 }
 
-void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& out) {
+void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
+              std::vector<TracedColumn>& out) {
   const ColumnBinding& binding = path.binding;
   switch (op.type) {
     case LogicalOperatorType::kGet: {
@@ -79,12 +81,29 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
       if (get.table_index != binding.table_index) return;
       TracedColumn traced{&get, static_cast<int>(binding.column_index), path.direct, path.branch};
       if (path.key) traced.key_expr = ResolveBindings(*path.key, {binding});
+      traced.cte_scan = path.cte_scan;
       out.push_back(std::move(traced));
+      return;
+    }
+    case LogicalOperatorType::kCteScan: {
+      // The reference reads the CTE's rows positionally: column i is the query's column i.
+      auto& scan = static_cast<LogicalCteScan&>(op);
+      if (!ctes || path.cte_scan) return;
+      const auto definition = ctes->find(scan.cte_index);
+      if (definition == ctes->end()) return;
+      LogicalOperator& query = *definition->second;
+      const auto bindings = query.GetColumnBindings();
+      for (size_t i = 0; i < scan.bindings.size() && i < bindings.size(); i++) {
+        if (!(scan.bindings[i] == binding)) continue;
+        Path next = Renamed(path, bindings[i], query.GetTypes()[i]);
+        next.cte_scan = &scan;
+        TraceAll(query, next, ctes, out);
+      }
       return;
     }
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
-      return TraceAll(*op.children[0], path, out);
+      return TraceAll(*op.children[0], path, ctes, out);
     case LogicalOperatorType::kSetOperation: {
       // A row of any set operation's output is a row of its inputs with the same values
       // (UNION keeps it from either, INTERSECT from both, EXCEPT from the left), so a filter
@@ -101,7 +120,7 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
         Path next =
             Renamed(path, bindings[binding.column_index], child->GetTypes()[binding.column_index]);
         next.branch = true;
-        TraceAll(*child, next, out);
+        TraceAll(*child, next, ctes, out);
       }
       return;
     }
@@ -109,14 +128,14 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
       auto& projection = static_cast<LogicalProjection&>(op);
       if (projection.table_index != binding.table_index) return;
       if (auto next = Through(path, *projection.expressions[binding.column_index]))
-        TraceAll(*op.children[0], *next, out);
+        TraceAll(*op.children[0], *next, ctes, out);
       return;
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
       if (agg.group_index != binding.table_index) return;
       if (auto next = Through(path, *agg.groups[binding.column_index]))
-        TraceAll(*op.children[0], *next, out);
+        TraceAll(*op.children[0], *next, ctes, out);
       return;
     }
     case LogicalOperatorType::kWindow: {
@@ -126,7 +145,7 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
       for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions) {
         if (p->kind == BoundExprKind::kColumnRef &&
             static_cast<BoundColumnRef&>(*p).binding == binding) {
-          return TraceAll(*op.children[0], path, out);
+          return TraceAll(*op.children[0], path, ctes, out);
         }
       }
       return;
@@ -138,7 +157,7 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
       for (const auto& b : op.children[0]->GetColumnBindings())
         on_left = on_left || b == binding;
       if (!FilterPassesJoin(join.join_kind, on_left)) return;
-      TraceAll(*op.children[on_left ? 0 : 1], path, out);
+      TraceAll(*op.children[on_left ? 0 : 1], path, ctes, out);
       if (!JoinEquatesKeys(join.join_kind) || out.size() == before) return;
       // The other side of `binding = other`: filtered by the same keys.
       for (const auto& c : join.conditions) {
@@ -151,12 +170,12 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
         if (on_left && l == binding) {
           Path next = Renamed(path, r, c.right->type);
           next.direct = false;
-          TraceAll(*op.children[1], next, out);
+          TraceAll(*op.children[1], next, ctes, out);
         }
         if (!on_left && r == binding) {
           Path next = Renamed(path, l, c.left->type);
           next.direct = false;
-          TraceAll(*op.children[0], next, out);
+          TraceAll(*op.children[0], next, ctes, out);
         }
       }
       return;
@@ -168,19 +187,32 @@ void TraceAll(LogicalOperator& op, const Path& path, std::vector<TracedColumn>& 
 
 }  // namespace
 
+CteDefinitions FindCteDefinitions(LogicalOperator& plan) {
+  CteDefinitions out;
+  std::function<void(LogicalOperator&)> visit = [&](LogicalOperator& op) {
+    if (op.type == LogicalOperatorType::kMaterializedCte) {
+      out[static_cast<LogicalMaterializedCte&>(op).cte_index] = op.children[0].get();
+    }
+    for (auto& child : op.children)
+      visit(*child);
+  };
+  visit(plan);
+  return out;
+}
+
 std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding,
-                                       const BoundExpr* key) {
+                                       const BoundExpr* key, const CteDefinitions* ctes) {
   std::vector<TracedColumn> out;
   Path path;
   path.binding = binding;
   if (key && key->kind != BoundExprKind::kColumnRef) path.key = key->Copy();
-  TraceAll(op, path, out);
+  TraceAll(op, path, ctes, out);
   // A scan reached twice (a self-join on the key) is filtered once.
   std::vector<TracedColumn> unique;
   for (const auto& t : out) {
     bool seen = false;
     for (const auto& u : unique)
-      seen = seen || (u.get == t.get && u.column_id == t.column_id &&
+      seen = seen || (u.get == t.get && u.column_id == t.column_id && u.cte_scan == t.cte_scan &&
                       (u.key_expr ? u.key_expr->ToString() : "") ==
                           (t.key_expr ? t.key_expr->ToString() : ""));
     if (!seen) unique.push_back(t);

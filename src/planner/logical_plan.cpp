@@ -54,8 +54,7 @@ std::string LogicalGet::Describe() const {
   out += "]";
   if (!filters.empty()) out += " filters: " + JoinExprs(filters, " AND ");
   for (const auto& f : dynamic_filters) {
-    out += " " + DescribeDynamicPartitionFilter(
-                     f, dataset->columns()[static_cast<size_t>(f.column_id)].name);
+    out += " " + DescribeDynamicPartitionFilter(f, *dataset);
   }
   for (const auto& f : runtime_filters) {
     out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";

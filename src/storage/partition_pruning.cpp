@@ -67,13 +67,51 @@ std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& v
   return ReadValue(out, 0);
 }
 
+std::vector<DynamicFilterData*> ReadyFilterData(const DynamicPartitionFilter& filter,
+                                                DynamicFilterRegistry& registry) {
+  std::vector<DynamicFilterData*> out;
+  for (int id : filter.ProducerIds()) {
+    DynamicFilterData* data = registry.Find(id);
+    if (!data || !data->ready()) return {};
+    out.push_back(data);
+  }
+  return out;
+}
+
+namespace {
+
+bool AlternativeMayMatch(const DynamicPartitionFilter& filter, const DynamicFilterData& data,
+                         const std::vector<Value>& partition_values, size_t file_columns) {
+  Value value = partition_values[static_cast<size_t>(filter.column_id) - file_columns];
+  if (filter.key_expr) {
+    auto mapped = MapPartitionValue(*filter.key_expr, value);
+    if (!mapped) return true;  // cannot tell (the expression failed): keep
+    value = std::move(*mapped);
+  }
+  return PartitionMayJoin(filter.mode, value, data);
+}
+
+}  // namespace
+
+bool PartitionMayMatchFilter(const DynamicPartitionFilter& filter,
+                             const std::vector<DynamicFilterData*>& data,
+                             const std::vector<Value>& partition_values, size_t file_columns) {
+  if (filter.any_of.empty())
+    return AlternativeMayMatch(filter, *data[0], partition_values, file_columns);
+  for (size_t i = 0; i < filter.any_of.size(); i++) {
+    if (AlternativeMayMatch(filter.any_of[i], *data[i], partition_values, file_columns))
+      return true;
+  }
+  return false;
+}
+
 DynamicPartitionPruner::DynamicPartitionPruner(
     const Dataset& dataset, const std::vector<DynamicPartitionFilter>& filters,
     const std::vector<RuntimeFilterTarget>& runtime_filters, DynamicFilterRegistry& registry,
     ScanMetrics& metrics)
     : dataset_(dataset), registry_(registry), metrics_(metrics) {
   for (size_t i = 0; i < filters.size(); i++)
-    sources_.push_back({&filters[i], nullptr, &metrics.dynamic_filters[i]});
+    sources_.push_back({&filters[i], {}, &metrics.dynamic_filters[i]});
   for (const auto& f : runtime_filters)
     runtime_ids_.push_back(f.filter_id);
   CountFiles(dataset);
@@ -87,16 +125,18 @@ void DynamicPartitionPruner::CountFiles(const Dataset& listed) {
 
 size_t DynamicPartitionPruner::FiltersAvailable() {
   for (auto& source : sources_) {
-    if (source.data) continue;
-    DynamicFilterData* data = registry_.Find(source.filter->filter_id);
-    if (data && data->ready()) {
-      source.data = data;
+    if (!source.data.empty()) continue;
+    source.data = ReadyFilterData(*source.filter, registry_);
+    if (!source.data.empty()) {
       available_++;
       (started_ ? metrics_.dynamic_filters_ready_late : metrics_.dynamic_filters_ready)++;
-      metrics_.dynamic_filter_keys += data->size();
+      uint64_t keys = 0;
+      for (const DynamicFilterData* data : source.data)
+        keys += data->size();
+      metrics_.dynamic_filter_keys += keys;
       source.counters->state = started_ ? DynamicFilterScanCounters::kReadyLate
                                         : DynamicFilterScanCounters::kReadyAtStart;
-      source.counters->keys = data->size();
+      source.counters->keys = keys;
     } else if (!started_) {
       metrics_.dynamic_filters_not_ready++;
     }
@@ -120,15 +160,8 @@ bool DynamicPartitionPruner::PartitionMayMatch(size_t partition) {
   const std::vector<Value>& values = dataset_.partition_values(partition);
   const size_t file_columns = dataset_.num_file_columns();
   for (const auto& source : sources_) {
-    if (!source.data) continue;
-    const DynamicPartitionFilter& filter = *source.filter;
-    Value value = values[static_cast<size_t>(filter.column_id) - file_columns];
-    if (filter.key_expr) {
-      auto mapped = MapPartitionValue(*filter.key_expr, value);
-      if (!mapped) continue;  // cannot tell (the expression failed): keep
-      value = std::move(*mapped);
-    }
-    if (!PartitionMayJoin(filter.mode, value, *source.data)) {
+    if (source.data.empty()) continue;
+    if (!PartitionMayMatchFilter(*source.filter, source.data, values, file_columns)) {
       source.counters->partitions_pruned++;
       source.counters->files_pruned += files_in_[partition];
       return false;

@@ -28,6 +28,18 @@ std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& par
 /// when evaluating it fails (overflow, a failed cast): then nothing can be concluded.
 std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& value);
 
+/// What the producers of `filter` collected (its own, or each alternative's of an OR), when
+/// every one is ready; empty while one is not (then the filter prunes nothing yet).
+std::vector<DynamicFilterData*> ReadyFilterData(const DynamicPartitionFilter& filter,
+                                                DynamicFilterRegistry& registry);
+
+/// Whether the partition holding `file` may hold rows the query keeps by `filter`, whose ready
+/// data (ReadyFilterData) is `data`: its value, mapped through the key expression, looked up.
+/// An OR keeps the partition when any alternative does.
+bool PartitionMayMatchFilter(const DynamicPartitionFilter& filter,
+                             const std::vector<DynamicFilterData*>& data,
+                             const std::vector<Value>& partition_values, size_t file_columns);
+
 /// Filters that may rule partitions out while a scan runs (the split enumerator's view).
 class PartitionPruner {
  public:
@@ -64,7 +76,7 @@ class DynamicPartitionPruner : public PartitionPruner {
   ScanMetrics& metrics_;
   struct Source {
     const DynamicPartitionFilter* filter;
-    DynamicFilterData* data = nullptr;  // once ready
+    std::vector<DynamicFilterData*> data;  // once ready (ReadyFilterData)
     DynamicFilterScanCounters* counters;
   };
   std::vector<Source> sources_;

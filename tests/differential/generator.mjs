@@ -9,7 +9,8 @@
 // attributes, on the fact's partition key and on its other columns, a scalar subquery or a
 // derived table now and then, then either aggregates (GROUP BY, HAVING, DISTINCT aggregates) or
 // plain rows; now and then a filtered dimension outside with the facts inside a semi join or a
-// UNION (dimensionOutside). Every ORDER BY is a total order (all group keys, or all selected columns), with
+// UNION (dimensionOutside), or a materialized CTE over a fact whose references each join a
+// filtered dimension (cteReferences). Every ORDER BY is a total order (all group keys, or all selected columns), with
 // NULLS FIRST/LAST spelled out, so LIMIT is deterministic.
 
 // A small, fast PRNG (mulberry32) seeded from the seed and the query's index.
@@ -269,9 +270,34 @@ function dimensionOutside(r) {
   return { sql, ordered: true };
 }
 
+// A CTE over a fact, materialized (by the keyword, or an aggregate referenced twice), whose two
+// references are each joined to their own filtered copy of a dimension, or one of them left
+// unfiltered, LEFT joined or anti joined: the CTE's scan is pruned by the OR of what each
+// reference needs (issue 15).
+function cteReferences(r) {
+  const fact = r.pick(['store_sales', 'store_returns']);
+  const f = FACTS[fact];
+  const dim = r.pick(['date_dim', 'date_dim', 'item']);
+  const d = DIMENSIONS[dim];
+  const measure = f.measures[0];
+  const body = r.chance(0.5)
+    ? `MATERIALIZED (SELECT ${f.fks[dim]} AS k, ${measure} AS m FROM ${fact}${r.chance(0.3) ? ` WHERE ${f.predicate(r, fact)}` : ''})`
+    : `(SELECT ${f.fks[dim]} AS k, sum(${measure}) AS m FROM ${fact} GROUP BY ${f.fks[dim]})`;
+  const joined = (a) => `SELECT ${a}.${d.key} AS g, u.m FROM u JOIN ${dim} ${a} ON u.k = ${a}.${d.key} WHERE ${d.predicate(r, a)}`;
+  const second = r.pick([
+    () => joined('b'),
+    () => joined('b'),
+    () => 'SELECT u.k, u.m FROM u',
+    () => `SELECT b.${d.key}, u.m FROM u LEFT JOIN ${dim} b ON u.k = b.${d.key} AND ${d.predicate(r, 'b')}`,
+    () => `SELECT u.k, u.m FROM u WHERE NOT EXISTS (SELECT 1 FROM ${dim} b WHERE b.${d.key} = u.k AND ${d.predicate(r, 'b')})`,
+  ])();
+  const sql = `WITH u AS ${body}\nSELECT x.g, count(*), sum(x.m)\nFROM (${joined('a')} UNION ALL ${second}) x\nGROUP BY x.g\nORDER BY x.g NULLS FIRST`;
+  return { sql, ordered: true };
+}
+
 export function generateQuery(seed, index) {
   const r = makeRng(seed, index);
-  if (r.chance(0.1)) return dimensionOutside(r);
+  if (r.chance(0.1)) return r.chance(0.3) ? cteReferences(r) : dimensionOutside(r);
   const factName = r.chance(0.1) ? 'sales_and_returns'
     : r.chance(0.8) ? 'store_sales' : 'store_returns';
   const fact = FACTS[factName];

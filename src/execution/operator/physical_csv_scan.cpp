@@ -12,6 +12,7 @@
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "storage/csv/csv_reader.h"
+#include "storage/partition_pruning.h"
 
 namespace shears {
 
@@ -49,20 +50,6 @@ struct CsvLocalState : LocalSourceState {
   SelectionVector sel{kBatchSize};
 };
 
-/// A partition value mapped through a join key's expression of it; nullopt when that fails.
-std::optional<Value> MapThrough(const BoundExpr& key_expr, const Value& value) {
-  Batch row({value.type()}, 1);
-  WriteValue(row.column(0), 0, value);
-  row.SetSize(1);
-  Vector out(key_expr.type, 1);
-  try {
-    ExpressionExecutor::Execute(key_expr, row, out);
-  } catch (const Error&) {
-    return std::nullopt;
-  }
-  return ReadValue(out, 0);
-}
-
 }  // namespace
 
 PhysicalCsvScan::PhysicalCsvScan(std::shared_ptr<const Dataset> dataset,
@@ -98,16 +85,17 @@ std::string PhysicalCsvScan::Describe() const {
       out += (i ? " AND " : "") + filters_[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
-    out += " " + DescribeDynamicPartitionFilter(
-                     f, dataset_->columns()[static_cast<size_t>(f.column_id)].name);
+    out += " " + DescribeDynamicPartitionFilter(f, *dataset_);
   }
   return out;
 }
 
 std::vector<int> PhysicalCsvScan::ConsumedDynamicFilters() const {
   std::vector<int> ids;
-  for (const auto& f : dynamic_filters_)
-    ids.push_back(f.filter_id);
+  for (const auto& f : dynamic_filters_) {
+    for (int id : f.ProducerIds())
+      ids.push_back(id);
+  }
   return ids;
 }
 
@@ -128,10 +116,10 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
     });
     if (partition_only) partition_filters.push_back(filter.get());
   }
-  std::vector<std::pair<const DynamicPartitionFilter*, DynamicFilterData*>> ready;
+  std::vector<std::pair<const DynamicPartitionFilter*, std::vector<DynamicFilterData*>>> ready;
   for (const auto& f : dynamic_filters_) {
-    DynamicFilterData* data = context.dynamic_filters().Find(f.filter_id);
-    if (data && data->ready()) ready.emplace_back(&f, data);
+    auto data = ReadyFilterData(f, context.dynamic_filters());
+    if (!data.empty()) ready.emplace_back(&f, std::move(data));
   }
   enum : uint8_t { kUndecided, kKept, kPrunedStatic, kPrunedDynamic };
   std::vector<uint8_t> decision(ds.num_partitions(), kUndecided);
@@ -161,15 +149,8 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
       }
       for (const auto& [filter, data] : ready) {
         if (decision[p] != kKept) break;
-        Value value = file.partition_values[static_cast<size_t>(filter->column_id) - file_columns];
-        if (filter->key_expr) {
-          auto mapped = MapThrough(*filter->key_expr, value);
-          if (!mapped) continue;
-          value = std::move(*mapped);
-        }
-        if (!PartitionMayJoin(filter->mode, value, *data)) {
+        if (!PartitionMayMatchFilter(*filter, data, file.partition_values, file_columns))
           decision[p] = kPrunedDynamic;
-        }
       }
     }
     if (decision[p] == kKept) state->files.push_back(i);

@@ -77,7 +77,8 @@ class PhysicalHashJoin : public PhysicalOperator {
     runtime_filters_ = std::move(specs);
     runtime_filter_note_ = std::move(note);
   }
-  /// Why the join filters nothing at all (neither partitions nor rows), for EXPLAIN ANALYZE.
+  /// Why the join fills no dynamic partition filter or no runtime filter (each kind it lacks),
+  /// for EXPLAIN ANALYZE; empty when it fills both.
   void SetNoDynamicFilterReason(std::string reason) { no_filter_reason_ = std::move(reason); }
   std::vector<int> SinkProducedDynamicFilters() const override;
 

@@ -269,8 +269,11 @@ std::string PhysicalNestedLoopJoin::Describe() const {
 std::vector<std::pair<std::string, std::string>> PhysicalNestedLoopJoin::AnalyzeDetails(
     ExecutionContext& context) const {
   auto& global = static_cast<NestedLoopJoinGlobalState&>(context.sink_state(this));
-  return {{"build_rows", std::to_string(global.rows.row_count())},
-          {"build_bytes", std::to_string(global.rows.bytes())}};
+  std::vector<std::pair<std::string, std::string>> out = {
+      {"build_rows", std::to_string(global.rows.row_count())},
+      {"build_bytes", std::to_string(global.rows.bytes())}};
+  if (!no_filter_reason_.empty()) out.emplace_back("no_dynamic_filter", no_filter_reason_);
+  return out;
 }
 
 }  // namespace shears

@@ -38,6 +38,9 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
                          BoundExprPtr condition);
 
   JoinKind join_kind() const { return join_kind_; }
+  /// Why the join fills no dynamic partition filter (bounds) and no runtime filter (it has no
+  /// hash table), for EXPLAIN ANALYZE.
+  void SetNoDynamicFilterReason(std::string reason) { no_filter_reason_ = std::move(reason); }
 
   // Right side.
   bool IsSink() const override { return true; }
@@ -79,6 +82,7 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
 
   JoinKind join_kind_;
   BoundExprPtr condition_;
+  std::string no_filter_reason_;
   UnmatchedRowsPipeline unmatched_;
 };
 

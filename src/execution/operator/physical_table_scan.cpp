@@ -89,8 +89,7 @@ std::string PhysicalTableScan::Describe() const {
       out += (i ? " AND " : "") + filters_[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
-    out += " " + DescribeDynamicPartitionFilter(
-                     f, dataset_->columns()[static_cast<size_t>(f.column_id)].name);
+    out += " " + DescribeDynamicPartitionFilter(f, *dataset_);
   }
   for (const auto& f : runtime_filters_) {
     out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";
@@ -104,8 +103,10 @@ std::string PhysicalTableScan::Describe() const {
 
 std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
   std::vector<int> ids;
-  for (const auto& f : dynamic_filters_)
-    ids.push_back(f.filter_id);
+  for (const auto& f : dynamic_filters_) {
+    for (int id : f.ProducerIds())
+      ids.push_back(id);
+  }
   for (const auto& f : runtime_filters_)
     ids.push_back(f.filter_id);
   return ids;

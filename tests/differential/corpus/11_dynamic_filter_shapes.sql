@@ -140,3 +140,25 @@ SELECT count(*) FROM store_sales WHERE (SELECT min(d_date_sk) FROM date_dim WHER
 
 SELECT count(*), count(d.d_date_sk) FROM store_sales s LEFT JOIN (SELECT d_date_sk FROM date_dim WHERE d_year = 2002 AND d_moy = 12 AND d_dom = 31) d ON s.ss_sold_date_sk >= d.d_date_sk;
 
+
+-- A materialized CTE whose references are each joined to a filtered dimension: its scan is
+-- pruned by the OR of the references' filters (tests/sql/dpp/cte.test).
+WITH s AS MATERIALIZED (SELECT ss_sold_date_sk k, ss_net_profit p FROM store_sales) SELECT count(*), sum(p) FROM (SELECT p FROM s JOIN date_dim d1 ON s.k = d1.d_date_sk AND d1.d_year = 2001 AND d1.d_moy = 7 UNION ALL SELECT p FROM s JOIN date_dim d2 ON s.k = d2.d_date_sk AND d2.d_year = 2001 AND d2.d_moy = 8) x;
+
+WITH s AS (SELECT ss_sold_date_sk k, count(*) c, sum(ss_net_profit) p FROM store_sales GROUP BY ss_sold_date_sk) SELECT count(*), sum(c), sum(p) FROM (SELECT c, p FROM s JOIN date_dim d1 ON s.k = d1.d_date_sk WHERE d1.d_year = 2001 AND d1.d_moy = 7 UNION ALL SELECT c, p FROM s JOIN date_dim d2 ON s.k = d2.d_date_sk WHERE d2.d_year = 2001 AND d2.d_moy = 8) x;
+
+WITH s AS (SELECT ss_sold_date_sk k, count(*) c FROM store_sales GROUP BY ss_sold_date_sk) SELECT count(*), sum(c) FROM (SELECT k, c FROM s a UNION ALL SELECT k, c + 1 FROM s b) x JOIN date_dim d ON x.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7;
+
+WITH s AS (SELECT ss_sold_date_sk k, count(*) c FROM store_sales GROUP BY ss_sold_date_sk) SELECT count(*), sum(a.c + b.c) FROM s a JOIN s b ON a.k = b.k JOIN date_dim d ON a.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7;
+
+WITH s AS MATERIALIZED (SELECT ss_sold_date_sk k FROM store_sales) SELECT (SELECT count(*) FROM s JOIN date_dim d ON s.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7), (SELECT count(*) FROM s);
+
+WITH s AS MATERIALIZED (SELECT ss_sold_date_sk k FROM store_sales) SELECT (SELECT count(*) FROM s JOIN date_dim d ON s.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7), (SELECT count(d.d_date_sk) FROM s LEFT JOIN (SELECT d_date_sk FROM date_dim WHERE d_year = 2001 AND d_moy = 8) d ON s.k = d.d_date_sk);
+
+WITH s AS MATERIALIZED (SELECT ss_sold_date_sk k, ss_quantity q FROM store_sales) SELECT count(*) FROM s a WHERE a.q > 90 AND a.k IN (SELECT b.k FROM s b JOIN date_dim d ON b.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7);
+
+WITH s AS MATERIALIZED (SELECT ss_sold_date_sk k FROM store_sales) SELECT (SELECT count(*) FROM s JOIN date_dim d ON s.k = d.d_date_sk WHERE d.d_year = 2001 AND d.d_moy = 7), (SELECT count(*) FROM s WHERE NOT EXISTS (SELECT 1 FROM date_dim d WHERE d.d_date_sk = s.k AND d.d_year < 2002));
+
+WITH s AS MATERIALIZED (SELECT ss_sold_date_sk k FROM store_sales) SELECT (SELECT count(*) FROM s WHERE k BETWEEN (SELECT min(d_date_sk) FROM date_dim WHERE d_year = 2001 AND d_moy = 7) AND (SELECT max(d_date_sk) FROM date_dim WHERE d_year = 2001 AND d_moy = 7)), (SELECT count(*) FROM s WHERE k BETWEEN (SELECT min(d_date_sk) FROM date_dim WHERE d_year = 2001 AND d_moy = 8) AND (SELECT max(d_date_sk) FROM date_dim WHERE d_year = 2001 AND d_moy = 8));
+
+WITH r AS (SELECT sr_returned_date_sk k, sr_item_sk item, sum(sr_return_quantity) q FROM store_returns GROUP BY sr_returned_date_sk, sr_item_sk) SELECT count(*), sum(q) FROM (SELECT r.q FROM r JOIN date_dim d ON r.k = d.d_date_sk WHERE d.d_year = 2000 AND d.d_qoy = 1 UNION ALL SELECT r.q FROM r JOIN item i ON r.item = i.i_item_sk JOIN date_dim d ON r.k = d.d_date_sk WHERE d.d_year = 2002 AND i.i_category = 'Music') x;
