@@ -21,6 +21,22 @@ bool IsNullConstant(const PgQuery__Node* node) {
          node->a_const->isnull;
 }
 
+/// The sample RewriteSql wrote as a window's PARTITION BY constants: the amount's text, whether
+/// it is a percentage, the seed's text or NULL (RewriteSql checked them).
+ast::SelectNode::Sample SampleOf(const ast::WindowSpec& spec) {
+  auto constant = [&](size_t i) -> const Value& {
+    if (spec.partition_by.size() != 3 || spec.partition_by[i]->kind != ast::ExprKind::kConstant) {
+      throw InternalError("malformed rewritten USING SAMPLE clause");
+    }
+    return static_cast<const ast::ConstantExpr&>(*spec.partition_by[i]).value;
+  };
+  ast::SelectNode::Sample sample;
+  sample.amount = std::stod(constant(0).GetString());
+  sample.percent = constant(1).GetBoolean();
+  if (!constant(2).is_null()) sample.seed = std::stoll(constant(2).GetString());
+  return sample;
+}
+
 }  // namespace
 
 /// The marker calls RewriteSql writes for * EXCLUDE (...) / * REPLACE (...) join the star
@@ -164,6 +180,10 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     // QUALIFY arrives as a window of a reserved name (see RewriteSql).
     if (spec.name == kQualifyWindowName) {
       select->qualify = std::move(spec.partition_by[0]);
+      continue;
+    }
+    if (spec.name == kSampleWindowName) {
+      select->sample = SampleOf(spec);
       continue;
     }
     for (const auto& other : select->windows) {
