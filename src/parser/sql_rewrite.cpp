@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -734,9 +736,16 @@ void FindSample(const std::string& sql, const std::vector<SqlToken>& tokens,
       pos++;
       expect(')', "')'");
     }
-    if (percent && std::stod(amount) > 100) fail("a sample percentage must be at most 100");
-    if (seed != "NULL" && seed.find_first_of(".eE") != std::string::npos) {
-      fail("the seed must be a whole number");
+    // strtod: a huge amount is inf, not an exception.
+    if (percent && !(std::strtod(amount.c_str(), nullptr) <= 100)) {
+      fail("a sample percentage must be at most 100");
+    }
+    if (seed != "NULL") {
+      int64_t seed_value = 0;
+      const auto parsed = std::from_chars(seed.data(), seed.data() + seed.size(), seed_value);
+      if (parsed.ec != std::errc() || parsed.ptr != seed.data() + seed.size()) {
+        fail("the seed must be a whole number that fits a BIGINT");
+      }
     }
     const std::string quoted_seed = seed == "NULL" ? seed : "'" + seed + "'";
     out->push_back(

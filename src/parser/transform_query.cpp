@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdlib>
+
 #include "common/error.h"
 #include "parser/transformer.h"
 
@@ -31,9 +34,14 @@ ast::SelectNode::Sample SampleOf(const ast::WindowSpec& spec) {
     return static_cast<const ast::ConstantExpr&>(*spec.partition_by[i]).value;
   };
   ast::SelectNode::Sample sample;
-  sample.amount = std::stod(constant(0).GetString());
+  sample.amount = std::strtod(constant(0).GetString().c_str(), nullptr);  // inf when huge
   sample.percent = constant(1).GetBoolean();
-  if (!constant(2).is_null()) sample.seed = std::stoll(constant(2).GetString());
+  if (!constant(2).is_null()) {
+    int64_t seed = 0;
+    const std::string& text = constant(2).GetString();
+    std::from_chars(text.data(), text.data() + text.size(), seed);  // checked by RewriteSql
+    sample.seed = seed;
+  }
   return sample;
 }
 
