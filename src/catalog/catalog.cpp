@@ -214,15 +214,11 @@ size_t TableDefinition::num_partition_columns() const {
 
 LogicalType ParseTypeString(const std::string& text) {
   static const std::pair<const char*, LogicalType> kSimple[] = {
-      {"BOOLEAN", LogicalType::Boolean()},
-      {"INTEGER", LogicalType::Integer()},
-      {"BIGINT", LogicalType::Bigint()},
-      {"DOUBLE", LogicalType::Double()},
-      {"REAL", LogicalType::Float()},
-      {"DATE", LogicalType::Date()},
-      {"TIMESTAMP", LogicalType::Timestamp()},
-      {"VARCHAR", LogicalType::Varchar()},
-      {"BLOB", LogicalType::Blob()}};
+      {"BOOLEAN", LogicalType::Boolean()},     {"INTEGER", LogicalType::Integer()},
+      {"BIGINT", LogicalType::Bigint()},       {"DOUBLE", LogicalType::Double()},
+      {"REAL", LogicalType::Float()},          {"DATE", LogicalType::Date()},
+      {"TIMESTAMP", LogicalType::Timestamp()}, {"TIME", LogicalType::Time()},
+      {"VARCHAR", LogicalType::Varchar()},     {"BLOB", LogicalType::Blob()}};
   for (const auto& [name, type] : kSimple) {
     if (text == name) return type;
   }

@@ -32,6 +32,7 @@ PhysicalType LogicalType::physical() const {
       return PhysicalType::kInt32;
     case TypeId::kBigint:
     case TypeId::kTimestamp:
+    case TypeId::kTime:
       return PhysicalType::kInt64;
     case TypeId::kDouble:
     case TypeId::kFloat:
@@ -93,6 +94,8 @@ std::string LogicalType::ToString() const {
       return "DATE";
     case TypeId::kTimestamp:
       return "TIMESTAMP";
+    case TypeId::kTime:
+      return "TIME";
     case TypeId::kVarchar:
       return "VARCHAR";
     case TypeId::kBlob:
@@ -176,39 +179,55 @@ bool ParseDate(std::string_view text, int32_t* days) {
   return ParseDatePart(text, &pos, days) && pos == text.size();
 }
 
+/// HH:MM[:SS[.ffffff]] from *pos to the end of `text`, as microseconds (hours up to 99;
+/// digits past microseconds are truncated). False when malformed.
+static bool ParseTimeOfDay(std::string_view text, size_t* pos, int64_t* micros, int64_t* hour) {
+  int64_t minute, second = 0, fraction = 0;
+  if (!ParseUnsigned(text, pos, 1, 2, hour)) return false;
+  if (*pos >= text.size() || text[*pos] != ':') return false;
+  ++*pos;
+  if (!ParseUnsigned(text, pos, 1, 2, &minute)) return false;
+  if (*pos < text.size() && text[*pos] == ':') {
+    ++*pos;
+    if (!ParseUnsigned(text, pos, 1, 2, &second)) return false;
+    if (*pos < text.size() && text[*pos] == '.') {
+      ++*pos;
+      const size_t start = *pos;
+      if (!ParseUnsigned(text, pos, 1, 6, &fraction)) return false;
+      for (size_t digits = *pos - start; digits < 6; digits++)
+        fraction *= 10;
+      while (*pos < text.size() && text[*pos] >= '0' && text[*pos] <= '9')
+        ++*pos;
+    }
+  }
+  if (minute > 59 || second > 59 || *pos != text.size()) return false;
+  *micros = ((*hour * 60 + minute) * 60 + second) * 1000000LL + fraction;
+  return true;
+}
+
 bool ParseTimestamp(std::string_view text, int64_t* micros) {
   size_t pos = 0;
   int32_t days;
   if (!ParseDatePart(text, &pos, &days)) return false;
-  int64_t result = static_cast<int64_t>(days) * 86400LL * 1000000LL;
+  const int64_t midnight = static_cast<int64_t>(days) * 86400LL * 1000000LL;
   if (pos == text.size()) {
-    *micros = result;
+    *micros = midnight;
     return true;
   }
   if (text[pos] != ' ' && text[pos] != 'T') return false;
   ++pos;
-  int64_t hour, minute, second = 0, fraction = 0;
-  if (!ParseUnsigned(text, &pos, 1, 2, &hour)) return false;
-  if (pos >= text.size() || text[pos] != ':') return false;
-  ++pos;
-  if (!ParseUnsigned(text, &pos, 2, 2, &minute)) return false;
-  if (pos < text.size() && text[pos] == ':') {
-    ++pos;
-    if (!ParseUnsigned(text, &pos, 2, 2, &second)) return false;
-    if (pos < text.size() && text[pos] == '.') {
-      ++pos;
-      size_t start = pos;
-      if (!ParseUnsigned(text, &pos, 1, 6, &fraction)) return false;
-      for (size_t digits = pos - start; digits < 6; digits++)
-        fraction *= 10;
-      // Digits past microseconds are truncated.
-      while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9')
-        ++pos;
-    }
-  }
-  if (hour > 23 || minute > 59 || second > 59) return false;
-  if (pos != text.size()) return false;
-  *micros = result + ((hour * 60 + minute) * 60 + second) * 1000000LL + fraction;
+  int64_t time, hour;
+  if (!ParseTimeOfDay(text, &pos, &time, &hour) || hour > 23) return false;
+  *micros = midnight + time;
+  return true;
+}
+
+bool ParseTime(std::string_view text, int64_t* micros) {
+  size_t pos = 0;
+  int64_t time, hour;
+  // 24:00:00 is the last time of day.
+  if (!ParseTimeOfDay(text, &pos, &time, &hour) || time > kMicrosPerDayTime) return false;
+  *micros = time;
   return true;
 }
 
@@ -231,11 +250,26 @@ std::string FormatTimestamp(int64_t micros) {
   int64_t year;
   unsigned month, day;
   CivilFromDays(days, &year, &month, &day);
-  const int64_t seconds = rest / 1000000;
-  const int64_t fraction = rest % 1000000;
-  return fmt::format("{}-{:02}-{:02} {:02}:{:02}:{:02}.{:06}",
+  return fmt::format("{}-{:02}-{:02} {}",
                      year < 0 ? fmt::format("{:05}", year) : fmt::format("{:04}", year), month, day,
-                     seconds / 3600, (seconds / 60) % 60, seconds % 60, fraction);
+                     FormatTimeOfDay(rest));
+}
+
+std::string FormatTimeOfDay(int64_t micros) {
+  const int64_t seconds = micros / 1000000;
+  int64_t fraction = micros % 1000000;
+  std::string text =
+      fmt::format("{:02}:{:02}:{:02}", seconds / 3600, (seconds / 60) % 60, seconds % 60);
+  if (fraction != 0) {
+    // DuckDB's rule: the fraction without its trailing zeros (.5, .123, .000001).
+    int digits = 6;
+    while (fraction % 10 == 0) {
+      fraction /= 10;
+      digits--;
+    }
+    text += fmt::format(".{:0{}}", fraction, digits);
+  }
+  return text;
 }
 
 std::string FormatInt128(int128_t value) {
@@ -301,6 +335,57 @@ std::string FormatDouble(double value) {
 
 std::string FormatFloat(float value) {
   return FormatFloatingPoint(value);
+}
+
+std::string FormatBlob(std::string_view bytes) {
+  static const char kDigits[] = "0123456789ABCDEF";
+  std::string out;
+  out.reserve(bytes.size());
+  for (unsigned char c : bytes) {
+    if (c >= 0x20 && c <= 0x7E && c != '\\' && c != '\'' && c != '"') {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out += "\\x";
+      out.push_back(kDigits[c >> 4]);
+      out.push_back(kDigits[c & 15]);
+    }
+  }
+  return out;
+}
+
+bool ParseBlob(std::string_view text, std::string* bytes, std::string* error) {
+  auto hex_value = [](char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  bytes->clear();
+  bytes->reserve(text.size());
+  for (size_t i = 0; i < text.size(); i++) {
+    const unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c >= 0x80) {
+      *error = "non-ASCII characters must be escaped with hex codes (e.g. \\xAA)";
+      return false;
+    }
+    if (c != '\\') {
+      bytes->push_back(static_cast<char>(c));
+      continue;
+    }
+    if (i + 4 > text.size()) {
+      *error = "unterminated escape code at the end of the blob";
+      return false;
+    }
+    const int high = text[i + 1] == 'x' ? hex_value(text[i + 2]) : -1;
+    const int low = high < 0 ? -1 : hex_value(text[i + 3]);
+    if (low < 0) {
+      *error = fmt::format("invalid escape code {}", text.substr(i, 4));
+      return false;
+    }
+    bytes->push_back(static_cast<char>(high * 16 + low));
+    i += 3;
+  }
+  return true;
 }
 
 std::string FormatHex(std::string_view bytes) {

@@ -15,6 +15,8 @@
 //               int128_t (precision <= 38)
 //   DATE        int32_t                     days since 1970-01-01
 //   TIMESTAMP   int64_t                     microseconds since 1970-01-01 00:00:00 (no zone)
+//   TIME        int64_t                     microseconds since midnight, 0 to 86,400,000,000
+//                                           (24:00:00 included, as DuckDB and PostgreSQL)
 //   VARCHAR     StringRef                   UTF-8 bytes owned by the vector's buffers
 //   BLOB        StringRef                   raw bytes
 //   INTERVAL    int128_t                    months, days, microseconds packed so the int128
@@ -44,6 +46,7 @@ enum class TypeId : uint8_t {
   kBlob,
   kFloat,     // appended: the order of the others is unchanged
   kInterval,  // appended
+  kTime,      // appended
 };
 
 /// How a type's values are laid out in a vector.
@@ -67,6 +70,7 @@ class LogicalType {
   static constexpr LogicalType Varchar() { return LogicalType(TypeId::kVarchar); }
   static constexpr LogicalType Blob() { return LogicalType(TypeId::kBlob); }
   static constexpr LogicalType Interval() { return LogicalType(TypeId::kInterval); }
+  static constexpr LogicalType Time() { return LogicalType(TypeId::kTime); }
   /// Throws InvalidInputError when precision/scale are out of range.
   static LogicalType Decimal(int precision, int scale);
 
@@ -144,10 +148,17 @@ void CivilFromDays(int64_t days, int64_t* year, unsigned* month, unsigned* day);
 bool ParseDate(std::string_view text, int32_t* days);
 /// Parses 'YYYY-MM-DD[ HH:MM:SS[.ffffff]]'; returns false when malformed.
 bool ParseTimestamp(std::string_view text, int64_t* micros);
+/// Parses a time of day 'HH:MM[:SS[.ffffff]]' (up to 24:00:00) into microseconds since
+/// midnight; returns false when malformed or out of range.
+bool ParseTime(std::string_view text, int64_t* micros);
+constexpr int64_t kMicrosPerDayTime = 86400LL * 1000000LL;
 
 std::string FormatDate(int32_t days);
-/// YYYY-MM-DD HH:MM:SS.ffffff (always six fraction digits).
+/// YYYY-MM-DD HH:MM:SS[.f]: the fraction without trailing zeros, none when zero (DuckDB's text).
 std::string FormatTimestamp(int64_t micros);
+/// HH:MM:SS[.f] of microseconds since midnight (0 <= micros <= 86,400,000,000), fraction as
+/// FormatTimestamp's.
+std::string FormatTimeOfDay(int64_t micros);
 /// Plain decimal with exactly `scale` fraction digits: -0.01, 0.00, 12.3400.
 std::string FormatDecimal(int128_t unscaled, int scale);
 /// Shortest text that round-trips; 42.0, 1e+16, 1e-05, nan, inf, -0.0.
@@ -158,5 +169,10 @@ std::string FormatFloat(float value);
 std::string FormatInt128(int128_t value);
 /// Upper-case hex of raw bytes.
 std::string FormatHex(std::string_view bytes);
+/// A BLOB as DuckDB prints it: printable ASCII as is, other bytes (and \ ' ") as \xHH.
+std::string FormatBlob(std::string_view bytes);
+/// The inverse of FormatBlob (DuckDB's VARCHAR -> BLOB): \xHH escapes become bytes, other
+/// ASCII characters stay; a malformed escape or a non-ASCII byte sets *error and returns false.
+bool ParseBlob(std::string_view text, std::string* bytes, std::string* error);
 
 }  // namespace shears

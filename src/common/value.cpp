@@ -71,6 +71,11 @@ Value Value::Timestamp(int64_t micros) {
   v.data_ = micros;
   return v;
 }
+Value Value::Time(int64_t micros) {
+  Value v = Bigint(micros);  // the same storage
+  v.type_ = LogicalType::Time();
+  return v;
+}
 Value Value::Varchar(std::string s) {
   Value v;
   v.type_ = LogicalType::Varchar();
@@ -120,10 +125,12 @@ std::string Value::ToString() const {
       return FormatDate(static_cast<int32_t>(GetInt64()));
     case TypeId::kTimestamp:
       return FormatTimestamp(GetInt64());
+    case TypeId::kTime:
+      return FormatTimeOfDay(GetInt64());
     case TypeId::kVarchar:
       return GetString();
     case TypeId::kBlob:
-      return FormatHex(GetString());
+      return FormatBlob(GetString());
     case TypeId::kInterval:
       return FormatInterval(GetInterval());
     case TypeId::kInvalid:
@@ -191,6 +198,8 @@ Value ReadValue(const Vector& vector, idx_t row) {
       return Value::Date(vector.data<int32_t>()[row]);
     case TypeId::kTimestamp:
       return Value::Timestamp(vector.data<int64_t>()[row]);
+    case TypeId::kTime:
+      return Value::Time(vector.data<int64_t>()[row]);
     case TypeId::kVarchar:
       return Value::Varchar(std::string(vector.data<StringRef>()[row].view()));
     case TypeId::kBlob:

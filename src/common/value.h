@@ -23,6 +23,8 @@ class Value {
   static Value Decimal(int128_t unscaled, int precision, int scale);
   static Value Date(int32_t days);
   static Value Timestamp(int64_t micros);
+  /// Microseconds since midnight.
+  static Value Time(int64_t micros);
   static Value Varchar(std::string v);
   static Value Blob(std::string v);
   static Value Interval(const struct Interval& v);
@@ -31,7 +33,7 @@ class Value {
   bool is_null() const { return is_null_; }
 
   bool GetBoolean() const { return std::get<int64_t>(data_) != 0; }
-  /// INTEGER, BIGINT, DATE, TIMESTAMP and DECIMAL(<=18) values.
+  /// INTEGER, BIGINT, DATE, TIMESTAMP, TIME and DECIMAL(<=18) values.
   int64_t GetInt64() const { return std::get<int64_t>(data_); }
   int128_t GetInt128() const;  // any DECIMAL, and the integer types widened
   double GetDouble() const { return std::get<double>(data_); }

@@ -175,10 +175,12 @@ std::string Vector::ValueToString(idx_t row) const {
       return FormatDate(data<int32_t>()[row]);
     case TypeId::kTimestamp:
       return FormatTimestamp(data<int64_t>()[row]);
+    case TypeId::kTime:
+      return FormatTimeOfDay(data<int64_t>()[row]);
     case TypeId::kVarchar:
       return std::string(data<StringRef>()[row].view());
     case TypeId::kBlob:
-      return FormatHex(data<StringRef>()[row].view());
+      return FormatBlob(data<StringRef>()[row].view());
     case TypeId::kInterval:
       return FormatInterval(UnpackInterval(data<int128_t>()[row]));
     case TypeId::kInvalid:

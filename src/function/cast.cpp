@@ -11,7 +11,6 @@
 #include <optional>
 
 #include "common/interval.h"
-#include "common/utf8.h"
 #include "function/function_internal.h"
 
 namespace shears {
@@ -198,6 +197,8 @@ bool CastExists(const LogicalType& from, const LogicalType& to) {
   auto is_temporal = [](const LogicalType& t) {
     return t.id() == TypeId::kDate || t.id() == TypeId::kTimestamp;
   };
+  // TIMESTAMP -> TIME keeps the time of day (DuckDB has no cast the other way, nor from DATE).
+  if (from.id() == TypeId::kTimestamp && to.id() == TypeId::kTime) return true;
   return is_temporal(from) && is_temporal(to);
 }
 
@@ -220,9 +221,9 @@ enum class CastStatus { kOk, kInvalid, kOverflow };
   if (in.type().id() == TypeId::kVarchar) {
     message = fmt::format("Could not convert string '{}' to {}", in.data<StringRef>()[row].view(),
                           to.ToString());
-  } else if (in.type().id() == TypeId::kBlob) {
-    message = fmt::format("Could not convert BLOB '\\x{}' to {}: not valid UTF-8",
-                          FormatHex(in.data<StringRef>()[row].view()), to.ToString());
+    if (to.id() == TypeId::kBlob) {
+      message += ": a BLOB's text is ASCII with \\xHH escapes for other bytes (e.g. 'A\\xAA')";
+    }
   } else {
     message = fmt::format("Could not convert {} to {}", in.ValueToString(row), to.ToString());
   }
@@ -585,6 +586,17 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         return ParseTimestamp(TrimSpaces(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
       });
       return;
+    case TypeId::kTime:
+      CastLoop<StringRef, int64_t>(in, out, count, try_cast, [](StringRef s, int64_t* r) {
+        const std::string_view text = TrimSpaces(s.view());
+        if (ParseTime(text, r)) return CastStatus::kOk;
+        // A timestamp's text gives its time of day (DuckDB: '2024-01-02 03:04:05'::TIME).
+        int64_t micros;
+        if (!ParseTimestamp(text, &micros)) return CastStatus::kInvalid;
+        *r = micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
+        return CastStatus::kOk;
+      });
+      return;
     case TypeId::kInterval:
       CastLoop<StringRef, int128_t>(in, out, count, try_cast, [](StringRef s, int128_t* r) {
         Interval interval;
@@ -595,12 +607,21 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       });
       return;
     case TypeId::kVarchar:
-    case TypeId::kBlob:
       CastLoop<StringRef, StringRef>(in, out, count, try_cast, [&](StringRef s, StringRef* r) {
         *r = out.AddString(s.view());
         return CastStatus::kOk;
       });
       return;
+    case TypeId::kBlob: {
+      // DuckDB's text form: \xHH escapes, ASCII as is (FormatBlob's inverse).
+      std::string bytes, error;
+      CastLoop<StringRef, StringRef>(in, out, count, try_cast, [&](StringRef s, StringRef* r) {
+        if (!ParseBlob(s.view(), &bytes, &error)) return CastStatus::kInvalid;
+        *r = out.AddString(bytes);
+        return CastStatus::kOk;
+      });
+      return;
+    }
     case TypeId::kFloat:  // CastFloat's
     case TypeId::kInvalid:
       break;
@@ -745,6 +766,10 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
     case TypeId::kTimestamp:
       if (to.id() == TypeId::kVarchar) {
         FormatToVarchar<int64_t>(in, out, count, FormatTimestamp);
+      } else if (to.id() == TypeId::kTime) {
+        WideningLoop<int64_t, int64_t>(in, out, count, [](int64_t micros) {
+          return micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
+        });
       } else {
         WideningLoop<int64_t, int32_t>(in, out, count, [](int64_t micros) {
           return static_cast<int32_t>(FloorDiv(micros, kMicrosPerDay));
@@ -758,13 +783,12 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       FormatToVarchar<int128_t>(in, out, count,
                                 [](int128_t v) { return FormatInterval(UnpackInterval(v)); });
       return;
+    case TypeId::kTime:  // only to VARCHAR (CastExists)
+      FormatToVarchar<int64_t>(in, out, count, FormatTimeOfDay);
+      return;
     case TypeId::kBlob:
-      // BLOB -> VARCHAR keeps the bytes, which must be valid UTF-8.
-      CastLoop<StringRef, StringRef>(in, out, count, try_cast, [&](StringRef s, StringRef* r) {
-        if (!IsValidUtf8(s.ptr, s.len)) return CastStatus::kInvalid;
-        *r = out.AddString(s.view());
-        return CastStatus::kOk;
-      });
+      // DuckDB's text of a BLOB: printable ASCII, \xHH for the rest (always valid UTF-8).
+      FormatToVarchar<StringRef>(in, out, count, [](StringRef s) { return FormatBlob(s.view()); });
       return;
     case TypeId::kFloat:  // CastFloat's
     case TypeId::kInvalid:

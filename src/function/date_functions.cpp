@@ -215,6 +215,29 @@ ScalarKernel ExtractKernel(bool timestamp, const char* function) {
   };
 }
 
+/// The fields a TIME has (DuckDB's): the others are an error naming the field.
+bool IsTimeOfDayField(Field field) {
+  return field == Field::kHour || field == Field::kMinute || field == Field::kSecond ||
+         field == Field::kMillisecond || field == Field::kMicrosecond || field == Field::kEpoch;
+}
+
+/// extract(field, TIME) -> BIGINT: the day is 1970-01-01, so epoch counts seconds since midnight.
+ScalarKernel ExtractTimeKernel(const char* function) {
+  return [function](const Args& args, idx_t count, Vector& result) {
+    DatePartReader reader(function);
+    const StringRef* fields = args[0]->data<StringRef>();
+    int64_t* out = result.data<int64_t>();
+    ForEachValidRow(args, count, result, [&](idx_t row) {
+      const Field field = reader.Read(fields[row].view());
+      if (!IsTimeOfDayField(field)) {
+        throw InvalidInputError("{}: the field '{}' is not part of a TIME", function,
+                                fields[row].view());
+      }
+      out[row] = ExtractField(field, 0, args[1]->data<int64_t>()[row]);
+    });
+  };
+}
+
 /// year(x), month(x), ...: extract with a fixed field.
 ScalarKernel FixedFieldKernel(bool timestamp, Field field) {
   return [timestamp, field](const Args& args, idx_t count, Vector& result) {
@@ -870,13 +893,24 @@ int64_t NowMicros() {
   return clock::WallNanos() / 1000;
 }
 
-/// current_date / current_timestamp: the clock is read when the call is bound, so the value
-/// is the same for every row and batch of a query.
-FunctionRegistry::Resolver CurrentTimeResolver(bool date_only) {
-  return [date_only](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+enum class Now { kDate, kTime, kTimestamp };
+
+/// current_date / current_time / current_timestamp: the clock is read when the call is bound,
+/// so the value is the same for every row and batch of a query.
+FunctionRegistry::Resolver CurrentTimeResolver(Now what) {
+  return [what](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
     if (!args.empty()) return std::nullopt;
     const int64_t now = NowMicros();
-    if (date_only) {
+    if (what == Now::kTime) {
+      const int64_t time_of_day = now - FloorDiv(now, kMicrosPerDay) * kMicrosPerDay;
+      return MakeBound(
+          {}, LogicalType::Time(),
+          [time_of_day](const Args&, idx_t count, Vector& result) {
+            std::fill_n(result.data<int64_t>(), count, time_of_day);
+          },
+          true, /*deterministic=*/false);
+    }
+    if (what == Now::kDate) {
       const int32_t today = static_cast<int32_t>(FloorDiv(now, kMicrosPerDay));
       return MakeBound(
           {}, LogicalType::Date(),
@@ -902,6 +936,7 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
   for (const char* name : {"extract", "date_part", "datepart"}) {
     RegisterFixed(registry, name, {varchar, date}, bigint, ExtractKernel(false, name));
     RegisterFixed(registry, name, {varchar, timestamp}, bigint, ExtractKernel(true, name));
+    RegisterFixed(registry, name, {varchar, LogicalType::Time()}, bigint, ExtractTimeKernel(name));
   }
   for (const char* name : {"date_trunc", "datetrunc"}) {
     RegisterFixed(registry, name, {varchar, date}, timestamp, DateTruncKernel(false));
@@ -934,6 +969,10 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
   for (const auto& [name, field] : kShortcuts) {
     RegisterFixed(registry, name, {date}, bigint, FixedFieldKernel(false, field));
     RegisterFixed(registry, name, {timestamp}, bigint, FixedFieldKernel(true, field));
+    if (IsTimeOfDayField(field)) {
+      // A TIME is a timestamp on 1970-01-01.
+      RegisterFixed(registry, name, {LogicalType::Time()}, bigint, FixedFieldKernel(true, field));
+    }
   }
 
   RegisterIntervalArithmetic(registry);
@@ -1048,10 +1087,13 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                                static_cast<int64_t>(std::round(seconds * 1e6));
                   });
                 });
-  registry.Register("current_date", CurrentTimeResolver(true), "current_date()");
-  registry.Register("today", CurrentTimeResolver(true), "today()");
+  registry.Register("current_date", CurrentTimeResolver(Now::kDate), "current_date()");
+  registry.Register("today", CurrentTimeResolver(Now::kDate), "today()");
+  for (const char* name : {"current_time", "get_current_time"}) {
+    registry.Register(name, CurrentTimeResolver(Now::kTime), std::string(name) + "()");
+  }
   for (const char* name : {"current_timestamp", "now"}) {
-    registry.Register(name, CurrentTimeResolver(false), std::string(name) + "()");
+    registry.Register(name, CurrentTimeResolver(Now::kTimestamp), std::string(name) + "()");
   }
 }
 

@@ -23,6 +23,7 @@ void RegisterDateFunctions(FunctionRegistry& registry);
 void RegisterMiscFunctions(FunctionRegistry& registry);
 void RegisterRegexpFunctions(FunctionRegistry& registry);
 void RegisterIntervalFunctions(FunctionRegistry& registry);
+void RegisterFormatFunctions(FunctionRegistry& registry);
 
 BoundScalarFunction MakeBound(std::vector<LogicalType> arg_types, LogicalType return_type,
                               ScalarKernel kernel, bool null_propagating = true,

@@ -75,6 +75,36 @@ ScalarKernel TimestampPlusInterval(int sign, bool interval_first) {
   };
 }
 
+/// TIME +- INTERVAL: the interval's time part only, around the clock (DuckDB: months and days
+/// do not move a time of day; 23:00 + 2 hours is 01:00).
+ScalarKernel TimePlusInterval(int sign, bool interval_first) {
+  return [sign, interval_first](const Args& args, idx_t count, Vector& result) {
+    const Vector& time = *args[interval_first ? 1 : 0];
+    const Vector& iv = *args[interval_first ? 0 : 1];
+    BinaryLoop<int64_t, int128_t, int64_t>(time, iv, count, result, [sign](int64_t t, int128_t i) {
+      const int64_t shift = FloorMod(UnpackInterval(i).micros, kMicrosPerDay);
+      return FloorMod(t + sign * shift, kMicrosPerDay);
+    });
+  };
+}
+
+/// DATE + TIME, TIME + DATE -> TIMESTAMP.
+ScalarKernel DatePlusTime(bool time_first) {
+  return [time_first](const Args& args, idx_t count, Vector& result) {
+    const Vector& date = *args[time_first ? 1 : 0];
+    const Vector& time = *args[time_first ? 0 : 1];
+    BinaryLoop<int32_t, int64_t, int64_t>(date, time, count, result, [](int32_t d, int64_t t) {
+      // Far dates (past about 292,000 years) leave the TIMESTAMP range.
+      int64_t out;
+      if (__builtin_mul_overflow(int64_t{d}, kMicrosPerDay, &out) ||
+          __builtin_add_overflow(out, t, &out)) {
+        throw OutOfRangeError("TIMESTAMP out of range: {} + {}", FormatDate(d), FormatTimeOfDay(t));
+      }
+      return out;
+    });
+  };
+}
+
 ScalarKernel IntervalPlusInterval(int sign) {
   return [sign](const Args& args, idx_t count, Vector& result) {
     const char* op = sign > 0 ? "INTERVAL + INTERVAL" : "INTERVAL - INTERVAL";
@@ -289,6 +319,20 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
       registry, "+", {interval}, interval,
       [](const Args& args, idx_t count, Vector& result) { CastVector(*args[0], result, count); });
   RegisterFixed(registry, "-", {timestamp, timestamp}, interval, TimestampDifference);
+  const LogicalType time = LogicalType::Time(), date = LogicalType::Date();
+  RegisterFixed(registry, "+", {time, interval}, time, TimePlusInterval(1, false));
+  RegisterFixed(registry, "+", {interval, time}, time, TimePlusInterval(1, true));
+  RegisterFixed(registry, "-", {time, interval}, time, TimePlusInterval(-1, false));
+  RegisterFixed(registry, "+", {date, time}, timestamp, DatePlusTime(false));
+  RegisterFixed(registry, "+", {time, date}, timestamp, DatePlusTime(true));
+  // TIME - TIME is PostgreSQL's (DuckDB has none): the difference as an interval.
+  RegisterFixed(registry, "-", {time, time}, interval,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<int64_t, int64_t, int128_t>(
+                      *args[0], *args[1], count, result, [](int64_t a, int64_t b) {
+                        return Pack(Interval{0, 0, a - b}, "TIME - TIME");
+                      });
+                });
   RegisterFixed(registry, "*", {interval, bigint}, interval, IntervalTimesBigint(true));
   RegisterFixed(registry, "*", {bigint, interval}, interval, IntervalTimesBigint(false));
   RegisterFixed(registry, "*", {interval, dbl}, interval, IntervalTimesDouble(true));

@@ -15,6 +15,7 @@
 #include <mutex>
 
 #include "function/function_internal.h"
+#include "function/regex_match.h"
 
 namespace shears {
 namespace function_internal {
@@ -360,4 +361,10 @@ void RegisterRegexpFunctions(FunctionRegistry& registry) {
 }
 
 }  // namespace function_internal
+
+bool RegexMatchesAnywhere(std::string_view pattern, std::string_view text) {
+  const auto re = function_internal::Compile(pattern, function_internal::RegexOptions());
+  return RE2::PartialMatch(re2::StringPiece(text.data(), text.size()), *re);
+}
+
 }  // namespace shears

@@ -21,6 +21,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterMiscFunctions(r);
     RegisterRegexpFunctions(r);
     RegisterIntervalFunctions(r);
+    RegisterFormatFunctions(r);
     return r;
   }();
   return registry;

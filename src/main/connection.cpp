@@ -6,9 +6,11 @@
 #include <cstdlib>
 #include <functional>
 
+#include "catalog/staged_write.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "common/numeric_cast.h"
+#include "common/string_util.h"
 #include "execution/operator/physical_result_collector.h"
 #include "execution/operator/physical_table_scan.h"
 #include "execution/physical_planner.h"
@@ -172,7 +174,28 @@ Database::Database(const std::string& directory)
   RemoveTempLeftovers(temp_directory_);
 }
 
-Database::~Database() = default;
+Database::~Database() {
+  // TEMP tables end with the database (in memory they would anyway; in a database directory
+  // they must not outlive the process). A failure leaves them to DROP TABLE.
+  for (const std::string& name : temporary_tables_) {
+    try {
+      if (auto location = catalog_->DropTable(name, /*if_exists=*/true)) {
+        RemoveManagedFiles(*location);
+      }
+    } catch (const Error&) {
+    }
+  }
+}
+
+void Database::AddTemporaryTable(const std::string& name) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  temporary_tables_.insert(AsciiLower(name));
+}
+
+void Database::ForgetTemporaryTable(const std::string& name) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  temporary_tables_.erase(AsciiLower(name));
+}
 
 QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& query) {
   QueryResult result = ExecuteSelect(sql, query, settings_);
@@ -386,6 +409,7 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
 
 QueryResult Connection::RunStatementHere(const std::string& sql,
                                          const ast::Statement& statement_ref) {
+  SessionState::Scope session_scope(session_);
   QueryResult result;
   const ast::Statement* statement = &statement_ref;
   {
@@ -455,6 +479,10 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kCreateMacro:
       case ast::StatementKind::kDropMacro:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
+        if (statement->kind == ast::StatementKind::kDropTable) {
+          database_.ForgetTemporaryTable(
+              static_cast<const ast::DropTableStatement&>(*statement).name);
+        }
         break;
       case ast::StatementKind::kCopy:
       case ast::StatementKind::kCreateTable:

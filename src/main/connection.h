@@ -10,9 +10,11 @@
 #include <atomic>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
+#include "common/session.h"
 #include "common/settings.h"
 #include "execution/column_data.h"
 #include "planner/binder.h"
@@ -60,9 +62,15 @@ class Database {
   /// Where queries spill when temp_directory is empty: DIRECTORY/.tmp, or the system's for
   /// an in-memory catalog.
   const std::string& temp_directory() const { return temp_directory_; }
+  /// Remembers a TEMP table, which the destructor drops (with its files).
+  void AddTemporaryTable(const std::string& name);
+  /// DROP TABLE of `name`: no longer to be dropped at close.
+  void ForgetTemporaryTable(const std::string& name);
 
  private:
   std::unique_ptr<Catalog> catalog_;
+  mutable std::mutex temporary_mutex_;
+  std::set<std::string> temporary_tables_;  // lower-case names
   bool persistent_ = false;
   std::string temp_directory_;
 };
@@ -120,6 +128,8 @@ class Connection {
 
   Database& database_;
   Settings settings_;
+  /// currval's values (per connection, as DuckDB's); current while a statement runs.
+  std::shared_ptr<SessionState> session_ = std::make_shared<SessionState>();
   ScaleOut* scale_out_ = nullptr;
   // The values of the statement Execute runs (null otherwise).
   const std::vector<Value>* parameters_ = nullptr;

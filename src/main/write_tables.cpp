@@ -207,6 +207,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
     ValidateChecks(database, table);
     ValidateDefaults(database, settings, table);
     catalog.CreateTable(table);
+    if (create.temporary) database.AddTemporaryTable(table.name);
     return WriteSummary({});
   }
   // The query's columns in the table's order (partition columns last).
@@ -223,6 +224,7 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
                               table.partitions = std::move(partitions);
                               catalog.CreateTable(table);
                             });
+  if (create.temporary) database.AddTemporaryTable(table.name);
   return WriteSummary(files);
 }
 

@@ -99,6 +99,7 @@ std::optional<double> Numeric(const Value& value) {
     case TypeId::kBigint:
     case TypeId::kDate:
     case TypeId::kTimestamp:
+    case TypeId::kTime:
       return static_cast<double>(value.GetInt64());
     case TypeId::kDouble:
     case TypeId::kFloat:
@@ -113,7 +114,7 @@ std::optional<double> Numeric(const Value& value) {
 bool Integral(const Value& value) {
   const TypeId id = value.type().id();
   return id == TypeId::kInteger || id == TypeId::kBigint || id == TypeId::kDate ||
-         id == TypeId::kTimestamp;
+         id == TypeId::kTimestamp || id == TypeId::kTime;
 }
 
 double NonNull(const ColumnStats& stats) {

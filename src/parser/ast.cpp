@@ -163,8 +163,11 @@ std::string ConstantExpr::ToString() const {
       return "DATE " + Quote(value.ToString());
     case TypeId::kTimestamp:
       return "TIMESTAMP " + Quote(value.ToString());
+    case TypeId::kTime:
+      return "TIME " + Quote(value.ToString());
     case TypeId::kBlob:
-      return "'\\x" + FormatHex(value.GetString()) + "'::BLOB";
+      // FormatBlob escapes quotes and backslashes: the text reads back as the same bytes.
+      return "'" + FormatBlob(value.GetString()) + "'::BLOB";
     default:
       return value.ToString();
   }
@@ -219,7 +222,10 @@ std::string FunctionExpr::CallText() const {
   if (star) return name + "(*)";
   // Functions with SQL syntax of their own render in it, so the text parses back.
   if (!distinct) {
-    if ((name == "current_date" || name == "current_timestamp") && args.empty()) return name;
+    if ((name == "current_date" || name == "current_timestamp" || name == "current_time") &&
+        args.empty()) {
+      return name;
+    }
     if (name == "extract" && args.size() == 2 && args[0]->kind == ExprKind::kConstant) {
       const Value& field = static_cast<const ConstantExpr&>(*args[0]).value;
       if (!field.is_null() && field.type().id() == TypeId::kVarchar) {
@@ -391,6 +397,11 @@ std::string SelectNode::ToString() const {
     if (!select_list[i].alias.empty()) out += " AS " + select_list[i].alias;
   }
   if (from) out += " FROM " + from->ToString();
+  if (sample) {
+    out += fmt::format(" USING SAMPLE {}{}", FormatDouble(sample->amount),
+                       sample->percent ? "%" : " ROWS");
+    if (sample->seed) out += fmt::format(" REPEATABLE ({})", *sample->seed);
+  }
   if (where) out += " WHERE " + where->ToString();
   if (!grouping_sets.empty()) {
     out += " GROUP BY GROUPING SETS (";

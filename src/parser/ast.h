@@ -355,6 +355,14 @@ struct SelectNode : QueryNode {
   std::vector<WindowSpec> windows;
   /// QUALIFY: a filter on window function results.
   ExprPtr qualify;
+  /// DuckDB's USING SAMPLE n [ROWS] | n% | n PERCENT [(method [, seed])] [REPEATABLE (seed)]:
+  /// a sample of the FROM clause's rows, taken before WHERE.
+  struct Sample {
+    double amount = 0;     // rows, or a percentage
+    bool percent = false;  // else rows
+    std::optional<int64_t> seed;
+  };
+  std::optional<Sample> sample;
   std::string ToString() const override;
 };
 
@@ -539,6 +547,8 @@ struct CreateTableStatement : Statement {
   std::string name;
   int name_location = -1;
   bool if_not_exists = false;
+  /// CREATE TEMP TABLE: dropped when the database closes (docs/writing.md).
+  bool temporary = false;
   std::vector<CreateExternalTableStatement::Column> columns;  // with types; empty for AS
   std::vector<CreateExternalTableStatement::Column> partition_columns;
   QueryNodePtr query;  // AS query, or null

@@ -343,8 +343,9 @@ class CatalogParser {
   /// CREATE TABLE [IF NOT EXISTS] t [(col type, ...)] {USING parquet | STORED AS PARQUET |
   /// PARTITIONED BY (col [type], ...)} [AS query]. The query is handed to Parser::Parse with
   /// everything else blanked, so its offsets stay the user's.
-  ast::StatementPtr ParseCreateTable() {
+  ast::StatementPtr ParseCreateTable(bool temporary) {
     auto create = std::make_unique<ast::CreateTableStatement>();
+    create->temporary = temporary;
     if (AcceptWord("if")) {
       ExpectWord("not");
       ExpectWord("exists");
@@ -547,13 +548,18 @@ class CatalogParser {
   }
 
   ast::StatementPtr ParseCreate() {
-    if (AcceptWord("table")) return ParseCreateTable();
+    if (AcceptWord("table")) return ParseCreateTable(false);
     bool or_replace = false;
     if (AcceptWord("or")) {
       ExpectWord("replace");
       or_replace = true;
     }
     const bool temporary = AcceptWord("temp") || AcceptWord("temporary");
+    if (AcceptWord("table")) {
+      if (or_replace) Fail<NotSupportedError>("CREATE OR REPLACE TABLE is not supported yet");
+      if (!temporary) Fail<ParseError>("expected TABLE after CREATE");
+      return ParseCreateTable(true);
+    }
     if (AcceptWord("macro") || AcceptWord("function"))
       return ParseCreateMacro(or_replace, temporary);
     if (!temporary && AcceptWord("sequence")) return ParseCreateSequence(or_replace);
@@ -626,9 +632,12 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   // grammar has neither OR REPLACE for sequences nor DuckDB's macros.
   size_t object = first + 1;
   if (word(object) == "or" && word(object + 1) == "replace") object += 2;
-  if (word(object) == "temp" || word(object) == "temporary") object++;
+  const bool temporary = word(object) == "temp" || word(object) == "temporary";
+  if (temporary) object++;
   const std::string created = head == "create" ? word(object) : "";
   if (created == "sequence" || created == "macro" || created == "function") return true;
+  // CREATE TEMP TABLE, CREATE OR REPLACE [TEMP] TABLE (the latter to say it is not supported).
+  if (created == "table" && object > first + 1) return true;
   if (head == "drop" && (second == "sequence" || second == "macro" || second == "function"))
     return true;
   return (head == "create" && (second == "external" || second == "table")) ||

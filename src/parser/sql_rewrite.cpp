@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdlib>
 #include <memory>
 #include <optional>
 
@@ -625,10 +627,10 @@ void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
       }
       if (depth > 0) continue;
       if (token == ';' || token == PG_QUERY__TOKEN__ORDER || token == PG_QUERY__TOKEN__LIMIT ||
-          token == PG_QUERY__TOKEN__OFFSET || token == PG_QUERY__TOKEN__FETCH ||
-          token == PG_QUERY__TOKEN__UNION || token == PG_QUERY__TOKEN__INTERSECT ||
-          token == PG_QUERY__TOKEN__EXCEPT || token == PG_QUERY__TOKEN__FOR ||
-          token == PG_QUERY__TOKEN__WINDOW) {
+          token == PG_QUERY__TOKEN__USING || token == PG_QUERY__TOKEN__OFFSET ||
+          token == PG_QUERY__TOKEN__FETCH || token == PG_QUERY__TOKEN__UNION ||
+          token == PG_QUERY__TOKEN__INTERSECT || token == PG_QUERY__TOKEN__EXCEPT ||
+          token == PG_QUERY__TOKEN__FOR || token == PG_QUERY__TOKEN__WINDOW) {
         break;
       }
     }
@@ -643,6 +645,133 @@ void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
     }
     window_seen.back() = true;
     i = end - 1;
+  }
+}
+
+// DuckDB's sample clause, last in a SELECT (after WHERE ... QUALIFY): USING SAMPLE n [ROWS] |
+// n% | n PERCENT, optionally with (method [, seed]) after it or as method(n ...), then
+// REPEATABLE (seed). PostgreSQL has none (its TABLESAMPLE takes a table), so it travels as the
+// PARTITION BY constants of a window of a reserved name, as QUALIFY does: the amount's text,
+// whether it is a percentage, the seed's text or NULL.
+void FindSample(const std::string& sql, const std::vector<SqlToken>& tokens,
+                std::vector<Replacement>* out) {
+  std::vector<bool> window_seen(1, false);  // per parenthesis level: a WINDOW clause is written
+  auto word = [&](size_t i) {
+    if (i >= tokens.size()) return std::string();
+    return Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start));
+  };
+  for (size_t i = 0; i < tokens.size(); i++) {
+    const SqlToken& t = tokens[i];
+    if (t.token == '(') window_seen.push_back(false);
+    if (t.token == ')' && window_seen.size() > 1) window_seen.pop_back();
+    if (t.token == ';') window_seen.assign(1, false);
+    if (t.token == PG_QUERY__TOKEN__SELECT) window_seen.back() = false;
+    // A WINDOW clause, or QUALIFY's (FindQualify writes one).
+    if (t.token == PG_QUERY__TOKEN__WINDOW || word(i) == "qualify") window_seen.back() = true;
+    if (t.token != PG_QUERY__TOKEN__USING || word(i + 1) != "sample") continue;
+    size_t pos = i + 2;
+    // Not DELETE ... USING sample WHERE ...: a size or a method call follows.
+    const bool sized = pos < tokens.size() && (tokens[pos].token == PG_QUERY__TOKEN__ICONST ||
+                                               tokens[pos].token == PG_QUERY__TOKEN__FCONST);
+    if (!sized && !(pos + 1 < tokens.size() && tokens[pos + 1].token == '(')) continue;
+    auto fail = [&](const std::string& what) {
+      const int at = pos < tokens.size() ? tokens[pos].start : static_cast<int>(sql.size());
+      throw ParseError("USING SAMPLE: {}\n{}", what, FormatErrorPosition(sql, at));
+    };
+    auto number = [&](const char* what) {
+      if (pos >= tokens.size() || (tokens[pos].token != PG_QUERY__TOKEN__ICONST &&
+                                   tokens[pos].token != PG_QUERY__TOKEN__FCONST)) {
+        fail(fmt::format("expected {}", what));
+      }
+      return sql.substr(tokens[pos].start, tokens[pos].end - tokens[pos].start);
+    };
+    auto expect = [&](int token, const char* what) {
+      if (pos >= tokens.size() || tokens[pos].token != token)
+        fail(fmt::format("expected {}", what));
+      pos++;
+    };
+    std::string amount, seed = "NULL";
+    bool percent = false;
+    auto size = [&] {
+      amount = number("the sample size");
+      pos++;
+      if (pos < tokens.size() && (tokens[pos].token == '%' || word(pos) == "percent")) {
+        percent = true;
+        pos++;
+      } else if (pos < tokens.size() && tokens[pos].token == PG_QUERY__TOKEN__ROWS) {
+        pos++;
+      }
+    };
+    auto method = [&] {
+      const std::string name = word(pos);
+      if (name != "reservoir" && name != "bernoulli" && name != "system") {
+        fail("expected a sampling method (reservoir, bernoulli or system)");
+      }
+      pos++;
+    };
+    if (pos + 1 < tokens.size() && tokens[pos + 1].token == '(' &&
+        tokens[pos].token != PG_QUERY__TOKEN__ICONST &&
+        tokens[pos].token != PG_QUERY__TOKEN__FCONST) {
+      method();  // method(n ...)
+      expect('(', "'('");
+      size();
+      expect(')', "')'");
+    } else {
+      size();
+      if (pos < tokens.size() && tokens[pos].token == '(') {  // n ... (method [, seed])
+        pos++;
+        method();
+        if (pos < tokens.size() && tokens[pos].token == ',') {
+          pos++;
+          seed = number("a seed");
+          pos++;
+        }
+        expect(')', "')'");
+      }
+    }
+    if (pos < tokens.size() && tokens[pos].token == PG_QUERY__TOKEN__REPEATABLE) {
+      pos++;
+      expect('(', "'(' after REPEATABLE");
+      seed = number("a seed");
+      pos++;
+      expect(')', "')'");
+    }
+    // strtod: a huge amount is inf, not an exception.
+    if (percent && !(std::strtod(amount.c_str(), nullptr) <= 100)) {
+      fail("a sample percentage must be at most 100");
+    }
+    if (seed != "NULL") {
+      int64_t seed_value = 0;
+      const auto parsed = std::from_chars(seed.data(), seed.data() + seed.size(), seed_value);
+      if (parsed.ec != std::errc() || parsed.ptr != seed.data() + seed.size()) {
+        fail("the seed must be a whole number that fits a BIGINT");
+      }
+    }
+    const std::string quoted_seed = seed == "NULL" ? seed : "'" + seed + "'";
+    out->push_back(
+        {t.start, tokens[pos - 1].end,
+         fmt::format("{} {} AS (PARTITION BY '{}', {}, {})", window_seen.back() ? "," : "WINDOW",
+                     kSampleWindowName, amount, percent ? "TRUE" : "FALSE", quoted_seed)});
+    window_seen.back() = true;
+    i = pos - 1;
+  }
+}
+
+// DuckDB's LIMIT p% / LIMIT p PERCENT (a share of all the rows, which needs them counted
+// first): a clear error rather than PostgreSQL's syntax error at the '%'.
+void RejectLimitPercent(const std::string& sql, const std::vector<SqlToken>& tokens) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__LIMIT) continue;
+    const int number = tokens[i + 1].token;
+    if (number != PG_QUERY__TOKEN__ICONST && number != PG_QUERY__TOKEN__FCONST) continue;
+    const SqlToken& unit = tokens[i + 2];
+    if (unit.token == '%' || (unit.token == PG_QUERY__TOKEN__IDENT &&
+                              Lower(sql.substr(unit.start, unit.end - unit.start)) == "percent")) {
+      throw NotSupportedError(
+          "LIMIT with a percentage is not supported yet; use USING SAMPLE p% for a sample, or "
+          "a row_number() / count(*) OVER () filter\n{}",
+          FormatErrorPosition(sql, unit.start));
+    }
   }
 }
 
@@ -747,6 +876,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindTryCasts(sql, result.tokens, &replacements);
   FindFiltersWithoutWhere(result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
+  FindSample(sql, result.tokens, &replacements);
+  RejectLimitPercent(sql, result.tokens);
   FindQuestionMarks(sql, result.tokens, &replacements);
   FindEmptyInLists(result.tokens, &replacements);
   FindInsertOr(sql, result.tokens, &replacements);

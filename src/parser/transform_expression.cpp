@@ -275,9 +275,12 @@ ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
         case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIMESTAMP:
           function->name = "current_timestamp";
           break;
+        case PG_QUERY__SQLVALUE_FUNCTION_OP__SVFOP_CURRENT_TIME:
+          function->name = "current_time";
+          break;
         default:
           ThrowNotSupported(
-              "this SQL value function is not supported (only CURRENT_DATE and "
+              "this SQL value function is not supported (only CURRENT_DATE, CURRENT_TIME and "
               "CURRENT_TIMESTAMP are)",
               svf->location);
       }

@@ -2,6 +2,9 @@
 
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdlib>
+
 #include "common/error.h"
 #include "parser/transformer.h"
 
@@ -19,6 +22,27 @@ bool IsAllColumnsMarker(const ast::Expr& expr) {
 bool IsNullConstant(const PgQuery__Node* node) {
   return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
          node->a_const->isnull;
+}
+
+/// The sample RewriteSql wrote as a window's PARTITION BY constants: the amount's text, whether
+/// it is a percentage, the seed's text or NULL (RewriteSql checked them).
+ast::SelectNode::Sample SampleOf(const ast::WindowSpec& spec) {
+  auto constant = [&](size_t i) -> const Value& {
+    if (spec.partition_by.size() != 3 || spec.partition_by[i]->kind != ast::ExprKind::kConstant) {
+      throw InternalError("malformed rewritten USING SAMPLE clause");
+    }
+    return static_cast<const ast::ConstantExpr&>(*spec.partition_by[i]).value;
+  };
+  ast::SelectNode::Sample sample;
+  sample.amount = std::strtod(constant(0).GetString().c_str(), nullptr);  // inf when huge
+  sample.percent = constant(1).GetBoolean();
+  if (!constant(2).is_null()) {
+    int64_t seed = 0;
+    const std::string& text = constant(2).GetString();
+    std::from_chars(text.data(), text.data() + text.size(), seed);  // checked by RewriteSql
+    sample.seed = seed;
+  }
+  return sample;
 }
 
 }  // namespace
@@ -164,6 +188,10 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     // QUALIFY arrives as a window of a reserved name (see RewriteSql).
     if (spec.name == kQualifyWindowName) {
       select->qualify = std::move(spec.partition_by[0]);
+      continue;
+    }
+    if (spec.name == kSampleWindowName) {
+      select->sample = SampleOf(spec);
       continue;
     }
     for (const auto& other : select->windows) {

@@ -24,6 +24,9 @@ inline std::string Lower(std::string s) {
 
 /// QUALIFY cond reaches libpg_query as `WINDOW __shears_qualify AS (PARTITION BY (cond))`.
 inline constexpr const char* kQualifyWindowName = "__shears_qualify";
+/// USING SAMPLE reaches libpg_query as `WINDOW __shears_sample AS (PARTITION BY amount,
+/// percent, seed)`.
+inline constexpr const char* kSampleWindowName = "__shears_sample";
 
 /// One scanner token of the user's text (comments are dropped).
 struct SqlToken {

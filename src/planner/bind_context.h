@@ -84,6 +84,14 @@ struct Binder::ExprContext {
   /// Whether subqueries may be used here (the clause plans them with PlanSubqueries).
   bool subqueries = false;
   const std::string* sql = nullptr;
+  /// DuckDB's COLUMNS(...) in a select item, expanded per column: the column it stands for
+  /// while the item is bound for that column; null elsewhere (where COLUMNS is an error).
+  struct ColumnsPick {
+    ColumnBinding binding;
+    LogicalType type;
+    std::string name;
+  };
+  const ColumnsPick* columns = nullptr;
 };
 
 /// Finds a column by (optional) qualifier and name in `scope` or its outer scopes; nullopt
@@ -120,6 +128,8 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
 /// base + sign * interval, as a TIMESTAMP.
 BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign);
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+/// USING SAMPLE over `plan` (the FROM clause's rows; bind_sample.cpp).
+LogicalOperatorPtr BindSample(const ast::SelectNode::Sample& sample, LogicalOperatorPtr plan);
 /// What makes two bound expressions the same (GROUP BY, ORDER BY and windows match with it,
 /// aggregates are deduplicated by it): ToString with every column qualified by its binding,
 /// since d1.d_year and d2.d_year print alike.

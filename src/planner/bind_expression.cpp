@@ -180,6 +180,7 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
     return LogicalType::Decimal(precision, scale);
   }
   if (name == "date") return LogicalType::Date();
+  if (name == "time" || name == "time without time zone") return LogicalType::Time();
   if (name == "interval") return LogicalType::Interval();
   if (name == "timestamp" || name == "datetime" || name == "timestamp without time zone") {
     return LogicalType::Timestamp();
@@ -387,6 +388,14 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         throw BinderError("IGNORE NULLS is only allowed on window functions, not {}", name);
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
+      if (name == "columns") {
+        if (!ctx.columns) {
+          throw BinderError("COLUMNS(...) is only supported in the select list, not in the {}",
+                            ctx.clause);
+        }
+        return std::make_unique<BoundColumnRef>(ctx.columns->type, ctx.columns->binding,
+                                                ctx.columns->name);
+      }
       // A name no built-in function has may be a macro's.
       if (!FunctionRegistry::Default().Exists(name) && !IsAggregateFunction(name) &&
           !IsWindowOnlyFunction(name) && name != "nextval" && name != "currval") {

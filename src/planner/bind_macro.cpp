@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "common/error.h"
+#include "common/session.h"
 #include "common/string_util.h"
 #include "parser/ast_visit.h"
 #include "parser/parser.h"
@@ -59,23 +60,37 @@ BoundExprPtr Binder::BindSequenceCall(const std::string& name, std::vector<Bound
   const std::string sequence = value.GetString();
   if (!catalog_.FindSequence(sequence)) throw BinderError("sequence '{}' does not exist", sequence);
   // The call reads the catalog when it runs, once per batch of rows: nextval advances the
-  // sequence by the batch's rows in one catalog transaction.
+  // sequence by the batch's rows in one catalog transaction and tells the session its last
+  // value, which is what currval answers (per session, as DuckDB).
   const Catalog* catalog = &catalog_;
   const bool next = name == "nextval";
+  std::shared_ptr<SessionState> session = SessionState::Current();
+  const std::string key = AsciiLower(sequence);
   BoundScalarFunction function;
   function.name = name;
   function.arg_types = {LogicalType::Varchar()};
   function.return_type = LogicalType::Bigint();
   function.deterministic = false;
-  function.kernel = [catalog, sequence, next](const std::vector<const Vector*>&, idx_t count,
-                                              Vector& result) {
+  function.kernel = [catalog, sequence, next, session, key](const std::vector<const Vector*>&,
+                                                            idx_t count, Vector& result) {
     int64_t* out = result.data<int64_t>();
     if (next) {
       const std::vector<int64_t> values = catalog->NextSequenceValues(sequence, count);
       std::copy(values.begin(), values.end(), out);
-    } else {
-      std::fill_n(out, count, catalog->CurrentSequenceValue(sequence));
+      if (session && !values.empty()) session->SetLastSequenceValue(key, values.back());
+      return;
     }
+    if (!session) {
+      std::fill_n(out, count, catalog->CurrentSequenceValue(sequence));
+      return;
+    }
+    const std::optional<int64_t> last = session->LastSequenceValue(key);
+    if (!last) {
+      throw InvalidInputError(
+          "currval: sequence '{}' has given no value in this session yet (call nextval first)",
+          sequence);
+    }
+    std::fill_n(out, count, *last);
   };
   return std::make_unique<BoundFunction>(std::move(function), std::move(args));
 }

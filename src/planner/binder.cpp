@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <deque>
 #include <set>
 
 #include "common/error.h"
 #include "common/string_util.h"
 #include "execution/expression_executor.h"
 #include "function/function.h"
+#include "function/regex_match.h"
+#include "parser/ast_visit.h"
 #include "parser/parser.h"
 #include "planner/bind_context.h"
 #include "planner/dependent_join.h"
@@ -143,6 +146,51 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
 
 // Walks an AST expression looking for aggregate function calls (not inside subqueries).
 namespace {
+/// DuckDB's COLUMNS('regex') / COLUMNS(*): the first such call in `expr` (not in subqueries).
+const ast::FunctionExpr* FindColumnsCall(const ast::Expr& expr) {
+  if (expr.kind == ast::ExprKind::kFunction &&
+      AsciiLower(static_cast<const ast::FunctionExpr&>(expr).name) == "columns") {
+    return &static_cast<const ast::FunctionExpr&>(expr);
+  }
+  const ast::FunctionExpr* found = nullptr;
+  ast::ForEachChild(expr, [&found](const ast::Expr& child) {
+    if (!found) found = FindColumnsCall(child);
+  });
+  return found;
+}
+
+/// Calls `emit(pick, name)` for each column of `scope` that `call` (COLUMNS(...) in a select
+/// item) selects, in FROM order: the item stands for one select item per column, named as
+/// DuckDB names them (the column's name, also for max(COLUMNS('x')), or the item's alias).
+template <typename Emit>
+void ExpandColumns(const ast::FunctionExpr& call, const std::string& alias, Binder::Scope& scope,
+                   Emit emit) {
+  const bool all = call.star;
+  std::string pattern;
+  if (!all) {
+    if (call.args.size() != 1 || call.args[0]->kind != ast::ExprKind::kConstant ||
+        static_cast<const ast::ConstantExpr&>(*call.args[0]).value.type().id() !=
+            TypeId::kVarchar) {
+      throw BinderError("COLUMNS takes a regular expression as a string constant, or *");
+    }
+    pattern = static_cast<const ast::ConstantExpr&>(*call.args[0]).value.GetString();
+  }
+  bool any = false;
+  for (const auto& entry : scope.entries) {
+    for (size_t i = 0; i < entry.names.size(); i++) {
+      if (!entry.Matches(i, false)) continue;
+      if (!all && !RegexMatchesAnywhere(pattern, entry.names[i])) continue;
+      any = true;
+      emit(Binder::ExprContext::ColumnsPick{entry.bindings[i], entry.types[i], entry.names[i]},
+           alias.empty() ? entry.names[i] : alias);
+    }
+  }
+  if (!any) {
+    throw BinderError(all ? std::string("COLUMNS(*) with no tables in FROM")
+                          : fmt::format("COLUMNS('{}') matches no column", pattern));
+  }
+}
+
 /// ORDER BY ALL as the positions 1..columns, each ordered the way the ALL item says.
 std::vector<ast::OrderByItem> OrderByAllPositions(const ast::QueryNode& node, size_t columns) {
   std::vector<ast::OrderByItem> out;
@@ -849,17 +897,34 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   } else {
     plan = std::make_unique<LogicalDummyScan>();
   }
+  if (node.sample) plan = BindSample(*node.sample, std::move(plan));
   if (node.where) plan = BindWhere(*node.where, std::move(plan), scope);
 
-  // Expand the select list (stars) into (AST expression, name) pairs.
+  // Expand the select list (stars, COLUMNS(...)) into (AST expression, name) pairs.
   struct Item {
     const ast::Expr* expr = nullptr;  // null for star-expanded columns
     std::string name;
     ColumnBinding binding;
     LogicalType type;
+    const ExprContext::ColumnsPick* pick = nullptr;  // what COLUMNS(...) in expr stands for
   };
   std::vector<Item> items;
+  std::deque<ExprContext::ColumnsPick> picks;  // stable addresses for the items
+  // Binds an item's expression (with its COLUMNS pick, if any).
+  auto bind_item = [this](const Item& item, ExprContext& ctx) {
+    ExprContext item_ctx = ctx;
+    item_ctx.columns = item.pick;
+    return BindExpr(*item.expr, item_ctx);
+  };
   for (const auto& select_item : node.select_list) {
+    if (const ast::FunctionExpr* columns = FindColumnsCall(*select_item.expr)) {
+      ExpandColumns(
+          *columns, select_item.alias, scope, [&](ExprContext::ColumnsPick pick, std::string name) {
+            picks.push_back(std::move(pick));
+            items.push_back({select_item.expr.get(), std::move(name), {}, {}, &picks.back()});
+          });
+      continue;
+    }
     if (select_item.expr->kind == ast::ExprKind::kStar) {
       const auto& star = static_cast<const ast::StarExpr&>(*select_item.expr);
       bool any = false;
@@ -962,7 +1027,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
           } else {
             if (ContainsAggregateCall(*item.expr))
               throw BinderError("cannot GROUP BY an aggregate");
-            bound = BindExpr(*item.expr, group_ctx);
+            bound = bind_item(item, group_ctx);
           }
         }
       }
@@ -972,7 +1037,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         if (!ResolveColumn(scope, "", n)) {
           for (const auto& item : items) {
             if (item.expr && AsciiLower(item.name) == AsciiLower(n)) {
-              bound = BindExpr(*item.expr, group_ctx);
+              bound = bind_item(item, group_ctx);
               break;
             }
           }
@@ -1010,7 +1075,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   select_ctx.subqueries = true;
   for (auto& item : items) {
     BoundExprPtr bound = item.expr
-                             ? BindExpr(*item.expr, select_ctx)
+                             ? bind_item(item, select_ctx)
                              : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
     // Typed before matching the GROUP BY keys, which were typed the same way.
     bound = TypeUntyped(std::move(bound));

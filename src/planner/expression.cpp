@@ -88,6 +88,7 @@ std::string BoundConstant::ToString() const {
   if (value.type().IsString()) return "'" + value.ToString() + "'";
   if (value.type().id() == TypeId::kDate) return "DATE '" + value.ToString() + "'";
   if (value.type().id() == TypeId::kTimestamp) return "TIMESTAMP '" + value.ToString() + "'";
+  if (value.type().id() == TypeId::kTime) return "TIME '" + value.ToString() + "'";
   return value.ToString();
 }
 

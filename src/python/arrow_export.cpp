@@ -30,6 +30,8 @@ std::string ArrowFormat(const LogicalType& type) {
       return "tdD";
     case TypeId::kTimestamp:
       return "tsu:";
+    case TypeId::kTime:
+      return "ttu";  // time64 in microseconds, the same int64 values
     case TypeId::kVarchar:
       return "u";
     case TypeId::kBlob:

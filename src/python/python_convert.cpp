@@ -95,6 +95,16 @@ py::object ToPython(const Vector& vector, idx_t row) {
       return DateObject(vector.data<int32_t>()[row]);
     case TypeId::kTimestamp:
       return TimestampObject(vector.data<int64_t>()[row]);
+    case TypeId::kTime: {
+      const int64_t micros = vector.data<int64_t>()[row];
+      if (micros >= 86400LL * 1000000) {
+        throw OutOfRangeError("TIME 24:00:00 is outside Python's datetime.time range");
+      }
+      const int64_t seconds = micros / 1000000;
+      return py::reinterpret_steal<py::object>(
+          PyTime_FromTime(static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60 % 60),
+                          static_cast<int>(seconds % 60), static_cast<int>(micros % 1000000)));
+    }
     case TypeId::kVarchar: {
       const StringRef s = vector.data<StringRef>()[row];
       return py::reinterpret_steal<py::object>(PyUnicode_FromStringAndSize(s.ptr, s.len));

@@ -166,7 +166,8 @@ ColumnArrays BuildColumn(const QueryResult& result, size_t column, Target target
       break;
     case TypeId::kVarchar:
     case TypeId::kBlob:
-    case TypeId::kInterval: {  // objects: str, bytes, datetime.timedelta
+    case TypeId::kInterval:
+    case TypeId::kTime: {  // objects: str, bytes, datetime.timedelta, datetime.time
       out.data = py::array(py::dtype("object"), n);
       auto** objects = Data<PyObject*>(out.data);
       idx_t offset = 0;

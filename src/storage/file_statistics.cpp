@@ -44,7 +44,16 @@ std::optional<Value> ParseStatisticsBound(const std::string& text, const Logical
   }
   if (type.id() == TypeId::kTimestamp) {
     int64_t micros = 0;
-    if (!ParseTimestamp(text, &micros) || FormatTimestamp(micros) != text) return std::nullopt;
+    // Catalogs written before timestamps printed without trailing zeros hold six digits.
+    std::string canonical = text;
+    if (canonical.find('.') != std::string::npos) {
+      while (canonical.back() == '0')
+        canonical.pop_back();
+      if (canonical.back() == '.') canonical.pop_back();
+    }
+    if (!ParseTimestamp(text, &micros) || FormatTimestamp(micros) != canonical) {
+      return std::nullopt;
+    }
     return Value::Timestamp(micros);
   }
   if (type.id() == TypeId::kDecimal) {

@@ -63,10 +63,6 @@ export function normalizeValue(value, type) {
     return { num: parseDouble(value) };
   }
   if (cls === 'bool' || typeof value === 'boolean') return { text: String(value).toLowerCase() };
-  // Fractions of seconds: DuckDB prints 12:00:00.1, shears 12:00:00.100000.
-  if (/^TIMESTAMP|^TIME\b/i.test(String(type ?? ''))) {
-    return { text: String(value).replace(/(\d\d:\d\d:\d\d)\.(\d*?)0+\b/, (m, hms, digits) => digits ? `${hms}.${digits}` : hms) };
-  }
   return { text: String(value) };
 }
 

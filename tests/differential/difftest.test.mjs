@@ -44,11 +44,11 @@ test('NULLs equal only NULLs; text and booleans compare exactly', () => {
   assert.match(diffRows([['1']], [['01']], { leftTypes: ['VARCHAR'], rightTypes: ['VARCHAR'] }), /row 0/);
 });
 
-test('timestamps compare whatever trailing zeros their fractions of seconds have', () => {
+test('timestamps and times compare as text: shears prints them as DuckDB does', () => {
   const t = { leftTypes: ['TIMESTAMP'], rightTypes: ['TIMESTAMP'] };
-  assert.equal(diffRows([['2024-02-29 12:00:00.1']], [['2024-02-29 12:00:00.100000']], t), '');
-  assert.equal(diffRows([['2024-02-29 12:00:00']], [['2024-02-29 12:00:00.000000']], t), '');
-  assert.match(diffRows([['2024-02-29 12:00:00.1']], [['2024-02-29 12:00:00.010000']], t), /row 0/);
+  assert.equal(diffRows([['2024-02-29 12:00:00.1']], [['2024-02-29 12:00:00.1']], t), '');
+  assert.match(diffRows([['2024-02-29 12:00:00']], [['2024-02-29 12:00:00.000000']], t), /row 0/);
+  assert.match(diffRows([['2024-02-29 12:00:00.1']], [['2024-02-29 12:00:00.01']], t), /row 0/);
 });
 
 test('rows compare as multisets unless ordered, and the diff shows the differing rows', () => {

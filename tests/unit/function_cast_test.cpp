@@ -125,7 +125,7 @@ TEST(CastTest, Widening) {
   EXPECT_EQ(Cast(DecValue("-1.5", 2, 1), Dec(38, 30)),
             "DECIMAL(38,30) -1.500000000000000000000000000000");
   EXPECT_EQ(Cast(Value::Integer(INT32_MAX), kDbl), "DOUBLE 2147483647.0");
-  EXPECT_EQ(Cast(Value::Date(0), kTs), "TIMESTAMP 1970-01-01 00:00:00.000000");
+  EXPECT_EQ(Cast(Value::Date(0), kTs), "TIMESTAMP 1970-01-01 00:00:00");
 }
 
 TEST(CastTest, DoubleToExactRounds) {
@@ -255,13 +255,13 @@ TEST(CastTest, FromVarchar) {
   EXPECT_EQ(Cast(s(" 2020-02-29 "), kDate), "DATE 2020-02-29");
   EXPECT_EQ(CastError<InvalidInputError>(s("2021-02-29"), kDate),
             "Could not convert string '2021-02-29' to DATE");
-  EXPECT_EQ(Cast(s("2020-01-01 10:00:00.5"), kTs), "TIMESTAMP 2020-01-01 10:00:00.500000");
-  EXPECT_EQ(Cast(s("2020-01-01"), kTs), "TIMESTAMP 2020-01-01 00:00:00.000000");
+  EXPECT_EQ(Cast(s("2020-01-01 10:00:00.5"), kTs), "TIMESTAMP 2020-01-01 10:00:00.5");
+  EXPECT_EQ(Cast(s("2020-01-01"), kTs), "TIMESTAMP 2020-01-01 00:00:00");
   EXPECT_THROW(CastValue(s("2020-01-01 25:00:00"), kTs), InvalidInputError);
 }
 
 TEST(CastTest, DatesAndTimestamps) {
-  EXPECT_EQ(Cast(Value::Date(-1), kTs), "TIMESTAMP 1969-12-31 00:00:00.000000");
+  EXPECT_EQ(Cast(Value::Date(-1), kTs), "TIMESTAMP 1969-12-31 00:00:00");
   // Rounds toward the earlier day before 1970 too.
   EXPECT_EQ(Cast(Value::Timestamp(-1), kDate), "DATE 1969-12-31");
   EXPECT_EQ(Cast(Value::Timestamp(86400LL * 1000000 - 1), kDate), "DATE 1970-01-01");
@@ -269,22 +269,55 @@ TEST(CastTest, DatesAndTimestamps) {
   EXPECT_EQ(CastError<OutOfRangeError>(far, kTs), "Could not convert 999999-01-01 to TIMESTAMP");
 }
 
+// DuckDB's text form of a BLOB both ways: printable ASCII as is, \xHH for other bytes and for
+// \ ' ".
 TEST(CastTest, BlobsAndVarchar) {
-  EXPECT_EQ(Cast(Value::Varchar("h\xC3\xA9"), kBlob), "BLOB 68C3A9");
-  EXPECT_EQ(Cast(Value::Blob("\xC3\xA9"), kStr), "VARCHAR \xC3\xA9");
-  EXPECT_EQ(CastError<InvalidInputError>(Value::Blob("\xFF"), kStr),
-            "Could not convert BLOB '\\xFF' to VARCHAR: not valid UTF-8");
-  EXPECT_EQ(TryCast(Value::Blob("\xFF"), kStr), "VARCHAR NULL");
+  EXPECT_EQ(Cast(Value::Varchar("h\\xC3\\xa9"), kBlob), "BLOB h\\xC3\\xA9");
+  EXPECT_EQ(Cast(Value::Blob(std::string("A\xFF\0'\\\" ~", 8)), kStr),
+            "VARCHAR A\\xFF\\x00\\x27\\x5C\\x22 ~");
+  EXPECT_EQ(CastValue(Value::Varchar("A\\xFF\\x00\\x27"), kBlob),
+            Value::Blob(std::string("A\xFF\0'", 4)));
+  EXPECT_EQ(CastError<InvalidInputError>(Value::Varchar("h\xC3\xA9"), kBlob),
+            "Could not convert string 'h\xC3\xA9' to BLOB: a BLOB's text is ASCII with "
+            "\\xHH escapes for other bytes (e.g. 'A\\xAA')");
+  EXPECT_EQ(CastError<InvalidInputError>(Value::Varchar("\\x4"), kBlob),
+            "Could not convert string '\\x4' to BLOB: a BLOB's text is ASCII with "
+            "\\xHH escapes for other bytes (e.g. 'A\\xAA')");
+  EXPECT_EQ(TryCast(Value::Varchar("\\xZZ"), kBlob), "BLOB NULL");
+}
+
+TEST(CastTest, Time) {
+  const LogicalType kTime = LogicalType::Time();
+  EXPECT_EQ(Cast(Value::Varchar("01:02:03.5"), kTime), "TIME 01:02:03.5");
+  EXPECT_EQ(Cast(Value::Varchar("24:00:00"), kTime), "TIME 24:00:00");
+  EXPECT_EQ(Cast(Value::Varchar("2024-01-02 03:04:05"), kTime), "TIME 03:04:05");
+  EXPECT_EQ(Cast(Value::Timestamp(-1), kTime), "TIME 23:59:59.999999");
+  EXPECT_EQ(Cast(Value::Time(1), kStr), "VARCHAR 00:00:00.000001");
+  EXPECT_EQ(TryCast(Value::Varchar("24:00:01"), kTime), "TIME NULL");
+  EXPECT_EQ(TryCast(Value::Varchar("12:60"), kTime), "TIME NULL");
+  EXPECT_FALSE(CastExists(LogicalType::Date(), kTime));
+  EXPECT_FALSE(CastExists(kTime, LogicalType::Timestamp()));
+  EXPECT_FALSE(CanImplicitCast(kTime, LogicalType::Timestamp()));
 }
 
 TEST(CastTest, RoundTripsThroughVarchar) {
   std::vector<Value> values = {
-      Value::Double(0.1),        Value::Double(1e-05),
-      Value::Double(-0.0),       Value::Double(123456789.125),
-      Value::Integer(INT32_MIN), Value::Bigint(INT64_MAX),
-      DecValue("-0.001", 3, 3),  DecValue("-99999999999999999999999999.999999999999", 38, 12),
-      Value::Date(-719528),      Value::Timestamp(-123456789012345LL),
+      Value::Double(0.1),
+      Value::Double(1e-05),
+      Value::Double(-0.0),
+      Value::Double(123456789.125),
+      Value::Integer(INT32_MIN),
+      Value::Bigint(INT64_MAX),
+      DecValue("-0.001", 3, 3),
+      DecValue("-99999999999999999999999999.999999999999", 38, 12),
+      Value::Date(-719528),
+      Value::Timestamp(-123456789012345LL),
       Value::Boolean(false),
+      Value::Time(0),
+      Value::Time(86'400'000'000LL),
+      Value::Time(45'296'789'000LL),
+      Value::Timestamp(1'500'000),
+      Value::Blob(std::string("\0\x7F\\x'\"a", 7)),
   };
   for (const Value& value : values) {
     Value text = CastValue(value, kStr);

@@ -118,36 +118,27 @@ TEST(FunctionDateTest, Shortcuts) {
 }
 
 TEST(FunctionDateTest, DateTrunc) {
-  EXPECT_EQ(Eval("date_trunc", {S("month"), Dt("2020-02-29")}),
-            "TIMESTAMP 2020-02-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("year"), Dt("2020-02-29")}),
-            "TIMESTAMP 2020-01-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("quarter"), Dt("2020-05-15")}),
-            "TIMESTAMP 2020-04-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("week"), Dt("2024-01-07")}),
-            "TIMESTAMP 2024-01-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("week"), Dt("2024-01-01")}),
-            "TIMESTAMP 2024-01-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("day"), Dt("2024-01-07")}),
-            "TIMESTAMP 2024-01-07 00:00:00.000000");
+  EXPECT_EQ(Eval("date_trunc", {S("month"), Dt("2020-02-29")}), "TIMESTAMP 2020-02-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("year"), Dt("2020-02-29")}), "TIMESTAMP 2020-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("quarter"), Dt("2020-05-15")}), "TIMESTAMP 2020-04-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("week"), Dt("2024-01-07")}), "TIMESTAMP 2024-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("week"), Dt("2024-01-01")}), "TIMESTAMP 2024-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("day"), Dt("2024-01-07")}), "TIMESTAMP 2024-01-07 00:00:00");
   const Value ts = Ts("2021-03-04 05:06:07.123456");
-  EXPECT_EQ(Eval("date_trunc", {S("hour"), ts}), "TIMESTAMP 2021-03-04 05:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("minute"), ts}), "TIMESTAMP 2021-03-04 05:06:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("second"), ts}), "TIMESTAMP 2021-03-04 05:06:07.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("millisecond"), ts}), "TIMESTAMP 2021-03-04 05:06:07.123000");
+  EXPECT_EQ(Eval("date_trunc", {S("hour"), ts}), "TIMESTAMP 2021-03-04 05:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("minute"), ts}), "TIMESTAMP 2021-03-04 05:06:00");
+  EXPECT_EQ(Eval("date_trunc", {S("second"), ts}), "TIMESTAMP 2021-03-04 05:06:07");
+  EXPECT_EQ(Eval("date_trunc", {S("millisecond"), ts}), "TIMESTAMP 2021-03-04 05:06:07.123");
   EXPECT_EQ(Eval("date_trunc", {S("microsecond"), ts}), "TIMESTAMP 2021-03-04 05:06:07.123456");
   EXPECT_EQ(Eval("date_trunc", {S("day"), Ts("1969-12-31 12:00:00")}),
-            "TIMESTAMP 1969-12-31 00:00:00.000000");
+            "TIMESTAMP 1969-12-31 00:00:00");
   EXPECT_EQ(Eval("date_trunc", {S("second"), Ts("1969-12-31 23:59:59.5")}),
-            "TIMESTAMP 1969-12-31 23:59:59.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("decade"), Dt("2019-12-31")}),
-            "TIMESTAMP 2010-01-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2020-06-01")}),
-            "TIMESTAMP 2001-01-01 00:00:00.000000");
-  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2000-06-01")}),
-            "TIMESTAMP 1901-01-01 00:00:00.000000");
+            "TIMESTAMP 1969-12-31 23:59:59");
+  EXPECT_EQ(Eval("date_trunc", {S("decade"), Dt("2019-12-31")}), "TIMESTAMP 2010-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2020-06-01")}), "TIMESTAMP 2001-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2000-06-01")}), "TIMESTAMP 1901-01-01 00:00:00");
   EXPECT_EQ(Eval("date_trunc", {S("millennium"), Dt("2000-06-01")}),
-            "TIMESTAMP 1001-01-01 00:00:00.000000");
+            "TIMESTAMP 1001-01-01 00:00:00");
   EXPECT_THROW(EvaluateFunction("date_trunc", {S("dow"), Dt("2000-06-01")}), InvalidInputError);
 }
 
@@ -161,9 +152,9 @@ TEST(FunctionDateTest, AddMonthsClampsToMonthEnd) {
   EXPECT_EQ(Eval("date_add_months", {Dt("1970-01-31"), I(-1)}), "DATE 1969-12-31");
   EXPECT_EQ(Eval("date_add_months", {Dt("2024-02-29"), I(12)}), "DATE 2025-02-28");
   EXPECT_EQ(Eval("date_add_months", {Ts("2020-01-31 10:30:00"), I(1)}),
-            "TIMESTAMP 2020-02-29 10:30:00.000000");
+            "TIMESTAMP 2020-02-29 10:30:00");
   EXPECT_EQ(Eval("date_add_months", {Ts("1969-12-31 23:00:00"), I(2)}),
-            "TIMESTAMP 1970-02-28 23:00:00.000000");
+            "TIMESTAMP 1970-02-28 23:00:00");
   EXPECT_THROW(EvaluateFunction("date_add_months", {Dt("2020-01-01"), I(2147483647)}),
                OutOfRangeError);
   EXPECT_THROW(EvaluateFunction("date_add_months", {Ts("2020-01-01 00:00:00"), I(2147483647)}),
@@ -174,9 +165,9 @@ TEST(FunctionDateTest, AddDaysAndMicros) {
   EXPECT_EQ(Eval("date_add_days", {Dt("2020-02-28"), I(2)}), "DATE 2020-03-01");
   EXPECT_EQ(Eval("date_add_days", {Dt("1970-01-01"), I(-1)}), "DATE 1969-12-31");
   EXPECT_EQ(Eval("date_add_days", {Ts("2020-02-28 12:00:00"), I(1)}),
-            "TIMESTAMP 2020-02-29 12:00:00.000000");
+            "TIMESTAMP 2020-02-29 12:00:00");
   EXPECT_EQ(Eval("timestamp_add_micros", {Ts("2020-02-28 12:00:00"), BI(1500000)}),
-            "TIMESTAMP 2020-02-28 12:00:01.500000");
+            "TIMESTAMP 2020-02-28 12:00:01.5");
   EXPECT_EQ(Eval("timestamp_add_micros", {Dt("2020-02-28"), BI(-1)}),
             "TIMESTAMP 2020-02-27 23:59:59.999999");
   EXPECT_THROW(

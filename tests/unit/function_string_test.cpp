@@ -36,7 +36,7 @@ TEST(FunctionStringTest, Concatenation) {
   EXPECT_EQ(Eval("||", {S("a"), N()}), "VARCHAR NULL");
   EXPECT_EQ(Eval("||", {S("x"), I(1)}), "VARCHAR x1");
   EXPECT_EQ(Eval("||", {Value::Double(1.5), S("!")}), "VARCHAR 1.5!");
-  EXPECT_EQ(Eval("||", {Value::Blob("\x01"), Value::Blob("\x02")}), "BLOB 0102");
+  EXPECT_EQ(Eval("||", {Value::Blob("\x01"), Value::Blob("\x02")}), "BLOB \\x01\\x02");
   EXPECT_THROW(EvaluateFunction("||", {I(1), I(2)}), BinderError);
   EXPECT_EQ(Eval("concat", {S("a"), N(), S("b"), I(1)}), "VARCHAR ab1");
   EXPECT_EQ(Eval("concat", {N(), N()}), "VARCHAR ");

@@ -544,11 +544,11 @@ TEST(OperatorAggregateTest, MoreTypes) {
       text.push_back(line);
     }
     EXPECT_EQ(text[0],
-              "NULL|false|false|1970-01-01 00:00:00.000000|1970-01-01 "
-              "00:00:00.000000|NULL|1.0|NULL|NULL|0.5|0");
+              "NULL|false|false|1970-01-01 00:00:00|1970-01-01 "
+              "00:00:00|NULL|1.0|NULL|NULL|0.5|0");
     EXPECT_EQ(text[1], "|true|true|NULL|NULL||9.0|NULL|NULL|-1.0|1");
     EXPECT_EQ(text[2],
-              "6B01|false|true|1969-12-31 23:59:59.999995|1970-01-01 00:00:00.001000|6B01|3.0|"
+              "k\\x01|false|true|1969-12-31 23:59:59.999995|1970-01-01 00:00:00.001|k\\x01|3.0|"
               "1.4142135623730951|1.4142135623730951|4.0|1");
   }
 }

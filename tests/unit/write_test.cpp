@@ -152,6 +152,45 @@ TEST(WriteTest, InMemoryDatabaseKeepsTablesInATemporaryDirectory) {
   EXPECT_FALSE(fs::exists(data));
 }
 
+// CREATE TEMP TABLE in a database directory: a managed table for the life of the Database,
+// dropped with its files when it closes; a persistent table of the same name afterwards stays.
+TEST(WriteTest, TemporaryTablesEndWithTheDatabase) {
+  test::TempDir dir;
+  std::string location;
+  {
+    Database database(dir.path() + "/db");
+    Connection connection(database);
+    connection.Query("CREATE TEMP TABLE t AS SELECT 1 AS a");
+    connection.Query("CREATE TEMPORARY TABLE u (x INTEGER)");
+    connection.Query("INSERT INTO u VALUES (7)");
+    EXPECT_EQ(Scalar(connection, "SELECT a + (SELECT x FROM u) FROM t"), "8");
+    location = database.catalog().FindTable("t")->location;
+    EXPECT_TRUE(fs::exists(location));
+    // Dropped and created again as a persistent table: not dropped at close.
+    connection.Query("DROP TABLE u");
+    connection.Query("CREATE TABLE u AS SELECT 2 AS x");
+  }
+  EXPECT_FALSE(fs::exists(location));
+  Database reopened(dir.path() + "/db");
+  EXPECT_FALSE(reopened.catalog().FindTable("t"));
+  Connection connection(reopened);
+  EXPECT_EQ(Scalar(connection, "SELECT x FROM u"), "2");
+  EXPECT_THROW(connection.Query("CREATE OR REPLACE TABLE u AS SELECT 3 AS x"), NotSupportedError);
+}
+
+// currval is per connection (DuckDB's session rule): another connection's nextval does not
+// set it.
+TEST(WriteTest, CurrvalIsPerConnection) {
+  Database database;
+  Connection first(database), second(database);
+  first.Query("CREATE SEQUENCE s");
+  EXPECT_EQ(Scalar(first, "SELECT nextval('s')"), "1");
+  EXPECT_THROW(second.Query("SELECT currval('s')"), InvalidInputError);
+  EXPECT_EQ(Scalar(second, "SELECT nextval('s')"), "2");
+  EXPECT_EQ(Scalar(first, "SELECT currval('s')"), "1");
+  EXPECT_EQ(Scalar(second, "SELECT currval('s')"), "2");
+}
+
 TEST(WriteTest, RecoveryDeletesUncommittedFilesAndOrphanDirectories) {
   test::TempDir dir;
   const std::string db = dir.path() + "/db";

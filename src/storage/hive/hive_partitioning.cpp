@@ -271,6 +271,11 @@ Value ParsePartitionValue(const std::optional<std::string>& text, const LogicalT
       if ((ok = ParseTimestamp(s, &micros))) result = Value::Timestamp(micros);
       break;
     }
+    case TypeId::kTime: {
+      int64_t micros;
+      if ((ok = ParseTime(s, &micros))) result = Value::Time(micros);
+      break;
+    }
     case TypeId::kVarchar:
       return Value::Varchar(s);
     case TypeId::kBlob:

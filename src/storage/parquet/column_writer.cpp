@@ -628,6 +628,8 @@ class TypedColumnWriter final : public ColumnChunkWriter {
           return Value::Bigint(static_cast<int64_t>(v));
         case TypeId::kTimestamp:
           return Value::Timestamp(static_cast<int64_t>(v));
+        case TypeId::kTime:
+          return Value::Time(static_cast<int64_t>(v));
         case TypeId::kDecimal:
           return Value::Decimal(static_cast<int128_t>(v), type_.precision(), type_.scale());
         default:
@@ -870,6 +872,7 @@ std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
       return std::make_unique<TypedColumnWriter<Int32Traits>>(name, type, options, bloom);
     case TypeId::kBigint:
     case TypeId::kTimestamp:
+    case TypeId::kTime:
       return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom);
     case TypeId::kDouble:
       return std::make_unique<TypedColumnWriter<DoubleTraits>>(name, type, options, bloom);
@@ -947,6 +950,17 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
       timestamp.isAdjustedToUTC = false;
       timestamp.unit.__set_MICROS(format::MicroSeconds());
       logical.__set_TIMESTAMP(timestamp);
+      element.__set_logicalType(logical);
+      break;
+    }
+    case TypeId::kTime: {
+      // TIME(MICROS), local time as DuckDB writes it.
+      element.__set_type(format::Type::INT64);
+      element.__set_converted_type(format::ConvertedType::TIME_MICROS);
+      format::TimeType time;
+      time.isAdjustedToUTC = false;
+      time.unit.__set_MICROS(format::MicroSeconds());
+      logical.__set_TIME(time);
       element.__set_logicalType(logical);
       break;
     }

@@ -109,8 +109,10 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
       }
       if ((has_logical && logical.__isset.TIME) ||
           (has_converted && converted == format::ConvertedType::TIME_MILLIS)) {
-        unsupported("TIME");
-        return;
+        annotation = "TIME(MILLIS)";
+        column->type = LogicalType::Time();
+        column->conversion = Conversion::kMillis32ToMicros;
+        break;
       }
       int bit_width = 32;
       bool is_signed = true;
@@ -173,8 +175,11 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
       }
       if ((has_logical && logical.__isset.TIME) ||
           (has_converted && converted == format::ConvertedType::TIME_MICROS)) {
-        unsupported("TIME");
-        return;
+        const bool nanos = has_logical && logical.__isset.TIME && logical.TIME.unit.__isset.NANOS;
+        annotation = nanos ? "TIME(NANOS)" : "TIME(MICROS)";
+        column->type = LogicalType::Time();
+        column->conversion = nanos ? Conversion::kNanosToMicros : Conversion::kNone;
+        break;
       }
       bool is_unsigned =
           (has_logical && logical.__isset.INTEGER && !logical.INTEGER.isSigned) ||

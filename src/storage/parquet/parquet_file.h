@@ -21,20 +21,21 @@ class SplitBlockBloomFilter;
 
 /// How stored values become shears values.
 enum class Conversion : uint8_t {
-  kNone,             // stored as the shears type's storage (INT32->INTEGER, INT64->BIGINT, ...)
-  kBoolean,          // BOOLEAN -> uint8_t
-  kInt32ToInt64,     // UINT_32 -> BIGINT
-  kUInt64ToDecimal,  // UINT_64 -> DECIMAL(20,0)
-  kFloatToDouble,    // FLOAT -> DOUBLE
-  kFloat16ToDouble,  // FLBA(2) FLOAT16 -> DOUBLE
-  kInt32Decimal,     // DECIMAL in INT32
-  kInt64Decimal,     // DECIMAL in INT64
-  kBinaryDecimal,    // DECIMAL in FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY (big-endian two's complement)
-  kMillisToMicros,   // TIMESTAMP(MILLIS)
-  kNanosToMicros,    // TIMESTAMP(NANOS), floor division
-  kInt96ToMicros,    // INT96 (nanos of day + Julian day)
-  kUuid,             // FLBA(16) UUID -> VARCHAR 8-4-4-4-12
-  kString,           // BYTE_ARRAY / FLBA as VARCHAR or BLOB
+  kNone,              // stored as the shears type's storage (INT32->INTEGER, INT64->BIGINT, ...)
+  kBoolean,           // BOOLEAN -> uint8_t
+  kInt32ToInt64,      // UINT_32 -> BIGINT
+  kUInt64ToDecimal,   // UINT_64 -> DECIMAL(20,0)
+  kFloatToDouble,     // FLOAT -> DOUBLE
+  kFloat16ToDouble,   // FLBA(2) FLOAT16 -> DOUBLE
+  kInt32Decimal,      // DECIMAL in INT32
+  kInt64Decimal,      // DECIMAL in INT64
+  kBinaryDecimal,     // DECIMAL in FIXED_LEN_BYTE_ARRAY or BYTE_ARRAY (big-endian two's complement)
+  kMillisToMicros,    // TIMESTAMP(MILLIS)
+  kMillis32ToMicros,  // TIME(MILLIS) in INT32
+  kNanosToMicros,     // TIMESTAMP(NANOS), floor division
+  kInt96ToMicros,     // INT96 (nanos of day + Julian day)
+  kUuid,              // FLBA(16) UUID -> VARCHAR 8-4-4-4-12
+  kString,            // BYTE_ARRAY / FLBA as VARCHAR or BLOB
 };
 
 /// A top-level column of the file, as shears sees it.

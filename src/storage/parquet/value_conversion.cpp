@@ -193,6 +193,10 @@ void ConvertValues(const ColumnDescriptor& column, const void* physical, idx_t c
     case Conversion::kMillisToMicros:
       Map<int64_t, int64_t>(physical, count, out, out_offset, MillisToMicros);
       return;
+    case Conversion::kMillis32ToMicros:
+      Map<int32_t, int64_t>(physical, count, out, out_offset,
+                            [](int32_t v) { return int64_t{v} * 1000; });
+      return;
     case Conversion::kNanosToMicros:
       Map<int64_t, int64_t>(physical, count, out, out_offset,
                             [](int64_t v) { return FloorDiv(v, 1000); });

@@ -1,0 +1,41 @@
+#pragma once
+// What one connection (a session) remembers between its statements for the functions that
+// depend on it: the last value nextval gave for each sequence, which currval returns (per
+// session, as in DuckDB and PostgreSQL: another connection's nextval does not change it).
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <unordered_map>
+
+namespace shears {
+
+class SessionState {
+ public:
+  /// `sequence` is the lower-case name.
+  void SetLastSequenceValue(const std::string& sequence, int64_t value);
+  std::optional<int64_t> LastSequenceValue(const std::string& sequence) const;
+
+  /// The session whose statement this thread binds (null outside one: tests binding alone).
+  static std::shared_ptr<SessionState> Current();
+
+  /// Makes `session` the current one of this thread for its lifetime.
+  class Scope {
+   public:
+    explicit Scope(std::shared_ptr<SessionState> session);
+    ~Scope();
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+
+   private:
+    std::shared_ptr<SessionState> previous_;
+  };
+
+ private:
+  mutable std::mutex mutex_;
+  std::unordered_map<std::string, int64_t> last_sequence_values_;
+};
+
+}  // namespace shears
