@@ -144,7 +144,6 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   RuntimePruningPacing pacing;
   pacing.window = static_cast<uint32_t>(std::clamp<int64_t>(
       context.query().settings().GetInt("runtime_filter.pruning_window"), 0, UINT32_MAX));
-  split_pruning_->StartRun(pacing);
   if (context.query().settings().GetBool("file_statistics_pruning")) {
     const ScanGlobalState* global = state.get();
     file_may_match = [this, &registry, global](size_t file_index) {
@@ -161,6 +160,7 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   state->pruning =
       std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_, filters_,
                                      runtime_filter_columns_, scan_metrics_, runtime_keys_);
+  state->pruning->StartRun(pacing);
   return state;
 }
 
