@@ -43,6 +43,11 @@ script="$WORK/script.sql"
 kept=()
 for file in "$WORK"/q.*; do
   i="${file##*.}"
+  # An unseeded USING SAMPLE draws its seed per process, so the ranks plan it differently and
+  # refuse it (a known limit, docs/distributed.md); seeded samples are compared.
+  if grep -qi 'using sample' "$file" && ! grep -qiE 'repeatable|using sample[^;]*\(' "$file"; then
+    continue
+  fi
   if "$SHEARS" -f <(cat "$setup" "$file") --format csv >/dev/null 2>&1; then
     printf "SELECT 'query %d' AS query_marker;\n" "$i" >>"$script"
     cat "$file" >>"$script"
