@@ -11,6 +11,7 @@ namespace {
 
 constexpr int kRequestTag = 1;
 constexpr int kReplyTag = 2;
+constexpr int kPartitionsTag = 3;
 constexpr int64_t kNone = -1;
 constexpr size_t kMaxChunk = 1024;  // files per answer
 
@@ -21,6 +22,15 @@ class Coordinator : public FileAssignment {
 
   ~Coordinator() override {
     if (server_.joinable()) server_.join();
+  }
+
+  /// Its decision is the one every rank lists: sent to each, a byte per partition.
+  void AgreeOnPartitions(std::vector<uint8_t>& keep) override {
+    for (int rank = 1; rank < share_->size; rank++) {
+      MPI_Send(keep.data(), static_cast<int>(keep.size()), MPI_UINT8_T, rank, kPartitionsTag,
+               share_->splits);
+      share_->bytes_sent += keep.size();
+    }
   }
 
   void Start(const Dataset& dataset, const std::vector<size_t>& kept) override {
@@ -111,6 +121,22 @@ class Client : public FileAssignment {
       MPI_Send(&stop, 1, MPI_INT64_T, 0, kRequestTag, share_->splits);
       share_->bytes_sent += sizeof(stop);
     }
+  }
+
+  /// Lists what rank 0 kept, whatever this rank's own filters decided: rank 0's file indexes
+  /// are positions in its listing.
+  void AgreeOnPartitions(std::vector<uint8_t>& keep) override {
+    MPI_Status status;
+    MPI_Probe(0, kPartitionsTag, share_->splits, &status);
+    int count = 0;
+    MPI_Get_count(&status, MPI_UINT8_T, &count);
+    std::vector<uint8_t> decided(static_cast<size_t>(count));
+    MPI_Recv(decided.data(), count, MPI_UINT8_T, 0, kPartitionsTag, share_->splits,
+             MPI_STATUS_IGNORE);
+    if (decided.size() != keep.size())
+      throw InternalError("rank 0 scans {} partitions where rank {} sees {}", decided.size(),
+                          share_->rank, keep.size());
+    keep = std::move(decided);
   }
 
   void Start(const Dataset& dataset, const std::vector<size_t>&) override { dataset_ = &dataset; }

@@ -8,6 +8,8 @@
 // communicator; rank 0 answers them from a thread while its own scan threads take files from the
 // same queue.
 //
+//   rank 0 -> every rank r > 0:  kPartitions (a byte per partition: the ones rank 0 kept,
+//                which every rank lists, so file indexes name the same files everywhere)
 //   rank r > 0:  kRequest -> rank 0,  rank 0 -> kReply (file indexes; none: none left)
 //                kRequest carrying -1 when r stops asking early (LIMIT reached)
 // The coordinator ends when every other rank got an empty answer or said it stopped.

@@ -47,14 +47,12 @@ SplitEnumerator::SplitEnumerator(std::shared_ptr<const Dataset> dataset,
     }
     metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
-  // A dataset listed lazily lists the directories of the partitions left, and only those.
-  // Under a distributed assignment, rank 0 hands out file indexes that every rank must read
-  // alike, while each rank's dynamic filters may arrive at different times: list everything.
-  std::vector<uint8_t> keep(partitions, 1);
-  if (!assignment_) {
-    for (size_t p = 0; p < partitions; p++)
-      keep[p] = decision_[p] == kKept;
-  }
+  // A dataset listed lazily lists the directories of the partitions left, and only those
+  // (under a distributed assignment, those the coordinator kept).
+  std::vector<uint8_t> keep(partitions);
+  for (size_t p = 0; p < partitions; p++)
+    keep[p] = decision_[p] == kKept;
+  if (assignment_) assignment_->AgreeOnPartitions(keep);
   uint64_t directories = dataset->directories_read_at_open();
   const uint64_t planned_bytes = PlannedBytes(*dataset);
   dataset_ = Dataset::ListPartitions(std::move(dataset), keep, &directories);

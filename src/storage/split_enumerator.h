@@ -43,8 +43,13 @@ struct ScanSplit {
 class FileAssignment {
  public:
   virtual ~FileAssignment() = default;
-  /// Once, when the scan starts, with the files left after static and dynamic pruning (every
-  /// process computes the same list).
+  /// Once, before the partitions are listed, with this process's decision per partition
+  /// (1: list it). File indexes are positions in the listing, so every process must list the
+  /// same partitions, while each decided with the dynamic filters it had then: the coordinator
+  /// tells the others its own decision, which they take instead.
+  virtual void AgreeOnPartitions(std::vector<uint8_t>& keep) = 0;
+  /// Once, when the scan starts, with this process's files left after static and dynamic
+  /// pruning, positions in the listing every process shares.
   virtual void Start(const Dataset& dataset, const std::vector<size_t>& kept) = 0;
   /// This process's next file; false when none is left for it. Called under the enumerator's
   /// lock, so one call at a time.
