@@ -25,8 +25,11 @@ void GroupPartition::Swap(GroupPartition& other) {
 }
 
 GroupedHashTable::GroupedHashTable(const RowLayout& layout, idx_t key_count, MemoryTracker* memory,
-                                   bool shared_arena)
-    : layout_(layout), key_count_(key_count), memory_(memory) {
+                                   bool shared_arena, bool borrow_key_strings)
+    : layout_(layout),
+      key_count_(key_count),
+      memory_(memory),
+      borrow_key_strings_(borrow_key_strings) {
   std::shared_ptr<StringArena> arena;
   if (shared_arena) arena = std::make_shared<StringArena>(memory);
   for (idx_t p = 0; p < kPartitions; p++) {
@@ -135,7 +138,7 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
     scratch.remaining[k] = r;
     slots[r] = hashes[r] & mask;
   }
-  StringArena* arena = layout_.has_strings ? &part.rows.arena() : nullptr;
+  StringArena* arena = layout_.has_strings && !borrow_key_strings_ ? &part.rows.arena() : nullptr;
   // Large tables: load entries a few rows ahead, so their cache misses overlap.
   const bool prefetch = part.capacity > (uint64_t{1} << 14);
   constexpr idx_t kPrefetchDistance = 16;

@@ -53,8 +53,10 @@ class GroupedHashTable {
   /// `layout`'s first `key_count` columns are the keys (compared NULL = NULL). With
   /// `shared_arena` all partitions put strings in one arena (a thread's local table); else
   /// each partition has its own (the global table, merged under per-partition locks).
+  /// With `borrow_key_strings` new groups keep their string keys' pointers instead of copying
+  /// the bytes: the caller keeps the keys' strings alive as long as the table's rows.
   GroupedHashTable(const RowLayout& layout, idx_t key_count, MemoryTracker* memory,
-                   bool shared_arena);
+                   bool shared_arena, bool borrow_key_strings = false);
 
   /// For each row r in sel[0..count) (sel null: 0..count) of the key vectors, whose hashes are
   /// hashes[r], sets rows[r] to its group's row, creating missing groups (keys copied, states
@@ -92,6 +94,7 @@ class GroupedHashTable {
   const RowLayout& layout_;
   idx_t key_count_;
   MemoryTracker* memory_;
+  bool borrow_key_strings_;
   std::vector<std::unique_ptr<GroupPartition>> partitions_;
 };
 

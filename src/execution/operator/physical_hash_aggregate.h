@@ -144,6 +144,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// Merges the non-DISTINCT states of src rows into dst rows.
   /// With a RollupPlan: the finest groups (global.result_rows) folded into every set's groups.
   void ExpandRollup(ExecutionContext& context, HashAggregateGlobalState& global) const;
+  /// Whether grouping set s keeps every finest key column (then each finest group is one of
+  /// its groups).
+  bool GroupsByAllFinest(idx_t s) const;
   /// The rows the source emits: layout_, or with a RollupPlan result_layout_.
   const RowLayout& ResultLayout() const { return rollup_ ? result_layout_ : layout_; }
 
