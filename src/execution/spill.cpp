@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -12,6 +14,7 @@
 #include <map>
 #include <sstream>
 
+#include "common/crc32c.h"
 #include "common/error.h"
 #include "execution/query_context.h"
 
@@ -221,22 +224,91 @@ void SpillFile::WriteOut(const void* data, size_t size) {
     }
     done += static_cast<size_t>(n);
   }
+  // The checksums of what is now on disk, block by block.
+  uint64_t position = size_;
+  while (position < size_ + size) {
+    const uint64_t take =
+        std::min<uint64_t>(size_ + size - position, kChecksumBlock - position % kChecksumBlock);
+    open_block_checksum_ = Crc32c(open_block_checksum_, bytes + (position - size_), take);
+    position += take;
+    if (position % kChecksumBlock == 0) {
+      block_checksums_.push_back(open_block_checksum_);
+      open_block_checksum_ = 0;
+    }
+  }
   size_ += size;
 }
 
-void SpillFile::Read(uint64_t offset, void* out, size_t size) const {
-  SHEARS_CHECK(offset + size <= size_);
-  auto* bytes = static_cast<uint8_t*>(out);
-  size_t done = 0;
-  while (done < size) {
-    const ssize_t n = pread(fd_, bytes + done, size - done, static_cast<off_t>(offset + done));
+void SpillFile::ReadRaw(uint64_t offset, iovec* parts, int count) const {
+  // One system call for the range and the rest of its checksum blocks (scattered).
+  for (;;) {
+    while (count > 0 && parts->iov_len == 0) {
+      parts++;
+      count--;
+    }
+    if (count == 0) return;
+    const ssize_t n = preadv(fd_, parts, count, static_cast<off_t>(offset));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       throw IOError("cannot read a spill file in temp_directory '{}': {}", options_.directory,
                     n < 0 ? std::strerror(errno) : "unexpected end of file");
     }
-    done += static_cast<size_t>(n);
+    offset += static_cast<uint64_t>(n);
+    size_t done = static_cast<size_t>(n);
+    while (count > 0 && done >= parts->iov_len) {
+      done -= parts->iov_len;
+      parts++;
+      count--;
+    }
+    if (count > 0) {
+      parts->iov_base = static_cast<uint8_t*>(parts->iov_base) + done;
+      parts->iov_len -= done;
+    }
   }
+}
+
+void SpillFile::Read(uint64_t offset, void* out, size_t size) const {
+  SHEARS_CHECK(offset + size <= size_);
+  if (size == 0) return;
+  // The whole checksum blocks around the range: their head and tail go to scratch buffers,
+  // the range itself straight to `out`.
+  const uint64_t first_block = offset / kChecksumBlock;
+  const uint64_t begin = first_block * kChecksumBlock;
+  const uint64_t end = std::min<uint64_t>(
+      size_, ((offset + size + kChecksumBlock - 1) / kChecksumBlock) * kChecksumBlock);
+  uint8_t head[kChecksumBlock], tail[kChecksumBlock];
+  const size_t head_size = offset - begin, tail_size = end - offset - size;
+  iovec parts[3] = {{head, head_size}, {out, size}, {tail, tail_size}};
+  ReadRaw(begin, parts, 3);
+  uint64_t position = begin;
+  uint64_t block = first_block;
+  uint32_t checksum = 0;
+  auto check = [&] {
+    const uint32_t expected =
+        block < block_checksums_.size() ? block_checksums_[block] : open_block_checksum_;
+    if (checksum != expected) {
+      throw IOError(
+          "a spill file in temp_directory '{}' is corrupt: bytes {}..{} changed on disk since "
+          "they were written (checksum mismatch); check the disk and the file system there",
+          options_.directory, block * kChecksumBlock, position);
+    }
+    block++;
+    checksum = 0;
+  };
+  auto feed = [&](const uint8_t* data, uint64_t n) {
+    while (n > 0) {
+      const uint64_t take = std::min<uint64_t>(n, kChecksumBlock - position % kChecksumBlock);
+      checksum = Crc32c(checksum, data, take);
+      position += take;
+      data += take;
+      n -= take;
+      if (position % kChecksumBlock == 0) check();
+    }
+  };
+  feed(head, head_size);
+  feed(static_cast<const uint8_t*>(out), size);
+  feed(tail, tail_size);
+  if (position % kChecksumBlock != 0) check();  // the open block, up to the end of the file
 }
 
 void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out) {

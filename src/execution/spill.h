@@ -13,6 +13,10 @@
 //
 // Space is counted per process against max_temp_directory_size; running out of it, or of
 // disk (ENOSPC), is an OutOfMemoryError / IOError naming the directory.
+//
+// Every kChecksumBlock bytes of a file have a CRC-32C, kept in memory (4 bytes per block) and
+// checked by every read: bytes the disk or another process changed are an IOError naming the
+// directory, never rows that parse into a wrong answer.
 
 #include <atomic>
 #include <cstdint>
@@ -22,6 +26,8 @@
 #include <vector>
 
 #include "execution/row_layout.h"
+
+struct iovec;  // <sys/uio.h>
 
 namespace shears {
 
@@ -65,13 +71,21 @@ class SpillFile {
   void Read(uint64_t offset, void* out, size_t size) const;
   uint64_t size() const { return size_ + buffer_.size(); }
 
+  /// Bytes per checksum. Small enough that reading a short segment reads little around it.
+  static constexpr uint64_t kChecksumBlock = 8 << 10;
+
  private:
   void WriteOut(const void* data, size_t size);
+  /// Reads the file from `offset` into the buffers of parts[0..count) as it is on disk,
+  /// without checking (parts are consumed).
+  void ReadRaw(uint64_t offset, ::iovec* parts, int count) const;
 
   SpillOptions options_;
   int fd_ = -1;
   uint64_t size_ = 0;  // bytes written to the file
   std::vector<uint8_t> buffer_;
+  std::vector<uint32_t> block_checksums_;  // of each whole kChecksumBlock written
+  uint32_t open_block_checksum_ = 0;       // of the written bytes after the whole blocks
 };
 
 /// Where rows of one spill partition are in a spill file: (offset, bytes) segments.

@@ -3,6 +3,7 @@
 
 #include "execution/spill.h"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "common/crc32c.h"
 #include "common/error.h"
 #include "main/connection.h"
 #include "test_util.h"
@@ -72,6 +74,81 @@ TEST(SpillTest, SpaceLimitIsAClearError) {
   } catch (const OutOfMemoryError& e) {
     EXPECT_NE(std::string(e.what()).find("max_temp_directory_size"), std::string::npos);
     EXPECT_NE(std::string(e.what()).find(options.directory), std::string::npos);
+  }
+}
+
+TEST(SpillTest, Crc32cIsTheCastagnoliChecksumAndIncremental) {
+  const std::string check = "123456789";
+  EXPECT_EQ(Crc32c(0, check.data(), check.size()), 0xE3069283u);  // the standard check value
+  EXPECT_EQ(Crc32c(0, "", 0), 0u);
+  std::string text(100000, '\0');
+  for (size_t i = 0; i < text.size(); i++)
+    text[i] = static_cast<char>(i * 131 + (i >> 7));
+  const uint32_t whole = Crc32c(0, text.data(), text.size());
+  for (size_t cut : {size_t{1}, size_t{7}, size_t{8}, size_t{4097}, size_t{99999}}) {
+    const uint32_t head = Crc32c(0, text.data(), cut);
+    EXPECT_EQ(Crc32c(head, text.data() + cut, text.size() - cut), whole) << cut;
+  }
+}
+
+/// The descriptor of this process's one open, unlinked spill file (its name ends in
+/// "(deleted)"), or -1.
+int OpenSpillDescriptor() {
+  int found = -1;
+  for (const auto& entry : fs::directory_iterator("/proc/self/fd")) {
+    std::error_code ec;
+    const std::string target = fs::read_symlink(entry.path(), ec).string();
+    if (!ec && target.find("/spill-") != std::string::npos &&
+        target.find("(deleted)") != std::string::npos) {
+      found = std::stoi(entry.path().filename().string());
+    }
+  }
+  return found;
+}
+
+TEST(SpillTest, BytesChangedOnDiskAreAClearError) {
+  test::TempDir tmp;
+  SpillOptions options{tmp.path() + "/spill", 0};
+  SpillFile file(options);
+  std::string text(5 * SpillFile::kChecksumBlock + 123, '\0');
+  for (size_t i = 0; i < text.size(); i++)
+    text[i] = static_cast<char>('a' + i % 23);
+  file.Append(text.data(), text.size());
+  file.Flush();
+  // Every range reads back, also ranges inside, across and at the ends of blocks.
+  const uint64_t block = SpillFile::kChecksumBlock;
+  for (auto [offset, size] : std::vector<std::pair<uint64_t, uint64_t>>{{0, text.size()},
+                                                                        {1, 10},
+                                                                        {block - 1, 2},
+                                                                        {block, block},
+                                                                        {3 * block + 5, 2 * block},
+                                                                        {text.size() - 1, 1}}) {
+    std::string back(size, '\0');
+    file.Read(offset, back.data(), size);
+    EXPECT_EQ(back, text.substr(offset, size)) << offset;
+  }
+  // Another writer changes one byte of the third block behind the file's back.
+  const int fd = OpenSpillDescriptor();
+  ASSERT_GE(fd, 0);
+  const int writer = open(("/proc/self/fd/" + std::to_string(fd)).c_str(), O_WRONLY);
+  ASSERT_GE(writer, 0);
+  const char changed = '#';
+  ASSERT_EQ(pwrite(writer, &changed, 1, static_cast<off_t>(2 * block + 100)), 1);
+  close(writer);
+  // Ranges outside that block still read; any range touching it is an IOError, also one
+  // that does not include the changed byte itself.
+  std::string back(10, '\0');
+  file.Read(block, back.data(), 10);
+  EXPECT_EQ(back, text.substr(block, 10));
+  for (uint64_t offset : {2 * block + 100, 2 * block + 3000, block + block / 2}) {
+    try {
+      std::string range(block, '\0');
+      file.Read(offset, range.data(), std::min<uint64_t>(block, text.size() - offset));
+      FAIL() << "expected a checksum error at " << offset;
+    } catch (const IOError& e) {
+      EXPECT_NE(std::string(e.what()).find("is corrupt"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(options.directory), std::string::npos) << e.what();
+    }
   }
 }
 

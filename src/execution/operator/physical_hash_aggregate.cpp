@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "execution/aggregate_hash_table.h"
 #include "execution/expression_executor.h"
+#include "execution/operator/physical_hash_aggregate_state.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/spill.h"
@@ -18,14 +19,6 @@ namespace shears {
 namespace {
 uint32_t AlignUp(uint32_t value, uint32_t align) {
   return (value + align - 1) / align * align;
-}
-
-/// The hash of (group, value) for a DISTINCT table: its partition bits are the group's, so
-/// the pairs of a group land in the partition of that group in the main table.
-inline uint64_t DistinctHash(uint64_t group_hash, uint64_t value_hash) {
-  const uint64_t mixed = MixHash(group_hash ^ (value_hash * 0x9E3779B97F4A7C15ULL));
-  return (mixed & ~GroupedHashTable::kPartitionHashMask) |
-         (group_hash & GroupedHashTable::kPartitionHashMask);
 }
 
 /// Whether the aggregate's state is plain bytes (no pointer into an arena), so it can be
@@ -59,131 +52,7 @@ bool HasPlainState(const AggregateOp& op) {
   return true;
 }
 
-/// Memory a spill keeps the aggregate below: half of memory_limit, the rest for what the
-/// other operators hold and for growing a table.
-int64_t SpillThreshold(const MemoryTracker& memory) {
-  return memory.limit() / 2;
-}
-/// A thread's DenseGroupArray takes at most an eighth of the limit.
-uint64_t DenseBytes(const MemoryTracker& memory) {
-  return static_cast<uint64_t>(std::max<int64_t>(0, memory.limit() / 8));
-}
-/// A thread's tables smaller than this are not worth a spill file (they leave room for
-/// others'); small limits spill smaller tables.
-int64_t MinSpillBytes(const MemoryTracker& memory) {
-  return std::min<int64_t>(1 << 20, memory.limit() / 16);
-}
-
-/// Writes rows[0..n) of `layout` to `file`, ordered by spill partition (of the hash of the
-/// first `group_count` columns), appending each partition's segment to segments[partition].
-/// A row is its bytes followed by the bytes of its valid strings.
-void WriteSpilledRows(const RowLayout& layout, idx_t group_count, uint8_t* const* rows, idx_t n,
-                      SpillFile& file, SpillSegments* segments) {
-  if (n == 0) return;
-  constexpr idx_t kParts = PhysicalHashAggregate::kSpillPartitions;
-  std::vector<uint8_t> part(n);
-  std::vector<uint64_t> hashes(kBatchSize);
-  std::vector<Vector> keys;
-  for (idx_t g = 0; g < group_count; g++)
-    keys.emplace_back(layout.types[g]);
-  idx_t counts[kParts] = {0};
-  for (idx_t done = 0; done < n; done += kBatchSize) {
-    const idx_t count = std::min<idx_t>(kBatchSize, n - done);
-    for (idx_t g = 0; g < group_count; g++) {
-      keys[g].Reset();
-      GatherColumn(layout, g, rows + done, count, keys[g]);
-      HashVector(keys[g], count, hashes.data(), g > 0);
-    }
-    for (idx_t i = 0; i < count; i++) {
-      part[done + i] = static_cast<uint8_t>(PhysicalHashAggregate::SpillPartitionOf(hashes[i]));
-      counts[part[done + i]]++;
-    }
-  }
-  idx_t starts[kParts];
-  idx_t total = 0;
-  for (idx_t p = 0; p < kParts; p++) {
-    starts[p] = total;
-    total += counts[p];
-  }
-  std::vector<const uint8_t*> ordered(n);
-  {
-    idx_t next[kParts];
-    std::copy(starts, starts + kParts, next);
-    for (idx_t i = 0; i < n; i++)
-      ordered[next[part[i]]++] = rows[i];
-  }
-  std::vector<uint8_t> bytes;
-  for (idx_t p = 0; p < kParts; p++) {
-    if (counts[p] == 0) continue;
-    const uint64_t offset = file.size();
-    bytes.clear();
-    for (idx_t i = starts[p]; i < starts[p] + counts[p]; i++)
-      AppendSpilledRow(layout, ordered[i], bytes);
-    file.Append(bytes.data(), bytes.size());
-    segments[p].emplace_back(offset, file.size() - offset);
-  }
-}
-
 }  // namespace
-
-struct HashAggregateLocalState : LocalSinkState {
-  HashAggregateLocalState(const PhysicalHashAggregate& op, MemoryTracker* memory)
-      : single(op.layout_.row_width, memory) {
-    if (!op.groups_.empty()) {
-      table = std::make_unique<GroupedHashTable>(op.layout_, op.groups_.size(), memory, true);
-    } else {
-      single_row = single.AppendRow();
-    }
-    for (const auto& layout : op.distinct_layouts_) {
-      distinct.push_back(
-          std::make_unique<GroupedHashTable>(layout, layout.types.size(), memory, true));
-    }
-    for (const auto& g : op.key_exprs_)
-      group_values.emplace_back(g->type);
-    if (op.UsesDenseGroups()) {
-      dense = std::make_unique<DenseGroupArray>(op.layout_, memory, DenseBytes(*memory));
-      table->partition(0).rows.arena();  // made now: the array's strings live there too
-    }
-    for (idx_t a = 0; a < op.aggregates_.size(); a++) {
-      const auto& agg = op.aggregate(a);
-      auto& inputs = arg_values.emplace_back();
-      inputs.emplace_back(agg.arg ? agg.arg->type : LogicalType::Integer());
-      for (const auto& extra : agg.extra_args)
-        inputs.emplace_back(extra->type);
-    }
-  }
-
-  std::unique_ptr<GroupedHashTable> table;
-  std::unique_ptr<DenseGroupArray> dense;  // in front of `table` for one integer key
-  RowCollection single;
-  uint8_t* single_row = nullptr;
-  std::vector<std::unique_ptr<GroupedHashTable>> distinct;
-  std::vector<Vector> group_values;
-  std::vector<std::vector<Vector>> arg_values;  // per aggregate: its inputs, consecutive
-  std::vector<uint64_t> hashes, value_hashes, distinct_hashes;
-  std::vector<uint8_t*> rows, distinct_rows;
-  std::vector<uint32_t> sel;
-  Vector missed_keys{LogicalType::Bigint()};  // the keys the dense array missed, gathered
-  GroupScratch scratch;
-};
-
-namespace {
-struct AggregateSourceState : GlobalSourceState {
-  std::atomic<idx_t> next{0};  // the next row, or after a spill the next spill partition
-  idx_t total = 0;
-  idx_t MaxThreads() const override {
-    return std::max<idx_t>(1, (total + kBatchSize - 1) / kBatchSize);
-  }
-};
-}  // namespace
-
-/// A thread's spill partition being emitted.
-struct AggregateSpilledPartition : LocalSourceState {
-  std::unique_ptr<GroupedHashTable> table;
-  std::vector<uint8_t*> rows;
-  idx_t next = 0;
-  std::vector<std::shared_ptr<StringArena>> arenas;
-};
 
 BoundExprPtr PhysicalHashAggregate::CodeConstantCase(const BoundExpr& group,
                                                      std::vector<Value>* codes) {
@@ -408,64 +277,6 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
     }
   }
   return true;
-}
-
-void PhysicalHashAggregate::SpillTables(
-    ExecutionContext& context, HashAggregateGlobalState& global, GroupedHashTable* table,
-    DenseGroupArray* dense, const std::vector<std::unique_ptr<GroupedHashTable>>& distinct) const {
-  AggregateSpillRun run;
-  run.file = std::make_unique<SpillFile>(context.query().spill());
-  run.segments.resize((1 + distinct_layouts_.size()) * kSpillPartitions);
-  std::vector<uint8_t*> rows;
-  // One table partition (or dense batch) at a time: the row lists stay small.
-  auto write_partition = [&](const RowLayout& layout, const RowCollection& collection,
-                             idx_t table_index) {
-    rows.clear();
-    for (const auto& block : collection.blocks()) {
-      for (uint32_t i = 0; i < block.count; i++)
-        rows.push_back(block.data + static_cast<size_t>(i) * layout.row_width);
-    }
-    WriteSpilledRows(layout, groups_.size(), rows.data(), rows.size(), *run.file,
-                     &run.segments[table_index * kSpillPartitions]);
-    context.CheckCancelled();
-  };
-  if (table) {
-    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++)
-      write_partition(layout_, table->partition(p).rows, 0);
-  }
-  if (dense) {
-    dense->ForEachBatch([&](uint8_t* const* batch, idx_t n) {
-      WriteSpilledRows(layout_, groups_.size(), batch, n, *run.file, &run.segments[0]);
-    });
-  }
-  for (idx_t d = 0; d < distinct.size(); d++) {
-    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++)
-      write_partition(distinct_layouts_[d], distinct[d]->partition(p).rows, 1 + d);
-  }
-  run.file->Flush();
-  global.spill_metrics.bytes_written.fetch_add(run.file->size(), std::memory_order_relaxed);
-  global.spill_metrics.files.fetch_add(1, std::memory_order_relaxed);
-  std::lock_guard<std::mutex> lock(global.spill_lock);
-  global.spill_runs.push_back(std::move(run));
-}
-
-void PhysicalHashAggregate::SpillLocal(ExecutionContext& context, HashAggregateGlobalState& global,
-                                       HashAggregateLocalState& local) const {
-  global.spilling.store(true);
-  SpillTables(context, global, local.table.get(), local.dense.get(), local.distinct);
-  MemoryTracker* memory = &context.query().memory();
-  local.table.reset();
-  local.table = std::make_unique<GroupedHashTable>(layout_, groups_.size(), memory, true);
-  if (local.dense) {
-    local.dense.reset();
-    local.dense = std::make_unique<DenseGroupArray>(layout_, memory, DenseBytes(*memory));
-    local.table->partition(0).rows.arena();
-  }
-  for (idx_t d = 0; d < local.distinct.size(); d++) {
-    local.distinct[d].reset();
-    local.distinct[d] = std::make_unique<GroupedHashTable>(
-        distinct_layouts_[d], distinct_layouts_[d].types.size(), memory, true);
-  }
 }
 
 void PhysicalHashAggregate::CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
@@ -719,84 +530,6 @@ std::unique_ptr<LocalSourceState> PhysicalHashAggregate::GetLocalSourceState(
   return std::make_unique<AggregateSpilledPartition>();
 }
 
-void PhysicalHashAggregate::LoadSpilledPartition(ExecutionContext& context,
-                                                 HashAggregateGlobalState& global, idx_t p,
-                                                 AggregateSpilledPartition& out) const {
-  MemoryTracker& memory = context.query().memory();
-  const idx_t group_count = groups_.size();
-  out.rows.clear();
-  out.arenas.clear();
-  out.next = 0;
-  out.table.reset();
-  out.table = std::make_unique<GroupedHashTable>(layout_, group_count, &memory, true);
-  GroupedHashTable& table = *out.table;
-  StringArena& arena = table.partition(0).rows.arena();
-  GroupScratch scratch;
-  std::vector<uint64_t> hashes(kBatchSize);
-  std::vector<uint8_t*> dst(kBatchSize);
-  std::vector<Vector> keys;
-  std::vector<const Vector*> key_pointers;
-  for (idx_t g = 0; g < group_count; g++)
-    keys.emplace_back(layout_.types[g]);
-  for (auto& key : keys)
-    key_pointers.push_back(&key);
-  // Spill files are only appended to before Finalize: no lock needed to read the list now.
-  for (const auto& run : global.spill_runs) {
-    for (const auto& segment : run.segments[p]) {
-      ReadSpilledRows(layout_, *run.file, segment, memory, [&](uint8_t* const* rows, idx_t n) {
-        for (idx_t g = 0; g < group_count; g++) {
-          keys[g].Reset();
-          GatherColumn(layout_, g, rows, n, keys[g]);
-          HashVector(keys[g], n, hashes.data(), g > 0);
-        }
-        table.FindOrCreate(key_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
-        CombineStates(rows, dst.data(), n, arena);
-      });
-      context.CheckCancelled();
-    }
-  }
-  std::vector<uint64_t> value_hashes(kBatchSize);
-  for (idx_t d = 0; d < distinct_layouts_.size(); d++) {
-    const RowLayout& layout = distinct_layouts_[d];
-    GroupedHashTable pairs(layout, layout.types.size(), &memory, true);
-    std::vector<Vector> values;
-    std::vector<const Vector*> value_pointers;
-    for (const auto& type : layout.types)
-      values.emplace_back(type);
-    for (auto& value : values)
-      value_pointers.push_back(&value);
-    for (const auto& run : global.spill_runs) {
-      for (const auto& segment : run.segments[(1 + d) * kSpillPartitions + p]) {
-        ReadSpilledRows(layout, *run.file, segment, memory, [&](uint8_t* const* rows, idx_t n) {
-          for (idx_t c = 0; c < layout.types.size(); c++) {
-            values[c].Reset();
-            GatherColumn(layout, c, rows, n, values[c]);
-            if (c < group_count) HashVector(values[c], n, hashes.data(), c > 0);
-          }
-          HashVector(values[group_count], n, value_hashes.data(), false);
-          for (idx_t i = 0; i < n; i++)
-            hashes[i] = DistinctHash(hashes[i], value_hashes[i]);
-          pairs.FindOrCreate(value_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
-        });
-        context.CheckCancelled();
-      }
-    }
-    FeedDistinct(context, d, pairs, &table, nullptr, nullptr);
-  }
-  out.rows.reserve(table.group_count());
-  for (idx_t q = 0; q < GroupedHashTable::kPartitions; q++) {
-    const RowCollection& rows = table.partition(q).rows;
-    for (const auto& block : rows.blocks()) {
-      for (uint32_t i = 0; i < block.count; i++)
-        out.rows.push_back(block.data + static_cast<size_t>(i) * layout_.row_width);
-    }
-    for (const auto& a : rows.arenas()) {
-      if (std::find(out.arenas.begin(), out.arenas.end(), a) == out.arenas.end())
-        out.arenas.push_back(a);
-    }
-  }
-}
-
 void PhysicalHashAggregate::EmitRows(uint8_t* const* rows, idx_t n,
                                      const std::vector<std::shared_ptr<StringArena>>& arenas,
                                      Batch& out) const {
@@ -840,16 +573,7 @@ bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
   auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
   if (global.spilled) {
     auto& part = static_cast<AggregateSpilledPartition&>(local_source);
-    while (part.next >= part.rows.size()) {
-      part.table.reset();  // the last partition's memory goes before the next is loaded
-      const idx_t p = source.next.fetch_add(kBatchSize) / kBatchSize;
-      if (p >= kSpillPartitions) {
-        part.rows.clear();
-        part.next = 0;
-        return false;
-      }
-      LoadSpilledPartition(context, global, p, part);
-    }
+    if (!NextSpilledRows(context, global, source, part)) return false;
     const idx_t n = std::min<idx_t>(kBatchSize, part.rows.size() - part.next);
     EmitRows(part.rows.data() + part.next, n, part.arenas, out);
     part.next += n;
@@ -890,9 +614,10 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeD
   }
   if (!global.spilled) return {{"groups", std::to_string(global.result_rows.size())}};
   return {{"groups", std::to_string(global.groups_out.load())},
-          {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions",
+          {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions, {} split again",
                                   global.spill_metrics.bytes_written.load() / double(1 << 20),
-                                  global.spill_metrics.files.load(), kSpillPartitions)}};
+                                  global.spill_metrics.files.load(), kSpillPartitions,
+                                  global.repartitioned.load())}};
 }
 
 }  // namespace shears

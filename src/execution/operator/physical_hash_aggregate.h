@@ -20,7 +20,9 @@
 // into kSpillPartitions by hash bits the tables do not use otherwise, and starts afresh; once
 // anything spilled, Combine and Finalize spill the rest too, and the source then aggregates
 // the spilled partitions one at a time per thread (combining the partial states) and emits
-// each before loading the next. Only states holding no pointers can be written out, so
+// each before loading the next; a partition that alone outgrows the memory left is split again
+// by other hash bits and its parts aggregated one by one (physical_hash_aggregate_spill.cpp).
+// Only states holding no pointers can be written out, so
 // aggregates over strings (except DISTINCT ones, whose values are spilled as pairs) and the
 // collecting aggregates keep the in-memory path and its OutOfMemoryError.
 
@@ -35,6 +37,8 @@ namespace shears {
 struct HashAggregateGlobalState;
 struct HashAggregateLocalState;
 struct AggregateSpilledPartition;
+struct AggregateSpillWork;
+struct AggregateSourceState;
 
 /// How the groups of GROUPING SETS follow from the finest groups: per set, each result key
 /// column is either a finest key column or a constant (NULL for a group the set rolls up, the
@@ -83,9 +87,15 @@ class PhysicalHashAggregate : public PhysicalOperator {
                LocalSourceState& local) const override;
 
   static constexpr idx_t kSpillPartitions = 128;
+  /// How deep spill partitions are split again: 128^4 parts in all.
+  static constexpr idx_t kMaxSpillLevels = 4;
   /// Spill partitions take hash bits 32..38: below GroupedHashTable's partition bits, above
-  /// any slot bits a table of a spill partition uses.
-  static idx_t SpillPartitionOf(uint64_t hash) { return (hash >> 32) & (kSpillPartitions - 1); }
+  /// any slot bits a table of a spill partition uses. A partition split again (level > 0)
+  /// takes the same bits of a rehash, independent of the levels above.
+  static idx_t SpillPartitionOf(uint64_t hash, idx_t level = 0) {
+    if (level > 0) hash = MixHash(hash ^ (level * 0x9E3779B97F4A7C15ULL));
+    return (hash >> 32) & (kSpillPartitions - 1);
+  }
 
   std::string Describe() const override;
   /// "groups": number of result rows.
@@ -135,9 +145,19 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// Spills a thread's tables and gives it empty ones.
   void SpillLocal(ExecutionContext& context, HashAggregateGlobalState& global,
                   HashAggregateLocalState& local) const;
-  /// Aggregates spill partition p of every spill file into `out`.
-  void LoadSpilledPartition(ExecutionContext& context, HashAggregateGlobalState& global, idx_t p,
-                            AggregateSpilledPartition& out) const;
+  /// Where the rows of spill partition p are, in every spill file of the sink.
+  AggregateSpillWork SpilledPartition(const HashAggregateGlobalState& global, idx_t p) const;
+  /// Aggregates the rows of `work` into `out`; false (and `out` to be reset) when the table
+  /// outgrew the memory left and the work is to be split again.
+  bool LoadSpillWork(ExecutionContext& context, const AggregateSpillWork& work,
+                     AggregateSpilledPartition& out) const;
+  /// Writes the rows of `work` to a new spill file by the partitions of the next level and
+  /// queues the non-empty ones in out.pending.
+  void RepartitionSpillWork(ExecutionContext& context, HashAggregateGlobalState& global,
+                            const AggregateSpillWork& work, AggregateSpilledPartition& out) const;
+  /// Loads the next spilled partition (or part) with rows into `part`; false when none is left.
+  bool NextSpilledRows(ExecutionContext& context, HashAggregateGlobalState& global,
+                       AggregateSourceState& source, AggregateSpilledPartition& part) const;
   /// The result columns of rows[0..n) into `out`; its string columns keep `arenas` alive.
   void EmitRows(uint8_t* const* rows, idx_t n,
                 const std::vector<std::shared_ptr<StringArena>>& arenas, Batch& out) const;
