@@ -391,6 +391,35 @@ void AvgFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out
   }
 }
 
+// avg_of_partials(sum, count): adds partial sums (DECIMAL(38, s), as int128) and their
+// counts to avg's state, so avg's finalize gives the average of every value they summed.
+void AddPartial(SumState<int128_t>& s, const Vector* in, idx_t row) {
+  if (in[0].IsNull(row)) return;
+  int128_t sum;
+  if (__builtin_add_overflow(s.Sum(), in[0].data<int128_t>()[row], &sum)) {
+    throw OutOfRangeError("Overflow in AVG");
+  }
+  s.SetSum(sum);
+  s.count += in[1].data<int64_t>()[row];
+}
+
+void AvgOfPartialsUpdate(uint8_t* const* rows, uint32_t offset, const Vector* in, idx_t count,
+                         StringArena&) {
+  for (idx_t i = 0; i < count; i++)
+    AddPartial(*reinterpret_cast<SumState<int128_t>*>(rows[i] + offset), in, i);
+}
+
+void AvgOfPartialsUpdateRange(uint8_t* state, const Vector* in, idx_t begin, idx_t count,
+                              StringArena&) {
+  auto& s = *reinterpret_cast<SumState<int128_t>*>(state);
+  for (idx_t i = begin; i < begin + count; i++)
+    AddPartial(s, in, i);
+}
+
+void AvgOfPartialsUpdateSingle(uint8_t* state, const Vector* in, idx_t count, StringArena& arena) {
+  AvgOfPartialsUpdateRange(state, in, 0, count, arena);
+}
+
 template <typename T>
 void ValueFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out,
                    idx_t out_offset, const AggregateOp&) {
@@ -555,6 +584,17 @@ AggregateOp BindAggregateOp(AggregateKind kind, const std::vector<LogicalType>& 
       } else {
         op.finalize = is_double ? AvgFinalize<double> : AvgFinalize<int128_t>;
       }
+      return op;
+    }
+    case AggregateKind::kAvgOfPartials: {
+      if (input_types.size() != 2 || arg_type.physical() != PhysicalType::kInt128 ||
+          input_types[1].physical() != PhysicalType::kInt64)
+        throw unsupported();
+      SetKernels<SumOp<int128_t, int128_t>, int128_t>(op);  // avg's state and combine
+      op.update = AvgOfPartialsUpdate;
+      op.update_single = AvgOfPartialsUpdateSingle;
+      op.update_range = AvgOfPartialsUpdateRange;
+      op.finalize = AvgFinalize<int128_t>;
       return op;
     }
     case AggregateKind::kMin:

@@ -16,7 +16,9 @@
 // (its share of the groups and the join keys), so each (fact row, dimension row) pair of the
 // original join becomes a (partial group, dimension row) pair, and the final aggregate
 // combines the partial results of exactly the rows it combined before: sum of sums, sum of
-// counts, min of mins, max of maxes, any of anys, bool_and / bool_or of theirs. That holds
+// counts, min of mins, max of maxes, any of anys, bool_and / bool_or of theirs, and avg of an
+// integer or DECIMAL as the sum of partial sums over the sum of partial counts
+// (avg_of_partials). That holds
 // whether or not the dimension's key is unique: a partial group joined with two dimension rows
 // counts twice, as each of its fact rows did. NULL keys form a partial group that the join
 // drops, as it dropped their rows. The final sum keeps the original result type; a partial sum
@@ -55,6 +57,11 @@ bool Decomposable(const BoundAggregate& aggregate) {
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:
       return true;
+    case AggregateKind::kAvg: {
+      // Exact arguments only: partial sums of doubles would round in another order.
+      const TypeId id = aggregate.arg->type.id();
+      return id == TypeId::kInteger || id == TypeId::kBigint || id == TypeId::kDecimal;
+    }
     default:
       return false;
   }
@@ -161,6 +168,21 @@ void SplitAggregate(BoundAggregate& aggregate, LogicalAggregate& partial) {
     case AggregateKind::kSum:
       if (aggregate.type.id() == TypeId::kBigint) partial_type = LogicalType::Decimal(38, 0);
       break;
+    case AggregateKind::kAvg: {
+      // avg(x) -> avg_of_partials(#sum, #count) over sum(x) and count(x), the sum exact at
+      // x's scale (no partial sum overflows), so the final division sees the same total.
+      const LogicalType& arg_type = aggregate.arg->type;
+      const int scale = arg_type.id() == TypeId::kDecimal ? arg_type.scale() : 0;
+      BoundExprPtr counted = aggregate.arg->Copy();
+      partial.aggregates.push_back(std::make_unique<BoundAggregate>(
+          AggregateKind::kSum, LogicalType::Decimal(38, scale), std::move(aggregate.arg), false));
+      aggregate.arg = ColumnOf(partial, false, partial.aggregates.size() - 1);
+      partial.aggregates.push_back(std::make_unique<BoundAggregate>(
+          AggregateKind::kCount, LogicalType::Bigint(), std::move(counted), false));
+      aggregate.extra_args.push_back(ColumnOf(partial, false, partial.aggregates.size() - 1));
+      aggregate.aggregate = AggregateKind::kAvgOfPartials;
+      return;
+    }
     default:
       break;
   }

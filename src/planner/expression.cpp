@@ -198,6 +198,8 @@ static const char* AggregateName(AggregateKind kind) {
       return "sum";
     case AggregateKind::kAvg:
       return "avg";
+    case AggregateKind::kAvgOfPartials:
+      return "avg_of_partials";
     case AggregateKind::kMin:
       return "min";
     case AggregateKind::kMax:

@@ -189,6 +189,9 @@ enum class AggregateKind {
   kQuantileDisc,
   kMode,
   kStringAgg,  // AggregateParams::separator; ORDER BY keys as trailing inputs
+  /// (partial sum, partial count): avg over the partial sums and counts of an exact (integer
+  /// or DECIMAL) argument, which eager_aggregation computes below a join; not in SQL.
+  kAvgOfPartials,
 };
 
 /// What an aggregate knows besides its inputs: constant arguments and the directions of the

@@ -29,6 +29,7 @@ bool HasPlainState(const AggregateOp& op) {
     case AggregateKind::kCount:
     case AggregateKind::kSum:
     case AggregateKind::kAvg:
+    case AggregateKind::kAvgOfPartials:
     case AggregateKind::kMin:
     case AggregateKind::kMax:
     case AggregateKind::kAny:

@@ -31,3 +31,10 @@ FROM store_sales JOIN customer ON ss_customer_sk = c_customer_sk GROUP BY c_pref
 
 SELECT i_category, sum(ss_quantity * ss_sales_price), sum(ss_quantity)
 FROM store_sales JOIN item ON ss_item_sk = i_item_sk WHERE ss_sold_date_sk BETWEEN 2451545 AND 2451575 GROUP BY i_category;
+
+-- avg of INTEGER, DECIMAL and BIGINT columns: partial sums and counts below the join.
+SELECT i_category, avg(ss_quantity), avg(ss_sales_price), avg(ss_net_profit), count(*)
+FROM store_sales JOIN item ON ss_item_sk = i_item_sk GROUP BY i_category;
+
+SELECT d_year, d_moy, avg(ss_customer_sk), avg(ss_quantity), sum(ss_quantity)
+FROM store_sales, date_dim WHERE ss_sold_date_sk = d_date_sk AND d_year = 2000 GROUP BY d_year, d_moy;
