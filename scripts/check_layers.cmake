@@ -66,7 +66,7 @@ set(KNOWN_UPWARD
   "dynfilter/join_legality.h -> planner/logical_plan.h"
   "dynfilter/dynamic_filter.cpp -> planner/expression.h"
   # The binder folds constants with the executor.
-  "planner/binder.cpp -> execution/expression_executor.h"
+  "planner/bind_select.cpp -> execution/expression_executor.h"
   "planner/bind_expression.cpp -> execution/expression_executor.h"
   "planner/bind_subquery.cpp -> execution/expression_executor.h"
   "planner/binder.h -> catalog/catalog.h"

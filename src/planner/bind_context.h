@@ -135,6 +135,11 @@ LogicalOperatorPtr BindSample(const ast::SelectNode::Sample& sample, LogicalOper
 /// since d1.d_year and d2.d_year print alike.
 std::string BoundIdentityKey(const BoundExpr& expr);
 
+/// Whether an AST expression calls an aggregate function (not inside subqueries).
+bool ContainsAggregateCall(const ast::Expr& expr);
+/// Whether a SELECT's select list or HAVING calls an aggregate function.
+bool ContainsAggregateInQuery(const ast::SelectNode& node);
+
 /// What a BoundSubquery stands for (see expression.h).
 struct BoundSubqueryInfo {
   ast::SubqueryKind kind = ast::SubqueryKind::kScalar;

@@ -1,0 +1,305 @@
+// Binding of FROM items: tables, views, CTE references, files, table functions, subqueries
+// and joins.
+
+#include "planner/binder.h"
+
+#include <algorithm>
+#include <cctype>
+#include <deque>
+#include <set>
+
+#include "common/error.h"
+#include "common/string_util.h"
+#include "function/function.h"
+#include "function/regex_match.h"
+#include "parser/ast_visit.h"
+#include "parser/parser.h"
+#include "planner/bind_context.h"
+#include "planner/dependent_join.h"
+namespace shears {
+
+BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what);  // bind_expression.cpp
+
+LogicalOperatorPtr Binder::BindDataset(std::shared_ptr<const Dataset> dataset,
+                                       const std::string& table_name, const std::string& alias,
+                                       const ast::TableRef& ref, Scope& scope) {
+  auto get = std::make_unique<LogicalGet>();
+  get->table_index = NewTableIndex();
+  get->dataset = std::move(dataset);
+  get->table_name = table_name;
+  ScopeEntry entry;
+  entry.alias = alias;
+  for (size_t i = 0; i < get->dataset->columns().size(); i++) {
+    const auto& column = get->dataset->columns()[i];
+    // Unreadable columns (nested) stay visible by name so using one is a clear error later;
+    // they are not in the scan unless referenced.
+    get->column_ids.push_back(static_cast<int>(i));
+    entry.names.push_back(column.name);
+    entry.types.push_back(column.type.valid() ? column.type : LogicalType::Varchar());
+    entry.bindings.push_back(ColumnBinding{get->table_index, static_cast<uint32_t>(i)});
+  }
+  ApplyColumnAliases(entry, ref.column_aliases);
+  scope.entries.push_back(std::move(entry));
+  return get;
+}
+
+LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) {
+  try {
+    return BindTableRefAt(ref, scope);
+  } catch (const Error&) {
+    RethrowAt(ref.location);
+  }
+}
+
+LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope) {
+  switch (ref.kind) {
+    case ast::TableRefKind::kBaseTable: {
+      const auto& base = static_cast<const ast::BaseTableRef&>(ref);
+      const std::string name = AsciiLower(base.name.back());
+      const std::string alias = ref.alias.empty() ? base.name.back() : ref.alias;
+      // A recursive CTE naming itself, then CTEs (innermost query outwards), then views.
+      if (auto working = BindWorkingTable(name)) {
+        ScopeEntry entry = EntryFor(alias, *working->plan, working->names);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(working->plan);
+      }
+      for (auto it = cte_stack_.rbegin(); it != cte_stack_.rend(); ++it) {
+        auto found = it->find(name);
+        if (found == it->end()) continue;
+        const ast::CommonTableExpr* cte = found->second;
+        // Bind the CTE's query without the CTEs of its own level visible after it.
+        BoundQuery q =
+            cte->recursive ? BindRecursiveCte(*cte) : BindQueryNode(*cte->query, nullptr);
+        ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
+        ApplyColumnAliases(entry, cte->column_aliases);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return BindCteReference(*cte, std::move(q));
+      }
+      if (const auto view = catalog_.FindView(name)) {
+        auto statements = Parser::Parse(view->sql);
+        if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
+          throw InternalError("view '{}' does not hold one query", name);
+        }
+        const std::string* query_sql = sql_;
+        sql_ = nullptr;
+        BoundQuery q;
+        try {
+          q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+        } catch (...) {
+          sql_ = query_sql;
+          throw;
+        }
+        sql_ = query_sql;
+        ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
+        ApplyColumnAliases(entry, view->column_aliases);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(q.plan);
+      }
+      if (auto dataset = catalog_.TableDataset(name)) {
+        return BindDataset(std::move(dataset), name, alias, ref, scope);
+      }
+      if (replacement_scan_ && base.name.size() == 1) {
+        if (auto dataset = replacement_scan_(base.name.back())) {
+          return BindDataset(std::move(dataset), base.name.back(), alias, ref, scope);
+        }
+      }
+      throw BinderError(
+          "table or view '{}' does not exist (to read files, use FROM 'path' or "
+          "read_parquet('path'))",
+          base.name.back());
+    }
+    case ast::TableRefKind::kTableFunction:
+      return BindTableFunction(static_cast<const ast::TableFunctionRef&>(ref), scope);
+    case ast::TableRefKind::kSubquery: {
+      const auto& sub = static_cast<const ast::SubqueryRef&>(ref);
+      // It sees the enclosing queries (and, LATERAL, the FROM items before it: see kJoin).
+      BoundQuery q = BindQueryNode(*sub.query, scope.outer);
+      ScopeEntry entry = EntryFor(ref.alias, *q.plan, q.names);
+      ApplyColumnAliases(entry, ref.column_aliases);
+      scope.entries.push_back(std::move(entry));
+      return std::move(q.plan);
+    }
+    case ast::TableRefKind::kJoin: {
+      const auto& join = static_cast<const ast::JoinRef&>(ref);
+      Scope left_scope, right_scope;
+      left_scope.outer = scope.outer;
+      right_scope.outer = scope.outer;
+      auto left = BindTableRef(*join.left, left_scope);
+      // LATERAL (subquery): the columns of the left side are outer columns for it.
+      Scope lateral_scope;
+      const bool lateral = join.right->kind == ast::TableRefKind::kSubquery &&
+                           static_cast<const ast::SubqueryRef&>(*join.right).lateral;
+      if (lateral) {
+        if (join.join_type == ast::JoinType::kRight || join.join_type == ast::JoinType::kFull) {
+          throw BinderError("the join with a LATERAL subquery must be INNER or LEFT");
+        }
+        lateral_scope.entries = left_scope.entries;
+        lateral_scope.outer = scope.outer;
+        right_scope.outer = &lateral_scope;
+      }
+      auto right = BindTableRef(*join.right, right_scope);
+      auto op = std::make_unique<LogicalJoin>();
+      if (lateral) {
+        // Decorrelated like any subquery (dependent_join.h): joined on the left side's
+        // distinct values it uses.
+        FlattenedSubquery flat = FlattenDependentJoin(*this, *left, std::move(right), nullptr);
+        right = std::move(flat.plan);
+        op->conditions = std::move(flat.keys);
+      }
+      switch (join.join_type) {
+        case ast::JoinType::kInner:
+          op->join_kind = JoinKind::kInner;
+          break;
+        case ast::JoinType::kLeft:
+          op->join_kind = JoinKind::kLeft;
+          break;
+        case ast::JoinType::kRight:
+          op->join_kind = JoinKind::kRight;
+          break;
+        case ast::JoinType::kFull:
+          op->join_kind = JoinKind::kFull;
+          break;
+        case ast::JoinType::kCross:
+          op->join_kind = JoinKind::kCross;
+          break;
+      }
+      Scope both;
+      both.outer = scope.outer;
+      for (auto& e : left_scope.entries)
+        both.entries.push_back(e);
+      for (auto& e : right_scope.entries)
+        both.entries.push_back(e);
+      std::vector<BoundExprPtr> conjuncts;
+      std::vector<std::string> using_columns = join.using_columns;
+      if (join.natural) {
+        for (const auto& le : left_scope.entries) {
+          for (size_t i = 0; i < le.names.size(); i++) {
+            if (!le.Matches(i, false)) continue;
+            for (const auto& re : right_scope.entries) {
+              for (size_t j = 0; j < re.names.size(); j++) {
+                if (re.Matches(j, false) && AsciiLower(le.names[i]) == AsciiLower(re.names[j])) {
+                  using_columns.push_back(le.names[i]);
+                }
+              }
+            }
+          }
+        }
+      }
+      // Where each join column is: (entry, column) in both.entries.
+      struct UsingColumn {
+        size_t left_entry, left_column, right_entry, right_column;
+      };
+      std::vector<UsingColumn> usings;
+      auto find_column = [&](size_t begin, size_t end, const std::string& name) {
+        std::optional<std::pair<size_t, size_t>> found;
+        for (size_t e = begin; e < end; e++) {
+          const ScopeEntry& entry = both.entries[e];
+          for (size_t c = 0; c < entry.names.size(); c++) {
+            if (AsciiLower(entry.names[c]) != AsciiLower(name) || !entry.Matches(c, false))
+              continue;
+            if (found) {
+              throw BinderError("USING column '{}' is ambiguous on one side of the join", name);
+            }
+            found = std::make_pair(e, c);
+          }
+        }
+        if (!found) {
+          throw BinderError("USING column '{}' must exist on both sides of the join", name);
+        }
+        return *found;
+      };
+      const size_t left_entries = left_scope.entries.size();
+      for (const auto& column : using_columns) {
+        auto [le, lc] = find_column(0, left_entries, column);
+        auto [re, rc] = find_column(left_entries, both.entries.size(), column);
+        const ScopeEntry& l = both.entries[le];
+        const ScopeEntry& r = both.entries[re];
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::make_unique<BoundColumnRef>(l.types[lc], l.bindings[lc], l.names[lc]));
+        args.push_back(std::make_unique<BoundColumnRef>(r.types[rc], r.bindings[rc], r.names[rc]));
+        conjuncts.push_back(BindFunctionCall("=", std::move(args)));
+        usings.push_back({le, lc, re, rc});
+      }
+      if (join.condition) {
+        ExprContext ctx;
+        ctx.scope = &both;
+        ctx.clause = "JOIN condition";
+        auto condition = RequireBoolean(BindExpr(*join.condition, ctx), "JOIN condition");
+        SplitConjunction(std::move(condition), conjuncts);
+      }
+      if ((!conjuncts.empty() || !op->conditions.empty()) && op->join_kind == JoinKind::kCross)
+        op->join_kind = JoinKind::kInner;
+      // Conditions are split into equi-join keys by the optimizer; keep them as residual here.
+      if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
+      op->children.push_back(std::move(left));
+      op->children.push_back(std::move(right));
+      const bool full = op->join_kind == JoinKind::kFull;
+      const bool merges = full || op->join_kind == JoinKind::kRight;
+      LogicalOperatorPtr result = std::move(op);
+      if (merges && !usings.empty()) {
+        // The join column of an unmatched right row is only on the right side: a projection
+        // adds COALESCE(l.c, r.c) (FULL) or r.c (RIGHT) as the column `c` and `*` show.
+        auto projection = std::make_unique<LogicalProjection>();
+        projection->table_index = NewTableIndex();
+        const auto bindings = result->GetColumnBindings();
+        const auto types = result->GetTypes();
+        for (size_t i = 0; i < bindings.size(); i++) {
+          projection->expressions.push_back(
+              std::make_unique<BoundColumnRef>(types[i], bindings[i], "#" + std::to_string(i)));
+        }
+        for (auto& entry : both.entries) {
+          for (auto& b : entry.bindings) {
+            const auto at = std::find(bindings.begin(), bindings.end(), b) - bindings.begin();
+            b = ColumnBinding{projection->table_index, static_cast<uint32_t>(at)};
+          }
+        }
+        for (const auto& u : usings) {
+          ScopeEntry& l = both.entries[u.left_entry];
+          ScopeEntry& r = both.entries[u.right_entry];
+          const uint32_t l_at = l.bindings[u.left_column].column_index;
+          const uint32_t r_at = r.bindings[u.right_column].column_index;
+          auto common = CommonType(types[l_at], types[r_at]);
+          if (!common) {
+            throw BinderError("USING column '{}' has incompatible types {} and {}",
+                              l.names[u.left_column], types[l_at].ToString(),
+                              types[r_at].ToString());
+          }
+          BoundExprPtr merged = CastTo(projection->expressions[r_at]->Copy(), *common);
+          if (full) {
+            std::vector<BoundExprPtr> args;
+            args.push_back(CastTo(projection->expressions[l_at]->Copy(), *common));
+            args.push_back(std::move(merged));
+            merged = BindFunctionCall("coalesce", std::move(args));
+          }
+          const auto index = static_cast<uint32_t>(projection->expressions.size());
+          projection->expressions.push_back(std::move(merged));
+          // l.c stays reachable by its alias; the merged column takes its place for c and *.
+          l.names.push_back(l.names[u.left_column]);
+          l.types.push_back(l.types[u.left_column]);
+          l.bindings.push_back(l.bindings[u.left_column]);
+          l.SetVisibility(l.names.size() - 1, ColumnVisibility::kQualifiedOnly);
+          l.types[u.left_column] = *common;
+          l.bindings[u.left_column] = ColumnBinding{projection->table_index, index};
+          l.SetVisibility(u.left_column, ColumnVisibility::kUnqualifiedOnly);
+          r.SetVisibility(u.right_column, ColumnVisibility::kQualifiedOnly);
+        }
+        projection->children.push_back(std::move(result));
+        result = std::move(projection);
+      } else {
+        for (const auto& u : usings)
+          both.entries[u.right_entry].SetVisibility(u.right_column,
+                                                    ColumnVisibility::kQualifiedOnly);
+      }
+      for (auto& e : both.entries)
+        scope.entries.push_back(std::move(e));
+      return result;
+    }
+  }
+  throw InternalError("unknown table reference");
+}
+
+}  // namespace shears
