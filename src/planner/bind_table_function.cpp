@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/interval.h"
 #include "common/string_util.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
@@ -80,6 +81,69 @@ LogicalType ResolveCsvType(const std::string& text) {
   return ResolveTypeName(type);
 }
 
+/// Whether a table function argument is a DATE or TIMESTAMP constant (the temporal form).
+bool IsTemporalArgument(const BoundExpr& expr) {
+  const TypeId id = expr.type.id();
+  return expr.kind == BoundExprKind::kConstant && (id == TypeId::kDate || id == TypeId::kTimestamp);
+}
+
+/// generate_series / range over DATE or TIMESTAMP: a projection (table index
+/// `projection_index`) over a LogicalRange (`range_index`).
+LogicalOperatorPtr BindTemporalSeries(const std::string& name, std::vector<BoundExprPtr> args,
+                                      uint32_t range_index, uint32_t projection_index) {
+  // generate_series / range(start, stop, step INTERVAL) over DATE or TIMESTAMP: TIMESTAMPs, as
+  // DuckDB. The step must have a fixed length (days, hours, ...): the values are then
+  // start + i * step, a range of microsecond offsets added to start.
+  if (args.size() != 3) {
+    throw BinderError("{}() of dates or timestamps takes (start, stop, step INTERVAL)", name);
+  }
+  std::optional<int64_t> bounds[2];
+  for (size_t i = 0; i < 2; i++) {
+    const TypeId id = args[i]->type.id();
+    if (args[i]->kind != BoundExprKind::kConstant ||
+        (id != TypeId::kDate && id != TypeId::kTimestamp && id != TypeId::kInvalid)) {
+      throw BinderError("{}() argument {} must be a constant DATE or TIMESTAMP", name, i + 1);
+    }
+    const Value& v = static_cast<const BoundConstant&>(*args[i]).value;
+    if (!v.is_null()) bounds[i] = CastValue(v, LogicalType::Timestamp()).GetInt64();
+  }
+  if (args[2]->kind != BoundExprKind::kConstant || args[2]->type.id() != TypeId::kInterval) {
+    throw BinderError("{}() argument 3 must be a constant INTERVAL", name);
+  }
+  const Value& step_value = static_cast<const BoundConstant&>(*args[2]).value;
+  auto range = std::make_unique<LogicalRange>();
+  range->table_index = range_index;
+  range->function = name;
+  range->column_name = "offset";
+  if (bounds[0] && bounds[1] && !step_value.is_null()) {
+    const Interval step = step_value.GetInterval();
+    if (step.months != 0) {
+      throw NotSupportedError(
+          "{}() with a step in months or years is not supported (their lengths vary); use a "
+          "step in days",
+          name);
+    }
+    const __int128 micros = __int128{step.days} * kMicrosPerIntervalDay + step.micros;
+    if (micros == 0) throw InvalidInputError("{}() step must not be zero", name);
+    if (micros > INT64_MAX || micros < INT64_MIN) {
+      throw OutOfRangeError("{}() step {} is too large", name, FormatInterval(step));
+    }
+    range->start = 0;
+    range->step = static_cast<int64_t>(micros);
+    range->count =
+        SequenceLength(0, *bounds[1] - *bounds[0], range->step, name == "generate_series");
+  }  // a NULL argument gives no rows, as DuckDB does
+  auto projection = std::make_unique<LogicalProjection>();
+  projection->table_index = projection_index;
+  const ColumnBinding offset = range->GetColumnBindings()[0];
+  std::vector<BoundExprPtr> call;
+  call.push_back(CastTo(std::move(args[0]), LogicalType::Timestamp()));
+  call.push_back(std::make_unique<BoundColumnRef>(LogicalType::Bigint(), offset, "offset"));
+  projection->expressions.push_back(BindFunctionCall("timestamp_add_micros", std::move(call)));
+  projection->children.push_back(std::move(range));
+  return projection;
+}
+
 }  // namespace
 
 LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope) {
@@ -94,9 +158,25 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     }
     ExprContext ctx;
     ctx.clause = inclusive ? "generate_series argument" : "range argument";
+    std::vector<BoundExprPtr> bound;
+    for (const auto& arg : fn.args)
+      bound.push_back(BindExpr(*arg, ctx));
+    if (IsTemporalArgument(*bound[0])) {
+      const uint32_t range_index = NewTableIndex();
+      LogicalOperatorPtr series =
+          BindTemporalSeries(name, std::move(bound), range_index, NewTableIndex());
+      ScopeEntry entry;
+      entry.alias = ref.alias.empty() ? name : ref.alias;
+      entry.names = {name};
+      entry.types = series->GetTypes();
+      entry.bindings = series->GetColumnBindings();
+      ApplyColumnAliases(entry, ref.column_aliases);
+      scope.entries.push_back(std::move(entry));
+      return series;
+    }
     std::vector<std::optional<int64_t>> args;
-    for (size_t i = 0; i < fn.args.size(); i++)
-      args.push_back(ConstantBigint(*BindExpr(*fn.args[i], ctx), name, i));
+    for (size_t i = 0; i < bound.size(); i++)
+      args.push_back(ConstantBigint(*bound[i], name, i));
     auto range = std::make_unique<LogicalRange>();
     range->table_index = NewTableIndex();
     range->function = name;
