@@ -87,13 +87,54 @@ bool IsTemporalArgument(const BoundExpr& expr) {
   return expr.kind == BoundExprKind::kConstant && (id == TypeId::kDate || id == TypeId::kTimestamp);
 }
 
+/// The TIMESTAMP `months` months after `ts` whose day of month is at most 28 (no clamping).
+int64_t AddMonthsUnclamped(int64_t ts, int64_t months) {
+  int64_t days = ts / kMicrosPerIntervalDay, time = ts % kMicrosPerIntervalDay;
+  if (time < 0) {
+    time += kMicrosPerIntervalDay;
+    days--;
+  }
+  int64_t year;
+  unsigned month, day;
+  CivilFromDays(days, &year, &month, &day);
+  const int64_t index = year * 12 + (month - 1) + months;
+  const int64_t new_year = index >= 0 ? index / 12 : -((-index + 11) / 12);
+  const auto new_month = static_cast<unsigned>(index - new_year * 12 + 1);
+  return int64_t{DaysFromCivil(new_year, new_month, day)} * kMicrosPerIntervalDay + time;
+}
+
+/// How many of start, start + m months, start + 2m months, ... lie before stop (up to it when
+/// inclusive); start's day of month is at most 28.
+int64_t MonthSequenceLength(int64_t start, int64_t stop, int64_t m, bool inclusive) {
+  auto within = [&](int64_t value) {
+    const int64_t ahead = m > 0 ? stop - value : value - stop;
+    return inclusive ? ahead >= 0 : ahead > 0;
+  };
+  if (!within(start)) return 0;
+  // Months from start to stop, then the last step that stays within, found from an estimate
+  // at most one step off.
+  auto month_index = [](int64_t ts) {
+    int64_t year;
+    unsigned month, day;
+    CivilFromDays(ts / kMicrosPerIntervalDay - (ts % kMicrosPerIntervalDay < 0), &year, &month,
+                  &day);
+    return year * 12 + month;
+  };
+  int64_t steps = (month_index(stop) - month_index(start)) / m + 1;
+  while (steps > 0 && !within(AddMonthsUnclamped(start, steps * m)))
+    steps--;
+  return steps + 1;
+}
+
 /// generate_series / range over DATE or TIMESTAMP: a projection (table index
 /// `projection_index`) over a LogicalRange (`range_index`).
 LogicalOperatorPtr BindTemporalSeries(const std::string& name, std::vector<BoundExprPtr> args,
                                       uint32_t range_index, uint32_t projection_index) {
   // generate_series / range(start, stop, step INTERVAL) over DATE or TIMESTAMP: TIMESTAMPs, as
-  // DuckDB. The step must have a fixed length (days, hours, ...): the values are then
-  // start + i * step, a range of microsecond offsets added to start.
+  // DuckDB. A step of a fixed length (days, hours, ...) gives start + i * step, a range of
+  // microsecond offsets added to start; a step of months gives start + i * step months, which
+  // is DuckDB's repeated addition when start's day of month is at most 28 (later days are
+  // clamped at short months, and the clamping carries on).
   if (args.size() != 3) {
     throw BinderError("{}() of dates or timestamps takes (start, stop, step INTERVAL)", name);
   }
@@ -115,31 +156,53 @@ LogicalOperatorPtr BindTemporalSeries(const std::string& name, std::vector<Bound
   range->table_index = range_index;
   range->function = name;
   range->column_name = "offset";
+  bool by_months = false;
   if (bounds[0] && bounds[1] && !step_value.is_null()) {
     const Interval step = step_value.GetInterval();
-    if (step.months != 0) {
-      throw NotSupportedError(
-          "{}() with a step in months or years is not supported (their lengths vary); use a "
-          "step in days",
-          name);
+    by_months = step.months != 0;
+    if (by_months) {
+      int64_t year;
+      unsigned month, day;
+      const int64_t start_day =
+          *bounds[0] / kMicrosPerIntervalDay - (*bounds[0] % kMicrosPerIntervalDay < 0);
+      CivilFromDays(start_day, &year, &month, &day);
+      if (step.days != 0 || step.micros != 0 || day > 28) {
+        throw NotSupportedError(
+            "{}() with a step in months is supported from a day of month up to 28 and without "
+            "days or time in the step, not {} from {}",
+            name, FormatInterval(step), FormatTimestamp(*bounds[0]));
+      }
+      range->start = 0;
+      range->step = step.months;
+      range->count =
+          MonthSequenceLength(*bounds[0], *bounds[1], step.months, name == "generate_series");
+    } else {
+      const __int128 micros = __int128{step.days} * kMicrosPerIntervalDay + step.micros;
+      if (micros == 0) throw InvalidInputError("{}() step must not be zero", name);
+      if (micros > INT64_MAX || micros < INT64_MIN) {
+        throw OutOfRangeError("{}() step {} is too large", name, FormatInterval(step));
+      }
+      range->start = 0;
+      range->step = static_cast<int64_t>(micros);
+      range->count =
+          SequenceLength(0, *bounds[1] - *bounds[0], range->step, name == "generate_series");
     }
-    const __int128 micros = __int128{step.days} * kMicrosPerIntervalDay + step.micros;
-    if (micros == 0) throw InvalidInputError("{}() step must not be zero", name);
-    if (micros > INT64_MAX || micros < INT64_MIN) {
-      throw OutOfRangeError("{}() step {} is too large", name, FormatInterval(step));
-    }
-    range->start = 0;
-    range->step = static_cast<int64_t>(micros);
-    range->count =
-        SequenceLength(0, *bounds[1] - *bounds[0], range->step, name == "generate_series");
   }  // a NULL argument gives no rows, as DuckDB does
   auto projection = std::make_unique<LogicalProjection>();
   projection->table_index = projection_index;
   const ColumnBinding offset = range->GetColumnBindings()[0];
   std::vector<BoundExprPtr> call;
   call.push_back(CastTo(std::move(args[0]), LogicalType::Timestamp()));
-  call.push_back(std::make_unique<BoundColumnRef>(LogicalType::Bigint(), offset, "offset"));
-  projection->expressions.push_back(BindFunctionCall("timestamp_add_micros", std::move(call)));
+  BoundExprPtr offset_ref =
+      std::make_unique<BoundColumnRef>(LogicalType::Bigint(), offset, "offset");
+  if (by_months) {
+    // The months stay below the TIMESTAMP range's, far inside INTEGER.
+    call.push_back(CastTo(std::move(offset_ref), LogicalType::Integer()));
+    projection->expressions.push_back(BindFunctionCall("date_add_months", std::move(call)));
+  } else {
+    call.push_back(std::move(offset_ref));
+    projection->expressions.push_back(BindFunctionCall("timestamp_add_micros", std::move(call)));
+  }
   projection->children.push_back(std::move(range));
   return projection;
 }

@@ -33,6 +33,10 @@ SELECT count(*), min(d), max(d) FROM generate_series(DATE '2000-01-01', DATE '20
 
 SELECT CAST(g.t AS DATE), count(ss_quantity) FROM range(TIMESTAMP '2000-02-01', TIMESTAMP '2000-02-08', INTERVAL '12 hours') g(t) LEFT JOIN date_dim ON d_date = CAST(g.t AS DATE) LEFT JOIN store_sales ON ss_sold_date_sk = d_date_sk GROUP BY 1;
 
+SELECT CAST(g.m AS DATE), count(d_date_sk) FROM generate_series(DATE '1999-01-01', DATE '2000-12-01', INTERVAL '1 month') g(m) JOIN date_dim ON d_year = year(g.m) AND d_moy = month(g.m) GROUP BY 1;
+
+SELECT * FROM range(TIMESTAMP '1999-03-15 06:00:00', TIMESTAMP '2001-03-15 06:00:00', INTERVAL '3 months');
+
 SELECT d_date, CAST(age(d_date, DATE '1998-01-31') AS VARCHAR), CAST(age(DATE '1998-01-31', d_date) AS VARCHAR) FROM date_dim WHERE d_dom IN (1, 29, 30, 31) AND d_year = 2000;
 
 SELECT trunc(ss_sales_price, 1), trunc(ss_net_profit, -1), trunc(CAST(ss_sales_price AS DOUBLE), 1), count(*) FROM store_sales WHERE ss_store_sk = 1 GROUP BY 1, 2, 3;
