@@ -218,7 +218,8 @@ LogicalType ParseTypeString(const std::string& text) {
       {"BIGINT", LogicalType::Bigint()},       {"DOUBLE", LogicalType::Double()},
       {"REAL", LogicalType::Float()},          {"DATE", LogicalType::Date()},
       {"TIMESTAMP", LogicalType::Timestamp()}, {"TIME", LogicalType::Time()},
-      {"VARCHAR", LogicalType::Varchar()},     {"BLOB", LogicalType::Blob()}};
+      {"VARCHAR", LogicalType::Varchar()},     {"BLOB", LogicalType::Blob()},
+      {"INTERVAL", LogicalType::Interval()}};
   for (const auto& [name, type] : kSimple) {
     if (text == name) return type;
   }

@@ -523,7 +523,7 @@ AggregateOp BindAggregateOp(AggregateKind kind, const std::vector<LogicalType>& 
   op.input_types = input_types;
   op.params = params;
   const LogicalType& arg_type = op.arg_type;
-  if (BindExtendedAggregateOp(op)) return op;
+  if (BindExtendedAggregateOp(op) || BindNumericAggregateOp(op)) return op;
   auto unsupported = [&]() {
     return NotSupportedError("aggregate over {} with result {} is not supported",
                              arg_type.ToString(), result_type.ToString());

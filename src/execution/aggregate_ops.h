@@ -85,5 +85,7 @@ AggregateOp BindAggregateOp(AggregateKind kind, const std::vector<LogicalType>& 
 /// arg_max, approx_count_distinct, quantiles, mode, string_agg) into `op`; false for other
 /// kinds.
 bool BindExtendedAggregateOp(AggregateOp& op);
+/// The same for aggregate_ops_numeric.cpp (bit_and / bit_or / bit_xor, product, regr_*).
+bool BindNumericAggregateOp(AggregateOp& op);
 
 }  // namespace shears

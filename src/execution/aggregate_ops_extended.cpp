@@ -15,6 +15,7 @@
 
 #include "catalog/hyperloglog.h"
 #include "common/error.h"
+#include "execution/aggregate_op_loops.h"
 #include "execution/aggregate_ops.h"
 #include "execution/row_layout.h"
 
@@ -22,146 +23,12 @@ namespace shears {
 
 namespace {
 
-template <typename T>
-T Load(const uint8_t* p) {
-  T value;
-  std::memcpy(&value, p, sizeof(T));
-  return value;
-}
-
-template <typename T>
-void Store(uint8_t* p, const T& value) {
-  std::memcpy(p, &value, sizeof(T));
-}
-
-/// Arena bytes aligned for any value (the arena itself hands out unaligned bytes).
-uint8_t* AllocateAligned(StringArena& arena, size_t size) {
-  const auto address = reinterpret_cast<uintptr_t>(arena.Allocate(size + 15));
-  return reinterpret_cast<uint8_t*>((address + 15) & ~uintptr_t{15});
-}
-
-double ToDouble(const Vector& v, idx_t row) {
-  double x;
-  switch (v.type().physical()) {
-    case PhysicalType::kInt32:
-      x = v.data<int32_t>()[row];
-      break;
-    case PhysicalType::kInt64:
-      x = static_cast<double>(v.data<int64_t>()[row]);
-      break;
-    case PhysicalType::kInt128:
-      x = static_cast<double>(v.data<int128_t>()[row]);
-      break;
-    case PhysicalType::kDouble:
-      return v.data<double>()[row];
-    default:
-      throw InternalError("numeric aggregate over {}", v.type().ToString());
-  }
-  return v.type().id() == TypeId::kDecimal ? x / std::pow(10.0, v.type().scale()) : x;
-}
-
-// ---- the loops ----
-
-template <typename Op>
-typename Op::State& StateAt(uint8_t* p) {
-  return *reinterpret_cast<typename Op::State*>(p);
-}
-
-template <typename Op>
-void OpUpdateRows(uint8_t* const* rows, uint32_t offset, const Vector* in, idx_t count,
-                  StringArena& arena) {
-  for (idx_t i = 0; i < count; i++)
-    Op::Update(StateAt<Op>(rows[i] + offset), in, i, arena);
-}
-
-template <typename Op>
-void OpUpdateRange(uint8_t* state, const Vector* in, idx_t begin, idx_t count, StringArena& arena) {
-  auto& s = StateAt<Op>(state);
-  for (idx_t i = begin; i < begin + count; i++)
-    Op::Update(s, in, i, arena);
-}
-
-template <typename Op>
-void OpUpdateSingle(uint8_t* state, const Vector* in, idx_t count, StringArena& arena) {
-  OpUpdateRange<Op>(state, in, 0, count, arena);
-}
-
-template <typename Op>
-void OpCombine(uint8_t* const* src, uint8_t* const* dst, uint32_t offset, idx_t count,
-               StringArena& arena) {
-  for (idx_t i = 0; i < count; i++)
-    Op::Combine(StateAt<Op>(src[i] + offset), StateAt<Op>(dst[i] + offset), arena);
-}
-
-template <typename Op>
-void OpFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out, idx_t out_offset,
-                const AggregateOp& op) {
-  for (idx_t i = 0; i < count; i++) {
-    auto& state = StateAt<Op>(rows[i] + offset);
-    // Collecting aggregates are NULL without values.
-    if constexpr (requires { Op::Empty(state); }) {
-      if (Op::Empty(state)) {
-        out.validity().SetNull(out_offset + i);
-        continue;
-      }
-    }
-    Op::Finalize(state, out, out_offset + i, op);
-  }
-}
-
-template <typename Op>
-void Use(AggregateOp& op) {
-  op.state_size = sizeof(typename Op::State);
-  op.state_align = alignof(typename Op::State);
-  op.update = OpUpdateRows<Op>;
-  op.update_single = OpUpdateSingle<Op>;
-  op.update_range = OpUpdateRange<Op>;
-  op.combine = OpCombine<Op>;
-  op.finalize = OpFinalize<Op>;
-}
+using namespace aggregate_loops;
 
 // ---- covar_pop, covar_samp, corr ----
 
-struct CovarState {
-  int64_t count;
-  double mean_x, mean_y;
-  double co_moment;  // sum of (x - mean_x) * (y - mean_y)
-  double m2_x, m2_y;
-};
-
 template <AggregateKind kKind>
-struct CovarOp {
-  using State = CovarState;
-  static void Update(State& s, const Vector* in, idx_t row, StringArena&) {
-    // covar_pop(y, x): DuckDB's (and the standard's) argument order; symmetric anyway.
-    if (in[0].IsNull(row) || in[1].IsNull(row)) return;
-    const double y = ToDouble(in[0], row), x = ToDouble(in[1], row);
-    // Welford's online update, extended to the co-moment.
-    s.count++;
-    const double n = static_cast<double>(s.count);
-    const double dx = x - s.mean_x, dy = y - s.mean_y;
-    s.mean_x += dx / n;
-    s.mean_y += dy / n;
-    s.co_moment += dx * (y - s.mean_y);
-    s.m2_x += dx * (x - s.mean_x);
-    s.m2_y += dy * (y - s.mean_y);
-  }
-  static void Combine(const State& src, State& dst, StringArena&) {
-    if (src.count == 0) return;
-    if (dst.count == 0) {
-      dst = src;
-      return;
-    }
-    const double na = static_cast<double>(dst.count), nb = static_cast<double>(src.count);
-    const double n = na + nb;
-    const double dx = src.mean_x - dst.mean_x, dy = src.mean_y - dst.mean_y;
-    dst.co_moment += src.co_moment + dx * dy * na * nb / n;
-    dst.m2_x += src.m2_x + dx * dx * na * nb / n;
-    dst.m2_y += src.m2_y + dy * dy * na * nb / n;
-    dst.mean_x += dx * nb / n;
-    dst.mean_y += dy * nb / n;
-    dst.count += src.count;
-  }
+struct CovarOp : CoMomentsOp {
   static void Finalize(State& s, Vector& out, idx_t row, const AggregateOp&) {
     const auto n = static_cast<double>(s.count);
     if (s.count == 0 || (kKind == AggregateKind::kCovarSamp && s.count < 2)) {

@@ -6,7 +6,7 @@
 //     (a fraction of a month goes to days at 30 per month, of a day to microseconds)
 //   date_add(x, INTERVAL) (x + INTERVAL); to_years, to_months, to_weeks, to_days, to_hours,
 //   to_minutes, to_seconds, to_milliseconds, to_microseconds; extract / date_part of an interval's
-//   parts.
+//   parts; age(a, b) (PostgreSQL's symbolic difference in years, months, days and time).
 // Every result is checked: a part past its range is an OutOfRangeError, never a wrap.
 
 #include <cmath>
@@ -298,6 +298,43 @@ ScalarKernel ExtractIntervalKernel(const char* function) {
   };
 }
 
+/// age(a, b): a - b as years, months, days and time, counted field by field with borrows (a
+/// negative day borrows the length of b's month), as PostgreSQL and DuckDB; a < b gives the
+/// negated age(b, a).
+Interval Age(int64_t a, int64_t b) {
+  if (a < b) {
+    const Interval swapped = Age(b, a);
+    return Interval{-swapped.months, -swapped.days, -swapped.micros};
+  }
+  auto split = [](int64_t ts, int64_t* year, unsigned* month, unsigned* day, int64_t* time) {
+    int64_t days = ts / kMicrosPerIntervalDay;
+    *time = ts % kMicrosPerIntervalDay;
+    if (*time < 0) {
+      *time += kMicrosPerIntervalDay;
+      days--;
+    }
+    CivilFromDays(days, year, month, day);
+  };
+  int64_t y1, y2, t1, t2;
+  unsigned m1, m2, d1, d2;
+  split(a, &y1, &m1, &d1, &t1);
+  split(b, &y2, &m2, &d2, &t2);
+  int64_t years = y1 - y2, months = int64_t{m1} - m2, days = int64_t{d1} - d2, time = t1 - t2;
+  if (time < 0) {
+    time += kMicrosPerIntervalDay;
+    days--;
+  }
+  if (days < 0) {
+    days += DaysInMonth(y2, m2);
+    months--;
+  }
+  if (months < 0) {
+    months += 12;
+    years--;
+  }
+  return CheckedInterval(int128_t{years} * 12 + months, days, time, "age");
+}
+
 }  // namespace
 
 void RegisterIntervalFunctions(FunctionRegistry& registry) {
@@ -319,6 +356,12 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
       registry, "+", {interval}, interval,
       [](const Args& args, idx_t count, Vector& result) { CastVector(*args[0], result, count); });
   RegisterFixed(registry, "-", {timestamp, timestamp}, interval, TimestampDifference);
+  RegisterFixed(registry, "age", {timestamp, timestamp}, interval,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<int64_t, int64_t, int128_t>(
+                      *args[0], *args[1], count, result,
+                      [](int64_t a, int64_t b) { return Pack(Age(a, b), "age"); });
+                });
   const LogicalType time = LogicalType::Time(), date = LogicalType::Date();
   RegisterFixed(registry, "+", {time, interval}, time, TimePlusInterval(1, false));
   RegisterFixed(registry, "+", {interval, time}, time, TimePlusInterval(1, true));

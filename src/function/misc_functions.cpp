@@ -281,6 +281,30 @@ double RoundDouble(double x, int64_t digits) {
   return std::isfinite(rounded) ? rounded : x;  // x * factor overflowed: x has no such digits
 }
 
+/// Half to even at `digits` places: the scaled value rounded in the default (to nearest, ties
+/// to even) mode.
+double RoundEvenDouble(double x, int64_t digits) {
+  if (!std::isfinite(x)) return x;
+  if (digits > 300 || digits < -300) return digits > 0 ? x : 0.0 * x;
+  const double factor = std::pow(10.0, static_cast<double>(std::abs(digits)));
+  double rounded =
+      digits >= 0 ? std::nearbyint(x * factor) / factor : std::nearbyint(x / factor) * factor;
+  return std::isfinite(rounded) ? rounded : x;
+}
+
+double CheckedGamma(double x) {
+  if (x == 0) throw OutOfRangeError("cannot take gamma of zero");
+  return std::tgamma(x);
+}
+
+double TruncDouble(double x, int64_t digits) {
+  if (!std::isfinite(x)) return x;
+  if (digits > 300 || digits < -300) return digits > 0 ? x : 0.0 * x;
+  const double factor = std::pow(10.0, static_cast<double>(std::abs(digits)));
+  double cut = digits >= 0 ? std::trunc(x * factor) / factor : std::trunc(x / factor) * factor;
+  return std::isfinite(cut) ? cut : x;
+}
+
 /// A decimal kernel reading and writing unscaled values of either width.
 template <typename Op>
 ScalarKernel DecimalUnary(Op op) {
@@ -316,6 +340,16 @@ int128_t RoundDecimalTo(int128_t v, int scale, int64_t digits, int128_t limit) {
   return out;
 }
 
+/// trunc(DECIMAL(p,s), digits): the digits past `digits` places dropped (toward zero), kept at
+/// scale s; the magnitude never grows, so DECIMAL(p,s) holds it.
+int128_t TruncDecimalTo(int128_t v, int scale, int64_t digits) {
+  if (digits >= scale) return v;
+  const int64_t drop = scale - digits;
+  if (drop > 38) return 0;
+  const int128_t unit = Pow10(static_cast<int>(drop));
+  return v / unit * unit;
+}
+
 void RegisterRoundingFamily(FunctionRegistry& registry) {
   // round / floor / ceil / trunc on INTEGER and BIGINT change nothing.
   for (const char* name : {"round", "floor", "ceil", "ceiling", "trunc"}) {
@@ -341,17 +375,28 @@ void RegisterRoundingFamily(FunctionRegistry& registry) {
   }
   RegisterFixed(registry, "trunc", {kDouble}, kDouble,
                 DoubleFunction([](double x) { return std::trunc(x); }));
+  RegisterFixed(registry, "trunc", {kDouble, kInteger}, kDouble,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, int32_t, double>(*args[0], *args[1], count, result,
+                                                      TruncDouble);
+                });
 
   // DECIMAL forms: exact numerics come in as DECIMAL only when no integer form fits.
   auto decimal_resolver = [](int mode) {
-    // mode 0: round(x), 1: floor, 2: ceil, 3: trunc, 4: round(x, digits)
+    // mode 0: round(x), 1: floor, 2: ceil, 3: trunc, 4: round(x, digits), 5: trunc(x, digits)
     return [mode](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
-      if (args.size() != (mode == 4 ? 2u : 1u)) return std::nullopt;
+      if (args.size() != (mode >= 4 ? 2u : 1u)) return std::nullopt;
       std::optional<LogicalType> type = AsDecimal(args[0]);
       if (!args[0].valid()) type = LogicalType::Decimal(18, 3);
       if (!type) return std::nullopt;
-      if (mode == 4 && !CanImplicitCast(args[1], kInteger)) return std::nullopt;
+      if (mode >= 4 && !CanImplicitCast(args[1], kInteger)) return std::nullopt;
       const int p = type->precision(), s = type->scale();
+      if (mode == 5) {
+        return MakeBound({*type, kInteger}, *type,
+                         DecimalUnary([s](int128_t v, const Args& a, idx_t row) {
+                           return TruncDecimalTo(v, s, a[1]->data<int32_t>()[row]);
+                         }));
+      }
       if (mode == 4) {
         LogicalType out = LogicalType::Decimal(std::min(p + 1, 38), s);
         const int128_t limit = Pow10(out.precision());
@@ -382,6 +427,7 @@ void RegisterRoundingFamily(FunctionRegistry& registry) {
   registry.Register("ceil", decimal_resolver(2), "ceil(DECIMAL)");
   registry.Register("ceiling", decimal_resolver(2), "ceiling(DECIMAL)");
   registry.Register("trunc", decimal_resolver(3), "trunc(DECIMAL)");
+  registry.Register("trunc", decimal_resolver(5), "trunc(DECIMAL, INTEGER)");
 }
 
 void RegisterAbsAndSign(FunctionRegistry& registry) {
@@ -692,6 +738,19 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
   RegisterFixed(registry, "sqrt", {kDouble}, kDouble, DoubleFunction(CheckedSqrt));
   RegisterFixed(registry, "cbrt", {kDouble}, kDouble,
                 DoubleFunction([](double x) { return std::cbrt(x); }));
+  // gamma / lgamma (DuckDB): Γ(x) and ln|Γ(x)|; lgamma_r, as std::lgamma writes a global sign.
+  RegisterFixed(registry, "gamma", {kDouble}, kDouble, DoubleFunction(CheckedGamma));
+  RegisterFixed(registry, "lgamma", {kDouble}, kDouble, DoubleFunction([](double x) {
+                  if (x == 0) throw OutOfRangeError("cannot take log gamma of zero");
+                  int sign;
+                  return ::lgamma_r(x, &sign);
+                }));
+  // round_even(x, digits): half to even at `digits` places, in DOUBLE (DuckDB).
+  RegisterFixed(registry, "round_even", {kDouble, kInteger}, kDouble,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, int32_t, double>(*args[0], *args[1], count, result,
+                                                      RoundEvenDouble);
+                });
   RegisterFixed(registry, "ln", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::kE>));
   RegisterFixed(registry, "log10", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k10>));
   RegisterFixed(registry, "log", {kDouble}, kDouble, DoubleFunction(CheckedLog<LogBase::k10>));

@@ -22,6 +22,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterRegexpFunctions(r);
     RegisterIntervalFunctions(r);
     RegisterFormatFunctions(r);
+    RegisterEpochFunctions(r);
     return r;
   }();
   return registry;

@@ -474,6 +474,9 @@ ast::StatementPtr Transformer::TransformStatement(const PgQuery__Node* node, int
     case PG_QUERY__NODE__NODE_DELETE_STMT:
       result = TransformDelete(node->delete_stmt, begin);
       break;
+    case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
+      result = TransformTruncate(node->truncate_stmt, begin);
+      break;
     default:
       ThrowNotSupportedAt(
           fmt::format("{} statements are not supported yet", StatementKindName(node)), begin);

@@ -53,6 +53,19 @@ std::unique_ptr<ast::ConstantExpr> MakeConstant(Value value, int location) {
   return constant;
 }
 
+bool IsRow(const PgQuery__Node* node) {
+  return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_ROW_EXPR;
+}
+
+/// The AND / OR of `parts`, or the one part.
+ast::ExprPtr Junction(const char* op, std::vector<ast::ExprPtr> parts, int location) {
+  if (parts.size() == 1) return std::move(parts[0]);
+  auto result = MakeExpr<ast::OperatorExpr>(location);
+  result->op = op;
+  result->children = std::move(parts);
+  return result;
+}
+
 bool IsStringConstant(const PgQuery__Node* node) {
   return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
          node->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL;
@@ -366,6 +379,10 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
         match->children.push_back(std::move(pattern));
         return match;
       }
+      if (IsRow(expr->lexpr) && IsRow(expr->rexpr)) {
+        return TransformRowComparison(op, expr->lexpr->row_expr, expr->rexpr->row_expr,
+                                      expr->location);
+      }
       if (!IsSupportedOperator(op)) {
         ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
       }
@@ -382,6 +399,27 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_ILIKE:
       break;
     case PG_QUERY__A__EXPR__KIND__AEXPR_IN: {
+      if (IsRow(expr->lexpr)) {
+        // (a, b) IN ((1, 2), (3, 4)): an OR of row equalities (NOT IN: its negation).
+        if (IsNull(expr->rexpr) || expr->rexpr->node_case != PG_QUERY__NODE__NODE_LIST) {
+          throw InternalError("IN without a list");
+        }
+        auto any = MakeExpr<ast::OperatorExpr>(location);
+        any->op = "OR";
+        for (size_t i = 0; i < expr->rexpr->list->n_items; i++) {
+          const PgQuery__Node* item = expr->rexpr->list->items[i];
+          if (!IsRow(item)) {
+            ThrowNotSupported("IN of a row needs a list of rows", NodeLocation(item));
+          }
+          any->children.push_back(
+              TransformRowComparison("=", expr->lexpr->row_expr, item->row_expr, expr->location));
+        }
+        if (op != "<>") return any;
+        auto negated = MakeExpr<ast::OperatorExpr>(location);
+        negated->op = "NOT";
+        negated->children.push_back(std::move(any));
+        return negated;
+      }
       auto result = MakeExpr<ast::InListExpr>(location);
       result->value = TransformExpr(expr->lexpr);
       result->negated = op == "<>";
@@ -423,12 +461,20 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
       auto result = MakeExpr<ast::OperatorExpr>(location);
       result->op = expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_DISTINCT ? "IS DISTINCT FROM"
                                                                          : "IS NOT DISTINCT FROM";
+      if (IsRow(expr->lexpr) && IsRow(expr->rexpr)) {
+        return TransformRowComparison(result->op, expr->lexpr->row_expr, expr->rexpr->row_expr,
+                                      expr->location);
+      }
       result->children.push_back(TransformExpr(expr->lexpr));
       result->children.push_back(TransformExpr(expr->rexpr));
       return result;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY:
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP_ALL:
+      if (!IsNull(expr->rexpr) && expr->rexpr->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
+        return TransformArrayComparison(expr, op,
+                                        expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY);
+      }
       ThrowNotSupported(
           fmt::format("{} with an array is not supported (use a subquery or IN (...))",
                       expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_OP_ANY ? "ANY" : "ALL"),
@@ -674,6 +720,118 @@ ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
   }
   result->query = TransformQuery(link->subselect);
   return result;
+}
+
+ast::ExprPtr Transformer::TransformRowComparison(const std::string& op,
+                                                 const PgQuery__RowExpr* left,
+                                                 const PgQuery__RowExpr* right, int location) {
+  if (left->n_args != right->n_args) {
+    ThrowParseError(fmt::format("unequal number of entries in row expressions ({} and {})",
+                                left->n_args, right->n_args),
+                    location);
+  }
+  if (left->n_args == 0) ThrowNotSupported("comparison of empty rows is not supported", location);
+  if (op != "=" && op != "<>" && op != "!=" && op != "<" && op != "<=" && op != ">" && op != ">=" &&
+      op != "IS DISTINCT FROM" && op != "IS NOT DISTINCT FROM") {
+    ThrowNotSupported(fmt::format("operator {} is not supported for rows", op), location);
+  }
+  // Rows compare as values, as DuckDB compares them (its STRUCTs): a NULL field equals NULL
+  // and sorts above every value, so the result is never NULL. (PostgreSQL instead gives NULL
+  // when a NULL field is reached before the fields differ.) Each field's expressions are
+  // transformed once per use, so every comparison owns its trees.
+  const int loc = Loc(location);
+  auto binary = [&](const std::string& field_op, size_t i) {
+    auto compare = MakeExpr<ast::OperatorExpr>(loc);
+    compare->op = field_op;
+    compare->children.push_back(TransformExpr(left->args[i]));
+    compare->children.push_back(TransformExpr(right->args[i]));
+    return compare;
+  };
+  auto is_null = [&](const PgQuery__Node* node, bool negated) {
+    auto test = MakeExpr<ast::IsNullExpr>(loc);
+    test->child = TransformExpr(node);
+    test->negated = negated;
+    return test;
+  };
+  // Field i strictly below (or above) its counterpart: coalesce(l < r, l IS NOT NULL AND r IS
+  // NULL), NULL being the largest.
+  auto strictly = [&](bool below, size_t i) -> ast::ExprPtr {
+    std::vector<ast::ExprPtr> nulls;
+    nulls.push_back(is_null(below ? left->args[i] : right->args[i], true));
+    nulls.push_back(is_null(below ? right->args[i] : left->args[i], false));
+    auto call = MakeExpr<ast::FunctionExpr>(loc);
+    call->name = "coalesce";
+    call->args.push_back(binary(below ? "<" : ">", i));
+    call->args.push_back(Junction("AND", std::move(nulls), loc));
+    return call;
+  };
+  const size_t n = left->n_args;
+  std::vector<ast::ExprPtr> parts;
+  if (op == "=" || op == "IS NOT DISTINCT FROM") {
+    for (size_t i = 0; i < n; i++)
+      parts.push_back(binary("IS NOT DISTINCT FROM", i));
+    return Junction("AND", std::move(parts), loc);
+  }
+  if (op == "<>" || op == "!=" || op == "IS DISTINCT FROM") {
+    for (size_t i = 0; i < n; i++)
+      parts.push_back(binary("IS DISTINCT FROM", i));
+    return Junction("OR", std::move(parts), loc);
+  }
+  // Lexicographic: the first field that differs decides. (a, b) < (c, d) is a < c OR (a = c
+  // AND b < d); the last field is b <= d for <=.
+  const bool below = op[0] == '<';
+  ast::ExprPtr result = strictly(below, n - 1);
+  if (op.size() == 2) {
+    std::vector<ast::ExprPtr> last;
+    last.push_back(std::move(result));
+    last.push_back(binary("IS NOT DISTINCT FROM", n - 1));
+    result = Junction("OR", std::move(last), loc);
+  }
+  for (size_t i = n - 1; i-- > 0;) {
+    std::vector<ast::ExprPtr> tie;
+    tie.push_back(binary("IS NOT DISTINCT FROM", i));
+    tie.push_back(std::move(result));
+    std::vector<ast::ExprPtr> either;
+    either.push_back(strictly(below, i));
+    either.push_back(Junction("AND", std::move(tie), loc));
+    result = Junction("OR", std::move(either), loc);
+  }
+  return result;
+}
+
+ast::ExprPtr Transformer::TransformArrayComparison(const PgQuery__AExpr* expr,
+                                                   const std::string& op, bool any) {
+  const int loc = Loc(expr->location);
+  const PgQuery__AArrayExpr* array = expr->rexpr->a_array_expr;
+  if (!IsSupportedOperator(op) || op == "||" || op == "AND" || op == "OR") {
+    ThrowNotSupported(fmt::format("operator {} is not supported with {}", op, any ? "ANY" : "ALL"),
+                      expr->location);
+  }
+  for (size_t i = 0; i < array->n_elements; i++) {
+    if (!IsNull(array->elements[i]) &&
+        array->elements[i]->node_case == PG_QUERY__NODE__NODE_A_ARRAY_EXPR) {
+      ThrowNotSupported("nested arrays are not supported", NodeLocation(array->elements[i]));
+    }
+  }
+  // Of no elements: ANY is FALSE and ALL TRUE, whatever x is.
+  if (array->n_elements == 0) return MakeConstant(Value::Boolean(!any), loc);
+  if ((any && op == "=") || (!any && (op == "<>" || op == "!="))) {
+    auto in = MakeExpr<ast::InListExpr>(loc);
+    in->value = TransformExpr(expr->lexpr);
+    in->negated = !any;
+    in->list = TransformExprList(array->elements, array->n_elements);
+    return in;
+  }
+  // x is transformed once per element: each comparison gets its own tree.
+  std::vector<ast::ExprPtr> parts;
+  for (size_t i = 0; i < array->n_elements; i++) {
+    auto compare = MakeExpr<ast::OperatorExpr>(loc);
+    compare->op = op;
+    compare->children.push_back(TransformExpr(expr->lexpr));
+    compare->children.push_back(TransformExpr(array->elements[i]));
+    parts.push_back(std::move(compare));
+  }
+  return Junction(any ? "OR" : "AND", std::move(parts), loc);
 }
 
 ast::ExprPtr Transformer::TransformCase(const PgQuery__CaseExpr* expr) {

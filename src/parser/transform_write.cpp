@@ -200,6 +200,23 @@ ast::StatementPtr Transformer::TransformDelete(const PgQuery__DeleteStmt* stmt, 
   return remove;
 }
 
+ast::StatementPtr Transformer::TransformTruncate(const PgQuery__TruncateStmt* stmt, int begin) {
+  // TRUNCATE [TABLE] t: a DELETE of every row (one table; RESTART IDENTITY has nothing to
+  // restart, tables have no identity columns).
+  if (stmt->n_relations != 1 || IsNull(stmt->relations[0]) ||
+      stmt->relations[0]->node_case != PG_QUERY__NODE__NODE_RANGE_VAR) {
+    ThrowNotSupportedAt("TRUNCATE of more than one table is not supported", begin);
+  }
+  if (stmt->behavior == PG_QUERY__DROP_BEHAVIOR__DROP_CASCADE) {
+    ThrowNotSupportedAt("TRUNCATE ... CASCADE is not supported", begin);
+  }
+  const PgQuery__RangeVar* relation = stmt->relations[0]->range_var;
+  auto remove = std::make_unique<ast::DeleteStatement>();
+  remove->name = UnqualifiedName(*this, relation);
+  remove->name_location = Loc(relation->location);
+  return remove;
+}
+
 ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
   if (stmt->n_returning_list > 0)
     ThrowNotSupportedAt("INSERT ... RETURNING is not supported", begin);

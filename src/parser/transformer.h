@@ -169,6 +169,7 @@ class Transformer {
   ast::StatementPtr TransformCreateIndex(const PgQuery__IndexStmt* stmt, int begin);
   ast::StatementPtr TransformUpdate(const PgQuery__UpdateStmt* stmt, int begin);
   ast::StatementPtr TransformDelete(const PgQuery__DeleteStmt* stmt, int begin);
+  ast::StatementPtr TransformTruncate(const PgQuery__TruncateStmt* stmt, int begin);
 
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
   void AddDistinctOn(const PgQuery__SelectStmt* stmt, ast::SelectNode& select);
@@ -189,6 +190,14 @@ class Transformer {
   ast::ExprPtr TransformFuncCall(const PgQuery__FuncCall* call);
   ast::ExprPtr TransformTypeCast(const PgQuery__TypeCast* cast);
   ast::ExprPtr TransformSubLink(const PgQuery__SubLink* link);
+  /// (a, b) op (c, d) for = <> < <= > >= IS [NOT] DISTINCT FROM, as the comparisons of the
+  /// fields (PostgreSQL's row-wise rules); `op` is the operator's name.
+  ast::ExprPtr TransformRowComparison(const std::string& op, const PgQuery__RowExpr* left,
+                                      const PgQuery__RowExpr* right, int location);
+  /// x op ANY / ALL (ARRAY[...]): IN / NOT IN lists for = ANY and <> ALL, else an OR / AND
+  /// of the comparisons with each element.
+  ast::ExprPtr TransformArrayComparison(const PgQuery__AExpr* expr, const std::string& op,
+                                        bool any);
   ast::ExprPtr TransformColumnRef(const PgQuery__ColumnRef* ref);
   ast::ExprPtr TransformCase(const PgQuery__CaseExpr* expr);
   ast::ExprPtr TransformInterval(const PgQuery__TypeCast* cast, const std::string& text,

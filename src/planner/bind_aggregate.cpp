@@ -51,7 +51,20 @@ const char* const kAggregateNames[] = {"count",
                                        "string_agg",
                                        "group_concat",
                                        "listagg",
-                                       "approx_count_distinct"};
+                                       "approx_count_distinct",
+                                       "bit_and",
+                                       "bit_or",
+                                       "bit_xor",
+                                       "product",
+                                       "regr_count",
+                                       "regr_avgx",
+                                       "regr_avgy",
+                                       "regr_sxx",
+                                       "regr_syy",
+                                       "regr_sxy",
+                                       "regr_slope",
+                                       "regr_intercept",
+                                       "regr_r2"};
 
 /// Whether the order of the values cannot change the result (ORDER BY inside is ignored).
 bool OrderInsensitive(AggregateKind kind) {
@@ -110,6 +123,24 @@ AggregateKind ContinuousQuantile(BoundExprPtr& arg, LogicalType* type) {
     return AggregateKind::kQuantileDisc;
   }
   return AggregateKind::kQuantileCont;
+}
+
+/// regr_count ... regr_r2 by name (the caller checked the prefix).
+AggregateKind RegressionKind(const std::string& name) {
+  static const std::pair<const char*, AggregateKind> kKinds[] = {
+      {"regr_count", AggregateKind::kRegrCount},
+      {"regr_avgx", AggregateKind::kRegrAvgX},
+      {"regr_avgy", AggregateKind::kRegrAvgY},
+      {"regr_sxx", AggregateKind::kRegrSxx},
+      {"regr_syy", AggregateKind::kRegrSyy},
+      {"regr_sxy", AggregateKind::kRegrSxy},
+      {"regr_slope", AggregateKind::kRegrSlope},
+      {"regr_r2", AggregateKind::kRegrR2},
+      {"regr_intercept", AggregateKind::kRegrIntercept}};
+  for (const auto& [known, kind] : kKinds) {
+    if (name == known) return kind;
+  }
+  throw BinderError("unknown aggregate {}", name);
 }
 
 }  // namespace
@@ -203,7 +234,15 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
     return out;
   }
 
-  if (name == "covar_pop" || name == "covar_samp" || name == "corr") {
+  if (name.starts_with("regr_")) {
+    arity(2, 2);
+    args[1] = TypeUntyped(std::move(args[1]));
+    RequireNumeric(name, args[0]);
+    RequireNumeric(name, args[1]);
+    out.kind = RegressionKind(name);
+    out.type =
+        out.kind == AggregateKind::kRegrCount ? LogicalType::Bigint() : LogicalType::Double();
+  } else if (name == "covar_pop" || name == "covar_samp" || name == "corr") {
     arity(2, 2);
     args[1] = TypeUntyped(std::move(args[1]));
     RequireNumeric(name, args[0]);
@@ -246,6 +285,19 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
       }
       out.kind = name == "bool_or" ? AggregateKind::kBoolOr : AggregateKind::kBoolAnd;
       out.type = t;
+    } else if (name == "bit_and" || name == "bit_or" || name == "bit_xor") {
+      if (t.id() != TypeId::kInteger && t.id() != TypeId::kBigint) {
+        throw BinderError("{} is not defined for {}: it takes an INTEGER or BIGINT", name,
+                          t.ToString());
+      }
+      out.kind = name == "bit_and"  ? AggregateKind::kBitAnd
+                 : name == "bit_or" ? AggregateKind::kBitOr
+                                    : AggregateKind::kBitXor;
+      out.type = arg->type;
+    } else if (name == "product") {
+      RequireNumeric(name, arg);
+      out.kind = AggregateKind::kProduct;
+      out.type = LogicalType::Double();
     } else if (name == "approx_count_distinct") {
       out.kind = AggregateKind::kApproxCountDistinct;
       out.type = LogicalType::Bigint();

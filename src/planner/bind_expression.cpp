@@ -73,7 +73,8 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
       *type = LogicalType::Decimal(38, t.scale());
     } else if (t.IsFloatingPoint()) {
       *type = LogicalType::Double();  // sum(FLOAT) too, as DuckDB (PostgreSQL: REAL)
-    } else if (!t.valid()) {
+    } else if (!t.valid() || t.id() == TypeId::kBoolean) {
+      // sum(BOOLEAN) counts the TRUEs, as DuckDB (PostgreSQL has no such sum).
       arg = CastTo(std::move(arg), LogicalType::Integer());
       *type = LogicalType::Bigint();
     } else {

@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "common/error.h"
+#include "common/interval.h"
 #include "common/string_util.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
@@ -80,6 +81,132 @@ LogicalType ResolveCsvType(const std::string& text) {
   return ResolveTypeName(type);
 }
 
+/// Whether a table function argument is a DATE or TIMESTAMP constant (the temporal form).
+bool IsTemporalArgument(const BoundExpr& expr) {
+  const TypeId id = expr.type.id();
+  return expr.kind == BoundExprKind::kConstant && (id == TypeId::kDate || id == TypeId::kTimestamp);
+}
+
+/// The TIMESTAMP `months` months after `ts` whose day of month is at most 28 (no clamping).
+int64_t AddMonthsUnclamped(int64_t ts, int64_t months) {
+  int64_t days = ts / kMicrosPerIntervalDay, time = ts % kMicrosPerIntervalDay;
+  if (time < 0) {
+    time += kMicrosPerIntervalDay;
+    days--;
+  }
+  int64_t year;
+  unsigned month, day;
+  CivilFromDays(days, &year, &month, &day);
+  const int64_t index = year * 12 + (month - 1) + months;
+  const int64_t new_year = index >= 0 ? index / 12 : -((-index + 11) / 12);
+  const auto new_month = static_cast<unsigned>(index - new_year * 12 + 1);
+  return int64_t{DaysFromCivil(new_year, new_month, day)} * kMicrosPerIntervalDay + time;
+}
+
+/// How many of start, start + m months, start + 2m months, ... lie before stop (up to it when
+/// inclusive); start's day of month is at most 28.
+int64_t MonthSequenceLength(int64_t start, int64_t stop, int64_t m, bool inclusive) {
+  auto within = [&](int64_t value) {
+    const int64_t ahead = m > 0 ? stop - value : value - stop;
+    return inclusive ? ahead >= 0 : ahead > 0;
+  };
+  if (!within(start)) return 0;
+  // Months from start to stop, then the last step that stays within, found from an estimate
+  // at most one step off.
+  auto month_index = [](int64_t ts) {
+    int64_t year;
+    unsigned month, day;
+    CivilFromDays(ts / kMicrosPerIntervalDay - (ts % kMicrosPerIntervalDay < 0), &year, &month,
+                  &day);
+    return year * 12 + month;
+  };
+  int64_t steps = (month_index(stop) - month_index(start)) / m + 1;
+  while (steps > 0 && !within(AddMonthsUnclamped(start, steps * m)))
+    steps--;
+  return steps + 1;
+}
+
+/// generate_series / range over DATE or TIMESTAMP: a projection (table index
+/// `projection_index`) over a LogicalRange (`range_index`).
+LogicalOperatorPtr BindTemporalSeries(const std::string& name, std::vector<BoundExprPtr> args,
+                                      uint32_t range_index, uint32_t projection_index) {
+  // generate_series / range(start, stop, step INTERVAL) over DATE or TIMESTAMP: TIMESTAMPs, as
+  // DuckDB. A step of a fixed length (days, hours, ...) gives start + i * step, a range of
+  // microsecond offsets added to start; a step of months gives start + i * step months, which
+  // is DuckDB's repeated addition when start's day of month is at most 28 (later days are
+  // clamped at short months, and the clamping carries on).
+  if (args.size() != 3) {
+    throw BinderError("{}() of dates or timestamps takes (start, stop, step INTERVAL)", name);
+  }
+  std::optional<int64_t> bounds[2];
+  for (size_t i = 0; i < 2; i++) {
+    const TypeId id = args[i]->type.id();
+    if (args[i]->kind != BoundExprKind::kConstant ||
+        (id != TypeId::kDate && id != TypeId::kTimestamp && id != TypeId::kInvalid)) {
+      throw BinderError("{}() argument {} must be a constant DATE or TIMESTAMP", name, i + 1);
+    }
+    const Value& v = static_cast<const BoundConstant&>(*args[i]).value;
+    if (!v.is_null()) bounds[i] = CastValue(v, LogicalType::Timestamp()).GetInt64();
+  }
+  if (args[2]->kind != BoundExprKind::kConstant || args[2]->type.id() != TypeId::kInterval) {
+    throw BinderError("{}() argument 3 must be a constant INTERVAL", name);
+  }
+  const Value& step_value = static_cast<const BoundConstant&>(*args[2]).value;
+  auto range = std::make_unique<LogicalRange>();
+  range->table_index = range_index;
+  range->function = name;
+  range->column_name = "offset";
+  bool by_months = false;
+  if (bounds[0] && bounds[1] && !step_value.is_null()) {
+    const Interval step = step_value.GetInterval();
+    by_months = step.months != 0;
+    if (by_months) {
+      int64_t year;
+      unsigned month, day;
+      const int64_t start_day =
+          *bounds[0] / kMicrosPerIntervalDay - (*bounds[0] % kMicrosPerIntervalDay < 0);
+      CivilFromDays(start_day, &year, &month, &day);
+      if (step.days != 0 || step.micros != 0 || day > 28) {
+        throw NotSupportedError(
+            "{}() with a step in months is supported from a day of month up to 28 and without "
+            "days or time in the step, not {} from {}",
+            name, FormatInterval(step), FormatTimestamp(*bounds[0]));
+      }
+      range->start = 0;
+      range->step = step.months;
+      range->count =
+          MonthSequenceLength(*bounds[0], *bounds[1], step.months, name == "generate_series");
+    } else {
+      const __int128 micros = __int128{step.days} * kMicrosPerIntervalDay + step.micros;
+      if (micros == 0) throw InvalidInputError("{}() step must not be zero", name);
+      if (micros > INT64_MAX || micros < INT64_MIN) {
+        throw OutOfRangeError("{}() step {} is too large", name, FormatInterval(step));
+      }
+      range->start = 0;
+      range->step = static_cast<int64_t>(micros);
+      range->count =
+          SequenceLength(0, *bounds[1] - *bounds[0], range->step, name == "generate_series");
+    }
+  }  // a NULL argument gives no rows, as DuckDB does
+  auto projection = std::make_unique<LogicalProjection>();
+  projection->table_index = projection_index;
+  const ColumnBinding offset = range->GetColumnBindings()[0];
+  std::vector<BoundExprPtr> call;
+  call.push_back(CastTo(std::move(args[0]), LogicalType::Timestamp()));
+  BoundExprPtr offset_ref =
+      std::make_unique<BoundColumnRef>(LogicalType::Bigint(), offset, "offset");
+  if (by_months) {
+    // The months stay below the TIMESTAMP range's, far inside INTEGER.
+    call.push_back(CastTo(std::move(offset_ref), LogicalType::Integer()));
+    projection->expressions.push_back(BindFunctionCall("date_add_months", std::move(call)));
+  } else {
+    call.push_back(std::move(offset_ref));
+    projection->expressions.push_back(BindFunctionCall("timestamp_add_micros", std::move(call)));
+  }
+  projection->children.push_back(std::move(range));
+  return projection;
+}
+
 }  // namespace
 
 LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope) {
@@ -94,9 +221,25 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     }
     ExprContext ctx;
     ctx.clause = inclusive ? "generate_series argument" : "range argument";
+    std::vector<BoundExprPtr> bound;
+    for (const auto& arg : fn.args)
+      bound.push_back(BindExpr(*arg, ctx));
+    if (IsTemporalArgument(*bound[0])) {
+      const uint32_t range_index = NewTableIndex();
+      LogicalOperatorPtr series =
+          BindTemporalSeries(name, std::move(bound), range_index, NewTableIndex());
+      ScopeEntry entry;
+      entry.alias = ref.alias.empty() ? name : ref.alias;
+      entry.names = {name};
+      entry.types = series->GetTypes();
+      entry.bindings = series->GetColumnBindings();
+      ApplyColumnAliases(entry, ref.column_aliases);
+      scope.entries.push_back(std::move(entry));
+      return series;
+    }
     std::vector<std::optional<int64_t>> args;
-    for (size_t i = 0; i < fn.args.size(); i++)
-      args.push_back(ConstantBigint(*BindExpr(*fn.args[i], ctx), name, i));
+    for (size_t i = 0; i < bound.size(); i++)
+      args.push_back(ConstantBigint(*bound[i], name, i));
     auto range = std::make_unique<LogicalRange>();
     range->table_index = NewTableIndex();
     range->function = name;

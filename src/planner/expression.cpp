@@ -236,6 +236,32 @@ static const char* AggregateName(AggregateKind kind) {
       return "mode";
     case AggregateKind::kStringAgg:
       return "string_agg";
+    case AggregateKind::kBitAnd:
+      return "bit_and";
+    case AggregateKind::kBitOr:
+      return "bit_or";
+    case AggregateKind::kBitXor:
+      return "bit_xor";
+    case AggregateKind::kProduct:
+      return "product";
+    case AggregateKind::kRegrCount:
+      return "regr_count";
+    case AggregateKind::kRegrAvgX:
+      return "regr_avgx";
+    case AggregateKind::kRegrAvgY:
+      return "regr_avgy";
+    case AggregateKind::kRegrSxx:
+      return "regr_sxx";
+    case AggregateKind::kRegrSyy:
+      return "regr_syy";
+    case AggregateKind::kRegrSxy:
+      return "regr_sxy";
+    case AggregateKind::kRegrSlope:
+      return "regr_slope";
+    case AggregateKind::kRegrIntercept:
+      return "regr_intercept";
+    case AggregateKind::kRegrR2:
+      return "regr_r2";
   }
   return "?";
 }

@@ -189,6 +189,19 @@ enum class AggregateKind {
   kQuantileDisc,
   kMode,
   kStringAgg,  // AggregateParams::separator; ORDER BY keys as trailing inputs
+  kBitAnd,     // INTEGER / BIGINT
+  kBitOr,
+  kBitXor,
+  kProduct,    // DOUBLE
+  kRegrCount,  // regr_*(y, x): over the rows where neither is NULL
+  kRegrAvgX,
+  kRegrAvgY,
+  kRegrSxx,
+  kRegrSyy,
+  kRegrSxy,
+  kRegrSlope,
+  kRegrIntercept,
+  kRegrR2,
 };
 
 /// What an aggregate knows besides its inputs: constant arguments and the directions of the

@@ -212,5 +212,33 @@ TEST(FunctionDateTest, CurrentDateAndTimestamp) {
   EXPECT_LE(std::abs(today.GetInt64() - now / 86400000000LL), 1);
 }
 
+// age(a, b): field-wise differences with borrows from the earlier timestamp's month.
+TEST(FunctionDateTest, AgeBorrowsFromTheEarlierMonth) {
+  EXPECT_EQ(Eval("age", {Ts("2024-03-05 00:00:00"), Ts("2020-01-01 00:00:00")}),
+            "INTERVAL 4 years 2 months 4 days");
+  EXPECT_EQ(Eval("age", {Ts("2024-03-01 00:00:00"), Ts("2024-01-31 00:00:00")}),
+            "INTERVAL 1 month 1 day");
+  EXPECT_EQ(Eval("age", {Ts("2024-01-31 00:00:00"), Ts("2024-03-01 00:00:00")}),
+            "INTERVAL -1 month -1 day");
+  EXPECT_EQ(Eval("age", {Ts("2024-03-01 00:00:00"), Ts("2024-02-28 23:00:00")}),
+            "INTERVAL 1 day 01:00:00");
+  // Before 1970 and across a year end with a borrowed hour.
+  EXPECT_EQ(Eval("age", {Ts("1969-01-01 00:00:00"), Ts("1968-12-31 23:30:00")}),
+            "INTERVAL 00:30:00");
+  EXPECT_EQ(Eval("age", {Ts("2024-01-01 00:00:00"), Ts("2024-01-01 00:00:00")}),
+            "INTERVAL 00:00:00");
+  EXPECT_EQ(Eval("age", {N(), Ts("2024-01-01 00:00:00")}), "INTERVAL NULL");
+}
+
+// trunc(x, digits) toward zero; DECIMAL keeps its type.
+TEST(FunctionDateTest, TruncWithDigits) {
+  EXPECT_EQ(Eval("trunc", {Dec("3.789", 4, 3), I(1)}), "DECIMAL(4,3) 3.700");
+  EXPECT_EQ(Eval("trunc", {Dec("-3.789", 4, 3), I(2)}), "DECIMAL(4,3) -3.780");
+  EXPECT_EQ(Eval("trunc", {Dec("1234.5", 5, 1), I(-2)}), "DECIMAL(5,1) 1200.0");
+  EXPECT_EQ(Eval("trunc", {Dec("1234.5", 5, 1), I(-40)}), "DECIMAL(5,1) 0.0");
+  EXPECT_EQ(Eval("trunc", {D(-1234.5), I(-2)}), "DOUBLE -1200.0");
+  EXPECT_EQ(Eval("trunc", {D(3.789), I(2)}), "DOUBLE 3.78");
+}
+
 }  // namespace
 }  // namespace shears

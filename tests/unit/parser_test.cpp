@@ -474,7 +474,13 @@ TEST(ParserExpressionTest, InListAndBetween) {
   EXPECT_EQ(between.expr->ToString(), "x BETWEEN 1 AND 10");
   EXPECT_EQ(ExprText("x NOT BETWEEN a + 1 AND b"), "x NOT BETWEEN (a + 1) AND b");
   ExpectNotSupported("SELECT x BETWEEN SYMMETRIC 1 AND 2", "BETWEEN SYMMETRIC");
-  ExpectNotSupported("SELECT x = ANY(ARRAY[1, 2])", "ANY with an array is not supported");
+  // ANY / ALL of an ARRAY[...] constructor: IN lists, or one comparison per element.
+  EXPECT_EQ(ExprText("x = ANY(ARRAY[1, 2])"), "x IN (1, 2)");
+  EXPECT_EQ(ExprText("x <> ALL(ARRAY[1, 2])"), "x NOT IN (1, 2)");
+  EXPECT_EQ(ExprText("x > ALL(ARRAY[1, 2])"), "((x > 1) AND (x > 2))");
+  // Rows compare field by field, NULL fields as values (DuckDB's STRUCT comparison).
+  EXPECT_EQ(ExprText("(a, b) = (1, 2)"),
+            "((a IS NOT DISTINCT FROM 1) AND (b IS NOT DISTINCT FROM 2))");
   ExpectNotSupported("SELECT x <> ALL('{1,2}')", "ALL with an array is not supported");
   // Predicates as operands keep their meaning through parentheses.
   EXPECT_EQ(ExprText("(x IN (1)) = (y IS NULL)"), "((x IN (1)) = (y IS NULL))");

@@ -46,6 +46,19 @@ bool HasPlainState(const AggregateOp& op) {
     case AggregateKind::kCorr:
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:
+    case AggregateKind::kBitAnd:
+    case AggregateKind::kBitOr:
+    case AggregateKind::kBitXor:
+    case AggregateKind::kProduct:
+    case AggregateKind::kRegrCount:
+    case AggregateKind::kRegrAvgX:
+    case AggregateKind::kRegrAvgY:
+    case AggregateKind::kRegrSxx:
+    case AggregateKind::kRegrSyy:
+    case AggregateKind::kRegrSxy:
+    case AggregateKind::kRegrSlope:
+    case AggregateKind::kRegrIntercept:
+    case AggregateKind::kRegrR2:
       break;
     default:
       return false;
