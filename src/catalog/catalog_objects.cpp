@@ -1,0 +1,181 @@
+// The catalog's sequences and macros (catalog.cpp holds views, tables, files, statistics and
+// indexes).
+
+#include "catalog/catalog.h"
+
+#include <algorithm>
+
+#include "catalog/sqlite_util.h"
+#include "common/error.h"
+#include "common/string_util.h"
+
+namespace shears {
+
+using sqlite::DeleteNamed;
+using sqlite::Statement;
+using sqlite::Transaction;
+
+// ---------------------------------------------------------------- sequences
+
+bool Catalog::CreateSequence(const SequenceDefinition& sequence, bool or_replace,
+                             bool if_not_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(sequence.name);
+  Transaction transaction(db_);
+  Statement exists(db_, "SELECT 1 FROM sequences WHERE name = ?");
+  if (exists.Bind(1, key).Step()) {
+    if (if_not_exists) return false;
+    if (!or_replace) throw BinderError("sequence '{}' already exists", sequence.name);
+  }
+  Statement write(db_,
+                  "INSERT OR REPLACE INTO sequences (name, start_value, increment, min_value, "
+                  "max_value, cycle, next_value, last_value) VALUES (?, ?, ?, ?, ?, ?, ?, NULL)");
+  write.Bind(1, key)
+      .Bind(2, sequence.start)
+      .Bind(3, sequence.increment)
+      .Bind(4, sequence.min_value)
+      .Bind(5, sequence.max_value)
+      .Bind(6, int64_t{sequence.cycle})
+      .Bind(7, sequence.start)
+      .Run();
+  transaction.Commit();
+  return true;
+}
+
+void Catalog::DropSequence(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  DeleteNamed(db_, "sequences", name, if_exists, "sequence");
+}
+
+std::optional<SequenceDefinition> Catalog::FindSequence(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_,
+                 "SELECT name, start_value, increment, min_value, max_value, cycle FROM sequences "
+                 "WHERE name = ?");
+  if (!read.Bind(1, AsciiLower(name)).Step()) return std::nullopt;
+  return SequenceDefinition{read.Text(0), read.Int(1), read.Int(2),
+                            read.Int(3),  read.Int(4), read.Int(5) != 0};
+}
+
+std::vector<int64_t> Catalog::NextSequenceValues(const std::string& name, size_t count) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (count == 0) return {};
+  Transaction transaction(db_);
+  Statement read(db_,
+                 "SELECT increment, min_value, max_value, cycle, next_value FROM sequences "
+                 "WHERE name = ?");
+  if (!read.Bind(1, key).Step()) throw BinderError("sequence '{}' does not exist", name);
+  const int64_t increment = read.Int(0), min_value = read.Int(1), max_value = read.Int(2);
+  const bool cycle = read.Int(3) != 0;
+  std::optional<int64_t> next;
+  if (read.OptionalText(4)) next = read.Int(4);
+  std::vector<int64_t> values;
+  values.reserve(count);
+  for (size_t i = 0; i < count; i++) {
+    if (!next) {
+      if (!cycle) {
+        throw OutOfRangeError("nextval: reached {} value of sequence '{}' ({})",
+                              increment > 0 ? "maximum" : "minimum", name,
+                              increment > 0 ? max_value : min_value);
+      }
+      next = increment > 0 ? min_value : max_value;
+    }
+    values.push_back(*next);
+    // In 128 bits: the step past INT64_MAX is past max_value too.
+    const __int128 after = static_cast<__int128>(*next) + increment;
+    if (after > max_value || after < min_value) {
+      next.reset();
+    } else {
+      next = static_cast<int64_t>(after);
+    }
+  }
+  Statement write(db_, "UPDATE sequences SET next_value = ?, last_value = ? WHERE name = ?");
+  if (next) {
+    write.Bind(1, *next);
+  } else {
+    write.Bind(1, std::optional<std::string>());
+  }
+  write.Bind(2, values.back()).Bind(3, key).Run();
+  transaction.Commit();
+  return values;
+}
+
+int64_t Catalog::CurrentSequenceValue(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_, "SELECT last_value FROM sequences WHERE name = ?");
+  if (!read.Bind(1, AsciiLower(name)).Step())
+    throw BinderError("sequence '{}' does not exist", name);
+  if (!read.OptionalText(0)) {
+    throw InvalidInputError("currval: sequence '{}' has given no value yet (call nextval first)",
+                            name);
+  }
+  return read.Int(0);
+}
+
+// ---------------------------------------------------------------- macros
+
+void Catalog::CreateMacro(const MacroDefinition& macro, bool or_replace) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(macro.name);
+  Statement exists(db_, "SELECT 1 FROM macros WHERE name = ?");
+  const bool taken = temp_macros_.count(key) > 0 || exists.Bind(1, key).Step();
+  exists.Run();
+  if (taken && !or_replace) {
+    throw BinderError("macro '{}' already exists (use CREATE OR REPLACE MACRO)", macro.name);
+  }
+  Transaction transaction(db_);
+  Statement remove(db_, "DELETE FROM macros WHERE name = ?");
+  remove.Bind(1, key).Run();
+  temp_macros_.erase(key);
+  if (macro.temporary) {
+    temp_macros_[key] = macro;
+  } else {
+    Statement insert(db_, "INSERT INTO macros (name, display_name, body) VALUES (?, ?, ?)");
+    insert.Bind(1, key).Bind(2, macro.name).Bind(3, macro.body).Run();
+    Statement parameter(db_,
+                        "INSERT INTO macro_parameters (macro, ordinal, name, default_sql) VALUES "
+                        "(?, ?, ?, ?)");
+    int64_t ordinal = 0;
+    for (const auto& name : macro.parameters)
+      parameter.Bind(1, key)
+          .Bind(2, ordinal++)
+          .Bind(3, name)
+          .Bind(4, std::optional<std::string>())
+          .Run();
+    for (const auto& [name, text] : macro.defaults)
+      parameter.Bind(1, key).Bind(2, ordinal++).Bind(3, name).Bind(4, text).Run();
+  }
+  transaction.Commit();
+}
+
+void Catalog::DropMacro(const std::string& name, bool if_exists) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (temp_macros_.erase(key) > 0) return;
+  DeleteNamed(db_, "macros", name, if_exists, "macro");
+}
+
+std::optional<MacroDefinition> Catalog::FindMacro(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (auto temp = temp_macros_.find(key); temp != temp_macros_.end()) return temp->second;
+  Statement read(db_, "SELECT display_name, body FROM macros WHERE name = ?");
+  if (!read.Bind(1, key).Step()) return std::nullopt;
+  MacroDefinition macro;
+  macro.name = read.Text(0);
+  macro.body = read.Text(1);
+  Statement parameters(db_,
+                       "SELECT name, default_sql FROM macro_parameters WHERE macro = ? ORDER BY "
+                       "ordinal");
+  parameters.Bind(1, key);
+  while (parameters.Step()) {
+    if (auto text = parameters.OptionalText(1)) {
+      macro.defaults.emplace_back(parameters.Text(0), *text);
+    } else {
+      macro.parameters.push_back(parameters.Text(0));
+    }
+  }
+  return macro;
+}
+}  // namespace shears
