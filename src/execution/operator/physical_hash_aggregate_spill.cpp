@@ -46,8 +46,9 @@ class SpillPartitioner {
   static constexpr size_t kSegmentBytes = 16 << 10;
 
   SpillPartitioner(const RowLayout& layout, idx_t group_count, idx_t level, idx_t fanout,
-                   SpillFile& file)
+                   SpillFile& file, const std::vector<uint32_t>* state_strings)
       : layout_(layout),
+        state_strings_(state_strings),
         group_count_(group_count),
         level_(level),
         fanout_(fanout),
@@ -59,7 +60,7 @@ class SpillPartitioner {
     part_.resize(n);
     SpillPartitionsOf(layout_, group_count_, rows, n, level_, fanout_, part_.data());
     for (idx_t i = 0; i < n; i++) {
-      AppendSpilledRow(layout_, rows[i], buffers_[part_[i]]);
+      AppendSpilledRow(layout_, rows[i], buffers_[part_[i]], state_strings_);
       if (buffers_[part_[i]].size() >= kSegmentBytes) WriteOut(part_[i]);
     }
   }
@@ -80,6 +81,7 @@ class SpillPartitioner {
   }
 
   const RowLayout& layout_;
+  const std::vector<uint32_t>* state_strings_;
   idx_t group_count_;
   idx_t level_;
   idx_t fanout_;
@@ -99,7 +101,8 @@ void PhysicalHashAggregate::SpillTables(
   run.segments.resize((1 + distinct_layouts_.size()) * kSpillPartitions);
   std::vector<uint8_t*> rows;
   auto write_table = [&](const RowLayout& layout, GroupedHashTable& source, idx_t table_index) {
-    SpillPartitioner partitioner(layout, groups_.size(), 0, kSpillPartitions, *run.file);
+    SpillPartitioner partitioner(layout, groups_.size(), 0, kSpillPartitions, *run.file,
+                                 table_index == 0 ? &state_strings_ : nullptr);
     for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
       for (const auto& block : source.partition(p).rows.blocks()) {
         rows.resize(block.count);
@@ -174,7 +177,8 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
     key_pointers.push_back(&key);
   for (const auto& piece : work.pieces[0]) {
     ReadSpilledRows(
-        layout_, *piece.file, piece.segment, memory, [&](uint8_t* const* rows, idx_t n) {
+        layout_, *piece.file, piece.segment, memory,
+        [&](uint8_t* const* rows, idx_t n) {
           if (too_big) return;
           for (idx_t g = 0; g < group_count; g++) {
             keys[g].Reset();
@@ -184,7 +188,8 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
           table.FindOrCreate(key_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
           CombineStates(rows, dst.data(), n, arena);
           too_big = outgrown(table.MemoryBytes());
-        });
+        },
+        &state_strings_);
     context.CheckCancelled();
     if (too_big) return false;
   }
@@ -272,10 +277,13 @@ void PhysicalHashAggregate::RepartitionSpillWork(ExecutionContext& context,
   }
   for (idx_t t = 0; t < work.pieces.size(); t++) {
     const RowLayout& layout = t == 0 ? layout_ : distinct_layouts_[t - 1];
-    SpillPartitioner repartitioner(layout, groups_.size(), work.level + 1, fanout, *file);
+    const auto* state_strings = t == 0 ? &state_strings_ : nullptr;
+    SpillPartitioner repartitioner(layout, groups_.size(), work.level + 1, fanout, *file,
+                                   state_strings);
     for (const auto& piece : work.pieces[t]) {
-      ReadSpilledRows(layout, *piece.file, piece.segment, memory,
-                      [&](uint8_t* const* rows, idx_t n) { repartitioner.Add(rows, n); });
+      ReadSpilledRows(
+          layout, *piece.file, piece.segment, memory,
+          [&](uint8_t* const* rows, idx_t n) { repartitioner.Add(rows, n); }, state_strings);
       context.CheckCancelled();
     }
     const auto& segments = repartitioner.Finish();
