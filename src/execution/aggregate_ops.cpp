@@ -1,5 +1,7 @@
 #include "execution/aggregate_ops.h"
 
+#include <cstddef>
+
 #include <cmath>
 #include <type_traits>
 
@@ -60,6 +62,9 @@ struct StringState {
   uint32_t capacity;
   uint8_t set;
 };
+// HoldsStringState: the state starts as a StringRef does.
+static_assert(offsetof(StringState, ptr) == offsetof(StringRef, ptr) &&
+              offsetof(StringState, len) == offsetof(StringRef, len));
 
 struct StddevState {
   int64_t count;
@@ -641,6 +646,12 @@ AggregateOp BindAggregateOp(AggregateKind kind, const std::vector<LogicalType>& 
       break;
   }
   throw unsupported();
+}
+
+bool HoldsStringState(const AggregateOp& op) {
+  return (op.kind == AggregateKind::kMin || op.kind == AggregateKind::kMax ||
+          op.kind == AggregateKind::kAny) &&
+         op.arg_type.physical() == PhysicalType::kString;
 }
 
 }  // namespace shears

@@ -66,6 +66,11 @@ struct AggregateOp {
                    idx_t out_offset, const AggregateOp& op) = nullptr;
 };
 
+/// Whether the aggregate's state is min / max / any_value's of a string: plain bytes but for
+/// its start, a StringRef (pointer into the arena, then length). Spill files write the
+/// string's bytes after the row (AppendSpilledRow's `state_strings`).
+bool HoldsStringState(const AggregateOp& op);
+
 /// Whether the aggregate collects its values (median, quantiles, mode, string_agg): its
 /// finalize costs time linear in the values, not constant.
 inline bool IsCollectingAggregate(AggregateKind kind) {

@@ -311,18 +311,26 @@ void SpillFile::Read(uint64_t offset, void* out, size_t size) const {
   if (position % kChecksumBlock != 0) check();  // the open block, up to the end of the file
 }
 
-void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out) {
+void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out,
+                      const std::vector<uint32_t>* state_strings) {
   out.insert(out.end(), row, row + layout.row_width);
-  if (!layout.has_strings) return;
-  for (idx_t c = 0; c < layout.types.size(); c++) {
-    if (!layout.types[c].IsString() || !layout.IsValid(row, c)) continue;
-    const auto s = LoadRow<StringRef>(row + layout.offsets[c]);
+  if (layout.has_strings) {
+    for (idx_t c = 0; c < layout.types.size(); c++) {
+      if (!layout.types[c].IsString() || !layout.IsValid(row, c)) continue;
+      const auto s = LoadRow<StringRef>(row + layout.offsets[c]);
+      if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
+    }
+  }
+  if (!state_strings) return;
+  for (uint32_t offset : *state_strings) {
+    const auto s = LoadRow<StringRef>(row + offset);
     if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
   }
 }
 
-SpilledRowParser::SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size)
-    : layout_(layout), data_(data), size_(size) {
+SpilledRowParser::SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size,
+                                   const std::vector<uint32_t>* state_strings)
+    : layout_(layout), data_(data), size_(size), state_strings_(state_strings) {
   for (idx_t c = 0; c < layout.types.size(); c++) {
     if (layout.types[c].IsString()) string_columns_.push_back(c);
   }
@@ -345,6 +353,18 @@ idx_t SpilledRowParser::Next(uint8_t** rows) {
       s.ptr = s.len > 0 ? reinterpret_cast<const char*>(data_ + pos_) : "";
       pos_ += s.len;
       StoreRow<StringRef>(row + layout_.offsets[c], s);
+    }
+    if (state_strings_) {
+      // Only the pointer and length are rewritten: the state's other bytes (its capacity) are
+      // as written, and the row is only read (combined into a fresh row) before it goes.
+      for (uint32_t offset : *state_strings_) {
+        auto s = LoadRow<StringRef>(row + offset);
+        if (s.len == 0) continue;
+        if (size_ - pos_ < s.len) throw corrupt();
+        s.ptr = reinterpret_cast<const char*>(data_ + pos_);
+        pos_ += s.len;
+        StoreRow<StringRef>(row + offset, s);
+      }
     }
     rows[n++] = row;
   }

@@ -91,15 +91,19 @@ class SpillFile {
 /// Where rows of one spill partition are in a spill file: (offset, bytes) segments.
 using SpillSegments = std::vector<std::pair<uint64_t, uint64_t>>;
 
-/// Appends `row` of `layout` to `out`: its bytes, then the bytes of its valid strings.
-void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out);
+/// Appends `row` of `layout` to `out`: its bytes, then the bytes of its valid strings, then
+/// those of `state_strings`: offsets in the row of aggregate states that start as a StringRef
+/// (pointer, then length; its bytes follow when the length is not 0).
+void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out,
+                      const std::vector<uint32_t>* state_strings = nullptr);
 
 /// Reads a segment of rows AppendSpilledRow wrote (its bytes counted against `memory` while
 /// held) and calls fn(rows, n) for them in batches of at most kBatchSize: aligned copies
-/// whose strings point into a buffer valid during fn.
+/// whose strings point into a buffer valid during fn. `state_strings` as written.
 template <typename Fn>
 void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
-                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn);
+                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn,
+                     const std::vector<uint32_t>* state_strings = nullptr);
 
 /// Spill statistics of one operator, for EXPLAIN ANALYZE.
 struct SpillMetrics {
@@ -111,7 +115,8 @@ struct SpillMetrics {
 /// ParseSpilledRows' buffers; throws InternalError when the bytes do not parse.
 class SpilledRowParser {
  public:
-  SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size);
+  SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size,
+                   const std::vector<uint32_t>* state_strings = nullptr);
   /// The next rows (at most kBatchSize) into rows[]; 0 at the end.
   idx_t Next(uint8_t** rows);
 
@@ -121,6 +126,7 @@ class SpilledRowParser {
   size_t size_;
   size_t pos_ = 0;
   std::vector<idx_t> string_columns_;
+  const std::vector<uint32_t>* state_strings_;
   std::vector<uint64_t> scratch_;
 };
 
@@ -139,11 +145,12 @@ class SpillReadReservation {
 
 template <typename Fn>
 void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
-                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn) {
+                     const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn,
+                     const std::vector<uint32_t>* state_strings) {
   SpillReadReservation reservation(memory, static_cast<int64_t>(segment.second));
   std::vector<uint8_t> buffer(segment.second);
   file.Read(segment.first, buffer.data(), buffer.size());
-  SpilledRowParser parser(layout, buffer.data(), buffer.size());
+  SpilledRowParser parser(layout, buffer.data(), buffer.size(), state_strings);
   uint8_t* rows[kBatchSize];
   while (idx_t n = parser.Next(rows))
     fn(rows, n);

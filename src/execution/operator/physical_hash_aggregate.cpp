@@ -27,6 +27,7 @@ bool HasPlainState(const AggregateOp& op) {
   switch (op.kind) {
     case AggregateKind::kCountStar:
     case AggregateKind::kCount:
+      return true;  // a count, whatever it counts
     case AggregateKind::kSum:
     case AggregateKind::kAvg:
     case AggregateKind::kAvgOfPartials:
@@ -180,7 +181,12 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
   // Folding GROUPING SETS needs every finest group at once: such an aggregate does not spill.
   spillable_ = !groups_.empty() && !rollup_;
   for (idx_t a = 0; a < ops_.size(); a++) {
-    if (distinct_index_[a] < 0 && !HasPlainState(ops_[a])) spillable_ = false;
+    if (distinct_index_[a] >= 0) continue;
+    if (HoldsStringState(ops_[a])) {
+      state_strings_.push_back(state_offsets_[a]);
+    } else if (!HasPlainState(ops_[a])) {
+      spillable_ = false;
+    }
   }
 }
 

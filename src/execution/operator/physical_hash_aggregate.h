@@ -22,9 +22,9 @@
 // the spilled partitions one at a time per thread (combining the partial states) and emits
 // each before loading the next; a partition that alone outgrows the memory left is split again
 // by other hash bits and its parts aggregated one by one (physical_hash_aggregate_spill.cpp).
-// Only states holding no pointers can be written out, so
-// aggregates over strings (except DISTINCT ones, whose values are spilled as pairs) and the
-// collecting aggregates keep the in-memory path and its OutOfMemoryError.
+// Only states holding no pointers, or one string (min, max,
+// any_value), can be written out, so the collecting aggregates, arg_min / arg_max and
+// approx_count_distinct keep the in-memory path and its OutOfMemoryError.
 
 #include "execution/aggregate_hash_table.h"
 #include "execution/aggregate_ops.h"
@@ -187,8 +187,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<int> distinct_index_;
   std::vector<idx_t> distinct_aggregates_;
   std::vector<RowLayout> distinct_layouts_;  // group keys ++ argument, no states
-  /// Whether the tables may be spilled: grouped, and every non-DISTINCT state is plain bytes.
+  /// Whether the tables may be spilled: grouped, and every non-DISTINCT state is plain bytes
+  /// or a string state (HoldsStringState), whose offsets in layout_ rows state_strings_ lists.
   bool spillable_ = false;
+  std::vector<uint32_t> state_strings_;
   std::unique_ptr<RollupPlan> rollup_;
   RowLayout result_layout_;  // with rollup_: its keys, then the states
   std::vector<uint32_t> result_state_offsets_;

@@ -43,11 +43,12 @@ void SpillPartitionsOf(const RowLayout& layout, idx_t group_count, uint8_t* cons
 /// then fetch segments of some size, whatever the memory a thread spills at a time.
 class SpillPartitioner {
  public:
-  static constexpr size_t kSegmentBytes = 16 << 10;
+  static constexpr size_t kSegmentBytes = 64 << 10;
 
   SpillPartitioner(const RowLayout& layout, idx_t group_count, idx_t level, idx_t fanout,
-                   SpillFile& file)
+                   SpillFile& file, const std::vector<uint32_t>* state_strings)
       : layout_(layout),
+        state_strings_(state_strings),
         group_count_(group_count),
         level_(level),
         fanout_(fanout),
@@ -59,7 +60,7 @@ class SpillPartitioner {
     part_.resize(n);
     SpillPartitionsOf(layout_, group_count_, rows, n, level_, fanout_, part_.data());
     for (idx_t i = 0; i < n; i++) {
-      AppendSpilledRow(layout_, rows[i], buffers_[part_[i]]);
+      AppendSpilledRow(layout_, rows[i], buffers_[part_[i]], state_strings_);
       if (buffers_[part_[i]].size() >= kSegmentBytes) WriteOut(part_[i]);
     }
   }
@@ -80,6 +81,7 @@ class SpillPartitioner {
   }
 
   const RowLayout& layout_;
+  const std::vector<uint32_t>* state_strings_;
   idx_t group_count_;
   idx_t level_;
   idx_t fanout_;
@@ -98,25 +100,51 @@ void PhysicalHashAggregate::SpillTables(
   run.file = std::make_unique<SpillFile>(context.query().spill());
   run.segments.resize((1 + distinct_layouts_.size()) * kSpillPartitions);
   std::vector<uint8_t*> rows;
+  // A large table is written one table partition at a time (a partitioner each, segments of
+  // up to 16 KiB all the same): one partitioner for a whole 27 MiB table made its writes
+  // (pwrite) take several times the kernel time at memory_limit = 256MB (measured, not
+  // understood). A small table goes through one partitioner, or its segments would be tiny
+  // and reads would fetch whole checksum blocks for a few rows each.
+  auto write_rows = [&](const RowLayout& layout, idx_t table_index, const auto& feed) {
+    SpillPartitioner partitioner(layout, groups_.size(), 0, kSpillPartitions, *run.file,
+                                 table_index == 0 ? &state_strings_ : nullptr);
+    feed(partitioner);
+    const auto& segments = partitioner.Finish();
+    for (idx_t p = 0; p < kSpillPartitions; p++) {
+      auto& into = run.segments[table_index * kSpillPartitions + p];
+      into.insert(into.end(), segments[p].begin(), segments[p].end());
+    }
+    context.CheckCancelled();
+  };
   auto write_table = [&](const RowLayout& layout, GroupedHashTable& source, idx_t table_index) {
-    SpillPartitioner partitioner(layout, groups_.size(), 0, kSpillPartitions, *run.file);
-    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+    auto add_partition = [&](SpillPartitioner& partitioner, idx_t p) {
       for (const auto& block : source.partition(p).rows.blocks()) {
         rows.resize(block.count);
         for (uint32_t i = 0; i < block.count; i++)
           rows[i] = block.data + static_cast<size_t>(i) * layout.row_width;
         partitioner.Add(rows.data(), rows.size());
       }
-      context.CheckCancelled();
+    };
+    // Past 4 MiB a table partition's share of a spill partition is 2 KiB on average.
+    constexpr int64_t kLargeTable = int64_t{4} << 20;
+    if (source.MemoryBytes() < kLargeTable) {
+      write_rows(layout, table_index, [&](SpillPartitioner& partitioner) {
+        for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++)
+          add_partition(partitioner, p);
+      });
+      return;
     }
-    if (table_index == 0 && dense) {
-      dense->ForEachBatch([&](uint8_t* const* batch, idx_t n) { partitioner.Add(batch, n); });
+    for (idx_t p = 0; p < GroupedHashTable::kPartitions; p++) {
+      write_rows(layout, table_index,
+                 [&](SpillPartitioner& partitioner) { add_partition(partitioner, p); });
     }
-    const auto& segments = partitioner.Finish();
-    for (idx_t p = 0; p < kSpillPartitions; p++)
-      run.segments[table_index * kSpillPartitions + p] = segments[p];
   };
   if (table) write_table(layout_, *table, 0);
+  if (dense) {
+    write_rows(layout_, 0, [&](SpillPartitioner& partitioner) {
+      dense->ForEachBatch([&](uint8_t* const* batch, idx_t n) { partitioner.Add(batch, n); });
+    });
+  }
   for (idx_t d = 0; d < distinct.size(); d++)
     write_table(distinct_layouts_[d], *distinct[d], 1 + d);
   run.file->Flush();
@@ -174,7 +202,8 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
     key_pointers.push_back(&key);
   for (const auto& piece : work.pieces[0]) {
     ReadSpilledRows(
-        layout_, *piece.file, piece.segment, memory, [&](uint8_t* const* rows, idx_t n) {
+        layout_, *piece.file, piece.segment, memory,
+        [&](uint8_t* const* rows, idx_t n) {
           if (too_big) return;
           for (idx_t g = 0; g < group_count; g++) {
             keys[g].Reset();
@@ -184,7 +213,8 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
           table.FindOrCreate(key_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
           CombineStates(rows, dst.data(), n, arena);
           too_big = outgrown(table.MemoryBytes());
-        });
+        },
+        &state_strings_);
     context.CheckCancelled();
     if (too_big) return false;
   }
@@ -272,10 +302,13 @@ void PhysicalHashAggregate::RepartitionSpillWork(ExecutionContext& context,
   }
   for (idx_t t = 0; t < work.pieces.size(); t++) {
     const RowLayout& layout = t == 0 ? layout_ : distinct_layouts_[t - 1];
-    SpillPartitioner repartitioner(layout, groups_.size(), work.level + 1, fanout, *file);
+    const auto* state_strings = t == 0 ? &state_strings_ : nullptr;
+    SpillPartitioner repartitioner(layout, groups_.size(), work.level + 1, fanout, *file,
+                                   state_strings);
     for (const auto& piece : work.pieces[t]) {
-      ReadSpilledRows(layout, *piece.file, piece.segment, memory,
-                      [&](uint8_t* const* rows, idx_t n) { repartitioner.Add(rows, n); });
+      ReadSpilledRows(
+          layout, *piece.file, piece.segment, memory,
+          [&](uint8_t* const* rows, idx_t n) { repartitioner.Add(rows, n); }, state_strings);
       context.CheckCancelled();
     }
     const auto& segments = repartitioner.Finish();
