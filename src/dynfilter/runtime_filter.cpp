@@ -409,14 +409,16 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
   if (!mins_[column] || !maxs_[column]) return true;
   if (lo.type() != key_types_[column] || hi.type() != key_types_[column]) return true;
   if (maxs_[column]->Compare(lo) < 0 || mins_[column]->Compare(hi) > 0) return false;
-  if (kinds_ & kRuntimeFilterExactSet) {
-    // A small set: some key must lie inside the bounds.
+  const bool bitmap = form_ == RuntimeFilterProbeForm::kBitmap;
+  if ((kinds_ & kRuntimeFilterExactSet) || bitmap) {
+    // A small set, or a bitmap of the keys: some key must lie inside the bounds.
     if (IntegerKeys()) {
       // Bounds in the keys' physical form: write them into a vector of the key type.
       Vector bounds(key_types_[0], 2);
       WriteValue(bounds, 0, lo);
       WriteValue(bounds, 1, hi);
       const int64_t lo_i = IntegerAt(bounds, 0), hi_i = IntegerAt(bounds, 1);
+      if (bitmap) return BitmapAnyWithin(lo_i, hi_i);
       for (int64_t key : int_set_) {
         if (key >= lo_i && key <= hi_i) return true;
       }
@@ -429,6 +431,23 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
     return false;
   }
   return true;
+}
+
+bool RuntimeFilter::BitmapAnyWithin(int64_t lo, int64_t hi) const {
+  const int64_t last = bitmap_base_ + static_cast<int64_t>(bitmap_span_) - 1;
+  lo = std::max(lo, bitmap_base_);
+  hi = std::min(hi, last);
+  if (lo > hi) return false;
+  const uint64_t from = static_cast<uint64_t>(lo - bitmap_base_);
+  const uint64_t to = static_cast<uint64_t>(hi - bitmap_base_);  // inclusive
+  // Word by word, the first and last masked to the bounds.
+  for (uint64_t word = from >> 6; word <= to >> 6; word++) {
+    uint64_t bits = bitmap_[word];
+    if (word == from >> 6) bits &= ~uint64_t{0} << (from & 63);
+    if (word == to >> 6 && (to & 63) != 63) bits &= (uint64_t{1} << ((to & 63) + 1)) - 1;
+    if (bits) return true;
+  }
+  return false;
 }
 
 bool RuntimeFilter::ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,

@@ -174,6 +174,12 @@ class RuntimeFilter {
   bool applies_to_rows() const { return enabled() && rows_skipped_reason_.empty(); }
   const std::string& rows_skipped_reason() const { return rows_skipped_reason_; }
   RuntimeFilterProbeForm probe_form() const { return form_; }
+  /// Whether Probe lets through only the build keys (no false positives): an exact set, or a
+  /// bitmap of integer keys past max_exact_keys. Then a dictionary none of whose entries pass
+  /// rules its row group out, which a bloom filter's false positives seldom allow.
+  bool probe_is_exact() const {
+    return (kinds_ & kRuntimeFilterExactSet) || form_ == RuntimeFilterProbeForm::kBitmap;
+  }
   const std::string& disabled_reason() const { return disabled_reason_; }
   uint8_t kinds() const { return kinds_; }
   /// True when the build side produced no key at all: nothing can join.
@@ -193,7 +199,8 @@ class RuntimeFilter {
               uint32_t* out_sel, std::vector<uint64_t>& hashes) const;
   /// False when no value of key column `column` lies within [min, max] (values of its type),
   /// so a row group or page with these bounds holds no row that can join. Each column of a
-  /// multi-column key has its own range; a single-column exact set is checked key by key.
+  /// multi-column key has its own range; a single-column exact set is checked key by key, a
+  /// bitmap of integer keys bit by bit.
   bool RangeMayMatch(size_t column, const Value& min, const Value& max) const;
 
   /// For a single-column exact set: false when `bloom`, the Parquet bloom filter of a column
@@ -206,6 +213,8 @@ class RuntimeFilter {
 
  private:
   bool IntegerKeys() const;
+  /// Whether a key of the bitmap lies in [lo, hi].
+  bool BitmapAnyWithin(int64_t lo, int64_t hi) const;
   static int64_t IntegerAt(const Vector& v, idx_t row);
 
   void ChooseProbeForm(const RuntimeFilterLimits& limits);

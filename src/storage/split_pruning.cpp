@@ -252,8 +252,7 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
     // The footer's statistics are at hand: always checked. Bloom filters and dictionaries are
     // read for it: paced.
     may_match = RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
-    if (may_match && (filter->kinds() & kRuntimeFilterExactSet) &&
-        RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
+    if (may_match && filter->probe_is_exact() && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
       const idx_t column = runtime_columns_[i][0];
       const int in_file = FileColumn(dataset_file, *split.file, column);
       // A computed key: the chunk's bloom filter holds column values, not keys.
@@ -261,7 +260,9 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
       if (in_file >= 0) {
         const LogicalType& type =
             dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
-        if (!key_expr &&
+        // The chunk's bloom filter is probed with the keys of an exact set (a bitmap's are
+        // not listed).
+        if (!key_expr && (filter->kinds() & kRuntimeFilterExactSet) &&
             !parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
           may_match = false;
           filter->counters().row_groups_skipped_bloom++;

@@ -168,9 +168,15 @@ TEST(RuntimeFilterTest, RangeChecksUseTheExactSet) {
   EXPECT_FALSE(filter->RangeMayMatch(0, Value::Bigint(501), Value::Bigint(1000)));
   RuntimeFilterLimits limits;
   limits.max_exact_keys = 1;
-  auto bloom = Build({10, 500}, limits);
+  // Past the exact set limit, keys spanning a small range are a bitmap, which tells as well.
+  auto bitmap = Build({10, 500}, limits);
+  EXPECT_FALSE(bitmap->RangeMayMatch(0, Value::Bigint(11), Value::Bigint(499)));
+  // A bloom filter only has the range.
+  auto bloom = Build({10, 10'000'000'000}, limits);
+  ASSERT_EQ(bloom->probe_form(), RuntimeFilterProbeForm::kBloom);
   EXPECT_TRUE(bloom->RangeMayMatch(0, Value::Bigint(11), Value::Bigint(499)));
-  EXPECT_FALSE(bloom->RangeMayMatch(0, Value::Bigint(501), Value::Bigint(1000)));
+  EXPECT_FALSE(
+      bloom->RangeMayMatch(0, Value::Bigint(10'000'000'001), Value::Bigint(20'000'000'000)));
 }
 
 TEST(RuntimeFilterTest, StringKeys) {
@@ -372,6 +378,42 @@ TEST(RuntimeFilterProbeFormTest, DenseKeysUseABitmapEvenPastTheExactSetLimit) {
   for (int64_t i = 0; i < 100; i++)
     hundred.push_back(i * 1'000'000'007);
   EXPECT_EQ(Build(hundred)->probe_form(), RuntimeFilterProbeForm::kIntTable);
+}
+
+TEST(RuntimeFilterProbeFormTest, ExactProbesAreTheExactSetAndTheBitmap) {
+  // What dictionary pruning relies on: no dictionary entry outside the keys passes.
+  auto dense = Build(Range(1000, 6000));
+  EXPECT_FALSE(dense->kinds() & kRuntimeFilterExactSet);
+  EXPECT_TRUE(dense->probe_is_exact());
+  EXPECT_TRUE(Build({3, 5, 8})->probe_is_exact());
+  std::vector<int64_t> sparse;
+  for (int64_t i = 0; i < 5000; i++)
+    sparse.push_back(i * 1'000'003);
+  EXPECT_FALSE(Build(sparse)->probe_is_exact());
+}
+
+TEST(RuntimeFilterProbeFormTest, BitmapRulesOutBoundsHoldingNoKey) {
+  // 2,001 even keys: past the exact set limit, a bitmap; statistics bounds are checked bit by
+  // bit, as an exact set's key by key.
+  std::vector<int64_t> even;
+  for (int64_t i = 0; i <= 4000; i += 2)
+    even.push_back(i);
+  auto filter = Build(even);
+  ASSERT_EQ(filter->probe_form(), RuntimeFilterProbeForm::kBitmap);
+  ASSERT_FALSE(filter->kinds() & kRuntimeFilterExactSet);
+  auto may = [&](int64_t lo, int64_t hi) {
+    return filter->RangeMayMatch(0, Value::Bigint(lo), Value::Bigint(hi));
+  };
+  EXPECT_FALSE(may(5, 5));
+  EXPECT_FALSE(may(63, 63));
+  EXPECT_TRUE(may(5, 6));
+  EXPECT_TRUE(may(63, 64));
+  EXPECT_TRUE(may(-10, 0));
+  EXPECT_TRUE(may(3999, 4000));
+  EXPECT_FALSE(may(3999, 3999));
+  EXPECT_FALSE(may(4001, 9000));
+  EXPECT_FALSE(may(-10, -1));
+  EXPECT_TRUE(may(INT64_MIN, INT64_MAX));
 }
 
 TEST(RuntimeFilterProbeFormTest, StringSetAndBloomAgree) {
