@@ -134,8 +134,10 @@ class Client : public FileAssignment {
     MPI_Recv(decided.data(), count, MPI_UINT8_T, 0, kPartitionsTag, share_->splits,
              MPI_STATUS_IGNORE);
     if (decided.size() != keep.size())
-      throw InternalError("rank 0 scans {} partitions where rank {} sees {}", decided.size(),
-                          share_->rank, keep.size());
+      throw IOError(
+          "rank 0 scans {} partitions where rank {} sees {}: the table's partition directories "
+          "changed while the ranks listed them",
+          decided.size(), share_->rank, keep.size());
     keep = std::move(decided);
   }
 
@@ -168,7 +170,11 @@ class Client : public FileAssignment {
     if (chunk.empty()) done_ = true;
     for (int64_t file : chunk) {
       if (!dataset_ || file < 0 || static_cast<size_t>(file) >= dataset_->files().size())
-        throw InternalError("rank 0 assigned file {} of a dataset of fewer files", file);
+        throw IOError(
+            "rank 0 assigned file {} of {}, where rank {} lists {} files: the files "
+            "changed while the ranks listed them",
+            file, dataset_ ? dataset_->root() : std::string("a table"), share_->rank,
+            dataset_ ? dataset_->files().size() : 0);
       assigned_.push_back(static_cast<size_t>(file));
     }
   }
