@@ -613,6 +613,26 @@ TEST(DatasetTest, ManyFilesHoldNoDescriptors) {
   }
 }
 
+// Lazy listing estimates rows from a few sampled directories. The NULL partition
+// (`__HIVE_DEFAULT_PARTITION__`, the rows lacking the key) is often unlike the others: it counts
+// as itself, not as the average of every directory.
+TEST(DatasetHiveTest, LazyEstimateKeepsTheNullPartitionApart) {
+  TempDir dir;
+  const int kDays = 40, kNullFiles = 60;
+  for (int d = 0; d < kDays; d++)
+    dir.Add(fmt::format("data/day={:03d}/a.parquet", d), kYearMonthFile);
+  for (int f = 0; f < kNullFiles; f++)
+    dir.Add(fmt::format("data/day={}/f{:02d}.parquet", kHiveNullPartition, f), kYearMonthFile);
+  DatasetOptions options;
+  options.lazy_listing = true;
+  auto lazy = Dataset::Open(dir.path() + "/data", options);
+  ASSERT_FALSE(lazy->files_listed());
+  const int64_t actual = Dataset::Open(dir.path() + "/data", AllFooters())->total_rows();
+  // With the NULL directory as one of five samples the estimate was ~13x too large.
+  EXPECT_NEAR(static_cast<double>(lazy->total_rows()), static_cast<double>(actual),
+              0.25 * static_cast<double>(actual));
+}
+
 TEST(DatasetTest, CorruptFileIsNamed) {
   TempDir dir;
   dir.Add("a.parquet", kYearMonthFile);
