@@ -43,12 +43,10 @@ void CopyValues(size_t width, idx_t count, uint8_t* to, ToSlot to_slot, const ui
   }
 }
 
-idx_t Same(idx_t j) {
-  return j;
-}
-idx_t First(idx_t) {
-  return 0;
-}
+// Slot maps as function objects, not functions: a function's pointer is the template argument
+// then, and each row paid an indirect call (13% of a filtered scan filling its constants).
+constexpr auto Same = [](idx_t j) { return j; };
+constexpr auto First = [](idx_t) { return idx_t{0}; };
 
 void FillConstant(const Value& value, idx_t count, Vector& result) {
   if (value.is_null()) {
@@ -554,11 +552,23 @@ idx_t ExpressionExecutor::Select(const BoundExpr& predicate, const Batch& input,
   Vector result(LogicalType::Boolean(), std::max<idx_t>(input.size(), 1));
   Evaluate(predicate, input, input.size(), result);
   if (sel.capacity() < input.size()) sel = SelectionVector(input.size());
+  // Branch-free: a filter keeping a fraction of the rows mispredicts a branch per row (a quarter
+  // of a filtered scan's time went to this loop).
   idx_t selected = 0;
   const uint8_t* values = result.data<uint8_t>();
   const auto& validity = result.validity();
-  for (idx_t i = 0; i < input.size(); i++) {
-    if (values[i] && validity.IsValid(i)) sel.Set(selected++, static_cast<uint32_t>(i));
+  uint32_t* out = sel.data();
+  const idx_t n = input.size();
+  if (validity.AllValid()) {
+    for (idx_t i = 0; i < n; i++) {
+      out[selected] = static_cast<uint32_t>(i);
+      selected += values[i] != 0;
+    }
+  } else {
+    for (idx_t i = 0; i < n; i++) {
+      out[selected] = static_cast<uint32_t>(i);
+      selected += static_cast<idx_t>(values[i] != 0) & static_cast<idx_t>(validity.IsValid(i));
+    }
   }
   return selected;
 }
