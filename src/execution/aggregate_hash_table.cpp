@@ -355,15 +355,21 @@ void DenseGroupArray::Grow(int64_t low, int64_t high) {
       return;  // no memory for the array: the table alone does the work
     }
   }
-  auto* data = static_cast<uint8_t*>(AllocateTable(size * width));
+  // Keys usually grow (surrogate keys in load order): the array then extends in place.
+  uint8_t* data = nullptr;
+  if (data_ && static_cast<uint64_t>(new_low) == base_)
+    data = static_cast<uint8_t*>(GrowTable(data_, size_ * width, size * width));
   if (!data) {
-    if (memory_ && bytes > 0) memory_->Release(bytes);
-    return;
-  }
-  // Group rows hold no pointers to themselves: they move as bytes.
-  if (data_) {
-    std::memcpy(data + (base_ - static_cast<uint64_t>(new_low)) * width, data_, size_ * width);
-    FreeTable(data_, size_ * width);
+    data = static_cast<uint8_t*>(AllocateTable(size * width));
+    if (!data) {
+      if (memory_ && bytes > 0) memory_->Release(bytes);
+      return;
+    }
+    // Group rows hold no pointers to themselves: they move as bytes.
+    if (data_) {
+      std::memcpy(data + (base_ - static_cast<uint64_t>(new_low)) * width, data_, size_ * width);
+      FreeTable(data_, size_ * width);
+    }
   }
   data_ = data;
   size_ = size;

@@ -54,6 +54,17 @@ void FreeTable(void* data, size_t bytes) {
   munmap(data, (bytes + kHugePage - 1) & ~(kHugePage - 1));
 }
 
+void* GrowTable(void* data, size_t old_bytes, size_t new_bytes) {
+  if (!data || old_bytes < kHugePage || new_bytes < old_bytes) return nullptr;
+  const size_t old_used = (old_bytes + kHugePage - 1) & ~(kHugePage - 1);
+  const size_t new_used = (new_bytes + kHugePage - 1) & ~(kHugePage - 1);
+  if (new_used == old_used) return data;
+  void* moved = mremap(data, old_used, new_used, MREMAP_MAYMOVE);
+  if (moved == MAP_FAILED) return nullptr;
+  madvise(moved, new_used, MADV_HUGEPAGE);
+  return moved;
+}
+
 namespace {
 uint32_t AlignUp(uint32_t value, uint32_t align) {
   return (value + align - 1) / align * align;

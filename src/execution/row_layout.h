@@ -200,5 +200,10 @@ inline uint8_t* EntryRow(uint64_t entry) {
 /// pages, so a random probe rarely misses the TLB and such a copy happens once per 2 MiB.
 void* AllocateTable(size_t bytes);
 void FreeTable(void* data, size_t bytes);
+/// Grows a table of AllocateTable from `old_bytes` to `new_bytes` keeping its contents at the
+/// same offsets, the rest zero; null (the old table untouched) when it cannot in place: both
+/// sizes must be mapped ones (2 MiB up). The kernel moves the pages, so nothing is copied nor
+/// zeroed again (a table grown by copying zeroes and copies every size it had).
+void* GrowTable(void* data, size_t old_bytes, size_t new_bytes);
 
 }  // namespace shears

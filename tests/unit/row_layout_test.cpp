@@ -43,5 +43,44 @@ TEST(RowLayoutTest, HugePageTablesLeaveTheirNeighboursMapped) {
   }
 }
 
+// GrowTable extends a mapped table in place: the contents stay at their offsets, the new part
+// is zero, and freeing the grown table with its new size leaves the neighbours mapped.
+TEST(RowLayoutTest, GrowTableKeepsContentsAndZeroesTheRest) {
+  constexpr size_t kMiB = size_t{1} << 20;
+  EXPECT_EQ(GrowTable(nullptr, 4 * kMiB, 8 * kMiB), nullptr);
+  void* small = AllocateTable(64 * 1024);  // malloc'ed: not grown in place
+  EXPECT_EQ(GrowTable(small, 64 * 1024, 4 * kMiB), nullptr);
+  FreeTable(small, 64 * 1024);
+  for (size_t from : {2 * kMiB, 3 * kMiB + 5}) {
+    for (size_t to : {from, from + 1, 5 * kMiB + 7, 17 * kMiB}) {
+      const size_t neighbour_bytes = 4 * kMiB;
+      void* raw = mmap(nullptr, neighbour_bytes, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      ASSERT_NE(raw, MAP_FAILED);
+      auto* neighbour = static_cast<unsigned char*>(raw);
+      std::memset(neighbour, 0x5a, neighbour_bytes);
+      auto* table = static_cast<unsigned char*>(AllocateTable(from));
+      ASSERT_NE(table, nullptr);
+      for (size_t i = 0; i < from; i++)
+        table[i] = static_cast<unsigned char>(i * 7 + 1);
+      auto* grown = static_cast<unsigned char*>(GrowTable(table, from, to));
+      ASSERT_NE(grown, nullptr) << from << " -> " << to;
+      size_t kept = 0, zero = 0;
+      for (size_t i = 0; i < from; i++)
+        kept += grown[i] == static_cast<unsigned char>(i * 7 + 1);
+      for (size_t i = from; i < to; i++)
+        zero += grown[i] == 0;
+      EXPECT_EQ(kept, from);
+      EXPECT_EQ(zero, to - from);
+      FreeTable(grown, to);
+      size_t intact = 0;
+      for (size_t i = 0; i < neighbour_bytes; i += 4096)
+        intact += neighbour[i] == 0x5a;
+      EXPECT_EQ(intact, neighbour_bytes / 4096);
+      munmap(raw, neighbour_bytes);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace shears
