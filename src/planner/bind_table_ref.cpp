@@ -197,8 +197,14 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
               base.name.back());
         }
         auto view_columns = [&](const ViewDefinition& view) {
-          BoundQuery q = BindStoredQuery(view.sql, name);
-          return std::pair{q.names, q.plan->GetTypes()};
+          try {
+            BoundQuery q = BindStoredQuery(view.sql, name);
+            return std::pair{q.names, q.plan->GetTypes()};
+          } catch (const BinderError&) {
+            // A view that no longer binds (a table it reads was dropped) has no columns to
+            // show; the rest of the catalog still lists.
+            return std::pair{std::vector<std::string>{}, std::vector<LogicalType>{}};
+          }
         };
         BoundQuery q = BindStoredQuery(InformationSchemaQuery(catalog_, name, view_columns), name);
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
