@@ -2,8 +2,9 @@
 // interleaved with the other's, so both see the same page cache and machine load):
 //   node bench/csv_load_bench.mjs FILE.csv [runs] [threads]
 // Each run is a fresh process/instance: a full aggregate scan over every column
-// (sum/count of read_csv(FILE)), and CREATE TABLE AS SELECT * FROM read_csv(FILE) (DuckDB into
-// its in-memory storage, shears into a managed Parquet table in a temporary database).
+// (sum/count of read_csv(FILE)), CREATE TABLE AS SELECT * FROM read_csv(FILE) and COPY t FROM
+// FILE (HEADER) into a table created with the sniffed columns (DuckDB into its in-memory
+// storage, shears into a managed Parquet table in a temporary database).
 // Prints the median wall seconds of each, and the median CPU seconds (user + system: on a
 // shared, loaded machine the wall time mostly measures the other processes).
 
@@ -23,15 +24,19 @@ async function columns() {
   const instance = await DuckDBInstance.create(':memory:');
   const c = await instance.connect();
   const r = await c.runAndReadAll(`DESCRIBE SELECT * FROM read_csv('${file}')`);
-  return r.getRowsJson().map((row) => row[0]);
+  return r.getRowsJson().map((row) => [row[0], row[1]]);
 }
-const names = await columns();
+const described = await columns();
+const names = described.map(([name]) => name);
+const createTable = `CREATE TABLE t (${described.map(([n, type]) => `${n} ${type}`).join(', ')})`;
+const copyFrom = `COPY t FROM '${file}' (HEADER)`;
 const aggregate = `SELECT count(*), ${names.map((n) => `count(${n})`).join(', ')} FROM read_csv('${file}')`;
 
-async function duck(sql) {
+async function duck(sql, setup) {
   const instance = await DuckDBInstance.create(':memory:');
   const c = await instance.connect();
   await c.run(`SET threads = ${threads}`);
+  if (setup) await c.run(setup);
   const start = performance.now();
   const cpu = process.cpuUsage();
   const r = await c.runAndReadAll(sql);
@@ -51,8 +56,9 @@ function shearsRun(sql, db) {
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const times = { duckAgg: [], shearsAgg: [], duckCtas: [], shearsCtas: [] };
-const cpu = { duckAgg: [], shearsAgg: [], duckCtas: [], shearsCtas: [] };
+const keys = ['duckAgg', 'shearsAgg', 'duckCtas', 'shearsCtas', 'duckCopy', 'shearsCopy'];
+const times = Object.fromEntries(keys.map((k) => [k, []]));
+const cpu = Object.fromEntries(keys.map((k) => [k, []]));
 const record = (key, run) => {
   times[key].push(run.seconds);
   cpu[key].push(run.cpu);
@@ -66,6 +72,10 @@ for (let i = 0; i < runs; i++) {
   const db = mkdtempSync(join(tmpdir(), 'csvbench-'));
   record('shearsCtas', shearsRun(`CREATE TABLE t AS SELECT * FROM read_csv('${file}')`, db));
   rmSync(db, { recursive: true, force: true });
+  record('duckCopy', await duck(copyFrom, createTable));
+  const copyDb = mkdtempSync(join(tmpdir(), 'csvbench-'));
+  record('shearsCopy', shearsRun(`${createTable}; ${copyFrom}`, copyDb));
+  rmSync(copyDb, { recursive: true, force: true });
 }
 for (const [k, v] of Object.entries(times)) {
   console.log(`${k.padEnd(11)} wall median ${median(v).toFixed(3)} s (${v.map((x) => x.toFixed(2)).join(', ')}), ` +

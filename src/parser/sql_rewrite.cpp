@@ -791,6 +791,68 @@ void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& toke
   }
 }
 
+// DuckDB's struct form of read_csv's column options, `columns = {'a': 'INTEGER', 'b':
+// 'VARCHAR'}` (also types / column_types / dtypes), becomes the text form `columns = 'a INTEGER,
+// b VARCHAR'`: PostgreSQL's grammar has no struct literals. Only after one of those option
+// names, so no other `{` changes meaning; a name holding a blank or a comma stays as written
+// (the text form could not say it).
+void FindStructColumnOptions(const std::string& sql, const std::vector<SqlToken>& tokens,
+                             std::vector<Replacement>* out) {
+  auto text_of = [&](const SqlToken& t) { return sql.substr(t.start, t.end - t.start); };
+  // The value of a string constant token ('it''s' -> it's); nullopt for E'' and the like.
+  auto string_value = [&](const SqlToken& t) -> std::optional<std::string> {
+    const std::string raw = text_of(t);
+    if (t.token != PG_QUERY__TOKEN__SCONST || raw.size() < 2 || raw.front() != '\'') {
+      return std::nullopt;
+    }
+    std::string value;
+    for (size_t i = 1; i + 1 < raw.size(); i++) {
+      value += raw[i];
+      if (raw[i] == '\'' && raw[i + 1] == '\'') i++;
+    }
+    return value;
+  };
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    // COLUMNS and TYPES are keywords to the scanner: compare the text.
+    const std::string option = Lower(text_of(tokens[i]));
+    if (option != "columns" && option != "types" && option != "column_types" &&
+        option != "dtypes") {
+      continue;
+    }
+    const int assign = tokens[i + 1].token;
+    if ((assign != '=' && assign != PG_QUERY__TOKEN__COLON_EQUALS) || tokens[i + 2].token != '{') {
+      continue;
+    }
+    std::string list;
+    size_t pos = i + 3;
+    bool ok = true;
+    while (ok && pos + 2 < tokens.size()) {
+      const auto name = string_value(tokens[pos]);
+      const auto type = string_value(tokens[pos + 2]);
+      ok = name && type && tokens[pos + 1].token == ':' && !name->empty() &&
+           name->find_first_of(" ,") == std::string::npos;
+      if (!ok) break;
+      if (!list.empty()) list += ", ";
+      list += *name + " " + *type;
+      pos += 3;
+      if (pos < tokens.size() && tokens[pos].token == ',') {
+        pos++;
+      } else {
+        break;
+      }
+    }
+    if (!ok || pos >= tokens.size() || tokens[pos].token != '}') continue;
+    std::string quoted = "'";
+    for (char c : list) {
+      quoted += c;
+      if (c == '\'') quoted += c;
+    }
+    quoted += '\'';
+    out->push_back({tokens[i + 2].start, tokens[pos].end, quoted});
+    i = pos;
+  }
+}
+
 // Positional parameters `?` (DB-API's qmark style, as DuckDB and SQLite take them) become $1,
 // $2, ... in each statement. A statement may use `?` or `$n`, not both: the numbering of one
 // would not say which value the other means.
@@ -882,6 +944,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindEmptyInLists(result.tokens, &replacements);
   FindInsertOr(sql, result.tokens, &replacements);
   FindNullTreatment(sql, result.tokens, &replacements);
+  FindStructColumnOptions(sql, result.tokens, &replacements);
   FindByAll(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
   FindFromFirst(sql, result.tokens, &replacements);

@@ -597,6 +597,46 @@ TEST(ParquetWriterTest, DictionaryOfEveryType) {
   }
 }
 
+TEST(ParquetWriterTest, DictionaryRunsGrowthAndSignedZeros) {
+  // Runs of repeats (the previous-value shortcut), 1,500 or 5,000 distinct keys (the slot table
+  // grows several times), -0.0 beside 0.0 and NaN (distinct keys by their bits), over two row
+  // groups (each chunk starts a new dictionary).
+  TempDir dir;
+  const std::string path = dir.File("dict_runs.parquet");
+  Column runs, many, zeros, text;
+  const double special[] = {0.0, -0.0, std::nan(""), 1.5};
+  for (int i = 0; i < 30000; i++) {
+    runs.push_back(Value::Bigint(int64_t{i / 7} * 1000003));
+    many.push_back(Value::Integer((i * 7919) % 1500));
+    zeros.push_back(Value::Double(special[(i / 3) % 4]));
+    text.push_back(i % 11 == 0 ? Value::Null(LogicalType::Varchar())
+                               : Value::Varchar("k" + std::to_string((i / 2) % 5000)));
+  }
+  WriterOptions options;
+  options.row_group_rows = 16000;
+  options.page_row_limit = 4000;
+  const std::vector<std::string> names = {"runs", "many", "zeros", "text"};
+  WriteFile(path, names, TypesOf({runs, many, zeros, text}), {runs, many, zeros, text}, options);
+  const auto read = ReadColumns(path);
+  ExpectSameColumns({runs, many, text}, {read[0], read[1], read[3]}, {"runs", "many", "text"});
+  ASSERT_EQ(read[2].size(), zeros.size());
+  for (size_t i = 0; i < zeros.size(); i++) {
+    const double want = zeros[i].GetDouble(), got = read[2][i].GetDouble();
+    ASSERT_EQ(std::isnan(want), std::isnan(got)) << i;
+    if (!std::isnan(want)) {
+      ASSERT_EQ(want, got) << i;
+      ASSERT_EQ(std::signbit(want), std::signbit(got)) << i;
+    }
+  }
+  auto file = ParquetFile::Open(path);
+  ASSERT_EQ(file->num_row_groups(), 2);
+  for (int rg = 0; rg < 2; rg++) {
+    for (int c = 0; c < 4; c++) {
+      EXPECT_TRUE(file->chunk(rg, c).meta_data.__isset.dictionary_page_offset) << rg << " " << c;
+    }
+  }
+}
+
 TEST(ParquetWriterTest, PageChecksums) {
   TempDir dir;
   const std::string path = dir.File("crc.parquet");

@@ -37,3 +37,7 @@ SELECT count(*) FROM read_csv('${TESTDATA}/hostile/csv/only_header.csv');
 
 -- A CSV joined with the star schema's tables.
 SELECT b.id, count(*) FROM read_csv('${TESTDATA}/csv/basic.csv') b JOIN store s ON s.s_store_sk = b.id GROUP BY b.id;
+
+SELECT k, v, d FROM read_csv('${TESTDATA}/csv/pipe_dates.csv', header = true, columns = {'k': 'INTEGER', 'v': 'VARCHAR', 'd': 'VARCHAR'}) ORDER BY k;
+
+SELECT sum(id), typeof(sum(id)) FROM read_csv('${TESTDATA}/csv/basic.csv', types = {'id': 'DOUBLE'});
