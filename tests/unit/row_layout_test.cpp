@@ -13,6 +13,26 @@
 namespace shears {
 namespace {
 
+// A mapping filled with a pattern, placed by the kernel right above the next table's mapping;
+// Intact() says it is still mapped and untouched (an unmapped page would crash).
+struct Neighbour {
+  static constexpr size_t kBytes = size_t{4} << 20;
+  unsigned char* data = nullptr;
+  Neighbour() {
+    void* raw = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (raw != MAP_FAILED) data = static_cast<unsigned char*>(raw);
+    if (data) std::memset(data, 0x5a, kBytes);
+  }
+  ~Neighbour() {
+    if (data) munmap(data, kBytes);
+  }
+  bool Intact() const {
+    for (size_t i = 0; i < kBytes; i += 4096)
+      if (data[i] != 0x5a) return false;
+    return true;
+  }
+};
+
 TEST(RowLayoutTest, HugePageTablesLeaveTheirNeighboursMapped) {
   constexpr size_t kMiB = size_t{1} << 20;
   for (size_t bytes :
@@ -20,12 +40,8 @@ TEST(RowLayoutTest, HugePageTablesLeaveTheirNeighboursMapped) {
     for (int round = 0; round < 8; round++) {
       // The kernel places a new mapping right below the last one: the table's mapping ends
       // where `neighbour` starts.
-      const size_t neighbour_bytes = 4 * kMiB;
-      void* raw = mmap(nullptr, neighbour_bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      ASSERT_NE(raw, MAP_FAILED);
-      auto* neighbour = static_cast<unsigned char*>(raw);
-      std::memset(neighbour, 0x5a, neighbour_bytes);
+      Neighbour neighbour;
+      ASSERT_NE(neighbour.data, nullptr);
       auto* table = static_cast<unsigned char*>(AllocateTable(bytes));
       ASSERT_NE(table, nullptr);
       EXPECT_EQ(reinterpret_cast<uintptr_t>(table) % (2 * kMiB), 0u);
@@ -33,12 +49,7 @@ TEST(RowLayoutTest, HugePageTablesLeaveTheirNeighboursMapped) {
         EXPECT_EQ(table[i], 0) << bytes;  // zeroed
       std::memset(table, 1, bytes);
       FreeTable(table, bytes);
-      // Still mapped and untouched (an unmapped page would crash here).
-      size_t intact = 0;
-      for (size_t i = 0; i < neighbour_bytes; i += 4096)
-        intact += neighbour[i] == 0x5a;
-      EXPECT_EQ(intact, neighbour_bytes / 4096) << bytes;
-      munmap(raw, neighbour_bytes);
+      EXPECT_TRUE(neighbour.Intact()) << bytes;
     }
   }
 }
@@ -53,12 +64,8 @@ TEST(RowLayoutTest, GrowTableKeepsContentsAndZeroesTheRest) {
   FreeTable(small, 64 * 1024);
   for (size_t from : {2 * kMiB, 3 * kMiB + 5}) {
     for (size_t to : {from, from + 1, 5 * kMiB + 7, 17 * kMiB}) {
-      const size_t neighbour_bytes = 4 * kMiB;
-      void* raw = mmap(nullptr, neighbour_bytes, PROT_READ | PROT_WRITE,
-                       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-      ASSERT_NE(raw, MAP_FAILED);
-      auto* neighbour = static_cast<unsigned char*>(raw);
-      std::memset(neighbour, 0x5a, neighbour_bytes);
+      Neighbour neighbour;
+      ASSERT_NE(neighbour.data, nullptr);
       auto* table = static_cast<unsigned char*>(AllocateTable(from));
       ASSERT_NE(table, nullptr);
       for (size_t i = 0; i < from; i++)
@@ -73,11 +80,7 @@ TEST(RowLayoutTest, GrowTableKeepsContentsAndZeroesTheRest) {
       EXPECT_EQ(kept, from);
       EXPECT_EQ(zero, to - from);
       FreeTable(grown, to);
-      size_t intact = 0;
-      for (size_t i = 0; i < neighbour_bytes; i += 4096)
-        intact += neighbour[i] == 0x5a;
-      EXPECT_EQ(intact, neighbour_bytes / 4096);
-      munmap(raw, neighbour_bytes);
+      EXPECT_TRUE(neighbour.Intact());
     }
   }
 }
