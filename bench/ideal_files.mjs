@@ -109,6 +109,14 @@ export const EXTRA_QUERIES = [
     sql: returnsH2WithSales(' AND d2.d_dom <= 3'),
   },
   {
+    name: 'returns_one_store_with_july_sales',
+    what: 'returns of one store and quantity (few, they build) joined to their sales of July 2001: backward transfer',
+    sql: `SELECT count(*) AS returns, sum(sr.sr_return_amt) AS returned
+          FROM store_returns sr JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number AND ss.ss_item_sk = sr.sr_item_sk
+          JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year = 2001 AND d.d_moy = 7 AND sr.sr_store_sk = 2 AND sr.sr_return_quantity = 1`,
+  },
+  {
     name: 'novembers_one_brand',
     what: 'TPC-DS q3 shape: November of every year, items of one brand',
     sql: `SELECT d.d_year, count(*) AS sales, sum(ss.ss_sales_price) AS revenue

@@ -215,7 +215,11 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
     return;
   }
   ChooseProbeForm(limits);
-  if (!exact) {
+  // A bitmap past max_exact_keys is exact too; its few keys stay listed so that a Parquet bloom
+  // filter (which hashes values, not bits) can be probed with each.
+  const bool list_bitmap_keys = form_ == RuntimeFilterProbeForm::kBitmap &&
+                                int_set_.size() <= kRuntimeFilterMaxBloomProbeKeys;
+  if (!exact && !list_bitmap_keys) {
     int_set_.clear();
     string_set_.clear();
   }
@@ -453,7 +457,7 @@ bool RuntimeFilter::BitmapAnyWithin(int64_t lo, int64_t hi) const {
 bool RuntimeFilter::ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
                                          format::Type::type physical) const {
   using parquet::SplitBlockBloomFilter;
-  if (!(kinds_ & kRuntimeFilterExactSet)) return true;
+  if (!probes_parquet_bloom()) return true;
   switch (physical) {
     case format::Type::INT32:
       if (key_types_[0].physical() != PhysicalType::kInt32) return true;

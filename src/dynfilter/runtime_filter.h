@@ -57,6 +57,9 @@ const char* RuntimeFilterProbeFormName(RuntimeFilterProbeForm form);
 /// Integer keys whose max - min is below this many bits are probed with a bitmap (512 KiB at
 /// most: about the join's own direct array for such keys).
 inline constexpr uint64_t kRuntimeFilterMaxBitmapBits = uint64_t{1} << 22;
+/// A bitmap of at most this many keys past max_exact_keys keeps them listed, to probe Parquet
+/// bloom filters with (one hash each per row group).
+inline constexpr size_t kRuntimeFilterMaxBloomProbeKeys = 4096;
 /// At most this many integer keys outside a bitmap's range: compared one by one.
 inline constexpr size_t kRuntimeFilterMaxLinearKeys = 8;
 
@@ -203,7 +206,13 @@ class RuntimeFilter {
   /// bitmap of integer keys bit by bit.
   bool RangeMayMatch(size_t column, const Value& min, const Value& max) const;
 
-  /// For a single-column exact set: false when `bloom`, the Parquet bloom filter of a column
+  /// Whether ParquetBloomMayMatch can tell: the keys are listed (an exact set, or a bitmap of
+  /// at most kRuntimeFilterMaxBloomProbeKeys keys).
+  bool probes_parquet_bloom() const {
+    return (kinds_ & kRuntimeFilterExactSet) ||
+           (form_ == RuntimeFilterProbeForm::kBitmap && !int_set_.empty());
+  }
+  /// For a single-column exact set or listed bitmap: false when `bloom`, the Parquet bloom filter of a column
   /// chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`physical`, no conversion),
   /// contains none of the keys. True when that cannot be told.
   bool ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,

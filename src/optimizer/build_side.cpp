@@ -86,6 +86,14 @@ double PrunedFactShare(LogicalOperator& side, const LogicalJoin& join, bool left
   return side.estimated_rows / fact_rows;
 }
 
+// How much larger (estimated rows) the narrower fact side may be and still build. The hash
+// table is built by one thread after the build side finished, so each extra build row costs
+// more than a probe-side row its keys skip in a file: returns of the second half of 2001
+// joined to their sales of July 2001 (430,000 sales, 268,000 returns at scale 10, estimated
+// 4.2 times as many sales) took a median 188 ms with the sales building (119 return files
+// read) and 154 ms with the returns building (184 files), under the same load.
+constexpr double kMaxNarrowBuildRatio = 2;
+
 struct Options {
   bool dynamic_filtering = false;
   double max_build_rows = 0;
@@ -125,14 +133,14 @@ void Visit(LogicalOperator& op, const Options& options) {
     if (swap && left_scan > right && left_scan > right_scan) swap = false;
     // Fact to fact: the side keeping the smaller share of its fact builds, when that share is
     // clearly smaller (half) and its hash table stays small enough for a runtime filter and at
-    // most 16 times the other side's.
+    // most kMaxNarrowBuildRatio times the other side's.
     const double left_share = PrunedFactShare(*join.children[0], join, true);
     const double right_share = PrunedFactShare(*join.children[1], join, false);
     if (left_share >= 0 && right_share >= 0) {
-      if (left_share * 2 < right_share && left <= options.max_build_rows && left <= 16 * right) {
+      if (left_share * 2 < right_share && left <= options.max_build_rows && left <= kMaxNarrowBuildRatio * right) {
         swap = true;
       } else if (right_share * 2 < left_share && right <= options.max_build_rows &&
-                 right <= 16 * left) {
+                 right <= kMaxNarrowBuildRatio * left) {
         swap = false;
       }
     }

@@ -54,6 +54,12 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       {"join_order", "order inner joins by estimated cost (sum of intermediate result rows)",
        ReorderJoins},
       {"build_side", "build hash tables on the smaller input", ChooseBuildSides},
+      // After build_side (which side builds is known) and before the dynamic filter rules,
+      // which then plan the transferred keys' filters like any semi join's.
+      {"predicate_transfer",
+       "a build side reading a fact broadly is semi-joined with a copy of a narrow probe "
+       "side's keys, so those keys prune it (backward transfer)",
+       TransferPredicatesBackward},
       // Last: needs the final join sides (the build side runs first and produces the keys).
       {"dynamic_partition_pruning",
        "prune probe-side partitions with the join keys the build side produced",

@@ -41,6 +41,7 @@ void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void AggregateEagerly(LogicalOperatorPtr& plan, const Settings& settings);
 void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
+void TransferPredicatesBackward(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
 

@@ -20,7 +20,7 @@
 //
 // In `auto` mode a filter is planned when the build side is estimated small enough
 // (runtime_filter.max_build_size rows), the scan large enough (runtime_filter.min_probe_size
-// rows) and the estimated filter ratio 1 - build rows / scan rows at least
+// rows read: RowsRead) and the estimated filter ratio 1 - build rows / scan rows at least
 // runtime_filter.min_filter_ratio; the join revisits the decision with what its build side
 // really produced, also against the keys the probe column may hold (its NDV, or the rows of
 // the dimension the build key is a column of): a build side holding most of the key domain
@@ -54,6 +54,20 @@ struct Options {
   uint64_t max_exact_keys = 0;
   CteDefinitions ctes;  // only to say why a key reaching into a CTE gets no filter
 };
+
+// The rows a scan reads, which its filter may spare: its output estimate counts only those
+// passing its own row filters, while files and row groups skipped by the join's keys spare
+// all they hold. Without a filter on a partition column every row of the table is read.
+double RowsRead(const LogicalGet& get) {
+  if (get.estimated_rows < 0) return get.estimated_rows;
+  for (const auto& filter : get.filters) {
+    for (const auto& b : ReferencedBindings(*filter)) {
+      if (b.table_index == get.table_index && b.column_index >= get.dataset->num_file_columns())
+        return get.estimated_rows;
+    }
+  }
+  return std::max(get.estimated_rows, static_cast<double>(get.dataset->total_rows()));
+}
 
 std::string Rows(double rows) {
   return rows < 0 ? "unknown" : FormatEstimate(rows);
@@ -384,7 +398,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   }
   const double build_rows = join.children[1]->estimated_rows;
   for (auto& [get, keys] : filters) {
-    const double probe_rows = get->estimated_rows;
+    const double probe_rows = RowsRead(*get);
     if (!options.always) {
       if (build_rows < 0 || build_rows > options.max_build_rows) {
         reason =

@@ -260,9 +260,9 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
       if (in_file >= 0) {
         const LogicalType& type =
             dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
-        // The chunk's bloom filter is probed with the keys of an exact set (a bitmap's are
-        // not listed).
-        if (!key_expr && (filter->kinds() & kRuntimeFilterExactSet) &&
+        // The chunk's bloom filter is probed with the keys of an exact set or a listed
+        // bitmap.
+        if (!key_expr && filter->probes_parquet_bloom() &&
             !parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
           may_match = false;
           filter->counters().row_groups_skipped_bloom++;

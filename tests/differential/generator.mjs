@@ -204,8 +204,9 @@ function semiAnti(r, dim, fkRef, depth) {
 // A filtered dimension outside, the facts inside: IN / EXISTS / NOT EXISTS over a fact or a
 // UNION of both facts, or a join to such a union; the key sometimes computed on the way
 // (k - 1 inside, k + 1 = key outside, a CAST, * 2, negated or as text on both sides), or both
-// facts joined to each other (inner or left, the ticket sometimes computed). Dynamic filters
-// must reach each branch and the fact inside a semi join (issue 15).
+// facts joined to each other (inner or left, the ticket sometimes computed, each fact
+// sometimes filtered on its own). Dynamic filters must reach each branch, the fact inside a
+// semi join and, backward, a fact that builds (issue 15).
 function dimensionOutside(r) {
   const dim = r.pick(['date_dim', 'item']);
   const d = DIMENSIONS[dim], a = DIM_ALIAS[dim];
@@ -263,6 +264,10 @@ function dimensionOutside(r) {
         else where.push(sales);
       }
       if (r.chance(0.3)) where.push(partitionPredicate(r, 'ss.ss_sold_date_sk'));
+      // A row filter on the returns alone: few returns build, and a dimension on the sales
+      // then prunes them backward (predicate_transfer's semi join with a copy of the sales'
+      // keys).
+      if (r.chance(0.3)) where.push(FACTS.store_returns.predicate(r, 'sr'));
     }
   }
   const group = `${a}.${r.pick(d.groups)}`;

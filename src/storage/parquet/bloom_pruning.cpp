@@ -4,7 +4,7 @@ namespace shears::parquet {
 
 bool BloomMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column, int row_group,
                    const LogicalType& key_type) {
-  if (!(filter.kinds() & kRuntimeFilterExactSet)) return true;
+  if (!filter.probes_parquet_bloom()) return true;
   const auto& desc = file.columns()[static_cast<size_t>(column)];
   const bool plain = desc.conversion == Conversion::kNone || desc.conversion == Conversion::kString;
   const auto& meta = file.chunk(row_group, column).meta_data;

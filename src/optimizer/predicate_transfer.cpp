@@ -1,0 +1,307 @@
+// predicate_transfer: backward transfer. A hash join's build side runs first, so its keys
+// filter the probe side (forward: dynamic_partition_pruning, runtime_filter). A probe side
+// that keeps a small share of its fact (a month of sales, by its date dimension) holds keys
+// that would prune the build side's fact too, but the build side runs before them. When that
+// fact is read broadly (no partition filter of its own: every file), and building on the
+// narrow side was not chosen (build_side: it is too large, or more than 16 times the other
+// side), the build side becomes a semi join with a copy of the probe side's keys:
+//
+//   JOIN INNER ON p = b                  JOIN INNER ON p = b
+//     P                          =>        P
+//     B                                    JOIN SEMI ON b = p'     (backward transfer)
+//                                            B
+//                                            PROJECTION p'
+//                                              P' (a copy of P, its own tables)
+//
+// Equal answers: P JOIN B on p = b keeps only B rows whose key equals some P row's, which is
+// what B SEMI JOIN P on b = p keeps (NULL keys match neither; IS NOT DISTINCT FROM conditions
+// are not transferred). The copy is the semi join's build side, so it runs first, pruned by
+// P's own dimensions as P is, and the two rules after this one plan its keys' filters on B's
+// scan (files skipped by their key bounds, row groups, rows). The price: P's key columns are
+// read twice (the copy reads only them), so the rule plans a transfer only when that is small
+// against B's fact: P keeps at most a tenth of its fact and is estimated at most a quarter of
+// B's fact rows.
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+
+#include "dynfilter/join_legality.h"
+#include "optimizer/optimizer.h"
+#include "planner/plan_copy.h"
+
+namespace shears {
+
+namespace {
+
+constexpr double kMaxProbeShare = 0.1;
+constexpr double kMaxCopyShare = 0.25;
+// A dimension joined above is copied to reduce the copy only when it is this small.
+constexpr double kMaxReducerRows = 100000;
+
+// Whether `op` may be computed twice with the same rows: scans, filters, projections and
+// joins of deterministic expressions (no LIMIT or sample choosing rows, no CTE reference
+// sharing one computation).
+bool Repeatable(LogicalOperator& op) {
+  switch (op.type) {
+    case LogicalOperatorType::kGet:
+    case LogicalOperatorType::kFilter:
+    case LogicalOperatorType::kProjection:
+    case LogicalOperatorType::kJoin:
+      break;
+    default:
+      return false;
+  }
+  bool deterministic = true;
+  for (BoundExprPtr* expr : op.Expressions()) {
+    VisitExpression(**expr, [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kFunction &&
+          !static_cast<BoundFunction&>(e).function.deterministic) {
+        deterministic = false;
+      }
+      if (e.kind == BoundExprKind::kSubquery) deterministic = false;
+    });
+  }
+  if (!deterministic) return false;
+  for (auto& child : op.children) {
+    if (!Repeatable(*child)) return false;
+  }
+  return true;
+}
+
+// The partitioned fact scan a key of `side` comes from directly (its own values, not through
+// a join equality or one input of a set operation), or null.
+LogicalGet* DirectFact(LogicalOperator& side, const BoundExpr& key) {
+  const auto referenced = ReferencedBindings(key);
+  if (referenced.size() != 1) return nullptr;
+  for (const TracedColumn& traced : TraceToScans(side, referenced[0])) {
+    if (traced.direct && !traced.branch && traced.get->dataset->num_partition_columns() > 0)
+      return traced.get;
+  }
+  return nullptr;
+}
+
+bool IsPartitionColumn(const LogicalGet& get, int column_id) {
+  return static_cast<size_t>(column_id) >= get.dataset->num_file_columns();
+}
+
+// Whether something below `side` prunes `fact`'s partitions already: a filter of the scan on
+// a partition column, or a join whose key reaches one (its build side's keys will prune them).
+bool PartitionsFiltered(LogicalOperator& side, const LogicalGet& fact) {
+  for (const auto& filter : fact.filters) {
+    for (const auto& b : ReferencedBindings(*filter)) {
+      if (b.table_index == fact.table_index && IsPartitionColumn(fact, static_cast<int>(b.column_index)))
+        return true;
+    }
+  }
+  bool filtered = false;
+  std::function<void(LogicalOperator&)> visit = [&](LogicalOperator& op) {
+    if (filtered) return;
+    if (op.type == LogicalOperatorType::kJoin) {
+      for (const auto& c : static_cast<LogicalJoin&>(op).conditions) {
+        for (const BoundExpr* key : {c.left.get(), c.right.get()}) {
+          const auto referenced = ReferencedBindings(*key);
+          if (referenced.size() != 1) continue;
+          for (const TracedColumn& traced : TraceToScans(op, referenced[0])) {
+            if (traced.get == &fact && IsPartitionColumn(fact, traced.column_id)) filtered = true;
+          }
+        }
+      }
+    }
+    for (auto& child : op.children)
+      visit(*child);
+  };
+  visit(side);
+  return filtered;
+}
+
+// Reads only the columns the copy itself uses (column_pruning ran on the original, which also
+// needs the columns above it).
+void PruneCopyColumns(LogicalOperator& copy) {
+  std::set<ColumnBinding> used;
+  std::function<void(LogicalOperator&)> collect = [&](LogicalOperator& op) {
+    for (BoundExprPtr* expr : op.Expressions()) {
+      for (const auto& b : ReferencedBindings(**expr))
+        used.insert(b);
+    }
+    for (auto& child : op.children)
+      collect(*child);
+  };
+  collect(copy);
+  std::function<void(LogicalOperator&)> prune = [&](LogicalOperator& op) {
+    if (op.type == LogicalOperatorType::kGet) {
+      auto& get = static_cast<LogicalGet&>(op);
+      std::vector<int> kept;
+      for (int id : get.column_ids) {
+        if (used.count({get.table_index, static_cast<uint32_t>(id)})) kept.push_back(id);
+      }
+      // A scan keeps one column: its row count still matters to the joins above.
+      if (kept.empty() && !get.column_ids.empty()) kept.push_back(get.column_ids[0]);
+      get.column_ids = std::move(kept);
+    }
+    for (auto& child : op.children)
+      prune(*child);
+  };
+  prune(copy);
+}
+
+struct Context {
+  uint32_t next_index = 0;
+  double max_build_rows = 0;
+};
+
+// A join above whose condition every output row of the join being rewritten must still
+// satisfy: an inner join (either side) or a semi join (its left side), reached through
+// filters, projections and the same joins only.
+struct Ancestor {
+  LogicalJoin* join;
+  size_t side;  // the child the rewritten join is below
+};
+
+// A dimension's keys joined above reduce the copy as they reduce the probe side: a copy of
+// the dimension (its other side) as a semi join on the copy, when every key of its condition
+// is a column the probe side outputs. `share` is multiplied by the dimension's kept share of
+// its table (the keys it keeps of those the fact may hold).
+LogicalOperatorPtr Reduce(LogicalOperatorPtr copy, LogicalOperator& probe,
+                          const std::map<uint32_t, uint32_t>& probe_remap,
+                          const std::vector<Ancestor>& ancestors, Context& context,
+                          double& share) {
+  const auto outputs = probe.GetColumnBindings();
+  for (const Ancestor& ancestor : ancestors) {
+    LogicalJoin& above = *ancestor.join;
+    LogicalOperator& other = *above.children[1 - ancestor.side];
+    if (other.estimated_rows < 0 || other.estimated_rows > kMaxReducerRows || !Repeatable(other))
+      continue;
+    std::vector<const JoinCondition*> conditions;
+    for (const auto& c : above.conditions) {
+      const BoundExpr& ours = ancestor.side == 0 ? *c.left : *c.right;
+      bool produced = ConditionFiltersKeys(c);
+      for (const auto& b : ReferencedBindings(ours))
+        produced = produced && std::find(outputs.begin(), outputs.end(), b) != outputs.end();
+      if (produced) conditions.push_back(&c);
+    }
+    if (conditions.empty()) continue;
+    std::map<uint32_t, uint32_t> remap;
+    LogicalOperatorPtr reducer = CopyPlan(
+        other, [&context] { return context.next_index++; }, remap);
+    auto semi = std::make_unique<LogicalJoin>();
+    semi->join_kind = JoinKind::kSemi;
+    double kept = 1;
+    for (const JoinCondition* c : conditions) {
+      JoinCondition condition;
+      condition.left = (ancestor.side == 0 ? c->left : c->right)->Copy();
+      RemapBindings(*condition.left, probe_remap);
+      condition.right = (ancestor.side == 0 ? c->right : c->left)->Copy();
+      const auto referenced = ReferencedBindings(*condition.right);
+      if (referenced.size() == 1) {
+        if (const auto source = TraceToSource(other, referenced[0])) {
+          const double rows = static_cast<double>(source->get->dataset->total_rows());
+          if (rows > 0) kept = std::min(kept, other.estimated_rows / rows);
+        }
+      }
+      RemapBindings(*condition.right, remap);
+      semi->conditions.push_back(std::move(condition));
+    }
+    share *= kept;
+    semi->estimated_rows = copy->estimated_rows * kept;
+    semi->children.push_back(std::move(copy));
+    semi->children.push_back(std::move(reducer));
+    copy = std::move(semi);
+  }
+  return copy;
+}
+
+void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context& context) {
+  LogicalOperator& probe = *join.children[0];
+  LogicalOperator& build = *join.children[1];
+  if (probe.estimated_rows < 0 || !Repeatable(probe)) return;
+  std::vector<size_t> keys;
+  LogicalGet* probe_fact = nullptr;
+  LogicalGet* build_fact = nullptr;
+  for (size_t i = 0; i < join.conditions.size(); i++) {
+    const JoinCondition& c = join.conditions[i];
+    if (!ConditionFiltersKeys(c)) continue;
+    keys.push_back(i);
+    if (!probe_fact) probe_fact = DirectFact(probe, *c.left);
+    if (!build_fact) build_fact = DirectFact(build, *c.right);
+  }
+  if (keys.empty() || !probe_fact || !build_fact || probe_fact->dataset == build_fact->dataset ||
+      PartitionsFiltered(build, *build_fact))
+    return;
+
+  std::map<uint32_t, uint32_t> remap;
+  LogicalOperatorPtr copy = CopyPlan(
+      probe, [&context] { return context.next_index++; }, remap);
+  double share = probe.estimated_rows /
+                 static_cast<double>(std::max<uint64_t>(1, probe_fact->dataset->total_rows()));
+  const uint32_t first_index = context.next_index;
+  copy = Reduce(std::move(copy), probe, remap, ancestors, context, share);
+  const double rows = copy->estimated_rows;
+  const double build_fact_rows = static_cast<double>(build_fact->dataset->total_rows());
+  if (share > kMaxProbeShare || rows > kMaxCopyShare * build_fact_rows ||
+      rows > context.max_build_rows) {
+    context.next_index = first_index;
+    return;
+  }
+  auto keys_projection = std::make_unique<LogicalProjection>();
+  keys_projection->table_index = context.next_index++;
+  auto semi = std::make_unique<LogicalJoin>();
+  semi->join_kind = JoinKind::kSemi;
+  for (size_t i : keys) {
+    const JoinCondition& c = join.conditions[i];
+    BoundExprPtr key = c.left->Copy();
+    RemapBindings(*key, remap);
+    const LogicalType type = key->type;
+    keys_projection->expressions.push_back(std::move(key));
+    JoinCondition condition;
+    condition.left = c.right->Copy();
+    condition.right = std::make_unique<BoundColumnRef>(
+        type,
+        ColumnBinding{keys_projection->table_index,
+                      static_cast<uint32_t>(keys_projection->expressions.size() - 1)},
+        "transferred " + c.left->ToString());
+    semi->conditions.push_back(std::move(condition));
+  }
+  keys_projection->children.push_back(std::move(copy));
+  keys_projection->estimated_rows = rows;
+  PruneCopyColumns(*keys_projection);
+  semi->estimated_rows = build.estimated_rows;
+  semi->children.push_back(std::move(join.children[1]));
+  semi->children.push_back(std::move(keys_projection));
+  join.children[1] = std::move(semi);
+}
+
+void Visit(LogicalOperator& op, std::vector<Ancestor>& ancestors, Context& context) {
+  auto* join = op.type == LogicalOperatorType::kJoin ? static_cast<LogicalJoin*>(&op) : nullptr;
+  const bool passes = op.type == LogicalOperatorType::kFilter ||
+                      op.type == LogicalOperatorType::kProjection ||
+                      (join && (join->join_kind == JoinKind::kInner ||
+                                join->join_kind == JoinKind::kSemi));
+  for (size_t i = 0; i < op.children.size(); i++) {
+    std::vector<Ancestor> below;
+    if (passes) {
+      below = ancestors;
+      if (join && !join->conditions.empty() && (i == 0 || join->join_kind == JoinKind::kInner))
+        below.push_back({join, i});
+      if (join && i == 1 && join->join_kind == JoinKind::kSemi) below.clear();
+    }
+    Visit(*op.children[i], below, context);
+  }
+  // Ancestors of the join itself only (not the join: its build side is what gets reduced).
+  if (join && join->join_kind == JoinKind::kInner && !join->conditions.empty())
+    Transfer(*join, ancestors, context);
+}
+
+}  // namespace
+
+void TransferPredicatesBackward(LogicalOperatorPtr& plan, const Settings& settings) {
+  if (!settings.GetBool("dynamic_filtering")) return;
+  Context context;
+  context.next_index = MaxTableIndex(*plan) + 1;
+  context.max_build_rows = static_cast<double>(settings.GetInt("runtime_filter.max_build_size"));
+  std::vector<Ancestor> none;
+  Visit(*plan, none, context);
+}
+
+}  // namespace shears
