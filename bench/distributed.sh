@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Times star queries with shears alone and under mpirun -np 1, 2, 4 (docs/distributed.md):
 #   bench/distributed.sh DATA_DIR [SHEARS] [REPS]
+# ONLY="name ..." runs only those queries.
 # Prints a Markdown table: the median query time (EXPLAIN ANALYZE's total on rank 0) and wall
 # time of the whole process (mpirun's start-up included), the bytes exchanged and the files
 # (and bytes) each rank was assigned, from the last run.
@@ -23,6 +24,10 @@ add scattered_sundays "SELECT count(*) AS sales, sum(ss_net_profit) AS profit FR
 add two_dims_date_item "SELECT i.i_brand, count(*) AS sales, sum(ss.ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE d.d_year = 2000 AND i.i_category = 'Music' GROUP BY i.i_brand"
 add group_by_customer "SELECT ss_customer_sk, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' GROUP BY ss_customer_sk"
 add group_by_customer_at_rank0 "SET distributed.shuffle_groups = 1000000000; EXPLAIN ANALYZE SELECT ss_customer_sk, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' GROUP BY ss_customer_sk"
+add join_customer "SELECT c_birth_year, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk GROUP BY c_birth_year"
+add join_customer_broadcast "SET distributed.join_strategy = 'broadcast'; EXPLAIN ANALYZE SELECT c_birth_year, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk GROUP BY c_birth_year"
+add join_customer_shuffle "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE SELECT c_birth_year, count(*) AS n, sum(ss_net_profit) AS profit FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk GROUP BY c_birth_year"
+add two_dims_shuffle "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE SELECT i.i_brand, count(*) AS sales, sum(ss.ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE d.d_year = 2000 AND i.i_category = 'Music' GROUP BY i.i_brand"
 add top_n "SELECT ss_ticket_number, ss_item_sk, ss_net_profit FROM 'store_sales' ORDER BY ss_net_profit DESC, ss_ticket_number, ss_item_sk LIMIT 10"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -30,6 +35,7 @@ median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo "| query | ranks | query ms (median) | wall ms (median) | bytes exchanged | files (MB) per rank |"
 echo "|---|---|---|---|---|---|"
 for i in "${!NAMES[@]}"; do
+  if [ -n "${ONLY:-}" ] && ! grep -qw -- "${NAMES[$i]}" <<<"$ONLY"; then continue; fi
   for np in 0 1 2 4; do
     times=() walls=()
     for ((r = 0; r < REPS; r++)); do
