@@ -9,17 +9,29 @@
 
 namespace shears {
 
-void MpiFilterMerge::Merge(RuntimeFilter& filter, uint64_t& build_rows, uint64_t& distinct_keys) {
+std::string MpiFilterMerge::Merge(RuntimeFilter& filter, const RuntimeFilterLimits& limits,
+                                  uint64_t& build_rows, uint64_t& distinct_keys) {
   const auto started = clock::Now();
-  const std::string mine = filter.EncodeBuild();
   const auto ranks = static_cast<size_t>(share_->size);
-  // Totals; a distinct count unknown on some rank (0) stays unknown: Finish counts the hashes.
-  uint64_t local[3] = {build_rows, distinct_keys, distinct_keys == 0 ? 1u : 0u};
-  uint64_t total[3];
-  MPI_Allreduce(local, total, 3, MPI_UINT64_T, MPI_SUM, share_->shuffle);
+  // Totals; a distinct count unknown on some rank (0) stays unknown: Finish counts the hashes,
+  // and the build rows bound it.
+  uint64_t local[4] = {build_rows, distinct_keys, distinct_keys == 0 ? 1u : 0u,
+                       distinct_keys == 0 ? build_rows : distinct_keys};
+  uint64_t total[4];
+  MPI_Allreduce(local, total, 4, MPI_UINT64_T, MPI_SUM, share_->shuffle);
   build_rows = total[0];
   distinct_keys = total[2] > 0 ? 0 : total[1];
+  share_->bytes_sent += sizeof(local);
+  bytes_sent_ += sizeof(local);
+  merges_++;
+  if (total[3] > limits.max_keys) {
+    // Every rank sees the same totals, so all skip the gather alike.
+    nanos_ += clock::NanosSince(started);
+    return fmt::format("the build side has up to {} distinct keys across {} ranks, more than {}",
+                       total[3], ranks, limits.max_keys);
+  }
   // Agree on sizes, then gather every rank's part.
+  const std::string mine = filter.EncodeBuild();
   uint64_t size = mine.size();
   std::vector<uint64_t> sizes(ranks);
   MPI_Allgather(&size, 1, MPI_UINT64_T, sizes.data(), 1, MPI_UINT64_T, share_->shuffle);
@@ -40,12 +52,12 @@ void MpiFilterMerge::Merge(RuntimeFilter& filter, uint64_t& build_rows, uint64_t
     filter.MergeEncoded(std::string_view(parts).substr(static_cast<size_t>(displs[r]), sizes[r]));
   }
   // Allgatherv hands this rank's part to every other rank.
-  const uint64_t sent = mine.size() * (ranks - 1) + sizeof(local) + sizeof(size) * (ranks - 1);
+  const uint64_t sent = (mine.size() + sizeof(size)) * (ranks - 1);
   share_->bytes_sent += sent;
   bytes_sent_ += sent;
   bytes_received_ += all - mine.size();
-  merges_++;
   nanos_ += clock::NanosSince(started);
+  return "";
 }
 
 std::string MpiFilterMerge::Describe() const {

@@ -4,7 +4,8 @@
 // before any probe-side scan uses one, so every rank's filter is the whole build side's.
 //
 //   1. sizes: MPI_Allreduce sums the build rows and the distinct keys (exact: the shares hold
-//      disjoint keys) and MPI_Allgather gives every rank the size of every rank's part;
+//      disjoint keys); past the filter's max_keys every rank disables it, nothing more is sent;
+//      else MPI_Allgather gives every rank the size of every rank's part;
 //   2. MPI_Allgatherv of the parts (RuntimeFilter::EncodeBuild: the key hashes, the exact set
 //      while it is one, min and max per key column), which each rank merges in rank order;
 //   3. every rank then chooses the same kind (exact set, bloom, range) from the same union in
@@ -22,7 +23,8 @@ namespace shears {
 class MpiFilterMerge : public PartialFilterMerge {
  public:
   explicit MpiFilterMerge(std::shared_ptr<MpiQueryShare> share) : share_(std::move(share)) {}
-  void Merge(RuntimeFilter& filter, uint64_t& build_rows, uint64_t& distinct_keys) override;
+  std::string Merge(RuntimeFilter& filter, const RuntimeFilterLimits& limits, uint64_t& build_rows,
+                    uint64_t& distinct_keys) override;
   std::string Describe() const override;
 
  private:

@@ -405,8 +405,11 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
     uint64_t build_rows = table.build_rows();
     uint64_t distinct_keys =
         spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0;
-    if (partial_filter_merge_) partial_filter_merge_->Merge(*filter, build_rows, distinct_keys);
+    std::string not_merged;
+    if (partial_filter_merge_)
+      not_merged = partial_filter_merge_->Merge(*filter, spec.limits, build_rows, distinct_keys);
     filter->Finish(spec.limits, build_rows, ms, distinct_keys);
+    if (!not_merged.empty()) filter->Disable(not_merged);
     // Revisit the planner's decision with the real distinct count, against the scan's rows and
     // against the keys the probe column may hold (a whole dimension's keys drop nothing).
     const std::pair<double, const char*> against[] = {

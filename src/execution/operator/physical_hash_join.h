@@ -69,8 +69,10 @@ class PartialFilterMerge {
  public:
   virtual ~PartialFilterMerge() = default;
   /// `filter`, this process's partial filter before Finish, becomes the union of every
-  /// process's; `build_rows` and `distinct_keys` (0: unknown) become the totals.
-  virtual void Merge(RuntimeFilter& filter, uint64_t& build_rows, uint64_t& distinct_keys) = 0;
+  /// process's; `build_rows` and `distinct_keys` (0: unknown) become the totals. Returns why
+  /// no union was built (it would pass limits.max_keys: the caller disables the filter), or "".
+  virtual std::string Merge(RuntimeFilter& filter, const RuntimeFilterLimits& limits,
+                            uint64_t& build_rows, uint64_t& distinct_keys) = 0;
   /// For EXPLAIN ANALYZE: what the merges cost.
   virtual std::string Describe() const = 0;
 };
