@@ -23,9 +23,9 @@ std::string MpiFilterMerge::Merge(RuntimeFilter& filter, const RuntimeFilterLimi
   distinct_keys = total[2] > 0 ? 0 : total[1];
   share_->bytes_sent += sizeof(local);
   bytes_sent_ += sizeof(local);
-  merges_++;
   if (total[3] > limits.max_keys) {
     // Every rank sees the same totals, so all skip the gather alike.
+    past_limit_++;
     nanos_ += clock::NanosSince(started);
     return fmt::format("the build side has up to {} distinct keys across {} ranks, more than {}",
                        total[3], ranks, limits.max_keys);
@@ -56,14 +56,16 @@ std::string MpiFilterMerge::Merge(RuntimeFilter& filter, const RuntimeFilterLimi
   share_->bytes_sent += sent;
   bytes_sent_ += sent;
   bytes_received_ += all - mine.size();
+  merges_++;
   nanos_ += clock::NanosSince(started);
   return "";
 }
 
 std::string MpiFilterMerge::Describe() const {
-  return fmt::format("{} partial filters merged across {} ranks in {:.3f} ms; {} bytes sent, {} received",
-                     merges_.load(), share_->size, nanos_.load() / 1e6, bytes_sent_.load(),
-                     bytes_received_.load());
+  std::string what = fmt::format("{} partial filters merged", merges_.load());
+  if (past_limit_ > 0) what += fmt::format(", {} past the key limit (not gathered)", past_limit_.load());
+  return fmt::format("{} across {} ranks in {:.3f} ms; {} bytes sent, {} received", what,
+                     share_->size, nanos_.load() / 1e6, bytes_sent_.load(), bytes_received_.load());
 }
 
 }  // namespace shears

@@ -29,7 +29,7 @@ class MpiFilterMerge : public PartialFilterMerge {
 
  private:
   std::shared_ptr<MpiQueryShare> share_;
-  std::atomic<uint64_t> merges_{0}, bytes_sent_{0}, bytes_received_{0}, nanos_{0};
+  std::atomic<uint64_t> merges_{0}, past_limit_{0}, bytes_sent_{0}, bytes_received_{0}, nanos_{0};
 };
 
 }  // namespace shears
