@@ -102,6 +102,15 @@ const std::vector<SettingInfo>& Settings::All() {
          "Under shears --distributed: a GROUP BY estimated to give at least this many groups "
          "is finished on every rank, its partial groups shuffled by key over MPI_Alltoallv, "
          "rather than at rank 0; 0 shuffles every GROUP BY."},
+        {"distributed.join_strategy", LogicalType::Varchar(), Value::Varchar("auto"),
+         "Under shears --distributed: how joins over the split fact are run: auto (a shuffle "
+         "join when the build side cannot be broadcast, or is estimated at "
+         "distributed.shuffle_join_rows rows or more and at least the probe side's rows "
+         "divided by the ranks; else broadcast), broadcast, or shuffle (every hash join that "
+         "can be)."},
+        {"distributed.shuffle_join_rows", LogicalType::Bigint(), Value::Bigint(1'000'000),
+         "Under shears --distributed with distributed.join_strategy = auto: a join whose build "
+         "side is estimated at fewer rows is a broadcast join (see distributed.join_strategy)."},
         {"join_order.dp_limit", LogicalType::Bigint(), Value::Bigint(10),
          "Join trees of up to this many inputs are ordered by dynamic programming, larger ones "
          "greedily."},
@@ -284,6 +293,14 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
         if (mode != "auto" && mode != "always" && mode != "off") {
           throw InvalidInputError("setting 'runtime_filter' expects auto, always or off, got '{}'",
                                   text);
+        }
+        converted = Value::Varchar(mode);
+      }
+      if (name == "distributed.join_strategy") {
+        const std::string mode = AsciiLower(text);
+        if (mode != "auto" && mode != "broadcast" && mode != "shuffle") {
+          throw InvalidInputError(
+              "setting 'distributed.join_strategy' expects auto, broadcast or shuffle, got '{}'", text);
         }
         converted = Value::Varchar(mode);
       }

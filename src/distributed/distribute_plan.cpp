@@ -1,8 +1,12 @@
 #include "distributed/distribute_plan.h"
 
+#include <fmt/format.h>
+
 #include <functional>
 
+#include "distributed/filter_merge.h"
 #include "distributed/physical_gather.h"
+#include "distributed/physical_join_side.h"
 #include "distributed/physical_shuffle.h"
 #include "distributed/split_coordinator.h"
 #include "execution/operator/physical_filter.h"
@@ -87,6 +91,68 @@ std::unique_ptr<PhysicalHashAggregate> FinalAggregate(const PhysicalHashAggregat
                                                  std::move(final_aggregates));
 }
 
+enum class JoinChoice { kBroadcast, kShuffle, kNone };
+
+/// How the hash join `join` over the split share at its child `child` runs on the ranks:
+/// broadcast (every rank builds the whole build side; the probe side must be the share), shuffle
+/// (both sides partitioned by key hash; not a MARK join, whose NULL rule needs every build key
+/// on each rank), or neither (its rows meet at rank 0).
+JoinChoice ChooseJoin(const PhysicalHashJoin& join, size_t child, const DistributeOptions& options,
+                      int ranks, bool share_fills_filters) {
+  const bool can_broadcast = RowByRow(join, child);
+  const bool can_shuffle = ranks > 1 && join.join_kind() != JoinKind::kMark &&
+                           !join.left_keys().empty() && !share_fills_filters;
+  if (options.join == "broadcast") return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
+  if (options.join == "shuffle" || !can_broadcast) {
+    if (can_shuffle) return JoinChoice::kShuffle;
+    return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
+  }
+  // auto: a build side too large to build on every rank is partitioned instead, unless the
+  // probe rows a shuffle moves outnumber the build rows a broadcast repeats on every rank
+  // (a star join's fact usually does).
+  const double build = join.children()[1]->estimated_rows;
+  const double probe = join.children()[0]->estimated_rows;
+  return can_shuffle && build >= static_cast<double>(options.shuffle_join_rows) &&
+                 build * ranks >= probe
+             ? JoinChoice::kShuffle
+             : JoinChoice::kBroadcast;
+}
+
+std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
+  std::vector<BoundExprPtr> out;
+  for (const auto& expr : exprs)
+    out.push_back(expr->Copy());
+  return out;
+}
+
+/// Makes `join` a shuffle join: its child `child` (the split share) is shuffled by its keys,
+/// and each rank keeps of the other side (computed in full by every rank) the rows whose keys
+/// hash to it, so both sides' rows of a key meet on one rank, which joins them as shears alone
+/// would: every join kind but MARK, RIGHT and FULL ones too.
+void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<MpiQueryShare>& share) {
+  const bool probe_split = child == 0;
+  const std::string split_side = probe_split ? "probe" : "build";
+  const std::string whole_side = probe_split ? "build" : "probe";
+  PhysicalOperatorPtr& split = join.children()[child];
+  PhysicalOperatorPtr& whole = join.children()[1 - child];
+  auto exchange = std::make_unique<PhysicalShuffle>(
+      split->types(), CopyExprs(probe_split ? join.left_keys() : join.right_keys()), share,
+      "the " + split_side + " side of a shuffle join");
+  exchange->estimated_rows = split->estimated_rows;
+  exchange->AddChild(std::move(split));
+  split = std::move(exchange);
+  auto select = std::make_unique<PhysicalHashSelect>(
+      whole->types(), CopyExprs(probe_split ? join.right_keys() : join.left_keys()), share,
+      "the " + whole_side + " side of a shuffle join");
+  select->estimated_rows = whole->estimated_rows / share->size;
+  select->AddChild(std::move(whole));
+  whole = std::move(select);
+  // Each rank's build side holds the keys hashing to it: its runtime filters are merged into
+  // the whole build side's before a scan uses them.
+  if (!join.SinkProducedDynamicFilters().empty())
+    join.SetPartialFilterMerge(std::make_shared<MpiFilterMerge>(share));
+}
+
 void Describe(const PhysicalOperator& op, std::string& out) {
   out += op.Describe();
   out += '|' + std::to_string(op.estimated_rows) + '(';
@@ -155,8 +221,33 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
   // Up from the scan while operators treat rows one by one: the first that does not is where
   // the ranks' rows meet.
   size_t top = best_path.size();  // best_path[top - 1].op is the first not row-by-row, if any
-  while (top > 0 && RowByRow(*best_path[top - 1].op, best_path[top - 1].child))
+  while (top > 0) {
+    auto [op, child] = best_path[top - 1];
+    auto* join = dynamic_cast<PhysicalHashJoin*>(op);
+    if (!join) {
+      if (!RowByRow(*op, child)) break;
+      top--;
+      continue;
+    }
+    // A filter filled from the rows of this rank's share holds only this rank's keys: a
+    // shuffle would carry rows away from the ranks it was applied on.
+    bool share_fills_filters = !fact->ProducedDynamicFilters().empty();
+    for (size_t i = top; i < best_path.size(); i++)
+      share_fills_filters = share_fills_filters || !best_path[i].op->ProducedDynamicFilters().empty();
+    const JoinChoice choice = ChooseJoin(*join, child, options, share->size, share_fills_filters);
+    if (choice == JoinChoice::kNone) break;
+    if (choice == JoinChoice::kShuffle) {
+      ShuffleJoin(*join, child, share);
+    } else if (child == 0) {
+      PhysicalOperatorPtr& build = join->children()[1];
+      auto broadcast = std::make_unique<PhysicalBroadcast>(
+          build->types(), fmt::format("estimated {:.0f} rows", build->estimated_rows));
+      broadcast->estimated_rows = build->estimated_rows;
+      broadcast->AddChild(std::move(build));
+      build = std::move(broadcast);
+    }
     top--;
+  }
   auto gather_of = [&](PhysicalOperatorPtr input) {
     auto gather = std::make_unique<PhysicalGather>(input->types(), share, scan_stats);
     gather->estimated_rows = input->estimated_rows;
@@ -187,10 +278,13 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
         return plan;
       }
       // Partial, shuffle by the group keys, final on every rank, gather of the groups.
-      std::vector<idx_t> keys;
-      for (size_t g = 0; g < groups; g++)
-        keys.push_back(g);
-      auto exchange = std::make_unique<PhysicalShuffle>(breaker.types(), std::move(keys), share);
+      std::vector<BoundExprPtr> keys;
+      for (size_t g = 0; g < groups; g++) {
+        keys.push_back(std::make_unique<BoundReference>(breaker.types()[g], g,
+                                                        "#" + std::to_string(g)));
+      }
+      auto exchange = std::make_unique<PhysicalShuffle>(breaker.types(), std::move(keys), share,
+                                                        "of partial groups");
       exchange->estimated_rows = breaker.estimated_rows;
       exchange->AddChild(std::move(*slot));
       final_agg->AddChild(std::move(exchange));

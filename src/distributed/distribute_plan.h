@@ -6,8 +6,14 @@
 //   - every other scan, every join's build side among them, is read by each rank in full: the
 //     joins above the fact scan are broadcast joins whose small side each rank builds itself,
 //     so each rank's dynamic and runtime filters are already the global ones;
+//   - a hash join over the split side is a broadcast join (BROADCAST marks its build side)
+//     or, when its build side is estimated large (distributed.shuffle_join_rows), cannot be
+//     broadcast (RIGHT and FULL joins, or the fact on the build side) or the setting
+//     distributed.join_strategy says so, a shuffle join: the split side is SHUFFLEd by key hash,
+//     each rank keeps the other side's rows hashing to it (HASH_SELECT), and the join's runtime
+//     filters, built from partial build sides, are merged across ranks (filter_merge.h);
 //   - the operators that treat each fact row by itself (filters, projections, the probe of
-//     inner, left, semi, anti and mark joins) run on every rank's share; where the first
+//     inner, left, semi, anti and mark joins, shuffle joins) run on every rank's share; where the first
 //     operator needing all rows stands, a GATHER brings the rows to rank 0: an aggregate is
 //     split into a partial one below the gather and a final one above (count, sum, min, max,
 //     bool_and/or, any without DISTINCT), or, with many groups, a partial one, a SHUFFLE by
@@ -16,6 +22,7 @@
 //     at rank 0.
 
 #include <memory>
+#include <string>
 
 #include "distributed/mpi_runtime.h"
 #include "execution/physical_operator.h"
@@ -26,6 +33,12 @@ struct DistributeOptions {
   /// An aggregate estimated to give at least this many groups is shuffled (setting
   /// distributed.shuffle_groups).
   int64_t shuffle_groups = 100'000;
+  /// How joins over the split fact run: "auto", "broadcast" or "shuffle" (setting
+  /// distributed.join_strategy).
+  std::string join = "auto";
+  /// With "auto", a build side estimated at this many rows or more is shuffled (setting
+  /// distributed.shuffle_join_rows).
+  int64_t shuffle_join_rows = 1'000'000;
 };
 
 /// Rewrites `plan` for `share`'s rank; the plan unchanged when it scans no Parquet table.

@@ -75,6 +75,8 @@ PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Setti
   share->size = size_;
   DistributeOptions options;
   options.shuffle_groups = settings.GetInt("distributed.shuffle_groups");
+  options.join = settings.GetString("distributed.join_strategy");
+  options.shuffle_join_rows = settings.GetInt("distributed.shuffle_join_rows");
   plan = DistributePlan(std::move(plan), share, options);
   AgreeOnPlan(PlanFingerprint(*plan), false);
   return RankShare(std::move(plan), rank_);

@@ -5,10 +5,13 @@
 #include <climits>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 
 #include "common/clock.h"
 #include "common/error.h"
 #include "distributed/batch_codec.h"
+#include "execution/expression_executor.h"
+#include "execution/operator/join_exprs.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 
@@ -16,12 +19,26 @@ namespace shears {
 
 namespace {
 
-struct ShuffleGlobalState : ResultCollectorState {
-  ShuffleGlobalState(ColumnDataCollection collected, ColumnDataCollection received)
-      : ResultCollectorState(std::move(collected)), received(std::move(received)) {}
-  ColumnDataCollection received;
+struct ShuffleGlobalState : GlobalSinkState {
+  ShuffleGlobalState(ColumnDataCollection received, size_t ranks)
+      : received(std::move(received)), outgoing(ranks) {}
+  std::mutex mutex;
+  ColumnDataCollection received;      // this rank's own rows, then the others' for it
+  std::vector<std::string> outgoing;  // per rank: encoded batches for it
   uint64_t rows_kept = 0, rows_sent = 0, bytes_sent = 0;
   uint64_t nanos = 0;
+};
+
+struct ShuffleLocalState : LocalSinkState {
+  ShuffleLocalState(ColumnDataCollection kept, size_t ranks)
+      : kept(std::move(kept)), outgoing(ranks), rows_to(ranks) {}
+  ColumnDataCollection kept;
+  std::vector<std::string> outgoing;
+  uint64_t rows_kept = 0, rows_sent = 0;
+  // Scratch.
+  std::vector<Vector> key_values;
+  std::vector<uint32_t> rank_of;
+  std::vector<std::vector<uint32_t>> rows_to;
 };
 
 // FNV-1a, the same on every rank (std::hash need not be).
@@ -40,21 +57,38 @@ int CountOf(uint64_t bytes) {
 
 }  // namespace
 
-PhysicalShuffle::PhysicalShuffle(std::vector<LogicalType> types, std::vector<idx_t> keys,
-                                 std::shared_ptr<MpiQueryShare> share)
+PhysicalShuffle::PhysicalShuffle(std::vector<LogicalType> types, std::vector<BoundExprPtr> keys,
+                                 std::shared_ptr<MpiQueryShare> share, std::string purpose)
     : PhysicalExchange("SHUFFLE", std::move(types)),
       keys_(std::move(keys)),
-      share_(std::move(share)) {}
+      share_(std::move(share)),
+      purpose_(std::move(purpose)) {}
 
-void PhysicalShuffle::RanksOf(const Batch& batch, const std::vector<idx_t>& keys, int ranks,
+std::vector<const Vector*> PhysicalShuffle::EvaluateKeys(const std::vector<BoundExprPtr>& keys,
+                                                         const Batch& batch,
+                                                         std::vector<Vector>& values) {
+  if (values.size() != keys.size()) {
+    values.clear();
+    for (const auto& key : keys)
+      values.emplace_back(key->type);
+  }
+  std::vector<const Vector*> out;
+  for (size_t k = 0; k < keys.size(); k++) {
+    ExpressionExecutor::Execute(*keys[k], batch, values[k]);
+    out.push_back(&values[k]);
+  }
+  return out;
+}
+
+void PhysicalShuffle::RanksOf(const std::vector<const Vector*>& keys, idx_t count, int ranks,
                               std::vector<uint32_t>& out) {
-  out.assign(batch.size(), 0);
-  std::vector<uint64_t> hashes(batch.size(), 1469598103934665603ull);
-  for (idx_t key : keys) {
-    const Vector& column = batch.column(key);
+  out.assign(count, 0);
+  std::vector<uint64_t> hashes(count, 1469598103934665603ull);
+  for (const Vector* key : keys) {
+    const Vector& column = *key;
     const PhysicalType physical = column.type().physical();
     const size_t width = column.type().value_size();
-    for (idx_t r = 0; r < batch.size(); r++) {
+    for (idx_t r = 0; r < count; r++) {
       if (column.IsNull(r)) {
         const uint8_t null_marker = 0xff;
         hashes[r] = Mix(hashes[r], &null_marker, 1);
@@ -63,7 +97,7 @@ void PhysicalShuffle::RanksOf(const Batch& batch, const std::vector<idx_t>& keys
         hashes[r] = Mix(hashes[r], &value.len, sizeof(value.len));
         hashes[r] = Mix(hashes[r], value.ptr, value.len);
       } else if (physical == PhysicalType::kDouble) {
-        // Values a GROUP BY takes as equal hash alike: -0.0 as 0.0, every NaN as one.
+        // Values a GROUP BY or a join takes as equal hash alike: -0.0 as 0.0, every NaN as one.
         double value = column.data<double>()[r];
         if (value == 0) value = 0;
         if (std::isnan(value)) value = std::nan("");
@@ -73,48 +107,67 @@ void PhysicalShuffle::RanksOf(const Batch& batch, const std::vector<idx_t>& keys
       }
     }
   }
-  for (idx_t r = 0; r < batch.size(); r++)
+  for (idx_t r = 0; r < count; r++)
     out[r] = static_cast<uint32_t>(hashes[r] % static_cast<uint64_t>(ranks));
 }
 
 std::unique_ptr<GlobalSinkState> PhysicalShuffle::GetGlobalSinkState(
     ExecutionContext& context) const {
   return std::make_unique<ShuffleGlobalState>(
-      ColumnDataCollection(types_, &context.query().memory()),
-      ColumnDataCollection(types_, &context.query().memory()));
+      ColumnDataCollection(types_, &context.query().memory()), static_cast<size_t>(share_->size));
+}
+
+std::unique_ptr<LocalSinkState> PhysicalShuffle::GetLocalSinkState(
+    ExecutionContext& context) const {
+  return std::make_unique<ShuffleLocalState>(
+      ColumnDataCollection(types_, &context.query().memory()), static_cast<size_t>(share_->size));
+}
+
+bool PhysicalShuffle::Sink(ExecutionContext&, Batch& input, GlobalSinkState&,
+                           LocalSinkState& local_state) const {
+  // Rows are sorted by destination here, on every thread, so Finalize only exchanges bytes.
+  auto& local = static_cast<ShuffleLocalState&>(local_state);
+  const int ranks = share_->size;
+  RanksOf(EvaluateKeys(keys_, input, local.key_values), input.size(), ranks, local.rank_of);
+  for (auto& rows : local.rows_to)
+    rows.clear();
+  for (idx_t r = 0; r < input.size(); r++)
+    local.rows_to[local.rank_of[r]].push_back(static_cast<uint32_t>(r));
+  for (int to = 0; to < ranks; to++) {
+    const auto& rows = local.rows_to[static_cast<size_t>(to)];
+    if (rows.empty()) continue;
+    Batch part(types_, rows.size());
+    for (idx_t c = 0; c < part.column_count(); c++)
+      part.column(c).CopyRows(input.column(c), rows.data(), rows.size());
+    part.SetSize(rows.size());
+    if (to == share_->rank) {
+      local.kept.Append(part);
+      local.rows_kept += rows.size();
+    } else {
+      EncodeBatch(part, local.outgoing[static_cast<size_t>(to)]);
+      local.rows_sent += rows.size();
+    }
+  }
+  return true;
+}
+
+void PhysicalShuffle::Combine(ExecutionContext&, GlobalSinkState& global_state,
+                              LocalSinkState& local_state) const {
+  auto& global = static_cast<ShuffleGlobalState&>(global_state);
+  auto& local = static_cast<ShuffleLocalState&>(local_state);
+  std::lock_guard<std::mutex> lock(global.mutex);
+  global.received.Combine(local.kept);
+  for (size_t to = 0; to < global.outgoing.size(); to++)
+    global.outgoing[to] += local.outgoing[to];
+  global.rows_kept += local.rows_kept;
+  global.rows_sent += local.rows_sent;
 }
 
 void PhysicalShuffle::Finalize(ExecutionContext&, GlobalSinkState& global) const {
   auto& state = static_cast<ShuffleGlobalState&>(global);
   const auto started = clock::Now();
-  const int ranks = share_->size;
-  std::vector<std::string> outgoing(static_cast<size_t>(ranks));
-  std::vector<uint32_t> rank_of;
-  std::vector<std::vector<uint32_t>> rows_to(static_cast<size_t>(ranks));
-  for (size_t b = 0; b < state.result.batch_count(); b++) {
-    const Batch& batch = state.result.batch(b);
-    RanksOf(batch, keys_, ranks, rank_of);
-    for (auto& rows : rows_to)
-      rows.clear();
-    for (idx_t r = 0; r < batch.size(); r++)
-      rows_to[rank_of[r]].push_back(static_cast<uint32_t>(r));
-    for (int to = 0; to < ranks; to++) {
-      const auto& rows = rows_to[static_cast<size_t>(to)];
-      if (rows.empty()) continue;
-      Batch part(types_, rows.size());
-      for (idx_t c = 0; c < part.column_count(); c++)
-        part.column(c).CopyRows(batch.column(c), rows.data(), rows.size());
-      part.SetSize(rows.size());
-      if (to == share_->rank) {
-        state.received.Append(part);
-        state.rows_kept += rows.size();
-      } else {
-        EncodeBatch(part, outgoing[static_cast<size_t>(to)]);
-        state.rows_sent += rows.size();
-      }
-    }
-  }
-  std::vector<uint64_t> send_sizes(static_cast<size_t>(ranks)), recv_sizes(send_sizes.size());
+  std::vector<std::string>& outgoing = state.outgoing;
+  std::vector<uint64_t> send_sizes(outgoing.size()), recv_sizes(send_sizes.size());
   for (size_t to = 0; to < outgoing.size(); to++)
     send_sizes[to] = outgoing[to].size();
   MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, recv_sizes.data(), 1, MPI_UINT64_T,
@@ -152,10 +205,8 @@ const ColumnDataCollection* PhysicalShuffle::Output(ExecutionContext& context) c
 }
 
 std::string PhysicalShuffle::Describe() const {
-  std::string keys;
-  for (idx_t key : keys_)
-    keys += (keys.empty() ? "#" : ", #") + std::to_string(key);
-  return fmt::format("SHUFFLE by hash of {} over {} ranks", keys, share_->size);
+  return fmt::format("SHUFFLE {}by hash of {} over {} ranks", purpose_.empty() ? "" : purpose_ + " ",
+                     JoinExprs(keys_, ", "), share_->size);
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalShuffle::AnalyzeDetails(

@@ -27,6 +27,7 @@
 #include <atomic>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "common/value.h"
@@ -165,6 +166,11 @@ class RuntimeFilter {
   void Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,
               uint64_t distinct_keys = 0);
   void Disable(std::string reason) { disabled_reason_ = std::move(reason); }
+  /// The build state before Finish as bytes, and its merge (as Merge): for partial filters
+  /// built in other processes, a shuffle join's build side on each rank (src/distributed).
+  /// In runtime_filter_encoding.cpp; MergeEncoded throws InternalError on bytes not so made.
+  std::string EncodeBuild() const;
+  void MergeEncoded(std::string_view bytes);
   /// Keeps the filter for partitions, row groups and pages but stops the scan testing rows
   /// (`auto` mode, when the join's own probe is as cheap as the filter's).
   void SkipRows(std::string reason) { rows_skipped_reason_ = std::move(reason); }

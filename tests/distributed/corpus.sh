@@ -3,14 +3,15 @@
 # alone gives (ctest: distributed_corpus).
 #   tests/distributed/corpus.sh SHEARS DATA_DIR [NP...]
 # DATA_DIR: the difftests' data (difftest.mjs prepare). Each corpus query runs alone first; the
-# ones shears answers alone then run in one script, alone and under mpirun -np NP (2 and 3 by
-# default), with dynamic filtering on and off, and each query's rows must be the same multiset.
+# ones shears answers alone then run in one script, alone and under mpirun: with dynamic
+# filtering on (joins broadcast or shuffled as the planner chooses) on 2 ranks, then with every
+# join that can be shuffled shuffled, dynamic filtering on (3 ranks) and off (2 ranks); with
+# NP given, each of those on -np NP instead. Each query's rows must be the same multiset.
 set -euo pipefail
 SHEARS="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 DATA="$(cd "$2" && pwd)"
 shift 2
-RANKS=("${@:-2}")
-[ $# -gt 0 ] || RANKS=(2 3)
+RANKS=("$@")
 HERE="$(cd "$(dirname "$0")" && pwd)"
 CORPUS="$HERE/../differential/corpus"
 TESTDATA="$(cd "$HERE/../data" && pwd)"
@@ -84,31 +85,37 @@ same_rows() {
 }
 
 failures=0
-for filtering in true false; do
+for run in "2 true auto" "3 true shuffle" "2 false shuffle"; do
+  read -r default_np filtering strategy <<<"$run"
   { echo "SET dynamic_filtering = $filtering;"; cat "$setup" "$script"; } >"$WORK/run.sql"
-  "$SHEARS" -f "$WORK/run.sql" --format csv >"$WORK/alone" 2>&1 || {
-    echo "FAIL: alone: $(tail -n 3 "$WORK/alone")"
-    failures=$((failures + 1))
-  }
-  split_output "$WORK/alone" "$WORK/alone"
-  for np in "${RANKS[@]}"; do
-    timeout 900 mpirun --oversubscribe -np "$np" "$SHEARS" --distributed -f "$WORK/run.sql" \
+  # The join strategy changes nothing alone: one run alone per filtering setting.
+  if [ ! -f "$WORK/alone-$filtering" ]; then
+    "$SHEARS" -f "$WORK/run.sql" --format csv >"$WORK/alone-$filtering" 2>&1 || {
+      echo "FAIL: alone: $(tail -n 3 "$WORK/alone-$filtering")"
+      failures=$((failures + 1))
+    }
+    split_output "$WORK/alone-$filtering" "$WORK/alone-$filtering"
+  fi
+  { echo "SET distributed.join_strategy = '$strategy';"; cat "$WORK/run.sql"; } >"$WORK/ranks.sql"
+  for np in "${RANKS[@]:-$default_np}"; do
+    timeout 900 mpirun --oversubscribe -np "$np" "$SHEARS" --distributed -f "$WORK/ranks.sql" \
       --format csv >"$WORK/ranks" 2>&1 </dev/null || {
-      echo "FAIL: -np $np, dynamic_filtering $filtering: $(tail -n 3 "$WORK/ranks")"
+      echo "FAIL: -np $np, dynamic_filtering $filtering, joins $strategy: $(tail -n 3 "$WORK/ranks")"
       failures=$((failures + 1))
     }
     split_output "$WORK/ranks" "$WORK/ranks"
     for i in "${kept[@]}"; do
       [ -f "$WORK/ranks.$i" ] || : >"$WORK/ranks.$i"
-      if ! same_rows "$WORK/alone.$i" "$WORK/ranks.$i"; then
-        echo "FAIL: -np $np, dynamic_filtering $filtering: $(head -c 300 "$WORK/q.$i")"
-        diff <(LC_ALL=C sort "$WORK/alone.$i") <(LC_ALL=C sort "$WORK/ranks.$i") | head -n 6 || true
+      if ! same_rows "$WORK/alone-$filtering.$i" "$WORK/ranks.$i"; then
+        echo "FAIL: -np $np, dynamic_filtering $filtering, joins $strategy: $(head -c 300 "$WORK/q.$i")"
+        diff <(LC_ALL=C sort "$WORK/alone-$filtering.$i") <(LC_ALL=C sort "$WORK/ranks.$i") | head -n 6 || true
         failures=$((failures + 1))
       fi
     done
+    rm -f "$WORK"/ranks.[0-9]*
   done
 done
-echo "${#kept[@]} corpus queries compared under mpirun -np ${RANKS[*]}"
+echo "${#kept[@]} corpus queries compared under mpirun"
 if [ "$failures" -gt 0 ]; then
   echo "$failures failures"
   exit 1

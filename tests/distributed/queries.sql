@@ -18,3 +18,8 @@ SELECT 'sales' AS kind, count(*) AS n FROM 'store_sales' UNION ALL SELECT 'retur
 SELECT count(*) AS n, sum(sr_return_amt) AS amount FROM 'store_returns' sr JOIN 'store_sales' ss ON sr.sr_ticket_number = ss.ss_ticket_number AND sr.sr_item_sk = ss.ss_item_sk
 SELECT ss_customer_sk, sum(ss_net_profit) AS paid FROM 'store_sales' WHERE ss_customer_sk IS NOT NULL GROUP BY ss_customer_sk HAVING sum(ss_net_profit) > 200
 SELECT ss_store_sk IS NULL AS no_store, bool_or(ss_quantity > 99) AS big, bool_and(ss_quantity > 0) AS positive, count(ss_store_sk) AS stores FROM 'store_sales' GROUP BY 1
+SELECT d_year, count(ss_ticket_number) AS sales, count(*) AS n FROM 'store_sales' ss RIGHT JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_moy = 2 AND d.d_dom = 3 GROUP BY d_year
+SELECT count(*) AS n, count(sr_ticket_number) AS returns, count(ss_ticket_number) AS sales FROM (SELECT * FROM 'store_returns' WHERE sr_return_quantity > 20) sr FULL JOIN (SELECT * FROM 'store_sales' WHERE ss_quantity < 5) ss ON sr.sr_ticket_number = ss.ss_ticket_number AND sr.sr_item_sk = ss.ss_item_sk
+SELECT c_preferred_cust_flag, count(*) AS n, count(c_customer_sk) AS known FROM 'store_sales' ss LEFT JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk GROUP BY c_preferred_cust_flag
+SELECT i.i_brand, count(*) AS n FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk JOIN (SELECT DISTINCT i_brand AS brand FROM 'item' WHERE i_category = 'Music') m ON i.i_brand = m.brand GROUP BY i.i_brand
+SELECT ss_customer_sk, count(*) AS n FROM 'store_sales' ss WHERE ss_customer_sk NOT IN (SELECT c_customer_sk FROM 'customer' WHERE c_birth_year > 1950) GROUP BY ss_customer_sk HAVING count(*) > 3

@@ -3,7 +3,7 @@
 #   tests/distributed/run.sh SHEARS DATA_DIR
 # Generates a small star schema into DATA_DIR when missing, then runs each query of
 # queries.sql (one a line) with dynamic filtering on and off, alone and under mpirun -np 1, 2
-# and 3 (and with every GROUP BY shuffled), comparing the CSV output (sorted, unless the query
+# and 3 (and with every GROUP BY shuffled, and every join shuffled), comparing the CSV output (sorted, unless the query
 # orders its rows); then the
 # statements that run once (a catalog on disk, COPY), a planning error and a failure at run
 # time.
@@ -62,8 +62,11 @@ split_output() {
     out { print > out }' "$1"
 }
 
-# Dynamic filtering on and off; every GROUP BY shuffled by key (alone, the setting does nothing).
-for setting in "dynamic_filtering = true" "dynamic_filtering = false" "distributed.shuffle_groups = 0"; do
+# Dynamic filtering on and off; every GROUP BY shuffled by key; every join that can be a
+# shuffle join shuffled, dynamic filtering on and off (alone, the distributed settings do
+# nothing).
+for setting in "dynamic_filtering = true" "dynamic_filtering = false" "distributed.shuffle_groups = 0" \
+  "distributed.join_strategy = 'shuffle'" "distributed.join_strategy = 'shuffle'; SET dynamic_filtering = false"; do
   { echo "SET $setting;"; cat "$script"; } >"$WORK/run.sql"
   "$SHEARS" -f "$WORK/run.sql" --format csv >"$WORK/alone" 2>&1 || fail "alone: $(tail -n 3 "$WORK/alone")"
   split_output "$WORK/alone" "$WORK/alone"
@@ -95,6 +98,48 @@ done
 assigned="$(grep -o '[0-9]* files ([0-9]* bytes) assigned' <<<"$explain" | awk '{ n += $1 } END { print n }')"
 [ "$assigned" = 366 ] || fail "ranks were assigned $assigned files, not the 366 kept"
 
+# Joins as the planner chose them, or shuffled: EXPLAIN says which, EXPLAIN ANALYZE counts the
+# shuffle's rows and bytes.
+star="SELECT count(*) FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000"
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "EXPLAIN $star" 2>&1 </dev/null)"
+grep -qF "BROADCAST (every rank builds all of it: estimated" <<<"$explain" || fail "EXPLAIN shows no BROADCAST: $explain"
+explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
+  "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE $star" 2>&1 </dev/null)"
+for expected in "SHUFFLE the probe side of a shuffle join by hash of ss_sold_date_sk over 3 ranks" \
+  "HASH_SELECT the build side of a shuffle join: the rows whose d_date_sk hash to this rank of 3" \
+  "rows kept," "shuffle time:"; do
+  grep -qF "$expected" <<<"$explain" || fail "EXPLAIN ANALYZE of a shuffle join lacks '$expected'"
+done
+# A shuffle join's runtime filter, built from each rank's share of the build side, is merged:
+# every rank's filter holds all the build keys, as alone.
+music="SELECT count(*) FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE i.i_category = 'Music'"
+keys_alone="$("$SHEARS" -c "EXPLAIN ANALYZE $music" | grep -o 'runtime_filter_1: [a-z_+]*, [0-9]* distinct keys' | head -n 1)"
+explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
+  "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE $music" 2>&1 </dev/null)"
+grep -qF "filter_merge: 1 partial filters merged across 3 ranks" <<<"$explain" || fail "no filter merge: $explain"
+[ -n "$keys_alone" ] && grep -qF "$keys_alone" <<<"$explain" || fail "the merged filter is not '$keys_alone': $explain"
+# Past the filter's key limit across ranks, no part is gathered: every rank disables it.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
+  SET runtime_filter.max_build_size = 100; EXPLAIN ANALYZE $music AND i.i_item_sk > 5" 2>&1 </dev/null)"
+grep -qF "not applied: the build side has up to 180 distinct keys across 2 ranks, more than 100" <<<"$explain" &&
+  grep -qF "filter_merge: 0 partial filters merged, 1 past the key limit (not gathered)" <<<"$explain" ||
+  fail "a filter past its key limit across ranks is not disabled: $explain"
+
+# By default a build side is shuffled when estimated at distributed.shuffle_join_rows or more
+# and at least the probe side's rows over the ranks; a RIGHT join always (it cannot broadcast).
+few="SELECT count(*) FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE ss.ss_quantity = 7 AND ss.ss_store_sk = 2"
+for rows in 100 2000; do
+  explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
+    "SET distributed.shuffle_join_rows = $rows; EXPLAIN $few" 2>&1 </dev/null)"
+  expected=$([ "$rows" = 100 ] && echo "SHUFFLE the probe side of a shuffle join" || echo "BROADCAST")
+  grep -qF "$expected" <<<"$explain" || fail "shuffle_join_rows $rows: no '$expected': $explain"
+done
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
+  "EXPLAIN SELECT count(*) FROM 'store_sales' ss RIGHT JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk" 2>&1 </dev/null)"
+grep -qF "SHUFFLE the probe side of a shuffle join" <<<"$explain" || fail "a RIGHT join is not shuffled: $explain"
+"$SHEARS" -c "SET distributed.join_strategy = 'sideways'" >"$WORK/err" 2>&1 && fail "a bad join strategy is accepted"
+grep -qF "expects auto, broadcast or shuffle" "$WORK/err" || fail "a bad join strategy: $(cat "$WORK/err")"
+
 # A catalog on disk: rank 0 changes it, every rank sees the view.
 "${MPIRUN[@]}" -np 2 "$SHEARS" --distributed "$WORK/db" --format csv -c \
   "CREATE VIEW big AS SELECT * FROM '$DATA/store_sales' WHERE ss_quantity > 50; SELECT count(*) AS n FROM big" \
@@ -124,8 +169,18 @@ code=$?
 set -e
 [ "$code" != 0 ] && [ "$code" != 124 ] || fail "a failing query exits with $code"
 grep -qE "^rank [0-9]+: .*Error" "$WORK/err" || fail "a failing query does not name its rank: $(head -n 3 "$WORK/err")"
+# The same while the other rank waits in a shuffle join's exchange.
+set +e
+"${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
+  SELECT count(*) FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk
+  WHERE CAST(CAST(ss_quantity AS VARCHAR) || 'x' AS INTEGER) > 0" >"$WORK/err" 2>&1 </dev/null
+code=$?
+set -e
+[ "$code" != 0 ] && [ "$code" != 124 ] || fail "a query failing before a shuffle exits with $code"
+grep -qE "^rank [0-9]+: .*Error" "$WORK/err" || fail "a query failing before a shuffle does not name its rank: $(head -n 3 "$WORK/err")"
 # A rank killed mid-run: mpirun ends every rank and names the dead one; nothing hangs.
-{ echo "SET dynamic_filtering = true;"; for ((i = 0; i < 30; i++)); do cat "$script"; done; } >"$WORK/long.sql"
+# Joins shuffled, so the kill may land in an exchange.
+{ echo "SET distributed.join_strategy = 'shuffle';"; for ((i = 0; i < 30; i++)); do cat "$script"; done; } >"$WORK/long.sql"
 set +e
 timeout 300 mpirun --oversubscribe -np 2 "$SHEARS" --distributed -f "$WORK/long.sql" --format csv \
   >"$WORK/killed" 2>&1 </dev/null &

@@ -402,8 +402,14 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
     });
     const double ms = clock::MillisSince(started);
     // On all join keys the hash table's distinct count is the filter's.
-    filter->Finish(spec.limits, table.build_rows(), ms,
-                   spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0);
+    uint64_t build_rows = table.build_rows();
+    uint64_t distinct_keys =
+        spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0;
+    std::string not_merged;
+    if (partial_filter_merge_)
+      not_merged = partial_filter_merge_->Merge(*filter, spec.limits, build_rows, distinct_keys);
+    filter->Finish(spec.limits, build_rows, ms, distinct_keys);
+    if (!not_merged.empty()) filter->Disable(not_merged);
     // Revisit the planner's decision with the real distinct count, against the scan's rows and
     // against the keys the probe column may hold (a whole dimension's keys drop nothing).
     const std::pair<double, const char*> against[] = {
@@ -937,6 +943,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
                                  global.probe_spill.files.load(), kSpillPartitions));
   }
   if (!no_filter_reason_.empty()) out.emplace_back("no_dynamic_filter", no_filter_reason_);
+  if (partial_filter_merge_) out.emplace_back("filter_merge", partial_filter_merge_->Describe());
   for (const auto& spec : runtime_filters_) {
     const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(spec.filter_id);
     std::string text;

@@ -25,6 +25,7 @@
 // the whole build side's statistics).
 
 #include <functional>
+#include <memory>
 #include <mutex>
 
 #include "dynfilter/runtime_filter.h"
@@ -61,6 +62,21 @@ struct HashJoinGlobalState : GlobalSinkState {
   bool has_null_key() const { return table->has_null_key(); }
 };
 
+/// Unites the partial runtime filters of one join built by several processes (a shuffle join
+/// under shears --distributed: each process builds from its share of the build side). Every
+/// process calls Merge at the same point, for each filter in turn.
+class PartialFilterMerge {
+ public:
+  virtual ~PartialFilterMerge() = default;
+  /// `filter`, this process's partial filter before Finish, becomes the union of every
+  /// process's; `build_rows` and `distinct_keys` (0: unknown) become the totals. Returns why
+  /// no union was built (it would pass limits.max_keys: the caller disables the filter), or "".
+  virtual std::string Merge(RuntimeFilter& filter, const RuntimeFilterLimits& limits,
+                            uint64_t& build_rows, uint64_t& distinct_keys) = 0;
+  /// For EXPLAIN ANALYZE: what the merges cost.
+  virtual std::string Describe() const = 0;
+};
+
 class PhysicalHashJoin : public PhysicalOperator {
  public:
   /// `left_keys`/`right_keys`: expressions over the left/right input, pairwise of the same
@@ -72,6 +88,8 @@ class PhysicalHashJoin : public PhysicalOperator {
                    std::vector<bool> null_equal, BoundExprPtr residual);
 
   JoinKind join_kind() const { return join_kind_; }
+  const std::vector<BoundExprPtr>& left_keys() const { return left_keys_; }
+  const std::vector<BoundExprPtr>& right_keys() const { return right_keys_; }
   /// `note`: why the planner injected no runtime filter (for EXPLAIN), when it did not.
   void SetRuntimeFilters(std::vector<RuntimeFilterSpec> specs, std::string note) {
     runtime_filters_ = std::move(specs);
@@ -81,6 +99,10 @@ class PhysicalHashJoin : public PhysicalOperator {
   /// for EXPLAIN ANALYZE; empty when it fills both.
   void SetNoDynamicFilterReason(std::string reason) { no_filter_reason_ = std::move(reason); }
   std::vector<int> SinkProducedDynamicFilters() const override;
+  /// The build side is partial on each process; its runtime filters are merged by `merge`.
+  void SetPartialFilterMerge(std::shared_ptr<PartialFilterMerge> merge) {
+    partial_filter_merge_ = std::move(merge);
+  }
 
   // Build side.
   bool IsSink() const override { return true; }
@@ -155,6 +177,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::string runtime_filter_note_;
   std::string no_filter_reason_;
   UnmatchedRowsPipeline unmatched_;  // RIGHT/FULL
+  std::shared_ptr<PartialFilterMerge> partial_filter_merge_;
 };
 
 }  // namespace shears

@@ -1,0 +1,127 @@
+// A runtime filter's build state as bytes (RuntimeFilter::EncodeBuild / MergeEncoded), so the
+// partial filters of one join built in several processes unite before Finish, as Merge unites
+// partials built by threads. Layout, little-endian as in memory (every process runs the same
+// binary): build rows, exact_possible, the key hashes, the integer set, the string set
+// (lengths then bytes), then per key column its minimum and maximum when known.
+
+#include <cstring>
+
+#include "common/error.h"
+#include "dynfilter/runtime_filter.h"
+
+namespace shears {
+
+namespace {
+
+class Writer {
+ public:
+  explicit Writer(std::string& out) : out_(out) {}
+  template <class T>
+  void Put(const T& value) {
+    out_.append(reinterpret_cast<const char*>(&value), sizeof(T));
+  }
+  void PutBytes(const void* data, size_t size) {
+    Put<uint64_t>(size);
+    out_.append(static_cast<const char*>(data), size);
+  }
+
+ private:
+  std::string& out_;
+};
+
+class Reader {
+ public:
+  explicit Reader(std::string_view in) : in_(in) {}
+  template <class T>
+  T Get() {
+    T value;
+    std::memcpy(&value, Take(sizeof(T)).data(), sizeof(T));
+    return value;
+  }
+  std::string_view GetBytes() { return Take(Get<uint64_t>()); }
+  bool done() const { return at_ == in_.size(); }
+
+ private:
+  std::string_view Take(size_t size) {
+    if (size > in_.size() - at_) throw InternalError("a partial runtime filter's bytes end early");
+    std::string_view out = in_.substr(at_, size);
+    at_ += size;
+    return out;
+  }
+  std::string_view in_;
+  size_t at_ = 0;
+};
+
+void PutValue(Writer& writer, const std::optional<Value>& value, const LogicalType& type) {
+  writer.Put<uint8_t>(value ? 1 : 0);
+  if (!value) return;
+  Vector vector(type, 1);
+  WriteValue(vector, 0, *value);
+  if (type.physical() == PhysicalType::kString) {
+    const std::string_view text = vector.data<StringRef>()[0].view();
+    writer.PutBytes(text.data(), text.size());
+  } else {
+    writer.PutBytes(vector.raw_data(), type.value_size());
+  }
+}
+
+std::optional<Value> GetValue(Reader& reader, const LogicalType& type) {
+  if (reader.Get<uint8_t>() == 0) return std::nullopt;
+  const std::string_view bytes = reader.GetBytes();
+  Vector vector(type, 1);
+  if (type.physical() == PhysicalType::kString) {
+    vector.data<StringRef>()[0] = vector.AddString(bytes);
+  } else {
+    if (bytes.size() != type.value_size())
+      throw InternalError("a partial runtime filter's value has {} bytes", bytes.size());
+    std::memcpy(vector.raw_data(), bytes.data(), bytes.size());
+  }
+  return ReadValue(vector, 0);
+}
+
+}  // namespace
+
+std::string RuntimeFilter::EncodeBuild() const {
+  std::string out;
+  Writer writer(out);
+  writer.Put<uint64_t>(build_rows_);
+  writer.Put<uint8_t>(exact_possible_ ? 1 : 0);
+  writer.PutBytes(hashes_.data(), hashes_.size() * sizeof(uint64_t));
+  const std::vector<int64_t> ints(int_set_.begin(), int_set_.end());
+  writer.PutBytes(ints.data(), ints.size() * sizeof(int64_t));
+  writer.Put<uint64_t>(string_set_.size());
+  for (const auto& text : string_set_)
+    writer.PutBytes(text.data(), text.size());
+  for (size_t k = 0; k < key_types_.size(); k++) {
+    PutValue(writer, mins_[k], key_types_[k]);
+    PutValue(writer, maxs_[k], key_types_[k]);
+  }
+  return out;
+}
+
+void RuntimeFilter::MergeEncoded(std::string_view bytes) {
+  RuntimeFilter other(key_types_);
+  Reader reader(bytes);
+  other.build_rows_ = reader.Get<uint64_t>();
+  other.exact_possible_ = reader.Get<uint8_t>() != 0;
+  const std::string_view hashes = reader.GetBytes();
+  other.hashes_.resize(hashes.size() / sizeof(uint64_t));
+  std::memcpy(other.hashes_.data(), hashes.data(), other.hashes_.size() * sizeof(uint64_t));
+  const std::string_view ints = reader.GetBytes();
+  for (size_t at = 0; at + sizeof(int64_t) <= ints.size(); at += sizeof(int64_t)) {
+    int64_t value;
+    std::memcpy(&value, ints.data() + at, sizeof(value));
+    other.int_set_.insert(value);
+  }
+  const auto strings = reader.Get<uint64_t>();
+  for (uint64_t i = 0; i < strings; i++)
+    other.string_set_.emplace(reader.GetBytes());
+  for (size_t k = 0; k < key_types_.size(); k++) {
+    other.mins_[k] = GetValue(reader, key_types_[k]);
+    other.maxs_[k] = GetValue(reader, key_types_[k]);
+  }
+  if (!reader.done()) throw InternalError("a partial runtime filter's bytes go on past its end");
+  Merge(std::move(other));
+}
+
+}  // namespace shears
