@@ -303,11 +303,7 @@ FooterCacheStats GetFooterCacheStats() {
 }
 
 std::shared_ptr<const ParquetFooter> CachedFooter(const std::string& path) {
-  auto footer = FooterCache().Find(path);
-  if (!footer) return nullptr;
-  const std::optional<FileIdentity> identity = StatIdentity(path);
-  if (!identity || !(*identity == footer->identity)) return nullptr;
-  return footer;
+  return FooterCache().Find(path);
 }
 
 std::shared_ptr<ParquetFile> ParquetFile::Open(const std::string& path,

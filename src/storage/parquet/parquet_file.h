@@ -103,9 +103,9 @@ struct FooterCacheStats {
 };
 FooterCacheStats GetFooterCacheStats();
 
-/// The footer of `path` from the process's footer cache, when the file still has the identity
-/// it had when the footer was read (one stat; the file is not opened); null otherwise. Lets a
-/// scan decide from a footer read by an earlier query that a file need not be opened.
+/// The footer of `path` from the process's footer cache (no system call), or null. The file
+/// may have changed since: a scan that decides from it that the file need not be opened first
+/// checks that the file still has the footer's identity (`footer->identity`, one stat).
 std::shared_ptr<const ParquetFooter> CachedFooter(const std::string& path);
 
 /// The statistics of footer column `column` (top-level index) in `row_group`, as
