@@ -99,7 +99,6 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned,
 }
 
 SplitPruning::KnownStatistics SplitPruning::KnownFileStatistics(size_t file_index) const {
-  const DatasetFile& file = dataset_->files()[file_index];
   KnownStatistics known;
   if (const auto& catalog = dataset_->file_statistics(file_index)) {
     known.stats = catalog;
@@ -107,35 +106,43 @@ SplitPruning::KnownStatistics SplitPruning::KnownFileStatistics(size_t file_inde
     return known;
   }
   // A plain directory's file: the footer an earlier query read.
-  auto footer = parquet::CachedFooter(file.path);
-  if (!footer) return known;
-  std::vector<int> column_map(dataset_->num_file_columns(), -1);
-  std::vector<LogicalType> types(dataset_->num_file_columns());
-  for (size_t k = 0; k < file_filter_columns_.size(); k++) {
-    const size_t id = static_cast<size_t>(column_ids_[file_filter_columns_[k]]);
-    // Matched by name as opening the file would; an ambiguous name decides nothing.
-    int found = -1, matches = 0;
-    for (size_t c = 0; c < footer->columns.size(); c++) {
-      if (EqualsAsciiLower(footer->columns[c].name, file_filter_names_[k])) {
-        found = static_cast<int>(c);
-        matches++;
-      }
-    }
-    if (matches != 1) continue;
-    column_map[id] = found;
-    types[id] = dataset_->columns()[id].type;
-  }
-  known.stats = FooterFileStatistics(*footer, column_map, types);
-  known.identity = footer->identity;
+  known.footer = parquet::CachedFooter(dataset_->files()[file_index].path);
   return known;
 }
 
+const parquet::ColumnChunkStatistics* SplitPruning::KnownBounds(const KnownStatistics& known,
+                                                                idx_t column) const {
+  const size_t id = static_cast<size_t>(column_ids_[column]);
+  if (known.stats) {
+    if (id >= known.stats->columns.size() || !known.stats->columns[id]) return nullptr;
+    return &*known.stats->columns[id];
+  }
+  const auto at = std::find(file_filter_columns_.begin(), file_filter_columns_.end(), column);
+  if (!known.footer || at == file_filter_columns_.end()) return nullptr;
+  const std::string& name = file_filter_names_[static_cast<size_t>(at - file_filter_columns_.begin())];
+  const parquet::ParquetFooter& footer = *known.footer;
+  // Matched by name as opening the file would; an ambiguous name decides nothing.
+  int found = -1, matches = 0;
+  for (size_t c = 0; c < footer.columns.size(); c++) {
+    if (EqualsAsciiLower(footer.columns[c].name, name)) {
+      found = static_cast<int>(c);
+      matches++;
+    }
+  }
+  if (matches != 1) return nullptr;
+  // Bounds are usable only in the scan column's type.
+  const auto& desc = footer.columns[static_cast<size_t>(found)];
+  if (!(desc.type == dataset_->columns()[id].type) || desc.physical_type == format::Type::INT96)
+    return nullptr;
+  return &parquet::CachedFileColumnStatistics(footer, found);
+}
+
 bool SplitPruning::StillDescribes(size_t file_index, const KnownStatistics& known) const {
-  if (!known.check_size && !known.identity) return true;
+  if (!known.check_size && !known.footer) return true;
   const DatasetFile& file = dataset_->files()[file_index];
   const std::optional<FileIdentity> now = StatIdentity(file.path);
   if (!now) return false;
-  return known.identity ? *now == *known.identity : now->size == file.size;
+  return known.footer ? *now == known.footer->identity : now->size == file.size;
 }
 
 bool SplitPruning::FileMayMatch(size_t file_index,
@@ -148,16 +155,14 @@ bool SplitPruning::FileMayMatch(size_t file_index,
   // Not paced: the statistics are in memory, and checking them costs far less than opening
   // the file would (footer read or not, its row groups' checks follow).
   const KnownStatistics known = KnownFileStatistics(file_index);
-  if (!known.stats) return true;
-  const std::shared_ptr<const FileStatistics>& stats = known.stats;
-  std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning(column_ids_.size());
+  if (!known.stats && !known.footer) return true;
+  std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning;
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
-    const size_t id = static_cast<size_t>(column_ids_[column]);
-    if (id >= stats->columns.size() || !stats->columns[id]) return nullptr;
-    const parquet::ColumnChunkStatistics& bounds = *stats->columns[id];
+    const parquet::ColumnChunkStatistics* bounds = KnownBounds(known, column);
     // Copied only where pruning must widen the bounds (FLOAT/DOUBLE of other writers).
-    if (!bounds.max_may_exclude_nan) return &bounds;
-    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(bounds);
+    if (!bounds || !bounds->max_may_exclude_nan) return bounds;
+    pruning.resize(column_ids_.size());
+    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(*bounds);
     return &*pruning[column];
   };
   for (const BoundExpr* filter : filters_) {
@@ -211,9 +216,18 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
                                  bool page_index) const {
   const auto& dataset_file = dataset_->files()[split.file_index];
   std::vector<std::optional<parquet::ColumnChunkStatistics>> stats(column_ids_.size());
+  // A file of one row group (a partition's, typically): its chunk's statistics are the file's,
+  // which the footer keeps decoded across queries.
+  const bool one_row_group = split.file->num_row_groups() == 1;
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const int in_file = FileColumn(dataset_file, *split.file, column);
     if (in_file < 0) return nullptr;
+    if (one_row_group && !stats[column]) {
+      const parquet::ColumnChunkStatistics& file =
+          parquet::CachedFileColumnStatistics(*split.file->footer(), in_file);
+      if (!file.max_may_exclude_nan) return &file;
+      stats[column] = parquet::PruningStatistics(file);
+    }
     if (!stats[column]) {
       stats[column] =
           parquet::PruningStatistics(split.file->GetStatistics(split.row_group, in_file));

@@ -100,9 +100,9 @@ class SplitPruning {
   /// Statistics of a file known without opening it, and what must still hold for them to rule
   /// the file out (a file they let through is opened, which checks it anyway).
   struct KnownStatistics {
-    std::shared_ptr<const FileStatistics> stats;
-    bool check_size = false;                 // the catalog's: the file keeps its listed size
-    std::optional<FileIdentity> identity;    // a cached footer's: the file is the one it read
+    std::shared_ptr<const FileStatistics> stats;  // the catalog's or the dataset's
+    bool check_size = false;                      // then: the file keeps its listed size
+    std::shared_ptr<const parquet::ParquetFooter> footer;  // or a cached footer (its identity)
   };
   /// Whether runtime filter `i` should be checked at `level` now (false: paused, not sampled).
   bool RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const;
@@ -113,8 +113,12 @@ class SplitPruning {
   /// widened column's bounds are in another), or -1.
   int FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
                  idx_t column) const;
-  /// The statistics of file `file_index` known without opening it (null stats: none).
+  /// The statistics of file `file_index` known without opening it (neither stats nor footer:
+  /// none).
   KnownStatistics KnownFileStatistics(size_t file_index) const;
+  /// The bounds `known` holds for scan column `column`, or null.
+  const parquet::ColumnChunkStatistics* KnownBounds(const KnownStatistics& known,
+                                                    idx_t column) const;
   /// Whether `known` still describes file `file_index` (at most one stat).
   bool StillDescribes(size_t file_index, const KnownStatistics& known) const;
   /// False when `filter`'s key ranges (and a single-column exact set) exclude the bounds

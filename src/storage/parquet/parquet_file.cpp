@@ -625,6 +625,15 @@ ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int colu
   return result;
 }
 
+const ColumnChunkStatistics& CachedFileColumnStatistics(const ParquetFooter& footer, int column) {
+  std::lock_guard<std::mutex> lock(footer.file_statistics_mutex);
+  auto& cached = footer.file_statistics;
+  if (cached.empty()) cached.resize(footer.columns.size());
+  auto& entry = cached.at(static_cast<size_t>(column));
+  if (!entry) entry = std::make_unique<const ColumnChunkStatistics>(FileColumnStatistics(footer, column));
+  return *entry;
+}
+
 std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int column) const {
   const auto& chunk_meta = chunk(row_group, column);
   if (!chunk_meta.__isset.column_index_offset || !chunk_meta.__isset.column_index_length) {
