@@ -12,6 +12,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/string_util.h"
 #include "parser/ast_visit.h"
 #include "parser/parser.h"
 #include "parser/transformer.h"
@@ -91,15 +92,7 @@ class CatalogParser {
     return std::string_view(sql_).substr(tokens_[i].start, tokens_[i].end - tokens_[i].start);
   }
   bool AtWord(std::string_view word) const {
-    if (pos_ >= last_) return false;
-    std::string_view text = Text(pos_);
-    if (text.size() != word.size()) return false;
-    for (size_t i = 0; i < text.size(); i++) {
-      char c = text[i];
-      if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-      if (c != word[i]) return false;
-    }
-    return true;
+    return pos_ < last_ && EqualsAsciiLower(Text(pos_), word);
   }
   bool AcceptWord(std::string_view word) {
     if (!AtWord(word)) return false;

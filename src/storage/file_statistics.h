@@ -8,7 +8,8 @@
 //   the footers      a dataset that read every footer while opening (read_all_footers,
 //                    union_by_name) keeps them per file
 //   the footer cache a plain directory's file whose footer an earlier query read, unchanged
-//                    since (parquet::CachedFooter: one stat)
+//                    since (parquet::CachedFooter; one stat, made only before the file is
+//                    skipped); the footer keeps each column's file bounds once decoded
 //
 // split_pruning.h tests the scan's literal predicates and runtime filters against them.
 

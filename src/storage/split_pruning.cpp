@@ -38,8 +38,11 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
   for (const auto& columns : runtime_columns_)
     referenced.insert(columns.begin(), columns.end());
   for (idx_t column : referenced) {
-    if (static_cast<size_t>(column_ids_[column]) < dataset_->num_file_columns())
+    const size_t id = static_cast<size_t>(column_ids_[column]);
+    if (id < dataset_->num_file_columns()) {
       file_filter_columns_.push_back(column);
+      file_filter_names_.push_back(AsciiLower(dataset_->columns()[id].name));
+    }
   }
 }
 
@@ -47,7 +50,7 @@ void SplitPruning::StartRun(RuntimePruningPacing pacing) {
   pacing_ = pacing;
   pacing_.sample = std::max<uint32_t>(pacing_.sample, 1);
   for (size_t i = 0; i < runtime_columns_.size() * kLevels; i++) {
-    levels_[i].checks = levels_[i].pruned = levels_[i].skipped = 0;
+    levels_[i].checks = levels_[i].pruned = levels_[i].skipped = levels_[i].interval = 0;
     levels_[i].paused = false;
   }
 }
@@ -55,7 +58,8 @@ void SplitPruning::StartRun(RuntimePruningPacing pacing) {
 bool SplitPruning::RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const {
   LevelPacing& pacing = levels_[i * kLevels + level];
   if (pacing_.window == 0 || !pacing.paused.load(std::memory_order_relaxed)) return true;
-  if (pacing.skipped.fetch_add(1, std::memory_order_relaxed) + 1 < pacing_.sample) {
+  if (pacing.skipped.fetch_add(1, std::memory_order_relaxed) + 1 <
+      pacing.interval.load(std::memory_order_relaxed)) {
     filter.counters().pruning_checks_skipped++;
     return false;
   }
@@ -68,7 +72,14 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned,
   if (pacing_.window == 0) return;
   LevelPacing& pacing = levels_[i * kLevels + level];
   if (pacing.paused.load(std::memory_order_relaxed)) {
-    if (!pruned) return;
+    if (!pruned) {
+      // A filter that keeps pruning nothing is sampled ever more rarely: what it costs then
+      // shrinks toward nothing, while a change in the data is still seen within max_sample.
+      const uint32_t interval = pacing.interval.load(std::memory_order_relaxed);
+      pacing.interval.store(std::min(interval * 2, std::max(pacing_.max_sample, pacing_.sample)),
+                            std::memory_order_relaxed);
+      return;
+    }
     pacing.checks.store(0, std::memory_order_relaxed);
     pacing.pruned.store(0, std::memory_order_relaxed);
     pacing.paused.store(false, std::memory_order_relaxed);
@@ -79,6 +90,7 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned,
   if (pacing.checks.fetch_add(1, std::memory_order_relaxed) + 1 < pacing_.window) return;
   if (pacing.pruned.load(std::memory_order_relaxed) == 0) {
     pacing.skipped.store(0, std::memory_order_relaxed);
+    pacing.interval.store(pacing_.sample, std::memory_order_relaxed);
     pacing.paused.store(true, std::memory_order_relaxed);
     filter.counters().pruning_pauses++;
   }
@@ -86,78 +98,83 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned,
   pacing.pruned.store(0, std::memory_order_relaxed);
 }
 
-std::shared_ptr<const FileStatistics> SplitPruning::KnownFileStatistics(size_t file_index) const {
-  const DatasetFile& file = dataset_->files()[file_index];
-  if (const auto& known = dataset_->file_statistics(file_index)) {
-    if (!known->check_size) return known;
-    const std::optional<FileIdentity> now = StatIdentity(file.path);
-    return now && now->size == file.size ? known : nullptr;
+SplitPruning::KnownStatistics SplitPruning::KnownFileStatistics(size_t file_index) const {
+  KnownStatistics known;
+  if (const auto& catalog = dataset_->file_statistics(file_index)) {
+    known.stats = catalog;
+    known.check_size = catalog->check_size;
+    return known;
   }
-  // A plain directory's file: the footer an earlier query read, when the file is unchanged.
-  auto footer = parquet::CachedFooter(file.path);
-  if (!footer) return nullptr;
-  std::vector<int> column_map(dataset_->num_file_columns(), -1);
-  std::vector<LogicalType> types(dataset_->num_file_columns());
-  for (idx_t column : file_filter_columns_) {
-    const size_t id = static_cast<size_t>(column_ids_[column]);
-    const DatasetColumn& wanted = dataset_->columns()[id];
-    // Matched by name as opening the file would; an ambiguous name decides nothing.
-    int found = -1, matches = 0;
-    for (size_t c = 0; c < footer->columns.size(); c++) {
-      if (AsciiLower(footer->columns[c].name) == AsciiLower(wanted.name)) {
-        found = static_cast<int>(c);
-        matches++;
-      }
+  // A plain directory's file: the footer an earlier query read.
+  known.footer = parquet::CachedFooter(dataset_->files()[file_index].path);
+  return known;
+}
+
+const parquet::ColumnChunkStatistics* SplitPruning::KnownBounds(const KnownStatistics& known,
+                                                                idx_t column) const {
+  const size_t id = static_cast<size_t>(column_ids_[column]);
+  if (known.stats) {
+    if (id >= known.stats->columns.size() || !known.stats->columns[id]) return nullptr;
+    return &*known.stats->columns[id];
+  }
+  const auto at = std::find(file_filter_columns_.begin(), file_filter_columns_.end(), column);
+  if (!known.footer || at == file_filter_columns_.end()) return nullptr;
+  const std::string& name = file_filter_names_[static_cast<size_t>(at - file_filter_columns_.begin())];
+  const parquet::ParquetFooter& footer = *known.footer;
+  // Matched by name as opening the file would; an ambiguous name decides nothing.
+  int found = -1, matches = 0;
+  for (size_t c = 0; c < footer.columns.size(); c++) {
+    if (EqualsAsciiLower(footer.columns[c].name, name)) {
+      found = static_cast<int>(c);
+      matches++;
     }
-    if (matches != 1) continue;
-    column_map[id] = found;
-    types[id] = wanted.type;
   }
-  return FooterFileStatistics(*footer, column_map, types);
+  if (matches != 1) return nullptr;
+  // Bounds are usable only in the scan column's type.
+  const auto& desc = footer.columns[static_cast<size_t>(found)];
+  if (!(desc.type == dataset_->columns()[id].type) || desc.physical_type == format::Type::INT96)
+    return nullptr;
+  return &parquet::CachedFileColumnStatistics(footer, found);
+}
+
+bool SplitPruning::StillDescribes(size_t file_index, const KnownStatistics& known) const {
+  if (!known.check_size && !known.footer) return true;
+  const DatasetFile& file = dataset_->files()[file_index];
+  const std::optional<FileIdentity> now = StatIdentity(file.path);
+  if (!now) return false;
+  return known.footer ? *now == known.footer->identity : now->size == file.size;
 }
 
 bool SplitPruning::FileMayMatch(size_t file_index,
                                 const std::vector<const RuntimeFilter*>& runtime) const {
   if (file_filter_columns_.empty()) return true;
   bool any_filter = !filters_.empty();
-  std::vector<bool> due(runtime.size(), false);
-  for (size_t i = 0; i < runtime.size(); i++) {
-    const RuntimeFilter* filter = runtime[i];
-    due[i] =
-        filter && filter->enabled() && !filter->empty() && RuntimeCheckDue(i, kFileLevel, *filter);
-    any_filter = any_filter || due[i];
-  }
+  for (const RuntimeFilter* filter : runtime)
+    any_filter = any_filter || (filter && filter->enabled() && !filter->empty());
   if (!any_filter) return true;
-  const std::shared_ptr<const FileStatistics> stats = KnownFileStatistics(file_index);
-  if (!stats) {
-    for (size_t i = 0; i < runtime.size(); i++) {
-      if (due[i]) RuntimeChecked(i, kFileLevel, false, *runtime[i]);
-    }
-    return true;
-  }
-  std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning(column_ids_.size());
+  // Not paced: the statistics are in memory, and checking them costs far less than opening
+  // the file would (footer read or not, its row groups' checks follow).
+  const KnownStatistics known = KnownFileStatistics(file_index);
+  if (!known.stats && !known.footer) return true;
+  std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning;
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
-    const size_t id = static_cast<size_t>(column_ids_[column]);
-    if (id >= stats->columns.size() || !stats->columns[id]) return nullptr;
-    const parquet::ColumnChunkStatistics& known = *stats->columns[id];
+    const parquet::ColumnChunkStatistics* bounds = KnownBounds(known, column);
     // Copied only where pruning must widen the bounds (FLOAT/DOUBLE of other writers).
-    if (!known.max_may_exclude_nan) return &known;
-    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(known);
+    if (!bounds || !bounds->max_may_exclude_nan) return bounds;
+    pruning.resize(column_ids_.size());
+    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(*bounds);
     return &*pruning[column];
   };
   for (const BoundExpr* filter : filters_) {
-    if (!StatsMayMatch(*filter, lookup)) return false;
+    if (!StatsMayMatch(*filter, lookup)) return !StillDescribes(file_index, known);
   }
   for (size_t i = 0; i < runtime.size(); i++) {
-    if (!due[i]) continue;
     const RuntimeFilter* filter = runtime[i];
-    const bool may_match =
-        RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
-    RuntimeChecked(i, kFileLevel, !may_match, *filter);
-    if (!may_match) {
-      filter->counters().files_skipped++;
-      return false;
-    }
+    if (!filter || !filter->enabled() || filter->empty()) continue;
+    if (RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) continue;
+    if (!StillDescribes(file_index, known)) return true;
+    filter->counters().files_skipped++;
+    return false;
   }
   return true;
 }
@@ -199,9 +216,18 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
                                  bool page_index) const {
   const auto& dataset_file = dataset_->files()[split.file_index];
   std::vector<std::optional<parquet::ColumnChunkStatistics>> stats(column_ids_.size());
+  // A file of one row group (a partition's, typically): its chunk's statistics are the file's,
+  // which the footer keeps decoded across queries.
+  const bool one_row_group = split.file->num_row_groups() == 1;
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const int in_file = FileColumn(dataset_file, *split.file, column);
     if (in_file < 0) return nullptr;
+    if (one_row_group && !stats[column]) {
+      const parquet::ColumnChunkStatistics& file =
+          parquet::CachedFileColumnStatistics(*split.file->footer(), in_file);
+      if (!file.max_may_exclude_nan) return &file;
+      stats[column] = parquet::PruningStatistics(file);
+    }
     if (!stats[column]) {
       stats[column] =
           parquet::PruningStatistics(split.file->GetStatistics(split.row_group, in_file));

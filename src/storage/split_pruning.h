@@ -12,11 +12,12 @@
 //   pages       the page index (page_index_pruning.h): the row ranges that can match
 //
 // Runtime filters are passed as the scan thread found them published, so one arriving while
-// the scan runs prunes every split checked after it. Checks beyond the row group's own min/max
-// cost a stat and a footer's statistics (files), a bloom filter or dictionary (row groups) or
-// a page index read and parsed: a runtime filter whose checks at one of those levels prune
-// nothing in a window of them is paused there (only a sample of the splits is checked), and
-// resumed by a sample that prunes (RuntimePruningPacing).
+// the scan runs prunes every split checked after it. A file's check works on statistics held
+// in memory (a stat only before a file is skipped), so it is always made. Checks beyond the row
+// group's own min/max read and parse a bloom filter or dictionary (row groups) or a page index:
+// a runtime filter whose checks at one of those levels prune nothing in a window of them is
+// paused there (only a sample of the splits is checked, fewer the longer they prune nothing),
+// and resumed by a sample that prunes (RuntimePruningPacing).
 
 #include <atomic>
 #include <memory>
@@ -48,8 +49,9 @@ struct SplitVerdict {
 /// When a runtime filter's checks at one level are paused (setting
 /// runtime_filter.pruning_window).
 struct RuntimePruningPacing {
-  uint32_t window = 32;  // checks at a level without a prune before it is paused; 0: never
-  uint32_t sample = 8;   // a paused level checks one split in this many
+  uint32_t window = 32;       // checks at a level without a prune before it is paused; 0: never
+  uint32_t sample = 8;        // a paused level checks one split in this many at first,
+  uint32_t max_sample = 128;  // twice as few after each sample that prunes nothing, to this
 };
 
 class SplitPruning {
@@ -74,7 +76,8 @@ class SplitPruning {
   /// Before file `file_index` is opened: false when its statistics (file_statistics.h) show
   /// that no row of it passes the literal filters or the published runtime filters (`runtime`
   /// as for Check; the filter that ruled it out counts it). True when nothing is known. Reads
-  /// the footer cache (one stat) for a file without statistics of its own.
+  /// the footer cache for a file without statistics of its own; a stat confirms the file is
+  /// unchanged only before it is ruled out.
   bool FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime) const;
 
   /// Scan columns the literal filters read.
@@ -84,14 +87,22 @@ class SplitPruning {
   void StartRun(RuntimePruningPacing pacing);
 
  private:
-  enum Level { kFileLevel, kRowGroupLevel, kPageLevel, kLevels };
+  enum Level { kRowGroupLevel, kPageLevel, kLevels };
   /// Checks of runtime filter i at one level, shared by the scan's threads (relaxed: a lost
   /// update only shifts when a pause begins or ends).
   struct LevelPacing {
     std::atomic<uint32_t> checks{0};  // of the current window
     std::atomic<uint32_t> pruned{0};  // of those, the ones that pruned
     std::atomic<bool> paused{false};
-    std::atomic<uint32_t> skipped{0};  // while paused, since the last sample
+    std::atomic<uint32_t> skipped{0};   // while paused, since the last sample
+    std::atomic<uint32_t> interval{0};  // while paused, splits per sample
+  };
+  /// Statistics of a file known without opening it, and what must still hold for them to rule
+  /// the file out (a file they let through is opened, which checks it anyway).
+  struct KnownStatistics {
+    std::shared_ptr<const FileStatistics> stats;  // the catalog's or the dataset's
+    bool check_size = false;                      // then: the file keeps its listed size
+    std::shared_ptr<const parquet::ParquetFooter> footer;  // or a cached footer (its identity)
   };
   /// Whether runtime filter `i` should be checked at `level` now (false: paused, not sampled).
   bool RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const;
@@ -102,8 +113,14 @@ class SplitPruning {
   /// widened column's bounds are in another), or -1.
   int FileColumn(const DatasetFile& dataset_file, const parquet::ParquetFile& file,
                  idx_t column) const;
-  /// The statistics of file `file_index` known without opening it, or null.
-  std::shared_ptr<const FileStatistics> KnownFileStatistics(size_t file_index) const;
+  /// The statistics of file `file_index` known without opening it (neither stats nor footer:
+  /// none).
+  KnownStatistics KnownFileStatistics(size_t file_index) const;
+  /// The bounds `known` holds for scan column `column`, or null.
+  const parquet::ColumnChunkStatistics* KnownBounds(const KnownStatistics& known,
+                                                    idx_t column) const;
+  /// Whether `known` still describes file `file_index` (at most one stat).
+  bool StillDescribes(size_t file_index, const KnownStatistics& known) const;
   /// False when `filter`'s key ranges (and a single-column exact set) exclude the bounds
   /// `lookup` gives for its key columns `columns`, or a key column holds only NULLs.
   static bool RuntimeRangesMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
@@ -123,6 +140,7 @@ class SplitPruning {
   // Scan columns (file columns only) a literal or runtime filter reads: those whose file
   // statistics can skip a file.
   std::vector<idx_t> file_filter_columns_;
+  std::vector<std::string> file_filter_names_;  // their names, lower case
   ScanMetrics& metrics_;
   RuntimePruningPacing pacing_;
   std::unique_ptr<LevelPacing[]> levels_;  // kLevels per runtime filter

@@ -5,10 +5,14 @@
 // Usage: shears_query_server [DBDIR]: the catalog in DBDIR (as `shears DBDIR`), else in memory.
 // Request: SQL text, then a line holding only "\x1e" (ASCII record separator).
 // Answer, one line per request (the result of its last statement; ms is that statement's wall
-// time, as `shears --timer` prints it, which bench/star_bench.mjs times queries by):
-//   {"names":[...],"types":["INTEGER","DECIMAL(7,2)",...],"rows":[["1","2.50"],[null,...]],"ms":1.5}
+// time, as `shears --timer` prints it, which bench/star_bench.mjs times queries by; cpu_ms is
+// the CPU time, user and system, of all the process's threads over the whole request, which
+// bench/auto_vs_off.mjs compares by):
+//   {"names":[...],"types":["INTEGER","DECIMAL(7,2)",...],"rows":[["1","2.50"],[null,...]],"ms":1.5,"cpu_ms":2.9}
 //   {"error":"Not Supported Error","message":"..."}
 // Values are shears' own text (doubles shortest round-trip), NULL is null.
+
+#include <time.h>
 
 #include <iostream>
 #include <memory>
@@ -20,7 +24,14 @@
 
 namespace {
 
-std::string Answer(const shears::QueryResult& result) {
+/// CPU time of every thread of this process so far, those that ended included, in ms.
+double ProcessCpuMs() {
+  timespec now{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) * 1e3 + static_cast<double>(now.tv_nsec) / 1e6;
+}
+
+std::string Answer(const shears::QueryResult& result, double cpu_ms) {
   std::string out = "{\"names\":[";
   for (size_t c = 0; c < result.names.size(); c++)
     out += (c ? "," : "") + shears::JsonQuote(result.names[c]);
@@ -44,7 +55,8 @@ std::string Answer(const shears::QueryResult& result) {
       }
     }
   }
-  return out + "],\"ms\":" + std::to_string(result.elapsed_ms) + "}";
+  return out + "],\"ms\":" + std::to_string(result.elapsed_ms) +
+         ",\"cpu_ms\":" + std::to_string(cpu_ms) + "}";
 }
 
 std::string ErrorAnswer(const std::string& kind, const std::string& message) {
@@ -78,7 +90,9 @@ int main(int argc, char** argv) {
     }
     std::string answer;
     try {
-      answer = Answer(connection.Query(sql));
+      const double cpu_before = ProcessCpuMs();
+      shears::QueryResult result = connection.Query(sql);
+      answer = Answer(result, ProcessCpuMs() - cpu_before);
     } catch (const shears::Error& e) {
       answer = ErrorAnswer(shears::ErrorKindName(e.kind()), e.what());
     } catch (const std::exception& e) {

@@ -359,6 +359,40 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
   const JoinHashTable& table = *global.table;
   const RowLayout& layout = table.layout();
   for (const auto& spec : runtime_filters_) {
+    // The planner's decision revisited with the real distinct count, against the scan's rows
+    // and against the keys the probe column may hold (a whole dimension's keys drop nothing):
+    // why the filter is not applied, or "".
+    auto too_few_dropped = [&spec](uint64_t distinct) -> std::string {
+      const std::pair<double, const char*> against[] = {
+          {spec.probe_rows, "scan rows"}, {spec.key_domain, "keys the probe column may hold"}};
+      for (const auto& [total, what] : against) {
+        if (spec.always || total <= 0 || distinct == 0) continue;
+        const double ratio = 1 - static_cast<double>(distinct) / total;
+        if (ratio < spec.min_filter_ratio) {
+          return fmt::format(
+              "estimated filter ratio {:.2f} (1 - {} distinct build keys / {:.0f} {}) below "
+              "runtime_filter.min_filter_ratio {:.2f}",
+              ratio, distinct, total, what, spec.min_filter_ratio);
+        }
+      }
+      return "";
+    };
+    // On all join keys the hash table's distinct count is the filter's.
+    const bool table_counts_keys = spec.keys.size() == right_keys_.size() && !spec.inverse;
+    // A merge across ranks is a collective every rank enters: no rank decides alone.
+    if (table_counts_keys && !partial_filter_merge_) {
+      // Decided before any key is added: a filter that would drop too few costs nothing.
+      std::string reason = too_few_dropped(table.distinct_keys());
+      if (!reason.empty()) {
+        std::vector<LogicalType> types;
+        for (size_t k : spec.keys)
+          types.push_back(right_keys_[k]->type);
+        auto filter = std::make_unique<RuntimeFilter>(std::move(types));
+        filter->Disable(std::move(reason));
+        context.dynamic_filters().PublishRuntime(spec.filter_id, std::move(filter));
+        continue;
+      }
+    }
     const auto started = clock::Now();
     std::vector<LogicalType> types;
     std::vector<Vector> keys;
@@ -401,28 +435,18 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       if (!rows.empty()) flush();  // spilled rows are valid during this call only
     });
     const double ms = clock::MillisSince(started);
-    // On all join keys the hash table's distinct count is the filter's.
+    // On all join keys the hash table's distinct count is the filter's; across ranks, the
+    // merge sums them (the ranks' shares hold disjoint keys).
     uint64_t build_rows = table.build_rows();
-    uint64_t distinct_keys =
-        spec.keys.size() == right_keys_.size() && !inverse ? table.distinct_keys() : 0;
+    uint64_t distinct_keys = table_counts_keys ? table.distinct_keys() : 0;
     std::string not_merged;
     if (partial_filter_merge_)
       not_merged = partial_filter_merge_->Merge(*filter, spec.limits, build_rows, distinct_keys);
     filter->Finish(spec.limits, build_rows, ms, distinct_keys);
     if (!not_merged.empty()) filter->Disable(not_merged);
-    // Revisit the planner's decision with the real distinct count, against the scan's rows and
-    // against the keys the probe column may hold (a whole dimension's keys drop nothing).
-    const std::pair<double, const char*> against[] = {
-        {spec.probe_rows, "scan rows"}, {spec.key_domain, "keys the probe column may hold"}};
-    for (const auto& [total, what] : against) {
-      if (!filter->enabled() || spec.always || total <= 0 || filter->empty()) continue;
-      const double ratio = 1 - static_cast<double>(filter->distinct_keys()) / total;
-      if (ratio < spec.min_filter_ratio) {
-        filter->Disable(fmt::format(
-            "estimated filter ratio {:.2f} (1 - {} distinct build keys / {:.0f} {}) below "
-            "runtime_filter.min_filter_ratio {:.2f}",
-            ratio, filter->distinct_keys(), total, what, spec.min_filter_ratio));
-      }
+    if (filter->enabled()) {
+      std::string reason = too_few_dropped(filter->distinct_keys());
+      if (!reason.empty()) filter->Disable(std::move(reason));
     }
     const RuntimeFilterProbeForm form = filter->probe_form();
     const bool cheap_form = form == RuntimeFilterProbeForm::kBitmap ||

@@ -303,11 +303,7 @@ FooterCacheStats GetFooterCacheStats() {
 }
 
 std::shared_ptr<const ParquetFooter> CachedFooter(const std::string& path) {
-  auto footer = FooterCache().Find(path);
-  if (!footer) return nullptr;
-  const std::optional<FileIdentity> identity = StatIdentity(path);
-  if (!identity || !(*identity == footer->identity)) return nullptr;
-  return footer;
+  return FooterCache().Find(path);
 }
 
 std::shared_ptr<ParquetFile> ParquetFile::Open(const std::string& path,
@@ -627,6 +623,15 @@ ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int colu
     result.max.reset();
   }
   return result;
+}
+
+const ColumnChunkStatistics& CachedFileColumnStatistics(const ParquetFooter& footer, int column) {
+  std::lock_guard<std::mutex> lock(footer.file_statistics_mutex);
+  auto& cached = footer.file_statistics;
+  if (cached.empty()) cached.resize(footer.columns.size());
+  auto& entry = cached.at(static_cast<size_t>(column));
+  if (!entry) entry = std::make_unique<const ColumnChunkStatistics>(FileColumnStatistics(footer, column));
+  return *entry;
 }
 
 std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int column) const {

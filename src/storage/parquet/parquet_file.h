@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -90,6 +91,10 @@ struct ParquetFooter {
   /// The file's key-value metadata holds kCompleteFloatBoundsKey: a FLOAT/DOUBLE chunk or page
   /// holding a NaN has no bounds, so the bounds there are bounds of every value.
   bool complete_float_bounds = false;
+  /// FileColumnStatistics of each column, computed when first asked (a scan testing files by
+  /// their cached footers asks once per query and file: the footer keeps the answer).
+  mutable std::mutex file_statistics_mutex;
+  mutable std::vector<std::unique_ptr<const ColumnChunkStatistics>> file_statistics;
 };
 
 /// The key-value metadata entry shears' writer adds (value "true"): its FLOAT/DOUBLE bounds
@@ -103,9 +108,9 @@ struct FooterCacheStats {
 };
 FooterCacheStats GetFooterCacheStats();
 
-/// The footer of `path` from the process's footer cache, when the file still has the identity
-/// it had when the footer was read (one stat; the file is not opened); null otherwise. Lets a
-/// scan decide from a footer read by an earlier query that a file need not be opened.
+/// The footer of `path` from the process's footer cache (no system call), or null. The file
+/// may have changed since: a scan that decides from it that the file need not be opened first
+/// checks that the file still has the footer's identity (`footer->identity`, one stat).
 std::shared_ptr<const ParquetFooter> CachedFooter(const std::string& path);
 
 /// The statistics of footer column `column` (top-level index) in `row_group`, as
@@ -115,6 +120,8 @@ ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group
 /// groups (absent when some row group holding a non-NULL value lacks them), null counts summed
 /// (absent when some row group lacks one).
 ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int column);
+/// The same, computed once per footer (valid as long as the footer).
+const ColumnChunkStatistics& CachedFileColumnStatistics(const ParquetFooter& footer, int column);
 /// Bounds of a FLOAT/DOUBLE chunk or page as pruning may trust them: none when one is NaN; a
 /// zero min as -0.0; the max as NaN, since other writers leave a NaN value out of the bounds
 /// and NaN sorts above every number (so `x > c` never prunes, `x < c` and `x = c` still do by
