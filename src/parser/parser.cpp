@@ -7,6 +7,8 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
+#include <optional>
 #include <cctype>
 #include <memory>
 
@@ -349,6 +351,103 @@ bool Transformer::CallIgnoresNulls(int original_offset) const {
   for (char& c : text)
     c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return text == "ignore";
+}
+
+bool Transformer::WrappedNextTo(size_t op_token, bool after, int inner_op) const {
+  const auto& tokens = rewritten_.tokens;
+  if (after) {
+    if (op_token + 1 >= tokens.size() || tokens[op_token + 1].token != '(') return false;
+    int depth = 0;
+    for (size_t i = op_token + 1; i < tokens.size(); i++) {
+      if (tokens[i].token == '(') depth++;
+      if (tokens[i].token == ')' && --depth == 0) return tokens[i].start > inner_op;
+    }
+    return false;
+  }
+  if (op_token == 0 || tokens[op_token - 1].token != ')') return false;
+  int depth = 0;
+  for (size_t i = op_token; i-- > 0;) {
+    if (tokens[i].token == ')') depth++;
+    if (tokens[i].token == '(' && --depth == 0) return tokens[i].start < inner_op;
+  }
+  return false;
+}
+
+namespace {
+
+// DuckDB's binding strength of the arithmetic operators; 0: not one.
+int ArithmeticPrecedence(const ast::Expr& e) {
+  if (e.kind != ast::ExprKind::kOperator) return 0;
+  const auto& op = static_cast<const ast::OperatorExpr&>(e);
+  if (op.children.size() != 2) return 0;
+  if (op.op == "+" || op.op == "-") return 1;
+  if (op.op == "*" || op.op == "/" || op.op == "%" || op.op == "//") return 2;
+  return 0;
+}
+
+// Operands and operators of an arithmetic chain in text order: ops[i] stands between
+// operands[i] and operands[i + 1] (the operator nodes have no children here).
+struct ArithmeticChain {
+  std::vector<ast::ExprPtr> operands;
+  std::vector<std::unique_ptr<ast::OperatorExpr>> ops;
+};
+
+// Rebuilds `chain` from operand `next` on, binding operators of at least `min` (left first).
+ast::ExprPtr Climb(ArithmeticChain& chain, size_t& next, int min) {
+  ast::ExprPtr left = std::move(chain.operands[next]);
+  while (next < chain.ops.size() && ArithmeticPrecedence(*chain.ops[next]) >= min) {
+    std::unique_ptr<ast::OperatorExpr> op = std::move(chain.ops[next]);
+    const int precedence = ArithmeticPrecedence(*op);
+    next++;
+    ast::ExprPtr right = Climb(chain, next, precedence + 1);
+    op->children.clear();
+    op->children.push_back(std::move(left));
+    op->children.push_back(std::move(right));
+    left = std::move(op);
+  }
+  return left;
+}
+
+}  // namespace
+
+ast::ExprPtr Transformer::BindIntegerDivisionLikeDuckDB(
+    std::unique_ptr<ast::OperatorExpr> div) const {
+  const auto& tokens = rewritten_.tokens;
+  auto token_of = [&](int offset) -> std::optional<size_t> {
+    auto it = std::lower_bound(tokens.begin(), tokens.end(), offset,
+                               [](const SqlToken& t, int v) { return t.start < v; });
+    if (it == tokens.end() || it->start != offset) return std::nullopt;
+    return static_cast<size_t>(it - tokens.begin());
+  };
+  // The chain below `//` in text order: operands are whatever is not a bare arithmetic
+  // operation (parenthesized ones stay whole). Every rebuild keeps the text order, so an inner
+  // `//` already rebuilt is flattened again alike.
+  ArithmeticChain chain;
+  std::function<void(ast::ExprPtr)> flatten = [&](ast::ExprPtr expr) {
+    const auto token = token_of(expr->location);
+    if (!token) {
+      chain.operands.push_back(std::move(expr));
+      return;
+    }
+    std::unique_ptr<ast::OperatorExpr> op(static_cast<ast::OperatorExpr*>(expr.release()));
+    ast::ExprPtr left = std::move(op->children[0]);
+    ast::ExprPtr right = std::move(op->children[1]);
+    if (ArithmeticPrecedence(*left) && !WrappedNextTo(*token, false, left->location)) {
+      flatten(std::move(left));
+    } else {
+      chain.operands.push_back(std::move(left));
+    }
+    chain.ops.push_back(std::move(op));
+    if (ArithmeticPrecedence(*right) && !WrappedNextTo(*token, true, right->location)) {
+      flatten(std::move(right));
+    } else {
+      chain.operands.push_back(std::move(right));
+    }
+  };
+  if (!ArithmeticPrecedence(*div) || !token_of(div->location)) return div;
+  flatten(std::move(div));
+  size_t next = 0;
+  return Climb(chain, next, 1);
 }
 
 std::vector<std::string> Transformer::StringList(PgQuery__Node** items, size_t n,

@@ -393,6 +393,7 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
       if (result->children.size() == 1 && op != "-" && op != "+" && op != "~") {
         ThrowNotSupported(fmt::format("prefix operator {} is not supported", op), expr->location);
       }
+      if (op == "//") return BindIntegerDivisionLikeDuckDB(std::move(result));
       return result;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_LIKE:

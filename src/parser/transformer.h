@@ -149,6 +149,14 @@ class Transformer {
   /// Whether the call whose name starts at `original_offset` ends in `IGNORE NULLS)` in the
   /// user's text (RewriteSql cut the clause out).
   bool CallIgnoresNulls(int original_offset) const;
+  /// `a // b` as DuckDB binds it: `//` at the precedence of `*` and `/`. PostgreSQL's grammar
+  /// parses it as a user operator, below `+` and `-` and `*` (`100 + 7 // 50` was (100 + 7) // 50,
+  /// 2, where DuckDB gives 100): a bare additive left operand or arithmetic right operand is
+  /// rotated out; parenthesized ones (seen in the tokens) stay.
+  ast::ExprPtr BindIntegerDivisionLikeDuckDB(std::unique_ptr<ast::OperatorExpr> div) const;
+  /// Whether the operator token at original offset `inner_op` is inside parentheses that open
+  /// right after (`after` true) or close right before the token at index `op_token`.
+  bool WrappedNextTo(size_t op_token, bool after, int inner_op) const;
   /// The strings of a list of String nodes (names, column aliases).
   std::vector<std::string> StringList(PgQuery__Node** items, size_t n, int location) const;
 

@@ -36,3 +36,4 @@ SELECT CAST(ss_sales_price AS REAL), CAST(ss_quantity AS REAL) * CAST(1.5 AS REA
 SELECT ss_store_sk, sum(CAST(ss_sales_price AS REAL)), min(CAST(ss_net_profit AS REAL)), max(CAST(ss_net_profit AS REAL)) FROM store_sales GROUP BY 1;
 
 SELECT TRY_CAST(c_first_name AS INTEGER), TRY_CAST(CAST(c_birth_year AS VARCHAR) AS INTEGER) FROM customer WHERE c_customer_sk <= 20;
+SELECT ss_quantity + 7 // 2, ss_quantity - ss_store_sk // 2 * 3, (ss_quantity + 7) // 2, count(*) FROM store_sales WHERE ss_store_sk = 1 GROUP BY 1, 2, 3;
