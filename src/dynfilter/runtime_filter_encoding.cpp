@@ -106,7 +106,9 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
   other.exact_possible_ = reader.Get<uint8_t>() != 0;
   const std::string_view hashes = reader.GetBytes();
   other.hashes_.resize(hashes.size() / sizeof(uint64_t));
-  std::memcpy(other.hashes_.data(), hashes.data(), other.hashes_.size() * sizeof(uint64_t));
+  // An empty vector's data() may be null, which memcpy must not get even for 0 bytes.
+  if (!other.hashes_.empty())
+    std::memcpy(other.hashes_.data(), hashes.data(), other.hashes_.size() * sizeof(uint64_t));
   const std::string_view ints = reader.GetBytes();
   for (size_t at = 0; at + sizeof(int64_t) <= ints.size(); at += sizeof(int64_t)) {
     int64_t value;
