@@ -271,8 +271,8 @@ void FindGlob(const std::string& sql, const std::vector<SqlToken>& tokens,
       continue;
     }
     const bool negated = tokens[i - 1].token == PG_QUERY__TOKEN__NOT;
+    if (negated && i < 2) continue;  // `NOT glob ...` first: no operand before (read tokens[-1])
     const int before = tokens[i - (negated ? 2 : 1)].token;
-    if (negated && i < 2) continue;
     const int after = tokens[i + 1].token;
     const bool operand_end = before == PG_QUERY__TOKEN__IDENT ||
                              before == PG_QUERY__TOKEN__SCONST ||
