@@ -13,6 +13,63 @@ namespace {
 // Pages larger than this are refused rather than allocated: no real writer produces them, and a
 // hostile header must not make us allocate gigabytes.
 constexpr int64_t kMaxPageSize = 1LL << 30;
+
+// Moves the `non_null` dense values at `base` out to the rows whose level is `max_def`, back to
+// front, zeroing the NULL rows. The width is a template parameter and the loop has no branch
+// on the level, so a column with a few NULLs (most of TPC-DS's keys) is not dominated by it.
+template <typename T>
+void SpreadFixed(uint8_t* base, const uint8_t* levels, idx_t take, idx_t non_null,
+                 uint8_t max_def) {
+  idx_t src = non_null;
+  // Once as many values are left as rows, the rest are already in place.
+  for (idx_t i = take; i-- > 0 && src != i + 1;) {
+    const bool present = levels[i] == max_def;
+    src -= present;
+    // A NULL row reads some earlier slot (src <= i there) and stores zero instead.
+    T value;
+    std::memcpy(&value, base + src * sizeof(T), sizeof(T));
+    value = present ? value : T{};
+    std::memcpy(base + i * sizeof(T), &value, sizeof(T));
+  }
+}
+
+// Dictionary values straight to their rows: row i takes the next index when its level is
+// `max_def`, else zero. One pass instead of a gather and a spread. `indexes` holds one spare
+// entry past the last, so trailing NULL rows read a valid slot.
+template <typename T>
+void GatherToRows(uint8_t* dst, const uint8_t* dict, const uint32_t* indexes, const uint8_t* levels,
+                  idx_t rows, uint8_t max_def) {
+  idx_t k = 0;
+  for (idx_t i = 0; i < rows; i++) {
+    const bool present = levels[i] == max_def;
+    T value;
+    std::memcpy(&value, dict + indexes[k] * sizeof(T), sizeof(T));
+    value = present ? value : T{};
+    std::memcpy(dst + i * sizeof(T), &value, sizeof(T));
+    k += present;
+  }
+}
+
+void SpreadValues(uint8_t* base, size_t width, const uint8_t* levels, idx_t take, idx_t non_null,
+                  uint8_t max_def) {
+  switch (width) {
+    case 1: return SpreadFixed<uint8_t>(base, levels, take, non_null, max_def);
+    case 2: return SpreadFixed<uint16_t>(base, levels, take, non_null, max_def);
+    case 4: return SpreadFixed<uint32_t>(base, levels, take, non_null, max_def);
+    case 8: return SpreadFixed<uint64_t>(base, levels, take, non_null, max_def);
+    case 16: return SpreadFixed<unsigned __int128>(base, levels, take, non_null, max_def);
+    default: break;
+  }
+  idx_t src = non_null;
+  for (idx_t i = take; i-- > 0 && src != i + 1;) {
+    if (levels[i] == max_def) {
+      --src;
+      std::memmove(base + i * width, base + src * width, width);
+    } else {
+      std::memset(base + i * width, 0, width);
+    }
+  }
+}
 }  // namespace
 
 void ScanCounters::Add(const ScanCounters& other) {
@@ -63,11 +120,12 @@ void ColumnChunkReader::Fail(const std::string& what) const {
                          row_group_, what);
 }
 
-std::shared_ptr<std::vector<uint8_t>> ColumnChunkReader::Decompress(const uint8_t* body,
-                                                                    size_t compressed,
-                                                                    size_t uncompressed) {
-  auto out = std::make_shared<std::vector<uint8_t>>(uncompressed);
-  parquet::Decompress(codec_, body, compressed, out->data(), uncompressed);
+std::shared_ptr<uint8_t[]> ColumnChunkReader::Decompress(const uint8_t* body, size_t compressed,
+                                                         size_t uncompressed) {
+  // Not zero-filled: every codec writes all `uncompressed` bytes or throws, and zeroing a page
+  // first costs a pass over it (and fresh pages from the kernel) per page read.
+  auto out = std::make_shared_for_overwrite<uint8_t[]>(std::max<size_t>(uncompressed, 1));
+  parquet::Decompress(codec_, body, compressed, out.get(), uncompressed);
   return out;
 }
 
@@ -169,9 +227,9 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
   const uint8_t* data = body;
   size_t size = static_cast<size_t>(header.compressed_page_size);
   if (codec_ != format::CompressionCodec::UNCOMPRESSED) {
-    auto decompressed = Decompress(body, size, static_cast<size_t>(header.uncompressed_page_size));
-    data = decompressed->data();
-    size = decompressed->size();
+    size = static_cast<size_t>(header.uncompressed_page_size);
+    auto decompressed = Decompress(body, static_cast<size_t>(header.compressed_page_size), size);
+    data = decompressed.get();
     owner = decompressed;
   } else {
     owner = bytes_.buffer;
@@ -287,8 +345,8 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
     size_t size = compressed;
     if (codec_ != format::CompressionCodec::UNCOMPRESSED) {
       auto decompressed = Decompress(body, compressed, uncompressed);
-      data = decompressed->data();
-      size = decompressed->size();
+      data = decompressed.get();
+      size = uncompressed;
       owner = decompressed;
     }
     size_t pos = 0;
@@ -341,8 +399,8 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
     if (is_compressed && codec_ != format::CompressionCodec::UNCOMPRESSED && size > 0 &&
         values_uncompressed > 0) {
       auto decompressed = Decompress(data, size, values_uncompressed);
-      data = decompressed->data();
-      size = decompressed->size();
+      data = decompressed.get();
+      size = values_uncompressed;
       owner = decompressed;
     } else if (values_uncompressed == 0) {
       size = 0;  // an empty values section, compressed or not
@@ -434,19 +492,21 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
   }
 }
 
-void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset) {
+bool ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset,
+                                     const uint8_t* levels, idx_t rows, uint8_t max_def) {
   auto& page = *page_;
-  if (count == 0) return;
+  if (count == 0) return false;
   const auto physical = column_.physical_type;
   const size_t width = PhysicalValueSize(physical);
 
   if (page.encoding == format::Encoding::PLAIN_DICTIONARY ||
       page.encoding == format::Encoding::RLE_DICTIONARY) {
-    page.indexes.resize(count);
+    page.indexes.resize(count + 1);
     if (page.rle->GetBatchBounded(page.indexes.data(), count,
                                   static_cast<uint32_t>(dictionary_size_)) != count) {
       Fail("dictionary indexes end before the page's values");
     }
+    page.indexes[count] = 0;
     for (const auto& [entry, error] : bad_dictionary_entries_) {
       for (idx_t i = 0; i < count; i++) {
         if (page.indexes[i] == entry) Fail(error);
@@ -455,6 +515,14 @@ void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset)
     const size_t out_width = column_.type.value_size();
     const uint8_t* dict = dictionary_->raw_data();
     uint8_t* dst = out.raw_data() + out_offset * out_width;
+    if (levels != nullptr && (out_width == 4 || out_width == 8 || out_width == 16)) {
+      const uint32_t* idx = page.indexes.data();
+      if (out_width == 4) GatherToRows<uint32_t>(dst, dict, idx, levels, rows, max_def);
+      if (out_width == 8) GatherToRows<uint64_t>(dst, dict, idx, levels, rows, max_def);
+      if (out_width == 16) GatherToRows<unsigned __int128>(dst, dict, idx, levels, rows, max_def);
+      if (column_.type.IsString()) out.KeepAlive(dictionary_owner_);
+      return true;
+    }
     switch (out_width) {
       case 4:
         for (idx_t i = 0; i < count; i++) {
@@ -472,7 +540,7 @@ void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset)
         }
     }
     if (column_.type.IsString()) out.KeepAlive(dictionary_owner_);
-    return;
+    return false;
   }
 
   scratch_.resize(count * width);
@@ -512,7 +580,7 @@ void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset)
             // Fast path: the stored layout is already shears' layout.
             std::memcpy(out.raw_data() + out_offset * width, values, count * width);
             page.values_pos += count * width;
-            return;
+            return false;
           }
           std::memcpy(scratch, values, count * width);
           page.values_pos += count * width;
@@ -561,6 +629,7 @@ void ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset)
   }
   ConvertValues(column_, scratch, count, out, out_offset);
   if (column_.type.IsString()) out.KeepAlive(page.owner);
+  return false;
 }
 
 void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset) {
@@ -588,28 +657,36 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
     }
     auto& page = *page_;
     const idx_t take = std::min<idx_t>(count, page.num_values - page.level_pos);
+    const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
+    const uint8_t* levels =
+        page.def_levels.empty() ? nullptr : page.def_levels.data() + page.level_pos;
     idx_t non_null = take;
-    if (!page.def_levels.empty()) {
-      const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
-      const uint8_t* levels = page.def_levels.data() + page.level_pos;
+    if (levels != nullptr) {
       non_null = 0;
       for (idx_t i = 0; i < take; i++)
         non_null += levels[i] == max_def;
     }
-    DecodeValues(non_null, out, out_offset);
-    if (non_null < take) {
-      // Spread the dense values out to their rows, back to front, marking the gaps NULL.
-      const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
-      const uint8_t* levels = page.def_levels.data() + page.level_pos;
-      uint8_t* base = out.raw_data() + out_offset * out_width;
-      idx_t src = non_null;
-      for (idx_t i = take; i-- > 0;) {
-        if (levels[i] == max_def) {
-          --src;
-          if (src != i) std::memmove(base + i * out_width, base + src * out_width, out_width);
-        } else {
-          std::memset(base + i * out_width, 0, out_width);
-          out.validity().SetNull(out_offset + i);
+    if (non_null == take) {
+      DecodeValues(take, out, out_offset);
+    } else {
+      // Values go to their rows (straight from a dictionary, else spread out after decoding
+      // them densely); the gaps are marked NULL.
+      if (!DecodeValues(non_null, out, out_offset, levels, take, max_def)) {
+        SpreadValues(out.raw_data() + out_offset * out_width, out_width, levels, take, non_null,
+                     max_def);
+      }
+      // Eight levels at a time: most words are all present and need no per-row look.
+      auto& validity = out.validity();
+      const uint64_t all_present = 0x0101010101010101ULL * max_def;
+      for (idx_t i = 0; i < take; i += 8) {
+        const idx_t n = std::min<idx_t>(8, take - i);
+        if (n == 8) {
+          uint64_t word;
+          std::memcpy(&word, levels + i, 8);
+          if (word == all_present) continue;
+        }
+        for (idx_t j = i; j < i + n; j++) {
+          if (levels[j] != max_def) validity.SetNull(out_offset + j);
         }
       }
     }

@@ -66,9 +66,12 @@ class ColumnChunkReader {
   bool LoadNextDataPage(int64_t skip_before = -1);
   void ReadDictionaryPage(const format::PageHeader& header, const uint8_t* body);
   void StartDataPage(const format::PageHeader& header, const uint8_t* body);
-  std::shared_ptr<std::vector<uint8_t>> Decompress(const uint8_t* body, size_t compressed,
-                                                   size_t uncompressed);
-  void DecodeValues(idx_t count, Vector& out, idx_t out_offset);
+  std::shared_ptr<uint8_t[]> Decompress(const uint8_t* body, size_t compressed,
+                                        size_t uncompressed);
+  /// Decodes `count` present values. Given the levels of the `rows` rows they belong to, it may
+  /// put them straight at their rows (NULL rows zeroed) and return true; else they are dense.
+  bool DecodeValues(idx_t count, Vector& out, idx_t out_offset, const uint8_t* levels = nullptr,
+                    idx_t rows = 0, uint8_t max_def = 0);
   [[noreturn]] void Fail(const std::string& what) const;
 
   const ParquetFile& file_;
