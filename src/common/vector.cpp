@@ -195,8 +195,54 @@ Batch::Batch(const std::vector<LogicalType>& types, idx_t capacity) {
     columns_.emplace_back(type, capacity);
 }
 
+namespace {
+// Through a local value, so a row that stays (sel[i] == i) is no overlapping memcpy.
+template <typename T>
+void CompactRows(uint8_t* data, const uint32_t* sel, idx_t count) {
+  for (idx_t i = 0; i < count; i++) {
+    T value;
+    std::memcpy(&value, data + sel[i] * sizeof(T), sizeof(T));
+    std::memcpy(data + i * sizeof(T), &value, sizeof(T));
+  }
+}
+}  // namespace
+
+bool Vector::CompactInPlace(const uint32_t* sel, idx_t count) {
+  // Only a buffer of its own (a referenced one belongs to another vector too). The caller
+  // guarantees every row moves down or stays (sel[i] >= i): row sel[i] is then read before
+  // anything overwrites it.
+  if (!data_ || data_.use_count() != 1 || count > capacity_) return false;
+  const size_t width = type_.value_size();
+  uint8_t* data = data_.get();
+  switch (width) {
+    case 1: CompactRows<uint8_t>(data, sel, count); break;
+    case 2: CompactRows<uint16_t>(data, sel, count); break;
+    case 4: CompactRows<uint32_t>(data, sel, count); break;
+    case 8: CompactRows<uint64_t>(data, sel, count); break;
+    case 16: CompactRows<unsigned __int128>(data, sel, count); break;
+    default:
+      for (idx_t i = 0; i < count; i++)
+        std::memmove(data + i * width, data + sel[i] * width, width);
+  }
+  if (!validity_.AllValid()) {
+    ValidityMask selected;
+    selected.Resize(capacity_);
+    for (idx_t i = 0; i < count; i++) {
+      if (!validity_.IsValid(sel[i])) selected.SetNull(i);
+    }
+    validity_ = std::move(selected);
+  }
+  return true;
+}
+
 void Batch::Select(const uint32_t* sel, idx_t count) {
+  // Filters keep rows in order, so rows only move down: then each column that owns its buffer
+  // compacts in place, with no allocation or second buffer.
+  bool moves_down = true;
+  for (idx_t i = 0; i < count; i++)
+    moves_down &= sel[i] >= i;
   for (auto& column : columns_) {
+    if (moves_down && column.CompactInPlace(sel, count)) continue;
     // Keep the capacity: the batch is refilled to full size after this.
     Vector selected(column.type(), std::max<idx_t>(column.capacity(), std::max<idx_t>(count, 1)));
     selected.CopyRows(column, sel, count);

@@ -108,6 +108,9 @@ class Vector {
   /// Copies rows `sel[0..count)` of `source` to rows [0, count) of this vector (strings keep
   /// pointing into source's buffers, which this vector then keeps alive).
   void CopyRows(const Vector& source, const uint32_t* sel, idx_t count);
+  /// Keeps rows `sel[0..count)` as rows [0, count) in this vector's own buffer when it owns it
+  /// alone; returns false, changing nothing, otherwise. Requires sel[i] >= i for every i.
+  bool CompactInPlace(const uint32_t* sel, idx_t count);
   /// Keeps the buffers `source`'s strings point into alive as long as this vector.
   void ShareStringBuffers(const Vector& source);
   /// Copies `count` rows of `source` starting at row 0 to this vector starting at `offset`.

@@ -317,12 +317,32 @@ idx_t ProbeLoop(idx_t count, const uint32_t* sel, const std::vector<const Vector
   return kept;
 }
 
-template <class Test>
+// A single key with NULLs whose test only reads the key's slot (integer forms: any value in a
+// NULL row's slot is harmless to test): the row's validity bit is ANDed in, with no branch.
+// Keys of TPC-DS facts carry a few percent of NULLs, which made the branchy loop the slow one.
+template <bool kHasSel, class Test>
+idx_t ProbeLoopMasked(idx_t count, const uint32_t* sel, const uint64_t* valid, uint32_t* out_sel,
+                      Test&& test) {
+  idx_t kept = 0;
+  for (idx_t i = 0; i < count; i++) {
+    const uint32_t row = kHasSel ? sel[i] : static_cast<uint32_t>(i);
+    out_sel[kept] = row;
+    kept += test(row) & static_cast<idx_t>((valid[row >> 6] >> (row & 63)) & 1);
+  }
+  return kept;
+}
+
+template <bool kNullSlotsSafe = false, class Test>
 idx_t Dispatch(idx_t count, const uint32_t* sel, const std::vector<const Vector*>& keys,
                uint32_t* out_sel, Test&& test) {
   bool nulls = false;
   for (const Vector* v : keys)
     nulls = nulls || !v->validity().AllValid();
+  if (kNullSlotsSafe && nulls && keys.size() == 1) {
+    const uint64_t* valid = keys[0]->validity().data();
+    return sel ? ProbeLoopMasked<true>(count, sel, valid, out_sel, test)
+               : ProbeLoopMasked<false>(count, sel, valid, out_sel, test);
+  }
   if (sel) {
     return nulls ? ProbeLoop<true, true>(count, sel, keys, out_sel, test)
                  : ProbeLoop<true, false>(count, sel, keys, out_sel, test);
@@ -341,7 +361,7 @@ idx_t RuntimeFilter::ProbeIntegers(const std::vector<const Vector*>& keys, idx_t
     case RuntimeFilterProbeForm::kBitmap: {
       const uint64_t* bits = bitmap_.data();
       const uint64_t base = static_cast<uint64_t>(bitmap_base_), span = bitmap_span_;
-      return Dispatch(count, sel, keys, out_sel, [=](uint32_t row) {
+      return Dispatch<true>(count, sel, keys, out_sel, [=](uint32_t row) {
         // Wraps for values below the base; every offset past the span reads the spare bit.
         const uint64_t offset =
             std::min(static_cast<uint64_t>(static_cast<int64_t>(data[row])) - base, span);
@@ -351,7 +371,7 @@ idx_t RuntimeFilter::ProbeIntegers(const std::vector<const Vector*>& keys, idx_t
     case RuntimeFilterProbeForm::kLinear: {
       std::array<int64_t, kRuntimeFilterMaxLinearKeys> set;
       std::copy(linear_.begin(), linear_.end(), set.begin());
-      return Dispatch(count, sel, keys, out_sel, [&](uint32_t row) {
+      return Dispatch<true>(count, sel, keys, out_sel, [&](uint32_t row) {
         const int64_t value = data[row];
         idx_t hit = 0;
         for (int64_t key : set)
@@ -364,7 +384,7 @@ idx_t RuntimeFilter::ProbeIntegers(const std::vector<const Vector*>& keys, idx_t
       const int64_t empty = table_empty_;
       const size_t mask = table_.size() - 1;
       const int shift = table_shift_;
-      return Dispatch(count, sel, keys, out_sel, [=](uint32_t row) {
+      return Dispatch<true>(count, sel, keys, out_sel, [=](uint32_t row) {
         const int64_t value = data[row];
         for (size_t slot = TableSlot(value, shift);; slot = (slot + 1) & mask) {
           // A value equal to the free-slot marker stops at the first free slot: not a key.
