@@ -345,8 +345,26 @@ void DenseGroupArray::Grow(int64_t low, int64_t high) {
   const uint64_t allowed = std::min<uint64_t>(
       {kMaxSlots, max_bytes_ / width, std::max<uint64_t>(1 << 16, 16 * rows_seen_)});
   if (span >= allowed) return;  // keys outside the array keep going to the table
-  // Room to grow upwards too (keys usually grow), within the allowance.
-  const uint64_t size = std::min<uint64_t>(allowed, std::max<uint64_t>(span + 1, 2 * size_));
+  // Headroom only where the keys went past the range, so a range that stops growing is not
+  // reallocated (and copied) again and again: upwards (keys usually grow; in place) as much as
+  // the array holds, downwards as much too but not below 0 (surrogate keys start near it).
+  uint64_t room = allowed - 1 - span;
+  if (data_) room = std::min<uint64_t>(room, size_);
+  if (!data_ || new_low < static_cast<int64_t>(base_)) {
+    // Non-negative keys first seen near 0 start at 0: a later batch's smaller key then fits.
+    uint64_t down = room;
+    if (new_low >= 0) down = std::min<uint64_t>(down, static_cast<uint64_t>(new_low));
+    down = std::min<uint64_t>(  // no wrap below the smallest int64
+        down, static_cast<uint64_t>(new_low) - static_cast<uint64_t>(std::numeric_limits<int64_t>::min()));
+    if (!data_ && !(new_low >= 0 && static_cast<uint64_t>(new_low) <= span / 8)) down = 0;
+    new_low -= static_cast<int64_t>(down);
+    room -= down;
+  }
+  if (data_ && new_high > static_cast<int64_t>(base_ + size_ - 1)) {
+    room = std::min<uint64_t>(room, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - static_cast<uint64_t>(new_high));
+    new_high += static_cast<int64_t>(room);
+  }
+  const uint64_t size = static_cast<uint64_t>(new_high) - static_cast<uint64_t>(new_low) + 1;
   const int64_t bytes = static_cast<int64_t>(size * width) - reserved_;
   if (memory_ && bytes > 0) {
     try {

@@ -215,9 +215,11 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       }
       auto inputs = op.children[0]->GetColumnBindings();
       auto child = Plan(*op.children[0]);
-      result = std::make_unique<PhysicalHashAggregate>(types, ResolveAll(agg.groups, inputs),
-                                                       ResolveAll(agg.aggregates, inputs),
-                                                       agg.empty_input_groups);
+      auto hash_agg = std::make_unique<PhysicalHashAggregate>(
+          types, ResolveAll(agg.groups, inputs), ResolveAll(agg.aggregates, inputs),
+          agg.empty_input_groups);
+      if (agg.partial) hash_agg->AllowPassThrough();
+      result = std::move(hash_agg);
       result->AddChild(std::move(child));
       break;
     }

@@ -31,7 +31,10 @@
 // only when the partial groups are estimated at most half the rows they group (statistics, or
 // cardinality estimation's default of a tenth when there are none). Of several such inputs the
 // one with the fewest partial groups per row wins, then the one giving most groups. Before
-// join_order, which then orders the joins inside the partial aggregate on their own.
+// join_order, which then orders the joins inside the partial aggregate on their own. The
+// partial aggregate is marked `partial`: at run time it passes rows through unaggregated when
+// they turn out not to reduce (PhysicalHashAggregate::AllowPassThrough), so a wrong estimate
+// costs little.
 
 #include <set>
 
@@ -208,6 +211,7 @@ double Rewrite(LogicalAggregate& agg, size_t input_index, uint32_t& next_index) 
   auto partial = std::make_unique<LogicalAggregate>();
   partial->group_index = next_index++;
   partial->aggregate_index = next_index++;
+  partial->partial = true;
   for (auto& group : agg.groups) {
     if (!Within(*group, dimension_bindings)) group = PartialGroup(*partial, std::move(group));
   }

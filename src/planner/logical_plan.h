@@ -139,6 +139,10 @@ struct LogicalAggregate : LogicalOperator {
   /// Groups (their key values) that have a row even for empty input, as an aggregate without
   /// groups has: the empty sets of GROUPING SETS.
   std::vector<std::vector<Value>> empty_input_groups;
+  /// A partial aggregate (eager_aggregation's, below a join) whose consumer combines its
+  /// groups again: it may give a group more than once, so at run time it passes rows through
+  /// unaggregated when they do not reduce (PhysicalHashAggregate::AllowPassThrough).
+  bool partial = false;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;

@@ -90,6 +90,7 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& ne
       copy->groups = CopyExprs(aggregate.groups);
       copy->aggregates = CopyExprs(aggregate.aggregates);
       copy->empty_input_groups = aggregate.empty_input_groups;
+      copy->partial = aggregate.partial;
       return copy;
     }
     case LogicalOperatorType::kJoin: {

@@ -484,6 +484,30 @@ TEST(OperatorAggregateTest, IntegerKeysThroughTheDenseArray) {
   }
 }
 
+TEST(OperatorAggregateTest, DenseArrayGrowsOnlyAsFarAsItsKeys) {
+  // Keys 1..100000 in random order, a batch at a time: each new smallest or largest key grows
+  // the array, which must stay near the keys' span (it once doubled at every growth, so
+  // random keys took 18 times the span and a copy of it each time).
+  const RowLayout layout({LogicalType::Integer()}, 8, 8, 8);
+  DenseGroupArray dense(layout, nullptr);
+  const int64_t span = 100000;
+  Vector key(LogicalType::Integer(), kBatchSize);
+  std::vector<uint8_t*> rows(kBatchSize);
+  std::vector<uint32_t> misses(kBatchSize);
+  uint64_t state = 12345;
+  idx_t missed = 0;
+  for (int b = 0; b < 400; b++) {
+    for (idx_t i = 0; i < kBatchSize; i++) {
+      state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+      const auto k = static_cast<int32_t>(1 + (state >> 33) % span);
+      key.data<int32_t>()[i] = k;
+    }
+    missed = dense.FindOrCreate(key, kBatchSize, rows.data(), misses.data());
+  }
+  EXPECT_EQ(missed, 0u);  // the array covers every key by then
+  EXPECT_LE(dense.bytes(), static_cast<int64_t>(2 * span * layout.row_width));
+}
+
 TEST(OperatorAggregateTest, MemoryLimit) {
   auto root = MillionGroups();
   Settings settings;

@@ -219,8 +219,14 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
     keys.push_back(&local.group_values[g]);
   }
   uint64_t* hashes = local.hashes.data();
+  auto& global = static_cast<HashAggregateGlobalState&>(global_state);
+  if (pass_through_ && !local.decided) DecidePassThrough(global, local, n);
   StringArena* arena;
-  if (local.dense) {
+  if (local.passing) {
+    PassRows(keys, n, local);
+    global.passed_rows.fetch_add(n, std::memory_order_relaxed);
+    arena = &local.passed->arena();
+  } else if (local.dense) {
     uint32_t* misses = local.sel.data();
     const idx_t missed = local.dense->FindOrCreate(*keys[0], n, local.rows.data(), misses);
     if (missed > 0) {
@@ -291,8 +297,11 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
       int64_t bytes = local.table->MemoryBytes() + (local.dense ? local.dense->bytes() : 0);
       for (const auto& table : local.distinct)
         bytes += table->MemoryBytes();
+      if (local.passed) bytes += local.passed->bytes();
       if (bytes >= MinSpillBytes(memory)) {
-        SpillLocal(context, static_cast<HashAggregateGlobalState&>(global_state), local);
+        if (local.passed) FoldPassed(*local.passed, *local.table, local.scratch);
+        if (!local.decided) local.groups_spilled += local.table->group_count();
+        SpillLocal(context, global, local);
       }
     }
   }
@@ -321,8 +330,13 @@ void PhysicalHashAggregate::Combine(ExecutionContext& context, GlobalSinkState& 
   // Under half the limit, merging (at most doubling what the thread holds) stays below it.
   if (spillable_ && (global.spilling.load() ||
                      context.query().memory().used() > SpillThreshold(context.query().memory()))) {
+    if (local.passed) FoldPassed(*local.passed, *local.table, local.scratch);
     SpillLocal(context, global, local);
     return;
+  }
+  if (local.passed && local.passed->row_count() > 0) {
+    std::lock_guard<std::mutex> lock(global.passed_lock);
+    global.passed.push_back(std::move(*local.passed));
   }
   if (local.dense) CombineDense(global, local);
   // Threads start at different partitions so they rarely wait for each other's locks.
@@ -465,6 +479,9 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
   const idx_t group_count = groups_.size();
   if (global.spilling.load()) {
     // What was merged before the first spill goes to disk too; the source reads it all back.
+    GroupScratch fold_scratch;
+    for (auto& passed : global.passed)
+      FoldPassed(passed, *global.table, fold_scratch);
     SpillTables(context, global, global.table.get(), global.dense.get(), global.distinct);
     MemoryTracker* memory = &context.query().memory();
     global.table = std::make_unique<GroupedHashTable>(layout_, group_count, memory, false);
@@ -508,8 +525,9 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
     global.result_rows.push_back(global.single_row);
     global.arenas = global.single.arenas();
   } else {
-    const idx_t total =
-        global.table->group_count() + (global.dense ? global.dense->group_count() : 0);
+    idx_t total = global.table->group_count() + (global.dense ? global.dense->group_count() : 0);
+    for (const auto& passed : global.passed)
+      total += passed.row_count();
     const int64_t bytes = static_cast<int64_t>(total * sizeof(uint8_t*));
     context.query().memory().Reserve(bytes);
     global.result_bytes = bytes;
@@ -523,6 +541,13 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
       }
       for (const auto& arena : rows.arenas())
         global.arenas.push_back(arena);
+    }
+    for (const auto& passed : global.passed) {
+      for (const auto& block : passed.blocks()) {
+        for (uint32_t i = 0; i < block.count; i++)
+          global.result_rows.push_back(block.data + static_cast<size_t>(i) * layout_.row_width);
+      }
+      global.arenas.insert(global.arenas.end(), passed.arenas().begin(), passed.arenas().end());
     }
     if (global.dense) {
       global.dense->ForEachBatch([&](uint8_t* const* rows, idx_t n) {
@@ -632,12 +657,19 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeD
     return {{"groups", std::to_string(global.result_rows.size())},
             {"finest groups", std::to_string(global.finest_groups)}};
   }
-  if (!global.spilled) return {{"groups", std::to_string(global.result_rows.size())}};
-  return {{"groups", std::to_string(global.groups_out.load())},
+  std::vector<std::pair<std::string, std::string>> details;
+  if (pass_through_) details.emplace_back("partial", PassThroughDetails(global));
+  if (!global.spilled) {
+    details.insert(details.begin(), {"groups", std::to_string(global.result_rows.size())});
+    return details;
+  }
+  details.insert(details.begin(), {"groups", std::to_string(global.groups_out.load())});
+  details.insert(details.begin() + 1,
           {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions, {} split again",
                                   global.spill_metrics.bytes_written.load() / double(1 << 20),
                                   global.spill_metrics.files.load(), kSpillPartitions,
-                                  global.repartitioned.load())}};
+                                  global.repartitioned.load())});
+  return details;
 }
 
 }  // namespace shears

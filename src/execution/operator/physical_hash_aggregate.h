@@ -15,6 +15,15 @@
 // set's constants added) by combining their states, so the input is not aggregated once per
 // set. Such an aggregate does not spill (folding needs all finest groups).
 //
+// Adaptive partial aggregation (AllowPassThrough, eager_aggregation's partial aggregates
+// below a join, whose consumer aggregates again): after kPassThroughSample rows a thread
+// compares its groups to its rows; when they are more than kPassThroughRatio of them, hashing
+// buys little, so its later rows skip the table and become one-row groups (keys and a state
+// updated by the row alone) appended as they come, which the source emits with the table's
+// groups. A group may then be emitted more than once; the consumer combines them. Before a
+// spill those rows are folded into the table, so spilling sees tables only
+// (physical_hash_aggregate_passthrough.cpp).
+//
 // Out of core: when the query's memory passes half of memory_limit, a thread writes its
 // tables (group rows with their states, DISTINCT pairs) to a spill file, radix-partitioned
 // into kSpillPartitions by hash bits the tables do not use otherwise, and starts afresh; once
@@ -85,6 +94,16 @@ class PhysicalHashAggregate : public PhysicalOperator {
                                                         GlobalSourceState& global) const override;
   bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
                LocalSourceState& local) const override;
+
+  /// Lets the aggregate pass rows through unaggregated when they do not reduce: only for a
+  /// partial aggregate whose consumer combines its groups again. Has no effect on an
+  /// aggregate without groups, with DISTINCT aggregates, GROUPING SETS or one integer key (its
+  /// DenseGroupArray costs less than passing rows through).
+  void AllowPassThrough();
+  /// Rows a thread aggregates before deciding, and the groups per row above which it passes
+  /// the rest through (Trino's and Velox's defaults: 100,000 rows, 80%).
+  static constexpr idx_t kPassThroughSample = 100000;
+  static constexpr double kPassThroughRatio = 0.8;
 
   static constexpr idx_t kSpillPartitions = 128;
   /// How deep spill partitions are split again: 128^4 parts in all.
@@ -172,6 +191,17 @@ class PhysicalHashAggregate : public PhysicalOperator {
 
   void CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
                      StringArena& arena) const;
+  /// With pass_through_: counts a thread's rows and decides, once it saw the sample, whether
+  /// it passes the rest through (local.passing).
+  void DecidePassThrough(HashAggregateGlobalState& global, HashAggregateLocalState& local,
+                         idx_t n) const;
+  /// Appends rows 0..n of `keys` to local.passed as new groups; local.rows point at them.
+  void PassRows(const std::vector<const Vector*>& keys, idx_t n,
+                HashAggregateLocalState& local) const;
+  /// EXPLAIN ANALYZE's line on what the threads decided.
+  static std::string PassThroughDetails(const HashAggregateGlobalState& global);
+  /// Aggregates the one-row groups of `passed` into `table` (before a spill) and empties it.
+  void FoldPassed(RowCollection& passed, GroupedHashTable& table, GroupScratch& scratch) const;
 
   std::vector<BoundExprPtr> groups_;
   std::vector<BoundExprPtr> aggregates_;
@@ -192,6 +222,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool spillable_ = false;
   std::vector<uint32_t> state_strings_;
   std::unique_ptr<RollupPlan> rollup_;
+  bool pass_through_ = false;  // AllowPassThrough
   RowLayout result_layout_;  // with rollup_: its keys, then the states
   std::vector<uint32_t> result_state_offsets_;
 };

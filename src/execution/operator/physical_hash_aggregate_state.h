@@ -97,6 +97,13 @@ struct HashAggregateGlobalState : GlobalSinkState {
   std::vector<std::vector<std::unique_ptr<Vector>>> rollup_constants;
   idx_t finest_groups = 0;
 
+  // Pass-through (AllowPassThrough): the threads' one-row groups, and for EXPLAIN ANALYZE
+  // the threads that decided, those that passed rows through, and their sample.
+  std::mutex passed_lock;
+  std::vector<RowCollection> passed;
+  std::atomic<idx_t> sampled_threads{0}, passing_threads{0};
+  std::atomic<idx_t> sample_rows{0}, sample_groups{0}, passed_rows{0};
+
   // After Finalize: every result row, and the arenas their strings live in.
   std::vector<uint8_t*> result_rows;
   int64_t result_bytes = 0;
@@ -142,6 +149,13 @@ struct HashAggregateLocalState : LocalSinkState {
   std::vector<uint32_t> sel;
   Vector missed_keys{LogicalType::Bigint()};  // the keys the dense array missed, gathered
   GroupScratch scratch;
+  // Pass-through: rows seen before deciding, whether it decided, whether rows pass through,
+  // and the one-row groups they became (created on first use).
+  idx_t rows_seen = 0;
+  idx_t groups_spilled = 0;  // groups of the sample that a spill took out of the table
+  bool decided = false;
+  bool passing = false;
+  std::unique_ptr<RowCollection> passed;
 };
 
 struct AggregateSourceState : GlobalSourceState {
