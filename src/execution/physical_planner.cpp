@@ -235,9 +235,6 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         }
         JoinKind kind = join.join_kind;
         if (kind == JoinKind::kCross && condition) kind = JoinKind::kInner;
-        // build_side makes these of hash joins only (they need a key to mark build rows by).
-        if (kind == JoinKind::kRightSemi || kind == JoinKind::kRightAnti)
-          throw InternalError("a {} join without an equality key", JoinKindName(kind));
         auto left = Plan(*op.children[0]);
         auto right = Plan(*op.children[1]);
         if (!join.dynamic_bound_producers.empty()) {
