@@ -57,6 +57,8 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
     case JoinKind::kInner:
     case JoinKind::kSemi:
     case JoinKind::kRight:  // the probe is the left side: only unmatched build rows are kept
+    case JoinKind::kRightSemi:  // probe rows are never output: one without a match marks nothing
+    case JoinKind::kRightAnti:
       legality.keep = true;
       return legality;
     case JoinKind::kAnti:
@@ -121,6 +123,8 @@ std::string BoundFilterLegality(const LogicalJoin& join) {
     case JoinKind::kCross:
     case JoinKind::kSemi:
     case JoinKind::kRight:
+    case JoinKind::kRightSemi:
+    case JoinKind::kRightAnti:
       return join.residual ? "" : "no equality key to prune by";
     default:
       return std::string(JoinKindName(join.join_kind)) + " join keeps unmatched probe rows";
@@ -141,13 +145,16 @@ bool BoundsOrderLikeSql(const LogicalType& type) {
 }
 
 bool FilterPassesJoin(JoinKind kind, bool on_left) {
-  if (on_left) return kind != JoinKind::kRight && kind != JoinKind::kFull;
+  const bool right_kept = kind == JoinKind::kRightSemi || kind == JoinKind::kRightAnti;
+  if (on_left) return kind != JoinKind::kRight && kind != JoinKind::kFull && !right_kept;
   // Each output row comes from one row of the kept side: a filter on its columns commutes.
-  return kind == JoinKind::kInner || kind == JoinKind::kCross || kind == JoinKind::kRight;
+  return kind == JoinKind::kInner || kind == JoinKind::kCross || kind == JoinKind::kRight ||
+         right_kept;
 }
 
 bool JoinEquatesKeys(JoinKind kind) {
-  return kind == JoinKind::kInner || kind == JoinKind::kCross || kind == JoinKind::kSemi;
+  return kind == JoinKind::kInner || kind == JoinKind::kCross || kind == JoinKind::kSemi ||
+         kind == JoinKind::kRightSemi;
 }
 
 }  // namespace shears

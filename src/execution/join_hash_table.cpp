@@ -72,6 +72,12 @@ void JoinHashTable::Build() {
   bool all_null_equal = true;
   for (bool b : null_equal_)
     all_null_equal = all_null_equal && b;
+  // One integer key compared with `=`: the direct array may replace hashing on the probe side.
+  const PhysicalType key_physical = layout_.types[0].physical();
+  const bool direct_candidate =
+      key_count_ == 1 && !null_equal_[0] &&
+      (key_physical == PhysicalType::kInt32 || key_physical == PhysicalType::kInt64);
+  int64_t low = INT64_MAX, high = INT64_MIN;
 
   for (const auto& block : rows_.blocks()) {
     const idx_t count = block.count;
@@ -102,6 +108,13 @@ void JoinHashTable::Build() {
           if (entry == 0) {
             entries_[slot] = salt | reinterpret_cast<uint64_t>(block_rows[i]);
             distinct_keys_++;
+            if (direct_candidate) {
+              const int64_t key = key_physical == PhysicalType::kInt32
+                                      ? keys[0].data<int32_t>()[i]
+                                      : keys[0].data<int64_t>()[i];
+              low = std::min(low, key);
+              high = std::max(high, key);
+            }
             break;
           }
           if ((entry & ~kPointerMask) == salt) {
@@ -134,25 +147,11 @@ void JoinHashTable::Build() {
       remaining_count = mismatches;
     }
   }
-  BuildDirect();
+  if (direct_candidate) BuildDirect(low, high);
 }
 
-void JoinHashTable::BuildDirect() {
-  if (key_count_ != 1 || null_equal_[0] || distinct_keys_ == 0) return;
-  const PhysicalType physical = layout_.types[0].physical();
-  if (physical != PhysicalType::kInt32 && physical != PhysicalType::kInt64) return;
-  const uint32_t offset = layout_.offsets[0];
-  auto key_of = [&](const uint8_t* row) -> int64_t {
-    return physical == PhysicalType::kInt32 ? LoadRow<int32_t>(row + offset)
-                                            : LoadRow<int64_t>(row + offset);
-  };
-  int64_t low = INT64_MAX, high = INT64_MIN;
-  for (uint64_t i = 0; i < capacity_; i++) {
-    if (entries_[i] == 0) continue;
-    const int64_t key = key_of(EntryRow(entries_[i]));
-    low = std::min(low, key);
-    high = std::max(high, key);
-  }
+void JoinHashTable::BuildDirect(int64_t low, int64_t high) {
+  if (distinct_keys_ == 0) return;
   // Dense enough that the array is at most about four times the entries' size; keys far
   // apart stay with the hash table.
   const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low);
@@ -168,10 +167,13 @@ void JoinHashTable::BuildDirect() {
   direct_bytes_ = bytes;
   direct_.assign(span + 1, nullptr);
   direct_base_ = static_cast<uint64_t>(low);
+  const uint32_t offset = layout_.offsets[0];
+  const bool int32 = layout_.types[0].physical() == PhysicalType::kInt32;
   for (uint64_t i = 0; i < capacity_; i++) {
     if (entries_[i] == 0) continue;
     uint8_t* row = EntryRow(entries_[i]);
-    direct_[static_cast<uint64_t>(key_of(row)) - direct_base_] = row;
+    const int64_t key = int32 ? LoadRow<int32_t>(row + offset) : LoadRow<int64_t>(row + offset);
+    direct_[static_cast<uint64_t>(key) - direct_base_] = row;
   }
 }
 

@@ -79,7 +79,9 @@ class JoinHashTable {
   bool track_matches_;
   MemoryTracker* memory_;
   RowCollection rows_;
-  void BuildDirect();
+  /// `low`/`high`: the bounds of the keys, gathered while inserting (the rows' keys are read
+  /// back only when the array is made).
+  void BuildDirect(int64_t low, int64_t high);
   template <typename T>
   void ProbeDirectLoop(const Vector& key, const uint32_t* sel, idx_t count, uint8_t** heads) const;
 

@@ -334,6 +334,20 @@ double AggregateRows(LogicalAggregate& agg, double input_rows) {
   return rows;
 }
 
+// The rows (`rows`) of the kept side (the left one for SEMI, the right for RIGHT_SEMI) whose
+// key the other side holds: NDV other / NDV kept when both are known.
+double SemiJoinRows(LogicalJoin& join, bool left_kept, double rows) {
+  LogicalOperator& kept = *join.children[left_kept ? 0 : 1];
+  LogicalOperator& other = *join.children[left_kept ? 1 : 0];
+  if (join.conditions.size() == 1) {
+    const auto& c = join.conditions[0];
+    const double ndv_kept = EstimateDistinct(kept, left_kept ? *c.left : *c.right);
+    const double ndv_other = EstimateDistinct(other, left_kept ? *c.right : *c.left);
+    if (ndv_kept > 0 && ndv_other >= 0) return rows * std::min(1.0, ndv_other / ndv_kept);
+  }
+  return rows * KeptFraction(other);
+}
+
 double JoinRows(LogicalJoin& join, double left, double right) {
   LogicalOperator& l = *join.children[0];
   LogicalOperator& r = *join.children[1];
@@ -357,15 +371,12 @@ double JoinRows(LogicalJoin& join, double left, double right) {
       return std::max(inner, right);
     case JoinKind::kFull:
       return std::max(inner, std::max(left, right));
-    case JoinKind::kSemi: {
-      // The left rows whose key the right side holds: NDV right / NDV left when both are known.
-      if (join.conditions.size() == 1) {
-        const double ndv_left = EstimateDistinct(l, *join.conditions[0].left);
-        const double ndv_right = EstimateDistinct(r, *join.conditions[0].right);
-        if (ndv_left > 0 && ndv_right >= 0) return left * std::min(1.0, ndv_right / ndv_left);
-      }
-      return left * KeptFraction(r);
-    }
+    case JoinKind::kSemi:
+      return SemiJoinRows(join, true, left);
+    case JoinKind::kRightSemi:
+      return SemiJoinRows(join, false, right);
+    case JoinKind::kRightAnti:
+      return right;
     default:  // anti and mark joins: at most the left side
       return left;
   }

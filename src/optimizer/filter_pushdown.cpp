@@ -216,7 +216,10 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
     const bool left_ok = inner || join.join_kind == JoinKind::kLeft ||
                          join.join_kind == JoinKind::kSemi || join.join_kind == JoinKind::kAnti ||
                          join.join_kind == JoinKind::kMark;
-    const bool right_ok = inner || join.join_kind == JoinKind::kRight;
+    // A RIGHT_SEMI/RIGHT_ANTI join outputs right rows, each decided by itself.
+    const bool right_ok = inner || join.join_kind == JoinKind::kRight ||
+                          join.join_kind == JoinKind::kRightSemi ||
+                          join.join_kind == JoinKind::kRightAnti;
     if (on_left && left_ok) {
       left_filters.push_back(std::move(f));
     } else if (on_right && right_ok && !on_left) {
@@ -296,7 +299,7 @@ void PushJoin(LogicalOperatorPtr& op, std::vector<BoundExprPtr> filters) {
       right_filters.push_back(std::move(f));
   } else if (join.join_kind == JoinKind::kLeft || join.join_kind == JoinKind::kSemi) {
     TransferKeyFilters(join, left_filters, true, right_filters);
-  } else if (join.join_kind == JoinKind::kRight) {
+  } else if (join.join_kind == JoinKind::kRight || join.join_kind == JoinKind::kRightSemi) {
     TransferKeyFilters(join, right_filters, false, left_filters);
   }
   Push(join.children[0], std::move(left_filters));

@@ -184,6 +184,14 @@ void Simplify(LogicalOperator& op, Bindings rejected) {
         case JoinKind::kMark:
           left = std::move(rejected);
           break;
+        case JoinKind::kRightSemi:
+          right = std::move(rejected);
+          Add(right, OnRejects(join, false));
+          left = OnRejects(join, true);
+          break;
+        case JoinKind::kRightAnti:
+          right = std::move(rejected);
+          break;
         case JoinKind::kFull:
           break;
       }

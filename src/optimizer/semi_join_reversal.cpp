@@ -56,8 +56,9 @@
 // builds, and the fact's partitions whose key it holds (only rows NOT IN removes) are skipped.
 //
 // Planned only when it can pay off: dynamic filtering on, `=` keys (semi joins: without a
-// residual), the subquery side estimated larger than the outer side and one of its keys
-// reaching a scan (for NOT IN, or the other way round). Not below a set operation (its inputs are
+// residual, over a subquery without a join), the subquery side estimated larger than the
+// outer side and one of its keys reaching a scan (for NOT IN, or the other way round). The
+// semi joins left build_side makes RIGHT_SEMI joins when their outer side is the smaller. Not below a set operation (its inputs are
 // matched by position, and the join now has more columns).
 
 #include <algorithm>
@@ -146,8 +147,21 @@ bool OuterPrunable(LogicalJoin& join) {
   return referenced.size() == 1 && !TraceToScans(*join.children[0], referenced[0]).empty();
 }
 
+bool ContainsJoin(const LogicalOperator& op) {
+  if (op.type == LogicalOperatorType::kJoin) return true;
+  for (const auto& child : op.children) {
+    if (ContainsJoin(*child)) return true;
+  }
+  return false;
+}
+
+// Not over a subquery that joins: its distinct keys would be aggregated from the whole join
+// (TPC-DS q95's self-join of web_sales, 6.6 million rows) wherever join_order puts the inner
+// join; build_side instead makes the semi join a RIGHT_SEMI join whose outer keys filter the
+// subquery's scans below its join.
 bool Reversible(LogicalJoin& join) {
-  return join.join_kind == JoinKind::kSemi && !join.residual && SubqueryPrunable(join);
+  return join.join_kind == JoinKind::kSemi && !join.residual && !ContainsJoin(*join.children[1]) &&
+         SubqueryPrunable(join);
 }
 
 // The subquery side's key column of a condition: NULL on the rows a LEFT join adds for outer

@@ -300,6 +300,9 @@ class Flattener {
         break;
       case JoinKind::kFull:
         throw Unsupported("an outer column in a FULL JOIN");
+      case JoinKind::kRightSemi:
+      case JoinKind::kRightAnti:
+        throw InternalError("a RIGHT_SEMI/RIGHT_ANTI join is made by the optimizer, after binding");
     }
     if (join.join_kind == JoinKind::kCross && (!join.conditions.empty() || join.residual))
       join.join_kind = JoinKind::kInner;

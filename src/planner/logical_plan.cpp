@@ -172,11 +172,17 @@ const char* JoinKindName(JoinKind kind) {
       return "MARK";
     case JoinKind::kCross:
       return "CROSS";
+    case JoinKind::kRightSemi:
+      return "RIGHT_SEMI";
+    case JoinKind::kRightAnti:
+      return "RIGHT_ANTI";
   }
   return "?";
 }
 
 std::vector<ColumnBinding> LogicalJoin::GetColumnBindings() const {
+  if (join_kind == JoinKind::kRightSemi || join_kind == JoinKind::kRightAnti)
+    return children[1]->GetColumnBindings();
   auto out = children[0]->GetColumnBindings();
   if (join_kind == JoinKind::kSemi || join_kind == JoinKind::kAnti) return out;
   if (join_kind == JoinKind::kMark) {
@@ -189,6 +195,8 @@ std::vector<ColumnBinding> LogicalJoin::GetColumnBindings() const {
 }
 
 std::vector<LogicalType> LogicalJoin::GetTypes() const {
+  if (join_kind == JoinKind::kRightSemi || join_kind == JoinKind::kRightAnti)
+    return children[1]->GetTypes();
   auto out = children[0]->GetTypes();
   if (join_kind == JoinKind::kSemi || join_kind == JoinKind::kAnti) return out;
   if (join_kind == JoinKind::kMark) {

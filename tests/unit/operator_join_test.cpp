@@ -163,6 +163,15 @@ std::vector<std::string> Reference(const JoinCase& jc, JoinKind kind) {
       out.push_back(join_text(l, nullptr, 0) + "|" + mark);
     }
   }
+  if (kind == JoinKind::kRightSemi || kind == JoinKind::kRightAnti) {
+    for (size_t j = 0; j < jc.right.size(); j++) {
+      if (right_matched[j] != (kind == JoinKind::kRightSemi)) continue;
+      std::string s;
+      for (size_t c = 0; c < jc.right_types.size(); c++)
+        s += (c ? "|" : "") + Text(jc.right[j][c]);
+      out.push_back(s);
+    }
+  }
   if (kind == JoinKind::kRight || kind == JoinKind::kFull) {
     for (size_t j = 0; j < jc.right.size(); j++) {
       if (right_matched[j]) continue;
@@ -180,6 +189,7 @@ std::vector<std::string> Reference(const JoinCase& jc, JoinKind kind) {
 }
 
 std::vector<LogicalType> OutputTypes(const JoinCase& jc, JoinKind kind) {
+  if (kind == JoinKind::kRightSemi || kind == JoinKind::kRightAnti) return jc.right_types;
   std::vector<LogicalType> types = jc.left_types;
   if (kind == JoinKind::kSemi || kind == JoinKind::kAnti) return types;
   if (kind == JoinKind::kMark) {
@@ -205,8 +215,9 @@ std::unique_ptr<PhysicalHashJoin> MakeJoin(const JoinCase& jc, JoinKind kind, id
   return join;
 }
 
-const JoinKind kAllKinds[] = {JoinKind::kInner, JoinKind::kLeft, JoinKind::kRight, JoinKind::kFull,
-                              JoinKind::kSemi,  JoinKind::kAnti, JoinKind::kMark};
+const JoinKind kAllKinds[] = {JoinKind::kInner, JoinKind::kLeft,      JoinKind::kRight,
+                              JoinKind::kFull,  JoinKind::kSemi,      JoinKind::kAnti,
+                              JoinKind::kMark,  JoinKind::kRightSemi, JoinKind::kRightAnti};
 
 void CheckAllKinds(const JoinCase& jc, idx_t batch = 3) {
   for (JoinKind kind : kAllKinds) {
@@ -728,6 +739,8 @@ std::unique_ptr<PhysicalNestedLoopJoin> MakeNestedLoopJoin(const JoinCase& jc, J
 
 void CheckAllKindsNestedLoop(const JoinCase& jc, idx_t batch = 3) {
   for (JoinKind kind : kAllKinds) {
+    // build_side makes these of hash joins only.
+    if (kind == JoinKind::kRightSemi || kind == JoinKind::kRightAnti) continue;
     auto join = MakeNestedLoopJoin(jc, kind, batch);
     PhysicalResultCollector root(join->types());
     root.AddChild(std::move(join));

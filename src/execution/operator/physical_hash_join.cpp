@@ -199,7 +199,7 @@ bool PhysicalHashJoin::Sink(ExecutionContext& context, Batch& input, GlobalSinkS
     HashVector(local.keys[k], n, local.hashes.data(), k > 0);
     if (!null_equal_[k] && !local.keys[k].validity().AllValid()) any_null = true;
   }
-  // Rows with a NULL key never match: only RIGHT/FULL joins keep them (to emit them).
+  // Rows with a NULL key never match: only joins emitting unmatched build rows keep them.
   idx_t kept = 0;
   if (!any_null) {
     for (idx_t i = 0; i < n; i++)
@@ -212,7 +212,7 @@ bool PhysicalHashJoin::Sink(ExecutionContext& context, Batch& input, GlobalSinkS
         if (!null_equal_[k] && local.keys[k].IsNull(i)) null_key = true;
       }
       if (null_key) local.null_key = true;
-      if (!null_key || TracksMatches()) local.sel[kept++] = static_cast<uint32_t>(i);
+      if (!null_key || KeepsNullKeyRows()) local.sel[kept++] = static_cast<uint32_t>(i);
     }
   }
   if (kept == 0) return true;
@@ -571,6 +571,12 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input
       table.Probe(keys, state.hashes.data(), state.valid_sel.data(), valid, state.heads.data(),
                   state.scratch);
     }
+    if (RightExistence()) {
+      // Nothing to emit per probe batch: the build rows are marked, and emitted at the end.
+      MarkBuildMatches(table, input, state.valid_sel.data(), valid, state.heads.data(),
+                       state.pair_probe, state.pair_build, state.pairs, state.sel);
+      return OperatorResult::kNeedMoreInput;
+    }
     state.next_probe = 0;
     state.resume = nullptr;
     state.phase = ProbePhase::kPairs;
@@ -782,38 +788,6 @@ std::unique_ptr<LocalSourceState> PhysicalHashJoin::GetLocalSourceState(Executio
   return std::make_unique<UnmatchedLocalState>();
 }
 
-bool PhysicalHashJoin::EmitUnmatched(const JoinHashTable& table, size_t blocks,
-                                     std::atomic<size_t>* shared_next, size_t* own_next,
-                                     std::vector<uint8_t*>& rows, Batch& out) const {
-  const RowLayout& layout = table.layout();
-  const uint32_t matched_offset = table.matched_offset();
-  const idx_t key_count = right_keys_.size();
-  const idx_t right_columns = layout.types.size() - key_count;
-  const idx_t left_columns = out.column_count() - right_columns;
-  while (true) {
-    const size_t b = shared_next ? shared_next->fetch_add(1) : (*own_next)++;
-    if (b >= blocks) return false;
-    const auto& block = table.rows().blocks()[b];
-    idx_t count = 0;
-    for (uint32_t i = 0; i < block.count; i++) {
-      uint8_t* row = block.data + static_cast<size_t>(i) * layout.row_width;
-      if (!std::atomic_ref<uint8_t>(row[matched_offset]).load(std::memory_order_relaxed)) {
-        rows[count++] = row;
-      }
-    }
-    if (count == 0) continue;
-    for (idx_t c = 0; c < left_columns; c++)
-      SetNullRows(out.column(c), count);
-    for (idx_t c = 0; c < right_columns; c++) {
-      Vector& column = out.column(left_columns + c);
-      GatherColumn(layout, key_count + c, rows.data(), count, column);
-      if (column.type().IsString()) table.rows().KeepArenasAlive(column);
-    }
-    out.SetSize(count);
-    return true;
-  }
-}
-
 bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
                                GlobalSourceState& global_source,
                                LocalSourceState& local_source) const {
@@ -821,7 +795,7 @@ bool PhysicalHashJoin::GetData(ExecutionContext& context, Batch& out,
   auto& local = static_cast<UnmatchedLocalState&>(local_source);
   if (source.grace) return GetSpilledData(context, out, global_source, local_source);
   auto& global = static_cast<HashJoinGlobalState&>(context.sink_state(this));
-  return EmitUnmatched(*global.table, source.blocks, &source.next, nullptr, local.rows, out);
+  return EmitBuildRows(*global.table, source.blocks, &source.next, nullptr, local.rows, out);
 }
 
 bool PhysicalHashJoin::GetSpilledData(ExecutionContext& context, Batch& out,
@@ -916,7 +890,7 @@ bool PhysicalHashJoin::GetSpilledData(ExecutionContext& context, Batch& out,
       }
       continue;
     }
-    if (TracksMatches() && EmitUnmatched(*local.table, local.table->rows().blocks().size(), nullptr,
+    if (TracksMatches() && EmitBuildRows(*local.table, local.table->rows().blocks().size(), nullptr,
                                          &local.unmatched_block, local.rows, out)) {
       return true;
     }

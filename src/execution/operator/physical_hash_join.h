@@ -9,7 +9,13 @@
 // finished it emits the build rows no probe row matched, through the same operators above the
 // join and into the same sink.
 //
-// Output columns: left ++ right (INNER, LEFT, RIGHT, FULL), left only (SEMI, ANTI), left ++ one
+// RIGHT_SEMI and RIGHT_ANTI joins (SEMI/ANTI joins build_side swapped to build on the smaller
+// outer side) emit nothing while probing: each probe row and each build row its key finds
+// (passing the residual) marks that build row; the third pipeline then emits the marked
+// (RIGHT_SEMI) or unmarked (RIGHT_ANTI, including rows with a NULL key) build rows.
+//
+// Output columns: left ++ right (INNER, LEFT, RIGHT, FULL), left only (SEMI, ANTI), right
+// only (RIGHT_SEMI, RIGHT_ANTI), left ++ one
 // BOOLEAN mark (MARK: TRUE when some build row matches, else NULL when the probe key is NULL or
 // the build side has a NULL key, else FALSE; FALSE for an empty build side, as NOT IN needs).
 //
@@ -144,9 +150,18 @@ class PhysicalHashJoin : public PhysicalOperator {
     return join_kind_ == JoinKind::kInner || join_kind_ == JoinKind::kLeft ||
            join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull;
   }
-  bool StoresPayload() const { return EmitsRight() || residual_ != nullptr; }
+  /// RIGHT_SEMI/RIGHT_ANTI: the output is build rows, decided after every probe row.
+  bool RightExistence() const {
+    return join_kind_ == JoinKind::kRightSemi || join_kind_ == JoinKind::kRightAnti;
+  }
+  bool StoresPayload() const { return EmitsRight() || RightExistence() || residual_ != nullptr; }
   bool TracksMatches() const {
-    return join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull;
+    return join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull || RightExistence();
+  }
+  /// Build rows with a NULL key match nothing; kept when they are emitted unmatched.
+  bool KeepsNullKeyRows() const {
+    return join_kind_ == JoinKind::kRight || join_kind_ == JoinKind::kFull ||
+           join_kind_ == JoinKind::kRightAnti;
   }
   void BuildRuntimeFilters(ExecutionContext& context, HashJoinGlobalState& global) const;
   std::unique_ptr<JoinHashTable> MakeTable(ExecutionContext& context) const;
@@ -161,9 +176,17 @@ class PhysicalHashJoin : public PhysicalOperator {
   /// The next batch of the grace hash join's source; false when every partition is done.
   bool GetSpilledData(ExecutionContext& context, Batch& out, GlobalSourceState& global_source,
                       LocalSourceState& local_source) const;
-  /// Emits unmatched rows of `table` from block *next on (RIGHT/FULL); false when none left.
-  bool EmitUnmatched(const JoinHashTable& table, size_t blocks, std::atomic<size_t>* shared_next,
+  /// Emits the build rows of `table` the join outputs after the probe, from block *next on:
+  /// unmatched ones (RIGHT/FULL/RIGHT_ANTI) or matched ones (RIGHT_SEMI); false when none left.
+  bool EmitBuildRows(const JoinHashTable& table, size_t blocks, std::atomic<size_t>* shared_next,
                      size_t* own_next, std::vector<uint8_t*>& rows, Batch& out) const;
+  /// RIGHT_SEMI/RIGHT_ANTI probe: marks the build rows rows sel[0..count) of `input` match
+  /// (heads[r]: the chain of build rows with probe row r's keys), checking the residual over
+  /// pairs batched in `pairs` (left ++ right columns), `pair_probe`/`pair_build`/`sel` scratch.
+  void MarkBuildMatches(const JoinHashTable& table, Batch& input, const uint32_t* rows,
+                        idx_t count, uint8_t* const* heads, std::vector<uint32_t>& pair_probe,
+                        std::vector<uint8_t*>& pair_build, Batch& pairs,
+                        SelectionVector& sel) const;
   /// Calls fn(rows, n) for batches of every build row, in memory or spilled.
   void ForEachBuildRows(ExecutionContext& context, HashJoinGlobalState& global,
                         const std::function<void(uint8_t* const*, idx_t)>& fn) const;

@@ -44,7 +44,11 @@ PhysicalNestedLoopJoin::PhysicalNestedLoopJoin(std::vector<LogicalType> types, J
                                                BoundExprPtr condition)
     : PhysicalOperator("NESTED_LOOP_JOIN", std::move(types)),
       join_kind_(join_kind),
-      condition_(std::move(condition)) {}
+      condition_(std::move(condition)) {
+  // build_side makes these of hash joins only (they need a key to mark build rows by).
+  if (join_kind_ == JoinKind::kRightSemi || join_kind_ == JoinKind::kRightAnti)
+    throw InternalError("a nested loop join cannot be {}", JoinKindName(join_kind_));
+}
 
 // ---- right side ----
 

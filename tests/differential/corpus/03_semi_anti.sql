@@ -129,3 +129,19 @@ SELECT count(*) FROM store_sales WHERE ss_sold_date_sk IN
 SELECT count(*) FROM store_sales WHERE ss_promo_sk IN (SELECT p_promo_sk FROM promotion WHERE p_channel_dmail IS NULL);
 
 SELECT count(*) FROM store_sales WHERE ss_promo_sk NOT IN (SELECT p_promo_sk FROM promotion WHERE p_channel_dmail IS NULL);
+
+-- A small outer side with a residual: RIGHT_SEMI / RIGHT_ANTI joins building on the outer rows
+-- (TPC-DS q16/q94's shape), NULL keys and NULLs in the residual on both sides.
+SELECT count(*), sum(sr.sr_return_amt) FROM store_returns sr WHERE sr.sr_reason_sk < 10 AND EXISTS
+(SELECT 1 FROM store_sales ss WHERE ss.ss_ticket_number = sr.sr_ticket_number
+ AND ss.ss_item_sk <> sr.sr_item_sk);
+
+SELECT count(*), sum(sr.sr_return_amt), count(sr.sr_customer_sk) FROM store_returns sr WHERE sr.sr_reason_sk < 10 AND NOT EXISTS
+(SELECT 1 FROM store_sales ss WHERE ss.ss_ticket_number = sr.sr_ticket_number
+ AND ss.ss_customer_sk <> sr.sr_customer_sk);
+
+SELECT sr.sr_ticket_number, sr.sr_item_sk, sr.sr_customer_sk FROM store_returns sr WHERE sr.sr_store_sk = 1 AND EXISTS
+(SELECT 1 FROM store_sales ss WHERE ss.ss_customer_sk = sr.sr_customer_sk AND ss.ss_store_sk <> sr.sr_store_sk);
+
+SELECT count(*) FROM customer c WHERE c.c_birth_month = 1 AND NOT EXISTS
+(SELECT 1 FROM store_sales ss WHERE ss.ss_customer_sk = c.c_customer_sk AND ss.ss_quantity > c.c_birth_day);
