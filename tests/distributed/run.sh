@@ -118,6 +118,15 @@ explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
   "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE $music" 2>&1 </dev/null)"
 grep -qF "filter_merge: 1 partial filters merged across 3 ranks" <<<"$explain" || fail "no filter merge: $explain"
 [ -n "$keys_alone" ] && grep -qF "$keys_alone" <<<"$explain" || fail "the merged filter is not '$keys_alone': $explain"
+# Past the exact set's size, a bloom filter: the ranks' bloom filters are OR-ed by an
+# all-reduce into one of the size shears alone builds (bit for bit: runtime_filter_encoding_test).
+bloom="SET runtime_filter.max_exact_keys = 10; EXPLAIN ANALYZE $music"
+filter_alone="$("$SHEARS" -c "$bloom" | grep -o 'runtime_filter_1: bloom+range, [0-9]* distinct keys, [0-9]* bytes' | head -n 1)"
+explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
+  "SET distributed.join_strategy = 'shuffle'; $bloom" 2>&1 </dev/null)"
+grep -qE "filter_merge: 1 partial filters merged \(256 bytes of bloom filter OR-ed by MPI_Allreduce\) across 3 ranks" <<<"$explain" ||
+  fail "no bloom filter OR-ed: $explain"
+[ -n "$filter_alone" ] && grep -qF "$filter_alone" <<<"$explain" || fail "the merged bloom filter is not '$filter_alone': $explain"
 # Past the filter's key limit across ranks, no part is gathered: every rank disables it.
 explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
   SET runtime_filter.max_build_size = 100; EXPLAIN ANALYZE $music AND i.i_item_sk > 5" 2>&1 </dev/null)"
