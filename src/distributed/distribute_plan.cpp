@@ -95,12 +95,13 @@ enum class JoinChoice { kBroadcast, kShuffle, kNone };
 
 /// How the hash join `join` over the split share at its child `child` runs on the ranks:
 /// broadcast (every rank builds the whole build side; the probe side must be the share), shuffle
-/// (both sides partitioned by key hash; not a MARK join, whose NULL rule needs every build key
-/// on each rank), or neither (its rows meet at rank 0).
+/// (both sides partitioned by key hash; a MARK join only with the share on its probe side: its
+/// NULL rule asks about the whole build side, which HASH_SELECT keeps enough of on every rank),
+/// or neither (its rows meet at rank 0).
 JoinChoice ChooseJoin(const PhysicalHashJoin& join, size_t child, const DistributeOptions& options,
                       int ranks, bool share_fills_filters) {
   const bool can_broadcast = RowByRow(join, child);
-  const bool can_shuffle = ranks > 1 && join.join_kind() != JoinKind::kMark &&
+  const bool can_shuffle = ranks > 1 && (join.join_kind() != JoinKind::kMark || child == 0) &&
                            !join.left_keys().empty() && !share_fills_filters;
   if (options.join == "broadcast") return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
   if (options.join == "shuffle" || !can_broadcast) {
@@ -128,7 +129,8 @@ std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
 /// Makes `join` a shuffle join: its child `child` (the split share) is shuffled by its keys,
 /// and each rank keeps of the other side (computed in full by every rank) the rows whose keys
 /// hash to it, so both sides' rows of a key meet on one rank, which joins them as shears alone
-/// would: every join kind but MARK, RIGHT and FULL ones too.
+/// would: every join kind, RIGHT and FULL ones too (MARK ones with the share as their probe
+/// side).
 void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<MpiQueryShare>& share) {
   const bool probe_split = child == 0;
   const std::string split_side = probe_split ? "probe" : "build";
@@ -143,7 +145,7 @@ void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<Mpi
   split = std::move(exchange);
   auto select = std::make_unique<PhysicalHashSelect>(
       whole->types(), CopyExprs(probe_split ? join.right_keys() : join.left_keys()), share,
-      "the " + whole_side + " side of a shuffle join");
+      "the " + whole_side + " side of a shuffle join", join.join_kind() == JoinKind::kMark);
   select->estimated_rows = whole->estimated_rows / share->size;
   select->AddChild(std::move(whole));
   whole = std::move(select);

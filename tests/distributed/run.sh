@@ -127,6 +127,10 @@ explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
 grep -qE "filter_merge: 1 partial filters merged \(256 bytes of bloom filter OR-ed by MPI_Allreduce\) across 3 ranks" <<<"$explain" ||
   fail "no bloom filter OR-ed: $explain"
 [ -n "$filter_alone" ] && grep -qF "$filter_alone" <<<"$explain" || fail "the merged bloom filter is not '$filter_alone': $explain"
+# A MARK join (IN in a select list) shuffled: every rank keeps the build rows with a NULL key.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
+  EXPLAIN SELECT ss_customer_sk IN (SELECT c_customer_sk FROM 'customer') AS known FROM 'store_sales'" 2>&1 </dev/null)"
+grep -qF "those with a NULL key and one more (for the MARK join)" <<<"$explain" || fail "a MARK join is not shuffled: $explain"
 # Past the filter's key limit across ranks, no part is gathered: every rank disables it.
 explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
   SET runtime_filter.max_build_size = 100; EXPLAIN ANALYZE $music AND i.i_item_sk > 5" 2>&1 </dev/null)"
