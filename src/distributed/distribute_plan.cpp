@@ -182,9 +182,7 @@ PhysicalOperatorPtr RankShare(PhysicalOperatorPtr plan, int rank) {
   return share;
 }
 
-uint64_t PlanFingerprint(const PhysicalOperator& plan) {
-  std::string text;
-  Describe(plan, text);
+uint64_t TextFingerprint(std::string_view text) {
   // FNV-1a: the same on every rank (std::hash need not be).
   uint64_t hash = 1469598103934665603ull;
   for (unsigned char c : text)
@@ -192,10 +190,17 @@ uint64_t PlanFingerprint(const PhysicalOperator& plan) {
   return hash;
 }
 
-PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
-                                   const DistributeOptions& options) {
-  // The fact scan: the table scan over the most bytes (the first such in plan order).
-  std::vector<Step> path, best_path;
+uint64_t PlanFingerprint(const PhysicalOperator& plan) {
+  std::string text;
+  Describe(plan, text);
+  return TextFingerprint(text);
+}
+
+namespace {
+
+/// The table scan over the most bytes (the first such in plan order), with the path to it.
+PhysicalTableScan* FindFact(PhysicalOperator& plan, std::vector<Step>& best_path) {
+  std::vector<Step> path;
   PhysicalTableScan* fact = nullptr;
   uint64_t fact_bytes = 0;
   std::function<void(PhysicalOperator&)> find = [&](PhysicalOperator& op) {
@@ -215,7 +220,22 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       path.pop_back();
     }
   };
-  find(*plan);
+  find(plan);
+  return fact;
+}
+
+}  // namespace
+
+const PhysicalTableScan* FactScan(PhysicalOperator& plan) {
+  std::vector<Step> path;
+  return FindFact(plan, path);
+}
+
+PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
+                                   const DistributeOptions& options) {
+  if (!options.split_fact) return plan;
+  std::vector<Step> best_path;
+  PhysicalTableScan* fact = FindFact(*plan, best_path);
   if (!fact) return plan;
 
   auto scan_stats = std::make_shared<DistributedScanStats>();
