@@ -49,11 +49,18 @@ bool RowByRow(const PhysicalOperator& op, size_t child) {
   return false;
 }
 
+/// The key columns of the aggregate's rows: its groups, or with GROUPING SETS the keys of the
+/// sets it folds its finest groups into (each set's keys and its id, so grouping by them again
+/// keeps the sets apart).
+size_t ResultKeys(const PhysicalHashAggregate& agg) {
+  return agg.types().size() - agg.aggregates().size();
+}
+
 /// The aggregate as partial (per rank) and final (at rank 0) aggregates, or null when one of
 /// its aggregates does not combine that way.
 std::unique_ptr<PhysicalHashAggregate> FinalAggregate(const PhysicalHashAggregate& agg) {
   if (!agg.empty_input_groups().empty()) return nullptr;
-  const size_t groups = agg.groups().size();
+  const size_t groups = ResultKeys(agg);
   const auto& types = agg.types();
   std::vector<BoundExprPtr> final_groups, final_aggregates;
   for (size_t g = 0; g < groups; g++)
@@ -290,7 +297,7 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       // The breaker becomes the partial aggregate, under the final one.
       breaker.children()[child] = std::move(share_plan);
       final_agg->estimated_rows = breaker.estimated_rows;
-      const size_t groups = agg->groups().size();
+      const size_t groups = ResultKeys(*agg);
       const bool shuffle =
           groups > 0 && (options.shuffle_groups == 0 ||
                          breaker.estimated_rows >= static_cast<double>(options.shuffle_groups));
