@@ -167,7 +167,8 @@ zips="CREATE TABLE zips AS SELECT x AS id, lpad(CAST(x % 1000 AS VARCHAR), 5, '0
 "$SHEARS" --format csv -c "$zips EXPLAIN SELECT count(*) FROM zips" >"$WORK/zips_alone" 2>&1
 "${MPIRUN[@]}" -np 2 "$SHEARS" --distributed --format csv -c "$zips EXPLAIN SELECT count(*) FROM zips" \
   >"$WORK/zips" 2>&1 </dev/null || fail "an in-memory table under mpirun: $(tail -n 3 "$WORK/zips")"
-grep -qF "19960,199590000" "$WORK/zips_alone" && cmp -s "$WORK/zips_alone" "$WORK/zips" ||
+# (After the CREATE's row: how many files it wrote depends on its threads.)
+grep -qF "19960,199590000" "$WORK/zips_alone" && cmp -s <(tail -n +3 "$WORK/zips_alone") <(tail -n +3 "$WORK/zips") ||
   fail "an in-memory table's scan is split: $(diff "$WORK/zips_alone" "$WORK/zips" | head -n 6)"
 # COPY writes its file once.
 "${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
