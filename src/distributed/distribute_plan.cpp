@@ -49,11 +49,18 @@ bool RowByRow(const PhysicalOperator& op, size_t child) {
   return false;
 }
 
+/// The key columns of the aggregate's rows: its groups, or with GROUPING SETS the keys of the
+/// sets it folds its finest groups into (each set's keys and its id, so grouping by them again
+/// keeps the sets apart).
+size_t ResultKeys(const PhysicalHashAggregate& agg) {
+  return agg.types().size() - agg.aggregates().size();
+}
+
 /// The aggregate as partial (per rank) and final (at rank 0) aggregates, or null when one of
 /// its aggregates does not combine that way.
 std::unique_ptr<PhysicalHashAggregate> FinalAggregate(const PhysicalHashAggregate& agg) {
   if (!agg.empty_input_groups().empty()) return nullptr;
-  const size_t groups = agg.groups().size();
+  const size_t groups = ResultKeys(agg);
   const auto& types = agg.types();
   std::vector<BoundExprPtr> final_groups, final_aggregates;
   for (size_t g = 0; g < groups; g++)
@@ -95,12 +102,13 @@ enum class JoinChoice { kBroadcast, kShuffle, kNone };
 
 /// How the hash join `join` over the split share at its child `child` runs on the ranks:
 /// broadcast (every rank builds the whole build side; the probe side must be the share), shuffle
-/// (both sides partitioned by key hash; not a MARK join, whose NULL rule needs every build key
-/// on each rank), or neither (its rows meet at rank 0).
+/// (both sides partitioned by key hash; a MARK join only with the share on its probe side: its
+/// NULL rule asks about the whole build side, which HASH_SELECT keeps enough of on every rank),
+/// or neither (its rows meet at rank 0).
 JoinChoice ChooseJoin(const PhysicalHashJoin& join, size_t child, const DistributeOptions& options,
                       int ranks, bool share_fills_filters) {
   const bool can_broadcast = RowByRow(join, child);
-  const bool can_shuffle = ranks > 1 && join.join_kind() != JoinKind::kMark &&
+  const bool can_shuffle = ranks > 1 && (join.join_kind() != JoinKind::kMark || child == 0) &&
                            !join.left_keys().empty() && !share_fills_filters;
   if (options.join == "broadcast") return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
   if (options.join == "shuffle" || !can_broadcast) {
@@ -128,7 +136,8 @@ std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
 /// Makes `join` a shuffle join: its child `child` (the split share) is shuffled by its keys,
 /// and each rank keeps of the other side (computed in full by every rank) the rows whose keys
 /// hash to it, so both sides' rows of a key meet on one rank, which joins them as shears alone
-/// would: every join kind but MARK, RIGHT and FULL ones too.
+/// would: every join kind, RIGHT and FULL ones too (MARK ones with the share as their probe
+/// side).
 void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<MpiQueryShare>& share) {
   const bool probe_split = child == 0;
   const std::string split_side = probe_split ? "probe" : "build";
@@ -143,7 +152,7 @@ void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<Mpi
   split = std::move(exchange);
   auto select = std::make_unique<PhysicalHashSelect>(
       whole->types(), CopyExprs(probe_split ? join.right_keys() : join.left_keys()), share,
-      "the " + whole_side + " side of a shuffle join");
+      "the " + whole_side + " side of a shuffle join", join.join_kind() == JoinKind::kMark);
   select->estimated_rows = whole->estimated_rows / share->size;
   select->AddChild(std::move(whole));
   whole = std::move(select);
@@ -180,9 +189,7 @@ PhysicalOperatorPtr RankShare(PhysicalOperatorPtr plan, int rank) {
   return share;
 }
 
-uint64_t PlanFingerprint(const PhysicalOperator& plan) {
-  std::string text;
-  Describe(plan, text);
+uint64_t TextFingerprint(std::string_view text) {
   // FNV-1a: the same on every rank (std::hash need not be).
   uint64_t hash = 1469598103934665603ull;
   for (unsigned char c : text)
@@ -190,10 +197,17 @@ uint64_t PlanFingerprint(const PhysicalOperator& plan) {
   return hash;
 }
 
-PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
-                                   const DistributeOptions& options) {
-  // The fact scan: the table scan over the most bytes (the first such in plan order).
-  std::vector<Step> path, best_path;
+uint64_t PlanFingerprint(const PhysicalOperator& plan) {
+  std::string text;
+  Describe(plan, text);
+  return TextFingerprint(text);
+}
+
+namespace {
+
+/// The table scan over the most bytes (the first such in plan order), with the path to it.
+PhysicalTableScan* FindFact(PhysicalOperator& plan, std::vector<Step>& best_path) {
+  std::vector<Step> path;
   PhysicalTableScan* fact = nullptr;
   uint64_t fact_bytes = 0;
   std::function<void(PhysicalOperator&)> find = [&](PhysicalOperator& op) {
@@ -213,7 +227,22 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       path.pop_back();
     }
   };
-  find(*plan);
+  find(plan);
+  return fact;
+}
+
+}  // namespace
+
+const PhysicalTableScan* FactScan(PhysicalOperator& plan) {
+  std::vector<Step> path;
+  return FindFact(plan, path);
+}
+
+PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
+                                   const DistributeOptions& options) {
+  if (!options.split_fact) return plan;
+  std::vector<Step> best_path;
+  PhysicalTableScan* fact = FindFact(*plan, best_path);
   if (!fact) return plan;
 
   auto scan_stats = std::make_shared<DistributedScanStats>();
@@ -268,7 +297,7 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       // The breaker becomes the partial aggregate, under the final one.
       breaker.children()[child] = std::move(share_plan);
       final_agg->estimated_rows = breaker.estimated_rows;
-      const size_t groups = agg->groups().size();
+      const size_t groups = ResultKeys(*agg);
       const bool shuffle =
           groups > 0 && (options.shuffle_groups == 0 ||
                          breaker.estimated_rows >= static_cast<double>(options.shuffle_groups));

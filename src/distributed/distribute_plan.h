@@ -23,8 +23,10 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "distributed/mpi_runtime.h"
+#include "execution/operator/physical_table_scan.h"
 #include "execution/physical_operator.h"
 
 namespace shears {
@@ -39,7 +41,13 @@ struct DistributeOptions {
   /// With "auto", a build side estimated at this many rows or more is shuffled (setting
   /// distributed.shuffle_join_rows).
   int64_t shuffle_join_rows = 1'000'000;
+  /// False: every rank reads the fact scan's files in full and runs the whole plan (the ranks
+  /// do not share them: tables of an in-memory catalog live in each process's own directory).
+  bool split_fact = true;
 };
+
+/// The scan DistributePlan splits: the table scan over the most bytes, or null.
+const PhysicalTableScan* FactScan(PhysicalOperator& plan);
 
 /// Rewrites `plan` for `share`'s rank; the plan unchanged when it scans no Parquet table.
 PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,
@@ -51,5 +59,7 @@ PhysicalOperatorPtr RankShare(PhysicalOperatorPtr plan, int rank);
 
 /// A fingerprint of the plan's shape and parameters, equal on ranks that planned alike.
 uint64_t PlanFingerprint(const PhysicalOperator& plan);
+/// FNV-1a of `text`: the same on every rank.
+uint64_t TextFingerprint(std::string_view text);
 
 }  // namespace shears

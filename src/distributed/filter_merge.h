@@ -3,14 +3,19 @@
 // filter from its share of the build side (the keys hashing to it), and the ranks unite them
 // before any probe-side scan uses one, so every rank's filter is the whole build side's.
 //
-//   1. sizes: MPI_Allreduce sums the build rows and the distinct keys (exact: the shares hold
-//      disjoint keys); past the filter's max_keys every rank disables it, nothing more is sent;
-//      else MPI_Allgather gives every rank the size of every rank's part;
-//   2. MPI_Allgatherv of the parts (RuntimeFilter::EncodeBuild: the key hashes, the exact set
-//      while it is one, min and max per key column), which each rank merges in rank order;
-//   3. every rank then chooses the same kind (exact set, bloom, range) from the same union in
-//      RuntimeFilter::Finish: identical filters, so rank 0 prunes the fact's files as every
-//      rank would.
+//   1. sizes: MPI_Allreduce sums the build rows, the distinct keys (exact: the shares hold
+//      disjoint keys) and the exact sets' keys; past the filter's max_keys every rank disables
+//      it, nothing more is sent;
+//   2. unless the union is surely an exact set, each rank builds the bloom filter of its keys
+//      at the size Finish gives the union's distinct count, and MPI_Allreduce with MPI_BOR
+//      ORs them: bit for bit the bloom filter of all keys (RuntimeFilter::BloomBits);
+//   3. MPI_Allgatherv of what is left of each part (RuntimeFilter::EncodeBuild without the key
+//      hashes: the exact set while every rank keeps one and the union may use it, as an exact
+//      set or a bitmap of integer keys, whose span a MAX all-reduce tells; min and max per key
+//      column), which each rank merges in rank order;
+//   then every rank chooses the same kind (exact set, bloom, range) from the same union in
+//   RuntimeFilter::Finish: identical filters, so rank 0 prunes the fact's files as every rank
+//   would.
 
 #include <atomic>
 #include <memory>
@@ -28,8 +33,16 @@ class MpiFilterMerge : public PartialFilterMerge {
   std::string Describe() const override;
 
  private:
+  /// Whether the union of single integer keys spans at most limits.max_bitmap_bits values
+  /// (a collective: every rank calls it alike).
+  bool IntegerSpanFitsBitmap(const RuntimeFilter& filter, const RuntimeFilterLimits& limits,
+                             size_t ranks);
+  /// Adds to this merge's and the rank's byte counters.
+  void Count(uint64_t sent, uint64_t received);
+
   std::shared_ptr<MpiQueryShare> share_;
   std::atomic<uint64_t> merges_{0}, past_limit_{0}, bytes_sent_{0}, bytes_received_{0}, nanos_{0};
+  std::atomic<uint64_t> bloom_bytes_{0};
 };
 
 }  // namespace shears

@@ -1,5 +1,7 @@
 #include "distributed/mpi_runtime.h"
 
+#include <fmt/format.h>
+
 #include <iostream>
 #include <string>
 
@@ -50,20 +52,26 @@ void MpiRuntime::RankZeroFirst(const std::function<void()>& run) {
   if (error) std::rethrow_exception(error);
 }
 
-void MpiRuntime::AgreeOnPlan(uint64_t fingerprint, bool failed) {
+bool MpiRuntime::AgreeOnPlan(uint64_t fingerprint, uint64_t data, bool failed) {
   // One all-reduce with MAX: max(f) and max(~f) == ~min(f) tell whether all fingerprints are
-  // equal; max(failed) whether any rank failed, max(!failed) whether any succeeded.
-  uint64_t mine[4] = {fingerprint, ~fingerprint, failed ? 1u : 0u, failed ? 0u : 1u};
-  uint64_t all[4];
-  MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
+  // equal (also the data's); max(failed) whether any rank failed, max(!failed) whether any
+  // succeeded.
+  uint64_t mine[6] = {fingerprint, ~fingerprint, failed ? 1u : 0u, failed ? 0u : 1u, data, ~data};
+  uint64_t all[6];
+  MPI_Allreduce(mine, all, 6, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   if (all[2] != 0) {
-    if (failed) return;  // the caller rethrows its own error
+    if (failed) {
+      // When every rank failed alike, rank 0 reports it as a plain shears would; a rank
+      // failing alone says so itself (only rank 0's output is printed otherwise).
+      return all[3] != 0;
+    }
     throw InvalidInputError("another rank could not plan this query (its error is above)");
   }
   if (all[0] != ~all[1]) {
     throw InvalidInputError(
         "the ranks planned this query differently: do they all see the same files and catalog?");
   }
+  return all[4] == ~all[5];
 }
 
 PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Settings& settings) {
@@ -77,18 +85,22 @@ PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Setti
   options.shuffle_groups = settings.GetInt("distributed.shuffle_groups");
   options.join = settings.GetString("distributed.join_strategy");
   options.shuffle_join_rows = settings.GetInt("distributed.shuffle_join_rows");
+  // The ranks agree on the plan before it is split (the split is a function of the plan, these
+  // options and the ranks), and on where the fact scan reads: the same directory on every
+  // rank, else (an in-memory catalog's table, written by each process under a temporary
+  // directory of its own) the files differ and every rank runs the whole query alone.
+  const PhysicalTableScan* fact = FactScan(*plan);
+  const uint64_t fingerprint =
+      PlanFingerprint(*plan) ^ TextFingerprint(fmt::format("{}|{}|{}", options.shuffle_groups,
+                                                           options.join, options.shuffle_join_rows));
+  options.split_fact =
+      AgreeOnPlan(fingerprint, fact ? TextFingerprint(fact->dataset().root()) : 0, false);
   plan = DistributePlan(std::move(plan), share, options);
-  AgreeOnPlan(PlanFingerprint(*plan), false);
   return RankShare(std::move(plan), rank_);
 }
 
 void MpiRuntime::PlanFailed(const std::exception& error) {
-  uint64_t mine[4] = {0, ~uint64_t{0}, 1, 0};
-  uint64_t all[4];
-  MPI_Allreduce(mine, all, 4, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
-  // When every rank failed alike, rank 0 reports it as a plain shears would; a rank failing
-  // alone says so itself (only rank 0's output is printed otherwise).
-  if (all[3] != 0 && rank_ != 0)
+  if (AgreeOnPlan(0, 0, true) && rank_ != 0)
     std::cerr << "rank " + std::to_string(rank_) + ": " + error.what() + "\n" << std::flush;
 }
 

@@ -45,9 +45,10 @@ class MpiRuntime : public ScaleOut {
   [[noreturn]] void Fail(const std::exception& error) override;
 
  private:
-  /// Every rank contributes its plan's fingerprint (or its failure to plan); throws on every
-  /// rank unless all planned the same plan.
-  void AgreeOnPlan(uint64_t fingerprint, bool failed);
+  /// Every rank contributes its plan's fingerprint and its fact scan's data (or its failure
+  /// to plan); throws on every rank unless all planned the same plan. Returns whether the
+  /// data is the same everywhere (with `failed`: whether some rank planned).
+  bool AgreeOnPlan(uint64_t fingerprint, uint64_t data, bool failed);
 
   int rank_ = 0;
   int size_ = 1;

@@ -16,6 +16,7 @@ struct HashSelectState : OperatorState {
   std::vector<uint32_t> rank_of;
   std::vector<uint32_t> sel;
   Batch narrowed;  // the input's columns, narrowed (the input batch stays the source's)
+  bool kept_any = false;  // for a MARK join: this thread kept a row
 };
 
 void PassThrough(const Batch& input, Batch& output) {
@@ -38,11 +39,13 @@ std::string PhysicalBroadcast::Describe() const {
 
 PhysicalHashSelect::PhysicalHashSelect(std::vector<LogicalType> types,
                                        std::vector<BoundExprPtr> keys,
-                                       std::shared_ptr<MpiQueryShare> share, std::string purpose)
+                                       std::shared_ptr<MpiQueryShare> share, std::string purpose,
+                                       bool for_mark)
     : PhysicalOperator("HASH_SELECT", std::move(types)),
       keys_(std::move(keys)),
       share_(std::move(share)),
-      purpose_(std::move(purpose)) {}
+      purpose_(std::move(purpose)),
+      for_mark_(for_mark) {}
 
 std::unique_ptr<OperatorState> PhysicalHashSelect::GetOperatorState(ExecutionContext&) const {
   return std::make_unique<HashSelectState>();
@@ -51,12 +54,22 @@ std::unique_ptr<OperatorState> PhysicalHashSelect::GetOperatorState(ExecutionCon
 OperatorResult PhysicalHashSelect::Execute(ExecutionContext&, Batch& input, Batch& output,
                                            OperatorState& state_base) const {
   auto& state = static_cast<HashSelectState&>(state_base);
-  PhysicalShuffle::RanksOf(PhysicalShuffle::EvaluateKeys(keys_, input, state.key_values),
-                           input.size(), share_->size, state.rank_of);
+  const auto keys = PhysicalShuffle::EvaluateKeys(keys_, input, state.key_values);
+  PhysicalShuffle::RanksOf(keys, input.size(), share_->size, state.rank_of);
   state.sel.clear();
   for (idx_t r = 0; r < input.size(); r++) {
-    if (state.rank_of[r] == static_cast<uint32_t>(share_->rank))
+    bool keep = state.rank_of[r] == static_cast<uint32_t>(share_->rank);
+    if (for_mark_ && !keep) {
+      // A MARK join's NULL rule: every NULL-key row, and one row per thread (each rank
+      // computes the whole side, so its build side is empty only when the whole one is).
+      for (const Vector* key : keys)
+        keep = keep || key->IsNull(r);
+      keep = keep || !state.kept_any;
+    }
+    if (keep) {
       state.sel.push_back(static_cast<uint32_t>(r));
+      state.kept_any = true;
+    }
   }
   if (state.sel.size() == input.size()) {
     PassThrough(input, output);
@@ -72,8 +85,9 @@ OperatorResult PhysicalHashSelect::Execute(ExecutionContext&, Batch& input, Batc
 }
 
 std::string PhysicalHashSelect::Describe() const {
-  return fmt::format("HASH_SELECT {}: the rows whose {} hash to this rank of {}", purpose_,
-                     JoinExprs(keys_, ", "), share_->size);
+  return fmt::format("HASH_SELECT {}: the rows whose {} hash to this rank of {}{}", purpose_,
+                     JoinExprs(keys_, ", "), share_->size,
+                     for_mark_ ? ", those with a NULL key and one more (for the MARK join)" : "");
 }
 
 }  // namespace shears

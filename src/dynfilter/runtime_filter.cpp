@@ -192,19 +192,24 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
     distinct_ = distinct_keys;
   } else {
     // Every build row was added, duplicates included: count the distinct hashes.
-    std::sort(hashes_.begin(), hashes_.end());
-    hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
-    distinct_ = hashes_.size();
+    distinct_ = CountDistinctHashes();
   }
   if (distinct_ > limits.max_keys) {
     disabled_reason_ = fmt::format("build side produced {} distinct keys, more than {}", distinct_,
                                    limits.max_keys);
+    bloom_.reset();
   } else if (exact) {
     kinds_ |= kRuntimeFilterExactSet;
+    bloom_.reset();
   } else {
-    bloom_ = parquet::SplitBlockBloomFilter::ForNdv(distinct_, limits.bloom_fpp);
-    for (uint64_t h : hashes_)
-      bloom_->InsertHash(h);
+    if (hashes_replaced_) {
+      // The union's bits, OR-ed across processes (ReplaceHashes).
+      if (!bloom_) throw InternalError("a merged runtime filter lacks the union's bloom filter");
+    } else {
+      bloom_ = parquet::SplitBlockBloomFilter::ForNdv(distinct_, limits.bloom_fpp);
+      for (uint64_t h : hashes_)
+        bloom_->InsertHash(h);
+    }
     kinds_ |= kRuntimeFilterBloom;
   }
   hashes_.clear();

@@ -171,6 +171,25 @@ class RuntimeFilter {
   /// In runtime_filter_encoding.cpp; MergeEncoded throws InternalError on bytes not so made.
   std::string EncodeBuild() const;
   void MergeEncoded(std::string_view bytes);
+  // Partial filters of disjoint key shares united without sending their key hashes (also in
+  // runtime_filter_encoding.cpp): the processes agree on the union's distinct count (the sum
+  // of CountDistinctHashes or of their tables'), each builds BloomBits for it, the blocks are
+  // OR-ed (MPI_BOR) into the union's bloom filter, bit for bit the one Finish builds from all
+  // keys, and ReplaceHashes installs it before the sets and ranges are encoded and merged.
+  /// The exact set's keys so far, or nullopt when this build keeps none.
+  std::optional<uint64_t> exact_set_keys() const;
+  /// Distinct hashes of the keys added so far (sorts and deduplicates them in place).
+  uint64_t CountDistinctHashes();
+  /// The bits of the bloom filter Finish builds for `distinct_keys`, from the keys added here.
+  std::string BloomBits(uint64_t distinct_keys, double fpp) const;
+  /// Drops the key hashes, and the exact set unless `keep_exact_set`. Finish then uses
+  /// `bloom_bits` (BloomBits' size, OR-ed across processes) when it chooses a bloom filter;
+  /// empty: the union is known to be an exact set. Finish needs the distinct count given.
+  void ReplaceHashes(std::string bloom_bits, bool keep_exact_set);
+  /// The bloom filter's bits after Finish, empty without one.
+  std::string_view bloom_bits() const {
+    return bloom_ ? std::string_view(bloom_->bytes()) : std::string_view();
+  }
   /// Keeps the filter for partitions, row groups and pages but stops the scan testing rows
   /// (`auto` mode, when the join's own probe is as cheap as the filter's).
   void SkipRows(std::string reason) { rows_skipped_reason_ = std::move(reason); }
@@ -254,6 +273,7 @@ class RuntimeFilter {
   // count is known), and the exact set while it stays small.
   std::vector<uint64_t> hashes_;
   bool exact_possible_ = true;
+  bool hashes_replaced_ = false;  // ReplaceHashes: bloom_, if any, is the union's
   absl::flat_hash_set<int64_t> int_set_;
   absl::flat_hash_set<std::string> string_set_;
   std::vector<std::optional<Value>> mins_, maxs_;  // per key column

@@ -2,8 +2,10 @@
 // partial filters of one join built in several processes unite before Finish, as Merge unites
 // partials built by threads. Layout, little-endian as in memory (every process runs the same
 // binary): build rows, exact_possible, the key hashes, the integer set, the string set
-// (lengths then bytes), then per key column its minimum and maximum when known.
+// (lengths then bytes), then per key column its minimum and maximum when known. Also the
+// union without the key hashes (runtime_filter.h): shares' bloom bits OR-ed instead.
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/error.h"
@@ -124,6 +126,37 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
   }
   if (!reader.done()) throw InternalError("a partial runtime filter's bytes go on past its end");
   Merge(std::move(other));
+}
+
+std::optional<uint64_t> RuntimeFilter::exact_set_keys() const {
+  if (!exact_possible_) return std::nullopt;
+  return int_set_.size() + string_set_.size();
+}
+
+uint64_t RuntimeFilter::CountDistinctHashes() {
+  std::sort(hashes_.begin(), hashes_.end());
+  hashes_.erase(std::unique(hashes_.begin(), hashes_.end()), hashes_.end());
+  return hashes_.size();
+}
+
+std::string RuntimeFilter::BloomBits(uint64_t distinct_keys, double fpp) const {
+  auto bloom = parquet::SplitBlockBloomFilter::ForNdv(distinct_keys, fpp);
+  for (uint64_t h : hashes_)
+    bloom.InsertHash(h);
+  return bloom.bytes();
+}
+
+void RuntimeFilter::ReplaceHashes(std::string bloom_bits, bool keep_exact_set) {
+  hashes_.clear();
+  hashes_.shrink_to_fit();
+  hashes_replaced_ = true;
+  bloom_.reset();
+  if (!bloom_bits.empty()) bloom_ = parquet::SplitBlockBloomFilter::FromBytes(std::move(bloom_bits));
+  if (!keep_exact_set) {
+    exact_possible_ = false;
+    int_set_.clear();
+    string_set_.clear();
+  }
 }
 
 }  // namespace shears

@@ -118,6 +118,19 @@ explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
   "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE $music" 2>&1 </dev/null)"
 grep -qF "filter_merge: 1 partial filters merged across 3 ranks" <<<"$explain" || fail "no filter merge: $explain"
 [ -n "$keys_alone" ] && grep -qF "$keys_alone" <<<"$explain" || fail "the merged filter is not '$keys_alone': $explain"
+# Past the exact set's size, a bloom filter: the ranks' bloom filters are OR-ed by an
+# all-reduce into one of the size shears alone builds (bit for bit: runtime_filter_encoding_test).
+bloom="SET runtime_filter.max_exact_keys = 10; EXPLAIN ANALYZE $music"
+filter_alone="$("$SHEARS" -c "$bloom" | grep -o 'runtime_filter_1: bloom+range, [0-9]* distinct keys, [0-9]* bytes' | head -n 1)"
+explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
+  "SET distributed.join_strategy = 'shuffle'; $bloom" 2>&1 </dev/null)"
+grep -qE "filter_merge: 1 partial filters merged \(256 bytes of bloom filter OR-ed by MPI_Allreduce\) across 3 ranks" <<<"$explain" ||
+  fail "no bloom filter OR-ed: $explain"
+[ -n "$filter_alone" ] && grep -qF "$filter_alone" <<<"$explain" || fail "the merged bloom filter is not '$filter_alone': $explain"
+# A MARK join (IN in a select list) shuffled: every rank keeps the build rows with a NULL key.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
+  EXPLAIN SELECT ss_customer_sk IN (SELECT c_customer_sk FROM 'customer') AS known FROM 'store_sales'" 2>&1 </dev/null)"
+grep -qF "those with a NULL key and one more (for the MARK join)" <<<"$explain" || fail "a MARK join is not shuffled: $explain"
 # Past the filter's key limit across ranks, no part is gathered: every rank disables it.
 explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
   SET runtime_filter.max_build_size = 100; EXPLAIN ANALYZE $music AND i.i_item_sk > 5" 2>&1 </dev/null)"
@@ -146,6 +159,17 @@ grep -qF "expects auto, broadcast or shuffle" "$WORK/err" || fail "a bad join st
   >"$WORK/view" 2>&1 </dev/null || fail "CREATE VIEW in a database directory: $(cat "$WORK/view")"
 "$SHEARS" "$WORK/db" --format csv -c "SELECT count(*) AS n FROM big" >"$WORK/view_alone"
 tail -n 2 "$WORK/view" | cmp -s - "$WORK/view_alone" || fail "the view's rows differ"
+# Without a database directory each rank writes its tables into a temporary directory of its
+# own, their files split differently: such a scan is not split over the ranks (each runs the
+# whole query, rank 0 prints), so the answers are those of shears alone.
+zips="CREATE TABLE zips AS SELECT x AS id, lpad(CAST(x % 1000 AS VARCHAR), 5, '0') || '-' || CAST(x AS VARCHAR) AS zip FROM range(20000) t(x);
+  SELECT count(*) AS n, sum(id) AS s FROM zips WHERE substring(zip, 1, 5) NOT IN ('00001', '00999', 'x');"
+"$SHEARS" --format csv -c "$zips EXPLAIN SELECT count(*) FROM zips" >"$WORK/zips_alone" 2>&1
+"${MPIRUN[@]}" -np 2 "$SHEARS" --distributed --format csv -c "$zips EXPLAIN SELECT count(*) FROM zips" \
+  >"$WORK/zips" 2>&1 </dev/null || fail "an in-memory table under mpirun: $(tail -n 3 "$WORK/zips")"
+# (After the CREATE's row: how many files it wrote depends on its threads.)
+grep -qF "19960,199590000" "$WORK/zips_alone" && cmp -s <(tail -n +3 "$WORK/zips_alone") <(tail -n +3 "$WORK/zips") ||
+  fail "an in-memory table's scan is split: $(diff "$WORK/zips_alone" "$WORK/zips" | head -n 6)"
 # COPY writes its file once.
 "${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c \
   "COPY (SELECT ss_item_sk, count(*) AS n FROM 'store_sales' GROUP BY ss_item_sk) TO '$WORK/out.parquet'" \

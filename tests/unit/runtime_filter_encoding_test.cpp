@@ -75,6 +75,95 @@ TEST(RuntimeFilterEncodingTest, StringKeysAndTheirRange) {
   EXPECT_EQ(Passing(merged, type, {Value::Varchar("melon"), Value::Varchar("kiwi")}), 1u);
 }
 
+// The union built as src/distributed/filter_merge.cpp does: sizes summed, bloom bits OR-ed,
+// then only sets and ranges encoded and merged.
+std::unique_ptr<RuntimeFilter> UniteWithoutHashes(std::vector<std::unique_ptr<RuntimeFilter>> shares,
+                                                  const RuntimeFilterLimits& limits,
+                                                  uint64_t build_rows) {
+  uint64_t distinct = 0, set_keys = 0;
+  bool sets = true;
+  for (auto& share : shares) {
+    distinct += share->CountDistinctHashes();
+    const auto keys = share->exact_set_keys();
+    sets = sets && keys.has_value();
+    set_keys += keys.value_or(0);
+  }
+  const bool certainly_exact = sets && set_keys <= limits.max_exact_keys;
+  std::string bits;
+  if (!certainly_exact) {
+    for (auto& share : shares) {
+      const std::string mine = share->BloomBits(distinct, limits.bloom_fpp);
+      if (bits.empty()) bits.assign(mine.size(), '\0');
+      for (size_t i = 0; i < bits.size(); i++)
+        bits[i] = static_cast<char>(bits[i] | mine[i]);
+    }
+  }
+  std::vector<std::string> encoded;
+  for (auto& share : shares) {
+    share->ReplaceHashes(bits, sets);
+    encoded.push_back(share->EncodeBuild());
+  }
+  for (size_t r = 1; r < shares.size(); r++)
+    shares[0]->MergeEncoded(encoded[r]);
+  shares[0]->Finish(limits, build_rows, 0, distinct);
+  return std::move(shares[0]);
+}
+
+TEST(RuntimeFilterEncodingTest, BloomBitsOredAcrossSharesEqualTheWholeBuildsBitForBit) {
+  // Integer keys (their set kept, a bitmap probe), then strings past the set's bound: bloom.
+  for (const LogicalType& type : {LogicalType::Bigint(), LogicalType::Varchar()}) {
+    std::vector<Value> all;
+    std::vector<std::vector<Value>> parts(3);
+    for (int64_t i = 0; i < 20000; i++) {
+      const int64_t key = i * 7919 % 100003;
+      Value value = type == LogicalType::Bigint() ? Value::Bigint(key)
+                                                  : Value::Varchar("k" + std::to_string(key));
+      all.push_back(value);
+      parts[static_cast<size_t>(key % 3)].push_back(value);  // disjoint shares, by key
+      if (i % 5 == 0) {  // duplicates within a share
+        all.push_back(value);
+        parts[static_cast<size_t>(key % 3)].push_back(value);
+      }
+    }
+    RuntimeFilterLimits limits;
+    auto whole = Partial(type, all);
+    whole->Finish(limits, all.size(), 0);
+    std::vector<std::unique_ptr<RuntimeFilter>> shares;
+    for (const auto& part : parts)
+      shares.push_back(Partial(type, part));
+    auto merged = UniteWithoutHashes(std::move(shares), limits, all.size());
+    ASSERT_FALSE(whole->bloom_bits().empty());
+    EXPECT_EQ(merged->bloom_bits(), whole->bloom_bits()) << type.ToString();
+    EXPECT_EQ(merged->kinds(), whole->kinds());
+    EXPECT_EQ(merged->probe_form(), whole->probe_form());
+    EXPECT_EQ(merged->distinct_keys(), whole->distinct_keys());
+    EXPECT_EQ(merged->build_rows(), whole->build_rows());
+    EXPECT_EQ(*merged->min(), *whole->min());
+    EXPECT_EQ(*merged->max(), *whole->max());
+    EXPECT_EQ(Passing(*merged, type, all), all.size());
+  }
+}
+
+TEST(RuntimeFilterEncodingTest, SmallSharesUniteIntoAnExactSetWithoutBloomBits) {
+  std::vector<std::unique_ptr<RuntimeFilter>> shares;
+  shares.push_back(Partial(LogicalType::Bigint(), Bigints(0, 40)));
+  shares.push_back(Partial(LogicalType::Bigint(), Bigints(40, 100)));
+  shares.push_back(Partial(LogicalType::Bigint(), {}));  // an empty share
+  auto merged = UniteWithoutHashes(std::move(shares), RuntimeFilterLimits{}, 100);
+  EXPECT_EQ(merged->kinds(), kRuntimeFilterExactSet | kRuntimeFilterRange);
+  EXPECT_TRUE(merged->bloom_bits().empty());
+  EXPECT_EQ(merged->distinct_keys(), 100u);
+  EXPECT_EQ(Passing(*merged, LogicalType::Bigint(), Bigints(90, 110)), 10u);
+}
+
+TEST(RuntimeFilterEncodingTest, ABloomFilterWithoutTheUnionsBitsIsAnInternalError) {
+  RuntimeFilterLimits limits;
+  limits.max_exact_keys = 10;
+  auto filter = Partial(LogicalType::Bigint(), Bigints(0, 100));
+  filter->ReplaceHashes("", true);
+  EXPECT_THROW(filter->Finish(limits, 100, 0, 100), InternalError);
+}
+
 TEST(RuntimeFilterEncodingTest, TruncatedBytesAreAnInternalError) {
   const std::string bytes = Partial(LogicalType::Bigint(), Bigints(0, 5))->EncodeBuild();
   RuntimeFilter target({LogicalType::Bigint()});
