@@ -2,8 +2,10 @@
 // partial filters of one join built in several processes unite before Finish, as Merge unites
 // partials built by threads. Layout, little-endian as in memory (every process runs the same
 // binary): build rows, exact_possible, the key hashes, the integer set, the string set
-// (lengths then bytes), then per key column its minimum and maximum when known.
+// (lengths then bytes), then per key column its minimum and maximum when known, then for a key
+// of several columns each column's own build state (empty when it lists none), encoded so.
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/error.h"
@@ -96,6 +98,10 @@ std::string RuntimeFilter::EncodeBuild() const {
     PutValue(writer, mins_[k], key_types_[k]);
     PutValue(writer, maxs_[k], key_types_[k]);
   }
+  for (const auto& column : column_filters_) {
+    const std::string bytes = column ? column->EncodeBuild() : std::string();
+    writer.PutBytes(bytes.data(), bytes.size());
+  }
   return out;
 }
 
@@ -113,6 +119,8 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
   for (size_t at = 0; at + sizeof(int64_t) <= ints.size(); at += sizeof(int64_t)) {
     int64_t value;
     std::memcpy(&value, ints.data() + at, sizeof(value));
+    other.int_lo_ = std::min(other.int_lo_, value);
+    other.int_hi_ = std::max(other.int_hi_, value);
     other.int_set_.insert(value);
   }
   const auto strings = reader.Get<uint64_t>();
@@ -121,6 +129,10 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
   for (size_t k = 0; k < key_types_.size(); k++) {
     other.mins_[k] = GetValue(reader, key_types_[k]);
     other.maxs_[k] = GetValue(reader, key_types_[k]);
+  }
+  for (auto& column : other.column_filters_) {
+    const std::string_view bytes = reader.GetBytes();
+    if (column && !bytes.empty()) column->MergeEncoded(bytes);
   }
   if (!reader.done()) throw InternalError("a partial runtime filter's bytes go on past its end");
   Merge(std::move(other));
