@@ -182,8 +182,16 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
     if (!maxs_[k] || high.Compare(*maxs_[k]) > 0) maxs_[k] = std::move(high);
   }
   if (key_types_.size() != 1) {
+    // Listing each column costs a set insertion per build row and column: bounded by listing
+    // only for build sides of at most kKeysOnlyGiveUp rows (a larger one pays only for its
+    // combined hashes). Past it every column stops (column_filter then gives none).
+    const bool list = hashes_.size() <= kKeysOnlyGiveUp;
     for (size_t k = 0; k < keys.size(); k++) {
-      if (column_filters_[k]) column_filters_[k]->Add({keys[k]}, count);
+      if (!list) {
+        column_filters_[k].reset();
+      } else if (column_filters_[k]) {
+        column_filters_[k]->Add({keys[k]}, count);
+      }
     }
     return;
   }
@@ -234,9 +242,13 @@ void RuntimeFilter::Merge(RuntimeFilter&& other) {
   }
   if (bloom_ && other.bloom_) bloom_->Union(*other.bloom_);
   build_rows_ += other.build_rows_;
+  // A column one partial stopped listing is listed by neither: its keys would be incomplete.
   for (size_t k = 0; k < column_filters_.size(); k++) {
-    if (column_filters_[k] && other.column_filters_[k])
+    if (column_filters_[k] && other.column_filters_[k]) {
       column_filters_[k]->Merge(std::move(*other.column_filters_[k]));
+    } else {
+      column_filters_[k].reset();
+    }
   }
 }
 

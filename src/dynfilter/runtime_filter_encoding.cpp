@@ -3,7 +3,7 @@
 // partials built by threads. Layout, little-endian as in memory (every process runs the same
 // binary): build rows, exact_possible, the key hashes, the integer set, the string set
 // (lengths then bytes), then per key column its minimum and maximum when known, then for a key
-// of several columns each column's own build state (empty when it lists none), encoded so.
+// of several columns per column whether it lists its keys and, if so, its own build state.
 
 #include <algorithm>
 #include <cstring>
@@ -99,7 +99,9 @@ std::string RuntimeFilter::EncodeBuild() const {
     PutValue(writer, maxs_[k], key_types_[k]);
   }
   for (const auto& column : column_filters_) {
-    const std::string bytes = column ? column->EncodeBuild() : std::string();
+    writer.Put<uint8_t>(column ? 1 : 0);
+    if (!column) continue;
+    const std::string bytes = column->EncodeBuild();
     writer.PutBytes(bytes.data(), bytes.size());
   }
   return out;
@@ -131,8 +133,12 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
     other.maxs_[k] = GetValue(reader, key_types_[k]);
   }
   for (auto& column : other.column_filters_) {
+    if (reader.Get<uint8_t>() == 0) {
+      column.reset();  // not listed there (its type, or it stopped): listed by neither
+      continue;
+    }
     const std::string_view bytes = reader.GetBytes();
-    if (column && !bytes.empty()) column->MergeEncoded(bytes);
+    if (column) column->MergeEncoded(bytes);
   }
   if (!reader.done()) throw InternalError("a partial runtime filter's bytes go on past its end");
   Merge(std::move(other));
