@@ -177,6 +177,8 @@ std::string NoDynamicFilterReason(const LogicalJoin& join) {
     }
     out += (out.empty() ? "rows: " : "; rows: ") + rows;
   }
+  if (!join.transfer_note.empty())
+    out += (out.empty() ? "" : "; ") + std::string("no backward transfer: ") + join.transfer_note;
   return out;
 }
 

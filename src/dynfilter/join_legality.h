@@ -85,7 +85,8 @@ namespace shears {
 
 /// For a join that got no dynamic partition filter, no runtime filter or neither: why, for each
 /// kind it lacks (`partitions: ...; rows: ...`), from the notes the two planning rules left (or
-/// that they did not run); empty when it got both.
+/// that they did not run); then why a backward transfer predicate_transfer considered for it was
+/// not planned (`no backward transfer: ...`); empty when nothing is lacking.
 std::string NoDynamicFilterReason(const LogicalJoin& join);
 
 }  // namespace shears

@@ -43,17 +43,57 @@ const char* RuntimeFilterProbeFormName(RuntimeFilterProbeForm form) {
   }
 }
 
+std::string ColumnKeysText(const RuntimeFilter& filter) {
+  if (filter.key_types().size() == 1) return "";
+  std::string out = ", column keys:";
+  for (size_t k = 0; k < filter.key_types().size(); k++) {
+    const RuntimeFilter* keys = filter.column_filter(k);
+    out += k ? ", " : " ";
+    if (!keys) {
+      out += "not listed";
+    } else {
+      out += std::to_string(keys->distinct_keys()) +
+             ((keys->kinds() & kRuntimeFilterExactSet) ? " exact_set" : " bitmap");
+    }
+  }
+  return out;
+}
+
 std::string RowsText(const RuntimeFilter& filter) {
   if (!filter.rows_skipped_reason().empty())
     return "rows not tested: " + filter.rows_skipped_reason();
   return std::string("rows probed by ") + RuntimeFilterProbeFormName(filter.probe_form());
 }
 
-RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types)
-    : key_types_(std::move(key_types)), mins_(key_types_.size()), maxs_(key_types_.size()) {
+RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types, bool keys_only)
+    : key_types_(std::move(key_types)),
+      keys_only_(keys_only),
+      mins_(key_types_.size()),
+      maxs_(key_types_.size()) {
   SHEARS_CHECK(!key_types_.empty());
   const PhysicalType p = key_types_[0].physical();
   exact_possible_ = key_types_.size() == 1 && (IntegerKeys() || p == PhysicalType::kString);
+  if (key_types_.size() == 1) return;
+  column_filters_.resize(key_types_.size());
+  for (size_t k = 0; k < key_types_.size(); k++) {
+    const PhysicalType column = key_types_[k].physical();
+    if (column == PhysicalType::kInt32 || column == PhysicalType::kInt64 ||
+        column == PhysicalType::kString) {
+      column_filters_[k] = std::make_unique<RuntimeFilter>(std::vector{key_types_[k]}, true);
+    }
+  }
+}
+
+const RuntimeFilter* RuntimeFilter::column_filter(size_t column) const {
+  if (key_types_.size() == 1) return probe_is_exact() ? this : nullptr;
+  const RuntimeFilter* filter = column_filters_[column].get();
+  return filter && filter->enabled() && filter->probe_is_exact() ? filter : nullptr;
+}
+
+bool RuntimeFilter::NarrowIntegers() const {
+  if (!IntegerKeys() || int_set_.empty()) return false;
+  return static_cast<uint64_t>(int_hi_) - static_cast<uint64_t>(int_lo_) <
+         kRuntimeFilterMaxBitmapBits;
 }
 
 bool RuntimeFilter::IntegerKeys() const {
@@ -125,10 +165,12 @@ std::pair<int64_t, int64_t> MinMaxRows(const Vector& v, idx_t count) {
 void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
   SHEARS_CHECK(keys.size() == key_types_.size());
   if (count == 0) return;
-  const size_t old = hashes_.size();
-  hashes_.resize(old + count);
-  for (size_t k = 0; k < keys.size(); k++)
-    HashVector(*keys[k], count, hashes_.data() + old, k > 0);
+  if (!keys_only_) {
+    const size_t old = hashes_.size();
+    hashes_.resize(old + count);
+    for (size_t k = 0; k < keys.size(); k++)
+      HashVector(*keys[k], count, hashes_.data() + old, k > 0);
+  }
   // The ranges: the smallest and largest row of each key column, found on the raw values,
   // then read as Values once per batch.
   for (size_t k = 0; k < keys.size(); k++) {
@@ -139,19 +181,40 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
     if (!mins_[k] || low.Compare(*mins_[k]) < 0) mins_[k] = std::move(low);
     if (!maxs_[k] || high.Compare(*maxs_[k]) > 0) maxs_[k] = std::move(high);
   }
-  if (key_types_.size() != 1) return;
+  if (key_types_.size() != 1) {
+    // Listing each column costs a set insertion per build row and column: bounded by listing
+    // only for build sides of at most kKeysOnlyGiveUp rows (a larger one pays only for its
+    // combined hashes). Past it every column stops (column_filter then gives none).
+    const bool list = hashes_.size() <= kKeysOnlyGiveUp;
+    for (size_t k = 0; k < keys.size(); k++) {
+      if (!list) {
+        column_filters_[k].reset();
+      } else if (column_filters_[k]) {
+        column_filters_[k]->Add({keys[k]}, count);
+      }
+    }
+    return;
+  }
   const Vector& v = *keys[0];
   if (!exact_possible_) return;
   if (IntegerKeys()) {
-    for (idx_t i = 0; i < count; i++)
-      int_set_.insert(IntegerAt(v, i));
+    for (idx_t i = 0; i < count; i++) {
+      const int64_t key = IntegerAt(v, i);
+      int_lo_ = std::min(int_lo_, key);
+      int_hi_ = std::max(int_hi_, key);
+      int_set_.insert(key);
+    }
   } else {
     const StringRef* strings = v.data<StringRef>();
     for (idx_t i = 0; i < count; i++)
       string_set_.emplace(strings[i].ptr, strings[i].len);
   }
-  // The cap is applied in Finish; past a generous bound stop paying for the set at all.
-  if (int_set_.size() + string_set_.size() > (1u << 20)) {
+  // The cap is applied in Finish; past a generous bound stop paying for the set at all. A
+  // column of a combined key lists only keys few or narrow enough to end as a set or bitmap:
+  // past kKeysOnlyGiveUp keys spanning more than a bitmap's bits it stops (the combined key's
+  // hashes are all a large build side pays for).
+  const size_t listed = int_set_.size() + string_set_.size();
+  if (listed > (1u << 20) || (keys_only_ && listed > kKeysOnlyGiveUp && !NarrowIntegers())) {
     exact_possible_ = false;
     int_set_.clear();
     string_set_.clear();
@@ -169,6 +232,8 @@ void RuntimeFilter::Merge(RuntimeFilter&& other) {
   }
   exact_possible_ = exact_possible_ && other.exact_possible_;
   if (exact_possible_) {
+    int_lo_ = std::min(int_lo_, other.int_lo_);
+    int_hi_ = std::max(int_hi_, other.int_hi_);
     int_set_.insert(other.int_set_.begin(), other.int_set_.end());
     string_set_.insert(other.string_set_.begin(), other.string_set_.end());
   } else {
@@ -177,6 +242,14 @@ void RuntimeFilter::Merge(RuntimeFilter&& other) {
   }
   if (bloom_ && other.bloom_) bloom_->Union(*other.bloom_);
   build_rows_ += other.build_rows_;
+  // A column one partial stopped listing is listed by neither: its keys would be incomplete.
+  for (size_t k = 0; k < column_filters_.size(); k++) {
+    if (column_filters_[k] && other.column_filters_[k]) {
+      column_filters_[k]->Merge(std::move(*other.column_filters_[k]));
+    } else {
+      column_filters_[k].reset();
+    }
+  }
 }
 
 void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,
@@ -184,6 +257,13 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   build_rows_ = build_rows;
   build_ms_ = build_ms;
   kinds_ = 0;
+  if (keys_only_) {
+    FinishKeysOnly(limits);
+    return;
+  }
+  for (auto& column : column_filters_) {
+    if (column) column->Finish(limits, build_rows, 0);
+  }
   const size_t set_size = int_set_.size() + string_set_.size();
   const bool exact = exact_possible_ && set_size <= limits.max_exact_keys;
   if (exact) {
@@ -231,6 +311,28 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   for (size_t k = 0; k < mins_.size(); k++) {
     if (mins_[k] && maxs_[k]) kinds_ |= kRuntimeFilterRange;
   }
+  disabled_reason_.clear();
+}
+
+void RuntimeFilter::FinishKeysOnly(const RuntimeFilterLimits& limits) {
+  hashes_.clear();
+  const size_t set_size = int_set_.size() + string_set_.size();
+  distinct_ = set_size;
+  if (exact_possible_ && set_size > 0 && set_size <= limits.max_exact_keys)
+    kinds_ |= kRuntimeFilterExactSet;
+  // Past max_exact_keys, integer keys of a narrow span still list as a bitmap.
+  if (exact_possible_ && set_size > 0) ChooseProbeForm(limits);
+  if (!probe_is_exact()) {
+    form_ = RuntimeFilterProbeForm::kNone;
+    kinds_ = 0;
+    int_set_.clear();
+    string_set_.clear();
+    disabled_reason_ = "the column's keys are too many to list";
+    return;
+  }
+  if (!(kinds_ & kRuntimeFilterExactSet) && int_set_.size() > kRuntimeFilterMaxBloomProbeKeys)
+    int_set_.clear();  // the bitmap holds them; too many to probe a Parquet bloom filter with
+  if (mins_[0] && maxs_[0]) kinds_ |= kRuntimeFilterRange;
   disabled_reason_.clear();
 }
 
@@ -293,6 +395,8 @@ void RuntimeFilter::ChooseProbeForm(const RuntimeFilterLimits& limits) {
 
 size_t RuntimeFilter::bytes() const {
   size_t bytes = bloom_ ? bloom_->bytes().size() : 0;
+  for (const auto& column : column_filters_)
+    bytes += column ? column->bytes() : 0;
   bytes += (bitmap_.size() + linear_.size() + table_.size()) * sizeof(uint64_t);
   bytes += int_set_.size() * sizeof(int64_t);
   for (const auto& s : string_set_)
@@ -438,6 +542,11 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
   if (!mins_[column] || !maxs_[column]) return true;
   if (lo.type() != key_types_[column] || hi.type() != key_types_[column]) return true;
   if (maxs_[column]->Compare(lo) < 0 || mins_[column]->Compare(hi) > 0) return false;
+  // A key of several columns: the column's own keys, when listed.
+  if (key_types_.size() > 1) {
+    const RuntimeFilter* keys = column_filter(column);
+    return !keys || keys->RangeMayMatch(0, lo, hi);
+  }
   const bool bitmap = form_ == RuntimeFilterProbeForm::kBitmap;
   if ((kinds_ & kRuntimeFilterExactSet) || bitmap) {
     // A small set, or a bitmap of the keys: some key must lie inside the bounds.

@@ -14,6 +14,10 @@
 //   bloom       otherwise: a split-block bloom filter (Parquet's layout: one 256-bit block per
 //               key, one cache line per probe) over the join's own key hash
 //   range       min/max of each key column, kept next to either, for statistics pruning
+//   per column  a key of several columns also lists each column's own keys (an exact set, or a
+//               bitmap of integer keys) while they stay few: a file, row group or page none of
+//               whose values of one key column is among that column's keys holds no row that
+//               can join (column_filter), tested against min/max, bloom filters and dictionaries
 // A filter never drops a row whose key the join could match; NULL keys never match.
 //
 // The row probe form is chosen in Finish too (RuntimeFilterProbeForm), so probing a batch is
@@ -25,6 +29,7 @@
 
 #include <array>
 #include <atomic>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -149,7 +154,9 @@ struct RuntimeFilterCounters {
 class RuntimeFilter {
  public:
   /// A filter on the combined key of `key_types` (one column per join condition it covers).
-  explicit RuntimeFilter(std::vector<LogicalType> key_types);
+  /// `keys_only`: a column filter of a combined key's (column_filter): it lists its keys (an
+  /// exact set or bitmap) or is disabled; no hashes, no bloom filter.
+  explicit RuntimeFilter(std::vector<LogicalType> key_types, bool keys_only = false);
 
   // ---- build (one thread; partials built elsewhere combine with Merge) ----
 
@@ -208,6 +215,11 @@ class RuntimeFilter {
   bool probe_is_exact() const {
     return (kinds_ & kRuntimeFilterExactSet) || form_ == RuntimeFilterProbeForm::kBitmap;
   }
+  /// The exact keys of key column `column` alone, as a single-column filter (probe_is_exact),
+  /// or null: this filter itself for a single-column exact one; for a key of several columns,
+  /// that column's own keys when they stayed few enough to list (a bitmap of integers, or
+  /// max_exact_keys). A split none of whose values of the column is one of them cannot join.
+  const RuntimeFilter* column_filter(size_t column) const;
   const std::string& disabled_reason() const { return disabled_reason_; }
   uint8_t kinds() const { return kinds_; }
   /// True when the build side produced no key at all: nothing can join.
@@ -247,6 +259,9 @@ class RuntimeFilter {
 
  private:
   bool IntegerKeys() const;
+  /// Integer keys whose range (so far) fits a bitmap.
+  bool NarrowIntegers() const;
+  static constexpr size_t kKeysOnlyGiveUp = 65536;
   /// Whether a key of the bitmap lies in [lo, hi].
   bool BitmapAnyWithin(int64_t lo, int64_t hi) const;
   static int64_t IntegerAt(const Vector& v, idx_t row);
@@ -275,15 +290,24 @@ class RuntimeFilter {
   bool exact_possible_ = true;
   bool hashes_replaced_ = false;  // ReplaceHashes: bloom_, if any, is the union's
   absl::flat_hash_set<int64_t> int_set_;
+  int64_t int_lo_ = INT64_MAX, int_hi_ = INT64_MIN;  // of the integer keys added
   absl::flat_hash_set<std::string> string_set_;
   std::vector<std::optional<Value>> mins_, maxs_;  // per key column
   std::optional<parquet::SplitBlockBloomFilter> bloom_;
+  // A key of several columns: each column's own keys (keys_only filters), or null where the
+  // column's type lists none.
+  bool keys_only_ = false;
+  std::vector<std::unique_ptr<RuntimeFilter>> column_filters_;
+  void FinishKeysOnly(const RuntimeFilterLimits& limits);
   uint64_t distinct_ = 0;
   uint64_t build_rows_ = 0;
   double build_ms_ = 0;
   mutable RuntimeFilterCounters counters_;
 };
 
+/// For EXPLAIN, of a key of several columns: each column's own keys as statistics checks use
+/// them (", column keys: 2 exact_set, 300 bitmap, not listed"); empty for one column.
+std::string ColumnKeysText(const RuntimeFilter& filter);
 /// For EXPLAIN: "rows probed by <form>" or "rows not tested: <why>".
 std::string RowsText(const RuntimeFilter& filter);
 

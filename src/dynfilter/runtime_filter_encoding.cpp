@@ -2,8 +2,9 @@
 // partial filters of one join built in several processes unite before Finish, as Merge unites
 // partials built by threads. Layout, little-endian as in memory (every process runs the same
 // binary): build rows, exact_possible, the key hashes, the integer set, the string set
-// (lengths then bytes), then per key column its minimum and maximum when known. Also the
-// union without the key hashes (runtime_filter.h): shares' bloom bits OR-ed instead.
+// (lengths then bytes), then per key column its minimum and maximum when known, then for a key
+// of several columns per column whether it lists its keys and, if so, its own build state. Also
+// the union without the key hashes (runtime_filter.h): shares' bloom bits OR-ed instead.
 
 #include <algorithm>
 #include <cstring>
@@ -98,6 +99,12 @@ std::string RuntimeFilter::EncodeBuild() const {
     PutValue(writer, mins_[k], key_types_[k]);
     PutValue(writer, maxs_[k], key_types_[k]);
   }
+  for (const auto& column : column_filters_) {
+    writer.Put<uint8_t>(column ? 1 : 0);
+    if (!column) continue;
+    const std::string bytes = column->EncodeBuild();
+    writer.PutBytes(bytes.data(), bytes.size());
+  }
   return out;
 }
 
@@ -115,6 +122,8 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
   for (size_t at = 0; at + sizeof(int64_t) <= ints.size(); at += sizeof(int64_t)) {
     int64_t value;
     std::memcpy(&value, ints.data() + at, sizeof(value));
+    other.int_lo_ = std::min(other.int_lo_, value);
+    other.int_hi_ = std::max(other.int_hi_, value);
     other.int_set_.insert(value);
   }
   const auto strings = reader.Get<uint64_t>();
@@ -123,6 +132,14 @@ void RuntimeFilter::MergeEncoded(std::string_view bytes) {
   for (size_t k = 0; k < key_types_.size(); k++) {
     other.mins_[k] = GetValue(reader, key_types_[k]);
     other.maxs_[k] = GetValue(reader, key_types_[k]);
+  }
+  for (auto& column : other.column_filters_) {
+    if (reader.Get<uint8_t>() == 0) {
+      column.reset();  // not listed there (its type, or it stopped): listed by neither
+      continue;
+    }
+    const std::string_view bytes = reader.GetBytes();
+    if (column) column->MergeEncoded(bytes);
   }
   if (!reader.done()) throw InternalError("a partial runtime filter's bytes go on past its end");
   Merge(std::move(other));

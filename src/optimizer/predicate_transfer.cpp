@@ -17,15 +17,19 @@
 // what B SEMI JOIN P on b = p keeps (NULL keys match neither; IS NOT DISTINCT FROM conditions
 // are not transferred). The copy is the semi join's build side, so it runs first, pruned by
 // P's own dimensions as P is, and the two rules after this one plan its keys' filters on B's
-// scan (files skipped by their key bounds, row groups, rows). The price: P's key columns are
-// read twice (the copy reads only them), so the rule plans a transfer only when that is small
-// against B's fact: P keeps at most a tenth of its fact and is estimated at most a quarter of
-// B's fact rows.
+// scan (files skipped by their key bounds, row groups, rows). The price: the copy reads P's key
+// columns again and hashes them. The rule weighs it against the reads it may spare, from the
+// estimates: the copy reads its rows' key columns (the rows left once its partitions are pruned,
+// else every row of P's fact), B's fact rows are expected to survive in P's kept share of its
+// fact, and every other row spares the columns B's scan reads beyond the keys, and a probe. A
+// join considered and left alone says why in EXPLAIN (`no backward transfer: ...`).
 
 #include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
+
+#include <fmt/format.h>
 
 #include "dynfilter/join_legality.h"
 #include "optimizer/optimizer.h"
@@ -35,8 +39,9 @@ namespace shears {
 
 namespace {
 
-constexpr double kMaxProbeShare = 0.1;
-constexpr double kMaxCopyShare = 0.25;
+// The reads spared must exceed the copy's cost this many times: the estimates are rough, and a
+// copy that spares nothing still costs its reads.
+constexpr double kMinTransferGain = 2;
 // A dimension joined above is copied to reduce the copy only when it is this small.
 constexpr double kMaxReducerRows = 100000;
 
@@ -226,21 +231,55 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
     if (!probe_fact) probe_fact = DirectFact(probe, *c.left);
     if (!build_fact) build_fact = DirectFact(build, *c.right);
   }
-  if (keys.empty() || !probe_fact || !build_fact || probe_fact->dataset == build_fact->dataset ||
-      PartitionsFiltered(build, *build_fact))
+  if (keys.empty() || !probe_fact || !build_fact || probe_fact->dataset == build_fact->dataset)
     return;
+
+  const std::string& build_name = build_fact->table_name;
+  if (PartitionsFiltered(build, *build_fact)) {
+    join.transfer_note = build_name + "'s partitions are filtered on the build side already";
+    return;
+  }
 
   std::map<uint32_t, uint32_t> remap;
   LogicalOperatorPtr copy = CopyPlan(
       probe, [&context] { return context.next_index++; }, remap);
-  double share = probe.estimated_rows /
-                 static_cast<double>(std::max<uint64_t>(1, probe_fact->dataset->total_rows()));
+  const double probe_fact_rows =
+      static_cast<double>(std::max<int64_t>(1, probe_fact->dataset->total_rows()));
+  double share = probe.estimated_rows / probe_fact_rows;
   const uint32_t first_index = context.next_index;
   copy = Reduce(std::move(copy), probe, remap, ancestors, context, share);
   const double rows = copy->estimated_rows;
   const double build_fact_rows = static_cast<double>(build_fact->dataset->total_rows());
-  if (share > kMaxProbeShare || rows > kMaxCopyShare * build_fact_rows ||
-      rows > context.max_build_rows) {
+  // What the copy reads: its rows, when its fact's partitions are pruned (by its own filters or
+  // the dimensions reducing it), else every row of its fact.
+  double copy_reads = probe_fact_rows;
+  std::function<void(LogicalOperator&)> visit = [&](LogicalOperator& op) {
+    if (op.type == LogicalOperatorType::kGet) {
+      auto& get = static_cast<LogicalGet&>(op);
+      if (get.dataset == probe_fact->dataset && PartitionsFiltered(*copy, get))
+        copy_reads = std::min(copy_reads, rows);
+    }
+    for (auto& child : op.children)
+      visit(*child);
+  };
+  visit(*copy);
+  const double copy_cost = copy_reads * static_cast<double>(keys.size()) + rows;
+  const double other_columns =
+      static_cast<double>(build_fact->column_ids.size()) - static_cast<double>(keys.size());
+  const double spared =
+      build_fact_rows * std::max(0.0, 1 - share) * (std::max(0.0, other_columns) + 1);
+  std::string note;
+  if (rows > context.max_build_rows) {
+    note = fmt::format("the copy of the probe side's keys is estimated at {:.0f} rows, above "
+                       "runtime_filter.max_build_size",
+                       rows);
+  } else if (spared < kMinTransferGain * copy_cost) {
+    note = fmt::format("a copy of the probe side's keys would read about {:.0f} key values to "
+                       "spare about {:.0f} values of {} (the probe side keeps {:.2g} of its fact)",
+                       copy_reads * static_cast<double>(keys.size()), spared, build_name, share);
+  }
+  if (!note.empty()) {
+    join.transfer_note = std::move(note);
     context.next_index = first_index;
     return;
   }

@@ -233,6 +233,7 @@ std::string LogicalJoin::Describe() const {
       out += (i ? ", " : "") + conditions[spec.keys[i]].right->ToString();
   }
   if (!runtime_filter_note.empty()) out += " (no runtime filter: " + runtime_filter_note + ")";
+  if (!transfer_note.empty()) out += " (no backward transfer: " + transfer_note + ")";
   return out;
 }
 

@@ -182,6 +182,8 @@ struct LogicalJoin : LogicalOperator {
   std::vector<RuntimeFilterSpec> runtime_filter_producers;
   /// Why no runtime filter was planned for this join (for EXPLAIN), if none was.
   std::string runtime_filter_note;
+  /// Why a backward predicate transfer considered for this join was not planned (EXPLAIN).
+  std::string transfer_note;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;

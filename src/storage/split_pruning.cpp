@@ -278,36 +278,53 @@ bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
     // The footer's statistics are at hand: always checked. Bloom filters and dictionaries are
     // read for it: paced.
     may_match = RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
-    if (may_match && filter->probe_is_exact() && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
-      const idx_t column = runtime_columns_[i][0];
-      const int in_file = FileColumn(dataset_file, *split.file, column);
-      // A computed key: the chunk's bloom filter holds column values, not keys.
-      const BoundExpr* key_expr = runtime_keys_[i].expr;
-      if (in_file >= 0) {
-        const LogicalType& type =
-            dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
-        // The chunk's bloom filter is probed with the keys of an exact set or a listed
-        // bitmap.
-        if (!key_expr && filter->probes_parquet_bloom() &&
-            !parquet::BloomMayMatch(*filter, *split.file, in_file, split.row_group, type)) {
-          may_match = false;
-          filter->counters().row_groups_skipped_bloom++;
-        }
-        uint64_t bytes = 0;
-        if (may_match && runtime_columns_[i].size() == 1 &&
-            !parquet::DictionaryMayMatch(*filter, *split.file, in_file, split.row_group, &bytes,
-                                         key_expr)) {
-          may_match = false;
-          filter->counters().row_groups_skipped_dictionary++;
-          metrics_.row_groups_pruned_dictionary++;
-        }
-        metrics_.bytes_read += bytes;
-      }
+    if (may_match && ListsColumnKeys(*filter) && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
+      may_match = ColumnKeysMayMatch(split, *filter, i);
       RuntimeChecked(i, kRowGroupLevel, !may_match, *filter);
     }
     if (!may_match) filter->counters().row_groups_skipped++;
   }
   return may_match;
+}
+
+bool SplitPruning::ListsColumnKeys(const RuntimeFilter& filter) {
+  for (size_t k = 0; k < filter.key_types().size(); k++) {
+    if (filter.column_filter(k)) return true;
+  }
+  return false;
+}
+
+bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter,
+                                      size_t i) const {
+  const auto& dataset_file = dataset_->files()[split.file_index];
+  // A computed key (one column): the chunk's bloom filter holds column values, not keys.
+  const BoundExpr* key_expr = runtime_keys_[i].expr;
+  // Each key column alone: a chunk none of whose values is among the column's keys rules the
+  // row group out, for a key of several columns too (each column's own keys).
+  for (size_t k = 0; k < runtime_columns_[i].size(); k++) {
+    const RuntimeFilter* keys = filter.column_filter(k);
+    if (!keys) continue;
+    const idx_t column = runtime_columns_[i][k];
+    const int in_file = FileColumn(dataset_file, *split.file, column);
+    if (in_file < 0) continue;
+    const LogicalType& type = dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
+    // The chunk's bloom filter is probed with the keys of an exact set or a listed bitmap.
+    if (!key_expr && keys->probes_parquet_bloom() &&
+        !parquet::BloomMayMatch(*keys, *split.file, in_file, split.row_group, type)) {
+      filter.counters().row_groups_skipped_bloom++;
+      return false;
+    }
+    uint64_t bytes = 0;
+    const bool may_match =
+        parquet::DictionaryMayMatch(*keys, *split.file, in_file, split.row_group, &bytes, key_expr);
+    metrics_.bytes_read += bytes;
+    if (!may_match) {
+      filter.counters().row_groups_skipped_dictionary++;
+      metrics_.row_groups_pruned_dictionary++;
+      return false;
+    }
+  }
+  return true;
 }
 
 SplitVerdict SplitPruning::PrunePages(

@@ -8,7 +8,8 @@
 //               filters' ranges and exact sets
 //   row group   min/max and null counts (minmax_pruning.h) for the literal predicates and the
 //               runtime filters' key ranges; a runtime exact set against the chunk's Parquet
-//               bloom filter (bloom_pruning.h) and its dictionary (dictionary_pruning.h)
+//               bloom filter (bloom_pruning.h) and its dictionary (dictionary_pruning.h), for a
+//               key of several columns each column's own keys against that column's
 //   pages       the page index (page_index_pruning.h): the row ranges that can match
 //
 // Runtime filters are passed as the scan thread found them published, so one arriving while
@@ -125,6 +126,11 @@ class SplitPruning {
   /// `lookup` gives for its key columns `columns`, or a key column holds only NULLs.
   static bool RuntimeRangesMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
                                     const ComputedRuntimeKey& computed, const StatsLookup& lookup);
+  /// Whether `filter` lists the keys of some key column (RuntimeFilter::column_filter).
+  static bool ListsColumnKeys(const RuntimeFilter& filter);
+  /// False when, for some key column of runtime filter `i`, the split's bloom filter or
+  /// dictionary holds none of that column's keys.
+  bool ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i) const;
   bool RuntimeFiltersMayMatch(const ScanSplit& split,
                               const std::vector<const RuntimeFilter*>& runtime,
                               const StatsLookup& lookup) const;

@@ -232,6 +232,36 @@ TEST(RuntimeFilterTest, MultiColumnKeyUsesCombinedHash) {
   EXPECT_LE(kept, 3u);
 }
 
+TEST(RuntimeFilterTest, MultiColumnKeyListsEachColumnsKeys) {
+  RuntimeFilter filter({LogicalType::Bigint(), LogicalType::Bigint()});
+  Vector a = Int64s({1, 2}), b = Int64s({10, 50});
+  filter.Add({&a, &b}, 2);
+  // A partial built elsewhere (another rank) merges its columns' keys too.
+  RuntimeFilter other({LogicalType::Bigint(), LogicalType::Bigint()});
+  Vector oa = Int64s({3}), ob = Int64s({70});
+  other.Add({&oa, &ob}, 1);
+  filter.MergeEncoded(other.EncodeBuild());
+  filter.Finish({}, 3, 0);
+  ASSERT_NE(filter.column_filter(1), nullptr);
+  // b's range [10, 70] holds [30, 40], its keys do not.
+  EXPECT_FALSE(filter.RangeMayMatch(1, Value::Bigint(30), Value::Bigint(40)));
+  EXPECT_TRUE(filter.RangeMayMatch(1, Value::Bigint(60), Value::Bigint(70)));
+  EXPECT_TRUE(filter.RangeMayMatch(0, Value::Bigint(3), Value::Bigint(3)));
+  EXPECT_EQ(ColumnKeysText(filter), ", column keys: 3 exact_set, 3 exact_set");
+  // A partial that stopped listing (too many build rows) stops the merged filter's listing.
+  RuntimeFilter large({LogicalType::Bigint(), LogicalType::Bigint()});
+  const auto keys = Range(0, 70000);
+  Vector la = Int64s(keys), lb = Int64s(keys);
+  large.Add({&la, &lb}, keys.size());
+  RuntimeFilter small({LogicalType::Bigint(), LogicalType::Bigint()});
+  small.Add({&a, &b}, 2);
+  small.MergeEncoded(large.EncodeBuild());
+  small.Finish({}, 70002, 0);
+  EXPECT_EQ(small.column_filter(0), nullptr);
+  EXPECT_EQ(ColumnKeysText(small), ", column keys: not listed, not listed");
+  EXPECT_TRUE(small.RangeMayMatch(1, Value::Bigint(30), Value::Bigint(40)));
+}
+
 }  // namespace
 }  // namespace shears
 

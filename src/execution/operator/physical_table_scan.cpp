@@ -347,7 +347,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
       } else {
         const auto& c = filter->counters();
         text = fmt::format(
-            "{}, {} keys from {} build rows, {} bytes, {}; rows tested {}, dropped {}, passed "
+            "{}, {} keys from {} build rows, {} bytes{}, {}; rows tested {}, dropped {}, passed "
             "while paused {} ({} pauses, {} re-checks on a sample, {} resumes); files skipped "
             "unopened {}; row groups skipped {} "
             "({} by "
@@ -355,7 +355,8 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
             "dictionaries); pages skipped {}; statistics checks paused {} times ({} skipped, {} "
             "resumes); probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
-            filter->distinct_keys(), filter->build_rows(), filter->bytes(), RowsText(*filter),
+            filter->distinct_keys(), filter->build_rows(), filter->bytes(),
+            ColumnKeysText(*filter), RowsText(*filter),
             c.rows_tested.load(), c.rows_dropped.load(), c.rows_passed_paused.load(),
             c.pauses.load(), c.rechecks.load(), c.resumes.load(), c.files_skipped.load(),
             c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
