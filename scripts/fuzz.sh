@@ -13,7 +13,9 @@
 # it executes. The SQL target bounds each query by work (statement_batch_limit), not time, for
 # the same reason.
 #
-# Explore mode is for finding new bugs: FUZZ_SEED (default 1) fixes libFuzzer's seed, FUZZ_SEED=0
+# Explore mode is for finding new bugs (FUZZ_RUNS=N stops a target after N executions, when
+# sooner than SECONDS; FUZZ_TIMEOUT, default 10, is the seconds one input may take, more on a
+# loaded machine): FUZZ_SEED (default 1) fixes libFuzzer's seed, FUZZ_SEED=0
 # lets libFuzzer pick one; what a target learns is kept in BUILD_DIR/corpus/TARGET for the next
 # run. Whatever it finds becomes a regression input under tests/data/hostile/ (replayed by
 # HostileDataTest) and so part of the gate's seeds; a corpus that reached new code can be kept,
@@ -165,7 +167,10 @@ for target in "${TARGETS[@]}"; do
     echo "== $target: its seeds and corpus, then their generated variants; no coverage feedback"
   else
     corpus=$BUILD_DIR/corpus/$target
-    mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048)
+    mode=(-seed="${FUZZ_SEED:-1}" -max_total_time="$SECONDS_EACH" -timeout="${FUZZ_TIMEOUT:-10}"
+      -rss_limit_mb=2048)
+    # FUZZ_RUNS: stop after that many executions (or SECONDS, whichever comes first).
+    [ -n "${FUZZ_RUNS:-}" ] && mode+=(-runs="$FUZZ_RUNS")
     launch=()
     echo "== $target: ${SECONDS_EACH}s"
   fi

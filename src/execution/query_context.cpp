@@ -26,6 +26,13 @@ void MemoryTracker::Reserve(int64_t bytes) {
   int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (limit_ > 0 && now > limit_) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
+    if (limit_ < minimum_) {
+      throw OutOfMemoryError(
+          "the query needs more than memory_limit = {} (it had {} in use), which is below "
+          "the minimum of {} for its threads (1 MiB per thread); raise it with SET "
+          "memory_limit = '...' or lower SET threads",
+          FormatBytes(limit_), FormatBytes(now - bytes), FormatBytes(minimum_));
+    }
     throw OutOfMemoryError(
         "the query needs more than memory_limit = {} (it had {} in use); raise it with "
         "SET memory_limit = '...'",
@@ -56,6 +63,9 @@ QueryContext::QueryContext(Settings settings, const std::atomic<bool>* interrupt
   if (spill_.directory.empty()) spill_.directory = default_temp_directory;
   if (spill_.directory.empty()) spill_.directory = DefaultTempDirectory("");
   spill_.max_bytes = settings_.GetInt("max_temp_directory_size");
+  spill_.memory = &memory_;
+  memory_.set_minimum(std::max<int64_t>(1, settings_.GetInt("threads")) *
+                      MemoryTracker::kMinimumPerThread);
 }
 
 void QueryContext::CheckCancelled() const {

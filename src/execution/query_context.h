@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <utility>
 
 #include "common/clock.h"
 #include "common/settings.h"
@@ -22,11 +23,50 @@ class MemoryTracker {
   int64_t used() const { return used_.load(std::memory_order_relaxed); }
   int64_t peak() const { return peak_.load(std::memory_order_relaxed); }
   int64_t limit() const { return limit_; }
+  /// Below this limit a query may fail for want of the memory every thread needs to work
+  /// (a batch, a spill buffer, a block to merge): the error then says so and names it.
+  void set_minimum(int64_t bytes) { minimum_ = bytes; }
+  /// What a query needs at least per thread, whatever its data.
+  static constexpr int64_t kMinimumPerThread = 1 << 20;
 
  private:
   int64_t limit_;
+  int64_t minimum_ = 0;
   std::atomic<int64_t> used_{0};
   std::atomic<int64_t> peak_{0};
+};
+
+/// Bytes an object holds outside the operators' own accounting (a reader's or writer's
+/// buffers), kept counted in `memory` as they change: Set reserves the growth (throwing past
+/// the limit) and releases the shrinking; the destructor releases the rest. Movable.
+class MemoryHold {
+ public:
+  MemoryHold() = default;
+  explicit MemoryHold(MemoryTracker* memory) : memory_(memory) {}
+  MemoryHold(MemoryHold&& other) noexcept
+      : memory_(other.memory_), held_(std::exchange(other.held_, 0)) {}
+  MemoryHold& operator=(MemoryHold&& other) noexcept {
+    if (this != &other) {
+      Set(0);
+      memory_ = other.memory_;
+      held_ = std::exchange(other.held_, 0);
+    }
+    return *this;
+  }
+  ~MemoryHold() { Set(0); }
+  void Set(int64_t bytes) {
+    if (!memory_ || bytes == held_) return;
+    if (bytes > held_) {
+      memory_->Reserve(bytes - held_);
+    } else {
+      memory_->Release(held_ - bytes);
+    }
+    held_ = bytes;
+  }
+
+ private:
+  MemoryTracker* memory_ = nullptr;
+  int64_t held_ = 0;
 };
 
 /// How far a query's scans are, in bytes of Parquet files: `planned` is the size of every file

@@ -22,7 +22,6 @@ namespace shears {
 
 namespace {
 
-constexpr size_t kBufferBytes = 1 << 20;
 std::atomic<int64_t> g_spill_bytes{0};
 std::atomic<uint64_t> g_file_counter{0};
 
@@ -155,6 +154,10 @@ int64_t SpillBytesInUse() {
 }
 
 SpillFile::SpillFile(const SpillOptions& options) : options_(options) {
+  if (options_.memory && options_.memory->limit() > 0) {
+    buffer_bytes_ = std::clamp(static_cast<size_t>(options_.memory->limit() / 64), kMinBufferBytes,
+                               kMaxBufferBytes);
+  }
   const std::string dir = OwnSubdirectories().Get(options_.directory);
   const std::string path =
       dir + "/spill-" + std::to_string(g_file_counter.fetch_add(1, std::memory_order_relaxed));
@@ -168,21 +171,28 @@ SpillFile::SpillFile(const SpillOptions& options) : options_(options) {
 }
 
 SpillFile::~SpillFile() {
+  if (buffer_reserved_ > 0) options_.memory->Release(buffer_reserved_);
   if (fd_ >= 0) close(fd_);
   g_spill_bytes.fetch_sub(static_cast<int64_t>(size_), std::memory_order_relaxed);
 }
 
 void SpillFile::Append(const void* data, size_t size) {
   const auto* bytes = static_cast<const uint8_t*>(data);
-  if (buffer_.size() + size > kBufferBytes) {
+  if (buffer_.size() + size > buffer_bytes_) {
     if (!buffer_.empty()) WriteOut(buffer_.data(), buffer_.size());
     buffer_.clear();
-    if (size >= kBufferBytes) {
+    if (size >= buffer_bytes_) {
       WriteOut(bytes, size);
       return;
     }
   }
-  if (buffer_.capacity() < kBufferBytes) buffer_.reserve(kBufferBytes);
+  if (buffer_.capacity() < buffer_bytes_) {
+    if (options_.memory && buffer_reserved_ == 0) {
+      options_.memory->Reserve(static_cast<int64_t>(buffer_bytes_));
+      buffer_reserved_ = static_cast<int64_t>(buffer_bytes_);
+    }
+    buffer_.reserve(buffer_bytes_);
+  }
   buffer_.insert(buffer_.end(), bytes, bytes + size);
 }
 
@@ -190,6 +200,8 @@ void SpillFile::Flush() {
   if (!buffer_.empty()) WriteOut(buffer_.data(), buffer_.size());
   // A flushed file is usually done with: its buffer goes (a query may hold many files).
   std::vector<uint8_t>().swap(buffer_);
+  if (buffer_reserved_ > 0) options_.memory->Release(buffer_reserved_);
+  buffer_reserved_ = 0;
 }
 
 void SpillFile::WriteOut(const void* data, size_t size) {

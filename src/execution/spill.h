@@ -52,6 +52,9 @@ int64_t SpillBytesInUse();
 struct SpillOptions {
   std::string directory;
   int64_t max_bytes = 0;
+  /// When set, each file's write buffer counts against it (and is smaller under a small
+  /// limit: kMaxBufferBytes, at most 1/64 of the limit, at least kMinBufferBytes).
+  MemoryTracker* memory = nullptr;
 };
 
 /// One spill file, append-only while written, then read by ranges (from several threads).
@@ -73,6 +76,8 @@ class SpillFile {
 
   /// Bytes per checksum. Small enough that reading a short segment reads little around it.
   static constexpr uint64_t kChecksumBlock = 8 << 10;
+  static constexpr size_t kMaxBufferBytes = 1 << 20;
+  static constexpr size_t kMinBufferBytes = 64 << 10;
 
  private:
   void WriteOut(const void* data, size_t size);
@@ -84,6 +89,8 @@ class SpillFile {
   int fd_ = -1;
   uint64_t size_ = 0;  // bytes written to the file
   std::vector<uint8_t> buffer_;
+  size_t buffer_bytes_ = kMaxBufferBytes;  // appends are written out past this
+  int64_t buffer_reserved_ = 0;            // of options_.memory, for the buffer
   std::vector<uint32_t> block_checksums_;  // of each whole kChecksumBlock written
   uint32_t open_block_checksum_ = 0;       // of the written bytes after the whole blocks
 };

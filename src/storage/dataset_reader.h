@@ -47,6 +47,8 @@ class DatasetReader {
   /// Counters summed over the files read so far.
   parquet::ScanCounters counters() const;
   uint64_t files_read() const { return files_read_; }
+  /// Bytes the current file's reader holds (ParquetReader::buffered_bytes).
+  uint64_t buffered_bytes() const { return reader_ ? reader_->buffered_bytes() : 0; }
 
  private:
   void OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file = nullptr);

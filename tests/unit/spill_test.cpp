@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/mount.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -245,6 +246,49 @@ TEST(SpillTest, QueriesSpillIntoTheDatabaseDirectoryAndCleanUp) {
                          "range(300000) t(x) GROUP BY 1) t"),
                OutOfMemoryError);
   EXPECT_EQ(CountFiles(db_dir + "/.tmp"), 0);
+}
+
+/// A 2 MiB tmpfs mounted at `dir` while alive (root only; `mounted` false otherwise).
+struct SmallTmpfs {
+  explicit SmallTmpfs(const std::string& dir) : dir(dir) {
+    fs::create_directories(dir);
+    mounted = geteuid() == 0 && mount("tmpfs", dir.c_str(), "tmpfs", 0, "size=2m") == 0;
+  }
+  ~SmallTmpfs() {
+    if (mounted) umount2(dir.c_str(), MNT_DETACH);
+  }
+  std::string dir;
+  bool mounted = false;
+};
+
+TEST(SpillTest, ADiskFullWhileSpillingOrWritingIsAClearErrorAndLeavesTablesIntact) {
+  test::TempDir tmp;
+  SmallTmpfs disk(tmp.path() + "/small");
+  if (!disk.mounted) GTEST_SKIP() << "cannot mount a tmpfs (not root?)";
+  const std::string db_dir = disk.dir + "/db";
+  Database db(db_dir);
+  Connection con(db);
+  con.Query("CREATE TABLE t AS SELECT x FROM range(1000) t(x)");
+  con.Query("SET memory_limit = '4MB'");
+  // Spilling 300,000 groups needs more than the 2 MiB disk.
+  try {
+    con.Query(
+        "SELECT count(*) FROM (SELECT x % 300000 k, count(*) c, sum(x) s FROM "
+        "range(900000) t(x) GROUP BY 1) t");
+    FAIL() << "expected the disk to fill";
+  } catch (const IOError& e) {
+    EXPECT_NE(std::string(e.what()).find("temp_directory"), std::string::npos) << e.what();
+  }
+  EXPECT_EQ(CountFiles(db_dir + "/.tmp"), 0);
+  // An INSERT larger than the disk fails and leaves the table as it was.
+  con.Query("RESET memory_limit");
+  EXPECT_THROW(con.Query("INSERT INTO t SELECT x FROM range(2000000) t(x)"), Error);
+  EXPECT_EQ(con.Query("SELECT count(*), sum(x) FROM t").ToStrings(),
+            (std::vector<std::vector<std::string>>{{"1000", "499500"}}));
+  // The space is free again: a small INSERT and the spilling query's writes fit.
+  con.Query("INSERT INTO t SELECT x FROM range(10) t(x)");
+  EXPECT_EQ(con.Query("SELECT count(*) FROM t").ToStrings(),
+            (std::vector<std::vector<std::string>>{{"1010"}}));
 }
 
 }  // namespace

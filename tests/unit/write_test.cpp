@@ -362,6 +362,63 @@ TEST(WriteTest, KilledWriterLeavesTheTableAsItWas) {
             << " of 5, inserts committed: " << committed << "\n";
 }
 
+TEST(WriteTest, TwoProcessesInsertingLoseNoInsert) {
+  const std::string shears = ShearsBinary();
+  if (!fs::exists(shears)) GTEST_SKIP() << "no shears executable at " << shears;
+  test::TempDir dir;
+  const std::string db = dir.path() + "/db";
+  {
+    Database database(db);
+    Connection connection(database);
+    connection.Query(std::string("CREATE TABLE seed AS ") + kThousand);
+    connection.Query("CREATE TABLE t (x BIGINT, w INTEGER, p INTEGER) PARTITIONED BY (p)");
+  }
+  // Two shears processes, each 12 INSERTs of 1000 rows (tagged with the writer), with queries
+  // of the table between them; this process reads the table meanwhile from a Database of its
+  // own: every count it sees is whole INSERTs, never fewer than before.
+  constexpr int kInserts = 12;
+  std::vector<pid_t> writers;
+  for (int w = 1; w <= 2; w++) {
+    std::string script;
+    for (int i = 0; i < kInserts; i++) {
+      script += "INSERT INTO t SELECT x, " + std::to_string(w) +
+                ", CAST(x % 5 AS INTEGER) FROM seed; SELECT count(*) FROM t;\n";
+    }
+    const std::string file = dir.path() + "/writer" + std::to_string(w) + ".sql";
+    std::ofstream(file) << script;
+    writers.push_back(Spawn({shears, db, "-f", file}));
+    ASSERT_GT(writers.back(), 0);
+  }
+  int bad = 0;
+  int64_t last = 0;
+  int running = 2;
+  while (running > 0) {
+    Database database(db);
+    Connection connection(database);
+    const int64_t count = std::stoll(Scalar(connection, "SELECT count(*) FROM t"));
+    if (count % 1000 != 0 || count < last) bad++;
+    last = count;
+    running = 0;
+    for (pid_t& pid : writers) {
+      int status = 0;
+      if (pid > 0 && waitpid(pid, &status, WNOHANG) == pid) {
+        EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+        pid = 0;
+      }
+      running += pid > 0;
+    }
+  }
+  EXPECT_EQ(bad, 0);
+  Database database(db);
+  Connection connection(database);
+  EXPECT_EQ(connection.Query("SELECT w, count(*), sum(x) FROM t GROUP BY w ORDER BY w").ToStrings(),
+            (std::vector<std::vector<std::string>>{
+                {"1", std::to_string(kInserts * 1000), std::to_string(kInserts * 499500)},
+                {"2", std::to_string(kInserts * 1000), std::to_string(kInserts * 499500)}}));
+  const std::string location = database.catalog().FindTable("t")->location;
+  EXPECT_EQ(FilesBelow(location), ListedFiles(database.catalog(), "t"));
+}
+
 TEST(WriteTest, ReadersSeeWholeInsertsOnly) {
   Database database;
   Connection writer(database);

@@ -19,6 +19,11 @@ struct PhysicalParquetWrite::OpenWriter {
   std::unique_ptr<parquet::ParquetWriter> writer;
   std::string file_name;
   uint64_t last_use = 0;
+  MemoryHold buffered;  // the row group it holds, against memory_limit
+  void Write(const Batch& batch) {
+    writer->Write(batch);
+    buffered.Set(static_cast<int64_t>(writer->buffered_bytes()));
+  }
 };
 
 struct PhysicalParquetWrite::LocalState : LocalSinkState {
@@ -122,7 +127,8 @@ std::unique_ptr<LocalSinkState> PhysicalParquetWrite::GetLocalSinkState(
   return local;
 }
 
-PhysicalParquetWrite::OpenWriter& PhysicalParquetWrite::WriterFor(const std::string& partition,
+PhysicalParquetWrite::OpenWriter& PhysicalParquetWrite::WriterFor(ExecutionContext& context,
+                                                                  const std::string& partition,
                                                                   ParquetWriteGlobalState& global,
                                                                   LocalState& local) const {
   auto it = local.open.find(partition);
@@ -158,6 +164,7 @@ PhysicalParquetWrite::OpenWriter& PhysicalParquetWrite::WriterFor(const std::str
   writer.writer = std::make_unique<parquet::ParquetWriter>((dir / writer.file_name).string(),
                                                            data_names_, data_types_, spec_.options);
   writer.last_use = ++local.clock;
+  writer.buffered = MemoryHold(&context.query().memory());
   return local.open.emplace(partition, std::move(writer)).first->second;
 }
 
@@ -172,12 +179,14 @@ bool PhysicalParquetWrite::Sink(ExecutionContext& context, Batch& input,
     if (!global.single) {
       global.single = std::make_unique<parquet::ParquetWriter>(spec_.single_file, data_names_,
                                                                data_types_, spec_.options);
+      global.single_buffered = MemoryHold(&context.query().memory());
     }
     global.single->Write(input);
+    global.single_buffered.Set(static_cast<int64_t>(global.single->buffered_bytes()));
     return true;
   }
   if (spec_.partition_columns.empty()) {
-    WriterFor("", global, local).writer->Write(input);
+    WriterFor(context, "", global, local).Write(input);
     return true;
   }
   // Rows grouped by the raw bytes of their partition values (cheaper than formatting every
@@ -201,7 +210,7 @@ bool PhysicalParquetWrite::Sink(ExecutionContext& context, Batch& input,
       part.column(c).CopyRows(input.column(data_columns_[c]), rows.data(), rows.size());
     }
     part.SetSize(rows.size());
-    WriterFor(partition, global, local).writer->Write(part);
+    WriterFor(context, partition, global, local).Write(part);
   }
   return true;
 }
@@ -229,6 +238,7 @@ void PhysicalParquetWrite::Finalize(ExecutionContext&, GlobalSinkState& global_s
   global.files.push_back(
       {"", fs::path(spec_.single_file).filename().string(), global.single->Close()});
   global.single.reset();
+  global.single_buffered.Set(0);
 }
 
 std::vector<WrittenPartFile> PhysicalParquetWrite::TakeFiles(ExecutionContext& context,

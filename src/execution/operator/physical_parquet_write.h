@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "execution/physical_operator.h"
+#include "execution/query_context.h"
 #include "storage/parquet/parquet_writer.h"
 
 namespace shears {
@@ -55,6 +56,7 @@ struct ParquetWriteGlobalState : GlobalSinkState {
   /// (so OVERWRITE_OR_IGNORE replaces the files a previous COPY wrote there).
   std::map<std::string, int64_t> next_file;
   std::unique_ptr<parquet::ParquetWriter> single;  // one-file mode
+  MemoryHold single_buffered;                      // its row group, against memory_limit
 };
 
 class PhysicalParquetWrite : public PhysicalOperator {
@@ -84,8 +86,8 @@ class PhysicalParquetWrite : public PhysicalOperator {
  private:
   struct LocalState;
   struct OpenWriter;
-  OpenWriter& WriterFor(const std::string& partition, ParquetWriteGlobalState& global,
-                        LocalState& local) const;
+  OpenWriter& WriterFor(ExecutionContext& context, const std::string& partition,
+                        ParquetWriteGlobalState& global, LocalState& local) const;
 
   ParquetWriteSpec spec_;
   std::vector<idx_t> data_columns_;  // input columns stored in the files

@@ -35,6 +35,8 @@ struct ScanLocalState : LocalSourceState {
   Batch scratch;
   SelectionVector sel;
   std::unique_ptr<RuntimeFilterProbes> runtime;
+  // The reader's buffers (chunks as read, decoded pages) count against memory_limit.
+  MemoryHold buffers;
 };
 
 }  // namespace
@@ -176,6 +178,7 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(
   local->reader = std::make_unique<DatasetReader>(
       static_cast<ScanGlobalState&>(global).splits->dataset(), column_ids_);
   local->scratch = Batch(types_);
+  local->buffers = MemoryHold(&context.query().memory());
   RuntimeFilterAdaptivity adaptivity;
   adaptivity.min_drop_ratio = context.query().settings().GetDouble("runtime_filter.min_drop_ratio");
   adaptivity.pause_rows =
@@ -248,6 +251,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       got = local.reader->Next(local.scratch);
       if (got) scan_metrics_.rows_scanned += local.scratch.size();
     }
+    local.buffers.Set(static_cast<int64_t>(local.reader->buffered_bytes()));
     const parquet::ScanCounters after = local.reader->counters();
     scan_metrics_.bytes_read += after.bytes_read - before.bytes_read;
     scan_metrics_.pages_read += after.pages_read - before.pages_read;

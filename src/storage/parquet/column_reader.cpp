@@ -100,6 +100,7 @@ struct ColumnChunkReader::PageState {
   std::shared_ptr<StringHeap> heap;
   std::shared_ptr<std::vector<uint8_t>> split;  // BYTE_STREAM_SPLIT values, re-laid as PLAIN
   std::vector<uint32_t> indexes;
+  size_t decompressed_bytes = 0;  // of the page's own decompressed copy
 };
 
 ColumnChunkReader::ColumnChunkReader(const ParquetFile& file, int row_group, int column,
@@ -279,6 +280,18 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
   dictionary_->KeepAlive(owner);
   dictionary_owner_ = owner;
   dictionary_size_ = count;
+  dictionary_bytes_ = (codec_ != format::CompressionCodec::UNCOMPRESSED ? size : 0) +
+                      scratch_.capacity() + std::max<size_t>(count, 1) * sizeof(StringRef);
+}
+
+size_t ColumnChunkReader::held_bytes() const {
+  size_t bytes = dictionary_bytes_ + scratch_.capacity();
+  if (page_) {
+    bytes += page_->decompressed_bytes + page_->def_levels.capacity() +
+             page_->indexes.capacity() * sizeof(uint32_t) +
+             (page_->split ? page_->split->capacity() : 0);
+  }
+  return bytes;
 }
 
 void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const uint8_t* body) {
@@ -347,6 +360,7 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       auto decompressed = Decompress(body, compressed, uncompressed);
       data = decompressed.get();
       size = uncompressed;
+      page.decompressed_bytes = size;
       owner = decompressed;
     }
     size_t pos = 0;
@@ -401,6 +415,7 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       auto decompressed = Decompress(data, size, values_uncompressed);
       data = decompressed.get();
       size = values_uncompressed;
+      page.decompressed_bytes = size;
       owner = decompressed;
     } else if (values_uncompressed == 0) {
       size = 0;  // an empty values section, compressed or not

@@ -57,6 +57,9 @@ class ColumnChunkReader {
   /// For `bytes` starting with a dictionary page: that dictionary, converted (nullptr when the
   /// chunk has none or some entry cannot be converted). Entries are rows 0..size.
   const Vector* ReadDictionary(size_t* size);
+  /// Bytes this reader holds besides the chunk's: the decoded dictionary, the current page's
+  /// decompressed copy and levels (what a query's memory accounting counts for a scan).
+  size_t held_bytes() const;
 
  private:
   struct PageState;
@@ -85,6 +88,7 @@ class ColumnChunkReader {
   std::unique_ptr<Vector> dictionary_;
   std::shared_ptr<const void> dictionary_owner_;
   size_t dictionary_size_ = 0;
+  size_t dictionary_bytes_ = 0;
   std::vector<std::pair<uint32_t, std::string>> bad_dictionary_entries_;
   std::unique_ptr<PageState> page_;
   std::vector<uint8_t> scratch_;

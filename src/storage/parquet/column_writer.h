@@ -75,6 +75,8 @@ class ColumnChunkWriter {
   /// Ends the current chunk and starts the next one.
   virtual ChunkOutput FinishChunk() = 0;
   virtual WrittenColumnStats FileStats() const = 0;
+  /// Bytes of the chunk buffered so far (the encoded pages of the current row group).
+  size_t buffered_bytes() const { return data_pages_.capacity(); }
 
  protected:
   // Compresses a data page body and appends it (header first) to the chunk.

@@ -144,6 +144,7 @@ void ParquetReader::StartRowGroup(int row_group) {
     }
     const uint64_t begin = ranges[first].start;
     auto buffer = std::make_shared<std::vector<uint8_t>>(end - begin);
+    chunk_bytes_ += end - begin;
     file_->file().ReadAt(begin, end - begin, buffer->data());
     counters_.bytes_read += end - begin;
     for (size_t r = first; r <= last; r++) {
@@ -190,6 +191,7 @@ std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group
     total += piece.second;
   if (total > file_->file_size()) return nullptr;  // validated indexes never get here
   auto buffer = std::make_shared<std::vector<uint8_t>>(total);
+  chunk_bytes_ += total;
   uint64_t at = 0;
   for (const auto& [offset, size] : pieces) {
     file_->file().ReadAt(offset, size, buffer->data() + at);
@@ -202,6 +204,14 @@ std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group
                                              &counters_, std::move(spans));
 }
 
+uint64_t ParquetReader::buffered_bytes() const {
+  uint64_t bytes = chunk_bytes_;
+  for (const auto& reader : readers_) {
+    if (reader) bytes += reader->held_bytes();
+  }
+  return bytes;
+}
+
 void ParquetReader::FinishRowGroup() {
   // Pass over the pages no row was read from (headers only), so pages_skipped counts them.
   const int64_t rows = current_row_group_ >= 0 ? file_->row_group_num_rows(current_row_group_) : 0;
@@ -209,6 +219,7 @@ void ParquetReader::FinishRowGroup() {
     if (reader) reader->SkipTo(rows);
   }
   readers_.clear();
+  chunk_bytes_ = 0;
 }
 
 idx_t ParquetReader::NextPieces() {

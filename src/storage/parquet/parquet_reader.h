@@ -52,6 +52,8 @@ class ParquetReader {
 
   const ScanCounters& counters() const { return counters_; }
   const ParquetFile& file() const { return *file_; }
+  /// Bytes held now: the current row group's chunks as read, decoded dictionaries and pages.
+  uint64_t buffered_bytes() const;
 
  private:
   void StartRowGroup(int row_group);
@@ -88,6 +90,7 @@ class ParquetReader {
   // Past this many runs of kept rows, FinishSelected decodes whole pieces and drops rows.
   static constexpr size_t kMaxLateRuns = 64;
   ScanCounters counters_;
+  uint64_t chunk_bytes_ = 0;  // of the current row group's chunk buffers
   bool pad_chunks_ = false;
 };
 

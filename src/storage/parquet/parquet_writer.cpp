@@ -328,4 +328,11 @@ WrittenFile ParquetWriter::Close() {
   return result;
 }
 
+uint64_t ParquetWriter::buffered_bytes() const {
+  uint64_t bytes = 0;
+  for (const auto& column : columns_)
+    bytes += column->buffered_bytes();
+  return bytes;
+}
+
 }  // namespace shears::parquet

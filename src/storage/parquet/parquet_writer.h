@@ -106,6 +106,8 @@ class ParquetWriter {
 
   const std::string& path() const { return path_; }
   int64_t rows_written() const { return rows_; }
+  /// Bytes of the current row group buffered in memory (its columns' encoded pages).
+  uint64_t buffered_bytes() const;
 
  private:
   void CheckUsable() const;
