@@ -250,6 +250,8 @@ class Dataset {
   void IndexPartitions();
   /// Sets the bytes-per-row estimate from the first file, whose footer was read.
   void EstimateRowBytes(const DatasetFile& first);
+  /// The same from any file whose footer was read (`size` bytes, `num_rows` rows).
+  void EstimateRowBytes(uint64_t size, int64_t num_rows, const parquet::ParquetFooter& footer);
   /// Rows of a file of `size` bytes whose footer was not read.
   int64_t EstimatedRows(uint64_t size) const;
   void ComputePartitionStatistics(const std::vector<int64_t>& partition_rows);

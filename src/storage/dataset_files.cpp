@@ -57,24 +57,29 @@ double PlainRowBytes(const format::FileMetaData& metadata) {
 }  // namespace
 
 void Dataset::EstimateRowBytes(const DatasetFile& first) {
+  EstimateRowBytes(first.size, first.num_rows, *schema_footer_);
+}
+
+void Dataset::EstimateRowBytes(uint64_t size, int64_t num_rows,
+                               const parquet::ParquetFooter& footer) {
   // Estimates for the footers not read: a file is a fixed part (footer, page headers,
-  // dictionaries, indexes) plus its rows times bytes per row, both from the first file.
-  // Its data bytes per row overstate the per-row cost of a small file (a daily partition
-  // of a few rows is mostly fixed part), so the cost is capped by the plain-encoded width
-  // of a row, and what the rows do not explain is the fixed part of every file.
-  const uint64_t footer_bytes = schema_footer_->footer_length + 12;
+  // dictionaries, indexes) plus its rows times bytes per row, both from one file whose footer
+  // was read. Its data bytes per row overstate the per-row cost of a small file (a daily
+  // partition of a few rows is mostly fixed part), so the cost is capped by the plain-encoded
+  // width of a row, and what the rows do not explain is the fixed part of every file.
+  const uint64_t footer_bytes = footer.footer_length + 12;
   const double data_bytes =
-      static_cast<double>(std::max<uint64_t>(first.size, footer_bytes + 1) - footer_bytes);
-  // An empty first file says nothing of the rows of the others: assume 8 bytes a row.
+      static_cast<double>(std::max<uint64_t>(size, footer_bytes + 1) - footer_bytes);
+  // An empty file says nothing of the rows of the others: assume 8 bytes a row.
   double row_bytes = 8;
-  if (first.num_rows > 0) {
-    row_bytes = data_bytes / static_cast<double>(first.num_rows);
-    const double plain = PlainRowBytes(schema_footer_->metadata);
+  if (num_rows > 0) {
+    row_bytes = data_bytes / static_cast<double>(num_rows);
+    const double plain = PlainRowBytes(footer.metadata);
     if (plain > 0 && plain < row_bytes) row_bytes = plain;
   }
   rows_per_data_byte_ = 1.0 / row_bytes;
-  const double fixed_bytes = static_cast<double>(first.size) -
-                             static_cast<double>(std::max<int64_t>(first.num_rows, 0)) * row_bytes;
+  const double fixed_bytes = static_cast<double>(size) -
+                             static_cast<double>(std::max<int64_t>(num_rows, 0)) * row_bytes;
   schema_footer_bytes_ =
       std::max<uint64_t>(footer_bytes, static_cast<uint64_t>(std::max(fixed_bytes, 0.0)));
 }

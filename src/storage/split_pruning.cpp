@@ -265,7 +265,6 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
 bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
                                           const std::vector<const RuntimeFilter*>& runtime,
                                           const StatsLookup& lookup) const {
-  const auto& dataset_file = dataset_->files()[split.file_index];
   bool may_match = true;
   for (size_t i = 0; i < runtime.size() && may_match; i++) {
     const RuntimeFilter* filter = runtime[i];
