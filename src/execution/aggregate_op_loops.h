@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "execution/aggregate_ops.h"
 #include "execution/row_layout.h"
+#include "execution/spill.h"
 
 namespace shears::aggregate_loops {
 
@@ -147,6 +148,16 @@ void OpFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out,
 }
 
 template <typename Op>
+void OpSpillWrite(const uint8_t* state, std::vector<uint8_t>& out) {
+  Op::SpillWrite(*reinterpret_cast<const typename Op::State*>(state), out);
+}
+
+template <typename Op>
+void OpSpillRead(uint8_t* state, SpilledStateBytes& in) {
+  Op::SpillRead(StateAt<Op>(state), in);
+}
+
+template <typename Op>
 void Use(AggregateOp& op) {
   op.state_size = sizeof(typename Op::State);
   op.state_align = alignof(typename Op::State);
@@ -155,6 +166,11 @@ void Use(AggregateOp& op) {
   op.update_range = OpUpdateRange<Op>;
   op.combine = OpCombine<Op>;
   op.finalize = OpFinalize<Op>;
+  // States pointing into the arena say how they spill.
+  if constexpr (requires { &Op::SpillWrite; }) {
+    op.spill_write = OpSpillWrite<Op>;
+    op.spill_read = OpSpillRead<Op>;
+  }
 }
 
 }  // namespace shears::aggregate_loops

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "execution/row_layout.h"
+#include "execution/spill.h"
 
 namespace shears {
 
@@ -62,9 +63,22 @@ struct StringState {
   uint32_t capacity;
   uint8_t set;
 };
-// HoldsStringState: the state starts as a StringRef does.
-static_assert(offsetof(StringState, ptr) == offsetof(StringRef, ptr) &&
-              offsetof(StringState, len) == offsetof(StringRef, len));
+
+// Spilled, the kept string's bytes follow the row; read back, the state points at them (its
+// capacity as written: the state is only read before it goes).
+void StringStateSpillWrite(const uint8_t* state, std::vector<uint8_t>& out) {
+  StringState s;
+  std::memcpy(&s, state, sizeof(s));
+  if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
+}
+
+void StringStateSpillRead(uint8_t* state, SpilledStateBytes& in) {
+  StringState s;
+  std::memcpy(&s, state, sizeof(s));
+  if (s.len == 0) return;
+  s.ptr = reinterpret_cast<char*>(in.Take(s.len));
+  std::memcpy(state, &s, sizeof(s));
+}
 
 struct StddevState {
   int64_t count;
@@ -512,6 +526,8 @@ void BindValueOp(AggregateOp& op) {
     case PhysicalType::kString:
       SetKernels<StringValueOp<kMode>, StringRef>(op);
       op.finalize = StringFinalize;
+      op.spill_write = StringStateSpillWrite;
+      op.spill_read = StringStateSpillRead;
       return;
     case PhysicalType::kInvalid:
       break;
@@ -646,12 +662,6 @@ AggregateOp BindAggregateOp(AggregateKind kind, const std::vector<LogicalType>& 
       break;
   }
   throw unsupported();
-}
-
-bool HoldsStringState(const AggregateOp& op) {
-  return (op.kind == AggregateKind::kMin || op.kind == AggregateKind::kMax ||
-          op.kind == AggregateKind::kAny) &&
-         op.arg_type.physical() == PhysicalType::kString;
 }
 
 }  // namespace shears

@@ -20,6 +20,7 @@
 namespace shears {
 
 class StringArena;
+class SpilledStateBytes;
 
 /// The order of min, max and the collecting aggregates: ORDER BY's (NaN above every number,
 /// strings bytewise).
@@ -64,12 +65,13 @@ struct AggregateOp {
   /// when a sum does not fit its result type.
   void (*finalize)(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out,
                    idx_t out_offset, const AggregateOp& op) = nullptr;
+  /// For a state that points into the arena (a kept string, collected values, arg_min /
+  /// arg_max's strings, a sketch): appends what it points to after its row in a spill
+  /// segment, and points a state read back at those bytes (SpilledState). Null when the
+  /// state is plain bytes.
+  void (*spill_write)(const uint8_t* state, std::vector<uint8_t>& out) = nullptr;
+  void (*spill_read)(uint8_t* state, SpilledStateBytes& in) = nullptr;
 };
-
-/// Whether the aggregate's state is min / max / any_value's of a string: plain bytes but for
-/// its start, a StringRef (pointer into the arena, then length). Spill files write the
-/// string's bytes after the row (AppendSpilledRow's `state_strings`).
-bool HoldsStringState(const AggregateOp& op);
 
 /// Whether the aggregate collects its values (median, quantiles, mode, string_agg): its
 /// finalize costs time linear in the values, not constant.

@@ -100,6 +100,20 @@ Cell OwnCell(const Cell& cell, PhysicalType physical, StringArena& arena) {
   return owned;
 }
 
+// Spilled, a string cell's bytes follow the row; read back, the cell points at them.
+void SpillCell(const Cell& cell, uint8_t physical, std::vector<uint8_t>& out) {
+  if (static_cast<PhysicalType>(physical) != PhysicalType::kString) return;
+  const auto s = Load<StringRef>(cell.bytes);
+  if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
+}
+
+void UnspillCell(Cell& cell, uint8_t physical, SpilledStateBytes& in) {
+  if (static_cast<PhysicalType>(physical) != PhysicalType::kString) return;
+  auto s = Load<StringRef>(cell.bytes);
+  s.ptr = s.len == 0 ? "" : reinterpret_cast<const char*>(in.Take(s.len));
+  Store(cell.bytes, s);
+}
+
 struct ArgState {
   Cell value;  // the ordering input
   Cell arg;    // the result
@@ -143,6 +157,16 @@ struct ArgOp {
     }
     const size_t width = op.result_type.value_size();
     std::memcpy(out.raw_data() + row * width, s.arg.bytes, width);
+  }
+  static void SpillWrite(const State& s, std::vector<uint8_t>& out) {
+    if (!s.set) return;
+    SpillCell(s.value, s.value_type, out);
+    SpillCell(s.arg, s.arg_type, out);
+  }
+  static void SpillRead(State& s, SpilledStateBytes& in) {
+    if (!s.set) return;
+    UnspillCell(s.value, s.value_type, in);
+    UnspillCell(s.arg, s.arg_type, in);
   }
 };
 
@@ -193,6 +217,16 @@ struct SketchOp {
   static void Finalize(State& s, Vector& out, idx_t row, const AggregateOp&) {
     out.data<int64_t>()[row] = s.sketch == nullptr ? 0 : s.sketch->Estimate();
   }
+  // Spilled, the registers follow the row.
+  static void SpillWrite(const State& s, std::vector<uint8_t>& out) {
+    if (s.sketch == nullptr) return;
+    const auto* bytes = reinterpret_cast<const uint8_t*>(s.sketch);
+    out.insert(out.end(), bytes, bytes + sizeof(HyperLogLog));
+  }
+  static void SpillRead(State& s, SpilledStateBytes& in) {
+    if (s.sketch == nullptr) return;
+    s.sketch = reinterpret_cast<HyperLogLog*>(in.Take(sizeof(HyperLogLog), alignof(HyperLogLog)));
+  }
 };
 
 void UseSketch(AggregateOp& op) {
@@ -203,6 +237,8 @@ void UseSketch(AggregateOp& op) {
   op.update_range = SketchUpdateRange;
   op.combine = OpCombine<SketchOp>;
   op.finalize = OpFinalize<SketchOp>;
+  op.spill_write = OpSpillWrite<SketchOp>;
+  op.spill_read = OpSpillRead<SketchOp>;
 }
 
 // ---- collected values: quantiles, mode ----
@@ -217,7 +253,8 @@ struct ListState {
 
 uint8_t* AppendSlot(ListState& s, size_t width, StringArena& arena) {
   if (s.count == s.capacity) {
-    const uint32_t capacity = std::max<uint32_t>(8, s.capacity * 2);
+    // From 2: a partial group of a spilling aggregate often holds one or two values.
+    const uint32_t capacity = std::max<uint32_t>(2, s.capacity * 2);
     uint8_t* data = AllocateAligned(arena, capacity * width);
     if (s.count > 0) std::memcpy(data, s.data, s.count * width);
     s.data = data;
@@ -230,6 +267,19 @@ template <typename T>
 void AppendValue(ListState& s, T value, StringArena& arena) {
   if constexpr (std::is_same_v<T, StringRef>) value = arena.Add(value.ptr, value.len);
   Store(AppendSlot(s, sizeof(T), arena), value);
+}
+
+/// Spilled, a list's values follow its row (aligned): what SpillWrite of a collecting state
+/// writes first, and where SpillRead points the state read back (then it has no spare room).
+void SpillValues(const ListState& s, size_t width, size_t align, std::vector<uint8_t>& out) {
+  if (s.count == 0) return;
+  AlignSpillBytes(out, align);
+  out.insert(out.end(), s.data, s.data + size_t{s.count} * width);
+}
+
+void UnspillValues(ListState& s, size_t width, size_t align, SpilledStateBytes& in) {
+  s.data = s.count == 0 ? nullptr : in.Take(size_t{s.count} * width, align);
+  s.capacity = s.count;
 }
 
 template <typename T>
@@ -248,6 +298,27 @@ struct CollectOp {
   static void Combine(State& src, State& dst, StringArena& arena) {
     for (uint32_t i = 0; i < src.count; i++)
       AppendValue<T>(dst, Values(src)[i], arena);
+  }
+  // Spilled, the values follow the row, then the strings' bytes; read back, the state
+  // points at them.
+  static void SpillWrite(const State& s, std::vector<uint8_t>& out) {
+    SpillValues(s, sizeof(T), alignof(T), out);
+    if constexpr (std::is_same_v<T, StringRef>) {
+      for (uint32_t i = 0; i < s.count; i++) {
+        const auto value = Load<StringRef>(s.data + i * sizeof(T));
+        if (value.len > 0) out.insert(out.end(), value.ptr, value.ptr + value.len);
+      }
+    }
+  }
+  static void SpillRead(State& s, SpilledStateBytes& in) {
+    UnspillValues(s, sizeof(T), alignof(T), in);
+    if constexpr (std::is_same_v<T, StringRef>) {
+      for (uint32_t i = 0; i < s.count; i++) {
+        auto value = Load<StringRef>(s.data + i * sizeof(T));
+        value.ptr = value.len == 0 ? "" : reinterpret_cast<const char*>(in.Take(value.len));
+        Store(s.data + i * sizeof(T), value);
+      }
+    }
   }
 };
 
@@ -423,6 +494,32 @@ struct StringAggOp {
       Record record = Records(src)[i];
       Own(record, arena);
       Store(AppendSlot(dst, sizeof(Record), arena), record);
+    }
+  }
+  // Spilled, the records follow the row, then each record's string bytes (its value, then
+  // its string keys); read back, the records point at them.
+  static void SpillWrite(const State& s, std::vector<uint8_t>& out) {
+    SpillValues(s, sizeof(Record), alignof(Record), out);
+    for (uint32_t i = 0; i < s.count; i++) {
+      const auto record = Load<Record>(s.data + i * sizeof(Record));
+      if (record.value.len > 0)
+        out.insert(out.end(), record.value.ptr, record.value.ptr + record.value.len);
+      for (int k = 0; k < kKeys; k++) {
+        if (!record.keys[k].is_null) SpillCell(record.keys[k].cell, record.keys[k].physical, out);
+      }
+    }
+  }
+  static void SpillRead(State& s, SpilledStateBytes& in) {
+    UnspillValues(s, sizeof(Record), alignof(Record), in);
+    for (uint32_t i = 0; i < s.count; i++) {
+      auto record = Load<Record>(s.data + i * sizeof(Record));
+      record.value.ptr = record.value.len == 0
+                             ? ""
+                             : reinterpret_cast<const char*>(in.Take(record.value.len));
+      for (int k = 0; k < kKeys; k++) {
+        if (!record.keys[k].is_null) UnspillCell(record.keys[k].cell, record.keys[k].physical, in);
+      }
+      Store(s.data + i * sizeof(Record), record);
     }
   }
   static void Finalize(State& s, Vector& out, idx_t row, const AggregateOp& op) {

@@ -112,6 +112,9 @@ class PhysicalOperator {
 
   /// One line for EXPLAIN: name and parameters.
   virtual std::string Describe() const { return name_; }
+  /// Why this operator, as planned, holds what it sinks in memory instead of spilling it
+  /// (empty when it spills or holds little): added to an Out of Memory Error it meets.
+  virtual std::string NoSpillReason() const { return ""; }
   /// Extra EXPLAIN ANALYZE lines (scan counters, join sizes, ...), after execution.
   virtual std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const {

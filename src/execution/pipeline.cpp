@@ -90,6 +90,21 @@ struct Timer {
   clock::TimePoint start_;
 };
 
+
+/// Runs fn(), naming `op` in an Out of Memory Error it throws (and why `op` did not spill,
+/// when it cannot): the limit alone does not say which part of the query outgrew it.
+template <typename Fn>
+auto NamingOperatorOnOom(const PhysicalOperator& op, Fn&& fn) {
+  try {
+    return fn();
+  } catch (const OutOfMemoryError& e) {
+    const std::string what = e.what();
+    if (what.find(" (in ") != std::string::npos) throw;  // named by an inner call
+    const std::string reason = op.NoSpillReason();
+    throw OutOfMemoryError("{} (in {}{})", what, op.name(), reason.empty() ? "" : ": " + reason);
+  }
+}
+
 }  // namespace
 
 void Executor::Execute(PhysicalOperator& root_sink) {
@@ -179,7 +194,9 @@ void Executor::Execute(PhysicalOperator& root_sink) {
     }
     if (!sink_used_later) {
       Timer timer(order[i]->sink->metrics().nanos);
-      order[i]->sink->Finalize(context_, context_.sink_state(order[i]->sink));
+      NamingOperatorOnOom(*order[i]->sink, [&] {
+        order[i]->sink->Finalize(context_, context_.sink_state(order[i]->sink));
+      });
     }
   }
 }
@@ -214,7 +231,9 @@ void Executor::RunPipeline(Pipeline& pipeline) {
         bool more;
         {
           Timer timer(pipeline.source->metrics().nanos);
-          more = pipeline.source->GetData(context_, source_out, *global_source, *local_source);
+          more = NamingOperatorOnOom(*pipeline.source, [&] {
+            return pipeline.source->GetData(context_, source_out, *global_source, *local_source);
+          });
         }
         if (!more && source_out.size() == 0) break;
         pipeline.source->metrics().rows_out.fetch_add(source_out.size(), std::memory_order_relaxed);
@@ -224,7 +243,9 @@ void Executor::RunPipeline(Pipeline& pipeline) {
             Batch& input = batches[stage];
             if (input.size() == 0) return true;
             Timer timer(pipeline.sink->metrics().nanos);
-            return pipeline.sink->Sink(context_, input, global_sink, *local_sink);
+            return NamingOperatorOnOom(*pipeline.sink, [&] {
+              return pipeline.sink->Sink(context_, input, global_sink, *local_sink);
+            });
           }
           PhysicalOperator* op = pipeline.operators[stage];
           while (true) {
@@ -251,7 +272,8 @@ void Executor::RunPipeline(Pipeline& pipeline) {
       for (size_t stage = 0; stage < pipeline.operators.size(); stage++)
         pipeline.operators[stage]->FinishOperator(context_, *states[stage]);
       Timer timer(pipeline.sink->metrics().nanos);
-      pipeline.sink->Combine(context_, global_sink, *local_sink);
+      NamingOperatorOnOom(*pipeline.sink,
+                          [&] { pipeline.sink->Combine(context_, global_sink, *local_sink); });
     } catch (...) {
       std::lock_guard<std::mutex> lock(error_mutex);
       if (!error) error = std::current_exception();

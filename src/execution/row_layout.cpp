@@ -94,8 +94,13 @@ StringArena::~StringArena() {
 
 char* StringArena::Allocate(size_t size) {
   if (used_ + size > size_ || chunks_.empty()) {
-    // Chunks grow to 1 MiB; a longer string gets a chunk of its own.
-    size_t chunk = std::min<size_t>(std::max<size_t>(size_ * 2, 4096), size_t{1} << 20);
+    // Chunks grow to 1 MiB (under a small memory_limit to 1/32 of it: a chunk is reserved
+    // whole, and a large one would pass the limit long before a spill could help); a longer
+    // string gets a chunk of its own.
+    size_t most = size_t{1} << 20;
+    if (memory_ && memory_->limit() > 0)
+      most = std::clamp<size_t>(static_cast<size_t>(memory_->limit() / 32), 4096, most);
+    size_t chunk = std::min<size_t>(std::max<size_t>(size_ * 2, 4096), most);
     chunk = std::max(chunk, size);
     if (memory_) memory_->Reserve(static_cast<int64_t>(chunk));
     reserved_ += static_cast<int64_t>(chunk);

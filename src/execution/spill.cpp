@@ -323,8 +323,19 @@ void SpillFile::Read(uint64_t offset, void* out, size_t size) const {
   if (position % kChecksumBlock != 0) check();  // the open block, up to the end of the file
 }
 
+uint8_t* SpilledStateBytes::Take(size_t len, size_t align) {
+  const size_t start = (pos_ + align - 1) / align * align;
+  if (start > size_ || size_ - start < len) throw InternalError("a spill file does not parse");
+  pos_ = start + len;
+  return segment_ + start;
+}
+
+void AlignSpillBytes(std::vector<uint8_t>& out, size_t align) {
+  out.resize((out.size() + align - 1) / align * align, 0);
+}
+
 void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out,
-                      const std::vector<uint32_t>* state_strings) {
+                      const std::vector<SpilledState>* states) {
   out.insert(out.end(), row, row + layout.row_width);
   if (layout.has_strings) {
     for (idx_t c = 0; c < layout.types.size(); c++) {
@@ -333,16 +344,14 @@ void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<u
       if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
     }
   }
-  if (!state_strings) return;
-  for (uint32_t offset : *state_strings) {
-    const auto s = LoadRow<StringRef>(row + offset);
-    if (s.len > 0) out.insert(out.end(), s.ptr, s.ptr + s.len);
-  }
+  if (!states) return;
+  for (const SpilledState& state : *states)
+    state.write(row + state.offset, out);
 }
 
-SpilledRowParser::SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size,
-                                   const std::vector<uint32_t>* state_strings)
-    : layout_(layout), data_(data), size_(size), state_strings_(state_strings) {
+SpilledRowParser::SpilledRowParser(const RowLayout& layout, uint8_t* data, size_t size,
+                                   const std::vector<SpilledState>* states)
+    : layout_(layout), data_(data), size_(size), states_(states) {
   for (idx_t c = 0; c < layout.types.size(); c++) {
     if (layout.types[c].IsString()) string_columns_.push_back(c);
   }
@@ -366,17 +375,10 @@ idx_t SpilledRowParser::Next(uint8_t** rows) {
       pos_ += s.len;
       StoreRow<StringRef>(row + layout_.offsets[c], s);
     }
-    if (state_strings_) {
-      // Only the pointer and length are rewritten: the state's other bytes (its capacity) are
-      // as written, and the row is only read (combined into a fresh row) before it goes.
-      for (uint32_t offset : *state_strings_) {
-        auto s = LoadRow<StringRef>(row + offset);
-        if (s.len == 0) continue;
-        if (size_ - pos_ < s.len) throw corrupt();
-        s.ptr = reinterpret_cast<const char*>(data_ + pos_);
-        pos_ += s.len;
-        StoreRow<StringRef>(row + offset, s);
-      }
+    if (states_) {
+      SpilledStateBytes bytes(data_, size_, pos_);
+      for (const SpilledState& state : *states_)
+        state.read(row + state.offset, bytes);
     }
     rows[n++] = row;
   }

@@ -98,19 +98,49 @@ class SpillFile {
 /// Where rows of one spill partition are in a spill file: (offset, bytes) segments.
 using SpillSegments = std::vector<std::pair<uint64_t, uint64_t>>;
 
+/// The bytes an aggregate state's SpilledState::write appended after its row, as read back.
+class SpilledStateBytes {
+ public:
+  SpilledStateBytes(uint8_t* segment, size_t size, size_t& pos)
+      : segment_(segment), size_(size), pos_(pos) {}
+  /// The next `len` bytes (modifiable: a state may rewrite pointers inside them), skipping
+  /// the padding AlignSpillBytes wrote for `align` (at most 16). Throws when the segment
+  /// ends first.
+  uint8_t* Take(size_t len, size_t align = 1);
+
+ private:
+  uint8_t* segment_;
+  size_t size_;
+  size_t& pos_;
+};
+
+/// Pads `out`, a spill segment being written from its first byte, with zeros up to a
+/// multiple of `align` (at most 16): segments are read into 16-byte-aligned buffers, so
+/// values taken at that position are aligned.
+void AlignSpillBytes(std::vector<uint8_t>& out, size_t align);
+
+/// An aggregate state in a spilled row that points into an arena (a kept string, collected
+/// values, a sketch): `write` appends what it points to after the row, `read` points the
+/// state of the row read back at those bytes (valid while the segment's buffer is; the row
+/// is only combined into another or written again).
+struct SpilledState {
+  uint32_t offset;  // in the row
+  void (*write)(const uint8_t* state, std::vector<uint8_t>& out);
+  void (*read)(uint8_t* state, SpilledStateBytes& in);
+};
+
 /// Appends `row` of `layout` to `out`: its bytes, then the bytes of its valid strings, then
-/// those of `state_strings`: offsets in the row of aggregate states that start as a StringRef
-/// (pointer, then length; its bytes follow when the length is not 0).
+/// what `states` write.
 void AppendSpilledRow(const RowLayout& layout, const uint8_t* row, std::vector<uint8_t>& out,
-                      const std::vector<uint32_t>* state_strings = nullptr);
+                      const std::vector<SpilledState>* states = nullptr);
 
 /// Reads a segment of rows AppendSpilledRow wrote (its bytes counted against `memory` while
 /// held) and calls fn(rows, n) for them in batches of at most kBatchSize: aligned copies
-/// whose strings point into a buffer valid during fn. `state_strings` as written.
+/// whose strings point into a buffer valid during fn. `states` as written.
 template <typename Fn>
 void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
                      const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn,
-                     const std::vector<uint32_t>* state_strings = nullptr);
+                     const std::vector<SpilledState>* states = nullptr);
 
 /// Spill statistics of one operator, for EXPLAIN ANALYZE.
 struct SpillMetrics {
@@ -122,18 +152,18 @@ struct SpillMetrics {
 /// ParseSpilledRows' buffers; throws InternalError when the bytes do not parse.
 class SpilledRowParser {
  public:
-  SpilledRowParser(const RowLayout& layout, const uint8_t* data, size_t size,
-                   const std::vector<uint32_t>* state_strings = nullptr);
+  SpilledRowParser(const RowLayout& layout, uint8_t* data, size_t size,
+                   const std::vector<SpilledState>* states = nullptr);
   /// The next rows (at most kBatchSize) into rows[]; 0 at the end.
   idx_t Next(uint8_t** rows);
 
  private:
   const RowLayout& layout_;
-  const uint8_t* data_;
+  uint8_t* data_;
   size_t size_;
   size_t pos_ = 0;
   std::vector<idx_t> string_columns_;
-  const std::vector<uint32_t>* state_strings_;
+  const std::vector<SpilledState>* states_;
   std::vector<uint64_t> scratch_;
 };
 
@@ -153,11 +183,16 @@ class SpillReadReservation {
 template <typename Fn>
 void ReadSpilledRows(const RowLayout& layout, const SpillFile& file,
                      const std::pair<uint64_t, uint64_t>& segment, MemoryTracker& memory, Fn&& fn,
-                     const std::vector<uint32_t>* state_strings) {
+                     const std::vector<SpilledState>* states) {
   SpillReadReservation reservation(memory, static_cast<int64_t>(segment.second));
-  std::vector<uint8_t> buffer(segment.second);
-  file.Read(segment.first, buffer.data(), buffer.size());
-  SpilledRowParser parser(layout, buffer.data(), buffer.size(), state_strings);
+  // 16-byte units: states' values are taken aligned (AlignSpillBytes).
+  struct alignas(16) Unit {
+    uint8_t bytes[16];
+  };
+  std::vector<Unit> buffer((segment.second + 15) / 16);
+  auto* data = reinterpret_cast<uint8_t*>(buffer.data());
+  file.Read(segment.first, data, segment.second);
+  SpilledRowParser parser(layout, data, segment.second, states);
   uint8_t* rows[kBatchSize];
   while (idx_t n = parser.Next(rows))
     fn(rows, n);

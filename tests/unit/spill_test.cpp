@@ -18,6 +18,8 @@
 
 #include "common/crc32c.h"
 #include "common/error.h"
+#include "execution/aggregate_ops.h"
+#include "execution/query_context.h"
 #include "main/connection.h"
 #include "test_util.h"
 
@@ -150,6 +152,76 @@ TEST(SpillTest, BytesChangedOnDiskAreAClearError) {
       EXPECT_NE(std::string(e.what()).find("is corrupt"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find(options.directory), std::string::npos) << e.what();
     }
+  }
+}
+
+// A collecting state (string_agg with an ORDER BY key, median) written after a row of an odd
+// length and read back from a 16-byte-aligned buffer: the copy combines into the same result,
+// and bytes cut short are an error, not a read past the end.
+TEST(SpillTest, CollectingAggregateStatesRoundTrip) {
+  MemoryTracker memory(0);
+  StringArena arena(&memory);
+  AggregateParams params;
+  params.separator = ",";
+  params.order.push_back({/*descending=*/true, /*nulls_first=*/false});
+  const AggregateOp agg = BindAggregateOp(AggregateKind::kStringAgg,
+                                          {LogicalType::Varchar(), LogicalType::Bigint()},
+                                          LogicalType::Varchar(), params);
+  const AggregateOp median = BindAggregateOp(AggregateKind::kQuantileCont,
+                                             {LogicalType::Bigint()}, LogicalType::Double(), {});
+  ASSERT_TRUE(agg.spill_write && agg.spill_read && median.spill_write && median.spill_read);
+  std::vector<Vector> in;
+  in.emplace_back(LogicalType::Varchar(), 5);
+  in.emplace_back(LogicalType::Bigint(), 5);
+  const char* words[] = {"a", "bb", "", "dddd", "e"};
+  for (idx_t i = 0; i < 5; i++) {
+    WriteValue(in[0], i, Value::Varchar(words[i]));
+    WriteValue(in[1], i, Value::Bigint(static_cast<int64_t>(i * 7 % 5)));
+  }
+  alignas(16) uint8_t agg_state[64] = {}, median_state[64] = {};
+  agg.update_single(agg_state, in.data(), 5, arena);
+  median.update_single(median_state, &in[1], 5, arena);
+
+  std::vector<uint8_t> bytes(3, 0xAB);  // the row before
+  agg.spill_write(agg_state, bytes);
+  median.spill_write(median_state, bytes);
+  struct alignas(16) Unit {
+    uint8_t b[16];
+  };
+  std::vector<Unit> buffer(bytes.size() / 16 + 1);
+  auto* data = reinterpret_cast<uint8_t*>(buffer.data());
+  std::memcpy(data, bytes.data(), bytes.size());
+  alignas(16) uint8_t agg_copy[64], median_copy[64];
+  std::memcpy(agg_copy, agg_state, sizeof(agg_copy));
+  std::memcpy(median_copy, median_state, sizeof(median_copy));
+  size_t pos = 3;
+  SpilledStateBytes read(data, bytes.size(), pos);
+  agg.spill_read(agg_copy, read);
+  median.spill_read(median_copy, read);
+  EXPECT_EQ(pos, bytes.size());
+
+  alignas(16) uint8_t agg_out[64] = {}, median_out[64] = {};
+  uint8_t* src[] = {agg_copy, median_copy};
+  uint8_t* dst[] = {agg_out, median_out};
+  agg.combine(&src[0], &dst[0], 0, 1, arena);
+  median.combine(&src[1], &dst[1], 0, 1, arena);
+  Vector text(LogicalType::Varchar(), 1), number(LogicalType::Double(), 1);
+  agg.finalize(&dst[0], 0, 1, text, 0, agg);
+  median.finalize(&dst[1], 0, 1, number, 0, median);
+  EXPECT_EQ(ReadValue(text, 0).ToString(), ",e,bb,dddd,a");  // by keys 4, 3, 2, 1, 0
+  EXPECT_EQ(ReadValue(number, 0).ToString(), "2.0");
+
+  for (size_t cut : {size_t{4}, bytes.size() - 1}) {
+    std::memcpy(agg_copy, agg_state, sizeof(agg_copy));
+    std::memcpy(median_copy, median_state, sizeof(median_copy));
+    size_t at = 3;
+    SpilledStateBytes short_read(data, cut, at);
+    EXPECT_THROW(
+        {
+          agg.spill_read(agg_copy, short_read);
+          median.spill_read(median_copy, short_read);
+        },
+        InternalError);
   }
 }
 

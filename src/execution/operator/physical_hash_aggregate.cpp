@@ -182,8 +182,8 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
   spillable_ = !groups_.empty() && !rollup_;
   for (idx_t a = 0; a < ops_.size(); a++) {
     if (distinct_index_[a] >= 0) continue;
-    if (HoldsStringState(ops_[a])) {
-      state_strings_.push_back(state_offsets_[a]);
+    if (ops_[a].spill_write) {
+      spill_states_.push_back({state_offsets_[a], ops_[a].spill_write, ops_[a].spill_read});
     } else if (!HasPlainState(ops_[a])) {
       spillable_ = false;
     }
@@ -294,7 +294,9 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
   if (spillable_) {
     const MemoryTracker& memory = context.query().memory();
     if (memory.used() > SpillThreshold(memory)) {
-      int64_t bytes = local.table->MemoryBytes() + (local.dense ? local.dense->bytes() : 0);
+      // With the arena: collected values (median, string_agg) may hold most of it.
+      int64_t bytes = local.table->MemoryBytes() + local.table->partition(0).rows.arena().bytes() +
+                      (local.dense ? local.dense->bytes() : 0);
       for (const auto& table : local.distinct)
         bytes += table->MemoryBytes();
       if (local.passed) bytes += local.passed->bytes();
@@ -630,6 +632,14 @@ bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
   const idx_t n = std::min<idx_t>(kBatchSize, source.total - start);
   EmitRows(global.result_rows.data() + start, n, global.arenas, out);
   return true;
+}
+
+std::string PhysicalHashAggregate::NoSpillReason() const {
+  if (spillable_) return "";
+  if (rollup_) return "GROUPING SETS, ROLLUP and CUBE fold all the finest groups in memory";
+  if (groups_.empty())
+    return "an aggregate without GROUP BY keeps its states (and DISTINCT values) in memory";
+  return "its aggregates' states do not spill";
 }
 
 std::string PhysicalHashAggregate::Describe() const {

@@ -31,14 +31,14 @@
 // the spilled partitions one at a time per thread (combining the partial states) and emits
 // each before loading the next; a partition that alone outgrows the memory left is split again
 // by other hash bits and its parts aggregated one by one (physical_hash_aggregate_spill.cpp).
-// Only states holding no pointers, or one string (min, max,
-// any_value), can be written out, so the collecting aggregates, arg_min / arg_max and
-// approx_count_distinct keep the in-memory path and its OutOfMemoryError.
+// A state pointing into the arena (a kept string, collected values, a sketch) writes what it
+// points to after its row (AggregateOp::spill_write).
 
 #include "execution/aggregate_hash_table.h"
 #include "execution/aggregate_ops.h"
 #include "execution/physical_operator.h"
 #include "execution/row_layout.h"
+#include "execution/spill.h"
 #include "planner/expression.h"
 
 namespace shears {
@@ -117,6 +117,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   }
 
   std::string Describe() const override;
+  std::string NoSpillReason() const override;
   /// "groups": number of result rows.
   std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const override;
@@ -218,9 +219,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<idx_t> distinct_aggregates_;
   std::vector<RowLayout> distinct_layouts_;  // group keys ++ argument, no states
   /// Whether the tables may be spilled: grouped, and every non-DISTINCT state is plain bytes
-  /// or a string state (HoldsStringState), whose offsets in layout_ rows state_strings_ lists.
+  /// or says how it spills (AggregateOp::spill_write), as spill_states_ lists.
   bool spillable_ = false;
-  std::vector<uint32_t> state_strings_;
+  std::vector<SpilledState> spill_states_;
   std::unique_ptr<RollupPlan> rollup_;
   bool pass_through_ = false;  // AllowPassThrough
   RowLayout result_layout_;  // with rollup_: its keys, then the states

@@ -46,9 +46,9 @@ class SpillPartitioner {
   static constexpr size_t kSegmentBytes = 64 << 10;
 
   SpillPartitioner(const RowLayout& layout, idx_t group_count, idx_t level, idx_t fanout,
-                   SpillFile& file, const std::vector<uint32_t>* state_strings)
+                   SpillFile& file, const std::vector<SpilledState>* states)
       : layout_(layout),
-        state_strings_(state_strings),
+        states_(states),
         group_count_(group_count),
         level_(level),
         fanout_(fanout),
@@ -60,7 +60,7 @@ class SpillPartitioner {
     part_.resize(n);
     SpillPartitionsOf(layout_, group_count_, rows, n, level_, fanout_, part_.data());
     for (idx_t i = 0; i < n; i++) {
-      AppendSpilledRow(layout_, rows[i], buffers_[part_[i]], state_strings_);
+      AppendSpilledRow(layout_, rows[i], buffers_[part_[i]], states_);
       if (buffers_[part_[i]].size() >= kSegmentBytes) WriteOut(part_[i]);
     }
   }
@@ -81,7 +81,7 @@ class SpillPartitioner {
   }
 
   const RowLayout& layout_;
-  const std::vector<uint32_t>* state_strings_;
+  const std::vector<SpilledState>* states_;
   idx_t group_count_;
   idx_t level_;
   idx_t fanout_;
@@ -107,7 +107,7 @@ void PhysicalHashAggregate::SpillTables(
   // and reads would fetch whole checksum blocks for a few rows each.
   auto write_rows = [&](const RowLayout& layout, idx_t table_index, const auto& feed) {
     SpillPartitioner partitioner(layout, groups_.size(), 0, kSpillPartitions, *run.file,
-                                 table_index == 0 ? &state_strings_ : nullptr);
+                                 table_index == 0 ? &spill_states_ : nullptr);
     feed(partitioner);
     const auto& segments = partitioner.Finish();
     for (idx_t p = 0; p < kSpillPartitions; p++) {
@@ -212,9 +212,9 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
           }
           table.FindOrCreate(key_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
           CombineStates(rows, dst.data(), n, arena);
-          too_big = outgrown(table.MemoryBytes());
+          too_big = outgrown(table.MemoryBytes() + arena.bytes());
         },
-        &state_strings_);
+        &spill_states_);
     context.CheckCancelled();
     if (too_big) return false;
   }
@@ -241,7 +241,7 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
             for (idx_t i = 0; i < n; i++)
               hashes[i] = DistinctHash(hashes[i], value_hashes[i]);
             pairs.FindOrCreate(value_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
-            too_big = outgrown(table.MemoryBytes() + pairs.MemoryBytes());
+            too_big = outgrown(table.MemoryBytes() + arena.bytes() + pairs.MemoryBytes());
           });
       context.CheckCancelled();
       if (too_big) return false;
@@ -302,13 +302,13 @@ void PhysicalHashAggregate::RepartitionSpillWork(ExecutionContext& context,
   }
   for (idx_t t = 0; t < work.pieces.size(); t++) {
     const RowLayout& layout = t == 0 ? layout_ : distinct_layouts_[t - 1];
-    const auto* state_strings = t == 0 ? &state_strings_ : nullptr;
+    const auto* states = t == 0 ? &spill_states_ : nullptr;
     SpillPartitioner repartitioner(layout, groups_.size(), work.level + 1, fanout, *file,
-                                   state_strings);
+                                   states);
     for (const auto& piece : work.pieces[t]) {
       ReadSpilledRows(
           layout, *piece.file, piece.segment, memory,
-          [&](uint8_t* const* rows, idx_t n) { repartitioner.Add(rows, n); }, state_strings);
+          [&](uint8_t* const* rows, idx_t n) { repartitioner.Add(rows, n); }, states);
       context.CheckCancelled();
     }
     const auto& segments = repartitioner.Finish();

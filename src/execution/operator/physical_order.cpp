@@ -90,6 +90,7 @@ struct SortedRun {
 struct SpilledSortRun {
   std::unique_ptr<SpillFile> file;
   idx_t count = 0;
+  uint64_t max_block = 0;  // bytes of its largest block
 };
 
 /// Reads a spilled run block by block: records whose row pointers point at rows copied from
@@ -115,39 +116,62 @@ int64_t SortSpillThreshold(const MemoryTracker& memory) {
   return memory.limit() / 2;
 }
 
+/// Writes rows in order to a new spilled run, a block of kSpillBlockRows at a time.
+class SortRunWriter {
+ public:
+  SortRunWriter(const SortSpec& spec, const SpillOptions& options) : spec_(spec) {
+    run_.file = std::make_unique<SpillFile>(options);
+    const RowLayout& layout = spec.payload;
+    for (idx_t c = 0; c < layout.types.size(); c++) {
+      if (layout.types[c].IsString()) string_columns_.push_back(c);
+    }
+  }
+  /// Appends the row of `record` (its record, payload row and the bytes of its strings).
+  void Add(const uint8_t* record) {
+    const RowLayout& layout = spec_.payload;
+    const uint8_t* row = spec_.keys->RowOf(record);
+    block_.insert(block_.end(), record, record + spec_.keys->record_width());
+    block_.insert(block_.end(), row, row + layout.row_width);
+    for (idx_t c : string_columns_) {
+      if (!layout.IsValid(row, c)) continue;
+      const auto str = LoadRow<StringRef>(row + layout.offsets[c]);
+      if (str.len > 0) block_.insert(block_.end(), str.ptr, str.ptr + str.len);
+    }
+    if (++rows_ == kSpillBlockRows) WriteBlock();
+  }
+  SpilledSortRun Finish() {
+    WriteBlock();
+    run_.file->Flush();
+    return std::move(run_);
+  }
+
+ private:
+  void WriteBlock() {
+    if (rows_ == 0) return;
+    const uint64_t header[2] = {rows_, block_.size()};
+    run_.file->Append(header, sizeof(header));
+    run_.file->Append(block_.data(), block_.size());
+    run_.count += rows_;
+    run_.max_block = std::max<uint64_t>(run_.max_block, block_.size());
+    block_.clear();
+    rows_ = 0;
+  }
+
+  const SortSpec& spec_;
+  SpilledSortRun run_;
+  std::vector<idx_t> string_columns_;
+  std::vector<uint8_t> block_;
+  idx_t rows_ = 0;
+};
+
 /// Writes the sorted run's rows in order to a new spill file.
 SpilledSortRun WriteSortedRun(const SortSpec& spec, const SortedRun& run,
                               const SpillOptions& options) {
-  SpilledSortRun spilled;
-  spilled.file = std::make_unique<SpillFile>(options);
-  spilled.count = run.count;
-  const RowLayout& layout = spec.payload;
+  SortRunWriter writer(spec, options);
   const uint32_t width = spec.keys->record_width();
-  std::vector<idx_t> string_columns;
-  for (idx_t c = 0; c < layout.types.size(); c++) {
-    if (layout.types[c].IsString()) string_columns.push_back(c);
-  }
-  std::vector<uint8_t> block;
-  for (idx_t start = 0; start < run.count; start += kSpillBlockRows) {
-    const idx_t n = std::min<idx_t>(kSpillBlockRows, run.count - start);
-    block.clear();
-    for (idx_t i = start; i < start + n; i++) {
-      const uint8_t* record = run.records.data() + i * width;
-      const uint8_t* row = spec.keys->RowOf(record);
-      block.insert(block.end(), record, record + width);
-      block.insert(block.end(), row, row + layout.row_width);
-      for (idx_t c : string_columns) {
-        if (!layout.IsValid(row, c)) continue;
-        const auto str = LoadRow<StringRef>(row + layout.offsets[c]);
-        if (str.len > 0) block.insert(block.end(), str.ptr, str.ptr + str.len);
-      }
-    }
-    const uint64_t header[2] = {n, block.size()};
-    spilled.file->Append(header, sizeof(header));
-    spilled.file->Append(block.data(), block.size());
-  }
-  spilled.file->Flush();
-  return spilled;
+  for (idx_t i = 0; i < run.count; i++)
+    writer.Add(run.records.data() + i * width);
+  return writer.Finish();
 }
 
 /// Loads the cursor's next block; false at the end of its run.
@@ -239,6 +263,7 @@ struct SortGlobalState : GlobalSinkState {
   bool spilled = false;
   std::vector<SpilledSortRun> spilled_runs;  // under `mutex` until Finalize
   SpillMetrics spill_metrics;
+  idx_t merge_passes = 0;  // before the final merge (ReduceSpilledRuns)
 };
 
 struct OrderSourceState : GlobalSourceState {
@@ -413,6 +438,79 @@ bool GetSpilledData(const SortSpec& spec, int64_t offset, int64_t limit, Executi
   return true;
 }
 
+/// Merges runs[begin, end) into one new spilled run.
+SpilledSortRun MergeSpilledRuns(const SortSpec& spec, ExecutionContext& context,
+                                std::vector<SpilledSortRun>& runs, idx_t begin, idx_t end) {
+  MemoryTracker& memory = context.query().memory();
+  const SortKeyLayout& keys = *spec.keys;
+  const uint32_t width = keys.record_width();
+  std::vector<SortRunCursor> cursors(end - begin);
+  struct Reservations {  // the cursors' blocks, released however the merge ends
+    MemoryTracker& memory;
+    std::vector<SortRunCursor>& cursors;
+    ~Reservations() {
+      for (const auto& cursor : cursors)
+        memory.Release(cursor.reserved);
+    }
+  } reservations{memory, cursors};
+  auto after = [&](idx_t a, idx_t b) {
+    return keys.Compare(cursors[a].record(width), cursors[b].record(width)) > 0;
+  };
+  std::vector<idx_t> heap;
+  for (idx_t r = 0; r < cursors.size(); r++) {
+    cursors[r].run = &runs[begin + r];
+    if (LoadBlock(spec, cursors[r], memory)) heap.push_back(r);
+  }
+  std::make_heap(heap.begin(), heap.end(), after);
+  SortRunWriter writer(spec, context.query().spill());
+  while (!heap.empty()) {
+    std::pop_heap(heap.begin(), heap.end(), after);
+    SortRunCursor& cursor = cursors[heap.back()];
+    writer.Add(cursor.record(width));  // copied: the block may go next
+    if (++cursor.next == cursor.count) {
+      context.CheckCancelled();
+      if (!LoadBlock(spec, cursor, memory)) {
+        heap.pop_back();
+        continue;
+      }
+    }
+    std::push_heap(heap.begin(), heap.end(), after);
+  }
+  return writer.Finish();
+}
+
+/// The final merge holds a block of every run: while that would take more than a quarter of
+/// memory_limit, groups of runs are merged into longer runs first (a pass over the data each
+/// time; runs of a thousand blocks each merge in one pass at memory_limit / 4).
+void ReduceSpilledRuns(const SortSpec& spec, ExecutionContext& context, SortGlobalState& global) {
+  auto& runs = global.spilled_runs;
+  const int64_t budget = context.query().memory().limit() / 4;
+  for (;;) {
+    uint64_t block = 1;
+    for (const auto& run : runs)
+      block = std::max(block, run.max_block);
+    // A loaded block is its bytes plus aligned copies of its records and rows: about twice.
+    const auto fan_in = static_cast<idx_t>(
+        std::max<int64_t>(2, budget / static_cast<int64_t>(2 * block + 64)));
+    if (runs.size() <= fan_in) return;
+    std::vector<SpilledSortRun> merged;
+    for (idx_t begin = 0; begin < runs.size(); begin += fan_in) {
+      const idx_t end = std::min<idx_t>(runs.size(), begin + fan_in);
+      if (end - begin == 1) {
+        merged.push_back(std::move(runs[begin]));
+        continue;
+      }
+      merged.push_back(MergeSpilledRuns(spec, context, runs, begin, end));
+      global.spill_metrics.bytes_written.fetch_add(merged.back().file->size());
+      global.spill_metrics.files.fetch_add(1);
+      for (idx_t r = begin; r < end; r++)
+        runs[r].file.reset();  // its disk space goes now
+    }
+    runs = std::move(merged);
+    global.merge_passes++;
+  }
+}
+
 }  // namespace
 
 SortSpec::SortSpec(const std::vector<LogicalType>& types, const std::vector<BoundOrderBy>& orders) {
@@ -510,6 +608,7 @@ void PhysicalOrder::Finalize(ExecutionContext& context, GlobalSinkState& global_
     global.memory->Release(global.reserved);
     global.reserved = 0;
     global.spilled = true;
+    ReduceSpilledRuns(spec_, context, global);
     return;
   }
   std::vector<const uint8_t*> runs;
@@ -565,9 +664,11 @@ std::vector<std::pair<std::string, std::string>> PhysicalOrder::AnalyzeDetails(
     ExecutionContext& context) const {
   auto& global = static_cast<SortGlobalState&>(context.sink_state(this));
   if (!global.spilled) return {};
-  return {{"spilled", fmt::format("{:.1f} MiB in {} files",
-                                  global.spill_metrics.bytes_written.load() / double(1 << 20),
-                                  global.spill_metrics.files.load())}};
+  std::string spilled = fmt::format("{:.1f} MiB in {} files",
+                                    global.spill_metrics.bytes_written.load() / double(1 << 20),
+                                    global.spill_metrics.files.load());
+  if (global.merge_passes > 0) spilled += fmt::format(", {} merge passes", global.merge_passes);
+  return {{"spilled", spilled}};
 }
 
 std::string PhysicalOrder::Describe() const {

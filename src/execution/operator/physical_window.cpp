@@ -599,6 +599,14 @@ std::vector<std::pair<std::string, std::string>> PhysicalWindow::AnalyzeDetails(
                                   global.spill_metrics.files.load())}};
 }
 
+std::string PhysicalWindow::NoSpillReason() const {
+  // Frames may reach across the whole partition: it is sorted and computed in memory.
+  if (partition_columns_.empty())
+    return "a window without PARTITION BY is one partition, which is computed in memory (add a "
+           "PARTITION BY to let it spill)";
+  return "each window partition is computed in memory";
+}
+
 std::string PhysicalWindow::Describe() const {
   std::string out = "WINDOW (";
   for (idx_t w = 0; w < windows_.size(); w++)

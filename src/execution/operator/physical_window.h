@@ -55,6 +55,7 @@ class PhysicalWindow : public PhysicalOperator {
                LocalSourceState& local) const override;
 
   std::string Describe() const override;
+  std::string NoSpillReason() const override;
   /// "spilled": what the sink wrote to spill files.
   std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const override;
