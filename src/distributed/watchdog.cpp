@@ -46,9 +46,21 @@ void Broadcast(MPI_Comm comm, int self, int silent, int size, const std::string&
     if (flag) {
       MPI_Recv(nullptr, 0, MPI_CHAR, status.MPI_SOURCE, kAckTag, comm, MPI_STATUS_IGNORE);
       acks++;
-    } else {
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      continue;
     }
+    // A rank telling us the same at once (two ranks noticed one silent peer) waits for our
+    // acknowledgement as we wait for its: we printed ours already.
+    MPI_Iprobe(MPI_ANY_SOURCE, kFailTag, comm, &flag, &status);
+    if (flag) {
+      int count = 0;
+      MPI_Get_count(&status, MPI_CHAR, &count);
+      std::string ignored(static_cast<size_t>(count), '\0');
+      MPI_Recv(ignored.data(), count, MPI_CHAR, status.MPI_SOURCE, kFailTag, comm,
+               MPI_STATUS_IGNORE);
+      MPI_Send(nullptr, 0, MPI_CHAR, status.MPI_SOURCE, kAckTag, comm);
+      continue;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   // The job ends next: requests still pending (a peer gone) are abandoned with it.
 }
@@ -72,8 +84,9 @@ void Watchdog::TellOthers(const std::string& error) {
 }
 
 void Watchdog::EndJob(const std::string& why, int silent) {
-  Broadcast(comm_, rank_, silent, size_, why);
+  // Printed first: another rank may end the job as soon as it printed.
   std::cerr << fmt::format("rank {}: {}\n", rank_, why) << std::flush;
+  Broadcast(comm_, rank_, silent, size_, why);
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();  // MPI_Abort does not return
 }
