@@ -7,23 +7,9 @@
 set -euo pipefail
 SHEARS="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 DATA="$2"
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
-
-if [ ! -d "$DATA/store_sales" ]; then
-  rm -rf "$DATA"
-  "$SHEARS" generate star --scale 0.01 --out "$DATA" >/dev/null 2>&1
-fi
-cd "$DATA"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+HERE="$(cd "$(dirname "$0")" && pwd)"
+# shellcheck source=tests/distributed/common.sh
+source "$HERE/common.sh"
 
 # A shuffle join with a runtime filter: every phase is reached on every rank (the plan's
 # agreement, file requests, the filter merge, the shuffle, the gather).
