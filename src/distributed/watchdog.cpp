@@ -123,6 +123,9 @@ void Watchdog::Run() {
         if (tag == kFailTag) {
           std::cerr << fmt::format("rank {}: {}\n", rank_, text) << std::flush;
           MPI_Send(nullptr, 0, MPI_CHAR, status.MPI_SOURCE, kAckTag, comm_);
+          // The rank that told us ends the job once all acknowledged; aborting at once could
+          // end it before a third rank printed. This is the fallback.
+          std::this_thread::sleep_for(std::chrono::seconds(2));
           MPI_Abort(MPI_COMM_WORLD, 1);
           std::abort();
         }
