@@ -30,6 +30,9 @@ add group_by_customer_at_rank0 "SET distributed.shuffle_groups = 1000000000; EXP
 add customer_top "SELECT ss_ticket_number, ss_item_sk, c_birth_year, ss_net_profit FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk WHERE c.c_birth_year = 1950 ORDER BY ss_net_profit DESC, ss_ticket_number, ss_item_sk LIMIT 10"
 add customer_top_shuffle "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE SELECT ss_ticket_number, ss_item_sk, c_birth_year, ss_net_profit FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk WHERE c.c_birth_year = 1950 ORDER BY ss_net_profit DESC, ss_ticket_number, ss_item_sk LIMIT 10"
 add two_dims_shuffle "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE SELECT i.i_brand, count(*) AS sales, sum(ss.ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE d.d_year = 2000 AND i.i_category = 'Music' GROUP BY i.i_brand"
+add customer_years_shuffle "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE SELECT c_birth_year, count(*) AS sales, sum(ss_net_profit) AS profit FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk WHERE ss.ss_quantity > 90 GROUP BY c_birth_year"
+add avg_by_store "SELECT ss_store_sk, avg(ss_quantity) AS quantity, avg(ss_net_profit) AS profit FROM 'store_sales' GROUP BY ss_store_sk"
+add distinct_customers_by_month "SELECT d_moy, count(DISTINCT ss_customer_sk) AS customers FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2001 GROUP BY d_moy"
 add top_n "SELECT ss_ticket_number, ss_item_sk, ss_net_profit FROM 'store_sales' ORDER BY ss_net_profit DESC, ss_ticket_number, ss_item_sk LIMIT 10"
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }

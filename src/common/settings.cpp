@@ -112,6 +112,10 @@ const std::vector<SettingInfo>& Settings::All() {
         {"distributed.shuffle_join_rows", LogicalType::Bigint(), Value::Bigint(1'000'000),
          "Under shears --distributed with distributed.join_strategy = auto: a join whose build "
          "side is estimated at fewer rows is a broadcast join (see distributed.join_strategy)."},
+        {"distributed.timeout", LogicalType::Double(), Value::Double(60),
+         "Under shears --distributed: seconds without a heartbeat from a rank (its process "
+         "stopped, hung or died) before every other rank fails naming it (MPI has no timeout "
+         "of its own); at least 1."},
         {"join_order.dp_limit", LogicalType::Bigint(), Value::Bigint(10),
          "Join trees of up to this many inputs are ordered by dynamic programming, larger ones "
          "greedily."},
@@ -283,6 +287,10 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
       }
       if (name.find("ratio") != std::string::npos && !(d >= 0 && d <= 1)) {
         throw InvalidInputError("setting '{}' must be between 0 and 1, got {}", name, text);
+      }
+      if (name == "distributed.timeout" && !(d >= 1)) {
+        throw InvalidInputError("setting 'distributed.timeout' must be at least 1 (seconds), got {}",
+                                text);
       }
       converted = Value::Double(d);
       break;

@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "distributed/filter_merge.h"
 #include "distributed/physical_gather.h"
 #include "distributed/physical_join_side.h"
 #include "distributed/physical_shuffle.h"
+#include "distributed/split_aggregate.h"
 #include "distributed/split_coordinator.h"
 #include "execution/operator/physical_filter.h"
 #include "execution/operator/physical_hash_aggregate.h"
@@ -38,6 +40,10 @@ struct Step {
 bool RowByRow(const PhysicalOperator& op, size_t child) {
   if (dynamic_cast<const PhysicalFilter*>(&op) || dynamic_cast<const PhysicalProjection*>(&op))
     return true;
+  // Eager aggregation's partial aggregate below a join: the final aggregate above combines its
+  // groups whatever rows they come from (it may pass rows through unaggregated as it is), so
+  // each rank's partial groups will do, and the join above runs on every rank.
+  if (auto* agg = dynamic_cast<const PhysicalHashAggregate*>(&op)) return agg->reaggregated_above();
   if (auto* join = dynamic_cast<const PhysicalHashJoin*>(&op)) {
     // The probe side; RIGHT and FULL joins also emit the build rows no probe row matched,
     // which only all probe rows together decide.
@@ -47,55 +53,6 @@ bool RowByRow(const PhysicalOperator& op, size_t child) {
             kind == JoinKind::kAnti || kind == JoinKind::kMark);
   }
   return false;
-}
-
-/// The key columns of the aggregate's rows: its groups, or with GROUPING SETS the keys of the
-/// sets it folds its finest groups into (each set's keys and its id, so grouping by them again
-/// keeps the sets apart).
-size_t ResultKeys(const PhysicalHashAggregate& agg) {
-  return agg.types().size() - agg.aggregates().size();
-}
-
-/// The aggregate as partial (per rank) and final (at rank 0) aggregates, or null when one of
-/// its aggregates does not combine that way.
-std::unique_ptr<PhysicalHashAggregate> FinalAggregate(const PhysicalHashAggregate& agg) {
-  if (!agg.empty_input_groups().empty()) return nullptr;
-  const size_t groups = ResultKeys(agg);
-  const auto& types = agg.types();
-  std::vector<BoundExprPtr> final_groups, final_aggregates;
-  for (size_t g = 0; g < groups; g++)
-    final_groups.push_back(std::make_unique<BoundReference>(types[g], g, "#" + std::to_string(g)));
-  for (size_t a = 0; a < agg.aggregates().size(); a++) {
-    const auto& aggregate = static_cast<const BoundAggregate&>(*agg.aggregates()[a]);
-    if (aggregate.distinct || !aggregate.extra_args.empty()) return nullptr;
-    AggregateKind kind;
-    switch (aggregate.aggregate) {
-      case AggregateKind::kCountStar:
-      case AggregateKind::kCount:
-        kind = AggregateKind::kSum;  // of the ranks' counts
-        break;
-      case AggregateKind::kSum:
-      case AggregateKind::kMin:
-      case AggregateKind::kMax:
-      case AggregateKind::kBoolAnd:
-      case AggregateKind::kBoolOr:
-      case AggregateKind::kAny:
-        kind = aggregate.aggregate;
-        break;
-      default:
-        return nullptr;
-    }
-    const size_t column = groups + a;
-    auto final_aggregate = std::make_unique<BoundAggregate>(
-        kind, aggregate.type,
-        std::make_unique<BoundReference>(types[column], column, "#" + std::to_string(column)),
-        false);
-    final_aggregates.push_back(std::move(final_aggregate));
-  }
-  // The partial aggregate's columns have the final one's types: a count is a BIGINT, a sum,
-  // min or max has its result's type.
-  return std::make_unique<PhysicalHashAggregate>(types, std::move(final_groups),
-                                                 std::move(final_aggregates));
 }
 
 enum class JoinChoice { kBroadcast, kShuffle, kNone };
@@ -133,12 +90,32 @@ std::vector<BoundExprPtr> CopyExprs(const std::vector<BoundExprPtr>& exprs) {
   return out;
 }
 
-/// Makes `join` a shuffle join: its child `child` (the split share) is shuffled by its keys,
-/// and each rank keeps of the other side (computed in full by every rank) the rows whose keys
-/// hash to it, so both sides' rows of a key meet on one rank, which joins them as shears alone
-/// would: every join kind, RIGHT and FULL ones too (MARK ones with the share as their probe
-/// side).
-void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<MpiQueryShare>& share) {
+/// The table scan at the bottom of `side` when only filters and projections lie between
+/// (each rank may then read a share of its files), else null.
+PhysicalTableScan* PlainScan(PhysicalOperator& side, const DistributeOptions& options) {
+  PhysicalOperator* op = &side;
+  while (dynamic_cast<PhysicalFilter*>(op) || dynamic_cast<PhysicalProjection*>(op)) {
+    if (op->children().size() != 1) return nullptr;
+    op = op->children()[0].get();
+  }
+  auto* scan = dynamic_cast<PhysicalTableScan*>(op);
+  const auto& shared = options.shared_scans;
+  return scan && !scan->distributed() && std::find(shared.begin(), shared.end(), scan) != shared.end()
+             ? scan
+             : nullptr;
+}
+
+/// Makes `join` a shuffle join: its child `child` (the split share) is shuffled by its keys.
+/// The other side, when it is a large scan (estimated at distributed.shuffle_join_rows rows
+/// or more, or any scan when every join is shuffled) under filters and projections, is split
+/// over the ranks too and shuffled by its keys; otherwise every rank computes it in full and
+/// keeps the rows whose keys hash to it (HASH_SELECT: nothing of it crosses the network, but
+/// every rank reads it all). Either way both sides' rows of a key meet on one rank, which
+/// joins them as shears alone would: every join kind, RIGHT and FULL ones too (MARK ones with
+/// the share as their probe side, and that side always selected: its NULL rule asks about the
+/// whole build side, which HASH_SELECT keeps enough of on every rank).
+void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<MpiQueryShare>& share,
+                 const DistributeOptions& options, int& scans) {
   const bool probe_split = child == 0;
   const std::string split_side = probe_split ? "probe" : "build";
   const std::string whole_side = probe_split ? "build" : "probe";
@@ -150,12 +127,28 @@ void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<Mpi
   exchange->estimated_rows = split->estimated_rows;
   exchange->AddChild(std::move(split));
   split = std::move(exchange);
-  auto select = std::make_unique<PhysicalHashSelect>(
-      whole->types(), CopyExprs(probe_split ? join.right_keys() : join.left_keys()), share,
-      "the " + whole_side + " side of a shuffle join", join.join_kind() == JoinKind::kMark);
-  select->estimated_rows = whole->estimated_rows / share->size;
-  select->AddChild(std::move(whole));
-  whole = std::move(select);
+  const auto& whole_keys = probe_split ? join.right_keys() : join.left_keys();
+  PhysicalTableScan* other_scan =
+      join.join_kind() == JoinKind::kMark ? nullptr : PlainScan(*whole, options);
+  if (other_scan && (options.join == "shuffle" ||
+                     other_scan->estimated_rows >= static_cast<double>(options.shuffle_join_rows))) {
+    const int scan = scans++;
+    auto stats = std::make_shared<DistributedScanStats>();
+    other_scan->SetFileAssignment(
+        [share, stats, scan] { return MakeFileAssignment(share, stats, scan); });
+    auto other = std::make_unique<PhysicalShuffle>(whole->types(), CopyExprs(whole_keys), share,
+                                                   "the " + whole_side + " side of a shuffle join");
+    other->estimated_rows = whole->estimated_rows;
+    other->AddChild(std::move(whole));
+    whole = std::move(other);
+  } else {
+    auto select = std::make_unique<PhysicalHashSelect>(
+        whole->types(), CopyExprs(whole_keys), share, "the " + whole_side + " side of a shuffle join",
+        join.join_kind() == JoinKind::kMark);
+    select->estimated_rows = whole->estimated_rows / share->size;
+    select->AddChild(std::move(whole));
+    whole = std::move(select);
+  }
   // Each rank's build side holds the keys hashing to it: its runtime filters are merged into
   // the whole build side's before a scan uses them.
   if (!join.SinkProducedDynamicFilters().empty())
@@ -233,6 +226,17 @@ PhysicalTableScan* FindFact(PhysicalOperator& plan, std::vector<Step>& best_path
 
 }  // namespace
 
+std::vector<const PhysicalTableScan*> TableScans(const PhysicalOperator& plan) {
+  std::vector<const PhysicalTableScan*> scans;
+  std::function<void(const PhysicalOperator&)> find = [&](const PhysicalOperator& op) {
+    if (auto* scan = dynamic_cast<const PhysicalTableScan*>(&op)) scans.push_back(scan);
+    for (const auto& child : op.children())
+      find(*child);
+  };
+  find(plan);
+  return scans;
+}
+
 const PhysicalTableScan* FactScan(PhysicalOperator& plan) {
   std::vector<Step> path;
   return FindFact(plan, path);
@@ -246,7 +250,8 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
   if (!fact) return plan;
 
   auto scan_stats = std::make_shared<DistributedScanStats>();
-  fact->SetFileAssignment([share, scan_stats] { return MakeFileAssignment(share, scan_stats); });
+  fact->SetFileAssignment([share, scan_stats] { return MakeFileAssignment(share, scan_stats, 0); });
+  int scans = 1;  // distributed scans so far
   // Up from the scan while operators treat rows one by one: the first that does not is where
   // the ranks' rows meet.
   size_t top = best_path.size();  // best_path[top - 1].op is the first not row-by-row, if any
@@ -266,7 +271,7 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
     const JoinChoice choice = ChooseJoin(*join, child, options, share->size, share_fills_filters);
     if (choice == JoinChoice::kNone) break;
     if (choice == JoinChoice::kShuffle) {
-      ShuffleJoin(*join, child, share);
+      ShuffleJoin(*join, child, share, options, scans);
     } else if (child == 0) {
       PhysicalOperatorPtr& build = join->children()[1];
       auto broadcast = std::make_unique<PhysicalBroadcast>(
@@ -293,14 +298,21 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
   PhysicalOperatorPtr share_plan = std::move(breaker.children()[child]);
 
   if (auto* agg = dynamic_cast<PhysicalHashAggregate*>(&breaker)) {
-    if (auto final_agg = FinalAggregate(*agg)) {
-      // The breaker becomes the partial aggregate, under the final one.
-      breaker.children()[child] = std::move(share_plan);
-      final_agg->estimated_rows = breaker.estimated_rows;
-      const size_t groups = ResultKeys(*agg);
+    AggregateSplit split = SplitAggregate(*agg);
+    if (auto final_agg = std::move(split.final_aggregate)) {
+      const double groups_estimate = breaker.estimated_rows;
+      final_agg->estimated_rows = groups_estimate;
+      if (split.partial) {  // a partial aggregate of its own replaces the breaker
+        split.partial->estimated_rows = groups_estimate;
+        split.partial->AddChild(std::move(share_plan));
+        *slot = std::move(split.partial);
+      } else {  // the breaker becomes the partial aggregate
+        breaker.children()[child] = std::move(share_plan);
+      }
+      PhysicalOperator& partial = **slot;
       const bool shuffle =
-          groups > 0 && (options.shuffle_groups == 0 ||
-                         breaker.estimated_rows >= static_cast<double>(options.shuffle_groups));
+          split.keys > 0 && (options.shuffle_groups == 0 ||
+                             groups_estimate >= static_cast<double>(options.shuffle_groups));
       if (!shuffle) {  // partial, gather, final at rank 0
         final_agg->AddChild(gather_of(std::move(*slot)));
         *slot = std::move(final_agg);
@@ -308,13 +320,13 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       }
       // Partial, shuffle by the group keys, final on every rank, gather of the groups.
       std::vector<BoundExprPtr> keys;
-      for (size_t g = 0; g < groups; g++) {
-        keys.push_back(std::make_unique<BoundReference>(breaker.types()[g], g,
+      for (size_t g = 0; g < split.keys; g++) {
+        keys.push_back(std::make_unique<BoundReference>(partial.types()[g], g,
                                                         "#" + std::to_string(g)));
       }
-      auto exchange = std::make_unique<PhysicalShuffle>(breaker.types(), std::move(keys), share,
+      auto exchange = std::make_unique<PhysicalShuffle>(partial.types(), std::move(keys), share,
                                                         "of partial groups");
-      exchange->estimated_rows = breaker.estimated_rows;
+      exchange->estimated_rows = groups_estimate;
       exchange->AddChild(std::move(*slot));
       final_agg->AddChild(std::move(exchange));
       *slot = gather_of(std::move(final_agg));

@@ -24,6 +24,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "distributed/mpi_runtime.h"
 #include "execution/operator/physical_table_scan.h"
@@ -44,10 +45,15 @@ struct DistributeOptions {
   /// False: every rank reads the fact scan's files in full and runs the whole plan (the ranks
   /// do not share them: tables of an in-memory catalog live in each process's own directory).
   bool split_fact = true;
+  /// The scans whose files are the same on every rank (MpiRuntime checks): only those may be
+  /// split besides the fact's (a shuffle join's other side).
+  std::vector<const PhysicalTableScan*> shared_scans;
 };
 
 /// The scan DistributePlan splits: the table scan over the most bytes, or null.
 const PhysicalTableScan* FactScan(PhysicalOperator& plan);
+/// Every table scan of the plan, in plan order (the same on ranks that planned alike).
+std::vector<const PhysicalTableScan*> TableScans(const PhysicalOperator& plan);
 
 /// Rewrites `plan` for `share`'s rank; the plan unchanged when it scans no Parquet table.
 PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<MpiQueryShare> share,

@@ -6,6 +6,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "distributed/watchdog.h"
 
 namespace shears {
 
@@ -34,6 +35,7 @@ std::string MpiFilterMerge::Merge(RuntimeFilter& filter, const RuntimeFilterLimi
                                   uint64_t& build_rows, uint64_t& distinct_keys) {
   const auto started = clock::Now();
   const auto ranks = static_cast<size_t>(share_->size);
+  FaultPoint("filter_merge", share_->rank);
   // 1. Sizes. Each rank's distinct keys: its hash table's count when that counts the filter's
   // keys, else its distinct key hashes. The shares hold disjoint join keys, so the sum is the
   // union's (an upper bound for a filter on part of a multi-column key).

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "common/settings.h"
 #include "distributed/distribute_plan.h"
 
 namespace shears {
@@ -27,9 +28,18 @@ MpiRuntime::MpiRuntime(int* argc, char*** argv) {
   MPI_Comm_dup(MPI_COMM_WORLD, &splits_);
   MPI_Comm_dup(MPI_COMM_WORLD, &rows_);
   MPI_Comm_dup(MPI_COMM_WORLD, &shuffle_);
+  MPI_Comm_dup(MPI_COMM_WORLD, &watchdog_comm_);
+  // The watchdog calls MPI from its thread while the others may be in a call too. Its
+  // timeout until a query sets distributed.timeout: that setting's default.
+  if (size_ > 1 && provided == MPI_THREAD_MULTIPLE) {
+    watchdog_ = std::make_unique<Watchdog>(
+        watchdog_comm_, rank_, size_, Settings().GetDouble("distributed.timeout"));
+  }
 }
 
 MpiRuntime::~MpiRuntime() {
+  watchdog_.reset();
+  MPI_Comm_free(&watchdog_comm_);
   MPI_Comm_free(&splits_);
   MPI_Comm_free(&rows_);
   MPI_Comm_free(&shuffle_);
@@ -58,6 +68,7 @@ bool MpiRuntime::AgreeOnPlan(uint64_t fingerprint, uint64_t data, bool failed) {
   // succeeded.
   uint64_t mine[6] = {fingerprint, ~fingerprint, failed ? 1u : 0u, failed ? 0u : 1u, data, ~data};
   uint64_t all[6];
+  FaultPoint("plan", rank_);
   MPI_Allreduce(mine, all, 6, MPI_UINT64_T, MPI_MAX, MPI_COMM_WORLD);
   if (all[2] != 0) {
     if (failed) {
@@ -85,6 +96,7 @@ PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Setti
   options.shuffle_groups = settings.GetInt("distributed.shuffle_groups");
   options.join = settings.GetString("distributed.join_strategy");
   options.shuffle_join_rows = settings.GetInt("distributed.shuffle_join_rows");
+  if (watchdog_) watchdog_->SetTimeout(settings.GetDouble("distributed.timeout"));
   // The ranks agree on the plan before it is split (the split is a function of the plan, these
   // options and the ranks), and on where the fact scan reads: the same directory on every
   // rank, else (an in-memory catalog's table, written by each process under a temporary
@@ -95,6 +107,21 @@ PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Setti
                                                            options.join, options.shuffle_join_rows));
   options.split_fact =
       AgreeOnPlan(fingerprint, fact ? TextFingerprint(fact->dataset().root()) : 0, false);
+  // The plans agree, so every rank lists the same scans: which of them read the same files
+  // everywhere (MAX of each root's fingerprint and of its complement, as above)?
+  const std::vector<const PhysicalTableScan*> scans = TableScans(*plan);
+  if (options.split_fact && scans.size() > 1) {
+    std::vector<uint64_t> mine, all(2 * scans.size());
+    for (const PhysicalTableScan* scan : scans) {
+      mine.push_back(TextFingerprint(scan->dataset().root()));
+      mine.push_back(~mine.back());
+    }
+    MPI_Allreduce(mine.data(), all.data(), static_cast<int>(all.size()), MPI_UINT64_T, MPI_MAX,
+                  MPI_COMM_WORLD);
+    for (size_t i = 0; i < scans.size(); i++) {
+      if (all[2 * i] == ~all[2 * i + 1]) options.shared_scans.push_back(scans[i]);
+    }
+  }
   plan = DistributePlan(std::move(plan), share, options);
   return RankShare(std::move(plan), rank_);
 }
@@ -129,11 +156,12 @@ void MpiRuntime::RunOnce(const std::function<void()>& run) {
 
 void MpiRuntime::Fail(const std::exception& error) {
   const auto* typed = dynamic_cast<const Error*>(&error);
+  const std::string what =
+      std::string(ErrorKindName(typed ? typed->kind() : ErrorKind::kInternal)) + ": " + error.what();
   // One write, so that ranks failing at once do not interleave their lines.
-  const std::string line = "rank " + std::to_string(rank_) + ": " +
-                           ErrorKindName(typed ? typed->kind() : ErrorKind::kInternal) + ": " +
-                           error.what() + "\n";
-  std::cerr << line << std::flush;
+  std::cerr << "rank " + std::to_string(rank_) + ": " + what + "\n" << std::flush;
+  // Each other rank prints that this one failed (it may not have failed itself).
+  if (watchdog_) watchdog_->TellOthers(what);
   // The other ranks may wait for this one in a collective: end them all.
   MPI_Abort(MPI_COMM_WORLD, 1);
   std::abort();  // MPI_Abort does not return

@@ -7,8 +7,10 @@
 #include <mpi.h>
 
 #include <atomic>
+#include <memory>
 #include <string>
 
+#include "distributed/watchdog.h"
 #include "execution/scale_out.h"
 
 namespace shears {
@@ -55,6 +57,9 @@ class MpiRuntime : public ScaleOut {
   MPI_Comm splits_ = MPI_COMM_NULL;
   MPI_Comm rows_ = MPI_COMM_NULL;
   MPI_Comm shuffle_ = MPI_COMM_NULL;
+  MPI_Comm watchdog_comm_ = MPI_COMM_NULL;
+  // Null with one rank, or when the MPI library cannot serve a thread of its own.
+  std::unique_ptr<Watchdog> watchdog_;
 };
 
 }  // namespace shears

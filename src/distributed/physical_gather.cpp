@@ -9,6 +9,7 @@
 #include "execution/column_data.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "distributed/watchdog.h"
 
 namespace shears {
 
@@ -79,6 +80,7 @@ void PhysicalGather::Finalize(ExecutionContext&, GlobalSinkState& global) const 
   mine.file_bytes = scan_->bytes;
   mine.wait_nanos = scan_->wait_nanos;
   mine.scan_nanos = clock::NanosSince(state.created);
+  FaultPoint("gather", share_->rank);
   if (share_->rank != 0) {
     std::string payload;
     for (size_t b = 0; b < state.result.batch_count(); b++)

@@ -14,6 +14,7 @@
 #include "execution/operator/join_exprs.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "distributed/watchdog.h"
 
 namespace shears {
 
@@ -170,6 +171,7 @@ void PhysicalShuffle::Finalize(ExecutionContext&, GlobalSinkState& global) const
   std::vector<uint64_t> send_sizes(outgoing.size()), recv_sizes(send_sizes.size());
   for (size_t to = 0; to < outgoing.size(); to++)
     send_sizes[to] = outgoing[to].size();
+  FaultPoint("shuffle", share_->rank);
   MPI_Alltoall(send_sizes.data(), 1, MPI_UINT64_T, recv_sizes.data(), 1, MPI_UINT64_T,
                share_->shuffle);
   std::vector<int> send_counts(send_sizes.size()), send_displs(send_sizes.size()),

@@ -4,21 +4,26 @@
 
 #include "common/clock.h"
 #include "common/error.h"
+#include "distributed/watchdog.h"
 
 namespace shears {
 
 namespace {
 
+// Tags of a query's first distributed scan; its scan number n adds 3 n (a shuffle join's
+// other side is a second one, whose coordinator may still answer while the first starts).
 constexpr int kRequestTag = 1;
 constexpr int kReplyTag = 2;
 constexpr int kPartitionsTag = 3;
+constexpr int kTagsPerScan = 3;
 constexpr int64_t kNone = -1;
 constexpr size_t kMaxChunk = 1024;  // files per answer
 
 class Coordinator : public FileAssignment {
  public:
-  Coordinator(std::shared_ptr<MpiQueryShare> share, std::shared_ptr<DistributedScanStats> stats)
-      : share_(std::move(share)), stats_(std::move(stats)) {}
+  Coordinator(std::shared_ptr<MpiQueryShare> share, std::shared_ptr<DistributedScanStats> stats,
+              int scan)
+      : share_(std::move(share)), stats_(std::move(stats)), tag_(kTagsPerScan * scan) {}
 
   ~Coordinator() override {
     if (server_.joinable()) server_.join();
@@ -27,7 +32,7 @@ class Coordinator : public FileAssignment {
   /// Its decision is the one every rank lists: sent to each, a byte per partition.
   void AgreeOnPartitions(std::vector<uint8_t>& keep) override {
     for (int rank = 1; rank < share_->size; rank++) {
-      MPI_Send(keep.data(), static_cast<int>(keep.size()), MPI_UINT8_T, rank, kPartitionsTag,
+      MPI_Send(keep.data(), static_cast<int>(keep.size()), MPI_UINT8_T, rank, kPartitionsTag + tag_,
                share_->splits);
       share_->bytes_sent += keep.size();
     }
@@ -88,7 +93,7 @@ class Coordinator : public FileAssignment {
     while (stopped < share_->size - 1) {
       int64_t request;
       MPI_Status status;
-      MPI_Recv(&request, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag, share_->splits, &status);
+      MPI_Recv(&request, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag + tag_, share_->splits, &status);
       if (request == kNone) {  // that rank stopped asking
         stopped++;
         continue;
@@ -96,7 +101,7 @@ class Coordinator : public FileAssignment {
       const std::vector<int64_t> chunk = PopChunk();
       if (chunk.empty()) stopped++;  // it is told none is left
       MPI_Send(chunk.data(), static_cast<int>(chunk.size()), MPI_INT64_T, status.MPI_SOURCE,
-               kReplyTag, share_->splits);
+               kReplyTag + tag_, share_->splits);
       share_->bytes_sent += chunk.size() * sizeof(int64_t);
     }
   }
@@ -104,6 +109,7 @@ class Coordinator : public FileAssignment {
   std::shared_ptr<MpiQueryShare> share_;
   std::shared_ptr<DistributedScanStats> stats_;
   std::mutex mutex_;
+  const int tag_;  // added to the tags
   std::deque<std::pair<size_t, uint64_t>> queue_;  // file index, bytes
   uint64_t queued_bytes_ = 0;
   std::thread server_;
@@ -111,14 +117,15 @@ class Coordinator : public FileAssignment {
 
 class Client : public FileAssignment {
  public:
-  Client(std::shared_ptr<MpiQueryShare> share, std::shared_ptr<DistributedScanStats> stats)
-      : share_(std::move(share)), stats_(std::move(stats)) {}
+  Client(std::shared_ptr<MpiQueryShare> share, std::shared_ptr<DistributedScanStats> stats,
+         int scan)
+      : share_(std::move(share)), stats_(std::move(stats)), tag_(kTagsPerScan * scan) {}
 
   ~Client() override {
     // Stopped before rank 0 said none is left (LIMIT, an error): it must not wait for us.
     if (!done_) {
       int64_t stop = kNone;
-      MPI_Send(&stop, 1, MPI_INT64_T, 0, kRequestTag, share_->splits);
+      MPI_Send(&stop, 1, MPI_INT64_T, 0, kRequestTag + tag_, share_->splits);
       share_->bytes_sent += sizeof(stop);
     }
   }
@@ -127,11 +134,11 @@ class Client : public FileAssignment {
   /// are positions in its listing.
   void AgreeOnPartitions(std::vector<uint8_t>& keep) override {
     MPI_Status status;
-    MPI_Probe(0, kPartitionsTag, share_->splits, &status);
+    MPI_Probe(0, kPartitionsTag + tag_, share_->splits, &status);
     int count = 0;
     MPI_Get_count(&status, MPI_UINT8_T, &count);
     std::vector<uint8_t> decided(static_cast<size_t>(count));
-    MPI_Recv(decided.data(), count, MPI_UINT8_T, 0, kPartitionsTag, share_->splits,
+    MPI_Recv(decided.data(), count, MPI_UINT8_T, 0, kPartitionsTag + tag_, share_->splits,
              MPI_STATUS_IGNORE);
     if (decided.size() != keep.size())
       throw IOError(
@@ -158,14 +165,15 @@ class Client : public FileAssignment {
   void Ask() {
     const auto started = clock::Now();
     int64_t request = 0;
-    MPI_Send(&request, 1, MPI_INT64_T, 0, kRequestTag, share_->splits);
+    FaultPoint("splits", share_->rank);
+    MPI_Send(&request, 1, MPI_INT64_T, 0, kRequestTag + tag_, share_->splits);
     share_->bytes_sent += sizeof(request);
     MPI_Status status;
-    MPI_Probe(0, kReplyTag, share_->splits, &status);
+    MPI_Probe(0, kReplyTag + tag_, share_->splits, &status);
     int count = 0;
     MPI_Get_count(&status, MPI_INT64_T, &count);
     std::vector<int64_t> chunk(static_cast<size_t>(count));
-    MPI_Recv(chunk.data(), count, MPI_INT64_T, 0, kReplyTag, share_->splits, MPI_STATUS_IGNORE);
+    MPI_Recv(chunk.data(), count, MPI_INT64_T, 0, kReplyTag + tag_, share_->splits, MPI_STATUS_IGNORE);
     stats_->wait_nanos += clock::NanosSince(started);
     if (chunk.empty()) done_ = true;
     for (int64_t file : chunk) {
@@ -181,6 +189,7 @@ class Client : public FileAssignment {
 
   std::shared_ptr<MpiQueryShare> share_;
   std::shared_ptr<DistributedScanStats> stats_;
+  const int tag_;  // added to the tags
   const Dataset* dataset_ = nullptr;
   std::deque<size_t> assigned_;  // files rank 0 gave this rank, not yet taken
   bool done_ = false;            // rank 0 said none is left
@@ -189,9 +198,11 @@ class Client : public FileAssignment {
 }  // namespace
 
 std::unique_ptr<FileAssignment> MakeFileAssignment(std::shared_ptr<MpiQueryShare> share,
-                                                   std::shared_ptr<DistributedScanStats> stats) {
-  if (share->rank == 0) return std::make_unique<Coordinator>(std::move(share), std::move(stats));
-  return std::make_unique<Client>(std::move(share), std::move(stats));
+                                                   std::shared_ptr<DistributedScanStats> stats,
+                                                   int scan) {
+  if (share->rank == 0)
+    return std::make_unique<Coordinator>(std::move(share), std::move(stats), scan);
+  return std::make_unique<Client>(std::move(share), std::move(stats), scan);
 }
 
 }  // namespace shears

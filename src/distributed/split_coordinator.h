@@ -33,8 +33,10 @@ struct DistributedScanStats {
   std::atomic<uint64_t> pruned_before{0};  // rank 0: files pruned before enumeration
 };
 
-/// Makes the FileAssignment of this rank: the coordinator on rank 0, a client elsewhere.
+/// Makes the FileAssignment of this rank for the query's distributed scan number `scan` (0:
+/// the fact's; each has its own tags): the coordinator on rank 0, a client elsewhere.
 std::unique_ptr<FileAssignment> MakeFileAssignment(std::shared_ptr<MpiQueryShare> share,
-                                                   std::shared_ptr<DistributedScanStats> stats);
+                                                   std::shared_ptr<DistributedScanStats> stats,
+                                                   int scan);
 
 }  // namespace shears

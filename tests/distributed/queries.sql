@@ -25,3 +25,9 @@ SELECT i.i_brand, count(*) AS n FROM 'store_sales' ss JOIN 'item' i ON ss.ss_ite
 SELECT ss_customer_sk, count(*) AS n FROM 'store_sales' ss WHERE ss_customer_sk NOT IN (SELECT c_customer_sk FROM 'customer' WHERE c_birth_year > 1950) GROUP BY ss_customer_sk HAVING count(*) > 3
 SELECT old, none, count(*) AS n FROM (SELECT ss_customer_sk IN (SELECT CASE WHEN c_birth_year < 1935 THEN NULL ELSE c_customer_sk END FROM 'customer' WHERE c_birth_year < 1945) AS old, ss_customer_sk IN (SELECT c_customer_sk FROM 'customer' WHERE c_birth_year = 1800) AS none FROM 'store_sales') t GROUP BY old, none
 SELECT d_year, d_moy, count(*) AS n, sum(ss_quantity) AS quantity, grouping(d_moy) AS g FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year >= 2000 GROUP BY GROUPING SETS ((d_year), (d_year, d_moy))
+SELECT ss_store_sk, avg(ss_quantity) AS quantity, avg(ss_sales_price) AS price, avg(CASE WHEN ss_store_sk IS NULL THEN NULL ELSE ss_net_profit END) AS profit, count(*) AS n FROM 'store_sales' GROUP BY ss_store_sk
+SELECT d_moy, count(DISTINCT ss_item_sk) AS items, sum(DISTINCT ss_item_sk) AS item_sum, avg(DISTINCT ss_item_sk) AS item_mean FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 GROUP BY d_moy
+SELECT count(DISTINCT ss_customer_sk) AS customers FROM 'store_sales' WHERE ss_quantity > 1000
+SELECT ss_customer_sk % 7 AS k, count(DISTINCT ss_item_sk % 13) AS d FROM 'store_sales' GROUP BY 1
+SELECT i_category, sum(ss_quantity) AS quantity, avg(ss_quantity) AS mean, count(*) AS n FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk GROUP BY i_category
+SELECT count(*) AS n, sum(c_birth_year) AS years FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk WHERE c.c_birth_year > 1950 AND ss.ss_quantity < 30

@@ -11,27 +11,9 @@ set -euo pipefail
 SHEARS="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
 DATA="$2"
 HERE="$(cd "$(dirname "$0")" && pwd)"
-# Open MPI refuses root unless told; this machine may have fewer cores than ranks.
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-export OMPI_MCA_rmaps_base_oversubscribe=1
-# MPI's own allocations outlive MPI_Finalize: no leak report from them under ASan (ctest runs
-# this in optimized builds only; by hand it may run against any build).
-export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 MPIRUN=(timeout 300 mpirun --oversubscribe)
-
-if [ ! -d "$DATA/store_sales" ]; then
-  rm -rf "$DATA"
-  "$SHEARS" generate star --scale 0.01 --out "$DATA" >/dev/null 2>&1
-fi
-cd "$DATA"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-
-failures=0
-fail() {
-  echo "FAIL: $*"
-  failures=$((failures + 1))
-}
+# shellcheck source=tests/distributed/common.sh
+source "$HERE/common.sh"
 
 # Rows in a stable order: as given under ORDER BY, else sorted (the header stays first).
 normalize() {
@@ -137,6 +119,25 @@ explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join
 grep -qF "not applied: the build side has up to 180 distinct keys across 2 ranks, more than 100" <<<"$explain" &&
   grep -qF "filter_merge: 0 partial filters merged, 1 past the key limit (not gathered)" <<<"$explain" ||
   fail "a filter past its key limit across ranks is not disabled: $explain"
+
+# avg and DISTINCT aggregates are split: sums and counts, distinct (group, argument) pairs.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "EXPLAIN SELECT ss_store_sk, avg(ss_quantity) AS q FROM 'store_sales' GROUP BY 1;
+  EXPLAIN SELECT ss_store_sk, count(DISTINCT ss_item_sk) AS n, sum(DISTINCT ss_item_sk) AS s FROM 'store_sales' GROUP BY 1" 2>&1 </dev/null)"
+for expected in "avg_of_partials(#1, #2)" "HASH_GROUP_BY (groups: ss_store_sk, sum(ss_quantity), count(ss_quantity))" \
+  "count(DISTINCT #1), sum(DISTINCT #1)" "HASH_GROUP_BY (groups: ss_store_sk, ss_item_sk)"; do
+  grep -qF "$expected" <<<"$explain" || fail "a split aggregate lacks '$expected': $explain"
+done
+# Eager aggregation's partial aggregate below a join: the join (and its runtime filter) runs
+# on every rank, below the gather.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "EXPLAIN SELECT i_category, sum(ss_quantity) AS q FROM 'store_sales' ss
+  JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE i_category = 'Music' GROUP BY i_category" 2>&1 </dev/null)"
+sed -n '/GATHER/,$p' <<<"$explain" | grep -q "HASH_JOIN" || fail "eager aggregation's join is above the gather: $explain"
+# A shuffle join's other side, a scan, is a second distributed scan, shuffled by its keys.
+explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
+  EXPLAIN SELECT count(*) FROM 'store_sales' ss JOIN 'customer' c ON ss.ss_customer_sk = c.c_customer_sk WHERE c.c_birth_year > 1950" 2>&1 </dev/null)"
+grep -qF "SHUFFLE the build side of a shuffle join by hash of c_customer_sk over 2 ranks" <<<"$explain" &&
+  [ "$(grep -c "distributed: files assigned by rank 0" <<<"$explain")" = 2 ] ||
+  fail "a shuffle join's scanned build side is not split: $explain"
 
 # By default a build side is shuffled when estimated at distributed.shuffle_join_rows or more
 # and at least the probe side's rows over the ranks; a RIGHT join always (it cannot broadcast).

@@ -125,6 +125,10 @@ class PhysicalHashAggregate : public PhysicalOperator {
   const std::vector<BoundExprPtr>& groups() const { return groups_; }
   const std::vector<BoundExprPtr>& aggregates() const { return aggregates_; }
   const std::vector<std::vector<Value>>& empty_input_groups() const { return empty_input_groups_; }
+  bool has_grouping_sets() const { return rollup_ != nullptr; }
+  /// Eager aggregation's partial aggregate (AllowPassThrough was called, whether or not it
+  /// may pass rows through): what lies above re-aggregates its rows.
+  bool reaggregated_above() const { return reaggregated_above_; }
 
  private:
   friend struct HashAggregateLocalState;
@@ -224,6 +228,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::vector<SpilledState> spill_states_;
   std::unique_ptr<RollupPlan> rollup_;
   bool pass_through_ = false;  // AllowPassThrough
+  bool reaggregated_above_ = false;
   RowLayout result_layout_;  // with rollup_: its keys, then the states
   std::vector<uint32_t> result_state_offsets_;
 };

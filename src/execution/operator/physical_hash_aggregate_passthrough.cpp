@@ -11,6 +11,7 @@
 namespace shears {
 
 void PhysicalHashAggregate::AllowPassThrough() {
+  reaggregated_above_ = true;
   pass_through_ = !groups_.empty() && distinct_layouts_.empty() && !rollup_ &&
                   empty_input_groups_.empty() && !UsesDenseGroups();
 }
