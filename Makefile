@@ -61,14 +61,15 @@ fuzz: build-fuzz
 fuzz-gate: build-fuzz
 	@./scripts/fuzz.sh --gate $(FUZZ_DIR) $(FUZZ_TARGETS)
 
-# The concurrency tests under ThreadSanitizer (only those, to bound the time).
+# The concurrency tests and the threaded hash-join build under ThreadSanitizer (only those,
+# to bound the time).
 build-tsan: deps
 	@cmake -S . -B $(TSAN_DIR) -G Ninja -DCMAKE_BUILD_TYPE=Debug -DSHEARS_TSAN=ON -DSHEARS_BUILD_BENCH=OFF >/dev/null
 	@cmake --build $(TSAN_DIR) -j $(JOBS) --target shears_tests
 
 tsan: build-tsan
 	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 SHEARS_SOURCE_DIR=$(CURDIR) \
-	  $(TSAN_DIR)/shears_tests --gtest_filter='ConcurrencyTest.*'
+	  $(TSAN_DIR)/shears_tests --gtest_filter='ConcurrencyTest.*:JoinHashTableTest.*'
 
 demo: build
 	@./scripts/demo.sh $(BUILD_DIR)/shears

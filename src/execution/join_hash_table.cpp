@@ -1,8 +1,12 @@
 #include "execution/join_hash_table.h"
 
 #include <algorithm>
+#include <atomic>
 #include <bit>
 #include <cstdlib>
+#include <exception>
+#include <mutex>
+#include <thread>
 
 #include "common/error.h"
 #include "execution/query_context.h"
@@ -48,7 +52,28 @@ bool JoinHashTable::HasNullKey(const uint8_t* row) const {
   return false;
 }
 
-void JoinHashTable::Build() {
+// What one inserting thread keeps: its batch buffers and what it saw (merged after).
+struct JoinHashTable::InsertScratch {
+  explicit InsertScratch(const RowLayout& layout, idx_t key_count)
+      : block_rows(kBatchSize),
+        candidates(kBatchSize),
+        hashes(kBatchSize),
+        slots(kBatchSize),
+        remaining(kBatchSize),
+        compare(kBatchSize),
+        no_match(kBatchSize) {
+    for (idx_t c = 0; c < key_count; c++)
+      keys.emplace_back(layout.types[c]);
+  }
+  std::vector<Vector> keys;
+  std::vector<uint8_t*> block_rows, candidates;
+  std::vector<uint64_t> hashes, slots;
+  std::vector<uint32_t> remaining, compare, no_match;
+  idx_t distinct = 0;
+  int64_t low = INT64_MAX, high = INT64_MIN;
+};
+
+void JoinHashTable::Build(int threads) {
   SHEARS_CHECK(entries_ == nullptr);
   const idx_t n = rows_.row_count();
   // Load factor at most 2/3 even when every key is distinct.
@@ -61,93 +86,161 @@ void JoinHashTable::Build() {
     throw OutOfMemoryError("out of memory allocating a join hash table of {} bytes", bytes);
   }
   capacity_ = capacity;
-  const uint64_t mask = capacity - 1;
 
-  std::vector<Vector> keys;
-  for (idx_t c = 0; c < key_count_; c++)
-    keys.emplace_back(layout_.types[c]);
-  std::vector<uint8_t*> block_rows(kBatchSize), candidates(kBatchSize);
-  std::vector<uint64_t> hashes(kBatchSize), slots(kBatchSize);
-  std::vector<uint32_t> remaining(kBatchSize), compare(kBatchSize), no_match(kBatchSize);
-  bool all_null_equal = true;
-  for (bool b : null_equal_)
-    all_null_equal = all_null_equal && b;
   // One integer key compared with `=`: the direct array may replace hashing on the probe side.
   const PhysicalType key_physical = layout_.types[0].physical();
   const bool direct_candidate =
       key_count_ == 1 && !null_equal_[0] &&
       (key_physical == PhysicalType::kInt32 || key_physical == PhysicalType::kInt64);
-  int64_t low = INT64_MAX, high = INT64_MIN;
 
-  for (const auto& block : rows_.blocks()) {
-    const idx_t count = block.count;
-    idx_t remaining_count = 0;
-    for (idx_t i = 0; i < count; i++) {
-      uint8_t* row = block.data + i * layout_.row_width;
-      block_rows[i] = row;
-      // Rows with a NULL key stay in the collection (RIGHT/FULL joins emit them) but not in
-      // the table: they never match.
-      if (!all_null_equal && HasNullKey(row)) continue;
-      hashes[i] = LoadRow<uint64_t>(row);
-      slots[i] = hashes[i] & mask;
-      remaining[remaining_count++] = static_cast<uint32_t>(i);
-    }
-    if (remaining_count == 0) continue;
-    for (idx_t c = 0; c < key_count_; c++) {
-      keys[c].Reset();
-      GatherColumn(layout_, c, block_rows.data(), count, keys[c]);
-    }
-    while (remaining_count > 0) {
-      idx_t compare_count = 0;
-      for (idx_t k = 0; k < remaining_count; k++) {
-        const uint32_t i = remaining[k];
-        const uint64_t salt = hashes[i] & ~kPointerMask;
-        uint64_t slot = slots[i];
-        while (true) {
-          const uint64_t entry = entries_[slot];
-          if (entry == 0) {
-            entries_[slot] = salt | reinterpret_cast<uint64_t>(block_rows[i]);
-            distinct_keys_++;
-            if (direct_candidate) {
-              const int64_t key = key_physical == PhysicalType::kInt32
-                                      ? keys[0].data<int32_t>()[i]
-                                      : keys[0].data<int64_t>()[i];
-              low = std::min(low, key);
-              high = std::max(high, key);
-            }
-            break;
-          }
-          if ((entry & ~kPointerMask) == salt) {
-            candidates[i] = EntryRow(entry);
-            compare[compare_count++] = i;
-            break;
-          }
-          slot = (slot + 1) & mask;
-        }
-        slots[i] = slot;
+  // Small builds are not worth starting threads for; large ones get a thread per
+  // kMinRowsPerThread rows, up to `threads`.
+  const auto& blocks = rows_.blocks();
+  const idx_t workers = n < kParallelBuildRows
+                            ? 1
+                            : std::min<idx_t>({static_cast<idx_t>(std::max(threads, 1)),
+                                               n / kMinRowsPerThread, blocks.size()});
+  build_threads_ = workers;
+  std::vector<std::unique_ptr<InsertScratch>> scratch;
+  for (idx_t w = 0; w < workers; w++)
+    scratch.push_back(std::make_unique<InsertScratch>(layout_, key_count_));
+  if (workers == 1) {
+    for (const auto& block : blocks)
+      InsertBlock(block, *scratch[0], direct_candidate, false);
+  } else {
+    // The threads take blocks from a shared counter and insert into the one table with
+    // compare-and-swap (see InsertBlock). Every row is in exactly one block, so the table
+    // holds the same entries and chains as a serial build, up to which row of a key heads
+    // the chain and the order within it (the probe emits a key's rows in chain order, which
+    // no query's answer depends on: the sink's rows already arrive in thread order).
+    std::atomic<size_t> next_block{0};
+    std::exception_ptr error;
+    std::mutex error_mutex;
+    auto work = [&](InsertScratch& mine) {
+      try {
+        for (size_t b = next_block.fetch_add(1); b < blocks.size(); b = next_block.fetch_add(1))
+          InsertBlock(blocks[b], mine, direct_candidate, true);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(error_mutex);
+        if (!error) error = std::current_exception();
       }
-      idx_t mismatches = 0;
-      idx_t matched = compare_count;
-      for (idx_t c = 0; c < key_count_ && matched > 0; c++) {
-        matched = MatchColumn(layout_, c, keys[c], candidates.data(), compare.data(), matched,
-                              null_equal_[c], no_match.data(), &mismatches);
-      }
-      // Same key as an entry's row: chain this row right behind it.
-      for (idx_t k = 0; k < matched; k++) {
-        const uint32_t i = compare[k];
-        uint8_t* head = candidates[i];
-        StoreRow<uint8_t*>(block_rows[i] + kNextOffset, Next(head));
-        StoreRow<uint8_t*>(head + kNextOffset, block_rows[i]);
-      }
-      for (idx_t k = 0; k < mismatches; k++) {
-        const uint32_t i = no_match[k];
-        slots[i] = (slots[i] + 1) & mask;
-      }
-      std::swap(remaining, no_match);
-      remaining_count = mismatches;
-    }
+    };
+    std::vector<std::thread> pool;
+    for (idx_t w = 1; w < workers; w++)
+      pool.emplace_back(work, std::ref(*scratch[w]));
+    work(*scratch[0]);
+    for (auto& t : pool)
+      t.join();
+    if (error) std::rethrow_exception(error);
+  }
+  int64_t low = INT64_MAX, high = INT64_MIN;
+  for (const auto& s : scratch) {
+    distinct_keys_ += s->distinct;
+    low = std::min(low, s->low);
+    high = std::max(high, s->high);
   }
   if (direct_candidate) BuildDirect(low, high);
+}
+
+void JoinHashTable::InsertBlock(const RowCollection::Block& block, InsertScratch& s,
+                                bool direct_candidate, bool concurrent) {
+  const uint64_t mask = capacity_ - 1;
+  const idx_t count = block.count;
+  bool check_nulls = false;
+  for (bool b : null_equal_)
+    check_nulls = check_nulls || !b;
+  check_nulls = check_nulls && RowsMayHaveNullKey();
+  // Large tables: start loading each row's first slot before probing, so the misses overlap.
+  const bool prefetch = capacity_ > (uint64_t{1} << 16);
+  idx_t remaining_count = 0;
+  for (idx_t i = 0; i < count; i++) {
+    uint8_t* row = block.data + i * layout_.row_width;
+    s.block_rows[i] = row;
+    // Rows with a NULL key stay in the collection (RIGHT/FULL joins emit them) but not in
+    // the table: they never match.
+    if (check_nulls && HasNullKey(row)) continue;
+    s.hashes[i] = LoadRow<uint64_t>(row);
+    s.slots[i] = s.hashes[i] & mask;
+    if (prefetch) __builtin_prefetch(entries_ + s.slots[i]);
+    s.remaining[remaining_count++] = static_cast<uint32_t>(i);
+  }
+  if (remaining_count == 0) return;
+  for (idx_t c = 0; c < key_count_; c++) {
+    s.keys[c].Reset();
+    GatherColumn(layout_, c, s.block_rows.data(), count, s.keys[c]);
+  }
+  const bool int32_key = layout_.types[0].physical() == PhysicalType::kInt32;
+  while (remaining_count > 0) {
+    idx_t compare_count = 0;
+    for (idx_t k = 0; k < remaining_count; k++) {
+      const uint32_t i = s.remaining[k];
+      const uint64_t salt = s.hashes[i] & ~kPointerMask;
+      uint64_t slot = s.slots[i];
+      while (true) {
+        // Concurrent: an entry only ever goes from empty to a row, so a slot seen taken stays
+        // taken, and a lost compare-and-swap leaves in `entry` the row that won, compared
+        // like any other. Two rows with one key thus always meet at the same slot. The rows
+        // themselves were written before the threads started, so relaxed order suffices.
+        uint64_t entry =
+            concurrent ? std::atomic_ref<uint64_t>(entries_[slot]).load(std::memory_order_relaxed)
+                       : entries_[slot];
+        const uint64_t mine = salt | reinterpret_cast<uint64_t>(s.block_rows[i]);
+        if (entry == 0) {
+          if (!concurrent) {
+            entries_[slot] = mine;
+          } else if (!std::atomic_ref<uint64_t>(entries_[slot])
+                          .compare_exchange_strong(entry, mine, std::memory_order_relaxed)) {
+            continue;  // another thread took the slot: look at its row
+          }
+          s.distinct++;
+          if (direct_candidate) {
+            const int64_t key =
+                int32_key ? s.keys[0].data<int32_t>()[i] : s.keys[0].data<int64_t>()[i];
+            s.low = std::min(s.low, key);
+            s.high = std::max(s.high, key);
+          }
+          break;
+        }
+        if ((entry & ~kPointerMask) == salt) {
+          s.candidates[i] = EntryRow(entry);
+          s.compare[compare_count++] = i;
+          break;
+        }
+        slot = (slot + 1) & mask;
+      }
+      s.slots[i] = slot;
+    }
+    idx_t mismatches = 0;
+    idx_t matched = compare_count;
+    for (idx_t c = 0; c < key_count_ && matched > 0; c++) {
+      matched = MatchColumn(layout_, c, s.keys[c], s.candidates.data(), s.compare.data(), matched,
+                            null_equal_[c], s.no_match.data(), &mismatches);
+    }
+    // Same key as an entry's row: chain this row right behind it. Only a head's link is
+    // shared between threads (a chained row's own link is written before it is published).
+    for (idx_t k = 0; k < matched; k++) {
+      const uint32_t i = s.compare[k];
+      uint8_t* head = s.candidates[i];
+      uint8_t* row = s.block_rows[i];
+      if (!concurrent) {
+        StoreRow<uint8_t*>(row + kNextOffset, Next(head));
+        StoreRow<uint8_t*>(head + kNextOffset, row);
+        continue;
+      }
+      // Rows are 8-byte aligned (RowLayout), so the link may be used atomically.
+      std::atomic_ref<uint8_t*> link(*reinterpret_cast<uint8_t**>(head + kNextOffset));
+      uint8_t* next = link.load(std::memory_order_relaxed);
+      do {
+        StoreRow<uint8_t*>(row + kNextOffset, next);
+      } while (!link.compare_exchange_weak(next, row, std::memory_order_relaxed));
+    }
+    for (idx_t k = 0; k < mismatches; k++) {
+      const uint32_t i = s.no_match[k];
+      s.slots[i] = (s.slots[i] + 1) & mask;
+    }
+    std::swap(s.remaining, s.no_match);
+    remaining_count = mismatches;
+  }
 }
 
 void JoinHashTable::BuildDirect(int64_t low, int64_t high) {

@@ -37,9 +37,16 @@ class JoinHashTable {
   const RowCollection& rows() const { return rows_; }
   /// Whether `row`'s keys can never match (a NULL in a key that is not null_equal).
   bool HasNullKey(const uint8_t* row) const;
+  /// Whether some row may have such a key: the sink keeps them only for joins that emit
+  /// unmatched build rows and says so (AddBuildRows); a table whose rows were never counted
+  /// (a spilled partition's) may. Saves HasNullKey's per-row look at every key.
+  bool RowsMayHaveNullKey() const { return has_null_key_ || build_rows_ == 0; }
 
-  /// Creates the table over rows(); single-threaded, after every build thread merged.
-  void Build();
+  /// Creates the table over rows(), after every build thread merged; builds of at least
+  /// kParallelBuildRows rows insert with up to `threads` threads.
+  void Build(int threads = 1);
+  static constexpr idx_t kParallelBuildRows = 65536;
+  static constexpr idx_t kMinRowsPerThread = 32768;
 
   /// For the rows r in sel[0..count) of the probe key vectors (whose hashes are hashes[r],
   /// and whose not-null_equal keys are valid), heads[r] = the first build row with equal
@@ -63,6 +70,8 @@ class JoinHashTable {
   /// Build-side statistics (valid after Build): rows the build side produced (including rows
   /// with NULL keys), distinct non-NULL keys in the table, and whether some key was NULL.
   idx_t build_rows() const { return build_rows_; }
+  /// Threads Build() inserted with.
+  idx_t build_threads() const { return build_threads_; }
   idx_t distinct_keys() const { return distinct_keys_; }
   bool has_null_key() const { return has_null_key_; }
   void AddBuildRows(idx_t rows, bool null_key) {
@@ -82,6 +91,10 @@ class JoinHashTable {
   /// `low`/`high`: the bounds of the keys, gathered while inserting (the rows' keys are read
   /// back only when the array is made).
   void BuildDirect(int64_t low, int64_t high);
+  struct InsertScratch;
+  /// Inserts the rows of `block`; `concurrent`: other threads insert into the table too.
+  void InsertBlock(const RowCollection::Block& block, InsertScratch& scratch, bool direct_candidate,
+                   bool concurrent);
   template <typename T>
   void ProbeDirectLoop(const Vector& key, const uint32_t* sel, idx_t count, uint8_t** heads) const;
 
@@ -93,6 +106,7 @@ class JoinHashTable {
   idx_t build_rows_ = 0;
   idx_t distinct_keys_ = 0;
   bool has_null_key_ = false;
+  idx_t build_threads_ = 1;
 };
 
 }  // namespace shears

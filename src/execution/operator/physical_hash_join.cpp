@@ -313,7 +313,10 @@ void PhysicalHashJoin::Finalize(ExecutionContext& context, GlobalSinkState& glob
     global.table->rows() = RowCollection(layout.row_width, &context.query().memory());
     global.spilled = true;
   }
-  global.table->Build();
+  // The pipeline is done: its threads are free to build the table.
+  const auto started = clock::Now();
+  global.table->Build(context.threads());
+  global.table_ms = clock::MillisSince(started);
   global.finalized = true;
   if (!runtime_filters_.empty()) BuildRuntimeFilters(context, global);
 }
@@ -426,9 +429,10 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       rows.clear();
     };
     // Spilled build rows are read back: the filter covers the whole build side.
+    const bool check_nulls = table.RowsMayHaveNullKey();
     ForEachBuildRows(context, global, [&](uint8_t* const* batch, idx_t n) {
       for (idx_t r = 0; r < n; r++) {
-        if (table.HasNullKey(batch[r])) continue;
+        if (check_nulls && table.HasNullKey(batch[r])) continue;
         rows.push_back(batch[r]);
         if (rows.size() == kBatchSize) flush();
       }
@@ -930,7 +934,9 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
   std::vector<std::pair<std::string, std::string>> out = {
       {"build_rows", std::to_string(global.build_rows())},
       {"distinct_keys", std::to_string(global.distinct_keys())},
-      {"build_bytes", std::to_string(global.table->bytes())}};
+      {"build_bytes", std::to_string(global.table->bytes())},
+      {"table_build",
+       fmt::format("{:.1f} ms, {} threads", global.table_ms, global.table->build_threads())}};
   if (global.spilled) {
     out.emplace_back("spilled",
                      fmt::format("build {:.1f} MiB in {} files, probe {:.1f} MiB in {} files, {} "

@@ -49,6 +49,7 @@ struct HashJoinGlobalState : GlobalSinkState {
   std::unique_ptr<JoinHashTable> table;
   std::mutex mutex;
   bool finalized = false;
+  double table_ms = 0;  // Finalize's JoinHashTable::Build
 
   /// A spill file of build or probe rows: per spill partition, where its rows are.
   struct SpillRun {
