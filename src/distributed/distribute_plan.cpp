@@ -263,11 +263,14 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       top--;
       continue;
     }
-    // A filter filled from the rows of this rank's share holds only this rank's keys: a
-    // shuffle would carry rows away from the ranks it was applied on.
-    bool share_fills_filters = !fact->ProducedDynamicFilters().empty();
-    for (size_t i = top; i < best_path.size(); i++)
-      share_fills_filters = share_fills_filters || !best_path[i].op->ProducedDynamicFilters().empty();
+    // A partition filter built from the rows of this rank's share (the share on the build side
+    // of this join or one below) holds only this rank's keys: a shuffle would carry rows away
+    // from the ranks it was applied on.
+    bool share_fills_filters = false;
+    for (size_t i = top - 1; i < best_path.size(); i++) {
+      share_fills_filters = share_fills_filters || (best_path[i].child == 1 &&
+                                                    best_path[i].op->SinkProducesPartitionFilters());
+    }
     const JoinChoice choice = ChooseJoin(*join, child, options, share->size, share_fills_filters);
     if (choice == JoinChoice::kNone) break;
     if (choice == JoinChoice::kShuffle) {

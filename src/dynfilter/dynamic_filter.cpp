@@ -6,34 +6,6 @@
 
 namespace shears {
 
-void DynamicFilterData::InsertAll(std::unordered_set<std::string>& keys) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (keys_.empty()) {
-    keys_.swap(keys);
-    return;
-  }
-  keys_.merge(keys);
-}
-
-void DynamicFilterData::Widen(const Value& min, const Value& max) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!min_ || min.Compare(*min_) < 0) min_ = min;
-  if (!max_ || max.Compare(*max_) > 0) max_ = max;
-}
-
-DynamicFilterData& DynamicFilterRegistry::GetOrCreate(int filter_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto& slot = filters_[filter_id];
-  if (!slot) slot = std::make_unique<DynamicFilterData>();
-  return *slot;
-}
-
-DynamicFilterData* DynamicFilterRegistry::Find(int filter_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  auto it = filters_.find(filter_id);
-  return it == filters_.end() ? nullptr : it->second.get();
-}
-
 void DynamicFilterRegistry::PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter) {
   std::lock_guard<std::mutex> lock(mutex_);
   runtime_filters_[filter_id] = std::move(filter);
@@ -41,7 +13,6 @@ void DynamicFilterRegistry::PublishRuntime(int filter_id, std::unique_ptr<Runtim
 
 void DynamicFilterRegistry::Forget(int filter_id) {
   std::lock_guard<std::mutex> lock(mutex_);
-  filters_.erase(filter_id);
   runtime_filters_.erase(filter_id);
 }
 

@@ -3,8 +3,10 @@
 // read by the scans on the other side before they enumerate their splits.
 //
 //   planning rule         optimizer/dynamic_partition_pruning.cpp (who produces, who consumes)
-//   build side            execution/operator/physical_dynamic_filter_collector.* (collects keys)
-//   registry              this file (publish, mark ready, look up by id)
+//   build side            execution/operator/physical_hash_join.cpp BuildRuntimeFilters (from
+//                         the hash table's build rows; a nested loop join publishes bounds)
+//   filter object         dynfilter/runtime_filter.h (one kind for partitions and for rows)
+//   registry              this file (publish, look up by id)
 //   legality              dynfilter/join_legality.h (which join may filter which side)
 //   split enumerator      storage/split_enumerator.cpp with storage/partition_pruning.cpp
 //                         (prunes partitions/files, also by filters published late)
@@ -14,13 +16,10 @@
 // starts without it and prunes with it every partition not yet opened once it is published
 // (EXPLAIN ANALYZE counts both).
 
-#include <atomic>
 #include <map>
 #include <memory>
 #include <mutex>
-#include <optional>
 #include <string>
-#include <unordered_set>
 #include <vector>
 
 #include "common/value.h"
@@ -29,62 +28,23 @@
 
 namespace shears {
 
-/// The distinct non-NULL key values one join's build side produced, as canonical text of the
-/// key type (Value::ToString), which is what partition values are compared with.
-class DynamicFilterData {
- public:
-  void Insert(std::string key) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    keys_.insert(std::move(key));
-  }
-  void InsertAll(std::unordered_set<std::string>& keys);
-  void NoteNull() { has_null_ = true; }
-  /// Widens the range of the non-NULL values seen to [min, max] (a bound filter's producer).
-  void Widen(const Value& min, const Value& max);
-  /// The smallest and largest non-NULL value produced (bound filters); unset when none was.
-  const std::optional<Value>& min() const { return min_; }
-  const std::optional<Value>& max() const { return max_; }
-
-  bool Contains(const std::string& key) const { return keys_.count(key) > 0; }
-  size_t size() const { return keys_.size(); }
-  bool has_null() const { return has_null_; }
-  bool ready() const { return ready_.load(std::memory_order_acquire); }
-  void MarkReady(double build_ms) {
-    build_ms_ = build_ms;
-    ready_.store(true, std::memory_order_release);
-  }
-  double build_ms() const { return build_ms_; }
-  uint64_t rows_seen() const { return rows_seen_.load(); }
-  void AddRows(uint64_t rows) { rows_seen_.fetch_add(rows); }
-
- private:
-  std::mutex mutex_;
-  std::unordered_set<std::string> keys_;
-  std::atomic<bool> has_null_{false};
-  std::optional<Value> min_, max_;
-  std::atomic<bool> ready_{false};
-  std::atomic<uint64_t> rows_seen_{0};
-  double build_ms_ = 0;
-};
-
-/// Per-query registry: producers publish by filter id, consumers look up by id.
+/// Per-query registry of the filters joins build (RuntimeFilter): each published whole, by
+/// filter id, once the join's build side finished; consumers look them up by id. A dynamic
+/// partition filter (DynamicPartitionFilter) and a runtime filter on rows
+/// (RuntimeFilterTarget) name the same kind of object: the first tests partition values
+/// (RuntimeFilter::ValueMayMatch, or its bounds), the second files, row groups, pages and rows.
 class DynamicFilterRegistry {
  public:
-  DynamicFilterData& GetOrCreate(int filter_id);
-  /// nullptr when no producer ever created it.
-  DynamicFilterData* Find(int filter_id);
-
-  /// Runtime join filters, published whole by the join that built them once its build side
-  /// finished; until then (or when none was built) FindRuntime returns nullptr.
   void PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter);
+  /// The published filter, or nullptr before its join's build side finished (or when none was
+  /// built): then the consumer reads what it would have pruned.
   const RuntimeFilter* FindRuntime(int filter_id);
-  /// Drops filter `filter_id` (both kinds): a plan run again (a recursive CTE's iterations)
-  /// must not find the filters of its previous run ready.
+  /// Drops filter `filter_id`: a plan run again (a recursive CTE's iterations) must not find
+  /// the filters of its previous run ready.
   void Forget(int filter_id);
 
  private:
   std::mutex mutex_;
-  std::map<int, std::unique_ptr<DynamicFilterData>> filters_;
   std::map<int, std::unique_ptr<RuntimeFilter>> runtime_filters_;
 };
 

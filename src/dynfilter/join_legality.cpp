@@ -86,13 +86,14 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
   }
 }
 
-bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const DynamicFilterData& data) {
+bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeFilter& filter) {
   const bool is_null = value.is_null();
   if (IsBoundMode(mode)) {
     // NULL compares with nothing; without a non-NULL build value nothing joins.
     const auto& bound = mode == DynamicFilterMode::kAtLeast || mode == DynamicFilterMode::kAbove
-                            ? data.min()
-                            : data.max();
+                            ? filter.min()
+                            : filter.max();
+    if (!filter.bounds_only()) return true;  // not a bound producer's filter: cannot tell
     if (is_null || !bound) return false;
     const int c = value.Compare(*bound);
     switch (mode) {
@@ -106,14 +107,16 @@ bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const DynamicF
         return c < 0;
     }
   }
-  const bool match = !is_null && data.Contains(value.ToString());  // NULL never equals a key
+  const bool may_match = filter.ValueMayMatch(value);  // NULL never equals a key
   switch (mode) {
     case DynamicFilterMode::kSkip:
-      return !match;
+      // Only a key known to be built removes the partition: a bloom filter's false positive
+      // must not (nor can a disabled filter tell).
+      return !(may_match && filter.enabled() && filter.probe_is_exact());
     case DynamicFilterMode::kKeepOrNull:
-      return match || is_null;
+      return may_match || is_null;
     default:
-      return match;
+      return may_match;
   }
 }
 

@@ -67,8 +67,8 @@ inline bool ConditionFiltersKeys(const JoinCondition& condition) {
 }
 
 /// Whether a partition whose value, mapped through the filter's key expression, is `value` may
-/// hold rows the join keeps, by what the build side produced (`data`, ready).
-bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const DynamicFilterData& data);
+/// hold rows the join keeps, by what the build side produced (`filter`, published).
+bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeFilter& filter);
 
 /// Whether a join may filter its probe (left) side by the bounds of a build-side expression
 /// compared with a probe key in a conjunct of its residual (a nested loop join has no equality

@@ -536,6 +536,49 @@ idx_t RuntimeFilter::Probe(const std::vector<const Vector*>& keys, idx_t count, 
                   [&](uint32_t row) { return bloom.MightContainHash(h[row]); });
 }
 
+RuntimeFilterSpec PartitionFilterSpec(int filter_id, size_t condition) {
+  RuntimeFilterSpec spec;
+  spec.filter_id = filter_id;
+  spec.keys = {condition};
+  spec.always = true;
+  spec.partitions_only = true;
+  spec.limits.max_keys = UINT64_MAX;
+  spec.limits.max_exact_keys = uint64_t{1} << 20;  // Add keeps listing up to there
+  return spec;
+}
+
+std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::optional<Value> min,
+                                                      std::optional<Value> max,
+                                                      uint64_t build_rows, double build_ms) {
+  auto filter = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{type});
+  filter->bounds_only_ = true;
+  filter->build_rows_ = build_rows;
+  filter->build_ms_ = build_ms;
+  if (min && max) {
+    filter->mins_[0] = std::move(min);
+    filter->maxs_[0] = std::move(max);
+    filter->kinds_ = kRuntimeFilterRange;
+  }
+  filter->disabled_reason_.clear();
+  filter->rows_skipped_reason_ = "a filter of bounds";
+  return filter;
+}
+
+bool RuntimeFilter::ValueMayMatch(const Value& value) const {
+  if (value.is_null()) return false;  // NULL equals no key
+  if (!enabled() || key_types_.size() != 1 || value.type() != key_types_[0]) return true;
+  if (bounds_only_) {
+    return mins_[0] && value.Compare(*mins_[0]) >= 0 && value.Compare(*maxs_[0]) <= 0;
+  }
+  if (distinct_ == 0) return false;
+  if (form_ == RuntimeFilterProbeForm::kNone) return RangeMayMatch(0, value, value);
+  Vector key(key_types_[0], 1);
+  WriteValue(key, 0, value);
+  uint32_t out = 0;
+  std::vector<uint64_t> hashes;
+  return Probe({&key}, 1, nullptr, &out, hashes) == 1;
+}
+
 bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& hi) const {
   if (distinct_ == 0) return false;
   if (!(kinds_ & kRuntimeFilterRange) || lo.is_null() || hi.is_null()) return true;

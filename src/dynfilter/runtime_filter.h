@@ -128,7 +128,15 @@ struct RuntimeFilterSpec {
   /// scan on its build side, feeding a dynamic partition filter, or on its probe side) it saves
   /// that join's work too.
   bool probe_is_direct = false;
+  /// A dynamic partition filter's (DynamicPartitionFilter): scans test partition values with
+  /// it, not rows. Always built (`always`), never disabled for its size, and kept exact up to
+  /// 2^20 keys, so an anti join's skip mode can rely on it.
+  bool partitions_only = false;
 };
+
+/// The spec of the dynamic partition filter `filter_id` a join builds on its condition
+/// `condition`.
+RuntimeFilterSpec PartitionFilterSpec(int filter_id, size_t condition);
 
 /// Counters of one filter, summed over every scan thread that applies it.
 struct RuntimeFilterCounters {
@@ -197,6 +205,12 @@ class RuntimeFilter {
   std::string_view bloom_bits() const {
     return bloom_ ? std::string_view(bloom_->bytes()) : std::string_view();
   }
+  /// A filter of bounds alone: the smallest and largest non-NULL value a nested loop join's
+  /// build side produced, for partition filters `key >= build` (DynamicFilterMode kAtLeast and
+  /// the like); `min` unset when it produced none. Rows are never tested with it.
+  static std::unique_ptr<RuntimeFilter> OfBounds(LogicalType type, std::optional<Value> min,
+                                                 std::optional<Value> max, uint64_t build_rows,
+                                                 double build_ms);
   /// Keeps the filter for partitions, row groups and pages but stops the scan testing rows
   /// (`auto` mode, when the join's own probe is as cheap as the filter's).
   void SkipRows(std::string reason) { rows_skipped_reason_ = std::move(reason); }
@@ -237,6 +251,13 @@ class RuntimeFilter {
   /// may join and returns how many. Rows with a NULL key are dropped. `hashes` is scratch.
   idx_t Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
               uint32_t* out_sel, std::vector<uint64_t>& hashes) const;
+  /// Whether `value` (one key column, of the key type) may be a build key: exactly for an
+  /// exact set or bitmap (probe_is_exact), with a bloom filter's rare false positives
+  /// otherwise, by the range alone for a filter of bounds. A NULL never is; a disabled filter
+  /// or a value of another type cannot tell (true). A partition value is tested so.
+  bool ValueMayMatch(const Value& value) const;
+  /// Whether this is a filter of bounds alone (OfBounds).
+  bool bounds_only() const { return bounds_only_; }
   /// False when no value of key column `column` lies within [min, max] (values of its type),
   /// so a row group or page with these bounds holds no row that can join. Each column of a
   /// multi-column key has its own range; a single-column exact set is checked key by key, a
@@ -297,6 +318,7 @@ class RuntimeFilter {
   // A key of several columns: each column's own keys (keys_only filters), or null where the
   // column's type lists none.
   bool keys_only_ = false;
+  bool bounds_only_ = false;
   std::vector<std::unique_ptr<RuntimeFilter>> column_filters_;
   void FinishKeysOnly(const RuntimeFilterLimits& limits);
   uint64_t distinct_ = 0;

@@ -121,11 +121,12 @@ class PhysicalOperator {
     return {};
   }
 
-  /// Dynamic filters this operator fills (ids); they become ready when its pipeline ends.
-  virtual std::vector<int> ProducedDynamicFilters() const { return {}; }
-  /// Dynamic filters this operator fills as a sink (a join's runtime filters, built from its
-  /// hash table): published by Finalize, so they are ready when the sink's pipeline ends.
+  /// Dynamic filters this operator fills as a sink (a join's filters, built from its build
+  /// side): published by Finalize, so they are ready when the sink's pipeline ends.
   virtual std::vector<int> SinkProducedDynamicFilters() const { return {}; }
+  /// Whether some of those are dynamic partition filters (scans test partition values with
+  /// them; distributed plans keep a rank's share of rows out of such a build side).
+  virtual bool SinkProducesPartitionFilters() const { return false; }
   /// Dynamic filters this operator reads when it starts; the executor runs their producers'
   /// pipelines first whenever the plan allows it.
   virtual std::vector<int> ConsumedDynamicFilters() const { return {}; }

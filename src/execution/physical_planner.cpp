@@ -4,7 +4,6 @@
 #include "dynfilter/join_legality.h"
 #include "execution/operator/physical_csv_scan.h"
 #include "execution/operator/physical_cte.h"
-#include "execution/operator/physical_dynamic_filter_collector.h"
 #include "execution/operator/physical_filter.h"
 #include "execution/operator/physical_hash_aggregate.h"
 #include "execution/operator/physical_hash_join.h"
@@ -23,16 +22,6 @@
 namespace shears {
 
 namespace {
-
-// `build` with a collector above it filling dynamic filters from the rows it passes on.
-PhysicalOperatorPtr WithCollector(PhysicalOperatorPtr build,
-                                  std::vector<PhysicalDynamicFilterCollector::Key> keys) {
-  auto collector =
-      std::make_unique<PhysicalDynamicFilterCollector>(build->types(), std::move(keys));
-  collector->estimated_rows = build->estimated_rows;
-  collector->AddChild(std::move(build));
-  return collector;
-}
 
 std::vector<BoundExprPtr> ResolveAll(const std::vector<BoundExprPtr>& exprs,
                                      const std::vector<ColumnBinding>& inputs) {
@@ -239,15 +228,14 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
         if (kind == JoinKind::kCross && condition) kind = JoinKind::kInner;
         auto left = Plan(*op.children[0]);
         auto right = Plan(*op.children[1]);
-        if (!join.dynamic_bound_producers.empty()) {
-          std::vector<PhysicalDynamicFilterCollector::Key> keys;
-          for (const auto& [id, expr] : join.dynamic_bound_producers)
-            keys.push_back({id, ResolveBindings(*expr, right_bindings), true});
-          right = WithCollector(std::move(right), std::move(keys));
-        }
         auto nested_loop =
             std::make_unique<PhysicalNestedLoopJoin>(types, kind, std::move(condition));
         nested_loop->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
+        // The build side's bounds, published when it finished (partition filters `>=` ...).
+        std::vector<std::pair<int, BoundExprPtr>> bounds;
+        for (const auto& [id, expr] : join.dynamic_bound_producers)
+          bounds.emplace_back(id, ResolveBindings(*expr, right_bindings));
+        nested_loop->SetBoundFilters(std::move(bounds));
         result = std::move(nested_loop);
         result->AddChild(std::move(left));
         result->AddChild(std::move(right));
@@ -268,18 +256,15 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       }
       auto left = Plan(*op.children[0]);
       auto right = Plan(*op.children[1]);
-      if (!join.dynamic_filter_producers.empty()) {
-        // The build side passes through a collector that fills the dynamic filters.
-        std::vector<PhysicalDynamicFilterCollector::Key> keys;
-        for (const auto& [id, condition] : join.dynamic_filter_producers) {
-          keys.push_back({id, ResolveBindings(*join.conditions[condition].right, right_bindings)});
-        }
-        right = WithCollector(std::move(right), std::move(keys));
-      }
       auto hash_join = std::make_unique<PhysicalHashJoin>(
           types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),
           std::move(residual));
-      hash_join->SetRuntimeFilters(join.runtime_filter_producers, join.runtime_filter_note);
+      // Dynamic partition filters are built like runtime filters, from the join's build rows
+      // once its build side finished (RuntimeFilterSpec::partitions_only).
+      auto specs = join.runtime_filter_producers;
+      for (const auto& [id, condition] : join.dynamic_filter_producers)
+        specs.push_back(PartitionFilterSpec(id, condition));
+      hash_join->SetRuntimeFilters(std::move(specs), join.runtime_filter_note);
       hash_join->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
       result = std::move(hash_join);
       result->AddChild(std::move(left));

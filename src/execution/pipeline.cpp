@@ -146,10 +146,6 @@ void Executor::Execute(PhysicalOperator& root_sink) {
         for (auto& producer : builder.pipelines()) {
           if (producer.get() == consumer.get()) continue;
           bool produces = false;
-          for (PhysicalOperator* p : operators_of(*producer)) {
-            for (int produced : p->ProducedDynamicFilters())
-              produces = produces || produced == id;
-          }
           if (producer->sink) {
             for (int produced : producer->sink->SinkProducedDynamicFilters())
               produces = produces || produced == id;
@@ -180,14 +176,7 @@ void Executor::Execute(PhysicalOperator& root_sink) {
   for (auto& pipeline : builder.pipelines())
     visit(pipeline.get());
   for (size_t i = 0; i < order.size(); i++) {
-    auto started = clock::Now();
     RunPipeline(*order[i]);
-    // Filters filled by this pipeline's operators are complete now.
-    const double ms = clock::MillisSince(started);
-    for (PhysicalOperator* op : operators_of(*order[i])) {
-      for (int id : op->ProducedDynamicFilters())
-        context_.dynamic_filters().GetOrCreate(id).MarkReady(ms);
-    }
     bool sink_used_later = false;
     for (size_t j = i + 1; j < order.size(); j++) {
       if (order[j]->sink == order[i]->sink) sink_used_later = true;

@@ -112,8 +112,8 @@ void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int
     DescribePhysical(*child, context, indent + 1, lines);
 }
 
-// Most analyze details are numbers; some are text (a collector's "366 distinct keys from 366
-// rows"), which JSON needs quoted.
+// Most analyze details are numbers; some are text (a join's partition filter: "exact_set+range,
+// 366 distinct keys from 366 rows, ..."), which JSON needs quoted.
 std::string JsonValue(const std::string& value) {
   char* end = nullptr;
   const double number = std::strtod(value.c_str(), &end);

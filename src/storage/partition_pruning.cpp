@@ -67,20 +67,20 @@ std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& v
   return ReadValue(out, 0);
 }
 
-std::vector<DynamicFilterData*> ReadyFilterData(const DynamicPartitionFilter& filter,
+std::vector<const RuntimeFilter*> PublishedFilters(const DynamicPartitionFilter& filter,
                                                 DynamicFilterRegistry& registry) {
-  std::vector<DynamicFilterData*> out;
+  std::vector<const RuntimeFilter*> out;
   for (int id : filter.ProducerIds()) {
-    DynamicFilterData* data = registry.Find(id);
-    if (!data || !data->ready()) return {};
-    out.push_back(data);
+    const RuntimeFilter* published = registry.FindRuntime(id);
+    if (!published) return {};
+    out.push_back(published);
   }
   return out;
 }
 
 namespace {
 
-bool AlternativeMayMatch(const DynamicPartitionFilter& filter, const DynamicFilterData& data,
+bool AlternativeMayMatch(const DynamicPartitionFilter& filter, const RuntimeFilter& data,
                          const std::vector<Value>& partition_values, size_t file_columns) {
   Value value = partition_values[static_cast<size_t>(filter.column_id) - file_columns];
   if (filter.key_expr) {
@@ -94,7 +94,7 @@ bool AlternativeMayMatch(const DynamicPartitionFilter& filter, const DynamicFilt
 }  // namespace
 
 bool PartitionMayMatchFilter(const DynamicPartitionFilter& filter,
-                             const std::vector<DynamicFilterData*>& data,
+                             const std::vector<const RuntimeFilter*>& data,
                              const std::vector<Value>& partition_values, size_t file_columns) {
   if (filter.any_of.empty())
     return AlternativeMayMatch(filter, *data[0], partition_values, file_columns);
@@ -126,13 +126,13 @@ void DynamicPartitionPruner::CountFiles(const Dataset& listed) {
 size_t DynamicPartitionPruner::FiltersAvailable() {
   for (auto& source : sources_) {
     if (!source.data.empty()) continue;
-    source.data = ReadyFilterData(*source.filter, registry_);
+    source.data = PublishedFilters(*source.filter, registry_);
     if (!source.data.empty()) {
       available_++;
       (started_ ? metrics_.dynamic_filters_ready_late : metrics_.dynamic_filters_ready)++;
       uint64_t keys = 0;
-      for (const DynamicFilterData* data : source.data)
-        keys += data->size();
+      for (const RuntimeFilter* data : source.data)
+        keys += data->distinct_keys();
       metrics_.dynamic_filter_keys += keys;
       source.counters->state = started_ ? DynamicFilterScanCounters::kReadyLate
                                         : DynamicFilterScanCounters::kReadyAtStart;

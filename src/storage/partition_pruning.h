@@ -28,16 +28,17 @@ std::vector<uint8_t> PartitionsMayMatch(const std::vector<const BoundExpr*>& par
 /// when evaluating it fails (overflow, a failed cast): then nothing can be concluded.
 std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& value);
 
-/// What the producers of `filter` collected (its own, or each alternative's of an OR), when
-/// every one is ready; empty while one is not (then the filter prunes nothing yet).
-std::vector<DynamicFilterData*> ReadyFilterData(const DynamicPartitionFilter& filter,
+/// The filters the producers of `filter` built (its own, or each alternative's of an OR), when
+/// every one is published; empty while one is not (then the filter prunes nothing yet).
+std::vector<const RuntimeFilter*> PublishedFilters(const DynamicPartitionFilter& filter,
                                                 DynamicFilterRegistry& registry);
 
-/// Whether the partition holding `file` may hold rows the query keeps by `filter`, whose ready
-/// data (ReadyFilterData) is `data`: its value, mapped through the key expression, looked up.
+/// Whether the partition holding `file` may hold rows the query keeps by `filter`, whose
+/// published filters (PublishedFilters) are `data`: its value, mapped through the key
+/// expression, tested.
 /// An OR keeps the partition when any alternative does.
 bool PartitionMayMatchFilter(const DynamicPartitionFilter& filter,
-                             const std::vector<DynamicFilterData*>& data,
+                             const std::vector<const RuntimeFilter*>& data,
                              const std::vector<Value>& partition_values, size_t file_columns);
 
 /// Filters that may rule partitions out while a scan runs (the split enumerator's view).
@@ -76,7 +77,7 @@ class DynamicPartitionPruner : public PartitionPruner {
   ScanMetrics& metrics_;
   struct Source {
     const DynamicPartitionFilter* filter;
-    std::vector<DynamicFilterData*> data;  // once ready (ReadyFilterData)
+    std::vector<const RuntimeFilter*> data;  // once published (PublishedFilters)
     DynamicFilterScanCounters* counters;
   };
   std::vector<Source> sources_;

@@ -87,11 +87,20 @@ explain="$("${MPIRUN[@]}" -np 2 "$SHEARS" --distributed -c "EXPLAIN $star" 2>&1 
 grep -qF "BROADCAST (every rank builds all of it: estimated" <<<"$explain" || fail "EXPLAIN shows no BROADCAST: $explain"
 explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
   "SET distributed.join_strategy = 'shuffle'; EXPLAIN ANALYZE $star" 2>&1 </dev/null)"
+# Both sides are plain scans: both are split and shuffled. The join's partition filter, built
+# from each rank's share of the dates, is merged across the ranks: all 366 days of 2000.
 for expected in "SHUFFLE the probe side of a shuffle join by hash of ss_sold_date_sk over 3 ranks" \
-  "HASH_SELECT the build side of a shuffle join: the rows whose d_date_sk hash to this rank of 3" \
-  "rows kept," "shuffle time:"; do
+  "SHUFFLE the build side of a shuffle join by hash of d_date_sk over 3 ranks" \
+  "partition_filter_1: exact_set+range, 366 distinct keys from 366 rows" \
+  "filter_merge: 1 partial filters merged across 3 ranks" "rows kept," "shuffle time:"; do
   grep -qF "$expected" <<<"$explain" || fail "EXPLAIN ANALYZE of a shuffle join lacks '$expected'"
 done
+# A build side that is not a plain scan is computed whole on every rank, which keeps its share.
+explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c "SET distributed.join_strategy = 'shuffle';
+  EXPLAIN SELECT count(*) FROM 'store_sales' ss JOIN (SELECT d_date_sk FROM 'date_dim' WHERE d_year = 2000
+  GROUP BY d_date_sk) d ON ss.ss_sold_date_sk = d.d_date_sk" 2>&1 </dev/null)"
+grep -qF "HASH_SELECT the build side of a shuffle join: the rows whose d_date_sk hash to this rank of 3" <<<"$explain" ||
+  fail "EXPLAIN of a shuffle join with a grouped build side lacks HASH_SELECT: $explain"
 # A shuffle join's runtime filter, built from each rank's share of the build side, is merged:
 # every rank's filter holds all the build keys, as alone.
 music="SELECT count(*) FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE i.i_category = 'Music'"

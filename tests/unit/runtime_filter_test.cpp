@@ -3,6 +3,7 @@
 
 #include "dynfilter/runtime_filter.h"
 #include "dynfilter/runtime_filter_probe.h"
+#include "dynfilter/join_legality.h"
 
 #include <gtest/gtest.h>
 
@@ -605,6 +606,83 @@ TEST(RuntimeFilterProbeTest, ComputedKeys) {
   ASSERT_TRUE(unbounded.has_value());
   EXPECT_FALSE(unbounded->min.has_value());
   EXPECT_EQ(unbounded->null_count, 0);
+}
+
+// ---- the same filter tests partition values (dynamic partition pruning) ----
+
+std::unique_ptr<RuntimeFilter> PartitionFilter(const std::vector<int64_t>& keys) {
+  return Build(keys, PartitionFilterSpec(1, 0).limits);
+}
+
+TEST(PartitionValueTest, ExactSetAndBitmapTellEveryValue) {
+  auto few = PartitionFilter({2451545, 2451546, 2451600});
+  ASSERT_TRUE(few->probe_is_exact());
+  EXPECT_TRUE(few->ValueMayMatch(Value::Bigint(2451546)));
+  EXPECT_FALSE(few->ValueMayMatch(Value::Bigint(2451547)));
+  EXPECT_FALSE(few->ValueMayMatch(Value::Null(LogicalType::Bigint())));  // NULL is no key
+  // Another type cannot be told (the planner makes the types equal): kept.
+  EXPECT_TRUE(few->ValueMayMatch(Value::Integer(7)));
+  // 10,000 dense keys: past a runtime filter's exact set, still exact for partitions.
+  auto dense = PartitionFilter(Range(0, 10000));
+  ASSERT_TRUE(dense->probe_is_exact());
+  for (int64_t v : {0, 1, 4999, 9999})
+    EXPECT_TRUE(dense->ValueMayMatch(Value::Bigint(v))) << v;
+  EXPECT_FALSE(dense->ValueMayMatch(Value::Bigint(10000)));
+  EXPECT_FALSE(dense->ValueMayMatch(Value::Bigint(-1)));
+}
+
+TEST(PartitionValueTest, StringKeysAndEmptyBuilds) {
+  auto filter = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Varchar()});
+  Vector v(LogicalType::Varchar(), 2);
+  WriteValue(v, 0, Value::Varchar("CA"));
+  WriteValue(v, 1, Value::Varchar("TX"));
+  filter->Add({&v}, 2);
+  filter->Finish(PartitionFilterSpec(1, 0).limits, 2, 0);
+  EXPECT_TRUE(filter->ValueMayMatch(Value::Varchar("TX")));
+  EXPECT_FALSE(filter->ValueMayMatch(Value::Varchar("NY")));
+  auto empty = PartitionFilter({});
+  EXPECT_FALSE(empty->ValueMayMatch(Value::Bigint(1)));  // nothing was built: nothing joins
+}
+
+TEST(PartitionValueTest, SkipModeNeedsAnExactFilter) {
+  // Wide, sparse integer keys past max_exact_keys: a bloom filter, whose false positives must
+  // never remove a partition an anti join keeps.
+  std::vector<int64_t> sparse;
+  for (int64_t i = 0; i < 3000; i++)
+    sparse.push_back(i * 1000003);
+  RuntimeFilterLimits limits;
+  limits.max_exact_keys = 100;
+  auto bloom = Build(sparse, limits);
+  ASSERT_FALSE(bloom->probe_is_exact());
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kKeep, Value::Bigint(1000003), *bloom));
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(1000003), *bloom));
+  auto exact = PartitionFilter({5, 6});
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(5), *exact));
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(7), *exact));
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kKeep, Value::Bigint(7), *exact));
+  const Value null = Value::Null(LogicalType::Bigint());
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kKeepOrNull, null, *exact));
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kKeep, null, *exact));
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kSkip, null, *exact));
+}
+
+TEST(PartitionValueTest, BoundsOfANestedLoopJoinsBuildSide) {
+  auto bounds = RuntimeFilter::OfBounds(LogicalType::Bigint(), Value::Bigint(10),
+                                        Value::Bigint(20), 5, 0);
+  EXPECT_TRUE(bounds->bounds_only());
+  EXPECT_FALSE(bounds->applies_to_rows());
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kAtLeast, Value::Bigint(10), *bounds));
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kAbove, Value::Bigint(10), *bounds));
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kAtMost, Value::Bigint(20), *bounds));
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kBelow, Value::Bigint(20), *bounds));
+  EXPECT_FALSE(
+      PartitionMayJoin(DynamicFilterMode::kAtLeast, Value::Null(LogicalType::Bigint()), *bounds));
+  // A build side without a non-NULL value: nothing compares true.
+  auto none = RuntimeFilter::OfBounds(LogicalType::Bigint(), std::nullopt, std::nullopt, 3, 0);
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kAtMost, Value::Bigint(1), *none));
+  // A filter of keys, not bounds, tells nothing about bound modes.
+  auto keys = PartitionFilter({5});
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kAtLeast, Value::Bigint(1), *keys));
 }
 
 }  // namespace

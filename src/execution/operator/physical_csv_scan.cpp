@@ -116,9 +116,9 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
     });
     if (partition_only) partition_filters.push_back(filter.get());
   }
-  std::vector<std::pair<const DynamicPartitionFilter*, std::vector<DynamicFilterData*>>> ready;
+  std::vector<std::pair<const DynamicPartitionFilter*, std::vector<const RuntimeFilter*>>> ready;
   for (const auto& f : dynamic_filters_) {
-    auto data = ReadyFilterData(f, context.dynamic_filters());
+    auto data = PublishedFilters(f, context.dynamic_filters());
     if (!data.empty()) ready.emplace_back(&f, std::move(data));
   }
   enum : uint8_t { kUndecided, kKept, kPrunedStatic, kPrunedDynamic };

@@ -328,6 +328,11 @@ std::vector<int> PhysicalHashJoin::SinkProducedDynamicFilters() const {
   return ids;
 }
 
+bool PhysicalHashJoin::SinkProducesPartitionFilters() const {
+  return std::any_of(runtime_filters_.begin(), runtime_filters_.end(),
+                     [](const RuntimeFilterSpec& spec) { return spec.partitions_only; });
+}
+
 namespace {
 
 // The column values `keys` (rows 0..count, no NULLs) map back to, packed into `out`; returns
@@ -920,7 +925,8 @@ std::string PhysicalHashJoin::Describe() const {
   if (residual_) out += ", residual: " + residual_->ToString();
   out += ")";
   for (const auto& spec : runtime_filters_) {
-    out += " runtime_filter #" + std::to_string(spec.filter_id) + " from ";
+    out += (spec.partitions_only ? " partition_filter #" : " runtime_filter #") +
+           std::to_string(spec.filter_id) + " from ";
     for (size_t i = 0; i < spec.keys.size(); i++)
       out += (i ? ", " : "") + right_keys_[spec.keys[i]]->ToString();
   }
@@ -955,13 +961,21 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
       text = "not built";
     } else if (!filter->enabled()) {
       text = "not applied: " + filter->disabled_reason();
+    } else if (spec.partitions_only) {
+      // Scans test partition values with it (their EXPLAIN ANALYZE counts what it pruned).
+      text = fmt::format("{}, {} distinct keys from {} rows, {} bytes, built in {:.3f} ms",
+                         filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
+                         filter->distinct_keys(), filter->build_rows(), filter->bytes(),
+                         filter->build_ms());
     } else {
       text = fmt::format("{}, {} distinct keys, {} bytes, built in {:.3f} ms; {}",
                          filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
                          filter->distinct_keys(), filter->bytes(), filter->build_ms(),
                          RowsText(*filter));
     }
-    out.emplace_back("runtime_filter_" + std::to_string(spec.filter_id), text);
+    out.emplace_back((spec.partitions_only ? "partition_filter_" : "runtime_filter_") +
+                         std::to_string(spec.filter_id),
+                     text);
   }
   return out;
 }

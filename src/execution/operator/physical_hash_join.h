@@ -106,6 +106,7 @@ class PhysicalHashJoin : public PhysicalOperator {
   /// for EXPLAIN ANALYZE; empty when it fills both.
   void SetNoDynamicFilterReason(std::string reason) { no_filter_reason_ = std::move(reason); }
   std::vector<int> SinkProducedDynamicFilters() const override;
+  bool SinkProducesPartitionFilters() const override;
   /// The build side is partial on each process; its runtime filters are merged by `merge`.
   void SetPartialFilterMerge(std::shared_ptr<PartialFilterMerge> merge) {
     partial_filter_merge_ = std::move(merge);

@@ -1,11 +1,15 @@
 #include "execution/operator/physical_nested_loop_join.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "execution/expression_executor.h"
 #include "execution/operator/join_output.h"
+#include "execution/pipeline.h"
 #include "execution/query_context.h"
 
 namespace shears {
@@ -83,12 +87,44 @@ void PhysicalNestedLoopJoin::Combine(ExecutionContext&, GlobalSinkState& global_
   global.rows.Combine(local.rows);
 }
 
-void PhysicalNestedLoopJoin::Finalize(ExecutionContext&, GlobalSinkState& global_state) const {
+void PhysicalNestedLoopJoin::Finalize(ExecutionContext& context,
+                                      GlobalSinkState& global_state) const {
   auto& global = static_cast<NestedLoopJoinGlobalState&>(global_state);
+  if (!bound_filters_.empty()) PublishBoundFilters(context, global);
   if (!TracksMatches()) return;
   global.matched.resize(global.rows.batch_count());
   for (size_t b = 0; b < global.rows.batch_count(); b++)
     global.matched[b].assign(global.rows.batch(b).size(), 0);
+}
+
+void PhysicalNestedLoopJoin::PublishBoundFilters(ExecutionContext& context,
+                                                 NestedLoopJoinGlobalState& global) const {
+  for (const auto& [id, expr] : bound_filters_) {
+    const auto started = clock::Now();
+    std::optional<Value> min, max;
+    Vector values(expr->type, kBatchSize);
+    for (size_t b = 0; b < global.rows.batch_count(); b++) {
+      Batch& batch = global.rows.batch(b);
+      values.Reset();
+      ExpressionExecutor::Execute(*expr, batch, values);
+      for (idx_t row = 0; row < batch.size(); row++) {
+        if (values.IsNull(row)) continue;  // NULL compares with nothing
+        Value value = ReadValue(values, row);
+        if (!min || value.Compare(*min) < 0) min = value;
+        if (!max || value.Compare(*max) > 0) max = std::move(value);
+      }
+    }
+    context.dynamic_filters().PublishRuntime(
+        id, RuntimeFilter::OfBounds(expr->type, std::move(min), std::move(max),
+                                    global.rows.row_count(), clock::MillisSince(started)));
+  }
+}
+
+std::vector<int> PhysicalNestedLoopJoin::SinkProducedDynamicFilters() const {
+  std::vector<int> ids;
+  for (const auto& bound : bound_filters_)
+    ids.push_back(bound.first);
+  return ids;
 }
 
 // ---- left side ----
@@ -267,7 +303,10 @@ void PhysicalNestedLoopJoin::BuildPipelines(Pipeline& current, PipelineBuilder& 
 std::string PhysicalNestedLoopJoin::Describe() const {
   std::string out = name_ + " (" + JoinKindName(join_kind_);
   if (condition_) out += ": " + condition_->ToString();
-  return out + ")";
+  out += ")";
+  for (const auto& [id, expr] : bound_filters_)
+    out += " partition_filter #" + std::to_string(id) + " from bounds of " + expr->ToString();
+  return out;
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalNestedLoopJoin::AnalyzeDetails(
@@ -277,6 +316,18 @@ std::vector<std::pair<std::string, std::string>> PhysicalNestedLoopJoin::Analyze
       {"build_rows", std::to_string(global.rows.row_count())},
       {"build_bytes", std::to_string(global.rows.bytes())}};
   if (!no_filter_reason_.empty()) out.emplace_back("no_dynamic_filter", no_filter_reason_);
+  for (const auto& bound : bound_filters_) {
+    const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(bound.first);
+    std::string text = "not built";
+    if (filter) {
+      text = filter->min() ? "range [" + filter->min()->ToString() + ", " +
+                                 filter->max()->ToString() + "]"
+                           : "no value";
+      text += fmt::format(" from {} rows, built in {:.3f} ms", filter->build_rows(),
+                          filter->build_ms());
+    }
+    out.emplace_back("partition_filter_" + std::to_string(bound.first), text);
+  }
   return out;
 }
 

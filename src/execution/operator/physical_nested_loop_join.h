@@ -41,6 +41,14 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
   /// Why the join fills no dynamic partition filter (bounds) and no runtime filter (it has no
   /// hash table), for EXPLAIN ANALYZE.
   void SetNoDynamicFilterReason(std::string reason) { no_filter_reason_ = std::move(reason); }
+  /// Dynamic partition filters of bounds (`key >= build`): filter id and the build-side
+  /// expression (over the right side's columns) whose smallest and largest value Finalize
+  /// publishes (RuntimeFilter::OfBounds).
+  void SetBoundFilters(std::vector<std::pair<int, BoundExprPtr>> bounds) {
+    bound_filters_ = std::move(bounds);
+  }
+  std::vector<int> SinkProducedDynamicFilters() const override;
+  bool SinkProducesPartitionFilters() const override { return !bound_filters_.empty(); }
 
   // Right side.
   bool IsSink() const override { return true; }
@@ -83,6 +91,8 @@ class PhysicalNestedLoopJoin : public PhysicalOperator {
   JoinKind join_kind_;
   BoundExprPtr condition_;
   std::string no_filter_reason_;
+  std::vector<std::pair<int, BoundExprPtr>> bound_filters_;
+  void PublishBoundFilters(ExecutionContext& context, NestedLoopJoinGlobalState& global) const;
   UnmatchedRowsPipeline unmatched_;
 };
 

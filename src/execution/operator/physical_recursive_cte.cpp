@@ -78,8 +78,6 @@ void AddNewRows(ColumnDataCollection& collected, ColumnDataCollection& out,
 
 /// The dynamic filters some operator of `op`'s tree fills.
 void CollectProducedFilters(const PhysicalOperator& op, std::vector<int>& out) {
-  for (int id : op.ProducedDynamicFilters())
-    out.push_back(id);
   for (int id : op.SinkProducedDynamicFilters())
     out.push_back(id);
   for (const auto& child : op.children())
