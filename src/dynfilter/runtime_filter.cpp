@@ -67,9 +67,9 @@ std::string RowsText(const RuntimeFilter& filter) {
 
 RuntimeFilter::RuntimeFilter(std::vector<LogicalType> key_types, bool keys_only)
     : key_types_(std::move(key_types)),
-      keys_only_(keys_only),
       mins_(key_types_.size()),
-      maxs_(key_types_.size()) {
+      maxs_(key_types_.size()),
+      keys_only_(keys_only) {
   SHEARS_CHECK(!key_types_.empty());
   const PhysicalType p = key_types_[0].physical();
   exact_possible_ = key_types_.size() == 1 && (IntegerKeys() || p == PhysicalType::kString);
@@ -209,6 +209,18 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
     for (idx_t i = 0; i < count; i++)
       string_set_.emplace(strings[i].ptr, strings[i].len);
   }
+  CapListing();
+}
+
+void RuntimeFilter::CapListing() {
+  if (key_types_.size() != 1) {
+    // Each column is listed only while the build side stays within kKeysOnlyGiveUp rows.
+    if (hashes_.size() > kKeysOnlyGiveUp) {
+      for (auto& column : column_filters_)
+        column.reset();
+    }
+    return;
+  }
   // The cap is applied in Finish; past a generous bound stop paying for the set at all. A
   // column of a combined key lists only keys few or narrow enough to end as a set or bitmap:
   // past kKeysOnlyGiveUp keys spanning more than a bitmap's bits it stops (the combined key's
@@ -250,6 +262,8 @@ void RuntimeFilter::Merge(RuntimeFilter&& other) {
       column_filters_[k].reset();
     }
   }
+  // The united keys are listed as Add would have listed them all.
+  CapListing();
 }
 
 void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,

@@ -283,6 +283,9 @@ class RuntimeFilter {
   /// Integer keys whose range (so far) fits a bitmap.
   bool NarrowIntegers() const;
   static constexpr size_t kKeysOnlyGiveUp = 65536;
+  /// Stops listing keys past the bounds Add keeps (also after Merge, so partial filters united
+  /// list what one filter of all their keys lists).
+  void CapListing();
   /// Whether a key of the bitmap lies in [lo, hi].
   bool BitmapAnyWithin(int64_t lo, int64_t hi) const;
   static int64_t IntegerAt(const Vector& v, idx_t row);

@@ -608,6 +608,34 @@ TEST(RuntimeFilterProbeTest, ComputedKeys) {
   EXPECT_EQ(unbounded->null_count, 0);
 }
 
+// A join builds a large filter in parallel: partial filters of its threads merged must list
+// what one filter of all the rows lists (each column of a combined key only up to 65,536 rows).
+TEST(RuntimeFilterTest, MergedPartialsListLikeOneFilter) {
+  const std::vector<LogicalType> types{LogicalType::Bigint(), LogicalType::Bigint()};
+  auto add = [](RuntimeFilter& filter, int64_t from, int64_t to) {
+    Vector a = Int64s(Range(from, to)), b = Int64s(Range(from + 7, to + 7));
+    filter.Add({&a, &b}, static_cast<idx_t>(to - from));
+  };
+  for (int64_t rows : {int64_t{2000}, int64_t{80000}}) {
+    RuntimeFilter whole(types), merged(types), part(types);
+    add(whole, 0, rows);
+    add(merged, 0, rows / 2);
+    add(part, rows / 2, rows);
+    merged.Merge(std::move(part));
+    whole.Finish({}, rows, 0);
+    merged.Finish({}, rows, 0);
+    EXPECT_EQ(merged.distinct_keys(), whole.distinct_keys()) << rows;
+    EXPECT_EQ(merged.kinds(), whole.kinds()) << rows;
+    for (size_t k = 0; k < 2; k++) {
+      ASSERT_EQ(merged.column_filter(k) != nullptr, whole.column_filter(k) != nullptr) << rows;
+      if (whole.column_filter(k)) {
+        EXPECT_EQ(merged.column_filter(k)->distinct_keys(), whole.column_filter(k)->distinct_keys());
+      }
+    }
+    EXPECT_EQ(whole.column_filter(0) != nullptr, rows <= 65536) << rows;
+  }
+}
+
 // ---- the same filter tests partition values (dynamic partition pruning) ----
 
 std::unique_ptr<RuntimeFilter> PartitionFilter(const std::vector<int64_t>& keys) {
