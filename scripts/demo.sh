@@ -75,5 +75,5 @@ printf '\n\033[1m== %s\033[0m\n%s\n' "Runtime join filter on a non-partition key
 "$SHEARS" -c "SELECT i_category, count(*) AS sales, sum(ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE i.i_category = 'Music' GROUP BY i_category"
 compare_rows "SELECT i_category, count(*) AS sales, sum(ss_sales_price) AS revenue FROM 'store_sales' ss JOIN 'item' i ON ss.ss_item_sk = i.i_item_sk WHERE i.i_category = 'Music' GROUP BY i_category"
 
-printf '\nEXPLAIN shows the plan: the collector on the build side and the filter on the fact scan.\n'
+printf '\nEXPLAIN shows the plan: the join builds the partition filter from its build side, the fact scan tests its partitions with it.\n'
 "$SHEARS" -c "EXPLAIN SELECT count(*) FROM 'store_sales' ss JOIN 'date_dim' d ON ss.ss_sold_date_sk = d.d_date_sk WHERE d.d_year = 2000 AND d.d_moy = 12" | sed -n '/Physical plan/,$p'
