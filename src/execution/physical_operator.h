@@ -51,6 +51,11 @@ struct LocalSourceState {
 struct OperatorState {
   virtual ~OperatorState() = default;
 };
+/// State a streaming operator shares among the threads of one execution of its plan (LIMIT's
+/// count of rows seen); see PhysicalOperator::GetGlobalOperatorState.
+struct GlobalOperatorState {
+  virtual ~GlobalOperatorState() = default;
+};
 
 enum class OperatorResult {
   kNeedMoreInput,   // output (possibly empty) is done; give me the next input batch
@@ -115,6 +120,13 @@ class PhysicalOperator {
   /// Why this operator, as planned, holds what it sinks in memory instead of spilling it
   /// (empty when it spills or holds little): added to an Out of Memory Error it meets.
   virtual std::string NoSpillReason() const { return ""; }
+  /// The state this operator shares among the threads of one execution, or null (most keep
+  /// theirs per thread, in OperatorState). Made on first use in each execution: a plan run
+  /// again (a recursive CTE's term) starts afresh (ExecutionContext::operator_state).
+  virtual std::unique_ptr<GlobalOperatorState> GetGlobalOperatorState(ExecutionContext&) const {
+    return nullptr;
+  }
+
   /// Extra EXPLAIN ANALYZE lines (scan counters, join sizes, ...), after execution.
   virtual std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const {

@@ -77,6 +77,25 @@ void ExecutionContext::set_sink_state(const PhysicalOperator* op,
   sink_states_[op] = std::move(state);
 }
 
+GlobalOperatorState& ExecutionContext::operator_state(const PhysicalOperator* op) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = operator_states_.find(op);
+    if (it != operator_states_.end()) return *it->second;
+  }
+  auto made = op->GetGlobalOperatorState(*this);  // outside the lock: it may use the context
+  if (!made) throw InternalError("{} has no shared operator state", op->name());
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = operator_states_[op];
+  if (!slot) slot = std::move(made);  // another thread may have made it meanwhile
+  return *slot;
+}
+
+void ExecutionContext::ResetOperatorState(const PhysicalOperator* op) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  operator_states_.erase(op);
+}
+
 void ExecutionContext::CheckCancelled() const {
   query_.CheckCancelled();
 }
@@ -124,6 +143,12 @@ void Executor::Execute(PhysicalOperator& root_sink) {
     }
     if (!seen)
       context_.set_sink_state(pipeline->sink, pipeline->sink->GetGlobalSinkState(context_));
+  }
+  // Streaming operators' shared states start afresh in every execution (a recursive CTE runs
+  // its term again; LIMIT counts the rows of this run only).
+  for (auto& pipeline : builder.pipelines()) {
+    for (PhysicalOperator* op : pipeline->operators)
+      context_.ResetOperatorState(op);
   }
   // A pipeline that reads a dynamic filter depends on the pipeline that fills it, unless the
   // producer (transitively) depends on the consumer: then the consumer just finds the filter

@@ -62,6 +62,10 @@ class ExecutionContext {
 
   GlobalSinkState& sink_state(const PhysicalOperator* op);
   void set_sink_state(const PhysicalOperator* op, std::unique_ptr<GlobalSinkState> state);
+  /// `op`'s GlobalOperatorState in this execution, made by its GetGlobalOperatorState on first
+  /// use; ResetOperatorState drops it (an Executor about to run `op`'s plan again).
+  GlobalOperatorState& operator_state(const PhysicalOperator* op);
+  void ResetOperatorState(const PhysicalOperator* op);
 
   /// Throws CancelledError when the query was cancelled.
   void CheckCancelled() const;
@@ -73,6 +77,7 @@ class ExecutionContext {
   int threads_;
   std::mutex mutex_;
   std::map<const PhysicalOperator*, std::unique_ptr<GlobalSinkState>> sink_states_;
+  std::map<const PhysicalOperator*, std::unique_ptr<GlobalOperatorState>> operator_states_;
   DynamicFilterRegistry dynamic_filters_;
 };
 

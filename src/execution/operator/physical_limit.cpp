@@ -1,20 +1,42 @@
 #include "execution/operator/physical_limit.h"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 #include <vector>
 
+#include "execution/pipeline.h"
+
 namespace shears {
 
-std::unique_ptr<OperatorState> PhysicalLimit::GetOperatorState(ExecutionContext&) const {
-  // seen_ is shared by all threads of the one execution a physical plan gets.
-  return std::make_unique<OperatorState>();
+namespace {
+
+// Rows seen by all threads of one execution: parallel pipelines stop at the limit together.
+struct LimitGlobalState : GlobalOperatorState {
+  std::atomic<int64_t> seen{0};
+};
+
+struct LimitState : OperatorState {
+  std::atomic<int64_t>* seen = nullptr;
+};
+
+}  // namespace
+
+std::unique_ptr<GlobalOperatorState> PhysicalLimit::GetGlobalOperatorState(
+    ExecutionContext&) const {
+  return std::make_unique<LimitGlobalState>();
+}
+
+std::unique_ptr<OperatorState> PhysicalLimit::GetOperatorState(ExecutionContext& context) const {
+  auto state = std::make_unique<LimitState>();
+  state->seen = &static_cast<LimitGlobalState&>(context.operator_state(this)).seen;
+  return state;
 }
 
 OperatorResult PhysicalLimit::Execute(ExecutionContext&, Batch& input, Batch& output,
-                                      OperatorState&) const {
+                                      OperatorState& op_state) const {
   const int64_t n = static_cast<int64_t>(input.size());
-  const int64_t start = seen_.fetch_add(n);
+  const int64_t start = static_cast<LimitState&>(op_state).seen->fetch_add(n);
   const int64_t end_wanted = limit_ < 0 ? INT64_MAX : offset_ + limit_;
   // This batch covers rows [start, start + n) of the stream.
   const int64_t from = std::max<int64_t>(start, offset_);

@@ -1,8 +1,6 @@
 #pragma once
 // The LIMIT operator (with OFFSET).
 
-#include <atomic>
-
 #include "execution/physical_operator.h"
 
 namespace shears {
@@ -13,6 +11,8 @@ class PhysicalLimit : public PhysicalOperator {
  public:
   PhysicalLimit(std::vector<LogicalType> types, int64_t limit, int64_t offset)
       : PhysicalOperator("LIMIT", std::move(types)), limit_(limit), offset_(offset) {}
+  std::unique_ptr<GlobalOperatorState> GetGlobalOperatorState(
+      ExecutionContext& context) const override;
   std::unique_ptr<OperatorState> GetOperatorState(ExecutionContext& context) const override;
   OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
                          OperatorState& state) const override;
@@ -23,8 +23,6 @@ class PhysicalLimit : public PhysicalOperator {
  private:
   int64_t limit_;
   int64_t offset_;
-  // Rows seen by all threads; shared so parallel pipelines stop at the limit together.
-  mutable std::atomic<int64_t> seen_{0};
 };
 
 }  // namespace shears
