@@ -1,5 +1,6 @@
 // Issue 19's two spilling queries, shears against DuckDB under the same memory_limit:
 //   node bench/spill.mjs TPCDS_DIR [--limit 256MB] [--runs 3] [--shears build/release/shears]
+//                        [--queries aggregate,self_join,rollup]
 // TPCDS_DIR is `shears generate tpcds --out` (store_sales Hive-partitioned). Each engine runs
 // each query in a fresh process (2 threads, a temp directory of its own), runs alternating;
 // printed: median wall seconds, the largest resident size, and whether the answers agree (an
@@ -29,7 +30,12 @@ const sales = `read_parquet('${path.resolve(dir)}/store_sales/*/*.parquet', hive
 const queries = {
   aggregate: `SELECT count(*), sum(c), max(c) FROM (SELECT ss_ticket_number, ss_item_sk, count(*) c FROM ${sales} GROUP BY 1, 2) t`,
   self_join: `SELECT count(*), sum(a.ss_quantity), sum(b.ss_quantity) FROM ${sales} a JOIN ${sales} b ON a.ss_ticket_number = b.ss_ticket_number AND a.ss_item_sk = b.ss_item_sk`,
+  // The aggregate's groups rolled up: one row per (ticket, item), per ticket and in all.
+  rollup: `SELECT count(*), sum(c), max(c), count(ss_item_sk) FROM (SELECT ss_ticket_number, ss_item_sk, count(*) c FROM ${sales} GROUP BY ROLLUP (1, 2)) t`,
 };
+// --queries aggregate,rollup: only those.
+const only = option('--queries', null);
+if (only) for (const name of Object.keys(queries)) if (!only.split(',').includes(name)) delete queries[name];
 const temp = fs.mkdtempSync(path.join(os.tmpdir(), 'spill-bench-'));
 const duckScript = path.join(temp, 'duck.mjs');
 fs.writeFileSync(duckScript, `

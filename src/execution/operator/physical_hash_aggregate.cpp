@@ -178,12 +178,15 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
     for (uint32_t r : relative)
       result_state_offsets_.push_back(result_layout_.extra_offset + r);
   }
-  // Folding GROUPING SETS needs every finest group at once: such an aggregate does not spill.
-  spillable_ = !groups_.empty() && !rollup_;
+  spillable_ = !groups_.empty();
   for (idx_t a = 0; a < ops_.size(); a++) {
     if (distinct_index_[a] >= 0) continue;
     if (ops_[a].spill_write) {
       spill_states_.push_back({state_offsets_[a], ops_[a].spill_write, ops_[a].spill_read});
+      if (rollup_) {
+        result_spill_states_.push_back(
+            {result_state_offsets_[a], ops_[a].spill_write, ops_[a].spill_read});
+      }
     } else if (!HasPlainState(ops_[a])) {
       spillable_ = false;
     }
@@ -311,10 +314,12 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
 }
 
 void PhysicalHashAggregate::CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
-                                          StringArena& arena) const {
+                                          StringArena& arena,
+                                          const std::vector<uint32_t>* offsets) const {
+  if (!offsets) offsets = &state_offsets_;
   for (idx_t a = 0; a < ops_.size(); a++) {
     if (distinct_index_[a] >= 0) continue;
-    ops_[a].combine(src, dst, state_offsets_[a], count, arena);
+    ops_[a].combine(src, dst, (*offsets)[a], count, arena);
   }
 }
 
@@ -494,6 +499,7 @@ void PhysicalHashAggregate::Finalize(ExecutionContext& context,
     }
     global.spilled = true;
     global.spill_metrics.partitions.store(kSpillPartitions);
+    if (rollup_) FoldSpilledSets(context, global);
     return;
   }
   GroupScratch scratch;
@@ -636,7 +642,6 @@ bool PhysicalHashAggregate::GetData(ExecutionContext& context, Batch& out,
 
 std::string PhysicalHashAggregate::NoSpillReason() const {
   if (spillable_) return "";
-  if (rollup_) return "GROUPING SETS, ROLLUP and CUBE fold all the finest groups in memory";
   if (groups_.empty())
     return "an aggregate without GROUP BY keeps its states (and DISTINCT values) in memory";
   return "its aggregates' states do not spill";
@@ -663,11 +668,8 @@ std::string PhysicalHashAggregate::Describe() const {
 std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeDetails(
     ExecutionContext& context) const {
   auto& global = static_cast<HashAggregateGlobalState&>(context.sink_state(this));
-  if (rollup_) {
-    return {{"groups", std::to_string(global.result_rows.size())},
-            {"finest groups", std::to_string(global.finest_groups)}};
-  }
   std::vector<std::pair<std::string, std::string>> details;
+  if (rollup_) details.emplace_back("finest groups", std::to_string(global.finest_groups));
   if (pass_through_) details.emplace_back("partial", PassThroughDetails(global));
   if (!global.spilled) {
     details.insert(details.begin(), {"groups", std::to_string(global.result_rows.size())});

@@ -13,7 +13,10 @@
 // GROUPING SETS (a RollupPlan): the sink aggregates by the finest keys only, once per input
 // row; Finalize then folds those groups into each set's groups (keys not in the set NULL, the
 // set's constants added) by combining their states, so the input is not aggregated once per
-// set. Such an aggregate does not spill (folding needs all finest groups).
+// set. Spilled, the finest groups are aggregated one spill partition at a time in Finalize,
+// each partition's groups folded into the sets' groups and those written again, partitioned by
+// the sets' keys (a set's group gathers finest groups of every partition); the source then
+// aggregates these as it does a plain aggregate's (physical_hash_aggregate_spill.cpp).
 //
 // Adaptive partial aggregation (AllowPassThrough, eager_aggregation's partial aggregates
 // below a join, whose consumer aggregates again): after kPassThroughSample rows a thread
@@ -162,6 +165,21 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// groups' states in `groups` (null: into `single_row`, the ungrouped aggregate's).
   void FeedDistinct(ExecutionContext& context, idx_t d, GroupedHashTable& pairs,
                     GroupedHashTable* groups, uint8_t* single_row, StringArena* single_arena) const;
+  /// What spilled group rows look like: the finest groups' (layout_), or, once a RollupPlan's
+  /// spilled groups were folded into the sets' groups, the sets' (result_layout_).
+  struct SpillShape {
+    const RowLayout* layout;
+    idx_t key_count;
+    const std::vector<uint32_t>* state_offsets;
+    const std::vector<SpilledState>* states;
+  };
+  SpillShape FinestShape() const { return {&layout_, groups_.size(), &state_offsets_, &spill_states_}; }
+  SpillShape SetsShape() const {
+    return {&result_layout_, result_layout_.types.size(), &result_state_offsets_,
+            &result_spill_states_};
+  }
+  /// The shape of what the source reads back from `global`'s spill files.
+  SpillShape SpilledShape(const HashAggregateGlobalState& global) const;
   /// Writes the given tables' rows to one new spill file of `global` (any may be null).
   void SpillTables(ExecutionContext& context, HashAggregateGlobalState& global,
                    GroupedHashTable* table, DenseGroupArray* dense,
@@ -171,14 +189,19 @@ class PhysicalHashAggregate : public PhysicalOperator {
                   HashAggregateLocalState& local) const;
   /// Where the rows of spill partition p are, in every spill file of the sink.
   AggregateSpillWork SpilledPartition(const HashAggregateGlobalState& global, idx_t p) const;
-  /// Aggregates the rows of `work` into `out`; false (and `out` to be reset) when the table
-  /// outgrew the memory left and the work is to be split again.
-  bool LoadSpillWork(ExecutionContext& context, const AggregateSpillWork& work,
-                     AggregateSpilledPartition& out) const;
+  /// Aggregates the rows of `work` (of `shape`) into `out`; false (and `out` to be reset) when
+  /// the table outgrew the memory left and the work is to be split again.
+  bool LoadSpillWork(ExecutionContext& context, const SpillShape& shape,
+                     const AggregateSpillWork& work, AggregateSpilledPartition& out) const;
   /// Writes the rows of `work` to a new spill file by the partitions of the next level and
   /// queues the non-empty ones in out.pending.
   void RepartitionSpillWork(ExecutionContext& context, HashAggregateGlobalState& global,
-                            const AggregateSpillWork& work, AggregateSpilledPartition& out) const;
+                            const SpillShape& shape, const AggregateSpillWork& work,
+                            AggregateSpilledPartition& out) const;
+  /// With a RollupPlan, after the finest groups spilled: aggregates them one spill partition
+  /// at a time, folds each partition's groups into the sets' groups and spills those, which
+  /// replace the finest groups' spill files.
+  void FoldSpilledSets(ExecutionContext& context, HashAggregateGlobalState& global) const;
   /// Loads the next spilled partition (or part) with rows into `part`; false when none is left.
   bool NextSpilledRows(ExecutionContext& context, HashAggregateGlobalState& global,
                        AggregateSourceState& source, AggregateSpilledPartition& part) const;
@@ -188,14 +211,22 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// Merges the non-DISTINCT states of src rows into dst rows.
   /// With a RollupPlan: the finest groups (global.result_rows) folded into every set's groups.
   void ExpandRollup(ExecutionContext& context, HashAggregateGlobalState& global) const;
+  /// Per set, its constant key columns filled for a batch (null for its finest key columns).
+  std::vector<std::vector<std::unique_ptr<Vector>>> RollupConstants() const;
+  /// Folds `finest_rows` (of layout_) into the sets' groups: those of sets grouping by every
+  /// finest key appended to `one_to_one`, the others' found or created in `rolled`.
+  void FoldSets(ExecutionContext& context, const std::vector<uint8_t*>& finest_rows,
+                const std::vector<std::vector<std::unique_ptr<Vector>>>& constants,
+                GroupedHashTable& rolled, RowCollection& one_to_one) const;
   /// Whether grouping set s keeps every finest key column (then each finest group is one of
   /// its groups).
   bool GroupsByAllFinest(idx_t s) const;
   /// The rows the source emits: layout_, or with a RollupPlan result_layout_.
   const RowLayout& ResultLayout() const { return rollup_ ? result_layout_ : layout_; }
 
-  void CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count,
-                     StringArena& arena) const;
+  /// `offsets`: where the states are in the rows (state_offsets_ when null).
+  void CombineStates(uint8_t* const* src, uint8_t* const* dst, idx_t count, StringArena& arena,
+                     const std::vector<uint32_t>* offsets = nullptr) const;
   /// With pass_through_: counts a thread's rows and decides, once it saw the sample, whether
   /// it passes the rest through (local.passing).
   void DecidePassThrough(HashAggregateGlobalState& global, HashAggregateLocalState& local,
@@ -231,6 +262,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   bool reaggregated_above_ = false;
   RowLayout result_layout_;  // with rollup_: its keys, then the states
   std::vector<uint32_t> result_state_offsets_;
+  std::vector<SpilledState> result_spill_states_;  // spill_states_ at result_layout_'s offsets
 };
 
 }  // namespace shears

@@ -18,28 +18,11 @@ bool PhysicalHashAggregate::GroupsByAllFinest(idx_t s) const {
   return std::all_of(kept.begin(), kept.end(), [](bool k) { return k; });
 }
 
-void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
-                                         HashAggregateGlobalState& global) const {
+std::vector<std::vector<std::unique_ptr<Vector>>> PhysicalHashAggregate::RollupConstants() const {
   const RollupPlan& plan = *rollup_;
-  const idx_t key_count = plan.key_types.size();
-  global.finest_groups = global.result_rows.size();
-  // Keys are not copied: every fold reads them from the finest groups (or a set folded from
-  // them), whose arenas live as long as the result.
-  global.rolled = std::make_unique<GroupedHashTable>(result_layout_, key_count, global.memory,
-                                                     /*shared_arena=*/true,
-                                                     /*borrow_key_strings=*/true);
-  GroupedHashTable& rolled = *global.rolled;
-  StringArena& arena = rolled.partition(0).rows.arena();
-  global.one_to_one = std::make_unique<RowCollection>(result_layout_.row_width, global.memory);
-  RowCollection& one_to_one = *global.one_to_one;
-  GroupScratch scratch;
-  // Per set, its constant key columns, filled for a whole batch once (kept with the result,
-  // whose string keys may point into them).
-  auto& constants = global.rollup_constants;
-  constants.clear();
-  constants.resize(plan.sets.size());
+  std::vector<std::vector<std::unique_ptr<Vector>>> constants(plan.sets.size());
   for (idx_t s = 0; s < plan.sets.size(); s++) {
-    for (idx_t k = 0; k < key_count; k++) {
+    for (idx_t k = 0; k < plan.key_types.size(); k++) {
       const auto& source = plan.sets[s][k];
       if (source.finest >= 0) {
         constants[s].emplace_back();
@@ -51,11 +34,21 @@ void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
       constants[s].push_back(std::move(column));
     }
   }
+  return constants;
+}
+
+void PhysicalHashAggregate::FoldSets(
+    ExecutionContext& context, const std::vector<uint8_t*>& finest_rows,
+    const std::vector<std::vector<std::unique_ptr<Vector>>>& constants, GroupedHashTable& rolled,
+    RowCollection& one_to_one) const {
+  const RollupPlan& plan = *rollup_;
+  const idx_t key_count = plan.key_types.size();
+  StringArena& arena = rolled.partition(0).rows.arena();
+  GroupScratch scratch;
   // Each set folds from the smallest set folded before it that groups by all of its keys
   // (ROLLUP(a, b, c): (a) from (a, b), that from (a, b, c)), else from the finest groups: a
   // finest group is then combined once into the largest set, not once into every set (q67's
   // nine sets over 476,251 finest groups folded 4.3 million times, single-threaded).
-  const auto& finest_rows = global.result_rows;
   std::vector<std::vector<uint8_t*>> set_rows(plan.sets.size());
   auto covers = [&](idx_t t, idx_t s) {
     for (idx_t k = 0; k < key_count; k++) {
@@ -137,6 +130,29 @@ void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
       }
     }
   }
+}
+
+void PhysicalHashAggregate::ExpandRollup(ExecutionContext& context,
+                                         HashAggregateGlobalState& global) const {
+  const RollupPlan& plan = *rollup_;
+  const idx_t key_count = plan.key_types.size();
+  global.finest_groups = global.result_rows.size();
+  // Keys are not copied: every fold reads them from the finest groups (or a set folded from
+  // them), whose arenas live as long as the result.
+  global.rolled = std::make_unique<GroupedHashTable>(result_layout_, key_count, global.memory,
+                                                     /*shared_arena=*/true,
+                                                     /*borrow_key_strings=*/true);
+  GroupedHashTable& rolled = *global.rolled;
+  global.one_to_one = std::make_unique<RowCollection>(result_layout_.row_width, global.memory);
+  RowCollection& one_to_one = *global.one_to_one;
+  // Kept with the result, whose string keys may point into them.
+  global.rollup_constants = RollupConstants();
+  const auto& finest_rows = global.result_rows;
+  FoldSets(context, finest_rows, global.rollup_constants, rolled, one_to_one);
+  GroupScratch scratch;
+  std::vector<const Vector*> keys(key_count);
+  std::vector<uint64_t> hashes(kBatchSize);
+  std::vector<uint8_t*> dst(kBatchSize);
   if (finest_rows.empty()) {
     // Empty input: the empty sets still give their row, as an aggregate without groups does.
     for (const auto& values : empty_input_groups_) {

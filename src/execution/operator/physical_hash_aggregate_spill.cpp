@@ -173,7 +173,13 @@ void PhysicalHashAggregate::SpillLocal(ExecutionContext& context, HashAggregateG
   }
 }
 
-bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const AggregateSpillWork& work,
+PhysicalHashAggregate::SpillShape PhysicalHashAggregate::SpilledShape(
+    const HashAggregateGlobalState& global) const {
+  return global.sets_spilled ? SetsShape() : FinestShape();
+}
+
+bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const SpillShape& shape,
+                                          const AggregateSpillWork& work,
                                           AggregateSpilledPartition& out) const {
   MemoryTracker& memory = context.query().memory();
   // Past the spill threshold with a table worth writing, the part is split again (unless it
@@ -183,12 +189,13 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
     return work.level + 1 < kMaxSpillLevels && memory.used() > SpillThreshold(memory) &&
            bytes >= MinSpillBytes(memory);
   };
-  const idx_t group_count = groups_.size();
+  const RowLayout& group_layout = *shape.layout;
+  const idx_t group_count = shape.key_count;
   out.rows.clear();
   out.arenas.clear();
   out.next = 0;
   out.table.reset();
-  out.table = std::make_unique<GroupedHashTable>(layout_, group_count, &memory, true);
+  out.table = std::make_unique<GroupedHashTable>(group_layout, group_count, &memory, true);
   GroupedHashTable& table = *out.table;
   StringArena& arena = table.partition(0).rows.arena();
   GroupScratch scratch;
@@ -197,24 +204,24 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
   std::vector<Vector> keys;
   std::vector<const Vector*> key_pointers;
   for (idx_t g = 0; g < group_count; g++)
-    keys.emplace_back(layout_.types[g]);
+    keys.emplace_back(group_layout.types[g]);
   for (auto& key : keys)
     key_pointers.push_back(&key);
   for (const auto& piece : work.pieces[0]) {
     ReadSpilledRows(
-        layout_, *piece.file, piece.segment, memory,
+        group_layout, *piece.file, piece.segment, memory,
         [&](uint8_t* const* rows, idx_t n) {
           if (too_big) return;
           for (idx_t g = 0; g < group_count; g++) {
             keys[g].Reset();
-            GatherColumn(layout_, g, rows, n, keys[g]);
+            GatherColumn(group_layout, g, rows, n, keys[g]);
             HashVector(keys[g], n, hashes.data(), g > 0);
           }
           table.FindOrCreate(key_pointers, hashes.data(), nullptr, n, dst.data(), scratch);
-          CombineStates(rows, dst.data(), n, arena);
+          CombineStates(rows, dst.data(), n, arena, shape.state_offsets);
           too_big = outgrown(table.MemoryBytes() + arena.bytes());
         },
-        &spill_states_);
+        shape.states);
     context.CheckCancelled();
     if (too_big) return false;
   }
@@ -253,7 +260,7 @@ bool PhysicalHashAggregate::LoadSpillWork(ExecutionContext& context, const Aggre
     const RowCollection& rows = table.partition(q).rows;
     for (const auto& block : rows.blocks()) {
       for (uint32_t i = 0; i < block.count; i++)
-        out.rows.push_back(block.data + static_cast<size_t>(i) * layout_.row_width);
+        out.rows.push_back(block.data + static_cast<size_t>(i) * group_layout.row_width);
     }
     for (const auto& a : rows.arenas()) {
       if (std::find(out.arenas.begin(), out.arenas.end(), a) == out.arenas.end())
@@ -279,6 +286,7 @@ AggregateSpillWork PhysicalHashAggregate::SpilledPartition(const HashAggregateGl
 
 void PhysicalHashAggregate::RepartitionSpillWork(ExecutionContext& context,
                                                  HashAggregateGlobalState& global,
+                                                 const SpillShape& shape,
                                                  const AggregateSpillWork& work,
                                                  AggregateSpilledPartition& out) const {
   MemoryTracker& memory = context.query().memory();
@@ -301,9 +309,9 @@ void PhysicalHashAggregate::RepartitionSpillWork(ExecutionContext& context,
     part.file = file;
   }
   for (idx_t t = 0; t < work.pieces.size(); t++) {
-    const RowLayout& layout = t == 0 ? layout_ : distinct_layouts_[t - 1];
-    const auto* states = t == 0 ? &spill_states_ : nullptr;
-    SpillPartitioner repartitioner(layout, groups_.size(), work.level + 1, fanout, *file,
+    const RowLayout& layout = t == 0 ? *shape.layout : distinct_layouts_[t - 1];
+    const auto* states = t == 0 ? shape.states : nullptr;
+    SpillPartitioner repartitioner(layout, shape.key_count, work.level + 1, fanout, *file,
                                    states);
     for (const auto& piece : work.pieces[t]) {
       ReadSpilledRows(
@@ -348,13 +356,78 @@ bool PhysicalHashAggregate::NextSpilledRows(ExecutionContext& context,
       if (p >= kSpillPartitions) return false;
       work = SpilledPartition(global, p);
     }
-    if (!LoadSpillWork(context, work, part)) {
+    const SpillShape shape = SpilledShape(global);
+    if (!LoadSpillWork(context, shape, work, part)) {
       part.table.reset();
       part.rows.clear();
-      RepartitionSpillWork(context, global, work, part);
+      RepartitionSpillWork(context, global, shape, work, part);
     }
   }
   return true;
+}
+
+void PhysicalHashAggregate::FoldSpilledSets(ExecutionContext& context,
+                                            HashAggregateGlobalState& global) const {
+  const SpillShape finest = FinestShape();
+  const SpillShape sets = SetsShape();
+  MemoryTracker* memory = &context.query().memory();
+  const auto constants = RollupConstants();
+  // One file for the sets' groups of every finest partition, each set group's row in the
+  // spill partition of its result keys.
+  AggregateSpillRun run;
+  run.file = std::make_unique<SpillFile>(context.query().spill());
+  run.segments.resize(kSpillPartitions);
+  SpillPartitioner partitioner(*sets.layout, sets.key_count, 0, kSpillPartitions, *run.file,
+                               sets.states);
+  AggregateSpilledPartition part;
+  std::vector<uint8_t*> rows;
+  auto add_rows = [&](const RowCollection& collection) {
+    for (const auto& block : collection.blocks()) {
+      rows.resize(block.count);
+      for (uint32_t i = 0; i < block.count; i++)
+        rows[i] = block.data + static_cast<size_t>(i) * result_layout_.row_width;
+      partitioner.Add(rows.data(), rows.size());
+    }
+  };
+  idx_t finest_groups = 0;
+  for (idx_t p = 0; p < kSpillPartitions; p++) {
+    part.pending.push_back(SpilledPartition(global, p));
+    while (!part.pending.empty()) {
+      AggregateSpillWork work = std::move(part.pending.back());
+      part.pending.pop_back();
+      if (!LoadSpillWork(context, finest, work, part)) {
+        part.table.reset();
+        part.rows.clear();
+        RepartitionSpillWork(context, global, finest, work, part);
+        continue;
+      }
+      finest_groups += part.rows.size();
+      {
+        // Set keys borrow the finest groups' strings: the partition's table outlives them.
+        GroupedHashTable rolled(result_layout_, sets.key_count, memory, /*shared_arena=*/true,
+                                /*borrow_key_strings=*/true);
+        RowCollection one_to_one(result_layout_.row_width, memory);
+        FoldSets(context, part.rows, constants, rolled, one_to_one);
+        add_rows(one_to_one);
+        for (idx_t q = 0; q < GroupedHashTable::kPartitions; q++)
+          add_rows(rolled.partition(q).rows);
+      }
+      part.table.reset();
+      part.rows.clear();
+      context.CheckCancelled();
+    }
+  }
+  const auto& segments = partitioner.Finish();
+  for (idx_t p = 0; p < kSpillPartitions; p++)
+    run.segments[p] = segments[p];
+  run.file->Flush();
+  global.spill_metrics.bytes_written.fetch_add(run.file->size(), std::memory_order_relaxed);
+  global.spill_metrics.files.fetch_add(1, std::memory_order_relaxed);
+  global.finest_groups = finest_groups;
+  // The finest groups' files go (closing one removes it); the source reads the sets' groups.
+  global.spill_runs.clear();
+  global.spill_runs.push_back(std::move(run));
+  global.sets_spilled = true;
 }
 
 }  // namespace shears

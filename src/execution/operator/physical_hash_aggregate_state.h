@@ -82,6 +82,7 @@ struct HashAggregateGlobalState : GlobalSinkState {
   // Finalize `spilled` says the source reads the partitions back.
   std::atomic<bool> spilling{false};
   bool spilled = false;
+  bool sets_spilled = false;  // with a RollupPlan: spill_runs hold the sets' groups (SetsShape)
   std::mutex spill_lock;
   std::vector<AggregateSpillRun> spill_runs;
   SpillMetrics spill_metrics;
