@@ -3,7 +3,8 @@
 // shears_query_server over views, DuckDB in this process over the same views, alternating run by
 // run. Prints per query the median wall time of each engine (statement sent to rows received),
 // the ratio and whether the answers agree (compare.mjs, rows sorted), then the geometric mean
-// over the queries that agree.
+// over the queries that agree. Each line: query, median wall ms shears, DuckDB, ratio, then
+// median CPU ms (all threads, user + system) shears, DuckDB, ratio, and the check.
 //   node bench/tpcds_public.mjs SERVER DATA QDIR [regex] [runs]
 //   e.g. node bench/tpcds_public.mjs build/release/tests/differential/shears_query_server \
 //          tpcds-1 queries/ '^(67|23)\.' 5
@@ -27,12 +28,15 @@ for (const v of views) await duck.run(v);
 const shears = new ShearsServer(server, data, { setup: views, timeoutMs: 600000 });
 await shears.start();
 
+// DuckDB runs in this process, so its CPU time is this process's (user + system, all threads).
+const cpuNow = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1000; };
 async function runDuck(sql) {
-  const t = performance.now();
+  const t = performance.now(), c = cpuNow();
   try {
     const r = await duck.runAndReadAll(sql);
-    return { ms: performance.now() - t, names: r.columnNames(), types: r.columnTypes().map(String), rows: r.getRowsJson() };
-  } catch (e) { return { ms: performance.now() - t, error: String(e.message || e) }; }
+    const ms = performance.now() - t, cpu = cpuNow() - c;
+    return { ms, cpu, names: r.columnNames(), types: r.columnTypes().map(String), rows: r.getRowsJson() };
+  } catch (e) { return { ms: performance.now() - t, cpu: cpuNow() - c, error: String(e.message || e) }; }
 }
 async function runShears(sql) {
   const t = performance.now();
@@ -42,15 +46,15 @@ async function runShears(sql) {
 }
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const files = fs.readdirSync(qdir).filter((f) => f.endsWith('.sql') && new RegExp(pattern).test(f)).sort();
-const ratios = [];
+const ratios = [], cpuRatios = [];
 let agree = 0, total = 0;
 for (const f of files) {
   const sql = fs.readFileSync(`${qdir}/${f}`, 'utf8').trim();
-  const st = [], dt = [];
+  const st = [], dt = [], sc = [], dc = [];
   let s, d;
   for (let i = 0; i < runs; i++) {
-    s = await runShears(sql); st.push(s.wall);
-    d = await runDuck(sql); dt.push(d.ms);
+    s = await runShears(sql); st.push(s.wall); sc.push(s.cpu_ms ?? NaN);
+    d = await runDuck(sql); dt.push(d.ms); dc.push(d.cpu);
   }
   total++;
   let check;
@@ -61,10 +65,11 @@ for (const f of files) {
     check = diff === '' ? 'equal' : `DIFF ${diff.split('\n').slice(0, 4).join(' | ')}`;
   }
   const sm = median(st), dm = median(dt), ratio = sm / dm;
-  if (check === 'equal') { agree++; ratios.push(ratio); }
-  console.log(`${f}\t${sm.toFixed(1)}\t${dm.toFixed(1)}\t${ratio.toFixed(3)}\t${check}`);
+  const scm = median(sc), dcm = median(dc), cpuRatio = scm / dcm;
+  if (check === 'equal') { agree++; ratios.push(ratio); cpuRatios.push(cpuRatio); }
+  console.log(`${f}\t${sm.toFixed(1)}\t${dm.toFixed(1)}\t${ratio.toFixed(3)}\tcpu ${scm.toFixed(0)}\t${dcm.toFixed(0)}\t${cpuRatio.toFixed(3)}\t${check}`);
 }
-const gm = Math.exp(ratios.reduce((a, r) => a + Math.log(r), 0) / Math.max(1, ratios.length));
-console.log(`agree ${agree}/${total}  geomean(shears/duckdb over agreeing) ${gm.toFixed(3)}`);
+const geomean = (xs) => Math.exp(xs.reduce((a, r) => a + Math.log(r), 0) / Math.max(1, xs.length));
+console.log(`agree ${agree}/${total}  geomean(shears/duckdb over agreeing) wall ${geomean(ratios).toFixed(3)} cpu ${geomean(cpuRatios).toFixed(3)}`);
 await shears.close();
 process.exit(0);

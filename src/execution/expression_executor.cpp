@@ -269,30 +269,36 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
   // most rows are undecided, and on the undecided ones alone once few are left (q41's OR of
   // eight ANDs of string tests over item: most rows are decided by the first test).
   const bool is_and = expr.is_and;
+  // A row keeps the neutral value (TRUE for AND, FALSE for OR) until some child decides it.
+  const uint8_t neutral = is_and ? 1 : 0;
+  const idx_t n = count;  // a local copy: stores through `out` may alias the captured count
   uint8_t* out = result.data<uint8_t>();
-  std::vector<uint8_t> unknown(count, 0);
-  for (idx_t i = 0; i < count; i++)
-    out[i] = is_and ? 1 : 0;
-  Vector child_result(LogicalType::Boolean(), std::max<idx_t>(count, 1));
-  // Folds child value j into row i.
-  auto apply = [&](idx_t j, idx_t i) {
-    if (!child_result.validity().IsValid(j)) {
-      unknown[i] = 1;
-    } else if (child_result.data<uint8_t>()[j] != (is_and ? 1 : 0)) {
-      out[i] = is_and ? 0 : 1;
-    }
-  };
-  // Folds a child computed on every row; with no NULLs in it, a branch-free AND / OR of bytes.
+  std::memset(out, neutral, n);
+  // Rows some child left NULL; allocated at the first NULL (most batches have none).
+  std::vector<uint8_t> unknown;
+  Vector child_result(LogicalType::Boolean(), std::max<idx_t>(n, 1));
+  // Folds a child computed on every row. Branch-free: a branch per row mispredicts on filters
+  // keeping a fraction of the rows (these loops were a fifth of q48's time).
   auto apply_all = [&]() {
     const uint8_t* c = child_result.data<uint8_t>();
-    if (!child_result.validity().AllValid()) {
-      for (idx_t i = 0; i < count; i++)
-        apply(i, i);
+    const ValidityMask& validity = child_result.validity();
+    if (!validity.AllValid()) {
+      if (unknown.empty()) unknown.assign(n, 0);
+      for (idx_t i = 0; i < n; i++) {
+        const uint8_t valid = validity.IsValid(i);
+        unknown[i] |= static_cast<uint8_t>(!valid);
+        // A NULL child leaves the row as it was (c[i] of a NULL row is never read as decided).
+        if (is_and) {
+          out[i] &= static_cast<uint8_t>((c[i] == 1) | !valid);
+        } else {
+          out[i] |= static_cast<uint8_t>((c[i] != 0) & valid);
+        }
+      }
     } else if (is_and) {
-      for (idx_t i = 0; i < count; i++)
+      for (idx_t i = 0; i < n; i++)
         out[i] &= static_cast<uint8_t>(c[i] == 1);
     } else {
-      for (idx_t i = 0; i < count; i++)
+      for (idx_t i = 0; i < n; i++)
         out[i] |= static_cast<uint8_t>(c[i] != 0);
     }
   };
@@ -301,46 +307,58 @@ void EvaluateConjunction(const BoundConjunction& expr, const Batch& input, idx_t
     // each constant: a 400-value IN over substring(zip, 1, 5) ran substring 400 times.
     const auto& first = static_cast<const BoundFunction&>(*expr.children[0]);
     std::vector<Vector> args;
-    args.emplace_back(first.args[0]->type, std::max<idx_t>(count, 1));
-    Evaluate(*first.args[0], input, count, args[0]);
-    args.emplace_back(first.args[1]->type, std::max<idx_t>(count, 1));
+    args.emplace_back(first.args[0]->type, std::max<idx_t>(n, 1));
+    Evaluate(*first.args[0], input, n, args[0]);
+    args.emplace_back(first.args[1]->type, std::max<idx_t>(n, 1));
     for (const auto& child : expr.children) {
       const auto& eq = static_cast<const BoundFunction&>(*child);
       child_result.Reset();
       args[1].Reset();
-      FillConstant(static_cast<const BoundConstant&>(*eq.args[1]).value, count, args[1]);
-      CallFunction(eq, args, count, child_result);
+      FillConstant(static_cast<const BoundConstant&>(*eq.args[1]).value, n, args[1]);
+      CallFunction(eq, args, n, child_result);
       apply_all();
     }
   } else {
     std::vector<uint32_t> rows;
-    idx_t undecided = count;
+    idx_t undecided = n;
     for (const auto& child : expr.children) {
       child_result.Reset();
-      if (CannotFail(*child) && undecided > count / 4) {
-        Evaluate(*child, input, count, child_result);
+      if (CannotFail(*child) && undecided > n / 4) {
+        Evaluate(*child, input, n, child_result);
         apply_all();
         undecided = 0;
-        const uint8_t neutral = is_and ? 1 : 0;
-        for (idx_t i = 0; i < count; i++)
+        for (idx_t i = 0; i < n; i++)
           undecided += out[i] == neutral;
+        if (undecided == 0) break;
         continue;
       }
-      rows.clear();
-      for (idx_t i = 0; i < count; i++) {
-        if (out[i] == (is_and ? 1 : 0)) rows.push_back(static_cast<uint32_t>(i));
+      // The undecided rows, listed without a branch per row.
+      rows.resize(n);
+      idx_t listed = 0;
+      for (idx_t i = 0; i < n; i++) {
+        rows[listed] = static_cast<uint32_t>(i);
+        listed += out[i] == neutral;
       }
-      undecided = rows.size();
+      rows.resize(listed);
+      undecided = listed;
       if (rows.empty()) break;
-      EvaluateOnRows(*child, input, count, rows, child_result);
-      for (size_t j = 0; j < rows.size(); j++)
-        apply(j, rows[j]);
+      EvaluateOnRows(*child, input, n, rows, child_result);
+      const uint8_t* c = child_result.data<uint8_t>();
+      const ValidityMask& validity = child_result.validity();
+      for (size_t j = 0; j < rows.size(); j++) {
+        if (!validity.IsValid(j)) {
+          if (unknown.empty()) unknown.assign(n, 0);
+          unknown[rows[j]] = 1;
+        } else if (c[j] != neutral) {
+          out[rows[j]] = !neutral;
+        }
+      }
     }
   }
-  for (idx_t i = 0; i < count; i++) {
+  if (unknown.empty()) return;
+  for (idx_t i = 0; i < n; i++) {
     // The result is decided unless it still has its neutral value and some child was NULL.
-    const bool decided = is_and ? out[i] == 0 : out[i] == 1;
-    if (!decided && unknown[i]) result.validity().SetNull(i);
+    if (out[i] == neutral && unknown[i]) result.validity().SetNull(i);
   }
 }
 
@@ -394,7 +412,7 @@ void CallFunction(const BoundFunction& expr, std::vector<Vector>& args, idx_t co
   bool all_valid = true;
   for (auto& a : args)
     all_valid = all_valid && a.validity().AllValid();
-  if (!fn.null_propagating || all_valid) {
+  if (!fn.null_propagating || all_valid || fn.skips_null_rows) {
     fn.kernel(arg_ptrs, count, result);
     return;
   }
@@ -452,6 +470,31 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
           result.type().value_size(), rows.size(), result.raw_data(),
           [&](idx_t j) { return rows[j]; }, one.raw_data(), First);
       if (result.type().IsString()) result.ShareStringBuffers(one);
+      return;
+    }
+    if (branch.kind == BoundExprKind::kReference ||
+        (rows.size() > count / 4 && CannotFail(branch))) {
+      // Evaluated on the whole batch, then its values for `rows` copied across: no gathering
+      // into a batch of their own and scattering back, and a column costs nothing to evaluate
+      // (q02 and q59 sum seven `CASE WHEN d_day_name = '...' THEN price END` a row).
+      Vector computed;
+      if (branch.kind != BoundExprKind::kReference) {
+        computed = Vector(result.type(), std::max<idx_t>(count, 1));
+        Evaluate(branch, input, count, computed);
+      }
+      const Vector& values =
+          branch.kind == BoundExprKind::kReference
+              ? input.column(static_cast<const BoundReference&>(branch).index)
+              : computed;
+      auto at = [&](idx_t j) { return rows[j]; };
+      CopyValues(result.type().value_size(), rows.size(), result.raw_data(), at,
+                 values.data<uint8_t>(), at);
+      if (!values.validity().AllValid()) {
+        for (uint32_t r : rows) {
+          if (!values.validity().IsValid(r)) result.validity().SetNull(r);
+        }
+      }
+      if (result.type().IsString()) result.ShareStringBuffers(values);
       return;
     }
     Vector values(result.type(), std::max<idx_t>(rows.size(), 1));

@@ -311,7 +311,11 @@ FunctionRegistry::Resolver DecimalResolver(char op) {
       result =
           LogicalType::Decimal(std::min(std::max(p1 - s1, p2 - s2) + scale + extra, 38), scale);
     }
-    return MakeBound({*left, *right}, result, DecimalKernel(op, {*left, *right, result}));
+    BoundScalarFunction bound =
+        MakeBound({*left, *right}, result, DecimalKernel(op, {*left, *right, result}));
+    // + - * run BinaryLoop or DecimalWideLoop, which pass over NULL rows.
+    bound.skips_null_rows = op != '%';
+    return bound;
   };
 }
 

@@ -143,8 +143,11 @@ void RegisterComparison(FunctionRegistry& registry, const std::string& name) {
       [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
         std::optional<LogicalType> type = ComparisonType(args);
         if (!type) return std::nullopt;
-        return MakeBound({*type, *type}, LogicalType::Boolean(),
-                         ForPhysical<CompareMaker<Op>::template Make>(type->physical()));
+        BoundScalarFunction bound =
+            MakeBound({*type, *type}, LogicalType::Boolean(),
+                      ForPhysical<CompareMaker<Op>::template Make>(type->physical()));
+        bound.skips_null_rows = true;  // CompareLoop is a BinaryLoop
+        return bound;
       },
       name + "(T, T)");
 }

@@ -32,6 +32,10 @@ struct BoundScalarFunction {
   /// Propagates NULL: any NULL argument gives NULL without calling the kernel for that row
   /// (false for functions such as coalesce, concat, IS DISTINCT FROM).
   bool null_propagating = true;
+  /// The kernel itself skips the rows where an argument is NULL and never reads their values
+  /// (BinaryLoop and the checked arithmetic loops), so the executor passes it batches with
+  /// NULLs as they are instead of gathering the rows without NULLs first.
+  bool skips_null_rows = false;
   /// Same inputs give the same output (false for random()): constant folding may run it.
   bool deterministic = true;
 };
