@@ -58,6 +58,9 @@ struct AggregateInfo {
   uint32_t aggregate_index = 0;
   std::vector<BoundExprPtr> groups;
   std::vector<std::string> group_keys;  // BoundIdentityKey of each group, to match select items
+  /// The type of each group: a select item's subtree matches a group only with its type too (a
+  /// NULL typed VARCHAR inside `'x' ~ NULL` is not the INTEGER NULL of GROUP BY NULL).
+  std::vector<LogicalType> group_types;
   std::vector<BoundExprPtr> aggregates;
   std::vector<std::string> aggregate_keys;  // BoundIdentityKey of each aggregate
   /// GROUPING SETS, ROLLUP, CUBE: each set's group indices (empty for a plain GROUP BY).

@@ -28,7 +28,8 @@ namespace {
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
   const std::string key = BoundIdentityKey(*expr);
   for (size_t i = 0; i < info.group_keys.size(); i++) {
-    if (info.group_keys[i] == key) {
+    if (info.group_keys[i] == key &&
+        (i >= info.group_types.size() || info.group_types[i] == expr->type)) {
       // expr->type: the group expressions may already have moved into the aggregate.
       auto ref = std::make_unique<BoundColumnRef>(
           expr->type, ColumnBinding{info.group_index, static_cast<uint32_t>(i)}, expr->ToString());
@@ -281,6 +282,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
       group_of.push_back(static_cast<size_t>(same - info.group_keys.begin()));
       if (same != info.group_keys.end()) continue;  // GROUP BY a, a groups by a once
       info.group_keys.push_back(key);
+      info.group_types.push_back(bound->type);
       info.groups.push_back(std::move(bound));
     }
     // One grouping set is a plain GROUP BY (of all the expressions, since each is in a set).
