@@ -502,6 +502,11 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
   if (op != "~~" && op != "!~~" && op != "~~*" && op != "!~~*") {
     ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
   }
+  // `~~5` parses as a prefix operator: LIKE needs a left operand.
+  if (IsNull(expr->lexpr) || IsNull(expr->rexpr)) {
+    ThrowNotSupported(fmt::format("operator {} needs a left and a right operand", op),
+                      expr->location);
+  }
   auto like = MakeExpr<ast::LikeExpr>(location);
   like->negated = op[0] == '!';
   like->case_insensitive = op.back() == '*';
