@@ -10,7 +10,7 @@
 set(SHEARS_LAYERS
   "common"
   "function"
-  "storage,parser,format"
+  "storage,parser,output"
   "catalog,dynfilter,planner,tools"
   "optimizer"
   "execution"

@@ -24,7 +24,7 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 #include "main/connection.h"
 #include "shell/shell.h"
 #include "storage/dataset.h"

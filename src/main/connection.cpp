@@ -17,7 +17,7 @@
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/scale_out.h"
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 #include "main/catalog_statements.h"
 #include "main/write_statements.h"
 #include "optimizer/optimizer.h"

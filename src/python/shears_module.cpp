@@ -20,7 +20,7 @@
 
 #include "common/error.h"
 #include "common/string_util.h"
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 #include "python/arrow_export.h"
 #include "python/python_internal.h"
 

@@ -6,7 +6,7 @@
 #include <iosfwd>
 #include <string>
 
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 #include "shell/completion.h"
 #include "shell/statement_splitter.h"
 

@@ -22,7 +22,7 @@
 
 #include <fmt/format.h>
 
-#include "format/box_renderer.h"
+#include "output/box_renderer.h"
 #include "main/connection.h"
 #include "shell/shell.h"
 

@@ -19,7 +19,7 @@
 #include <string>
 
 #include "common/error.h"
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 #include "main/connection.h"
 
 namespace {

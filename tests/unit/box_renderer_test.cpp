@@ -1,13 +1,13 @@
 // The box drawing of results (`.mode box`, `--format table`): fitting a width by cutting cells
 // and leaving out middle columns, first and last rows of long results, alignment, NULL.
 
-#include "format/box_renderer.h"
+#include "output/box_renderer.h"
 
 #include <gtest/gtest.h>
 
 #include <sstream>
 
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 #include "main/connection.h"
 
 namespace shears {

@@ -7,7 +7,7 @@
 
 #include <sstream>
 
-#include "format/box_renderer.h"
+#include "output/box_renderer.h"
 #include "main/connection.h"
 #include "shell/completion.h"
 #include "shell/shell_terminal.h"

@@ -1,4 +1,4 @@
-#include "format/box_renderer.h"
+#include "output/box_renderer.h"
 
 #include <fmt/format.h>
 

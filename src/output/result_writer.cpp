@@ -1,10 +1,10 @@
-#include "format/result_writer.h"
+#include "output/result_writer.h"
 
 #include <algorithm>
 #include <ostream>
 
 #include "common/error.h"
-#include "format/box_renderer.h"
+#include "output/box_renderer.h"
 
 namespace shears {
 
