@@ -19,6 +19,10 @@ bool PhysicalOperator::GetData(ExecutionContext&, Batch&, GlobalSourceState&,
   throw InternalError("{} is not a source", name_);
 }
 
+std::unique_ptr<OperatorMetrics> PhysicalOperator::MakeMetrics() const {
+  return std::make_unique<OperatorMetrics>();
+}
+
 std::unique_ptr<OperatorState> PhysicalOperator::GetOperatorState(ExecutionContext&) const {
   return std::make_unique<OperatorState>();
 }

@@ -8,7 +8,8 @@
 //
 // Operators hold no mutable state: per-execution state lives in the state objects they
 // create (GlobalSinkState, LocalSinkState, GlobalSourceState, LocalSourceState,
-// OperatorState), owned by the Executor.
+// OperatorState), owned by the Executor, and their EXPLAIN ANALYZE counters in the
+// OperatorMetrics the ExecutionContext keeps for them. One plan can so run twice, even at once.
 //
 // Where pipelines break (PhysicalOperator::BuildPipelines), in order:
 //   1. A sink (aggregate, sort, result collector) ends the pipeline that feeds it and is the
@@ -63,8 +64,12 @@ enum class OperatorResult {
   kFinished,        // nothing more will be produced (LIMIT reached)
 };
 
-/// Counters every operator has, for EXPLAIN ANALYZE.
+/// Counters every operator has, for EXPLAIN ANALYZE: one object per operator and query, kept by
+/// the ExecutionContext (ExecutionContext::metrics) and summed over every run of the operator's
+/// plan in the query (a recursive CTE's term). Operators with counters of their own subclass it
+/// (PhysicalOperator::MakeMetrics).
 struct OperatorMetrics {
+  virtual ~OperatorMetrics() = default;
   std::atomic<uint64_t> rows_out{0};
   std::atomic<uint64_t> nanos{0};  // time in this operator's own code, all threads
 };
@@ -127,6 +132,9 @@ class PhysicalOperator {
     return nullptr;
   }
 
+  /// This operator's counters for one query: OperatorMetrics, or a subclass with its own.
+  virtual std::unique_ptr<OperatorMetrics> MakeMetrics() const;
+
   /// Extra EXPLAIN ANALYZE lines (scan counters, join sizes, ...), after execution.
   virtual std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const {
@@ -143,14 +151,12 @@ class PhysicalOperator {
   /// pipelines first whenever the plan allows it.
   virtual std::vector<int> ConsumedDynamicFilters() const { return {}; }
 
-  OperatorMetrics& metrics() const { return metrics_; }
   double estimated_rows = -1;
 
  protected:
   std::string name_;
   std::vector<LogicalType> types_;
   std::vector<std::unique_ptr<PhysicalOperator>> children_;
-  mutable OperatorMetrics metrics_;
 };
 
 using PhysicalOperatorPtr = std::unique_ptr<PhysicalOperator>;

@@ -96,6 +96,13 @@ void ExecutionContext::ResetOperatorState(const PhysicalOperator* op) {
   operator_states_.erase(op);
 }
 
+OperatorMetrics& ExecutionContext::metrics(const PhysicalOperator* op) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& slot = metrics_[op];
+  if (!slot) slot = op->MakeMetrics();
+  return *slot;
+}
+
 void ExecutionContext::CheckCancelled() const {
   query_.CheckCancelled();
 }
@@ -207,7 +214,7 @@ void Executor::Execute(PhysicalOperator& root_sink) {
       if (order[j]->sink == order[i]->sink) sink_used_later = true;
     }
     if (!sink_used_later) {
-      Timer timer(order[i]->sink->metrics().nanos);
+      Timer timer(context_.metrics(order[i]->sink).nanos);
       NamingOperatorOnOom(*order[i]->sink, [&] {
         order[i]->sink->Finalize(context_, context_.sink_state(order[i]->sink));
       });
@@ -219,6 +226,11 @@ void Executor::RunPipeline(Pipeline& pipeline) {
   SHEARS_CHECK(pipeline.source && pipeline.sink);
   auto global_source = pipeline.source->GetGlobalSourceState(context_);
   GlobalSinkState& global_sink = context_.sink_state(pipeline.sink);
+  OperatorMetrics& source_metrics = context_.metrics(pipeline.source);
+  OperatorMetrics& sink_metrics = context_.metrics(pipeline.sink);
+  std::vector<OperatorMetrics*> operator_metrics;
+  for (PhysicalOperator* op : pipeline.operators)
+    operator_metrics.push_back(&context_.metrics(op));
   const int threads = static_cast<int>(std::max<idx_t>(
       1, std::min<idx_t>(static_cast<idx_t>(context_.threads()), global_source->MaxThreads())));
   std::atomic<bool> stop{false};
@@ -244,19 +256,19 @@ void Executor::RunPipeline(Pipeline& pipeline) {
         source_out.Reset();
         bool more;
         {
-          Timer timer(pipeline.source->metrics().nanos);
+          Timer timer(source_metrics.nanos);
           more = NamingOperatorOnOom(*pipeline.source, [&] {
             return pipeline.source->GetData(context_, source_out, *global_source, *local_source);
           });
         }
         if (!more && source_out.size() == 0) break;
-        pipeline.source->metrics().rows_out.fetch_add(source_out.size(), std::memory_order_relaxed);
+        source_metrics.rows_out.fetch_add(source_out.size(), std::memory_order_relaxed);
         // Push through the operators; an operator may produce several outputs per input.
         std::function<bool(size_t)> push = [&](size_t stage) -> bool {
           if (stage == pipeline.operators.size()) {
             Batch& input = batches[stage];
             if (input.size() == 0) return true;
-            Timer timer(pipeline.sink->metrics().nanos);
+            Timer timer(sink_metrics.nanos);
             return NamingOperatorOnOom(*pipeline.sink, [&] {
               return pipeline.sink->Sink(context_, input, global_sink, *local_sink);
             });
@@ -267,10 +279,10 @@ void Executor::RunPipeline(Pipeline& pipeline) {
             output.Reset();
             OperatorResult result;
             {
-              Timer timer(op->metrics().nanos);
+              Timer timer(operator_metrics[stage]->nanos);
               result = op->Execute(context_, batches[stage], output, *states[stage]);
             }
-            op->metrics().rows_out.fetch_add(output.size(), std::memory_order_relaxed);
+            operator_metrics[stage]->rows_out.fetch_add(output.size(), std::memory_order_relaxed);
             if (output.size() > 0 && !push(stage + 1)) return false;
             if (result == OperatorResult::kFinished) return false;
             if (result == OperatorResult::kNeedMoreInput) return true;
@@ -285,7 +297,7 @@ void Executor::RunPipeline(Pipeline& pipeline) {
       if (!sink_wants_more) stop.store(true);
       for (size_t stage = 0; stage < pipeline.operators.size(); stage++)
         pipeline.operators[stage]->FinishOperator(context_, *states[stage]);
-      Timer timer(pipeline.sink->metrics().nanos);
+      Timer timer(sink_metrics.nanos);
       NamingOperatorOnOom(*pipeline.sink,
                           [&] { pipeline.sink->Combine(context_, global_sink, *local_sink); });
     } catch (...) {

@@ -66,6 +66,10 @@ class ExecutionContext {
   /// use; ResetOperatorState drops it (an Executor about to run `op`'s plan again).
   GlobalOperatorState& operator_state(const PhysicalOperator* op);
   void ResetOperatorState(const PhysicalOperator* op);
+  /// `op`'s EXPLAIN ANALYZE counters in this query (made by its MakeMetrics on first use, never
+  /// reset: they sum over every run of its plan). Look it up once per pipeline or state, not
+  /// per batch: it takes a lock.
+  OperatorMetrics& metrics(const PhysicalOperator* op);
 
   /// Throws CancelledError when the query was cancelled.
   void CheckCancelled() const;
@@ -78,6 +82,7 @@ class ExecutionContext {
   std::mutex mutex_;
   std::map<const PhysicalOperator*, std::unique_ptr<GlobalSinkState>> sink_states_;
   std::map<const PhysicalOperator*, std::unique_ptr<GlobalOperatorState>> operator_states_;
+  std::map<const PhysicalOperator*, std::unique_ptr<OperatorMetrics>> metrics_;
   DynamicFilterRegistry dynamic_filters_;
 };
 

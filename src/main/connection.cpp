@@ -99,8 +99,9 @@ void DescribePhysical(const PhysicalOperator& op, ExecutionContext* context, int
   std::string line = std::string(static_cast<size_t>(indent) * 2, ' ') + op.Describe();
   if (op.estimated_rows >= 0) line += " [~" + FormatEstimate(op.estimated_rows) + " rows]";
   if (context) {
-    line += fmt::format(" (rows: {}, time: {})", op.metrics().rows_out.load(),
-                        FormatMillis(op.metrics().nanos.load()));
+    const OperatorMetrics& metrics = context->metrics(&op);
+    line += fmt::format(" (rows: {}, time: {})", metrics.rows_out.load(),
+                        FormatMillis(metrics.nanos.load()));
   }
   lines.push_back(line);
   if (context) {
@@ -133,8 +134,9 @@ std::string PhysicalJson(const PhysicalOperator& op, ExecutionContext* context) 
            (std::isfinite(op.estimated_rows) ? FormatEstimate(op.estimated_rows) : "null");
   }
   if (context) {
-    out += fmt::format(",\"rows\":{},\"time_ms\":{:.3f}", op.metrics().rows_out.load(),
-                       op.metrics().nanos.load() / 1e6);
+    const OperatorMetrics& metrics = context->metrics(&op);
+    out += fmt::format(",\"rows\":{},\"time_ms\":{:.3f}", metrics.rows_out.load(),
+                       metrics.nanos.load() / 1e6);
     for (const auto& [name, value] : op.AnalyzeDetails(*context)) {
       out += "," + JsonQuote(name) + ":" + JsonValue(value);
     }

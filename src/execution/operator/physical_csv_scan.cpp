@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 
 #include "common/error.h"
@@ -35,7 +36,21 @@ struct CsvOpenFile {
   std::vector<int64_t> first_row, stop;  // -1 until known
 };
 
+// The scan's counters in a query, beside every operator's (ExecutionContext::metrics).
+struct CsvScanMetrics : OperatorMetrics {
+  std::atomic<uint64_t> files_total{0};
+  std::atomic<uint64_t> files_read{0};
+  std::atomic<uint64_t> partitions_total{0};
+  std::atomic<uint64_t> partitions_pruned_static{0};
+  std::atomic<uint64_t> partitions_pruned_dynamic{0};
+  std::atomic<uint64_t> chunks{0};
+  std::atomic<uint64_t> rows_scanned{0};
+  std::atomic<uint64_t> rows_rejected{0};  // skipped with ignore_errors
+  std::atomic<uint64_t> bytes_read{0};
+};
+
 struct CsvGlobalState : GlobalSourceState {
+  CsvScanMetrics* metrics = nullptr;
   std::vector<size_t> files;  // left after partition pruning
   std::vector<CsvChunk> chunks;
   std::atomic<size_t> next_chunk{0};
@@ -102,6 +117,8 @@ std::vector<int> PhysicalCsvScan::ConsumedDynamicFilters() const {
 std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
     ExecutionContext& context) const {
   auto state = std::make_unique<CsvGlobalState>();
+  state->metrics = &static_cast<CsvScanMetrics&>(context.metrics(this));
+  CsvScanMetrics& metrics = *state->metrics;
   const Dataset& ds = *dataset_;
   const size_t file_columns = ds.num_file_columns();
   // Filters reading partition columns only decide per partition, on one row of its values.
@@ -155,12 +172,12 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
     }
     if (decision[p] == kKept) state->files.push_back(i);
   }
-  metrics_.files_total = ds.files().size();
+  metrics.files_total = ds.files().size();
   if (ds.num_partition_columns() > 0) {
-    metrics_.partitions_total = ds.num_partitions();
-    metrics_.partitions_pruned_static =
+    metrics.partitions_total = ds.num_partitions();
+    metrics.partitions_pruned_static =
         static_cast<uint64_t>(std::count(decision.begin(), decision.end(), kPrunedStatic));
-    metrics_.partitions_pruned_dynamic =
+    metrics.partitions_pruned_dynamic =
         static_cast<uint64_t>(std::count(decision.begin(), decision.end(), kPrunedDynamic));
   }
   // Byte ranges: compressed files are read whole (their size says little about the text).
@@ -194,8 +211,12 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
       state->chunks.push_back(chunk);
     }
   }
-  metrics_.chunks = state->chunks.size();
+  metrics.chunks = state->chunks.size();
   return state;
+}
+
+std::unique_ptr<OperatorMetrics> PhysicalCsvScan::MakeMetrics() const {
+  return std::make_unique<CsvScanMetrics>();
 }
 
 std::unique_ptr<LocalSourceState> PhysicalCsvScan::GetLocalSourceState(ExecutionContext&,
@@ -221,8 +242,8 @@ bool PhysicalCsvScan::GetData(ExecutionContext& context, Batch& out, GlobalSourc
       std::call_once(open.opened, [&] {
         try {
           open.buffer = CsvFileBuffer::Open(file.path, info.options.compression);
-          metrics_.files_read++;
-          metrics_.bytes_read += open.buffer->size();
+          global.metrics->files_read++;
+          global.metrics->bytes_read += open.buffer->size();
         } catch (...) {
           open.open_error = std::current_exception();
         }
@@ -246,7 +267,7 @@ bool PhysicalCsvScan::GetData(ExecutionContext& context, Batch& out, GlobalSourc
           info.file_columns.empty() ? info.names.size() : info.file_columns[chunk.file_index];
       local.reader =
           std::make_unique<CsvChunkReader>(info, open.buffer, fields, std::move(targets),
-                                           chunk.begin, chunk.end, &metrics_.rows_rejected);
+                                           chunk.begin, chunk.end, &global.metrics->rows_rejected);
       local.chunk = index;
     }
     const CsvChunk& chunk = global.chunks[local.chunk];
@@ -276,7 +297,7 @@ bool PhysicalCsvScan::GetData(ExecutionContext& context, Batch& out, GlobalSourc
       continue;
     }
     const idx_t rows = out.size();
-    metrics_.rows_scanned += rows;
+    global.metrics->rows_scanned += rows;
     // Constant columns: the file name and partition values.
     for (size_t c = 0; c < column_ids_.size(); c++) {
       const size_t id = static_cast<size_t>(column_ids_[c]);
@@ -303,8 +324,8 @@ bool PhysicalCsvScan::GetData(ExecutionContext& context, Batch& out, GlobalSourc
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalCsvScan::AnalyzeDetails(
-    ExecutionContext&) const {
-  const auto& m = metrics_;
+    ExecutionContext& context) const {
+  const auto& m = static_cast<const CsvScanMetrics&>(context.metrics(this));
   std::vector<std::pair<std::string, std::string>> out;
   auto add = [&](const char* name, uint64_t value) {
     out.emplace_back(name, std::to_string(value));

@@ -7,26 +7,12 @@
 // quoted newline could fool the guess) and fails the query rather than return wrong rows.
 // Files whose sampled quoted fields hold line breaks are not split at all.
 
-#include <atomic>
-
 #include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
 #include "planner/expression.h"
 #include "storage/dataset.h"
 
 namespace shears {
-
-struct CsvScanMetrics {
-  std::atomic<uint64_t> files_total{0};
-  std::atomic<uint64_t> files_read{0};
-  std::atomic<uint64_t> partitions_total{0};
-  std::atomic<uint64_t> partitions_pruned_static{0};
-  std::atomic<uint64_t> partitions_pruned_dynamic{0};
-  std::atomic<uint64_t> chunks{0};
-  std::atomic<uint64_t> rows_scanned{0};
-  std::atomic<uint64_t> rows_rejected{0};  // skipped with ignore_errors
-  std::atomic<uint64_t> bytes_read{0};
-};
 
 class PhysicalCsvScan : public PhysicalOperator {
  public:
@@ -46,7 +32,7 @@ class PhysicalCsvScan : public PhysicalOperator {
   std::vector<std::pair<std::string, std::string>> AnalyzeDetails(
       ExecutionContext& context) const override;
   std::vector<int> ConsumedDynamicFilters() const override;
-  const CsvScanMetrics& csv_metrics() const { return metrics_; }
+  std::unique_ptr<OperatorMetrics> MakeMetrics() const override;
 
  private:
   std::shared_ptr<const Dataset> dataset_;
@@ -54,7 +40,6 @@ class PhysicalCsvScan : public PhysicalOperator {
   std::vector<BoundExprPtr> filters_;
   std::string table_name_;
   std::vector<DynamicPartitionFilter> dynamic_filters_;
-  mutable CsvScanMetrics metrics_;
 };
 
 }  // namespace shears

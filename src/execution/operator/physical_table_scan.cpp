@@ -16,7 +16,17 @@ namespace shears {
 
 namespace {
 
+// The scan's counters in a query, beside every operator's (ExecutionContext::metrics).
+struct TableScanMetrics : OperatorMetrics {
+  ScanMetrics scan;
+};
+
+ScanMetrics& ScanCounters(ExecutionContext& context, const PhysicalOperator* scan) {
+  return static_cast<TableScanMetrics&>(context.metrics(scan)).scan;
+}
+
 struct ScanGlobalState : GlobalSourceState {
+  ScanMetrics* metrics = nullptr;
   std::unique_ptr<DynamicPartitionPruner> pruner;
   std::unique_ptr<SplitEnumerator> splits;
   // Over the dataset the splits refer to (SplitEnumerator::dataset).
@@ -25,6 +35,7 @@ struct ScanGlobalState : GlobalSourceState {
 };
 
 struct ScanLocalState : LocalSourceState {
+  ScanMetrics* metrics = nullptr;
   std::unique_ptr<DatasetReader> reader;
   bool active = false;
   uint64_t split_bytes = 0;  // the active split's share of its file, for progress
@@ -64,13 +75,12 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
     }
     runtime_filter_columns_.push_back(std::move(positions));
   }
-  scan_metrics_.dynamic_filters =
-      std::make_unique<DynamicFilterScanCounters[]>(dynamic_filters_.size());
   for (const auto& target : runtime_filters_)
     runtime_keys_.push_back({target.key_expr.get(), target.monotone});
   first_columns_.assign(column_ids_.size(), false);
-  const SplitPruning pruning(dataset_, column_ids_, filters_, runtime_filter_columns_,
-                             scan_metrics_, runtime_keys_);
+  ScanMetrics unused;  // this pruning only names the filter columns
+  const SplitPruning pruning(dataset_, column_ids_, filters_, runtime_filter_columns_, unused,
+                             runtime_keys_);
   for (idx_t c : pruning.filter_columns())
     first_columns_[c] = true;
   for (const auto& positions : runtime_filter_columns_) {
@@ -103,6 +113,13 @@ std::string PhysicalTableScan::Describe() const {
   return out;
 }
 
+std::unique_ptr<OperatorMetrics> PhysicalTableScan::MakeMetrics() const {
+  auto metrics = std::make_unique<TableScanMetrics>();
+  metrics->scan.dynamic_filters =
+      std::make_unique<DynamicFilterScanCounters[]>(dynamic_filters_.size());
+  return metrics;
+}
+
 std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
   std::vector<int> ids;
   for (const auto& f : dynamic_filters_) {
@@ -121,6 +138,8 @@ uint64_t PhysicalTableScan::PlannedBytes() const {
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     ExecutionContext& context) const {
   auto state = std::make_unique<ScanGlobalState>();
+  state->metrics = &ScanCounters(context, this);
+  ScanMetrics& metrics = *state->metrics;
   // Static partition pruning: conjuncts that read partition columns only.
   const size_t file_columns = dataset_->num_file_columns();
   std::vector<const BoundExpr*> partition_filters;
@@ -136,7 +155,7 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   }
   if (!dynamic_filters_.empty() || !runtime_filters_.empty()) {
     state->pruner = std::make_unique<DynamicPartitionPruner>(
-        *dataset_, dynamic_filters_, runtime_filters_, context.dynamic_filters(), scan_metrics_);
+        *dataset_, dynamic_filters_, runtime_filters_, context.dynamic_filters(), metrics);
   }
   auto& progress = context.query().progress();
   // A file whose statistics are known without opening it is skipped unopened when they rule
@@ -157,11 +176,11 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   }
   state->splits = std::make_unique<SplitEnumerator>(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
-      scan_metrics_, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
+      metrics, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
       make_assignment_ ? make_assignment_() : nullptr);
   state->pruning =
       std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_, filters_,
-                                     runtime_filter_columns_, scan_metrics_, runtime_keys_);
+                                     runtime_filter_columns_, metrics, runtime_keys_);
   state->pruning->StartRun(pacing);
   return state;
 }
@@ -169,6 +188,7 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
 std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(
     ExecutionContext& context, GlobalSourceState& global) const {
   auto local = std::make_unique<ScanLocalState>();
+  local->metrics = static_cast<ScanGlobalState&>(global).metrics;
   local->page_index_pruning = context.query().settings().GetBool("page_index_pruning");
   // Worth it when some column is not read by a filter.
   local->late_materialization = (!filters_.empty() || !runtime_filters_.empty()) &&
@@ -237,7 +257,7 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       got = local.reader->NextSelected(
           local.scratch, first_columns_,
           [&](Batch& batch, SelectionVector& sel) {
-            scan_metrics_.rows_scanned += batch.size();
+            local.metrics->rows_scanned += batch.size();
             local.alive.resize(batch.size());
             for (idx_t r = 0; r < batch.size(); r++)
               local.alive[r] = static_cast<uint32_t>(r);
@@ -249,20 +269,20 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
           local.late_sel);
     } else {
       got = local.reader->Next(local.scratch);
-      if (got) scan_metrics_.rows_scanned += local.scratch.size();
+      if (got) local.metrics->rows_scanned += local.scratch.size();
     }
     local.buffers.Set(static_cast<int64_t>(local.reader->buffered_bytes()));
     const parquet::ScanCounters after = local.reader->counters();
-    scan_metrics_.bytes_read += after.bytes_read - before.bytes_read;
-    scan_metrics_.pages_read += after.pages_read - before.pages_read;
-    scan_metrics_.pages_skipped += after.pages_skipped - before.pages_skipped;
+    local.metrics->bytes_read += after.bytes_read - before.bytes_read;
+    local.metrics->pages_read += after.pages_read - before.pages_read;
+    local.metrics->pages_skipped += after.pages_skipped - before.pages_skipped;
     if (!got) {
       local.active = false;
       context.query().progress().AddDone(local.split_bytes);
       continue;
     }
     if (direct) {
-      scan_metrics_.rows_scanned += out.size();
+      local.metrics->rows_scanned += out.size();
       return true;
     }
     Batch& batch = local.scratch;
@@ -296,14 +316,14 @@ idx_t PhysicalTableScan::FilterRows(LocalSourceState& base, Batch& batch,
   if (!runtime_filters_.empty()) {
     uint64_t dropped = 0;
     count = local.runtime->Apply(batch, alive, &dropped);
-    scan_metrics_.runtime_filter_rows_dropped += dropped;
+    local.metrics->runtime_filter_rows_dropped += dropped;
   }
   return count;
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetails(
     ExecutionContext& context) const {
-  const auto& m = scan_metrics_;
+  const ScanMetrics& m = ScanCounters(context, this);
   std::vector<std::pair<std::string, std::string>> out;
   auto add = [&](const char* name, uint64_t value) {
     out.emplace_back(name, std::to_string(value));

@@ -40,7 +40,7 @@ class PhysicalTableScan : public PhysicalOperator {
       ExecutionContext& context) const override;
 
   std::vector<int> ConsumedDynamicFilters() const override;
-  const ScanMetrics& scan_metrics() const { return scan_metrics_; }
+  std::unique_ptr<OperatorMetrics> MakeMetrics() const override;
   const std::vector<int>& column_ids() const { return column_ids_; }
   const Dataset& dataset() const { return *dataset_; }
   /// The bytes this scan counts in its query's progress (QueryProgress): every file of the
@@ -73,7 +73,6 @@ class PhysicalTableScan : public PhysicalOperator {
   std::vector<bool> first_columns_;
   // For each runtime filter: the scan output positions of its key columns.
   std::vector<std::vector<idx_t>> runtime_filter_columns_;
-  mutable ScanMetrics scan_metrics_;
   std::vector<ComputedRuntimeKey> runtime_keys_;  // one per runtime filter
   FileAssignmentFactory make_assignment_;
 };
