@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "common/hash.h"
 #include "common/vector.h"
 
 namespace shears {
@@ -170,16 +171,6 @@ inline bool ValuesEqual(const T& a, const T& b) {
   } else {
     return a == b;
   }
-}
-
-inline uint64_t MixHash(uint64_t x) {
-  // splitmix64's finalizer: every input bit affects every output bit.
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ULL;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBULL;
-  x ^= x >> 31;
-  return x;
 }
 
 /// Entries of the open-addressing tables: the row pointer in the low 48 bits, the top 16 bits

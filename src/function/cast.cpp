@@ -11,136 +11,12 @@
 #include <optional>
 
 #include "common/interval.h"
+#include "common/string_util.h"
 #include "function/function_internal.h"
 
 namespace shears {
 
 using namespace function_internal;
-
-namespace function_internal {
-
-namespace {
-struct Pow10Table {
-  int128_t values[39];
-  constexpr Pow10Table() : values() {
-    int128_t v = 1;
-    for (int i = 0; i <= 38; i++) {
-      values[i] = v;
-      if (i < 38) v *= 10;
-    }
-  }
-};
-constexpr Pow10Table kPow10;
-}  // namespace
-
-int128_t Pow10(int n) {
-  return kPow10.values[n];
-}
-
-int128_t DivPow10Round(int128_t value, int digits) {
-  if (digits <= 0) return value;
-  if (digits > 38) return 0;  // |value| < 1.8e38 < 0.5e39
-  const int128_t divisor = kPow10.values[digits];
-  int128_t quotient = value / divisor;
-  int128_t remainder = value % divisor;
-  uint128_t magnitude =
-      remainder < 0 ? -static_cast<uint128_t>(remainder) : static_cast<uint128_t>(remainder);
-  if (magnitude * 2 >= static_cast<uint128_t>(divisor)) quotient += value < 0 ? -1 : 1;
-  return quotient;
-}
-
-static bool IsSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
-}
-
-static std::string_view TrimSpaces(std::string_view text) {
-  size_t begin = 0, end = text.size();
-  while (begin < end && IsSpace(text[begin]))
-    begin++;
-  while (end > begin && IsSpace(text[end - 1]))
-    end--;
-  return text.substr(begin, end - begin);
-}
-
-DecimalParse ParseDecimalText(std::string_view text, int precision, int scale, int128_t* out) {
-  text = TrimSpaces(text);
-  size_t pos = 0;
-  bool negative = false;
-  if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
-    negative = text[pos] == '-';
-    pos++;
-  }
-  // The value is D * 10^exponent, D being the significant digits kept in `digits`. Digits
-  // past kMaxDigits cannot matter: a value that long overflows 38 digits before its
-  // rounding position is reached.
-  constexpr int kMaxDigits = 80;
-  char digits[kMaxDigits];
-  int digit_count = 0;
-  int64_t exponent = 0;
-  bool any_digit = false, seen_point = false;
-  for (; pos < text.size(); pos++) {
-    char c = text[pos];
-    if (c == '.' && !seen_point) {
-      seen_point = true;
-      continue;
-    }
-    if (c < '0' || c > '9') break;
-    any_digit = true;
-    if (digit_count == 0 && c == '0') {
-      if (seen_point) exponent--;
-      continue;
-    }
-    if (digit_count < kMaxDigits) {
-      digits[digit_count++] = c;
-      if (seen_point) exponent--;
-    } else if (!seen_point) {
-      exponent++;
-    }
-  }
-  if (!any_digit) return DecimalParse::kInvalid;
-  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
-    pos++;
-    bool exp_negative = false;
-    if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
-      exp_negative = text[pos] == '-';
-      pos++;
-    }
-    size_t start = pos;
-    int64_t exp_value = 0;
-    while (pos < text.size() && text[pos] >= '0' && text[pos] <= '9') {
-      if (exp_value < 100000) exp_value = exp_value * 10 + (text[pos] - '0');
-      pos++;
-    }
-    if (pos == start) return DecimalParse::kInvalid;
-    exponent += exp_negative ? -exp_value : exp_value;
-  }
-  if (pos != text.size()) return DecimalParse::kInvalid;
-  if (digit_count == 0) {
-    *out = 0;
-    return DecimalParse::kOk;
-  }
-  const int64_t shift = exponent + scale;
-  int128_t unscaled = 0;
-  if (shift >= 0) {
-    if (digit_count + shift > 38) return DecimalParse::kOverflow;
-    for (int i = 0; i < digit_count; i++)
-      unscaled = unscaled * 10 + (digits[i] - '0');
-    unscaled *= kPow10.values[shift];
-  } else {
-    const int64_t keep = digit_count + shift;
-    if (keep > 38) return DecimalParse::kOverflow;
-    if (keep >= 0) {
-      for (int64_t i = 0; i < keep; i++)
-        unscaled = unscaled * 10 + (digits[i] - '0');
-      if (digits[keep] >= '5') unscaled += 1;
-    }
-  }
-  if (unscaled >= kPow10.values[precision]) return DecimalParse::kOverflow;
-  *out = negative ? -unscaled : unscaled;
-  return DecimalParse::kOk;
-}
-
-}  // namespace function_internal
 
 // ---------------------------------------------------------------- rules
 
@@ -449,7 +325,7 @@ void DoubleToExact(const Vector& in, Vector& out, idx_t count, bool try_cast) {
 // ---- from VARCHAR ----
 
 bool ParseBoolean(std::string_view text, bool* out) {
-  text = TrimSpaces(text);
+  text = TrimWhitespace(text);
   if (text.size() > 5) return false;
   char lower[6];
   for (size_t i = 0; i < text.size(); i++) {
@@ -471,7 +347,7 @@ bool ParseBoolean(std::string_view text, bool* out) {
 }
 
 CastStatus ParseInteger(std::string_view text, int128_t low, int128_t high, int128_t* out) {
-  text = TrimSpaces(text);
+  text = TrimWhitespace(text);
   size_t pos = 0;
   bool negative = false;
   if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
@@ -498,7 +374,7 @@ CastStatus ParseInteger(std::string_view text, int128_t low, int128_t high, int1
 }
 
 CastStatus ParseDouble(std::string_view text, double* out) {
-  text = TrimSpaces(text);
+  text = TrimWhitespace(text);
   bool negative = false;
   if (!text.empty() && text[0] == '+') {
     text.remove_prefix(1);
@@ -578,17 +454,17 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
     }
     case TypeId::kDate:
       CastLoop<StringRef, int32_t>(in, out, count, try_cast, [](StringRef s, int32_t* r) {
-        return ParseDate(TrimSpaces(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
+        return ParseDate(TrimWhitespace(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
       });
       return;
     case TypeId::kTimestamp:
       CastLoop<StringRef, int64_t>(in, out, count, try_cast, [](StringRef s, int64_t* r) {
-        return ParseTimestamp(TrimSpaces(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
+        return ParseTimestamp(TrimWhitespace(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
       });
       return;
     case TypeId::kTime:
       CastLoop<StringRef, int64_t>(in, out, count, try_cast, [](StringRef s, int64_t* r) {
-        const std::string_view text = TrimSpaces(s.view());
+        const std::string_view text = TrimWhitespace(s.view());
         if (ParseTime(text, r)) return CastStatus::kOk;
         // A timestamp's text gives its time of day (DuckDB: '2024-01-02 03:04:05'::TIME).
         int64_t micros;

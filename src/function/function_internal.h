@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/decimal.h"
 #include "common/error.h"
 #include "common/value.h"
 #include "function/function.h"
@@ -61,8 +62,6 @@ std::vector<Value> EvaluateRows(const BoundScalarFunction& function,
 Value EvaluateFunction(const std::string& name, const std::vector<Value>& args);
 
 // ---- decimals ----
-/// 10^n for 0 <= n <= 38.
-int128_t Pow10(int n);
 /// Reads an unscaled DECIMAL value of either physical width as int128.
 inline int128_t DecimalAt(const Vector& vector, idx_t row) {
   return vector.type().physical() == PhysicalType::kInt64 ? vector.data<int64_t>()[row]
@@ -75,13 +74,6 @@ inline void StoreDecimal(Vector& vector, idx_t row, int128_t value) {
     vector.data<int128_t>()[row] = value;
   }
 }
-/// Divides by 10^digits rounding half away from zero.
-int128_t DivPow10Round(int128_t value, int digits);
-/// Parses decimal text (sign, digits, point, exponent; surrounding whitespace allowed) into
-/// an unscaled value at `scale`, rounding half away from zero. kOverflow when the result
-/// has more than `precision` digits.
-enum class DecimalParse { kOk, kInvalid, kOverflow };
-DecimalParse ParseDecimalText(std::string_view text, int precision, int scale, int128_t* out);
 
 // ---- calendar ----
 bool IsLeapYear(int64_t year);

@@ -12,6 +12,7 @@
 #include <cctype>
 #include <memory>
 
+#include "common/string_util.h"
 #include "common/error.h"
 #include "common/utf8.h"
 #include "parser/transformer.h"
@@ -347,10 +348,8 @@ bool Transformer::CallIgnoresNulls(int original_offset) const {
   if ((it - 1)->token != PG_QUERY__TOKEN__NULLS_P || word.token != PG_QUERY__TOKEN__IDENT) {
     return false;
   }
-  std::string text = original_.substr(word.start, word.end - word.start);
-  for (char& c : text)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text == "ignore";
+  return EqualsAsciiLower(std::string_view(original_).substr(word.start, word.end - word.start),
+                          "ignore");
 }
 
 bool Transformer::WrappedNextTo(size_t op_token, bool after, int inner_op) const {

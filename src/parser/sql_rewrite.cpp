@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 
+#include "common/string_util.h"
 #include "common/error.h"
 #include "common/interval.h"
 #include "parser/parser.h"
@@ -63,10 +64,9 @@ int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, 
   }
   const SqlToken& word = tokens[insert + 2];
   if (word.token == PG_QUERY__TOKEN__REPLACE) return 'R';
-  std::string text = sql.substr(word.start, word.end - word.start);
-  for (char& c : text)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text == "ignore" ? 'I' : 0;
+  return EqualsAsciiLower(std::string_view(sql).substr(word.start, word.end - word.start), "ignore")
+             ? 'I'
+             : 0;
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <set>
 
+#include "common/string_util.h"
 #include "catalog/catalog.h"
 
 namespace shears {
@@ -28,14 +29,8 @@ constexpr const char* kKeywords[] = {
 constexpr const char* kDotCommands[] = {".exit",   ".help",   ".mode", ".quit",
                                         ".schema", ".tables", ".timer"};
 
-std::string Lower(std::string text) {
-  for (char& c : text)
-    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 bool StartsWithIgnoringCase(const std::string& text, const std::string& prefix) {
-  return text.size() >= prefix.size() && Lower(text.substr(0, prefix.size())) == Lower(prefix);
+  return text.size() >= prefix.size() && EqualsIgnoringAsciiCase(std::string_view(text).substr(0, prefix.size()), prefix);
 }
 
 // The words of `text` split at blanks and punctuation, lower-cased.
@@ -56,7 +51,7 @@ std::vector<std::string> Words(const std::string& text) {
 
 bool IsKeyword(const std::string& lower_word) {
   for (const char* keyword : kKeywords) {
-    if (Lower(keyword) == lower_word) return true;
+    if (EqualsAsciiLower(keyword, lower_word)) return true;
   }
   return false;
 }
@@ -123,7 +118,7 @@ std::vector<std::string> CompletionCandidates(const std::string& before, const s
   }
   if (const size_t dot = word.find('.'); dot != std::string::npos) {
     // table.column or alias.column
-    const std::string table = ResolveTable(Lower(word.substr(0, dot)), statement, names);
+    const std::string table = ResolveTable(AsciiLower(word.substr(0, dot)), statement, names);
     if (!table.empty()) {
       for (const auto& column : names.columns.at(table))
         offer(word.substr(0, dot + 1) + column);
@@ -140,7 +135,7 @@ std::vector<std::string> CompletionCandidates(const std::string& before, const s
     return std::isupper(static_cast<unsigned char>(c));
   });
   for (const char* keyword : kKeywords)
-    offer(lower ? Lower(keyword) : std::string(keyword));
+    offer(lower ? AsciiLower(keyword) : std::string(keyword));
   offer_tables();
   for (const auto& [table, columns] : names.columns) {
     for (const auto& column : columns)

@@ -3,18 +3,10 @@
 #include <cstring>
 #include <numeric>
 
+#include "common/decimal.h"
 #include "common/error.h"
 
 namespace shears {
-
-namespace {
-int128_t Pow10(int n) {
-  int128_t r = 1;
-  for (int i = 0; i < n; i++)
-    r *= 10;
-  return r;
-}
-}  // namespace
 
 void WidenVector(const Vector& in, Vector& out, idx_t count) {
   const auto& from = in.type();

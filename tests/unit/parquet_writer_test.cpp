@@ -17,6 +17,7 @@
 #include <random>
 #include <unordered_set>
 
+#include "common/decimal.h"
 #include "common/error.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/compression.h"
@@ -120,13 +121,6 @@ void ExpectSameColumns(const std::vector<Column>& expected, const std::vector<Co
           << actual[c][r].ToString();
     }
   }
-}
-
-int128_t Pow10(int n) {
-  int128_t r = 1;
-  for (int i = 0; i < n; i++)
-    r *= 10;
-  return r;
 }
 
 // Min/max of rows [begin, end) as the writer bounds them: NULLs skipped, none when a NaN is

@@ -362,16 +362,11 @@ bool ParseCsvDecimal(std::string_view s, int precision, int scale, int128_t* out
 
 bool ParseCsvBool(std::string_view s, bool* out) {
   s = TrimBlanks(s);
-  if (s.size() > 5) return false;
-  char lower[6] = {};
-  for (size_t i = 0; i < s.size(); i++)
-    lower[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(s[i])));
-  const std::string_view l(lower, s.size());
-  if (l == "true" || l == "t" || l == "1") {
+  if (EqualsAsciiLower(s, "true") || EqualsAsciiLower(s, "t") || s == "1") {
     *out = true;
     return true;
   }
-  if (l == "false" || l == "f" || l == "0") {
+  if (EqualsAsciiLower(s, "false") || EqualsAsciiLower(s, "f") || s == "0") {
     *out = false;
     return true;
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/decimal.h"
 #include "common/error.h"
 #include "common/interval.h"
 
@@ -89,48 +90,13 @@ bool ParseDouble(std::string_view text, double* out) {
 }
 
 /// [+-]digits[.digits] into an unscaled value of DECIMAL(precision, scale); extra fraction
-/// digits round half away from zero, as a cast would.
+/// digits round half away from zero, as a cast would. A directory name has no white space or
+/// exponent, so text with either is not a decimal partition value.
 bool ParseDecimal(std::string_view text, int precision, int scale, int128_t* out) {
-  size_t pos = 0;
-  bool negative = false;
-  if (pos < text.size() && (text[pos] == '-' || text[pos] == '+')) negative = text[pos++] == '-';
-  int128_t limit = 1;  // 10^precision: every unscaled value must stay below it
-  for (int i = 0; i < precision; i++)
-    limit *= 10;
-  int128_t value = 0;
-  // Checked before each step so wide inputs cannot overflow int128.
-  auto push_digit = [&](int d) {
-    if (value > (limit - 1 - d) / 10) return false;
-    value = value * 10 + d;
-    return true;
-  };
-  int digits = 0;
-  for (; pos < text.size() && text[pos] >= '0' && text[pos] <= '9'; pos++, digits++) {
-    if (!push_digit(text[pos] - '0')) return false;
+  for (char c : text) {
+    if (!(c >= '0' && c <= '9') && c != '.' && c != '-' && c != '+') return false;
   }
-  int fraction_digits = 0;
-  bool round_up = false;
-  if (pos < text.size() && text[pos] == '.') {
-    pos++;
-    for (; pos < text.size() && text[pos] >= '0' && text[pos] <= '9'; pos++, digits++) {
-      if (fraction_digits < scale) {
-        if (!push_digit(text[pos] - '0')) return false;
-      } else if (fraction_digits == scale) {
-        round_up = text[pos] >= '5';  // only the first dropped digit decides
-      }
-      fraction_digits++;
-    }
-  }
-  if (digits == 0 || pos != text.size()) return false;
-  for (; fraction_digits < scale; fraction_digits++) {
-    if (!push_digit(0)) return false;
-  }
-  if (round_up) {
-    if (value + 1 >= limit) return false;
-    value += 1;
-  }
-  *out = negative ? -value : value;
-  return true;
+  return ParseDecimalText(text, precision, scale, out) == DecimalParse::kOk;
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include <unordered_set>
 
 #include "common/error.h"
+#include "common/hash.h"
 #include "common/utf8.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/compression.h"
@@ -36,16 +37,6 @@ constexpr size_t kPageIndexBoundBytes = 64;
 // How one shears storage type becomes one Parquet physical type: loading from a vector, PLAIN
 // encoding, the order of statistics, dictionary keys and bloom filter hashes.
 
-// A fast mix of a 64-bit key (murmur3's finalizer): open addressing uses the low bits.
-inline uint64_t Mix64(uint64_t x) {
-  x ^= x >> 33;
-  x *= 0xff51afd7ed558ccdULL;
-  x ^= x >> 33;
-  x *= 0xc4ceb9fe1a85ec53ULL;
-  x ^= x >> 33;
-  return x;
-}
-
 template <typename V, format::Type::type kPhysical>
 struct FixedWidthTraits {
   using T = V;
@@ -64,7 +55,7 @@ struct FixedWidthTraits {
     static_assert(sizeof(T) <= 8);
     uint64_t bits = 0;
     std::memcpy(&bits, &v, sizeof(T));
-    return Mix64(bits);
+    return MixHash(bits);
   }
   static bool Less(T a, T b) { return a < b; }
   static bool Ordered(T) { return true; }
@@ -140,7 +131,7 @@ struct Decimal128Traits {
   static bool Equal(T a, T b) { return a == b; }
   static uint64_t DictHash(T v) {
     const auto u = static_cast<uint128_t>(v);
-    return Mix64(static_cast<uint64_t>(u) ^ Mix64(static_cast<uint64_t>(u >> 64)));
+    return MixHash(static_cast<uint64_t>(u) ^ MixHash(static_cast<uint64_t>(u >> 64)));
   }
   static uint64_t BloomHash(T v) {
     char bytes[16];

@@ -8,6 +8,7 @@
 #include <functional>
 #include <limits>
 
+#include "common/string_util.h"
 #include "common/error.h"
 #include "storage/lru_cache.h"
 #include "storage/parquet/bloom_filter.h"
@@ -21,13 +22,6 @@ constexpr char kMagic[] = "PAR1";
 constexpr char kEncryptedMagic[] = "PARE";
 // A footer larger than this is not plausible for any real file; refuse before allocating.
 constexpr uint32_t kMaxFooterLength = 512u << 20;
-
-bool EqualsIgnoreCase(const std::string& a, const std::string& b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
 
 const char* PhysicalTypeName(format::Type::type type) {
   switch (type) {
@@ -486,7 +480,7 @@ int ParquetFile::FindColumn(const std::string& name) const {
     if (footer_->columns[i].name == name) return static_cast<int>(i);
   }
   for (size_t i = 0; i < footer_->columns.size(); i++) {
-    if (EqualsIgnoreCase(footer_->columns[i].name, name)) return static_cast<int>(i);
+    if (EqualsIgnoringAsciiCase(footer_->columns[i].name, name)) return static_cast<int>(i);
   }
   return -1;
 }

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/decimal.h"
 #include "common/error.h"
 #include "common/utf8.h"
 
@@ -88,13 +89,6 @@ void StoreDecimal(const void* physical, idx_t count, Vector& out, idx_t out_offs
   } else {
     Map<Src, int128_t>(physical, count, out, out_offset, [](Src v) { return int128_t(v); });
   }
-}
-
-int128_t Pow10(int n) {
-  int128_t r = 1;
-  for (int i = 0; i < n; i++)
-    r *= 10;
-  return r;
 }
 
 }  // namespace
