@@ -70,7 +70,7 @@ build-tsan: deps
 tsan: build-tsan
 	@TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 SHEARS_SOURCE_DIR=$(CURDIR) \
 	  $(TSAN_DIR)/shears_tests \
-	  --gtest_filter='ConcurrencyTest.*:JoinHashTableTest.*:Sql/SqlLogicTest.Run/runtime_filter_parallel_build_test'
+	  --gtest_filter='ConcurrencyTest.*:JoinHashTableTest.*:OperatorMetricsTest.*:Sql/SqlLogicTest.Run/runtime_filter_parallel_build_test'
 
 demo: build
 	@./scripts/demo.sh $(BUILD_DIR)/shears
