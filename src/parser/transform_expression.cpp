@@ -448,8 +448,28 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
       return result;
     }
     case PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM:
-    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM:
-      ThrowNotSupported("BETWEEN SYMMETRIC is not supported", expr->location);
+    case PG_QUERY__A__EXPR__KIND__AEXPR_NOT_BETWEEN_SYM: {
+      // As PostgreSQL: (x BETWEEN a AND b) OR (x BETWEEN b AND a), so a NULL bound gives NULL
+      // (least/greatest would skip it); NOT negates the whole.
+      if (IsNull(expr->rexpr) || expr->rexpr->node_case != PG_QUERY__NODE__NODE_LIST ||
+          expr->rexpr->list->n_items != 2) {
+        throw InternalError("BETWEEN SYMMETRIC without two bounds");
+      }
+      auto either = MakeExpr<ast::OperatorExpr>(location);
+      either->op = "OR";
+      for (int order = 0; order < 2; order++) {
+        auto between = MakeExpr<ast::BetweenExpr>(location);
+        between->value = TransformExpr(expr->lexpr);
+        between->low = TransformExpr(expr->rexpr->list->items[order]);
+        between->high = TransformExpr(expr->rexpr->list->items[1 - order]);
+        either->children.push_back(std::move(between));
+      }
+      if (expr->kind == PG_QUERY__A__EXPR__KIND__AEXPR_BETWEEN_SYM) return either;
+      auto negated = MakeExpr<ast::OperatorExpr>(location);
+      negated->op = "NOT";
+      negated->children.push_back(std::move(either));
+      return negated;
+    }
     case PG_QUERY__A__EXPR__KIND__AEXPR_NULLIF: {
       auto result = MakeExpr<ast::FunctionExpr>(location);
       result->name = "nullif";

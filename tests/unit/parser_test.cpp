@@ -473,7 +473,10 @@ TEST(ParserExpressionTest, InListAndBetween) {
   EXPECT_FALSE(between.As<BetweenExpr>().negated);
   EXPECT_EQ(between.expr->ToString(), "x BETWEEN 1 AND 10");
   EXPECT_EQ(ExprText("x NOT BETWEEN a + 1 AND b"), "x NOT BETWEEN (a + 1) AND b");
-  ExpectNotSupported("SELECT x BETWEEN SYMMETRIC 1 AND 2", "BETWEEN SYMMETRIC");
+  EXPECT_EQ(ExprText("x BETWEEN SYMMETRIC 1 AND 2"),
+            "(x BETWEEN 1 AND 2 OR x BETWEEN 2 AND 1)");
+  EXPECT_EQ(ExprText("x NOT BETWEEN SYMMETRIC 1 AND 2"),
+            "(NOT (x BETWEEN 1 AND 2 OR x BETWEEN 2 AND 1))");
   // ANY / ALL of an ARRAY[...] constructor: IN lists, or one comparison per element.
   EXPECT_EQ(ExprText("x = ANY(ARRAY[1, 2])"), "x IN (1, 2)");
   EXPECT_EQ(ExprText("x <> ALL(ARRAY[1, 2])"), "x NOT IN (1, 2)");
