@@ -8,14 +8,18 @@ namespace shears {
 
 DictionaryFilter::DictionaryFilter(const BoundExpr& filter) : filter_(filter) {
   if (!CannotFail(filter)) return;  // evaluated on entries no row may hold
+  bool reads_string = false;
   VisitExpression(const_cast<BoundExpr&>(filter), [&](BoundExpr& e) {
     if (e.kind != BoundExprKind::kReference) return;
+    reads_string = reads_string || e.type.IsString();
     const idx_t index = static_cast<const BoundReference&>(e).index;
     if (std::find(columns_.begin(), columns_.end(), index) == columns_.end()) {
       columns_.push_back(index);
     }
   });
-  usable_ = !columns_.empty();
+  // Comparing integers row by row costs about what recording their codes does: only filters
+  // reading a string pay for it.
+  usable_ = reads_string;
 }
 
 bool DictionaryFilter::Select(const Batch& batch,
@@ -43,13 +47,21 @@ bool DictionaryFilter::Select(const Batch& batch,
       kept += table[c[row]];
     }
   } else {
+    // Column by column: each pass is a plain loop over one code array.
+    index_.resize(in_count);
+    uint32_t* index = index_.data();
+    const uint32_t* c0 = codes[0]->codes.data();
+    for (idx_t k = 0; k < in_count; k++)
+      index[k] = c0[in_sel[k]];
+    for (size_t i = 1; i < codes.size(); i++) {
+      const uint32_t* c = codes[i]->codes.data();
+      const uint32_t stride = strides_[i];
+      for (idx_t k = 0; k < in_count; k++)
+        index[k] += c[in_sel[k]] * stride;
+    }
     for (idx_t k = 0; k < in_count; k++) {
-      const uint32_t row = in_sel[k];
-      uint32_t index = 0;
-      for (size_t i = 0; i < codes.size(); i++)
-        index += codes[i]->codes[row] * strides_[i];
-      out_sel[kept] = row;
-      kept += table[index];
+      out_sel[kept] = in_sel[k];
+      kept += table[index[k]];
     }
   }
   *out_count = kept;

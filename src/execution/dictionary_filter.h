@@ -24,7 +24,7 @@ class DictionaryFilter {
   explicit DictionaryFilter(const BoundExpr& filter);
 
   /// False when the filter cannot be evaluated on values no row holds (it could fail, e.g.
-  /// a cast: see CannotFail) or reads no column.
+  /// a cast: see CannotFail) or reads no string column.
   bool usable() const { return usable_; }
   /// The batch columns the filter reads, in the order Select takes their codes.
   const std::vector<idx_t>& columns() const { return columns_; }
@@ -48,7 +48,8 @@ class DictionaryFilter {
   // stride of each column's code in a combination's index.
   std::vector<std::shared_ptr<const Vector>> dictionaries_;
   std::vector<uint32_t> strides_;
-  std::vector<uint8_t> table_;  // by combination: 1 when the filter is TRUE
+  std::vector<uint8_t> table_;   // by combination: 1 when the filter is TRUE
+  std::vector<uint32_t> index_;  // Select's combination of each row
 };
 
 }  // namespace shears

@@ -428,8 +428,7 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
       Vector one(result.type(), 1);
       FillConstant(static_cast<const BoundConstant&>(branch).value, 1, one);
       if (one.IsNull(0)) {
-        for (uint32_t r : rows)
-          result.validity().SetNull(r);
+        result.validity().SetNull(rows.data(), rows.size());
         return;
       }
       CopyValues(

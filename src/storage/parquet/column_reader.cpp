@@ -687,9 +687,16 @@ void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, id
     return;
   }
   const auto null_code = static_cast<uint32_t>(dictionary_size_);
+  if (non_null == 0) {  // nothing was decoded: indexes hold an earlier page's
+    std::fill(dst, dst + take, null_code);
+    return;
+  }
+  // Branch-free: indexes has a slot past the page's present values (DecodeValues).
   idx_t k = 0;
   for (idx_t i = 0; i < take; i++) {
-    dst[i] = levels[i] == max_def ? indexes[k++] : null_code;
+    const bool present = levels[i] == max_def;
+    dst[i] = present ? indexes[k] : null_code;
+    k += present;
   }
 }
 
