@@ -122,6 +122,9 @@ const std::vector<SettingInfo>& Settings::All() {
         {"csv_chunk_bytes", LogicalType::Bigint(), Value::Bigint(8 << 20),
          "CSV files are parsed in parallel in byte ranges of this size (at least 4 times "
          "max_line_size)."},
+        {"dictionary_filters", LogicalType::Boolean(), Value::Boolean(true),
+         "Scan filters over dictionary-encoded Parquet columns (that cannot fail) are evaluated "
+         "once per dictionary entry and rows kept by their codes."},
         {"late_materialization", LogicalType::Boolean(), Value::Boolean(true),
          "Scans with filters decode the filtered columns first and the others only for the rows "
          "that pass."},

@@ -25,6 +25,14 @@ class ValidityMask {
     EnsureWritable();
     bits_[row >> 6] &= ~(uint64_t{1} << (row & 63));
   }
+  /// Marks rows[0..count) NULL: one check for storage, then a bit cleared per row.
+  void SetNull(const uint32_t* rows, idx_t count) {
+    if (count == 0) return;
+    EnsureWritable();
+    uint64_t* bits = bits_.data();
+    for (idx_t i = 0; i < count; i++)
+      bits[rows[i] >> 6] &= ~(uint64_t{1} << (rows[i] & 63));
+  }
   void SetValid(idx_t row) {
     if (bits_.empty()) return;
     bits_[row >> 6] |= uint64_t{1} << (row & 63);

@@ -61,40 +61,6 @@ void FillConstant(const Value& value, idx_t count, Vector& result) {
       result.type().value_size(), count - 1, data, [](idx_t j) { return j + 1; }, data, First);
 }
 
-// Whether `expr` never raises an error on any row: column references, constants,
-// comparisons and logic over such. Conservative (arithmetic may overflow, casts and most
-// functions may reject a value): only these may be evaluated on rows that do not need them.
-bool CannotFail(const BoundExpr& expr) {
-  switch (expr.kind) {
-    case BoundExprKind::kReference:
-    case BoundExprKind::kConstant:
-      return true;
-    case BoundExprKind::kFunction: {
-      const auto& fn = static_cast<const BoundFunction&>(expr);
-      const std::string& name = fn.function.name;
-      if (name != "=" && name != "<>" && name != "!=" && name != "<" && name != "<=" &&
-          name != ">" && name != ">=" && name != "coalesce") {
-        return false;
-      }
-      for (const auto& arg : fn.args) {
-        if (!CannotFail(*arg)) return false;
-      }
-      return true;
-    }
-    case BoundExprKind::kConjunction:
-    case BoundExprKind::kNot:
-    case BoundExprKind::kIsNull:
-    case BoundExprKind::kCase: {
-      bool safe = true;
-      for (BoundExprPtr* child : const_cast<BoundExpr&>(expr).Children())
-        safe = safe && CannotFail(**child);
-      return safe;
-    }
-    default:
-      return false;
-  }
-}
-
 void MarkReferencedColumns(const BoundExpr& expr, std::vector<bool>& used) {
   if (expr.kind == BoundExprKind::kReference) {
     const idx_t index = static_cast<const BoundReference&>(expr).index;
@@ -462,8 +428,7 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
       Vector one(result.type(), 1);
       FillConstant(static_cast<const BoundConstant&>(branch).value, 1, one);
       if (one.IsNull(0)) {
-        for (uint32_t r : rows)
-          result.validity().SetNull(r);
+        result.validity().SetNull(rows.data(), rows.size());
         return;
       }
       CopyValues(
@@ -635,6 +600,40 @@ Value ExpressionExecutor::EvaluateConstant(const BoundExpr& expr) {
   Vector result(expr.type, 1);
   Evaluate(expr, empty, 1, result);
   return ReadValue(result, 0);
+}
+
+bool CannotFail(const BoundExpr& expr) {
+  switch (expr.kind) {
+    case BoundExprKind::kReference:
+    case BoundExprKind::kConstant:
+      return true;
+    case BoundExprKind::kFunction: {
+      const auto& fn = static_cast<const BoundFunction&>(expr);
+      const std::string& name = fn.function.name;
+      const bool comparison = name == "=" || name == "<>" || name == "!=" || name == "<" ||
+                              name == "<=" || name == ">" || name == ">=" || name == "coalesce";
+      // A pattern or escape that is not a constant may be malformed on some row only.
+      const bool like = name == "like" || name == "not_like" || name == "ilike";
+      if (!comparison && !like) return false;
+      for (size_t i = 0; i < fn.args.size(); i++) {
+        if (like && i > 0 && fn.args[i]->kind != BoundExprKind::kConstant) return false;
+        if (!CannotFail(*fn.args[i])) return false;
+      }
+      return true;
+    }
+    case BoundExprKind::kConjunction:
+    case BoundExprKind::kNot:
+    case BoundExprKind::kIsNull:
+    case BoundExprKind::kCase:
+    case BoundExprKind::kInList: {
+      bool safe = true;
+      for (BoundExprPtr* child : const_cast<BoundExpr&>(expr).Children())
+        safe = safe && CannotFail(**child);
+      return safe;
+    }
+    default:
+      return false;
+  }
 }
 
 }  // namespace shears

@@ -19,4 +19,10 @@ class ExpressionExecutor {
   static Value EvaluateConstant(const BoundExpr& expr);
 };
 
+/// Whether `expr` never raises an error on any row, so it may be evaluated on rows (or
+/// values) that do not need it: column references, constants, comparisons, LIKE with constant
+/// patterns, IN, IS NULL, CASE and logic over such. Conservative: arithmetic may overflow,
+/// casts and most functions may reject a value. All of these are deterministic.
+bool CannotFail(const BoundExpr& expr);
+
 }  // namespace shears

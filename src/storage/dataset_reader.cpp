@@ -124,7 +124,38 @@ void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::Parquet
     file_types.push_back(file->columns()[static_cast<size_t>(in_file)].type);
   }
   reader_ = std::make_unique<parquet::ParquetReader>(std::move(file), std::move(file_columns));
+  if (!record_codes_.empty()) {
+    std::vector<bool> record(file_types.size(), false);
+    for (size_t i = 0; i < columns_.size(); i++) {
+      if (reader_position_[i] >= 0 && record_codes_[i]) {
+        record[static_cast<size_t>(reader_position_[i])] = true;
+      }
+    }
+    reader_->RecordDictionaryCodes(record);
+  }
+  widened_.assign(file_types.size(), false);
+  for (size_t i = 0; i < columns_.size(); i++) {
+    if (reader_position_[i] >= 0) {
+      widened_[static_cast<size_t>(reader_position_[i])] =
+          file_types[static_cast<size_t>(reader_position_[i])] !=
+          dataset_->columns()[static_cast<size_t>(columns_[i])].type;
+    }
+  }
   file_batch_ = Batch(file_types);
+}
+
+void DatasetReader::RecordDictionaryCodes(std::vector<bool> columns) {
+  record_codes_ = std::move(columns);
+}
+
+const parquet::DictionaryCodes* DatasetReader::dictionary_codes(size_t column) const {
+  if (!reader_ || column >= reader_position_.size() || reader_position_[column] < 0) {
+    return nullptr;
+  }
+  const auto position = static_cast<size_t>(reader_position_[column]);
+  // A widened column's dictionary holds the file's values, not the ones the filter reads.
+  if (widened_[position]) return nullptr;
+  return reader_->dictionary_codes(position);
 }
 
 bool DatasetReader::NextReader(const std::function<bool()>& read) {

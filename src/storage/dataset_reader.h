@@ -44,6 +44,12 @@ class DatasetReader {
   /// the end.
   bool NextSelected(Batch& out, const std::vector<bool>& first, const RowSelector& select,
                     SelectionVector& sel);
+  /// Records the dictionary codes of the output columns marked in `columns` (see
+  /// parquet::DictionaryCodes), for filters evaluated once per dictionary entry.
+  void RecordDictionaryCodes(std::vector<bool> columns);
+  /// The codes of output column `column` in the batch last read (its rows as read, before any
+  /// selection); nullptr when not recorded, not all from one dictionary, or widened.
+  const parquet::DictionaryCodes* dictionary_codes(size_t column) const;
   /// Counters summed over the files read so far.
   parquet::ScanCounters counters() const;
   uint64_t files_read() const { return files_read_; }
@@ -66,6 +72,8 @@ class DatasetReader {
   std::unique_ptr<parquet::ParquetReader> reader_;
   // For each output column: position in the file reader's output, or -1 (partition / missing).
   std::vector<int> reader_position_;
+  std::vector<bool> record_codes_;   // by output column
+  std::vector<bool> widened_;        // by file reader position: the file's type differs
   std::vector<bool> first_in_file_;  // NextSelected's `first`, by file reader position
   Batch file_batch_;
   parquet::ScanCounters finished_counters_;

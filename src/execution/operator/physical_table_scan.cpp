@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "dynfilter/runtime_filter_probe.h"
+#include "execution/dictionary_filter.h"
 #include "execution/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -46,6 +47,11 @@ struct ScanLocalState : LocalSourceState {
   Batch scratch;
   SelectionVector sel;
   std::unique_ptr<RuntimeFilterProbes> runtime;
+  // By filter: evaluated per dictionary entry when its columns' codes allow (null: never).
+  std::vector<std::unique_ptr<DictionaryFilter>> dictionary;
+  std::vector<const parquet::DictionaryCodes*> codes;
+  std::vector<uint32_t> rows;  // rows as read kept by the dictionary filters
+  std::vector<bool> by_dictionary;  // by filter: applied by its dictionary in this batch
   // The reader's buffers (chunks as read, decoded pages) count against memory_limit.
   MemoryHold buffers;
 };
@@ -198,6 +204,22 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(
   local->reader = std::make_unique<DatasetReader>(
       static_cast<ScanGlobalState&>(global).splits->dataset(), column_ids_);
   local->scratch = Batch(types_);
+  if (context.query().settings().GetBool("dictionary_filters")) {
+    std::vector<bool> record(column_ids_.size(), false);
+    bool any = false;
+    for (const auto& filter : filters_) {
+      auto dictionary = std::make_unique<DictionaryFilter>(*filter);
+      if (dictionary->usable()) {
+        for (idx_t c : dictionary->columns())
+          record[c] = true;
+        local->dictionary.push_back(std::move(dictionary));
+        any = true;
+      } else {
+        local->dictionary.push_back(nullptr);
+      }
+    }
+    if (any) local->reader->RecordDictionaryCodes(std::move(record));
+  }
   local->buffers = MemoryHold(&context.query().memory());
   RuntimeFilterAdaptivity adaptivity;
   adaptivity.min_drop_ratio = context.query().settings().GetDouble("runtime_filter.min_drop_ratio");
@@ -301,7 +323,12 @@ idx_t PhysicalTableScan::FilterRows(LocalSourceState& base, Batch& batch,
   // Each conjunct narrows the selection (and is evaluated only on the rows still alive).
   idx_t count = batch.size();
   auto& sel = local.sel;
-  for (const auto& filter : filters_) {
+  // Filters over dictionary codes first, on the rows as read (codes are by those rows).
+  if (!local.dictionary.empty()) count = FilterByDictionary(local, batch, alive);
+  if (count == 0) return 0;
+  for (size_t f = 0; f < filters_.size(); f++) {
+    if (!local.dictionary.empty() && local.by_dictionary[f]) continue;
+    const auto& filter = filters_[f];
     count = ExpressionExecutor::Select(*filter, batch, sel);
     if (count < batch.size()) {
       if (alive) {
@@ -318,6 +345,41 @@ idx_t PhysicalTableScan::FilterRows(LocalSourceState& base, Batch& batch,
     count = local.runtime->Apply(batch, alive, &dropped);
     local.metrics->runtime_filter_rows_dropped += dropped;
   }
+  return count;
+}
+
+idx_t PhysicalTableScan::FilterByDictionary(LocalSourceState& base, Batch& batch,
+                                            std::vector<uint32_t>* alive) const {
+  auto& local = static_cast<ScanLocalState&>(base);
+  local.by_dictionary.assign(filters_.size(), false);
+  auto& rows = local.rows;
+  rows.resize(batch.size());
+  for (idx_t r = 0; r < batch.size(); r++)
+    rows[r] = static_cast<uint32_t>(r);
+  idx_t count = batch.size();
+  bool any = false;
+  for (size_t f = 0; f < filters_.size() && count > 0; f++) {
+    DictionaryFilter* dictionary = local.dictionary[f].get();
+    if (!dictionary) continue;
+    auto& codes = local.codes;
+    codes.clear();
+    for (idx_t c : dictionary->columns()) {
+      const auto* column_codes = local.reader->dictionary_codes(c);
+      if (!column_codes) break;
+      codes.push_back(column_codes);
+    }
+    if (codes.size() < dictionary->columns().size()) continue;
+    if (!dictionary->Select(batch, codes, rows.data(), count, rows.data(), &count)) continue;
+    local.by_dictionary[f] = true;
+    any = true;
+  }
+  if (!any || count == batch.size()) return count;
+  if (alive) {
+    for (idx_t k = 0; k < count; k++)
+      (*alive)[k] = (*alive)[rows[k]];
+    alive->resize(count);
+  }
+  batch.Select(rows.data(), count);
   return count;
 }
 

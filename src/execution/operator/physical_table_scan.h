@@ -57,6 +57,10 @@ class PhysicalTableScan : public PhysicalOperator {
   /// when the scan has nothing left.
   bool StartNextSplit(ExecutionContext& context, LocalSourceState& local,
                       GlobalSourceState& global) const;
+  /// Applies the filters that can be evaluated once per dictionary entry of their columns in
+  /// this batch (marked in the local state), compacting it; returns the rows left.
+  idx_t FilterByDictionary(LocalSourceState& local, Batch& batch,
+                           std::vector<uint32_t>* alive) const;
   /// Applies the filters, then the runtime filters, to `batch`, compacting it; returns the
   /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
   idx_t FilterRows(LocalSourceState& local, Batch& batch,

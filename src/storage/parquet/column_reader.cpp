@@ -262,7 +262,7 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
       if (count * width > size) Fail("dictionary page is shorter than its values");
       if (count > 0) std::memcpy(scratch_.data(), data, count * width);
   }
-  dictionary_ = std::make_unique<Vector>(column_.type, std::max<size_t>(count, 1));
+  dictionary_ = std::make_shared<Vector>(column_.type, std::max<size_t>(count, 1));
   bad_dictionary_entries_.clear();
   try {
     ConvertValues(column_, scratch_.data(), count, *dictionary_, 0);
@@ -654,9 +654,9 @@ bool ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset,
   return false;
 }
 
-void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset) {
+void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset, DictionaryCodes* codes) {
   try {
-    ReadInternal(count, out, out_offset);
+    ReadInternal(count, out, out_offset, codes);
   } catch (const CorruptFileError& e) {
     // Decoders do not know the file; errors that do not name it yet get the context here.
     if (std::string_view(e.what()).rfind("'", 0) == 0) throw;
@@ -664,7 +664,44 @@ void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset) {
   }
 }
 
-void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset) {
+void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, idx_t take,
+                                    idx_t non_null, const uint8_t* levels,
+                                    uint8_t max_def) const {
+  const auto encoding = page_->encoding;
+  const bool dictionary_page = encoding == format::Encoding::PLAIN_DICTIONARY ||
+                               encoding == format::Encoding::RLE_DICTIONARY;
+  // An entry that cannot be converted must raise its error only when a row uses it, so such a
+  // dictionary is never evaluated whole.
+  if (!codes.complete || !dictionary_page || !bad_dictionary_entries_.empty() ||
+      (codes.dictionary != nullptr && codes.dictionary != dictionary_) ||
+      out_offset + take > codes.codes.size()) {
+    codes.complete = false;
+    return;
+  }
+  codes.dictionary = dictionary_;
+  codes.size = dictionary_size_;
+  uint32_t* dst = codes.codes.data() + out_offset;
+  const uint32_t* indexes = page_->indexes.data();
+  if (non_null == take) {
+    std::memcpy(dst, indexes, take * sizeof(uint32_t));
+    return;
+  }
+  const auto null_code = static_cast<uint32_t>(dictionary_size_);
+  if (non_null == 0) {  // nothing was decoded: indexes hold an earlier page's
+    std::fill(dst, dst + take, null_code);
+    return;
+  }
+  // Branch-free: indexes has a slot past the page's present values (DecodeValues).
+  idx_t k = 0;
+  for (idx_t i = 0; i < take; i++) {
+    const bool present = levels[i] == max_def;
+    dst[i] = present ? indexes[k] : null_code;
+    k += present;
+  }
+}
+
+void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
+                                     DictionaryCodes* codes) {
   const size_t out_width = column_.type.value_size();
   while (count > 0) {
     if (!page_ || page_->level_pos == page_->num_values) {
@@ -690,6 +727,7 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
     }
     if (non_null == take) {
       DecodeValues(take, out, out_offset);
+      if (codes) RecordCodes(*codes, out_offset, take, non_null, levels, max_def);
     } else {
       // Values go to their rows (straight from a dictionary, else spread out after decoding
       // them densely); the gaps are marked NULL.
@@ -697,6 +735,7 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset)
         SpreadValues(out.raw_data() + out_offset * out_width, out_width, levels, take, non_null,
                      max_def);
       }
+      if (codes) RecordCodes(*codes, out_offset, take, non_null, levels, max_def);
       // Eight levels at a time: most words are all present and need no per-row look.
       auto& validity = out.validity();
       const uint64_t all_present = 0x0101010101010101ULL * max_def;

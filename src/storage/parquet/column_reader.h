@@ -23,6 +23,25 @@ struct ScanCounters {
   void Add(const ScanCounters& other);
 };
 
+/// The dictionary codes of the rows of one column in a batch, for filters evaluated once per
+/// dictionary entry: row r holds entry codes[r] of `dictionary` (`size` entries), or is NULL
+/// when codes[r] == size. Usable only when `dictionary` is set and `complete`: every row read
+/// came from dictionary pages of that one dictionary (a chunk may fall back to plain pages).
+struct DictionaryCodes {
+  std::shared_ptr<const Vector> dictionary;
+  idx_t size = 0;
+  bool complete = false;
+  std::vector<uint32_t> codes;
+  /// Forgets the previous batch's codes before a batch of up to `rows` rows is read.
+  void Start(idx_t rows) {
+    dictionary.reset();
+    size = 0;
+    complete = true;
+    if (codes.size() < rows) codes.resize(rows);
+  }
+  bool usable() const { return complete && dictionary != nullptr; }
+};
+
 /// Bytes of a column chunk already read from the file, shared by the chunks of a row group
 /// whose ranges were coalesced into one read.
 struct ChunkBytes {
@@ -45,8 +64,9 @@ class ColumnChunkReader {
                     ScanCounters* counters, std::vector<PageSpan> pages = {});
   ~ColumnChunkReader();
 
-  /// Reads `count` rows into out[out_offset, out_offset + count).
-  void Read(idx_t count, Vector& out, idx_t out_offset);
+  /// Reads `count` rows into out[out_offset, out_offset + count); with `codes`, also records
+  /// their dictionary codes at codes->codes[out_offset, ...) (see DictionaryCodes).
+  void Read(idx_t count, Vector& out, idx_t out_offset, DictionaryCodes* codes = nullptr);
   /// Skips `count` rows (decoding levels and values it must, to stay in step).
   void Skip(idx_t count);
   /// Moves to row `row` of the row group (not before the current row): whole pages in
@@ -63,7 +83,11 @@ class ColumnChunkReader {
 
  private:
   struct PageState;
-  void ReadInternal(idx_t count, Vector& out, idx_t out_offset);
+  void ReadInternal(idx_t count, Vector& out, idx_t out_offset, DictionaryCodes* codes);
+  /// After a page's `take` rows (`non_null` present, `levels` null when all are) were decoded
+  /// to out_offset: their codes, or marks `codes` incomplete.
+  void RecordCodes(DictionaryCodes& codes, idx_t out_offset, idx_t take, idx_t non_null,
+                   const uint8_t* levels, uint8_t max_def) const;
   /// Loads the next data page, passing over (without decoding) pages that end at or before
   /// row `skip_before`.
   bool LoadNextDataPage(int64_t skip_before = -1);
@@ -85,7 +109,7 @@ class ColumnChunkReader {
   size_t position_ = 0;  // next page header, relative to the chunk start
   ScanCounters* counters_;
 
-  std::unique_ptr<Vector> dictionary_;
+  std::shared_ptr<Vector> dictionary_;  // shared with DictionaryCodes
   std::shared_ptr<const void> dictionary_owner_;
   size_t dictionary_size_ = 0;
   size_t dictionary_bytes_ = 0;

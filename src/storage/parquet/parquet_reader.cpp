@@ -246,11 +246,21 @@ idx_t ParquetReader::NextPieces() {
   return count;
 }
 
+void ParquetReader::RecordDictionaryCodes(const std::vector<bool>& columns) {
+  codes_.clear();
+  codes_.resize(columns.size());
+  for (size_t i = 0; i < columns.size(); i++) {
+    if (columns[i]) codes_[i] = std::make_unique<DictionaryCodes>();
+  }
+}
+
 void ParquetReader::ReadPieces(size_t column, Vector& out) {
+  DictionaryCodes* codes = column < codes_.size() ? codes_[column].get() : nullptr;
+  if (codes) codes->Start(kBatchSize);
   // Every column moves to each piece's first row on its own: page boundaries differ.
   for (const Piece& piece : pieces_) {
     readers_[column]->SkipTo(piece.row);
-    readers_[column]->Read(piece.count, out, piece.offset);
+    readers_[column]->Read(piece.count, out, piece.offset, codes);
   }
 }
 

@@ -50,6 +50,17 @@ class ParquetReader {
   /// without decompressing, rows in between skipped).
   void FinishSelected(Batch& out, const std::vector<bool>& first, const uint32_t* sel, idx_t count);
 
+  /// Records the dictionary codes of the output columns marked in `columns` as they are read
+  /// (by Next and NextFirst), for dictionary_codes.
+  void RecordDictionaryCodes(const std::vector<bool>& columns);
+  /// The codes of output column `column` in the batch last read; nullptr when not recorded or
+  /// not usable (see DictionaryCodes). Valid until the next read.
+  const DictionaryCodes* dictionary_codes(size_t column) const {
+    return column < codes_.size() && codes_[column] && codes_[column]->usable()
+               ? codes_[column].get()
+               : nullptr;
+  }
+
   const ScanCounters& counters() const { return counters_; }
   const ParquetFile& file() const { return *file_; }
   /// Bytes held now: the current row group's chunks as read, decoded dictionaries and pages.
@@ -87,6 +98,7 @@ class ParquetReader {
     idx_t count;
   };
   std::vector<Piece> pieces_;
+  std::vector<std::unique_ptr<DictionaryCodes>> codes_;  // by output column; null: not recorded
   // Past this many runs of kept rows, FinishSelected decodes whole pieces and drops rows.
   static constexpr size_t kMaxLateRuns = 64;
   ScanCounters counters_;
