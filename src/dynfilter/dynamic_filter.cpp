@@ -6,7 +6,7 @@
 
 namespace shears {
 
-void DynamicFilterRegistry::PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter) {
+void DynamicFilterRegistry::PublishRuntime(int filter_id, std::shared_ptr<RuntimeFilter> filter) {
   std::lock_guard<std::mutex> lock(mutex_);
   runtime_filters_[filter_id] = std::move(filter);
 }

@@ -35,7 +35,9 @@ namespace shears {
 /// (RuntimeFilter::ValueMayMatch, or its bounds), the second files, row groups, pages and rows.
 class DynamicFilterRegistry {
  public:
-  void PublishRuntime(int filter_id, std::unique_ptr<RuntimeFilter> filter);
+  /// One filter may be published under several ids (a join's runtime filter that is also
+  /// its dynamic partition filter on the same key): each consumer looks up its own.
+  void PublishRuntime(int filter_id, std::shared_ptr<RuntimeFilter> filter);
   /// The published filter, or nullptr before its join's build side finished (or when none was
   /// built): then the consumer reads what it would have pruned.
   const RuntimeFilter* FindRuntime(int filter_id);
@@ -45,7 +47,7 @@ class DynamicFilterRegistry {
 
  private:
   std::mutex mutex_;
-  std::map<int, std::unique_ptr<RuntimeFilter>> runtime_filters_;
+  std::map<int, std::shared_ptr<RuntimeFilter>> runtime_filters_;
 };
 
 /// How a scan uses a dynamic filter on one of its partition columns.

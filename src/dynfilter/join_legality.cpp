@@ -56,7 +56,7 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
   switch (join.join_kind) {
     case JoinKind::kInner:
     case JoinKind::kSemi:
-    case JoinKind::kRight:  // the probe is the left side: only unmatched build rows are kept
+    case JoinKind::kRight:      // the probe is the left side: only unmatched build rows are kept
     case JoinKind::kRightSemi:  // probe rows are never output: one without a match marks nothing
     case JoinKind::kRightAnti:
       legality.keep = true;
@@ -112,7 +112,7 @@ bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeF
     case DynamicFilterMode::kSkip:
       // Only a key known to be built removes the partition: a bloom filter's false positive
       // must not (nor can a disabled filter tell).
-      return !(may_match && filter.enabled() && filter.probe_is_exact());
+      return !(may_match && filter.prunes_partitions() && filter.values_exact());
     case DynamicFilterMode::kKeepOrNull:
       return may_match || is_null;
     default:

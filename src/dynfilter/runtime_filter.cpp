@@ -289,8 +289,8 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
     distinct_ = CountDistinctHashes();
   }
   if (distinct_ > limits.max_keys) {
-    disabled_reason_ = fmt::format("build side produced {} distinct keys, more than {}", distinct_,
-                                   limits.max_keys);
+    Disable(fmt::format("build side produced {} distinct keys, more than {}", distinct_,
+                        limits.max_keys));
     bloom_.reset();
   } else if (exact) {
     kinds_ |= kRuntimeFilterExactSet;
@@ -319,12 +319,20 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   const bool list_bitmap_keys = form_ == RuntimeFilterProbeForm::kBitmap &&
                                 int_set_.size() <= kRuntimeFilterMaxBloomProbeKeys;
   if (!exact && !list_bitmap_keys) {
+    // A bloom filter tells partition values with false positives: the keys stay listed apart
+    // for them, up to max_value_keys (statistics and Parquet bloom checks never walk them).
+    if (!probe_is_exact() && exact_possible_ && set_size <= limits.max_value_keys) {
+      values_listed_ = true;
+      value_ints_ = std::move(int_set_);
+      value_strings_ = std::move(string_set_);
+    }
     int_set_.clear();
     string_set_.clear();
   }
   for (size_t k = 0; k < mins_.size(); k++) {
     if (mins_[k] && maxs_[k]) kinds_ |= kRuntimeFilterRange;
   }
+  unusable_reason_.clear();
   disabled_reason_.clear();
 }
 
@@ -341,12 +349,13 @@ void RuntimeFilter::FinishKeysOnly(const RuntimeFilterLimits& limits) {
     kinds_ = 0;
     int_set_.clear();
     string_set_.clear();
-    disabled_reason_ = "the column's keys are too many to list";
+    Disable("the column's keys are too many to list");
     return;
   }
   if (!(kinds_ & kRuntimeFilterExactSet) && int_set_.size() > kRuntimeFilterMaxBloomProbeKeys)
     int_set_.clear();  // the bitmap holds them; too many to probe a Parquet bloom filter with
   if (mins_[0] && maxs_[0]) kinds_ |= kRuntimeFilterRange;
+  unusable_reason_.clear();
   disabled_reason_.clear();
 }
 
@@ -356,6 +365,28 @@ constexpr uint64_t kFibonacci = 0x9E3779B97F4A7C15ull;  // 2^64 / golden ratio, 
 
 inline size_t TableSlot(int64_t key, int shift) {
   return static_cast<size_t>((static_cast<uint64_t>(key) * kFibonacci) >> shift);
+}
+
+// One integer key against each form, shared by the probe loops and ValueMayMatch.
+inline idx_t BitmapHas(const uint64_t* bits, uint64_t base, uint64_t span, int64_t value) {
+  // Wraps for values below the base; every offset past the span reads the spare bit.
+  const uint64_t offset = std::min(static_cast<uint64_t>(value) - base, span);
+  return static_cast<idx_t>((bits[offset >> 6] >> (offset & 63)) & 1);
+}
+
+inline idx_t LinearHas(const int64_t* keys, int64_t value) {
+  idx_t hit = 0;
+  for (size_t i = 0; i < kRuntimeFilterMaxLinearKeys; i++)
+    hit |= value == keys[i];
+  return hit;
+}
+
+inline idx_t TableHas(const int64_t* table, size_t mask, int shift, int64_t empty, int64_t value) {
+  for (size_t slot = TableSlot(value, shift);; slot = (slot + 1) & mask) {
+    // A value equal to the free-slot marker stops at the first free slot: not a key.
+    if (table[slot] == value) return static_cast<idx_t>(value != empty);
+    if (table[slot] == empty) return idx_t{0};
+  }
 }
 
 }  // namespace
@@ -412,9 +443,11 @@ size_t RuntimeFilter::bytes() const {
   for (const auto& column : column_filters_)
     bytes += column ? column->bytes() : 0;
   bytes += (bitmap_.size() + linear_.size() + table_.size()) * sizeof(uint64_t);
-  bytes += int_set_.size() * sizeof(int64_t);
-  for (const auto& s : string_set_)
-    bytes += s.size() + sizeof(std::string);
+  bytes += (int_set_.size() + value_ints_.size()) * sizeof(int64_t);
+  for (const auto* set : {&string_set_, &value_strings_}) {
+    for (const auto& s : *set)
+      bytes += s.size() + sizeof(std::string);
+  }
   return bytes;
 }
 
@@ -485,22 +518,14 @@ idx_t RuntimeFilter::ProbeIntegers(const std::vector<const Vector*>& keys, idx_t
       const uint64_t* bits = bitmap_.data();
       const uint64_t base = static_cast<uint64_t>(bitmap_base_), span = bitmap_span_;
       return Dispatch<true>(count, sel, keys, out_sel, [=](uint32_t row) {
-        // Wraps for values below the base; every offset past the span reads the spare bit.
-        const uint64_t offset =
-            std::min(static_cast<uint64_t>(static_cast<int64_t>(data[row])) - base, span);
-        return static_cast<idx_t>((bits[offset >> 6] >> (offset & 63)) & 1);
+        return BitmapHas(bits, base, span, static_cast<int64_t>(data[row]));
       });
     }
     case RuntimeFilterProbeForm::kLinear: {
       std::array<int64_t, kRuntimeFilterMaxLinearKeys> set;
       std::copy(linear_.begin(), linear_.end(), set.begin());
-      return Dispatch<true>(count, sel, keys, out_sel, [&](uint32_t row) {
-        const int64_t value = data[row];
-        idx_t hit = 0;
-        for (int64_t key : set)
-          hit |= value == key;
-        return hit;
-      });
+      return Dispatch<true>(count, sel, keys, out_sel,
+                            [&](uint32_t row) { return LinearHas(set.data(), data[row]); });
     }
     default: {  // kIntTable
       const int64_t* table = table_.data();
@@ -508,12 +533,7 @@ idx_t RuntimeFilter::ProbeIntegers(const std::vector<const Vector*>& keys, idx_t
       const size_t mask = table_.size() - 1;
       const int shift = table_shift_;
       return Dispatch<true>(count, sel, keys, out_sel, [=](uint32_t row) {
-        const int64_t value = data[row];
-        for (size_t slot = TableSlot(value, shift);; slot = (slot + 1) & mask) {
-          // A value equal to the free-slot marker stops at the first free slot: not a key.
-          if (table[slot] == value) return static_cast<idx_t>(value != empty);
-          if (table[slot] == empty) return idx_t{0};
-        }
+        return TableHas(table, mask, shift, empty, static_cast<int64_t>(data[row]));
       });
     }
   }
@@ -561,9 +581,38 @@ RuntimeFilterSpec PartitionFilterSpec(int filter_id, size_t condition) {
   return spec;
 }
 
+RuntimeFilterLimits RuntimeFilterSpec::BuildLimits() const {
+  RuntimeFilterLimits build = limits;
+  if (partition_filter_id != 0) {
+    // As PartitionFilterSpec's: never disabled for its size (past limits.max_keys the join
+    // keeps it for partitions only), partition values told exactly up to 2^20 keys.
+    const RuntimeFilterLimits partitions = PartitionFilterSpec(partition_filter_id, 0).limits;
+    build.max_keys = partitions.max_keys;
+    build.max_value_keys = partitions.max_exact_keys;
+  }
+  return build;
+}
+
+void AddPartitionFilterSpecs(std::vector<RuntimeFilterSpec>& specs,
+                             const std::vector<std::pair<int, size_t>>& partition_filters) {
+  for (const auto& [id, condition] : partition_filters) {
+    // The runtime filter holds the build keys themselves (a partition value is mapped into
+    // the key space by the scan), so one of that condition alone serves partitions too.
+    auto shared = std::find_if(specs.begin(), specs.end(), [&](const RuntimeFilterSpec& spec) {
+      return !spec.partitions_only && spec.partition_filter_id == 0 && !spec.inverse &&
+             spec.keys == std::vector<size_t>{condition};
+    });
+    if (shared != specs.end()) {
+      shared->partition_filter_id = id;
+    } else {
+      specs.push_back(PartitionFilterSpec(id, condition));
+    }
+  }
+}
+
 std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::optional<Value> min,
-                                                      std::optional<Value> max,
-                                                      uint64_t build_rows, double build_ms) {
+                                                       std::optional<Value> max,
+                                                       uint64_t build_rows, double build_ms) {
   auto filter = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{type});
   filter->bounds_only_ = true;
   filter->build_rows_ = build_rows;
@@ -573,6 +622,7 @@ std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::op
     filter->maxs_[0] = std::move(max);
     filter->kinds_ = kRuntimeFilterRange;
   }
+  filter->unusable_reason_.clear();
   filter->disabled_reason_.clear();
   filter->rows_skipped_reason_ = "a filter of bounds";
   return filter;
@@ -580,17 +630,49 @@ std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::op
 
 bool RuntimeFilter::ValueMayMatch(const Value& value) const {
   if (value.is_null()) return false;  // NULL equals no key
-  if (!enabled() || key_types_.size() != 1 || value.type() != key_types_[0]) return true;
+  if (!prunes_partitions() || key_types_.size() != 1 || value.type() != key_types_[0]) return true;
   if (bounds_only_) {
     return mins_[0] && value.Compare(*mins_[0]) >= 0 && value.Compare(*maxs_[0]) <= 0;
   }
   if (distinct_ == 0) return false;
   if (form_ == RuntimeFilterProbeForm::kNone) return RangeMayMatch(0, value, value);
+  // Scans test every partition value: integers and strings without a vector or allocation.
+  switch (key_types_[0].physical()) {
+    case PhysicalType::kInt32:  // as WriteValue stores it
+      return IntegerMayMatch(static_cast<int32_t>(value.GetInt64()));
+    case PhysicalType::kInt64:
+      return IntegerMayMatch(value.GetInt64());
+    case PhysicalType::kString:
+      return StringMayMatch(value.GetString());
+    default:
+      break;
+  }
   Vector key(key_types_[0], 1);
   WriteValue(key, 0, value);
   uint32_t out = 0;
   std::vector<uint64_t> hashes;
   return Probe({&key}, 1, nullptr, &out, hashes) == 1;
+}
+
+bool RuntimeFilter::IntegerMayMatch(int64_t key) const {
+  if (values_listed_) return value_ints_.contains(key);
+  switch (form_) {
+    case RuntimeFilterProbeForm::kBitmap:
+      return BitmapHas(bitmap_.data(), static_cast<uint64_t>(bitmap_base_), bitmap_span_, key);
+    case RuntimeFilterProbeForm::kLinear:
+      return LinearHas(linear_.data(), key);
+    case RuntimeFilterProbeForm::kIntTable:
+      return TableHas(table_.data(), table_.size() - 1, table_shift_, table_empty_, key);
+    default:  // kBloom
+      return bloom_->MightContainHash(HashInteger(key));
+  }
+}
+
+bool RuntimeFilter::StringMayMatch(std::string_view key) const {
+  const absl::string_view view(key.data(), key.size());
+  if (values_listed_) return value_strings_.contains(view);
+  if (form_ == RuntimeFilterProbeForm::kStringSet) return string_set_.contains(view);
+  return bloom_->MightContainHash(HashString(key));
 }
 
 bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& hi) const {

@@ -82,6 +82,10 @@ struct RuntimeFilterLimits {
   /// this many bits, else a linear scan of at most max_linear_keys keys.
   uint64_t max_bitmap_bits = kRuntimeFilterMaxBitmapBits;
   size_t max_linear_keys = kRuntimeFilterMaxLinearKeys;
+  /// Past max_exact_keys, the keys of a single-column filter whose probe form is not exact
+  /// stay listed up to this many, for ValueMayMatch alone (a partition use: exact, so an anti
+  /// join's skip mode can rely on it); statistics and rows use the form max_exact_keys chose.
+  uint64_t max_value_keys = 0;
 };
 
 /// When the join key is computed from the scan column by an invertible integer computation
@@ -132,11 +136,24 @@ struct RuntimeFilterSpec {
   /// it, not rows. Always built (`always`), never disabled for its size, and kept exact up to
   /// 2^20 keys, so an anti join's skip mode can rely on it.
   bool partitions_only = false;
+  /// A runtime filter that is also the dynamic partition filter `partition_filter_id` (0:
+  /// none) on the same key: one object, built once and published under both ids. Its
+  /// partition use is kept as partitions_only's (always built, exact up to 2^20 keys) even
+  /// when `auto` keeps it from files, row groups, pages and rows (KeepForPartitionsOnly).
+  int partition_filter_id = 0;
+
+  /// What the join builds with: `limits`, widened for the partition use when there is one.
+  RuntimeFilterLimits BuildLimits() const;
 };
 
 /// The spec of the dynamic partition filter `filter_id` a join builds on its condition
 /// `condition`.
 RuntimeFilterSpec PartitionFilterSpec(int filter_id, size_t condition);
+/// Folds each partition filter of `partition_filters` ((filter id, condition)) into the
+/// runtime filter of `specs` on that condition alone, held as column values (no inverse), and
+/// adds a PartitionFilterSpec for each other one.
+void AddPartitionFilterSpecs(std::vector<RuntimeFilterSpec>& specs,
+                             const std::vector<std::pair<int, size_t>>& partition_filters);
 
 /// Counters of one filter, summed over every scan thread that applies it.
 struct RuntimeFilterCounters {
@@ -180,7 +197,15 @@ class RuntimeFilter {
   /// the filter is disabled (disabled_reason() says why).
   void Finish(const RuntimeFilterLimits& limits, uint64_t build_rows, double build_ms,
               uint64_t distinct_keys = 0);
-  void Disable(std::string reason) { disabled_reason_ = std::move(reason); }
+  /// No use at all: the filter does not hold the build keys (not built, or a merge failed).
+  void Disable(std::string reason) {
+    unusable_reason_ = reason;
+    disabled_reason_ = std::move(reason);
+  }
+  /// Keeps the filter for partition values (prunes_partitions) but not for files, row groups,
+  /// pages and rows (`auto` mode: it would drop too few rows, or has more keys than a runtime
+  /// filter may). `enabled()` is then false and disabled_reason() says why.
+  void KeepForPartitionsOnly(std::string reason) { disabled_reason_ = std::move(reason); }
   /// The build state before Finish as bytes, and its merge (as Merge): for partial filters
   /// built in other processes, a shuffle join's build side on each rank (src/distributed).
   /// In runtime_filter_encoding.cpp; MergeEncoded throws InternalError on bytes not so made.
@@ -217,8 +242,12 @@ class RuntimeFilter {
 
   // ---- probe ----
 
+  /// Whether scans test files, row groups and pages with it (and rows, applies_to_rows).
   bool enabled() const { return disabled_reason_.empty(); }
-  /// Whether scans test rows with it (partitions, row groups and pages are pruned whenever
+  /// Whether scans may test partition values with it (ValueMayMatch): it holds the build
+  /// keys, whether or not `enabled()` for the scan's data.
+  bool prunes_partitions() const { return unusable_reason_.empty(); }
+  /// Whether rows are tested with it (partitions, row groups and pages are pruned whenever
   /// it is enabled).
   bool applies_to_rows() const { return enabled() && rows_skipped_reason_.empty(); }
   const std::string& rows_skipped_reason() const { return rows_skipped_reason_; }
@@ -229,6 +258,9 @@ class RuntimeFilter {
   bool probe_is_exact() const {
     return (kinds_ & kRuntimeFilterExactSet) || form_ == RuntimeFilterProbeForm::kBitmap;
   }
+  /// Whether ValueMayMatch tells every value exactly (no false positives): probe_is_exact, or
+  /// the keys listed for it (limits.max_value_keys).
+  bool values_exact() const { return probe_is_exact() || values_listed_; }
   /// The exact keys of key column `column` alone, as a single-column filter (probe_is_exact),
   /// or null: this filter itself for a single-column exact one; for a key of several columns,
   /// that column's own keys when they stayed few enough to list (a bitmap of integers, or
@@ -251,10 +283,11 @@ class RuntimeFilter {
   /// may join and returns how many. Rows with a NULL key are dropped. `hashes` is scratch.
   idx_t Probe(const std::vector<const Vector*>& keys, idx_t count, const uint32_t* sel,
               uint32_t* out_sel, std::vector<uint64_t>& hashes) const;
-  /// Whether `value` (one key column, of the key type) may be a build key: exactly for an
-  /// exact set or bitmap (probe_is_exact), with a bloom filter's rare false positives
-  /// otherwise, by the range alone for a filter of bounds. A NULL never is; a disabled filter
-  /// or a value of another type cannot tell (true). A partition value is tested so.
+  /// Whether `value` (one key column, of the key type) may be a build key: exactly when
+  /// values_exact, with a bloom filter's rare false positives otherwise, by the range alone
+  /// for a filter of bounds. A NULL never is; a filter that does not prune partitions or a
+  /// value of another type cannot tell (true). A partition value is tested so: integers and
+  /// strings without allocating.
   bool ValueMayMatch(const Value& value) const;
   /// Whether this is a filter of bounds alone (OfBounds).
   bool bounds_only() const { return bounds_only_; }
@@ -270,9 +303,9 @@ class RuntimeFilter {
     return (kinds_ & kRuntimeFilterExactSet) ||
            (form_ == RuntimeFilterProbeForm::kBitmap && !int_set_.empty());
   }
-  /// For a single-column exact set or listed bitmap: false when `bloom`, the Parquet bloom filter of a column
-  /// chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`physical`, no conversion),
-  /// contains none of the keys. True when that cannot be told.
+  /// For a single-column exact set or listed bitmap: false when `bloom`, the Parquet bloom filter
+  /// of a column chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`physical`, no
+  /// conversion), contains none of the keys. True when that cannot be told.
   bool ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
                             format::Type::type physical) const;
 
@@ -289,6 +322,9 @@ class RuntimeFilter {
   /// Whether a key of the bitmap lies in [lo, hi].
   bool BitmapAnyWithin(int64_t lo, int64_t hi) const;
   static int64_t IntegerAt(const Vector& v, idx_t row);
+  /// ValueMayMatch of one integer or string key (by the probe form, without a vector).
+  bool IntegerMayMatch(int64_t key) const;
+  bool StringMayMatch(std::string_view key) const;
 
   void ChooseProbeForm(const RuntimeFilterLimits& limits);
   template <class T>
@@ -296,6 +332,9 @@ class RuntimeFilter {
                       uint32_t* out_sel) const;
 
   std::vector<LogicalType> key_types_;
+  // Why no consumer may use it (it does not hold the build keys), and why the scan's data
+  // (files, row groups, pages, rows) does not: the first implies the second.
+  std::string unusable_reason_ = "not built yet";
   std::string disabled_reason_ = "not built yet";
   std::string rows_skipped_reason_;
   RuntimeFilterProbeForm form_ = RuntimeFilterProbeForm::kNone;
@@ -316,6 +355,11 @@ class RuntimeFilter {
   absl::flat_hash_set<int64_t> int_set_;
   int64_t int_lo_ = INT64_MAX, int_hi_ = INT64_MIN;  // of the integer keys added
   absl::flat_hash_set<std::string> string_set_;
+  // The keys listed for ValueMayMatch alone (limits.max_value_keys) when the probe form is a
+  // bloom filter: exact partition values, without the statistics checks walking them.
+  bool values_listed_ = false;
+  absl::flat_hash_set<int64_t> value_ints_;
+  absl::flat_hash_set<std::string> value_strings_;
   std::vector<std::optional<Value>> mins_, maxs_;  // per key column
   std::optional<parquet::SplitBlockBloomFilter> bloom_;
   // A key of several columns: each column's own keys (keys_only filters), or null where the

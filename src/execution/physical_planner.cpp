@@ -204,9 +204,9 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       }
       auto inputs = op.children[0]->GetColumnBindings();
       auto child = Plan(*op.children[0]);
-      auto hash_agg = std::make_unique<PhysicalHashAggregate>(
-          types, ResolveAll(agg.groups, inputs), ResolveAll(agg.aggregates, inputs),
-          agg.empty_input_groups);
+      auto hash_agg = std::make_unique<PhysicalHashAggregate>(types, ResolveAll(agg.groups, inputs),
+                                                              ResolveAll(agg.aggregates, inputs),
+                                                              agg.empty_input_groups);
       if (agg.partial) hash_agg->AllowPassThrough();
       result = std::move(hash_agg);
       result->AddChild(std::move(child));
@@ -260,10 +260,9 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
           types, join.join_kind, std::move(left_keys), std::move(right_keys), std::move(null_equal),
           std::move(residual));
       // Dynamic partition filters are built like runtime filters, from the join's build rows
-      // once its build side finished (RuntimeFilterSpec::partitions_only).
+      // once its build side finished: the runtime filter on the same key serves both uses.
       auto specs = join.runtime_filter_producers;
-      for (const auto& [id, condition] : join.dynamic_filter_producers)
-        specs.push_back(PartitionFilterSpec(id, condition));
+      AddPartitionFilterSpecs(specs, join.dynamic_filter_producers);
       hash_join->SetRuntimeFilters(std::move(specs), join.runtime_filter_note);
       hash_join->SetNoDynamicFilterReason(NoDynamicFilterReason(join));
       result = std::move(hash_join);

@@ -437,6 +437,14 @@ void HashVector(const Vector& v, idx_t count, uint64_t* hashes, bool combine) {
   SHEARS_DISPATCH_PHYSICAL(v.type(), HashLoop, v, count, hashes, combine);
 }
 
+uint64_t HashInteger(int64_t value) {
+  return HashValue<int64_t>(value);
+}
+
+uint64_t HashString(std::string_view value) {
+  return HashValue(StringRef(value));
+}
+
 #undef SHEARS_DISPATCH_PHYSICAL
 
 }  // namespace shears

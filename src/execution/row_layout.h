@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -159,6 +160,10 @@ idx_t MatchColumn(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* 
 /// hashes[i] = hash of v[i] (combine: mixed into the existing hashes[i]), i < count. Values
 /// that compare equal hash equal (-0.0/0.0, all NaNs); NULL has a fixed hash.
 void HashVector(const Vector& v, idx_t count, uint64_t* hashes, bool combine);
+/// The hash HashVector gives one non-NULL value of an integer type (INTEGER, BIGINT and the
+/// types stored as them), or of a string.
+uint64_t HashInteger(int64_t value);
+uint64_t HashString(std::string_view value);
 /// The hash of zero key columns (ungrouped aggregates).
 constexpr uint64_t kEmptyKeyHash = 0x2545F4914F6CDD1DULL;
 

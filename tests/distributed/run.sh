@@ -112,7 +112,7 @@ grep -qF "filter_merge: 1 partial filters merged across 3 ranks" <<<"$explain" |
 # Past the exact set's size, a bloom filter: the ranks' bloom filters are OR-ed by an
 # all-reduce into one of the size shears alone builds (bit for bit: runtime_filter_encoding_test).
 bloom="SET runtime_filter.max_exact_keys = 10; EXPLAIN ANALYZE $music"
-filter_alone="$("$SHEARS" -c "$bloom" | grep -o 'runtime_filter_1: bloom+range, [0-9]* distinct keys, [0-9]* bytes' | head -n 1)"
+filter_alone="$("$SHEARS" -c "$bloom" | grep -o 'runtime_filter_1: bloom+range, [0-9]* distinct keys from [0-9]* rows, [0-9]* bytes' | head -n 1)"
 explain="$("${MPIRUN[@]}" -np 3 "$SHEARS" --distributed -c \
   "SET distributed.join_strategy = 'shuffle'; $bloom" 2>&1 </dev/null)"
 grep -qE "filter_merge: 1 partial filters merged \(256 bytes of bloom filter OR-ed by MPI_Allreduce\) across 3 ranks" <<<"$explain" ||

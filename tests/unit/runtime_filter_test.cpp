@@ -2,8 +2,8 @@
 // build produced, probing (NULLs, selections), merging partial filters and range checks.
 
 #include "dynfilter/runtime_filter.h"
-#include "dynfilter/runtime_filter_probe.h"
 #include "dynfilter/join_legality.h"
+#include "dynfilter/runtime_filter_probe.h"
 
 #include <gtest/gtest.h>
 
@@ -376,6 +376,10 @@ TEST(RuntimeFilterProbeFormTest, IntegerFormsAgreeOnRandomKeys) {
         ASSERT_EQ(filter.probe_form(), form);
         const auto all = Survivors(filter, probe, values.size());
         const auto some = Survivors(filter, probe, sel.size(), sel.data());
+        // A partition value is tested without a vector, with the same answer as a row.
+        const absl::flat_hash_set<uint32_t> passed(all.begin(), all.end());
+        for (uint32_t i = 0; i < values.size(); i++)
+          ASSERT_EQ(filter.ValueMayMatch(ReadValue(probe, i)), passed.contains(i)) << i;
         if (form == RuntimeFilterProbeForm::kBloom) {
           EXPECT_TRUE(std::includes(all.begin(), all.end(), expected.begin(), expected.end()));
           EXPECT_TRUE(
@@ -478,6 +482,9 @@ TEST(RuntimeFilterProbeFormTest, StringSetAndBloomAgree) {
     filter.Finish(limits, keys.size(), 0);
     ASSERT_EQ(filter.probe_form(), form);
     const auto all = Survivors(filter, probe, values.size());
+    const absl::flat_hash_set<uint32_t> passed(all.begin(), all.end());
+    for (uint32_t i = 0; i < values.size(); i++)
+      ASSERT_EQ(filter.ValueMayMatch(ReadValue(probe, i)), passed.contains(i)) << i;
     if (form == RuntimeFilterProbeForm::kStringSet) {
       EXPECT_EQ(all, expected);
     } else {
@@ -629,7 +636,8 @@ TEST(RuntimeFilterTest, MergedPartialsListLikeOneFilter) {
     for (size_t k = 0; k < 2; k++) {
       ASSERT_EQ(merged.column_filter(k) != nullptr, whole.column_filter(k) != nullptr) << rows;
       if (whole.column_filter(k)) {
-        EXPECT_EQ(merged.column_filter(k)->distinct_keys(), whole.column_filter(k)->distinct_keys());
+        EXPECT_EQ(merged.column_filter(k)->distinct_keys(),
+                  whole.column_filter(k)->distinct_keys());
       }
     }
     EXPECT_EQ(whole.column_filter(0) != nullptr, rows <= 65536) << rows;
@@ -694,9 +702,113 @@ TEST(PartitionValueTest, SkipModeNeedsAnExactFilter) {
   EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kSkip, null, *exact));
 }
 
+// A runtime filter that is also a join's partition filter on the same key: built once with
+// the spec's BuildLimits.
+RuntimeFilterSpec SharedSpec(uint64_t max_exact_keys) {
+  RuntimeFilterSpec spec;
+  spec.filter_id = 2;
+  spec.keys = {0};
+  spec.limits.max_exact_keys = max_exact_keys;
+  spec.limits.max_keys = 2000;
+  spec.partition_filter_id = 1;
+  return spec;
+}
+
+TEST(PartitionValueTest, SharedFilterTellsPartitionValuesExactlyPastItsExactSet) {
+  // 3,000 sparse keys, past the runtime filter's exact set (100) and its max_keys (2,000):
+  // rows and statistics see a bloom filter, partition values the listed keys.
+  std::vector<int64_t> sparse;
+  for (int64_t i = 0; i < 3000; i++)
+    sparse.push_back(i * 1000003);
+  const RuntimeFilterLimits limits = SharedSpec(100).BuildLimits();
+  EXPECT_EQ(limits.max_keys, UINT64_MAX);
+  EXPECT_EQ(limits.max_value_keys, uint64_t{1} << 20);
+  auto filter = Build(sparse, limits);
+  ASSERT_TRUE(filter->enabled());
+  EXPECT_EQ(filter->probe_form(), RuntimeFilterProbeForm::kBloom);
+  EXPECT_FALSE(filter->probe_is_exact());
+  EXPECT_FALSE(filter->probes_parquet_bloom());  // the listed keys are not walked per chunk
+  EXPECT_TRUE(filter->values_exact());
+  // Every key kept, no other value: the bloom filter alone lets some through.
+  size_t bloom_passes = 0;
+  std::vector<uint64_t> hashes;
+  for (int64_t v = 0; v < 200000; v++) {
+    const int64_t value = v % 2 ? sparse[static_cast<size_t>(v) % sparse.size()] : v * 7 + 1;
+    const bool key = value % 1000003 == 0 && value / 1000003 < 3000;
+    ASSERT_EQ(filter->ValueMayMatch(Value::Bigint(value)), key) << value;
+    Vector row = Int64s({value});
+    uint32_t out;
+    bloom_passes += filter->Probe({&row}, 1, nullptr, &out, hashes);
+  }
+  EXPECT_GT(bloom_passes, 100000u);  // the keys, and false positives
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(1000003), *filter));
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(1000004), *filter));
+  // The join keeps it from the scan's data (past the runtime max_keys, or dropping too few):
+  // partitions are still pruned with it.
+  filter->KeepForPartitionsOnly("test");
+  EXPECT_FALSE(filter->enabled());
+  EXPECT_FALSE(filter->applies_to_rows());
+  EXPECT_TRUE(filter->prunes_partitions());
+  EXPECT_EQ(filter->disabled_reason(), "test");
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kKeep, Value::Bigint(5), *filter));
+  EXPECT_FALSE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(0), *filter));
+  // A filter without the build keys (a failed merge) tells nothing: every partition is kept.
+  filter->Disable("merge failed");
+  EXPECT_FALSE(filter->prunes_partitions());
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kKeep, Value::Bigint(5), *filter));
+  EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kSkip, Value::Bigint(0), *filter));
+}
+
+TEST(PartitionValueTest, SharedStringFilterListsItsKeys) {
+  const size_t count = 3000;
+  Vector v(LogicalType::Varchar(), count);
+  for (size_t i = 0; i < count; i++)
+    WriteValue(v, i, Value::Varchar("k" + std::to_string(i * 7)));
+  RuntimeFilter filter({LogicalType::Varchar()});
+  filter.Add({&v}, count);
+  filter.Finish(SharedSpec(1024).BuildLimits(), count, 0);
+  EXPECT_EQ(filter.probe_form(), RuntimeFilterProbeForm::kBloom);
+  EXPECT_TRUE(filter.values_exact());
+  for (size_t i = 0; i < 30000; i++) {
+    ASSERT_EQ(filter.ValueMayMatch(Value::Varchar("k" + std::to_string(i))),
+              i % 7 == 0 && i / 7 < count)
+        << i;
+  }
+  // Without a partition use the keys are not kept: partition values go through the bloom
+  // filter (a runtime filter alone is never asked, but the answer must still be safe).
+  RuntimeFilter alone({LogicalType::Varchar()});
+  alone.Add({&v}, count);
+  alone.Finish(RuntimeFilterLimits{}, count, 0);
+  EXPECT_FALSE(alone.values_exact());
+  EXPECT_TRUE(alone.ValueMayMatch(Value::Varchar("k7")));
+}
+
+TEST(PartitionValueTest, PartitionFiltersFoldIntoTheRuntimeFilterOnTheirKey) {
+  std::vector<RuntimeFilterSpec> specs(3);
+  specs[0].filter_id = 5;
+  specs[0].keys = {0, 1};  // a key of two columns: not the partition filter's
+  specs[1].filter_id = 6;
+  specs[1].keys = {1};
+  specs[1].inverse = RuntimeFilterKeyInverse{};  // holds column values, not keys
+  specs[2].filter_id = 7;
+  specs[2].keys = {1};
+  AddPartitionFilterSpecs(specs, {{1, 1}, {2, 0}});
+  ASSERT_EQ(specs.size(), 4u);
+  EXPECT_EQ(specs[0].partition_filter_id, 0);
+  EXPECT_EQ(specs[1].partition_filter_id, 0);
+  EXPECT_EQ(specs[2].partition_filter_id, 1);  // one object for filters #7 and #1
+  EXPECT_TRUE(specs[3].partitions_only);       // #2 on condition 0 has no runtime filter
+  EXPECT_EQ(specs[3].filter_id, 2);
+  EXPECT_EQ(specs[3].keys, std::vector<size_t>{0});
+  // Two partition filters on one key: the second gets its own object.
+  AddPartitionFilterSpecs(specs, {{3, 1}});
+  ASSERT_EQ(specs.size(), 5u);
+  EXPECT_TRUE(specs[4].partitions_only);
+}
+
 TEST(PartitionValueTest, BoundsOfANestedLoopJoinsBuildSide) {
-  auto bounds = RuntimeFilter::OfBounds(LogicalType::Bigint(), Value::Bigint(10),
-                                        Value::Bigint(20), 5, 0);
+  auto bounds =
+      RuntimeFilter::OfBounds(LogicalType::Bigint(), Value::Bigint(10), Value::Bigint(20), 5, 0);
   EXPECT_TRUE(bounds->bounds_only());
   EXPECT_FALSE(bounds->applies_to_rows());
   EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kAtLeast, Value::Bigint(10), *bounds));

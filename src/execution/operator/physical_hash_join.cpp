@@ -326,13 +326,7 @@ void PhysicalHashJoin::ForEachBuildRows(
     const std::function<void(uint8_t* const*, idx_t)>& fn) const {
   const JoinHashTable& table = *global.table;
   const RowLayout& layout = table.layout();
-  std::vector<uint8_t*> rows(kBatchSize);
-  for (const auto& block : table.rows().blocks()) {
-    for (uint32_t r = 0; r < block.count; r++)
-      rows[r] = block.data + static_cast<size_t>(r) * layout.row_width;
-    fn(rows.data(), block.count);
-    context.CheckCancelled();
-  }
+  ForEachBuildRows(context, table, 0, table.rows().blocks().size(), fn);
   for (const auto& run : global.build_runs) {
     for (const auto& segments : run.segments) {
       for (const auto& segment : segments) {
@@ -340,6 +334,20 @@ void PhysicalHashJoin::ForEachBuildRows(
         context.CheckCancelled();
       }
     }
+  }
+}
+
+void PhysicalHashJoin::ForEachBuildRows(
+    ExecutionContext& context, const JoinHashTable& table, size_t begin, size_t end,
+    const std::function<void(uint8_t* const*, idx_t)>& fn) const {
+  const uint32_t row_width = table.layout().row_width;
+  const auto& blocks = table.rows().blocks();
+  std::vector<uint8_t*> rows(kBatchSize);  // a block holds at most a batch
+  for (size_t b = begin; b < end; b++) {
+    for (uint32_t r = 0; r < blocks[b].count; r++)
+      rows[r] = blocks[b].data + static_cast<size_t>(r) * row_width;
+    fn(rows.data(), blocks[b].count);
+    context.CheckCancelled();
   }
 }
 
@@ -777,6 +785,8 @@ std::string PhysicalHashJoin::Describe() const {
            std::to_string(spec.filter_id) + " from ";
     for (size_t i = 0; i < spec.keys.size(); i++)
       out += (i ? ", " : "") + right_keys_[spec.keys[i]]->ToString();
+    if (spec.partition_filter_id != 0)
+      out += " (also partition_filter #" + std::to_string(spec.partition_filter_id) + ")";
   }
   if (!runtime_filter_note_.empty()) out += " (no runtime filter: " + runtime_filter_note_ + ")";
   return out;
@@ -804,22 +814,29 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashJoin::AnalyzeDetail
   if (partial_filter_merge_) out.emplace_back("filter_merge", partial_filter_merge_->Describe());
   for (const auto& spec : runtime_filters_) {
     const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(spec.filter_id);
+    // One line per filter object: what was built, then each use (scans count what it pruned).
     std::string text;
+    const bool partitions = spec.partitions_only || spec.partition_filter_id != 0;
     if (!filter) {
       text = "not built";
-    } else if (!filter->enabled()) {
+    } else if (!filter->prunes_partitions() || (!partitions && !filter->enabled())) {
       text = "not applied: " + filter->disabled_reason();
-    } else if (spec.partitions_only) {
-      // Scans test partition values with it (their EXPLAIN ANALYZE counts what it pruned).
-      text = fmt::format("{}, {} distinct keys from {} rows, {} bytes, built in {:.3f} ms",
-                         filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
-                         filter->distinct_keys(), filter->build_rows(), filter->bytes(),
-                         filter->build_ms());
     } else {
-      text = fmt::format("{}, {} distinct keys, {} bytes, built in {:.3f} ms; {}",
-                         filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
-                         filter->distinct_keys(), filter->bytes(), filter->build_ms(),
-                         RowsText(*filter));
+      const std::string built = fmt::format(
+          "{}, {} distinct keys from {} rows, {} bytes, built in {:.3f} ms",
+          filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
+          filter->distinct_keys(), filter->build_rows(), filter->bytes(), filter->build_ms());
+      if (spec.partitions_only) {
+        text = built;
+      } else if (!partitions) {
+        text = built + "; " + RowsText(*filter);
+      } else {
+        text = fmt::format(
+            "{}; partition values as partition_filter #{}; {}", built, spec.partition_filter_id,
+            filter->enabled()
+                ? RowsText(*filter)
+                : "not for files, row groups, pages or rows: " + filter->disabled_reason());
+      }
     }
     out.emplace_back((spec.partitions_only ? "partition_filter_" : "runtime_filter_") +
                          std::to_string(spec.filter_id),

@@ -185,13 +185,22 @@ class PhysicalHashJoin : public PhysicalOperator {
   /// RIGHT_SEMI/RIGHT_ANTI probe: marks the build rows rows sel[0..count) of `input` match
   /// (heads[r]: the chain of build rows with probe row r's keys), checking the residual over
   /// pairs batched in `pairs` (left ++ right columns), `pair_probe`/`pair_build`/`sel` scratch.
-  void MarkBuildMatches(const JoinHashTable& table, Batch& input, const uint32_t* rows,
-                        idx_t count, uint8_t* const* heads, std::vector<uint32_t>& pair_probe,
+  void MarkBuildMatches(const JoinHashTable& table, Batch& input, const uint32_t* rows, idx_t count,
+                        uint8_t* const* heads, std::vector<uint32_t>& pair_probe,
                         std::vector<uint8_t*>& pair_build, Batch& pairs,
                         SelectionVector& sel) const;
   /// Calls fn(rows, n) for batches of every build row, in memory or spilled.
   void ForEachBuildRows(ExecutionContext& context, HashJoinGlobalState& global,
                         const std::function<void(uint8_t* const*, idx_t)>& fn) const;
+  /// The same for the in-memory rows of `table`'s blocks [begin, end) alone (a share of them:
+  /// threads building a runtime filter together claim blocks).
+  void ForEachBuildRows(ExecutionContext& context, const JoinHashTable& table, size_t begin,
+                        size_t end, const std::function<void(uint8_t* const*, idx_t)>& fn) const;
+  /// Adds the keys of every build row that can match (spilled ones read back) to a new
+  /// filter for `spec`, not finished yet; a large build held in memory by several threads.
+  std::unique_ptr<RuntimeFilter> AddBuildKeys(ExecutionContext& context,
+                                              HashJoinGlobalState& global,
+                                              const RuntimeFilterSpec& spec) const;
 
   JoinKind join_kind_;
   std::vector<BoundExprPtr> left_keys_;

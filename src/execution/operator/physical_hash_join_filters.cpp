@@ -22,14 +22,18 @@ namespace shears {
 
 std::vector<int> PhysicalHashJoin::SinkProducedDynamicFilters() const {
   std::vector<int> ids;
-  for (const auto& spec : runtime_filters_)
+  for (const auto& spec : runtime_filters_) {
     ids.push_back(spec.filter_id);
+    if (spec.partition_filter_id != 0) ids.push_back(spec.partition_filter_id);
+  }
   return ids;
 }
 
 bool PhysicalHashJoin::SinkProducesPartitionFilters() const {
   return std::any_of(runtime_filters_.begin(), runtime_filters_.end(),
-                     [](const RuntimeFilterSpec& spec) { return spec.partitions_only; });
+                     [](const RuntimeFilterSpec& spec) {
+                       return spec.partitions_only || spec.partition_filter_id != 0;
+                     });
 }
 
 namespace {
@@ -61,14 +65,120 @@ idx_t MapKeysBack(const RuntimeFilterKeyInverse& inverse, const Vector& keys, id
 
 }  // namespace
 
+std::unique_ptr<RuntimeFilter> PhysicalHashJoin::AddBuildKeys(ExecutionContext& context,
+                                                              HashJoinGlobalState& global,
+                                                              const RuntimeFilterSpec& spec) const {
+  const JoinHashTable& table = *global.table;
+  const RowLayout& layout = table.layout();
+  std::vector<LogicalType> types;
+  for (size_t k : spec.keys)
+    types.push_back(right_keys_[k]->type);
+  // A key computed from the scan column: the filter holds the column values the keys map
+  // back to (one key; see RuntimeFilterKeyInverse).
+  const RuntimeFilterKeyInverse* inverse = spec.inverse ? &*spec.inverse : nullptr;
+  SHEARS_CHECK(!inverse || spec.keys.size() == 1);
+  // One builder per thread: its partial filter and scratch vectors, the last of `keys` the
+  // mapped keys when there is an inverse. `key_ptrs` point into `keys`' buffer, which a move
+  // of the builder keeps in place.
+  struct Builder {
+    std::unique_ptr<RuntimeFilter> filter;
+    std::vector<Vector> keys;
+    std::vector<const Vector*> key_ptrs;
+    std::vector<uint8_t*> rows;
+  };
+  auto make_builder = [&] {
+    Builder b;
+    b.filter = std::make_unique<RuntimeFilter>(inverse ? std::vector{inverse->column_type} : types);
+    for (const auto& type : types)
+      b.keys.emplace_back(type);
+    if (inverse) {
+      b.keys.emplace_back(inverse->column_type);
+      b.key_ptrs = {&b.keys.back()};
+    } else {
+      for (const auto& v : b.keys)
+        b.key_ptrs.push_back(&v);
+    }
+    b.rows.reserve(kBatchSize);
+    return b;
+  };
+  auto flush = [&](Builder& b) {
+    for (size_t i = 0; i < spec.keys.size(); i++) {
+      b.keys[i].Reset();
+      GatherColumn(layout, spec.keys[i], b.rows.data(), b.rows.size(), b.keys[i]);
+    }
+    idx_t count = b.rows.size();
+    if (inverse) count = MapKeysBack(*inverse, b.keys[0], count, b.keys.back());
+    b.filter->Add(b.key_ptrs, count);
+    b.rows.clear();
+  };
+  // Every build row whose keys can match (RIGHT joins keep NULL-key rows to emit them).
+  const bool check_nulls = table.RowsMayHaveNullKey();
+  auto add_rows = [&](Builder& b, uint8_t* const* batch, idx_t n) {
+    for (idx_t r = 0; r < n; r++) {
+      if (check_nulls && table.HasNullKey(batch[r])) continue;
+      b.rows.push_back(batch[r]);
+      if (b.rows.size() == kBatchSize) flush(b);
+    }
+    if (!b.rows.empty()) flush(b);  // spilled rows are valid during this call only
+  };
+  // A large build held in memory: the pipeline's threads (free at Finalize, as for the
+  // table) each add blocks into a partial filter, merged afterwards (RuntimeFilter::Merge
+  // gives what one Add of every row gives). Spilled rows are read back by one thread.
+  const size_t blocks = table.rows().blocks().size();
+  const size_t workers =
+      global.build_runs.empty()
+          ? std::min<size_t>({static_cast<size_t>(std::max<idx_t>(context.threads(), 1)),
+                              table.rows().row_count() / JoinHashTable::kMinRowsPerThread, blocks})
+          : 0;
+  Builder first = make_builder();
+  if (workers <= 1) {
+    ForEachBuildRows(context, global,
+                     [&](uint8_t* const* batch, idx_t n) { add_rows(first, batch, n); });
+    return std::move(first.filter);
+  }
+  std::vector<Builder> partials;
+  for (size_t w = 1; w < workers; w++)
+    partials.push_back(make_builder());
+  std::atomic<size_t> next_block{0};
+  std::exception_ptr error;
+  std::mutex error_mutex;
+  auto work = [&](Builder& b) {
+    try {
+      for (size_t i = next_block.fetch_add(1); i < blocks; i = next_block.fetch_add(1)) {
+        ForEachBuildRows(context, table, i, i + 1,
+                         [&](uint8_t* const* batch, idx_t n) { add_rows(b, batch, n); });
+      }
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(error_mutex);
+      if (!error) error = std::current_exception();
+    }
+  };
+  std::vector<std::thread> pool;
+  for (auto& b : partials)
+    pool.emplace_back(work, std::ref(b));
+  work(first);
+  for (auto& t : pool)
+    t.join();
+  if (error) std::rethrow_exception(error);
+  for (auto& b : partials)
+    first.filter->Merge(std::move(*b.filter));
+  return std::move(first.filter);
+}
+
 void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
                                            HashJoinGlobalState& global) const {
   const JoinHashTable& table = *global.table;
-  const RowLayout& layout = table.layout();
   for (const auto& spec : runtime_filters_) {
+    // One object for every use: published under the runtime filter's id and, when it is also
+    // the join's dynamic partition filter on that key, under that id.
+    auto publish = [&](std::shared_ptr<RuntimeFilter> filter) {
+      if (spec.partition_filter_id != 0)
+        context.dynamic_filters().PublishRuntime(spec.partition_filter_id, filter);
+      context.dynamic_filters().PublishRuntime(spec.filter_id, std::move(filter));
+    };
     // The planner's decision revisited with the real distinct count, against the scan's rows
     // and against the keys the probe column may hold (a whole dimension's keys drop nothing):
-    // why the filter is not applied, or "".
+    // why the filter is not applied to the scan's data, or "".
     auto too_few_dropped = [&spec](uint64_t distinct) -> std::string {
       const std::pair<double, const char*> against[] = {
           {spec.probe_rows, "scan rows"}, {spec.key_domain, "keys the probe column may hold"}};
@@ -86,8 +196,9 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
     };
     // On all join keys the hash table's distinct count is the filter's.
     const bool table_counts_keys = spec.keys.size() == right_keys_.size() && !spec.inverse;
-    // A merge across ranks is a collective every rank enters: no rank decides alone.
-    if (table_counts_keys && !partial_filter_merge_) {
+    // A merge across ranks is a collective every rank enters: no rank decides alone. A
+    // partition use is always built.
+    if (table_counts_keys && !partial_filter_merge_ && spec.partition_filter_id == 0) {
       // Decided before any key is added: a filter that would drop too few costs nothing.
       std::string reason = too_few_dropped(table.distinct_keys());
       if (!reason.empty()) {
@@ -96,124 +207,39 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
           types.push_back(right_keys_[k]->type);
         auto filter = std::make_unique<RuntimeFilter>(std::move(types));
         filter->Disable(std::move(reason));
-        context.dynamic_filters().PublishRuntime(spec.filter_id, std::move(filter));
+        publish(std::move(filter));
         continue;
       }
     }
     const auto started = clock::Now();
-    std::vector<LogicalType> types;
-    for (size_t k : spec.keys)
-      types.push_back(right_keys_[k]->type);
-    // A key computed from the scan column: the filter holds the column values the keys map
-    // back to (one key; see RuntimeFilterKeyInverse).
-    const RuntimeFilterKeyInverse* inverse = spec.inverse ? &*spec.inverse : nullptr;
-    SHEARS_CHECK(!inverse || spec.keys.size() == 1);
-    // One builder per thread: its partial filter and scratch vectors.
-    struct Builder {
-      std::unique_ptr<RuntimeFilter> filter;
-      std::vector<Vector> keys;
-      std::optional<Vector> mapped;
-      std::vector<uint8_t*> rows;
-    };
-    auto make_builder = [&] {
-      Builder b;
-      b.filter =
-          std::make_unique<RuntimeFilter>(inverse ? std::vector{inverse->column_type} : types);
-      for (const auto& type : types)
-        b.keys.emplace_back(type);
-      if (inverse) b.mapped.emplace(inverse->column_type);
-      b.rows.reserve(kBatchSize);
-      return b;
-    };
-    auto flush = [&](Builder& b) {
-      for (size_t i = 0; i < spec.keys.size(); i++) {
-        b.keys[i].Reset();
-        GatherColumn(layout, spec.keys[i], b.rows.data(), b.rows.size(), b.keys[i]);
-      }
-      idx_t count = b.rows.size();
-      std::vector<const Vector*> key_ptrs;
-      for (const auto& v : b.keys)
-        key_ptrs.push_back(&v);
-      if (inverse) {
-        count = MapKeysBack(*inverse, b.keys[0], count, *b.mapped);
-        key_ptrs = {&*b.mapped};
-      }
-      b.filter->Add(key_ptrs, count);
-      b.rows.clear();
-    };
-    // Every build row whose keys can match (RIGHT joins keep NULL-key rows to emit them).
-    const bool check_nulls = table.RowsMayHaveNullKey();
-    auto add_rows = [&](Builder& b, uint8_t* const* batch, idx_t n) {
-      for (idx_t r = 0; r < n; r++) {
-        if (check_nulls && table.HasNullKey(batch[r])) continue;
-        b.rows.push_back(batch[r]);
-        if (b.rows.size() == kBatchSize) flush(b);
-      }
-      if (!b.rows.empty()) flush(b);  // spilled rows are valid during this call only
-    };
-    // A large build held in memory: the pipeline's threads (free at Finalize, as for the
-    // table) each add blocks into a partial filter, merged afterwards (RuntimeFilter::Merge
-    // gives what one Add of every row gives). Spilled rows are read back by one thread.
-    const auto& blocks = table.rows().blocks();
-    const size_t workers =
-        global.build_runs.empty()
-            ? std::min<size_t>({static_cast<size_t>(std::max<idx_t>(context.threads(), 1)),
-                                table.rows().row_count() / JoinHashTable::kMinRowsPerThread,
-                                blocks.size()})
-            : 0;
-    Builder first = make_builder();
-    if (workers <= 1) {
-      ForEachBuildRows(context, global,
-                       [&](uint8_t* const* batch, idx_t n) { add_rows(first, batch, n); });
-    } else {
-      std::vector<Builder> partials;
-      for (size_t w = 1; w < workers; w++)
-        partials.push_back(make_builder());
-      std::atomic<size_t> next_block{0};
-      std::exception_ptr error;
-      std::mutex error_mutex;
-      auto work = [&](Builder& b) {
-        try {
-          std::vector<uint8_t*> batch(kBatchSize);
-          for (size_t i = next_block.fetch_add(1); i < blocks.size(); i = next_block.fetch_add(1)) {
-            const auto& block = blocks[i];
-            for (uint32_t r = 0; r < block.count; r += kBatchSize) {
-              const idx_t n = std::min<idx_t>(kBatchSize, block.count - r);
-              for (idx_t j = 0; j < n; j++)
-                batch[j] = block.data + static_cast<size_t>(r + j) * layout.row_width;
-              add_rows(b, batch.data(), n);
-            }
-          }
-        } catch (...) {
-          std::lock_guard<std::mutex> lock(error_mutex);
-          if (!error) error = std::current_exception();
-        }
-      };
-      std::vector<std::thread> pool;
-      for (auto& b : partials)
-        pool.emplace_back(work, std::ref(b));
-      work(first);
-      for (auto& t : pool)
-        t.join();
-      if (error) std::rethrow_exception(error);
-      context.CheckCancelled();
-      for (auto& b : partials)
-        first.filter->Merge(std::move(*b.filter));
-    }
-    std::unique_ptr<RuntimeFilter> filter = std::move(first.filter);
+    std::unique_ptr<RuntimeFilter> filter = AddBuildKeys(context, global, spec);
+    context.CheckCancelled();
     const double ms = clock::MillisSince(started);
     // On all join keys the hash table's distinct count is the filter's; across ranks, the
     // merge sums them (the ranks' shares hold disjoint keys).
+    const RuntimeFilterLimits limits = spec.BuildLimits();
     uint64_t build_rows = table.build_rows();
     uint64_t distinct_keys = table_counts_keys ? table.distinct_keys() : 0;
     std::string not_merged;
     if (partial_filter_merge_)
-      not_merged = partial_filter_merge_->Merge(*filter, spec.limits, build_rows, distinct_keys);
-    filter->Finish(spec.limits, build_rows, ms, distinct_keys);
+      not_merged = partial_filter_merge_->Merge(*filter, limits, build_rows, distinct_keys);
+    filter->Finish(limits, build_rows, ms, distinct_keys);
     if (!not_merged.empty()) filter->Disable(not_merged);
+    // Whether the scan's files, row groups, pages and rows use it; partitions always may.
+    auto keep_from_data = [&](std::string reason) {
+      if (spec.partition_filter_id != 0) {
+        filter->KeepForPartitionsOnly(std::move(reason));
+      } else {
+        filter->Disable(std::move(reason));
+      }
+    };
+    if (filter->enabled() && filter->distinct_keys() > spec.limits.max_keys) {
+      keep_from_data(fmt::format("build side produced {} distinct keys, more than {}",
+                                 filter->distinct_keys(), spec.limits.max_keys));
+    }
     if (filter->enabled()) {
       std::string reason = too_few_dropped(filter->distinct_keys());
-      if (!reason.empty()) filter->Disable(std::move(reason));
+      if (!reason.empty()) keep_from_data(std::move(reason));
     }
     const RuntimeFilterProbeForm form = filter->probe_form();
     const bool cheap_form = form == RuntimeFilterProbeForm::kBitmap ||
@@ -227,7 +253,7 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       // Partitions, row groups and pages are still pruned with it.
       filter->SkipRows("the join probes a direct array for its dense key, as cheap as the filter");
     }
-    context.dynamic_filters().PublishRuntime(spec.filter_id, std::move(filter));
+    publish(std::move(filter));
   }
 }
 
