@@ -43,6 +43,14 @@ TARGETS=("$@")
 [ ${#TARGETS[@]} -eq 0 ] &&
   TARGETS=(fuzz_parquet_file fuzz_parquet_footer fuzz_page_decoders fuzz_hive_path fuzz_sql)
 
+# One run per build directory: each run empties BUILD_DIR/seeds, which a running target still
+# reads its inputs from (libFuzzer opens them one by one). Run two at once with two directories,
+# each holding a link "fuzz" to the targets.
+exec 9> "$BUILD_DIR/.fuzz.lock"
+if ! flock -n 9; then
+  echo "another scripts/fuzz.sh is running in $BUILD_DIR; give this one another build directory" >&2
+  exit 1
+fi
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BIN=$BUILD_DIR/fuzz
 SEEDS=$BUILD_DIR/seeds
