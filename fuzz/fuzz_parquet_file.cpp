@@ -34,6 +34,37 @@ void ReadMetadata(const ParquetFile& file) {
   }
 }
 
+// Reads each value as a query printing it would, at a fraction of the cost of formatting them
+// all (which took about half of each run): every byte of every string, so a reference past its
+// buffer shows up under ASan, and the formatting of every value whose conversion depends on its
+// bits (dates, times, timestamps, intervals, decimals, floating point), where UBSan sees an
+// overflow. Booleans, integers and strings are not formatted: that is std::to_string or a copy
+// of bytes already read.
+void TouchValues(const Vector& vector, idx_t count) {
+  switch (vector.type().id()) {
+    case TypeId::kBoolean:
+    case TypeId::kInteger:
+    case TypeId::kBigint:
+      return;
+    case TypeId::kVarchar:
+    case TypeId::kBlob: {
+      const StringRef* strings = vector.data<StringRef>();
+      uint8_t sum = 0;
+      for (idx_t row = 0; row < count; row++) {
+        if (vector.IsNull(row)) continue;
+        for (uint32_t b = 0; b < strings[row].len; b++)
+          sum = static_cast<uint8_t>(sum + static_cast<uint8_t>(strings[row].ptr[b]));
+      }
+      volatile uint8_t sink = sum;
+      (void)sink;
+      return;
+    }
+    default:
+      for (idx_t row = 0; row < count; row++)
+        vector.ValueToString(row);
+  }
+}
+
 void ReadRows(const std::shared_ptr<ParquetFile>& file) {
   std::vector<int> columns;
   for (size_t column = 0; column < file->columns().size(); column++) {
@@ -43,11 +74,8 @@ void ReadRows(const std::shared_ptr<ParquetFile>& file) {
   ParquetReader reader(file, columns);
   Batch batch(reader.output_types());
   for (int i = 0; i < kMaxBatches && reader.Next(batch); i++) {
-    // Touch every string so a reference past its buffer shows up under ASan.
-    for (idx_t c = 0; c < batch.column_count(); c++) {
-      for (idx_t r = 0; r < batch.size(); r++)
-        batch.column(c).ValueToString(r);
-    }
+    for (idx_t c = 0; c < batch.column_count(); c++)
+      TouchValues(batch.column(c), batch.size());
   }
 }
 
