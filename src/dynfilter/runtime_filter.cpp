@@ -598,9 +598,10 @@ void AddPartitionFilterSpecs(std::vector<RuntimeFilterSpec>& specs,
   for (const auto& [id, condition] : partition_filters) {
     // The runtime filter holds the build keys themselves (a partition value is mapped into
     // the key space by the scan), so one of that condition alone serves partitions too.
+    const std::vector<size_t> keys{condition};  // a lambda may not capture a structured binding
     auto shared = std::find_if(specs.begin(), specs.end(), [&](const RuntimeFilterSpec& spec) {
       return !spec.partitions_only && spec.partition_filter_id == 0 && !spec.inverse &&
-             spec.keys == std::vector<size_t>{condition};
+             spec.keys == keys;
     });
     if (shared != specs.end()) {
       shared->partition_filter_id = id;
