@@ -41,7 +41,10 @@ FROM customer GROUP BY c_preferred_cust_flag;
 SELECT ss_store_sk, quantile_cont(ss_sales_price::DOUBLE, 0.37), quantile_disc(ss_sales_price::DOUBLE, 0.37)
 FROM store_sales GROUP BY ss_store_sk;
 
-SELECT d_year, mode(d_moy) FROM date_dim WHERE d_dom <= 28 AND (d_moy <> 3 OR d_dom < 20) GROUP BY d_year;
+-- One month (August) has a day more than the others: among equally frequent values mode keeps
+-- the first it collected, an order threads and ranks do not fix (a tie here made the distributed
+-- run differ now and then).
+SELECT d_year, mode(d_moy) FROM date_dim WHERE d_dom <= 27 OR (d_moy = 8 AND d_dom = 28) GROUP BY d_year;
 
 SELECT s_state, mode(s_city), mode() WITHIN GROUP (ORDER BY s_city) FROM store GROUP BY s_state;
 
