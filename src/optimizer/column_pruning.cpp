@@ -4,6 +4,7 @@
 // a column id changes no other binding; projection bindings are positions, so removing one
 // renumbers the references to that projection everywhere.
 
+#include <optional>
 #include <set>
 
 #include "optimizer/optimizer.h"
@@ -35,6 +36,26 @@ void Renumber(LogicalOperator& op, uint32_t table_index, const std::vector<int>&
     Renumber(*child, table_index, new_index);
 }
 
+// Which expression a projection whose outputs nobody reads keeps for its row count: a column
+// its input computes anyway (a scan's filter column, a join key), so that `count(*) ... WHERE
+// x < 5` decodes x alone; else the first fixed-width column; else the first expression.
+size_t CheapestPlaceholder(LogicalProjection& projection) {
+  std::set<ColumnBinding> below;
+  for (auto& child : projection.children) {
+    std::set<ColumnBinding> child_used;
+    Collect(*child, child_used);
+    below.insert(child_used.begin(), child_used.end());
+  }
+  std::optional<size_t> fixed_width;
+  for (size_t i = 0; i < projection.expressions.size(); i++) {
+    const BoundExpr& e = *projection.expressions[i];
+    if (e.kind != BoundExprKind::kColumnRef) continue;
+    if (below.count(static_cast<const BoundColumnRef&>(e).binding)) return i;
+    if (!fixed_width && !e.type.IsString()) fixed_width = i;
+  }
+  return fixed_width.value_or(0);
+}
+
 // Drops the unused expressions of projections whose output positions do not matter (not the
 // plan's output, not an input of a set operation or a materialized CTE, read by position).
 bool PruneProjections(LogicalOperator& root, LogicalOperator& op,
@@ -57,8 +78,9 @@ bool PruneProjections(LogicalOperator& root, LogicalOperator& op,
   }
   // Keep one column even when none is used: the row count still matters (count(*)).
   if (kept.empty() && !projection.expressions.empty()) {
-    new_index[0] = 0;
-    kept.push_back(std::move(projection.expressions[0]));
+    const size_t i = CheapestPlaceholder(projection);
+    new_index[i] = 0;
+    kept.push_back(std::move(projection.expressions[i]));
   }
   if (kept.size() == projection.expressions.size()) {
     for (size_t i = 0; i < kept.size(); i++)
