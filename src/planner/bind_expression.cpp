@@ -260,6 +260,42 @@ void CoerceLiterals(std::vector<BoundExprPtr>& args) {
   }
 }
 
+bool IsExactNumeric(const LogicalType& type) {
+  return type.id() == TypeId::kInteger || type.id() == TypeId::kBigint ||
+         type.id() == TypeId::kDecimal;
+}
+
+bool IsComparisonOperator(const std::string& op) {
+  return op == "=" || op == "<>" || op == "!=" || op == "<" || op == "<=" || op == ">" ||
+         op == ">=";
+}
+
+// `price <= 18` with price DECIMAL(7,2) would compare in DECIMAL(12,2), casting the column on
+// every row and hiding it from min/max statistics and dictionaries. When the constant is an
+// integer or decimal the column's own exact type holds exactly, the constant is cast instead:
+// both casts are exact and keep order, so the answer is the same. Floating point is left alone
+// (converting a column to DOUBLE may merge distinct values).
+void NarrowNumericLiterals(const std::string& op, std::vector<BoundExprPtr>& args) {
+  if (args.size() != 2 || !IsComparisonOperator(op)) return;
+  for (int i = 0; i < 2; i++) {
+    auto& lit = args[static_cast<size_t>(i)];
+    const auto& other = args[static_cast<size_t>(1 - i)];
+    if (!IsConstant(*lit) || IsConstant(*other) || lit->type == other->type ||
+        !IsExactNumeric(lit->type) || !IsExactNumeric(other->type))
+      continue;
+    const Value& v = static_cast<BoundConstant&>(*lit).value;
+    if (v.is_null()) continue;
+    try {
+      Value narrowed = CastValue(v, other->type);
+      if (!(CastValue(narrowed, v.type()) == v)) continue;  // rounded: not exact
+      lit = std::make_unique<BoundConstant>(std::move(narrowed));
+    } catch (const Error&) {
+      // Out of the column type's range: compare in the common type as before.
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args) {
@@ -280,6 +316,7 @@ BoundExprPtr MakeComparison(const std::string& op, BoundExprPtr left, BoundExprP
   args.push_back(std::move(left));
   args.push_back(std::move(right));
   CoerceLiterals(args);
+  NarrowNumericLiterals(op, args);
   return BindFunctionCall(op, std::move(args));
 }
 
@@ -377,6 +414,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       }
       // `'id ' || 42` concatenates text: the literal stays VARCHAR (as in DuckDB, PostgreSQL).
       if (op.op != "||") CoerceLiterals(args);
+      NarrowNumericLiterals(op.op, args);
       return BindFunctionCall(op.op, std::move(args));
     }
     case ast::ExprKind::kFunction: {
