@@ -4,63 +4,19 @@
 // INTEGER vs DOUBLE compare numerically). Strings compare bytewise, which for UTF-8 is code
 // point order. DOUBLE follows PostgreSQL: NaN equals NaN and sorts above every number.
 
-#include <cmath>
-
+#include "function/comparison_ops.h"
 #include "function/function_internal.h"
 
 namespace shears {
 namespace function_internal {
 namespace {
 
-int CompareStrings(StringRef a, StringRef b) {
-  const size_t common = std::min(a.len, b.len);
-  int c = common == 0 ? 0 : std::memcmp(a.ptr, b.ptr, common);
-  if (c != 0) return c;
-  return a.len < b.len ? -1 : (a.len > b.len ? 1 : 0);
-}
-
-struct Equal {
-  template <typename T>
-  static bool Apply(T l, T r) {
-    return l == r;
-  }
-  static bool Apply(double l, double r) { return l == r || (std::isnan(l) && std::isnan(r)); }
-  static bool Apply(StringRef l, StringRef r) { return l == r; }
-};
-struct NotEqual {
-  template <typename T>
-  static bool Apply(T l, T r) {
-    return !Equal::Apply(l, r);
-  }
-};
-struct Less {
-  template <typename T>
-  static bool Apply(T l, T r) {
-    return l < r;
-  }
-  static bool Apply(double l, double r) { return !std::isnan(l) && (std::isnan(r) || l < r); }
-  static bool Apply(StringRef l, StringRef r) { return CompareStrings(l, r) < 0; }
-};
-struct LessEqual {
-  template <typename T>
-  static bool Apply(T l, T r) {
-    return l <= r;
-  }
-  static bool Apply(double l, double r) { return std::isnan(r) || (!std::isnan(l) && l <= r); }
-  static bool Apply(StringRef l, StringRef r) { return CompareStrings(l, r) <= 0; }
-};
-struct Greater {
-  template <typename T>
-  static bool Apply(T l, T r) {
-    return Less::Apply(r, l);
-  }
-};
-struct GreaterEqual {
-  template <typename T>
-  static bool Apply(T l, T r) {
-    return LessEqual::Apply(r, l);
-  }
-};
+using compare_ops::Equal;
+using compare_ops::Greater;
+using compare_ops::GreaterEqual;
+using compare_ops::Less;
+using compare_ops::LessEqual;
+using compare_ops::NotEqual;
 
 template <typename T, typename Op>
 void CompareLoop(const std::vector<const Vector*>& args, idx_t count, Vector& result) {

@@ -6,6 +6,7 @@
 
 #include "dynfilter/runtime_filter_probe.h"
 #include "execution/dictionary_filter.h"
+#include "execution/constant_comparison.h"
 #include "execution/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
@@ -72,6 +73,8 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       runtime_filters_(std::move(runtime_filters)) {
   for (int id : column_ids_)
     types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
+  for (const auto& filter : filters_)
+    constant_comparison_.push_back(IsConstantComparison(*filter));
   for (const auto& target : runtime_filters_) {
     std::vector<idx_t> positions;
     for (int id : target.column_ids) {
@@ -326,18 +329,35 @@ idx_t PhysicalTableScan::FilterRows(LocalSourceState& base, Batch& batch,
   // Filters over dictionary codes first, on the rows as read (codes are by those rows).
   if (!local.dictionary.empty()) count = FilterByDictionary(local, batch, alive);
   if (count == 0) return 0;
+  // Keeps rows sel[0..count) of the batch (and of `alive`).
+  auto compact = [&] {
+    if (count == batch.size()) return;
+    if (alive) {
+      for (idx_t k = 0; k < count; k++)
+        (*alive)[k] = (*alive)[sel[k]];
+      alive->resize(count);
+    }
+    batch.Select(sel.data(), count);
+  };
+  if (sel.capacity() < batch.size()) sel = SelectionVector(batch.size());
+  // `column OP constant` terms first: they narrow one selection, and the batch is compacted
+  // once for all of them.
+  bool selected = false;
   for (size_t f = 0; f < filters_.size(); f++) {
-    if (!local.dictionary.empty() && local.by_dictionary[f]) continue;
+    if (!constant_comparison_[f] || (!local.dictionary.empty() && local.by_dictionary[f]))
+      continue;
+    count = SelectConstantComparison(*filters_[f], batch, selected ? sel.data() : nullptr, count,
+                                     sel.data());
+    selected = true;
+    if (count == 0) return 0;
+  }
+  if (selected) compact();
+  for (size_t f = 0; f < filters_.size(); f++) {
+    if (constant_comparison_[f] || (!local.dictionary.empty() && local.by_dictionary[f]))
+      continue;
     const auto& filter = filters_[f];
     count = ExpressionExecutor::Select(*filter, batch, sel);
-    if (count < batch.size()) {
-      if (alive) {
-        for (idx_t k = 0; k < count; k++)
-          (*alive)[k] = (*alive)[sel[k]];
-        alive->resize(count);
-      }
-      batch.Select(sel.data(), count);
-    }
+    compact();
     if (count == 0) return 0;
   }
   if (!runtime_filters_.empty()) {

@@ -69,6 +69,8 @@ class PhysicalTableScan : public PhysicalOperator {
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
   std::vector<BoundExprPtr> filters_;
+  // Per filter: `column OP constant`, selected without the general executor.
+  std::vector<bool> constant_comparison_;
   std::string table_name_;
   std::vector<DynamicPartitionFilter> dynamic_filters_;
   std::vector<RuntimeFilterTarget> runtime_filters_;
