@@ -19,6 +19,7 @@
 #include "execution/scale_out.h"
 #include "output/result_writer.h"
 #include "main/catalog_statements.h"
+#include "main/write_internal.h"
 #include "main/write_statements.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
@@ -272,6 +273,31 @@ QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNo
   return result;
 }
 
+QueryResult Connection::DescribeQuery(const std::string& query_sql) {
+  auto statements = Parser::Parse(query_sql);
+  if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
+    throw ParseError("DESCRIBE takes a table, a view or one query");
+  }
+  const auto& query = *static_cast<const ast::SelectStatement&>(*statements[0]).query;
+  Binder binder(database_.catalog(), &query_sql);
+  binder.SetParameters(parameters_);
+  if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
+  const BoundQuery bound = binder.Bind(query);
+  QueryResult result;
+  result.names = {"column_name", "column_type", "partition_key"};
+  result.types = {LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Boolean()};
+  result.rows = std::make_shared<ColumnDataCollection>(result.types);
+  Batch batch(result.types, std::max<idx_t>(bound.names.size(), 1));
+  for (size_t i = 0; i < bound.names.size(); i++) {
+    WriteValue(batch.column(0), i, Value::Varchar(bound.names[i]));
+    WriteValue(batch.column(1), i, Value::Varchar(bound.types[i].ToString()));
+    WriteValue(batch.column(2), i, Value::Boolean(false));
+  }
+  batch.SetSize(bound.names.size());
+  result.rows->Append(batch);
+  return result;
+}
+
 QueryResult Connection::RunExplain(const std::string& sql, const ast::ExplainStatement& explain) {
   if (explain.statement->kind != ast::StatementKind::kSelect) {
     throw NotSupportedError("EXPLAIN supports queries only");
@@ -470,10 +496,34 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
         result = QueryResult();
         break;
       }
+      case ast::StatementKind::kTableCommand: {
+        const auto& command = static_cast<const ast::TableCommandStatement&>(*statement);
+        if (command.command == ast::TableCommandStatement::Command::kDescribe) {
+          if (!command.query_sql.empty()) {
+            try {
+              result = DescribeQuery(command.query_sql);
+            } catch (const Error& e) {
+              if (!e.IsUserError()) throw;
+              // The position is in the query's own text: point at its start in the statement.
+              const std::string message = e.what();
+              ThrowError(e.kind(), message.substr(0, message.find("\nLINE ")) + "\n" +
+                                       FormatErrorPosition(sql, command.query_location));
+            }
+            break;
+          }
+          // A view has no table definition: its columns are its query's.
+          if (!database_.catalog().FindTable(command.name) &&
+              database_.catalog().FindView(command.name)) {
+            result = DescribeQuery("SELECT * FROM " + write_internal::QuoteIdentifier(command.name));
+            break;
+          }
+        }
+        result = RunCatalogStatement(database_.catalog(), sql, *statement);
+        break;
+      }
       case ast::StatementKind::kCreateExternalTable:
       case ast::StatementKind::kDropTable:
       case ast::StatementKind::kShowTables:
-      case ast::StatementKind::kTableCommand:
       case ast::StatementKind::kDropIndex:
       case ast::StatementKind::kShowIndexes:
       case ast::StatementKind::kCreateSequence:

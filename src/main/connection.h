@@ -120,6 +120,8 @@ class Connection {
   QueryResult ExecuteSelect(const std::string& sql, const ast::QueryNode& query,
                             const Settings& settings);
   QueryResult RunExplain(const std::string& sql, const ast::ExplainStatement& explain);
+  /// DESCRIBE of a query or a view: the names and types of its columns (bound, not run).
+  QueryResult DescribeQuery(const std::string& query_sql);
   /// Runs the plan under `root`, publishing its progress for Progress().
   void ExecuteWithProgress(ExecutionContext& context, PhysicalOperator& root);
 

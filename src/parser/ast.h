@@ -517,6 +517,10 @@ struct TableCommandStatement : Statement {
   std::string name;
   int name_location = -1;
   std::string stats_level = "table";  // SHOW STATS: "table", "partition" or "file"
+  /// DESCRIBE of a query (`DESCRIBE SELECT ...`, `DESCRIBE FROM 'x.parquet'`, `DESCRIBE 'x'`):
+  /// its SQL text, then `name` is empty.
+  std::string query_sql;
+  int query_location = -1;
 };
 
 /// One option of COPY ... TO ... (NAME value, NAME (v1, v2), or NAME alone): values as text.

@@ -59,8 +59,23 @@ class CatalogParser {
         result = TableCommand(ast::TableCommandStatement::Command::kShowPartitions);
       }
     } else if (AcceptWord("describe") || AcceptWord("desc")) {
-      AcceptWord("table");
-      result = TableCommand(ast::TableCommandStatement::Command::kDescribe);
+      if (AtWord("select") || AtWord("with") || AtWord("from") || AtWord("values") ||
+          (pos_ < last_ && (tokens_[pos_].token == '(' ||
+                            tokens_[pos_].token == PG_QUERY__TOKEN__SCONST))) {
+        // A query, or a file as DuckDB's FROM 'path' shorthand: the rest of the statement.
+        auto command = std::make_unique<ast::TableCommandStatement>();
+        command->command = ast::TableCommandStatement::Command::kDescribe;
+        command->query_location = Here();
+        const int query_begin = tokens_[pos_].start, query_end = tokens_[last_ - 1].end;
+        command->query_sql = tokens_[pos_].token == PG_QUERY__TOKEN__SCONST
+                                 ? "FROM " + sql_.substr(query_begin, query_end - query_begin)
+                                 : sql_.substr(query_begin, query_end - query_begin);
+        pos_ = last_;
+        result = std::move(command);
+      } else {
+        AcceptWord("table");
+        result = TableCommand(ast::TableCommandStatement::Command::kDescribe);
+      }
     } else if (AcceptWord("analyze") || AcceptWord("analyse")) {
       AcceptWord("table");
       result = TableCommand(ast::TableCommandStatement::Command::kAnalyze);
