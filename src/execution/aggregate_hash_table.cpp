@@ -314,7 +314,15 @@ idx_t DenseGroupArray::FindOrCreateLoop(const Vector& key, idx_t count, uint8_t*
   const uint32_t key_offset = layout_.offsets[0];
   idx_t missed = 0;
   idx_t created = 0;
+  // An array past the caches (many groups) misses on nearly every row: touch rows a few keys
+  // ahead so their misses overlap instead of stalling one by one.
+  constexpr idx_t kAhead = 16;
+  const bool prefetch = size * width > (uint64_t{1} << 20);
   for (idx_t i = 0; i < count; i++) {
+    if (prefetch && i + kAhead < count) {
+      const uint64_t ahead = static_cast<uint64_t>(static_cast<int64_t>(data[i + kAhead])) - base_;
+      if (ahead < size) __builtin_prefetch(base_row + ahead * width, 1);
+    }
     const uint64_t offset = static_cast<uint64_t>(static_cast<int64_t>(data[i])) - base_;
     if (offset >= size || (!all_valid && !validity.IsValid(i))) {
       misses[missed++] = static_cast<uint32_t>(i);
