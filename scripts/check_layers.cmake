@@ -60,9 +60,8 @@ set(KNOWN_UPWARD
   "storage/parquet/minmax_pruning.h -> planner/expression.h"
   "storage/parquet/dictionary_pruning.h -> dynfilter/runtime_filter.h"
   "storage/parquet/dictionary_pruning.h -> planner/expression.h"
-  # Runtime filters hash as the join's row layout does and evaluate bound expressions.
+  # Runtime filters evaluate bound expressions.
   "dynfilter/runtime_filter_probe.cpp -> execution/expression_executor.h"
-  "dynfilter/runtime_filter.cpp -> execution/row_layout.h"
   "dynfilter/join_legality.h -> planner/logical_plan.h"
   "dynfilter/dynamic_filter.cpp -> planner/expression.h"
   # The binder folds constants with the executor.

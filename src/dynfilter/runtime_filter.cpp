@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "common/error.h"
-#include "execution/row_layout.h"
+#include "common/hash.h"
 
 namespace shears {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "execution/row_layout.h"
+#include "common/hash.h"
 #include "function/function.h"
 
 namespace shears {
