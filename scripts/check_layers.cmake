@@ -69,9 +69,7 @@ set(KNOWN_UPWARD
   "planner/bind_expression.cpp -> execution/expression_executor.h"
   "planner/bind_subquery.cpp -> execution/expression_executor.h"
   "planner/binder.h -> catalog/catalog.h"
-  "planner/logical_plan.h -> dynfilter/dynamic_filter.h"
-  # FROM 'file.csv' needs the CSV reader's options.
-  "parser/sql_rewrite.cpp -> storage/csv/csv_options.h")
+  "planner/logical_plan.h -> dynfilter/dynamic_filter.h")
 
 get_filename_component(SRC ${SRC} ABSOLUTE)
 file(GLOB_RECURSE files RELATIVE ${SRC} ${SRC}/*.h ${SRC}/*.cpp)
