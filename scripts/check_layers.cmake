@@ -15,20 +15,21 @@ endif()
 # Level of each folder: it may include any folder of a lower level.
 set(LEVEL_common 0)
 set(LEVEL_function 1)
-set(LEVEL_storage 2)
-set(LEVEL_parser 2)
-set(LEVEL_output 2)
-set(LEVEL_catalog 3)
-set(LEVEL_dynfilter 3)
-set(LEVEL_planner 3)
-set(LEVEL_tools 3)
-set(LEVEL_optimizer 4)
-set(LEVEL_execution 5)
-set(LEVEL_main 6)
-set(LEVEL_shell 7)
-set(LEVEL_python 7)
-set(LEVEL_distributed 7)
-set(LEVEL_cli 8)
+set(LEVEL_expression 2)
+set(LEVEL_storage 3)
+set(LEVEL_parser 3)
+set(LEVEL_output 3)
+set(LEVEL_catalog 4)
+set(LEVEL_dynfilter 4)
+set(LEVEL_planner 4)
+set(LEVEL_tools 4)
+set(LEVEL_optimizer 5)
+set(LEVEL_execution 6)
+set(LEVEL_main 7)
+set(LEVEL_shell 8)
+set(LEVEL_python 8)
+set(LEVEL_distributed 8)
+set(LEVEL_cli 9)
 
 # Third-party headers (a regex over the include's name) and the folders allowed them.
 set(THIRD_PARTY readline pg_query thrift mpi pybind11)
@@ -47,27 +48,15 @@ set(THIRD_PARTY_pybind11_OWNERS python)
 # Upward includes that were there when the check came (issue 21), each to be removed by moving
 # the concept down, never to be added to: "file -> include".
 set(KNOWN_UPWARD
-  # Pruning evaluates bound filters and runtime filters: these move down with the expressions.
+  # Pruning tests runtime filters, which sit above storage.
   "storage/split_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/split_pruning.h -> planner/expression.h"
   "storage/partition_pruning.cpp -> dynfilter/join_legality.h"
-  "storage/partition_pruning.cpp -> execution/expression_executor.h"
   "storage/partition_pruning.h -> dynfilter/dynamic_filter.h"
-  "storage/partition_pruning.h -> planner/expression.h"
-  "storage/parquet/dictionary_pruning.cpp -> execution/expression_executor.h"
   "storage/parquet/page_index_pruning.h -> dynfilter/runtime_filter.h"
   "storage/parquet/bloom_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/parquet/minmax_pruning.h -> planner/expression.h"
   "storage/parquet/dictionary_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/parquet/dictionary_pruning.h -> planner/expression.h"
-  # Runtime filters evaluate bound expressions.
-  "dynfilter/runtime_filter_probe.cpp -> execution/expression_executor.h"
+  # Join legality reads logical plans, which hold dynamic filters; the binder reads the catalog.
   "dynfilter/join_legality.h -> planner/logical_plan.h"
-  "dynfilter/dynamic_filter.cpp -> planner/expression.h"
-  # The binder folds constants with the executor.
-  "planner/bind_select.cpp -> execution/expression_executor.h"
-  "planner/bind_expression.cpp -> execution/expression_executor.h"
-  "planner/bind_subquery.cpp -> execution/expression_executor.h"
   "planner/binder.h -> catalog/catalog.h"
   "planner/logical_plan.h -> dynfilter/dynamic_filter.h")
 

@@ -2,7 +2,7 @@
 
 #include <iterator>
 
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

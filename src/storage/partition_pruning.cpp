@@ -4,7 +4,7 @@
 
 #include "common/error.h"
 #include "dynfilter/join_legality.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

@@ -11,7 +11,7 @@
 
 #include "common/value.h"
 #include "dynfilter/dynamic_filter.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/scan_metrics.h"
 

@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "execution/row_layout.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/parquet/minmax_pruning.h"
 
 namespace shears {

@@ -1,4 +1,4 @@
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 #include <cmath>
 #include <cstring>
