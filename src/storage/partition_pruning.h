@@ -88,4 +88,9 @@ class DynamicPartitionPruner : public PartitionPruner {
   std::vector<uint32_t> files_in_;  // files of each partition, when listed
 };
 
+/// `key IN keys from JOIN ...` for EXPLAIN, `key` being the partition column of `dataset` or
+/// the key expression; an OR lists its alternatives.
+std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
+                                           const Dataset& dataset);
+
 }  // namespace shears

@@ -2,7 +2,7 @@
 // build produced, probing (NULLs, selections), merging partial filters and range checks.
 
 #include "dynfilter/runtime_filter.h"
-#include "dynfilter/join_legality.h"
+#include "dynfilter/dynamic_filter.h"
 #include "dynfilter/runtime_filter_probe.h"
 
 #include <gtest/gtest.h>

@@ -8,7 +8,6 @@
 
 #include "common/error.h"
 #include "common/value.h"
-#include "dynfilter/join_legality.h"
 #include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
