@@ -10,20 +10,15 @@
 set(SHEARS_LAYERS
   "common"
   "function"
+  "expression"
+  "dynfilter"
   "storage,parser,output"
-  "catalog,dynfilter,planner,tools"
+  "catalog,tools"
+  "planner"
   "optimizer"
   "execution"
   "main"
   "shell")
-
-# Includes that still run up the layers (scripts/check_layers.cmake's KNOWN_UPWARD, folder by
-# folder): the libraries must link them too until the code moves down.
-set(SHEARS_LAYER_CYCLES
-  "storage:dynfilter,planner,execution"
-  "dynfilter:planner,execution"
-  "planner:catalog,dynfilter,execution"
-  "parser:storage")
 
 # Every build checks the includes first (a fraction of a second).
 add_custom_target(check_layers
@@ -54,18 +49,6 @@ foreach(level IN LISTS SHEARS_LAYERS)
   endforeach()
   list(APPEND below ${folders})
 endforeach()
-
-foreach(cycle IN LISTS SHEARS_LAYER_CYCLES)
-  string(REPLACE ":" ";" parts "${cycle}")
-  string(REPLACE "," ";" parts "${parts}")
-  list(POP_FRONT parts folder)
-  foreach(upper IN LISTS parts)
-    target_link_libraries(shears_${folder} PUBLIC shears_${upper})
-  endforeach()
-endforeach()
-# The cycles above make the linker pass over those libraries more than once.
-set_target_properties(shears_storage shears_dynfilter shears_planner shears_parser PROPERTIES
-                      LINK_INTERFACE_MULTIPLICITY 3)
 
 # Third-party libraries in the layer that owns them (scripts/check_layers.cmake holds their
 # headers there too).

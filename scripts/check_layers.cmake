@@ -15,20 +15,21 @@ endif()
 # Level of each folder: it may include any folder of a lower level.
 set(LEVEL_common 0)
 set(LEVEL_function 1)
-set(LEVEL_storage 2)
-set(LEVEL_parser 2)
-set(LEVEL_output 2)
-set(LEVEL_catalog 3)
+set(LEVEL_expression 2)
 set(LEVEL_dynfilter 3)
-set(LEVEL_planner 3)
-set(LEVEL_tools 3)
-set(LEVEL_optimizer 4)
-set(LEVEL_execution 5)
-set(LEVEL_main 6)
-set(LEVEL_shell 7)
-set(LEVEL_python 7)
-set(LEVEL_distributed 7)
-set(LEVEL_cli 8)
+set(LEVEL_storage 4)
+set(LEVEL_parser 4)
+set(LEVEL_output 4)
+set(LEVEL_catalog 5)
+set(LEVEL_tools 5)
+set(LEVEL_planner 6)
+set(LEVEL_optimizer 7)
+set(LEVEL_execution 8)
+set(LEVEL_main 9)
+set(LEVEL_shell 10)
+set(LEVEL_python 10)
+set(LEVEL_distributed 10)
+set(LEVEL_cli 11)
 
 # Third-party headers (a regex over the include's name) and the folders allowed them.
 set(THIRD_PARTY readline pg_query thrift mpi pybind11)
@@ -43,36 +44,6 @@ set(THIRD_PARTY_mpi_REGEX "^mpi\\.h$")
 set(THIRD_PARTY_mpi_OWNERS distributed cli)
 set(THIRD_PARTY_pybind11_REGEX "^pybind11/")
 set(THIRD_PARTY_pybind11_OWNERS python)
-
-# Upward includes that were there when the check came (issue 21), each to be removed by moving
-# the concept down, never to be added to: "file -> include".
-set(KNOWN_UPWARD
-  # Pruning evaluates bound filters and runtime filters: these move down with the expressions.
-  "storage/split_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/split_pruning.h -> planner/expression.h"
-  "storage/partition_pruning.cpp -> dynfilter/join_legality.h"
-  "storage/partition_pruning.cpp -> execution/expression_executor.h"
-  "storage/partition_pruning.h -> dynfilter/dynamic_filter.h"
-  "storage/partition_pruning.h -> planner/expression.h"
-  "storage/parquet/dictionary_pruning.cpp -> execution/expression_executor.h"
-  "storage/parquet/page_index_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/parquet/bloom_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/parquet/minmax_pruning.h -> planner/expression.h"
-  "storage/parquet/dictionary_pruning.h -> dynfilter/runtime_filter.h"
-  "storage/parquet/dictionary_pruning.h -> planner/expression.h"
-  # Runtime filters hash as the join's row layout does and evaluate bound expressions.
-  "dynfilter/runtime_filter_probe.cpp -> execution/expression_executor.h"
-  "dynfilter/runtime_filter.cpp -> execution/row_layout.h"
-  "dynfilter/join_legality.h -> planner/logical_plan.h"
-  "dynfilter/dynamic_filter.cpp -> planner/expression.h"
-  # The binder folds constants with the executor.
-  "planner/bind_select.cpp -> execution/expression_executor.h"
-  "planner/bind_expression.cpp -> execution/expression_executor.h"
-  "planner/bind_subquery.cpp -> execution/expression_executor.h"
-  "planner/binder.h -> catalog/catalog.h"
-  "planner/logical_plan.h -> dynfilter/dynamic_filter.h"
-  # FROM 'file.csv' needs the CSV reader's options.
-  "parser/sql_rewrite.cpp -> storage/csv/csv_options.h")
 
 get_filename_component(SRC ${SRC} ABSOLUTE)
 file(GLOB_RECURSE files RELATIVE ${SRC} ${SRC}/*.h ${SRC}/*.cpp)
@@ -119,7 +90,6 @@ while(changed)
 endwhile()
 
 set(errors "")
-set(seen_known "")
 foreach(f IN LISTS files)
   string(REGEX REPLACE "/.*" "" dir ${f})
   if(NOT DEFINED LEVEL_${dir})
@@ -136,11 +106,7 @@ foreach(f IN LISTS files)
       continue()
     endif()
     if(NOT LEVEL_${target} LESS LEVEL_${dir})
-      if("${f} -> ${inc}" IN_LIST KNOWN_UPWARD)
-        list(APPEND seen_known "${f} -> ${inc}")
-      else()
-        list(APPEND errors "${f} includes \"${inc}\": ${dir}/ (level ${LEVEL_${dir}}) may include only folders below it, and ${target}/ is level ${LEVEL_${target}}: move what it needs down a layer instead")
-      endif()
+      list(APPEND errors "${f} includes \"${inc}\": ${dir}/ (level ${LEVEL_${dir}}) may include only folders below it, and ${target}/ is level ${LEVEL_${target}}: move what it needs down a layer instead")
     endif()
   endforeach()
   foreach(lib IN LISTS THIRD_PARTY)
@@ -160,17 +126,6 @@ foreach(f IN LISTS files)
       endif()
     endforeach()
   endforeach()
-endforeach()
-
-# An exception that no longer occurs is only reported: the list may shrink on any branch. (Not
-# for the tree of violations tests/layers/src, which has none of them.)
-foreach(known IN LISTS KNOWN_UPWARD)
-  if(DEFINED KNOWN_UPWARD_STALE AND NOT KNOWN_UPWARD_STALE)
-    break()
-  endif()
-  if(NOT known IN_LIST seen_known)
-    message(STATUS "check_layers: \"${known}\" is gone: remove it from KNOWN_UPWARD")
-  endif()
 endforeach()
 
 if(errors)

@@ -15,7 +15,7 @@
 
 #include "distributed/mpi_runtime.h"
 #include "execution/physical_operator.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

@@ -10,7 +10,7 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "distributed/batch_codec.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/operator/join_exprs.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"

@@ -10,7 +10,7 @@
 
 #include "distributed/mpi_runtime.h"
 #include "distributed/physical_exchange.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

@@ -1,9 +1,5 @@
 #include "dynfilter/dynamic_filter.h"
 
-#include <iterator>
-
-#include "planner/expression.h"
-
 namespace shears {
 
 void DynamicFilterRegistry::PublishRuntime(int filter_id, std::shared_ptr<RuntimeFilter> filter) {
@@ -30,34 +26,38 @@ std::vector<int> DynamicPartitionFilter::ProducerIds() const {
   return ids;
 }
 
-namespace {
-
-std::string DescribeTest(const DynamicPartitionFilter& filter, const Dataset& dataset) {
-  // Indexed by DynamicFilterMode, in its order.
-  static constexpr const char* kTests[] = {
-      " IN keys ",       " NOT IN keys ",    " IS NULL OR IN keys ", " >= min of keys ",
-      " > min of keys ", " <= max of keys ", " < max of keys "};
-  static_assert(std::size(kTests) == static_cast<size_t>(DynamicFilterMode::kBelow) + 1);
-  const char* test = kTests[static_cast<size_t>(filter.mode)];
-  const std::string key = filter.key_expr
-                              ? filter.key_expr->ToString()
-                              : dataset.columns()[static_cast<size_t>(filter.column_id)].name;
-  return key + test + filter.description;
-}
-
-}  // namespace
-
-std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
-                                           const Dataset& dataset) {
-  std::string out = "dynamic_partition_filter #" + std::to_string(filter.filter_id) + ": ";
-  if (filter.any_of.empty()) return out + DescribeTest(filter, dataset);
-  out += filter.description + ": ";
-  for (size_t i = 0; i < filter.any_of.size(); i++) {
-    const auto& alternative = filter.any_of[i];
-    out += (i ? " OR #" : "#") + std::to_string(alternative.filter_id) + " " +
-           DescribeTest(alternative, dataset);
+bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeFilter& filter) {
+  const bool is_null = value.is_null();
+  if (IsBoundMode(mode)) {
+    // NULL compares with nothing; without a non-NULL build value nothing joins.
+    const auto& bound = mode == DynamicFilterMode::kAtLeast || mode == DynamicFilterMode::kAbove
+                            ? filter.min()
+                            : filter.max();
+    if (!filter.bounds_only()) return true;  // not a bound producer's filter: cannot tell
+    if (is_null || !bound) return false;
+    const int c = value.Compare(*bound);
+    switch (mode) {
+      case DynamicFilterMode::kAtLeast:
+        return c >= 0;
+      case DynamicFilterMode::kAbove:
+        return c > 0;
+      case DynamicFilterMode::kAtMost:
+        return c <= 0;
+      default:
+        return c < 0;
+    }
   }
-  return out;
+  const bool may_match = filter.ValueMayMatch(value);  // NULL never equals a key
+  switch (mode) {
+    case DynamicFilterMode::kSkip:
+      // Only a key known to be built removes the partition: a bloom filter's false positive
+      // must not (nor can a disabled filter tell).
+      return !(may_match && filter.prunes_partitions() && filter.values_exact());
+    case DynamicFilterMode::kKeepOrNull:
+      return may_match || is_null;
+    default:
+      return may_match;
+  }
 }
 
 }  // namespace shears

@@ -7,7 +7,7 @@
 //                         the hash table's build rows; a nested loop join publishes bounds)
 //   filter object         dynfilter/runtime_filter.h (one kind for partitions and for rows)
 //   registry              this file (publish, look up by id)
-//   legality              dynfilter/join_legality.h (which join may filter which side)
+//   legality              optimizer/join_legality.h (which join may filter which side)
 //   split enumerator      storage/split_enumerator.cpp with storage/partition_pruning.cpp
 //                         (prunes partitions/files, also by filters published late)
 //
@@ -24,7 +24,6 @@
 
 #include "common/value.h"
 #include "dynfilter/runtime_filter.h"
-#include "storage/dataset.h"
 
 namespace shears {
 
@@ -72,6 +71,10 @@ inline bool IsBoundMode(DynamicFilterMode mode) {
          mode == DynamicFilterMode::kAtMost || mode == DynamicFilterMode::kBelow;
 }
 
+/// Whether a partition whose value, mapped through the filter's key expression, is `value` may
+/// hold rows the join keeps, by what the build side produced (`filter`, published).
+bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeFilter& filter);
+
 struct BoundExpr;
 
 struct DynamicPartitionFilter {
@@ -92,11 +95,6 @@ struct DynamicPartitionFilter {
   /// The ids of the filters producers fill for this one: its own, or each alternative's.
   std::vector<int> ProducerIds() const;
 };
-
-/// `key IN keys from JOIN ...` for EXPLAIN, `key` being the partition column of `dataset` or
-/// the key expression; an OR lists its alternatives.
-std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
-                                           const Dataset& dataset);
 
 /// A runtime join filter a scan applies to its rows: the combined key of `column_ids`
 /// (dataset columns the scan outputs) may only hold values the producing join's build side

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "common/error.h"
-#include "execution/row_layout.h"
+#include "common/hash.h"
 
 namespace shears {
 
@@ -729,24 +729,24 @@ bool RuntimeFilter::BitmapAnyWithin(int64_t lo, int64_t hi) const {
 }
 
 bool RuntimeFilter::ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
-                                         format::Type::type physical) const {
+                                         PhysicalType stored) const {
   using parquet::SplitBlockBloomFilter;
   if (!probes_parquet_bloom()) return true;
-  switch (physical) {
-    case format::Type::INT32:
+  switch (stored) {
+    case PhysicalType::kInt32:
       if (key_types_[0].physical() != PhysicalType::kInt32) return true;
       for (int64_t key : int_set_) {
         if (bloom.MightContainHash(SplitBlockBloomFilter::HashInt32(static_cast<int32_t>(key))))
           return true;
       }
       return false;
-    case format::Type::INT64:
+    case PhysicalType::kInt64:
       if (key_types_[0].physical() != PhysicalType::kInt64) return true;
       for (int64_t key : int_set_) {
         if (bloom.MightContainHash(SplitBlockBloomFilter::HashInt64(key))) return true;
       }
       return false;
-    case format::Type::BYTE_ARRAY:
+    case PhysicalType::kString:
       if (key_types_[0].physical() != PhysicalType::kString) return true;
       for (const auto& key : string_set_) {
         if (bloom.MightContainHash(SplitBlockBloomFilter::HashBytes(key.data(), key.size())))

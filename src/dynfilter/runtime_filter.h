@@ -5,7 +5,7 @@
 //   planning rule   optimizer/runtime_filter.cpp (which join produces, which scan consumes)
 //   build           execution/operator/physical_hash_join.cpp Finalize (from the hash table)
 //   registry        dynfilter/dynamic_filter.h (shared with dynamic partition pruning)
-//   legality        dynfilter/join_legality.h
+//   legality        optimizer/join_legality.h
 //   probe           storage/split_pruning.cpp (row groups, pages), dynfilter/runtime_filter_probe
 //                   (rows, adaptively)
 //
@@ -37,7 +37,7 @@
 
 #include "common/value.h"
 #include "common/vector.h"
-#include "storage/parquet/bloom_filter.h"
+#include "common/bloom_filter.h"
 
 namespace shears {
 
@@ -304,10 +304,11 @@ class RuntimeFilter {
            (form_ == RuntimeFilterProbeForm::kBitmap && !int_set_.empty());
   }
   /// For a single-column exact set or listed bitmap: false when `bloom`, the Parquet bloom filter
-  /// of a column chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`physical`, no
-  /// conversion), contains none of the keys. True when that cannot be told.
+  /// of a column chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`stored`: kInt32,
+  /// kInt64, kString; no conversion), contains none of the keys. True when that cannot be told.
+  /// (Our PhysicalType, not Parquet's thrift type: runtime filters sit below storage.)
   bool ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
-                            format::Type::type physical) const;
+                            PhysicalType stored) const;
 
   RuntimeFilterCounters& counters() const { return counters_; }
 

@@ -2,7 +2,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 #include <algorithm>
 

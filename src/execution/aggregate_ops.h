@@ -15,7 +15,7 @@
 #include <type_traits>
 
 #include "common/vector.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

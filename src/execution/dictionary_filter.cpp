@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

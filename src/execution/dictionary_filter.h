@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "common/vector.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/parquet/column_reader.h"
 
 namespace shears {

@@ -1,7 +1,7 @@
 #include "execution/physical_planner.h"
 
 #include "common/error.h"
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 #include "execution/operator/physical_csv_scan.h"
 #include "execution/operator/physical_cte.h"
 #include "execution/operator/physical_filter.h"

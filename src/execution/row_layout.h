@@ -3,7 +3,8 @@
 // (a caller header, a validity bitmap, one slot per column, a caller area such as aggregate
 // states), a RowCollection allocates such rows in blocks with their string bytes in
 // StringArenas, and the functions below move whole vectors in and out of rows (scatter,
-// gather), compare vectors with rows (match) and hash vectors, one type switch per vector.
+// gather) and compare vectors with rows (match), one type switch per vector; rows are hashed
+// with common/hash.h's HashVector.
 //
 // Why rows and not columns: a hash probe or a sort touches one row at random; with rows that
 // is one cache miss for all its keys and payload instead of one per column.
@@ -156,27 +157,6 @@ void GatherColumn(const RowLayout& layout, idx_t col, uint8_t* const* rows, idx_
 idx_t MatchColumn(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* const* rows,
                   uint32_t* sel, idx_t count, bool null_equal, uint32_t* no_match,
                   idx_t* no_match_count);
-
-/// hashes[i] = hash of v[i] (combine: mixed into the existing hashes[i]), i < count. Values
-/// that compare equal hash equal (-0.0/0.0, all NaNs); NULL has a fixed hash.
-void HashVector(const Vector& v, idx_t count, uint64_t* hashes, bool combine);
-/// The hash HashVector gives one non-NULL value of an integer type (INTEGER, BIGINT and the
-/// types stored as them), or of a string.
-uint64_t HashInteger(int64_t value);
-uint64_t HashString(std::string_view value);
-/// The hash of zero key columns (ungrouped aggregates).
-constexpr uint64_t kEmptyKeyHash = 0x2545F4914F6CDD1DULL;
-
-/// `=` on two stored values of one type: DOUBLE's -0.0 equals 0.0 and NaN equals NaN (what
-/// HashVector hashes alike).
-template <typename T>
-inline bool ValuesEqual(const T& a, const T& b) {
-  if constexpr (std::is_same_v<T, double>) {
-    return a == b || (std::isnan(a) && std::isnan(b));
-  } else {
-    return a == b;
-  }
-}
 
 /// Entries of the open-addressing tables: the row pointer in the low 48 bits, the top 16 bits
 /// of its hash ("salt") above, so most mismatches are rejected without touching the row.

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "common/vector.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

@@ -1,7 +1,7 @@
 #pragma once
 // The comparison operators' semantics on one physical type, shared by the comparison kernels
 // (comparison.cpp) and the executor's selection of `column OP constant`
-// (execution/constant_comparison.cpp), so both agree on every value. Strings compare bytewise
+// (expression/constant_comparison.cpp), so both agree on every value. Strings compare bytewise
 // (UTF-8 code point order); DOUBLE follows PostgreSQL: NaN equals NaN and sorts above every
 // number.
 

@@ -13,6 +13,7 @@
 #include "catalog/staged_write.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/file_format.h"
 #include "common/string_util.h"
 #include "execution/operator/physical_csv_write.h"
 #include "execution/operator/physical_parquet_write.h"

@@ -13,7 +13,7 @@
 // a UNION input cast to the common type): each partition value is mapped through it, then
 // looked up.
 //
-// Legality (dynfilter/join_legality.h): legal when the join drops probe rows without a match:
+// Legality (optimizer/join_legality.h): legal when the join drops probe rows without a match:
 // INNER, SEMI, RIGHT (probe = left side here). ANTI joins prune the other way (a partition whose
 // value is in the key set holds only rows the anti join removes) when the key is the only condition
 // and there is no residual. A join without an equality key (nested loop) prunes by the bounds of
@@ -36,7 +36,7 @@
 #include <set>
 
 #include "common/numeric_cast.h"
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 

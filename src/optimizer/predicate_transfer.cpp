@@ -31,7 +31,7 @@
 
 #include <fmt/format.h>
 
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 #include "planner/plan_copy.h"
 

@@ -11,7 +11,7 @@
 //     FILTER i_category = 'Music'
 //       GET item
 //
-// Legal (dynfilter/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side
+// Legal (optimizer/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side
 // here; RIGHT keeps only unmatched build rows). Keys are traced transitively: through an inner join
 // on `key = other`, `other`'s scan is filtered too. Conditions compared with IS NOT DISTINCT FROM
 // are left out (NULL matches there). Conditions that trace to the same scan form one filter on
@@ -38,7 +38,7 @@
 
 #include "common/error.h"
 #include "common/numeric_cast.h"
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 

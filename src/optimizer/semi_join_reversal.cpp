@@ -65,7 +65,7 @@
 #include <map>
 #include <optional>
 
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/cardinality.h"
 #include "optimizer/optimizer.h"
 #include "planner/bind_context.h"

@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {

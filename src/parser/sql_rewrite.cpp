@@ -11,10 +11,10 @@
 
 #include "common/string_util.h"
 #include "common/error.h"
+#include "common/file_format.h"
 #include "common/interval.h"
 #include "parser/parser.h"
 #include "parser/transformer.h"
-#include "storage/csv/csv_options.h"
 
 namespace shears::parser_internal {
 

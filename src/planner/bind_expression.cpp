@@ -6,7 +6,7 @@
 #include "common/error.h"
 #include "common/interval.h"
 #include "common/string_util.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
 

@@ -10,7 +10,7 @@
 
 #include "common/error.h"
 #include "common/string_util.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "function/function.h"
 #include "function/regex_match.h"
 #include "parser/ast_visit.h"

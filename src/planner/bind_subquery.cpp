@@ -22,7 +22,7 @@
 #include <set>
 
 #include "common/error.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
 #include "planner/dependent_join.h"

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "common/numeric_cast.h"
+#include "storage/partition_pruning.h"
 
 namespace shears {
 

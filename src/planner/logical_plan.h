@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "dynfilter/dynamic_filter.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 
 namespace shears {

@@ -13,6 +13,7 @@
 #include <unordered_set>
 
 #include "common/error.h"
+#include "common/file_format.h"
 #include "common/string_util.h"
 #include "storage/csv/csv_options.h"
 #include "storage/file_statistics.h"

@@ -1,10 +1,10 @@
 #include "storage/partition_pruning.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "common/error.h"
-#include "dynfilter/join_legality.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 
@@ -168,6 +168,36 @@ bool DynamicPartitionPruner::PartitionMayMatch(size_t partition) {
     }
   }
   return true;
+}
+
+namespace {
+
+std::string DescribeTest(const DynamicPartitionFilter& filter, const Dataset& dataset) {
+  // Indexed by DynamicFilterMode, in its order.
+  static constexpr const char* kTests[] = {
+      " IN keys ",       " NOT IN keys ",    " IS NULL OR IN keys ", " >= min of keys ",
+      " > min of keys ", " <= max of keys ", " < max of keys "};
+  static_assert(std::size(kTests) == static_cast<size_t>(DynamicFilterMode::kBelow) + 1);
+  const char* test = kTests[static_cast<size_t>(filter.mode)];
+  const std::string key = filter.key_expr
+                              ? filter.key_expr->ToString()
+                              : dataset.columns()[static_cast<size_t>(filter.column_id)].name;
+  return key + test + filter.description;
+}
+
+}  // namespace
+
+std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
+                                           const Dataset& dataset) {
+  std::string out = "dynamic_partition_filter #" + std::to_string(filter.filter_id) + ": ";
+  if (filter.any_of.empty()) return out + DescribeTest(filter, dataset);
+  out += filter.description + ": ";
+  for (size_t i = 0; i < filter.any_of.size(); i++) {
+    const auto& alternative = filter.any_of[i];
+    out += (i ? " OR #" : "#") + std::to_string(alternative.filter_id) + " " +
+           DescribeTest(alternative, dataset);
+  }
+  return out;
 }
 
 }  // namespace shears

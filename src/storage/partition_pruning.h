@@ -11,7 +11,7 @@
 
 #include "common/value.h"
 #include "dynfilter/dynamic_filter.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/scan_metrics.h"
 
@@ -87,5 +87,10 @@ class DynamicPartitionPruner : public PartitionPruner {
   bool started_ = false;            // the first look (at scan start) counts ready / not ready
   std::vector<uint32_t> files_in_;  // files of each partition, when listed
 };
+
+/// `key IN keys from JOIN ...` for EXPLAIN, `key` being the partition column of `dataset` or
+/// the key expression; an OR lists its alternatives.
+std::string DescribeDynamicPartitionFilter(const DynamicPartitionFilter& filter,
+                                           const Dataset& dataset);
 
 }  // namespace shears

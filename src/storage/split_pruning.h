@@ -25,7 +25,7 @@
 #include <vector>
 
 #include "dynfilter/runtime_filter.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/file_statistics.h"
 #include "storage/parquet/minmax_pruning.h"

@@ -2,7 +2,7 @@
 // build produced, probing (NULLs, selections), merging partial filters and range checks.
 
 #include "dynfilter/runtime_filter.h"
-#include "dynfilter/join_legality.h"
+#include "dynfilter/dynamic_filter.h"
 #include "dynfilter/runtime_filter_probe.h"
 
 #include <gtest/gtest.h>
@@ -15,7 +15,7 @@
 
 #include "common/error.h"
 #include "execution/row_layout.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/parquet/minmax_pruning.h"
 
 namespace shears {

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

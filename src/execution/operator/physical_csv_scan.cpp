@@ -8,8 +8,7 @@
 
 #include "common/error.h"
 #include "common/value.h"
-#include "dynfilter/join_legality.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "storage/csv/csv_reader.h"

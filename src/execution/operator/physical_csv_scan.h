@@ -9,7 +9,7 @@
 
 #include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 
 namespace shears {

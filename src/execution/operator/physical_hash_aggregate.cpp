@@ -8,7 +8,7 @@
 
 #include "common/error.h"
 #include "execution/aggregate_hash_table.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/operator/physical_hash_aggregate_state.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"

@@ -42,7 +42,7 @@
 #include "execution/physical_operator.h"
 #include "execution/row_layout.h"
 #include "execution/spill.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

@@ -8,7 +8,7 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/operator/join_output.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"

@@ -38,7 +38,7 @@
 #include "execution/join_hash_table.h"
 #include "execution/pipeline.h"
 #include "execution/spill.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "planner/logical_plan.h"
 
 namespace shears {

@@ -4,7 +4,7 @@
 
 #include <atomic>
 
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/operator/join_output.h"
 #include "execution/operator/physical_hash_join.h"
 

@@ -8,7 +8,7 @@
 #include <limits>
 
 #include "common/error.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "storage/memory_table.h"
 
 namespace shears {

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "execution/physical_operator.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 
 namespace shears {

@@ -17,7 +17,7 @@
 
 #include "execution/column_data.h"
 #include "execution/pipeline.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "planner/logical_plan.h"
 
 namespace shears {

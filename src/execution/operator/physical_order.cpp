@@ -6,7 +6,7 @@
 #include <mutex>
 
 #include "common/error.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/spill.h"

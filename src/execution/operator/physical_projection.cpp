@@ -1,6 +1,6 @@
 #include "execution/operator/physical_projection.h"
 
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "execution/operator/join_exprs.h"
 
 namespace shears {

@@ -2,7 +2,7 @@
 // The PROJECTION operator.
 
 #include "execution/physical_operator.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

@@ -6,8 +6,8 @@
 
 #include "dynfilter/runtime_filter_probe.h"
 #include "execution/dictionary_filter.h"
-#include "execution/constant_comparison.h"
-#include "execution/expression_executor.h"
+#include "expression/constant_comparison.h"
+#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "storage/dataset_reader.h"

@@ -12,7 +12,7 @@
 
 #include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/scan_metrics.h"
 #include "storage/split_enumerator.h"

@@ -1,6 +1,6 @@
 #include "execution/operator/physical_values.h"
 
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

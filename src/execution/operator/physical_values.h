@@ -2,7 +2,7 @@
 // The VALUES and DUMMY_SCAN source.
 
 #include "execution/physical_operator.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

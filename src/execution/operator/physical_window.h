@@ -24,7 +24,7 @@
 #include "execution/physical_operator.h"
 #include "execution/row_layout.h"
 #include "execution/sort_key.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

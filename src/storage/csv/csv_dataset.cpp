@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "common/file_format.h"
 #include "common/string_util.h"
 #include "storage/csv/csv_reader.h"
 #include "storage/csv/csv_sniffer.h"

@@ -9,10 +9,6 @@ namespace shears {
 
 namespace {
 
-bool EndsWith(std::string_view s, std::string_view suffix) {
-  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
-}
-
 /// Reads 1..max_digits digits at `pos`.
 bool ReadNumber(std::string_view s, size_t* pos, int max_digits, int64_t* out) {
   int64_t v = 0;
@@ -271,18 +267,6 @@ void CsvOptions::Set(const std::string& option, const Value& value, const char* 
         "union_by_name, filename, new_line)",
         what, option);
   }
-}
-
-bool IsCsvFileName(std::string_view name) {
-  std::string lower = AsciiLower(std::string(name));
-  if (EndsWith(lower, ".gz")) lower.resize(lower.size() - 3);
-  return EndsWith(lower, ".csv") || EndsWith(lower, ".tsv") || EndsWith(lower, ".txt");
-}
-
-bool HasCsvExtension(std::string_view path) {
-  std::string lower = AsciiLower(std::string(path));
-  if (EndsWith(lower, ".gz")) lower.resize(lower.size() - 3);
-  return EndsWith(lower, ".csv") || EndsWith(lower, ".tsv");
 }
 
 }  // namespace shears

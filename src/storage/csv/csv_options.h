@@ -88,10 +88,4 @@ struct CsvScanInfo {
   bool quoted_newlines = false;
 };
 
-/// Whether a file name found while listing a directory is a CSV file (.csv, .tsv, .txt,
-/// optionally followed by .gz).
-bool IsCsvFileName(std::string_view name);
-/// Whether a path in FROM reads as CSV by its extension (.csv, .tsv, .csv.gz, .tsv.gz).
-bool HasCsvExtension(std::string_view path);
-
 }  // namespace shears

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 #include "storage/parquet/column_reader.h"
 #include "storage/parquet/page_index.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "dynfilter/runtime_filter.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears::parquet {

@@ -6,7 +6,7 @@
 #include <functional>
 #include <optional>
 
-#include "planner/expression.h"
+#include "expression/expression.h"
 #include "storage/parquet/parquet_file.h"
 
 namespace shears {

@@ -3,7 +3,7 @@
 // batch, vector at a time.
 
 #include "common/vector.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 

@@ -2,7 +2,8 @@
 // Join-type legality of dynamic filters, in one place: which side of which join a filter built
 // from the other side may prune, how NULL keys behave, and when an anti join prunes by the
 // complement. The planning rules (dynamic_partition_pruning, runtime_filter, trace_key,
-// semi_join_reversal) and the scan's partition check ask here.
+// semi_join_reversal) ask here; at run time the scan's partition check applies the mode they
+// chose (PartitionMayJoin in dynfilter/dynamic_filter.h, below storage: this file reads plans).
 //
 //   join        filter on the probe (left) side    a key filter above     transfers a = b
 //                                                  passes into
@@ -65,10 +66,6 @@ bool JoinEquatesKeys(JoinKind kind);
 inline bool ConditionFiltersKeys(const JoinCondition& condition) {
   return !condition.null_equal;
 }
-
-/// Whether a partition whose value, mapped through the filter's key expression, is `value` may
-/// hold rows the join keeps, by what the build side produced (`filter`, published).
-bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeFilter& filter);
 
 /// Whether a join may filter its probe (left) side by the bounds of a build-side expression
 /// compared with a probe key in a conjunct of its residual (a nested loop join has no equality

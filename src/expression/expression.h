@@ -314,7 +314,8 @@ struct BoundSubqueryInfo;
 
 /// A subquery used as a value: (SELECT ...), EXISTS (...), x IN / op ANY / op ALL (SELECT ...).
 /// The binder replaces it by a column of a join it adds below the clause (see
-/// planner/bind_subquery.cpp); copies share `info`, so the subquery is planned once.
+/// planner/bind_subquery.cpp, which also defines its methods: only the binder makes one);
+/// copies share `info`, so the subquery is planned once.
 struct BoundSubquery : BoundExpr {
   BoundSubquery(LogicalType t, std::shared_ptr<BoundSubqueryInfo> i)
       : BoundExpr(BoundExprKind::kSubquery, t), info(std::move(i)) {}

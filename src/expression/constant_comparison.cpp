@@ -1,4 +1,4 @@
-#include "execution/constant_comparison.h"
+#include "expression/constant_comparison.h"
 
 #include "common/error.h"
 #include "function/comparison_ops.h"

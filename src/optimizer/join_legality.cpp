@@ -1,4 +1,4 @@
-#include "dynfilter/join_legality.h"
+#include "optimizer/join_legality.h"
 
 namespace shears {
 
@@ -83,40 +83,6 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
                         (partitions ? " join keeps unmatched probe rows"
                                     : " join keeps probe rows without a match");
       return legality;
-  }
-}
-
-bool PartitionMayJoin(DynamicFilterMode mode, const Value& value, const RuntimeFilter& filter) {
-  const bool is_null = value.is_null();
-  if (IsBoundMode(mode)) {
-    // NULL compares with nothing; without a non-NULL build value nothing joins.
-    const auto& bound = mode == DynamicFilterMode::kAtLeast || mode == DynamicFilterMode::kAbove
-                            ? filter.min()
-                            : filter.max();
-    if (!filter.bounds_only()) return true;  // not a bound producer's filter: cannot tell
-    if (is_null || !bound) return false;
-    const int c = value.Compare(*bound);
-    switch (mode) {
-      case DynamicFilterMode::kAtLeast:
-        return c >= 0;
-      case DynamicFilterMode::kAbove:
-        return c > 0;
-      case DynamicFilterMode::kAtMost:
-        return c <= 0;
-      default:
-        return c < 0;
-    }
-  }
-  const bool may_match = filter.ValueMayMatch(value);  // NULL never equals a key
-  switch (mode) {
-    case DynamicFilterMode::kSkip:
-      // Only a key known to be built removes the partition: a bloom filter's false positive
-      // must not (nor can a disabled filter tell).
-      return !(may_match && filter.prunes_partitions() && filter.values_exact());
-    case DynamicFilterMode::kKeepOrNull:
-      return may_match || is_null;
-    default:
-      return may_match;
   }
 }
 

@@ -1,4 +1,4 @@
-#include "execution/expression_executor.h"
+#include "expression/expression_executor.h"
 
 #include <cmath>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "common/error.h"
-#include "execution/row_layout.h"
+#include "common/hash.h"
 #include "function/function.h"
 
 namespace shears {

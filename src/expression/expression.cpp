@@ -1,4 +1,4 @@
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 #include <functional>
 

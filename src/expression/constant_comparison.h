@@ -7,7 +7,7 @@
 #include <optional>
 
 #include "common/vector.h"
-#include "planner/expression.h"
+#include "expression/expression.h"
 
 namespace shears {
 
