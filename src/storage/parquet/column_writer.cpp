@@ -20,6 +20,7 @@
 #include "storage/parquet/compression.h"
 #include "storage/parquet/encoder.h"
 #include "storage/parquet/encoding.h"
+#include "storage/parquet/schema_mapping.h"
 #include "storage/parquet/string_bounds.h"
 
 namespace shears::parquet {

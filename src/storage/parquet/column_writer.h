@@ -118,9 +118,5 @@ class ColumnChunkWriter {
 std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
                                                     const LogicalType& type,
                                                     const WriterOptions& options, bool bloom);
-/// The schema element of a flat OPTIONAL column of `type`.
-format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type);
-/// INTERVAL columns cannot be written yet (column_schema.cpp): an error naming `name`.
-[[noreturn]] void ThrowIntervalNotWritable(const std::string& name);
 
 }  // namespace shears::parquet
