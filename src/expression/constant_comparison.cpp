@@ -1,5 +1,7 @@
 #include "expression/constant_comparison.h"
 
+#include <type_traits>
+
 #include "common/error.h"
 #include "function/comparison_ops.h"
 
@@ -89,7 +91,13 @@ idx_t SelectLoop(const Vector& column, T constant, const uint32_t* rows, idx_t c
     for (idx_t i = 0; i < count; i++) {
       const uint32_t r = rows ? rows[i] : static_cast<uint32_t>(i);
       out[selected] = r;
-      selected += static_cast<idx_t>(validity.IsValid(r)) & Cmp::Apply(values[r], constant);
+      if constexpr (std::is_same_v<T, StringRef>) {
+        // A NULL row's string may point anywhere (a buffer of an earlier batch): not read.
+        selected += validity.IsValid(r) && Cmp::Apply(values[r], constant);
+      } else {
+        // A number under a NULL is some number, harmless to compare: no branch.
+        selected += static_cast<idx_t>(validity.IsValid(r)) & Cmp::Apply(values[r], constant);
+      }
     }
   }
   return selected;
