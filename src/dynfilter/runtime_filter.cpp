@@ -198,7 +198,22 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
   const Vector& v = *keys[0];
   if (!exact_possible_) return;
   if (IntegerKeys()) {
-    for (idx_t i = 0; i < count; i++) {
+    idx_t i = 0;
+    if (bitmap_direct_) {
+      uint64_t* bits = bitmap_.data();
+      const uint64_t base = static_cast<uint64_t>(bitmap_base_);
+      for (; i < count; i++) {
+        const int64_t key = IntegerAt(v, i);
+        const uint64_t offset = static_cast<uint64_t>(key) - base;  // wraps below the base
+        if (offset >= bitmap_span_) break;
+        int_lo_ = std::min(int_lo_, key);
+        int_hi_ = std::max(int_hi_, key);
+        bits[offset >> 6] |= uint64_t{1} << (offset & 63);
+      }
+      if (i == count) return;
+      ListBitmapKeys();  // a key outside the bounds given: list them all from here on
+    }
+    for (; i < count; i++) {
       const int64_t key = IntegerAt(v, i);
       int_lo_ = std::min(int_lo_, key);
       int_hi_ = std::max(int_hi_, key);
@@ -210,6 +225,40 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
       string_set_.emplace(strings[i].ptr, strings[i].len);
   }
   CapListing();
+}
+
+void RuntimeFilter::ExpectKeys(uint64_t distinct_keys, int64_t low, int64_t high,
+                               const RuntimeFilterLimits& limits) {
+  if (key_types_.size() != 1 || keys_only_ || !IntegerKeys() || !exact_possible_ || low > high ||
+      !int_set_.empty() || bitmap_direct_ || !hashes_.empty())
+    return;
+  const uint64_t span = static_cast<uint64_t>(high) - static_cast<uint64_t>(low) + 1;
+  // Keys Finish would keep listed (an exact set, the values for partitions, the keys a bitmap
+  // probes Parquet bloom filters with), or so many that the listing would stop (then a bloom
+  // filter, not a bitmap): listed as before.
+  const uint64_t listed = std::max<uint64_t>(
+      {limits.max_exact_keys, limits.max_value_keys, kRuntimeFilterMaxBloomProbeKeys});
+  if (distinct_keys > listed && distinct_keys <= (1u << 20) && span != 0 &&
+      span <= limits.max_bitmap_bits) {
+    bitmap_.assign(span / 64 + 1, 0);  // + 1: the spare zero bit at offset span
+    bitmap_base_ = low;
+    bitmap_span_ = span;
+    bitmap_direct_ = true;
+    return;
+  }
+  int_set_.reserve(std::min<uint64_t>(distinct_keys, 1u << 20));
+}
+
+void RuntimeFilter::ListBitmapKeys() {
+  if (!bitmap_direct_) return;
+  bitmap_direct_ = false;
+  for (size_t w = 0; w < bitmap_.size(); w++) {
+    for (uint64_t word = bitmap_[w]; word != 0; word &= word - 1)
+      int_set_.insert(bitmap_base_ + static_cast<int64_t>(w * 64 + std::countr_zero(word)));
+  }
+  bitmap_.clear();
+  bitmap_base_ = 0;
+  bitmap_span_ = 0;
 }
 
 void RuntimeFilter::CapListing() {
@@ -246,11 +295,21 @@ void RuntimeFilter::Merge(RuntimeFilter&& other) {
   if (exact_possible_) {
     int_lo_ = std::min(int_lo_, other.int_lo_);
     int_hi_ = std::max(int_hi_, other.int_hi_);
-    int_set_.insert(other.int_set_.begin(), other.int_set_.end());
+    if (bitmap_direct_ && other.bitmap_direct_ && bitmap_base_ == other.bitmap_base_ &&
+        bitmap_span_ == other.bitmap_span_) {
+      for (size_t w = 0; w < bitmap_.size(); w++)
+        bitmap_[w] |= other.bitmap_[w];
+    } else {
+      ListBitmapKeys();
+      other.ListBitmapKeys();
+      int_set_.insert(other.int_set_.begin(), other.int_set_.end());
+    }
     string_set_.insert(other.string_set_.begin(), other.string_set_.end());
   } else {
     int_set_.clear();
     string_set_.clear();
+    bitmap_direct_ = false;
+    bitmap_.clear();
   }
   if (bloom_ && other.bloom_) bloom_->Union(*other.bloom_);
   build_rows_ += other.build_rows_;
@@ -278,7 +337,19 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   for (auto& column : column_filters_) {
     if (column) column->Finish(limits, build_rows, 0);
   }
-  const size_t set_size = int_set_.size() + string_set_.size();
+  size_t set_size = int_set_.size() + string_set_.size();
+  if (bitmap_direct_) {
+    size_t keys = 0;
+    for (uint64_t word : bitmap_)
+      keys += static_cast<size_t>(std::popcount(word));
+    // Fewer keys came than expected: listed after all, and decided as without ExpectKeys.
+    if (keys <= std::max<uint64_t>({limits.max_exact_keys, limits.max_value_keys,
+                                    kRuntimeFilterMaxBloomProbeKeys})) {
+      ListBitmapKeys();
+      keys = int_set_.size();
+    }
+    set_size = keys;
+  }
   const bool exact = exact_possible_ && set_size <= limits.max_exact_keys;
   if (exact) {
     distinct_ = set_size;
@@ -311,6 +382,8 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   if (kinds_ == 0) {
     int_set_.clear();
     string_set_.clear();
+    bitmap_direct_ = false;
+    bitmap_.clear();
     return;
   }
   ChooseProbeForm(limits);
@@ -394,6 +467,12 @@ inline idx_t TableHas(const int64_t* table, size_t mask, int shift, int64_t empt
 void RuntimeFilter::ChooseProbeForm(const RuntimeFilterLimits& limits) {
   form_ = RuntimeFilterProbeForm::kNone;
   if (distinct_ == 0) return;
+  if (bitmap_direct_) {
+    // Built by Add over the bounds ExpectKeys was given (within limits.max_bitmap_bits).
+    bitmap_direct_ = false;
+    form_ = RuntimeFilterProbeForm::kBitmap;
+    return;
+  }
   if (!IntegerKeys() || !exact_possible_ || int_set_.empty()) {
     form_ = (kinds_ & kRuntimeFilterExactSet) ? RuntimeFilterProbeForm::kStringSet
                                               : RuntimeFilterProbeForm::kBloom;

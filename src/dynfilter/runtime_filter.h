@@ -185,6 +185,14 @@ class RuntimeFilter {
 
   // ---- build (one thread; partials built elsewhere combine with Merge) ----
 
+  /// Optional, before the first Add, for one integer key column whose build side is known:
+  /// `distinct_keys` distinct keys, all within [low, high] (a join's hash table counted them).
+  /// When the filter will end as a bitmap whose keys are not listed (more keys than any
+  /// listing keeps, a span within limits.max_bitmap_bits), Add sets the bitmap's bits instead
+  /// of listing each key in a hash set (the set's inserts and growth were most of a 165,000-key
+  /// build: TPC-DS q13's customer_demographics). Otherwise the set is sized for them.
+  void ExpectKeys(uint64_t distinct_keys, int64_t low, int64_t high,
+                  const RuntimeFilterLimits& limits);
   /// Adds `count` build keys (rows 0..count of each vector; rows with a NULL key must not be
   /// passed: they never match).
   void Add(const std::vector<const Vector*>& keys, idx_t count);
@@ -317,6 +325,9 @@ class RuntimeFilter {
   /// Integer keys whose range (so far) fits a bitmap.
   bool NarrowIntegers() const;
   static constexpr size_t kKeysOnlyGiveUp = 65536;
+  /// The bitmap ExpectKeys started, listed into int_set_ instead (a key outside the expected
+  /// bounds, or a partial built the other way): the build goes on as without ExpectKeys.
+  void ListBitmapKeys();
   /// Stops listing keys past the bounds Add keeps (also after Merge, so partial filters united
   /// list what one filter of all their keys lists).
   void CapListing();
@@ -354,6 +365,8 @@ class RuntimeFilter {
   bool exact_possible_ = true;
   bool hashes_replaced_ = false;  // ReplaceHashes: bloom_, if any, is the union's
   absl::flat_hash_set<int64_t> int_set_;
+  // ExpectKeys chose to build bitmap_ (bitmap_base_, bitmap_span_) in Add instead of int_set_.
+  bool bitmap_direct_ = false;
   int64_t int_lo_ = INT64_MAX, int_hi_ = INT64_MIN;  // of the integer keys added
   absl::flat_hash_set<std::string> string_set_;
   // The keys listed for ValueMayMatch alone (limits.max_value_keys) when the probe form is a

@@ -139,6 +139,11 @@ void JoinHashTable::Build(int threads) {
     low = std::min(low, s->low);
     high = std::max(high, s->high);
   }
+  if (direct_candidate && distinct_keys_ > 0) {
+    has_key_bounds_ = true;
+    key_low_ = low;
+    key_high_ = high;
+  }
   if (direct_candidate) BuildDirect(low, high);
 }
 

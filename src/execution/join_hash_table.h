@@ -73,6 +73,14 @@ class JoinHashTable {
   /// Threads Build() inserted with.
   idx_t build_threads() const { return build_threads_; }
   idx_t distinct_keys() const { return distinct_keys_; }
+  /// The smallest and largest key, when Build gathered them (one integer key compared with
+  /// `=`, at least one non-NULL key): false otherwise.
+  bool key_bounds(int64_t& low, int64_t& high) const {
+    if (!has_key_bounds_) return false;
+    low = key_low_;
+    high = key_high_;
+    return true;
+  }
   bool has_null_key() const { return has_null_key_; }
   void AddBuildRows(idx_t rows, bool null_key) {
     build_rows_ += rows;
@@ -105,6 +113,8 @@ class JoinHashTable {
   int64_t direct_bytes_ = 0;
   idx_t build_rows_ = 0;
   idx_t distinct_keys_ = 0;
+  bool has_key_bounds_ = false;
+  int64_t key_low_ = 0, key_high_ = 0;
   bool has_null_key_ = false;
   idx_t build_threads_ = 1;
 };

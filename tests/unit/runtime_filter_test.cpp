@@ -451,6 +451,82 @@ TEST(RuntimeFilterProbeFormTest, BitmapRulesOutBoundsHoldingNoKey) {
   EXPECT_TRUE(may(INT64_MIN, INT64_MAX));
 }
 
+// ExpectKeys (the join's hash table knows the distinct count and bounds): the bitmap is set
+// directly by Add, and the filter answers exactly as one built by listing the keys.
+TEST(RuntimeFilterProbeFormTest, ExpectedKeysBuildTheSameFilterWithoutListing) {
+  std::mt19937_64 rng(11);
+  std::vector<int64_t> keys;
+  for (int64_t i = 0; i < 20000; i++) {
+    if (rng() % 3 == 0) keys.push_back(5000 + i);  // about 6,700 keys in [5000, 25000)
+  }
+  keys.push_back(keys.front());  // a duplicate
+  const int64_t low = *std::min_element(keys.begin(), keys.end());
+  const int64_t high = *std::max_element(keys.begin(), keys.end());
+  const uint64_t distinct = keys.size() - 1;
+  auto listed = Build(keys);
+  // Two partials, as the join's threads build them, merged.
+  auto expected = [&](size_t from, size_t to) {
+    auto f = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+    f->ExpectKeys(distinct, low, high, {});
+    std::vector<int64_t> part(keys.begin() + from, keys.begin() + to);
+    Vector v = Int64s(part);
+    f->Add({&v}, part.size());
+    return f;
+  };
+  auto direct = expected(0, keys.size() / 2);
+  direct->Merge(std::move(*expected(keys.size() / 2, keys.size())));
+  direct->Finish({}, keys.size(), 0, distinct);
+  EXPECT_EQ(direct->probe_form(), RuntimeFilterProbeForm::kBitmap);
+  EXPECT_EQ(direct->probe_form(), listed->probe_form());
+  EXPECT_EQ(direct->kinds(), listed->kinds());
+  EXPECT_EQ(direct->distinct_keys(), listed->distinct_keys());
+  EXPECT_EQ(direct->probes_parquet_bloom(), listed->probes_parquet_bloom());
+  std::vector<int64_t> probes = Range(low - 70, high + 70);
+  probes.push_back(INT64_MIN);
+  probes.push_back(INT64_MAX);
+  Vector probe = Int64s(probes);
+  EXPECT_EQ(Survivors(*direct, probe, probes.size()), Survivors(*listed, probe, probes.size()));
+  for (int64_t lo = low - 100; lo < high + 100; lo += 37) {
+    EXPECT_EQ(direct->RangeMayMatch(0, Value::Bigint(lo), Value::Bigint(lo + 2)),
+              listed->RangeMayMatch(0, Value::Bigint(lo), Value::Bigint(lo + 2)))
+        << lo;
+  }
+}
+
+TEST(RuntimeFilterProbeFormTest, ExpectedKeysFallBackToListing) {
+  // A key outside the bounds given, and fewer keys than expected: listed after all, so the
+  // filter is the one listing gives (an exact set here).
+  auto filter = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+  filter->ExpectKeys(50000, 0, 100000, {});
+  Vector v = Int64s({10, 20, 200000, -5});
+  filter->Add({&v}, 4);
+  filter->Finish({}, 4, 0);
+  EXPECT_TRUE(filter->kinds() & kRuntimeFilterExactSet);
+  Vector probe = Int64s({10, 20, 200000, -5, 11, 100000});
+  EXPECT_EQ(Survivors(*filter, probe, 6), (std::vector<uint32_t>{0, 1, 2, 3}));
+  // Within the bounds but fewer than expected: the keys are listed at Finish.
+  auto few = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+  few->ExpectKeys(50000, 0, 100000, {});
+  Vector w = Int64s({7, 9});
+  few->Add({&w}, 2);
+  few->Finish({}, 2, 0);
+  EXPECT_TRUE(few->kinds() & kRuntimeFilterExactSet);
+  EXPECT_EQ(few->exact_set_keys(), std::optional<uint64_t>(2));
+  // A partial built with ExpectKeys merged into one built without it.
+  auto plain = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+  Vector p = Int64s(Range(0, 3000));
+  plain->Add({&p}, 3000);
+  auto direct = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+  direct->ExpectKeys(6000, 0, 5999, {});
+  Vector d = Int64s(Range(3000, 6000));
+  direct->Add({&d}, 3000);
+  plain->Merge(std::move(*direct));
+  plain->Finish({}, 6000, 0);
+  EXPECT_EQ(plain->distinct_keys(), 6000u);
+  Vector q = Int64s({-1, 0, 2999, 3000, 5999, 6000});
+  EXPECT_EQ(Survivors(*plain, q, 6), (std::vector<uint32_t>{1, 2, 3, 4}));
+}
+
 TEST(RuntimeFilterProbeFormTest, StringSetAndBloomAgree) {
   std::mt19937_64 rng(7);
   std::vector<std::string> keys, values;

@@ -86,6 +86,13 @@ std::unique_ptr<RuntimeFilter> PhysicalHashJoin::AddBuildKeys(ExecutionContext& 
     std::vector<const Vector*> key_ptrs;
     std::vector<uint8_t*> rows;
   };
+  // The table knows the one integer key's distinct count and bounds when it holds every build
+  // row (not spilled) and the filter is not merged across ranks (whose keys it does not know).
+  int64_t key_low = 0, key_high = 0;
+  const RuntimeFilterLimits limits = spec.BuildLimits();
+  const bool expect_keys = !inverse && spec.keys.size() == 1 && right_keys_.size() == 1 &&
+                           global.build_runs.empty() && !partial_filter_merge_ &&
+                           table.key_bounds(key_low, key_high);
   auto make_builder = [&] {
     Builder b;
     b.filter = std::make_unique<RuntimeFilter>(inverse ? std::vector{inverse->column_type} : types);
@@ -99,6 +106,7 @@ std::unique_ptr<RuntimeFilter> PhysicalHashJoin::AddBuildKeys(ExecutionContext& 
         b.key_ptrs.push_back(&v);
     }
     b.rows.reserve(kBatchSize);
+    if (expect_keys) b.filter->ExpectKeys(table.distinct_keys(), key_low, key_high, limits);
     return b;
   };
   auto flush = [&](Builder& b) {
