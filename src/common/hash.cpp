@@ -74,7 +74,8 @@ void HashLoop(const Vector& v, idx_t count, uint64_t* hashes, bool combine) {
       __builtin_prefetch(data[i].ptr);
     for (idx_t i = 0; i < count; i++) {
       if (i + kAhead < count) __builtin_prefetch(data[i + kAhead].ptr);
-      const uint64_t h = validity.AllValid() || validity.IsValid(i) ? HashValue<T>(data[i]) : kNullHash;
+      const uint64_t h =
+          validity.AllValid() || validity.IsValid(i) ? HashValue<T>(data[i]) : kNullHash;
       hashes[i] = combine ? CombineHash(hashes[i], h) : h;
     }
     return;

@@ -216,12 +216,18 @@ idx_t SelectRange(const Term& term, const Vector& column, const uint32_t* rows, 
   }
 }
 
-bool IsLower(Op op) { return op == Op::kGt || op == Op::kGe; }
-bool IsUpper(Op op) { return op == Op::kLt || op == Op::kLe; }
+bool IsLower(Op op) {
+  return op == Op::kGt || op == Op::kGe;
+}
+bool IsUpper(Op op) {
+  return op == Op::kLt || op == Op::kLe;
+}
 
 }  // namespace
 
-bool IsConstantComparison(const BoundExpr& predicate) { return Split(predicate).has_value(); }
+bool IsConstantComparison(const BoundExpr& predicate) {
+  return Split(predicate).has_value();
+}
 
 ConstantComparisons::ConstantComparisons(const std::vector<BoundExprPtr>& filters) {
   covers_.assign(filters.size(), false);

@@ -46,8 +46,8 @@ class ConstantComparisons {
     size_t filter = 0;        // the filter of the first bound (the lower one of a range)
     size_t upper_filter = 0;  // a range's upper bound's filter
     bool range = false;
-    Op op = Op::kEq;        // a range: the lower bound's (kGt or kGe)
-    Op upper_op = Op::kLt;  // a range: the upper bound's (kLt or kLe)
+    Op op = Op::kEq;                    // a range: the lower bound's (kGt or kGe)
+    Op upper_op = Op::kLt;              // a range: the upper bound's (kLt or kLe)
     std::shared_ptr<Vector> constants;  // row 0: the constant (a range's lower), row 1: upper
   };
 

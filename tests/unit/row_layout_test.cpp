@@ -128,7 +128,8 @@ TEST(RowLayoutTest, CopyRowStringsKeepsEachRowsStringsTogether) {
   for (idx_t col : {0, 2, 3}) {
     for (idx_t r = 0; r < kRows; r++) {
       const StringRef s = columns[col].data<StringRef>()[r];
-      if (columns[col].validity().IsValid(r) && s.len > 0) std::memset(const_cast<char*>(s.ptr), '#', s.len);
+      if (columns[col].validity().IsValid(r) && s.len > 0)
+        std::memset(const_cast<char*>(s.ptr), '#', s.len);
     }
   }
   for (uint32_t r = 0; r < kRows; r++) {
