@@ -24,7 +24,8 @@ char* StringHeap::Allocate(size_t size) {
   if (chunk_used_ + size > chunk_size_) {
     size_t new_size = std::max<size_t>(size, std::max<size_t>(chunk_size_ * 2, 4096));
     new_size = std::min<size_t>(new_size, std::max<size_t>(size, 1 << 20));
-    chunks_.push_back(std::make_unique<char[]>(new_size));
+    // Not zero-filled: every byte handed out is written by the caller.
+    chunks_.push_back(std::unique_ptr<char[]>(new char[new_size]));
     chunk_size_ = new_size;
     chunk_used_ = 0;
   }
@@ -32,6 +33,13 @@ char* StringHeap::Allocate(size_t size) {
   chunk_used_ += size;
   allocated_ += size;
   return out;
+}
+
+void StringHeap::Reserve(size_t size) {
+  if (chunk_used_ + size <= chunk_size_) return;
+  chunks_.push_back(std::unique_ptr<char[]>(new char[size]));
+  chunk_size_ = size;
+  chunk_used_ = 0;
 }
 
 StringRef StringHeap::Add(std::string_view value) {
@@ -59,6 +67,12 @@ void Vector::Reserve(idx_t capacity) {
 StringRef Vector::AddString(std::string_view value) {
   if (!heap_) heap_ = std::make_shared<StringHeap>();
   return heap_->Add(value);
+}
+
+void Vector::ReserveStrings(size_t bytes) {
+  if (bytes == 0) return;
+  if (!heap_) heap_ = std::make_shared<StringHeap>();
+  heap_->Reserve(bytes);
 }
 
 void Vector::KeepAlive(std::shared_ptr<const void> owner) {

@@ -60,6 +60,9 @@ class ValidityMask {
 class StringHeap {
  public:
   char* Allocate(size_t size);
+  /// Makes the next `size` bytes of allocations come from one chunk (of that size when the
+  /// current one is short): a caller that knows its total allocates once.
+  void Reserve(size_t size);
   StringRef Add(std::string_view value);
   size_t allocated_bytes() const { return allocated_; }
 
@@ -101,6 +104,8 @@ class Vector {
 
   /// Copies `value` into this vector's string heap and returns a reference to the copy.
   StringRef AddString(std::string_view value);
+  /// Makes the next `bytes` of AddString one allocation.
+  void ReserveStrings(size_t bytes);
   /// Keeps `owner` alive as long as this vector, for StringRefs that point into it.
   void KeepAlive(std::shared_ptr<const void> owner);
   /// Drops values, nulls and string buffers; keeps type and capacity. A vector that shared

@@ -177,8 +177,9 @@ void GroupedHashTable::FindOrCreateInPartition(idx_t p, const std::vector<const 
     }
     if (fresh_count > 0) {
       for (idx_t c = 0; c < key_count_; c++) {
-        ScatterColumn(layout_, c, *keys[c], fresh, fresh_count, rows, arena);
+        ScatterColumn(layout_, c, *keys[c], fresh, fresh_count, rows, nullptr);
       }
+      if (arena) CopyRowStrings(layout_, 0, key_count_, fresh, fresh_count, rows, *arena);
       if (created) created->insert(created->end(), fresh, fresh + fresh_count);
     }
     idx_t no_match = 0;

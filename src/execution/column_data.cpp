@@ -24,6 +24,11 @@ void DeepCopyBatch(const Batch& source, Batch& target) {
     if (in.type().IsString()) {
       const StringRef* src = in.data<StringRef>();
       StringRef* dst = out.data<StringRef>();
+      // One allocation for the batch's bytes instead of a chain of doubling chunks.
+      size_t bytes = 0;
+      for (idx_t i = 0; i < count; i++)
+        bytes += in.IsNull(i) ? 0 : src[i].len;
+      out.ReserveStrings(bytes);
       for (idx_t i = 0; i < count; i++) {
         dst[i] = in.IsNull(i) ? StringRef() : out.AddString(src[i].view());
       }

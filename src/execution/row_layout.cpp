@@ -90,23 +90,22 @@ StringArena::~StringArena() {
   if (memory_ && reserved_ > 0) memory_->Release(reserved_);
 }
 
-char* StringArena::Allocate(size_t size) {
-  if (used_ + size > size_ || chunks_.empty()) {
-    // Chunks grow to 1 MiB (under a small memory_limit to 1/32 of it: a chunk is reserved
-    // whole, and a large one would pass the limit long before a spill could help); a longer
-    // string gets a chunk of its own.
-    size_t most = size_t{1} << 20;
-    if (memory_ && memory_->limit() > 0)
-      most = std::clamp<size_t>(static_cast<size_t>(memory_->limit() / 32), 4096, most);
-    size_t chunk = std::min<size_t>(std::max<size_t>(size_ * 2, 4096), most);
-    chunk = std::max(chunk, size);
-    if (memory_) memory_->Reserve(static_cast<int64_t>(chunk));
-    reserved_ += static_cast<int64_t>(chunk);
-    chunks_.push_back(std::unique_ptr<char[]>(new char[chunk]));
-    size_ = chunk;
-    used_ = 0;
-  }
-  char* out = chunks_.back().get() + used_;
+char* StringArena::AllocateChunk(size_t size) {
+  // Chunks grow to 1 MiB (under a small memory_limit to 1/32 of it: a chunk is reserved
+  // whole, and a large one would pass the limit long before a spill could help); a longer
+  // string gets a chunk of its own.
+  size_t most = size_t{1} << 20;
+  if (memory_ && memory_->limit() > 0)
+    most = std::clamp<size_t>(static_cast<size_t>(memory_->limit() / 32), 4096, most);
+  size_t chunk = std::min<size_t>(std::max<size_t>(size_ * 2, 4096), most);
+  chunk = std::max(chunk, size);
+  if (memory_) memory_->Reserve(static_cast<int64_t>(chunk));
+  reserved_ += static_cast<int64_t>(chunk);
+  chunks_.push_back(std::unique_ptr<char[]>(new char[chunk]));
+  chunk_ = chunks_.back().get();
+  size_ = chunk;
+  used_ = 0;
+  char* out = chunk_ + used_;
   used_ += size;
   return out;
 }
@@ -355,5 +354,43 @@ idx_t MatchColumn(const RowLayout& layout, idx_t col, const Vector& v, uint8_t* 
 }
 
 #undef SHEARS_DISPATCH_PHYSICAL
+
+void CopyRowStrings(const RowLayout& layout, idx_t first_col, idx_t end_col, const uint32_t* sel,
+                    idx_t count, uint8_t* const* rows, StringArena& arena) {
+  uint32_t offsets[64];
+  uint32_t vbytes[64];
+  uint8_t bits[64];
+  idx_t strings = 0;
+  auto flush = [&] {
+    for (idx_t i = 0; i < count; i++) {
+      uint8_t* row = rows[sel ? sel[i] : i];
+      size_t total = 0;
+      for (idx_t s = 0; s < strings; s++) {
+        if (row[vbytes[s]] & bits[s]) total += LoadRow<StringRef>(row + offsets[s]).len;
+      }
+      if (total == 0) continue;
+      char* out = arena.Allocate(total);
+      for (idx_t s = 0; s < strings; s++) {
+        if (!(row[vbytes[s]] & bits[s])) continue;
+        StringRef value = LoadRow<StringRef>(row + offsets[s]);
+        if (value.len == 0) continue;
+        std::memcpy(out, value.ptr, value.len);
+        value.ptr = out;
+        out += value.len;
+        StoreRow<StringRef>(row + offsets[s], value);
+      }
+    }
+    strings = 0;
+  };
+  for (idx_t col = first_col; col < end_col; col++) {
+    if (layout.types[col].physical() != PhysicalType::kString) continue;
+    offsets[strings] = layout.offsets[col];
+    vbytes[strings] = layout.validity_offset + static_cast<uint32_t>(col >> 3);
+    bits[strings] = static_cast<uint8_t>(1u << (col & 7));
+    // Rows with more string columns than fit are copied in groups of 64 columns.
+    if (++strings == 64) flush();
+  }
+  if (strings > 0) flush();
+}
 
 }  // namespace shears

@@ -9,7 +9,8 @@ namespace shears {
 
 namespace {
 
-enum class Op { kEq, kNe, kLt, kLe, kGt, kGe };
+using Op = ConstantComparisons::Op;
+using Term = ConstantComparisons::Term;
 
 std::optional<Op> ParseOp(const std::string& name) {
   if (name == "=") return Op::kEq;
@@ -103,6 +104,62 @@ idx_t SelectLoop(const Vector& column, T constant, const uint32_t* rows, idx_t c
   return selected;
 }
 
+// lower(v, lo) && upper(v, hi) in one pass: a BETWEEN's two bounds.
+template <typename T, typename Lower, typename Upper>
+idx_t RangeLoop(const Vector& column, T low, T high, const uint32_t* rows, idx_t count,
+                uint32_t* out) {
+  const T* values = column.data<T>();
+  const ValidityMask& validity = column.validity();
+  idx_t selected = 0;
+  auto pass = [&](const T& v) {
+    return static_cast<idx_t>(Lower::Apply(v, low)) & static_cast<idx_t>(Upper::Apply(v, high));
+  };
+  if (validity.AllValid()) {
+    if (rows) {
+      for (idx_t i = 0; i < count; i++) {
+        const uint32_t r = rows[i];
+        out[selected] = r;
+        selected += pass(values[r]);
+      }
+    } else {
+      for (idx_t i = 0; i < count; i++) {
+        out[selected] = static_cast<uint32_t>(i);
+        selected += pass(values[i]);
+      }
+    }
+  } else {
+    for (idx_t i = 0; i < count; i++) {
+      const uint32_t r = rows ? rows[i] : static_cast<uint32_t>(i);
+      out[selected] = r;
+      if constexpr (std::is_same_v<T, StringRef>) {
+        selected += validity.IsValid(r) && pass(values[r]);
+      } else {
+        selected += static_cast<idx_t>(validity.IsValid(r)) & pass(values[r]);
+      }
+    }
+  }
+  return selected;
+}
+
+template <typename T, typename Lower>
+idx_t RangeUpper(Op upper, const Vector& column, T low, T high, const uint32_t* rows, idx_t count,
+                 uint32_t* out) {
+  if (upper == Op::kLt)
+    return RangeLoop<T, Lower, compare_ops::Less>(column, low, high, rows, count, out);
+  return RangeLoop<T, Lower, compare_ops::LessEqual>(column, low, high, rows, count, out);
+}
+
+template <typename T>
+idx_t RangeTyped(const Term& term, const Vector& column, const uint32_t* rows, idx_t count,
+                 uint32_t* out) {
+  const T low = term.constants->data<T>()[0];
+  const T high = term.constants->data<T>()[1];
+  if (term.op == Op::kGt)
+    return RangeUpper<T, compare_ops::Greater>(term.upper_op, column, low, high, rows, count, out);
+  return RangeUpper<T, compare_ops::GreaterEqual>(term.upper_op, column, low, high, rows, count,
+                                                  out);
+}
+
 template <typename T>
 idx_t SelectTyped(Op op, const Vector& column, T constant, const uint32_t* rows, idx_t count,
                   uint32_t* out) {
@@ -123,32 +180,126 @@ idx_t SelectTyped(Op op, const Vector& column, T constant, const uint32_t* rows,
   return 0;
 }
 
-}  // namespace
-
-bool IsConstantComparison(const BoundExpr& predicate) { return Split(predicate).has_value(); }
-
-idx_t SelectConstantComparison(const BoundExpr& predicate, const Batch& input,
-                               const uint32_t* rows, idx_t count, uint32_t* out) {
-  const auto parts = Split(predicate);
-  if (!parts) throw InternalError("not a constant comparison: {}", predicate.ToString());
-  const Vector& column = input.column(parts->column->index);
-  // The constant in the column's own layout (one row), so each type compares as its kernel does.
-  Vector constant(parts->column->type, 1);
-  WriteValue(constant, 0, parts->constant->value);
+idx_t SelectSingle(Op op, const Vector& column, const Vector& constants, idx_t at,
+                   const uint32_t* rows, idx_t count, uint32_t* out) {
   switch (column.type().physical()) {
     case PhysicalType::kInt32:
-      return SelectTyped(parts->op, column, constant.data<int32_t>()[0], rows, count, out);
+      return SelectTyped(op, column, constants.data<int32_t>()[at], rows, count, out);
     case PhysicalType::kInt64:
-      return SelectTyped(parts->op, column, constant.data<int64_t>()[0], rows, count, out);
+      return SelectTyped(op, column, constants.data<int64_t>()[at], rows, count, out);
     case PhysicalType::kInt128:
-      return SelectTyped(parts->op, column, constant.data<int128_t>()[0], rows, count, out);
+      return SelectTyped(op, column, constants.data<int128_t>()[at], rows, count, out);
     case PhysicalType::kDouble:
-      return SelectTyped(parts->op, column, constant.data<double>()[0], rows, count, out);
+      return SelectTyped(op, column, constants.data<double>()[at], rows, count, out);
     case PhysicalType::kString:
-      return SelectTyped(parts->op, column, constant.data<StringRef>()[0], rows, count, out);
+      return SelectTyped(op, column, constants.data<StringRef>()[at], rows, count, out);
     default:
       throw InternalError("constant comparison of type {}", column.type().ToString());
   }
+}
+
+idx_t SelectRange(const Term& term, const Vector& column, const uint32_t* rows, idx_t count,
+                  uint32_t* out) {
+  switch (column.type().physical()) {
+    case PhysicalType::kInt32:
+      return RangeTyped<int32_t>(term, column, rows, count, out);
+    case PhysicalType::kInt64:
+      return RangeTyped<int64_t>(term, column, rows, count, out);
+    case PhysicalType::kInt128:
+      return RangeTyped<int128_t>(term, column, rows, count, out);
+    case PhysicalType::kDouble:
+      return RangeTyped<double>(term, column, rows, count, out);
+    case PhysicalType::kString:
+      return RangeTyped<StringRef>(term, column, rows, count, out);
+    default:
+      throw InternalError("constant comparison of type {}", column.type().ToString());
+  }
+}
+
+bool IsLower(Op op) {
+  return op == Op::kGt || op == Op::kGe;
+}
+bool IsUpper(Op op) {
+  return op == Op::kLt || op == Op::kLe;
+}
+
+}  // namespace
+
+bool IsConstantComparison(const BoundExpr& predicate) {
+  return Split(predicate).has_value();
+}
+
+ConstantComparisons::ConstantComparisons(const std::vector<BoundExprPtr>& filters) {
+  covers_.assign(filters.size(), false);
+  std::vector<std::pair<size_t, Parts>> singles;
+  for (size_t f = 0; f < filters.size(); f++) {
+    auto parts = Split(*filters[f]);
+    if (!parts) continue;
+    covers_[f] = true;
+    singles.emplace_back(f, *parts);
+  }
+  std::vector<bool> used(singles.size(), false);
+  for (size_t i = 0; i < singles.size(); i++) {
+    if (used[i]) continue;
+    used[i] = true;
+    const auto& [filter, parts] = singles[i];
+    Term term;
+    term.column = parts.column->index;
+    term.filter = filter;
+    term.op = parts.op;
+    // The constants in the column's own layout (so each type compares as its kernel does;
+    // strings owned by the vector): row 0 the constant or a range's lower bound, row 1 its
+    // upper bound.
+    term.constants = std::make_shared<Vector>(parts.column->type, 2);
+    WriteValue(*term.constants, 0, parts.constant->value);
+    // A later bound of the same column from the other side makes this a range.
+    for (size_t j = i + 1; j < singles.size() && (IsLower(parts.op) || IsUpper(parts.op)); j++) {
+      const auto& [other_filter, other] = singles[j];
+      if (used[j] || other.column->index != term.column) continue;
+      const bool lower_first = IsLower(parts.op) && IsUpper(other.op);
+      const bool upper_first = IsUpper(parts.op) && IsLower(other.op);
+      if (!lower_first && !upper_first) continue;
+      used[j] = true;
+      term.range = true;
+      if (lower_first) {
+        term.upper_filter = other_filter;
+        term.upper_op = other.op;
+        WriteValue(*term.constants, 1, other.constant->value);
+      } else {
+        term.upper_filter = filter;
+        term.upper_op = parts.op;
+        term.filter = other_filter;
+        term.op = other.op;
+        WriteValue(*term.constants, 0, other.constant->value);
+        WriteValue(*term.constants, 1, parts.constant->value);
+      }
+      break;
+    }
+    terms_.push_back(std::move(term));
+  }
+}
+
+idx_t ConstantComparisons::Select(const Batch& input, const std::vector<bool>* skip, idx_t count,
+                                  uint32_t* out, bool* selected) const {
+  *selected = false;
+  for (const Term& term : terms_) {
+    const bool skip_first = skip && (*skip)[term.filter];
+    const bool skip_upper = term.range && skip && (*skip)[term.upper_filter];
+    const Vector& column = input.column(term.column);
+    const uint32_t* rows = *selected ? out : nullptr;
+    if (term.range && !skip_first && !skip_upper) {
+      count = SelectRange(term, column, rows, count, out);
+    } else if (!skip_first) {
+      count = SelectSingle(term.op, column, *term.constants, 0, rows, count, out);
+    } else if (term.range && !skip_upper) {
+      count = SelectSingle(term.upper_op, column, *term.constants, 1, rows, count, out);
+    } else {
+      continue;
+    }
+    *selected = true;
+    if (count == 0) return 0;
+  }
+  return count;
 }
 
 }  // namespace shears

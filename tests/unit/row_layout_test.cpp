@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
 
 #include <sys/mman.h>
 
@@ -82,6 +85,68 @@ TEST(RowLayoutTest, GrowTableKeepsContentsAndZeroesTheRest) {
       FreeTable(grown, to);
       EXPECT_TRUE(neighbour.Intact());
     }
+  }
+}
+
+// CopyRowStrings puts each selected row's strings side by side in the arena (the string keys
+// of a group or build row then share cache lines): values, NULLs and empty strings survive,
+// the copies no longer point into the input, and rows outside the selection are untouched.
+TEST(RowLayoutTest, CopyRowStringsKeepsEachRowsStringsTogether) {
+  const std::vector<LogicalType> types = {LogicalType::Varchar(), LogicalType::Integer(),
+                                          LogicalType::Varchar(), LogicalType::Blob()};
+  RowLayout layout(types, 8);
+  constexpr idx_t kRows = 300;
+  auto text = [](idx_t col, idx_t r) -> std::optional<std::string> {
+    if ((r + col) % 7 == 0) return std::nullopt;
+    if ((r + col) % 5 == 0) return std::string();
+    return std::string(1 + (r * 13 + col) % 40, static_cast<char>('a' + (r + col) % 26));
+  };
+  std::vector<Vector> columns;
+  for (const auto& type : types)
+    columns.emplace_back(type);
+  for (idx_t r = 0; r < kRows; r++) {
+    columns[1].data<int32_t>()[r] = static_cast<int32_t>(r);
+    for (idx_t col : {0, 2, 3}) {
+      auto value = text(col, r);
+      if (value) {
+        columns[col].data<StringRef>()[r] = columns[col].AddString(*value);
+      } else {
+        columns[col].validity().SetNull(r);
+      }
+    }
+  }
+  std::vector<uint32_t> sel;
+  for (uint32_t r = 0; r < kRows; r++)
+    if (r % 3 != 1) sel.push_back(r);
+  RowCollection rows(layout.row_width, nullptr);
+  std::vector<uint8_t*> row_of(kRows);
+  rows.AppendRows(kRows, row_of.data());
+  for (idx_t col = 0; col < types.size(); col++)
+    ScatterColumn(layout, col, columns[col], sel.data(), sel.size(), row_of.data(), nullptr);
+  CopyRowStrings(layout, 0, types.size(), sel.data(), sel.size(), row_of.data(), rows.arena());
+  // Overwrite the input's bytes: the rows must hold copies.
+  for (idx_t col : {0, 2, 3}) {
+    for (idx_t r = 0; r < kRows; r++) {
+      const StringRef s = columns[col].data<StringRef>()[r];
+      if (columns[col].validity().IsValid(r) && s.len > 0)
+        std::memset(const_cast<char*>(s.ptr), '#', s.len);
+    }
+  }
+  for (uint32_t r = 0; r < kRows; r++) {
+    const uint8_t* row = row_of[r];
+    const bool selected = r % 3 != 1;
+    const char* next = nullptr;  // where the row's next non-empty string must start
+    for (idx_t col : {0, 2, 3}) {
+      const auto expected = text(col, r);
+      ASSERT_EQ(layout.IsValid(row, col), selected && expected.has_value()) << r << " " << col;
+      if (!selected || !expected) continue;
+      const auto s = LoadRow<StringRef>(row + layout.offsets[col]);
+      EXPECT_EQ(std::string(s.view()), *expected) << r << " " << col;
+      if (s.len == 0) continue;
+      if (next) EXPECT_EQ(s.ptr, next) << r << " " << col;
+      next = s.ptr + s.len;
+    }
+    if (selected) EXPECT_EQ(LoadRow<int32_t>(row + layout.offsets[1]), static_cast<int32_t>(r));
   }
 }
 

@@ -226,13 +226,16 @@ bool PhysicalHashJoin::Sink(ExecutionContext& context, Batch& input, GlobalSinkS
   StringArena* arena = layout.has_strings ? &local.rows.arena() : nullptr;
   const idx_t key_count = right_keys_.size();
   for (idx_t k = 0; k < key_count; k++) {
-    ScatterColumn(layout, k, local.keys[k], local.sel.data(), kept, rows, arena);
+    ScatterColumn(layout, k, local.keys[k], local.sel.data(), kept, rows, nullptr);
   }
   if (StoresPayload()) {
     for (idx_t c = 0; c < input.column_count(); c++) {
-      ScatterColumn(layout, key_count + c, input.column(c), local.sel.data(), kept, rows, arena);
+      ScatterColumn(layout, key_count + c, input.column(c), local.sel.data(), kept, rows, nullptr);
     }
   }
+  // Each build row's strings side by side: a probe matching the row then reads them (keys
+  // compared, payload gathered and later hashed or compared above) from one place.
+  if (arena) CopyRowStrings(layout, 0, layout.types.size(), local.sel.data(), kept, rows, *arena);
   const MemoryTracker& memory = context.query().memory();
   if (memory.used() > JoinSpillThreshold(memory) &&
       local.rows.bytes() >= std::min<int64_t>(1 << 20, memory.limit() / 16)) {

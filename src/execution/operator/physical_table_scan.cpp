@@ -73,8 +73,7 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       runtime_filters_(std::move(runtime_filters)) {
   for (int id : column_ids_)
     types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
-  for (const auto& filter : filters_)
-    constant_comparison_.push_back(IsConstantComparison(*filter));
+  constant_comparisons_ = ConstantComparisons(filters_);
   for (const auto& target : runtime_filters_) {
     std::vector<idx_t> positions;
     for (int id : target.column_ids) {
@@ -343,17 +342,13 @@ idx_t PhysicalTableScan::FilterRows(LocalSourceState& base, Batch& batch,
   // `column OP constant` terms first: they narrow one selection, and the batch is compacted
   // once for all of them.
   bool selected = false;
-  for (size_t f = 0; f < filters_.size(); f++) {
-    if (!constant_comparison_[f] || (!local.dictionary.empty() && local.by_dictionary[f]))
-      continue;
-    count = SelectConstantComparison(*filters_[f], batch, selected ? sel.data() : nullptr, count,
-                                     sel.data());
-    selected = true;
-    if (count == 0) return 0;
-  }
+  count = constant_comparisons_.Select(
+      batch, local.dictionary.empty() ? nullptr : &local.by_dictionary, count, sel.data(),
+      &selected);
+  if (selected && count == 0) return 0;
   if (selected) compact();
   for (size_t f = 0; f < filters_.size(); f++) {
-    if (constant_comparison_[f] || (!local.dictionary.empty() && local.by_dictionary[f]))
+    if (constant_comparisons_.Covers(f) || (!local.dictionary.empty() && local.by_dictionary[f]))
       continue;
     const auto& filter = filters_[f];
     count = ExpressionExecutor::Select(*filter, batch, sel);

@@ -12,6 +12,7 @@
 
 #include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
+#include "expression/constant_comparison.h"
 #include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/scan_metrics.h"
@@ -69,8 +70,8 @@ class PhysicalTableScan : public PhysicalOperator {
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
   std::vector<BoundExprPtr> filters_;
-  // Per filter: `column OP constant`, selected without the general executor.
-  std::vector<bool> constant_comparison_;
+  // The `column OP constant` filters, prepared once, selected without the general executor.
+  ConstantComparisons constant_comparisons_;
   std::string table_name_;
   std::vector<DynamicPartitionFilter> dynamic_filters_;
   std::vector<RuntimeFilterTarget> runtime_filters_;

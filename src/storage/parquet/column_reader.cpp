@@ -131,7 +131,7 @@ std::shared_ptr<uint8_t[]> ColumnChunkReader::Decompress(const uint8_t* body, si
 }
 
 bool ColumnChunkReader::LoadNextDataPage(int64_t skip_before) {
-  const uint8_t* chunk = bytes_.buffer->data() + bytes_.offset;
+  const uint8_t* chunk = bytes_.buffer.get() + bytes_.offset;
   while (position_ < bytes_.size) {
     format::PageHeader header;
     uint32_t header_size =
@@ -801,7 +801,7 @@ void ColumnChunkReader::SkipTo(int64_t row) {
 }
 
 const Vector* ColumnChunkReader::ReadDictionary(size_t* size) {
-  const uint8_t* chunk = bytes_.buffer->data() + bytes_.offset;
+  const uint8_t* chunk = bytes_.buffer.get() + bytes_.offset;
   format::PageHeader header;
   const uint32_t header_size = DeserializeThrift(chunk, bytes_.size, &header, "a page header");
   if (header.type != format::PageType::DICTIONARY_PAGE || header.compressed_page_size < 0 ||

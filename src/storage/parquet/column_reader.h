@@ -45,7 +45,8 @@ struct DictionaryCodes {
 /// Bytes of a column chunk already read from the file, shared by the chunks of a row group
 /// whose ranges were coalesced into one read.
 struct ChunkBytes {
-  std::shared_ptr<const std::vector<uint8_t>> buffer;
+  // Not zero-filled before the read fills it (ReadAt fills every byte or throws).
+  std::shared_ptr<const uint8_t[]> buffer;
   size_t offset = 0;  // where the chunk starts in buffer
   size_t size = 0;
 };

@@ -23,8 +23,8 @@ bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, in
   const uint64_t start = static_cast<uint64_t>(meta.dictionary_page_offset);
   const uint64_t size = static_cast<uint64_t>(meta.data_page_offset) - start;
   try {
-    auto buffer = std::make_shared<std::vector<uint8_t>>(size);
-    file.file().ReadAt(start, size, buffer->data());
+    auto buffer = std::make_shared_for_overwrite<uint8_t[]>(std::max<uint64_t>(size, 1));
+    file.file().ReadAt(start, size, buffer.get());
     *bytes_read += size;
     ScanCounters counters;
     ColumnChunkReader reader(file, row_group, column, {buffer, 0, size}, &counters);

@@ -143,9 +143,9 @@ void ParquetReader::StartRowGroup(int row_group) {
       end = std::max(end, ranges[last].start + ranges[last].size);
     }
     const uint64_t begin = ranges[first].start;
-    auto buffer = std::make_shared<std::vector<uint8_t>>(end - begin);
+    auto buffer = std::make_shared_for_overwrite<uint8_t[]>(end - begin);
     chunk_bytes_ += end - begin;
-    file_->file().ReadAt(begin, end - begin, buffer->data());
+    file_->file().ReadAt(begin, end - begin, buffer.get());
     counters_.bytes_read += end - begin;
     for (size_t r = first; r <= last; r++) {
       ChunkBytes bytes{buffer, static_cast<size_t>(ranges[r].start - begin),
@@ -190,11 +190,11 @@ std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group
   for (const auto& piece : pieces)
     total += piece.second;
   if (total > file_->file_size()) return nullptr;  // validated indexes never get here
-  auto buffer = std::make_shared<std::vector<uint8_t>>(total);
+  auto buffer = std::make_shared_for_overwrite<uint8_t[]>(std::max<uint64_t>(total, 1));
   chunk_bytes_ += total;
   uint64_t at = 0;
   for (const auto& [offset, size] : pieces) {
-    file_->file().ReadAt(offset, size, buffer->data() + at);
+    file_->file().ReadAt(offset, size, buffer.get() + at);
     at += size;
   }
   counters_.bytes_read += total;
