@@ -147,6 +147,8 @@ class SplitPruning {
   // statistics can skip a file.
   std::vector<idx_t> file_filter_columns_;
   std::vector<std::string> file_filter_names_;  // their names, lower case
+  // By file filter column: its position in the last cached footer it was found in (-1: none).
+  std::unique_ptr<std::atomic<int>[]> footer_column_hints_;
   ScanMetrics& metrics_;
   RuntimePruningPacing pacing_;
   std::unique_ptr<LevelPacing[]> levels_;  // kLevels per runtime filter
