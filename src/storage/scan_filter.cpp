@@ -8,28 +8,37 @@
 
 namespace shears {
 
-ScanFilterSpec::ScanFilterSpec(const std::vector<BoundExprPtr>& filters,
+ScanFilterSpec::ScanFilterSpec(const Dataset& dataset, const std::vector<BoundExprPtr>& filters,
                                const std::vector<int>& column_ids,
                                const std::vector<RuntimeFilterTarget>& runtime)
-    : filters_(&filters), runtime_(&runtime) {
+    : runtime_(&runtime) {
   first_columns_.assign(column_ids.size(), false);
-  for (const auto& filter : filters) {
-    constant_comparison_.push_back(IsConstantComparison(*filter));
-    VisitExpression(*filter, [&](BoundExpr& e) {
-      if (e.kind == BoundExprKind::kReference)
-        first_columns_[static_cast<BoundReference&>(e).index] = true;
-    });
-  }
-  for (const auto& target : runtime) {
+  for (const auto& filter : filters)
+    conjuncts_.push_back(filter.get());
+  for (size_t slot = 0; slot < runtime.size(); slot++) {
+    const RuntimeFilterTarget& target = runtime[slot];
+    std::vector<BoundExprPtr> columns;
     std::vector<idx_t> positions;
     for (int id : target.column_ids) {
       auto it = std::find(column_ids.begin(), column_ids.end(), id);
       SHEARS_CHECK(it != column_ids.end());
       positions.push_back(static_cast<idx_t>(it - column_ids.begin()));
-      first_columns_[positions.back()] = true;
+      const auto& column = dataset.columns()[static_cast<size_t>(id)];
+      columns.push_back(std::make_unique<BoundReference>(column.type, positions.back(), column.name));
     }
     runtime_columns_.push_back(std::move(positions));
     runtime_keys_.push_back({target.key_expr.get(), target.monotone});
+    runtime_conjuncts_.push_back(std::make_unique<BoundRuntimeFilter>(
+        target.filter_id, std::move(columns), target.key_expr, target.monotone, slot));
+    conjuncts_.push_back(runtime_conjuncts_.back().get());
+  }
+  for (const BoundExpr* conjunct : conjuncts_) {
+    constant_comparison_.push_back(conjunct->kind != BoundExprKind::kRuntimeFilter &&
+                                   IsConstantComparison(*conjunct));
+    VisitExpression(const_cast<BoundExpr&>(*conjunct), [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kReference)
+        first_columns_[static_cast<BoundReference&>(e).index] = true;
+    });
   }
 }
 
@@ -49,8 +58,12 @@ ScanRowFilter::ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
   if (!options.dictionary_filters) return;
   std::vector<bool> record(spec.first_columns().size(), false);
   bool any = false;
-  for (const auto& filter : spec.filters()) {
-    auto dictionary = std::make_unique<DictionaryFilter>(*filter);
+  for (const BoundExpr* conjunct : spec.conjuncts()) {
+    if (conjunct->kind == BoundExprKind::kRuntimeFilter) {
+      dictionary_.push_back(nullptr);  // probed by its filter (RuntimeFilterProbes)
+      continue;
+    }
+    auto dictionary = std::make_unique<DictionaryFilter>(*conjunct);
     if (dictionary->usable()) {
       for (idx_t c : dictionary->columns())
         record[c] = true;
@@ -73,7 +86,7 @@ ScanRowFilter::Read ScanRowFilter::Next(Batch& out, ScanMetrics& metrics) {
   // are decoded for the surviving rows only. Not while no filter tests rows (runtime filters
   // paused or left to the join): selecting every row would cost more than reading them.
   const bool late = !direct && late_materialization_ &&
-                    (!spec_.filters().empty() || runtime_->TestsNextBatch());
+                    (spec_.any_literal() || runtime_->TestsNextBatch());
   bool got;
   if (direct) {
     got = reader_.Next(out);
@@ -113,11 +126,11 @@ ScanRowFilter::Read ScanRowFilter::Next(Batch& out, ScanMetrics& metrics) {
 }
 
 idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, ScanMetrics& metrics) {
-  const auto& filters = spec_.filters();
+  const auto& conjuncts = spec_.conjuncts();
   // Each conjunct narrows the selection (and is evaluated only on the rows still alive).
   idx_t count = batch.size();
   auto& sel = sel_;
-  // Filters over dictionary codes first, on the rows as read (codes are by those rows).
+  // Conjuncts over dictionary codes first, on the rows as read (codes are by those rows).
   if (!dictionary_.empty()) count = FilterByDictionary(batch, alive);
   if (count == 0) return 0;
   // Keeps rows sel[0..count) of the batch (and of `alive`).
@@ -130,28 +143,34 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
     }
     batch.Select(sel.data(), count);
   };
+  auto done = [&](size_t c) {
+    return spec_.constant_comparison_[c] || (!dictionary_.empty() && by_dictionary_[c]);
+  };
   if (sel.capacity() < batch.size()) sel = SelectionVector(batch.size());
   // `column OP constant` terms first: they narrow one selection, and the batch is compacted
   // once for all of them.
   bool selected = false;
-  for (size_t f = 0; f < filters.size(); f++) {
-    if (!spec_.constant_comparison_[f] || (!dictionary_.empty() && by_dictionary_[f])) continue;
-    count = SelectConstantComparison(*filters[f], batch, selected ? sel.data() : nullptr, count,
+  for (size_t c = 0; c < conjuncts.size(); c++) {
+    if (!spec_.constant_comparison_[c] || (!dictionary_.empty() && by_dictionary_[c])) continue;
+    count = SelectConstantComparison(*conjuncts[c], batch, selected ? sel.data() : nullptr, count,
                                      sel.data());
     selected = true;
     if (count == 0) return 0;
   }
   if (selected) compact();
-  for (size_t f = 0; f < filters.size(); f++) {
-    if (spec_.constant_comparison_[f] || (!dictionary_.empty() && by_dictionary_[f])) continue;
-    count = ExpressionExecutor::Select(*filters[f], batch, sel);
+  for (size_t c = 0; c < conjuncts.size(); c++) {
+    if (done(c)) continue;
+    if (conjuncts[c]->kind == BoundExprKind::kRuntimeFilter) {
+      // The runtime conjuncts come last: their published filters probe the rows together, each
+      // paused while it drops too few.
+      uint64_t dropped = 0;
+      count = runtime_->Apply(batch, alive, &dropped);
+      metrics.runtime_filter_rows_dropped += dropped;
+      break;
+    }
+    count = ExpressionExecutor::Select(*conjuncts[c], batch, sel);
     compact();
     if (count == 0) return 0;
-  }
-  if (!spec_.runtime().empty()) {
-    uint64_t dropped = 0;
-    count = runtime_->Apply(batch, alive, &dropped);
-    metrics.runtime_filter_rows_dropped += dropped;
   }
   return count;
 }

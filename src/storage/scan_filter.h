@@ -20,16 +20,20 @@
 
 namespace shears {
 
-/// What a scan filters rows by, derived once per scan from its conjuncts and runtime filters
-/// over its output columns; shared by the scan's threads.
+/// What a scan filters by, derived once per scan; shared by the scan's threads. Its conjuncts
+/// are one list, the literal predicates first, then one BoundRuntimeFilter per runtime filter
+/// (`key IN runtime_filter #n`, slot i for runtime filter i): split pruning and row filtering
+/// check both kinds in one loop.
 class ScanFilterSpec {
  public:
-  /// `filters`: conjuncts over the scan's `num_columns` output columns; `runtime`: the runtime
-  /// filters whose key columns (dataset column ids) are among `column_ids`.
-  ScanFilterSpec(const std::vector<BoundExprPtr>& filters, const std::vector<int>& column_ids,
+  /// `filters`: literal conjuncts over the scan's output columns, dataset columns `column_ids`;
+  /// `runtime`: the runtime filters whose key columns (dataset column ids) are among them.
+  ScanFilterSpec(const Dataset& dataset, const std::vector<BoundExprPtr>& filters,
+                 const std::vector<int>& column_ids,
                  const std::vector<RuntimeFilterTarget>& runtime);
 
-  const std::vector<BoundExprPtr>& filters() const { return *filters_; }
+  /// Every conjunct, literal ones first, then the runtime ones in slot order.
+  const std::vector<const BoundExpr*>& conjuncts() const { return conjuncts_; }
   const std::vector<RuntimeFilterTarget>& runtime() const { return *runtime_; }
   /// For each runtime filter: the output positions of its key columns.
   const std::vector<std::vector<idx_t>>& runtime_columns() const { return runtime_columns_; }
@@ -39,13 +43,16 @@ class ScanFilterSpec {
   const std::vector<bool>& first_columns() const { return first_columns_; }
   /// Whether late materialization can pay: some filter, and some column no filter reads.
   bool LateMaterializationPays() const;
-  bool empty() const { return filters_->empty() && runtime_->empty(); }
+  bool empty() const { return conjuncts_.empty(); }
+  /// Whether some conjunct is a literal one.
+  bool any_literal() const { return conjuncts_.size() > runtime_conjuncts_.size(); }
 
  private:
   friend class ScanRowFilter;
-  const std::vector<BoundExprPtr>* filters_;
   const std::vector<RuntimeFilterTarget>* runtime_;
-  std::vector<bool> constant_comparison_;  // by filter: `column OP constant`
+  std::vector<BoundExprPtr> runtime_conjuncts_;  // the BoundRuntimeFilters, by slot
+  std::vector<const BoundExpr*> conjuncts_;
+  std::vector<bool> constant_comparison_;  // by conjunct: `column OP constant`
   std::vector<std::vector<idx_t>> runtime_columns_;
   std::vector<ComputedRuntimeKey> runtime_keys_;
   std::vector<bool> first_columns_;
@@ -75,8 +82,8 @@ class ScanRowFilter {
   Read Next(Batch& out, ScanMetrics& metrics);
 
  private:
-  /// Applies the filters, then the runtime filters, to `batch`, compacting it; returns the
-  /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
+  /// Applies the conjuncts to `batch` (the runtime ones adaptively, together, after the literal
+  /// ones), compacting it; returns the rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
   idx_t FilterRows(Batch& batch, std::vector<uint32_t>* alive, ScanMetrics& metrics);
   /// Applies the filters that can be evaluated once per dictionary entry of their columns in
   /// this batch (marked in by_dictionary_), compacting it; returns the rows left.
@@ -90,11 +97,11 @@ class ScanRowFilter {
   SelectionVector late_sel_{kBatchSize};
   std::vector<uint32_t> alive_;  // original rows of the batch still selected
   SelectionVector sel_;
-  // By filter: evaluated per dictionary entry when its columns' codes allow (null: never).
+  // By conjunct: evaluated per dictionary entry when its columns' codes allow (null: never).
   std::vector<std::unique_ptr<DictionaryFilter>> dictionary_;
   std::vector<const parquet::DictionaryCodes*> codes_;
   std::vector<uint32_t> rows_;        // rows as read kept by the dictionary filters
-  std::vector<bool> by_dictionary_;  // by filter: applied by its dictionary in this batch
+  std::vector<bool> by_dictionary_;  // by conjunct: applied by its dictionary in this batch
 };
 
 }  // namespace shears

@@ -58,7 +58,8 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       table_name_(std::move(table_name)),
       dynamic_filters_(std::move(dynamic_filters)),
       runtime_filters_(std::move(runtime_filters)),
-      filter_spec_(std::make_unique<ScanFilterSpec>(filters_, column_ids_, runtime_filters_)) {
+      filter_spec_(
+          std::make_unique<ScanFilterSpec>(*dataset_, filters_, column_ids_, runtime_filters_)) {
   for (int id : column_ids_)
     types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
 }
@@ -71,10 +72,12 @@ std::string PhysicalTableScan::Describe() const {
     out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(column_ids_[i])].name;
   }
   out += "]";
-  if (!filters_.empty()) {
+  // The literal conjuncts, then the runtime ones (`k IN runtime_filter #n`).
+  const auto& conjuncts = filter_spec_->conjuncts();
+  if (!conjuncts.empty()) {
     out += " filters: ";
-    for (size_t i = 0; i < filters_.size(); i++)
-      out += (i ? " AND " : "") + filters_[i]->ToString();
+    for (size_t i = 0; i < conjuncts.size(); i++)
+      out += (i ? " AND " : "") + conjuncts[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
     out += " " + DescribeDynamicPartitionFilter(f, *dataset_);
@@ -154,9 +157,8 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
       metrics, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
       make_assignment_ ? make_assignment_() : nullptr);
-  state->pruning = std::make_unique<SplitPruning>(
-      state->splits->dataset(), column_ids_, filters_, filter_spec_->runtime_columns(), metrics,
-      filter_spec_->runtime_keys());
+  state->pruning = std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_,
+                                                  filter_spec_->conjuncts(), metrics);
   state->pruning->StartRun(pacing);
   return state;
 }
