@@ -229,7 +229,7 @@ bool IsConstantComparison(const BoundExpr& predicate) {
   return Split(predicate).has_value();
 }
 
-ConstantComparisons::ConstantComparisons(const std::vector<BoundExprPtr>& filters) {
+ConstantComparisons::ConstantComparisons(const std::vector<const BoundExpr*>& filters) {
   covers_.assign(filters.size(), false);
   std::vector<std::pair<size_t, Parts>> singles;
   for (size_t f = 0; f < filters.size(); f++) {

@@ -26,7 +26,7 @@ class ConstantComparisons {
  public:
   ConstantComparisons() = default;
   /// Takes the filters that IsConstantComparison (the others are the caller's to evaluate).
-  explicit ConstantComparisons(const std::vector<BoundExprPtr>& filters);
+  explicit ConstantComparisons(const std::vector<const BoundExpr*>& filters);
   ConstantComparisons(ConstantComparisons&&) = default;
   ConstantComparisons& operator=(ConstantComparisons&&) = default;
 

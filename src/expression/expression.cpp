@@ -83,6 +83,31 @@ BoundExprPtr BoundReference::Copy() const {
   return WithAlias(std::make_unique<BoundReference>(type, index, name), *this);
 }
 
+std::string BoundRuntimeFilter::ToString() const {
+  std::string key;
+  if (key_expr) {
+    key = key_expr->ToString();
+  } else {
+    for (size_t i = 0; i < columns.size(); i++)
+      key += (i ? ", " : "") + columns[i]->ToString();
+    if (columns.size() > 1) key = "(" + key + ")";
+  }
+  return key + " IN runtime_filter #" + std::to_string(filter_id);
+}
+
+BoundExprPtr BoundRuntimeFilter::Copy() const {
+  return WithAlias(
+      std::make_unique<BoundRuntimeFilter>(filter_id, CopyAll(columns), key_expr, monotone, slot),
+      *this);
+}
+
+std::vector<BoundExprPtr*> BoundRuntimeFilter::Children() {
+  std::vector<BoundExprPtr*> out;
+  for (auto& column : columns)
+    out.push_back(&column);
+  return out;
+}
+
 std::string BoundConstant::ToString() const {
   if (value.is_null()) return "NULL";
   if (value.type().IsString()) return "'" + value.ToString() + "'";
@@ -496,6 +521,11 @@ bool ExpressionsEqual(const BoundExpr& a, const BoundExpr& b) {
     }
     case BoundExprKind::kSubquery:
       return static_cast<const BoundSubquery&>(a).info == static_cast<const BoundSubquery&>(b).info;
+    case BoundExprKind::kRuntimeFilter:
+      if (static_cast<const BoundRuntimeFilter&>(a).filter_id !=
+          static_cast<const BoundRuntimeFilter&>(b).filter_id)
+        return false;
+      break;
     default:
       break;
   }

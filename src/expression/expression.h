@@ -40,6 +40,7 @@ enum class BoundExprKind {
   kAggregate,  // only inside LogicalAggregate: sum(x), count(*), ...
   kSubquery,   // only while binding: replaced by joins before the plan is complete
   kWindow,     // only inside LogicalWindow: f(...) OVER (...)
+  kRuntimeFilter,  // only in a table scan's filters: key IN runtime_filter #n
 };
 
 struct BoundExpr;
@@ -160,6 +161,32 @@ struct BoundInList : BoundExpr {
         list(std::move(l)) {}
   BoundExprPtr value;
   std::vector<BoundExprPtr> list;  // same type as value
+  std::string ToString() const override;
+  BoundExprPtr Copy() const override;
+  std::vector<BoundExprPtr*> Children() override;
+};
+
+/// A runtime join filter as a conjunct of a table scan's filters: TRUE where the key is among
+/// those of runtime filter `filter_id` (dynfilter/runtime_filter.h), which its join publishes at
+/// run time; until then it may match every row. Storage resolves the filter when it checks a
+/// file, row group, page or row, in the loop that checks the literal conjuncts
+/// (storage/split_pruning.h, storage/scan_filter.h); the expression executor never sees it.
+struct BoundRuntimeFilter : BoundExpr {
+  BoundRuntimeFilter(int id, std::vector<BoundExprPtr> c, std::shared_ptr<const BoundExpr> k,
+                     int m, size_t s)
+      : BoundExpr(BoundExprKind::kRuntimeFilter, LogicalType::Boolean()),
+        filter_id(id),
+        columns(std::move(c)),
+        key_expr(std::move(k)),
+        monotone(m),
+        slot(s) {}
+  int filter_id;
+  std::vector<BoundExprPtr> columns;  // BoundReferences to the key's scan columns
+  /// The key computed from its one column (over BoundReference #0, the column), or null: the
+  /// filter holds column values. Statistics count only when `monotone` is +1 or -1.
+  std::shared_ptr<const BoundExpr> key_expr;
+  int monotone;
+  size_t slot;  // its place among the scan's runtime filters
   std::string ToString() const override;
   BoundExprPtr Copy() const override;
   std::vector<BoundExprPtr*> Children() override;

@@ -555,6 +555,7 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
     case BoundExprKind::kAggregate:
     case BoundExprKind::kSubquery:
     case BoundExprKind::kWindow:
+    case BoundExprKind::kRuntimeFilter:  // the scan applies it (storage/scan_filter.h)
       break;
   }
   throw InternalError("cannot execute expression {} here", expr.ToString());

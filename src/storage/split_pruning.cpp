@@ -15,25 +15,29 @@
 namespace shears {
 
 SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
-                           const std::vector<BoundExprPtr>& filters,
-                           std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics,
-                           std::vector<ComputedRuntimeKey> runtime_keys)
+                           std::vector<const BoundExpr*> conjuncts, ScanMetrics& metrics)
     : dataset_(std::move(dataset)),
       column_ids_(std::move(column_ids)),
-      runtime_columns_(std::move(runtime_columns)),
-      runtime_keys_(std::move(runtime_keys)),
-      metrics_(metrics),
-      levels_(std::make_unique<LevelPacing[]>(runtime_columns_.size() * kLevels)) {
-  runtime_keys_.resize(runtime_columns_.size());
+      conjuncts_(std::move(conjuncts)),
+      metrics_(metrics) {
   std::set<idx_t> referenced;
-  for (const auto& filter : filters) {
-    filters_.push_back(filter.get());
-    VisitExpression(*filter, [&](BoundExpr& e) {
+  for (const BoundExpr* conjunct : conjuncts_) {
+    if (conjunct->kind == BoundExprKind::kRuntimeFilter) {
+      const auto& runtime = static_cast<const BoundRuntimeFilter&>(*conjunct);
+      SHEARS_CHECK(runtime.slot == runtime_columns_.size());  // in slot order
+      runtime_columns_.push_back(RuntimeKeyColumns(runtime));
+      runtime_keys_.push_back(RuntimeComputedKey(runtime));
+      continue;
+    }
+    SHEARS_CHECK(runtime_columns_.empty());  // the literal conjuncts come first
+    any_literal_ = true;
+    VisitExpression(const_cast<BoundExpr&>(*conjunct), [&](BoundExpr& e) {
       if (e.kind == BoundExprKind::kReference) {
         referenced.insert(static_cast<BoundReference&>(e).index);
       }
     });
   }
+  levels_ = std::make_unique<LevelPacing[]>(runtime_columns_.size() * kLevels);
   filter_columns_.assign(referenced.begin(), referenced.end());
   for (const auto& columns : runtime_columns_)
     referenced.insert(columns.begin(), columns.end());
@@ -44,6 +48,9 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
       file_filter_names_.push_back(AsciiLower(dataset_->columns()[id].name));
     }
   }
+  footer_column_hints_ = std::make_unique<std::atomic<int>[]>(file_filter_columns_.size());
+  for (size_t i = 0; i < file_filter_columns_.size(); i++)
+    footer_column_hints_[i] = -1;
 }
 
 void SplitPruning::StartRun(RuntimePruningPacing pacing) {
@@ -119,17 +126,27 @@ const parquet::ColumnChunkStatistics* SplitPruning::KnownBounds(const KnownStati
   }
   const auto at = std::find(file_filter_columns_.begin(), file_filter_columns_.end(), column);
   if (!known.footer || at == file_filter_columns_.end()) return nullptr;
-  const std::string& name = file_filter_names_[static_cast<size_t>(at - file_filter_columns_.begin())];
+  const size_t slot = static_cast<size_t>(at - file_filter_columns_.begin());
+  const std::string& name = file_filter_names_[slot];
   const parquet::ParquetFooter& footer = *known.footer;
-  // Matched by name as opening the file would; an ambiguous name decides nothing.
-  int found = -1, matches = 0;
-  for (size_t c = 0; c < footer.columns.size(); c++) {
-    if (EqualsAsciiLower(footer.columns[c].name, name)) {
-      found = static_cast<int>(c);
-      matches++;
+  // Matched by name as opening the file would; an ambiguous name decides nothing. The files of
+  // a dataset mostly share a schema: the position found in the last footer is tried first, so
+  // a file costs one name comparison rather than one per column.
+  int found = footer_column_hints_[slot].load(std::memory_order_relaxed);
+  if (!(found >= 0 && static_cast<size_t>(found) < footer.columns.size() &&
+        EqualsAsciiLower(footer.columns[static_cast<size_t>(found)].name, name) &&
+        parquet::FooterNamesUnique(footer))) {
+    int matches = 0;
+    found = -1;
+    for (size_t c = 0; c < footer.columns.size(); c++) {
+      if (EqualsAsciiLower(footer.columns[c].name, name)) {
+        found = static_cast<int>(c);
+        matches++;
+      }
     }
+    if (matches != 1) return nullptr;
+    footer_column_hints_[slot].store(found, std::memory_order_relaxed);
   }
-  if (matches != 1) return nullptr;
   // Bounds are usable only in the scan column's type.
   const auto& desc = footer.columns[static_cast<size_t>(found)];
   if (!(desc.type == dataset_->columns()[id].type) || desc.physical_type == format::Type::INT96)
@@ -148,7 +165,7 @@ bool SplitPruning::StillDescribes(size_t file_index, const KnownStatistics& know
 bool SplitPruning::FileMayMatch(size_t file_index,
                                 const std::vector<const RuntimeFilter*>& runtime) const {
   if (file_filter_columns_.empty()) return true;
-  bool any_filter = !filters_.empty();
+  bool any_filter = any_literal_;
   for (const RuntimeFilter* filter : runtime)
     any_filter = any_filter || (filter && filter->enabled() && !filter->empty());
   if (!any_filter) return true;
@@ -165,37 +182,18 @@ bool SplitPruning::FileMayMatch(size_t file_index,
     if (!pruning[column]) pruning[column] = parquet::PruningStatistics(*bounds);
     return &*pruning[column];
   };
-  for (const BoundExpr* filter : filters_) {
-    if (!StatsMayMatch(*filter, lookup)) return !StillDescribes(file_index, known);
-  }
-  for (size_t i = 0; i < runtime.size(); i++) {
+  for (const BoundExpr* conjunct : conjuncts_) {
+    if (conjunct->kind != BoundExprKind::kRuntimeFilter) {
+      if (!StatsMayMatch(*conjunct, lookup)) return !StillDescribes(file_index, known);
+      continue;
+    }
+    const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled() || filter->empty()) continue;
-    if (RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) continue;
+    if (RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) continue;
     if (!StillDescribes(file_index, known)) return true;
     filter->counters().files_skipped++;
     return false;
-  }
-  return true;
-}
-
-bool SplitPruning::RuntimeRangesMayMatch(const RuntimeFilter& filter,
-                                         const std::vector<idx_t>& columns,
-                                         const ComputedRuntimeKey& computed,
-                                         const StatsLookup& lookup) {
-  for (size_t k = 0; k < columns.size(); k++) {
-    const parquet::ColumnChunkStatistics* stats = lookup(columns[k]);
-    if (!stats) continue;
-    std::optional<parquet::ColumnChunkStatistics> key_stats;
-    if (computed.expr) {
-      key_stats = ComputedKeyStatistics(*stats, computed);
-      if (!key_stats) continue;
-      stats = &*key_stats;
-    }
-    if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0)
-      return false;  // only NULL keys: none can join
-    if (stats->min && stats->max && !filter.RangeMayMatch(k, *stats->min, *stats->max))
-      return false;
   }
   return true;
 }
@@ -236,13 +234,14 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
   };
   SplitVerdict verdict;
   verdict.kind = SplitVerdict::kPruned;
-  for (const BoundExpr* filter : filters_) {
-    if (!StatsMayMatch(*filter, lookup)) {
+  for (const BoundExpr* conjunct : conjuncts_) {
+    if (conjunct->kind != BoundExprKind::kRuntimeFilter) {
+      if (StatsMayMatch(*conjunct, lookup)) continue;
       metrics_.row_groups_pruned++;
       return verdict;
     }
-  }
-  if (!RuntimeFiltersMayMatch(split, runtime, lookup)) {
+    const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
+    if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup)) continue;
     metrics_.row_groups_pruned++;
     metrics_.row_groups_pruned_runtime++;
     verdict.by_runtime = true;
@@ -262,27 +261,22 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
   return verdict;
 }
 
-bool SplitPruning::RuntimeFiltersMayMatch(const ScanSplit& split,
-                                          const std::vector<const RuntimeFilter*>& runtime,
-                                          const StatsLookup& lookup) const {
-  bool may_match = true;
-  for (size_t i = 0; i < runtime.size() && may_match; i++) {
-    const RuntimeFilter* filter = runtime[i];
-    if (!filter || !filter->enabled()) continue;
-    if (filter->empty()) {
-      may_match = false;  // nothing can join: no check needed
-      filter->counters().row_groups_skipped++;
-      break;
-    }
-    // The footer's statistics are at hand: always checked. Bloom filters and dictionaries are
-    // read for it: paced.
-    may_match = RuntimeRangesMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
-    if (may_match && ListsColumnKeys(*filter) && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
-      may_match = ColumnKeysMayMatch(split, *filter, i);
-      RuntimeChecked(i, kRowGroupLevel, !may_match, *filter);
-    }
-    if (!may_match) filter->counters().row_groups_skipped++;
+bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
+                                           const RuntimeFilter* filter,
+                                           const StatsLookup& lookup) const {
+  if (!filter || !filter->enabled()) return true;
+  if (filter->empty()) {
+    filter->counters().row_groups_skipped++;  // nothing can join: no check needed
+    return false;
   }
+  // The footer's statistics are at hand: always checked. Bloom filters and dictionaries are
+  // read for it: paced.
+  bool may_match = RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
+  if (may_match && ListsColumnKeys(*filter) && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
+    may_match = ColumnKeysMayMatch(split, *filter, i);
+    RuntimeChecked(i, kRowGroupLevel, !may_match, *filter);
+  }
+  if (!may_match) filter->counters().row_groups_skipped++;
   return may_match;
 }
 
@@ -344,16 +338,18 @@ SplitVerdict SplitPruning::PrunePages(
     usable[c] =
         desc.type == dataset_->columns()[id].type && desc.physical_type != format::Type::INT96;
   }
-  std::vector<PagePruningRuntimeFilter> runtime;
-  std::vector<size_t> runtime_index;  // of each entry of `runtime`, in runtime_filters
+  // By slot: the published runtime filters checked at this level now (null: not published,
+  // nothing to check, or paused).
+  std::vector<const RuntimeFilter*> runtime(runtime_filters.size(), nullptr);
+  std::vector<size_t> checked;  // their slots
   std::set<idx_t> candidates(filter_columns_.begin(), filter_columns_.end());
   for (size_t i = 0; i < runtime_filters.size(); i++) {
     const RuntimeFilter* filter = runtime_filters[i];
     if (!filter || !filter->enabled() || filter->empty() ||
         !RuntimeCheckDue(i, kPageLevel, *filter))
       continue;
-    runtime.push_back({filter, runtime_columns_[i], runtime_keys_[i]});
-    runtime_index.push_back(i);
+    runtime[i] = filter;
+    checked.push_back(i);
     candidates.insert(runtime_columns_[i].begin(), runtime_columns_[i].end());
   }
   SplitVerdict verdict;
@@ -363,10 +359,10 @@ SplitVerdict SplitPruning::PrunePages(
   }
   // Whether each runtime filter ruled out rows the ones before it let through.
   auto record = [&](const std::vector<parquet::RowRanges>* ranges) {
-    for (size_t k = 0; k < runtime.size(); k++) {
-      const bool pruned = ranges && parquet::RowRangesCount((*ranges)[k + 1]) <
-                                        parquet::RowRangesCount((*ranges)[k]);
-      RuntimeChecked(runtime_index[k], kPageLevel, pruned, *runtime[k].filter);
+    for (size_t i : checked) {
+      const bool pruned = ranges && parquet::RowRangesCount((*ranges)[i + 1]) <
+                                        parquet::RowRangesCount((*ranges)[i]);
+      RuntimeChecked(i, kPageLevel, pruned, *runtime[i]);
     }
   };
   if (wanted.empty()) {
@@ -388,7 +384,7 @@ SplitVerdict SplitPruning::PrunePages(
   }
   std::vector<parquet::RowRanges> ranges;
   const int64_t num_rows = file->row_group_num_rows(row_group);
-  if (any) ranges = PageRowRanges(num_rows, columns, filters_, runtime);
+  if (any) ranges = PageRowRanges(num_rows, columns, conjuncts_, runtime);
   record(any ? &ranges : nullptr);
   if (!any || (ranges.back().size() == 1 && ranges.back()[0].begin == 0 &&
                ranges.back()[0].end == num_rows)) {
@@ -396,14 +392,13 @@ SplitVerdict SplitPruning::PrunePages(
   } else if (ranges.back().empty()) {
     verdict.kind = SplitVerdict::kPruned;
     verdict.by_runtime = !ranges[0].empty();
-    for (size_t i = 0; i < runtime.size(); i++) {
-      if (!ranges[i].empty() && ranges[i + 1].empty())
-        runtime[i].filter->counters().row_groups_skipped++;
+    for (size_t i : checked) {
+      if (!ranges[i].empty() && ranges[i + 1].empty()) runtime[i]->counters().row_groups_skipped++;
     }
   } else {
     // Pages will be skipped: every projected column's offset index is needed now.
     index->Load({}, all_file_columns, &bytes);
-    for (size_t i = 0; i < runtime.size(); i++) {
+    for (size_t i : checked) {
       // Pages of the projected columns this filter ruled out beyond the ones before it.
       uint64_t skipped = 0;
       for (int column : all_file_columns) {
@@ -412,7 +407,7 @@ SplitVerdict SplitPruning::PrunePages(
         skipped += parquet::PagesOverlapping(*offsets, num_rows, ranges[i]).size() -
                    parquet::PagesOverlapping(*offsets, num_rows, ranges[i + 1]).size();
       }
-      runtime[i].filter->counters().pages_skipped += skipped;
+      runtime[i]->counters().pages_skipped += skipped;
       metrics_.pages_skipped_runtime += skipped;
     }
     verdict.kind = SplitVerdict::kReadPages;

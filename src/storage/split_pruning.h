@@ -12,7 +12,10 @@
 //               key of several columns each column's own keys against that column's
 //   pages       the page index (page_index_pruning.h): the row ranges that can match
 //
-// Runtime filters are passed as the scan thread found them published, so one arriving while
+// The scan's filters are one list of conjuncts: literal predicates and runtime join filters
+// (BoundRuntimeFilter, after the literal ones), checked at each level in one loop that
+// dispatches on the conjunct's kind. A runtime conjunct is checked with its filter as the scan
+// thread found it published (passed per call; not published: may match), so one arriving while
 // the scan runs prunes every split checked after it. A file's check works on statistics held
 // in memory (a stat only before a file is skipped), so it is always made. Checks beyond the row
 // group's own min/max read and parse a bloom filter or dictionary (row groups) or a page index:
@@ -57,20 +60,18 @@ struct RuntimePruningPacing {
 
 class SplitPruning {
  public:
-  /// `filters`: the scan's literal conjuncts over its output columns `column_ids`;
-  /// `runtime_columns[i]`: the output positions of runtime filter i's key columns;
-  /// `runtime_keys[i]` (empty: none): its key when computed from its one column, whose
-  /// statistics then count only through a monotone expression (Parquet bloom filters hold
-  /// column values, not keys: not used; a dictionary's entries are computed and tested).
+  /// `conjuncts`: the scan's filters over its output columns `column_ids`, literal ones first,
+  /// then its runtime conjuncts (BoundRuntimeFilter) in slot order. A runtime key computed from
+  /// its one column counts its column's statistics only through a monotone expression (Parquet
+  /// bloom filters hold column values, not keys: not used; a dictionary's entries are computed
+  /// and tested).
   SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
-               const std::vector<BoundExprPtr>& filters,
-               std::vector<std::vector<idx_t>> runtime_columns, ScanMetrics& metrics,
-               std::vector<ComputedRuntimeKey> runtime_keys = {});
+               std::vector<const BoundExpr*> conjuncts, ScanMetrics& metrics);
 
-  /// Checks `split` with the literal filters and the published runtime filters (`runtime[i]`
-  /// null while filter i is not published), by statistics, bloom filters and dictionaries,
-  /// then by the page index when `page_index`. Counts row groups and pages in the metrics and
-  /// in each runtime filter's counters.
+  /// Checks `split` with the conjuncts, the runtime ones by their published filters
+  /// (`runtime[slot]`, null while not published), by statistics, bloom filters and
+  /// dictionaries, then by the page index when `page_index`. Counts row groups and pages in the
+  /// metrics and in each runtime filter's counters.
   SplitVerdict Check(const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
                      bool page_index) const;
 
@@ -80,9 +81,6 @@ class SplitPruning {
   /// the footer cache for a file without statistics of its own; a stat confirms the file is
   /// unchanged only before it is ruled out.
   bool FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime) const;
-
-  /// Scan columns the literal filters read.
-  const std::vector<idx_t>& filter_columns() const { return filter_columns_; }
 
   /// Starts a scan's run: every level of every runtime filter checked again, with `pacing`.
   void StartRun(RuntimePruningPacing pacing);
@@ -122,31 +120,32 @@ class SplitPruning {
                                                     idx_t column) const;
   /// Whether `known` still describes file `file_index` (at most one stat).
   bool StillDescribes(size_t file_index, const KnownStatistics& known) const;
-  /// False when `filter`'s key ranges (and a single-column exact set) exclude the bounds
-  /// `lookup` gives for its key columns `columns`, or a key column holds only NULLs.
-  static bool RuntimeRangesMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
-                                    const ComputedRuntimeKey& computed, const StatsLookup& lookup);
   /// Whether `filter` lists the keys of some key column (RuntimeFilter::column_filter).
   static bool ListsColumnKeys(const RuntimeFilter& filter);
   /// False when, for some key column of runtime filter `i`, the split's bloom filter or
   /// dictionary holds none of that column's keys.
   bool ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i) const;
-  bool RuntimeFiltersMayMatch(const ScanSplit& split,
-                              const std::vector<const RuntimeFilter*>& runtime,
-                              const StatsLookup& lookup) const;
+  /// The row-group check of runtime conjunct `i` with its published `filter` (null: passes):
+  /// its key ranges against the statistics, then (paced) bloom filters and dictionaries.
+  bool RuntimeConjunctMayMatch(const ScanSplit& split, size_t i, const RuntimeFilter* filter,
+                               const StatsLookup& lookup) const;
   SplitVerdict PrunePages(const ScanSplit& split,
                           const std::vector<const RuntimeFilter*>& runtime) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
-  std::vector<const BoundExpr*> filters_;
-  std::vector<idx_t> filter_columns_;
+  std::vector<const BoundExpr*> conjuncts_;
+  bool any_literal_ = false;       // some conjunct is a literal one
+  std::vector<idx_t> filter_columns_;  // scan columns the literal conjuncts read
+  // By runtime conjunct (slot): its key's scan columns and its key computed from its column.
   std::vector<std::vector<idx_t>> runtime_columns_;
-  std::vector<ComputedRuntimeKey> runtime_keys_;  // one per runtime filter
+  std::vector<ComputedRuntimeKey> runtime_keys_;
   // Scan columns (file columns only) a literal or runtime filter reads: those whose file
   // statistics can skip a file.
   std::vector<idx_t> file_filter_columns_;
   std::vector<std::string> file_filter_names_;  // their names, lower case
+  // By file filter column: its position in the last cached footer it was found in (-1: none).
+  std::unique_ptr<std::atomic<int>[]> footer_column_hints_;
   ScanMetrics& metrics_;
   RuntimePruningPacing pacing_;
   std::unique_ptr<LevelPacing[]> levels_;  // kLevels per runtime filter

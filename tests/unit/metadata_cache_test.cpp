@@ -351,6 +351,46 @@ TEST_F(MetadataTest, CachedFootersSkipFilesUnopened) {
   EXPECT_EQ(con.Query(literal).ToStrings()[0][0], "2");
 }
 
+// Files testing a runtime filter by their cached footers find the key column by name: where the
+// files' schemas put it at other positions (the position found last is only a hint), and not at
+// all where two columns share the name ignoring case.
+TEST_F(MetadataTest, CachedFootersFindTheKeyColumnInEverySchema) {
+  TempDir dir;
+  Database db;
+  Connection con(db);
+  for (int i = 0; i < 6; i++) {
+    // v first, second or third: each file's key range is [i * 10, i * 10 + 1].
+    const std::string columns = i % 3 == 0   ? "x AS v, x + 1 AS w"
+                                : i % 3 == 1 ? "x + 1 AS w, x AS v"
+                                             : "x + 1 AS w, x + 2 AS y, x AS v";
+    con.Query(fmt::format(
+        "COPY (SELECT {} FROM (VALUES (CAST({} AS BIGINT)), ({})) t(x)) TO '{}/f{}.parquet'",
+        columns, i * 10, i * 10 + 1, dir.path(), i));
+  }
+  Age(dir.path(), std::chrono::hours(1));
+  con.Query("SET runtime_filter.min_probe_size = 0");
+  const std::string join = fmt::format(
+      "SELECT count(*), sum(f.v) FROM '{}' f JOIN "
+      "(VALUES (CAST(20 AS BIGINT)), (41)) d(x) ON f.v = d.x",
+      dir.path());
+  EXPECT_EQ(con.Query(join).ToStrings()[0], (std::vector<std::string>{"2", "61"}));
+  EXPECT_EQ(ScanCounter(con, join, "f", "files_skipped_unopened"), 4u);
+  EXPECT_EQ(con.Query(join).ToStrings()[0], (std::vector<std::string>{"2", "61"}));
+
+  parquet::ParquetFooter footer;
+  footer.columns.resize(3);
+  footer.columns[0].name = "a";
+  footer.columns[1].name = "V";
+  footer.columns[2].name = "b";
+  EXPECT_TRUE(parquet::FooterNamesUnique(footer));
+  parquet::ParquetFooter ambiguous;
+  ambiguous.columns.resize(2);
+  ambiguous.columns[0].name = "v";
+  ambiguous.columns[1].name = "V";
+  EXPECT_FALSE(parquet::FooterNamesUnique(ambiguous));
+  EXPECT_FALSE(parquet::FooterNamesUnique(ambiguous));  // the answer kept
+}
+
 // A file whose footer the first query read and the footer cache kept is the same file only while
 // its identity is: a same-size rewrite with another mtime is read anew.
 TEST_F(MetadataTest, FooterCacheChecksIdentity) {

@@ -4,14 +4,11 @@
 
 #include <algorithm>
 
-#include "dynfilter/runtime_filter_probe.h"
-#include "execution/dictionary_filter.h"
-#include "expression/constant_comparison.h"
-#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "storage/dataset_reader.h"
 #include "storage/partition_pruning.h"
+#include "storage/scan_filter.h"
 #include "storage/split_enumerator.h"
 
 namespace shears {
@@ -42,17 +39,7 @@ struct ScanLocalState : LocalSourceState {
   bool active = false;
   uint64_t split_bytes = 0;  // the active split's share of its file, for progress
   bool page_index_pruning = true;
-  bool late_materialization = false;
-  SelectionVector late_sel{kBatchSize};
-  std::vector<uint32_t> alive;  // original rows of the batch still selected
-  Batch scratch;
-  SelectionVector sel;
-  std::unique_ptr<RuntimeFilterProbes> runtime;
-  // By filter: evaluated per dictionary entry when its columns' codes allow (null: never).
-  std::vector<std::unique_ptr<DictionaryFilter>> dictionary;
-  std::vector<const parquet::DictionaryCodes*> codes;
-  std::vector<uint32_t> rows;  // rows as read kept by the dictionary filters
-  std::vector<bool> by_dictionary;  // by filter: applied by its dictionary in this batch
+  std::unique_ptr<ScanRowFilter> rows;  // the filters over the reader's rows
   // The reader's buffers (chunks as read, decoded pages) count against memory_limit.
   MemoryHold buffers;
 };
@@ -70,32 +57,14 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       filters_(std::move(filters)),
       table_name_(std::move(table_name)),
       dynamic_filters_(std::move(dynamic_filters)),
-      runtime_filters_(std::move(runtime_filters)) {
+      runtime_filters_(std::move(runtime_filters)),
+      filter_spec_(
+          std::make_unique<ScanFilterSpec>(*dataset_, filters_, column_ids_, runtime_filters_)) {
   for (int id : column_ids_)
     types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
-  constant_comparisons_ = ConstantComparisons(filters_);
-  for (const auto& target : runtime_filters_) {
-    std::vector<idx_t> positions;
-    for (int id : target.column_ids) {
-      auto it = std::find(column_ids_.begin(), column_ids_.end(), id);
-      SHEARS_CHECK(it != column_ids_.end());
-      positions.push_back(static_cast<idx_t>(it - column_ids_.begin()));
-    }
-    runtime_filter_columns_.push_back(std::move(positions));
-  }
-  for (const auto& target : runtime_filters_)
-    runtime_keys_.push_back({target.key_expr.get(), target.monotone});
-  first_columns_.assign(column_ids_.size(), false);
-  ScanMetrics unused;  // this pruning only names the filter columns
-  const SplitPruning pruning(dataset_, column_ids_, filters_, runtime_filter_columns_, unused,
-                             runtime_keys_);
-  for (idx_t c : pruning.filter_columns())
-    first_columns_[c] = true;
-  for (const auto& positions : runtime_filter_columns_) {
-    for (idx_t c : positions)
-      first_columns_[c] = true;
-  }
 }
+
+PhysicalTableScan::~PhysicalTableScan() = default;
 
 std::string PhysicalTableScan::Describe() const {
   std::string out = "TABLE_SCAN " + table_name_ + " [";
@@ -103,10 +72,12 @@ std::string PhysicalTableScan::Describe() const {
     out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(column_ids_[i])].name;
   }
   out += "]";
-  if (!filters_.empty()) {
+  // The literal conjuncts, then the runtime ones (`k IN runtime_filter #n`).
+  const auto& conjuncts = filter_spec_->conjuncts();
+  if (!conjuncts.empty()) {
     out += " filters: ";
-    for (size_t i = 0; i < filters_.size(); i++)
-      out += (i ? " AND " : "") + filters_[i]->ToString();
+    for (size_t i = 0; i < conjuncts.size(); i++)
+      out += (i ? " AND " : "") + conjuncts[i]->ToString();
   }
   for (const auto& f : dynamic_filters_) {
     out += " " + DescribeDynamicPartitionFilter(f, *dataset_);
@@ -186,9 +157,8 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
       dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
       metrics, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
       make_assignment_ ? make_assignment_() : nullptr);
-  state->pruning =
-      std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_, filters_,
-                                     runtime_filter_columns_, metrics, runtime_keys_);
+  state->pruning = std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_,
+                                                  filter_spec_->conjuncts(), metrics);
   state->pruning->StartRun(pacing);
   return state;
 }
@@ -198,37 +168,16 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(
   auto local = std::make_unique<ScanLocalState>();
   local->metrics = static_cast<ScanGlobalState&>(global).metrics;
   local->page_index_pruning = context.query().settings().GetBool("page_index_pruning");
-  // Worth it when some column is not read by a filter.
-  local->late_materialization = (!filters_.empty() || !runtime_filters_.empty()) &&
-                                std::count(first_columns_.begin(), first_columns_.end(), true) <
-                                    static_cast<std::ptrdiff_t>(first_columns_.size()) &&
-                                context.query().settings().GetBool("late_materialization");
   local->reader = std::make_unique<DatasetReader>(
       static_cast<ScanGlobalState&>(global).splits->dataset(), column_ids_);
-  local->scratch = Batch(types_);
-  if (context.query().settings().GetBool("dictionary_filters")) {
-    std::vector<bool> record(column_ids_.size(), false);
-    bool any = false;
-    for (const auto& filter : filters_) {
-      auto dictionary = std::make_unique<DictionaryFilter>(*filter);
-      if (dictionary->usable()) {
-        for (idx_t c : dictionary->columns())
-          record[c] = true;
-        local->dictionary.push_back(std::move(dictionary));
-        any = true;
-      } else {
-        local->dictionary.push_back(nullptr);
-      }
-    }
-    if (any) local->reader->RecordDictionaryCodes(std::move(record));
-  }
+  const Settings& settings = context.query().settings();
+  ScanFilterOptions options;
+  options.dictionary_filters = settings.GetBool("dictionary_filters");
+  options.late_materialization = settings.GetBool("late_materialization");
+  options.adaptivity.min_drop_ratio = settings.GetDouble("runtime_filter.min_drop_ratio");
+  options.adaptivity.pause_rows = static_cast<uint64_t>(settings.GetInt("runtime_filter.pause_rows"));
+  local->rows = std::make_unique<ScanRowFilter>(*filter_spec_, *local->reader, options);
   local->buffers = MemoryHold(&context.query().memory());
-  RuntimeFilterAdaptivity adaptivity;
-  adaptivity.min_drop_ratio = context.query().settings().GetDouble("runtime_filter.min_drop_ratio");
-  adaptivity.pause_rows =
-      static_cast<uint64_t>(context.query().settings().GetInt("runtime_filter.pause_rows"));
-  local->runtime =
-      std::make_unique<RuntimeFilterProbes>(runtime_filters_, runtime_filter_columns_, adaptivity);
   return local;
 }
 
@@ -238,7 +187,7 @@ bool PhysicalTableScan::StartNextSplit(ExecutionContext& context, LocalSourceSta
   auto& local = static_cast<ScanLocalState&>(local_base);
   ScanSplit split;
   while (global.splits->Next(split)) {
-    const auto& runtime = local.runtime->Refresh(context.dynamic_filters());
+    const auto& runtime = local.rows->Refresh(context.dynamic_filters());
     SplitVerdict verdict = global.pruning->Check(split, runtime, local.page_index_pruning);
     if (verdict.kind == SplitVerdict::kPruned) {
       context.query().progress().AddDone(split.progress_bytes);
@@ -267,135 +216,15 @@ bool PhysicalTableScan::GetData(ExecutionContext& context, Batch& out,
       local.active = true;
     }
     context.CheckCancelled();
-    const bool direct = filters_.empty() && runtime_filters_.empty();
-    const parquet::ScanCounters before = local.reader->counters();
-    // Late materialization: the filters run on their own columns first; the other columns
-    // are decoded for the surviving rows only. Not while no filter tests rows (runtime filters
-    // paused or left to the join): selecting every row would cost more than reading them.
-    const bool late = !direct && local.late_materialization &&
-                      (!filters_.empty() || local.runtime->TestsNextBatch());
-    bool got;
-    if (direct) {
-      got = local.reader->Next(out);
-    } else if (late) {
-      got = local.reader->NextSelected(
-          local.scratch, first_columns_,
-          [&](Batch& batch, SelectionVector& sel) {
-            local.metrics->rows_scanned += batch.size();
-            local.alive.resize(batch.size());
-            for (idx_t r = 0; r < batch.size(); r++)
-              local.alive[r] = static_cast<uint32_t>(r);
-            const idx_t count = FilterRows(local, batch, &local.alive);
-            for (idx_t k = 0; k < count; k++)
-              sel.Set(k, local.alive[k]);
-            return count;
-          },
-          local.late_sel);
-    } else {
-      got = local.reader->Next(local.scratch);
-      if (got) local.metrics->rows_scanned += local.scratch.size();
-    }
+    const ScanRowFilter::Read read = local.rows->Next(out, *local.metrics);
     local.buffers.Set(static_cast<int64_t>(local.reader->buffered_bytes()));
-    const parquet::ScanCounters after = local.reader->counters();
-    local.metrics->bytes_read += after.bytes_read - before.bytes_read;
-    local.metrics->pages_read += after.pages_read - before.pages_read;
-    local.metrics->pages_skipped += after.pages_skipped - before.pages_skipped;
-    if (!got) {
+    if (read == ScanRowFilter::Read::kEnd) {
       local.active = false;
       context.query().progress().AddDone(local.split_bytes);
       continue;
     }
-    if (direct) {
-      local.metrics->rows_scanned += out.size();
-      return true;
-    }
-    Batch& batch = local.scratch;
-    const idx_t count = late ? batch.size() : FilterRows(local, batch);
-    if (count == 0) continue;
-    for (idx_t c = 0; c < batch.column_count(); c++)
-      out.column(c).Reference(batch.column(c));
-    out.SetSize(count);
-    return true;
+    if (read == ScanRowFilter::Read::kRows) return true;
   }
-}
-
-idx_t PhysicalTableScan::FilterRows(LocalSourceState& base, Batch& batch,
-                                    std::vector<uint32_t>* alive) const {
-  auto& local = static_cast<ScanLocalState&>(base);
-  // Each conjunct narrows the selection (and is evaluated only on the rows still alive).
-  idx_t count = batch.size();
-  auto& sel = local.sel;
-  // Filters over dictionary codes first, on the rows as read (codes are by those rows).
-  if (!local.dictionary.empty()) count = FilterByDictionary(local, batch, alive);
-  if (count == 0) return 0;
-  // Keeps rows sel[0..count) of the batch (and of `alive`).
-  auto compact = [&] {
-    if (count == batch.size()) return;
-    if (alive) {
-      for (idx_t k = 0; k < count; k++)
-        (*alive)[k] = (*alive)[sel[k]];
-      alive->resize(count);
-    }
-    batch.Select(sel.data(), count);
-  };
-  if (sel.capacity() < batch.size()) sel = SelectionVector(batch.size());
-  // `column OP constant` terms first: they narrow one selection, and the batch is compacted
-  // once for all of them.
-  bool selected = false;
-  count = constant_comparisons_.Select(
-      batch, local.dictionary.empty() ? nullptr : &local.by_dictionary, count, sel.data(),
-      &selected);
-  if (selected && count == 0) return 0;
-  if (selected) compact();
-  for (size_t f = 0; f < filters_.size(); f++) {
-    if (constant_comparisons_.Covers(f) || (!local.dictionary.empty() && local.by_dictionary[f]))
-      continue;
-    const auto& filter = filters_[f];
-    count = ExpressionExecutor::Select(*filter, batch, sel);
-    compact();
-    if (count == 0) return 0;
-  }
-  if (!runtime_filters_.empty()) {
-    uint64_t dropped = 0;
-    count = local.runtime->Apply(batch, alive, &dropped);
-    local.metrics->runtime_filter_rows_dropped += dropped;
-  }
-  return count;
-}
-
-idx_t PhysicalTableScan::FilterByDictionary(LocalSourceState& base, Batch& batch,
-                                            std::vector<uint32_t>* alive) const {
-  auto& local = static_cast<ScanLocalState&>(base);
-  local.by_dictionary.assign(filters_.size(), false);
-  auto& rows = local.rows;
-  rows.resize(batch.size());
-  for (idx_t r = 0; r < batch.size(); r++)
-    rows[r] = static_cast<uint32_t>(r);
-  idx_t count = batch.size();
-  bool any = false;
-  for (size_t f = 0; f < filters_.size() && count > 0; f++) {
-    DictionaryFilter* dictionary = local.dictionary[f].get();
-    if (!dictionary) continue;
-    auto& codes = local.codes;
-    codes.clear();
-    for (idx_t c : dictionary->columns()) {
-      const auto* column_codes = local.reader->dictionary_codes(c);
-      if (!column_codes) break;
-      codes.push_back(column_codes);
-    }
-    if (codes.size() < dictionary->columns().size()) continue;
-    if (!dictionary->Select(batch, codes, rows.data(), count, rows.data(), &count)) continue;
-    local.by_dictionary[f] = true;
-    any = true;
-  }
-  if (!any || count == batch.size()) return count;
-  if (alive) {
-    for (idx_t k = 0; k < count; k++)
-      (*alive)[k] = (*alive)[rows[k]];
-    alive->resize(count);
-  }
-  batch.Select(rows.data(), count);
-  return count;
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetails(

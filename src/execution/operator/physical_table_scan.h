@@ -12,7 +12,6 @@
 
 #include "dynfilter/dynamic_filter.h"
 #include "execution/physical_operator.h"
-#include "expression/constant_comparison.h"
 #include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/scan_metrics.h"
@@ -20,6 +19,8 @@
 #include "storage/split_pruning.h"
 
 namespace shears {
+
+class ScanFilterSpec;  // storage/scan_filter.h
 
 class PhysicalTableScan : public PhysicalOperator {
  public:
@@ -29,6 +30,7 @@ class PhysicalTableScan : public PhysicalOperator {
                     std::vector<BoundExprPtr> filters, std::string table_name,
                     std::vector<DynamicPartitionFilter> dynamic_filters = {},
                     std::vector<RuntimeFilterTarget> runtime_filters = {});
+  ~PhysicalTableScan() override;
 
   bool IsSource() const override { return true; }
   std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
@@ -58,29 +60,15 @@ class PhysicalTableScan : public PhysicalOperator {
   /// when the scan has nothing left.
   bool StartNextSplit(ExecutionContext& context, LocalSourceState& local,
                       GlobalSourceState& global) const;
-  /// Applies the filters that can be evaluated once per dictionary entry of their columns in
-  /// this batch (marked in the local state), compacting it; returns the rows left.
-  idx_t FilterByDictionary(LocalSourceState& local, Batch& batch,
-                           std::vector<uint32_t>* alive) const;
-  /// Applies the filters, then the runtime filters, to `batch`, compacting it; returns the
-  /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
-  idx_t FilterRows(LocalSourceState& local, Batch& batch,
-                   std::vector<uint32_t>* alive = nullptr) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
   std::vector<BoundExprPtr> filters_;
-  // The `column OP constant` filters, prepared once, selected without the general executor.
-  ConstantComparisons constant_comparisons_;
   std::string table_name_;
   std::vector<DynamicPartitionFilter> dynamic_filters_;
   std::vector<RuntimeFilterTarget> runtime_filters_;
-  // Scan columns read before the others under late materialization: filter and runtime
-  // filter key columns.
-  std::vector<bool> first_columns_;
-  // For each runtime filter: the scan output positions of its key columns.
-  std::vector<std::vector<idx_t>> runtime_filter_columns_;
-  std::vector<ComputedRuntimeKey> runtime_keys_;  // one per runtime filter
+  // What rows are filtered by (storage/scan_filter.h), over filters_ and runtime_filters_.
+  std::unique_ptr<ScanFilterSpec> filter_spec_;
   FileAssignmentFactory make_assignment_;
 };
 

@@ -109,4 +109,34 @@ std::optional<parquet::ColumnChunkStatistics> ComputedKeyStatistics(
   return mapped;
 }
 
+bool RuntimeFilterMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
+                           const ComputedRuntimeKey& computed, const StatsLookup& lookup) {
+  for (size_t k = 0; k < columns.size(); k++) {
+    const parquet::ColumnChunkStatistics* stats = lookup(columns[k]);
+    if (!stats) continue;
+    std::optional<parquet::ColumnChunkStatistics> key_stats;
+    if (computed.expr) {
+      key_stats = ComputedKeyStatistics(*stats, computed);
+      if (!key_stats) continue;
+      stats = &*key_stats;
+    }
+    if (stats->null_count && *stats->null_count == stats->num_values && stats->num_values > 0)
+      return false;  // only NULL keys: none can join
+    if (stats->min && stats->max && !filter.RangeMayMatch(k, *stats->min, *stats->max))
+      return false;
+  }
+  return true;
+}
+
+std::vector<idx_t> RuntimeKeyColumns(const BoundRuntimeFilter& conjunct) {
+  std::vector<idx_t> columns;
+  for (const auto& column : conjunct.columns)
+    columns.push_back(static_cast<const BoundReference&>(*column).index);
+  return columns;
+}
+
+ComputedRuntimeKey RuntimeComputedKey(const BoundRuntimeFilter& conjunct) {
+  return {conjunct.key_expr.get(), conjunct.monotone};
+}
+
 }  // namespace shears

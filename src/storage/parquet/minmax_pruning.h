@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 
+#include "dynfilter/runtime_filter.h"
 #include "expression/expression.h"
 #include "storage/parquet/parquet_file.h"
 
@@ -29,5 +30,17 @@ struct ComputedRuntimeKey {
 /// unknown when an image fails or is NULL); nullopt when nothing can be told (not monotone).
 std::optional<parquet::ColumnChunkStatistics> ComputedKeyStatistics(
     const parquet::ColumnChunkStatistics& column, const ComputedRuntimeKey& key);
+
+/// The statistics check of a runtime conjunct (BoundRuntimeFilter): false when, for some key
+/// column, `lookup`'s statistics hold only NULLs (none can join) or bounds (of the computed key,
+/// for a computed one) that `filter`'s key ranges, or a one-column exact set, exclude. `columns`
+/// are the scan columns of its key, `computed` its key computed from its one column. Unknown
+/// statistics return true.
+bool RuntimeFilterMayMatch(const RuntimeFilter& filter, const std::vector<idx_t>& columns,
+                           const ComputedRuntimeKey& computed, const StatsLookup& lookup);
+
+/// The scan columns of a runtime conjunct's key, and its computed key.
+std::vector<idx_t> RuntimeKeyColumns(const BoundRuntimeFilter& conjunct);
+ComputedRuntimeKey RuntimeComputedKey(const BoundRuntimeFilter& conjunct);
 
 }  // namespace shears

@@ -37,11 +37,17 @@ void Append(parquet::RowRanges& ranges, int64_t begin, int64_t end) {
 
 }  // namespace
 
-std::vector<parquet::RowRanges> PageRowRanges(
-    int64_t num_rows, const std::vector<PageIndexColumn>& columns,
-    const std::vector<const BoundExpr*>& filters,
-    const std::vector<PagePruningRuntimeFilter>& runtime) {
-  std::vector<parquet::RowRanges> result(runtime.size() + 1);
+std::vector<parquet::RowRanges> PageRowRanges(int64_t num_rows,
+                                              const std::vector<PageIndexColumn>& columns,
+                                              const std::vector<const BoundExpr*>& conjuncts,
+                                              const std::vector<const RuntimeFilter*>& runtime) {
+  // The key columns of each runtime conjunct, by slot.
+  std::vector<std::vector<idx_t>> key_columns;
+  for (const BoundExpr* conjunct : conjuncts) {
+    if (conjunct->kind == BoundExprKind::kRuntimeFilter)
+      key_columns.push_back(RuntimeKeyColumns(static_cast<const BoundRuntimeFilter&>(*conjunct)));
+  }
+  std::vector<parquet::RowRanges> result(key_columns.size() + 1);
   std::vector<int64_t> cuts = {0, num_rows};
   for (const auto& column : columns) {
     if (!column.column_index) continue;
@@ -75,34 +81,27 @@ std::vector<parquet::RowRanges> PageRowRanges(
         stale[c] = true;
       }
     }
-    bool may_match = true;
-    for (const BoundExpr* filter : filters) {
-      if (!StatsMayMatch(*filter, lookup)) {
-        may_match = false;
-        break;
+    // One loop over the conjuncts: a piece the literal ones may match counts in [0], then in
+    // [slot + 1] while the runtime ones up to `slot` pass it too.
+    bool passed = true;
+    bool in_literal_ranges = false;
+    for (const BoundExpr* conjunct : conjuncts) {
+      if (conjunct->kind != BoundExprKind::kRuntimeFilter) {
+        passed = StatsMayMatch(*conjunct, lookup);
+        if (!passed) break;
+        continue;
       }
+      if (!in_literal_ranges) Append(result[0], begin, end);
+      in_literal_ranges = true;
+      const auto& runtime_conjunct = static_cast<const BoundRuntimeFilter&>(*conjunct);
+      const size_t slot = runtime_conjunct.slot;
+      const RuntimeFilter* filter = slot < runtime.size() ? runtime[slot] : nullptr;
+      passed = !filter || RuntimeFilterMayMatch(*filter, key_columns[slot],
+                                                RuntimeComputedKey(runtime_conjunct), lookup);
+      if (!passed) break;
+      Append(result[slot + 1], begin, end);
     }
-    if (!may_match) continue;
-    Append(result[0], begin, end);
-    for (size_t i = 0; i < runtime.size() && may_match; i++) {
-      const RuntimeFilter& filter = *runtime[i].filter;
-      for (size_t key = 0; key < runtime[i].key_columns.size() && may_match; key++) {
-        const parquet::ColumnChunkStatistics* s = lookup(runtime[i].key_columns[key]);
-        if (!s) continue;
-        std::optional<parquet::ColumnChunkStatistics> key_stats;
-        if (runtime[i].computed.expr) {
-          key_stats = ComputedKeyStatistics(*s, runtime[i].computed);
-          if (!key_stats) continue;
-          s = &*key_stats;
-        }
-        if (s->null_count && *s->null_count == s->num_values && s->num_values > 0) {
-          may_match = false;  // only NULL keys: none can join
-        } else if (s->min && s->max && !filter.RangeMayMatch(key, *s->min, *s->max)) {
-          may_match = false;
-        }
-      }
-      if (may_match) Append(result[i + 1], begin, end);
-    }
+    if (passed && !in_literal_ranges) Append(result[0], begin, end);
   }
   return result;
 }

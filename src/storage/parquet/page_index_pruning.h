@@ -22,20 +22,14 @@ struct PageIndexColumn {
   const format::OffsetIndex* offset_index = nullptr;
 };
 
-/// A published runtime filter and the scan columns of its key.
-struct PagePruningRuntimeFilter {
-  const RuntimeFilter* filter = nullptr;
-  std::vector<idx_t> key_columns;
-  ComputedRuntimeKey computed;  // the key computed from its one column (minmax_pruning.h)
-};
-
-/// Row ranges of a row group of `num_rows`: [0] those `filters` (conjuncts over scan columns)
-/// may match, [i + 1] those also passing runtime filters 0..i. `columns` has one entry per scan
-/// column.
+/// Row ranges of a row group of `num_rows` by the scan's `conjuncts` (over scan columns, the
+/// literal ones before the runtime ones, BoundRuntimeFilter): [0] those the literal conjuncts
+/// may match, [slot + 1] those also passing the runtime conjuncts of slots 0..slot, each checked
+/// with `runtime[slot]` (null: not checked, passes). `columns` has one entry per scan column.
 std::vector<parquet::RowRanges> PageRowRanges(int64_t num_rows,
                                               const std::vector<PageIndexColumn>& columns,
-                                              const std::vector<const BoundExpr*>& filters,
-                                              const std::vector<PagePruningRuntimeFilter>& runtime);
+                                              const std::vector<const BoundExpr*>& conjuncts,
+                                              const std::vector<const RuntimeFilter*>& runtime);
 
 /// Statistics of page `page` of a column from its index (`rows`: the rows the page holds).
 parquet::ColumnChunkStatistics PageStatistics(const parquet::ColumnIndexData& index, size_t page,

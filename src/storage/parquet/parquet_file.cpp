@@ -375,6 +375,18 @@ ColumnChunkStatistics FileColumnStatistics(const ParquetFooter& footer, int colu
   return result;
 }
 
+bool FooterNamesUnique(const ParquetFooter& footer) {
+  int8_t known = footer.names_unique.load(std::memory_order_relaxed);
+  if (known >= 0) return known == 1;
+  std::vector<std::string> names;
+  for (const auto& column : footer.columns)
+    names.push_back(AsciiLower(column.name));
+  std::sort(names.begin(), names.end());
+  known = std::adjacent_find(names.begin(), names.end()) == names.end() ? 1 : 0;
+  footer.names_unique.store(known, std::memory_order_relaxed);
+  return known == 1;
+}
+
 const ColumnChunkStatistics& CachedFileColumnStatistics(const ParquetFooter& footer, int column) {
   std::lock_guard<std::mutex> lock(footer.file_statistics_mutex);
   auto& cached = footer.file_statistics;

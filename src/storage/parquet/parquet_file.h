@@ -4,6 +4,7 @@
 // Reading values is ParquetReader's job (parquet_reader.h).
 
 #include <cstring>
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -95,7 +96,15 @@ struct ParquetFooter {
   /// their cached footers asks once per query and file: the footer keeps the answer).
   mutable std::mutex file_statistics_mutex;
   mutable std::vector<std::unique_ptr<const ColumnChunkStatistics>> file_statistics;
+  /// Whether no two top-level column names are equal ignoring ASCII case (FooterNamesUnique):
+  /// -1 until first asked.
+  mutable std::atomic<int8_t> names_unique{-1};
 };
+
+/// Whether no two top-level columns of `footer` share a name ignoring ASCII case, computed once
+/// per footer: a column found by name in one file of a schema is then found at the same
+/// position in another footer whose column there has that name.
+bool FooterNamesUnique(const ParquetFooter& footer);
 
 /// The key-value metadata entry shears' writer adds (value "true"): its FLOAT/DOUBLE bounds
 /// leave no NaN out (a chunk or page holding one has none).

@@ -1,4 +1,4 @@
-#include "execution/dictionary_filter.h"
+#include "storage/dictionary_filter.h"
 
 #include <algorithm>
 

@@ -1,0 +1,109 @@
+#pragma once
+// Row filtering of a table scan: what the scan's filters do to the rows a DatasetReader reads
+// from a split that pruning let through. The literal conjuncts run first (those over
+// dictionary-encoded columns once per dictionary entry, dictionary_filter.h; `column OP
+// constant` selected straight into one selection vector, constant_comparison.h; the rest by
+// the executor), then the published runtime join filters (dynfilter/runtime_filter_probe.h,
+// adaptive). Under late materialization the filters' columns are read first and the other
+// columns only for the rows left.
+
+#include <memory>
+#include <vector>
+
+#include "dynfilter/dynamic_filter.h"
+#include "dynfilter/runtime_filter_probe.h"
+#include "expression/constant_comparison.h"
+#include "expression/expression.h"
+#include "storage/dataset_reader.h"
+#include "storage/dictionary_filter.h"
+#include "storage/parquet/minmax_pruning.h"
+#include "storage/scan_metrics.h"
+
+namespace shears {
+
+/// What a scan filters by, derived once per scan; shared by the scan's threads. Its conjuncts
+/// are one list, the literal predicates first, then one BoundRuntimeFilter per runtime filter
+/// (`key IN runtime_filter #n`, slot i for runtime filter i): split pruning and row filtering
+/// check both kinds in one loop.
+class ScanFilterSpec {
+ public:
+  /// `filters`: literal conjuncts over the scan's output columns, dataset columns `column_ids`;
+  /// `runtime`: the runtime filters whose key columns (dataset column ids) are among them.
+  ScanFilterSpec(const Dataset& dataset, const std::vector<BoundExprPtr>& filters,
+                 const std::vector<int>& column_ids,
+                 const std::vector<RuntimeFilterTarget>& runtime);
+
+  /// Every conjunct, literal ones first, then the runtime ones in slot order.
+  const std::vector<const BoundExpr*>& conjuncts() const { return conjuncts_; }
+  const std::vector<RuntimeFilterTarget>& runtime() const { return *runtime_; }
+  /// For each runtime filter: the output positions of its key columns.
+  const std::vector<std::vector<idx_t>>& runtime_columns() const { return runtime_columns_; }
+  /// For each runtime filter: its key computed from its one column, if it is.
+  const std::vector<ComputedRuntimeKey>& runtime_keys() const { return runtime_keys_; }
+  /// Output columns a filter or runtime filter reads: read first under late materialization.
+  const std::vector<bool>& first_columns() const { return first_columns_; }
+  /// Whether late materialization can pay: some filter, and some column no filter reads.
+  bool LateMaterializationPays() const;
+  bool empty() const { return conjuncts_.empty(); }
+  /// Whether some conjunct is a literal one.
+  bool any_literal() const { return conjuncts_.size() > runtime_conjuncts_.size(); }
+
+ private:
+  friend class ScanRowFilter;
+  const std::vector<RuntimeFilterTarget>* runtime_;
+  std::vector<BoundExprPtr> runtime_conjuncts_;  // the BoundRuntimeFilters, by slot
+  std::vector<const BoundExpr*> conjuncts_;
+  // The `column OP constant` conjuncts, prepared once (a BETWEEN's bounds as one range).
+  ConstantComparisons constant_comparisons_;
+  std::vector<std::vector<idx_t>> runtime_columns_;
+  std::vector<ComputedRuntimeKey> runtime_keys_;
+  std::vector<bool> first_columns_;
+};
+
+struct ScanFilterOptions {
+  bool dictionary_filters = true;    // setting dictionary_filters
+  bool late_materialization = true;  // setting late_materialization
+  RuntimeFilterAdaptivity adaptivity;
+};
+
+/// One scan thread's row filtering over its reader.
+class ScanRowFilter {
+ public:
+  /// `spec` and `reader` outlive this.
+  ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader, const ScanFilterOptions& options);
+
+  /// The runtime filters published so far (null where not yet), by runtime filter.
+  const std::vector<const RuntimeFilter*>& Refresh(DynamicFilterRegistry& registry) {
+    return runtime_->Refresh(registry);
+  }
+
+  enum class Read { kRows, kNone, kEnd };
+  /// Reads the next batch of the reader's split into `out` and filters it: kRows when rows are
+  /// left, kNone when the filters left none (read on), kEnd at the end of the split. Counts rows
+  /// scanned, rows runtime filters dropped and the reader's bytes and pages in `metrics`.
+  Read Next(Batch& out, ScanMetrics& metrics);
+
+ private:
+  /// Applies the conjuncts to `batch` (the runtime ones adaptively, together, after the literal
+  /// ones), compacting it; returns the rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
+  idx_t FilterRows(Batch& batch, std::vector<uint32_t>* alive, ScanMetrics& metrics);
+  /// Applies the filters that can be evaluated once per dictionary entry of their columns in
+  /// this batch (marked in by_dictionary_), compacting it; returns the rows left.
+  idx_t FilterByDictionary(Batch& batch, std::vector<uint32_t>* alive);
+
+  const ScanFilterSpec& spec_;
+  DatasetReader& reader_;
+  bool late_materialization_ = false;
+  std::unique_ptr<RuntimeFilterProbes> runtime_;
+  Batch scratch_;
+  SelectionVector late_sel_{kBatchSize};
+  std::vector<uint32_t> alive_;  // original rows of the batch still selected
+  SelectionVector sel_;
+  // By conjunct: evaluated per dictionary entry when its columns' codes allow (null: never).
+  std::vector<std::unique_ptr<DictionaryFilter>> dictionary_;
+  std::vector<const parquet::DictionaryCodes*> codes_;
+  std::vector<uint32_t> rows_;        // rows as read kept by the dictionary filters
+  std::vector<bool> by_dictionary_;  // by conjunct: applied by its dictionary in this batch
+};
+
+}  // namespace shears
