@@ -372,6 +372,7 @@ struct SetOperationNode : QueryNode {
   SetOperationNode() : QueryNode(QueryNodeKind::kSetOperation) {}
   SetOperationType op = SetOperationType::kUnion;
   bool all = false;
+  bool by_name = false;  // DuckDB's UNION [ALL] BY NAME: inputs matched by column name
   QueryNodePtr left, right;
   std::string ToString() const override;
 };
