@@ -174,8 +174,19 @@ class Catalog {
   /// location, as FindTable gave them), by `added` in one transaction (UPDATE, DELETE).
   /// IOError when the table has other files now (another write committed since the statement
   /// read them): nothing changes. Statistics are dropped but for the new files'.
+  /// With `definition` (ALTER TABLE's column changes), the table's columns, keys, CHECKs and
+  /// index columns become its in the same transaction.
   void SwapFiles(const std::string& name, const std::vector<std::string>& removed,
-                 const std::vector<CatalogPartition>& added);
+                 const std::vector<CatalogPartition>& added,
+                 const TableDefinition* definition = nullptr);
+  /// Replaces the table's columns, keys, CHECKs and index columns (ALTER TABLE's DEFAULT and
+  /// DROP NOT NULL, which leave the files as they are).
+  void ReplaceDefinition(const std::string& name, const TableDefinition& definition);
+  /// ALTER TABLE t RENAME TO u: the name only (a managed table keeps its directory).
+  /// BinderError when `name` is missing or `new_name` is taken.
+  void RenameTable(const std::string& name, const std::string& new_name);
+  /// ALTER VIEW v RENAME TO w; BinderError as RenameTable.
+  void RenameView(const std::string& name, const std::string& new_name);
   /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS); its
   /// statistics are dropped, as they describe the old files.
   void ReplacePartitions(const std::string& name, const std::vector<CatalogPartition>& partitions);
@@ -227,6 +238,10 @@ class Catalog {
   int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
   std::optional<std::string> KindOf(const std::string& lower_name) const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
+  /// The columns, keys and CHECKs of `table` as table `table_id`'s (rows not there yet).
+  void InsertColumns(int64_t table_id, const TableDefinition& table);
+  /// Replaces them, and the columns of the table's indexes.
+  void ReplaceColumns(int64_t table_id, const TableDefinition& table);
   /// Ordered by path (else in the order they were stored).
   std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level,
                                               bool by_path = true) const;

@@ -200,6 +200,12 @@ void Database::ForgetTemporaryTable(const std::string& name) {
   temporary_tables_.erase(AsciiLower(name));
 }
 
+void Database::RenameTemporaryTable(const std::string& old_name, const std::string& new_name) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  if (temporary_tables_.erase(AsciiLower(old_name)) > 0)
+    temporary_tables_.insert(AsciiLower(new_name));
+}
+
 QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& query) {
   QueryResult result = ExecuteSelect(sql, query, settings_);
   if (settings_.GetBool("verify_dynamic_filters") && settings_.GetBool("dynamic_filtering")) {
@@ -418,6 +424,7 @@ bool Connection::RunsOnce(const ast::Statement& statement) const {
     case ast::StatementKind::kDropSequence:
     case ast::StatementKind::kCreateMacro:
     case ast::StatementKind::kDropMacro:
+    case ast::StatementKind::kAlterTable:
       // A catalog on disk is shared: one process changes it. In memory each process keeps
       // its own catalog (and managed tables), which all must change alike.
       return database_.persistent();
@@ -542,6 +549,7 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kCreateIndex:
       case ast::StatementKind::kUpdate:
       case ast::StatementKind::kDelete:
+      case ast::StatementKind::kAlterTable:
         result = RunWriteStatement(database_, settings_, sql, *statement);
         break;
     }

@@ -66,6 +66,8 @@ class Database {
   void AddTemporaryTable(const std::string& name);
   /// DROP TABLE of `name`: no longer to be dropped at close.
   void ForgetTemporaryTable(const std::string& name);
+  /// ALTER TABLE old RENAME TO new_name: a TEMP table keeps being dropped at close.
+  void RenameTemporaryTable(const std::string& old_name, const std::string& new_name);
 
  private:
   std::unique_ptr<Catalog> catalog_;

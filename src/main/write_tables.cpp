@@ -117,6 +117,18 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   table.managed = true;
   table.columns_declared = true;
   table.location = ManagedTableLocation(catalog.DataDirectory(), create.name);
+  {
+    // A table renamed by ALTER TABLE keeps its directory: a new table of its old name gets
+    // another one (DROP TABLE deletes a table's whole directory).
+    std::set<std::string> taken;
+    for (const auto& location : catalog.ManagedLocations())
+      taken.insert(std::filesystem::path(location).lexically_normal().string());
+    const std::string base = table.location;
+    for (int n = 2; taken.count(std::filesystem::path(table.location).lexically_normal().string());
+         n++) {
+      table.location = base + "-" + std::to_string(n);
+    }
+  }
   std::vector<CatalogColumn> columns;  // in the order given
   std::optional<BoundWrite> bound;
   if (create.query) {

@@ -1464,7 +1464,8 @@ TEST(ParserStatementTest, CatalogStatements) {
         << e.what();
   }
   ExpectNotSupported("CREATE EXTERNAL TABLE s.t LOCATION 'x'", "schema-qualified");
-  ExpectNotSupported("ALTER TABLE t ADD COLUMN c INT", "only RECOVER PARTITIONS");
+  ExpectNotSupported("ALTER TABLE t OWNER TO u", "ALTER TABLE supports ADD, DROP, RENAME");
+  ExpectNotSupported("ALTER TABLE t ADD COLUMN c INT NOT NULL", "a type and a DEFAULT only");
   // An error in a PostgreSQL statement after a catalog one keeps its position.
   try {
     Parser::Parse("SHOW TABLES; SELEC 1");
