@@ -166,6 +166,12 @@ std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {
 }
 
 Catalog::~Catalog() {
+  if (transaction_) {
+    try {
+      RollbackTransaction();
+    } catch (const Error&) {
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(loader_link_->mutex);
     loader_link_->catalog = nullptr;
@@ -774,6 +780,106 @@ void Catalog::ReplaceColumns(int64_t table_id, const TableDefinition& table) {
   Statement index(db_, "UPDATE indexes SET columns = ? WHERE name = ? AND table_id = ?");
   for (const auto& i : table.indexes)
     index.Bind(1, EncodeColumnMap(i.columns)).Bind(2, AsciiLower(i.name)).Bind(3, table_id).Run();
+}
+
+void Catalog::BeginTransaction() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (transaction_) throw TransactionError("cannot start a transaction within a transaction");
+  Execute("BEGIN IMMEDIATE");
+  transaction_.emplace();
+  transaction_->temp_macros = temp_macros_;
+}
+
+bool Catalog::in_transaction() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return transaction_.has_value();
+}
+
+void Catalog::CommitTransaction() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!transaction_) throw TransactionError("cannot commit - no transaction is active");
+  Execute("COMMIT");
+  OpenTransaction done = std::move(*transaction_);
+  transaction_.reset();
+  change_count_++;
+  // What the transaction replaced goes the way an UPDATE outside one retires its files.
+  bool any_replaced = false;
+  for (const auto& write : done.writes)
+    any_replaced = any_replaced || !write.replaced.empty();
+  if (any_replaced) {
+    try {
+      StagedWrite retire(DataDirectory());
+      for (const auto& write : done.writes)
+        if (!write.replaced.empty()) retire.Retire(write.table, write.root, write.replaced);
+      retire.Finish();
+    } catch (const Error&) {
+      // Committed: files left behind are garbage, not wrong answers.
+    }
+  }
+  for (const auto& location : done.removals)
+    RemoveManagedFiles(location);
+}
+
+void Catalog::RollbackTransaction() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!transaction_) throw TransactionError("cannot rollback - no transaction is active");
+  // Sequences do not go back: a value handed out is never handed out again.
+  struct Counter {
+    std::string name;
+    std::optional<int64_t> next, last;
+  };
+  std::vector<Counter> counters;
+  {
+    Statement read(db_, "SELECT name, next_value, last_value FROM sequences");
+    while (read.Step()) {
+      counters.push_back({read.Text(0), read.IsNull(1) ? std::nullopt : std::optional(read.Int(1)),
+                          read.IsNull(2) ? std::nullopt : std::optional(read.Int(2))});
+    }
+  }
+  Execute("ROLLBACK");
+  OpenTransaction undone = std::move(*transaction_);
+  transaction_.reset();
+  temp_macros_ = std::move(undone.temp_macros);
+  change_count_++;
+  for (const auto& counter : counters) {
+    // Only for a sequence that existed before BEGIN and only forward (in its direction).
+    if (!counter.last) continue;
+    Statement write(db_,
+                    "UPDATE sequences SET next_value = ?1, last_value = ?2 WHERE name = ?3 AND "
+                    "(last_value IS NULL OR (increment > 0 AND ?2 > last_value) OR "
+                    "(increment < 0 AND ?2 < last_value))");
+    write.Bind(1, counter.next).Bind(2, counter.last).Bind(3, counter.name).Run();
+  }
+  for (const auto& write : undone.writes) {
+    for (const auto& path : write.published) {
+      std::error_code ec;
+      const std::filesystem::path file = std::filesystem::path(write.root) / path;
+      std::filesystem::remove(file, ec);
+      // Partition directories and the directory of a table the transaction created, when
+      // empty now (remove leaves a directory with files alone).
+      for (auto dir = file.parent_path(); dir.string().size() >= write.root.size();
+           dir = dir.parent_path()) {
+        if (!std::filesystem::remove(dir, ec)) break;
+      }
+    }
+  }
+}
+
+void Catalog::RecordTransactionWrite(const std::string& table, const std::string& root,
+                                     const std::vector<std::string>& published,
+                                     const std::vector<std::string>& replaced) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (transaction_) transaction_->writes.push_back({table, root, published, replaced});
+}
+
+void Catalog::DeferRemoval(const std::string& location) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (transaction_) transaction_->removals.push_back(location);
+}
+
+std::vector<std::string> Catalog::PendingRemovals() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return transaction_ ? transaction_->removals : std::vector<std::string>{};
 }
 
 void Catalog::ReplaceDefinition(const std::string& name, const TableDefinition& definition) {

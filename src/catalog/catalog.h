@@ -223,6 +223,26 @@ class Catalog {
   /// A TEMP macro of the name first, else the stored one.
   std::optional<MacroDefinition> FindMacro(const std::string& name) const;
 
+  // ---- SQL transactions (BEGIN ... COMMIT | ROLLBACK), one at a time per catalog
+  /// Opens an SQLite transaction (holding catalog.db's write lock) that every later change
+  /// joins, each as a savepoint. TransactionError when one is open.
+  void BeginTransaction();
+  /// Commits it; then the files replaced or dropped inside it go as they would have outside.
+  void CommitTransaction();
+  /// Undoes every catalog change since BeginTransaction (TEMP macros too) and deletes the files
+  /// written since; sequences keep the values they handed out (as DuckDB's and PostgreSQL's).
+  void RollbackTransaction();
+  bool in_transaction() const;
+  /// Inside a transaction: `published` (written by it, deleted by ROLLBACK) and `replaced`
+  /// (retired by COMMIT, kept by ROLLBACK), paths relative to `root`, the table's location.
+  void RecordTransactionWrite(const std::string& table, const std::string& root,
+                              const std::vector<std::string>& published,
+                              const std::vector<std::string>& replaced);
+  /// Inside a transaction: a dropped managed table's directory, deleted by COMMIT.
+  void DeferRemoval(const std::string& location);
+  /// Directories DeferRemoval holds (a new table must not take one).
+  std::vector<std::string> PendingRemovals() const;
+
   struct Entry {
     std::string name;
     std::string kind;  // "table" or "view"
@@ -261,6 +281,18 @@ class Catalog {
   std::string path_;
   std::string temp_directory_;                          // in-memory catalogs' DataDirectory
   std::map<std::string, MacroDefinition> temp_macros_;  // TEMP macros, by lower-case name
+  // The open SQL transaction: TEMP macros at BEGIN, files written and replaced (table, root,
+  // relative paths), managed directories dropped.
+  struct OpenTransaction {
+    std::map<std::string, MacroDefinition> temp_macros;
+    struct Write {
+      std::string table, root;
+      std::vector<std::string> published, replaced;
+    };
+    std::vector<Write> writes;
+    std::vector<std::string> removals;
+  };
+  std::optional<OpenTransaction> transaction_;
   sqlite3* db_ = nullptr;
   // TableDataset's cache, valid while neither this catalog (change_count_) nor another
   // connection to catalog.db (SQLite's data_version) changed anything.

@@ -265,7 +265,14 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
           sql, statement.location, [&] { return catalog.DropTable(drop.name, drop.if_exists); });
       // After the commit point: a crash here leaves a directory no table lists, which the next
       // open of the database removes (RecoverInterruptedWrites).
-      if (managed_location) RemoveManagedFiles(*managed_location);
+      // In a transaction: at COMMIT (a ROLLBACK brings the table back).
+      if (managed_location) {
+        if (catalog.in_transaction()) {
+          catalog.DeferRemoval(*managed_location);
+        } else {
+          RemoveManagedFiles(*managed_location);
+        }
+      }
       return QueryResult();
     }
     case ast::StatementKind::kShowTables: {

@@ -48,6 +48,8 @@ struct PreparedStatement {
   int parameter_count = 0;
 };
 
+class Connection;
+
 class Database {
  public:
   /// An in-memory catalog, gone with the Database.
@@ -69,10 +71,20 @@ class Database {
   /// ALTER TABLE old RENAME TO new_name: a TEMP table keeps being dropped at close.
   void RenameTemporaryTable(const std::string& old_name, const std::string& new_name);
 
+  /// BEGIN / COMMIT / ROLLBACK of `owner` (docs/transactions.md): one transaction at a time per
+  /// database; TransactionError out of turn or from another connection.
+  void BeginTransaction(const Connection* owner);
+  void CommitTransaction(const Connection* owner);
+  void RollbackTransaction(const Connection* owner);
+  /// The connection whose transaction is open; null when none is.
+  const Connection* transaction_owner() const;
+
  private:
   std::unique_ptr<Catalog> catalog_;
   mutable std::mutex temporary_mutex_;
   std::set<std::string> temporary_tables_;  // lower-case names
+  const Connection* transaction_owner_ = nullptr;   // under temporary_mutex_
+  std::set<std::string> temporary_tables_at_begin_;  // restored by ROLLBACK
   bool persistent_ = false;
   std::string temp_directory_;
 };
@@ -80,6 +92,10 @@ class Database {
 class Connection {
  public:
   explicit Connection(Database& database) : database_(database) {}
+  /// Rolls back this connection's open transaction, as DuckDB does when a connection closes.
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
 
   /// Runs every statement of `sql` and returns the result of the last one. Throws a
   /// shears::Error subclass (ParseError, BinderError, IOError, ...) on failure.

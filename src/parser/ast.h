@@ -410,6 +410,7 @@ enum class StatementKind {
   kCreateMacro,
   kDropMacro,
   kAlterTable,
+  kTransaction,
 };
 
 struct Statement {
@@ -525,6 +526,13 @@ struct AlterTableStatement : Statement {
   std::string new_name;    // RENAME
   std::optional<TypeName> type;
   std::optional<std::string> expression_sql;  // DEFAULT, or ALTER TYPE's USING, as written
+};
+
+/// BEGIN [TRANSACTION] / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT.
+struct TransactionStatement : Statement {
+  enum class Action { kBegin, kCommit, kRollback };
+  TransactionStatement() : Statement(StatementKind::kTransaction) {}
+  Action action = Action::kBegin;
 };
 
 /// SHOW TABLES.

@@ -308,7 +308,7 @@ TEST(ParserTest, UnsupportedStatements) {
                      "MERGE statements are not supported yet");
   ExpectNotSupported("CREATE TABLE t USING csv AS SELECT 1", "only parquet tables");
   ExpectNotSupported("COPY t FROM PROGRAM 'ls'", "COPY ... PROGRAM is not supported");
-  ExpectNotSupported("BEGIN", "transaction control");
+  ExpectNotSupported("SAVEPOINT x", "SAVEPOINT, RELEASE");
   ExpectNotSupported("VACUUM", "Vacuum statements");
   EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set a = 1 returning a"),
             "UPDATE ... RETURNING is not supported\n"
