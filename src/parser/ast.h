@@ -549,6 +549,8 @@ struct TableCommandStatement : Statement {
     kRecoverPartitions,
     kAnalyze,
     kShowStats,
+    kTableInfo,  // PRAGMA table_info('t') (DuckDB's and SQLite's)
+    kVersion,    // PRAGMA version (no table)
   };
   TableCommandStatement() : Statement(StatementKind::kTableCommand) {}
   Command command = Command::kDescribe;

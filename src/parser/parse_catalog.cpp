@@ -83,6 +83,8 @@ class CatalogParser {
       if (AcceptWord("compute")) ExpectWord("statistics");
     } else if (AcceptWord("alter")) {
       result = ParseAlter();
+    } else if (AcceptWord("pragma")) {
+      result = ParsePragma();
     } else {
       ExpectWord("msck");
       ExpectWord("repair");
@@ -164,6 +166,38 @@ class CatalogParser {
     statement->name_location = Here();
     statement->name = Name("a table name");
     return statement;
+  }
+
+  /// PRAGMA table_info('t') | table_info(t), PRAGMA version, PRAGMA show_tables (DuckDB's).
+  ast::StatementPtr ParsePragma() {
+    if (AcceptWord("version")) {
+      auto command = std::make_unique<ast::TableCommandStatement>();
+      command->command = ast::TableCommandStatement::Command::kVersion;
+      return command;
+    }
+    if (AcceptWord("show_tables")) return std::make_unique<ast::ShowTablesStatement>();
+    if (!AcceptWord("table_info")) {
+      Fail<NotSupportedError>(
+          fmt::format("PRAGMA {} is not supported (shears has table_info, version and "
+                      "show_tables)",
+                      pos_ < last_ ? std::string(Text(pos_)) : std::string()));
+    }
+    Expect('(');
+    auto command = std::make_unique<ast::TableCommandStatement>();
+    command->command = ast::TableCommandStatement::Command::kTableInfo;
+    command->name_location = Here();
+    if (pos_ < last_ && tokens_[pos_].token == PG_QUERY__TOKEN__SCONST) {
+      std::string_view text = Text(pos_);
+      for (size_t i = 1; i + 1 < text.size(); i++) {
+        command->name += text[i];
+        if (text[i] == '\'') i++;  // '' is one quote
+      }
+      pos_++;
+    } else {
+      command->name = Name("a table name");
+    }
+    Expect(')');
+    return command;
   }
 
   /// ALTER TABLE | VIEW after ALTER.
@@ -759,7 +793,7 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
                              second == "indexes")) ||
          head == "analyze" || head == "analyse" || head == "describe" ||
          (head == "desc" && first + 1 < last) || (head == "alter" && (second == "table" || second == "view")) ||
-         head == "msck";
+         head == "msck" || head == "pragma";
 }
 
 ast::StatementPtr ParseCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens,
