@@ -183,6 +183,7 @@ Database::~Database() {
       catalog_->RollbackTransaction();
     } catch (const Error&) {
     }
+    transaction_owner_->owns_transaction_ = false;
     transaction_owner_ = nullptr;
   }
   // TEMP tables end with the database (in memory they would anyway; in a database directory
@@ -213,7 +214,7 @@ void Database::RenameTemporaryTable(const std::string& old_name, const std::stri
     temporary_tables_.insert(AsciiLower(new_name));
 }
 
-void Database::BeginTransaction(const Connection* owner) {
+void Database::BeginTransaction(Connection* owner) {
   std::lock_guard<std::mutex> lock(temporary_mutex_);
   if (transaction_owner_ != nullptr) {
     throw TransactionError(transaction_owner_ == owner
@@ -222,6 +223,7 @@ void Database::BeginTransaction(const Connection* owner) {
   }
   catalog_->BeginTransaction();
   transaction_owner_ = owner;
+  owner->owns_transaction_ = true;
   temporary_tables_at_begin_ = temporary_tables_;
 }
 
@@ -232,8 +234,9 @@ void Database::CommitTransaction(const Connection* owner) {
                                ? "cannot commit - no transaction is active"
                                : "another connection of this database has a transaction open");
   }
+  catalog_->CommitTransaction();  // first: a failed COMMIT leaves the transaction open
+  transaction_owner_->owns_transaction_ = false;
   transaction_owner_ = nullptr;
-  catalog_->CommitTransaction();
 }
 
 void Database::RollbackTransaction(const Connection* owner) {
@@ -243,6 +246,7 @@ void Database::RollbackTransaction(const Connection* owner) {
                                ? "cannot rollback - no transaction is active"
                                : "another connection of this database has a transaction open");
   }
+  transaction_owner_->owns_transaction_ = false;
   transaction_owner_ = nullptr;
   temporary_tables_ = temporary_tables_at_begin_;
   catalog_->RollbackTransaction();
@@ -254,7 +258,7 @@ const Connection* Database::transaction_owner() const {
 }
 
 Connection::~Connection() {
-  if (database_.transaction_owner() != this) return;
+  if (!owns_transaction_) return;
   try {
     database_.RollbackTransaction(this);
   } catch (const Error&) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,13 @@ TEST(TransactionTest, ClosingAConnectionRollsBack) {
   EXPECT_THROW(con.Query("SELECT * FROM v"), BinderError);
   con.Query("BEGIN");  // nothing left open
   con.Query("COMMIT");
+}
+
+TEST(TransactionTest, ADatabaseClosingFirstRollsBackAndFreesItsConnections) {
+  auto db = std::make_unique<Database>();
+  Connection con(*db);
+  con.Query("BEGIN; CREATE TABLE t AS SELECT 1 AS a");
+  db.reset();  // rolls back; the connection, destroyed later, must not reach the database
 }
 
 }  // namespace
