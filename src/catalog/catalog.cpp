@@ -166,6 +166,12 @@ std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {
 }
 
 Catalog::~Catalog() {
+  if (transaction_) {
+    try {
+      RollbackTransaction();
+    } catch (const Error&) {
+    }
+  }
   {
     std::lock_guard<std::mutex> lock(loader_link_->mutex);
     loader_link_->catalog = nullptr;
@@ -378,34 +384,7 @@ void Catalog::CreateTable(const TableDefinition& table) {
       .Bind(5, int64_t{table.managed})
       .Run();
   const int64_t table_id = sqlite3_last_insert_rowid(db_);
-  Statement column(db_,
-                   "INSERT INTO columns (table_id, ordinal, name, type, is_partition, "
-                   "unsupported_reason, not_null, default_sql) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
-  for (size_t i = 0; i < table.columns.size(); i++) {
-    const auto& c = table.columns[i];
-    column.Bind(1, table_id)
-        .Bind(2, static_cast<int64_t>(i))
-        .Bind(3, c.name)
-        .Bind(4, c.type.ToString())
-        .Bind(5, int64_t{c.is_partition})
-        .Bind(6, c.unsupported_reason)
-        .Bind(7, int64_t{c.not_null})
-        .Bind(8, c.default_sql)
-        .Run();
-  }
-  Statement insert_key(db_,
-                       "INSERT INTO table_keys (table_id, ordinal, is_primary, columns) VALUES "
-                       "(?, ?, ?, ?)");
-  for (size_t i = 0; i < table.keys.size(); i++) {
-    insert_key.Bind(1, table_id)
-        .Bind(2, static_cast<int64_t>(i))
-        .Bind(3, int64_t{table.keys[i].primary})
-        .Bind(4, EncodeColumnMap(table.keys[i].columns))
-        .Run();
-  }
-  Statement insert_check(db_, "INSERT INTO table_checks (table_id, ordinal, sql) VALUES (?, ?, ?)");
-  for (size_t i = 0; i < table.checks.size(); i++)
-    insert_check.Bind(1, table_id).Bind(2, static_cast<int64_t>(i)).Bind(3, table.checks[i]).Run();
+  InsertColumns(table_id, table);
   InsertPartitions(table_id, table.partitions);
   transaction.Commit();
   change_count_++;
@@ -727,7 +706,8 @@ std::vector<IndexDefinition> Catalog::ListIndexes(const std::string& table) cons
 }
 
 void Catalog::SwapFiles(const std::string& name, const std::vector<std::string>& removed,
-                        const std::vector<CatalogPartition>& added) {
+                        const std::vector<CatalogPartition>& added,
+                        const TableDefinition* definition) {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Transaction transaction(db_);
   const int64_t table_id = RequireTableId(name);
@@ -752,7 +732,194 @@ void Catalog::SwapFiles(const std::string& name, const std::vector<std::string>&
   remove.Bind(1, table_id).Run();
   Statement stats(db_, "DELETE FROM stats WHERE table_id = ?");
   stats.Bind(1, table_id).Run();
+  if (definition) ReplaceColumns(table_id, *definition);
   InsertPartitions(table_id, added);
+  transaction.Commit();
+  change_count_++;
+}
+
+void Catalog::InsertColumns(int64_t table_id, const TableDefinition& table) {
+  Statement column(db_,
+                   "INSERT INTO columns (table_id, ordinal, name, type, is_partition, "
+                   "unsupported_reason, not_null, default_sql) VALUES (?, ?, ?, ?, ?, ?, ?, ?)");
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    const auto& c = table.columns[i];
+    column.Bind(1, table_id)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, c.name)
+        .Bind(4, c.type.ToString())
+        .Bind(5, int64_t{c.is_partition})
+        .Bind(6, c.unsupported_reason)
+        .Bind(7, int64_t{c.not_null})
+        .Bind(8, c.default_sql)
+        .Run();
+  }
+  Statement insert_key(db_,
+                       "INSERT INTO table_keys (table_id, ordinal, is_primary, columns) VALUES "
+                       "(?, ?, ?, ?)");
+  for (size_t i = 0; i < table.keys.size(); i++) {
+    insert_key.Bind(1, table_id)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, int64_t{table.keys[i].primary})
+        .Bind(4, EncodeColumnMap(table.keys[i].columns))
+        .Run();
+  }
+  Statement insert_check(db_, "INSERT INTO table_checks (table_id, ordinal, sql) VALUES (?, ?, ?)");
+  for (size_t i = 0; i < table.checks.size(); i++)
+    insert_check.Bind(1, table_id).Bind(2, static_cast<int64_t>(i)).Bind(3, table.checks[i]).Run();
+}
+
+void Catalog::ReplaceColumns(int64_t table_id, const TableDefinition& table) {
+  for (const char* sql : {"DELETE FROM columns WHERE table_id = ?",
+                          "DELETE FROM table_keys WHERE table_id = ?",
+                          "DELETE FROM table_checks WHERE table_id = ?"}) {
+    Statement remove(db_, sql);
+    remove.Bind(1, table_id).Run();
+  }
+  InsertColumns(table_id, table);
+  Statement index(db_, "UPDATE indexes SET columns = ? WHERE name = ? AND table_id = ?");
+  for (const auto& i : table.indexes)
+    index.Bind(1, EncodeColumnMap(i.columns)).Bind(2, AsciiLower(i.name)).Bind(3, table_id).Run();
+}
+
+void Catalog::BeginTransaction() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (transaction_) throw TransactionError("cannot start a transaction within a transaction");
+  Execute("BEGIN IMMEDIATE");
+  transaction_.emplace();
+  transaction_->temp_macros = temp_macros_;
+}
+
+bool Catalog::in_transaction() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return transaction_.has_value();
+}
+
+void Catalog::CommitTransaction() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!transaction_) throw TransactionError("cannot commit - no transaction is active");
+  Execute("COMMIT");
+  OpenTransaction done = std::move(*transaction_);
+  transaction_.reset();
+  change_count_++;
+  // What the transaction replaced goes the way an UPDATE outside one retires its files.
+  bool any_replaced = false;
+  for (const auto& write : done.writes)
+    any_replaced = any_replaced || !write.replaced.empty();
+  if (any_replaced) {
+    try {
+      StagedWrite retire(DataDirectory());
+      for (const auto& write : done.writes)
+        if (!write.replaced.empty()) retire.Retire(write.table, write.root, write.replaced);
+      retire.Finish();
+    } catch (const Error&) {
+      // Committed: files left behind are garbage, not wrong answers.
+    }
+  }
+  for (const auto& location : done.removals)
+    RemoveManagedFiles(location);
+}
+
+void Catalog::RollbackTransaction() {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (!transaction_) throw TransactionError("cannot rollback - no transaction is active");
+  // Sequences do not go back: a value handed out is never handed out again.
+  struct Counter {
+    std::string name;
+    std::optional<int64_t> next, last;
+  };
+  std::vector<Counter> counters;
+  {
+    Statement read(db_, "SELECT name, next_value, last_value FROM sequences");
+    while (read.Step()) {
+      counters.push_back({read.Text(0), read.IsNull(1) ? std::nullopt : std::optional(read.Int(1)),
+                          read.IsNull(2) ? std::nullopt : std::optional(read.Int(2))});
+    }
+  }
+  Execute("ROLLBACK");
+  OpenTransaction undone = std::move(*transaction_);
+  transaction_.reset();
+  temp_macros_ = std::move(undone.temp_macros);
+  change_count_++;
+  for (const auto& counter : counters) {
+    // Only for a sequence that existed before BEGIN and only forward (in its direction).
+    if (!counter.last) continue;
+    Statement write(db_,
+                    "UPDATE sequences SET next_value = ?1, last_value = ?2 WHERE name = ?3 AND "
+                    "(last_value IS NULL OR (increment > 0 AND ?2 > last_value) OR "
+                    "(increment < 0 AND ?2 < last_value))");
+    write.Bind(1, counter.next).Bind(2, counter.last).Bind(3, counter.name).Run();
+  }
+  for (const auto& write : undone.writes) {
+    for (const auto& path : write.published) {
+      std::error_code ec;
+      const std::filesystem::path file = std::filesystem::path(write.root) / path;
+      std::filesystem::remove(file, ec);
+      // Partition directories and the directory of a table the transaction created, when
+      // empty now (remove leaves a directory with files alone).
+      for (auto dir = file.parent_path(); dir.string().size() >= write.root.size();
+           dir = dir.parent_path()) {
+        if (!std::filesystem::remove(dir, ec)) break;
+      }
+    }
+  }
+}
+
+void Catalog::RecordTransactionWrite(const std::string& table, const std::string& root,
+                                     const std::vector<std::string>& published,
+                                     const std::vector<std::string>& replaced) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (transaction_) transaction_->writes.push_back({table, root, published, replaced});
+}
+
+void Catalog::DeferRemoval(const std::string& location) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  if (transaction_) transaction_->removals.push_back(location);
+}
+
+std::vector<std::string> Catalog::PendingRemovals() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  return transaction_ ? transaction_->removals : std::vector<std::string>{};
+}
+
+void Catalog::ReplaceDefinition(const std::string& name, const TableDefinition& definition) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  ReplaceColumns(RequireTableId(name), definition);
+  transaction.Commit();
+  change_count_++;
+}
+
+void Catalog::RenameTable(const std::string& name, const std::string& new_name) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(name);
+  if (auto kind = KindOf(AsciiLower(new_name)); kind && AsciiLower(new_name) != AsciiLower(name)) {
+    throw BinderError("{} '{}' already exists", *kind, new_name);
+  }
+  Statement rename(db_, "UPDATE tables SET name = ? WHERE table_id = ?");
+  rename.Bind(1, AsciiLower(new_name)).Bind(2, table_id).Run();
+  transaction.Commit();
+  change_count_++;
+}
+
+void Catalog::RenameView(const std::string& name, const std::string& new_name) {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name), new_key = AsciiLower(new_name);
+  Transaction transaction(db_);
+  auto view = FindView(name);
+  if (!view) throw BinderError("view '{}' does not exist", name);
+  if (new_key == key) return;
+  if (auto kind = KindOf(new_key)) throw BinderError("{} '{}' already exists", *kind, new_name);
+  // view_aliases refers to views(name): the row moves as a whole.
+  Statement remove(db_, "DELETE FROM views WHERE name = ?");
+  remove.Bind(1, key).Run();
+  Statement insert(db_, "INSERT INTO views (name, sql) VALUES (?, ?)");
+  insert.Bind(1, new_key).Bind(2, view->sql).Run();
+  Statement alias(db_, "INSERT INTO view_aliases (view, ordinal, alias) VALUES (?, ?, ?)");
+  for (size_t i = 0; i < view->column_aliases.size(); i++) {
+    alias.Bind(1, new_key).Bind(2, static_cast<int64_t>(i)).Bind(3, view->column_aliases[i]).Run();
+  }
   transaction.Commit();
   change_count_++;
 }

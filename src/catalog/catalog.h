@@ -174,8 +174,19 @@ class Catalog {
   /// location, as FindTable gave them), by `added` in one transaction (UPDATE, DELETE).
   /// IOError when the table has other files now (another write committed since the statement
   /// read them): nothing changes. Statistics are dropped but for the new files'.
+  /// With `definition` (ALTER TABLE's column changes), the table's columns, keys, CHECKs and
+  /// index columns become its in the same transaction.
   void SwapFiles(const std::string& name, const std::vector<std::string>& removed,
-                 const std::vector<CatalogPartition>& added);
+                 const std::vector<CatalogPartition>& added,
+                 const TableDefinition* definition = nullptr);
+  /// Replaces the table's columns, keys, CHECKs and index columns (ALTER TABLE's DEFAULT and
+  /// DROP NOT NULL, which leave the files as they are).
+  void ReplaceDefinition(const std::string& name, const TableDefinition& definition);
+  /// ALTER TABLE t RENAME TO u: the name only (a managed table keeps its directory).
+  /// BinderError when `name` is missing or `new_name` is taken.
+  void RenameTable(const std::string& name, const std::string& new_name);
+  /// ALTER VIEW v RENAME TO w; BinderError as RenameTable.
+  void RenameView(const std::string& name, const std::string& new_name);
   /// Replaces the partition and file lists of an existing table (RECOVER PARTITIONS); its
   /// statistics are dropped, as they describe the old files.
   void ReplacePartitions(const std::string& name, const std::vector<CatalogPartition>& partitions);
@@ -212,6 +223,26 @@ class Catalog {
   /// A TEMP macro of the name first, else the stored one.
   std::optional<MacroDefinition> FindMacro(const std::string& name) const;
 
+  // ---- SQL transactions (BEGIN ... COMMIT | ROLLBACK), one at a time per catalog
+  /// Opens an SQLite transaction (holding catalog.db's write lock) that every later change
+  /// joins, each as a savepoint. TransactionError when one is open.
+  void BeginTransaction();
+  /// Commits it; then the files replaced or dropped inside it go as they would have outside.
+  void CommitTransaction();
+  /// Undoes every catalog change since BeginTransaction (TEMP macros too) and deletes the files
+  /// written since; sequences keep the values they handed out (as DuckDB's and PostgreSQL's).
+  void RollbackTransaction();
+  bool in_transaction() const;
+  /// Inside a transaction: `published` (written by it, deleted by ROLLBACK) and `replaced`
+  /// (retired by COMMIT, kept by ROLLBACK), paths relative to `root`, the table's location.
+  void RecordTransactionWrite(const std::string& table, const std::string& root,
+                              const std::vector<std::string>& published,
+                              const std::vector<std::string>& replaced);
+  /// Inside a transaction: a dropped managed table's directory, deleted by COMMIT.
+  void DeferRemoval(const std::string& location);
+  /// Directories DeferRemoval holds (a new table must not take one).
+  std::vector<std::string> PendingRemovals() const;
+
   struct Entry {
     std::string name;
     std::string kind;  // "table" or "view"
@@ -227,6 +258,10 @@ class Catalog {
   int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
   std::optional<std::string> KindOf(const std::string& lower_name) const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
+  /// The columns, keys and CHECKs of `table` as table `table_id`'s (rows not there yet).
+  void InsertColumns(int64_t table_id, const TableDefinition& table);
+  /// Replaces them, and the columns of the table's indexes.
+  void ReplaceColumns(int64_t table_id, const TableDefinition& table);
   /// Ordered by path (else in the order they were stored).
   std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level,
                                               bool by_path = true) const;
@@ -246,6 +281,18 @@ class Catalog {
   std::string path_;
   std::string temp_directory_;                          // in-memory catalogs' DataDirectory
   std::map<std::string, MacroDefinition> temp_macros_;  // TEMP macros, by lower-case name
+  // The open SQL transaction: TEMP macros at BEGIN, files written and replaced (table, root,
+  // relative paths), managed directories dropped.
+  struct OpenTransaction {
+    std::map<std::string, MacroDefinition> temp_macros;
+    struct Write {
+      std::string table, root;
+      std::vector<std::string> published, replaced;
+    };
+    std::vector<Write> writes;
+    std::vector<std::string> removals;
+  };
+  std::optional<OpenTransaction> transaction_;
   sqlite3* db_ = nullptr;
   // TableDataset's cache, valid while neither this catalog (change_count_) nor another
   // connection to catalog.db (SQLite's data_version) changed anything.

@@ -37,6 +37,12 @@ class Statement {
     Check(sqlite3_bind_int64(stmt_, index, value));
     return *this;
   }
+  Statement& Bind(int index, const std::optional<int64_t>& value) {
+    if (value) return Bind(index, *value);
+    Check(sqlite3_bind_null(stmt_, index));
+    return *this;
+  }
+  bool IsNull(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
   /// True while there is a row.
   bool Step() {
     int rc = sqlite3_step(stmt_);
@@ -77,15 +83,22 @@ class Statement {
   sqlite3_stmt* stmt_ = nullptr;
 };
 
-/// BEGIN IMMEDIATE ... COMMIT, rolled back when an exception leaves the scope.
+/// BEGIN IMMEDIATE ... COMMIT, rolled back when an exception leaves the scope. Inside a
+/// transaction the SQL BEGIN opened (Catalog::BeginTransaction) it is a savepoint instead, so
+/// a failed statement is undone alone and the transaction goes on.
 class Transaction {
  public:
-  explicit Transaction(sqlite3* db) : db_(db) { Exec("BEGIN IMMEDIATE"); }
+  explicit Transaction(sqlite3* db) : db_(db), nested_(sqlite3_get_autocommit(db) == 0) {
+    Exec(nested_ ? "SAVEPOINT shears_statement" : "BEGIN IMMEDIATE");
+  }
   ~Transaction() {
-    if (!committed_) sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    if (committed_) return;
+    sqlite3_exec(db_,
+                 nested_ ? "ROLLBACK TO shears_statement; RELEASE shears_statement" : "ROLLBACK",
+                 nullptr, nullptr, nullptr);
   }
   void Commit() {
-    Exec("COMMIT");
+    Exec(nested_ ? "RELEASE shears_statement" : "COMMIT");
     committed_ = true;
   }
 
@@ -99,6 +112,7 @@ class Transaction {
     }
   }
   sqlite3* db_;
+  bool nested_;
   bool committed_ = false;
 };
 

@@ -24,6 +24,8 @@ const char* ErrorKindName(ErrorKind kind) {
       return "Cancelled";
     case ErrorKind::kConstraint:
       return "Constraint Error";
+    case ErrorKind::kTransaction:
+      return "TransactionContext Error";
     case ErrorKind::kInternal:
       return "Internal Error";
   }
@@ -52,6 +54,8 @@ void ThrowError(ErrorKind kind, const std::string& message) {
       throw CancelledError(message);
     case ErrorKind::kConstraint:
       throw ConstraintError(message);
+    case ErrorKind::kTransaction:
+      throw TransactionError(message);
     case ErrorKind::kInternal:
       break;
   }

@@ -22,6 +22,7 @@ enum class ErrorKind {
   kOutOfMemory,   // the memory limit was reached
   kCancelled,     // the query was cancelled
   kConstraint,    // a write would break a table's NOT NULL, UNIQUE or PRIMARY KEY
+  kTransaction,   // BEGIN / COMMIT / ROLLBACK out of turn, or a statement a transaction forbids
   kInternal,      // a bug in shears
 };
 
@@ -56,6 +57,7 @@ SHEARS_DEFINE_ERROR(OutOfRangeError, ErrorKind::kOutOfRange)
 SHEARS_DEFINE_ERROR(OutOfMemoryError, ErrorKind::kOutOfMemory)
 SHEARS_DEFINE_ERROR(CancelledError, ErrorKind::kCancelled)
 SHEARS_DEFINE_ERROR(ConstraintError, ErrorKind::kConstraint)
+SHEARS_DEFINE_ERROR(TransactionError, ErrorKind::kTransaction)
 SHEARS_DEFINE_ERROR(InternalError, ErrorKind::kInternal)
 
 #undef SHEARS_DEFINE_ERROR

@@ -550,6 +550,7 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
   }
   for (const LogicalType& type : {date, timestamp}) {
     RegisterFixed(registry, "strftime", {type, varchar}, varchar, StrftimeKernel());
+    RegisterFixed(registry, "to_char", {type, varchar}, varchar, ToCharKernel());
     RegisterFixed(registry, "dayname", {type}, varchar,
                   [](const Args& args, idx_t count, Vector& result) {
                     StringRef* out = result.data<StringRef>();

@@ -52,6 +52,8 @@ inline constexpr const char* kMonthNames[] = {"January",   "February", "March", 
 
 /// strftime(x, format) -> VARCHAR.
 ScalarKernel StrftimeKernel();
+/// to_char(x, pattern) -> VARCHAR with PostgreSQL's template patterns (strftime.cpp).
+ScalarKernel ToCharKernel();
 /// strptime(text, format) -> TIMESTAMP; try_strptime (`try_only`) gives NULL where it fails.
 ScalarKernel StrptimeKernel(bool try_only);
 

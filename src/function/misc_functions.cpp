@@ -9,9 +9,11 @@
 #include <cmath>
 #include <numbers>
 #include <random>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "common/version.h"
 #include "function/function_internal.h"
 
 namespace shears {
@@ -791,6 +793,58 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
         },
         std::string(name) + "()");
   }
+  // uuid() / gen_random_uuid(): a random (version 4) UUID in its canonical text form, as
+  // VARCHAR (shears has no UUID type). Drawn from a generator of its own per thread, seeded
+  // from the system, so setseed does not make UUIDs repeat.
+  for (const char* name : {"uuid", "gen_random_uuid"}) {
+    registry.Register(
+        name,
+        [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+          if (!args.empty()) return std::nullopt;
+          return MakeBound(
+              {}, LogicalType::Varchar(),
+              [](const Args&, idx_t count, Vector& result) {
+                thread_local std::mt19937_64 generator{(uint64_t{std::random_device{}()} << 32) ^
+                                                       std::random_device{}()};
+                StringRef* out = result.data<StringRef>();
+                static constexpr char kHex[] = "0123456789abcdef";
+                for (idx_t row = 0; row < count; row++) {
+                  uint8_t bytes[16];
+                  const uint64_t high = generator(), low = generator();
+                  for (int i = 0; i < 8; i++) {
+                    bytes[i] = static_cast<uint8_t>(high >> (8 * i));
+                    bytes[8 + i] = static_cast<uint8_t>(low >> (8 * i));
+                  }
+                  bytes[6] = static_cast<uint8_t>((bytes[6] & 0x0F) | 0x40);  // version 4
+                  bytes[8] = static_cast<uint8_t>((bytes[8] & 0x3F) | 0x80);  // RFC 4122 variant
+                  char text[36];
+                  size_t pos = 0;
+                  for (int i = 0; i < 16; i++) {
+                    if (i == 4 || i == 6 || i == 8 || i == 10) text[pos++] = '-';
+                    text[pos++] = kHex[bytes[i] >> 4];
+                    text[pos++] = kHex[bytes[i] & 15];
+                  }
+                  out[row] = result.AddString(std::string_view(text, sizeof(text)));
+                }
+              },
+              true, /*deterministic=*/false);
+        },
+        std::string(name) + "()");
+  }
+  // version(): which engine answers, for scripts that ask.
+  registry.Register(
+      "version",
+      [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
+        if (!args.empty()) return std::nullopt;
+        return MakeBound({}, LogicalType::Varchar(),
+                         [](const Args&, idx_t count, Vector& result) {
+                           const std::string text = std::string("shears v") + kShearsVersion;
+                           StringRef* out = result.data<StringRef>();
+                           for (idx_t row = 0; row < count; row++)
+                             out[row] = result.AddString(text);
+                         });
+      },
+      "version()");
   // setseed(x), x in [-1, 1] as in PostgreSQL and DuckDB: later random() calls repeat the same
   // sequence (on one thread). Runs when the query runs, not when it is planned.
   registry.Register(

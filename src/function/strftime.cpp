@@ -1,8 +1,10 @@
 // strftime(x, format) and strptime / try_strptime(text, format): C's specifiers without locale,
 // as DuckDB.
 
+#include <cctype>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "function/date_internal.h"
 
@@ -381,6 +383,130 @@ ScalarKernel StrftimeKernel() {
     ForEachValidRow(args, count, result, [&](idx_t row) {
       buffer.clear();
       FormatTimestampAs(TimestampArg(*args[0], row), formats[row].view(), &buffer);
+      out[row] = result.AddString(buffer);
+    });
+  };
+}
+
+namespace {
+
+/// PostgreSQL's to_char template for one timestamp: YYYY YY MM DD DDD D HH24 HH12 HH MI SS MS
+/// US AM PM Q (numbers, any case), Month Mon Day Dy (names: MONTH, Month and month set the
+/// case; full names blank-padded to 9 as PostgreSQL does), the FM prefix (no padding, no
+/// leading zeros), "quoted text"; any other character stands for itself.
+void FormatToChar(int64_t micros, std::string_view pattern, std::string* out) {
+  int64_t days, micros_of_day;
+  SplitTimestamp(micros, &days, &micros_of_day);
+  const Civil civil = ToCivil(days);
+  constexpr int64_t kMicrosPerSecond = 1000000;
+  const int64_t hour = micros_of_day / (3600 * kMicrosPerSecond);
+  const int64_t minute = micros_of_day / (60 * kMicrosPerSecond) % 60;
+  const int64_t second = micros_of_day / kMicrosPerSecond % 60;
+  const int64_t fraction = micros_of_day % kMicrosPerSecond;
+  const int64_t weekday = DayOfWeek(days);  // 0 = Sunday
+  bool fill_mode = false;                   // FM: for the next pattern only
+  auto starts = [&](size_t pos, std::string_view word) {
+    if (pattern.size() - pos < word.size()) return false;
+    for (size_t i = 0; i < word.size(); i++) {
+      if (std::toupper(static_cast<unsigned char>(pattern[pos + i])) != word[i]) return false;
+    }
+    return true;
+  };
+  auto number = [&](int64_t value, int width) {
+    std::string digits = std::to_string(value < 0 ? -value : value);
+    if (!fill_mode && static_cast<int>(digits.size()) < width)
+      digits.insert(0, static_cast<size_t>(width) - digits.size(), '0');
+    if (value < 0) out->push_back('-');
+    *out += digits;
+  };
+  // A name in the case the pattern's first two letters give.
+  auto name = [&](size_t pos, std::string_view text, bool pad) {
+    const bool upper_first = std::isupper(static_cast<unsigned char>(pattern[pos]));
+    const bool upper_all = upper_first && std::isupper(static_cast<unsigned char>(pattern[pos + 1]));
+    std::string word(text);
+    for (size_t i = 0; i < word.size(); i++) {
+      const auto c = static_cast<unsigned char>(word[i]);
+      word[i] = static_cast<char>(upper_all || (upper_first && i == 0) ? std::toupper(c)
+                                                                       : std::tolower(c));
+    }
+    if (pad && !fill_mode && word.size() < 9) word.append(9 - word.size(), ' ');
+    *out += word;
+  };
+  size_t pos = 0;
+  while (pos < pattern.size()) {
+    const bool fill = fill_mode;
+    size_t used = 0;
+    if (starts(pos, "FM")) {
+      fill_mode = true;
+      pos += 2;
+      continue;
+    }
+    if (pattern[pos] == '"') {
+      const size_t end = pattern.find('"', pos + 1);
+      const size_t stop = end == std::string_view::npos ? pattern.size() : end;
+      out->append(pattern.substr(pos + 1, stop - pos - 1));
+      pos = end == std::string_view::npos ? stop : end + 1;
+      continue;
+    }
+    if (starts(pos, "YYYY")) {
+      number(civil.year, 4), used = 4;
+    } else if (starts(pos, "YY")) {
+      number(FloorMod(civil.year, 100), 2), used = 2;
+    } else if (starts(pos, "MONTH")) {
+      name(pos, kMonthNames[civil.month - 1], true), used = 5;
+    } else if (starts(pos, "MON")) {
+      name(pos, std::string_view(kMonthNames[civil.month - 1]).substr(0, 3), false), used = 3;
+    } else if (starts(pos, "MM")) {
+      number(civil.month, 2), used = 2;
+    } else if (starts(pos, "MI")) {
+      number(minute, 2), used = 2;
+    } else if (starts(pos, "MS")) {
+      number(fraction / 1000, 3), used = 2;
+    } else if (starts(pos, "DAY")) {
+      name(pos, kDayNames[weekday], true), used = 3;
+    } else if (starts(pos, "DY")) {
+      name(pos, std::string_view(kDayNames[weekday]).substr(0, 3), false), used = 2;
+    } else if (starts(pos, "DDD")) {
+      number(days - DaysFromCivil(civil.year, 1, 1) + 1, 3), used = 3;
+    } else if (starts(pos, "DD")) {
+      number(civil.day, 2), used = 2;
+    } else if (starts(pos, "D")) {
+      number(weekday + 1, 1), used = 1;
+    } else if (starts(pos, "HH24")) {
+      number(hour, 2), used = 4;
+    } else if (starts(pos, "HH12") || starts(pos, "HH")) {
+      number(hour % 12 == 0 ? 12 : hour % 12, 2), used = starts(pos, "HH12") ? 4 : 2;
+    } else if (starts(pos, "SS")) {
+      number(second, 2), used = 2;
+    } else if (starts(pos, "US")) {
+      number(fraction, 6), used = 2;
+    } else if (starts(pos, "AM") || starts(pos, "PM")) {
+      const bool upper = std::isupper(static_cast<unsigned char>(pattern[pos]));
+      *out += hour < 12 ? (upper ? "AM" : "am") : (upper ? "PM" : "pm");
+      used = 2;
+    } else if (starts(pos, "Q")) {
+      number((civil.month - 1) / 3 + 1, 1), used = 1;
+    }
+    if (used == 0) {
+      out->push_back(pattern[pos]);
+      pos++;
+      continue;
+    }
+    pos += used;
+    if (fill) fill_mode = false;
+  }
+}
+
+}  // namespace
+
+ScalarKernel ToCharKernel() {
+  return [](const Args& args, idx_t count, Vector& result) {
+    const StringRef* patterns = args[1]->data<StringRef>();
+    StringRef* out = result.data<StringRef>();
+    std::string buffer;
+    ForEachValidRow(args, count, result, [&](idx_t row) {
+      buffer.clear();
+      FormatToChar(TimestampArg(*args[0], row), patterns[row].view(), &buffer);
       out[row] = result.AddString(buffer);
     });
   };

@@ -6,6 +6,7 @@
 #include "catalog/external_table.h"
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/version.h"
 #include "common/string_util.h"
 #include "function/function.h"
 #include "parser/parser.h"
@@ -105,6 +106,30 @@ QueryResult Describe(const TableDefinition& table) {
   }
   return RowsResult({"column_name", "column_type", "partition_key"},
                     {LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Boolean()}, rows);
+}
+
+/// PRAGMA table_info: DuckDB's columns (cid, name, type, notnull, dflt_value, pk).
+QueryResult TableInfo(const TableDefinition& table) {
+  std::vector<bool> in_primary_key(table.columns.size(), false);
+  for (const auto& key : table.keys)
+    if (key.primary)
+      for (int c : key.columns)
+        in_primary_key[static_cast<size_t>(c)] = true;
+  std::vector<std::vector<Value>> rows;
+  for (size_t i = 0; i < table.columns.size(); i++) {
+    const auto& column = table.columns[i];
+    rows.push_back({Value::Integer(static_cast<int32_t>(i)), Value::Varchar(column.name),
+                    Value::Varchar(column.type.valid() ? column.type.ToString()
+                                                       : "unsupported: " + column.unsupported_reason),
+                    Value::Boolean(column.not_null),
+                    column.default_sql ? Value::Varchar(*column.default_sql)
+                                       : Value::Null(LogicalType::Varchar()),
+                    Value::Boolean(in_primary_key[i])});
+  }
+  return RowsResult({"cid", "name", "type", "notnull", "dflt_value", "pk"},
+                    {LogicalType::Integer(), LogicalType::Varchar(), LogicalType::Varchar(),
+                     LogicalType::Boolean(), LogicalType::Varchar(), LogicalType::Boolean()},
+                    rows);
 }
 
 QueryResult ShowPartitions(const TableDefinition& table) {
@@ -265,7 +290,14 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
           sql, statement.location, [&] { return catalog.DropTable(drop.name, drop.if_exists); });
       // After the commit point: a crash here leaves a directory no table lists, which the next
       // open of the database removes (RecoverInterruptedWrites).
-      if (managed_location) RemoveManagedFiles(*managed_location);
+      // In a transaction: at COMMIT (a ROLLBACK brings the table back).
+      if (managed_location) {
+        if (catalog.in_transaction()) {
+          catalog.DeferRemoval(*managed_location);
+        } else {
+          RemoveManagedFiles(*managed_location);
+        }
+      }
       return QueryResult();
     }
     case ast::StatementKind::kShowTables: {
@@ -315,10 +347,20 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
     }
     case ast::StatementKind::kTableCommand: {
       const auto& command = static_cast<const ast::TableCommandStatement&>(statement);
+      if (command.command == ast::TableCommandStatement::Command::kVersion) {
+        return RowsResult({"library_version", "source_id"},
+                          {LogicalType::Varchar(), LogicalType::Varchar()},
+                          {{Value::Varchar(std::string("v") + kShearsVersion),
+                            Value::Varchar("shears")}});
+      }
       const TableDefinition table = RequireTable(catalog, sql, command);
       switch (command.command) {
         case ast::TableCommandStatement::Command::kDescribe:
           return Describe(table);
+        case ast::TableCommandStatement::Command::kTableInfo:
+          return TableInfo(table);
+        case ast::TableCommandStatement::Command::kVersion:
+          break;
         case ast::TableCommandStatement::Command::kShowPartitions:
           return WithPosition(sql, command.name_location, [&] { return ShowPartitions(table); });
         case ast::TableCommandStatement::Command::kRecoverPartitions:

@@ -178,6 +178,14 @@ Database::Database(const std::string& directory)
 }
 
 Database::~Database() {
+  if (transaction_owner_ != nullptr) {
+    try {
+      catalog_->RollbackTransaction();
+    } catch (const Error&) {
+    }
+    transaction_owner_->owns_transaction_ = false;
+    transaction_owner_ = nullptr;
+  }
   // TEMP tables end with the database (in memory they would anyway; in a database directory
   // they must not outlive the process). A failure leaves them to DROP TABLE.
   for (const std::string& name : temporary_tables_) {
@@ -198,6 +206,63 @@ void Database::AddTemporaryTable(const std::string& name) {
 void Database::ForgetTemporaryTable(const std::string& name) {
   std::lock_guard<std::mutex> lock(temporary_mutex_);
   temporary_tables_.erase(AsciiLower(name));
+}
+
+void Database::RenameTemporaryTable(const std::string& old_name, const std::string& new_name) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  if (temporary_tables_.erase(AsciiLower(old_name)) > 0)
+    temporary_tables_.insert(AsciiLower(new_name));
+}
+
+void Database::BeginTransaction(Connection* owner) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  if (transaction_owner_ != nullptr) {
+    throw TransactionError(transaction_owner_ == owner
+                               ? "cannot start a transaction within a transaction"
+                               : "another connection of this database has a transaction open");
+  }
+  catalog_->BeginTransaction();
+  transaction_owner_ = owner;
+  owner->owns_transaction_ = true;
+  temporary_tables_at_begin_ = temporary_tables_;
+}
+
+void Database::CommitTransaction(const Connection* owner) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  if (transaction_owner_ != owner) {
+    throw TransactionError(transaction_owner_ == nullptr
+                               ? "cannot commit - no transaction is active"
+                               : "another connection of this database has a transaction open");
+  }
+  catalog_->CommitTransaction();  // first: a failed COMMIT leaves the transaction open
+  transaction_owner_->owns_transaction_ = false;
+  transaction_owner_ = nullptr;
+}
+
+void Database::RollbackTransaction(const Connection* owner) {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  if (transaction_owner_ != owner) {
+    throw TransactionError(transaction_owner_ == nullptr
+                               ? "cannot rollback - no transaction is active"
+                               : "another connection of this database has a transaction open");
+  }
+  transaction_owner_->owns_transaction_ = false;
+  transaction_owner_ = nullptr;
+  temporary_tables_ = temporary_tables_at_begin_;
+  catalog_->RollbackTransaction();
+}
+
+const Connection* Database::transaction_owner() const {
+  std::lock_guard<std::mutex> lock(temporary_mutex_);
+  return transaction_owner_;
+}
+
+Connection::~Connection() {
+  if (!owns_transaction_) return;
+  try {
+    database_.RollbackTransaction(this);
+  } catch (const Error&) {
+  }
 }
 
 QueryResult Connection::RunSelect(const std::string& sql, const ast::QueryNode& query) {
@@ -418,6 +483,7 @@ bool Connection::RunsOnce(const ast::Statement& statement) const {
     case ast::StatementKind::kDropSequence:
     case ast::StatementKind::kCreateMacro:
     case ast::StatementKind::kDropMacro:
+    case ast::StatementKind::kAlterTable:
       // A catalog on disk is shared: one process changes it. In memory each process keeps
       // its own catalog (and managed tables), which all must change alike.
       return database_.persistent();
@@ -435,13 +501,72 @@ QueryResult Connection::RunStatement(const std::string& sql, const ast::Statemen
   return result;
 }
 
+namespace {
+
+/// Statements that change nothing: other connections may run them while one has a
+/// transaction open (seeing its changes: the catalog is one SQLite connection).
+bool ReadsOnly(const ast::Statement& statement) {
+  switch (statement.kind) {
+    case ast::StatementKind::kSelect:
+    case ast::StatementKind::kExplain:
+    case ast::StatementKind::kSet:
+    case ast::StatementKind::kReset:
+    case ast::StatementKind::kShow:
+    case ast::StatementKind::kShowTables:
+    case ast::StatementKind::kShowIndexes:
+      return true;
+    case ast::StatementKind::kTableCommand: {
+      const auto command = static_cast<const ast::TableCommandStatement&>(statement).command;
+      return command != ast::TableCommandStatement::Command::kRecoverPartitions &&
+             command != ast::TableCommandStatement::Command::kAnalyze;
+    }
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
 QueryResult Connection::RunStatementHere(const std::string& sql,
                                          const ast::Statement& statement_ref) {
   SessionState::Scope session_scope(session_);
   QueryResult result;
   const ast::Statement* statement = &statement_ref;
+  if (const Connection* owner = database_.transaction_owner()) {
+    if (owner != this && !ReadsOnly(*statement) &&
+        statement->kind != ast::StatementKind::kTransaction) {
+      throw TransactionError(
+          "another connection of this database has a transaction open; this statement would "
+          "join it (run it after that connection's COMMIT or ROLLBACK)");
+    }
+    // Files COPY writes cannot be taken back by a ROLLBACK (docs/transactions.md).
+    if (owner == this && statement->kind == ast::StatementKind::kCopy &&
+        !static_cast<const ast::CopyStatement&>(*statement).is_from) {
+      throw TransactionError(
+          "COPY ... TO inside a transaction is not supported: a ROLLBACK could not take back "
+          "the files it writes (COMMIT or ROLLBACK first)");
+    }
+  }
   {
     switch (statement->kind) {
+      case ast::StatementKind::kTransaction: {
+        if (scale_out_) {
+          throw NotSupportedError("transactions are not supported in distributed queries");
+        }
+        switch (static_cast<const ast::TransactionStatement&>(*statement).action) {
+          case ast::TransactionStatement::Action::kBegin:
+            database_.BeginTransaction(this);
+            break;
+          case ast::TransactionStatement::Action::kCommit:
+            database_.CommitTransaction(this);
+            break;
+          case ast::TransactionStatement::Action::kRollback:
+            database_.RollbackTransaction(this);
+            break;
+        }
+        result = QueryResult();
+        break;
+      }
       case ast::StatementKind::kSelect:
         result = RunSelect(sql, *static_cast<const ast::SelectStatement&>(*statement).query);
         break;
@@ -542,6 +667,7 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kCreateIndex:
       case ast::StatementKind::kUpdate:
       case ast::StatementKind::kDelete:
+      case ast::StatementKind::kAlterTable:
         result = RunWriteStatement(database_, settings_, sql, *statement);
         break;
     }

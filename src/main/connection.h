@@ -48,6 +48,8 @@ struct PreparedStatement {
   int parameter_count = 0;
 };
 
+class Connection;
+
 class Database {
  public:
   /// An in-memory catalog, gone with the Database.
@@ -66,11 +68,23 @@ class Database {
   void AddTemporaryTable(const std::string& name);
   /// DROP TABLE of `name`: no longer to be dropped at close.
   void ForgetTemporaryTable(const std::string& name);
+  /// ALTER TABLE old RENAME TO new_name: a TEMP table keeps being dropped at close.
+  void RenameTemporaryTable(const std::string& old_name, const std::string& new_name);
+
+  /// BEGIN / COMMIT / ROLLBACK of `owner` (docs/transactions.md): one transaction at a time per
+  /// database; TransactionError out of turn or from another connection.
+  void BeginTransaction(Connection* owner);
+  void CommitTransaction(const Connection* owner);
+  void RollbackTransaction(const Connection* owner);
+  /// The connection whose transaction is open; null when none is.
+  const Connection* transaction_owner() const;
 
  private:
   std::unique_ptr<Catalog> catalog_;
   mutable std::mutex temporary_mutex_;
   std::set<std::string> temporary_tables_;  // lower-case names
+  Connection* transaction_owner_ = nullptr;          // under temporary_mutex_
+  std::set<std::string> temporary_tables_at_begin_;  // restored by ROLLBACK
   bool persistent_ = false;
   std::string temp_directory_;
 };
@@ -78,6 +92,11 @@ class Database {
 class Connection {
  public:
   explicit Connection(Database& database) : database_(database) {}
+  /// Rolls back this connection's open transaction, as DuckDB does when a connection closes
+  /// (touching the database only then: a connection may outlive its database otherwise).
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
 
   /// Runs every statement of `sql` and returns the result of the last one. Throws a
   /// shears::Error subclass (ParseError, BinderError, IOError, ...) on failure.
@@ -128,7 +147,9 @@ class Connection {
   /// Binds and plans `query` with this connection's parameters and replacement scan.
   Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, const Settings& settings);
 
+  friend class Database;   // clears owns_transaction_ when it ends the transaction
   Database& database_;
+  bool owns_transaction_ = false;  // BEGIN ran here and no COMMIT / ROLLBACK since
   Settings settings_;
   /// currval's values (per connection, as DuckDB's); current while a statement runs.
   std::shared_ptr<SessionState> session_ = std::make_shared<SessionState>();

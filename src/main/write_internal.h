@@ -122,6 +122,10 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
 TableDefinition RequireTable(const Catalog& catalog, const std::string& sql,
                              const std::string& name, int location, const char* action);
 
+/// ALTER TABLE and ALTER VIEW (alter_table.cpp).
+QueryResult RunAlterTable(Database& database, const Settings& settings, const std::string& sql,
+                          const ast::AlterTableStatement& alter);
+
 QueryResult RunCreateIndex(Database& database, const Settings& settings, const std::string& sql,
                            const ast::CreateIndexStatement& create);
 

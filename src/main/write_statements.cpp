@@ -488,6 +488,9 @@ QueryResult RunWriteStatement(Database& database, const Settings& session_settin
     case ast::StatementKind::kDelete:
       return RunDelete(database, settings, sql,
                        static_cast<const ast::DeleteStatement&>(statement));
+    case ast::StatementKind::kAlterTable:
+      return RunAlterTable(database, settings, sql,
+                           static_cast<const ast::AlterTableStatement&>(statement));
     default:
       throw InternalError("not a write statement");
   }

@@ -98,9 +98,15 @@ std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& se
   for (const auto& f : files)
     relative.push_back(f.partition.empty() ? f.file_name : f.partition + "/" + f.file_name);
   staged.Publish(table.name, table.location, relative);
-  if (replacing) staged.Retire(table.name, table.location, *replaced);
+  // In a transaction the replaced files stay until COMMIT (a ROLLBACK lists them again).
+  const bool in_transaction = catalog.in_transaction();
+  if (replacing && !in_transaction) staged.Retire(table.name, table.location, *replaced);
   commit(std::move(partitions));  // the commit point
   staged.Finish();
+  if (in_transaction) {
+    catalog.RecordTransactionWrite(table.name, table.location, relative,
+                                   replacing ? *replaced : std::vector<std::string>{});
+  }
   return files;
 }
 
@@ -117,6 +123,20 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
   table.managed = true;
   table.columns_declared = true;
   table.location = ManagedTableLocation(catalog.DataDirectory(), create.name);
+  {
+    // A table renamed by ALTER TABLE keeps its directory: a new table of its old name gets
+    // another one (DROP TABLE deletes a table's whole directory).
+    std::set<std::string> taken;
+    for (const auto& location : catalog.ManagedLocations())
+      taken.insert(std::filesystem::path(location).lexically_normal().string());
+    for (const auto& location : catalog.PendingRemovals())  // dropped in an open transaction
+      taken.insert(std::filesystem::path(location).lexically_normal().string());
+    const std::string base = table.location;
+    for (int n = 2; taken.count(std::filesystem::path(table.location).lexically_normal().string());
+         n++) {
+      table.location = base + "-" + std::to_string(n);
+    }
+  }
   std::vector<CatalogColumn> columns;  // in the order given
   std::optional<BoundWrite> bound;
   if (create.query) {

@@ -425,7 +425,8 @@ std::string SetOperationNode::ToString() const {
   const char* name = op == SetOperationType::kUnion       ? "UNION"
                      : op == SetOperationType::kIntersect ? "INTERSECT"
                                                           : "EXCEPT";
-  return WithPrefix(*this) + "(" + left->ToString() + ") " + name + (all ? " ALL" : "") + " (" +
+  return WithPrefix(*this) + "(" + left->ToString() + ") " + name + (all ? " ALL" : "") +
+         (by_name ? " BY NAME" : "") + " (" +
          right->ToString() + ")" + QueryModifiersSuffix(*this);
 }
 

@@ -372,6 +372,7 @@ struct SetOperationNode : QueryNode {
   SetOperationNode() : QueryNode(QueryNodeKind::kSetOperation) {}
   SetOperationType op = SetOperationType::kUnion;
   bool all = false;
+  bool by_name = false;  // DuckDB's UNION [ALL] BY NAME: inputs matched by column name
   QueryNodePtr left, right;
   std::string ToString() const override;
 };
@@ -408,6 +409,8 @@ enum class StatementKind {
   kDropSequence,
   kCreateMacro,
   kDropMacro,
+  kAlterTable,
+  kTransaction,
 };
 
 struct Statement {
@@ -497,6 +500,41 @@ struct DropTableStatement : Statement {
   bool if_exists = false;
 };
 
+/// ALTER TABLE t ADD / DROP / RENAME / ALTER [COLUMN] ..., ALTER TABLE t RENAME TO u, and
+/// ALTER VIEW v RENAME TO w. (ALTER TABLE ... RECOVER PARTITIONS is a TableCommandStatement.)
+struct AlterTableStatement : Statement {
+  enum class Action {
+    kAddColumn,     // ADD [COLUMN] [IF NOT EXISTS] c type [DEFAULT expr]
+    kDropColumn,    // DROP [COLUMN] [IF EXISTS] c
+    kRenameColumn,  // RENAME [COLUMN] c TO new_name
+    kRenameTable,   // RENAME TO new_name (also of a view)
+    kAlterType,     // ALTER [COLUMN] c [SET DATA] TYPE type [USING expr]
+    kSetDefault,    // ALTER [COLUMN] c SET DEFAULT expr
+    kDropDefault,   // ALTER [COLUMN] c DROP DEFAULT
+    kSetNotNull,    // ALTER [COLUMN] c SET NOT NULL
+    kDropNotNull,   // ALTER [COLUMN] c DROP NOT NULL
+  };
+  AlterTableStatement() : Statement(StatementKind::kAlterTable) {}
+  Action action = Action::kAddColumn;
+  bool view = false;       // ALTER VIEW
+  bool if_exists = false;  // ALTER TABLE IF EXISTS t
+  std::string name;
+  int name_location = -1;
+  std::string column;  // the column acted on
+  int column_location = -1;
+  bool column_if = false;  // ADD COLUMN IF NOT EXISTS, DROP COLUMN IF EXISTS
+  std::string new_name;    // RENAME
+  std::optional<TypeName> type;
+  std::optional<std::string> expression_sql;  // DEFAULT, or ALTER TYPE's USING, as written
+};
+
+/// BEGIN [TRANSACTION] / START TRANSACTION, COMMIT / END, ROLLBACK / ABORT.
+struct TransactionStatement : Statement {
+  enum class Action { kBegin, kCommit, kRollback };
+  TransactionStatement() : Statement(StatementKind::kTransaction) {}
+  Action action = Action::kBegin;
+};
+
 /// SHOW TABLES.
 struct ShowTablesStatement : Statement {
   ShowTablesStatement() : Statement(StatementKind::kShowTables) {}
@@ -511,6 +549,8 @@ struct TableCommandStatement : Statement {
     kRecoverPartitions,
     kAnalyze,
     kShowStats,
+    kTableInfo,  // PRAGMA table_info('t') (DuckDB's and SQLite's)
+    kVersion,    // PRAGMA version (no table)
   };
   TableCommandStatement() : Statement(StatementKind::kTableCommand) {}
   Command command = Command::kDescribe;

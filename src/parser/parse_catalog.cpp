@@ -82,14 +82,9 @@ class CatalogParser {
       // Spark's spelling: ANALYZE TABLE t COMPUTE STATISTICS.
       if (AcceptWord("compute")) ExpectWord("statistics");
     } else if (AcceptWord("alter")) {
-      ExpectWord("table");
-      auto command = TableCommand(ast::TableCommandStatement::Command::kRecoverPartitions);
-      if (!AtWord("recover")) {
-        Fail<NotSupportedError>("ALTER TABLE supports only RECOVER PARTITIONS");
-      }
-      ExpectWord("recover");
-      ExpectWord("partitions");
-      result = std::move(command);
+      result = ParseAlter();
+    } else if (AcceptWord("pragma")) {
+      result = ParsePragma();
     } else {
       ExpectWord("msck");
       ExpectWord("repair");
@@ -173,11 +168,156 @@ class CatalogParser {
     return statement;
   }
 
+  /// PRAGMA table_info('t') | table_info(t), PRAGMA version, PRAGMA show_tables (DuckDB's).
+  ast::StatementPtr ParsePragma() {
+    if (AcceptWord("version")) {
+      auto command = std::make_unique<ast::TableCommandStatement>();
+      command->command = ast::TableCommandStatement::Command::kVersion;
+      return command;
+    }
+    if (AcceptWord("show_tables")) return std::make_unique<ast::ShowTablesStatement>();
+    if (!AcceptWord("table_info")) {
+      Fail<NotSupportedError>(
+          fmt::format("PRAGMA {} is not supported (shears has table_info, version and "
+                      "show_tables)",
+                      pos_ < last_ ? std::string(Text(pos_)) : std::string()));
+    }
+    Expect('(');
+    auto command = std::make_unique<ast::TableCommandStatement>();
+    command->command = ast::TableCommandStatement::Command::kTableInfo;
+    command->name_location = Here();
+    if (pos_ < last_ && tokens_[pos_].token == PG_QUERY__TOKEN__SCONST) {
+      std::string_view text = Text(pos_);
+      for (size_t i = 1; i + 1 < text.size(); i++) {
+        command->name += text[i];
+        if (text[i] == '\'') i++;  // '' is one quote
+      }
+      pos_++;
+    } else {
+      command->name = Name("a table name");
+    }
+    Expect(')');
+    return command;
+  }
+
+  /// ALTER TABLE | VIEW after ALTER.
+  ast::StatementPtr ParseAlter() {
+    const bool view = AcceptWord("view");
+    if (!view) ExpectWord("table");
+    auto alter = std::make_unique<ast::AlterTableStatement>();
+    alter->view = view;
+    if (AcceptWord("if")) {
+      ExpectWord("exists");
+      alter->if_exists = true;
+    }
+    alter->name_location = Here();
+    alter->name = Name(view ? "a view name" : "a table name");
+    using Action = ast::AlterTableStatement::Action;
+    if (view) {
+      ExpectWord("rename");
+      ExpectWord("to");
+      alter->action = Action::kRenameTable;
+      alter->new_name = Name("a view name");
+      return alter;
+    }
+    if (AcceptWord("recover")) {
+      ExpectWord("partitions");
+      auto command = std::make_unique<ast::TableCommandStatement>();
+      command->command = ast::TableCommandStatement::Command::kRecoverPartitions;
+      command->name = alter->name;
+      command->name_location = alter->name_location;
+      return command;
+    }
+    auto column = [&](const char* what) {
+      alter->column_location = Here();
+      alter->column = Name(what);
+    };
+    if (AcceptWord("add")) {
+      AcceptWord("column");
+      if (AcceptWord("if")) {
+        ExpectWord("not");
+        ExpectWord("exists");
+        alter->column_if = true;
+      }
+      alter->action = Action::kAddColumn;
+      column("a column name");
+      alter->type = Type();
+      if (AcceptWord("default")) alter->expression_sql = DefaultExpression();
+      if (pos_ < last_) {
+        Fail<NotSupportedError>("ADD COLUMN takes a type and a DEFAULT only (no constraints)");
+      }
+    } else if (AcceptWord("drop")) {
+      AcceptWord("column");
+      if (AcceptWord("if")) {
+        ExpectWord("exists");
+        alter->column_if = true;
+      }
+      alter->action = Action::kDropColumn;
+      column("a column name");
+      if (AcceptWord("cascade")) Fail<NotSupportedError>("DROP COLUMN ... CASCADE is not supported");
+      AcceptWord("restrict");
+    } else if (AcceptWord("rename")) {
+      if (AcceptWord("to")) {
+        alter->action = Action::kRenameTable;
+        alter->new_name = Name("a table name");
+      } else {
+        AcceptWord("column");
+        alter->action = Action::kRenameColumn;
+        column("a column name");
+        ExpectWord("to");
+        alter->new_name = Name("a column name");
+      }
+    } else if (AcceptWord("alter")) {
+      AcceptWord("column");
+      column("a column name");
+      if (AcceptWord("set")) {
+        if (AcceptWord("default")) {
+          alter->action = Action::kSetDefault;
+          alter->expression_sql = DefaultExpression();
+        } else if (AcceptWord("not")) {
+          ExpectWord("null");
+          alter->action = Action::kSetNotNull;
+        } else {
+          ExpectWord("data");
+          ExpectWord("type");
+          alter->action = Action::kAlterType;
+        }
+      } else if (AcceptWord("drop")) {
+        if (AcceptWord("not")) {
+          ExpectWord("null");
+          alter->action = Action::kDropNotNull;
+        } else {
+          ExpectWord("default");
+          alter->action = Action::kDropDefault;
+        }
+      } else {
+        ExpectWord("type");
+        alter->action = Action::kAlterType;
+      }
+      if (alter->action == Action::kAlterType) {
+        alter->type = Type();
+        if (AcceptWord("using")) {
+          if (pos_ >= last_) Fail<ParseError>("expected an expression after USING");
+          alter->expression_sql =
+              sql_.substr(tokens_[pos_].start, tokens_[last_ - 1].end - tokens_[pos_].start);
+          pos_ = last_;
+        }
+      }
+    } else {
+      Fail<NotSupportedError>(fmt::format(
+          "ALTER TABLE supports ADD, DROP, RENAME and ALTER [COLUMN], RENAME TO and RECOVER "
+          "PARTITIONS, not {}",
+          Found()));
+    }
+    return alter;
+  }
+
   /// type words [ (n [, n]) ]: INT, DOUBLE PRECISION, DECIMAL(10,2), VARCHAR(20).
   ast::TypeName Type() {
     ast::TypeName type;
     type.location = Here();
-    while (pos_ < last_ && IsWordStart(Text(pos_).front()) && !AtConstraintWord()) {
+    while (pos_ < last_ && IsWordStart(Text(pos_).front()) && !AtConstraintWord() &&
+           !AtWord("using")) {
       type.name += (type.name.empty() ? "" : " ") + Lower(std::string(Text(pos_)));
       pos_++;
     }
@@ -652,8 +792,8 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
          (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
                              second == "indexes")) ||
          head == "analyze" || head == "analyse" || head == "describe" ||
-         (head == "desc" && first + 1 < last) || (head == "alter" && second == "table") ||
-         head == "msck";
+         (head == "desc" && first + 1 < last) || (head == "alter" && (second == "table" || second == "view")) ||
+         head == "msck" || head == "pragma";
 }
 
 ast::StatementPtr ParseCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens,

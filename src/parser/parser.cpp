@@ -575,6 +575,34 @@ ast::StatementPtr Transformer::TransformStatement(const PgQuery__Node* node, int
     case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
       result = TransformTruncate(node->truncate_stmt, begin);
       break;
+    case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {
+      const PgQuery__TransactionStmt* stmt = node->transaction_stmt;
+      auto transaction = std::make_unique<ast::TransactionStatement>();
+      switch (stmt->kind) {
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_BEGIN:
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_START:
+          transaction->action = ast::TransactionStatement::Action::kBegin;
+          break;
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_COMMIT:
+          transaction->action = ast::TransactionStatement::Action::kCommit;
+          break;
+        case PG_QUERY__TRANSACTION_STMT_KIND__TRANS_STMT_ROLLBACK:
+          transaction->action = ast::TransactionStatement::Action::kRollback;
+          break;
+        default:
+          ThrowNotSupportedAt("SAVEPOINT, RELEASE, ROLLBACK TO and prepared transactions are not "
+                              "supported",
+                              begin);
+      }
+      // Isolation levels and READ ONLY / READ WRITE: one session, nothing to choose.
+      if (stmt->n_options > 0 || stmt->chain) {
+        ThrowNotSupportedAt("transaction options (isolation level, READ ONLY, AND CHAIN) are not "
+                            "supported",
+                            begin);
+      }
+      result = std::move(transaction);
+      break;
+    }
     default:
       ThrowNotSupportedAt(
           fmt::format("{} statements are not supported yet", StatementKindName(node)), begin);

@@ -465,6 +465,69 @@ void FindByAll(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
+// DuckDB's UNION [ALL] BY NAME: PostgreSQL's set operations carry no such flag, so BY NAME is
+// blanked out and the right operand's select list starts with a marker column, which the
+// transformer takes out again and turns into the flag of the set operation whose right input
+// begins with it. The right operand must be a SELECT (possibly parenthesised).
+void FindUnionByName(const std::string& sql, const std::vector<SqlToken>& tokens,
+                     std::vector<Replacement>* out) {
+  auto word = [&](size_t i, std::string_view lower) {
+    return i < tokens.size() &&
+           EqualsAsciiLower(std::string_view(sql).substr(tokens[i].start,
+                                                         tokens[i].end - tokens[i].start),
+                            lower);
+  };
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    const int op = tokens[i].token;
+    if (op != PG_QUERY__TOKEN__UNION && op != PG_QUERY__TOKEN__INTERSECT &&
+        op != PG_QUERY__TOKEN__EXCEPT) {
+      continue;
+    }
+    size_t by = i + 1;
+    if (tokens[by].token == PG_QUERY__TOKEN__ALL || tokens[by].token == PG_QUERY__TOKEN__DISTINCT) {
+      by++;
+    }
+    if (by + 1 >= tokens.size() || tokens[by].token != PG_QUERY__TOKEN__BY || !word(by + 1, "name")) {
+      continue;
+    }
+    if (op != PG_QUERY__TOKEN__UNION) {
+      throw ParseError("BY NAME is only supported with UNION [ALL]\n{}",
+                       FormatErrorPosition(sql, tokens[by].start));
+    }
+    size_t pos = by + 2;
+    while (pos < tokens.size() && tokens[pos].token == '(') pos++;
+    if (pos >= tokens.size() || tokens[pos].token != PG_QUERY__TOKEN__SELECT) {
+      throw NotSupportedError(
+          "UNION BY NAME needs a SELECT on its right (VALUES, FROM-first queries and WITH are not "
+          "supported there)\n{}",
+          FormatErrorPosition(sql, pos < tokens.size() ? tokens[pos].start : tokens[by].start));
+    }
+    // The marker follows SELECT [ALL | DISTINCT [ON (...)]].
+    size_t last = pos;
+    if (pos + 1 < tokens.size() && tokens[pos + 1].token == PG_QUERY__TOKEN__ALL) {
+      last = pos + 1;
+    } else if (pos + 1 < tokens.size() && tokens[pos + 1].token == PG_QUERY__TOKEN__DISTINCT) {
+      last = pos + 1;
+      if (last + 2 < tokens.size() && tokens[last + 1].token == PG_QUERY__TOKEN__ON &&
+          tokens[last + 2].token == '(') {
+        int depth = 0;
+        for (size_t k = last + 2; k < tokens.size(); k++) {
+          if (tokens[k].token == '(') depth++;
+          if (tokens[k].token == ')' && --depth == 0) {
+            last = k;
+            break;
+          }
+        }
+      }
+    }
+    out->push_back({tokens[by].start, tokens[by + 1].end, ""});
+    out->push_back({tokens[last].start, tokens[last].end,
+                    sql.substr(tokens[last].start, tokens[last].end - tokens[last].start) + " \"" +
+                        kUnionByNameMarker + "\","});
+    i = by + 1;
+  }
+}
+
 // DuckDB's SELECT * EXCLUDE (a, b) and * REPLACE (expr AS a, ...), also after t.*: the clause
 // becomes a marker call after the star, `*, "__shears_star_exclude__"(a, b)` and
 // `*, "__shears_star_replace__"(expr, 'a', ...)`, which the transformer folds into the star.
@@ -946,6 +1009,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindNullTreatment(sql, result.tokens, &replacements);
   FindStructColumnOptions(sql, result.tokens, &replacements);
   FindByAll(sql, result.tokens, &replacements);
+  FindUnionByName(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);

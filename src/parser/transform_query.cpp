@@ -19,6 +19,25 @@ bool IsAllColumnsMarker(const ast::Expr& expr) {
   return names.size() == 1 && names[0] == kAllColumnsMarker;
 }
 
+/// Whether a select item is the marker RewriteSql writes for UNION BY NAME.
+bool IsUnionByNameMarker(const PgQuery__Node* item) {
+  if (Transformer::IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_RES_TARGET) return false;
+  const PgQuery__Node* val = item->res_target->val;
+  if (Transformer::IsNull(val) || val->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return false;
+  const PgQuery__ColumnRef* ref = val->column_ref;
+  return ref->n_fields == 1 && ref->fields[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+         std::string_view(ref->fields[0]->string->sval) == kUnionByNameMarker;
+}
+
+/// Whether the right input of a set operation starts with that marker: its leftmost SELECT is
+/// the one written right after BY NAME.
+bool RightInputByName(const PgQuery__SelectStmt* right) {
+  while (right->op != PG_QUERY__SET_OPERATION__SETOP_NONE && right->larg != nullptr) {
+    right = right->larg;
+  }
+  return right->n_target_list > 0 && IsUnionByNameMarker(right->target_list[0]);
+}
+
 bool IsNullConstant(const PgQuery__Node* node) {
   return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_A_CONST &&
          node->a_const->isnull;
@@ -159,6 +178,7 @@ ast::QueryNodePtr Transformer::TransformSelect(const PgQuery__SelectStmt* stmt) 
       if (stmt->larg == nullptr || stmt->rarg == nullptr) {
         throw InternalError("set operation without two inputs in libpg_query's tree");
       }
+      setop->by_name = RightInputByName(stmt->rarg);
       setop->left = TransformSelect(stmt->larg);
       setop->right = TransformSelect(stmt->rarg);
       setop->location = setop->left->location;
@@ -211,6 +231,7 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
       throw InternalError("select list item is not a ResTarget");
     }
+    if (IsUnionByNameMarker(item)) continue;  // read by the set operation above
     const PgQuery__ResTarget* target = item->res_target;
     if (target->n_indirection > 0) {
       ThrowNotSupported("indirection in the select list is not supported", target->location);
@@ -222,7 +243,10 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
     select->select_list.push_back(std::move(select_item));
   }
   if (distinct_on) AddDistinctOn(stmt, *select);
-  select->location = stmt->n_target_list > 0 ? Loc(stmt->target_list[0]->res_target->location) : -1;
+  const size_t first_target = stmt->n_target_list > 0 && IsUnionByNameMarker(stmt->target_list[0]);
+  select->location = stmt->n_target_list > first_target
+                         ? Loc(stmt->target_list[first_target]->res_target->location)
+                         : -1;
   select->from = TransformFromList(stmt->from_clause, stmt->n_from_clause);
   if (!IsNull(stmt->where_clause)) select->where = TransformExpr(stmt->where_clause);
   if (stmt->group_distinct) {

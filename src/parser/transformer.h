@@ -90,6 +90,8 @@ inline constexpr const char* kTryCastMarker = "__shears_try_cast__";
 inline constexpr const char* kStarExcludeMarker = "__shears_star_exclude__";
 inline constexpr const char* kStarReplaceMarker = "__shears_star_replace__";
 
+/// The first column RewriteSql writes into the right operand of DuckDB's UNION BY NAME.
+inline constexpr const char* kUnionByNameMarker = "__shears_union_by_name__";
 /// The column RewriteSql writes for DuckDB's GROUP BY ALL / ORDER BY ALL.
 inline constexpr const char* kAllColumnsMarker = "__shears_all__";
 

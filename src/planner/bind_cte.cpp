@@ -238,6 +238,7 @@ BoundQuery Binder::BindRecursiveCte(const ast::CommonTableExpr& cte) {
     return q;
   }
   const auto& node = static_cast<const ast::SetOperationNode&>(*cte.query);
+  if (node.by_name) throw NotSupportedError("UNION BY NAME in a recursive CTE is not supported");
   if (!node.order_by.empty() || node.limit || node.offset || !node.ctes.empty()) {
     throw NotSupportedError(
         "WITH, ORDER BY, LIMIT and OFFSET on a recursive CTE's UNION are "

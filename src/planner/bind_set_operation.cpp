@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <optional>
 #include <set>
 
 #include "common/error.h"
@@ -42,36 +43,101 @@ bool IsNullColumn(const LogicalOperator& op, size_t i) {
 BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* outer) {
   BoundQuery left = BindQueryNode(*node.left, outer);
   BoundQuery right = BindQueryNode(*node.right, outer);
-  if (left.types.size() != right.types.size()) {
-    throw BinderError(
-        "each side of a set operation must have the same number of columns ({} vs {})",
-        left.types.size(), right.types.size());
+  // Per output column, the input column of each side (nullopt: none, NULL there) and whether
+  // that column is the NULL literal.
+  std::vector<std::optional<size_t>> left_cols, right_cols;
+  std::vector<bool> left_nulls, right_nulls;
+  std::vector<std::string> names;
+  if (node.by_name) {
+    // DuckDB's order: the left's names, then the right's names the left lacks.
+    auto check_unique = [](const BoundQuery& side) {
+      std::set<std::string> seen;
+      for (const auto& name : side.names) {
+        if (!seen.insert(AsciiLower(name)).second) {
+          throw BinderError(
+              "UNION BY NAME needs distinct column names on each side; \"{}\" occurs more than "
+              "once",
+              name);
+        }
+      }
+    };
+    check_unique(left);
+    check_unique(right);
+    auto find = [](const BoundQuery& side, const std::string& name) -> std::optional<size_t> {
+      for (size_t i = 0; i < side.names.size(); i++) {
+        if (EqualsAsciiLower(side.names[i], AsciiLower(name))) return i;
+      }
+      return std::nullopt;
+    };
+    for (size_t i = 0; i < left.names.size(); i++) {
+      names.push_back(left.names[i]);
+      left_cols.push_back(i);
+      right_cols.push_back(find(right, left.names[i]));
+    }
+    for (size_t i = 0; i < right.names.size(); i++) {
+      if (find(left, right.names[i])) continue;
+      names.push_back(right.names[i]);
+      left_cols.push_back(std::nullopt);
+      right_cols.push_back(i);
+    }
+  } else {
+    if (left.types.size() != right.types.size()) {
+      throw BinderError(
+          "each side of a set operation must have the same number of columns ({} vs {})",
+          left.types.size(), right.types.size());
+    }
+    names = left.names;
+    for (size_t i = 0; i < left.types.size(); i++) {
+      left_cols.push_back(i);
+      right_cols.push_back(i);
+    }
+  }
+  for (size_t i = 0; i < names.size(); i++) {
+    left_nulls.push_back(!left_cols[i] || IsNullColumn(*left.plan, *left_cols[i]));
+    right_nulls.push_back(!right_cols[i] || IsNullColumn(*right.plan, *right_cols[i]));
   }
   std::vector<LogicalType> types;
-  for (size_t i = 0; i < left.types.size(); i++) {
-    // A column that is the NULL literal on one side (`NULL AS s_state`) takes the other side's
-    // type, as in DuckDB and PostgreSQL.
-    const bool left_null = IsNullColumn(*left.plan, i);
-    const bool right_null = IsNullColumn(*right.plan, i);
-    if (left_null != right_null) {
-      types.push_back(left_null ? right.types[i] : left.types[i]);
+  for (size_t i = 0; i < names.size(); i++) {
+    // A column that is the NULL literal (or missing, BY NAME) on one side takes the other
+    // side's type, as in DuckDB and PostgreSQL.
+    if (!left_cols[i] || !right_cols[i]) {
+      types.push_back(left_cols[i] ? left.types[*left_cols[i]] : right.types[*right_cols[i]]);
       continue;
     }
-    auto common = CommonType(left.types[i], right.types[i]);
+    const LogicalType& left_type = left.types[*left_cols[i]];
+    const LogicalType& right_type = right.types[*right_cols[i]];
+    if (left_nulls[i] != right_nulls[i]) {
+      types.push_back(left_nulls[i] ? right_type : left_type);
+      continue;
+    }
+    auto common = CommonType(left_type, right_type);
     if (!common) {
+      if (node.by_name) {
+        throw BinderError("column \"{}\" of UNION BY NAME has incompatible types {} and {}",
+                          names[i], left_type.ToString(), right_type.ToString());
+      }
       throw BinderError("column {} of the set operation has incompatible types {} and {}", i + 1,
-                        left.types[i].ToString(), right.types[i].ToString());
+                        left_type.ToString(), right_type.ToString());
     }
     types.push_back(*common);
   }
-  auto cast_side = [&](BoundQuery& side) {
-    if (side.types == types) return std::move(side.plan);
+  auto cast_side = [&](BoundQuery& side, const std::vector<std::optional<size_t>>& cols) {
+    bool identity = side.types.size() == types.size();
+    for (size_t i = 0; identity && i < types.size(); i++) {
+      identity = cols[i] == i && side.types[i] == types[i];
+    }
+    if (identity) return std::move(side.plan);
     auto projection = std::make_unique<LogicalProjection>();
     projection->table_index = NewTableIndex();
     auto b = side.plan->GetColumnBindings();
     for (size_t i = 0; i < types.size(); i++) {
-      projection->expressions.push_back(
-          CastTo(std::make_unique<BoundColumnRef>(side.types[i], b[i], side.names[i]), types[i]));
+      if (!cols[i]) {
+        projection->expressions.push_back(std::make_unique<BoundConstant>(Value::Null(types[i])));
+        continue;
+      }
+      const size_t col = *cols[i];
+      projection->expressions.push_back(CastTo(
+          std::make_unique<BoundColumnRef>(side.types[col], b[col], side.names[col]), types[i]));
     }
     projection->children.push_back(std::move(side.plan));
     return LogicalOperatorPtr(std::move(projection));
@@ -83,10 +149,10 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
                                                             : SetOperationKind::kExcept;
   op->all = node.all;
   op->types = types;
-  op->children.push_back(cast_side(left));
-  op->children.push_back(cast_side(right));
+  op->children.push_back(cast_side(left, left_cols));
+  op->children.push_back(cast_side(right, right_cols));
   BoundQuery result;
-  result.names = left.names;
+  result.names = names;
   result.types = types;
   result.plan = std::move(op);
   return result;

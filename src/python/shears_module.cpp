@@ -34,11 +34,11 @@ constexpr ErrorKind kKinds[] = {
     ErrorKind::kInvalidInput, ErrorKind::kIO,          ErrorKind::kCorruptFile,
     ErrorKind::kNotSupported, ErrorKind::kParse,       ErrorKind::kBinder,
     ErrorKind::kOutOfRange,   ErrorKind::kOutOfMemory, ErrorKind::kCancelled,
-    ErrorKind::kConstraint,   ErrorKind::kInternal};
+    ErrorKind::kConstraint,   ErrorKind::kTransaction, ErrorKind::kInternal};
 constexpr const char* kClassNames[] = {"InvalidInputError", "IOError",          "CorruptFileError",
                                        "NotSupportedError", "ParseError",       "BinderError",
                                        "OutOfRangeError",   "OutOfMemoryError", "CancelledError",
-                                       "ConstraintError",   "InternalError"};
+                                       "ConstraintError",   "TransactionError", "InternalError"};
 constexpr size_t kKindCount = sizeof(kKinds) / sizeof(kKinds[0]);
 static_assert(sizeof(kClassNames) / sizeof(kClassNames[0]) == kKindCount);
 

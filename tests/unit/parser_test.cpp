@@ -308,7 +308,7 @@ TEST(ParserTest, UnsupportedStatements) {
                      "MERGE statements are not supported yet");
   ExpectNotSupported("CREATE TABLE t USING csv AS SELECT 1", "only parquet tables");
   ExpectNotSupported("COPY t FROM PROGRAM 'ls'", "COPY ... PROGRAM is not supported");
-  ExpectNotSupported("BEGIN", "transaction control");
+  ExpectNotSupported("SAVEPOINT x", "SAVEPOINT, RELEASE");
   ExpectNotSupported("VACUUM", "Vacuum statements");
   EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set a = 1 returning a"),
             "UPDATE ... RETURNING is not supported\n"
@@ -1464,7 +1464,8 @@ TEST(ParserStatementTest, CatalogStatements) {
         << e.what();
   }
   ExpectNotSupported("CREATE EXTERNAL TABLE s.t LOCATION 'x'", "schema-qualified");
-  ExpectNotSupported("ALTER TABLE t ADD COLUMN c INT", "only RECOVER PARTITIONS");
+  ExpectNotSupported("ALTER TABLE t OWNER TO u", "ALTER TABLE supports ADD, DROP, RENAME");
+  ExpectNotSupported("ALTER TABLE t ADD COLUMN c INT NOT NULL", "a type and a DEFAULT only");
   // An error in a PostgreSQL statement after a catalog one keeps its position.
   try {
     Parser::Parse("SHOW TABLES; SELEC 1");

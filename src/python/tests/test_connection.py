@@ -81,7 +81,7 @@ def test_errors_are_classes_per_kind(sql, cls):
 def test_error_classes():
     for name in ["InvalidInputError", "IOError", "CorruptFileError", "NotSupportedError",
                  "ParseError", "BinderError", "OutOfRangeError", "OutOfMemoryError",
-                 "CancelledError", "ConstraintError", "InternalError"]:
+                 "CancelledError", "ConstraintError", "TransactionError", "InternalError"]:
         cls = getattr(shears, name)
         assert issubclass(cls, shears.Error) and issubclass(cls, Exception)
 
