@@ -37,7 +37,9 @@ OperatorResult PhysicalLimit::Execute(ExecutionContext&, Batch& input, Batch& ou
                                       OperatorState& op_state) const {
   const int64_t n = static_cast<int64_t>(input.size());
   const int64_t start = static_cast<LimitState&>(op_state).seen->fetch_add(n);
-  const int64_t end_wanted = limit_ < 0 ? INT64_MAX : offset_ + limit_;
+  // Saturated: LIMIT and OFFSET may each be as large as BIGINT allows.
+  const int64_t end_wanted =
+      limit_ < 0 || limit_ > INT64_MAX - offset_ ? INT64_MAX : offset_ + limit_;
   // This batch covers rows [start, start + n) of the stream.
   const int64_t from = std::max<int64_t>(start, offset_);
   const int64_t to = std::min<int64_t>(start + n, end_wanted);
