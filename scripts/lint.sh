@@ -32,7 +32,7 @@ fi
 
 # 1. Formatting.
 unformatted=$(printf '%s\n' "${SOURCES[@]}" |
-  xargs -P "$JOBS" -n 20 clang-format --dry-run -Werror 2>&1 | grep -o '^[^:]*: error:' | cut -d: -f1 | sort -u || true)
+  xargs -P "$JOBS" -n 20 clang-format --dry-run -Werror 2>&1 | grep -o '^[^:]*:[0-9]*:[0-9]*: error:' | cut -d: -f1 | sort -u || true)
 if [ -n "$unformatted" ]; then
   echo "lint: these files are not clang-formatted (run: clang-format -i FILE, or make format):" >&2
   echo "$unformatted" | sed 's/^/  /' >&2

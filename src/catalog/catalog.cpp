@@ -770,9 +770,9 @@ void Catalog::InsertColumns(int64_t table_id, const TableDefinition& table) {
 }
 
 void Catalog::ReplaceColumns(int64_t table_id, const TableDefinition& table) {
-  for (const char* sql : {"DELETE FROM columns WHERE table_id = ?",
-                          "DELETE FROM table_keys WHERE table_id = ?",
-                          "DELETE FROM table_checks WHERE table_id = ?"}) {
+  for (const char* sql :
+       {"DELETE FROM columns WHERE table_id = ?", "DELETE FROM table_keys WHERE table_id = ?",
+        "DELETE FROM table_checks WHERE table_id = ?"}) {
     Statement remove(db_, sql);
     remove.Bind(1, table_id).Run();
   }

@@ -24,8 +24,8 @@
 #include <sstream>
 
 #include "common/error.h"
-#include "output/result_writer.h"
 #include "main/connection.h"
+#include "output/result_writer.h"
 #include "shell/shell.h"
 #include "storage/dataset.h"
 #include "storage/dataset_reader.h"

@@ -113,5 +113,4 @@ DecimalParse ParseDecimalText(std::string_view text, int precision, int scale, i
   return DecimalParse::kOk;
 }
 
-
 }  // namespace shears

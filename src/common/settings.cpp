@@ -292,8 +292,8 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
         throw InvalidInputError("setting '{}' must be between 0 and 1, got {}", name, text);
       }
       if (name == "distributed.timeout" && !(d >= 1)) {
-        throw InvalidInputError("setting 'distributed.timeout' must be at least 1 (seconds), got {}",
-                                text);
+        throw InvalidInputError(
+            "setting 'distributed.timeout' must be at least 1 (seconds), got {}", text);
       }
       converted = Value::Double(d);
       break;
@@ -312,7 +312,8 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
         const std::string mode = AsciiLower(text);
         if (mode != "auto" && mode != "broadcast" && mode != "shuffle") {
           throw InvalidInputError(
-              "setting 'distributed.join_strategy' expects auto, broadcast or shuffle, got '{}'", text);
+              "setting 'distributed.join_strategy' expects auto, broadcast or shuffle, got '{}'",
+              text);
         }
         converted = Value::Varchar(mode);
       }

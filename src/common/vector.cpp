@@ -229,11 +229,21 @@ bool Vector::CompactInPlace(const uint32_t* sel, idx_t count) {
   const size_t width = type_.value_size();
   uint8_t* data = data_.get();
   switch (width) {
-    case 1: CompactRows<uint8_t>(data, sel, count); break;
-    case 2: CompactRows<uint16_t>(data, sel, count); break;
-    case 4: CompactRows<uint32_t>(data, sel, count); break;
-    case 8: CompactRows<uint64_t>(data, sel, count); break;
-    case 16: CompactRows<unsigned __int128>(data, sel, count); break;
+    case 1:
+      CompactRows<uint8_t>(data, sel, count);
+      break;
+    case 2:
+      CompactRows<uint16_t>(data, sel, count);
+      break;
+    case 4:
+      CompactRows<uint32_t>(data, sel, count);
+      break;
+    case 8:
+      CompactRows<uint64_t>(data, sel, count);
+      break;
+    case 16:
+      CompactRows<unsigned __int128>(data, sel, count);
+      break;
     default:
       for (idx_t i = 0; i < count; i++)
         std::memmove(data + i * width, data + sel[i] * width, width);

@@ -67,7 +67,8 @@ JoinChoice ChooseJoin(const PhysicalHashJoin& join, size_t child, const Distribu
   const bool can_broadcast = RowByRow(join, child);
   const bool can_shuffle = ranks > 1 && (join.join_kind() != JoinKind::kMark || child == 0) &&
                            !join.left_keys().empty() && !share_fills_filters;
-  if (options.join == "broadcast") return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
+  if (options.join == "broadcast")
+    return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
   if (options.join == "shuffle" || !can_broadcast) {
     if (can_shuffle) return JoinChoice::kShuffle;
     return can_broadcast ? JoinChoice::kBroadcast : JoinChoice::kNone;
@@ -100,7 +101,8 @@ PhysicalTableScan* PlainScan(PhysicalOperator& side, const DistributeOptions& op
   }
   auto* scan = dynamic_cast<PhysicalTableScan*>(op);
   const auto& shared = options.shared_scans;
-  return scan && !scan->distributed() && std::find(shared.begin(), shared.end(), scan) != shared.end()
+  return scan && !scan->distributed() &&
+                 std::find(shared.begin(), shared.end(), scan) != shared.end()
              ? scan
              : nullptr;
 }
@@ -130,8 +132,9 @@ void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<Mpi
   const auto& whole_keys = probe_split ? join.right_keys() : join.left_keys();
   PhysicalTableScan* other_scan =
       join.join_kind() == JoinKind::kMark ? nullptr : PlainScan(*whole, options);
-  if (other_scan && (options.join == "shuffle" ||
-                     other_scan->estimated_rows >= static_cast<double>(options.shuffle_join_rows))) {
+  if (other_scan &&
+      (options.join == "shuffle" ||
+       other_scan->estimated_rows >= static_cast<double>(options.shuffle_join_rows))) {
     const int scan = scans++;
     auto stats = std::make_shared<DistributedScanStats>();
     other_scan->SetFileAssignment(
@@ -143,8 +146,8 @@ void ShuffleJoin(PhysicalHashJoin& join, size_t child, const std::shared_ptr<Mpi
     whole = std::move(other);
   } else {
     auto select = std::make_unique<PhysicalHashSelect>(
-        whole->types(), CopyExprs(whole_keys), share, "the " + whole_side + " side of a shuffle join",
-        join.join_kind() == JoinKind::kMark);
+        whole->types(), CopyExprs(whole_keys), share,
+        "the " + whole_side + " side of a shuffle join", join.join_kind() == JoinKind::kMark);
     select->estimated_rows = whole->estimated_rows / share->size;
     select->AddChild(std::move(whole));
     whole = std::move(select);
@@ -268,8 +271,9 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
     // from the ranks it was applied on.
     bool share_fills_filters = false;
     for (size_t i = top - 1; i < best_path.size(); i++) {
-      share_fills_filters = share_fills_filters || (best_path[i].child == 1 &&
-                                                    best_path[i].op->SinkProducesPartitionFilters());
+      share_fills_filters =
+          share_fills_filters ||
+          (best_path[i].child == 1 && best_path[i].op->SinkProducesPartitionFilters());
     }
     const JoinChoice choice = ChooseJoin(*join, child, options, share->size, share_fills_filters);
     if (choice == JoinChoice::kNone) break;
@@ -324,8 +328,8 @@ PhysicalOperatorPtr DistributePlan(PhysicalOperatorPtr plan, std::shared_ptr<Mpi
       // Partial, shuffle by the group keys, final on every rank, gather of the groups.
       std::vector<BoundExprPtr> keys;
       for (size_t g = 0; g < split.keys; g++) {
-        keys.push_back(std::make_unique<BoundReference>(partial.types()[g], g,
-                                                        "#" + std::to_string(g)));
+        keys.push_back(
+            std::make_unique<BoundReference>(partial.types()[g], g, "#" + std::to_string(g)));
       }
       auto exchange = std::make_unique<PhysicalShuffle>(partial.types(), std::move(keys), share,
                                                         "of partial groups");

@@ -13,8 +13,8 @@
 //     each rank keeps the other side's rows hashing to it (HASH_SELECT), and the join's runtime
 //     filters, built from partial build sides, are merged across ranks (filter_merge.h);
 //   - the operators that treat each fact row by itself (filters, projections, the probe of
-//     inner, left, semi, anti and mark joins, shuffle joins) run on every rank's share; where the first
-//     operator needing all rows stands, a GATHER brings the rows to rank 0: an aggregate is
+//     inner, left, semi, anti and mark joins, shuffle joins) run on every rank's share; where the
+//     first operator needing all rows stands, a GATHER brings the rows to rank 0: an aggregate is
 //     split into a partial one below the gather and a final one above (count, sum, min, max,
 //     bool_and/or, any without DISTINCT), or, with many groups, a partial one, a SHUFFLE by
 //     group key and a final one on every rank below the gather; a top-N or LIMIT keeps each

@@ -64,7 +64,8 @@ std::string MpiFilterMerge::Merge(RuntimeFilter& filter, const RuntimeFilterLimi
     // Whole 32-byte blocks: OR-ed as 64-bit words.
     const uint64_t words = bits.size() / sizeof(uint64_t);
     if (words > static_cast<uint64_t>(INT_MAX))
-      throw NotSupportedError("a bloom filter of {} bytes cannot be merged across ranks", bits.size());
+      throw NotSupportedError("a bloom filter of {} bytes cannot be merged across ranks",
+                              bits.size());
     MPI_Allreduce(MPI_IN_PLACE, bits.data(), static_cast<int>(words), MPI_UINT64_T, MPI_BOR,
                   share_->shuffle);
     // A ring all-reduce (bandwidth-optimal) sends and receives 2 (N - 1) / N of it per rank.
@@ -74,8 +75,8 @@ std::string MpiFilterMerge::Merge(RuntimeFilter& filter, const RuntimeFilterLimi
   }
   // The sets serve an exact set, or past that a bitmap of integer keys (RuntimeFilter::
   // ChooseProbeForm) when their span allows one; else they would be gathered for nothing.
-  const bool keep_sets = sets && (total[3] <= limits.max_exact_keys ||
-                                  IntegerSpanFitsBitmap(filter, limits, ranks));
+  const bool keep_sets =
+      sets && (total[3] <= limits.max_exact_keys || IntegerSpanFitsBitmap(filter, limits, ranks));
   filter.ReplaceHashes(std::move(bits), keep_sets);
   // 3. The sets (while kept) and ranges: sizes, then every rank's part.
   const std::string mine = filter.EncodeBuild();
@@ -115,7 +116,8 @@ std::string MpiFilterMerge::Describe() const {
   std::string what = fmt::format("{} partial filters merged", merges_.load());
   if (bloom_bytes_ > 0)
     what += fmt::format(" ({} bytes of bloom filter OR-ed by MPI_Allreduce)", bloom_bytes_.load());
-  if (past_limit_ > 0) what += fmt::format(", {} past the key limit (not gathered)", past_limit_.load());
+  if (past_limit_ > 0)
+    what += fmt::format(", {} past the key limit (not gathered)", past_limit_.load());
   return fmt::format("{} across {} ranks in {:.3f} ms; {} bytes sent, {} received", what,
                      share_->size, nanos_.load() / 1e6, bytes_sent_.load(), bytes_received_.load());
 }

@@ -32,8 +32,8 @@ MpiRuntime::MpiRuntime(int* argc, char*** argv) {
   // The watchdog calls MPI from its thread while the others may be in a call too. Its
   // timeout until a query sets distributed.timeout: that setting's default.
   if (size_ > 1 && provided == MPI_THREAD_MULTIPLE) {
-    watchdog_ = std::make_unique<Watchdog>(
-        watchdog_comm_, rank_, size_, Settings().GetDouble("distributed.timeout"));
+    watchdog_ = std::make_unique<Watchdog>(watchdog_comm_, rank_, size_,
+                                           Settings().GetDouble("distributed.timeout"));
   }
 }
 
@@ -103,8 +103,9 @@ PhysicalOperatorPtr MpiRuntime::Distribute(PhysicalOperatorPtr plan, const Setti
   // directory of its own) the files differ and every rank runs the whole query alone.
   const PhysicalTableScan* fact = FactScan(*plan);
   const uint64_t fingerprint =
-      PlanFingerprint(*plan) ^ TextFingerprint(fmt::format("{}|{}|{}", options.shuffle_groups,
-                                                           options.join, options.shuffle_join_rows));
+      PlanFingerprint(*plan) ^
+      TextFingerprint(
+          fmt::format("{}|{}|{}", options.shuffle_groups, options.join, options.shuffle_join_rows));
   options.split_fact =
       AgreeOnPlan(fingerprint, fact ? TextFingerprint(fact->dataset().root()) : 0, false);
   // The plans agree, so every rank lists the same scans: which of them read the same files
@@ -157,7 +158,8 @@ void MpiRuntime::RunOnce(const std::function<void()>& run) {
 void MpiRuntime::Fail(const std::exception& error) {
   const auto* typed = dynamic_cast<const Error*>(&error);
   const std::string what =
-      std::string(ErrorKindName(typed ? typed->kind() : ErrorKind::kInternal)) + ": " + error.what();
+      std::string(ErrorKindName(typed ? typed->kind() : ErrorKind::kInternal)) + ": " +
+      error.what();
   // One write, so that ranks failing at once do not interleave their lines.
   std::cerr << "rank " + std::to_string(rank_) + ": " + what + "\n" << std::flush;
   // Each other rank prints that this one failed (it may not have failed itself).

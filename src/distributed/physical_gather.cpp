@@ -6,10 +6,10 @@
 
 #include "common/clock.h"
 #include "distributed/batch_codec.h"
+#include "distributed/watchdog.h"
 #include "execution/column_data.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
-#include "distributed/watchdog.h"
 
 namespace shears {
 

@@ -15,7 +15,7 @@ struct HashSelectState : OperatorState {
   std::vector<Vector> key_values;
   std::vector<uint32_t> rank_of;
   std::vector<uint32_t> sel;
-  Batch narrowed;  // the input's columns, narrowed (the input batch stays the source's)
+  Batch narrowed;         // the input's columns, narrowed (the input batch stays the source's)
   bool kept_any = false;  // for a MARK join: this thread kept a row
 };
 

@@ -10,11 +10,11 @@
 #include "common/clock.h"
 #include "common/error.h"
 #include "distributed/batch_codec.h"
-#include "expression/expression_executor.h"
+#include "distributed/watchdog.h"
 #include "execution/operator/join_exprs.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
-#include "distributed/watchdog.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 
@@ -207,8 +207,8 @@ const ColumnDataCollection* PhysicalShuffle::Output(ExecutionContext& context) c
 }
 
 std::string PhysicalShuffle::Describe() const {
-  return fmt::format("SHUFFLE {}by hash of {} over {} ranks", purpose_.empty() ? "" : purpose_ + " ",
-                     JoinExprs(keys_, ", "), share_->size);
+  return fmt::format("SHUFFLE {}by hash of {} over {} ranks",
+                     purpose_.empty() ? "" : purpose_ + " ", JoinExprs(keys_, ", "), share_->size);
 }
 
 std::vector<std::pair<std::string, std::string>> PhysicalShuffle::AnalyzeDetails(

@@ -62,8 +62,8 @@ AggregateSplit SplitDistinct(const PhysicalHashAggregate& agg) {
   pair_keys.push_back(arg.Copy());
   for (size_t a = 0; a < agg.aggregates().size(); a++) {
     const BoundAggregate& aggregate = AggregateAt(agg, a);
-    auto final_aggregate = std::make_unique<BoundAggregate>(
-        aggregate.aggregate, aggregate.type, Column(arg.type, groups), true);
+    auto final_aggregate = std::make_unique<BoundAggregate>(aggregate.aggregate, aggregate.type,
+                                                            Column(arg.type, groups), true);
     final_aggregate->params = aggregate.params;
     final_aggregates.push_back(std::move(final_aggregate));
   }
@@ -71,8 +71,7 @@ AggregateSplit SplitDistinct(const PhysicalHashAggregate& agg) {
   split.partial = std::make_unique<PhysicalHashAggregate>(pair_types, std::move(pair_keys),
                                                           std::vector<BoundExprPtr>{});
   split.final_aggregate = std::make_unique<PhysicalHashAggregate>(
-      agg.types(), std::move(final_groups), std::move(final_aggregates),
-      agg.empty_input_groups());
+      agg.types(), std::move(final_groups), std::move(final_aggregates), agg.empty_input_groups());
   split.keys = groups;
   return split;
 }
@@ -102,8 +101,8 @@ AggregateSplit SplitAggregate(const PhysicalHashAggregate& agg) {
       const LogicalType& arg_type = aggregate.arg->type;
       const LogicalType sum_type =
           LogicalType::Decimal(38, arg_type.id() == TypeId::kDecimal ? arg_type.scale() : 0);
-      partial_aggregates.push_back(std::make_unique<BoundAggregate>(
-          AggregateKind::kSum, sum_type, aggregate.arg->Copy(), false));
+      partial_aggregates.push_back(std::make_unique<BoundAggregate>(AggregateKind::kSum, sum_type,
+                                                                    aggregate.arg->Copy(), false));
       partial_aggregates.push_back(std::make_unique<BoundAggregate>(
           AggregateKind::kCount, LogicalType::Bigint(), aggregate.arg->Copy(), false));
       partial_types.push_back(sum_type);
@@ -135,8 +134,8 @@ AggregateSplit SplitAggregate(const PhysicalHashAggregate& agg) {
     // min or max has its result's type.
     partial_aggregates.push_back(aggregate.Copy());
     partial_types.push_back(types[keys + a]);
-    final_aggregates.push_back(
-        std::make_unique<BoundAggregate>(kind, aggregate.type, Column(types[keys + a], column), false));
+    final_aggregates.push_back(std::make_unique<BoundAggregate>(
+        kind, aggregate.type, Column(types[keys + a], column), false));
   }
   AggregateSplit split;
   split.keys = keys;

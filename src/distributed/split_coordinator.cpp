@@ -93,7 +93,8 @@ class Coordinator : public FileAssignment {
     while (stopped < share_->size - 1) {
       int64_t request;
       MPI_Status status;
-      MPI_Recv(&request, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag + tag_, share_->splits, &status);
+      MPI_Recv(&request, 1, MPI_INT64_T, MPI_ANY_SOURCE, kRequestTag + tag_, share_->splits,
+               &status);
       if (request == kNone) {  // that rank stopped asking
         stopped++;
         continue;
@@ -109,7 +110,7 @@ class Coordinator : public FileAssignment {
   std::shared_ptr<MpiQueryShare> share_;
   std::shared_ptr<DistributedScanStats> stats_;
   std::mutex mutex_;
-  const int tag_;  // added to the tags
+  const int tag_;                                  // added to the tags
   std::deque<std::pair<size_t, uint64_t>> queue_;  // file index, bytes
   uint64_t queued_bytes_ = 0;
   std::thread server_;
@@ -173,7 +174,8 @@ class Client : public FileAssignment {
     int count = 0;
     MPI_Get_count(&status, MPI_INT64_T, &count);
     std::vector<int64_t> chunk(static_cast<size_t>(count));
-    MPI_Recv(chunk.data(), count, MPI_INT64_T, 0, kReplyTag + tag_, share_->splits, MPI_STATUS_IGNORE);
+    MPI_Recv(chunk.data(), count, MPI_INT64_T, 0, kReplyTag + tag_, share_->splits,
+             MPI_STATUS_IGNORE);
     stats_->wait_nanos += clock::NanosSince(started);
     if (chunk.empty()) done_ = true;
     for (int64_t file : chunk) {

@@ -77,7 +77,9 @@ Watchdog::~Watchdog() {
   thread_.join();
 }
 
-void Watchdog::SetTimeout(double seconds) { timeout_ = seconds; }
+void Watchdog::SetTimeout(double seconds) {
+  timeout_ = seconds;
+}
 
 void Watchdog::TellOthers(const std::string& error) {
   Broadcast(comm_, rank_, -1, size_, fmt::format("stopped: rank {} failed: {}", rank_, error));
@@ -137,8 +139,8 @@ void Watchdog::Run() {
         MPI_Isend(nullptr, 0, MPI_CHAR, peer, kByeTag, comm_, &byes.back());
       }
     }
-    if (!byes.empty() &&
-        std::all_of(peers.begin(), peers.end(), [&](int p) { return gone[static_cast<size_t>(p)]; }))
+    if (!byes.empty() && std::all_of(peers.begin(), peers.end(),
+                                     [&](int p) { return gone[static_cast<size_t>(p)]; }))
       break;
     const double timeout = timeout_.load();
     for (int peer : peers) {

@@ -35,9 +35,9 @@
 #include <string_view>
 #include <vector>
 
+#include "common/bloom_filter.h"
 #include "common/value.h"
 #include "common/vector.h"
-#include "common/bloom_filter.h"
 
 namespace shears {
 
@@ -315,8 +315,7 @@ class RuntimeFilter {
   /// of a column chunk storing the key as plain INT32 / INT64 / BYTE_ARRAY (`stored`: kInt32,
   /// kInt64, kString; no conversion), contains none of the keys. True when that cannot be told.
   /// (Our PhysicalType, not Parquet's thrift type: runtime filters sit below storage.)
-  bool ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom,
-                            PhysicalType stored) const;
+  bool ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& bloom, PhysicalType stored) const;
 
   RuntimeFilterCounters& counters() const { return counters_; }
 

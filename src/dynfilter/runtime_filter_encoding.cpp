@@ -168,7 +168,8 @@ void RuntimeFilter::ReplaceHashes(std::string bloom_bits, bool keep_exact_set) {
   hashes_.shrink_to_fit();
   hashes_replaced_ = true;
   bloom_.reset();
-  if (!bloom_bits.empty()) bloom_ = parquet::SplitBlockBloomFilter::FromBytes(std::move(bloom_bits));
+  if (!bloom_bits.empty())
+    bloom_ = parquet::SplitBlockBloomFilter::FromBytes(std::move(bloom_bits));
   if (!keep_exact_set) {
     exact_possible_ = false;
     int_set_.clear();

@@ -364,13 +364,15 @@ void DenseGroupArray::Grow(int64_t low, int64_t high) {
     uint64_t down = room;
     if (new_low >= 0) down = std::min<uint64_t>(down, static_cast<uint64_t>(new_low));
     down = std::min<uint64_t>(  // no wrap below the smallest int64
-        down, static_cast<uint64_t>(new_low) - static_cast<uint64_t>(std::numeric_limits<int64_t>::min()));
+        down, static_cast<uint64_t>(new_low) -
+                  static_cast<uint64_t>(std::numeric_limits<int64_t>::min()));
     if (!data_ && !(new_low >= 0 && static_cast<uint64_t>(new_low) <= span / 8)) down = 0;
     new_low -= static_cast<int64_t>(down);
     room -= down;
   }
   if (data_ && new_high > static_cast<int64_t>(base_ + size_ - 1)) {
-    room = std::min<uint64_t>(room, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) - static_cast<uint64_t>(new_high));
+    room = std::min<uint64_t>(room, static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) -
+                                        static_cast<uint64_t>(new_high));
     new_high += static_cast<int64_t>(room);
   }
   const uint64_t size = static_cast<uint64_t>(new_high) - static_cast<uint64_t>(new_low) + 1;

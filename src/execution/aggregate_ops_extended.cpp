@@ -513,9 +513,8 @@ struct StringAggOp {
     UnspillValues(s, sizeof(Record), alignof(Record), in);
     for (uint32_t i = 0; i < s.count; i++) {
       auto record = Load<Record>(s.data + i * sizeof(Record));
-      record.value.ptr = record.value.len == 0
-                             ? ""
-                             : reinterpret_cast<const char*>(in.Take(record.value.len));
+      record.value.ptr =
+          record.value.len == 0 ? "" : reinterpret_cast<const char*>(in.Take(record.value.len));
       for (int k = 0; k < kKeys; k++) {
         if (!record.keys[k].is_null) UnspillCell(record.keys[k].cell, record.keys[k].physical, in);
       }

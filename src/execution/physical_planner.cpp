@@ -1,7 +1,6 @@
 #include "execution/physical_planner.h"
 
 #include "common/error.h"
-#include "optimizer/join_legality.h"
 #include "execution/operator/physical_csv_scan.h"
 #include "execution/operator/physical_cte.h"
 #include "execution/operator/physical_filter.h"
@@ -18,6 +17,7 @@
 #include "execution/operator/physical_union.h"
 #include "execution/operator/physical_values.h"
 #include "execution/operator/physical_window.h"
+#include "optimizer/join_legality.h"
 
 namespace shears {
 

@@ -116,7 +116,6 @@ struct Timer {
   clock::TimePoint start_;
 };
 
-
 /// Runs fn(), naming `op` in an Out of Memory Error it throws (and why `op` did not spill,
 /// when it cannot): the limit alone does not say which part of the query outgrew it.
 template <typename Fn>

@@ -34,12 +34,12 @@ enum class BoundExprKind {
   kCast,
   kConjunction,  // AND / OR with three-valued logic, n-ary
   kNot,
-  kIsNull,     // IS [NOT] NULL
-  kCase,       // CASE WHEN ... THEN ... [ELSE ...] END (searched form only)
-  kInList,     // x IN (constants or expressions); NOT IN is NOT over it
-  kAggregate,  // only inside LogicalAggregate: sum(x), count(*), ...
-  kSubquery,   // only while binding: replaced by joins before the plan is complete
-  kWindow,     // only inside LogicalWindow: f(...) OVER (...)
+  kIsNull,         // IS [NOT] NULL
+  kCase,           // CASE WHEN ... THEN ... [ELSE ...] END (searched form only)
+  kInList,         // x IN (constants or expressions); NOT IN is NOT over it
+  kAggregate,      // only inside LogicalAggregate: sum(x), count(*), ...
+  kSubquery,       // only while binding: replaced by joins before the plan is complete
+  kWindow,         // only inside LogicalWindow: f(...) OVER (...)
   kRuntimeFilter,  // only in a table scan's filters: key IN runtime_filter #n
 };
 
@@ -172,8 +172,8 @@ struct BoundInList : BoundExpr {
 /// file, row group, page or row, in the loop that checks the literal conjuncts
 /// (storage/split_pruning.h, storage/scan_filter.h); the expression executor never sees it.
 struct BoundRuntimeFilter : BoundExpr {
-  BoundRuntimeFilter(int id, std::vector<BoundExprPtr> c, std::shared_ptr<const BoundExpr> k,
-                     int m, size_t s)
+  BoundRuntimeFilter(int id, std::vector<BoundExprPtr> c, std::shared_ptr<const BoundExpr> k, int m,
+                     size_t s)
       : BoundExpr(BoundExprKind::kRuntimeFilter, LogicalType::Boolean()),
         filter_id(id),
         columns(std::move(c)),

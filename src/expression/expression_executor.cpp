@@ -447,10 +447,9 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
         computed = Vector(result.type(), std::max<idx_t>(count, 1));
         Evaluate(branch, input, count, computed);
       }
-      const Vector& values =
-          branch.kind == BoundExprKind::kReference
-              ? input.column(static_cast<const BoundReference&>(branch).index)
-              : computed;
+      const Vector& values = branch.kind == BoundExprKind::kReference
+                                 ? input.column(static_cast<const BoundReference&>(branch).index)
+                                 : computed;
       auto at = [&](idx_t j) { return rows[j]; };
       CopyValues(result.type().value_size(), rows.size(), result.raw_data(), at,
                  values.data<uint8_t>(), at);

@@ -836,13 +836,12 @@ void RegisterMiscFunctions(FunctionRegistry& registry) {
       "version",
       [](const std::vector<LogicalType>& args) -> std::optional<BoundScalarFunction> {
         if (!args.empty()) return std::nullopt;
-        return MakeBound({}, LogicalType::Varchar(),
-                         [](const Args&, idx_t count, Vector& result) {
-                           const std::string text = std::string("shears v") + kShearsVersion;
-                           StringRef* out = result.data<StringRef>();
-                           for (idx_t row = 0; row < count; row++)
-                             out[row] = result.AddString(text);
-                         });
+        return MakeBound({}, LogicalType::Varchar(), [](const Args&, idx_t count, Vector& result) {
+          const std::string text = std::string("shears v") + kShearsVersion;
+          StringRef* out = result.data<StringRef>();
+          for (idx_t row = 0; row < count; row++)
+            out[row] = result.AddString(text);
+        });
       },
       "version()");
   // setseed(x), x in [-1, 1] as in PostgreSQL and DuckDB: later random() calls repeat the same

@@ -422,7 +422,8 @@ void FormatToChar(int64_t micros, std::string_view pattern, std::string* out) {
   // A name in the case the pattern's first two letters give.
   auto name = [&](size_t pos, std::string_view text, bool pad) {
     const bool upper_first = std::isupper(static_cast<unsigned char>(pattern[pos]));
-    const bool upper_all = upper_first && std::isupper(static_cast<unsigned char>(pattern[pos + 1]));
+    const bool upper_all =
+        upper_first && std::isupper(static_cast<unsigned char>(pattern[pos + 1]));
     std::string word(text);
     for (size_t i = 0; i < word.size(); i++) {
       const auto c = static_cast<unsigned char>(word[i]);

@@ -118,11 +118,12 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
   if (alter.view) {
     if (!catalog.FindView(alter.name)) {
       if (alter.if_exists) return QueryResult();
-      throw BinderError("{}\n{}",
-                        catalog.FindTable(alter.name)
-                            ? fmt::format("'{}' is a table, not a view (use ALTER TABLE)", alter.name)
-                            : fmt::format("view '{}' does not exist", alter.name),
-                        at);
+      throw BinderError(
+          "{}\n{}",
+          catalog.FindTable(alter.name)
+              ? fmt::format("'{}' is a table, not a view (use ALTER TABLE)", alter.name)
+              : fmt::format("view '{}' does not exist", alter.name),
+          at);
     }
     catalog.RenameView(alter.name, alter.new_name);
     return QueryResult();
@@ -133,8 +134,8 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
       throw BinderError("'{}' is a view, not a table (use ALTER VIEW)\n{}", alter.name, at);
     }
   }
-  const TableDefinition table = RequireTable(catalog, sql, alter.name, alter.name_location,
-                                             "ALTER TABLE");
+  const TableDefinition table =
+      RequireTable(catalog, sql, alter.name, alter.name_location, "ALTER TABLE");
   if (alter.action == Action::kRenameTable) {
     catalog.RenameTable(table.name, alter.new_name);
     database.RenameTemporaryTable(table.name, alter.new_name);
@@ -199,8 +200,9 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
       for (const auto& i : table.indexes) {
         for (int c : i.columns) {
           if (c == index) {
-            throw BinderError("cannot drop column '{}': index '{}' uses it (DROP INDEX {} first)\n{}",
-                              alter.column, i.name, i.name, column_at);
+            throw BinderError(
+                "cannot drop column '{}': index '{}' uses it (DROP INDEX {} first)\n{}",
+                alter.column, i.name, i.name, column_at);
           }
         }
       }
@@ -238,8 +240,8 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
         ValidateChecks(database, next);
       } catch (const BinderError&) {
         throw NotSupportedError(
-            "cannot rename column '{}': a CHECK constraint of table '{}' uses it\n{}",
-            alter.column, table.name, column_at);
+            "cannot rename column '{}': a CHECK constraint of table '{}' uses it\n{}", alter.column,
+            table.name, column_at);
       }
       auto items = SameColumns(table);
       items[column].alias = alter.new_name;
@@ -251,9 +253,8 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
       if (next.columns[column].default_sql) ValidateDefaults(database, settings, next);
       ValidateChecks(database, next);
       auto items = SameColumns(table);
-      ast::ExprPtr value = alter.expression_sql
-                               ? ParseExpression(*alter.expression_sql, "USING")
-                               : ColumnRef(table.name, table.columns[column].name);
+      ast::ExprPtr value = alter.expression_sql ? ParseExpression(*alter.expression_sql, "USING")
+                                                : ColumnRef(table.name, table.columns[column].name);
       items[column].expr = CastAst(std::move(value), next.columns[column].type);
       RewriteAs(database, settings, sql, table, next, std::move(items));
       return QueryResult();
@@ -268,8 +269,9 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
       for (const auto& key : table.keys) {
         for (int c : key.columns) {
           if (key.primary && c == index) {
-            throw BinderError("column '{}' is in the PRIMARY KEY of table '{}': it stays NOT NULL\n{}",
-                              alter.column, table.name, column_at);
+            throw BinderError(
+                "column '{}' is in the PRIMARY KEY of table '{}': it stays NOT NULL\n{}",
+                alter.column, table.name, column_at);
           }
         }
       }

@@ -6,8 +6,8 @@
 #include "catalog/external_table.h"
 #include "catalog/staged_write.h"
 #include "common/error.h"
-#include "common/version.h"
 #include "common/string_util.h"
+#include "common/version.h"
 #include "function/function.h"
 #include "parser/parser.h"
 #include "planner/bind_context.h"
@@ -118,13 +118,14 @@ QueryResult TableInfo(const TableDefinition& table) {
   std::vector<std::vector<Value>> rows;
   for (size_t i = 0; i < table.columns.size(); i++) {
     const auto& column = table.columns[i];
-    rows.push_back({Value::Integer(static_cast<int32_t>(i)), Value::Varchar(column.name),
-                    Value::Varchar(column.type.valid() ? column.type.ToString()
-                                                       : "unsupported: " + column.unsupported_reason),
-                    Value::Boolean(column.not_null),
-                    column.default_sql ? Value::Varchar(*column.default_sql)
-                                       : Value::Null(LogicalType::Varchar()),
-                    Value::Boolean(in_primary_key[i])});
+    rows.push_back(
+        {Value::Integer(static_cast<int32_t>(i)), Value::Varchar(column.name),
+         Value::Varchar(column.type.valid() ? column.type.ToString()
+                                            : "unsupported: " + column.unsupported_reason),
+         Value::Boolean(column.not_null),
+         column.default_sql ? Value::Varchar(*column.default_sql)
+                            : Value::Null(LogicalType::Varchar()),
+         Value::Boolean(in_primary_key[i])});
   }
   return RowsResult({"cid", "name", "type", "notnull", "dflt_value", "pk"},
                     {LogicalType::Integer(), LogicalType::Varchar(), LogicalType::Varchar(),
@@ -348,10 +349,9 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
     case ast::StatementKind::kTableCommand: {
       const auto& command = static_cast<const ast::TableCommandStatement&>(statement);
       if (command.command == ast::TableCommandStatement::Command::kVersion) {
-        return RowsResult({"library_version", "source_id"},
-                          {LogicalType::Varchar(), LogicalType::Varchar()},
-                          {{Value::Varchar(std::string("v") + kShearsVersion),
-                            Value::Varchar("shears")}});
+        return RowsResult(
+            {"library_version", "source_id"}, {LogicalType::Varchar(), LogicalType::Varchar()},
+            {{Value::Varchar(std::string("v") + kShearsVersion), Value::Varchar("shears")}});
       }
       const TableDefinition table = RequireTable(catalog, sql, command);
       switch (command.command) {

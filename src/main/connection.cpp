@@ -17,11 +17,11 @@
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/scale_out.h"
-#include "output/result_writer.h"
 #include "main/catalog_statements.h"
 #include "main/write_internal.h"
 #include "main/write_statements.h"
 #include "optimizer/optimizer.h"
+#include "output/result_writer.h"
 #include "parser/parser.h"
 
 namespace shears {
@@ -639,7 +639,8 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
           // A view has no table definition: its columns are its query's.
           if (!database_.catalog().FindTable(command.name) &&
               database_.catalog().FindView(command.name)) {
-            result = DescribeQuery("SELECT * FROM " + write_internal::QuoteIdentifier(command.name));
+            result =
+                DescribeQuery("SELECT * FROM " + write_internal::QuoteIdentifier(command.name));
             break;
           }
         }

@@ -82,7 +82,7 @@ class Database {
  private:
   std::unique_ptr<Catalog> catalog_;
   mutable std::mutex temporary_mutex_;
-  std::set<std::string> temporary_tables_;  // lower-case names
+  std::set<std::string> temporary_tables_;           // lower-case names
   Connection* transaction_owner_ = nullptr;          // under temporary_mutex_
   std::set<std::string> temporary_tables_at_begin_;  // restored by ROLLBACK
   bool persistent_ = false;
@@ -147,7 +147,7 @@ class Connection {
   /// Binds and plans `query` with this connection's parameters and replacement scan.
   Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, const Settings& settings);
 
-  friend class Database;   // clears owns_transaction_ when it ends the transaction
+  friend class Database;  // clears owns_transaction_ when it ends the transaction
   Database& database_;
   bool owns_transaction_ = false;  // BEGIN ran here and no COMMIT / ROLLBACK since
   Settings settings_;

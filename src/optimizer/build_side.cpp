@@ -164,7 +164,8 @@ void Visit(LogicalOperator& op, const Options& options) {
     const double left_share = PrunedFactShare(*join.children[0], join, true);
     const double right_share = PrunedFactShare(*join.children[1], join, false);
     if (left_share >= 0 && right_share >= 0) {
-      if (left_share * 2 < right_share && left <= options.max_build_rows && left <= kMaxNarrowBuildRatio * right) {
+      if (left_share * 2 < right_share && left <= options.max_build_rows &&
+          left <= kMaxNarrowBuildRatio * right) {
         swap = true;
       } else if (right_share * 2 < left_share && right <= options.max_build_rows &&
                  right <= kMaxNarrowBuildRatio * left) {

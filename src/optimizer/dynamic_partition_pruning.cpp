@@ -36,8 +36,8 @@
 #include <set>
 
 #include "common/numeric_cast.h"
-#include "optimizer/join_legality.h"
 #include "optimizer/cardinality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {

@@ -96,7 +96,8 @@ bool IsPartitionColumn(const LogicalGet& get, int column_id) {
 bool PartitionsFiltered(LogicalOperator& side, const LogicalGet& fact) {
   for (const auto& filter : fact.filters) {
     for (const auto& b : ReferencedBindings(*filter)) {
-      if (b.table_index == fact.table_index && IsPartitionColumn(fact, static_cast<int>(b.column_index)))
+      if (b.table_index == fact.table_index &&
+          IsPartitionColumn(fact, static_cast<int>(b.column_index)))
         return true;
     }
   }
@@ -170,8 +171,7 @@ struct Ancestor {
 // its table (the keys it keeps of those the fact may hold).
 LogicalOperatorPtr Reduce(LogicalOperatorPtr copy, LogicalOperator& probe,
                           const std::map<uint32_t, uint32_t>& probe_remap,
-                          const std::vector<Ancestor>& ancestors, Context& context,
-                          double& share) {
+                          const std::vector<Ancestor>& ancestors, Context& context, double& share) {
   const auto outputs = probe.GetColumnBindings();
   for (const Ancestor& ancestor : ancestors) {
     LogicalJoin& above = *ancestor.join;
@@ -270,13 +270,15 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
       build_fact_rows * std::max(0.0, 1 - share) * (std::max(0.0, other_columns) + 1);
   std::string note;
   if (rows > context.max_build_rows) {
-    note = fmt::format("the copy of the probe side's keys is estimated at {:.0f} rows, above "
-                       "runtime_filter.max_build_size",
-                       rows);
+    note = fmt::format(
+        "the copy of the probe side's keys is estimated at {:.0f} rows, above "
+        "runtime_filter.max_build_size",
+        rows);
   } else if (spared < kMinTransferGain * copy_cost) {
-    note = fmt::format("a copy of the probe side's keys would read about {:.0f} key values to "
-                       "spare about {:.0f} values of {} (the probe side keeps {:.2g} of its fact)",
-                       copy_reads * static_cast<double>(keys.size()), spared, build_name, share);
+    note = fmt::format(
+        "a copy of the probe side's keys would read about {:.0f} key values to "
+        "spare about {:.0f} values of {} (the probe side keeps {:.2g} of its fact)",
+        copy_reads * static_cast<double>(keys.size()), spared, build_name, share);
   }
   if (!note.empty()) {
     join.transfer_note = std::move(note);
@@ -313,10 +315,9 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
 
 void Visit(LogicalOperator& op, std::vector<Ancestor>& ancestors, Context& context) {
   auto* join = op.type == LogicalOperatorType::kJoin ? static_cast<LogicalJoin*>(&op) : nullptr;
-  const bool passes = op.type == LogicalOperatorType::kFilter ||
-                      op.type == LogicalOperatorType::kProjection ||
-                      (join && (join->join_kind == JoinKind::kInner ||
-                                join->join_kind == JoinKind::kSemi));
+  const bool passes =
+      op.type == LogicalOperatorType::kFilter || op.type == LogicalOperatorType::kProjection ||
+      (join && (join->join_kind == JoinKind::kInner || join->join_kind == JoinKind::kSemi));
   for (size_t i = 0; i < op.children.size(); i++) {
     std::vector<Ancestor> below;
     if (passes) {

@@ -38,8 +38,8 @@
 
 #include "common/error.h"
 #include "common/numeric_cast.h"
-#include "optimizer/join_legality.h"
 #include "optimizer/cardinality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {

@@ -58,15 +58,15 @@
 // Planned only when it can pay off: dynamic filtering on, `=` keys (semi joins: without a
 // residual, over a subquery without a join), the subquery side estimated larger than the
 // outer side and one of its keys reaching a scan (for NOT IN, or the other way round). The
-// semi joins left build_side makes RIGHT_SEMI joins when their outer side is the smaller. Not below a set operation (its inputs are
-// matched by position, and the join now has more columns).
+// semi joins left build_side makes RIGHT_SEMI joins when their outer side is the smaller. Not below
+// a set operation (its inputs are matched by position, and the join now has more columns).
 
 #include <algorithm>
 #include <map>
 #include <optional>
 
-#include "optimizer/join_legality.h"
 #include "optimizer/cardinality.h"
+#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 #include "planner/bind_context.h"
 #include "planner/plan_copy.h"

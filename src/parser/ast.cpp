@@ -426,8 +426,7 @@ std::string SetOperationNode::ToString() const {
                      : op == SetOperationType::kIntersect ? "INTERSECT"
                                                           : "EXCEPT";
   return WithPrefix(*this) + "(" + left->ToString() + ") " + name + (all ? " ALL" : "") +
-         (by_name ? " BY NAME" : "") + " (" +
-         right->ToString() + ")" + QueryModifiersSuffix(*this);
+         (by_name ? " BY NAME" : "") + " (" + right->ToString() + ")" + QueryModifiersSuffix(*this);
 }
 
 std::string ValuesNode::ToString() const {

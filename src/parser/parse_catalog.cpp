@@ -60,8 +60,8 @@ class CatalogParser {
       }
     } else if (AcceptWord("describe") || AcceptWord("desc")) {
       if (AtWord("select") || AtWord("with") || AtWord("from") || AtWord("values") ||
-          (pos_ < last_ && (tokens_[pos_].token == '(' ||
-                            tokens_[pos_].token == PG_QUERY__TOKEN__SCONST))) {
+          (pos_ < last_ &&
+           (tokens_[pos_].token == '(' || tokens_[pos_].token == PG_QUERY__TOKEN__SCONST))) {
         // A query, or a file as DuckDB's FROM 'path' shorthand: the rest of the statement.
         auto command = std::make_unique<ast::TableCommandStatement>();
         command->command = ast::TableCommandStatement::Command::kDescribe;
@@ -254,7 +254,8 @@ class CatalogParser {
       }
       alter->action = Action::kDropColumn;
       column("a column name");
-      if (AcceptWord("cascade")) Fail<NotSupportedError>("DROP COLUMN ... CASCADE is not supported");
+      if (AcceptWord("cascade"))
+        Fail<NotSupportedError>("DROP COLUMN ... CASCADE is not supported");
       AcceptWord("restrict");
     } else if (AcceptWord("rename")) {
       if (AcceptWord("to")) {
@@ -792,8 +793,9 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
          (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
                              second == "indexes")) ||
          head == "analyze" || head == "analyse" || head == "describe" ||
-         (head == "desc" && first + 1 < last) || (head == "alter" && (second == "table" || second == "view")) ||
-         head == "msck" || head == "pragma";
+         (head == "desc" && first + 1 < last) ||
+         (head == "alter" && (second == "table" || second == "view")) || head == "msck" ||
+         head == "pragma";
 }
 
 ast::StatementPtr ParseCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens,

@@ -7,13 +7,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <functional>
-#include <optional>
 #include <cctype>
+#include <functional>
 #include <memory>
+#include <optional>
 
-#include "common/string_util.h"
 #include "common/error.h"
+#include "common/string_util.h"
 #include "common/utf8.h"
 #include "parser/transformer.h"
 
@@ -590,15 +590,17 @@ ast::StatementPtr Transformer::TransformStatement(const PgQuery__Node* node, int
           transaction->action = ast::TransactionStatement::Action::kRollback;
           break;
         default:
-          ThrowNotSupportedAt("SAVEPOINT, RELEASE, ROLLBACK TO and prepared transactions are not "
-                              "supported",
-                              begin);
+          ThrowNotSupportedAt(
+              "SAVEPOINT, RELEASE, ROLLBACK TO and prepared transactions are not "
+              "supported",
+              begin);
       }
       // Isolation levels and READ ONLY / READ WRITE: one session, nothing to choose.
       if (stmt->n_options > 0 || stmt->chain) {
-        ThrowNotSupportedAt("transaction options (isolation level, READ ONLY, AND CHAIN) are not "
-                            "supported",
-                            begin);
+        ThrowNotSupportedAt(
+            "transaction options (isolation level, READ ONLY, AND CHAIN) are not "
+            "supported",
+            begin);
       }
       result = std::move(transaction);
       break;

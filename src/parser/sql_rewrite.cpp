@@ -9,10 +9,10 @@
 #include <memory>
 #include <optional>
 
-#include "common/string_util.h"
 #include "common/error.h"
 #include "common/file_format.h"
 #include "common/interval.h"
+#include "common/string_util.h"
 #include "parser/parser.h"
 #include "parser/transformer.h"
 
@@ -473,9 +473,9 @@ void FindUnionByName(const std::string& sql, const std::vector<SqlToken>& tokens
                      std::vector<Replacement>* out) {
   auto word = [&](size_t i, std::string_view lower) {
     return i < tokens.size() &&
-           EqualsAsciiLower(std::string_view(sql).substr(tokens[i].start,
-                                                         tokens[i].end - tokens[i].start),
-                            lower);
+           EqualsAsciiLower(
+               std::string_view(sql).substr(tokens[i].start, tokens[i].end - tokens[i].start),
+               lower);
   };
   for (size_t i = 0; i + 2 < tokens.size(); i++) {
     const int op = tokens[i].token;
@@ -487,7 +487,8 @@ void FindUnionByName(const std::string& sql, const std::vector<SqlToken>& tokens
     if (tokens[by].token == PG_QUERY__TOKEN__ALL || tokens[by].token == PG_QUERY__TOKEN__DISTINCT) {
       by++;
     }
-    if (by + 1 >= tokens.size() || tokens[by].token != PG_QUERY__TOKEN__BY || !word(by + 1, "name")) {
+    if (by + 1 >= tokens.size() || tokens[by].token != PG_QUERY__TOKEN__BY ||
+        !word(by + 1, "name")) {
       continue;
     }
     if (op != PG_QUERY__TOKEN__UNION) {
@@ -495,7 +496,8 @@ void FindUnionByName(const std::string& sql, const std::vector<SqlToken>& tokens
                        FormatErrorPosition(sql, tokens[by].start));
     }
     size_t pos = by + 2;
-    while (pos < tokens.size() && tokens[pos].token == '(') pos++;
+    while (pos < tokens.size() && tokens[pos].token == '(')
+      pos++;
     if (pos >= tokens.size() || tokens[pos].token != PG_QUERY__TOKEN__SELECT) {
       throw NotSupportedError(
           "UNION BY NAME needs a SELECT on its right (VALUES, FROM-first queries and WITH are not "

@@ -138,8 +138,7 @@ std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& v
                                           ? Quoted(*column->default_sql)
                                           : std::string("NULL");
       rows.push_back(fmt::format("({}{}, {}, {}, {}, {}, {})", prefix, Quoted(entry.name),
-                                 Quoted(names[i]), i + 1, default_sql,
-                                 not_null ? "'NO'" : "'YES'",
+                                 Quoted(names[i]), i + 1, default_sql, not_null ? "'NO'" : "'YES'",
                                  Quoted(types[i].valid() ? types[i].ToString() : "UNKNOWN")));
     }
   }

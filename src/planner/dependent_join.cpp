@@ -355,11 +355,10 @@ class Flattener {
                std::make_unique<BoundConstant>(Value::Bigint(limit.offset))));
     }
     if (limit.limit >= 0) {
-      filter->conditions.push_back(
-          Call("<=", Ref(LogicalType::Bigint(), number, "row_number"),
-               std::make_unique<BoundConstant>(Value::Bigint(
-                   limit.limit > INT64_MAX - limit.offset ? INT64_MAX
-                                                          : limit.offset + limit.limit))));
+      filter->conditions.push_back(Call(
+          "<=", Ref(LogicalType::Bigint(), number, "row_number"),
+          std::make_unique<BoundConstant>(Value::Bigint(
+              limit.limit > INT64_MAX - limit.offset ? INT64_MAX : limit.offset + limit.limit))));
     }
     if (filter->conditions.empty()) {
       op = std::move(window->children[0]);

@@ -151,7 +151,18 @@ struct LogicalAggregate : LogicalOperator {
 
 // kRightSemi/kRightAnti are SEMI/ANTI with the sides swapped (build_side makes them): the
 // output is the right child's rows that some left row matches (or none does).
-enum class JoinKind { kInner, kLeft, kRight, kFull, kSemi, kAnti, kMark, kCross, kRightSemi, kRightAnti };
+enum class JoinKind {
+  kInner,
+  kLeft,
+  kRight,
+  kFull,
+  kSemi,
+  kAnti,
+  kMark,
+  kCross,
+  kRightSemi,
+  kRightAnti
+};
 const char* JoinKindName(JoinKind kind);
 
 /// left_key = right_key (NULL keys never match), or IS NOT DISTINCT FROM when null_equal.

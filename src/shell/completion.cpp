@@ -4,8 +4,8 @@
 #include <cctype>
 #include <set>
 
-#include "common/string_util.h"
 #include "catalog/catalog.h"
+#include "common/string_util.h"
 
 namespace shears {
 
@@ -30,7 +30,8 @@ constexpr const char* kDotCommands[] = {".exit",   ".help",   ".mode", ".quit",
                                         ".schema", ".tables", ".timer"};
 
 bool StartsWithIgnoringCase(const std::string& text, const std::string& prefix) {
-  return text.size() >= prefix.size() && EqualsIgnoringAsciiCase(std::string_view(text).substr(0, prefix.size()), prefix);
+  return text.size() >= prefix.size() &&
+         EqualsIgnoringAsciiCase(std::string_view(text).substr(0, prefix.size()), prefix);
 }
 
 // The words of `text` split at blanks and punctuation, lower-cased.

@@ -22,8 +22,8 @@
 
 #include <fmt/format.h>
 
-#include "output/box_renderer.h"
 #include "main/connection.h"
+#include "output/box_renderer.h"
 #include "shell/shell.h"
 
 namespace shears {

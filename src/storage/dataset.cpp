@@ -659,7 +659,8 @@ std::shared_ptr<Dataset> Dataset::OpenHiveLazily(const std::string& path_or_glob
       // breaks the layout: the scan that lists it reports it
     }
   };
-  for (size_t l = 0; l < first_leaf; l++) listed[l].emplace();  // listed above: no files
+  for (size_t l = 0; l < first_leaf; l++)
+    listed[l].emplace();  // listed above: no files
   listed[first_leaf] = first_files;
   std::vector<size_t> regular;
   for (size_t l = first_leaf; l < leaf_count; l++) {
@@ -673,7 +674,8 @@ std::shared_ptr<Dataset> Dataset::OpenHiveLazily(const std::string& path_or_glob
     }
   } else {
     regular.clear();
-    for (size_t l = first_leaf; l < leaf_count; l++) regular.push_back(l);
+    for (size_t l = first_leaf; l < leaf_count; l++)
+      regular.push_back(l);
   }
   std::vector<size_t> samples;  // beyond the first
   constexpr size_t kSampledDirectories = 4;
@@ -714,14 +716,14 @@ std::shared_ptr<Dataset> Dataset::OpenHiveLazily(const std::string& path_or_glob
     for (const ListedFile& file : *listed[l]) {
       out.bytes += static_cast<double>(file.size);
       auto known = known_rows.find(file.path);
-      out.rows += static_cast<double>(known != known_rows.end()
-                                          ? known->second
-                                          : dataset->EstimatedRows(file.size));
+      out.rows += static_cast<double>(
+          known != known_rows.end() ? known->second : dataset->EstimatedRows(file.size));
     }
     return out;
   };
   std::vector<std::optional<Listed>> exact(leaf_count);  // directories counted as themselves
-  for (size_t l = 0; l < leaf_count; l++) exact[l] = measure(l);
+  for (size_t l = 0; l < leaf_count; l++)
+    exact[l] = measure(l);
   Listed sampled_total;
   size_t sampled = 0;
   if (!is_null_leaf(first_leaf) || !nulls_apart) {

@@ -78,8 +78,8 @@ void Dataset::EstimateRowBytes(uint64_t size, int64_t num_rows,
     if (plain > 0 && plain < row_bytes) row_bytes = plain;
   }
   rows_per_data_byte_ = 1.0 / row_bytes;
-  const double fixed_bytes = static_cast<double>(size) -
-                             static_cast<double>(std::max<int64_t>(num_rows, 0)) * row_bytes;
+  const double fixed_bytes =
+      static_cast<double>(size) - static_cast<double>(std::max<int64_t>(num_rows, 0)) * row_bytes;
   schema_footer_bytes_ =
       std::max<uint64_t>(footer_bytes, static_cast<uint64_t>(std::max(fixed_bytes, 0.0)));
 }

@@ -68,7 +68,7 @@ std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& v
 }
 
 std::vector<const RuntimeFilter*> PublishedFilters(const DynamicPartitionFilter& filter,
-                                                DynamicFilterRegistry& registry) {
+                                                   DynamicFilterRegistry& registry) {
   std::vector<const RuntimeFilter*> out;
   for (int id : filter.ProducerIds()) {
     const RuntimeFilter* published = registry.FindRuntime(id);

@@ -31,7 +31,7 @@ std::optional<Value> MapPartitionValue(const BoundExpr& key_expr, const Value& v
 /// The filters the producers of `filter` built (its own, or each alternative's of an OR), when
 /// every one is published; empty while one is not (then the filter prunes nothing yet).
 std::vector<const RuntimeFilter*> PublishedFilters(const DynamicPartitionFilter& filter,
-                                                DynamicFilterRegistry& registry);
+                                                   DynamicFilterRegistry& registry);
 
 /// Whether the partition holding `file` may hold rows the query keeps by `filter`, whose
 /// published filters (PublishedFilters) are `data`: its value, mapped through the key

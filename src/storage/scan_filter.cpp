@@ -24,7 +24,8 @@ ScanFilterSpec::ScanFilterSpec(const Dataset& dataset, const std::vector<BoundEx
       SHEARS_CHECK(it != column_ids.end());
       positions.push_back(static_cast<idx_t>(it - column_ids.begin()));
       const auto& column = dataset.columns()[static_cast<size_t>(id)];
-      columns.push_back(std::make_unique<BoundReference>(column.type, positions.back(), column.name));
+      columns.push_back(
+          std::make_unique<BoundReference>(column.type, positions.back(), column.name));
     }
     runtime_columns_.push_back(std::move(positions));
     runtime_keys_.push_back({target.key_expr.get(), target.monotone});
@@ -84,8 +85,8 @@ ScanRowFilter::Read ScanRowFilter::Next(Batch& out, ScanMetrics& metrics) {
   // Late materialization: the filters run on their own columns first; the other columns
   // are decoded for the surviving rows only. Not while no filter tests rows (runtime filters
   // paused or left to the join): selecting every row would cost more than reading them.
-  const bool late = !direct && late_materialization_ &&
-                    (spec_.any_literal() || runtime_->TestsNextBatch());
+  const bool late =
+      !direct && late_materialization_ && (spec_.any_literal() || runtime_->TestsNextBatch());
   bool got;
   if (direct) {
     got = reader_.Next(out);
@@ -149,8 +150,8 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
   // `column OP constant` terms first: they narrow one selection, and the batch is compacted
   // once for all of them.
   bool selected = false;
-  count = spec_.constant_comparisons_.Select(
-      batch, dictionary_.empty() ? nullptr : &by_dictionary_, count, sel.data(), &selected);
+  count = spec_.constant_comparisons_.Select(batch, dictionary_.empty() ? nullptr : &by_dictionary_,
+                                             count, sel.data(), &selected);
   if (selected && count == 0) return 0;
   if (selected) compact();
   for (size_t c = 0; c < conjuncts.size(); c++) {

@@ -70,7 +70,8 @@ struct ScanFilterOptions {
 class ScanRowFilter {
  public:
   /// `spec` and `reader` outlive this.
-  ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader, const ScanFilterOptions& options);
+  ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
+                const ScanFilterOptions& options);
 
   /// The runtime filters published so far (null where not yet), by runtime filter.
   const std::vector<const RuntimeFilter*>& Refresh(DynamicFilterRegistry& registry) {
@@ -85,7 +86,8 @@ class ScanRowFilter {
 
  private:
   /// Applies the conjuncts to `batch` (the runtime ones adaptively, together, after the literal
-  /// ones), compacting it; returns the rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
+  /// ones), compacting it; returns the rows left. `alive` (optional) maps the rows to the original
+  /// ones and is kept in step.
   idx_t FilterRows(Batch& batch, std::vector<uint32_t>* alive, ScanMetrics& metrics);
   /// Applies the filters that can be evaluated once per dictionary entry of their columns in
   /// this batch (marked in by_dictionary_), compacting it; returns the rows left.
@@ -102,7 +104,7 @@ class ScanRowFilter {
   // By conjunct: evaluated per dictionary entry when its columns' codes allow (null: never).
   std::vector<std::unique_ptr<DictionaryFilter>> dictionary_;
   std::vector<const parquet::DictionaryCodes*> codes_;
-  std::vector<uint32_t> rows_;        // rows as read kept by the dictionary filters
+  std::vector<uint32_t> rows_;       // rows as read kept by the dictionary filters
   std::vector<bool> by_dictionary_;  // by conjunct: applied by its dictionary in this batch
 };
 

@@ -99,8 +99,8 @@ class SplitPruning {
   /// Statistics of a file known without opening it, and what must still hold for them to rule
   /// the file out (a file they let through is opened, which checks it anyway).
   struct KnownStatistics {
-    std::shared_ptr<const FileStatistics> stats;  // the catalog's or the dataset's
-    bool check_size = false;                      // then: the file keeps its listed size
+    std::shared_ptr<const FileStatistics> stats;           // the catalog's or the dataset's
+    bool check_size = false;                               // then: the file keeps its listed size
     std::shared_ptr<const parquet::ParquetFooter> footer;  // or a cached footer (its identity)
   };
   /// Whether runtime filter `i` should be checked at `level` now (false: paused, not sampled).
@@ -135,7 +135,7 @@ class SplitPruning {
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
   std::vector<const BoundExpr*> conjuncts_;
-  bool any_literal_ = false;       // some conjunct is a literal one
+  bool any_literal_ = false;           // some conjunct is a literal one
   std::vector<idx_t> filter_columns_;  // scan columns the literal conjuncts read
   // By runtime conjunct (slot): its key's scan columns and its key computed from its column.
   std::vector<std::vector<idx_t>> runtime_columns_;

@@ -19,8 +19,8 @@
 #include <string>
 
 #include "common/error.h"
-#include "output/result_writer.h"
 #include "main/connection.h"
+#include "output/result_writer.h"
 
 namespace {
 

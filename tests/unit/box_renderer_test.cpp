@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "output/result_writer.h"
 #include "main/connection.h"
+#include "output/result_writer.h"
 
 namespace shears {
 namespace {

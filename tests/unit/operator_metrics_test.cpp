@@ -20,9 +20,8 @@ namespace {
 const std::string kYearMonth = test::SourceDir() + "/tests/data/hive/hive_year_month";
 
 std::unique_ptr<PhysicalResultCollector> ScanPlan() {
-  auto scan = std::make_unique<PhysicalTableScan>(Dataset::Open(kYearMonth),
-                                                  std::vector<int>{0}, std::vector<BoundExprPtr>{},
-                                                  "hive_year_month");
+  auto scan = std::make_unique<PhysicalTableScan>(Dataset::Open(kYearMonth), std::vector<int>{0},
+                                                  std::vector<BoundExprPtr>{}, "hive_year_month");
   auto root = std::make_unique<PhysicalResultCollector>(scan->types());
   root->AddChild(std::move(scan));
   return root;

@@ -316,7 +316,9 @@ TEST(PageIndexTest, DictionaryOfAChunk) {
   auto buffer = std::make_shared<std::vector<uint8_t>>(size);
   file->file().ReadAt(start, size, buffer->data());
   ScanCounters counters;
-  ColumnChunkReader reader(*file, 0, 2, ChunkBytes{std::shared_ptr<const uint8_t[]>(buffer, buffer->data()), 0, size}, &counters);
+  ColumnChunkReader reader(
+      *file, 0, 2, ChunkBytes{std::shared_ptr<const uint8_t[]>(buffer, buffer->data()), 0, size},
+      &counters);
   size_t entries = 0;
   const Vector* dictionary = reader.ReadDictionary(&entries);
   ASSERT_NE(dictionary, nullptr);

@@ -12,11 +12,11 @@ namespace {
 
 TEST(ParquetSchemaMappingTest, EveryWritableTypeReadsBackAsItself) {
   const std::vector<LogicalType> types = {
-      LogicalType::Boolean(),     LogicalType::Integer(),     LogicalType::Bigint(),
-      LogicalType::Double(),      LogicalType::Float(),       LogicalType::Date(),
-      LogicalType::Timestamp(),   LogicalType::Time(),        LogicalType::Varchar(),
-      LogicalType::Blob(),        LogicalType::Decimal(1, 0), LogicalType::Decimal(7, 2),
-      LogicalType::Decimal(9, 9), LogicalType::Decimal(10, 2), LogicalType::Decimal(18, 4),
+      LogicalType::Boolean(),      LogicalType::Integer(),      LogicalType::Bigint(),
+      LogicalType::Double(),       LogicalType::Float(),        LogicalType::Date(),
+      LogicalType::Timestamp(),    LogicalType::Time(),         LogicalType::Varchar(),
+      LogicalType::Blob(),         LogicalType::Decimal(1, 0),  LogicalType::Decimal(7, 2),
+      LogicalType::Decimal(9, 9),  LogicalType::Decimal(10, 2), LogicalType::Decimal(18, 4),
       LogicalType::Decimal(19, 0), LogicalType::Decimal(38, 10)};
   for (const auto& type : types) {
     SCOPED_TRACE(type.ToString());

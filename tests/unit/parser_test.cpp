@@ -473,8 +473,7 @@ TEST(ParserExpressionTest, InListAndBetween) {
   EXPECT_FALSE(between.As<BetweenExpr>().negated);
   EXPECT_EQ(between.expr->ToString(), "x BETWEEN 1 AND 10");
   EXPECT_EQ(ExprText("x NOT BETWEEN a + 1 AND b"), "x NOT BETWEEN (a + 1) AND b");
-  EXPECT_EQ(ExprText("x BETWEEN SYMMETRIC 1 AND 2"),
-            "(x BETWEEN 1 AND 2 OR x BETWEEN 2 AND 1)");
+  EXPECT_EQ(ExprText("x BETWEEN SYMMETRIC 1 AND 2"), "(x BETWEEN 1 AND 2 OR x BETWEEN 2 AND 1)");
   EXPECT_EQ(ExprText("x NOT BETWEEN SYMMETRIC 1 AND 2"),
             "(NOT (x BETWEEN 1 AND 2 OR x BETWEEN 2 AND 1))");
   // ANY / ALL of an ARRAY[...] constructor: IN lists, or one comparison per element.

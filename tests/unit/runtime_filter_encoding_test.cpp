@@ -77,9 +77,9 @@ TEST(RuntimeFilterEncodingTest, StringKeysAndTheirRange) {
 
 // The union built as src/distributed/filter_merge.cpp does: sizes summed, bloom bits OR-ed,
 // then only sets and ranges encoded and merged.
-std::unique_ptr<RuntimeFilter> UniteWithoutHashes(std::vector<std::unique_ptr<RuntimeFilter>> shares,
-                                                  const RuntimeFilterLimits& limits,
-                                                  uint64_t build_rows) {
+std::unique_ptr<RuntimeFilter> UniteWithoutHashes(
+    std::vector<std::unique_ptr<RuntimeFilter>> shares, const RuntimeFilterLimits& limits,
+    uint64_t build_rows) {
   uint64_t distinct = 0, set_keys = 0;
   bool sets = true;
   for (auto& share : shares) {
@@ -120,7 +120,7 @@ TEST(RuntimeFilterEncodingTest, BloomBitsOredAcrossSharesEqualTheWholeBuildsBitF
                                                   : Value::Varchar("k" + std::to_string(key));
       all.push_back(value);
       parts[static_cast<size_t>(key % 3)].push_back(value);  // disjoint shares, by key
-      if (i % 5 == 0) {  // duplicates within a share
+      if (i % 5 == 0) {                                      // duplicates within a share
         all.push_back(value);
         parts[static_cast<size_t>(key % 3)].push_back(value);
       }

@@ -7,8 +7,8 @@
 
 #include <sstream>
 
-#include "output/box_renderer.h"
 #include "main/connection.h"
+#include "output/box_renderer.h"
 #include "shell/completion.h"
 #include "shell/shell_terminal.h"
 #include "shell/statement_splitter.h"

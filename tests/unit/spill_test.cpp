@@ -164,11 +164,11 @@ TEST(SpillTest, CollectingAggregateStatesRoundTrip) {
   AggregateParams params;
   params.separator = ",";
   params.order.push_back({/*descending=*/true, /*nulls_first=*/false});
-  const AggregateOp agg = BindAggregateOp(AggregateKind::kStringAgg,
-                                          {LogicalType::Varchar(), LogicalType::Bigint()},
-                                          LogicalType::Varchar(), params);
-  const AggregateOp median = BindAggregateOp(AggregateKind::kQuantileCont,
-                                             {LogicalType::Bigint()}, LogicalType::Double(), {});
+  const AggregateOp agg =
+      BindAggregateOp(AggregateKind::kStringAgg, {LogicalType::Varchar(), LogicalType::Bigint()},
+                      LogicalType::Varchar(), params);
+  const AggregateOp median = BindAggregateOp(AggregateKind::kQuantileCont, {LogicalType::Bigint()},
+                                             LogicalType::Double(), {});
   ASSERT_TRUE(agg.spill_write && agg.spill_read && median.spill_write && median.spill_read);
   std::vector<Vector> in;
   in.emplace_back(LogicalType::Varchar(), 5);

@@ -8,9 +8,9 @@
 
 #include "common/error.h"
 #include "common/value.h"
-#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "expression/expression_executor.h"
 #include "storage/csv/csv_reader.h"
 #include "storage/partition_pruning.h"
 

@@ -8,11 +8,11 @@
 
 #include "common/error.h"
 #include "execution/aggregate_hash_table.h"
-#include "expression/expression_executor.h"
 #include "execution/operator/physical_hash_aggregate_state.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/spill.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 
@@ -676,11 +676,12 @@ std::vector<std::pair<std::string, std::string>> PhysicalHashAggregate::AnalyzeD
     return details;
   }
   details.insert(details.begin(), {"groups", std::to_string(global.groups_out.load())});
-  details.insert(details.begin() + 1,
-          {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions, {} split again",
-                                  global.spill_metrics.bytes_written.load() / double(1 << 20),
-                                  global.spill_metrics.files.load(), kSpillPartitions,
-                                  global.repartitioned.load())});
+  details.insert(
+      details.begin() + 1,
+      {"spilled", fmt::format("{:.1f} MiB in {} files, {} partitions, {} split again",
+                              global.spill_metrics.bytes_written.load() / double(1 << 20),
+                              global.spill_metrics.files.load(), kSpillPartitions,
+                              global.repartitioned.load())});
   return details;
 }
 

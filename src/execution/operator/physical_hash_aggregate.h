@@ -173,7 +173,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
     const std::vector<uint32_t>* state_offsets;
     const std::vector<SpilledState>* states;
   };
-  SpillShape FinestShape() const { return {&layout_, groups_.size(), &state_offsets_, &spill_states_}; }
+  SpillShape FinestShape() const {
+    return {&layout_, groups_.size(), &state_offsets_, &spill_states_};
+  }
   SpillShape SetsShape() const {
     return {&result_layout_, result_layout_.types.size(), &result_state_offsets_,
             &result_spill_states_};

@@ -38,8 +38,8 @@ void PhysicalHashAggregate::DecidePassThrough(HashAggregateGlobalState& global,
 void PhysicalHashAggregate::PassRows(const std::vector<const Vector*>& keys, idx_t n,
                                      HashAggregateLocalState& local) const {
   if (!local.passed) {
-    local.passed = std::make_unique<RowCollection>(layout_.row_width,
-                                                   local.table->partition(0).rows.memory());
+    local.passed =
+        std::make_unique<RowCollection>(layout_.row_width, local.table->partition(0).rows.memory());
   }
   // Rows come zeroed: empty states, which the aggregates' update then fills with one row each.
   local.passed->AppendRows(n, local.rows.data());
@@ -89,8 +89,8 @@ std::string PhysicalHashAggregate::PassThroughDetails(const HashAggregateGlobalS
   return fmt::format(
       "{} of {} threads passed rows through unaggregated ({} rows), at {:.2f} groups per row "
       "after their first {} rows (passing above {:.2f})",
-      global.passing_threads.load(), sampled, global.passed_rows.load(), ratio,
-      kPassThroughSample, kPassThroughRatio);
+      global.passing_threads.load(), sampled, global.passed_rows.load(), ratio, kPassThroughSample,
+      kPassThroughRatio);
 }
 
 }  // namespace shears

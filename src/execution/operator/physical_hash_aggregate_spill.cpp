@@ -311,8 +311,7 @@ void PhysicalHashAggregate::RepartitionSpillWork(ExecutionContext& context,
   for (idx_t t = 0; t < work.pieces.size(); t++) {
     const RowLayout& layout = t == 0 ? *shape.layout : distinct_layouts_[t - 1];
     const auto* states = t == 0 ? shape.states : nullptr;
-    SpillPartitioner repartitioner(layout, shape.key_count, work.level + 1, fanout, *file,
-                                   states);
+    SpillPartitioner repartitioner(layout, shape.key_count, work.level + 1, fanout, *file, states);
     for (const auto& piece : work.pieces[t]) {
       ReadSpilledRows(
           layout, *piece.file, piece.segment, memory,

@@ -8,10 +8,10 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "expression/expression_executor.h"
 #include "execution/operator/join_output.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

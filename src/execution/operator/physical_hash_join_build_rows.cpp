@@ -4,9 +4,9 @@
 
 #include <atomic>
 
-#include "expression/expression_executor.h"
 #include "execution/operator/join_output.h"
 #include "execution/operator/physical_hash_join.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

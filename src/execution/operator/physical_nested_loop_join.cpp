@@ -7,10 +7,10 @@
 
 #include "common/clock.h"
 #include "common/error.h"
-#include "expression/expression_executor.h"
 #include "execution/operator/join_output.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 
@@ -320,9 +320,9 @@ std::vector<std::pair<std::string, std::string>> PhysicalNestedLoopJoin::Analyze
     const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(bound.first);
     std::string text = "not built";
     if (filter) {
-      text = filter->min() ? "range [" + filter->min()->ToString() + ", " +
-                                 filter->max()->ToString() + "]"
-                           : "no value";
+      text = filter->min()
+                 ? "range [" + filter->min()->ToString() + ", " + filter->max()->ToString() + "]"
+                 : "no value";
       text += fmt::format(" from {} rows, built in {:.3f} ms", filter->build_rows(),
                           filter->build_ms());
     }

@@ -6,10 +6,10 @@
 #include <mutex>
 
 #include "common/error.h"
-#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/spill.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 
@@ -490,8 +490,8 @@ void ReduceSpilledRuns(const SortSpec& spec, ExecutionContext& context, SortGlob
     for (const auto& run : runs)
       block = std::max(block, run.max_block);
     // A loaded block is its bytes plus aligned copies of its records and rows: about twice.
-    const auto fan_in = static_cast<idx_t>(
-        std::max<int64_t>(2, budget / static_cast<int64_t>(2 * block + 64)));
+    const auto fan_in =
+        static_cast<idx_t>(std::max<int64_t>(2, budget / static_cast<int64_t>(2 * block + 64)));
     if (runs.size() <= fan_in) return;
     std::vector<SpilledSortRun> merged;
     for (idx_t begin = 0; begin < runs.size(); begin += fan_in) {

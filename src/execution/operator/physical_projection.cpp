@@ -1,7 +1,7 @@
 #include "execution/operator/physical_projection.h"
 
-#include "expression/expression_executor.h"
 #include "execution/operator/join_exprs.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

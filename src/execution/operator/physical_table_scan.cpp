@@ -175,7 +175,8 @@ std::unique_ptr<LocalSourceState> PhysicalTableScan::GetLocalSourceState(
   options.dictionary_filters = settings.GetBool("dictionary_filters");
   options.late_materialization = settings.GetBool("late_materialization");
   options.adaptivity.min_drop_ratio = settings.GetDouble("runtime_filter.min_drop_ratio");
-  options.adaptivity.pause_rows = static_cast<uint64_t>(settings.GetInt("runtime_filter.pause_rows"));
+  options.adaptivity.pause_rows =
+      static_cast<uint64_t>(settings.GetInt("runtime_filter.pause_rows"));
   local->rows = std::make_unique<ScanRowFilter>(*filter_spec_, *local->reader, options);
   local->buffers = MemoryHold(&context.query().memory());
   return local;
@@ -285,11 +286,10 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
             "dictionaries); pages skipped {}; statistics checks paused {} times ({} skipped, {} "
             "resumes); probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
-            filter->distinct_keys(), filter->build_rows(), filter->bytes(),
-            ColumnKeysText(*filter), RowsText(*filter),
-            c.rows_tested.load(), c.rows_dropped.load(), c.rows_passed_paused.load(),
-            c.pauses.load(), c.rechecks.load(), c.resumes.load(), c.files_skipped.load(),
-            c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
+            filter->distinct_keys(), filter->build_rows(), filter->bytes(), ColumnKeysText(*filter),
+            RowsText(*filter), c.rows_tested.load(), c.rows_dropped.load(),
+            c.rows_passed_paused.load(), c.pauses.load(), c.rechecks.load(), c.resumes.load(),
+            c.files_skipped.load(), c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
             c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(), c.pruning_pauses.load(),
             c.pruning_checks_skipped.load(), c.pruning_resumes.load(),
             static_cast<double>(c.probe_nanos.load()) / 1e6);

@@ -7,11 +7,11 @@
 #include <mutex>
 
 #include "common/error.h"
-#include "expression/expression_executor.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "execution/spill.h"
 #include "execution/window_functions.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 

@@ -53,12 +53,18 @@ void GatherToRows(uint8_t* dst, const uint8_t* dict, const uint32_t* indexes, co
 void SpreadValues(uint8_t* base, size_t width, const uint8_t* levels, idx_t take, idx_t non_null,
                   uint8_t max_def) {
   switch (width) {
-    case 1: return SpreadFixed<uint8_t>(base, levels, take, non_null, max_def);
-    case 2: return SpreadFixed<uint16_t>(base, levels, take, non_null, max_def);
-    case 4: return SpreadFixed<uint32_t>(base, levels, take, non_null, max_def);
-    case 8: return SpreadFixed<uint64_t>(base, levels, take, non_null, max_def);
-    case 16: return SpreadFixed<unsigned __int128>(base, levels, take, non_null, max_def);
-    default: break;
+    case 1:
+      return SpreadFixed<uint8_t>(base, levels, take, non_null, max_def);
+    case 2:
+      return SpreadFixed<uint16_t>(base, levels, take, non_null, max_def);
+    case 4:
+      return SpreadFixed<uint32_t>(base, levels, take, non_null, max_def);
+    case 8:
+      return SpreadFixed<uint64_t>(base, levels, take, non_null, max_def);
+    case 16:
+      return SpreadFixed<unsigned __int128>(base, levels, take, non_null, max_def);
+    default:
+      break;
   }
   idx_t src = non_null;
   for (idx_t i = take; i-- > 0 && src != i + 1;) {
@@ -665,8 +671,7 @@ void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset, Diction
 }
 
 void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, idx_t take,
-                                    idx_t non_null, const uint8_t* levels,
-                                    uint8_t max_def) const {
+                                    idx_t non_null, const uint8_t* levels, uint8_t max_def) const {
   const auto encoding = page_->encoding;
   const bool dictionary_page = encoding == format::Encoding::PLAIN_DICTIONARY ||
                                encoding == format::Encoding::RLE_DICTIONARY;

@@ -8,8 +8,8 @@
 #include <functional>
 #include <limits>
 
-#include "common/string_util.h"
 #include "common/error.h"
+#include "common/string_util.h"
 #include "storage/lru_cache.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/schema_mapping.h"
@@ -23,7 +23,6 @@ constexpr char kMagic[] = "PAR1";
 constexpr char kEncryptedMagic[] = "PARE";
 // A footer larger than this is not plausible for any real file; refuse before allocating.
 constexpr uint32_t kMaxFooterLength = 512u << 20;
-
 
 }  // namespace
 
@@ -392,7 +391,8 @@ const ColumnChunkStatistics& CachedFileColumnStatistics(const ParquetFooter& foo
   auto& cached = footer.file_statistics;
   if (cached.empty()) cached.resize(footer.columns.size());
   auto& entry = cached.at(static_cast<size_t>(column));
-  if (!entry) entry = std::make_unique<const ColumnChunkStatistics>(FileColumnStatistics(footer, column));
+  if (!entry)
+    entry = std::make_unique<const ColumnChunkStatistics>(FileColumnStatistics(footer, column));
   return *entry;
 }
 

@@ -3,8 +3,8 @@
 // to the metadata pruning needs (statistics, column and offset indexes, bloom filters).
 // Reading values is ParquetReader's job (parquet_reader.h).
 
-#include <cstring>
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>

@@ -12,9 +12,9 @@
 #include "common/error.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/column_writer.h"
-#include "storage/parquet/schema_mapping.h"
 #include "storage/parquet/compression.h"
 #include "storage/parquet/parquet_file.h"
+#include "storage/parquet/schema_mapping.h"
 
 namespace shears::parquet {
 

@@ -267,7 +267,6 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
       name);
 }
 
-
 format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type) {
   format::SchemaElement element;
   element.name = name;
