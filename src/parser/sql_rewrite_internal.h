@@ -1,0 +1,35 @@
+#pragma once
+// What the pieces of RewriteSql (sql_rewrite.cpp, sql_rewrite_clauses.cpp) share: each finder
+// scans the tokens of the user's text and adds the replacements its extension needs.
+
+#include <string>
+#include <vector>
+
+#include "parser/transformer.h"
+
+namespace shears::parser_internal {
+
+/// Text replacing the original bytes [begin, end) (empty range: an insertion at begin).
+struct Replacement {
+  int begin, end;  // original range (empty for an insertion)
+  std::string text;
+};
+
+/// Whether this token ends a FROM clause (WHERE, GROUP, ..., a closing parenthesis).
+bool EndsFromClause(int token);
+/// Whether a subquery without alias may end before this token.
+bool EndsUnaliasedSubquery(int token);
+
+/// QUALIFY cond -> WINDOW __shears_qualify AS (PARTITION BY (cond)).
+void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,
+                 std::vector<Replacement>* out);
+/// USING SAMPLE / TABLESAMPLE -> WINDOW __shears_sample AS (PARTITION BY amount, percent, seed).
+void FindSample(const std::string& sql, const std::vector<SqlToken>& tokens,
+                std::vector<Replacement>* out);
+/// LIMIT n% is refused with a clear error (not supported).
+void RejectLimitPercent(const std::string& sql, const std::vector<SqlToken>& tokens);
+/// f(x IGNORE NULLS) / f(x RESPECT NULLS) -> f(x).
+void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out);
+
+}  // namespace shears::parser_internal
