@@ -18,7 +18,9 @@
 //      probe side continues the current pipeline through the join's Execute. The probe
 //      pipeline depends on the build pipeline: the build always finishes first, which is also
 //      what lets a join publish dynamic filters before any probe-side scan starts.
-//   3. Both children of a UNION feed the same sink: two pipelines, one sink.
+//   3. A UNION ALL streams: its first child continues the current pipeline; its second gets a
+//      pipeline of its own that runs after it through the same operators above the union into
+//      the same sink (Pipeline::continues). Nothing is collected at the union.
 
 #include <atomic>
 #include <chrono>

@@ -20,6 +20,48 @@ Pipeline* PipelineBuilder::NewPipeline(PhysicalOperator* sink) {
   return pipelines_.back().get();
 }
 
+void PipelineBuilder::CompleteContinuations() {
+  // In creation order: a pipeline continues one made before it, already complete.
+  bool continued = false;
+  for (auto& owned : pipelines_) {
+    Pipeline* p = owned.get();
+    Pipeline* base = p->continues;
+    if (!base) continue;
+    SHEARS_CHECK(p->sink == base->sink && p->continue_from <= base->operators.size());
+    p->operators.insert(p->operators.end(), base->operators.begin() + p->continue_from,
+                        base->operators.end());
+    // After the pipeline it continues (which also waits for the builds of joins above the
+    // union) and after the earlier continuations of it, so the inputs' rows come in the order
+    // the query wrote them. Whoever else waits for `base` (a pipeline reading its sink, the
+    // unmatched rows of a join above) waits for this one as well.
+    for (auto& other : pipelines_) {
+      Pipeline* o = other.get();
+      if (o == p) continue;
+      auto& deps = o->dependencies;
+      if (std::find(deps.begin(), deps.end(), base) == deps.end()) continue;
+      if (o->continues == base) {
+        p->dependencies.push_back(o);  // made before p: its completion already ran
+      } else if (std::find(deps.begin(), deps.end(), p) == deps.end()) {
+        deps.push_back(p);
+      }
+    }
+    p->dependencies.push_back(base);
+    continued = true;
+  }
+  if (!continued) return;
+  // A pipeline reading a sink waits for every pipeline into it: besides the continuations,
+  // one may stream into it from a join of a continuation (its unmatched or spilled rows),
+  // made before the continuation was linked.
+  for (auto& reader : pipelines_) {
+    for (auto& writer : pipelines_) {
+      if (writer->sink != reader->source || writer.get() == reader.get()) continue;
+      auto& deps = reader->dependencies;
+      if (std::find(deps.begin(), deps.end(), writer.get()) == deps.end())
+        deps.push_back(writer.get());
+    }
+  }
+}
+
 void UnmatchedRowsPipeline::Add(PhysicalOperator* join, Pipeline& probe_pipeline,
                                 PipelineBuilder& builder) {
   Pipeline* rows = builder.NewPipeline(probe_pipeline.sink);
@@ -137,6 +179,7 @@ void Executor::Execute(PhysicalOperator& root_sink) {
   Pipeline* root = builder.NewPipeline(&root_sink);
   SHEARS_CHECK(root_sink.children().size() == 1);
   root_sink.children()[0]->BuildPipelines(*root, builder);
+  builder.CompleteContinuations();
   // Sink states exist before any pipeline runs: a join's probe pipeline reads the state its
   // build pipeline fills, and a sink that is a source reads its own.
   for (auto& pipeline : builder.pipelines()) {

@@ -20,6 +20,12 @@ class Pipeline {
   /// Pipelines that must finish before this one starts.
   std::vector<Pipeline*> dependencies;
   int id = 0;
+  /// A UNION ALL's second input streams on through the operators above the union into the
+  /// same sink. Those operators are known only once every pipeline is built, so this pipeline
+  /// names where they are: `continues`' operators from index `continue_from` on
+  /// (PipelineBuilder::CompleteContinuations copies them).
+  Pipeline* continues = nullptr;
+  size_t continue_from = 0;
 };
 
 class PipelineBuilder {
@@ -27,6 +33,10 @@ class PipelineBuilder {
   /// Creates a new pipeline ending in `sink`.
   Pipeline* NewPipeline(PhysicalOperator* sink);
   std::vector<std::unique_ptr<Pipeline>>& pipelines() { return pipelines_; }
+  /// Once every pipeline is built: a continuing pipeline (Pipeline::continues) gets the
+  /// operators above its branch point, runs after the pipeline it continues, and whoever
+  /// waits for that one waits for it as well.
+  void CompleteContinuations();
 
  private:
   std::vector<std::unique_ptr<Pipeline>> pipelines_;

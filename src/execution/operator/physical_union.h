@@ -1,11 +1,9 @@
 #pragma once
-// UNION_ALL: the rows of both children. Each child runs as its own pipeline sinking into the
-// union (two pipelines, one sink); the pipeline above reads the collected rows as its source,
-// in parallel morsels of a batch.
+// UNION_ALL: the rows of both children, streamed. The first child continues the current
+// pipeline through this operator; the second gets a pipeline of its own that passes this
+// operator and then the same operators above it into the same sink (Pipeline::continues), so
+// neither input is collected in between.
 
-#include <mutex>
-
-#include "execution/column_data.h"
 #include "execution/physical_operator.h"
 
 namespace shears {
@@ -16,18 +14,9 @@ class PhysicalUnionAll : public PhysicalOperator {
   explicit PhysicalUnionAll(std::vector<LogicalType> types)
       : PhysicalOperator("UNION_ALL", std::move(types)) {}
 
-  bool IsSink() const override { return true; }
-  bool IsSource() const override { return true; }
-  std::unique_ptr<GlobalSinkState> GetGlobalSinkState(ExecutionContext& context) const override;
-  std::unique_ptr<LocalSinkState> GetLocalSinkState(ExecutionContext& context) const override;
-  bool Sink(ExecutionContext& context, Batch& input, GlobalSinkState& global,
-            LocalSinkState& local) const override;
-  void Combine(ExecutionContext& context, GlobalSinkState& global,
-               LocalSinkState& local) const override;
-
-  std::unique_ptr<GlobalSourceState> GetGlobalSourceState(ExecutionContext& context) const override;
-  bool GetData(ExecutionContext& context, Batch& out, GlobalSourceState& global,
-               LocalSourceState& local) const override;
+  /// Passes its input on (columns referenced, not copied).
+  OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
+                         OperatorState& state) const override;
 
   void BuildPipelines(Pipeline& current, PipelineBuilder& builder) override;
 };
