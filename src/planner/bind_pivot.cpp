@@ -159,8 +159,8 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
       if (count < 0) {
         if (!query_runner_) {
           throw BinderError(
-              "PIVOT without IN needs the distinct values of {} before planning, which is not "
-              "possible here (a view, DESCRIBE, a prepared statement): list them with IN (...)",
+              "PIVOT without IN needs the distinct values of {} before planning, which a view "
+              "cannot do: list them with IN (...)",
               on_texts.back());
         }
         const std::string query = with + " SELECT DISTINCT " + on_texts.back() + " FROM " + source +
@@ -223,7 +223,13 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
         ast::ExprPtr expr = ParseExpression(text, "PIVOT aggregate");
         std::string column = name;
         if (aggregates.size() > 1 || !alias.empty()) {
-          column += "_" + (alias.empty() ? expr->ToString() : alias);
+          // DuckDB spells count(*) count_star() in the name.
+          std::string text = alias.empty() ? expr->ToString() : alias;
+          for (size_t at = text.find("count(*)"); alias.empty() && at != std::string::npos;
+               at = text.find("count(*)", at)) {
+            text.replace(at, 8, "count_star()");
+          }
+          column += "_" + text;
         }
         if (FilterAggregates(*expr, condition) == 0) {
           throw BinderError("PIVOT: '{}' in USING is not an aggregate", text);
