@@ -120,6 +120,20 @@ int FilterAggregates(ast::Expr& expr, const std::string& condition) {
   return found;
 }
 
+/// The one SELECT of `sql` (a query made from the PIVOT's pieces), kept alive in `keep`.
+ast::QueryNode& ParsedQuery(const std::string& sql,
+                            std::vector<std::vector<ast::StatementPtr>>& keep,
+                            bool select_only = true) {
+  keep.push_back(Parser::Parse(sql));
+  const auto& statements = keep.back();
+  if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect ||
+      (select_only && static_cast<ast::SelectStatement&>(*statements[0]).query->kind !=
+                          ast::QueryNodeKind::kSelect)) {
+    throw BinderError("PIVOT / UNPIVOT: the table before ON is not one table or subquery");
+  }
+  return *static_cast<ast::SelectStatement&>(*statements[0]).query;
+}
+
 struct PivotValue {
   std::string literal;  // SQL text of the value
   std::string name;     // its part of the column names
@@ -206,9 +220,7 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
     if (groups.empty()) select_groups = excluded.empty() ? "*" : "* EXCLUDE (" + excluded + ")";
     sql = "SELECT " + select_groups + " FROM " + source + " GROUP BY " +
           (groups.empty() ? "ALL" : groups);
-    pivot_queries_.push_back(Parser::Parse(sql));
-    auto& statement = static_cast<ast::SelectStatement&>(*pivot_queries_.back().at(0));
-    auto& node = static_cast<ast::SelectNode&>(*statement.query);
+    auto& node = static_cast<ast::SelectNode&>(ParsedQuery(sql, pivot_queries_));
     // Every combination of the ON items' values, the first item's varying slowest.
     std::vector<size_t> at(values.size(), 0);
     const bool any = columns > 0;
@@ -262,9 +274,7 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
   // The columns ON names (as a select list: COLUMNS(...) and * EXCLUDE expand) and all of the
   // source's.
   auto names_of = [&](const std::string& text) {
-    pivot_queries_.push_back(Parser::Parse(text));
-    const auto& statement = static_cast<const ast::SelectStatement&>(*pivot_queries_.back().at(0));
-    return BindQueryNode(*statement.query, scope.outer).names;
+    return BindQueryNode(ParsedQuery(text, pivot_queries_), scope.outer).names;
   };
   std::string on_list = on;
   // ON COLUMNS(* EXCLUDE (id)) names the columns of `* EXCLUDE (id)`.
@@ -303,9 +313,7 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
     if (!include_nulls) sql += " WHERE " + QuoteName(column) + " IS NOT NULL";
   }
   if (sql.empty()) throw BinderError("UNPIVOT: no columns to unpivot");
-  pivot_queries_.push_back(Parser::Parse(sql));
-  const auto& statement = static_cast<const ast::SelectStatement&>(*pivot_queries_.back().at(0));
-  BoundQuery query = BindQueryNode(*statement.query, scope.outer);
+  BoundQuery query = BindQueryNode(ParsedQuery(sql, pivot_queries_, false), scope.outer);
   ScopeEntry entry =
       EntryFor(call.alias.empty() ? "unnamed_unpivot" : call.alias, *query.plan, query.names);
   ApplyColumnAliases(entry, call.column_aliases);
