@@ -32,7 +32,7 @@ set(LEVEL_distributed 10)
 set(LEVEL_cli 11)
 
 # Third-party headers (a regex over the include's name) and the folders allowed them.
-set(THIRD_PARTY readline pg_query thrift mpi pybind11)
+set(THIRD_PARTY readline pg_query thrift mpi pybind11 nlohmann)
 set(THIRD_PARTY_readline_REGEX "^readline/")
 set(THIRD_PARTY_readline_OWNERS shell)
 set(THIRD_PARTY_pg_query_REGEX "^pg_query")
@@ -43,6 +43,8 @@ set(THIRD_PARTY_mpi_REGEX "^mpi\\.h$")
 # The executable starts the MPI runtime, whose header is mpi.h's.
 set(THIRD_PARTY_mpi_OWNERS distributed cli)
 set(THIRD_PARTY_pybind11_REGEX "^pybind11/")
+set(THIRD_PARTY_nlohmann_REGEX "^nlohmann/")
+set(THIRD_PARTY_nlohmann_OWNERS function)
 set(THIRD_PARTY_pybind11_OWNERS python)
 
 get_filename_component(SRC ${SRC} ABSOLUTE)

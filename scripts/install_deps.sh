@@ -11,6 +11,7 @@ PACKAGES=(
   libsnappy-dev libzstd-dev liblz4-dev libbrotli-dev zlib1g-dev libxxhash-dev
   libabsl-dev libfmt-dev libcli11-dev libsqlite3-dev libreadline-dev libre2-dev libssl-dev
   libgtest-dev libgmock-dev libbenchmark-dev libclang-rt-14-dev libboost-dev libprotobuf-c-dev
+  nlohmann-json3-dev
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest
   openmpi-bin libopenmpi-dev
 )

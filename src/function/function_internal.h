@@ -26,6 +26,7 @@ void RegisterRegexpFunctions(FunctionRegistry& registry);
 void RegisterIntervalFunctions(FunctionRegistry& registry);
 void RegisterFormatFunctions(FunctionRegistry& registry);
 void RegisterEpochFunctions(FunctionRegistry& registry);
+void RegisterJsonFunctions(FunctionRegistry& registry);
 
 BoundScalarFunction MakeBound(std::vector<LogicalType> arg_types, LogicalType return_type,
                               ScalarKernel kernel, bool null_propagating = true,

@@ -23,6 +23,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterIntervalFunctions(r);
     RegisterFormatFunctions(r);
     RegisterEpochFunctions(r);
+    RegisterJsonFunctions(r);
     return r;
   }();
   return registry;

@@ -656,7 +656,8 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
                     return Position(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
                   }));
   }
-  for (const char* name : {"starts_with", "prefix"}) {
+  // ^@ is the operator form (PostgreSQL's and DuckDB's).
+  for (const char* name : {"starts_with", "prefix", "^@"}) {
     RegisterFixed(registry, name, {kVarchar, kVarchar}, kBoolean,
                   ValueKernel<uint8_t>([](const Args& a, idx_t row) -> uint8_t {
                     return StrAt(*a[0], row).view().starts_with(StrAt(*a[1], row).view());

@@ -76,6 +76,9 @@ Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
     binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
     binder.SetParameters(parameters_);
     if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
+    // A PIVOT without IN first reads the distinct values of its ON expressions.
+    binder.SetQueryRunner(
+        [this, &settings](const std::string& text) { return FirstColumn(text, settings); });
     plans.bound = binder.Bind(query);
     Optimize(plans.bound.plan, settings);
     plans.logical_text = plans.bound.plan->ToString();
@@ -87,6 +90,22 @@ Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
   }
   if (scale_out_) plans.physical = scale_out_->Distribute(std::move(plans.physical), settings);
   return plans;
+}
+
+std::vector<Value> Connection::FirstColumn(const std::string& sql, const Settings& settings) {
+  auto statements = Parser::Parse(sql);
+  if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
+    throw InternalError("FirstColumn takes one query");
+  }
+  const auto& select = static_cast<const ast::SelectStatement&>(*statements[0]);
+  const QueryResult result = ExecuteSelect(sql, *select.query, settings);
+  std::vector<Value> values;
+  for (size_t b = 0; b < result.rows->batch_count(); b++) {
+    const Batch& batch = result.rows->batch(b);
+    for (idx_t r = 0; r < batch.size(); r++)
+      values.push_back(ReadValue(batch.column(0), r));
+  }
+  return values;
 }
 
 namespace {
@@ -347,6 +366,7 @@ QueryResult Connection::DescribeQuery(const std::string& query_sql) {
   Binder binder(database_.catalog(), &query_sql);
   binder.SetParameters(parameters_);
   if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
+  binder.SetQueryRunner([this](const std::string& text) { return FirstColumn(text, settings_); });
   const BoundQuery bound = binder.Bind(query);
   QueryResult result;
   result.names = {"column_name", "column_type", "partition_key"};

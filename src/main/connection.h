@@ -146,6 +146,8 @@ class Connection {
 
   /// Binds and plans `query` with this connection's parameters and replacement scan.
   Plans PlanQuery(const std::string& sql, const ast::QueryNode& query, const Settings& settings);
+  /// Runs a query for the binder (a PIVOT without IN reads its values first): its first column.
+  std::vector<Value> FirstColumn(const std::string& sql, const Settings& settings);
 
   friend class Database;  // clears owns_transaction_ when it ends the transaction
   Database& database_;

@@ -60,6 +60,7 @@ class CatalogParser {
       }
     } else if (AcceptWord("describe") || AcceptWord("desc")) {
       if (AtWord("select") || AtWord("with") || AtWord("from") || AtWord("values") ||
+          AtWord("pivot") || AtWord("unpivot") || AtWord("pivot_wider") || AtWord("pivot_longer") ||
           (pos_ < last_ &&
            (tokens_[pos_].token == '(' || tokens_[pos_].token == PG_QUERY__TOKEN__SCONST))) {
         // A query, or a file as DuckDB's FROM 'path' shorthand: the rest of the statement.

@@ -19,6 +19,9 @@ class Parser {
   static std::vector<ast::StatementPtr> Parse(const std::string& sql);
 };
 
+/// DuckDB's `a POSITIONAL JOIN b` reaches the binder as `a FULL JOIN b ON <this column>`.
+inline constexpr const char* kPositionalJoinMarker = "__shears_positional__";
+
 /// Formats "LINE n: <the line>\n<spaces>^" for an error at byte `offset` of `sql`.
 std::string FormatErrorPosition(const std::string& sql, int offset);
 

@@ -173,6 +173,13 @@ bool StartsFromFirstQuery(const std::vector<SqlToken>& tokens, size_t i) {
   return tokens[i - 1].token == '(' && !(i >= 2 && tokens[i - 2].token == PG_QUERY__TOKEN__TRIM);
 }
 
+// `(PIVOT t ON ...)` / `(UNPIVOT ...)`: a query in parentheses once FindPivots rewrote it.
+bool StartsPivotStatement(const std::string& sql, const std::vector<SqlToken>& tokens, size_t i) {
+  if (i >= tokens.size() || tokens[i].token != PG_QUERY__TOKEN__IDENT) return false;
+  const std::string word = Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start));
+  return word == "pivot" || word == "unpivot" || word == "pivot_wider" || word == "pivot_longer";
+}
+
 // Finds string literals in table position (they become read_parquet or read_csv calls) and
 // subqueries in table position without an alias (they get one). Each parenthesis level tracks
 // whether it is inside a FROM clause: FROM counts only after a SELECT of the same level (so
@@ -204,7 +211,8 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
                               prev == ',' || prev_opened_table_paren);
         const bool query =
             table_position && (next == PG_QUERY__TOKEN__SELECT || next == PG_QUERY__TOKEN__WITH ||
-                               next == PG_QUERY__TOKEN__VALUES || next == PG_QUERY__TOKEN__FROM);
+                               next == PG_QUERY__TOKEN__VALUES || next == PG_QUERY__TOKEN__FROM ||
+                               StartsPivotStatement(sql, tokens, i + 1));
         levels.push_back(Level{false, table_position, query, table_position});
         opened_table_paren = table_position;
         break;
@@ -800,6 +808,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindStarModifiers(sql, result.tokens, &replacements);
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
+  FindPositionalJoin(sql, result.tokens, &replacements);
+  FindPivots(sql, result.tokens, &replacements);  // last: it drops edits inside its text
   if (replacements.empty()) {
     result.text = sql;
     return result;

@@ -229,3 +229,49 @@ void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& toke
   }
 }
 }  // namespace shears::parser_internal
+
+namespace shears::parser_internal {
+
+// DuckDB's `a POSITIONAL JOIN b`: PostgreSQL has no such join, so it becomes `a FULL JOIN b ON
+// <marker column>` and the binder pairs the rows by position (bind_table_ref.cpp). The ON goes
+// after the right table reference: before the next join, comma or clause of its level.
+void FindPositionalJoin(const std::string& sql, const std::vector<SqlToken>& tokens,
+                        std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 1 < tokens.size(); i++) {
+    if (tokens[i].token != PG_QUERY__TOKEN__IDENT || tokens[i + 1].token != PG_QUERY__TOKEN__JOIN ||
+        Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start)) != "positional") {
+      continue;
+    }
+    size_t end = i + 2;
+    int depth = 0;
+    for (; end < tokens.size(); end++) {
+      const int t = tokens[end].token;
+      if (t == '(') depth++;
+      if (t == ')') {
+        if (depth == 0) break;
+        depth--;
+        continue;
+      }
+      if (depth > 0) continue;
+      if (end > i + 2 &&
+          (EndsUnaliasedSubquery(t) || (t == PG_QUERY__TOKEN__IDENT && end + 1 < tokens.size() &&
+                                        tokens[end + 1].token == PG_QUERY__TOKEN__JOIN))) {
+        break;
+      }
+    }
+    if (end == i + 2) {
+      throw ParseError("POSITIONAL JOIN needs a table after it\n{}",
+                       FormatErrorPosition(sql, tokens[i + 1].start));
+    }
+    if (end < tokens.size() &&
+        (tokens[end].token == PG_QUERY__TOKEN__ON || tokens[end].token == PG_QUERY__TOKEN__USING)) {
+      throw ParseError("POSITIONAL JOIN takes no ON or USING condition\n{}",
+                       FormatErrorPosition(sql, tokens[end].start));
+    }
+    out->push_back({tokens[i].start, tokens[i].end, "FULL"});
+    out->push_back({tokens[end - 1].end, tokens[end - 1].end,
+                    std::string(" ON \"") + kPositionalJoinMarker + "\""});
+  }
+}
+
+}  // namespace shears::parser_internal

@@ -32,4 +32,12 @@ void RejectLimitPercent(const std::string& sql, const std::vector<SqlToken>& tok
 void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& tokens,
                        std::vector<Replacement>* out);
 
+/// a POSITIONAL JOIN b -> a FULL JOIN b ON "__shears_positional__" (kPositionalJoinMarker).
+void FindPositionalJoin(const std::string& sql, const std::vector<SqlToken>& tokens,
+                        std::vector<Replacement>* out);
+/// PIVOT / UNPIVOT (statements and the FROM forms) -> "__shears_pivot__"(pieces) in FROM;
+/// drops the other rewrites' edits inside them (the binder parses the pieces again).
+void FindPivots(const std::string& sql, const std::vector<SqlToken>& tokens,
+                std::vector<Replacement>* out);
+
 }  // namespace shears::parser_internal

@@ -32,8 +32,8 @@ std::string OperatorName(PgQuery__Node** names, size_t n) {
 
 bool IsSupportedOperator(const std::string& op) {
   static const char* const kOperators[] = {
-      "+", "-",  "*", "/",  "%", "||", "//", "^", "~", "!~", "~*", "!~*",
-      "=", "<>", "<", "<=", ">", ">=", "&",  "|", "#", "<<", ">>"};
+      "+",  "-", "*",  "/", "%",  "||", "//", "^", "~",  "!~", "~*", "!~*", "=",
+      "<>", "<", "<=", ">", ">=", "&",  "|",  "#", "<<", ">>", "^@", "->",  "->>"};
   for (const char* candidate : kOperators) {
     if (op == candidate) return true;
   }

@@ -148,6 +148,24 @@ void TypeUntypedChildren(BoundExpr& expr) {
   }
 }
 
+static const char* UnsignedCheck(const std::string& type_name, bool try_cast) {
+  static const char* const kNames[][3] = {
+      {"utinyint", "__check_utinyint", "__try_check_utinyint"},
+      {"uint8", "__check_utinyint", "__try_check_utinyint"},
+      {"usmallint", "__check_usmallint", "__try_check_usmallint"},
+      {"uint16", "__check_usmallint", "__try_check_usmallint"},
+      {"uinteger", "__check_uinteger", "__try_check_uinteger"},
+      {"uint32", "__check_uinteger", "__try_check_uinteger"},
+      {"uint", "__check_uinteger", "__try_check_uinteger"},
+      {"ubigint", "__check_ubigint", "__try_check_ubigint"},
+      {"uint64", "__check_ubigint", "__try_check_ubigint"}};
+  const std::string name = AsciiLower(type_name);
+  for (const auto& entry : kNames) {
+    if (name == entry[0]) return entry[try_cast ? 2 : 1];
+  }
+  return nullptr;
+}
+
 LogicalType ResolveTypeName(const ast::TypeName& type) {
   const std::string name = AsciiLower(type.name);
   if (type.is_array) throw NotSupportedError("array types are not supported yet");
@@ -159,6 +177,13 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
   if (name == "int8" || name == "bigint" || name == "long" || name == "int64") {
     return LogicalType::Bigint();
   }
+  // DuckDB's unsigned integers as the narrowest signed type holding all their values (as the
+  // Parquet reader maps them); a cast to one checks the range (UnsignedCheck).
+  if (name == "utinyint" || name == "uint8" || name == "usmallint" || name == "uint16") {
+    return LogicalType::Integer();
+  }
+  if (name == "uinteger" || name == "uint32" || name == "uint") return LogicalType::Bigint();
+  if (name == "ubigint" || name == "uint64") return LogicalType::Decimal(20, 0);
   // DuckDB's 128-bit integer: the widest exact type here (38 digits; past them an overflow).
   if (name == "hugeint" || name == "int128") return LogicalType::Decimal(38, 0);
   if (name == "float8" || name == "double" || name == "double precision") {
@@ -552,6 +577,16 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       const auto& cast = static_cast<const ast::CastExpr&>(expr);
       BoundExprPtr child = BindExpr(*cast.child, ctx);
       LogicalType type = ResolveTypeName(cast.type);
+      // CAST(x AS UBIGINT) and the other unsigned types: the cast to the signed type they map
+      // onto, then a check of the unsigned range.
+      if (const char* check = UnsignedCheck(cast.type.name, cast.try_cast)) {
+        BoundExprPtr converted = child->type == type ? std::move(child)
+                                                     : std::make_unique<BoundCast>(
+                                                           std::move(child), type, cast.try_cast);
+        std::vector<BoundExprPtr> args;
+        args.push_back(std::move(converted));
+        return Fold(BindFunctionCall(check, std::move(args)));
+      }
       if (child->type.valid() && !CastExists(child->type, type)) {
         throw BinderError("cannot cast {} to {}", child->type.ToString(), type.ToString());
       }

@@ -130,7 +130,6 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     plan = std::make_unique<LogicalDummyScan>();
   }
   if (node.sample) plan = BindSample(*node.sample, std::move(plan));
-  if (node.where) plan = BindWhere(*node.where, std::move(plan), scope);
 
   // Expand the select list (stars, COLUMNS(...)) into (AST expression, name) pairs.
   struct Item {
@@ -139,6 +138,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     ColumnBinding binding;
     LogicalType type;
     const ExprContext::ColumnsPick* pick = nullptr;  // what COLUMNS(...) in expr stands for
+    bool alias = false;                              // named by AS: a lateral alias
   };
   std::vector<Item> items;
   std::deque<ExprContext::ColumnsPick> picks;  // stable addresses for the items
@@ -212,7 +212,41 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         name = select_item.expr->ToString();
       }
     }
-    items.push_back({select_item.expr.get(), name, {}, {}});
+    items.push_back({select_item.expr.get(), name, {}, {}, nullptr, !select_item.alias.empty()});
+  }
+
+  // DuckDB's lateral column aliases: a name that is no column may name the alias of an earlier
+  // select item (`SELECT a * 2 AS d, d + 1 ... WHERE d > 3`). WHERE and GROUP BY bind the
+  // item's expression again in their own context (an aggregate there is an error); the select
+  // list and HAVING reuse the bound item. Among items of the same alias the last one wins.
+  auto same_name = [](const std::string& a, const std::string& b) {
+    return AsciiLower(a) == AsciiLower(b);
+  };
+  std::function<BoundExprPtr(size_t, ExprContext&)> bind_item_lateral;
+  auto bind_lateral = [&](size_t limit, const std::string& name, ExprContext& ctx) -> BoundExprPtr {
+    for (size_t j = limit; j-- > 0;) {
+      if (items[j].alias && items[j].expr && same_name(items[j].name, name)) {
+        return bind_item_lateral(j, ctx);
+      }
+    }
+    return nullptr;
+  };
+  bind_item_lateral = [&](size_t j, ExprContext& ctx) {
+    ExprContext inner = ctx;
+    const std::function<BoundExprPtr(const std::string&)> earlier = [&](const std::string& name) {
+      return bind_lateral(j, name, ctx);
+    };
+    inner.select_aliases = &earlier;
+    return bind_item(items[j], inner);
+  };
+  if (node.where) {
+    ExprContext where_ctx;
+    where_ctx.scope = &scope;
+    where_ctx.clause = "WHERE clause";
+    where_ctx.subqueries = true;
+    const std::function<BoundExprPtr(const std::string&)> where_aliases =
+        [&](const std::string& name) { return bind_lateral(items.size(), name, where_ctx); };
+    plan = BindWhere(*node.where, std::move(plan), scope, &where_aliases);
   }
 
   // GROUP BY ALL: the positions of the select items without aggregates or window functions.
@@ -259,7 +293,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
           } else {
             if (ContainsAggregateCall(*item.expr))
               throw BinderError("cannot GROUP BY an aggregate");
-            bound = bind_item(item, group_ctx);
+            bound = bind_item_lateral(static_cast<size_t>(pos - 1), group_ctx);
           }
         }
       }
@@ -267,15 +301,32 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
           static_cast<const ast::ColumnRefExpr&>(*g).names.size() == 1) {
         const std::string& n = static_cast<const ast::ColumnRefExpr&>(*g).names[0];
         if (!ResolveColumn(scope, "", n)) {
-          for (const auto& item : items) {
-            if (item.expr && AsciiLower(item.name) == AsciiLower(n)) {
-              bound = bind_item(item, group_ctx);
+          for (size_t j = 0; j < items.size(); j++) {
+            if (items[j].expr && same_name(items[j].name, n)) {
+              bound = bind_item_lateral(j, group_ctx);
               break;
             }
           }
         }
       }
-      if (!bound) bound = BindExpr(*g, group_ctx);
+      if (!bound) {
+        // As DuckDB: an alias may be a whole GROUP BY expression, not a part of one.
+        const std::function<BoundExprPtr(const std::string&)> no_aliases =
+            [&](const std::string& name) -> BoundExprPtr {
+          for (const auto& item : items) {
+            if (item.alias && same_name(item.name, name)) {
+              throw BinderError(
+                  "'{}' is a select-list alias; an alias may be a whole GROUP BY expression but "
+                  "not a part of one",
+                  name);
+            }
+          }
+          return nullptr;
+        };
+        ExprContext expr_ctx = group_ctx;
+        expr_ctx.select_aliases = &no_aliases;
+        bound = BindExpr(*g, expr_ctx);
+      }
       bound = TypeUntyped(std::move(bound));
       const std::string key = BoundIdentityKey(*bound);
       const auto same = std::find(info.group_keys.begin(), info.group_keys.end(), key);
@@ -306,26 +357,36 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   select_ctx.windows = &window_info;
   select_ctx.clause = "select list";
   select_ctx.subqueries = true;
+  size_t current = 0;  // the select item being bound: it may use the aliases before it
+  const std::function<BoundExprPtr(const std::string&)> lateral =
+      [&](const std::string& name) -> BoundExprPtr {
+    for (size_t j = current; j-- > 0;) {
+      if (items[j].alias && same_name(items[j].name, name)) return select_exprs[j]->Copy();
+    }
+    for (size_t j = current + 1; j < items.size(); j++) {
+      if (items[j].alias && same_name(items[j].name, name)) {
+        throw BinderError(
+            "column '{}' is the alias of a later select item; an alias can be used only after "
+            "the item that defines it",
+            name);
+      }
+    }
+    return nullptr;
+  };
   for (auto& item : items) {
+    ExprContext item_ctx = select_ctx;
+    item_ctx.select_aliases = &lateral;
     BoundExprPtr bound = item.expr
-                             ? bind_item(item, select_ctx)
+                             ? bind_item(item, item_ctx)
                              : std::make_unique<BoundColumnRef>(item.type, item.binding, item.name);
+    current++;
     // Typed before matching the GROUP BY keys, which were typed the same way.
     bound = TypeUntyped(std::move(bound));
     if (aggregate) bound = BindToGroups(std::move(bound), info, "select list");
     bound->alias = item.name;
     select_exprs.push_back(std::move(bound));
   }
-  BoundExprPtr having;
-  if (node.having) {
-    if (!aggregate) throw BinderError("HAVING needs GROUP BY or an aggregate");
-    ExprContext having_ctx = select_ctx;
-    having_ctx.clause = "HAVING clause";
-    having_ctx.windows = nullptr;
-    having = RequireBoolean(BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause"),
-                            "HAVING condition");
-  }
-  // QUALIFY and ORDER BY expressions may name select items by their alias (as in DuckDB;
+  // HAVING, QUALIFY and ORDER BY expressions may name select items by their alias (as in DuckDB;
   // TPC-DS q36, q70, q86: ORDER BY CASE WHEN lochierarchy = 0 THEN ... END).
   const std::function<BoundExprPtr(const std::string&)> aliases =
       [&](const std::string& name) -> BoundExprPtr {
@@ -336,6 +397,16 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     }
     return nullptr;
   };
+  BoundExprPtr having;
+  if (node.having) {
+    if (!aggregate) throw BinderError("HAVING needs GROUP BY or an aggregate");
+    ExprContext having_ctx = select_ctx;
+    having_ctx.clause = "HAVING clause";
+    having_ctx.windows = nullptr;
+    having_ctx.select_aliases = &aliases;
+    having = RequireBoolean(BindToGroups(BindExpr(*node.having, having_ctx), info, "HAVING clause"),
+                            "HAVING condition");
+  }
   // QUALIFY filters on window results.
   BoundExprPtr qualify;
   if (node.qualify) {

@@ -290,6 +290,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     return BindDataset(dataset, ref.alias.empty() ? path : ref.alias,
                        ref.alias.empty() ? stem : ref.alias, ref, scope);
   }
+  if (name == "__shears_pivot__") return BindPivot(fn, scope);
   if (name != "read_parquet" && name != "parquet_scan") {
     if (std::optional<MacroDefinition> macro = catalog_.FindMacro(fn.name)) {
       return BindTableMacro(fn, *macro, scope);

@@ -364,7 +364,30 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         conjuncts.push_back(BindFunctionCall("=", std::move(args)));
         usings.push_back({le, lc, re, rc});
       }
-      if (join.condition) {
+      const bool positional = join.condition && join.condition->kind == ast::ExprKind::kColumnRef &&
+                              static_cast<const ast::ColumnRefExpr&>(*join.condition).names ==
+                                  std::vector<std::string>{kPositionalJoinMarker};
+      if (positional) {
+        // DuckDB's POSITIONAL JOIN (the parser's FULL JOIN ... ON marker): the n-th rows of the
+        // sides pair up, the shorter side padded with NULLs; a row's position is its
+        // row_number() OVER () on its side, the order its rows arrive in.
+        auto number = [&](LogicalOperatorPtr& side) {
+          auto window = std::make_unique<LogicalWindow>();
+          window->window_index = NewTableIndex();
+          auto row_number =
+              std::make_unique<BoundWindow>(WindowFunction::kRowNumber, LogicalType::Bigint());
+          row_number->name = "row_number";
+          window->windows.push_back(std::move(row_number));
+          window->children.push_back(std::move(side));
+          const ColumnBinding binding{window->window_index, 0};
+          side = std::move(window);
+          return std::make_unique<BoundColumnRef>(LogicalType::Bigint(), binding, "position");
+        };
+        std::vector<BoundExprPtr> args;
+        args.push_back(number(left));
+        args.push_back(number(right));
+        conjuncts.push_back(BindFunctionCall("=", std::move(args)));
+      } else if (join.condition) {
         ExprContext ctx;
         ctx.scope = &both;
         ctx.clause = "JOIN condition";

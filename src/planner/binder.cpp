@@ -248,8 +248,9 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
 
 // WHERE: plain conjuncts become a filter; [NOT] IN (SELECT ...) and [NOT] EXISTS become
 // semi, anti and mark joins (never evaluated row by row).
-LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr plan,
-                                     Scope& scope) {
+LogicalOperatorPtr Binder::BindWhere(
+    const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope,
+    const std::function<BoundExprPtr(const std::string&)>* aliases) {
   std::vector<const ast::Expr*> conjuncts;
   std::function<void(const ast::Expr&)> split = [&](const ast::Expr& e) {
     if (e.kind == ast::ExprKind::kOperator &&
@@ -285,6 +286,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
         ctx.scope = &scope;
         ctx.clause = "WHERE clause";
         ctx.subqueries = true;
+        ctx.select_aliases = aliases;
         auto bound = RequireBoolean(BindExpr(*conjunct, ctx), "WHERE condition");
         SplitConjunction(std::move(bound), filters);
       };
@@ -320,6 +322,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
             ExprContext ctx;
             ctx.scope = &scope;
             ctx.clause = "IN expression";
+            ctx.select_aliases = aliases;
             auto left_key = BindExpr(*sub.left, ctx);
             auto bindings = right->GetColumnBindings();
             BoundExprPtr right_key =
@@ -421,6 +424,7 @@ LogicalOperatorPtr Binder::BindWhere(const ast::Expr& where, LogicalOperatorPtr 
             auto right_key = BindExpr(*select.select_list[0].expr, inner_ctx);
             ExprContext outer_ctx;
             outer_ctx.scope = &scope;
+            outer_ctx.select_aliases = aliases;
             auto left_key = BindExpr(*sub.left, outer_ctx);
             if (ReferencesOutside(*right_key, inner_tables)) throw NotSemiJoinForm();
             join->conditions.push_back(

@@ -47,6 +47,10 @@ class Binder {
   using ReplacementScan = std::function<std::shared_ptr<const Dataset>(const std::string& name)>;
   void SetReplacementScan(ReplacementScan scan) { replacement_scan_ = std::move(scan); }
   BoundQuery Bind(const ast::QueryNode& query);
+  /// Runs a query and returns its first column (for a PIVOT without IN, whose columns are
+  /// the distinct values of its ON expressions); without one such a PIVOT is an error.
+  using QueryRunner = std::function<std::vector<Value>(const std::string& sql)>;
+  void SetQueryRunner(QueryRunner runner) { query_runner_ = std::move(runner); }
 
   struct Scope;
   struct ExprContext;
@@ -68,7 +72,10 @@ class Binder {
                                  const ast::TableRef& ref, Scope& scope);
   /// read_parquet(...), range(...), generate_series(...) (bind_table_function.cpp).
   LogicalOperatorPtr BindTableFunction(const ast::TableFunctionRef& fn, Scope& scope);
-  LogicalOperatorPtr BindWhere(const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope);
+  /// `aliases`: select-list aliases a name that is no column may stand for (DuckDB), or null.
+  LogicalOperatorPtr BindWhere(
+      const ast::Expr& where, LogicalOperatorPtr plan, Scope& scope,
+      const std::function<BoundExprPtr(const std::string&)>* aliases = nullptr);
   /// GROUPING SETS: pairs `input` with each set's id and makes info's groups NULL outside
   /// their sets (see binder.cpp).
   LogicalOperatorPtr ExpandGroupingSets(LogicalOperatorPtr input, AggregateInfo& info,
@@ -134,6 +141,8 @@ class Binder {
   BoundExprPtr BindMacroParameter(const std::string& name, ExprContext& ctx);
   /// A table macro (CREATE MACRO m(x) AS TABLE query) called in FROM: its query, bound with
   /// the call's arguments for its parameters, as a subquery.
+  /// PIVOT / UNPIVOT: the parser's "__shears_pivot__"(pieces) call in FROM (bind_pivot.cpp).
+  LogicalOperatorPtr BindPivot(const ast::TableFunctionRef& call, Scope& scope);
   LogicalOperatorPtr BindTableMacro(const ast::TableFunctionRef& call, const MacroDefinition& macro,
                                     Scope& scope);
 
@@ -152,6 +161,7 @@ class Binder {
   bool check_only_ = false;
   const std::vector<Value>* parameters_ = nullptr;
   ReplacementScan replacement_scan_;
+  QueryRunner query_runner_;
   /// Recursive CTEs being bound, innermost last (bind_cte.cpp).
   struct RecursiveCte {
     std::string name;
@@ -177,6 +187,8 @@ class Binder {
                             const std::vector<std::pair<std::string, ast::ExprPtr>>& named_args);
   /// Table macros' parsed queries: a plan may point into them until binding ends.
   std::vector<std::vector<ast::StatementPtr>> table_macro_queries_;
+  /// The queries PIVOT / UNPIVOT were rewritten into, for the same reason.
+  std::vector<std::vector<ast::StatementPtr>> pivot_queries_;
 };
 
 /// Resolves a type name as written ("int4", "numeric", "varchar") to a shears type.
