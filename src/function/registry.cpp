@@ -23,6 +23,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterIntervalFunctions(r);
     RegisterFormatFunctions(r);
     RegisterEpochFunctions(r);
+    RegisterListFunctions(r);
     return r;
   }();
   return registry;
@@ -209,6 +210,7 @@ static int NumericRank(TypeId id) {
 
 int ConversionCost(const LogicalType& from, const LogicalType& to) {
   if (!from.valid() || from == to) return 0;
+  if (from.IsList() && to.IsList()) return ConversionCost(from.element(), to.element());
   // REAL sits between DECIMAL and DOUBLE (DuckDB's order), but an exact number prefers DOUBLE
   // to REAL, and REAL -> DOUBLE costs 2: REAL op INTEGER / DECIMAL stays REAL, while DECIMAL /
   // INTEGER (no DECIMAL overload) divides in DOUBLE, not REAL.

@@ -800,6 +800,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindStarModifiers(sql, result.tokens, &replacements);
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
+  FindListLiterals(result.tokens, &replacements);
   if (replacements.empty()) {
     result.text = sql;
     return result;

@@ -32,4 +32,7 @@ void RejectLimitPercent(const std::string& sql, const std::vector<SqlToken>& tok
 void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& tokens,
                        std::vector<Replacement>* out);
 
+/// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i] (sql_rewrite_lists.cpp).
+void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out);
+
 }  // namespace shears::parser_internal

@@ -150,7 +150,11 @@ void TypeUntypedChildren(BoundExpr& expr) {
 
 LogicalType ResolveTypeName(const ast::TypeName& type) {
   const std::string name = AsciiLower(type.name);
-  if (type.is_array) throw NotSupportedError("array types are not supported yet");
+  if (type.is_array) {
+    ast::TypeName element = type;
+    element.is_array = false;
+    return LogicalType::List(ResolveTypeName(element));
+  }
   if (name == "int" || name == "int4" || name == "integer" || name == "int2" ||
       name == "smallint" || name == "tinyint" || name == "int1" || name == "signed" ||
       name == "short" || name == "int16" || name == "int32") {
@@ -247,7 +251,7 @@ void CoerceLiterals(std::vector<BoundExprPtr>& args) {
     auto& lit = args[static_cast<size_t>(i)];
     auto& other = args[static_cast<size_t>(1 - i)];
     if (IsConstant(*lit) && lit->type.id() == TypeId::kVarchar && other->type.valid() &&
-        !other->type.IsString() && !IsConstant(*other)) {
+        (!other->type.IsString() || other->type.IsList()) && !IsConstant(*other)) {
       const Value& v = static_cast<BoundConstant&>(*lit).value;
       try {
         lit = std::make_unique<BoundConstant>(v.is_null() ? Value::Null(other->type)
