@@ -108,11 +108,19 @@ std::optional<BoundScalarFunction> ResolveListValue(const std::vector<LogicalTyp
 
 // ---------------------------------------------------------------- length, access
 
+/// len(l); array_length(l, 1) too (lists have one dimension).
 std::optional<BoundScalarFunction> ResolveLength(const std::vector<LogicalType>& args) {
-  if (args.size() != 1 || !args[0].IsList()) return std::nullopt;
+  if (args.empty() || args.size() > 2 || !args[0].IsList()) return std::nullopt;
+  if (args.size() == 2 && !CanImplicitCast(args[1], kBigint)) return std::nullopt;
   const LogicalType element = args[0].element();
-  return MakeBound({args[0]}, kBigint, [element](const Args& in, idx_t count, Vector& result) {
+  std::vector<LogicalType> params = {args[0]};
+  if (args.size() == 2) params.push_back(kBigint);
+  return MakeBound(params, kBigint, [element](const Args& in, idx_t count, Vector& result) {
     RowLoop(in, count, result, [&](idx_t row) {
+      if (in.size() == 2 && in[1]->data<int64_t>()[row] != 1) {
+        throw OutOfRangeError("array_length: a LIST has one dimension, not {}",
+                              in[1]->data<int64_t>()[row]);
+      }
       result.data<int64_t>()[row] = static_cast<int64_t>(ListLength(element, ListAt(*in[0], row)));
     });
   });
@@ -257,6 +265,71 @@ std::optional<BoundScalarFunction> ResolveSearch(const std::vector<LogicalType>&
       /*null_propagating=*/false);
 }
 
+/// list_has_any(a, b) / list_has_all(a, b): whether some / every non-NULL element of b is in a
+/// (NULL elements match nothing).
+template <bool kAll>
+std::optional<BoundScalarFunction> ResolveHasAnyAll(const std::vector<LogicalType>& args) {
+  if (args.size() != 2 || !args[0].IsList() || !args[1].IsList()) return std::nullopt;
+  std::optional<LogicalType> common = CommonType(args[0], args[1]);
+  if (!common) return std::nullopt;
+  const LogicalType element = common->element();
+  return MakeBound({*common, *common}, LogicalType::Boolean(),
+                   [element](const Args& in, idx_t count, Vector& result) {
+                     RowLoop(in, count, result, [&](idx_t row) {
+                       auto haystack = RawElements(element, ListAt(*in[0], row));
+                       bool answer = kAll;
+                       ListReader needles(element, ListAt(*in[1], row));
+                       while (needles.Next()) {
+                         if (needles.IsNull()) continue;
+                         const bool found = std::find(haystack.begin(), haystack.end(),
+                                                      needles.raw()) != haystack.end();
+                         if (kAll && !found) {
+                           answer = false;
+                           break;
+                         }
+                         if (!kAll && found) {
+                           answer = true;
+                           break;
+                         }
+                       }
+                       result.data<uint8_t>()[row] = answer;
+                     });
+                   });
+}
+
+/// list_append(l, x) / list_prepend(x, l): a NULL list counts as empty, a NULL x is a NULL
+/// element.
+template <bool kPrepend>
+std::optional<BoundScalarFunction> ResolveAppend(const std::vector<LogicalType>& args) {
+  if (args.size() != 2) return std::nullopt;
+  const LogicalType& list_arg = args[kPrepend ? 1 : 0];
+  const LogicalType& value_arg = args[kPrepend ? 0 : 1];
+  if (!list_arg.IsList()) return std::nullopt;
+  std::optional<LogicalType> element = CommonType(list_arg.element(), value_arg);
+  if (!element) return std::nullopt;
+  const LogicalType param = element->valid() ? *element : LogicalType::Integer();
+  const LogicalType list = LogicalType::List(*element);
+  std::vector<LogicalType> params =
+      kPrepend ? std::vector<LogicalType>{param, list} : std::vector<LogicalType>{list, param};
+  return MakeBound(
+      params, list,
+      [param](const Args& in, idx_t count, Vector& result) {
+        const Vector& list_in = *in[kPrepend ? 1 : 0];
+        const Vector& value_in = *in[kPrepend ? 0 : 1];
+        ListWriter one(param);
+        for (idx_t row = 0; row < count; row++) {
+          one.Clear();
+          one.AppendFrom(value_in, row);
+          std::string bytes;
+          if (kPrepend) bytes = one.bytes();
+          if (!list_in.IsNull(row)) bytes.append(ListAt(list_in, row));
+          if (!kPrepend) bytes.append(one.bytes());
+          StoreList(result, row, bytes);
+        }
+      },
+      /*null_propagating=*/false);
+}
+
 // ---------------------------------------------------------------- concatenation
 
 /// list_concat: a NULL list counts as empty (DuckDB's: never NULL for typed lists); `||` is
@@ -372,7 +445,7 @@ std::optional<BoundScalarFunction> ResolveReorder(const std::vector<LogicalType>
 
 // ---------------------------------------------------------------- aggregates of a list
 
-enum class ListAggregate { kSum, kMin, kMax, kAvg, kCount };
+enum class ListAggregate { kSum, kMin, kMax, kAvg, kCount, kFirst, kLast };
 
 /// list_sum / list_min / list_max / list_avg / list_count over the non-NULL elements (NULL
 /// for none, count 0). Sums of exact numbers are DECIMAL(38, s) (DuckDB's HUGEINT / DECIMAL(38,
@@ -388,6 +461,8 @@ std::optional<BoundScalarFunction> ResolveListAggregate(const std::vector<Logica
       break;
     case ListAggregate::kMin:
     case ListAggregate::kMax:
+    case ListAggregate::kFirst:
+    case ListAggregate::kLast:
       result_type = element.valid() ? element : LogicalType::Integer();
       break;
     case ListAggregate::kAvg:
@@ -404,6 +479,20 @@ std::optional<BoundScalarFunction> ResolveListAggregate(const std::vector<Logica
       {args[0]}, result_type, [element, result_type](const Args& in, idx_t count, Vector& result) {
         RowLoop(in, count, result, [&](idx_t row) {
           ListReader reader(element, ListAt(*in[0], row));
+          if constexpr (kKind == ListAggregate::kFirst || kKind == ListAggregate::kLast) {
+            // The first / last element, NULL or not (DuckDB's first / last).
+            bool any = false;
+            while (reader.Next()) {
+              any = true;
+              if (kKind == ListAggregate::kFirst) break;
+            }
+            if (!any || !element.valid()) {
+              result.validity().SetNull(row);
+            } else {
+              reader.WriteTo(result, row);
+            }
+            return;
+          }
           int64_t n = 0;
           int128_t exact = 0;
           double real = 0;
@@ -527,7 +616,50 @@ void RegexpSplitKernel(const Args& in, idx_t count, Vector& result) {
   });
 }
 
-/// array_to_string(l, sep): the non-NULL elements' text joined (a NULL separator is '').
+/// regexp_extract_all(s, pattern [, group]): group `group` (0: the whole match) of every
+/// non-overlapping match, in order (RE2).
+void RegexpExtractAllKernel(const Args& in, idx_t count, Vector& result) {
+  ListWriter writer(kVarchar);
+  std::string last_pattern;
+  std::unique_ptr<RE2> re;
+  RowLoop(in, count, result, [&](idx_t row) {
+    std::string_view text = ListAt(*in[0], row);
+    std::string_view pattern = ListAt(*in[1], row);
+    const int64_t group = in.size() > 2 ? in[2]->data<int64_t>()[row] : 0;
+    if (!re || pattern != last_pattern) {
+      last_pattern = std::string(pattern);
+      RE2::Options options;
+      options.set_log_errors(false);
+      re = std::make_unique<RE2>(last_pattern, options);
+      if (!re->ok()) {
+        throw InvalidInputError("invalid regular expression '{}': {}", pattern, re->error());
+      }
+    }
+    if (group < 0 || group > re->NumberOfCapturingGroups()) {
+      throw InvalidInputError(
+          "regexp_extract_all: group {} out of range (the pattern has {} groups)", group,
+          re->NumberOfCapturingGroups());
+    }
+    std::vector<re2::StringPiece> groups(static_cast<size_t>(group) + 1);
+    re2::StringPiece input(text.data(), text.size());
+    writer.Clear();
+    size_t search = 0;
+    while (search <= text.size() && re->Match(input, search, text.size(), RE2::UNANCHORED,
+                                              groups.data(), static_cast<int>(groups.size()))) {
+      const re2::StringPiece& whole = groups[0];
+      const re2::StringPiece& wanted = groups[static_cast<size_t>(group)];
+      writer.AppendValue(Value::Varchar(std::string(wanted.data(), wanted.size())));
+      const size_t end = static_cast<size_t>(whole.data() - text.data()) + whole.size();
+      search = whole.empty() ? end + 1 : end;
+    }
+    StoreList(result, row, writer.bytes());
+  });
+}
+
+/// array_to_string(l, sep): the non-NULL elements' text joined (a NULL separator is '');
+/// with kAggregate (list_aggregate(l, 'string_agg', sep)) NULL when there are none, as the
+/// aggregate gives.
+template <bool kAggregate>
 std::optional<BoundScalarFunction> ResolveToString(const std::vector<LogicalType>& args) {
   if (args.size() != 2 || !args[0].IsList() || !CanImplicitCast(args[1], kVarchar)) {
     return std::nullopt;
@@ -550,6 +682,10 @@ std::optional<BoundScalarFunction> ResolveToString(const std::vector<LogicalType
             if (!first) out.append(sep);
             first = false;
             out += reader.Text();
+          }
+          if (kAggregate && first) {
+            result.validity().SetNull(row);
+            continue;
           }
           result.data<StringRef>()[row] = result.AddString(out);
         }
@@ -694,6 +830,21 @@ void RegisterListFunctions(FunctionRegistry& registry) {
   registry.Register("list_max", ResolveListAggregate<ListAggregate::kMax>, "list_max(LIST)");
   registry.Register("list_avg", ResolveListAggregate<ListAggregate::kAvg>, "list_avg(LIST)");
   registry.Register("list_count", ResolveListAggregate<ListAggregate::kCount>, "list_count(LIST)");
+  registry.Register("list_first", ResolveListAggregate<ListAggregate::kFirst>, "list_first(LIST)");
+  registry.Register("list_last", ResolveListAggregate<ListAggregate::kLast>, "list_last(LIST)");
+  RegisterNames(registry, {"list_has_any", "array_has_any"}, ResolveHasAnyAll<false>,
+                "list_has_any(LIST, LIST)");
+  RegisterNames(registry, {"list_has_all", "array_has_all"}, ResolveHasAnyAll<true>,
+                "list_has_all(LIST, LIST)");
+  RegisterNames(registry, {"list_append", "array_append", "array_push_back"}, ResolveAppend<false>,
+                "list_append(LIST, ANY)");
+  RegisterNames(registry, {"list_prepend", "array_prepend", "array_push_front"},
+                ResolveAppend<true>, "list_prepend(ANY, LIST)");
+  registry.Register("contains", ResolveSearch<false>, "contains(LIST, ANY)");
+  RegisterFixed(registry, "regexp_extract_all", {kVarchar, kVarchar}, LogicalType::List(kVarchar),
+                RegexpExtractAllKernel);
+  RegisterFixed(registry, "regexp_extract_all", {kVarchar, kVarchar, kBigint},
+                LogicalType::List(kVarchar), RegexpExtractAllKernel);
   for (const char* name : {"string_split", "str_split", "string_to_array", "split"}) {
     RegisterFixed(registry, name, {kVarchar, kVarchar}, LogicalType::List(kVarchar), SplitKernel,
                   /*null_propagating=*/false);
@@ -702,8 +853,9 @@ void RegisterListFunctions(FunctionRegistry& registry) {
     RegisterFixed(registry, name, {kVarchar, kVarchar}, LogicalType::List(kVarchar),
                   RegexpSplitKernel);
   }
-  RegisterNames(registry, {"array_to_string", "list_to_string"}, ResolveToString,
+  RegisterNames(registry, {"array_to_string", "list_to_string"}, ResolveToString<false>,
                 "array_to_string(LIST, VARCHAR)");
+  registry.Register("list_string_agg", ResolveToString<true>, "list_string_agg(LIST, VARCHAR)");
   registry.Register("unnest", ResolveUnnest, "unnest(LIST)");
   registry.Register("range", ResolveRange<false>, "range(BIGINT [, BIGINT [, BIGINT]])");
   registry.Register("generate_series", ResolveRange<true>,

@@ -530,6 +530,39 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
       if (name == "nextval" || name == "currval") return BindSequenceCall(name, std::move(args));
+      if (name == "list_aggregate" || name == "list_aggr" || name == "array_aggregate" ||
+          name == "array_aggr" || name == "aggregate") {
+        // list_aggregate(l, 'sum'): the list function of that aggregate (list_functions.cpp).
+        if (args.size() < 2 || args[1]->kind != BoundExprKind::kConstant ||
+            args[1]->type.id() != TypeId::kVarchar ||
+            static_cast<const BoundConstant&>(*args[1]).value.is_null()) {
+          throw BinderError("{} takes a list and a constant aggregate name", name);
+        }
+        const std::string aggregate =
+            AsciiLower(static_cast<const BoundConstant&>(*args[1]).value.GetString());
+        static const std::pair<const char*, const char*> kListFunctions[] = {
+            {"sum", "list_sum"},     {"min", "list_min"},   {"max", "list_max"},
+            {"avg", "list_avg"},     {"mean", "list_avg"},  {"count", "list_count"},
+            {"first", "list_first"}, {"last", "list_last"}, {"string_agg", "list_string_agg"}};
+        const char* function = nullptr;
+        for (const auto& [agg, list_function] : kListFunctions) {
+          if (aggregate == agg) function = list_function;
+        }
+        if (!function) {
+          throw NotSupportedError(
+              "{}: the aggregate '{}' is not supported (sum, min, max, avg, count, first, last, "
+              "string_agg are)",
+              name, aggregate);
+        }
+        args.erase(args.begin() + 1);
+        if (aggregate == "string_agg" && args.size() == 1) {
+          args.push_back(std::make_unique<BoundConstant>(Value::Varchar(",")));
+        }
+        if (aggregate != "string_agg" && args.size() != 1) {
+          throw BinderError("{}: the aggregate '{}' takes no extra argument", name, aggregate);
+        }
+        return BindFunctionCall(function, std::move(args));
+      }
       if (name == "typeof") {
         // The argument's type is known when binding: a constant (an untyped NULL is "NULL",
         // as in DuckDB). The argument is not evaluated.
