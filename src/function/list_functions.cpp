@@ -7,6 +7,7 @@
 #include <re2/re2.h>
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "common/list.h"
 #include "common/utf8.h"
@@ -26,6 +27,10 @@ std::string_view ListAt(const Vector& vector, idx_t row) {
 }
 
 void StoreList(Vector& result, idx_t row, std::string_view bytes) {
+  // A value's bytes are counted in 32 bits (StringRef).
+  if (bytes.size() > std::numeric_limits<uint32_t>::max()) {
+    throw OutOfRangeError("a LIST value of more than 4 GiB");
+  }
   result.data<StringRef>()[row] = result.AddString(bytes);
 }
 
@@ -64,7 +69,7 @@ bool IsNullRaw(std::string_view raw) {
 /// 1-based index with negative from the end -> 0-based position, or -1 when out of range.
 int64_t Position(int64_t index, int64_t length) {
   if (index > 0) return index <= length ? index - 1 : -1;
-  if (index < 0) return -index <= length ? length + index : -1;
+  if (index < 0) return index >= -length ? length + index : -1;  // no -index: INT64_MIN
   return -1;
 }
 
@@ -695,8 +700,10 @@ std::optional<BoundScalarFunction> ResolveToString(const std::vector<LogicalType
 
 // ---------------------------------------------------------------- range
 
+constexpr int64_t kMaxRangeElements = 10000000;
+
 /// range(stop) / range(start, stop [, step]) (stop excluded) and generate_series (stop
-/// included) as BIGINT[]. At most 100 million elements per list.
+/// included) as BIGINT[], of at most kMaxRangeElements elements.
 template <bool kInclusive>
 std::optional<BoundScalarFunction> ResolveRange(const std::vector<LogicalType>& args) {
   if (args.empty() || args.size() > 3) return std::nullopt;
@@ -716,16 +723,20 @@ std::optional<BoundScalarFunction> ResolveRange(const std::vector<LogicalType>& 
                          if (in.size() == 3) step = in[2]->data<int64_t>()[row];
                        }
                        if (step == 0) throw InvalidInputError("the step of a range cannot be 0");
-                       writer.Clear();
-                       idx_t n = 0;
-                       for (int128_t v = start; step > 0 ? (kInclusive ? v <= stop : v < stop)
-                                                         : (kInclusive ? v >= stop : v > stop);
-                            v += step) {
-                         if (++n > 100000000) {
-                           throw OutOfRangeError("a range of more than 100000000 elements");
-                         }
-                         writer.AppendValue(Value::Bigint(static_cast<int64_t>(v)));
+                       // The element count first: a list is one value in memory (9 bytes an
+                       // element), so a huge one is an error before it is built.
+                       const int128_t span = static_cast<int128_t>(stop) - start;
+                       int128_t n = span / step + (kInclusive || span % step != 0 ? 1 : 0);
+                       if ((span > 0 && step < 0) || (span < 0 && step > 0)) n = 0;
+                       if (span == 0) n = kInclusive ? 1 : 0;
+                       if (n > kMaxRangeElements) {
+                         throw OutOfRangeError("{}: a list of more than {} elements",
+                                               kInclusive ? "generate_series" : "range",
+                                               kMaxRangeElements);
                        }
+                       writer.Clear();
+                       for (int128_t i = 0, v = start; i < n; i++, v += step)
+                         writer.AppendValue(Value::Bigint(static_cast<int64_t>(v)));
                        StoreList(result, row, writer.bytes());
                      });
                    });
