@@ -235,6 +235,12 @@ TEST(ParserTest, ErrorPositionAfterRewrittenPath) {
   // DuckDB's FROM-first query: a statement that starts with FROM selects *.
   EXPECT_EQ(QueryText("FROM t WHERE a > 1"), "SELECT * FROM t WHERE (a > 1)");
   EXPECT_EQ(QueryText("FROM 'x.csv'"), "SELECT * FROM read_csv('x.csv')");
+  // Its select list moves in front of FROM with the list rewrites inside it applied.
+  EXPECT_EQ(QueryText("FROM t SELECT [a, 1][2], f(a)[1] WHERE a = [1]"),
+            "SELECT list_extract(list_value(a, 1), 2), list_extract(f(a), 1) FROM t WHERE (a = "
+            "list_value(1))");
+  EXPECT_EQ(QueryText("FROM t SELECT * EXCLUDE (b), [a]"),
+            QueryText("SELECT * EXCLUDE (b), [a] FROM t"));
   EXPECT_EQ(ParseErrorOf("SELECT * FROM 'a' 'b'"),
             "syntax error at or near \"'b'\"\n"
             "LINE 1: SELECT * FROM 'a' 'b'\n"
