@@ -514,10 +514,9 @@ std::optional<BoundScalarFunction> ResolveListAggregate(const std::vector<Logica
               Value v = reader.GetValue();
               if (element.IsFloatingPoint()) {
                 real += v.GetDouble();
-              } else if (kKind == ListAggregate::kAvg) {
-                real += static_cast<double>(v.GetInt128()) / std::pow(10.0, element.scale());
               } else if (__builtin_add_overflow(exact, v.GetInt128(), &exact)) {
-                throw OutOfRangeError("Overflow in list_sum");
+                throw OutOfRangeError("Overflow in {}",
+                                      kKind == ListAggregate::kAvg ? "list_avg" : "list_sum");
               }
             }
           }
@@ -532,7 +531,12 @@ std::optional<BoundScalarFunction> ResolveListAggregate(const std::vector<Logica
           if constexpr (kKind == ListAggregate::kMin || kKind == ListAggregate::kMax) {
             WriteValue(result, row, best);
           } else if constexpr (kKind == ListAggregate::kAvg) {
-            result.data<double>()[row] = real / static_cast<double>(n);
+            // Exact numbers are summed exactly and divided once (-0.425, not -0.42500000000000004).
+            result.data<double>()[row] =
+                element.IsFloatingPoint()
+                    ? real / static_cast<double>(n)
+                    : static_cast<double>(static_cast<long double>(exact) / n /
+                                          std::pow(10.0L, element.scale()));
           } else if (result_type.IsFloatingPoint()) {
             result.data<double>()[row] = real;
           } else {
@@ -661,9 +665,9 @@ void RegexpExtractAllKernel(const Args& in, idx_t count, Vector& result) {
   });
 }
 
-/// array_to_string(l, sep): the non-NULL elements' text joined (a NULL separator is '');
-/// with kAggregate (list_aggregate(l, 'string_agg', sep)) NULL when there are none, as the
-/// aggregate gives.
+/// array_to_string(l, sep): the non-NULL elements' text joined (a NULL separator is ''); a list
+/// of only NULLs gives NULL, an empty one '' (DuckDB's). With kAggregate
+/// (list_aggregate(l, 'string_agg', sep)) NULL for an empty one too, as the aggregate gives.
 template <bool kAggregate>
 std::optional<BoundScalarFunction> ResolveToString(const std::vector<LogicalType>& args) {
   if (args.size() != 2 || !args[0].IsList() || !CanImplicitCast(args[1], kVarchar)) {
@@ -688,7 +692,8 @@ std::optional<BoundScalarFunction> ResolveToString(const std::vector<LogicalType
             first = false;
             out += reader.Text();
           }
-          if (kAggregate && first) {
+          // Only NULL elements: NULL (DuckDB's); no elements at all: ''.
+          if (first && (kAggregate || ListLength(element, ListAt(*in[0], row)) > 0)) {
             result.validity().SetNull(row);
             continue;
           }

@@ -50,6 +50,7 @@ bool StartsExpression(int token) {
     case PG_QUERY__TOKEN__LIKE:
     case PG_QUERY__TOKEN__ILIKE:
     case PG_QUERY__TOKEN__IS:
+    case PG_QUERY__TOKEN__FROM:  // IS DISTINCT FROM [1]
       return true;
     default:
       return false;
