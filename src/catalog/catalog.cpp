@@ -129,6 +129,10 @@ LogicalType ParseTypeString(const std::string& text) {
   for (const auto& [name, type] : kSimple) {
     if (text == name) return type;
   }
+  if (text.size() > 2 && text.ends_with("[]")) {
+    LogicalType element = ParseTypeString(text.substr(0, text.size() - 2));
+    if (element.valid() && !element.IsList()) return LogicalType::List(element);
+  }
   int precision = 0, scale = 0;
   if (std::sscanf(text.c_str(), "DECIMAL(%d,%d)", &precision, &scale) == 2) {
     return LogicalType::Decimal(precision, scale);

@@ -23,6 +23,17 @@ LogicalType LogicalType::Decimal(int precision, int scale) {
   return type;
 }
 
+LogicalType LogicalType::List(const LogicalType& element) {
+  if (element.id_ == TypeId::kList) {
+    throw NotSupportedError("a LIST of LIST ({}[]) is not supported", element.ToString());
+  }
+  LogicalType type(TypeId::kList);
+  type.element_id_ = element.id_;
+  type.precision_ = element.precision_;
+  type.scale_ = element.scale_;
+  return type;
+}
+
 PhysicalType LogicalType::physical() const {
   switch (id_) {
     case TypeId::kBoolean:
@@ -43,6 +54,7 @@ PhysicalType LogicalType::physical() const {
       return PhysicalType::kInt128;
     case TypeId::kVarchar:
     case TypeId::kBlob:
+    case TypeId::kList:
       return PhysicalType::kString;
     case TypeId::kInvalid:
       break;
@@ -102,6 +114,10 @@ std::string LogicalType::ToString() const {
       return "BLOB";
     case TypeId::kInterval:
       return "INTERVAL";
+    case TypeId::kList:
+      // DuckDB's spelling; the element type of `[]` is its "NULL" type.
+      return (element_id_ == TypeId::kInvalid ? std::string("\"NULL\"") : element().ToString()) +
+             "[]";
   }
   return "INVALID";
 }

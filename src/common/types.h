@@ -21,6 +21,9 @@
 //   BLOB        StringRef                   raw bytes
 //   INTERVAL    int128_t                    months, days, microseconds packed so the int128
 //                                           orders as the interval (common/interval.h)
+//   LIST(T)     StringRef                   the elements in one order-preserving byte string
+//                                           (common/list.h): every operator that moves,
+//                                           hashes, compares or spills strings serves lists
 
 #include <cstdint>
 #include <cstring>
@@ -47,6 +50,7 @@ enum class TypeId : uint8_t {
   kFloat,     // appended: the order of the others is unchanged
   kInterval,  // appended
   kTime,      // appended
+  kList,      // appended: LIST(T) of a scalar T (the element type is packed in LogicalType)
 };
 
 /// How a type's values are laid out in a vector.
@@ -73,6 +77,9 @@ class LogicalType {
   static constexpr LogicalType Time() { return LogicalType(TypeId::kTime); }
   /// Throws InvalidInputError when precision/scale are out of range.
   static LogicalType Decimal(int precision, int scale);
+  /// LIST(element): element is a scalar type, or kInvalid for the element type of `[]` and
+  /// `[NULL]` (DuckDB's "NULL"[]). A LIST of LIST is a NotSupportedError.
+  static LogicalType List(const LogicalType& element);
 
   TypeId id() const { return id_; }
   int precision() const { return precision_; }
@@ -83,18 +90,34 @@ class LogicalType {
   bool IsNumeric() const;
   /// DOUBLE or FLOAT.
   bool IsFloatingPoint() const { return id_ == TypeId::kDouble || id_ == TypeId::kFloat; }
-  bool IsString() const { return id_ == TypeId::kVarchar || id_ == TypeId::kBlob; }
+  /// Values stored as StringRefs (VARCHAR, BLOB, and LIST in its byte form): what decides
+  /// whether a vector's string buffers travel with its values.
+  bool IsString() const {
+    return id_ == TypeId::kVarchar || id_ == TypeId::kBlob || id_ == TypeId::kList;
+  }
+  bool IsList() const { return id_ == TypeId::kList; }
+  /// The element type of a LIST.
+  LogicalType element() const {
+    LogicalType type(element_id_);
+    type.precision_ = precision_;
+    type.scale_ = scale_;
+    return type;
+  }
   bool valid() const { return id_ != TypeId::kInvalid; }
 
   /// SQL spelling: INTEGER, DECIMAL(18,4), VARCHAR, ...
   std::string ToString() const;
 
   friend bool operator==(const LogicalType& a, const LogicalType& b) {
-    return a.id_ == b.id_ && a.precision_ == b.precision_ && a.scale_ == b.scale_;
+    return a.id_ == b.id_ && a.precision_ == b.precision_ && a.scale_ == b.scale_ &&
+           a.element_id_ == b.element_id_;
   }
 
  private:
   TypeId id_ = TypeId::kInvalid;
+  // A LIST's element type: its id here, its DECIMAL precision and scale in the two below,
+  // so the type stays four bytes and trivially copyable.
+  TypeId element_id_ = TypeId::kInvalid;
   uint8_t precision_ = 0;
   uint8_t scale_ = 0;
 };

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/interval.h"
+#include "common/list.h"
 
 namespace shears {
 
@@ -98,6 +99,20 @@ Value Value::Interval(const struct Interval& interval) {
   v.data_ = PackIntervalChecked(interval);
   return v;
 }
+Value Value::List(LogicalType element, const std::vector<Value>& elements) {
+  return ListFromBytes(LogicalType::List(element), EncodeList(element, elements));
+}
+Value Value::ListFromBytes(LogicalType list_type, std::string bytes) {
+  Value v;
+  v.type_ = list_type;
+  v.is_null_ = false;
+  v.data_ = std::move(bytes);
+  return v;
+}
+std::vector<Value> Value::GetList() const {
+  return DecodeList(type_.element(), GetString());
+}
+
 struct Interval Value::GetInterval() const {
   return UnpackInterval(std::get<int128_t>(data_));
 }
@@ -133,6 +148,8 @@ std::string Value::ToString() const {
       return FormatBlob(GetString());
     case TypeId::kInterval:
       return FormatInterval(GetInterval());
+    case TypeId::kList:
+      return ListToString(type_.element(), GetString());
     case TypeId::kInvalid:
       break;
   }
@@ -206,6 +223,8 @@ Value ReadValue(const Vector& vector, idx_t row) {
       return Value::Blob(std::string(vector.data<StringRef>()[row].view()));
     case TypeId::kInterval:
       return Value::Interval(UnpackInterval(vector.data<int128_t>()[row]));
+    case TypeId::kList:
+      return Value::ListFromBytes(type, std::string(vector.data<StringRef>()[row].view()));
     case TypeId::kInvalid:
       break;
   }

@@ -3,6 +3,7 @@
 
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "common/types.h"
 
@@ -28,6 +29,10 @@ class Value {
   static Value Varchar(std::string v);
   static Value Blob(std::string v);
   static Value Interval(const struct Interval& v);
+  /// A LIST of `element` (common/list.h) from its elements, each of the element type or NULL.
+  static Value List(LogicalType element, const std::vector<Value>& elements);
+  /// A LIST from its bytes (common/list.h).
+  static Value ListFromBytes(LogicalType list_type, std::string bytes);
 
   const LogicalType& type() const { return type_; }
   bool is_null() const { return is_null_; }
@@ -37,7 +42,10 @@ class Value {
   int64_t GetInt64() const { return std::get<int64_t>(data_); }
   int128_t GetInt128() const;  // any DECIMAL, and the integer types widened
   double GetDouble() const { return std::get<double>(data_); }
+  /// VARCHAR and BLOB values; a LIST's bytes.
   const std::string& GetString() const { return std::get<std::string>(data_); }
+  /// A LIST's elements.
+  std::vector<Value> GetList() const;
   struct Interval GetInterval() const;
 
   /// Rendering used by the CLI and CSV output ("NULL" for null).

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/interval.h"
+#include "common/list.h"
 
 namespace shears {
 
@@ -197,6 +198,8 @@ std::string Vector::ValueToString(idx_t row) const {
       return FormatBlob(data<StringRef>()[row].view());
     case TypeId::kInterval:
       return FormatInterval(UnpackInterval(data<int128_t>()[row]));
+    case TypeId::kList:
+      return ListToString(type_.element(), data<StringRef>()[row].view());
     case TypeId::kInvalid:
       break;
   }

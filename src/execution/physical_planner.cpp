@@ -15,6 +15,7 @@
 #include "execution/operator/physical_recursive_cte.h"
 #include "execution/operator/physical_table_scan.h"
 #include "execution/operator/physical_union.h"
+#include "execution/operator/physical_unnest.h"
 #include "execution/operator/physical_values.h"
 #include "execution/operator/physical_window.h"
 #include "optimizer/join_legality.h"
@@ -177,6 +178,14 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       auto child = Plan(*op.children[0]);
       result = std::make_unique<PhysicalFilter>(
           child->types(), ResolveAll(filter.conditions, op.children[0]->GetColumnBindings()));
+      result->AddChild(std::move(child));
+      break;
+    }
+    case LogicalOperatorType::kUnnest: {
+      auto& unnest = static_cast<LogicalUnnest&>(op);
+      auto child = Plan(*op.children[0]);
+      result = std::make_unique<PhysicalUnnest>(
+          types, ResolveAll(unnest.lists, op.children[0]->GetColumnBindings()));
       result->AddChild(std::move(child));
       break;
     }

@@ -23,6 +23,8 @@ using namespace function_internal;
 bool CanImplicitCast(const LogicalType& from, const LogicalType& to) {
   if (!from.valid() || from == to) return true;
   switch (from.id()) {
+    case TypeId::kList:  // element by element: INTEGER[] -> BIGINT[], "NULL"[] -> anything[]
+      return to.IsList() && CanImplicitCast(from.element(), to.element());
     // Exact numbers widen to REAL as well as DOUBLE (DuckDB): REAL op INTEGER / DECIMAL is
     // REAL, and `r = 66.4` compares in REAL, so it holds for r = CAST(66.4 AS REAL).
     case TypeId::kInteger:
@@ -47,6 +49,11 @@ bool CanImplicitCast(const LogicalType& from, const LogicalType& to) {
 std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b) {
   if (!a.valid()) return b;
   if (!b.valid() || a == b) return a;
+  if (a.IsList() && b.IsList()) {
+    std::optional<LogicalType> element = CommonType(a.element(), b.element());
+    if (!element) return std::nullopt;
+    return LogicalType::List(*element);
+  }
   if (a.IsNumeric() && b.IsNumeric()) {
     if (a.id() == TypeId::kDouble || b.id() == TypeId::kDouble) return LogicalType::Double();
     if (a.IsFloatingPoint() || b.IsFloatingPoint()) return LogicalType::Float();
@@ -64,6 +71,7 @@ std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b
 }
 
 bool CastExists(const LogicalType& from, const LogicalType& to) {
+  if (from.IsList() && to.IsList()) return CastExists(from.element(), to.element());
   if (!from.valid() || from.id() == to.id()) return true;
   if (to.id() == TypeId::kVarchar || from.id() == TypeId::kVarchar) return to.valid();
   auto exact_or_numeric = [](const LogicalType& t) {
@@ -499,6 +507,7 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       return;
     }
     case TypeId::kFloat:  // CastFloat's
+    case TypeId::kList:   // CastListVector's
     case TypeId::kInvalid:
       break;
   }
@@ -600,6 +609,10 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
   if (!CastExists(from, to)) {
     throw BinderError("Cannot cast {} to {}", from.ToString(), to.ToString());
   }
+  if (from.IsList() || to.IsList()) {
+    CastListVector(in, out, count, try_cast);
+    return;
+  }
   if (from.id() == TypeId::kFloat || to.id() == TypeId::kFloat) {
     CastFloat(in, out, count, try_cast);
     return;
@@ -667,6 +680,7 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       FormatToVarchar<StringRef>(in, out, count, [](StringRef s) { return FormatBlob(s.view()); });
       return;
     case TypeId::kFloat:  // CastFloat's
+    case TypeId::kList:   // CastListVector's
     case TypeId::kInvalid:
       break;
   }

@@ -27,6 +27,11 @@ void RegisterIntervalFunctions(FunctionRegistry& registry);
 void RegisterFormatFunctions(FunctionRegistry& registry);
 void RegisterEpochFunctions(FunctionRegistry& registry);
 void RegisterJsonFunctions(FunctionRegistry& registry);
+void RegisterListFunctions(FunctionRegistry& registry);
+
+/// Casts to, from and between LISTs (list_functions.cpp): LIST -> VARCHAR its text, VARCHAR
+/// -> LIST DuckDB's list text parsed, LIST(A) -> LIST(B) element by element.
+void CastListVector(const Vector& in, Vector& out, idx_t count, bool try_cast);
 
 BoundScalarFunction MakeBound(std::vector<LogicalType> arg_types, LogicalType return_type,
                               ScalarKernel kernel, bool null_propagating = true,

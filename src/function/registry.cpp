@@ -24,6 +24,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterFormatFunctions(r);
     RegisterEpochFunctions(r);
     RegisterJsonFunctions(r);
+    RegisterListFunctions(r);
     return r;
   }();
   return registry;
@@ -210,6 +211,7 @@ static int NumericRank(TypeId id) {
 
 int ConversionCost(const LogicalType& from, const LogicalType& to) {
   if (!from.valid() || from == to) return 0;
+  if (from.IsList() && to.IsList()) return ConversionCost(from.element(), to.element());
   // REAL sits between DECIMAL and DOUBLE (DuckDB's order), but an exact number prefers DOUBLE
   // to REAL, and REAL -> DOUBLE costs 2: REAL op INTEGER / DECIMAL stays REAL, while DECIMAL /
   // INTEGER (no DECIMAL overload) divides in DOUBLE, not REAL.

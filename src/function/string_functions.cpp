@@ -564,7 +564,7 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
   registry.Register("concat", ConcatResolver(false), "concat(ANY, ...)");
   registry.Register("concat_ws", ConcatResolver(true), "concat_ws(VARCHAR, ANY, ...)");
 
-  for (const char* name : {"length", "char_length", "character_length"}) {
+  for (const char* name : {"length", "char_length", "character_length", "len"}) {
     RegisterFixed(registry, name, {kVarchar}, kBigint,
                   ValueKernel<int64_t>([](const Args& a, idx_t row) {
                     return Utf8Length(StrAt(*a[0], row).view());

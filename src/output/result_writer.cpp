@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "common/error.h"
+#include "common/list.h"
 #include "output/box_renderer.h"
 
 namespace shears {
@@ -109,8 +110,12 @@ class JsonWriter : public ResultWriter {
           line += "null";
           continue;
         }
-        std::string text = column.ValueToString(row);
         const auto id = types_[c].id();
+        if (id == TypeId::kList) {
+          line += JsonList(types_[c].element(), column.data<StringRef>()[row].view());
+          continue;
+        }
+        std::string text = column.ValueToString(row);
         bool bare = id == TypeId::kBoolean || id == TypeId::kInteger || id == TypeId::kBigint ||
                     id == TypeId::kDecimal ||
                     ((id == TypeId::kDouble || id == TypeId::kFloat) && text != "nan" &&
@@ -124,6 +129,29 @@ class JsonWriter : public ResultWriter {
   void End() override { out_.flush(); }
 
  private:
+  // A LIST as a JSON array: numbers and booleans bare, NULL null, the rest as strings.
+  static std::string JsonList(const LogicalType& element, std::string_view bytes) {
+    std::string out = "[";
+    ListReader reader(element, bytes);
+    bool first = true;
+    const auto id = element.id();
+    const bool bare = id == TypeId::kBoolean || id == TypeId::kInteger || id == TypeId::kBigint ||
+                      id == TypeId::kDecimal;
+    while (reader.Next()) {
+      if (!first) out += ",";
+      first = false;
+      if (reader.IsNull()) {
+        out += "null";
+        continue;
+      }
+      const std::string text = reader.Text();
+      const bool number = (id == TypeId::kDouble || id == TypeId::kFloat) && text != "nan" &&
+                          text != "inf" && text != "-inf";
+      out += bare || number ? text : JsonQuote(text);
+    }
+    return out + "]";
+  }
+
   std::ostream& out_;
   std::vector<std::string> names_;
   std::vector<LogicalType> types_;

@@ -302,7 +302,7 @@ void FindGlob(const std::string& sql, const std::vector<SqlToken>& tokens,
 // (up to the clause after it) in front of FROM, so positions in the list map to the FROM keyword.
 void FindFromFirst(const std::string& sql, const std::vector<SqlToken>& tokens,
                    std::vector<Replacement>* out) {
-  const size_t before = out->size();
+  size_t before = out->size();  // the other rewrites' edits (those moved are taken out)
   for (size_t i = 0; i < tokens.size(); i++) {
     if (tokens[i].token != PG_QUERY__TOKEN__FROM || !StartsFromFirstQuery(tokens, i)) continue;
     size_t select = 0, list_end = 0;
@@ -335,13 +335,34 @@ void FindFromFirst(const std::string& sql, const std::vector<SqlToken>& tokens,
     if (list_end == 0) list_end = depth < 0 ? k - 1 : k;
     if (list_end <= select + 1) continue;  // FROM t SELECT: nothing to move
     const int list_begin = tokens[select].start, list_stop = tokens[list_end - 1].end;
-    // Another rewrite inside the list (* EXCLUDE, ?) would be moved away from its edit.
-    bool touched = false;
-    for (size_t r = 0; r < before; r++)
-      touched = touched || ((*out)[r].begin < list_stop && (*out)[r].end > list_begin);
-    if (touched) continue;
-    out->push_back(
-        {tokens[i].start, tokens[i].start, sql.substr(list_begin, list_stop - list_begin) + " "});
+    // Other rewrites inside the list (* EXCLUDE, ?, list literals) travel with it: the moved
+    // text has them applied. One that straddles the list's edge leaves the query as it is.
+    bool straddles = false;
+    std::vector<size_t> inside;
+    for (size_t r = 0; r < before; r++) {
+      const Replacement& edit = (*out)[r];
+      if (edit.begin >= list_begin && edit.end <= list_stop) {
+        inside.push_back(r);
+      } else if (edit.begin < list_stop && edit.end > list_begin) {
+        straddles = true;
+      }
+    }
+    if (straddles) continue;
+    std::stable_sort(inside.begin(), inside.end(),
+                     [&](size_t a, size_t b) { return (*out)[a].begin < (*out)[b].begin; });
+    std::string moved;
+    int copied = list_begin;
+    for (size_t r : inside) {
+      moved.append(sql, copied, (*out)[r].begin - copied);
+      moved += (*out)[r].text;
+      copied = (*out)[r].end;
+    }
+    moved.append(sql, copied, list_stop - copied);
+    std::sort(inside.begin(), inside.end());
+    for (auto r = inside.rbegin(); r != inside.rend(); ++r)
+      out->erase(out->begin() + static_cast<std::ptrdiff_t>(*r));
+    before -= inside.size();
+    out->push_back({tokens[i].start, tokens[i].start, moved + " "});
     out->push_back({list_begin, list_stop, ""});
   }
 }
@@ -806,6 +827,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindByAll(sql, result.tokens, &replacements);
   FindUnionByName(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
+  FindListLiterals(result.tokens, &replacements);  // before FindFromFirst, which moves them
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
   FindPositionalJoin(sql, result.tokens, &replacements);

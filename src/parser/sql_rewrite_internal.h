@@ -39,5 +39,7 @@ void FindPositionalJoin(const std::string& sql, const std::vector<SqlToken>& tok
 /// drops the other rewrites' edits inside them (the binder parses the pieces again).
 void FindPivots(const std::string& sql, const std::vector<SqlToken>& tokens,
                 std::vector<Replacement>* out);
+/// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i] (sql_rewrite_lists.cpp).
+void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out);
 
 }  // namespace shears::parser_internal

@@ -308,11 +308,18 @@ ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
       parameter_count_ = std::max(parameter_count_, parameter->index);
       return parameter;
     }
-    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR:
-      ThrowNotSupported("arrays are not supported", node->a_array_expr->location);
+    case PG_QUERY__NODE__NODE_A_ARRAY_EXPR: {
+      // ARRAY[a, b] (and DuckDB's [a, b], which RewriteSql turns into it): a LIST value.
+      const PgQuery__AArrayExpr* array = node->a_array_expr;
+      auto function = MakeExpr<ast::FunctionExpr>(Loc(array->location));
+      function->name = "list_value";
+      function->args = TransformExprList(array->elements, array->n_elements);
+      return function;
+    }
     case PG_QUERY__NODE__NODE_A_INDIRECTION:
-      ThrowNotSupported("subscripts and field selection are not supported",
-                        NodeLocation(node->a_indirection->arg));
+      return TransformSubscripts(
+          TransformExpr(node->a_indirection->arg), node->a_indirection->indirection,
+          node->a_indirection->n_indirection, NodeLocation(node->a_indirection->arg));
     case PG_QUERY__NODE__NODE_ROW_EXPR:
       ThrowNotSupported("row constructors are not supported", node->row_expr->location);
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
@@ -350,6 +357,13 @@ ast::ExprPtr Transformer::TransformColumnRef(const PgQuery__ColumnRef* ref) {
       if (!names.empty()) star->relation = names[0];
       return star;
     }
+    if (!IsNull(field) && field->node_case == PG_QUERY__NODE__NODE_A_INDICES && !names.empty()) {
+      // c[1], t.c[2:3]: subscripts of the column.
+      auto column = MakeExpr<ast::ColumnRefExpr>(location);
+      column->names = std::move(names);
+      return TransformSubscripts(std::move(column), ref->fields + i, ref->n_fields - i,
+                                 ref->location);
+    }
     if (IsNull(field) || field->node_case != PG_QUERY__NODE__NODE_STRING) {
       ThrowNotSupported("this column reference is not supported", ref->location);
     }
@@ -358,6 +372,34 @@ ast::ExprPtr Transformer::TransformColumnRef(const PgQuery__ColumnRef* ref) {
   auto column = MakeExpr<ast::ColumnRefExpr>(location);
   column->names = std::move(names);
   return column;
+}
+
+// x[i] is list_extract(x, i) (1-based, negative from the end); x[a:b] list_slice(x, a, b),
+// a bound left out is 0 (from the first) or -1 (to the last element), as in DuckDB.
+ast::ExprPtr Transformer::TransformSubscripts(ast::ExprPtr base, PgQuery__Node* const* items,
+                                              size_t count, int location) {
+  for (size_t i = 0; i < count; i++) {
+    const PgQuery__Node* item = items[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_A_INDICES) {
+      ThrowNotSupported("field selection (x.field) is not supported", location);
+    }
+    const PgQuery__AIndices* indices = item->a_indices;
+    auto call = MakeExpr<ast::FunctionExpr>(base->location);
+    call->args.push_back(std::move(base));
+    auto bound = [&](const PgQuery__Node* n, int missing) -> ast::ExprPtr {
+      return IsNull(n) ? MakeConstant(Value::Bigint(missing), location) : TransformExpr(n);
+    };
+    if (indices->is_slice) {
+      call->name = "list_slice";
+      call->args.push_back(bound(indices->lidx, 0));
+      call->args.push_back(bound(indices->uidx, -1));
+    } else {
+      call->name = "list_extract";
+      call->args.push_back(bound(indices->uidx, 0));
+    }
+    base = std::move(call);
+  }
+  return base;
 }
 
 ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
@@ -669,9 +711,10 @@ ast::TypeName Transformer::TransformTypeName(const PgQuery__TypeName* type_name)
   if (type_name->setof || type_name->pct_type) {
     ThrowNotSupported("SETOF and %TYPE are not supported", type_name->location);
   }
-  if (type_name->n_array_bounds > 0) {
-    ThrowNotSupported("array types are not supported", type_name->location);
+  if (type_name->n_array_bounds > 1) {
+    ThrowNotSupported("a LIST of LIST (T[][]) is not supported", type_name->location);
   }
+  type.is_array = type_name->n_array_bounds == 1;
   std::vector<std::string> names =
       StringList(type_name->names, type_name->n_names, type_name->location);
   if (names.empty()) throw InternalError("type without a name");

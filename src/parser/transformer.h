@@ -209,6 +209,8 @@ class Transformer {
   ast::ExprPtr TransformArrayComparison(const PgQuery__AExpr* expr, const std::string& op,
                                         bool any);
   ast::ExprPtr TransformColumnRef(const PgQuery__ColumnRef* ref);
+  ast::ExprPtr TransformSubscripts(ast::ExprPtr base, PgQuery__Node* const* items, size_t count,
+                                   int location);
   ast::ExprPtr TransformCase(const PgQuery__CaseExpr* expr);
   ast::ExprPtr TransformInterval(const PgQuery__TypeCast* cast, const std::string& text,
                                  int location);

@@ -49,6 +49,8 @@ const char* const kAggregateNames[] = {"count",
                                        "percentile_disc",
                                        "mode",
                                        "string_agg",
+                                       "list",
+                                       "array_agg",
                                        "group_concat",
                                        "listagg",
                                        "approx_count_distinct",
@@ -224,6 +226,30 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
       out.params.separator = sep.type().IsString() ? sep.GetString() : sep.ToString();
     }
     out.inputs.push_back(CastTo(std::move(arg), LogicalType::Varchar()));
+    if (distinct && !order_by.empty()) {
+      throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
+    }
+    for (auto& o : order_by) {
+      out.params.order.push_back({o.descending, o.nulls_first});
+      out.inputs.push_back(TypeUntyped(std::move(o.expr)));
+    }
+    return out;
+  }
+
+  if (name == "list" || name == "array_agg") {
+    // string_agg's machinery with no separator over one-element lists: a list's bytes are its
+    // elements' bytes one after another (common/list.h), so concatenating [x] per row builds
+    // the list, NULL elements kept, in the ORDER BY's order when there is one.
+    arity(1, 1);
+    if (t.IsList()) {
+      throw NotSupportedError("{} of a LIST (a LIST of LIST) is not supported", name);
+    }
+    out.kind = AggregateKind::kStringAgg;
+    out.type = LogicalType::List(t.valid() ? t : LogicalType::Integer());
+    out.params.separator = "";
+    std::vector<BoundExprPtr> element;
+    element.push_back(t.valid() ? std::move(arg) : CastTo(std::move(arg), LogicalType::Integer()));
+    out.inputs.push_back(BindFunctionCall("list_value", std::move(element)));
     if (distinct && !order_by.empty()) {
       throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
     }

@@ -168,7 +168,11 @@ static const char* UnsignedCheck(const std::string& type_name, bool try_cast) {
 
 LogicalType ResolveTypeName(const ast::TypeName& type) {
   const std::string name = AsciiLower(type.name);
-  if (type.is_array) throw NotSupportedError("array types are not supported yet");
+  if (type.is_array) {
+    ast::TypeName element = type;
+    element.is_array = false;
+    return LogicalType::List(ResolveTypeName(element));
+  }
   if (name == "int" || name == "int4" || name == "integer" || name == "int2" ||
       name == "smallint" || name == "tinyint" || name == "int1" || name == "signed" ||
       name == "short" || name == "int16" || name == "int32") {
@@ -272,7 +276,7 @@ void CoerceLiterals(std::vector<BoundExprPtr>& args) {
     auto& lit = args[static_cast<size_t>(i)];
     auto& other = args[static_cast<size_t>(1 - i)];
     if (IsConstant(*lit) && lit->type.id() == TypeId::kVarchar && other->type.valid() &&
-        !other->type.IsString() && !IsConstant(*other)) {
+        (!other->type.IsString() || other->type.IsList()) && !IsConstant(*other)) {
       const Value& v = static_cast<BoundConstant&>(*lit).value;
       try {
         lit = std::make_unique<BoundConstant>(v.is_null() ? Value::Null(other->type)
@@ -551,6 +555,39 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
       if (name == "nextval" || name == "currval") return BindSequenceCall(name, std::move(args));
+      if (name == "list_aggregate" || name == "list_aggr" || name == "array_aggregate" ||
+          name == "array_aggr" || name == "aggregate") {
+        // list_aggregate(l, 'sum'): the list function of that aggregate (list_functions.cpp).
+        if (args.size() < 2 || args[1]->kind != BoundExprKind::kConstant ||
+            args[1]->type.id() != TypeId::kVarchar ||
+            static_cast<const BoundConstant&>(*args[1]).value.is_null()) {
+          throw BinderError("{} takes a list and a constant aggregate name", name);
+        }
+        const std::string aggregate =
+            AsciiLower(static_cast<const BoundConstant&>(*args[1]).value.GetString());
+        static const std::pair<const char*, const char*> kListFunctions[] = {
+            {"sum", "list_sum"},     {"min", "list_min"},   {"max", "list_max"},
+            {"avg", "list_avg"},     {"mean", "list_avg"},  {"count", "list_count"},
+            {"first", "list_first"}, {"last", "list_last"}, {"string_agg", "list_string_agg"}};
+        const char* function = nullptr;
+        for (const auto& [agg, list_function] : kListFunctions) {
+          if (aggregate == agg) function = list_function;
+        }
+        if (!function) {
+          throw NotSupportedError(
+              "{}: the aggregate '{}' is not supported (sum, min, max, avg, count, first, last, "
+              "string_agg are)",
+              name, aggregate);
+        }
+        args.erase(args.begin() + 1);
+        if (aggregate == "string_agg" && args.size() == 1) {
+          args.push_back(std::make_unique<BoundConstant>(Value::Varchar(",")));
+        }
+        if (aggregate != "string_agg" && args.size() != 1) {
+          throw BinderError("{}: the aggregate '{}' takes no extra argument", name, aggregate);
+        }
+        return BindFunctionCall(function, std::move(args));
+      }
       if (name == "typeof") {
         // The argument's type is known when binding: a constant (an untyped NULL is "NULL",
         // as in DuckDB). The argument is not evaluated.

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <deque>
+#include <functional>
 #include <set>
 
 #include "common/error.h"
@@ -119,6 +120,37 @@ std::vector<ast::OrderByItem> OrderByAllPositions(const ast::QueryNode& node, si
 }
 
 }  // namespace
+
+// unnest(l) in the select list (bound as the placeholder function "unnest") becomes a column
+// of a LogicalUnnest just below the projection: the rows multiply there, after aggregates,
+// HAVING and windows, as in DuckDB; several unnests of one SELECT zip.
+static LogicalOperatorPtr PlanUnnests(LogicalOperatorPtr plan,
+                                      std::vector<BoundExprPtr>& select_exprs,
+                                      uint32_t table_index) {
+  std::unique_ptr<LogicalUnnest> unnest;
+  std::function<void(BoundExprPtr&)> extract = [&](BoundExprPtr& e) {
+    if (e->kind == BoundExprKind::kFunction &&
+        static_cast<BoundFunction&>(*e).function.name == "unnest") {
+      auto& call = static_cast<BoundFunction&>(*e);
+      if (!unnest) {
+        unnest = std::make_unique<LogicalUnnest>();
+        unnest->table_index = table_index;
+      }
+      const LogicalType type = e->type;
+      const ColumnBinding binding{table_index, static_cast<uint32_t>(unnest->lists.size())};
+      unnest->lists.push_back(std::move(call.args[0]));
+      e = std::make_unique<BoundColumnRef>(type, binding, "unnest");
+      return;
+    }
+    for (BoundExprPtr* child : e->Children())
+      extract(*child);
+  };
+  for (auto& e : select_exprs)
+    extract(e);
+  if (!unnest) return plan;
+  unnest->children.push_back(std::move(plan));
+  return unnest;
+}
 
 BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   Scope scope;
@@ -521,6 +553,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     filter->children.push_back(std::move(plan));
     plan = std::move(filter);
   }
+  plan = PlanUnnests(std::move(plan), select_exprs, NewTableIndex());
   auto projection = std::make_unique<LogicalProjection>();
   projection->table_index = NewTableIndex();
   std::vector<LogicalType> types;

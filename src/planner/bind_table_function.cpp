@@ -263,6 +263,44 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     scope.entries.push_back(std::move(entry));
     return range;
   }
+  if (name == "unnest") {
+    // FROM unnest(list): a row per element of a constant list, column `unnest`.
+    if (fn.args.size() != 1 || !fn.named_args.empty()) {
+      throw BinderError("unnest() takes one LIST argument");
+    }
+    ExprContext ctx;
+    ctx.clause = "unnest argument";
+    BoundExprPtr arg = BindExpr(*fn.args[0], ctx);
+    if (arg->kind != BoundExprKind::kConstant) {
+      throw NotSupportedError("FROM unnest(...) of a list that is not a constant is not supported");
+    }
+    const Value& list = static_cast<const BoundConstant&>(*arg).value;
+    if (list.type().valid() && !list.type().IsList()) {
+      throw BinderError("unnest() needs a LIST, not {}", list.type().ToString());
+    }
+    const LogicalType element = list.type().IsList() && list.type().element().valid()
+                                    ? list.type().element()
+                                    : LogicalType::Integer();
+    auto values = std::make_unique<LogicalValues>();
+    values->table_index = NewTableIndex();
+    values->types = {element};
+    values->names = {"unnest"};
+    if (!list.is_null() && list.type().IsList()) {
+      for (const Value& v : list.GetList()) {
+        std::vector<BoundExprPtr> row;
+        row.push_back(std::make_unique<BoundConstant>(CastValue(v, element)));
+        values->rows.push_back(std::move(row));
+      }
+    }
+    ScopeEntry entry;
+    entry.alias = ref.alias.empty() ? name : ref.alias;
+    entry.names = values->names;
+    entry.types = values->GetTypes();
+    entry.bindings = values->GetColumnBindings();
+    ApplyColumnAliases(entry, ref.column_aliases);
+    scope.entries.push_back(std::move(entry));
+    return values;
+  }
   if (name == "read_csv" || name == "read_csv_auto") {
     // read_csv('file_or_glob', option = value, ...): DuckDB's options (storage/csv/).
     if (fn.args.size() != 1) throw BinderError("{} takes one path or glob argument", name);

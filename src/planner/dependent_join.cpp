@@ -192,6 +192,12 @@ class Flattener {
         }
         return domain;
       }
+      case LogicalOperatorType::kUnnest: {
+        // The input's columns pass through: so do the domain's.
+        Bindings domain = PushOrCross(op->children[0]);
+        RebindOperator(*op, domain);
+        return domain;
+      }
       case LogicalOperatorType::kSetOperation:
         return PushSetOperation(static_cast<LogicalSetOperation&>(*op));
       case LogicalOperatorType::kMaterializedCte:

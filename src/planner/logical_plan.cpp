@@ -298,6 +298,30 @@ std::vector<BoundExprPtr*> LogicalWindow::Expressions() {
   return Pointers(windows);
 }
 
+std::vector<ColumnBinding> LogicalUnnest::GetColumnBindings() const {
+  auto out = children[0]->GetColumnBindings();
+  for (size_t i = 0; i < lists.size(); i++)
+    out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+std::vector<LogicalType> LogicalUnnest::GetTypes() const {
+  auto out = children[0]->GetTypes();
+  for (const auto& list : lists) {
+    const LogicalType element = list->type.IsList() ? list->type.element() : LogicalType();
+    out.push_back(element.valid() ? element : LogicalType::Integer());
+  }
+  return out;
+}
+
+std::string LogicalUnnest::Describe() const {
+  return "UNNEST " + JoinExprs(lists);
+}
+
+std::vector<BoundExprPtr*> LogicalUnnest::Expressions() {
+  return Pointers(lists);
+}
+
 std::vector<ColumnBinding> LogicalSetOperation::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
   for (size_t i = 0; i < types.size(); i++)

@@ -29,6 +29,7 @@ enum class LogicalOperatorType {
   kMaterializedCte,  // a CTE computed once (children[0]) for the query in children[1]
   kCteScan,          // a reference to a CTE (bind_cte.cpp)
   kWorkingTable,     // a recursive CTE's reference to itself: the previous iteration's rows
+  kUnnest,           // unnest(list) in a select list: a row per element
 };
 
 struct LogicalOperator;
@@ -233,6 +234,19 @@ struct LogicalWindow : LogicalOperator {
   /// row_number, rank or dense_rank) is at most row_limit: the others may be dropped. < 0: none.
   int64_t row_limit = -1;
   size_t limit_window = 0;
+  std::vector<ColumnBinding> GetColumnBindings() const override;
+  std::vector<LogicalType> GetTypes() const override;
+  std::string Describe() const override;
+  std::vector<BoundExprPtr*> Expressions() override;
+};
+
+/// unnest(l) in a select list (bind_select.cpp): each input row once per element of the longest
+/// of `lists` (not at all when every one is NULL or empty), the input columns, then element i
+/// of each list as binding (table_index, i), NULL past a shorter list's end (DuckDB's).
+struct LogicalUnnest : LogicalOperator {
+  LogicalUnnest() : LogicalOperator(LogicalOperatorType::kUnnest) {}
+  uint32_t table_index = 0;
+  std::vector<BoundExprPtr> lists;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;

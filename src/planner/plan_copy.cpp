@@ -131,6 +131,13 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& ne
       copy->limit_window = window.limit_window;
       return copy;
     }
+    case LogicalOperatorType::kUnnest: {
+      const auto& unnest = static_cast<const LogicalUnnest&>(op);
+      auto copy = std::make_unique<LogicalUnnest>();
+      copy->table_index = fresh(unnest.table_index);
+      copy->lists = CopyExprs(unnest.lists);
+      return copy;
+    }
     case LogicalOperatorType::kSetOperation: {
       const auto& set = static_cast<const LogicalSetOperation&>(op);
       auto copy = std::make_unique<LogicalSetOperation>();

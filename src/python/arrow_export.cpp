@@ -38,6 +38,8 @@ std::string ArrowFormat(const LogicalType& type) {
       return "z";
     case TypeId::kInterval:
       throw NotSupportedError("INTERVAL columns cannot be exported to Arrow yet; cast to VARCHAR");
+    case TypeId::kList:
+      throw NotSupportedError("LIST columns cannot be exported to Arrow yet; cast to VARCHAR");
     case TypeId::kInvalid:
       break;
   }
@@ -268,6 +270,10 @@ void ReleaseStream(ArrowArrayStream* stream) {
 }  // namespace
 
 void ExportArrowStream(std::shared_ptr<const QueryResult> result, ArrowArrayStream* out) {
+  // A type Arrow export lacks (INTERVAL, LIST) is an error here, in Python, rather than an
+  // error code from the consumer's get_schema.
+  for (const auto& type : result->types)
+    ArrowFormat(type);
   out->get_schema = GetSchema;
   out->get_next = GetNext;
   out->get_last_error = GetLastError;

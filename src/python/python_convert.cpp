@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/interval.h"
+#include "common/list.h"
 #include "common/types.h"
 #include "common/vector.h"
 
@@ -122,6 +123,23 @@ py::object ToPython(const Vector& vector, idx_t row) {
       return py::reinterpret_steal<py::object>(PyDelta_FromDSU(static_cast<int>(days),
                                                                static_cast<int>(micros / 1000000),
                                                                static_cast<int>(micros % 1000000)));
+    }
+    case TypeId::kList: {
+      // A Python list of the elements, each converted as a value of the element type.
+      const LogicalType element = type.element();
+      py::list out;
+      ListReader reader(element, vector.data<StringRef>()[row].view());
+      Vector one(element.valid() ? element : LogicalType::Integer(), 1);
+      while (reader.Next()) {
+        if (reader.IsNull()) {
+          out.append(py::none());
+          continue;
+        }
+        one.Reset();
+        reader.WriteTo(one, 0);
+        out.append(ToPython(one, 0));
+      }
+      return out;
     }
     case TypeId::kInvalid:
       break;

@@ -235,6 +235,12 @@ TEST(ParserTest, ErrorPositionAfterRewrittenPath) {
   // DuckDB's FROM-first query: a statement that starts with FROM selects *.
   EXPECT_EQ(QueryText("FROM t WHERE a > 1"), "SELECT * FROM t WHERE (a > 1)");
   EXPECT_EQ(QueryText("FROM 'x.csv'"), "SELECT * FROM read_csv('x.csv')");
+  // Its select list moves in front of FROM with the list rewrites inside it applied.
+  EXPECT_EQ(QueryText("FROM t SELECT [a, 1][2], f(a)[1] WHERE a = [1]"),
+            "SELECT list_extract(list_value(a, 1), 2), list_extract(f(a), 1) FROM t WHERE (a = "
+            "list_value(1))");
+  EXPECT_EQ(QueryText("FROM t SELECT * EXCLUDE (b), [a]"),
+            QueryText("SELECT * EXCLUDE (b), [a] FROM t"));
   EXPECT_EQ(ParseErrorOf("SELECT * FROM 'a' 'b'"),
             "syntax error at or near \"'b'\"\n"
             "LINE 1: SELECT * FROM 'a' 'b'\n"
@@ -677,8 +683,6 @@ TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   // elsewhere (tests/sql/catalog/macros.test).
   // Parameters parse (prepared_statement_test.cpp binds them); $0 is no parameter.
   EXPECT_NE(ParseErrorOf("SELECT $0").find("numbered from $1"), std::string::npos);
-  ExpectNotSupported("SELECT ARRAY[1, 2]", "arrays are not supported");
-  ExpectNotSupported("SELECT a[1] FROM t", "subscripts");
   ExpectNotSupported("SELECT (a).b FROM t", "field selection");
   ExpectNotSupported("SELECT ROW(1, 2)", "row constructors");
   ExpectNotSupported("SELECT (1, 2) IN (SELECT 1, 2)", "row constructors");
@@ -734,8 +738,34 @@ TEST(ParserExpressionTest, Casts) {
   EXPECT_EQ(date.expr->location, 7);
   EXPECT_EQ(ExprText("TIMESTAMP '2000-01-01 10:00:00'"),
             "CAST('2000-01-01 10:00:00' AS TIMESTAMP)");
-  ExpectNotSupported("SELECT x::int[]", "array types are not supported");
-  ExpectNotSupported("SELECT CAST(x AS int ARRAY)", "array types are not supported");
+  EXPECT_EQ(ExprText("x::int[]"), "CAST(x AS INTEGER[])");
+  EXPECT_EQ(ExprText("CAST(x AS int ARRAY)"), "CAST(x AS INTEGER[])");
+  ExpectNotSupported("SELECT x::int[][]", "LIST of LIST");
+}
+
+// DuckDB's list literals and subscripts (sql_rewrite_lists.cpp, TransformSubscripts).
+TEST(ParserExpressionTest, Lists) {
+  EXPECT_EQ(ExprText("ARRAY[1, 2]"), "list_value(1, 2)");
+  EXPECT_EQ(ExprText("[1, 2]"), "list_value(1, 2)");
+  EXPECT_EQ(ExprText("[]"), "list_value()");
+  EXPECT_EQ(ExprText("[[1], []]"), "list_value(list_value(1), list_value())");
+  EXPECT_EQ(ExprText("a[1]"), "list_extract(a, 1)");
+  EXPECT_EQ(ExprText("t.a[-1]"), "list_extract(t.a, -1)");
+  EXPECT_EQ(ExprText("a[2:3]"), "list_slice(a, 2, 3)");
+  EXPECT_EQ(ExprText("a[:3]"), "list_slice(a, 0, 3)");
+  EXPECT_EQ(ExprText("a[2:]"), "list_slice(a, 2, -1)");
+  EXPECT_EQ(ExprText("a[1][2]"), "list_extract(list_extract(a, 1), 2)");
+  EXPECT_EQ(ExprText("[1, 2][2]"), "list_extract(list_value(1, 2), 2)");
+  EXPECT_EQ(ExprText("string_split(s, ',')[1]"), "list_extract(string_split(s, ','), 1)");
+  EXPECT_EQ(ExprText("'abc'[2]"), "list_extract('abc', 2)");
+  EXPECT_EQ(ExprText("1 + [2][1]"), "(1 + list_extract(list_value(2), 1))");
+  EXPECT_EQ(ExprText("x IN ([1], [2])"), "x IN (list_value(1), list_value(2))");
+  EXPECT_EQ(ExprText("CASE WHEN c THEN [1] ELSE [] END"),
+            "CASE WHEN c THEN list_value(1) ELSE list_value() END");
+  // A keyword that names a column keeps its subscript.
+  EXPECT_EQ(ExprText("value[1]"), "list_extract(value, 1)");
+  ExpectNotSupported("SELECT (a).b FROM t", "field selection");
+  EXPECT_FALSE(ParseErrorOf("SELECT [1, 2").empty());
 }
 
 TEST(ParserExpressionTest, TypeNameToString) {

@@ -29,6 +29,17 @@ def test_stream_of_every_type():
     assert rows[2][8] == datetime.datetime(2020, 1, 3)
 
 
+def test_list_columns_are_not_supported_yet():
+    con = shears.connect()
+    rel = con.sql("SELECT [1, 2] AS l")
+    try:
+        rel.__arrow_c_stream__()
+    except shears.NotSupportedError as e:
+        assert "LIST" in str(e)
+    else:
+        raise AssertionError("a LIST column was exported to Arrow")
+
+
 def test_nulls_in_every_column_and_many_arrays():
     con = shears.connect()
     n = 10_000

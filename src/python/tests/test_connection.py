@@ -33,6 +33,14 @@ def test_python_values_of_every_type():
     assert isinstance(row[5], decimal.Decimal)
 
 
+def test_lists_are_python_lists():
+    con = shears.connect()
+    row = con.sql("SELECT [1, NULL, 3], ['a', ''], [1.5::DOUBLE], NULL::INTEGER[], "
+                  "[DATE '2024-02-29'], []").fetchone()
+    assert row == ([1, None, 3], ["a", ""], [1.5], None, [datetime.date(2024, 2, 29)], [])
+    assert con.sql("SELECT [1, 2] AS l").types == ["INTEGER[]"]
+
+
 def test_timestamps_before_1970():
     con = shears.connect()
     ts = con.sql("SELECT TIMESTAMP '1969-12-31 23:59:59.5'").fetchone()[0]
@@ -68,7 +76,7 @@ def test_explain_gives_the_plan_without_running_it_again():
     ("SELECT 2147483647::INTEGER + 1", shears.OutOfRangeError),
     ("SELECT * FROM '/no/such/dir'", shears.IOError),
     ("SET threads = 'many'", shears.InvalidInputError),
-    ("SELECT ARRAY[1]", shears.NotSupportedError),
+    ("SELECT [[1]]", shears.NotSupportedError),
 ])
 def test_errors_are_classes_per_kind(sql, cls):
     con = shears.connect()

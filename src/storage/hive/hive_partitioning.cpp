@@ -252,6 +252,8 @@ Value ParsePartitionValue(const std::optional<std::string>& text, const LogicalT
       if ((ok = ParseIntervalText(s, -1, &interval, &error))) result = Value::Interval(interval);
       break;
     }
+    case TypeId::kList:
+      throw NotSupportedError("partition column '{}' cannot be a LIST", column);
     case TypeId::kInvalid:
       throw InvalidInputError("partition column '{}' has no valid type", column);
   }

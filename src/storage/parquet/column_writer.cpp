@@ -974,6 +974,10 @@ std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
       return std::make_unique<TypedColumnWriter<ByteArrayTraits>>(name, type, options, bloom);
     case TypeId::kInterval:
       ThrowIntervalNotWritable(name);
+    case TypeId::kList:
+      throw NotSupportedError(
+          "column '{}' has type {}: writing LIST columns to Parquet is not supported", name,
+          type.ToString());
     case TypeId::kInvalid:
       break;
   }

@@ -345,6 +345,11 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
       break;
     case TypeId::kInterval:
       ThrowIntervalNotWritable(name);
+    case TypeId::kList:
+      throw NotSupportedError(
+          "column '{}' has type {}: writing LIST columns to Parquet is not supported (cast to "
+          "VARCHAR)",
+          name, type.ToString());
     case TypeId::kInvalid:
       throw InvalidInputError("column '{}' has no valid type", name);
   }

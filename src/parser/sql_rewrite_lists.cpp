@@ -1,0 +1,116 @@
+// DuckDB's list syntax, which PostgreSQL's grammar lacks, in PostgreSQL's terms: the list
+// literal `[a, b]` as `(ARRAY[a, b])` and a subscript of a call, `f(x)[1]`, as `(f(x))[1]`.
+
+#include "parser/sql_rewrite_internal.h"
+
+namespace shears::parser_internal {
+namespace {
+
+// Whether an expression may start right after this token, so a `[` there opens a list literal;
+// after any other token (an identifier, a constant, `)`, `]`, a type name such as INTEGER) a
+// `[` is a subscript or an array type and stays.
+bool StartsExpression(int token) {
+  switch (token) {
+    case '(':
+    case ',':
+    case '[':
+    case '+':
+    case '-':
+    case '*':
+    case '/':
+    case '%':
+    case '^':
+    case '<':
+    case '>':
+    case '=':
+    case PG_QUERY__TOKEN__Op:
+    case PG_QUERY__TOKEN__LESS_EQUALS:
+    case PG_QUERY__TOKEN__GREATER_EQUALS:
+    case PG_QUERY__TOKEN__NOT_EQUALS:
+    case PG_QUERY__TOKEN__SELECT:
+    case PG_QUERY__TOKEN__WHERE:
+    case PG_QUERY__TOKEN__AND:
+    case PG_QUERY__TOKEN__OR:
+    case PG_QUERY__TOKEN__NOT:
+    case PG_QUERY__TOKEN__WHEN:
+    case PG_QUERY__TOKEN__THEN:
+    case PG_QUERY__TOKEN__ELSE:
+    case PG_QUERY__TOKEN__IN_P:
+    case PG_QUERY__TOKEN__ON:
+    case PG_QUERY__TOKEN__HAVING:
+    case PG_QUERY__TOKEN__BY:
+    case PG_QUERY__TOKEN__RETURNING:
+    case PG_QUERY__TOKEN__DEFAULT:
+    case PG_QUERY__TOKEN__DISTINCT:
+    case PG_QUERY__TOKEN__ALL:
+    case PG_QUERY__TOKEN__ANY:
+    case PG_QUERY__TOKEN__SOME:
+    case PG_QUERY__TOKEN__CASE:
+    case PG_QUERY__TOKEN__BETWEEN:
+    case PG_QUERY__TOKEN__LIKE:
+    case PG_QUERY__TOKEN__ILIKE:
+    case PG_QUERY__TOKEN__IS:
+    case PG_QUERY__TOKEN__FROM:  // IS DISTINCT FROM [1]
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Names a call `name(...)` may have whose result a subscript may follow.
+bool IsCallName(int token) {
+  switch (token) {
+    case PG_QUERY__TOKEN__IDENT:
+    case PG_QUERY__TOKEN__CAST:
+    case PG_QUERY__TOKEN__COALESCE:
+    case PG_QUERY__TOKEN__NULLIF:
+    case PG_QUERY__TOKEN__GREATEST:
+    case PG_QUERY__TOKEN__LEAST:
+    case PG_QUERY__TOKEN__LEFT:
+    case PG_QUERY__TOKEN__RIGHT:
+    case PG_QUERY__TOKEN__SUBSTRING:
+    case PG_QUERY__TOKEN__TRIM:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+  for (size_t i = 0; i < tokens.size(); i++) {
+    if (tokens[i].token != '[') continue;
+    const int previous = i == 0 ? ';' : tokens[i - 1].token;
+    if (i == 0 || previous == ';' || StartsExpression(previous)) {
+      // The matching `]` closes the parentheses.
+      int depth = 0;
+      size_t close = i;
+      for (; close < tokens.size(); close++) {
+        if (tokens[close].token == '[') depth++;
+        if (tokens[close].token == ']' && --depth == 0) break;
+      }
+      if (close == tokens.size()) continue;  // unbalanced: the grammar reports it
+      out->push_back({tokens[i].start, tokens[i].start, "(ARRAY"});
+      out->push_back({tokens[close].end, tokens[close].end, ")"});
+    } else if (previous == PG_QUERY__TOKEN__SCONST) {
+      // 'abc'[2]: the grammar subscripts no constant.
+      out->push_back({tokens[i - 1].start, tokens[i - 1].start, "("});
+      out->push_back({tokens[i - 1].end, tokens[i - 1].end, ")"});
+    } else if (previous == ')') {
+      // f(x)[1]: find the call's `(` and its name.
+      int depth = 0;
+      size_t open = i - 1;
+      for (;; open--) {
+        if (tokens[open].token == ')') depth++;
+        if (tokens[open].token == '(' && --depth == 0) break;
+        if (open == 0) break;
+      }
+      if (depth != 0 || open == 0 || !IsCallName(tokens[open - 1].token)) continue;
+      out->push_back({tokens[open - 1].start, tokens[open - 1].start, "("});
+      out->push_back({tokens[i - 1].end, tokens[i - 1].end, ")"});
+    }
+  }
+}
+
+}  // namespace shears::parser_internal
