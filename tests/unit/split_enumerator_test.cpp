@@ -5,9 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <set>
 
 #include "main/connection.h"
+#include "storage/parquet/parquet_file.h"
+#include "storage/split_pruning.h"
 #include "test_util.h"
 
 namespace shears {
@@ -60,6 +63,58 @@ TEST(SplitEnumeratorTest, AFilterPublishedLatePrunesThePartitionsNotYetOpened) {
       pruned_bytes += SplitEnumerator::ProgressBytes(dataset->files()[f]);
   }
   EXPECT_EQ(done, pruned_bytes);
+}
+
+// A file checked before opening on its cached footer is opened with that footer, and its one
+// row group carries the check: split pruning gives the same verdicts without repeating it.
+TEST(SplitEnumeratorTest, AFileCheckedOnItsCachedFooterIsOpenedWithIt) {
+  test::TempDir dir;
+  Database database(dir.path() + "/db");
+  Connection connection(database);
+  connection.Query("COPY (SELECT x, x % 10 AS p FROM range(100) r(x)) TO '" + dir.path() +
+                   "/t' (FORMAT parquet, PARTITION_BY (p))");
+  // Files written in the last two seconds are not cached: make them older, then cache them.
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(dir.path() + "/t")) {
+    if (entry.is_regular_file())
+      std::filesystem::last_write_time(
+          entry.path(), std::filesystem::last_write_time(entry.path()) - std::chrono::hours(1));
+  }
+  auto dataset = Dataset::Open(dir.path() + "/t");
+  for (size_t f = 0; f < dataset->files().size(); f++)
+    dataset->OpenFile(f);
+  // x >= 95: the partitions 5 to 9 hold such an x, 0 to 4 do not.
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::make_unique<BoundReference>(LogicalType::Bigint(), 0, "x"));
+  args.push_back(std::make_unique<BoundConstant>(Value::Bigint(95)));
+  BoundScalarFunction function;
+  function.name = ">=";
+  function.arg_types = {LogicalType::Bigint(), LogicalType::Bigint()};
+  function.return_type = LogicalType::Boolean();
+  BoundFunction filter(std::move(function), std::move(args));
+  ScanMetrics metrics;
+  SplitPruning pruning(dataset, {0}, {&filter}, metrics);
+  SplitEnumerator splits(
+      dataset, std::vector<uint8_t>(10, 1), nullptr, metrics, [](uint64_t) {},
+      [&](size_t file_index, FileCheck& check) {
+        return pruning.FileMayMatch(file_index, {}, &check);
+      });
+  const auto before = parquet::GetFooterCacheStats();
+  ScanSplit split;
+  size_t read = 0;
+  while (splits.Next(split)) {
+    read++;
+    EXPECT_GE(dataset->partition_values(dataset->partition_of(split.file_index))[0].GetInt64(), 5);
+    ASSERT_TRUE(split.file_check);
+    EXPECT_TRUE(split.file_check->passed);
+    EXPECT_EQ(split.file_check->footer, split.file->footer());
+    EXPECT_EQ(pruning.Check(split, {}, false).kind, SplitVerdict::kReadAll);
+    // Without the file check, the row group's own check agrees.
+    split.file_check.reset();
+    EXPECT_EQ(pruning.Check(split, {}, false).kind, SplitVerdict::kReadAll);
+  }
+  EXPECT_EQ(read, 5u);
+  EXPECT_EQ(metrics.files_skipped_unopened.load(), 5u);
+  EXPECT_EQ(parquet::GetFooterCacheStats().footers_parsed, before.footers_parsed);
 }
 
 }  // namespace

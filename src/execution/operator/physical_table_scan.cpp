@@ -146,11 +146,11 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
       context.query().settings().GetInt("runtime_filter.pruning_window"), 0, UINT32_MAX));
   if (context.query().settings().GetBool("file_statistics_pruning")) {
     const ScanGlobalState* global = state.get();
-    file_may_match = [this, &registry, global](size_t file_index) {
+    file_may_match = [this, &registry, global](size_t file_index, FileCheck& check) {
       std::vector<const RuntimeFilter*> runtime;
       for (const auto& target : runtime_filters_)
         runtime.push_back(registry.FindRuntime(target.filter_id));
-      return global->pruning->FileMayMatch(file_index, runtime);
+      return global->pruning->FileMayMatch(file_index, runtime, &check);
     };
   }
   state->splits = std::make_unique<SplitEnumerator>(
