@@ -5,16 +5,20 @@
 #include "common/error.h"
 #include "expression/constant_comparison.h"
 #include "expression/expression_executor.h"
+#include "storage/partition_pruning.h"
 
 namespace shears {
 
 ScanFilterSpec::ScanFilterSpec(const Dataset& dataset, const std::vector<BoundExprPtr>& filters,
                                const std::vector<int>& column_ids,
-                               const std::vector<RuntimeFilterTarget>& runtime)
+                               const std::vector<RuntimeFilterTarget>& runtime,
+                               const std::vector<DynamicPartitionFilter>& partitions)
     : runtime_(&runtime) {
   first_columns_.assign(column_ids.size(), false);
   for (const auto& filter : filters)
     conjuncts_.push_back(filter.get());
+  any_literal_ = !filters.empty();
+  tests_rows_ = !filters.empty() || !runtime.empty();
   for (size_t slot = 0; slot < runtime.size(); slot++) {
     const RuntimeFilterTarget& target = runtime[slot];
     std::vector<BoundExprPtr> columns;
@@ -31,6 +35,10 @@ ScanFilterSpec::ScanFilterSpec(const Dataset& dataset, const std::vector<BoundEx
     runtime_keys_.push_back({target.key_expr.get(), target.monotone});
     runtime_conjuncts_.push_back(std::make_unique<BoundRuntimeFilter>(
         target.filter_id, std::move(columns), target.key_expr, target.monotone, slot));
+    conjuncts_.push_back(runtime_conjuncts_.back().get());
+  }
+  for (size_t slot = 0; slot < partitions.size(); slot++) {
+    runtime_conjuncts_.push_back(PartitionConjunct(partitions[slot], slot));
     conjuncts_.push_back(runtime_conjuncts_.back().get());
   }
   constant_comparisons_ = ConstantComparisons(conjuncts_);  // runtime conjuncts are not
@@ -60,7 +68,7 @@ ScanRowFilter::ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
   bool any = false;
   for (const BoundExpr* conjunct : spec.conjuncts()) {
     if (conjunct->kind == BoundExprKind::kRuntimeFilter) {
-      dictionary_.push_back(nullptr);  // probed by its filter (RuntimeFilterProbes)
+      dictionary_.push_back(nullptr);  // probed by its filter (RuntimeFilterProbes), or none
       continue;
     }
     auto dictionary = std::make_unique<DictionaryFilter>(*conjunct);
@@ -155,7 +163,7 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
   if (selected && count == 0) return 0;
   if (selected) compact();
   for (size_t c = 0; c < conjuncts.size(); c++) {
-    if (done(c)) continue;
+    if (done(c) || TestsPartitionsOnly(*conjuncts[c])) continue;
     if (conjuncts[c]->kind == BoundExprKind::kRuntimeFilter) {
       // The runtime conjuncts come last: their published filters probe the rows together, each
       // paused while it drops too few.

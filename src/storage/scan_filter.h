@@ -23,17 +23,22 @@ namespace shears {
 
 /// What a scan filters by, derived once per scan; shared by the scan's threads. Its conjuncts
 /// are one list, the literal predicates first, then one BoundRuntimeFilter per runtime filter
-/// (`key IN runtime_filter #n`, slot i for runtime filter i): split pruning and row filtering
-/// check both kinds in one loop.
+/// (`key IN runtime_filter #n`, slot i for runtime filter i), then one per dynamic partition
+/// filter (BoundPartitionFilter, slot i for partition filter i): partition pruning,
+/// split pruning and row filtering check them in one loop each, every level the conjuncts that
+/// tell it something (a partition filter only partitions).
 class ScanFilterSpec {
  public:
   /// `filters`: literal conjuncts over the scan's output columns, dataset columns `column_ids`;
-  /// `runtime`: the runtime filters whose key columns (dataset column ids) are among them.
+  /// `runtime`: the runtime filters whose key columns (dataset column ids) are among them;
+  /// `partitions`: the dynamic partition filters on the dataset's partition columns.
   ScanFilterSpec(const Dataset& dataset, const std::vector<BoundExprPtr>& filters,
                  const std::vector<int>& column_ids,
-                 const std::vector<RuntimeFilterTarget>& runtime);
+                 const std::vector<RuntimeFilterTarget>& runtime,
+                 const std::vector<DynamicPartitionFilter>& partitions = {});
 
-  /// Every conjunct, literal ones first, then the runtime ones in slot order.
+  /// Every conjunct, literal ones first, then the runtime ones in slot order, then the partition
+  /// filters in slot order.
   const std::vector<const BoundExpr*>& conjuncts() const { return conjuncts_; }
   const std::vector<RuntimeFilterTarget>& runtime() const { return *runtime_; }
   /// For each runtime filter: the output positions of its key columns.
@@ -44,14 +49,18 @@ class ScanFilterSpec {
   const std::vector<bool>& first_columns() const { return first_columns_; }
   /// Whether late materialization can pay: some filter, and some column no filter reads.
   bool LateMaterializationPays() const;
-  bool empty() const { return conjuncts_.empty(); }
+  /// Whether no conjunct tests rows (partition filters do not).
+  bool empty() const { return !tests_rows_; }
   /// Whether some conjunct is a literal one.
-  bool any_literal() const { return conjuncts_.size() > runtime_conjuncts_.size(); }
+  bool any_literal() const { return any_literal_; }
 
  private:
   friend class ScanRowFilter;
   const std::vector<RuntimeFilterTarget>* runtime_;
-  std::vector<BoundExprPtr> runtime_conjuncts_;  // the BoundRuntimeFilters, by slot
+  // The BoundRuntimeFilters, by slot, then the partition filters' by slot.
+  std::vector<BoundExprPtr> runtime_conjuncts_;
+  bool tests_rows_ = false;
+  bool any_literal_ = false;
   std::vector<const BoundExpr*> conjuncts_;
   // The `column OP constant` conjuncts, prepared once (a BETWEEN's bounds as one range).
   ConstantComparisons constant_comparisons_;

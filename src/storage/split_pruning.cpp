@@ -21,6 +21,8 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
       conjuncts_(std::move(conjuncts)),
       metrics_(metrics) {
   std::set<idx_t> referenced;
+  // A partition filter says nothing here: its partition was decided before (partition_pruning).
+  std::erase_if(conjuncts_, [](const BoundExpr* c) { return TestsPartitionsOnly(*c); });
   for (const BoundExpr* conjunct : conjuncts_) {
     if (conjunct->kind == BoundExprKind::kRuntimeFilter) {
       const auto& runtime = static_cast<const BoundRuntimeFilter&>(*conjunct);
