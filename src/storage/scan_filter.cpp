@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "expression/constant_comparison.h"
 #include "expression/expression_executor.h"
@@ -63,6 +64,14 @@ ScanRowFilter::ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
       runtime_(std::make_unique<RuntimeFilterProbes>(spec.runtime(), spec.runtime_columns(),
                                                      options.adaptivity)),
       scratch_(reader.output_types()) {
+  // Runtime conjuncts start after the literal ones (plan order), until measured.
+  const auto& conjuncts = spec.conjuncts();
+  costs_.resize(conjuncts.size());
+  for (size_t c = 0; c < conjuncts.size(); c++) {
+    is_runtime_.push_back(conjuncts[c]->kind == BoundExprKind::kRuntimeFilter);
+    if (!TestsPartitionsOnly(*conjuncts[c]) && !spec.constant_comparisons_.Covers(c))
+      order_.push_back(c);
+  }
   if (!options.dictionary_filters) return;
   std::vector<bool> record(spec.first_columns().size(), false);
   bool any = false;
@@ -162,21 +171,53 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
                                              count, sel.data(), &selected);
   if (selected && count == 0) return 0;
   if (selected) compact();
-  for (size_t c = 0; c < conjuncts.size(); c++) {
-    if (done(c) || TestsPartitionsOnly(*conjuncts[c])) continue;
+  if (++batches_ % kReorderBatches == 0) {
+    order_ = OrderRowConjuncts(order_, is_runtime_, costs_);
+    for (ConjunctCost& cost : costs_)
+      cost = {cost.rows_in / 2, cost.rows_out / 2, cost.nanos / 2};
+  }
+  for (size_t c : order_) {
+    if (done(c)) continue;
+    const idx_t before = count;
+    const auto started = clock::Now();
     if (conjuncts[c]->kind == BoundExprKind::kRuntimeFilter) {
-      // The runtime conjuncts come last: their published filters probe the rows together, each
-      // paused while it drops too few.
+      // Its published filter, paused while it drops too few (runtime_filter_probe.h).
       uint64_t dropped = 0;
-      count = runtime_->Apply(batch, alive, &dropped);
+      count = runtime_->ApplyOne(static_cast<const BoundRuntimeFilter&>(*conjuncts[c]).slot, batch,
+                                 alive, &dropped);
       metrics.runtime_filter_rows_dropped += dropped;
-      break;
+    } else {
+      count = ExpressionExecutor::Select(*conjuncts[c], batch, sel);
+      compact();
     }
-    count = ExpressionExecutor::Select(*conjuncts[c], batch, sel);
-    compact();
+    ConjunctCost& cost = costs_[c];
+    cost.nanos += static_cast<double>(clock::NanosSince(started));
+    cost.rows_in += static_cast<double>(before);
+    cost.rows_out += static_cast<double>(count);
     if (count == 0) return 0;
   }
   return count;
+}
+
+std::vector<size_t> OrderRowConjuncts(const std::vector<size_t>& order,
+                                      const std::vector<bool>& runtime,
+                                      const std::vector<ConjunctCost>& costs) {
+  std::vector<size_t> literal, runtime_order;
+  for (size_t c : order)
+    (runtime[c] ? runtime_order : literal).push_back(c);
+  std::stable_sort(runtime_order.begin(), runtime_order.end(),
+                   [&](size_t a, size_t b) { return costs[a].Rank() > costs[b].Rank(); });
+  std::vector<size_t> out;
+  size_t l = 0, r = 0;
+  while (l < literal.size() || r < runtime_order.size()) {
+    if (r < runtime_order.size() &&
+        (l == literal.size() || costs[runtime_order[r]].Rank() > costs[literal[l]].Rank())) {
+      out.push_back(runtime_order[r++]);
+    } else {
+      out.push_back(literal[l++]);
+    }
+  }
+  return out;
 }
 
 idx_t ScanRowFilter::FilterByDictionary(Batch& batch, std::vector<uint32_t>* alive) {

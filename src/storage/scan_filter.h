@@ -7,6 +7,7 @@
 // adaptive). Under late materialization the filters' columns are read first and the other
 // columns only for the rows left.
 
+#include <algorithm>
 #include <memory>
 #include <vector>
 
@@ -69,6 +70,21 @@ class ScanFilterSpec {
   std::vector<bool> first_columns_;
 };
 
+/// What a conjunct tested one at a time cost a scan thread recently.
+struct ConjunctCost {
+  double rows_in = 0, rows_out = 0, nanos = 0;
+  /// Rows dropped per nanosecond: the higher, the earlier it should run.
+  double Rank() const { return (rows_in - rows_out) / std::max(nanos, 1.0); }
+};
+
+/// The order to test conjuncts `order` in (indexes into `costs`; `runtime[c]`: conjunct c is a
+/// runtime one): the literal ones keep their order (one may guard another that fails on some
+/// rows), and each runtime one, by rank, goes before the first literal one it outranks. A
+/// runtime conjunct only drops rows that cannot join, so running it earlier changes no answer.
+std::vector<size_t> OrderRowConjuncts(const std::vector<size_t>& order,
+                                      const std::vector<bool>& runtime,
+                                      const std::vector<ConjunctCost>& costs);
+
 struct ScanFilterOptions {
   bool dictionary_filters = true;    // setting dictionary_filters
   bool late_materialization = true;  // setting late_materialization
@@ -94,10 +110,11 @@ class ScanRowFilter {
   Read Next(Batch& out, ScanMetrics& metrics);
 
  private:
-  /// Applies the conjuncts to `batch` (the runtime ones adaptively, together, after the literal
-  /// ones), compacting it; returns the rows left. `alive` (optional) maps the rows to the original
-  /// ones and is kept in step.
+  /// Applies the conjuncts to `batch` (those over dictionary codes and the `column OP
+  /// constant` terms first, then the others in order_), compacting it; returns the rows left.
+  /// `alive` (optional) maps the rows to the original ones and is kept in step.
   idx_t FilterRows(Batch& batch, std::vector<uint32_t>* alive, ScanMetrics& metrics);
+
   /// Applies the filters that can be evaluated once per dictionary entry of their columns in
   /// this batch (marked in by_dictionary_), compacting it; returns the rows left.
   idx_t FilterByDictionary(Batch& batch, std::vector<uint32_t>* alive);
@@ -115,6 +132,15 @@ class ScanRowFilter {
   std::vector<const parquet::DictionaryCodes*> codes_;
   std::vector<uint32_t> rows_;       // rows as read kept by the dictionary filters
   std::vector<bool> by_dictionary_;  // by conjunct: applied by its dictionary in this batch
+  // The conjuncts tested one at a time, in the order they run, and what each cost since the
+  // last reordering (every kReorderBatches batches; halved then, so the order follows the data).
+  // A selective runtime filter so runs before an expensive literal conjunct (a LIKE), a paused
+  // one (which drops nothing) after.
+  static constexpr uint32_t kReorderBatches = 16;
+  std::vector<size_t> order_;
+  std::vector<bool> is_runtime_;     // by conjunct
+  std::vector<ConjunctCost> costs_;  // by conjunct
+  uint32_t batches_ = 0;
 };
 
 }  // namespace shears
