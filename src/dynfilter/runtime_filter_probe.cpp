@@ -36,6 +36,13 @@ bool RuntimeFilterProbes::TestsNextBatch() const {
   return false;
 }
 
+bool RuntimeFilterProbes::MayTestRows() const {
+  for (const auto& probe : probes_) {
+    if (!probe.filter || probe.filter->applies_to_rows()) return true;
+  }
+  return false;
+}
+
 idx_t RuntimeFilterProbes::Apply(Batch& batch, std::vector<uint32_t>* alive,
                                  uint64_t* rows_dropped) {
   idx_t count = batch.size();

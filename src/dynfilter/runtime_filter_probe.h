@@ -53,6 +53,9 @@ class RuntimeFilterProbes {
   /// is paused or leaves rows to the join (the scan then reads the batch as if unfiltered, and
   /// Apply only counts the rows passed).
   bool TestsNextBatch() const;
+  /// Whether a row may ever be tested: false when every filter is published and left to its
+  /// join (RuntimeFilter::applies_to_rows), so Apply would do nothing at all.
+  bool MayTestRows() const;
 
  private:
   void Pause(RuntimeFilterProbe& probe) const;

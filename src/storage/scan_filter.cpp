@@ -97,7 +97,9 @@ ScanRowFilter::ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
 }
 
 ScanRowFilter::Read ScanRowFilter::Next(Batch& out, ScanMetrics& metrics) {
-  const bool direct = spec_.empty();
+  // Read straight into `out` when no conjunct tests rows: none at all, or only runtime filters
+  // all published and left to their joins (RuntimeFilter::applies_to_rows).
+  const bool direct = spec_.empty() || (!spec_.any_literal() && !runtime_->MayTestRows());
   const parquet::ScanCounters before = reader_.counters();
   // Late materialization: the filters run on their own columns first; the other columns
   // are decoded for the surviving rows only. Not while no filter tests rows (runtime filters
@@ -176,10 +178,12 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
     for (ConjunctCost& cost : costs_)
       cost = {cost.rows_in / 2, cost.rows_out / 2, cost.nanos / 2};
   }
+  // Costs are measured on one batch in four (two clock reads per conjunct).
+  const bool measure = order_.size() > 1 && batches_ % 4 == 0;
   for (size_t c : order_) {
     if (done(c)) continue;
     const idx_t before = count;
-    const auto started = clock::Now();
+    const clock::TimePoint started = measure ? clock::Now() : clock::TimePoint{};
     if (conjuncts[c]->kind == BoundExprKind::kRuntimeFilter) {
       // Its published filter, paused while it drops too few (runtime_filter_probe.h).
       uint64_t dropped = 0;
@@ -190,10 +194,12 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
       count = ExpressionExecutor::Select(*conjuncts[c], batch, sel);
       compact();
     }
-    ConjunctCost& cost = costs_[c];
-    cost.nanos += static_cast<double>(clock::NanosSince(started));
-    cost.rows_in += static_cast<double>(before);
-    cost.rows_out += static_cast<double>(count);
+    if (measure) {
+      ConjunctCost& cost = costs_[c];
+      cost.nanos += static_cast<double>(clock::NanosSince(started));
+      cost.rows_in += static_cast<double>(before);
+      cost.rows_out += static_cast<double>(count);
+    }
     if (count == 0) return 0;
   }
   return count;

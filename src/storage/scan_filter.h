@@ -1,11 +1,13 @@
 #pragma once
 // Row filtering of a table scan: what the scan's filters do to the rows a DatasetReader reads
-// from a split that pruning let through. The literal conjuncts run first (those over
-// dictionary-encoded columns once per dictionary entry, dictionary_filter.h; `column OP
-// constant` selected straight into one selection vector, constant_comparison.h; the rest by
-// the executor), then the published runtime join filters (dynfilter/runtime_filter_probe.h,
-// adaptive). Under late materialization the filters' columns are read first and the other
-// columns only for the rows left.
+// from a split that pruning let through. Conjuncts over dictionary-encoded columns run first,
+// once per dictionary entry (dictionary_filter.h), then the `column OP constant` terms, selected
+// straight into one selection vector (constant_comparison.h); then the others one at a time,
+// literal ones by the executor and the published runtime join filters
+// (dynfilter/runtime_filter_probe.h, adaptive), in an order each scan thread measures
+// (OrderRowConjuncts): a runtime filter that drops more rows per nanosecond than a literal
+// conjunct runs before it. Under late materialization the filters' columns are read first and
+// the other columns only for the rows left.
 
 #include <algorithm>
 #include <memory>
