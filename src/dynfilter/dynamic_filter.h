@@ -8,8 +8,10 @@
 //   filter object         dynfilter/runtime_filter.h (one kind for partitions and for rows)
 //   registry              this file (publish, look up by id)
 //   legality              optimizer/join_legality.h (which join may filter which side)
-//   split enumerator      storage/split_enumerator.cpp with storage/partition_pruning.cpp
-//                         (prunes partitions/files, also by filters published late)
+//   consumer              the scan's conjuncts (storage/scan_filter.h): each filter is a
+//                         BoundRuntimeFilter, tested at partitions (storage/partition_pruning.cpp,
+//                         asked by storage/split_enumerator.cpp, also for filters published
+//                         late), files, row groups, pages (storage/split_pruning.cpp) and rows
 //
 // Invariants: a filter only ever drops rows that cannot join; a consumer never waits for a
 // producer that has not finished: if the filter is not ready when the scan starts, the scan

@@ -22,6 +22,7 @@ std::string RuntimeFilterKindName(uint8_t kinds) {
   };
   add(kRuntimeFilterExactSet, "exact_set");
   add(kRuntimeFilterBloom, "bloom");
+  add(kRuntimeFilterBitmap, "bitmap");
   add(kRuntimeFilterRange, "range");
   return out.empty() ? "none" : out;
 }
@@ -165,7 +166,9 @@ std::pair<int64_t, int64_t> MinMaxRows(const Vector& v, idx_t count) {
 void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
   SHEARS_CHECK(keys.size() == key_types_.size());
   if (count == 0) return;
-  if (!keys_only_) {
+  // A direct bitmap (ExpectKeys) needs no hashes: they are made from its keys if it falls back
+  // to listing them.
+  if (!keys_only_ && !bitmap_direct_) {
     const size_t old = hashes_.size();
     hashes_.resize(old + count);
     for (size_t k = 0; k < keys.size(); k++)
@@ -212,6 +215,11 @@ void RuntimeFilter::Add(const std::vector<const Vector*>& keys, idx_t count) {
       }
       if (i == count) return;
       ListBitmapKeys();  // a key outside the bounds given: list them all from here on
+      // The rest of this batch is hashed as Add hashes every key outside a direct bitmap.
+      std::vector<uint64_t> batch_hashes(count);
+      HashVector(v, count, batch_hashes.data(), false);
+      hashes_.insert(hashes_.end(), batch_hashes.begin() + static_cast<std::ptrdiff_t>(i),
+                     batch_hashes.end());
     }
     for (; i < count; i++) {
       const int64_t key = IntegerAt(v, i);
@@ -252,10 +260,29 @@ void RuntimeFilter::ExpectKeys(uint64_t distinct_keys, int64_t low, int64_t high
 void RuntimeFilter::ListBitmapKeys() {
   if (!bitmap_direct_) return;
   bitmap_direct_ = false;
+  // The keys, listed and hashed (Add hashed none while the bitmap was set directly).
+  Vector keys(key_types_[0], kBatchSize);
+  const bool narrow = key_types_[0].physical() == PhysicalType::kInt32;
+  idx_t pending = 0;
+  auto hash_pending = [&] {
+    const size_t old = hashes_.size();
+    hashes_.resize(old + pending);
+    HashVector(keys, pending, hashes_.data() + old, false);
+    pending = 0;
+  };
   for (size_t w = 0; w < bitmap_.size(); w++) {
-    for (uint64_t word = bitmap_[w]; word != 0; word &= word - 1)
-      int_set_.insert(bitmap_base_ + static_cast<int64_t>(w * 64 + std::countr_zero(word)));
+    for (uint64_t word = bitmap_[w]; word != 0; word &= word - 1) {
+      const int64_t key = bitmap_base_ + static_cast<int64_t>(w * 64 + std::countr_zero(word));
+      int_set_.insert(key);
+      if (narrow) {
+        keys.data<int32_t>()[pending++] = static_cast<int32_t>(key);
+      } else {
+        keys.data<int64_t>()[pending++] = key;
+      }
+      if (pending == kBatchSize) hash_pending();
+    }
   }
+  if (pending > 0) hash_pending();
   bitmap_.clear();
   bitmap_base_ = 0;
   bitmap_span_ = 0;
@@ -284,6 +311,15 @@ void RuntimeFilter::CapListing() {
 
 void RuntimeFilter::Merge(RuntimeFilter&& other) {
   SHEARS_CHECK(other.key_types_.size() == key_types_.size());
+  // Two direct bitmaps over the same bounds unite bit by bit; otherwise each is listed (and
+  // its keys hashed) first.
+  const bool same_bitmaps = bitmap_direct_ && other.bitmap_direct_ &&
+                            bitmap_base_ == other.bitmap_base_ &&
+                            bitmap_span_ == other.bitmap_span_;
+  if (!same_bitmaps) {
+    ListBitmapKeys();
+    other.ListBitmapKeys();
+  }
   hashes_.insert(hashes_.end(), other.hashes_.begin(), other.hashes_.end());
   for (size_t k = 0; k < mins_.size(); k++) {
     if (other.mins_[k] && (!mins_[k] || other.mins_[k]->Compare(*mins_[k]) < 0))
@@ -295,13 +331,10 @@ void RuntimeFilter::Merge(RuntimeFilter&& other) {
   if (exact_possible_) {
     int_lo_ = std::min(int_lo_, other.int_lo_);
     int_hi_ = std::max(int_hi_, other.int_hi_);
-    if (bitmap_direct_ && other.bitmap_direct_ && bitmap_base_ == other.bitmap_base_ &&
-        bitmap_span_ == other.bitmap_span_) {
+    if (same_bitmaps) {
       for (size_t w = 0; w < bitmap_.size(); w++)
         bitmap_[w] |= other.bitmap_[w];
     } else {
-      ListBitmapKeys();
-      other.ListBitmapKeys();
       int_set_.insert(other.int_set_.begin(), other.int_set_.end());
     }
     string_set_.insert(other.string_set_.begin(), other.string_set_.end());
@@ -351,8 +384,8 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
     set_size = keys;
   }
   const bool exact = exact_possible_ && set_size <= limits.max_exact_keys;
-  if (exact) {
-    distinct_ = set_size;
+  if (exact || bitmap_direct_) {
+    distinct_ = set_size;  // a direct bitmap's bits count its keys exactly
   } else if (distinct_keys > 0) {
     distinct_ = distinct_keys;
   } else {
@@ -366,6 +399,9 @@ void RuntimeFilter::Finish(const RuntimeFilterLimits& limits, uint64_t build_row
   } else if (exact) {
     kinds_ |= kRuntimeFilterExactSet;
     bloom_.reset();
+  } else if (bitmap_direct_) {
+    // Exact, probed bit by bit (ChooseProbeForm): a bloom filter beside it would go unused.
+    kinds_ |= kRuntimeFilterBitmap;
   } else {
     if (hashes_replaced_) {
       // The union's bits, OR-ed across processes (ReplaceHashes).

@@ -45,8 +45,11 @@ enum RuntimeFilterKind : uint8_t {
   kRuntimeFilterRange = 1,
   kRuntimeFilterExactSet = 2,
   kRuntimeFilterBloom = 4,
+  // A bitmap of integer keys set directly from the join's hash table (ExpectKeys): exact, and
+  // no bloom filter is built beside it.
+  kRuntimeFilterBitmap = 8,
 };
-/// "exact_set+range", "bloom+range", "empty", "none".
+/// "exact_set+range", "bloom+range", "bitmap+range", "empty", "none".
 std::string RuntimeFilterKindName(uint8_t kinds);
 
 /// How rows are tested (the kind says what the filter summarizes; this, how it is probed).
@@ -190,7 +193,9 @@ class RuntimeFilter {
   /// When the filter will end as a bitmap whose keys are not listed (more keys than any
   /// listing keeps, a span within limits.max_bitmap_bits), Add sets the bitmap's bits instead
   /// of listing each key in a hash set (the set's inserts and growth were most of a 165,000-key
-  /// build: TPC-DS q13's customer_demographics). Otherwise the set is sized for them.
+  /// build: TPC-DS q13's customer_demographics), and neither hashes the keys nor builds the
+  /// bloom filter, which such a bitmap never consults: the kind is then "bitmap" (and range).
+  /// Otherwise the set is sized for them.
   void ExpectKeys(uint64_t distinct_keys, int64_t low, int64_t high,
                   const RuntimeFilterLimits& limits);
   /// Adds `count` build keys (rows 0..count of each vector; rows with a NULL key must not be
@@ -325,7 +330,8 @@ class RuntimeFilter {
   bool NarrowIntegers() const;
   static constexpr size_t kKeysOnlyGiveUp = 65536;
   /// The bitmap ExpectKeys started, listed into int_set_ instead (a key outside the expected
-  /// bounds, or a partial built the other way): the build goes on as without ExpectKeys.
+  /// bounds, or a partial built the other way), with the hashes of the keys listed (the direct
+  /// bitmap kept none): the build goes on as without ExpectKeys.
   void ListBitmapKeys();
   /// Stops listing keys past the bounds Add keeps (also after Merge, so partial filters united
   /// list what one filter of all their keys lists).

@@ -46,10 +46,16 @@ class RuntimeFilterProbes {
   /// rows left. `alive` (optional) maps the rows to the original ones and is kept in step.
   /// Adds the rows dropped to `*rows_dropped`.
   idx_t Apply(Batch& batch, std::vector<uint32_t>* alive, uint64_t* rows_dropped);
+  /// The same with filter `i` alone (a scan orders its conjuncts, runtime ones among them).
+  idx_t ApplyOne(size_t i, Batch& batch, std::vector<uint32_t>* alive, uint64_t* rows_dropped);
+  size_t size() const { return probes_.size(); }
   /// Whether Apply would test any row of the next batch: false while every published filter
   /// is paused or leaves rows to the join (the scan then reads the batch as if unfiltered, and
   /// Apply only counts the rows passed).
   bool TestsNextBatch() const;
+  /// Whether a row may ever be tested: false when every filter is published and left to its
+  /// join (RuntimeFilter::applies_to_rows), so Apply would do nothing at all.
+  bool MayTestRows() const;
 
  private:
   void Pause(RuntimeFilterProbe& probe) const;

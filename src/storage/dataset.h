@@ -160,8 +160,10 @@ class Dataset {
   /// above); a file mapped before must still map the same way, else IOError. For a dataset
   /// made by FromFiles it checks that the file is still the one recorded (size, mapped column
   /// names) and throws IOError asking for RECOVER PARTITIONS when it changed, rather than
-  /// reading the wrong columns.
-  std::shared_ptr<parquet::ParquetFile> OpenFile(size_t index) const;
+  /// reading the wrong columns. `footer`: the footer the caller found for it in the footer
+  /// cache, used when the file still has its identity (no second cache lookup).
+  std::shared_ptr<parquet::ParquetFile> OpenFile(
+      size_t index, std::shared_ptr<const parquet::ParquetFooter> footer = nullptr) const;
 
   const std::string& root() const { return root_; }
   /// File columns, then partition columns in directory order.

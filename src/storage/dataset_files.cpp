@@ -151,12 +151,13 @@ std::shared_ptr<Dataset> Dataset::FromMemory(std::shared_ptr<const MemoryTable> 
   return dataset;
 }
 
-std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(size_t index) const {
+std::shared_ptr<parquet::ParquetFile> Dataset::OpenFile(
+    size_t index, std::shared_ptr<const parquet::ParquetFooter> footer) const {
   const DatasetFile& recorded = files_.at(index);
   // The first file's footer, read while opening, serves its scan too (also when the file was
   // too recent for the footer cache), if the file did not change since.
-  auto file = parquet::ParquetFile::Open(recorded.path,
-                                         recorded.path == schema_path_ ? schema_footer_ : nullptr);
+  if (!footer && recorded.path == schema_path_) footer = schema_footer_;
+  auto file = parquet::ParquetFile::Open(recorded.path, std::move(footer));
   if (!catalog_table_.empty()) {
     auto changed = [&](const std::string& what) {
       return IOError(

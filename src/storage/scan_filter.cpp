@@ -2,19 +2,24 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
 #include "common/error.h"
 #include "expression/constant_comparison.h"
 #include "expression/expression_executor.h"
+#include "storage/partition_pruning.h"
 
 namespace shears {
 
 ScanFilterSpec::ScanFilterSpec(const Dataset& dataset, const std::vector<BoundExprPtr>& filters,
                                const std::vector<int>& column_ids,
-                               const std::vector<RuntimeFilterTarget>& runtime)
+                               const std::vector<RuntimeFilterTarget>& runtime,
+                               const std::vector<DynamicPartitionFilter>& partitions)
     : runtime_(&runtime) {
   first_columns_.assign(column_ids.size(), false);
   for (const auto& filter : filters)
     conjuncts_.push_back(filter.get());
+  any_literal_ = !filters.empty();
+  tests_rows_ = !filters.empty() || !runtime.empty();
   for (size_t slot = 0; slot < runtime.size(); slot++) {
     const RuntimeFilterTarget& target = runtime[slot];
     std::vector<BoundExprPtr> columns;
@@ -31,6 +36,10 @@ ScanFilterSpec::ScanFilterSpec(const Dataset& dataset, const std::vector<BoundEx
     runtime_keys_.push_back({target.key_expr.get(), target.monotone});
     runtime_conjuncts_.push_back(std::make_unique<BoundRuntimeFilter>(
         target.filter_id, std::move(columns), target.key_expr, target.monotone, slot));
+    conjuncts_.push_back(runtime_conjuncts_.back().get());
+  }
+  for (size_t slot = 0; slot < partitions.size(); slot++) {
+    runtime_conjuncts_.push_back(PartitionConjunct(partitions[slot], slot));
     conjuncts_.push_back(runtime_conjuncts_.back().get());
   }
   constant_comparisons_ = ConstantComparisons(conjuncts_);  // runtime conjuncts are not
@@ -55,12 +64,20 @@ ScanRowFilter::ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
       runtime_(std::make_unique<RuntimeFilterProbes>(spec.runtime(), spec.runtime_columns(),
                                                      options.adaptivity)),
       scratch_(reader.output_types()) {
+  // Runtime conjuncts start after the literal ones (plan order), until measured.
+  const auto& conjuncts = spec.conjuncts();
+  costs_.resize(conjuncts.size());
+  for (size_t c = 0; c < conjuncts.size(); c++) {
+    is_runtime_.push_back(conjuncts[c]->kind == BoundExprKind::kRuntimeFilter);
+    if (!TestsPartitionsOnly(*conjuncts[c]) && !spec.constant_comparisons_.Covers(c))
+      order_.push_back(c);
+  }
   if (!options.dictionary_filters) return;
   std::vector<bool> record(spec.first_columns().size(), false);
   bool any = false;
   for (const BoundExpr* conjunct : spec.conjuncts()) {
     if (conjunct->kind == BoundExprKind::kRuntimeFilter) {
-      dictionary_.push_back(nullptr);  // probed by its filter (RuntimeFilterProbes)
+      dictionary_.push_back(nullptr);  // probed by its filter (RuntimeFilterProbes), or none
       continue;
     }
     auto dictionary = std::make_unique<DictionaryFilter>(*conjunct);
@@ -80,7 +97,9 @@ ScanRowFilter::ScanRowFilter(const ScanFilterSpec& spec, DatasetReader& reader,
 }
 
 ScanRowFilter::Read ScanRowFilter::Next(Batch& out, ScanMetrics& metrics) {
-  const bool direct = spec_.empty();
+  // Read straight into `out` when no conjunct tests rows: none at all, or only runtime filters
+  // all published and left to their joins (RuntimeFilter::applies_to_rows).
+  const bool direct = spec_.empty() || (!spec_.any_literal() && !runtime_->MayTestRows());
   const parquet::ScanCounters before = reader_.counters();
   // Late materialization: the filters run on their own columns first; the other columns
   // are decoded for the surviving rows only. Not while no filter tests rows (runtime filters
@@ -154,21 +173,57 @@ idx_t ScanRowFilter::FilterRows(Batch& batch, std::vector<uint32_t>* alive, Scan
                                              count, sel.data(), &selected);
   if (selected && count == 0) return 0;
   if (selected) compact();
-  for (size_t c = 0; c < conjuncts.size(); c++) {
+  if (++batches_ % kReorderBatches == 0) {
+    order_ = OrderRowConjuncts(order_, is_runtime_, costs_);
+    for (ConjunctCost& cost : costs_)
+      cost = {cost.rows_in / 2, cost.rows_out / 2, cost.nanos / 2};
+  }
+  // Costs are measured on one batch in four (two clock reads per conjunct).
+  const bool measure = order_.size() > 1 && batches_ % 4 == 0;
+  for (size_t c : order_) {
     if (done(c)) continue;
+    const idx_t before = count;
+    const clock::TimePoint started = measure ? clock::Now() : clock::TimePoint{};
     if (conjuncts[c]->kind == BoundExprKind::kRuntimeFilter) {
-      // The runtime conjuncts come last: their published filters probe the rows together, each
-      // paused while it drops too few.
+      // Its published filter, paused while it drops too few (runtime_filter_probe.h).
       uint64_t dropped = 0;
-      count = runtime_->Apply(batch, alive, &dropped);
+      count = runtime_->ApplyOne(static_cast<const BoundRuntimeFilter&>(*conjuncts[c]).slot, batch,
+                                 alive, &dropped);
       metrics.runtime_filter_rows_dropped += dropped;
-      break;
+    } else {
+      count = ExpressionExecutor::Select(*conjuncts[c], batch, sel);
+      compact();
     }
-    count = ExpressionExecutor::Select(*conjuncts[c], batch, sel);
-    compact();
+    if (measure) {
+      ConjunctCost& cost = costs_[c];
+      cost.nanos += static_cast<double>(clock::NanosSince(started));
+      cost.rows_in += static_cast<double>(before);
+      cost.rows_out += static_cast<double>(count);
+    }
     if (count == 0) return 0;
   }
   return count;
+}
+
+std::vector<size_t> OrderRowConjuncts(const std::vector<size_t>& order,
+                                      const std::vector<bool>& runtime,
+                                      const std::vector<ConjunctCost>& costs) {
+  std::vector<size_t> literal, runtime_order;
+  for (size_t c : order)
+    (runtime[c] ? runtime_order : literal).push_back(c);
+  std::stable_sort(runtime_order.begin(), runtime_order.end(),
+                   [&](size_t a, size_t b) { return costs[a].Rank() > costs[b].Rank(); });
+  std::vector<size_t> out;
+  size_t l = 0, r = 0;
+  while (l < literal.size() || r < runtime_order.size()) {
+    if (r < runtime_order.size() &&
+        (l == literal.size() || costs[runtime_order[r]].Rank() > costs[literal[l]].Rank())) {
+      out.push_back(runtime_order[r++]);
+    } else {
+      out.push_back(literal[l++]);
+    }
+  }
+  return out;
 }
 
 idx_t ScanRowFilter::FilterByDictionary(Batch& batch, std::vector<uint32_t>* alive) {

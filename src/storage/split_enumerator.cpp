@@ -165,8 +165,9 @@ bool SplitEnumerator::Next(ScanSplit& split) {
       files_opening_++;
     }
     std::shared_ptr<parquet::ParquetFile> file;
+    auto check = std::make_shared<FileCheck>();
     try {
-      if (file_may_match_ && !file_may_match_(file_index)) {
+      if (file_may_match_ && !file_may_match_(file_index, *check)) {
         metrics_.files_skipped_unopened++;
         done_(ProgressBytes(dataset_->files()[file_index]));
         std::lock_guard<std::mutex> lock(mutex_);
@@ -174,7 +175,7 @@ bool SplitEnumerator::Next(ScanSplit& split) {
         opened_.notify_all();
         continue;
       }
-      file = dataset_->OpenFile(file_index);
+      file = dataset_->OpenFile(file_index, check->footer);
     } catch (...) {
       std::lock_guard<std::mutex> lock(mutex_);
       files_opening_--;
@@ -194,7 +195,10 @@ bool SplitEnumerator::Next(ScanSplit& split) {
       pending_.push_back(SplitOf(file_index, file, rg));
     opened_.notify_all();
     if (row_groups > 0) {
+      const bool same_statistics =
+          row_groups == 1 && check->passed && check->footer == file->footer();
       split = SplitOf(file_index, std::move(file), 0);
+      if (same_statistics) split.file_check = std::move(check);
       return true;
     }
   }

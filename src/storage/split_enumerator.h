@@ -23,11 +23,23 @@
 #include <mutex>
 #include <vector>
 
+#include "dynfilter/runtime_filter.h"
 #include "storage/dataset.h"
 #include "storage/partition_pruning.h"
 #include "storage/scan_metrics.h"
 
 namespace shears {
+
+/// What the check of a file before opening it used and found (SplitPruning::FileMayMatch).
+struct FileCheck {
+  /// The cached footer the file's statistics came from (null: none, or the catalog's): the file
+  /// is opened with it rather than looking it up in the footer cache again.
+  std::shared_ptr<const parquet::ParquetFooter> footer;
+  /// Every conjunct passed on that footer's statistics: the literal ones, and the runtime ones
+  /// whose published filters are `runtime` (by slot; null: not checked).
+  bool passed = false;
+  std::vector<const RuntimeFilter*> runtime;
+};
 
 /// One row group of an opened file.
 struct ScanSplit {
@@ -35,6 +47,10 @@ struct ScanSplit {
   std::shared_ptr<parquet::ParquetFile> file;
   int row_group = 0;
   uint64_t progress_bytes = 0;  // its share of the file's bytes in the progress estimate
+  /// For the one row group of a file of one: the file's check before opening, when it passed
+  /// on the statistics of the footer the file was opened with (its chunks' own statistics):
+  /// split pruning need not test them again with the same filters.
+  std::shared_ptr<const FileCheck> file_check;
 };
 
 /// Where the files of a scan spread over several processes come from (src/distributed): the
@@ -59,9 +75,9 @@ class FileAssignment {
 class SplitEnumerator {
  public:
   using ProgressFn = std::function<void(uint64_t bytes)>;
-  /// Whether a file may hold a row the scan keeps, decided before opening it; called outside
-  /// the enumerator's lock, from any of the scan's threads.
-  using FileFn = std::function<bool(size_t file_index)>;
+  /// Whether a file may hold a row the scan keeps, decided before opening it (`check`: what
+  /// the decision used); called outside the enumerator's lock, from any of the scan's threads.
+  using FileFn = std::function<bool(size_t file_index, FileCheck& check)>;
   /// `partition_may_match`: the static decision per partition (PartitionsMayMatch).
   /// `pruner` (may be null) decides dynamically; it must outlive the enumerator.
   /// `file_may_match` (may be empty) is asked for each file whose partition survived.

@@ -21,6 +21,8 @@ SplitPruning::SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<i
       conjuncts_(std::move(conjuncts)),
       metrics_(metrics) {
   std::set<idx_t> referenced;
+  // A partition filter says nothing here: its partition was decided before (partition_pruning).
+  std::erase_if(conjuncts_, [](const BoundExpr* c) { return TestsPartitionsOnly(*c); });
   for (const BoundExpr* conjunct : conjuncts_) {
     if (conjunct->kind == BoundExprKind::kRuntimeFilter) {
       const auto& runtime = static_cast<const BoundRuntimeFilter&>(*conjunct);
@@ -162,8 +164,8 @@ bool SplitPruning::StillDescribes(size_t file_index, const KnownStatistics& know
   return known.footer ? *now == known.footer->identity : now->size == file.size;
 }
 
-bool SplitPruning::FileMayMatch(size_t file_index,
-                                const std::vector<const RuntimeFilter*>& runtime) const {
+bool SplitPruning::FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime,
+                                FileCheck* check) const {
   if (file_filter_columns_.empty()) return true;
   bool any_filter = any_literal_;
   for (const RuntimeFilter* filter : runtime)
@@ -173,6 +175,10 @@ bool SplitPruning::FileMayMatch(size_t file_index,
   // the file would (footer read or not, its row groups' checks follow).
   const KnownStatistics known = KnownFileStatistics(file_index);
   if (!known.stats && !known.footer) return true;
+  if (check) {
+    check->footer = known.footer;
+    check->runtime.assign(runtime.size(), nullptr);
+  }
   std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning;
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
     const parquet::ColumnChunkStatistics* bounds = KnownBounds(known, column);
@@ -190,10 +196,28 @@ bool SplitPruning::FileMayMatch(size_t file_index,
     const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled() || filter->empty()) continue;
-    if (RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) continue;
+    if (RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) {
+      if (check) check->runtime[i] = filter;
+      continue;
+    }
     if (!StillDescribes(file_index, known)) return true;
     filter->counters().files_skipped++;
     return false;
+  }
+  if (check) check->passed = known.footer != nullptr;
+  return true;
+}
+
+bool SplitPruning::FileCheckCovers(const ScanSplit& split) const {
+  if (!split.file_check || split.file->num_row_groups() != 1) return false;
+  // The file check found the columns by name and left INT96 ones out; the row group's check
+  // reads them through the column map, INT96 null counts included: same only without those.
+  const auto& dataset_file = dataset_->files()[split.file_index];
+  for (idx_t column : file_filter_columns_) {
+    const int in_file = FileColumn(dataset_file, *split.file, column);
+    if (in_file >= 0 &&
+        split.file->columns()[static_cast<size_t>(in_file)].physical_type == format::Type::INT96)
+      return false;
   }
   return true;
 }
@@ -232,16 +256,20 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
     }
     return &*stats[column];
   };
+  // A file of one row group whose check before opening passed on these same statistics: what
+  // it checked is not checked again.
+  const FileCheck* file_check = FileCheckCovers(split) ? split.file_check.get() : nullptr;
   SplitVerdict verdict;
   verdict.kind = SplitVerdict::kPruned;
   for (const BoundExpr* conjunct : conjuncts_) {
     if (conjunct->kind != BoundExprKind::kRuntimeFilter) {
-      if (StatsMayMatch(*conjunct, lookup)) continue;
+      if (file_check || StatsMayMatch(*conjunct, lookup)) continue;
       metrics_.row_groups_pruned++;
       return verdict;
     }
     const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
-    if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup)) continue;
+    const bool ranges_passed = file_check && runtime[i] && file_check->runtime[i] == runtime[i];
+    if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup, ranges_passed)) continue;
     metrics_.row_groups_pruned++;
     metrics_.row_groups_pruned_runtime++;
     verdict.by_runtime = true;
@@ -262,8 +290,8 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
 }
 
 bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
-                                           const RuntimeFilter* filter,
-                                           const StatsLookup& lookup) const {
+                                           const RuntimeFilter* filter, const StatsLookup& lookup,
+                                           bool ranges_passed) const {
   if (!filter || !filter->enabled()) return true;
   if (filter->empty()) {
     filter->counters().row_groups_skipped++;  // nothing can join: no check needed
@@ -271,7 +299,8 @@ bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
   }
   // The footer's statistics are at hand: always checked. Bloom filters and dictionaries are
   // read for it: paced.
-  bool may_match = RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
+  bool may_match = ranges_passed ||
+                   RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
   if (may_match && ListsColumnKeys(*filter) && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
     may_match = ColumnKeysMayMatch(split, *filter, i);
     RuntimeChecked(i, kRowGroupLevel, !may_match, *filter);

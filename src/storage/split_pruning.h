@@ -79,8 +79,11 @@ class SplitPruning {
   /// that no row of it passes the literal filters or the published runtime filters (`runtime`
   /// as for Check; the filter that ruled it out counts it). True when nothing is known. Reads
   /// the footer cache for a file without statistics of its own; a stat confirms the file is
-  /// unchanged only before it is ruled out.
-  bool FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime) const;
+  /// unchanged only before it is ruled out. `check` (optional) is told the cached footer the
+  /// statistics came from and whether every conjunct passed on them (FileCheck), so the file
+  /// is opened with that footer and its one row group is not tested on them again.
+  bool FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime,
+                    FileCheck* check = nullptr) const;
 
   /// Starts a scan's run: every level of every runtime filter checked again, with `pacing`.
   void StartRun(RuntimePruningPacing pacing);
@@ -126,9 +129,13 @@ class SplitPruning {
   /// dictionary holds none of that column's keys.
   bool ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i) const;
   /// The row-group check of runtime conjunct `i` with its published `filter` (null: passes):
-  /// its key ranges against the statistics, then (paced) bloom filters and dictionaries.
+  /// its key ranges against the statistics (unless `ranges_passed`: the file's check passed
+  /// them on the same statistics), then (paced) bloom filters and dictionaries.
   bool RuntimeConjunctMayMatch(const ScanSplit& split, size_t i, const RuntimeFilter* filter,
-                               const StatsLookup& lookup) const;
+                               const StatsLookup& lookup, bool ranges_passed) const;
+  /// Whether the file check `split.file_check` (if any) passed on exactly the statistics the
+  /// row group's check reads: its footer's, every filter column usable alike.
+  bool FileCheckCovers(const ScanSplit& split) const;
   SplitVerdict PrunePages(const ScanSplit& split,
                           const std::vector<const RuntimeFilter*>& runtime) const;
 

@@ -478,7 +478,12 @@ TEST(RuntimeFilterProbeFormTest, ExpectedKeysBuildTheSameFilterWithoutListing) {
   direct->Finish({}, keys.size(), 0, distinct);
   EXPECT_EQ(direct->probe_form(), RuntimeFilterProbeForm::kBitmap);
   EXPECT_EQ(direct->probe_form(), listed->probe_form());
-  EXPECT_EQ(direct->kinds(), listed->kinds());
+  // The direct bitmap builds no bloom filter beside it (listing built one, never probed): its
+  // kind says so.
+  EXPECT_EQ(listed->kinds(), kRuntimeFilterBloom | kRuntimeFilterRange);
+  EXPECT_EQ(direct->kinds(), kRuntimeFilterBitmap | kRuntimeFilterRange);
+  EXPECT_EQ(RuntimeFilterKindName(direct->kinds()), "bitmap+range");
+  EXPECT_EQ(direct->bloom_bits().size(), 0u);
   EXPECT_EQ(direct->distinct_keys(), listed->distinct_keys());
   EXPECT_EQ(direct->probes_parquet_bloom(), listed->probes_parquet_bloom());
   std::vector<int64_t> probes = Range(low - 70, high + 70);
@@ -525,6 +530,34 @@ TEST(RuntimeFilterProbeFormTest, ExpectedKeysFallBackToListing) {
   EXPECT_EQ(plain->distinct_keys(), 6000u);
   Vector q = Int64s({-1, 0, 2999, 3000, 5999, 6000});
   EXPECT_EQ(Survivors(*plain, q, 6), (std::vector<uint32_t>{1, 2, 3, 4}));
+}
+
+// A direct bitmap that falls back to listing (a key outside the bounds, mid-batch, or partials
+// over other bounds merged) hashes the keys it skipped: the bloom filter then chosen (keys too
+// spread for a bitmap) holds every key.
+TEST(RuntimeFilterProbeFormTest, ExpectedKeysFallingBackHashEveryKey) {
+  std::vector<int64_t> first = Range(0, 6000), second = Range(6000, 12000);
+  second[2999] = int64_t{1} << 40;  // outside the bounds, mid-batch
+  auto make = [](int64_t low, int64_t high) {
+    auto f = std::make_unique<RuntimeFilter>(std::vector<LogicalType>{LogicalType::Bigint()});
+    f->ExpectKeys(12000, low, high, {});
+    return f;
+  };
+  auto filter = make(0, 11999);
+  Vector a = Int64s(first);
+  filter->Add({&a}, first.size());
+  auto other = make(6000, 11999);  // other bounds: both listed at the merge
+  Vector b = Int64s(second);
+  other->Add({&b}, second.size());
+  filter->Merge(std::move(*other));
+  filter->Finish({}, 12000, 0);
+  EXPECT_EQ(filter->probe_form(), RuntimeFilterProbeForm::kBloom);
+  EXPECT_EQ(filter->kinds(), kRuntimeFilterBloom | kRuntimeFilterRange);
+  EXPECT_EQ(filter->distinct_keys(), 12000u);
+  std::vector<int64_t> all = first;
+  all.insert(all.end(), second.begin(), second.end());
+  Vector probe = Int64s(all);
+  EXPECT_EQ(Survivors(*filter, probe, all.size()).size(), all.size());
 }
 
 TEST(RuntimeFilterProbeFormTest, StringSetAndBloomAgree) {

@@ -132,10 +132,14 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
     });
     if (partition_only) partition_filters.push_back(filter.get());
   }
-  std::vector<std::pair<const DynamicPartitionFilter*, std::vector<const RuntimeFilter*>>> ready;
-  for (const auto& f : dynamic_filters_) {
-    auto data = PublishedFilters(f, context.dynamic_filters());
-    if (!data.empty()) ready.emplace_back(&f, std::move(data));
+  // The dynamic partition filters as conjuncts, each tested on the partition's values as a
+  // Parquet scan's partition level tests them (partition_pruning.h).
+  std::vector<std::unique_ptr<BoundPartitionFilter>> partition_conjuncts;
+  std::vector<std::pair<const BoundPartitionFilter*, std::vector<const RuntimeFilter*>>> ready;
+  for (size_t slot = 0; slot < dynamic_filters_.size(); slot++) {
+    partition_conjuncts.push_back(PartitionConjunct(dynamic_filters_[slot], slot));
+    auto data = PublishedFilters(*partition_conjuncts.back(), context.dynamic_filters());
+    if (!data.empty()) ready.emplace_back(partition_conjuncts.back().get(), std::move(data));
   }
   enum : uint8_t { kUndecided, kKept, kPrunedStatic, kPrunedDynamic };
   std::vector<uint8_t> decision(ds.num_partitions(), kUndecided);
@@ -165,7 +169,7 @@ std::unique_ptr<GlobalSourceState> PhysicalCsvScan::GetGlobalSourceState(
       }
       for (const auto& [filter, data] : ready) {
         if (decision[p] != kKept) break;
-        if (!PartitionMayMatchFilter(*filter, data, file.partition_values, file_columns))
+        if (!PartitionConjunctMayMatch(*filter, data, file.partition_values, file_columns))
           decision[p] = kPrunedDynamic;
       }
     }

@@ -26,7 +26,7 @@ ScanMetrics& ScanCounters(ExecutionContext& context, const PhysicalOperator* sca
 
 struct ScanGlobalState : GlobalSourceState {
   ScanMetrics* metrics = nullptr;
-  std::unique_ptr<DynamicPartitionPruner> pruner;
+  std::unique_ptr<RuntimePartitionPruner> pruner;  // the runtime conjuncts at partitions
   std::unique_ptr<SplitEnumerator> splits;
   // Over the dataset the splits refer to (SplitEnumerator::dataset).
   std::unique_ptr<SplitPruning> pruning;
@@ -58,8 +58,8 @@ PhysicalTableScan::PhysicalTableScan(std::shared_ptr<const Dataset> dataset,
       table_name_(std::move(table_name)),
       dynamic_filters_(std::move(dynamic_filters)),
       runtime_filters_(std::move(runtime_filters)),
-      filter_spec_(
-          std::make_unique<ScanFilterSpec>(*dataset_, filters_, column_ids_, runtime_filters_)) {
+      filter_spec_(std::make_unique<ScanFilterSpec>(*dataset_, filters_, column_ids_,
+                                                    runtime_filters_, dynamic_filters_)) {
   for (int id : column_ids_)
     types_.push_back(dataset_->columns()[static_cast<size_t>(id)].type);
 }
@@ -72,13 +72,14 @@ std::string PhysicalTableScan::Describe() const {
     out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(column_ids_[i])].name;
   }
   out += "]";
-  // The literal conjuncts, then the runtime ones (`k IN runtime_filter #n`).
-  const auto& conjuncts = filter_spec_->conjuncts();
-  if (!conjuncts.empty()) {
-    out += " filters: ";
-    for (size_t i = 0; i < conjuncts.size(); i++)
-      out += (i ? " AND " : "") + conjuncts[i]->ToString();
+  // The literal conjuncts, then the runtime ones (`k IN runtime_filter #n`); the partition
+  // filters below, with their joins.
+  std::string filters;
+  for (const BoundExpr* conjunct : filter_spec_->conjuncts()) {
+    if (!TestsPartitionsOnly(*conjunct))
+      filters += (filters.empty() ? "" : " AND ") + conjunct->ToString();
   }
+  if (!filters.empty()) out += " filters: " + filters;
   for (const auto& f : dynamic_filters_) {
     out += " " + DescribeDynamicPartitionFilter(f, *dataset_);
   }
@@ -119,22 +120,11 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   auto state = std::make_unique<ScanGlobalState>();
   state->metrics = &ScanCounters(context, this);
   ScanMetrics& metrics = *state->metrics;
-  // Static partition pruning: conjuncts that read partition columns only.
-  const size_t file_columns = dataset_->num_file_columns();
-  std::vector<const BoundExpr*> partition_filters;
-  for (const auto& filter : filters_) {
-    bool partition_only = true;
-    VisitExpression(const_cast<BoundExpr&>(*filter), [&](BoundExpr& e) {
-      if (e.kind == BoundExprKind::kReference &&
-          static_cast<size_t>(column_ids_[static_cast<BoundReference&>(e).index]) < file_columns) {
-        partition_only = false;
-      }
-    });
-    if (partition_only) partition_filters.push_back(filter.get());
-  }
+  // The partition level of the conjuncts: the literal ones once (PartitionsMayMatch), the
+  // runtime ones as their filters are published.
   if (!dynamic_filters_.empty() || !runtime_filters_.empty()) {
-    state->pruner = std::make_unique<DynamicPartitionPruner>(
-        *dataset_, dynamic_filters_, runtime_filters_, context.dynamic_filters(), metrics);
+    state->pruner = std::make_unique<RuntimePartitionPruner>(*dataset_, filter_spec_->conjuncts(),
+                                                             context.dynamic_filters(), metrics);
   }
   auto& progress = context.query().progress();
   // A file whose statistics are known without opening it is skipped unopened when they rule
@@ -146,17 +136,17 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
       context.query().settings().GetInt("runtime_filter.pruning_window"), 0, UINT32_MAX));
   if (context.query().settings().GetBool("file_statistics_pruning")) {
     const ScanGlobalState* global = state.get();
-    file_may_match = [this, &registry, global](size_t file_index) {
+    file_may_match = [this, &registry, global](size_t file_index, FileCheck& check) {
       std::vector<const RuntimeFilter*> runtime;
       for (const auto& target : runtime_filters_)
         runtime.push_back(registry.FindRuntime(target.filter_id));
-      return global->pruning->FileMayMatch(file_index, runtime);
+      return global->pruning->FileMayMatch(file_index, runtime, &check);
     };
   }
   state->splits = std::make_unique<SplitEnumerator>(
-      dataset_, PartitionsMayMatch(partition_filters, column_ids_, *dataset_), state->pruner.get(),
-      metrics, [&progress](uint64_t bytes) { progress.AddDone(bytes); }, file_may_match,
-      make_assignment_ ? make_assignment_() : nullptr);
+      dataset_, PartitionsMayMatch(filter_spec_->conjuncts(), column_ids_, *dataset_),
+      state->pruner.get(), metrics, [&progress](uint64_t bytes) { progress.AddDone(bytes); },
+      file_may_match, make_assignment_ ? make_assignment_() : nullptr);
   state->pruning = std::make_unique<SplitPruning>(state->splits->dataset(), column_ids_,
                                                   filter_spec_->conjuncts(), metrics);
   state->pruning->StartRun(pacing);
