@@ -12,23 +12,11 @@
 namespace shears {
 namespace {
 
-// Bytes of a fixed-width element's key; 0 for the variable-width strings.
+// Bytes of a fixed-width element's key (its value's width); 0 for the variable-width strings.
 int FixedWidth(const LogicalType& element) {
-  switch (element.physical()) {
-    case PhysicalType::kBool:
-      return 1;
-    case PhysicalType::kInt32:
-      return 4;
-    case PhysicalType::kInt64:
-    case PhysicalType::kDouble:
-      return 8;
-    case PhysicalType::kInt128:
-      return 16;
-    case PhysicalType::kString:
-    case PhysicalType::kInvalid:
-      break;
-  }
-  return 0;
+  const PhysicalType physical = element.physical();
+  if (physical == PhysicalType::kString || physical == PhysicalType::kInvalid) return 0;
+  return static_cast<int>(element.value_size());
 }
 
 uint128_t SignedKey(int128_t value, int width) {
