@@ -586,6 +586,20 @@ void SplitKernel(const Args& in, idx_t count, Vector& result) {
   }
 }
 
+/// Compiles `pattern` into `re` unless it is the one compiled last (a column of patterns is
+/// mostly one constant): an invalid pattern is an Invalid Input Error.
+void CompileIfChanged(std::string_view pattern, std::string& last_pattern,
+                      std::unique_ptr<RE2>& re) {
+  if (re && pattern == last_pattern) return;
+  last_pattern = std::string(pattern);
+  RE2::Options options;
+  options.set_log_errors(false);
+  re = std::make_unique<RE2>(last_pattern, options);
+  if (!re->ok()) {
+    throw InvalidInputError("invalid regular expression '{}': {}", pattern, re->error());
+  }
+}
+
 /// regexp_split_to_array(s, pattern): the pieces between matches (RE2).
 void RegexpSplitKernel(const Args& in, idx_t count, Vector& result) {
   ListWriter writer(kVarchar);
@@ -594,15 +608,7 @@ void RegexpSplitKernel(const Args& in, idx_t count, Vector& result) {
   RowLoop(in, count, result, [&](idx_t row) {
     std::string_view text = ListAt(*in[0], row);
     std::string_view pattern = ListAt(*in[1], row);
-    if (!re || pattern != last_pattern) {
-      last_pattern = std::string(pattern);
-      RE2::Options options;
-      options.set_log_errors(false);
-      re = std::make_unique<RE2>(last_pattern, options);
-      if (!re->ok()) {
-        throw InvalidInputError("invalid regular expression '{}': {}", pattern, re->error());
-      }
-    }
+    CompileIfChanged(pattern, last_pattern, re);
     writer.Clear();
     size_t start = 0;
     re2::StringPiece input(text.data(), text.size());
@@ -635,15 +641,7 @@ void RegexpExtractAllKernel(const Args& in, idx_t count, Vector& result) {
     std::string_view text = ListAt(*in[0], row);
     std::string_view pattern = ListAt(*in[1], row);
     const int64_t group = in.size() > 2 ? in[2]->data<int64_t>()[row] : 0;
-    if (!re || pattern != last_pattern) {
-      last_pattern = std::string(pattern);
-      RE2::Options options;
-      options.set_log_errors(false);
-      re = std::make_unique<RE2>(last_pattern, options);
-      if (!re->ok()) {
-        throw InvalidInputError("invalid regular expression '{}': {}", pattern, re->error());
-      }
-    }
+    CompileIfChanged(pattern, last_pattern, re);
     if (group < 0 || group > re->NumberOfCapturingGroups()) {
       throw InvalidInputError(
           "regexp_extract_all: group {} out of range (the pattern has {} groups)", group,
