@@ -269,14 +269,15 @@ std::string CandidateColumns(Binder::Scope& scope) {
 }
 
 // A VARCHAR literal next to a typed expression takes that type (PostgreSQL's "unknown"
-// literal): `d = '2000-01-01'` compares dates, not strings.
+// literal): `d = '2000-01-01'` compares dates, not strings; so does `'1' = 1` or
+// `'2000-01-01' < DATE '2000-02-01'` between two constants (PostgreSQL and DuckDB agree).
 void CoerceLiterals(std::vector<BoundExprPtr>& args) {
   if (args.size() != 2) return;
   for (int i = 0; i < 2; i++) {
     auto& lit = args[static_cast<size_t>(i)];
     auto& other = args[static_cast<size_t>(1 - i)];
     if (IsConstant(*lit) && lit->type.id() == TypeId::kVarchar && other->type.valid() &&
-        (!other->type.IsString() || other->type.IsList()) && !IsConstant(*other)) {
+        (!other->type.IsString() || other->type.IsList())) {
       const Value& v = static_cast<BoundConstant&>(*lit).value;
       try {
         lit = std::make_unique<BoundConstant>(v.is_null() ? Value::Null(other->type)
