@@ -328,6 +328,29 @@ void NarrowNumericLiterals(const std::string& op, std::vector<BoundExprPtr>& arg
 
 }  // namespace
 
+namespace {
+
+// `round(DECIMAL(p,s), c)` with a constant c < s has scale c (scale 0 for c < 0), as in
+// PostgreSQL and DuckDB: round(3.14159, 3) is 3.142, not 3.14200. The kernel already rounded
+// to c digits, so narrowing the scale is exact; rounding adds at most one integer digit, which
+// the s - c dropped digits make room for (p + 1 when s is 0).
+BoundExprPtr NarrowRoundScale(BoundExprPtr call) {
+  auto& fn = static_cast<BoundFunction&>(*call);
+  if (fn.args.size() != 2 || call->type.id() != TypeId::kDecimal || !IsConstant(*fn.args[1])) {
+    return call;
+  }
+  const Value& digits = static_cast<BoundConstant&>(*fn.args[1]).value;
+  const int s = fn.args[0]->type.scale(), p = fn.args[0]->type.precision();
+  if (digits.is_null() || fn.args[0]->type.id() != TypeId::kDecimal) return call;
+  const int64_t c = CastValue(digits, LogicalType::Bigint()).GetInt64();
+  if (c >= s) return call;
+  const int scale = c < 0 ? 0 : static_cast<int>(c);
+  const int precision = std::min(38, s == 0 ? p + 1 : p);
+  return CastTo(std::move(call), LogicalType::Decimal(precision, scale));
+}
+
+}  // namespace
+
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args) {
   std::vector<LogicalType> types;
   for (const auto& a : args)
@@ -336,7 +359,9 @@ BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr>
   for (size_t i = 0; i < args.size() && i < fn.arg_types.size(); i++) {
     args[i] = CastTo(std::move(args[i]), fn.arg_types[i]);
   }
-  return Fold(std::make_unique<BoundFunction>(std::move(fn), std::move(args)));
+  BoundExprPtr call = std::make_unique<BoundFunction>(std::move(fn), std::move(args));
+  if (name == "round") call = NarrowRoundScale(std::move(call));
+  return Fold(std::move(call));
 }
 
 namespace {
