@@ -357,17 +357,21 @@ QueryResult Connection::ExecuteSelect(const std::string& sql, const ast::QueryNo
   return result;
 }
 
-QueryResult Connection::DescribeQuery(const std::string& query_sql) {
+BoundQuery Connection::BindForColumns(const std::string& query_sql, const char* statement) {
   auto statements = Parser::Parse(query_sql);
   if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
-    throw ParseError("DESCRIBE takes a table, a view or one query");
+    throw ParseError("{} takes a table, a view or one query", statement);
   }
   const auto& query = *static_cast<const ast::SelectStatement&>(*statements[0]).query;
   Binder binder(database_.catalog(), &query_sql);
   binder.SetParameters(parameters_);
   if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
   binder.SetQueryRunner([this](const std::string& text) { return FirstColumn(text, settings_); });
-  const BoundQuery bound = binder.Bind(query);
+  return binder.Bind(query);
+}
+
+QueryResult Connection::DescribeQuery(const std::string& query_sql) {
+  const BoundQuery bound = BindForColumns(query_sql, "DESCRIBE");
   QueryResult result;
   result.names = {"column_name", "column_type", "partition_key"};
   result.types = {LogicalType::Varchar(), LogicalType::Varchar(), LogicalType::Boolean()};
@@ -643,6 +647,23 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       }
       case ast::StatementKind::kTableCommand: {
         const auto& command = static_cast<const ast::TableCommandStatement&>(*statement);
+        if (command.command == ast::TableCommandStatement::Command::kSummarize) {
+          const std::string query_sql =
+              command.query_sql.empty()
+                  ? "SELECT * FROM " + write_internal::QuoteIdentifier(command.name)
+                  : command.query_sql;
+          try {
+            result = Summarize(query_sql);
+          } catch (const Error& e) {
+            if (!e.IsUserError()) throw;
+            const std::string message = e.what();
+            ThrowError(e.kind(), message.substr(0, message.find("\nLINE ")) + "\n" +
+                                     FormatErrorPosition(sql, command.query_sql.empty()
+                                                                  ? command.name_location
+                                                                  : command.query_location));
+          }
+          break;
+        }
         if (command.command == ast::TableCommandStatement::Command::kDescribe) {
           if (!command.query_sql.empty()) {
             try {

@@ -141,6 +141,11 @@ class Connection {
   QueryResult RunExplain(const std::string& sql, const ast::ExplainStatement& explain);
   /// DESCRIBE of a query or a view: the names and types of its columns (bound, not run).
   QueryResult DescribeQuery(const std::string& query_sql);
+  /// SUMMARIZE of a query (a table or view as SELECT * FROM it): statistics per column
+  /// (summarize.cpp).
+  QueryResult Summarize(const std::string& query_sql);
+  /// Binds one query (not run) for its output columns; `statement` names the caller in errors.
+  BoundQuery BindForColumns(const std::string& query_sql, const char* statement);
   /// Runs the plan under `root`, publishing its progress for Progress().
   void ExecuteWithProgress(ExecutionContext& context, PhysicalOperator& root);
 

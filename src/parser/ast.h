@@ -551,6 +551,7 @@ struct TableCommandStatement : Statement {
     kShowStats,
     kTableInfo,  // PRAGMA table_info('t') (DuckDB's and SQLite's)
     kVersion,    // PRAGMA version (no table)
+    kSummarize,  // DuckDB's SUMMARIZE t / SUMMARIZE query: per column statistics
   };
   TableCommandStatement() : Statement(StatementKind::kTableCommand) {}
   Command command = Command::kDescribe;

@@ -58,14 +58,17 @@ class CatalogParser {
         ExpectWord("partitions");
         result = TableCommand(ast::TableCommandStatement::Command::kShowPartitions);
       }
-    } else if (AcceptWord("describe") || AcceptWord("desc")) {
+    } else if (AcceptWord("describe") || AcceptWord("desc") || AtWord("summarize")) {
+      const bool summarize = AcceptWord("summarize");
+      const auto kind = summarize ? ast::TableCommandStatement::Command::kSummarize
+                                  : ast::TableCommandStatement::Command::kDescribe;
       if (AtWord("select") || AtWord("with") || AtWord("from") || AtWord("values") ||
           AtWord("pivot") || AtWord("unpivot") || AtWord("pivot_wider") || AtWord("pivot_longer") ||
           (pos_ < last_ &&
            (tokens_[pos_].token == '(' || tokens_[pos_].token == PG_QUERY__TOKEN__SCONST))) {
         // A query, or a file as DuckDB's FROM 'path' shorthand: the rest of the statement.
         auto command = std::make_unique<ast::TableCommandStatement>();
-        command->command = ast::TableCommandStatement::Command::kDescribe;
+        command->command = kind;
         command->query_location = Here();
         const int query_begin = tokens_[pos_].start, query_end = tokens_[last_ - 1].end;
         command->query_sql = tokens_[pos_].token == PG_QUERY__TOKEN__SCONST
@@ -75,7 +78,7 @@ class CatalogParser {
         result = std::move(command);
       } else {
         AcceptWord("table");
-        result = TableCommand(ast::TableCommandStatement::Command::kDescribe);
+        result = TableCommand(kind);
       }
     } else if (AcceptWord("analyze") || AcceptWord("analyse")) {
       AcceptWord("table");
@@ -793,7 +796,7 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   return (head == "create" && (second == "external" || second == "table")) ||
          (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
                              second == "indexes")) ||
-         head == "analyze" || head == "analyse" || head == "describe" ||
+         head == "analyze" || head == "analyse" || head == "describe" || head == "summarize" ||
          (head == "desc" && first + 1 < last) ||
          (head == "alter" && (second == "table" || second == "view")) || head == "msck" ||
          head == "pragma";

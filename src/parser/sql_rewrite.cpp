@@ -207,9 +207,9 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
         // `FROM (a JOIN b ...)` continues the FROM clause one level down; `f(` and `IN (`
         // do not.
         bool table_position =
-            level.in_from && (prev == PG_QUERY__TOKEN__FROM || prev == PG_QUERY__TOKEN__JOIN ||
-                              prev == ',' || prev == PG_QUERY__TOKEN__LATERAL_P ||
-                              prev_opened_table_paren);
+            level.in_from &&
+            (prev == PG_QUERY__TOKEN__FROM || prev == PG_QUERY__TOKEN__JOIN || prev == ',' ||
+             prev == PG_QUERY__TOKEN__LATERAL_P || prev_opened_table_paren);
         const bool query =
             table_position && (next == PG_QUERY__TOKEN__SELECT || next == PG_QUERY__TOKEN__WITH ||
                                next == PG_QUERY__TOKEN__VALUES || next == PG_QUERY__TOKEN__FROM ||

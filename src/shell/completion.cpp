@@ -12,18 +12,18 @@ namespace shears {
 namespace {
 
 constexpr const char* kKeywords[] = {
-    "ALL",      "ALTER",       "ANALYZE",    "AND",       "AS",       "ASC",      "AVG",
-    "BETWEEN",  "BIGINT",      "BOOLEAN",    "BY",        "CASE",     "CAST",     "COUNT",
-    "CREATE",   "CROSS",       "DATE",       "DECIMAL",   "DESC",     "DESCRIBE", "DISTINCT",
-    "DOUBLE",   "DROP",        "ELSE",       "END",       "EXCEPT",   "EXISTS",   "EXPLAIN",
-    "EXTERNAL", "FALSE",       "FROM",       "FULL",      "GROUP",    "HAVING",   "IF",
-    "IN",       "INNER",       "INTEGER",    "INTERSECT", "INTERVAL", "IS",       "JOIN",
-    "LEFT",     "LIKE",        "LIMIT",      "LOCATION",  "MAX",      "MIN",      "MSCK",
-    "NOT",      "NULL",        "OFFSET",     "ON",        "OR",       "ORDER",    "OUTER",
-    "PARQUET",  "PARTITIONED", "PARTITIONS", "RECOVER",   "REPAIR",   "REPLACE",  "RESET",
-    "RIGHT",    "SELECT",      "SEMI",       "SET",       "SHOW",     "STORED",   "SUM",
-    "TABLE",    "TABLES",      "THEN",       "TIMESTAMP", "TRUE",     "UNION",    "USING",
-    "VALUES",   "VARCHAR",     "VIEW",       "WHEN",      "WHERE",    "WITH",
+    "ALL",       "ALTER",       "ANALYZE",    "AND",       "AS",        "ASC",      "AVG",
+    "BETWEEN",   "BIGINT",      "BOOLEAN",    "BY",        "CASE",      "CAST",     "COUNT",
+    "CREATE",    "CROSS",       "DATE",       "DECIMAL",   "DESC",      "DESCRIBE", "DISTINCT",
+    "DOUBLE",    "DROP",        "ELSE",       "END",       "EXCEPT",    "EXISTS",   "EXPLAIN",
+    "EXTERNAL",  "FALSE",       "FROM",       "FULL",      "GROUP",     "HAVING",   "IF",
+    "IN",        "INNER",       "INTEGER",    "INTERSECT", "INTERVAL",  "IS",       "JOIN",
+    "LEFT",      "LIKE",        "LIMIT",      "LOCATION",  "MAX",       "MIN",      "MSCK",
+    "NOT",       "NULL",        "OFFSET",     "ON",        "OR",        "ORDER",    "OUTER",
+    "PARQUET",   "PARTITIONED", "PARTITIONS", "RECOVER",   "REPAIR",    "REPLACE",  "RESET",
+    "RIGHT",     "SELECT",      "SEMI",       "SET",       "SHOW",      "STORED",   "SUM",
+    "SUMMARIZE", "TABLE",       "TABLES",     "THEN",      "TIMESTAMP", "TRUE",     "UNION",
+    "USING",     "VALUES",      "VARCHAR",    "VIEW",      "WHEN",      "WHERE",    "WITH",
 };
 
 constexpr const char* kDotCommands[] = {".exit",   ".help",   ".mode", ".quit",
@@ -126,8 +126,8 @@ std::vector<std::string> CompletionCandidates(const std::string& before, const s
     }
     return {out.begin(), out.end()};
   }
-  static const std::set<std::string> kBeforeTable = {"from",     "join", "table",
-                                                     "describe", "into", "analyze"};
+  static const std::set<std::string> kBeforeTable = {"from", "join",    "table",    "describe",
+                                                     "into", "analyze", "summarize"};
   if (!words.empty() && kBeforeTable.count(words.back())) {
     offer_tables();
     return {out.begin(), out.end()};
