@@ -44,7 +44,7 @@ set(THIRD_PARTY_mpi_REGEX "^mpi\\.h$")
 set(THIRD_PARTY_mpi_OWNERS distributed cli)
 set(THIRD_PARTY_pybind11_REGEX "^pybind11/")
 set(THIRD_PARTY_nlohmann_REGEX "^nlohmann/")
-set(THIRD_PARTY_nlohmann_OWNERS function)
+set(THIRD_PARTY_nlohmann_OWNERS function storage)
 set(THIRD_PARTY_pybind11_OWNERS python)
 
 get_filename_component(SRC ${SRC} ABSOLUTE)

@@ -26,4 +26,9 @@ bool HasCsvExtension(std::string_view path) {
   return EndsWith(lower, ".csv") || EndsWith(lower, ".tsv");
 }
 
+bool IsJsonFileName(std::string_view name) {
+  const std::string lower = AsciiLower(std::string(name));
+  return EndsWith(lower, ".json") || EndsWith(lower, ".jsonl") || EndsWith(lower, ".ndjson");
+}
+
 }  // namespace shears

@@ -11,5 +11,8 @@ namespace shears {
 bool IsCsvFileName(std::string_view name);
 /// Whether a path in FROM reads as CSV by its extension (.csv, .tsv, .csv.gz, .tsv.gz).
 bool HasCsvExtension(std::string_view path);
+/// Whether a file name or path is JSON by its extension (.json, .jsonl, .ndjson): listing a
+/// directory for read_json, and FROM 'x.json'.
+bool IsJsonFileName(std::string_view name);
 
 }  // namespace shears

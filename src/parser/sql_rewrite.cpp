@@ -256,7 +256,10 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
           if (text.size() >= 2 && text.front() == '\'' && text.back() == '\'') {
             text = text.substr(1, text.size() - 2);
           }
-          out->push_back({t.start, t.start, HasCsvExtension(text) ? "read_csv(" : "read_parquet("});
+          out->push_back({t.start, t.start,
+                          HasCsvExtension(text)  ? "read_csv("
+                          : IsJsonFileName(text) ? "read_json("
+                                                 : "read_parquet("});
           out->push_back({t.end, t.end, ")"});
         }
         break;

@@ -1,16 +1,20 @@
 // Table functions in FROM: read_parquet (files), range and generate_series (sequences).
 
 #include <algorithm>
+#include <functional>
 #include <optional>
 
+#include <functional>
 #include "common/error.h"
 #include "common/interval.h"
 #include "common/string_util.h"
 #include "function/function.h"
 #include "planner/bind_context.h"
+
 #include "planner/binder.h"
 #include "storage/csv/csv_dataset.h"
 #include "storage/dataset.h"
+#include "storage/json/json_dataset.h"
 
 namespace shears {
 
@@ -301,30 +305,58 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     scope.entries.push_back(std::move(entry));
     return values;
   }
-  if (name == "read_csv" || name == "read_csv_auto") {
-    // read_csv('file_or_glob', option = value, ...): DuckDB's options (storage/csv/).
+  // read_csv / read_json: one constant path or glob and constant options, each handed to `set`;
+  // the datasets are cached per statement by reader, path and options.
+  auto reader_arguments = [&](const char* reader, std::string* key,
+                              const std::function<void(const std::string&, const Value&)>& set) {
     if (fn.args.size() != 1) throw BinderError("{} takes one path or glob argument", name);
     ExprContext ctx;
-    ctx.clause = "read_csv argument";
+    const std::string clause = std::string(reader) + " argument";
+    ctx.clause = clause.c_str();
     auto path_expr = BindExpr(*fn.args[0], ctx);
     if (path_expr->kind != BoundExprKind::kConstant || path_expr->type.id() != TypeId::kVarchar) {
       throw BinderError("{} needs a constant string path", name);
     }
     const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
-    CsvOptions options;
-    std::string key = "read_csv" + std::string(1, '\0') + path;
+    *key = reader + std::string(1, '\0') + path;
     for (const auto& [arg_name, arg] : fn.named_args) {
       auto value_expr = BindExpr(*arg, ctx);
       if (value_expr->kind != BoundExprKind::kConstant) {
         throw BinderError("{} option '{}' must be a constant", name, arg_name);
       }
       const Value& v = static_cast<BoundConstant&>(*value_expr).value;
-      options.Set(arg_name, v, "read_csv", ResolveCsvType);
-      key += '\0' + AsciiLower(arg_name) + '=' + (v.is_null() ? "NULL" : v.ToString());
+      set(arg_name, v);
+      *key += '\0' + AsciiLower(arg_name) + '=' + (v.is_null() ? "NULL" : v.ToString());
     }
+    return path;
+  };
+  if (name == "read_csv" || name == "read_csv_auto") {
+    // read_csv('file_or_glob', option = value, ...): DuckDB's options (storage/csv/).
+    CsvOptions options;
+    std::string key;
+    const std::string path =
+        reader_arguments("read_csv", &key, [&](const std::string& option, const Value& v) {
+          options.Set(option, v, "read_csv", ResolveCsvType);
+        });
     const std::string stem = PathStem(path, "read_csv");
     auto& dataset = datasets_[key];
     if (!dataset) dataset = OpenCsvDataset(path, options);
+    return BindDataset(dataset, ref.alias.empty() ? path : ref.alias,
+                       ref.alias.empty() ? stem : ref.alias, ref, scope);
+  }
+  if (name == "read_json" || name == "read_json_auto" || name == "read_ndjson" ||
+      name == "read_ndjson_auto") {
+    // read_json('file_or_glob', option = value, ...): DuckDB's (storage/json/).
+    JsonOptions options;
+    if (name.rfind("read_ndjson", 0) == 0) options.format = JsonOptions::Format::kNewlineDelimited;
+    std::string key;
+    const std::string path = reader_arguments(
+        "read_json", &key,
+        [&](const std::string& option, const Value& v) { options.Set(option, v); });
+    key += '\0' + std::to_string(static_cast<int>(options.format));
+    const std::string stem = PathStem(path, "read_json");
+    auto& dataset = datasets_[key];
+    if (!dataset) dataset = OpenJsonDataset(path, options);
     return BindDataset(dataset, ref.alias.empty() ? path : ref.alias,
                        ref.alias.empty() ? stem : ref.alias, ref, scope);
   }
@@ -334,7 +366,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
       return BindTableMacro(fn, *macro, scope);
     }
     throw BinderError(
-        "table function '{}' does not exist (known: read_parquet, read_csv, range, "
+        "table function '{}' does not exist (known: read_parquet, read_csv, read_json, range, "
         "generate_series, and table macros)",
         fn.name);
   }
