@@ -202,9 +202,40 @@ std::string ReadWholeFile(const std::string& path) {
   throw InvalidInputError("malformed JSON in '{}'{}: {}", path, where, e.what());
 }
 
+// Values nested deeper than this are an error: the parser is iterative, but taking a value's
+// JSON text and freeing it recurse once per level, which a hostile file could use to overflow the
+// stack. DuckDB's default maximum_depth is unlimited; real documents stay far below this.
+constexpr int kMaxDepth = 1000;
+
+// Rejects a text whose brackets nest deeper than kMaxDepth (brackets in strings do not count).
+void CheckDepth(const std::string& path, const std::string& text) {
+  int depth = 0;
+  bool in_string = false;
+  for (size_t i = 0; i < text.size(); i++) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') {
+        i++;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      if (++depth > kMaxDepth) {
+        throw InvalidInputError("JSON file '{}' nests values deeper than {} levels", path,
+                                kMaxDepth);
+      }
+    } else if ((c == ']' || c == '}') && depth > 0) {
+      depth--;
+    }
+  }
+}
+
 // The top-level values of one file, by the format option.
 std::vector<json> ParseRecords(const std::string& path, const JsonOptions& options) {
   const std::string text = ReadWholeFile(path);
+  CheckDepth(path, text);
   std::vector<json> records;
   auto format = options.format;
   const size_t first = text.find_first_not_of(" \t\r\n");
