@@ -74,6 +74,7 @@ Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
   try {
     Binder binder(database_.catalog(), &sql);
     binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
+    binder.SetSettings(&settings);
     binder.SetParameters(parameters_);
     if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
     // A PIVOT without IN first reads the distinct values of its ON expressions.

@@ -482,6 +482,22 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         throw BinderError("IGNORE NULLS is only allowed on window functions, not {}", name);
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
+      if (name == "current_setting") {
+        // DuckDB's and PostgreSQL's: a setting's value (SHOW name), fixed for the statement.
+        if (fn.args.size() != 1) throw BinderError("current_setting takes one setting name");
+        auto arg = BindExpr(*fn.args[0], ctx);
+        if (arg->kind != BoundExprKind::kConstant || arg->type.id() != TypeId::kVarchar ||
+            static_cast<BoundConstant&>(*arg).value.is_null()) {
+          throw BinderError("current_setting needs a constant setting name");
+        }
+        if (!settings_) throw BinderError("current_setting is not available here");
+        try {
+          return std::make_unique<BoundConstant>(
+              settings_->Get(static_cast<BoundConstant&>(*arg).value.GetString()));
+        } catch (const Error& e) {
+          throw BinderError("{}", e.what());
+        }
+      }
       if (name == "columns") {
         if (!ctx.columns) {
           throw BinderError("COLUMNS(...) is only supported in the select list, not in the {}",

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "catalog/catalog.h"
+#include "common/settings.h"
 #include "parser/ast.h"
 #include "planner/logical_plan.h"
 
@@ -51,6 +52,9 @@ class Binder {
   /// the distinct values of its ON expressions); without one such a PIVOT is an error.
   using QueryRunner = std::function<std::vector<Value>(const std::string& sql)>;
   void SetQueryRunner(QueryRunner runner) { query_runner_ = std::move(runner); }
+  /// The session's settings, which current_setting('name') reads as a constant; without them
+  /// current_setting is a BinderError. `settings` must outlive Bind.
+  void SetSettings(const Settings* settings) { settings_ = settings; }
 
   struct Scope;
   struct ExprContext;
@@ -161,6 +165,7 @@ class Binder {
   bool check_only_ = false;
   const std::vector<Value>* parameters_ = nullptr;
   ReplacementScan replacement_scan_;
+  const Settings* settings_ = nullptr;
   QueryRunner query_runner_;
   /// Recursive CTEs being bound, innermost last (bind_cte.cpp).
   struct RecursiveCte {
