@@ -365,6 +365,7 @@ BoundQuery Connection::BindForColumns(const std::string& query_sql, const char* 
   }
   const auto& query = *static_cast<const ast::SelectStatement&>(*statements[0]).query;
   Binder binder(database_.catalog(), &query_sql);
+  binder.SetSettings(&settings_);
   binder.SetParameters(parameters_);
   if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);
   binder.SetQueryRunner([this](const std::string& text) { return FirstColumn(text, settings_); });
@@ -635,6 +636,7 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
         // their first file (the queries using the view list them).
         Binder binder(database_.catalog(), &sql);
         binder.SetCheckOnly(true);
+        binder.SetSettings(&settings_);
         binder.Bind(*view.query);
         database_.catalog().CreateView(view.name, {view.sql, view.column_aliases}, view.or_replace);
         result = QueryResult();
