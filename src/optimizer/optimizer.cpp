@@ -37,6 +37,12 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       // Estimates feed the join order and the build-side choice below.
       {"cardinality_estimation", "estimate rows per operator from statistics",
        EstimateCardinalities},
+      // Needs the estimates (does the inner join keep the rows?); before join_order, which
+      // then orders the joins moved below a LEFT join as one cluster.
+      {"outer_join_pullup",
+       "an inner (or semi/anti) join above a LEFT join, reading only its preserved side, moves "
+       "below it, so the LEFT join sees the filtered rows",
+       PullUpOuterJoins},
       // Needs the estimates (is the subquery side the larger?); before join_order, which may
       // then order the inner join it makes like any other.
       {"semi_join_reversal",

@@ -37,6 +37,7 @@ void PushFiltersIntoCtes(LogicalOperatorPtr& plan, const Settings& settings);
 void PruneColumns(LogicalOperatorPtr& plan, const Settings& settings);
 void LimitWindows(LogicalOperatorPtr& plan, const Settings& settings);
 void EstimateCardinalities(LogicalOperatorPtr& plan, const Settings& settings);
+void PullUpOuterJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ReverseSemiJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void AggregateEagerly(LogicalOperatorPtr& plan, const Settings& settings);
 void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
