@@ -61,7 +61,7 @@ void SplitPruning::StartRun(RuntimePruningPacing pacing) {
   for (size_t i = 0; i < runtime_columns_.size() * kLevels; i++) {
     levels_[i].checks = levels_[i].pruned = levels_[i].skipped = levels_[i].interval = 0;
     levels_[i].fewest_matches = UINT32_MAX;
-    levels_[i].paused = false;
+    levels_[i].paused = levels_[i].dense = false;
   }
 }
 
@@ -108,6 +108,7 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
     pacing.pruned.store(level == kFileLevel ? 1 : 0, std::memory_order_relaxed);
     pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
     pacing.paused.store(false, std::memory_order_relaxed);
+    pacing.dense.store(false, std::memory_order_relaxed);
     filter.counters().pruning_resumes++;
     // A row group pruned: the data is not what paused the file level.
     if (level == kRowGroupLevel && file_level.paused.exchange(false, std::memory_order_relaxed))
@@ -134,6 +135,7 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
     // as these were, one holding none is too unlikely to pay for the checks (with 16 found,
     // about e^-16 of them), nor a file whose range holds none. Sampled rarely from now on.
     Pause(i, kRowGroupLevel, std::max(pacing_.max_sample, pacing_.sample), filter);
+    pacing.dense.store(true, std::memory_order_relaxed);
     // Not when the filter's ranges skipped a file or row group in this run: the keys follow
     // the layout somewhere.
     if (!file_level.paused.load(std::memory_order_relaxed) &&
@@ -144,7 +146,14 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
     pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
     return;
   }
-  if (checks < pacing_.window) return;
+  // Pages of a filter found dense in row groups: a shorter window.
+  const bool dense_pages =
+      level == kPageLevel && pacing_.dense_checks < pacing_.window &&
+      checks >= pacing_.dense_checks &&
+      levels_[i * kLevels + kRowGroupLevel].dense.load(std::memory_order_relaxed);
+  if (checks < pacing_.window &&
+      !(dense_pages && pacing.pruned.load(std::memory_order_relaxed) == 0))
+    return;
   if (pacing.pruned.load(std::memory_order_relaxed) == 0) Pause(i, level, pacing_.sample, filter);
   pacing.checks.store(0, std::memory_order_relaxed);
   pacing.pruned.store(0, std::memory_order_relaxed);

@@ -60,8 +60,10 @@ struct RuntimePruningPacing {
   /// A filter whose first `dense_checks` dictionary checks of a window each found at least
   /// `dense_matches` of its keys among the entries cannot prune a row group or a file of such
   /// data: its row-group level is paused then (sampling one split in max_sample), and so is its
-  /// file level (one file in `sample`, resumed by a file or row group it prunes). Only when
-  /// dense_checks < window.
+  /// file level (one file in `sample`, resumed by a file or row group it prunes); its page
+  /// level then pauses after dense_checks checks that prune nothing rather than a window (a
+  /// page holding none of the keys is likelier than a row group, but one in the first pages
+  /// checked shows keys following the layout). Only when dense_checks < window.
   uint32_t dense_checks = 8;
   uint32_t dense_matches = 16;
 };
@@ -111,6 +113,8 @@ class SplitPruning {
     // Of the current window's checks, the fewest keys a check found (dictionary entries that
     // are keys; 0: not counted).
     std::atomic<uint32_t> fewest_matches{UINT32_MAX};
+    // Row-group level: paused because its dictionaries showed the filter dense.
+    std::atomic<bool> dense{false};
   };
   /// Statistics of a file known without opening it, and what must still hold for them to rule
   /// the file out (a file they let through is opened, which checks it anyway).
