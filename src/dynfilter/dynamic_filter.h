@@ -7,7 +7,7 @@
 //                         the hash table's build rows; a nested loop join publishes bounds)
 //   filter object         dynfilter/runtime_filter.h (one kind for partitions and for rows)
 //   registry              this file (publish, look up by id)
-//   legality              optimizer/join_legality.h (which join may filter which side)
+//   legality              join_legality.h (which join may filter which side)
 //   consumer              the scan's conjuncts (storage/scan_filter.h): each filter is a
 //                         BoundRuntimeFilter, tested at partitions (storage/partition_pruning.cpp,
 //                         asked by storage/split_enumerator.cpp, also for filters published

@@ -5,7 +5,7 @@
 //   planning rule   optimizer/runtime_filter.cpp (which join produces, which scan consumes)
 //   build           execution/operator/physical_hash_join.cpp Finalize (from the hash table)
 //   registry        dynfilter/dynamic_filter.h (shared with dynamic partition pruning)
-//   legality        optimizer/join_legality.h
+//   legality        join_legality.h
 //   probe           storage/split_pruning.cpp (row groups, pages), dynfilter/runtime_filter_probe
 //                   (rows, adaptively)
 //

@@ -18,7 +18,7 @@
 #include "execution/operator/physical_unnest.h"
 #include "execution/operator/physical_values.h"
 #include "execution/operator/physical_window.h"
-#include "optimizer/join_legality.h"
+#include "planner/logical_plan.h"
 
 namespace shears {
 

@@ -13,7 +13,7 @@
 // a UNION input cast to the common type): each partition value is mapped through it, then
 // looked up.
 //
-// Legality (optimizer/join_legality.h): legal when the join drops probe rows without a match:
+// Legality (dynfilter/join_legality.h): legal when the join drops probe rows without a match:
 // INNER, SEMI, RIGHT (probe = left side here). ANTI joins prune the other way (a partition whose
 // value is in the key set holds only rows the anti join removes) when the key is the only condition
 // and there is no residual. A join without an equality key (nested loop) prunes by the bounds of
@@ -36,8 +36,8 @@
 #include <set>
 
 #include "common/numeric_cast.h"
+#include "dynfilter/join_legality.h"
 #include "optimizer/cardinality.h"
-#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -162,7 +162,7 @@ int ProducerId(LogicalJoin& join, size_t condition, const std::string& benefit,
 // side (`ss_sold_date_sk >= (SELECT min(d_date_sk) ...)`) bounds the keys that can join by the
 // build side's smallest or largest value of that expression, collected as it is built.
 void PlanBoundFilters(LogicalJoin& join, Planning& planning, const CteDefinitions* ctes) {
-  join.dynamic_filter_note = BoundFilterLegality(join);
+  join.dynamic_filter_note = BoundFilterLegality(join.join_kind, join.residual != nullptr);
   if (!join.dynamic_filter_note.empty()) return;
   if (!HasFilter(*join.children[1])) {
     join.dynamic_filter_note = "build side has no filter";
@@ -251,7 +251,8 @@ void Visit(LogicalOperator& op, Planning& planning, bool in_recursive = false,
   auto& join = static_cast<LogicalJoin&>(op);
   const CteDefinitions* ctes = recursive ? nullptr : &planning.ctes;
   if (join.conditions.empty()) return PlanBoundFilters(join, planning, ctes);
-  const ProbeFilterLegality legality = ProbeSideFilterLegality(join, true, above);
+  const ProbeFilterLegality legality =
+      ProbeSideFilterLegality(join.FilterShape(), true, above ? &above->conditions : nullptr);
   if (!legality.any()) {
     join.dynamic_filter_note = legality.reason;
     return;
@@ -264,7 +265,7 @@ void Visit(LogicalOperator& op, Planning& planning, bool in_recursive = false,
   std::string reasons;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
-    if (!ConditionFiltersKeys(condition)) {
+    if (!ConditionFiltersKeys(condition.null_equal)) {
       reasons = "keys compared with IS NOT DISTINCT FROM (NULL matches NULL)";
       continue;
     }

@@ -31,7 +31,7 @@
 
 #include <fmt/format.h>
 
-#include "optimizer/join_legality.h"
+#include "dynfilter/join_legality.h"
 #include "optimizer/optimizer.h"
 #include "planner/plan_copy.h"
 
@@ -181,7 +181,7 @@ LogicalOperatorPtr Reduce(LogicalOperatorPtr copy, LogicalOperator& probe,
     std::vector<const JoinCondition*> conditions;
     for (const auto& c : above.conditions) {
       const BoundExpr& ours = ancestor.side == 0 ? *c.left : *c.right;
-      bool produced = ConditionFiltersKeys(c);
+      bool produced = ConditionFiltersKeys(c.null_equal);
       for (const auto& b : ReferencedBindings(ours))
         produced = produced && std::find(outputs.begin(), outputs.end(), b) != outputs.end();
       if (produced) conditions.push_back(&c);
@@ -226,7 +226,7 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
   LogicalGet* build_fact = nullptr;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const JoinCondition& c = join.conditions[i];
-    if (!ConditionFiltersKeys(c)) continue;
+    if (!ConditionFiltersKeys(c.null_equal)) continue;
     keys.push_back(i);
     if (!probe_fact) probe_fact = DirectFact(probe, *c.left);
     if (!build_fact) build_fact = DirectFact(build, *c.right);

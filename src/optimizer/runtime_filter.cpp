@@ -11,7 +11,7 @@
 //     FILTER i_category = 'Music'
 //       GET item
 //
-// Legal (optimizer/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side
+// Legal (dynfilter/join_legality.h) for INNER, SEMI and RIGHT joins (the probe is the left side
 // here; RIGHT keeps only unmatched build rows). Keys are traced transitively: through an inner join
 // on `key = other`, `other`'s scan is filtered too. Conditions compared with IS NOT DISTINCT FROM
 // are left out (NULL matches there). Conditions that trace to the same scan form one filter on
@@ -38,8 +38,8 @@
 
 #include "common/error.h"
 #include "common/numeric_cast.h"
+#include "dynfilter/join_legality.h"
 #include "optimizer/cardinality.h"
-#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -304,7 +304,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
   if (join.conditions.empty()) return;
-  const ProbeFilterLegality legality = ProbeSideFilterLegality(join, false);
+  const ProbeFilterLegality legality = ProbeSideFilterLegality(join.FilterShape(), false);
   if (!legality.keep) {
     join.runtime_filter_note = legality.reason;
     return;
@@ -324,7 +324,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   std::string reason;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
-    if (!ConditionFiltersKeys(condition)) {
+    if (!ConditionFiltersKeys(condition.null_equal)) {
       reason = "keys compared with IS NOT DISTINCT FROM";
       continue;
     }

@@ -65,8 +65,8 @@
 #include <map>
 #include <optional>
 
+#include "dynfilter/join_legality.h"
 #include "optimizer/cardinality.h"
-#include "optimizer/join_legality.h"
 #include "optimizer/optimizer.h"
 #include "planner/bind_context.h"
 #include "planner/plan_copy.h"
@@ -128,7 +128,7 @@ bool SubqueryPrunable(LogicalJoin& join) {
   if (outer_rows < 0 || subquery_rows < 0 || !(outer_rows < subquery_rows)) return false;
   bool reaches_scan = false;
   for (const auto& condition : join.conditions) {
-    if (!ConditionFiltersKeys(condition)) return false;
+    if (!ConditionFiltersKeys(condition.null_equal)) return false;
     const auto referenced = ReferencedBindings(*condition.right);
     if (referenced.size() == 1 && !TraceToScans(*join.children[1], referenced[0]).empty())
       reaches_scan = true;
@@ -139,7 +139,8 @@ bool SubqueryPrunable(LogicalJoin& join) {
 // Whether the outer side is the larger and its key (the one condition's) reaches a scan there:
 // a NOT IN kept by a WHERE then prunes it by the complement (an anti join).
 bool OuterPrunable(LogicalJoin& join) {
-  if (join.conditions.size() != 1 || !ConditionFiltersKeys(join.conditions[0])) return false;
+  if (join.conditions.size() != 1 || !ConditionFiltersKeys(join.conditions[0].null_equal))
+    return false;
   const double outer_rows = join.children[0]->estimated_rows;
   const double subquery_rows = join.children[1]->estimated_rows;
   if (outer_rows < 0 || subquery_rows < 0 || !(subquery_rows < outer_rows)) return false;

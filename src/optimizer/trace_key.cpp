@@ -2,7 +2,7 @@
 
 #include <functional>
 
-#include "optimizer/join_legality.h"
+#include "dynfilter/join_legality.h"
 #include "optimizer/optimizer.h"
 
 namespace shears {
@@ -161,7 +161,7 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
       if (!JoinEquatesKeys(join.join_kind) || out.size() == before) return;
       // The other side of `binding = other`: filtered by the same keys.
       for (const auto& c : join.conditions) {
-        if (!ConditionFiltersKeys(c) || c.left->kind != BoundExprKind::kColumnRef ||
+        if (!ConditionFiltersKeys(c.null_equal) || c.left->kind != BoundExprKind::kColumnRef ||
             c.right->kind != BoundExprKind::kColumnRef) {
           continue;
         }

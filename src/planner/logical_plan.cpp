@@ -155,32 +155,6 @@ std::vector<BoundExprPtr*> LogicalAggregate::Expressions() {
   return out;
 }
 
-const char* JoinKindName(JoinKind kind) {
-  switch (kind) {
-    case JoinKind::kInner:
-      return "INNER";
-    case JoinKind::kLeft:
-      return "LEFT";
-    case JoinKind::kRight:
-      return "RIGHT";
-    case JoinKind::kFull:
-      return "FULL";
-    case JoinKind::kSemi:
-      return "SEMI";
-    case JoinKind::kAnti:
-      return "ANTI";
-    case JoinKind::kMark:
-      return "MARK";
-    case JoinKind::kCross:
-      return "CROSS";
-    case JoinKind::kRightSemi:
-      return "RIGHT_SEMI";
-    case JoinKind::kRightAnti:
-      return "RIGHT_ANTI";
-  }
-  return "?";
-}
-
 std::vector<ColumnBinding> LogicalJoin::GetColumnBindings() const {
   if (join_kind == JoinKind::kRightSemi || join_kind == JoinKind::kRightAnti)
     return children[1]->GetColumnBindings();
@@ -352,6 +326,39 @@ std::vector<ColumnBinding> LogicalWorkingTable::GetColumnBindings() const {
   std::vector<ColumnBinding> out;
   for (size_t i = 0; i < types.size(); i++)
     out.push_back({table_index, static_cast<uint32_t>(i)});
+  return out;
+}
+
+JoinFilterShape LogicalJoin::FilterShape() const {
+  JoinFilterShape shape;
+  shape.kind = join_kind;
+  for (const auto& condition : conditions) {
+    shape.probe_keys.push_back(condition.left.get());
+    shape.null_equal.push_back(condition.null_equal);
+  }
+  shape.residual = residual != nullptr;
+  shape.mark = ColumnBinding{mark_index, 0};
+  return shape;
+}
+
+std::string NoDynamicFilterReason(const LogicalJoin& join) {
+  std::string out;
+  if (join.dynamic_filter_producers.empty() && join.dynamic_bound_producers.empty()) {
+    out = "partitions: " + (join.dynamic_filter_note.empty()
+                                ? std::string("not planned (dynamic partition pruning is off)")
+                                : join.dynamic_filter_note);
+  }
+  if (join.runtime_filter_producers.empty()) {
+    std::string rows = join.runtime_filter_note;
+    if (rows.empty()) {
+      // Runtime filters hold the keys of a hash table: a nested loop join has none.
+      rows = join.conditions.empty() ? "no equality key"
+                                     : "not planned (runtime_filter or dynamic_filtering is off)";
+    }
+    out += (out.empty() ? "rows: " : "; rows: ") + rows;
+  }
+  if (!join.transfer_note.empty())
+    out += (out.empty() ? "" : "; ") + std::string("no backward transfer: ") + join.transfer_note;
   return out;
 }
 

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "common/join_kind.h"
 #include "dynfilter/dynamic_filter.h"
+#include "dynfilter/join_legality.h"
 #include "expression/expression.h"
 #include "storage/dataset.h"
 
@@ -150,22 +152,6 @@ struct LogicalAggregate : LogicalOperator {
   std::vector<BoundExprPtr*> Expressions() override;
 };
 
-// kRightSemi/kRightAnti are SEMI/ANTI with the sides swapped (build_side makes them): the
-// output is the right child's rows that some left row matches (or none does).
-enum class JoinKind {
-  kInner,
-  kLeft,
-  kRight,
-  kFull,
-  kSemi,
-  kAnti,
-  kMark,
-  kCross,
-  kRightSemi,
-  kRightAnti
-};
-const char* JoinKindName(JoinKind kind);
-
 /// left_key = right_key (NULL keys never match), or IS NOT DISTINCT FROM when null_equal.
 struct JoinCondition {
   BoundExprPtr left;   // over the left child's columns
@@ -196,11 +182,19 @@ struct LogicalJoin : LogicalOperator {
   std::string runtime_filter_note;
   /// Why a backward predicate transfer considered for this join was not planned (EXPLAIN).
   std::string transfer_note;
+  /// The join as dynfilter/join_legality.h judges it (its key expressions stay this join's).
+  JoinFilterShape FilterShape() const;
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;
   std::string Describe() const override;
   std::vector<BoundExprPtr*> Expressions() override;
 };
+
+/// For a join that got no dynamic partition filter, no runtime filter or neither: why, for each
+/// kind it lacks (`partitions: ...; rows: ...`), from the notes the two planning rules left (or
+/// that they did not run); then why a backward transfer predicate_transfer considered for it was
+/// not planned (`no backward transfer: ...`); empty when nothing is lacking.
+std::string NoDynamicFilterReason(const LogicalJoin& join);
 
 struct LogicalOrderBy : LogicalOperator {
   LogicalOrderBy() : LogicalOperator(LogicalOperatorType::kOrderBy) {}

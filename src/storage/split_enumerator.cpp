@@ -93,9 +93,10 @@ bool SplitEnumerator::StillMayMatch(size_t file_index) {
   if (!pruner_) return true;
   const uint32_t p = dataset_->partition_of(file_index);
   if (decision_[p] == kKept) {
-    const auto started = clock::Now();
     const size_t available = pruner_->FiltersAvailable();
+    // Timed only when there is something to decide: most files find nothing new.
     if (decided_with_[p] < available) {
+      const auto started = clock::Now();
       decided_with_[p] = available;
       if (!pruner_->PartitionMayMatch(p)) {
         decision_[p] = kPrunedDynamic;
@@ -104,8 +105,8 @@ bool SplitEnumerator::StillMayMatch(size_t file_index) {
           metrics_.partitions_pruned_late++;
         }
       }
+      metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
     }
-    metrics_.dynamic_pruning_nanos += clock::NanosSince(started);
   }
   if (decision_[p] == kKept) return true;
   metrics_.files_pruned_dynamic++;

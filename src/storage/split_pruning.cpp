@@ -60,7 +60,8 @@ void SplitPruning::StartRun(RuntimePruningPacing pacing) {
   pacing_.sample = std::max<uint32_t>(pacing_.sample, 1);
   for (size_t i = 0; i < runtime_columns_.size() * kLevels; i++) {
     levels_[i].checks = levels_[i].pruned = levels_[i].skipped = levels_[i].interval = 0;
-    levels_[i].paused = false;
+    levels_[i].fewest_matches = UINT32_MAX;
+    levels_[i].paused = levels_[i].dense = false;
   }
 }
 
@@ -76,35 +77,87 @@ bool SplitPruning::RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& f
   return true;
 }
 
-void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned,
-                                  const RuntimeFilter& filter) const {
+void SplitPruning::Pause(size_t i, Level level, uint32_t interval,
+                         const RuntimeFilter& filter) const {
+  LevelPacing& pacing = levels_[i * kLevels + level];
+  pacing.skipped.store(0, std::memory_order_relaxed);
+  pacing.interval.store(std::max<uint32_t>(interval, 1), std::memory_order_relaxed);
+  pacing.paused.store(true, std::memory_order_relaxed);
+  filter.counters().pruning_pauses++;
+}
+
+void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter,
+                                  uint32_t matches) const {
   if (pacing_.window == 0) return;
   LevelPacing& pacing = levels_[i * kLevels + level];
+  LevelPacing& file_level = levels_[i * kLevels + kFileLevel];
   if (pacing.paused.load(std::memory_order_relaxed)) {
     if (!pruned) {
       // A filter that keeps pruning nothing is sampled ever more rarely: what it costs then
       // shrinks toward nothing, while a change in the data is still seen within max_sample.
+      // The file level stays at one file in `sample` (Pause's): a run of files it would
+      // prune is seen within that many.
+      if (level == kFileLevel) return;
       const uint32_t interval = pacing.interval.load(std::memory_order_relaxed);
       pacing.interval.store(std::min(interval * 2, std::max(pacing_.max_sample, pacing_.sample)),
                             std::memory_order_relaxed);
       return;
     }
     pacing.checks.store(0, std::memory_order_relaxed);
-    pacing.pruned.store(0, std::memory_order_relaxed);
+    // The file level's count stays: a file pruned in this run (below).
+    pacing.pruned.store(level == kFileLevel ? 1 : 0, std::memory_order_relaxed);
+    pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
     pacing.paused.store(false, std::memory_order_relaxed);
+    pacing.dense.store(false, std::memory_order_relaxed);
     filter.counters().pruning_resumes++;
+    // A row group pruned: the data is not what paused the file level.
+    if (level == kRowGroupLevel && file_level.paused.exchange(false, std::memory_order_relaxed))
+      filter.counters().pruning_resumes++;
+    return;
+  }
+  if (level == kFileLevel) {
+    // Files are paused only by what row groups show; a file pruned keeps them from it.
+    if (pruned) pacing.pruned.fetch_add(1, std::memory_order_relaxed);
     return;
   }
   if (pruned) pacing.pruned.fetch_add(1, std::memory_order_relaxed);
-  if (pacing.checks.fetch_add(1, std::memory_order_relaxed) + 1 < pacing_.window) return;
-  if (pacing.pruned.load(std::memory_order_relaxed) == 0) {
-    pacing.skipped.store(0, std::memory_order_relaxed);
-    pacing.interval.store(pacing_.sample, std::memory_order_relaxed);
-    pacing.paused.store(true, std::memory_order_relaxed);
-    filter.counters().pruning_pauses++;
+  if (level == kRowGroupLevel) {
+    uint32_t fewest = pacing.fewest_matches.load(std::memory_order_relaxed);
+    while (matches < fewest && !pacing.fewest_matches.compare_exchange_weak(
+                                   fewest, matches, std::memory_order_relaxed)) {
+    }
   }
+  const uint32_t checks = pacing.checks.fetch_add(1, std::memory_order_relaxed) + 1;
+  if (level == kRowGroupLevel && checks == pacing_.dense_checks &&
+      pacing_.dense_checks < pacing_.window && pacing.pruned.load(std::memory_order_relaxed) == 0 &&
+      pacing.fewest_matches.load(std::memory_order_relaxed) >= pacing_.dense_matches) {
+    // Each of these row groups held many of the filter's keys: for keys spread over the data
+    // as these were, one holding none is too unlikely to pay for the checks (with 16 found,
+    // about e^-16 of them), nor a file whose range holds none. Sampled rarely from now on.
+    Pause(i, kRowGroupLevel, std::max(pacing_.max_sample, pacing_.sample), filter);
+    pacing.dense.store(true, std::memory_order_relaxed);
+    // Not when the filter's ranges skipped a file or row group in this run: the keys follow
+    // the layout somewhere.
+    if (!file_level.paused.load(std::memory_order_relaxed) &&
+        file_level.pruned.load(std::memory_order_relaxed) == 0)
+      Pause(i, kFileLevel, pacing_.sample, filter);
+    pacing.checks.store(0, std::memory_order_relaxed);
+    pacing.pruned.store(0, std::memory_order_relaxed);
+    pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
+    return;
+  }
+  // Pages of a filter found dense in row groups: a shorter window.
+  const bool dense_pages =
+      level == kPageLevel && pacing_.dense_checks < pacing_.window &&
+      checks >= pacing_.dense_checks &&
+      levels_[i * kLevels + kRowGroupLevel].dense.load(std::memory_order_relaxed);
+  if (checks < pacing_.window &&
+      !(dense_pages && pacing.pruned.load(std::memory_order_relaxed) == 0))
+    return;
+  if (pacing.pruned.load(std::memory_order_relaxed) == 0) Pause(i, level, pacing_.sample, filter);
   pacing.checks.store(0, std::memory_order_relaxed);
   pacing.pruned.store(0, std::memory_order_relaxed);
+  pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
 }
 
 SplitPruning::KnownStatistics SplitPruning::KnownFileStatistics(size_t file_index) const {
@@ -167,12 +220,23 @@ bool SplitPruning::StillDescribes(size_t file_index, const KnownStatistics& know
 bool SplitPruning::FileMayMatch(size_t file_index, const std::vector<const RuntimeFilter*>& runtime,
                                 FileCheck* check) const {
   if (file_filter_columns_.empty()) return true;
+  // The runtime filters checked on this file: published, and their file level not paused
+  // (RuntimeChecked) or this file its sample. Slots past 64 are always checked.
+  uint64_t due = 0;
   bool any_filter = any_literal_;
-  for (const RuntimeFilter* filter : runtime)
-    any_filter = any_filter || (filter && filter->enabled() && !filter->empty());
+  for (size_t i = 0; i < runtime.size() && i < 64; i++) {
+    const RuntimeFilter* filter = runtime[i];
+    if (filter && filter->enabled() && !filter->empty() &&
+        RuntimeCheckDue(i, kFileLevel, *filter)) {
+      due |= uint64_t{1} << i;
+      any_filter = true;
+    }
+  }
+  for (size_t i = 64; i < runtime.size(); i++)
+    any_filter = any_filter || (runtime[i] && runtime[i]->enabled() && !runtime[i]->empty());
   if (!any_filter) return true;
-  // Not paced: the statistics are in memory, and checking them costs far less than opening
-  // the file would (footer read or not, its row groups' checks follow).
+  // Not paced by its own results: the statistics are in memory, and checking them costs far
+  // less than opening the file would (footer read or not, its row groups' checks follow).
   const KnownStatistics known = KnownFileStatistics(file_index);
   if (!known.stats && !known.footer) return true;
   if (check) {
@@ -196,11 +260,14 @@ bool SplitPruning::FileMayMatch(size_t file_index, const std::vector<const Runti
     const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
     const RuntimeFilter* filter = runtime[i];
     if (!filter || !filter->enabled() || filter->empty()) continue;
+    if (i < 64 && !(due & (uint64_t{1} << i))) continue;
     if (RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) {
       if (check) check->runtime[i] = filter;
+      RuntimeChecked(i, kFileLevel, false, *filter);
       continue;
     }
     if (!StillDescribes(file_index, known)) return true;
+    RuntimeChecked(i, kFileLevel, true, *filter);
     filter->counters().files_skipped++;
     return false;
   }
@@ -301,9 +368,12 @@ bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
   // read for it: paced.
   bool may_match = ranges_passed ||
                    RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup);
+  // Ranges that skip a row group keep the file level from a pause (RuntimeChecked).
+  if (!may_match) levels_[i * kLevels + kFileLevel].pruned.fetch_add(1, std::memory_order_relaxed);
   if (may_match && ListsColumnKeys(*filter) && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
-    may_match = ColumnKeysMayMatch(split, *filter, i);
-    RuntimeChecked(i, kRowGroupLevel, !may_match, *filter);
+    uint32_t matches = 0;
+    may_match = ColumnKeysMayMatch(split, *filter, i, &matches);
+    RuntimeChecked(i, kRowGroupLevel, !may_match, *filter, matches);
   }
   if (!may_match) filter->counters().row_groups_skipped++;
   return may_match;
@@ -316,8 +386,9 @@ bool SplitPruning::ListsColumnKeys(const RuntimeFilter& filter) {
   return false;
 }
 
-bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter,
-                                      size_t i) const {
+bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i,
+                                      uint32_t* matches) const {
+  *matches = UINT32_MAX;
   const auto& dataset_file = dataset_->files()[split.file_index];
   // A computed key (one column): the chunk's bloom filter holds column values, not keys.
   const BoundExpr* key_expr = runtime_keys_[i].expr;
@@ -325,10 +396,16 @@ bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilte
   // row group out, for a key of several columns too (each column's own keys).
   for (size_t k = 0; k < runtime_columns_[i].size(); k++) {
     const RuntimeFilter* keys = filter.column_filter(k);
-    if (!keys) continue;
+    if (!keys) {
+      *matches = 0;  // a column not listed: its ranges may still prune files
+      continue;
+    }
     const idx_t column = runtime_columns_[i][k];
     const int in_file = FileColumn(dataset_file, *split.file, column);
-    if (in_file < 0) continue;
+    if (in_file < 0) {
+      *matches = 0;
+      continue;
+    }
     const LogicalType& type = dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
     // The chunk's bloom filter is probed with the keys of an exact set or a listed bitmap.
     if (!key_expr && keys->probes_parquet_bloom() &&
@@ -337,8 +414,10 @@ bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilte
       return false;
     }
     uint64_t bytes = 0;
-    const bool may_match =
-        parquet::DictionaryMayMatch(*keys, *split.file, in_file, split.row_group, &bytes, key_expr);
+    uint32_t found = 0;
+    const bool may_match = parquet::DictionaryMayMatch(*keys, *split.file, in_file, split.row_group,
+                                                       &bytes, key_expr, &found);
+    *matches = std::min(*matches, found);
     metrics_.bytes_read += bytes;
     if (!may_match) {
       filter.counters().row_groups_skipped_dictionary++;
@@ -346,6 +425,7 @@ bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilte
       return false;
     }
   }
+  if (*matches == UINT32_MAX) *matches = 0;  // no column checked
   return true;
 }
 

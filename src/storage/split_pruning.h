@@ -17,7 +17,8 @@
 // dispatches on the conjunct's kind. A runtime conjunct is checked with its filter as the scan
 // thread found it published (passed per call; not published: may match), so one arriving while
 // the scan runs prunes every split checked after it. A file's check works on statistics held
-// in memory (a stat only before a file is skipped), so it is always made. Checks beyond the row
+// in memory (a stat only before a file is skipped), so it is made unless the filter is dense
+// (RuntimePruningPacing::dense_matches: every row group holds many keys). Checks beyond the row
 // group's own min/max read and parse a bloom filter or dictionary (row groups) or a page index:
 // a runtime filter whose checks at one of those levels prune nothing in a window of them is
 // paused there (only a sample of the splits is checked, fewer the longer they prune nothing),
@@ -56,6 +57,15 @@ struct RuntimePruningPacing {
   uint32_t window = 32;       // checks at a level without a prune before it is paused; 0: never
   uint32_t sample = 8;        // a paused level checks one split in this many at first,
   uint32_t max_sample = 128;  // twice as few after each sample that prunes nothing, to this
+  /// A filter whose first `dense_checks` dictionary checks of a window each found at least
+  /// `dense_matches` of its keys among the entries cannot prune a row group or a file of such
+  /// data: its row-group level is paused then (sampling one split in max_sample), and so is its
+  /// file level (one file in `sample`, resumed by a file or row group it prunes); its page
+  /// level then pauses after dense_checks checks that prune nothing rather than a window (a
+  /// page holding none of the keys is likelier than a row group, but one in the first pages
+  /// checked shows keys following the layout). Only when dense_checks < window.
+  uint32_t dense_checks = 8;
+  uint32_t dense_matches = 16;
 };
 
 class SplitPruning {
@@ -89,7 +99,9 @@ class SplitPruning {
   void StartRun(RuntimePruningPacing pacing);
 
  private:
-  enum Level { kRowGroupLevel, kPageLevel, kLevels };
+  // The file level is paused only when the row-group level found the filter dense (see
+  // RuntimePruningPacing), never by its own checks.
+  enum Level { kRowGroupLevel, kPageLevel, kFileLevel, kLevels };
   /// Checks of runtime filter i at one level, shared by the scan's threads (relaxed: a lost
   /// update only shifts when a pause begins or ends).
   struct LevelPacing {
@@ -98,6 +110,11 @@ class SplitPruning {
     std::atomic<bool> paused{false};
     std::atomic<uint32_t> skipped{0};   // while paused, since the last sample
     std::atomic<uint32_t> interval{0};  // while paused, splits per sample
+    // Of the current window's checks, the fewest keys a check found (dictionary entries that
+    // are keys; 0: not counted).
+    std::atomic<uint32_t> fewest_matches{UINT32_MAX};
+    // Row-group level: paused because its dictionaries showed the filter dense.
+    std::atomic<bool> dense{false};
   };
   /// Statistics of a file known without opening it, and what must still hold for them to rule
   /// the file out (a file they let through is opened, which checks it anyway).
@@ -108,8 +125,12 @@ class SplitPruning {
   };
   /// Whether runtime filter `i` should be checked at `level` now (false: paused, not sampled).
   bool RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const;
-  /// Records a check made after RuntimeCheckDue said so.
-  void RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter) const;
+  /// Records a check made after RuntimeCheckDue said so; `matches`: how many of the filter's
+  /// keys the check found (row-group level; 0: not counted).
+  void RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter,
+                      uint32_t matches = 0) const;
+  /// Pauses `level` of runtime filter i, sampling one check in `interval`.
+  void Pause(size_t i, Level level, uint32_t interval, const RuntimeFilter& filter) const;
 
   /// The file column of scan column `column` whose values are in the scan column's type (a
   /// widened column's bounds are in another), or -1.
@@ -126,8 +147,10 @@ class SplitPruning {
   /// Whether `filter` lists the keys of some key column (RuntimeFilter::column_filter).
   static bool ListsColumnKeys(const RuntimeFilter& filter);
   /// False when, for some key column of runtime filter `i`, the split's bloom filter or
-  /// dictionary holds none of that column's keys.
-  bool ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i) const;
+  /// dictionary holds none of that column's keys. `*matches`: the fewest keys a key column's
+  /// dictionary was found to hold (0: some column's not counted).
+  bool ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i,
+                          uint32_t* matches) const;
   /// The row-group check of runtime conjunct `i` with its published `filter` (null: passes):
   /// its key ranges against the statistics (unless `ranges_passed`: the file's check passed
   /// them on the same statistics), then (paced) bloom filters and dictionaries.

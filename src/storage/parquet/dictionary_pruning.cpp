@@ -12,7 +12,9 @@
 namespace shears::parquet {
 
 bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
-                        int row_group, uint64_t* bytes_read, const BoundExpr* key_expr) {
+                        int row_group, uint64_t* bytes_read, const BoundExpr* key_expr,
+                        uint32_t* matches) {
+  if (matches) *matches = 0;
   const auto& meta = file.chunk(row_group, column).meta_data;
   if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
       meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
@@ -45,16 +47,21 @@ bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, in
       const idx_t count = static_cast<idx_t>(std::min<size_t>(kBatchSize, entries - start_entry));
       for (idx_t k = 0; k < count; k++)
         sel[k] = static_cast<uint32_t>(start_entry + k);
+      idx_t found = 0;
       if (!key_expr) {
-        if (filter.Probe({dictionary}, count, sel.data(), kept.data(), hashes) > 0) return true;
-        continue;
+        found = filter.Probe({dictionary}, count, sel.data(), kept.data(), hashes);
+      } else {
+        slice.column(0).Reset();
+        slice.column(0).CopyRows(*dictionary, sel.data(), count);
+        slice.SetSize(count);
+        keys.Reset();
+        ExpressionExecutor::Execute(*key_expr, slice, keys);  // an Error: cannot tell (below)
+        found = filter.Probe({&keys}, count, nullptr, kept.data(), hashes);
       }
-      slice.column(0).Reset();
-      slice.column(0).CopyRows(*dictionary, sel.data(), count);
-      slice.SetSize(count);
-      keys.Reset();
-      ExpressionExecutor::Execute(*key_expr, slice, keys);  // an Error: cannot tell (below)
-      if (filter.Probe({&keys}, count, nullptr, kept.data(), hashes) > 0) return true;
+      if (found > 0) {
+        if (matches) *matches = static_cast<uint32_t>(found);
+        return true;
+      }
     }
     return false;
   } catch (const Error&) {

@@ -15,8 +15,12 @@ namespace shears::parquet {
 /// `row_group` through. True when that cannot be told (no dictionary, or plain pages too, or
 /// an unreadable page: the read reports it). Adds the bytes read to `*bytes_read`. `key_expr`
 /// (over #0, the column): the key is computed from the column, so each entry's key is
-/// computed and tested (exact for any computation; one it fails on tells nothing).
+/// computed and tested (exact for any computation; one it fails on tells nothing). `matches`
+/// (optional): how many entries are keys, counted in the first slice of a batch that holds one
+/// (at least 1 when true; 0 when nothing was counted), for the pacing to tell a filter that
+/// cannot prune such data.
 bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
-                        int row_group, uint64_t* bytes_read, const BoundExpr* key_expr = nullptr);
+                        int row_group, uint64_t* bytes_read, const BoundExpr* key_expr = nullptr,
+                        uint32_t* matches = nullptr);
 
 }  // namespace shears::parquet

@@ -1,4 +1,4 @@
-#include "optimizer/join_legality.h"
+#include "dynfilter/join_legality.h"
 
 namespace shears {
 
@@ -8,10 +8,11 @@ namespace {
 // condition's left side) is not NULL and matches no build key. Such a row's mark is FALSE, or
 // NULL when other build rows or conditions are NULL, never TRUE; a conjunct that is an OR of
 // the mark and `key IS NULL` branches is then FALSE or NULL too, so the filter drops it.
-std::vector<bool> MarkKeysOrNullNeeded(const LogicalFilter& filter, const LogicalJoin& join) {
-  std::vector<bool> needed(join.conditions.size(), false);
-  const ColumnBinding mark{join.mark_index, 0};
-  for (const auto& conjunct : filter.conditions) {
+std::vector<bool> MarkKeysOrNullNeeded(const std::vector<BoundExprPtr>& filter,
+                                       const JoinFilterShape& join) {
+  std::vector<bool> needed(join.probe_keys.size(), false);
+  const ColumnBinding& mark = join.mark;
+  for (const auto& conjunct : filter) {
     std::vector<const BoundExpr*> branches{conjunct.get()};
     if (conjunct->kind == BoundExprKind::kConjunction &&
         !static_cast<const BoundConjunction&>(*conjunct).is_and) {
@@ -20,7 +21,7 @@ std::vector<bool> MarkKeysOrNullNeeded(const LogicalFilter& filter, const Logica
         branches.push_back(child.get());
     }
     bool tests_mark = false;
-    std::vector<bool> only_null_of(join.conditions.size(), true);
+    std::vector<bool> only_null_of(join.probe_keys.size(), true);
     for (const BoundExpr* branch : branches) {
       if (branch->kind == BoundExprKind::kColumnRef &&
           static_cast<const BoundColumnRef&>(*branch).binding == mark) {
@@ -29,15 +30,15 @@ std::vector<bool> MarkKeysOrNullNeeded(const LogicalFilter& filter, const Logica
       }
       const bool is_null = branch->kind == BoundExprKind::kIsNull &&
                            !static_cast<const BoundIsNull&>(*branch).negated;
-      for (size_t i = 0; i < join.conditions.size(); i++) {
-        only_null_of[i] = only_null_of[i] && is_null &&
-                          ExpressionsEqual(*static_cast<const BoundIsNull&>(*branch).child,
-                                           *join.conditions[i].left);
+      for (size_t i = 0; i < join.probe_keys.size(); i++) {
+        only_null_of[i] =
+            only_null_of[i] && is_null &&
+            ExpressionsEqual(*static_cast<const BoundIsNull&>(*branch).child, *join.probe_keys[i]);
       }
     }
     if (!tests_mark) continue;
-    for (size_t i = 0; i < join.conditions.size(); i++) {
-      if (only_null_of[i] && ConditionFiltersKeys(join.conditions[i])) needed[i] = true;
+    for (size_t i = 0; i < join.probe_keys.size(); i++) {
+      if (only_null_of[i] && ConditionFiltersKeys(join.null_equal[i])) needed[i] = true;
     }
   }
   return needed;
@@ -45,15 +46,15 @@ std::vector<bool> MarkKeysOrNullNeeded(const LogicalFilter& filter, const Logica
 
 }  // namespace
 
-ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions,
-                                            const LogicalFilter* above) {
+ProbeFilterLegality ProbeSideFilterLegality(const JoinFilterShape& join, bool partitions,
+                                            const std::vector<BoundExprPtr>* above) {
   ProbeFilterLegality legality;
-  if (join.conditions.empty()) {
+  if (join.probe_keys.empty()) {
     // A cross product, or a join whose condition has no equality: no key to filter by.
     legality.reason = "no equality key to prune by";
     return legality;
   }
-  switch (join.join_kind) {
+  switch (join.kind) {
     case JoinKind::kInner:
     case JoinKind::kSemi:
     case JoinKind::kRight:      // the probe is the left side: only unmatched build rows are kept
@@ -64,7 +65,7 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
     case JoinKind::kAnti:
       // A probe row whose key is a build key is removed when that key is the whole condition;
       // rows are not dropped (a filter may have false positives), whole partitions are.
-      if (partitions && join.conditions.size() == 1 && !join.residual) {
+      if (partitions && join.probe_keys.size() == 1 && !join.residual) {
         legality.skip = true;
       } else {
         legality.reason = partitions ? "anti join with several conditions or a residual"
@@ -79,24 +80,24 @@ ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partit
       }
       [[fallthrough]];
     default:
-      legality.reason = std::string(JoinKindName(join.join_kind)) +
+      legality.reason = std::string(JoinKindName(join.kind)) +
                         (partitions ? " join keeps unmatched probe rows"
                                     : " join keeps probe rows without a match");
       return legality;
   }
 }
 
-std::string BoundFilterLegality(const LogicalJoin& join) {
-  switch (join.join_kind) {
+std::string BoundFilterLegality(JoinKind kind, bool residual) {
+  switch (kind) {
     case JoinKind::kInner:
     case JoinKind::kCross:
     case JoinKind::kSemi:
     case JoinKind::kRight:
     case JoinKind::kRightSemi:
     case JoinKind::kRightAnti:
-      return join.residual ? "" : "no equality key to prune by";
+      return residual ? "" : "no equality key to prune by";
     default:
-      return std::string(JoinKindName(join.join_kind)) + " join keeps unmatched probe rows";
+      return std::string(JoinKindName(kind)) + " join keeps unmatched probe rows";
   }
 }
 
@@ -124,31 +125,6 @@ bool FilterPassesJoin(JoinKind kind, bool on_left) {
 bool JoinEquatesKeys(JoinKind kind) {
   return kind == JoinKind::kInner || kind == JoinKind::kCross || kind == JoinKind::kSemi ||
          kind == JoinKind::kRightSemi;
-}
-
-}  // namespace shears
-
-namespace shears {
-
-std::string NoDynamicFilterReason(const LogicalJoin& join) {
-  std::string out;
-  if (join.dynamic_filter_producers.empty() && join.dynamic_bound_producers.empty()) {
-    out = "partitions: " + (join.dynamic_filter_note.empty()
-                                ? std::string("not planned (dynamic partition pruning is off)")
-                                : join.dynamic_filter_note);
-  }
-  if (join.runtime_filter_producers.empty()) {
-    std::string rows = join.runtime_filter_note;
-    if (rows.empty()) {
-      // Runtime filters hold the keys of a hash table: a nested loop join has none.
-      rows = join.conditions.empty() ? "no equality key"
-                                     : "not planned (runtime_filter or dynamic_filtering is off)";
-    }
-    out += (out.empty() ? "rows: " : "; rows: ") + rows;
-  }
-  if (!join.transfer_note.empty())
-    out += (out.empty() ? "" : "; ") + std::string("no backward transfer: ") + join.transfer_note;
-  return out;
 }
 
 }  // namespace shears

@@ -2,8 +2,10 @@
 // Join-type legality of dynamic filters, in one place: which side of which join a filter built
 // from the other side may prune, how NULL keys behave, and when an anti join prunes by the
 // complement. The planning rules (dynamic_partition_pruning, runtime_filter, trace_key,
-// semi_join_reversal) ask here; at run time the scan's partition check applies the mode they
-// chose (PartitionMayJoin in dynfilter/dynamic_filter.h, below storage: this file reads plans).
+// semi_join_reversal, predicate_transfer) ask here about a join described without its plan
+// (JoinFilterShape; planner/logical_plan.h's LogicalJoin::FilterShape makes one), so this sits
+// with the filters, below storage; at run time the scan's partition check applies the mode
+// they chose (PartitionMayJoin in dynamic_filter.h).
 //
 //   join        filter on the probe (left) side    a key filter above     transfers a = b
 //                                                  passes into
@@ -23,11 +25,22 @@
 // keep filter drops NULL partitions and rows, a skip filter keeps them.
 
 #include <string>
+#include <vector>
 
-#include "dynfilter/dynamic_filter.h"
-#include "planner/logical_plan.h"
+#include "common/join_kind.h"
+#include "common/types.h"
+#include "expression/expression.h"
 
 namespace shears {
+
+/// A join as legality sees it: its kind, its equality conditions and whether it has a residual.
+struct JoinFilterShape {
+  JoinKind kind = JoinKind::kInner;
+  std::vector<const BoundExpr*> probe_keys;  // each equality condition's left (probe) side
+  std::vector<bool> null_equal;              // each condition: IS NOT DISTINCT FROM
+  bool residual = false;                     // other predicates over both sides
+  ColumnBinding mark;                        // a mark join's mark column
+};
 
 /// What a join's build side may do to its probe side's scans.
 struct ProbeFilterLegality {
@@ -47,10 +60,10 @@ struct ProbeFilterLegality {
 };
 
 /// For partition pruning (`partitions` true: the anti join's complement is allowed) or row-level
-/// runtime filters (only keep). `above`: the filter directly above the join, if any (partition
-/// pruning of a mark join whose mark it tests).
-ProbeFilterLegality ProbeSideFilterLegality(const LogicalJoin& join, bool partitions,
-                                            const LogicalFilter* above = nullptr);
+/// runtime filters (only keep). `above`: the conjuncts of the filter directly above the join, if
+/// any (partition pruning of a mark join whose mark it tests).
+ProbeFilterLegality ProbeSideFilterLegality(const JoinFilterShape& join, bool partitions,
+                                            const std::vector<BoundExprPtr>* above = nullptr);
 
 /// Whether a filter on a column of the join's output that comes from its left (`on_left`) or
 /// right input commutes with the join (may be pushed into that input): false for the
@@ -62,28 +75,19 @@ bool FilterPassesJoin(JoinKind kind, bool on_left);
 /// also applies to the other side's key (transitive transfer): INNER, CROSS, SEMI.
 bool JoinEquatesKeys(JoinKind kind);
 
-/// Whether a condition can carry a filter at all (IS NOT DISTINCT FROM matches NULLs).
-inline bool ConditionFiltersKeys(const JoinCondition& condition) {
-  return !condition.null_equal;
+/// Whether a condition can carry a filter at all (IS NOT DISTINCT FROM, `null_equal`, matches
+/// NULLs).
+inline bool ConditionFiltersKeys(bool null_equal) {
+  return !null_equal;
 }
 
 /// Whether a join may filter its probe (left) side by the bounds of a build-side expression
 /// compared with a probe key in a conjunct of its residual (a nested loop join has no equality
 /// key): the joins that drop probe rows without a match. Empty when it may, else why not.
-std::string BoundFilterLegality(const LogicalJoin& join);
+std::string BoundFilterLegality(JoinKind kind, bool residual);
 
 /// Whether comparing values of `type` by Value::Compare orders them as SQL's `<` does (not for
 /// floating point, whose NaN and -0.0 it orders differently).
 bool BoundsOrderLikeSql(const LogicalType& type);
-
-}  // namespace shears
-
-namespace shears {
-
-/// For a join that got no dynamic partition filter, no runtime filter or neither: why, for each
-/// kind it lacks (`partitions: ...; rows: ...`), from the notes the two planning rules left (or
-/// that they did not run); then why a backward transfer predicate_transfer considered for it was
-/// not planned (`no backward transfer: ...`); empty when nothing is lacking.
-std::string NoDynamicFilterReason(const LogicalJoin& join);
 
 }  // namespace shears
