@@ -1,5 +1,6 @@
 #include "execution/aggregate_ops.h"
 
+#include <bit>
 #include <cmath>
 #include <cstddef>
 #include <type_traits>
@@ -199,6 +200,22 @@ struct StddevOp {
 
 // ---- the vector loops, instantiated per (op, input type) ----
 
+// Calls fn(i) for the valid rows i < count of `validity` (not all valid), in order: a word of
+// the mask at a time, its set bits one by one, so NULL rows cost no branch each (a CASE ...
+// ELSE NULL END argument, valid on one row in seven in q59, mispredicted a branch per row at
+// the validity test: half of its sums' time).
+template <typename Fn>
+inline void ForEachValid(const ValidityMask& validity, idx_t count, Fn&& fn) {
+  const uint64_t* bits = validity.data();
+  for (idx_t w = 0; w * 64 < count; w++) {
+    uint64_t word = bits[w];
+    const idx_t rows = std::min<idx_t>(64, count - w * 64);
+    if (rows < 64) word &= (uint64_t{1} << rows) - 1;
+    for (; word != 0; word &= word - 1)
+      fn(w * 64 + static_cast<idx_t>(std::countr_zero(word)));
+  }
+}
+
 template <typename Op, typename Input>
 void UpdateRows(uint8_t* const* rows, uint32_t offset, const Vector* arg, idx_t count,
                 StringArena& arena) {
@@ -210,11 +227,9 @@ void UpdateRows(uint8_t* const* rows, uint32_t offset, const Vector* arg, idx_t 
       Op::Update(*reinterpret_cast<State*>(rows[i] + offset), data[i], arena);
     }
   } else {
-    for (idx_t i = 0; i < count; i++) {
-      if (validity.IsValid(i)) {
-        Op::Update(*reinterpret_cast<State*>(rows[i] + offset), data[i], arena);
-      }
-    }
+    ForEachValid(validity, count, [&](idx_t i) {
+      Op::Update(*reinterpret_cast<State*>(rows[i] + offset), data[i], arena);
+    });
   }
 }
 
@@ -229,9 +244,7 @@ void UpdateSingle(uint8_t* state_ptr, const Vector* arg, idx_t count, StringAren
     for (idx_t i = 0; i < count; i++)
       Op::Update(state, data[i], arena);
   } else {
-    for (idx_t i = 0; i < count; i++) {
-      if (validity.IsValid(i)) Op::Update(state, data[i], arena);
-    }
+    ForEachValid(validity, count, [&](idx_t i) { Op::Update(state, data[i], arena); });
   }
   *reinterpret_cast<State*>(state_ptr) = state;
 }

@@ -68,36 +68,42 @@ std::optional<Parts> Split(const BoundExpr& predicate) {
   return parts;
 }
 
-template <typename T, typename Cmp>
-idx_t SelectLoop(const Vector& column, T constant, const uint32_t* rows, idx_t count,
-                 uint32_t* out) {
+// With `rest` (kRest), the rows failing go there, in order (a CASE's remaining rows).
+template <typename T, typename Cmp, bool kRest = false>
+idx_t SelectLoop(const Vector& column, T constant, const uint32_t* rows, idx_t count, uint32_t* out,
+                 uint32_t* rest = nullptr) {
   const T* values = column.data<T>();
   const ValidityMask& validity = column.validity();
   idx_t selected = 0;
-  // Branch-free: every row is written, and counted when it passes.
+  idx_t failed = 0;
+  // Branch-free: every row is written (to both lists with kRest), and counted where it goes.
+  auto emit = [&](uint32_t r, bool pass) {
+    out[selected] = r;
+    selected += pass;
+    if constexpr (kRest) {
+      rest[failed] = r;
+      failed += !pass;
+    }
+  };
   if (validity.AllValid()) {
     if (rows) {
       for (idx_t i = 0; i < count; i++) {
         const uint32_t r = rows[i];
-        out[selected] = r;
-        selected += Cmp::Apply(values[r], constant);
+        emit(r, Cmp::Apply(values[r], constant));
       }
     } else {
-      for (idx_t i = 0; i < count; i++) {
-        out[selected] = static_cast<uint32_t>(i);
-        selected += Cmp::Apply(values[i], constant);
-      }
+      for (idx_t i = 0; i < count; i++)
+        emit(static_cast<uint32_t>(i), Cmp::Apply(values[i], constant));
     }
   } else {
     for (idx_t i = 0; i < count; i++) {
       const uint32_t r = rows ? rows[i] : static_cast<uint32_t>(i);
-      out[selected] = r;
       if constexpr (std::is_same_v<T, StringRef>) {
         // A NULL row's string may point anywhere (a buffer of an earlier batch): not read.
-        selected += validity.IsValid(r) && Cmp::Apply(values[r], constant);
+        emit(r, validity.IsValid(r) && Cmp::Apply(values[r], constant));
       } else {
         // A number under a NULL is some number, harmless to compare: no branch.
-        selected += static_cast<idx_t>(validity.IsValid(r)) & Cmp::Apply(values[r], constant);
+        emit(r, static_cast<bool>(validity.IsValid(r) & Cmp::Apply(values[r], constant)));
       }
     }
   }
@@ -160,39 +166,46 @@ idx_t RangeTyped(const Term& term, const Vector& column, const uint32_t* rows, i
                                                   out);
 }
 
-template <typename T>
+template <typename T, bool kRest = false>
 idx_t SelectTyped(Op op, const Vector& column, T constant, const uint32_t* rows, idx_t count,
-                  uint32_t* out) {
+                  uint32_t* out, uint32_t* rest = nullptr) {
   switch (op) {
     case Op::kEq:
-      return SelectLoop<T, compare_ops::Equal>(column, constant, rows, count, out);
+      return SelectLoop<T, compare_ops::Equal, kRest>(column, constant, rows, count, out, rest);
     case Op::kNe:
-      return SelectLoop<T, compare_ops::NotEqual>(column, constant, rows, count, out);
+      return SelectLoop<T, compare_ops::NotEqual, kRest>(column, constant, rows, count, out, rest);
     case Op::kLt:
-      return SelectLoop<T, compare_ops::Less>(column, constant, rows, count, out);
+      return SelectLoop<T, compare_ops::Less, kRest>(column, constant, rows, count, out, rest);
     case Op::kLe:
-      return SelectLoop<T, compare_ops::LessEqual>(column, constant, rows, count, out);
+      return SelectLoop<T, compare_ops::LessEqual, kRest>(column, constant, rows, count, out, rest);
     case Op::kGt:
-      return SelectLoop<T, compare_ops::Greater>(column, constant, rows, count, out);
+      return SelectLoop<T, compare_ops::Greater, kRest>(column, constant, rows, count, out, rest);
     case Op::kGe:
-      return SelectLoop<T, compare_ops::GreaterEqual>(column, constant, rows, count, out);
+      return SelectLoop<T, compare_ops::GreaterEqual, kRest>(column, constant, rows, count, out,
+                                                             rest);
   }
   return 0;
 }
 
+template <bool kRest = false>
 idx_t SelectSingle(Op op, const Vector& column, const Vector& constants, idx_t at,
-                   const uint32_t* rows, idx_t count, uint32_t* out) {
+                   const uint32_t* rows, idx_t count, uint32_t* out, uint32_t* rest = nullptr) {
   switch (column.type().physical()) {
     case PhysicalType::kInt32:
-      return SelectTyped(op, column, constants.data<int32_t>()[at], rows, count, out);
+      return SelectTyped<int32_t, kRest>(op, column, constants.data<int32_t>()[at], rows, count,
+                                         out, rest);
     case PhysicalType::kInt64:
-      return SelectTyped(op, column, constants.data<int64_t>()[at], rows, count, out);
+      return SelectTyped<int64_t, kRest>(op, column, constants.data<int64_t>()[at], rows, count,
+                                         out, rest);
     case PhysicalType::kInt128:
-      return SelectTyped(op, column, constants.data<int128_t>()[at], rows, count, out);
+      return SelectTyped<int128_t, kRest>(op, column, constants.data<int128_t>()[at], rows, count,
+                                          out, rest);
     case PhysicalType::kDouble:
-      return SelectTyped(op, column, constants.data<double>()[at], rows, count, out);
+      return SelectTyped<double, kRest>(op, column, constants.data<double>()[at], rows, count, out,
+                                        rest);
     case PhysicalType::kString:
-      return SelectTyped(op, column, constants.data<StringRef>()[at], rows, count, out);
+      return SelectTyped<StringRef, kRest>(op, column, constants.data<StringRef>()[at], rows, count,
+                                           out, rest);
     default:
       throw InternalError("constant comparison of type {}", column.type().ToString());
   }
@@ -227,6 +240,17 @@ bool IsUpper(Op op) {
 
 bool IsConstantComparison(const BoundExpr& predicate) {
   return Split(predicate).has_value();
+}
+
+idx_t SplitConstantComparison(const BoundExpr& predicate, const Batch& input, const uint32_t* rows,
+                              idx_t count, uint32_t* out, uint32_t* rest) {
+  auto parts = Split(predicate);
+  if (!parts) throw InternalError("not a constant comparison: {}", predicate.ToString());
+  // The constant in the column's own layout, as ConstantComparisons keeps it.
+  Vector constant(parts->column->type, 1);
+  WriteValue(constant, 0, parts->constant->value);
+  return SelectSingle<true>(parts->op, input.column(parts->column->index), constant, 0, rows, count,
+                            out, rest);
 }
 
 ConstantComparisons::ConstantComparisons(const std::vector<const BoundExpr*>& filters) {

@@ -17,6 +17,13 @@ namespace shears {
 /// with a non-NULL constant of the column's own type: what SelectConstantComparison handles.
 bool IsConstantComparison(const BoundExpr& predicate);
 
+/// For a `predicate` IsConstantComparison accepts: splits the rows rows[0..count) of `input`
+/// (rows null: 0..count) into those where it is TRUE, written to `out`, and the others (FALSE
+/// or NULL), written to `rest`, both in order; returns how many went to `out`. One typed
+/// pass, no boolean vector and no vector of the constant: a CASE's WHEN.
+idx_t SplitConstantComparison(const BoundExpr& predicate, const Batch& input, const uint32_t* rows,
+                              idx_t count, uint32_t* out, uint32_t* rest);
+
 /// The `column OP constant` conjuncts among a scan's filters, prepared once per scan: each
 /// term's operator, column and constant in the column's physical type, so a batch costs one
 /// selection loop per term and nothing else. Two terms bounding one column from below

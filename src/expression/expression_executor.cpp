@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
+#include "expression/constant_comparison.h"
 #include "function/function.h"
 
 namespace shears {
@@ -468,21 +469,31 @@ void EvaluateCase(const BoundCase& expr, const Batch& input, idx_t count, Vector
   std::vector<uint32_t> matched, rest;
   for (const auto& [when, then] : expr.when_then) {
     if (remaining.empty()) break;
-    Vector condition(LogicalType::Boolean(), std::max<idx_t>(remaining.size(), 1));
-    EvaluateOnRows(*when, input, count, remaining, condition);
-    // Split without branches: each row is written to both lists, and counts in one.
     const idx_t size = remaining.size();
     matched.resize(size);
     rest.resize(size);
     idx_t matched_count = 0, rest_count = 0;
-    const uint8_t* values = condition.data<uint8_t>();
-    const auto& validity = condition.validity();
-    for (size_t j = 0; j < size; j++) {
-      const bool hit = values[j] != 0 && validity.IsValid(j);
-      matched[matched_count] = remaining[j];
-      rest[rest_count] = remaining[j];
-      matched_count += hit;
-      rest_count += !hit;
+    if (IsConstantComparison(*when)) {
+      // `column OP constant` (q59's seven `d_day_name = 'Sunday'` a row): the rows split
+      // straight from the column, with no boolean vector and no vector of the constant
+      // filled per batch.
+      matched_count =
+          SplitConstantComparison(*when, input, size == count ? nullptr : remaining.data(), size,
+                                  matched.data(), rest.data());
+      rest_count = size - matched_count;
+    } else {
+      Vector condition(LogicalType::Boolean(), std::max<idx_t>(size, 1));
+      EvaluateOnRows(*when, input, count, remaining, condition);
+      // Split without branches: each row is written to both lists, and counts in one.
+      const uint8_t* values = condition.data<uint8_t>();
+      const auto& validity = condition.validity();
+      for (size_t j = 0; j < size; j++) {
+        const bool hit = values[j] != 0 && validity.IsValid(j);
+        matched[matched_count] = remaining[j];
+        rest[rest_count] = remaining[j];
+        matched_count += hit;
+        rest_count += !hit;
+      }
     }
     matched.resize(matched_count);
     rest.resize(rest_count);
