@@ -14,6 +14,8 @@ namespace shears::parquet {
 bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
                         int row_group, uint64_t* bytes_read, const BoundExpr* key_expr) {
   const auto& meta = file.chunk(row_group, column).meta_data;
+  // A LIST column's dictionary holds elements, not the values a predicate tests.
+  if (file.columns()[static_cast<size_t>(column)].max_repetition_level > 0) return true;
   if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
       meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
       static_cast<uint64_t>(meta.data_page_offset) > file.file_size()) {
