@@ -135,13 +135,12 @@ TEST(ParquetListTest, ThreeLevelRowsSpanningPages) {
   // optional group l (LIST) { repeated group list { optional int32 element } }:
   // def 0 NULL list, 1 empty, 2 NULL element, 3 value. Row 1 starts in page 0 and ends in
   // page 2; page 1 holds nothing but the middle of it.
-  const std::vector<format::SchemaElement> schema = {
-      Group("l", Rep::OPTIONAL, 1, true), Group("list", Rep::REPEATED, 1, false),
-      Int32Leaf("element", Rep::OPTIONAL)};
-  const std::vector<std::vector<Entry>> pages = {
-      {{0, 3, 1}, {1, 2}, {0, 3, 10}},
-      {{1, 3, 11}, {1, 3, 12}},
-      {{1, 2}, {0, 0}, {0, 1}, {0, 3, 5}}};
+  const std::vector<format::SchemaElement> schema = {Group("l", Rep::OPTIONAL, 1, true),
+                                                     Group("list", Rep::REPEATED, 1, false),
+                                                     Int32Leaf("element", Rep::OPTIONAL)};
+  const std::vector<std::vector<Entry>> pages = {{{0, 3, 1}, {1, 2}, {0, 3, 10}},
+                                                 {{1, 3, 11}, {1, 3, 12}},
+                                                 {{1, 2}, {0, 0}, {0, 1}, {0, 3, 5}}};
   test::TempDir dir;
   const std::string path = Write(dir, "three.parquet", BuildFile(schema, 3, pages, 5));
   auto file = ParquetFile::Open(path);
@@ -173,10 +172,10 @@ TEST(ParquetListTest, LegacyTwoLevelAndBareRepeated) {
   // optional group l (LIST) { repeated int32 element }: required elements.
   const std::vector<std::vector<Entry>> two_level_pages = {
       {{0, 2, 1}, {1, 2, 2}, {0, 0}, {0, 1}, {0, 2, 3}}};
-  const std::string two_level = Write(
-      dir, "two.parquet",
-      BuildFile({Group("l", Rep::OPTIONAL, 1, true), Int32Leaf("element", Rep::REPEATED)}, 2,
-                two_level_pages, 4));
+  const std::string two_level =
+      Write(dir, "two.parquet",
+            BuildFile({Group("l", Rep::OPTIONAL, 1, true), Int32Leaf("element", Rep::REPEATED)}, 2,
+                      two_level_pages, 4));
   EXPECT_EQ(ReadAll(two_level), (std::vector<std::string>{"[1, 2]", "NULL", "[]", "[3]"}));
 
   // repeated int32 l (no LIST annotation): a required list of required elements.
@@ -186,20 +185,20 @@ TEST(ParquetListTest, LegacyTwoLevelAndBareRepeated) {
   EXPECT_EQ(ReadAll(bare), (std::vector<std::string>{"[7, 8]", "[]", "[9]"}));
 
   // Rule 3: a repeated group named `array` is the element itself, a struct: not read yet.
-  const std::string array_struct = Write(
-      dir, "array.parquet",
-      BuildFile({Group("l", Rep::OPTIONAL, 1, true), Group("array", Rep::REPEATED, 1, false),
-                 Int32Leaf("x", Rep::REQUIRED)},
-                2, two_level_pages, 4));
+  const std::string array_struct =
+      Write(dir, "array.parquet",
+            BuildFile({Group("l", Rep::OPTIONAL, 1, true), Group("array", Rep::REPEATED, 1, false),
+                       Int32Leaf("x", Rep::REQUIRED)},
+                      2, two_level_pages, 4));
   auto file = ParquetFile::Open(array_struct);
   EXPECT_FALSE(file->columns()[0].unsupported_reason.empty());
   EXPECT_THROW(ParquetReader(file, {0}), NotSupportedError);
 }
 
 TEST(ParquetListTest, MalformedLevelsAreCorruptFileErrors) {
-  const std::vector<format::SchemaElement> schema = {
-      Group("l", Rep::OPTIONAL, 1, true), Group("list", Rep::REPEATED, 1, false),
-      Int32Leaf("element", Rep::OPTIONAL)};
+  const std::vector<format::SchemaElement> schema = {Group("l", Rep::OPTIONAL, 1, true),
+                                                     Group("list", Rep::REPEATED, 1, false),
+                                                     Int32Leaf("element", Rep::OPTIONAL)};
   test::TempDir dir;
   // A chunk that starts inside a row; a NULL list with a second entry; fewer rows than said.
   for (const auto& [pages, rows] : std::vector<std::pair<std::vector<std::vector<Entry>>, int>>{
