@@ -747,6 +747,10 @@ void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, id
   }
 }
 
+namespace {
+constexpr size_t kMaxListBytes = size_t{1} << 30;
+}  // namespace
+
 void ColumnChunkReader::FinishListRow(Vector& out, idx_t at) {
   if (open_row_ == ListRowState::kNull) {
     out.validity().SetNull(at);
@@ -825,6 +829,12 @@ void ColumnChunkReader::ReadListRows(idx_t count, Vector& out, idx_t out_offset)
       }
     }
     page.level_pos = end;
+    // A row may go on over any number of pages v1: its bytes are bounded here, as a value's
+    // length (StringRef) must be.
+    if (list_writer_->bytes().size() > kMaxListBytes) {
+      throw NotSupportedError("'{}': column '{}' row group {}: a list of more than {} bytes",
+                              file_.path(), column_.name, row_group_, kMaxListBytes);
+    }
     if (end < limit) {
       // Stopped at the start of a row not asked for: the row before it is whole.
       FinishListRow(out, out_offset + done++);
