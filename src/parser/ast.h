@@ -245,6 +245,9 @@ struct TableFunctionRef : TableRef {
   std::string name;
   std::vector<ExprPtr> args;
   std::vector<std::pair<std::string, ExprPtr>> named_args;
+  /// unnest(x): the same call as `LATERAL (SELECT unnest(x) AS unnest)` (a SubqueryRef with this
+  /// ref's alias), what the binder uses when x reads columns (`FROM t, unnest(t.l)`).
+  TableRefPtr lateral_unnest;
   std::string ToString() const override;
 };
 

@@ -70,4 +70,24 @@ void ForEachChild(const Expr& expr, Visit&& visit) {
   }
 }
 
+/// Whether `expr` reads a column or holds a subquery: what may make it differ row by row.
+inline bool MentionsColumns(const Expr& expr) {
+  if (expr.kind == ExprKind::kColumnRef || expr.kind == ExprKind::kStar ||
+      expr.kind == ExprKind::kSubquery) {
+    return true;
+  }
+  bool found = false;
+  ForEachChild(expr, [&found](const Expr& child) { found = found || MentionsColumns(child); });
+  return found;
+}
+
+/// The lateral form of `unnest(x)` in FROM when x reads columns (`FROM t, unnest(t.l)`), else
+/// null: a constant list stays the VALUES of its elements.
+inline const TableRef* LateralUnnest(const TableRef& ref) {
+  if (ref.kind != TableRefKind::kTableFunction) return nullptr;
+  const auto& fn = static_cast<const TableFunctionRef&>(ref);
+  if (!fn.lateral_unnest || fn.args.size() != 1 || !MentionsColumns(*fn.args[0])) return nullptr;
+  return fn.lateral_unnest.get();
+}
+
 }  // namespace shears::ast

@@ -542,7 +542,10 @@ ast::TableRefPtr Transformer::TransformRangeFunction(const PgQuery__RangeFunctio
   if (call == nullptr || range->is_rowsfrom) {
     ThrowNotSupported("ROWS FROM is not supported", location);
   }
-  if (range->lateral) {
+  const bool is_unnest = call != nullptr && call->n_funcname == 1 && !IsNull(call->funcname[0]) &&
+                         call->funcname[0]->node_case == PG_QUERY__NODE__NODE_STRING &&
+                         Lower(call->funcname[0]->string->sval) == "unnest";
+  if (range->lateral && !is_unnest) {  // LATERAL unnest(t.l) is what unnest(t.l) is anyway
     ThrowNotSupportedAt("LATERAL is not supported yet",
                         FindTokenBefore(PG_QUERY__TOKEN__LATERAL_P, Loc(location)));
   }
@@ -588,6 +591,22 @@ ast::TableRefPtr Transformer::TransformRangeFunction(const PgQuery__RangeFunctio
     ref->args.push_back(TransformExpr(arg));
   }
   TransformAlias(range->alias, *ref, location);
+  if (ref->name == "unnest" && ref->args.size() == 1 && ref->named_args.empty()) {
+    // The lateral form, from a second transform of the argument (the AST has no copies).
+    auto call_expr = std::make_unique<ast::FunctionExpr>();
+    call_expr->name = "unnest";
+    call_expr->location = ref->location;
+    call_expr->args.push_back(TransformExpr(call->args[0]));
+    auto select = std::make_unique<ast::SelectNode>();
+    select->select_list.push_back({std::move(call_expr), "unnest"});
+    auto sub = std::make_unique<ast::SubqueryRef>();
+    sub->query = std::move(select);
+    sub->lateral = true;
+    sub->alias = ref->alias.empty() ? "unnest" : ref->alias;
+    sub->column_aliases = ref->column_aliases;
+    sub->location = ref->location;
+    ref->lateral_unnest = std::move(sub);
+  }
   return ref;
 }
 

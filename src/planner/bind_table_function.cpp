@@ -9,6 +9,7 @@
 #include "common/interval.h"
 #include "common/string_util.h"
 #include "function/function.h"
+#include "parser/ast_visit.h"
 #include "planner/bind_context.h"
 
 #include "planner/binder.h"
@@ -272,6 +273,8 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     if (fn.args.size() != 1 || !fn.named_args.empty()) {
       throw BinderError("unnest() takes one LIST argument");
     }
+    // Of a column (in a correlated subquery's FROM, or first in FROM): the lateral form.
+    if (const ast::TableRef* lateral = ast::LateralUnnest(fn)) return BindTableRef(*lateral, scope);
     ExprContext ctx;
     ctx.clause = "unnest argument";
     BoundExprPtr arg = BindExpr(*fn.args[0], ctx);

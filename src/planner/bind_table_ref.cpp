@@ -271,8 +271,11 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       auto left = BindTableRef(*join.left, left_scope);
       // LATERAL (subquery): the columns of the left side are outer columns for it.
       Scope lateral_scope;
-      const bool lateral = join.right->kind == ast::TableRefKind::kSubquery &&
-                           static_cast<const ast::SubqueryRef&>(*join.right).lateral;
+      // unnest(t.l) after t is a LATERAL (SELECT unnest(t.l)): a row per element of each row.
+      const ast::TableRef* lateral_unnest = ast::LateralUnnest(*join.right);
+      const ast::TableRef& right_ref = lateral_unnest ? *lateral_unnest : *join.right;
+      const bool lateral = right_ref.kind == ast::TableRefKind::kSubquery &&
+                           static_cast<const ast::SubqueryRef&>(right_ref).lateral;
       if (lateral) {
         if (join.join_type == ast::JoinType::kRight || join.join_type == ast::JoinType::kFull) {
           throw BinderError("the join with a LATERAL subquery must be INNER or LEFT");
@@ -281,7 +284,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         lateral_scope.outer = scope.outer;
         right_scope.outer = &lateral_scope;
       }
-      auto right = BindTableRef(*join.right, right_scope);
+      auto right = BindTableRef(right_ref, right_scope);
       auto op = std::make_unique<LogicalJoin>();
       if (lateral) {
         // Decorrelated like any subquery (dependent_join.h): joined on the left side's

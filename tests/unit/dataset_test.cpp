@@ -561,7 +561,7 @@ TEST(DatasetTest, TypeMismatchNamesBothFilesAndTypes) {
 
 TEST(DatasetTest, UnsupportedColumnsStayInTheSchema) {
   std::string nested;
-  for (const char* name : {"list_columns.parquet", "nested_lists.snappy.parquet"}) {
+  for (const char* name : {"nested_lists.snappy.parquet"}) {
     nested = FindFixture(name);
     if (!nested.empty()) break;
   }

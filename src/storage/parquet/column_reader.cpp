@@ -93,7 +93,8 @@ struct ColumnChunkReader::PageState {
   format::Encoding::type encoding = format::Encoding::PLAIN;
   idx_t num_values = 0;  // level entries (= rows for flat columns)
   idx_t level_pos = 0;
-  std::vector<uint8_t> def_levels;  // empty when the column is required
+  std::vector<uint8_t> def_levels;  // empty when the column is required (or all present)
+  std::vector<uint8_t> rep_levels;  // a LIST column's
   const uint8_t* values = nullptr;
   size_t values_size = 0;
   size_t values_pos = 0;
@@ -118,7 +119,14 @@ ColumnChunkReader::ColumnChunkReader(const ParquetFile& file, int row_group, int
       codec_(file.chunk(row_group, column).meta_data.codec),
       bytes_(std::move(bytes)),
       counters_(counters),
-      pages_(std::move(pages)) {}
+      pages_(std::move(pages)) {
+  if (column_.max_repetition_level > 0) {
+    if (!column_.type.IsList()) Fail("a repeated column that is not a LIST");
+    list_type_ = column_.type;
+    column_.type = list_type_.element();
+    list_writer_.emplace(column_.type);
+  }
+}
 
 ColumnChunkReader::~ColumnChunkReader() = default;
 
@@ -183,18 +191,22 @@ bool ColumnChunkReader::LoadNextDataPage(int64_t skip_before) {
         continue;
       case format::PageType::DATA_PAGE:
       case format::PageType::DATA_PAGE_V2: {
-        // Flat columns: one level entry per row.
+        // Flat columns: one level entry per row. A LIST column's page v1 does not say how
+        // many rows it holds (nor that it starts at a row); a page v2 does, and starts at one.
+        const bool list = list_type_.valid();
         int64_t rows = -1;
         if (header.type == format::PageType::DATA_PAGE && header.__isset.data_page_header) {
-          rows = header.data_page_header.num_values;
+          if (!list) rows = header.data_page_header.num_values;
         } else if (header.type == format::PageType::DATA_PAGE_V2 &&
                    header.__isset.data_page_header_v2) {
-          rows = header.data_page_header_v2.num_values;
+          rows = list ? header.data_page_header_v2.num_rows : header.data_page_header_v2.num_values;
         }
         if (!pages_.empty()) {
-          // Only the chosen pages are here: each must hold the rows the offset index says.
+          // Only the chosen pages are here: each must hold the rows the offset index says
+          // (which also starts each at a row).
           if (next_page_ >= pages_.size()) Fail("more data pages than the offset index lists");
           const PageSpan& span = pages_[next_page_++];
+          if (list && rows < 0) rows = span.rows;
           if (rows != span.rows) {
             Fail(fmt::format("data page holds {} rows, the offset index says {}", rows, span.rows));
           }
@@ -207,6 +219,7 @@ bool ColumnChunkReader::LoadNextDataPage(int64_t skip_before) {
           continue;
         }
         counters_->pages_read++;
+        page_end_row_ = rows >= 0 ? row_ + rows : -1;
         StartDataPage(header, body);
         if (page_->num_values == 0) continue;
         return true;
@@ -294,7 +307,7 @@ size_t ColumnChunkReader::held_bytes() const {
   size_t bytes = dictionary_bytes_ + scratch_.capacity();
   if (page_) {
     bytes += page_->decompressed_bytes + page_->def_levels.capacity() +
-             page_->indexes.capacity() * sizeof(uint32_t) +
+             page_->rep_levels.capacity() + page_->indexes.capacity() * sizeof(uint32_t) +
              (page_->split ? page_->split->capacity() : 0);
   }
   return bytes;
@@ -354,6 +367,18 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
     }
   };
 
+  auto decode_rep_levels = [&](RleBitPackedDecoder decoder) {
+    page.rep_levels.resize(num_values);
+    if (decoder.GetBatch(page.rep_levels.data(), num_values) != num_values) {
+      Fail(fmt::format("page declares {} values but its repetition levels end early", num_values));
+    }
+    for (idx_t i = 0; i < num_values; i++) {
+      if (page.rep_levels[i] > 1) {
+        Fail(fmt::format("repetition level {} exceeds the maximum 1", page.rep_levels[i]));
+      }
+    }
+  };
+
   if (header.type == format::PageType::DATA_PAGE) {
     if (!header.__isset.data_page_header) Fail("data page without its header");
     const auto& h = header.data_page_header;
@@ -371,12 +396,28 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
     }
     size_t pos = 0;
     non_null = num_values;
+    if (column_.max_repetition_level > 0) {
+      // Repetition levels precede the definition levels (max 1: one bit each).
+      if (h.repetition_level_encoding == format::Encoding::BIT_PACKED) {
+        const size_t level_bytes = (num_values + 7) / 8;
+        if (level_bytes > size) Fail("repetition levels run past the page");
+        std::vector<uint32_t> levels(num_values);
+        DecodeLegacyBitPacked(data, level_bytes, 1, levels.data(), num_values);
+        page.rep_levels.assign(levels.begin(), levels.end());
+        pos = level_bytes;
+      } else {
+        size_t consumed = 0;
+        auto decoder = MakeLengthPrefixedRleDecoder(data, size, 1, &consumed);
+        decode_rep_levels(std::move(decoder));
+        pos = consumed;
+      }
+    }
     if (max_def > 0) {
       if (h.definition_level_encoding == format::Encoding::BIT_PACKED) {
         size_t level_bytes = (num_values * static_cast<size_t>(def_width) + 7) / 8;
-        if (level_bytes > size) Fail("definition levels run past the page");
+        if (level_bytes > size - pos) Fail("definition levels run past the page");
         std::vector<uint32_t> levels(num_values);
-        DecodeLegacyBitPacked(data, level_bytes, def_width, levels.data(), num_values);
+        DecodeLegacyBitPacked(data + pos, level_bytes, def_width, levels.data(), num_values);
         page.def_levels.resize(num_values);
         non_null = 0;
         for (idx_t i = 0; i < num_values; i++) {
@@ -384,12 +425,12 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
           page.def_levels[i] = static_cast<uint8_t>(levels[i]);
           non_null += levels[i] == static_cast<uint32_t>(max_def);
         }
-        pos = level_bytes;
+        pos += level_bytes;
       } else {
         size_t consumed = 0;
-        auto decoder = MakeLengthPrefixedRleDecoder(data, size, def_width, &consumed);
+        auto decoder = MakeLengthPrefixedRleDecoder(data + pos, size - pos, def_width, &consumed);
         decode_levels(std::move(decoder));
-        pos = consumed;
+        pos += consumed;
       }
     }
     values = data + pos;
@@ -409,6 +450,7 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       Fail("data page v2 levels are longer than the page");
     }
     non_null = num_values;
+    if (column_.max_repetition_level > 0) decode_rep_levels(RleBitPackedDecoder(body, rep_len, 1));
     if (max_def > 0) {
       decode_levels(RleBitPackedDecoder(body + rep_len, def_len, def_width));
     }
@@ -705,8 +747,109 @@ void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, id
   }
 }
 
+namespace {
+constexpr size_t kMaxListBytes = size_t{1} << 30;
+}  // namespace
+
+void ColumnChunkReader::FinishListRow(Vector& out, idx_t at) {
+  if (open_row_ == ListRowState::kNull) {
+    out.validity().SetNull(at);
+  } else {
+    out.data<StringRef>()[at] = out.AddString(list_writer_->bytes());
+  }
+  list_writer_->Clear();
+  open_row_ = ListRowState::kNone;
+}
+
+void ColumnChunkReader::ReadListRows(idx_t count, Vector& out, idx_t out_offset) {
+  if (!element_values_) element_values_ = std::make_unique<Vector>(column_.type, kBatchSize);
+  const auto max_def = static_cast<uint8_t>(column_.max_definition_level);
+  const auto list_def = static_cast<uint8_t>(column_.list_defined_level);
+  const auto element_def = static_cast<uint8_t>(column_.element_defined_level);
+  idx_t done = 0;
+  while (true) {
+    if (!page_ || page_->level_pos == page_->num_values) {
+      if (open_row_ != ListRowState::kNone && page_end_row_ >= 0) {
+        FinishListRow(out, out_offset + done++);  // the page ends at a row boundary
+      }
+      if (done == count && open_row_ == ListRowState::kNone) return;
+      const int64_t expected_row = row_;
+      page_.reset();
+      if (!LoadNextDataPage()) {
+        if (open_row_ == ListRowState::kNone) {
+          Fail("the column chunk holds fewer values than the row group's row count");
+        }
+        FinishListRow(out, out_offset + done++);  // the chunk's last row
+        if (done == count) return;
+        continue;  // fails above
+      }
+      if (row_ != expected_row) {
+        throw InternalError("'{}': column '{}' row group {}: read past the chosen pages",
+                            file_.path(), column_.name, row_group_);
+      }
+    }
+    auto& page = *page_;
+    const uint8_t* reps = page.rep_levels.data();
+    const uint8_t* defs = page.def_levels.empty() ? nullptr : page.def_levels.data();
+    // The entries of this round: up to a batch of them (their values fit element_values_),
+    // ending before the start of a row past the `count` asked for.
+    const idx_t begin = page.level_pos;
+    const idx_t limit = std::min<idx_t>(page.num_values, begin + kBatchSize);
+    idx_t rows_left = count - done;
+    bool open = open_row_ != ListRowState::kNone;
+    idx_t end = begin;
+    idx_t present = 0;
+    for (; end < limit; end++) {
+      if (reps[end] == 0) {
+        if (open) rows_left--;
+        if (rows_left == 0) break;
+        open = true;
+      } else if (!open) {
+        Fail("a repetition level 1 starts a row");
+      }
+      present += defs == nullptr || defs[end] == max_def;
+    }
+    element_values_->Reset();
+    if (present > 0) DecodeValues(present, *element_values_, 0);
+    idx_t value = 0;
+    for (idx_t i = begin; i < end; i++) {
+      const uint8_t def = defs == nullptr ? max_def : defs[i];
+      if (reps[i] == 0) {
+        if (open_row_ != ListRowState::kNone) FinishListRow(out, out_offset + done++);
+        open_row_ = def < list_def ? ListRowState::kNull : ListRowState::kValues;
+        row_++;
+        if (def < element_def) continue;  // a NULL or empty list: its only entry
+      } else if (open_row_ != ListRowState::kValues || def < element_def) {
+        Fail("a NULL or empty list with more than one level entry");
+      }
+      if (def == max_def) {
+        list_writer_->AppendFrom(*element_values_, value++);
+      } else {
+        list_writer_->AppendNull();
+      }
+    }
+    page.level_pos = end;
+    // A row may go on over any number of pages v1: its bytes are bounded here, as a value's
+    // length (StringRef) must be.
+    if (list_writer_->bytes().size() > kMaxListBytes) {
+      throw NotSupportedError("'{}': column '{}' row group {}: a list of more than {} bytes",
+                              file_.path(), column_.name, row_group_, kMaxListBytes);
+    }
+    if (end < limit) {
+      // Stopped at the start of a row not asked for: the row before it is whole.
+      FinishListRow(out, out_offset + done++);
+      return;
+    }
+  }
+}
+
 void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
                                      DictionaryCodes* codes) {
+  if (list_type_.valid()) {
+    if (codes) codes->complete = false;  // codes are per element, not per row
+    ReadListRows(count, out, out_offset);
+    return;
+  }
   const size_t out_width = column_.type.value_size();
   while (count > 0) {
     if (!page_ || page_->level_pos == page_->num_values) {
@@ -766,7 +909,10 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
 void ColumnChunkReader::Skip(idx_t count) {
   // Decoding into a throwaway vector keeps every decoder's position right; page-level skipping
   // with the offset index avoids this cost where it matters.
-  if (!skip_sink_) skip_sink_ = std::make_unique<Vector>(column_.type, kBatchSize);
+  if (!skip_sink_) {
+    skip_sink_ =
+        std::make_unique<Vector>(list_type_.valid() ? list_type_ : column_.type, kBatchSize);
+  }
   while (count > 0) {
     idx_t take = std::min<idx_t>(count, kBatchSize);
     skip_sink_->Reset();
@@ -782,6 +928,17 @@ void ColumnChunkReader::SkipTo(int64_t row) {
   }
   try {
     while (row_ < row) {
+      if (list_type_.valid() && page_ && page_->level_pos < page_->num_values) {
+        // No row is open between reads; a page that ends at a known row before `row` goes
+        // whole, else rows are decoded and dropped.
+        if (page_end_row_ >= 0 && row >= page_end_row_) {
+          page_.reset();
+          row_ = page_end_row_;
+        } else {
+          Skip(std::min<idx_t>(static_cast<idx_t>(row - row_), kBatchSize));
+        }
+        continue;
+      }
       if (page_ && page_->level_pos < page_->num_values) {
         const int64_t left = static_cast<int64_t>(page_->num_values - page_->level_pos);
         if (row - row_ >= left) {

@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/list.h"
 #include "common/vector.h"
 #include "storage/parquet/encoding.h"
 #include "storage/parquet/parquet_file.h"
@@ -85,6 +86,11 @@ class ColumnChunkReader {
  private:
   struct PageState;
   void ReadInternal(idx_t count, Vector& out, idx_t out_offset, DictionaryCodes* codes);
+  /// A LIST column's rows: each row the level entries from one repetition level 0 to the next,
+  /// which may lie in the next page (data pages v1 may split a row).
+  void ReadListRows(idx_t count, Vector& out, idx_t out_offset);
+  /// Ends the row being assembled (open_row_) into out[at].
+  void FinishListRow(Vector& out, idx_t at);
   /// After a page's `take` rows (`non_null` present, `levels` null when all are) were decoded
   /// to out_offset: their codes, or marks `codes` incomplete.
   void RecordCodes(DictionaryCodes& codes, idx_t out_offset, idx_t take, idx_t non_null,
@@ -103,7 +109,10 @@ class ColumnChunkReader {
   [[noreturn]] void Fail(const std::string& what) const;
 
   const ParquetFile& file_;
-  const ColumnDescriptor& column_;
+  // The file's descriptor, for a LIST column with its element type: values decode and
+  // convert as a flat column's would.
+  ColumnDescriptor column_;
+  LogicalType list_type_;  // the LIST column's type; invalid for flat columns
   int row_group_;
   format::CompressionCodec::type codec_;
   ChunkBytes bytes_;
@@ -120,7 +129,16 @@ class ColumnChunkReader {
   std::unique_ptr<Vector> skip_sink_;  // Skip decodes into it
   std::vector<PageSpan> pages_;        // empty: the chunk is read page after page
   size_t next_page_ = 0;
+  // Rows read, or for a LIST column rows started (a row is counted at its repetition level 0).
   int64_t row_ = 0;
+  // A LIST column: the row being assembled, its elements decoded through element_values_.
+  enum class ListRowState : uint8_t { kNone, kNull, kValues };
+  ListRowState open_row_ = ListRowState::kNone;
+  // The row the current page ends at when known (pages v2, pages the offset index chose:
+  // both start at a row), else -1 and a row open at its end may go on in the next page.
+  int64_t page_end_row_ = -1;
+  std::optional<ListWriter> list_writer_;
+  std::unique_ptr<Vector> element_values_;
 };
 
 }  // namespace shears::parquet

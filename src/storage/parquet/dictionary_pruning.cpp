@@ -16,6 +16,8 @@ bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, in
                         uint32_t* matches) {
   if (matches) *matches = 0;
   const auto& meta = file.chunk(row_group, column).meta_data;
+  // A LIST column's dictionary holds elements, not the values a predicate tests.
+  if (file.columns()[static_cast<size_t>(column)].max_repetition_level > 0) return true;
   if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
       meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
       static_cast<uint64_t>(meta.data_page_offset) > file.file_size()) {

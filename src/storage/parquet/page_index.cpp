@@ -127,6 +127,9 @@ void RowGroupPageIndex::Load(const std::vector<int>& column_index_columns,
       if (!offset_indexes_.emplace(column, std::nullopt).second) return;
     }
     const auto& chunk = file_.chunk(row_group_, column);
+    // A LIST column's column index describes its elements; its offset index (rows) serves.
+    if (is_column_index && file_.columns()[static_cast<size_t>(column)].max_repetition_level > 0)
+      return;
     const bool has = is_column_index
                          ? chunk.__isset.column_index_offset && chunk.__isset.column_index_length
                          : chunk.__isset.offset_index_offset && chunk.__isset.offset_index_length;

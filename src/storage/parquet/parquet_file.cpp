@@ -146,6 +146,79 @@ void ParquetFile::ParseFooter(ParquetFooter& f) {
   }
 }
 
+namespace {
+
+bool IsRepetition(const format::SchemaElement& element, format::FieldRepetitionType::type type) {
+  return element.__isset.repetition_type && element.repetition_type == type;
+}
+
+int ChildCount(const format::SchemaElement& element) {
+  return element.__isset.num_children ? element.num_children : 0;
+}
+
+// A LIST column shears reads: a list of one primitive, in the standard three-level form
+// (`<opt> group l (LIST) { repeated group list { <opt> T element } }`), the two-level forms
+// LogicalTypes.md's backward-compatibility rules accept (`group l (LIST) { repeated T e }`),
+// or a bare `repeated T l` (a required list of required elements). Fills `column` and returns
+// true; false for every other nested shape (structs, maps, lists of lists), which stay
+// unsupported. The schema's bounds were checked by the caller's walk over this subtree.
+bool MapList(const std::vector<format::SchemaElement>& schema, size_t at,
+             ColumnDescriptor* column) {
+  using Rep = format::FieldRepetitionType;
+  const auto& outer = schema[at];
+  int def = 0;
+  const format::SchemaElement* leaf = nullptr;
+  if (IsRepetition(outer, Rep::REPEATED)) {
+    if (ChildCount(outer) != 0 || !outer.__isset.type) return false;
+    column->list_defined_level = 0;
+    column->element_defined_level = 1;
+    leaf = &outer;
+    def = 1;
+  } else {
+    const bool annotated =
+        (outer.__isset.logicalType && outer.logicalType.__isset.LIST) ||
+        (outer.__isset.converted_type && outer.converted_type == format::ConvertedType::LIST);
+    if (!annotated || ChildCount(outer) != 1 || at + 1 >= schema.size()) return false;
+    if (!IsRepetition(outer, Rep::REQUIRED)) def++;
+    column->list_defined_level = def;
+    const auto& repeated = schema[at + 1];
+    if (!IsRepetition(repeated, Rep::REPEATED)) return false;
+    def++;
+    column->element_defined_level = def;
+    if (ChildCount(repeated) == 0) {
+      if (!repeated.__isset.type) return false;
+      leaf = &repeated;  // rule 1: the repeated field is the (required) element
+    } else {
+      // Rules 2 and 3 make the repeated group itself the element: a struct, not read yet.
+      if (ChildCount(repeated) != 1 || repeated.name == "array" ||
+          repeated.name == outer.name + "_tuple" || at + 2 >= schema.size()) {
+        return false;
+      }
+      const auto& element = schema[at + 2];
+      if (ChildCount(element) != 0 || !element.__isset.type ||
+          IsRepetition(element, Rep::REPEATED)) {
+        return false;  // a list of lists or of structs
+      }
+      if (!IsRepetition(element, Rep::REQUIRED)) def++;
+      leaf = &element;
+    }
+  }
+  MapPrimitive(*leaf, column);
+  column->max_definition_level = def;
+  column->max_repetition_level = 1;
+  column->parquet_type_name = "LIST<" + column->parquet_type_name + ">";
+  if (column->type.valid()) {
+    column->type = LogicalType::List(column->type);
+  } else {
+    column->unsupported_reason =
+        fmt::format("column '{}' is a LIST whose elements are not read: {}", outer.name,
+                    column->unsupported_reason);
+  }
+  return true;
+}
+
+}  // namespace
+
 void ParquetFile::BuildSchema(ParquetFooter& f) {
   const auto& schema = f.metadata.schema;
   if (schema.empty()) throw CorruptFileError("the schema is empty");
@@ -189,7 +262,13 @@ void ParquetFile::BuildSchema(ParquetFooter& f) {
                           element.repetition_type == format::FieldRepetitionType::REPEATED;
     if (children > 0 || repeated || !element.__isset.type) {
       int leaves = 0;
+      const size_t start = pos;
       pos = skip_subtree(pos, &leaves, 0);
+      if (MapList(schema, start, &column)) {
+        column.leaf_index = leaf++;
+        f.columns.push_back(std::move(column));
+        continue;
+      }
       const char* kind = "STRUCT";
       auto is = [&](format::ConvertedType::type t) {
         return element.__isset.converted_type && element.converted_type == t;
@@ -284,6 +363,9 @@ ColumnChunkStatistics ChunkStatistics(const ParquetFooter& footer, int row_group
   const auto& chunk_meta = footer.metadata.row_groups.at(static_cast<size_t>(row_group))
                                .columns.at(static_cast<size_t>(descriptor.leaf_index));
   if (!chunk_meta.__isset.meta_data) return result;
+  // A LIST column's counts and bounds are those of its elements: nothing a row-level
+  // predicate may prune by.
+  if (descriptor.max_repetition_level > 0) return result;
   const auto& meta = chunk_meta.meta_data;
   result.num_values = meta.num_values;
   if (!meta.__isset.statistics) return result;
@@ -398,8 +480,9 @@ const ColumnChunkStatistics& CachedFileColumnStatistics(const ParquetFooter& foo
 
 std::optional<ColumnIndexData> ParquetFile::ReadColumnIndex(int row_group, int column) const {
   const auto& chunk_meta = chunk(row_group, column);
-  if (!chunk_meta.__isset.column_index_offset || !chunk_meta.__isset.column_index_length) {
-    return std::nullopt;
+  if (!chunk_meta.__isset.column_index_offset || !chunk_meta.__isset.column_index_length ||
+      footer_->columns.at(static_cast<size_t>(column)).max_repetition_level > 0) {
+    return std::nullopt;  // a LIST column's index holds its elements' bounds and nulls
   }
   if (chunk_meta.column_index_offset < 0 || chunk_meta.column_index_length <= 0) {
     throw CorruptFileError("'{}': column '{}' row group {}: invalid column index location", path(),
@@ -473,8 +556,9 @@ format::OffsetIndex ParquetFile::ParseOffsetIndex(int row_group, int column, con
 std::unique_ptr<SplitBlockBloomFilter> ParquetFile::ReadBloomFilter(int row_group,
                                                                     int column) const {
   const auto& chunk_meta = chunk(row_group, column);
-  if (!chunk_meta.__isset.meta_data || !chunk_meta.meta_data.__isset.bloom_filter_offset) {
-    return nullptr;
+  if (!chunk_meta.__isset.meta_data || !chunk_meta.meta_data.__isset.bloom_filter_offset ||
+      footer_->columns.at(static_cast<size_t>(column)).max_repetition_level > 0) {
+    return nullptr;  // a LIST column's filter holds its elements
   }
   const auto& meta = chunk_meta.meta_data;
   const auto& name = footer_->columns[static_cast<size_t>(column)].name;

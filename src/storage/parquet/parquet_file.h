@@ -48,8 +48,15 @@ struct ColumnDescriptor {
   format::Type::type physical_type = format::Type::INT32;
   int type_length = 0;  // FIXED_LEN_BYTE_ARRAY width
   int max_definition_level = 0;
+  /// 1 for a LIST column (a list of a primitive type, one leaf): rows are counted by
+  /// repetition level 0; 0 for flat columns.
   int max_repetition_level = 0;
+  /// A LIST column's definition levels: below `list_defined_level` the list is NULL, below
+  /// `element_defined_level` it is empty, below max_definition_level the element is NULL.
+  int list_defined_level = 0;
+  int element_defined_level = 0;
   LogicalType type;  // invalid when the column cannot be read (see unsupported_reason)
+  /// How the leaf's values convert: to `type`, or for a LIST column to its element type.
   Conversion conversion = Conversion::kNone;
   /// Set for nested (LIST/MAP/STRUCT) or otherwise unsupported columns; projecting such a
   /// column is a NotSupportedError with this text, the others stay readable.

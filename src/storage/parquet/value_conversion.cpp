@@ -222,7 +222,8 @@ void ConvertValues(const ColumnDescriptor& column, const void* physical, idx_t c
 }
 
 std::optional<Value> DecodePlainBound(const ColumnDescriptor& column, const std::string& bytes) {
-  if (!column.type.valid()) return std::nullopt;
+  // A LIST column's bounds are its elements', not its values'.
+  if (!column.type.valid() || column.max_repetition_level > 0) return std::nullopt;
   const auto physical = column.physical_type;
   // Decode the physical value, then run it through the same conversion as the reader.
   alignas(16) uint8_t buffer[sizeof(StringRef) > 12 ? sizeof(StringRef) : 12];
