@@ -320,7 +320,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     if (path_expr->kind != BoundExprKind::kConstant || path_expr->type.id() != TypeId::kVarchar) {
       throw BinderError("{} needs a constant string path", name);
     }
-    const std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
+    std::string path = static_cast<BoundConstant&>(*path_expr).value.GetString();
     *key = reader + std::string(1, '\0') + path;
     for (const auto& [arg_name, arg] : fn.named_args) {
       auto value_expr = BindExpr(*arg, ctx);

@@ -408,7 +408,7 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       } else {
         size_t consumed = 0;
         auto decoder = MakeLengthPrefixedRleDecoder(data, size, 1, &consumed);
-        decode_rep_levels(std::move(decoder));
+        decode_rep_levels(decoder);
         pos = consumed;
       }
     }
@@ -429,7 +429,7 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       } else {
         size_t consumed = 0;
         auto decoder = MakeLengthPrefixedRleDecoder(data + pos, size - pos, def_width, &consumed);
-        decode_levels(std::move(decoder));
+        decode_levels(decoder);
         pos += consumed;
       }
     }
