@@ -659,6 +659,10 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       // CAST(x AS UBIGINT) and the other unsigned types: the cast to the signed type they map
       // onto, then a check of the unsigned range.
       if (const char* check = UnsignedCheck(cast.type.name, cast.try_cast)) {
+        // A NULL is in range; an untyped one would reach the check with no type to hold it.
+        if (IsConstant(*child) && static_cast<BoundConstant&>(*child).value.is_null()) {
+          return std::make_unique<BoundConstant>(Value::Null(type));
+        }
         BoundExprPtr converted = child->type == type ? std::move(child)
                                                      : std::make_unique<BoundCast>(
                                                            std::move(child), type, cast.try_cast);
