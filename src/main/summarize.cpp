@@ -9,15 +9,6 @@
 
 namespace shears {
 
-namespace {
-
-// Mean, deviation and quartiles are for numbers only (DuckDB leaves them NULL for the rest).
-bool HasMoments(const LogicalType& type) {
-  return type.IsNumeric() && !type.IsList();
-}
-
-}  // namespace
-
 QueryResult Connection::Summarize(const std::string& query_sql) {
   const BoundQuery bound = BindForColumns(query_sql, "SUMMARIZE");
   const size_t n = bound.names.size();
@@ -34,7 +25,8 @@ QueryResult Connection::Summarize(const std::string& query_sql) {
         ", CAST(min({0}) AS VARCHAR), CAST(max({0}) AS VARCHAR), "
         "approx_count_distinct({0}), count({0})",
         c);
-    if (HasMoments(bound.types[i])) {
+    // Mean, deviation and quartiles are for numbers only (DuckDB leaves them NULL otherwise).
+    if (bound.types[i].IsNumeric()) {
       select += fmt::format(
           ", CAST(avg({0}) AS VARCHAR), CAST(stddev_samp({0}) AS VARCHAR), "
           "CAST(quantile_cont({0}, 0.25) AS VARCHAR), CAST(quantile_cont({0}, 0.5) AS VARCHAR), "

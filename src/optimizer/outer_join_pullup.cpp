@@ -61,10 +61,10 @@ bool CanPullUp(const LogicalJoin& join, size_t index, const LogicalJoin& left_jo
   return !Reads(join.residual.get(), b_columns);
 }
 
-void Visit(LogicalOperatorPtr& op) {
-  for (auto& child : op->children)
-    Visit(child);
-  if (op->type != LogicalOperatorType::kJoin) return;
+// Moves the join `op` below a LEFT join among its children, if it may; `op` is then that
+// LEFT join, with the moved join as its first child.
+bool PullUp(LogicalOperatorPtr& op) {
+  if (op->type != LogicalOperatorType::kJoin) return false;
   auto& join = static_cast<LogicalJoin&>(*op);
   for (size_t index = 0; index < 2; index++) {
     if (join.children[index]->type != LogicalOperatorType::kJoin) continue;
@@ -77,10 +77,18 @@ void Visit(LogicalOperatorPtr& op) {
     left_join_ptr->children[0] = std::move(op);
     left_join_ptr->estimated_rows = rows;
     op = std::move(left_join_ptr);
-    // The moved join may now sit on another LEFT join (a chain of them): look again.
-    Visit(op->children[0]);
-    return;
+    return true;
   }
+  return false;
+}
+
+void Visit(LogicalOperatorPtr& op) {
+  for (auto& child : op->children)
+    Visit(child);
+  // The moved join may now sit on another LEFT join (a chain of them): move it again.
+  LogicalOperatorPtr* at = &op;
+  while (PullUp(*at))
+    at = &(*at)->children[0];
 }
 
 }  // namespace
