@@ -4,25 +4,33 @@
 // that would prune the build side's fact too, but the build side runs before them. When that
 // fact is read broadly (no partition filter of its own: every file), and building on the
 // narrow side was not chosen (build_side: it is too large, or more than 16 times the other
-// side), the build side becomes a semi join with a copy of the probe side's keys:
+// side), the probe side is computed first, once, into memory (a materialized CTE), and the
+// build side becomes a semi join with its keys:
 //
-//   JOIN INNER ON p = b                  JOIN INNER ON p = b
-//     P                          =>        P
-//     B                                    JOIN SEMI ON b = p'     (backward transfer)
-//                                            B
-//                                            PROJECTION p'
-//                                              P' (a copy of P, its own tables)
+//   JOIN INNER ON p = b               MATERIALIZED_CTE t
+//     P                                 P  (reduced by the dimensions joined above)
+//     B                         =>      JOIN INNER ON p = b
+//                                         CTE_SCAN t
+//                                         JOIN SEMI ON b = p'     (backward transfer)
+//                                           B
+//                                           PROJECTION p'
+//                                             CTE_SCAN t
 //
 // Equal answers: P JOIN B on p = b keeps only B rows whose key equals some P row's, which is
 // what B SEMI JOIN P on b = p keeps (NULL keys match neither; IS NOT DISTINCT FROM conditions
-// are not transferred). The copy is the semi join's build side, so it runs first, pruned by
-// P's own dimensions as P is, and the two rules after this one plan its keys' filters on B's
-// scan (files skipped by their key bounds, row groups, rows). The price: the copy reads P's key
-// columns again and hashes them. The rule weighs it against the reads it may spare, from the
-// estimates: the copy reads its rows' key columns (the rows left once its partitions are pruned,
-// else every row of P's fact), B's fact rows are expected to survive in P's kept share of its
-// fact, and every other row spares the columns B's scan reads beyond the keys, and a probe. A
-// join considered and left alone says why in EXPLAIN (`no backward transfer: ...`).
+// are not transferred). A dimension D joined above on P's columns by an inner join (or as a
+// semi join's left side) drops every row of P without a match, so P is first semi joined with
+// a copy of D: P's fact is pruned by D's keys as the join above would have pruned it. The
+// semi join's build side (P's keys) runs first, and the two rules after this one plan its keys'
+// filters on B's scan (files skipped by their key bounds, row groups, rows). P's fact is read
+// once (its pipeline runs before B's), where a copy of P's keys read it twice. The price: P's
+// rows are held in memory and their keys hashed once more; and the join's probe of P is no
+// longer pruned by B's keys at the scan (the rows are in memory already). The rule weighs it
+// against the reads it may spare, from the estimates: B's fact rows are expected to survive in
+// P's kept share of its fact, and every other row spares the columns B's scan reads beyond the
+// keys, and a probe. It transfers only when P's fact is read narrowly once reduced (its
+// partitions pruned): else P would read every file. A join considered and left alone says why
+// in EXPLAIN (`no backward transfer: ...`).
 
 #include <algorithm>
 #include <functional>
@@ -154,6 +162,7 @@ void PruneCopyColumns(LogicalOperator& copy) {
 
 struct Context {
   uint32_t next_index = 0;
+  uint32_t max_cte_index = 0;
   double max_build_rows = 0;
 };
 
@@ -217,7 +226,33 @@ LogicalOperatorPtr Reduce(LogicalOperatorPtr copy, LogicalOperator& probe,
   return copy;
 }
 
-void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context& context) {
+// The largest CTE index in `op` (a transfer's CTE takes the next one).
+uint32_t MaxCteIndex(LogicalOperator& op) {
+  uint32_t max = 0;
+  if (op.type == LogicalOperatorType::kMaterializedCte)
+    max = static_cast<LogicalMaterializedCte&>(op).cte_index;
+  if (op.type == LogicalOperatorType::kCteScan) max = static_cast<LogicalCteScan&>(op).cte_index;
+  for (auto& child : op.children)
+    max = std::max(max, MaxCteIndex(*child));
+  return max;
+}
+
+std::unique_ptr<LogicalCteScan> TransferScan(const LogicalOperator& definition, uint32_t cte_index,
+                                             const std::string& name,
+                                             std::vector<ColumnBinding> bindings) {
+  auto scan = std::make_unique<LogicalCteScan>();
+  scan->cte_index = cte_index;
+  scan->name = name;
+  scan->bindings = std::move(bindings);
+  scan->types = definition.GetTypes();
+  scan->definition_rows = definition.estimated_rows;
+  scan->estimated_rows = definition.estimated_rows;
+  return scan;
+}
+
+// Rewrites `slot` (the join) when the transfer pays.
+void Transfer(LogicalOperatorPtr& slot, const std::vector<Ancestor>& ancestors, Context& context) {
+  auto& join = static_cast<LogicalJoin&>(*slot);
   LogicalOperator& probe = *join.children[0];
   LogicalOperator& build = *join.children[1];
   if (probe.estimated_rows < 0 || !Repeatable(probe)) return;
@@ -240,30 +275,37 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
     return;
   }
 
+  // Decided on a copy of the probe side reduced by the dimensions above (dropped unless it
+  // pays); the rewrite then reduces the probe side itself the same way.
   std::map<uint32_t, uint32_t> remap;
+  const uint32_t first_index = context.next_index;
   LogicalOperatorPtr copy = CopyPlan(
       probe, [&context] { return context.next_index++; }, remap);
   const double probe_fact_rows =
       static_cast<double>(std::max<int64_t>(1, probe_fact->dataset->total_rows()));
   double share = probe.estimated_rows / probe_fact_rows;
-  const uint32_t first_index = context.next_index;
   copy = Reduce(std::move(copy), probe, remap, ancestors, context, share);
   const double rows = copy->estimated_rows;
   const double build_fact_rows = static_cast<double>(build_fact->dataset->total_rows());
-  // What the copy reads: its rows, when its fact's partitions are pruned (by its own filters or
-  // the dimensions reducing it), else every row of its fact.
-  double copy_reads = probe_fact_rows;
+  // Whether the probe side's fact is read narrowly once reduced (its partitions pruned by its
+  // own filters or the dimensions reducing it): else materializing it reads it whole, where
+  // the join's own scan of it would have been pruned by the build side's keys.
+  bool narrow = false;
   std::function<void(LogicalOperator&)> visit = [&](LogicalOperator& op) {
     if (op.type == LogicalOperatorType::kGet) {
       auto& get = static_cast<LogicalGet&>(op);
-      if (get.dataset == probe_fact->dataset && PartitionsFiltered(*copy, get))
-        copy_reads = std::min(copy_reads, rows);
+      if (get.dataset == probe_fact->dataset && PartitionsFiltered(*copy, get)) narrow = true;
     }
     for (auto& child : op.children)
       visit(*child);
   };
   visit(*copy);
-  const double copy_cost = copy_reads * static_cast<double>(keys.size()) + rows;
+  context.next_index = first_index;
+  copy.reset();
+  // The price: the probe side's rows are kept in memory (each of its columns) and their keys
+  // hashed once more; its fact is read once, as before.
+  const double columns = static_cast<double>(probe.GetColumnBindings().size());
+  const double cost = rows * (columns + 1);
   const double other_columns =
       static_cast<double>(build_fact->column_ids.size()) - static_cast<double>(keys.size());
   const double spared =
@@ -271,19 +313,37 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
   std::string note;
   if (rows > context.max_build_rows) {
     note = fmt::format(
-        "the copy of the probe side's keys is estimated at {:.0f} rows, above "
-        "runtime_filter.max_build_size",
-        rows);
-  } else if (spared < kMinTransferGain * copy_cost) {
+        "the probe side is estimated at {:.0f} rows, above runtime_filter.max_build_size", rows);
+  } else if (!narrow) {
+    note = fmt::format("the probe side would read every partition of {}", probe_fact->table_name);
+  } else if (spared < kMinTransferGain * cost) {
     note = fmt::format(
-        "a copy of the probe side's keys would read about {:.0f} key values to "
-        "spare about {:.0f} values of {} (the probe side keeps {:.2g} of its fact)",
-        copy_reads * static_cast<double>(keys.size()), spared, build_name, share);
+        "keeping the probe side's {:.0f} rows would cost about {:.0f} values to spare about "
+        "{:.0f} values of {} (the probe side keeps {:.2g} of its fact)",
+        rows, cost, spared, build_name, share);
   }
   if (!note.empty()) {
     join.transfer_note = std::move(note);
-    context.next_index = first_index;
     return;
+  }
+
+  // The probe side, reduced, computed once: the join probes its rows under their own
+  // bindings, and the semi join on the build side builds on their keys, read by a second scan
+  // of the same rows under fresh bindings.
+  const std::vector<ColumnBinding> probe_bindings = probe.GetColumnBindings();
+  double reduced_share = share;
+  LogicalOperatorPtr definition =
+      Reduce(std::move(join.children[0]), probe, {}, ancestors, context, reduced_share);
+  const uint32_t cte_index = ++context.max_cte_index;
+  const std::string name =
+      "transfer " + std::to_string(cte_index) + " of " + probe_fact->table_name;
+  join.children[0] = TransferScan(*definition, cte_index, name, probe_bindings);
+  const uint32_t keys_scan_index = context.next_index++;
+  std::vector<ColumnBinding> keys_bindings;
+  std::map<ColumnBinding, ColumnBinding> to_keys_scan;
+  for (size_t i = 0; i < probe_bindings.size(); i++) {
+    keys_bindings.push_back({keys_scan_index, static_cast<uint32_t>(i)});
+    to_keys_scan[probe_bindings[i]] = keys_bindings.back();
   }
   auto keys_projection = std::make_unique<LogicalProjection>();
   keys_projection->table_index = context.next_index++;
@@ -292,7 +352,11 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
   for (size_t i : keys) {
     const JoinCondition& c = join.conditions[i];
     BoundExprPtr key = c.left->Copy();
-    RemapBindings(*key, remap);
+    VisitExpression(*key, [&](BoundExpr& e) {
+      if (e.kind != BoundExprKind::kColumnRef) return;
+      auto& ref = static_cast<BoundColumnRef&>(e);
+      ref.binding = to_keys_scan.at(ref.binding);
+    });
     const LogicalType type = key->type;
     keys_projection->expressions.push_back(std::move(key));
     JoinCondition condition;
@@ -304,16 +368,25 @@ void Transfer(LogicalJoin& join, const std::vector<Ancestor>& ancestors, Context
         "transferred " + c.left->ToString());
     semi->conditions.push_back(std::move(condition));
   }
-  keys_projection->children.push_back(std::move(copy));
-  keys_projection->estimated_rows = rows;
-  PruneCopyColumns(*keys_projection);
+  keys_projection->children.push_back(
+      TransferScan(*definition, cte_index, name, std::move(keys_bindings)));
+  keys_projection->estimated_rows = definition->estimated_rows;
   semi->estimated_rows = build.estimated_rows;
   semi->children.push_back(std::move(join.children[1]));
   semi->children.push_back(std::move(keys_projection));
   join.children[1] = std::move(semi);
+
+  auto materialized = std::make_unique<LogicalMaterializedCte>();
+  materialized->cte_index = cte_index;
+  materialized->name = name;
+  materialized->estimated_rows = join.estimated_rows;
+  materialized->children.push_back(std::move(definition));
+  materialized->children.push_back(std::move(slot));
+  slot = std::move(materialized);
 }
 
-void Visit(LogicalOperator& op, std::vector<Ancestor>& ancestors, Context& context) {
+void Visit(LogicalOperatorPtr& slot, std::vector<Ancestor>& ancestors, Context& context) {
+  LogicalOperator& op = *slot;
   auto* join = op.type == LogicalOperatorType::kJoin ? static_cast<LogicalJoin*>(&op) : nullptr;
   const bool passes =
       op.type == LogicalOperatorType::kFilter || op.type == LogicalOperatorType::kProjection ||
@@ -326,11 +399,11 @@ void Visit(LogicalOperator& op, std::vector<Ancestor>& ancestors, Context& conte
         below.push_back({join, i});
       if (join && i == 1 && join->join_kind == JoinKind::kSemi) below.clear();
     }
-    Visit(*op.children[i], below, context);
+    Visit(op.children[i], below, context);
   }
-  // Ancestors of the join itself only (not the join: its build side is what gets reduced).
+  // Ancestors of the join itself only (not the join: its probe side is what gets reduced).
   if (join && join->join_kind == JoinKind::kInner && !join->conditions.empty())
-    Transfer(*join, ancestors, context);
+    Transfer(slot, ancestors, context);
 }
 
 }  // namespace
@@ -340,8 +413,9 @@ void TransferPredicatesBackward(LogicalOperatorPtr& plan, const Settings& settin
   Context context;
   context.next_index = MaxTableIndex(*plan) + 1;
   context.max_build_rows = static_cast<double>(settings.GetInt("runtime_filter.max_build_size"));
+  context.max_cte_index = MaxCteIndex(*plan);
   std::vector<Ancestor> none;
-  Visit(*plan, none, context);
+  Visit(plan, none, context);
 }
 
 }  // namespace shears

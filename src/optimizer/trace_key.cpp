@@ -1,5 +1,6 @@
 // TraceToScans: follows a join key down to the scan columns it comes from (see optimizer.h).
 
+#include <algorithm>
 #include <functional>
 
 #include "dynfilter/join_legality.h"
@@ -72,6 +73,18 @@ Path Renamed(const Path& path, const ColumnBinding& binding, const LogicalType& 
   return *next;
 }
 
+// Whether `binding` is a column a CTE scan below `op` outputs (bindings are unique in a plan).
+bool FromCteScan(LogicalOperator& op, const ColumnBinding& binding) {
+  if (op.type == LogicalOperatorType::kCteScan) {
+    const auto& bindings = static_cast<LogicalCteScan&>(op).bindings;
+    return std::find(bindings.begin(), bindings.end(), binding) != bindings.end();
+  }
+  for (auto& child : op.children) {
+    if (FromCteScan(*child, binding)) return true;
+  }
+  return false;
+}
+
 void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
               std::vector<TracedColumn>& out) {
   const ColumnBinding& binding = path.binding;
@@ -104,6 +117,9 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
       return TraceAll(*op.children[0], path, ctes, out);
+    case LogicalOperatorType::kMaterializedCte:
+      // Its rows are the query's (children[1]); the CTE itself is reached through its scans.
+      return TraceAll(*op.children[1], path, ctes, out);
     case LogicalOperatorType::kSetOperation: {
       // A row of any set operation's output is a row of its inputs with the same values
       // (UNION keeps it from either, INTERSECT from both, EXCEPT from the left), so a filter
@@ -158,7 +174,11 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
         on_left = on_left || b == binding;
       if (!FilterPassesJoin(join.join_kind, on_left)) return;
       TraceAll(*op.children[on_left ? 0 : 1], path, ctes, out);
-      if (!JoinEquatesKeys(join.join_kind) || out.size() == before) return;
+      // A column of a materialized CTE's rows (not traced into it without `ctes`) is a column
+      // of this side all the same: its equality still filters the other side.
+      if (!JoinEquatesKeys(join.join_kind) ||
+          (out.size() == before && !FromCteScan(*op.children[on_left ? 0 : 1], binding)))
+        return;
       // The other side of `binding = other`: filtered by the same keys.
       for (const auto& c : join.conditions) {
         if (!ConditionFiltersKeys(c.null_equal) || c.left->kind != BoundExprKind::kColumnRef ||

@@ -265,8 +265,8 @@ function dimensionOutside(r) {
       }
       if (r.chance(0.3)) where.push(partitionPredicate(r, 'ss.ss_sold_date_sk'));
       // A row filter on the returns alone: few returns build, and a dimension on the sales
-      // then prunes them backward (predicate_transfer's semi join with a copy of the sales'
-      // keys).
+      // then prunes them backward (predicate_transfer's semi join with the sales' keys, the
+      // sales computed first, once).
       if (r.chance(0.3)) where.push(FACTS.store_returns.predicate(r, 'sr'));
     }
   }
