@@ -128,14 +128,9 @@ RowCollection::RowCollection(RowCollection&& other) noexcept
       arena_(std::move(other.arena_)),
       arenas_(std::move(other.arenas_)),
       blocks_(std::move(other.blocks_)),
-      allocations_(std::move(other.allocations_)),
-      chunk_next_(other.chunk_next_),
-      chunk_end_(other.chunk_end_),
       rows_(other.rows_),
       reserved_(other.reserved_) {
   other.blocks_.clear();
-  other.allocations_.clear();
-  other.chunk_next_ = other.chunk_end_ = nullptr;
   other.arenas_.clear();
   other.rows_ = 0;
   other.reserved_ = 0;
@@ -149,14 +144,9 @@ RowCollection& RowCollection::operator=(RowCollection&& other) noexcept {
   arena_ = std::move(other.arena_);
   arenas_ = std::move(other.arenas_);
   blocks_ = std::move(other.blocks_);
-  allocations_ = std::move(other.allocations_);
-  chunk_next_ = other.chunk_next_;
-  chunk_end_ = other.chunk_end_;
   rows_ = other.rows_;
   reserved_ = other.reserved_;
   other.blocks_.clear();
-  other.allocations_.clear();
-  other.chunk_next_ = other.chunk_end_ = nullptr;
   other.arenas_.clear();
   other.rows_ = 0;
   other.reserved_ = 0;
@@ -164,10 +154,8 @@ RowCollection& RowCollection::operator=(RowCollection&& other) noexcept {
 }
 
 void RowCollection::FreeAll() {
-  for (void* allocation : allocations_)
-    std::free(allocation);
-  allocations_.clear();
-  chunk_next_ = chunk_end_ = nullptr;
+  for (auto& b : blocks_)
+    std::free(b.data);
   blocks_.clear();
   if (memory_ && reserved_ > 0) memory_->Release(reserved_);
   reserved_ = 0;
@@ -180,14 +168,8 @@ void RowCollection::NewBlock(idx_t min_rows) {
   capacity = std::min<idx_t>(std::max<idx_t>(capacity, min_rows), kBatchSize);
   const int64_t bytes = static_cast<int64_t>(capacity) * row_width_;
   if (memory_) memory_->Reserve(bytes);
-  // Zeroed rows (NULL columns, zero states): calloc'd alone, or cut from a calloc'd chunk.
-  uint8_t* data = nullptr;
-  if (capacity == kBatchSize && reserved_ >= kChunkFrom) {
-    data = ChunkBlock(static_cast<size_t>(bytes));
-  } else {
-    data = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(capacity), row_width_));
-    if (data) allocations_.push_back(data);
-  }
+  // calloc: zeroed rows (NULL columns, zero states); large blocks come zeroed from the OS.
+  auto* data = static_cast<uint8_t*>(std::calloc(static_cast<size_t>(capacity), row_width_));
   if (!data) {
     if (memory_) memory_->Release(bytes);
     throw OutOfMemoryError("out of memory allocating {} bytes of rows", bytes);
@@ -197,28 +179,6 @@ void RowCollection::NewBlock(idx_t min_rows) {
   SHEARS_CHECK(reinterpret_cast<uint64_t>(data) % 16 == 0);
   reserved_ += bytes;
   blocks_.push_back(Block{data, 0, static_cast<uint32_t>(capacity)});
-}
-
-uint8_t* RowCollection::ChunkBlock(size_t bytes) {
-  if (chunk_next_ && static_cast<size_t>(chunk_end_ - chunk_next_) >= bytes) {
-    uint8_t* out = chunk_next_;
-    chunk_next_ += bytes;
-    return out;
-  }
-  // Chunks double with the collection (as large as its rows so far), so the address space
-  // left unused is at most about half and the pages never touched cost nothing; blocks are
-  // counted against the tracker as they are cut, not chunk by chunk. calloc, not huge pages
-  // (AllocateTable): rows are written in order, so the TLB gains little, and a huge page is
-  // zeroed whole at its first touch (on this VM three times the system time of 4 KiB faults);
-  // and malloc keeps freed chunks for the next query instead of unmapping them.
-  size_t chunk = std::min<size_t>(static_cast<size_t>(reserved_), kMaxChunk);
-  chunk = std::max(chunk, bytes);
-  auto* data = static_cast<uint8_t*>(std::calloc(chunk, 1));
-  if (!data) return nullptr;
-  allocations_.push_back(data);
-  chunk_next_ = data + bytes;
-  chunk_end_ = data + chunk;
-  return data;
 }
 
 void RowCollection::AppendRows(idx_t count, uint8_t** rows) {
@@ -250,10 +210,6 @@ void RowCollection::Merge(RowCollection&& other) {
   SHEARS_CHECK(other.row_width_ == row_width_);
   for (auto& b : other.blocks_)
     blocks_.push_back(b);
-  // The other's unused chunk rest goes with it (never touched, so no memory is lost).
-  allocations_.insert(allocations_.end(), other.allocations_.begin(), other.allocations_.end());
-  other.allocations_.clear();
-  other.chunk_next_ = other.chunk_end_ = nullptr;
   for (auto& a : other.arenas_) {
     if (std::find(arenas_.begin(), arenas_.end(), a) == arenas_.end()) arenas_.push_back(a);
   }

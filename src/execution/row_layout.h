@@ -94,9 +94,6 @@ class StringArena {
 
 /// Rows of one layout, in blocks of at most kBatchSize rows (a block is a natural morsel).
 /// New rows are zero-filled: all columns NULL, all states zero. Row addresses never move.
-/// Once a collection holds kChunkFrom bytes of rows, its next full blocks are cut from larger
-/// calloc'd chunks (up to kMaxChunk): a block calloc'd alone is, at its size, an mmap and a
-/// munmap of its own per 2048 rows.
 class RowCollection {
  public:
   struct Block {
@@ -104,8 +101,6 @@ class RowCollection {
     uint32_t count;
     uint32_t capacity;
   };
-  static constexpr int64_t kChunkFrom = int64_t{2} << 20;
-  static constexpr size_t kMaxChunk = size_t{16} << 20;
 
   RowCollection(uint32_t row_width, MemoryTracker* memory,
                 std::shared_ptr<StringArena> arena = nullptr);
@@ -145,8 +140,6 @@ class RowCollection {
 
  private:
   void NewBlock(idx_t min_rows);
-  /// Zeroed memory for a full block, cut from the current chunk (a new one when it is used up).
-  uint8_t* ChunkBlock(size_t bytes);
   void FreeAll();
 
   uint32_t row_width_;
@@ -154,9 +147,6 @@ class RowCollection {
   std::shared_ptr<StringArena> arena_;
   std::vector<std::shared_ptr<StringArena>> arenas_;
   std::vector<Block> blocks_;
-  std::vector<void*> allocations_;  // what the blocks live in (calloc'd), freed together
-  uint8_t* chunk_next_ = nullptr;   // the unused rest of the current chunk
-  uint8_t* chunk_end_ = nullptr;
   idx_t rows_ = 0;
   int64_t reserved_ = 0;
 };

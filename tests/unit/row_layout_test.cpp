@@ -11,7 +11,6 @@
 
 #include <sys/mman.h>
 
-#include "execution/query_context.h"
 #include "execution/row_layout.h"
 
 namespace shears {
@@ -149,76 +148,6 @@ TEST(RowLayoutTest, CopyRowStringsKeepsEachRowsStringsTogether) {
     }
     if (selected) EXPECT_EQ(LoadRow<int32_t>(row + layout.offsets[1]), static_cast<int32_t>(r));
   }
-}
-
-// Past kChunkFrom bytes a collection cuts its blocks from large chunks: rows still start
-// zeroed, keep their addresses and contents through moves and merges, and the tracker counts
-// the blocks cut, not the chunks' unused rest.
-TEST(RowLayoutTest, ChunkedBlocksStartZeroedAndSurviveMerges) {
-  constexpr uint32_t kWidth = 72;
-  MemoryTracker memory(0);
-  auto fill = [&](RowCollection& rows, idx_t count, uint64_t tag) {
-    std::vector<uint8_t*> out;
-    for (idx_t i = 0; i < count; i++) {
-      uint8_t* row = rows.AppendRow();
-      for (uint32_t b = 0; b < kWidth; b++)
-        EXPECT_EQ(row[b], 0) << "row " << i << " byte " << b;
-      StoreRow<uint64_t>(row, tag + i);
-      StoreRow<uint64_t>(row + kWidth - 8, ~(tag + i));
-      out.push_back(row);
-    }
-    // Batches through AppendRows too, across block and chunk ends.
-    std::vector<uint8_t*> batch(3000);
-    rows.AppendRows(batch.size(), batch.data());
-    for (idx_t i = 0; i < batch.size(); i++) {
-      for (uint32_t b = 0; b < kWidth; b++)
-        EXPECT_EQ(batch[i][b], 0) << "batch row " << i << " byte " << b;
-      StoreRow<uint64_t>(batch[i], tag + count + i);
-      StoreRow<uint64_t>(batch[i] + kWidth - 8, ~(tag + count + i));
-      out.push_back(batch[i]);
-    }
-    return out;
-  };
-  auto check = [&](const RowCollection& rows, uint64_t tag, idx_t count) {
-    idx_t seen = 0;
-    for (const auto& block : rows.blocks()) {
-      for (uint32_t i = 0; i < block.count; i++) {
-        const uint8_t* row = block.data + static_cast<size_t>(i) * kWidth;
-        const uint64_t value = LoadRow<uint64_t>(row);
-        if (value < tag || value >= tag + count) continue;
-        EXPECT_EQ(LoadRow<uint64_t>(row + kWidth - 8), ~value);
-        seen++;
-      }
-    }
-    EXPECT_EQ(seen, count);
-  };
-  // 100k rows of 72 bytes: 7 MB, the last 5 MB cut from chunks.
-  constexpr idx_t kRows = 100000;
-  RowCollection a(kWidth, &memory);
-  auto rows_a = fill(a, kRows, 0);
-  EXPECT_EQ(a.row_count(), kRows + 3000);
-  int64_t block_bytes = 0;
-  for (const auto& block : a.blocks())
-    block_bytes += static_cast<int64_t>(block.capacity) * kWidth;
-  EXPECT_EQ(a.bytes(), block_bytes);
-  EXPECT_EQ(memory.used(), block_bytes);
-  RowCollection b(kWidth, &memory);
-  auto rows_b = fill(b, kRows, uint64_t{1} << 40);
-  a.Merge(std::move(b));
-  EXPECT_EQ(b.row_count(), 0u);
-  // Merged rows stay where they were, and the merged collection goes on cutting blocks.
-  auto rows_c = fill(a, 40000, uint64_t{2} << 40);
-  RowCollection moved(std::move(a));
-  EXPECT_EQ(moved.row_count(), 2 * (kRows + 3000) + 43000);
-  EXPECT_EQ(LoadRow<uint64_t>(rows_b[5]), (uint64_t{1} << 40) + 5);
-  check(moved, 0, kRows + 3000);
-  check(moved, uint64_t{1} << 40, kRows + 3000);
-  check(moved, uint64_t{2} << 40, 43000);
-  for (const auto& block : moved.blocks())
-    EXPECT_EQ(reinterpret_cast<uintptr_t>(block.data) % 16, 0u);
-  EXPECT_EQ(memory.used(), moved.bytes());
-  moved = RowCollection(kWidth, &memory);
-  EXPECT_EQ(memory.used(), 0);
 }
 
 }  // namespace
