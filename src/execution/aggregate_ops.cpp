@@ -361,9 +361,46 @@ void WriteIntegralSum(int128_t sum, Vector& out, idx_t row, const AggregateOp& o
   throw InternalError("sum with result type {}", type.ToString());
 }
 
+/// SUM of integers or decimals into a DECIMAL result: the scale factor and the precision's
+/// limit once per batch, not per group (WriteIntegralSum is kept for what does not fit, to
+/// throw its error).
+template <typename Out>
+void DecimalSumFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out,
+                        idx_t out_offset, const AggregateOp& op) {
+  const LogicalType& type = op.result_type;
+  const int arg_scale = op.arg_type.id() == TypeId::kDecimal ? op.arg_type.scale() : 0;
+  const int128_t factor = type.scale() > arg_scale ? Pow10(type.scale() - arg_scale) : 1;
+  const int128_t limit = Pow10(type.precision());
+  Out* data = out.data<Out>() + out_offset;
+  for (idx_t i = 0; i < count; i++) {
+    const auto& s = *reinterpret_cast<const SumState<int128_t>*>(rows[i] + offset);
+    if (s.count == 0) {
+      out.validity().SetNull(out_offset + i);
+      continue;
+    }
+    int128_t value = s.Sum();
+    if ((factor != 1 && __builtin_mul_overflow(value, factor, &value)) || value >= limit ||
+        value <= -limit) {
+      WriteIntegralSum(s.Sum(), out, out_offset + i, op);  // throws the overflow's error
+      continue;
+    }
+    data[i] = static_cast<Out>(value);
+  }
+}
+
 template <typename Acc>
 void SumFinalize(uint8_t* const* rows, uint32_t offset, idx_t count, Vector& out, idx_t out_offset,
                  const AggregateOp& op) {
+  if constexpr (std::is_same_v<Acc, int128_t>) {
+    if (op.result_type.id() == TypeId::kDecimal) {
+      if (op.result_type.physical() == PhysicalType::kInt64) {
+        DecimalSumFinalize<int64_t>(rows, offset, count, out, out_offset, op);
+      } else {
+        DecimalSumFinalize<int128_t>(rows, offset, count, out, out_offset, op);
+      }
+      return;
+    }
+  }
   for (idx_t i = 0; i < count; i++) {
     const auto& s = *reinterpret_cast<const SumState<Acc>*>(rows[i] + offset);
     if (s.count == 0) {
