@@ -127,6 +127,13 @@ std::string BoundFunction::ToString() const {
     return "(" + args[0]->ToString() + " " + function.name + " " + args[1]->ToString() + ")";
   }
   if (function.name == "-" && args.size() == 1) return "(-" + args[0]->ToString() + ")";
+  if (!function.lambda.empty() && !args.empty()) {
+    // The captured columns after the list name what the body reads of its row.
+    std::string out = function.name + "(" + args[0]->ToString() + ", " + function.lambda;
+    for (size_t i = 1; i < args.size(); i++)
+      out += ", " + args[i]->ToString();
+    return out + ")";
+  }
   return function.name + "(" + JoinExprs(args, ", ") + ")";
 }
 

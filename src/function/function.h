@@ -38,6 +38,9 @@ struct BoundScalarFunction {
   bool skips_null_rows = false;
   /// Same inputs give the same output (false for random()): constant folding may run it.
   bool deterministic = true;
+  /// list_transform & co.: the lambda as written, shown after the first argument (its body
+  /// lives in the kernel; the columns it captures are the arguments after the list's).
+  std::string lambda;
 };
 
 class FunctionRegistry {

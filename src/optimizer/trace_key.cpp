@@ -20,17 +20,6 @@ struct Path {
   const LogicalCteScan* cte_scan = nullptr;  // inside the query of the CTE it references
 };
 
-bool Deterministic(BoundExpr& expr) {
-  bool deterministic = true;
-  VisitExpression(expr, [&](BoundExpr& e) {
-    if (e.kind == BoundExprKind::kFunction &&
-        !static_cast<BoundFunction&>(e).function.deterministic) {
-      deterministic = false;
-    }
-  });
-  return deterministic;
-}
-
 // `path` continued below an operator that computes its column as `expr` (over the input):
 // a plain column moves the trace to it; a deterministic expression of one column is folded
 // into the key (key(expr(column))). Nullopt when the trace ends here.
@@ -41,7 +30,7 @@ std::optional<Path> Through(const Path& path, const BoundExpr& expr) {
   next.binding = referenced[0];
   if (expr.kind == BoundExprKind::kColumnRef && !path.key) return next;
   BoundExprPtr copy = expr.Copy();
-  if (!Deterministic(*copy)) return std::nullopt;
+  if (CallsVolatile(*copy)) return std::nullopt;
   if (!path.key) {
     next.key = std::move(copy);
     return next;

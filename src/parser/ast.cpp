@@ -173,7 +173,24 @@ std::string ConstantExpr::ToString() const {
   }
 }
 
+bool IsLambdaFunction(const std::string& name) {
+  static const char* const kNames[] = {
+      "list_transform", "array_transform", "list_apply",  "array_apply",  "apply", "list_filter",
+      "array_filter",   "filter",          "list_reduce", "array_reduce", "reduce"};
+  for (const char* candidate : kNames) {
+    if (name == candidate) return true;
+  }
+  return false;
+}
+
 std::string OperatorExpr::ToString() const {
+  if (op == "lambda" && children.size() >= 2) {
+    std::string params;
+    for (size_t i = 0; i + 1 < children.size(); i++)
+      params += (i > 0 ? ", " : "") + children[i]->ToString();
+    if (children.size() > 2) params = "(" + params + ")";
+    return "(" + params + " -> " + children.back()->ToString() + ")";
+  }
   if (children.size() == 1) {
     std::string child = op == "NOT" ? children[0]->ToString() : Operand(children[0]);
     // "(- -1)" rather than "(--1)", which would start a comment.

@@ -79,6 +79,11 @@ struct OperatorExpr : Expr {
   std::string ToString() const override;
 };
 
+/// The functions whose second argument is a lambda (`x -> x + 1`, `(acc, x) -> acc + x`),
+/// which the parser turns into an OperatorExpr "lambda": the parameters as one-name column
+/// references, then the body.
+bool IsLambdaFunction(const std::string& name);
+
 struct WindowSpec;
 
 struct OrderByItem;

@@ -57,6 +57,72 @@ bool IsRow(const PgQuery__Node* node) {
   return !Transformer::IsNull(node) && node->node_case == PG_QUERY__NODE__NODE_ROW_EXPR;
 }
 
+/// The slot on `root`'s leftmost operand chain holding a lambda arrow (`x -> body`, or an
+/// already made (x, i) lambda), or null. PostgreSQL's grammar binds `->` tighter than
+/// comparisons, IN, LIKE, BETWEEN, IS and AND / OR, so `x -> x > 1 AND x < 5` arrives as
+/// `((x -> x) > 1) AND (x < 5)`; DuckDB's lambda takes everything to its right.
+ast::ExprPtr* FindLambdaArrow(ast::ExprPtr& root) {
+  ast::ExprPtr* slot = &root;
+  while (*slot) {
+    ast::Expr& e = **slot;
+    ast::ExprPtr* next = nullptr;
+    switch (e.kind) {
+      case ast::ExprKind::kOperator: {
+        auto& op = static_cast<ast::OperatorExpr&>(e);
+        if (op.op == "lambda") return slot;
+        if (op.op == "->" && op.children.size() == 2 &&
+            op.children[0]->kind == ast::ExprKind::kColumnRef &&
+            static_cast<const ast::ColumnRefExpr&>(*op.children[0]).names.size() == 1) {
+          return slot;
+        }
+        if (op.children.size() >= 2) next = &op.children[0];
+        break;
+      }
+      case ast::ExprKind::kInList:
+        next = &static_cast<ast::InListExpr&>(e).value;
+        break;
+      case ast::ExprKind::kBetween:
+        next = &static_cast<ast::BetweenExpr&>(e).value;
+        break;
+      case ast::ExprKind::kLike:
+        next = &static_cast<ast::LikeExpr&>(e).value;
+        break;
+      case ast::ExprKind::kIsNull:
+        next = &static_cast<ast::IsNullExpr&>(e).child;
+        break;
+      case ast::ExprKind::kIsBool:
+        next = &static_cast<ast::IsBoolExpr&>(e).child;
+        break;
+      default:
+        break;
+    }
+    if (next == nullptr) return nullptr;
+    slot = next;
+  }
+  return nullptr;
+}
+
+/// The lambda argument of list_transform & co. as one "lambda" operator (parameters as
+/// column references, then the body), the arrow moved to the top (FindLambdaArrow); `arg`
+/// unchanged when it holds no arrow (the binder then says a lambda is needed).
+ast::ExprPtr MakeLambda(ast::ExprPtr arg) {
+  ast::ExprPtr* slot = FindLambdaArrow(arg);
+  if (slot == nullptr) return arg;
+  auto& arrow = static_cast<ast::OperatorExpr&>(**slot);
+  auto lambda = MakeExpr<ast::OperatorExpr>(arrow.location);
+  lambda->op = "lambda";
+  for (size_t i = 0; i + 1 < arrow.children.size(); i++)
+    lambda->children.push_back(std::move(arrow.children[i]));
+  ast::ExprPtr body = std::move(arrow.children.back());
+  if (slot == &arg) {
+    lambda->children.push_back(std::move(body));
+  } else {
+    *slot = std::move(body);
+    lambda->children.push_back(std::move(arg));
+  }
+  return lambda;
+}
+
 /// The AND / OR of `parts`, or the one part.
 ast::ExprPtr Junction(const char* op, std::vector<ast::ExprPtr> parts, int location) {
   if (parts.size() == 1) return std::move(parts[0]);
@@ -425,6 +491,22 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
         return TransformRowComparison(op, expr->lexpr->row_expr, expr->rexpr->row_expr,
                                       expr->location);
       }
+      if (op == "->" && IsRow(expr->lexpr)) {
+        // (x, i) -> body: only a lambda (a JSON path has one operand on the left).
+        auto lambda = MakeExpr<ast::OperatorExpr>(location);
+        lambda->op = "lambda";
+        const PgQuery__RowExpr* row = expr->lexpr->row_expr;
+        for (size_t i = 0; i < row->n_args; i++) {
+          ast::ExprPtr param = TransformExpr(row->args[i]);
+          if (param->kind != ast::ExprKind::kColumnRef ||
+              static_cast<const ast::ColumnRefExpr&>(*param).names.size() != 1) {
+            ThrowNotSupported("a lambda's parameters must be plain names", expr->location);
+          }
+          lambda->children.push_back(std::move(param));
+        }
+        lambda->children.push_back(TransformExpr(expr->rexpr));
+        return lambda;
+      }
       if (!IsSupportedOperator(op)) {
         ThrowNotSupported(fmt::format("operator {} is not supported", op), expr->location);
       }
@@ -649,6 +731,9 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
     function->over = std::make_unique<ast::WindowSpec>(TransformWindowDef(call->over));
   }
 
+  if (ast::IsLambdaFunction(function->name) && function->args.size() >= 2) {
+    function->args[1] = MakeLambda(std::move(function->args[1]));
+  }
   // Normalize PostgreSQL's spellings of SQL-syntax functions.
   if (function->name == "btrim") function->name = "trim";
   // Other engines' names for expressions shears has (DuckDB, SQLite, MySQL): ifnull / nvl are

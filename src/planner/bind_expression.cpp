@@ -404,6 +404,8 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       const auto& ref = static_cast<const ast::ColumnRefExpr&>(expr);
       // Inside a macro's body its parameters hide columns of the same name.
       if (ref.names.size() == 1) {
+        // A lambda's parameters hide columns of the same name, as in DuckDB.
+        if (BoundExprPtr param = BindLambdaParameter(ref.names[0])) return param;
         if (BoundExprPtr argument = BindMacroParameter(ref.names[0], ctx)) return argument;
       }
       std::string qualifier = ref.names.size() >= 2 ? ref.names[ref.names.size() - 2] : "";
@@ -451,6 +453,12 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         }
         return Fold(std::make_unique<BoundConjunction>(op.op == "AND", std::move(children)));
       }
+      if (op.op == "lambda") {
+        throw BinderError(
+            "a lambda ({}) is only allowed as the second argument of list_transform, "
+            "list_filter or list_reduce",
+            op.ToString());
+      }
       if (op.op == "NOT") {
         return Fold(std::make_unique<BoundNot>(
             RequireBoolean(BindExpr(*op.children[0], ctx), "NOT operand")));
@@ -482,6 +490,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         throw BinderError("IGNORE NULLS is only allowed on window functions, not {}", name);
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
+      if (ast::IsLambdaFunction(name)) return BindLambdaCall(fn, name, ctx);
       if (name == "current_setting") {
         // DuckDB's and PostgreSQL's: a setting's value (SHOW name), fixed for the statement.
         if (fn.args.size() != 1) throw BinderError("current_setting takes one setting name");

@@ -143,6 +143,14 @@ class Binder {
   /// The argument a macro parameter named `name` stands for, bound in `ctx`; null when
   /// `name` is no parameter of the macro being expanded.
   BoundExprPtr BindMacroParameter(const std::string& name, ExprContext& ctx);
+  /// list_transform / list_filter / list_reduce and their aliases with a lambda argument
+  /// (bind_lambda.cpp): the body bound with the parameters in sight, its captured columns
+  /// passed as arguments of the call.
+  BoundExprPtr BindLambdaCall(const ast::FunctionExpr& fn, const std::string& name,
+                              ExprContext& ctx);
+  /// The lambda parameter `name` of the lambdas being bound (innermost first), as a column of
+  /// the lambda's own table index; null when there is none of that name.
+  BoundExprPtr BindLambdaParameter(const std::string& name) const;
   /// A table macro (CREATE MACRO m(x) AS TABLE query) called in FROM: its query, bound with
   /// the call's arguments for its parameters, as a subquery.
   /// PIVOT / UNPIVOT: the parser's "__shears_pivot__"(pieces) call in FROM (bind_pivot.cpp).
@@ -188,6 +196,14 @@ class Binder {
     std::vector<ast::ExprPtr> owned;
   };
   std::vector<MacroFrame> macro_frames_;
+  /// Lambdas being bound, innermost last: their parameters and the table index their
+  /// references carry until the body is turned into the kernel's form.
+  struct LambdaFrame {
+    std::vector<std::string> names;
+    std::vector<LogicalType> types;
+    uint32_t table_index = 0;
+  };
+  std::vector<LambdaFrame> lambda_frames_;
   MacroFrame MacroArguments(const MacroDefinition& macro, const std::vector<ast::ExprPtr>& args,
                             const std::vector<std::pair<std::string, ast::ExprPtr>>& named_args);
   /// Table macros' parsed queries: a plan may point into them until binding ends.
