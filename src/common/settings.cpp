@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "common/error.h"
+#include "common/memory_policy.h"
 #include "common/string_util.h"
 
 namespace shears {
@@ -54,6 +55,15 @@ const std::vector<SettingInfo>& Settings::All() {
          "Assumed fraction of partitions pruned when statistics cannot tell (benefit estimate)."},
         {"memory_limit", LogicalType::Bigint(), Value::Bigint(0),
          "Maximum memory a query may use, in bytes ('4GB' accepted); 0 means 80% of RAM."},
+        {"allocator_retain_limit", LogicalType::Bigint(),
+         Value::Bigint(memory_policy::DefaultRetainLimit()),
+         "Free memory, in bytes ('512MiB' accepted), the allocator may keep for the next "
+         "statement once none runs (default: an eighth of RAM); more goes back to the "
+         "operating system when the last statement ends."},
+        {"allocator_release_delay", LogicalType::Bigint(), Value::Bigint(10'000),
+         "Milliseconds ('10s' accepted) without a statement running after which the free "
+         "memory the allocator kept goes back to the operating system; 0 returns it when "
+         "each statement ends."},
         {"temp_directory", LogicalType::Varchar(), Value::Varchar(""),
          "Where operators spill what does not fit in memory_limit; empty means DBDIR/.tmp for "
          "a database directory, else $TMPDIR/shears (/tmp/shears)."},
@@ -260,9 +270,10 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
     }
     case TypeId::kBigint: {
       int64_t n;
-      if (name == "memory_limit" || name == "max_temp_directory_size") {
+      if (name == "memory_limit" || name == "max_temp_directory_size" ||
+          name == "allocator_retain_limit") {
         n = ParseByteSize(text);
-      } else if (name == "statement_timeout") {
+      } else if (name == "statement_timeout" || name == "allocator_release_delay") {
         n = ParseDurationMillis(text);
       } else {
         try {

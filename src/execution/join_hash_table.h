@@ -73,6 +73,9 @@ class JoinHashTable {
   /// Threads Build() inserted with.
   idx_t build_threads() const { return build_threads_; }
   idx_t distinct_keys() const { return distinct_keys_; }
+  /// Whether every row in the table has a key of its own (each chain one row long): a probe
+  /// row then matches at most one build row (a join with a dimension on its key).
+  bool unique_keys() const { return distinct_keys_ == rows_.row_count(); }
   /// The smallest and largest key, when Build gathered them (one integer key compared with
   /// `=`, at least one non-NULL key): false otherwise.
   bool key_bounds(int64_t& low, int64_t& high) const {

@@ -1,5 +1,7 @@
 #include "expression/constant_comparison.h"
 
+#include <cstring>
+
 #include <type_traits>
 
 #include "common/error.h"
@@ -251,6 +253,38 @@ idx_t SplitConstantComparison(const BoundExpr& predicate, const Batch& input, co
   WriteValue(constant, 0, parts->constant->value);
   return SelectSingle<true>(parts->op, input.column(parts->column->index), constant, 0, rows, count,
                             out, rest);
+}
+
+idx_t SelectConstantComparison(const BoundExpr& predicate, const Batch& input, idx_t count,
+                               uint32_t* out) {
+  auto parts = Split(predicate);
+  if (!parts) throw InternalError("not a constant comparison: {}", predicate.ToString());
+  Vector constant(parts->column->type, 1);
+  WriteValue(constant, 0, parts->constant->value);
+  return SelectSingle(parts->op, input.column(parts->column->index), constant, 0, nullptr, count,
+                      out);
+}
+
+void EvaluateConstantComparison(const BoundExpr& predicate, const Batch& input, idx_t count,
+                                Vector& result) {
+  auto parts = Split(predicate);
+  if (!parts) throw InternalError("not a constant comparison: {}", predicate.ToString());
+  Vector constant(parts->column->type, 1);
+  WriteValue(constant, 0, parts->constant->value);
+  const Vector& column = input.column(parts->column->index);
+  std::vector<uint32_t> passed(std::max<idx_t>(count, 1));
+  const idx_t n = SelectSingle(parts->op, column, constant, 0, nullptr, count, passed.data());
+  uint8_t* values = result.data<uint8_t>();
+  std::memset(values, 0, count);
+  for (idx_t i = 0; i < n; i++)
+    values[passed[i]] = 1;
+  // A NULL column value compares to NULL; the rows passing are all valid.
+  result.validity().Reset();
+  if (!column.validity().AllValid()) {
+    for (idx_t i = 0; i < count; i++) {
+      if (!column.validity().IsValid(i)) result.validity().SetNull(i);
+    }
+  }
 }
 
 ConstantComparisons::ConstantComparisons(const std::vector<const BoundExpr*>& filters) {

@@ -24,6 +24,17 @@ bool IsConstantComparison(const BoundExpr& predicate);
 idx_t SplitConstantComparison(const BoundExpr& predicate, const Batch& input, const uint32_t* rows,
                               idx_t count, uint32_t* out, uint32_t* rest);
 
+/// For a `predicate` IsConstantComparison accepts: writes the rows 0..count of `input` where it
+/// is TRUE to `out`, in order, and returns how many (a filter above a join or aggregate).
+idx_t SelectConstantComparison(const BoundExpr& predicate, const Batch& input, idx_t count,
+                               uint32_t* out);
+
+/// For a `predicate` IsConstantComparison accepts: its value on the rows 0..count of `input`
+/// into the BOOLEAN `result`, NULL where the column is (a comparison in a select list, or under
+/// OR / NOT): one typed pass instead of a vector of the constant and the generic kernel.
+void EvaluateConstantComparison(const BoundExpr& predicate, const Batch& input, idx_t count,
+                                Vector& result);
+
 /// The `column OP constant` conjuncts among a scan's filters, prepared once per scan: each
 /// term's operator, column and constant in the column's physical type, so a batch costs one
 /// selection loop per term and nothing else. Two terms bounding one column from below

@@ -519,6 +519,11 @@ void Evaluate(const BoundExpr& expr, const Batch& input, idx_t count, Vector& re
         EvaluateCoalesce(fn, input, count, result);
         return;
       }
+      // `column OP constant`: no vector of the constant per batch, no generic kernel.
+      if (count > 0 && IsConstantComparison(fn)) {
+        EvaluateConstantComparison(fn, input, count, result);
+        return;
+      }
       std::vector<Vector> args;
       args.reserve(fn.args.size());
       for (const auto& arg : fn.args) {
@@ -581,6 +586,11 @@ void ExpressionExecutor::Execute(const BoundExpr& expr, const Batch& input, Vect
 
 idx_t ExpressionExecutor::Select(const BoundExpr& predicate, const Batch& input,
                                  SelectionVector& sel) {
+  if (sel.capacity() < input.size()) sel = SelectionVector(input.size());
+  // `column OP constant` selects in one typed pass: no boolean vector, no vector of the constant.
+  if (input.size() > 0 && IsConstantComparison(predicate)) {
+    return SelectConstantComparison(predicate, input, input.size(), sel.data());
+  }
   Vector result(LogicalType::Boolean(), std::max<idx_t>(input.size(), 1));
   Evaluate(predicate, input, input.size(), result);
   if (sel.capacity() < input.size()) sel = SelectionVector(input.size());

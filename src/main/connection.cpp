@@ -9,6 +9,7 @@
 #include "catalog/staged_write.h"
 #include "common/clock.h"
 #include "common/error.h"
+#include "common/memory_policy.h"
 #include "common/numeric_cast.h"
 #include "common/string_util.h"
 #include "execution/operator/physical_result_collector.h"
@@ -187,12 +188,15 @@ std::vector<std::string> SortedRows(const QueryResult& result) {
 }
 }  // namespace
 
-Database::Database() : catalog_(Catalog::Open("")), temp_directory_(DefaultTempDirectory("")) {}
+Database::Database() : catalog_(Catalog::Open("")), temp_directory_(DefaultTempDirectory("")) {
+  memory_policy::Apply();
+}
 
 Database::Database(const std::string& directory)
     : catalog_(Catalog::Open(directory)),
       persistent_(!directory.empty()),
       temp_directory_(DefaultTempDirectory(directory)) {
+  memory_policy::Apply();
   // Spill subdirectories of processes killed while spilling into this database.
   RemoveTempLeftovers(temp_directory_);
 }
@@ -556,6 +560,10 @@ bool ReadsOnly(const ast::Statement& statement) {
 QueryResult Connection::RunStatementHere(const std::string& sql,
                                          const ast::Statement& statement_ref) {
   SessionState::Scope session_scope(session_);
+  // Memory freed by this statement stays with the allocator for reuse; the last statement of
+  // the process to end returns it past the limit.
+  memory_policy::StatementScope memory_scope(settings_.GetInt("allocator_retain_limit"),
+                                             settings_.GetInt("allocator_release_delay"));
   QueryResult result;
   const ast::Statement* statement = &statement_ref;
   if (const Connection* owner = database_.transaction_owner()) {

@@ -450,6 +450,35 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input
     state.phase = ProbePhase::kPairs;
   }
 
+  if (state.phase == ProbePhase::kPairs && join_kind_ == JoinKind::kInner && !residual_ &&
+      table.unique_keys() && n <= state.pair_probe.size()) {
+    // Each probe row matches at most one build row (a dimension joined on its key): the pairs
+    // in one branch-free pass, no chains to walk, and when every row matched (dimension joins
+    // mostly keep all rows) the probe columns pass by reference instead of being copied.
+    idx_t pairs = 0;
+    for (idx_t i = 0; i < n; i++) {
+      state.pair_probe[pairs] = static_cast<uint32_t>(i);
+      state.pair_build[pairs] = state.heads[i];
+      pairs += state.heads[i] != nullptr;
+    }
+    output.Reset();
+    for (idx_t c = 0; c < left_columns; c++) {
+      if (pairs == n) {
+        output.column(c).Reference(input.column(c));
+      } else {
+        output.column(c).CopyRows(input.column(c), state.pair_probe.data(), pairs);
+      }
+    }
+    for (idx_t c = key_count; c < layout.types.size(); c++) {
+      Vector& out = output.column(left_columns + c - key_count);
+      GatherColumn(layout, c, state.pair_build.data(), pairs, out);
+      if (out.type().IsString()) table.rows().KeepArenasAlive(out);
+    }
+    output.SetSize(pairs);
+    state.phase = ProbePhase::kStart;
+    return OperatorResult::kNeedMoreInput;
+  }
+
   if (state.phase == ProbePhase::kPairs) {
     const bool existence_only = !EmitsRight();
     if (existence_only && !residual_) {
