@@ -90,7 +90,7 @@ void ExpandColumns(const ast::FunctionExpr& call, const std::string& alias, Bind
   bool any = false;
   for (const auto& entry : scope.entries) {
     for (size_t i = 0; i < entry.names.size(); i++) {
-      if (!entry.Matches(i, false)) continue;
+      if (!entry.Matches(i, false) || entry.Hidden(i)) continue;
       if (!all && !RegexMatchesAnywhere(pattern, entry.names[i])) continue;
       any = true;
       emit(Binder::ExprContext::ColumnsPick{entry.bindings[i], entry.types[i], entry.names[i]},
@@ -198,7 +198,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         if (!star.relation.empty() && AsciiLower(entry.alias) != AsciiLower(star.relation))
           continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
-          if (!entry.Matches(i, !star.relation.empty())) continue;
+          if (!entry.Matches(i, !star.relation.empty()) || entry.Hidden(i)) continue;
           any = true;
           const std::string name = AsciiLower(entry.names[i]);
           bool skip = false;

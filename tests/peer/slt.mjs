@@ -90,7 +90,8 @@ const conditionHolds = (condition, env) => {
 function parse(text) {
   const lines = text.split(/\r?\n/);  // some of the suite's files end lines with CRLF
   const records = [];
-  const substitute = (s, env) => s.replace(/\$\{(\w+)\}/g, (m, name) => name in env ? env[name] : m);
+  // A loop variable is written ${x} or, in newer files, {x}.
+  const substitute = (s, env) => s.replace(/\$?\{(\w+)\}/g, (m, name) => name in env ? env[name] : m);
   // The lines from `start` up to the `endloop` closing them, or the end.
   const endOfLoop = (start) => {
     let depth = 0;
