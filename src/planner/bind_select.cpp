@@ -459,7 +459,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
     bound_order.nulls_first =
-        order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
+        order.nulls_first.value_or(DefaultNullsFirst(order.descending));
     int position = -1;
     if (order.expr->kind == ast::ExprKind::kConstant) {
       const Value& v = static_cast<const ast::ConstantExpr&>(*order.expr).value;
@@ -734,7 +734,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
       BoundOrderBy bound;
       bound.descending = order.descending;
-      bound.nulls_first = order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
+      bound.nulls_first = order.nulls_first.value_or(DefaultNullsFirst(order.descending));
       if (order.expr->kind == ast::ExprKind::kConstant &&
           static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() ==
               TypeId::kInteger) {
