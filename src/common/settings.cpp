@@ -84,8 +84,8 @@ const std::vector<SettingInfo>& Settings::All() {
          "Worker threads per query (default: all cores)."},
         {"default_null_order", LogicalType::Varchar(), Value::Varchar("nulls_last"),
          "Where ORDER BY puts NULLs without NULLS FIRST/LAST: nulls_last (DuckDB: last for ASC "
-         "and DESC) or postgres (NULLs sort as the largest value: last for ASC, first for "
-         "DESC)."},
+         "and DESC), nulls_first, postgres (NULLs sort as the largest value: last for ASC, first "
+         "for DESC) or sqlite (as the smallest: first for ASC, last for DESC)."},
         {"runtime_filter", LogicalType::Varchar(), Value::Varchar("auto"),
          "Runtime join filters: auto (when estimates say they pay), always, or off."},
         {"runtime_filter.max_build_size", LogicalType::Bigint(), Value::Bigint(4'000'000),
@@ -330,11 +330,21 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
       }
       if (name == "default_null_order") {
         std::string order = AsciiLower(text);
-        // DuckDB's spellings of the same two orders.
-        if (order == "nulls_first_on_desc" || order == "nulls_last_on_asc") order = "postgres";
-        if (order != "nulls_last" && order != "postgres") {
+        for (auto& c : order)
+          if (c == ' ') c = '_';
+        // DuckDB's spellings of the four orders.
+        if (order == "nulls_first_on_desc" || order == "nulls_last_on_asc" ||
+            order == "nulls_last_on_asc_first_on_desc") {
+          order = "postgres";
+        }
+        if (order == "sqlite" || order == "mysql") order = "nulls_first_on_asc_last_on_desc";
+        if (order != "nulls_last" && order != "nulls_first" && order != "postgres" &&
+            order != "nulls_first_on_asc_last_on_desc") {
           throw InvalidInputError(
-              "setting 'default_null_order' expects nulls_last or postgres, got '{}'", text);
+              "setting 'default_null_order' expects nulls_last, nulls_first, postgres "
+              "(nulls_last_on_asc_first_on_desc) or sqlite (nulls_first_on_asc_last_on_desc), "
+              "got '{}'",
+              text);
         }
         converted = Value::Varchar(order);
       }

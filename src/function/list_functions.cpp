@@ -302,6 +302,60 @@ std::optional<BoundScalarFunction> ResolveHasAnyAll(const std::vector<LogicalTyp
                    });
 }
 
+/// list_unique(l): how many distinct non-NULL elements (DuckDB's UBIGINT, BIGINT here).
+std::optional<BoundScalarFunction> ResolveUnique(const std::vector<LogicalType>& args) {
+  if (args.size() != 1 || (args[0].valid() && !args[0].IsList())) return std::nullopt;
+  // An untyped NULL is a NULL list (of INTEGER).
+  const LogicalType list = args[0].valid() ? args[0] : LogicalType::List(LogicalType::Integer());
+  const LogicalType element = list.element();
+  return MakeBound({list}, LogicalType::Bigint(),
+                   [element](const Args& in, idx_t count, Vector& result) {
+                     RowLoop(in, count, result, [&](idx_t row) {
+                       std::vector<std::string_view> seen;
+                       for (auto r : RawElements(element, ListAt(*in[0], row))) {
+                         if (IsNullRaw(r) || std::find(seen.begin(), seen.end(), r) != seen.end())
+                           continue;
+                         seen.push_back(r);
+                       }
+                       result.data<int64_t>()[row] = static_cast<int64_t>(seen.size());
+                     });
+                   });
+}
+
+/// list_where(l, mask): the elements of l whose mask element is true, in order; a true past
+/// the end of l gives a NULL and a NULL in the mask is an error, as in DuckDB.
+std::optional<BoundScalarFunction> ResolveWhere(const std::vector<LogicalType>& args) {
+  if (args.size() != 2 || !args[0].IsList()) return std::nullopt;
+  const LogicalType mask_type = LogicalType::List(LogicalType::Boolean());
+  if (args[1].valid() && !(args[1].IsList() && (args[1].element().id() == TypeId::kBoolean ||
+                                                !args[1].element().valid()))) {
+    return std::nullopt;
+  }
+  const LogicalType element = args[0].element();
+  return MakeBound({args[0], mask_type}, args[0],
+                   [element](const Args& in, idx_t count, Vector& result) {
+                     ListWriter writer(element);
+                     RowLoop(in, count, result, [&](idx_t row) {
+                       auto raw = RawElements(element, ListAt(*in[0], row));
+                       ListReader mask(LogicalType::Boolean(), ListAt(*in[1], row));
+                       writer.Clear();
+                       for (size_t i = 0; mask.Next(); i++) {
+                         if (mask.IsNull()) {
+                           throw InvalidInputError(
+                               "list_where: NULLs are not allowed in the mask (the second list)");
+                         }
+                         if (!mask.GetValue().GetBoolean()) continue;
+                         if (i < raw.size()) {
+                           writer.AppendRaw(raw[i]);
+                         } else {
+                           writer.AppendNull();
+                         }
+                       }
+                       StoreList(result, row, writer.bytes());
+                     });
+                   });
+}
+
 /// list_append(l, x) / list_prepend(x, l): a NULL list counts as empty, a NULL x is a NULL
 /// element.
 template <bool kPrepend>
@@ -846,6 +900,9 @@ void RegisterListFunctions(FunctionRegistry& registry) {
   registry.Register("list_count", ResolveListAggregate<ListAggregate::kCount>, "list_count(LIST)");
   registry.Register("list_first", ResolveListAggregate<ListAggregate::kFirst>, "list_first(LIST)");
   registry.Register("list_last", ResolveListAggregate<ListAggregate::kLast>, "list_last(LIST)");
+  RegisterNames(registry, {"list_unique", "array_unique"}, ResolveUnique, "list_unique(LIST)");
+  RegisterNames(registry, {"list_where", "array_where"}, ResolveWhere,
+                "list_where(LIST, BOOLEAN[])");
   RegisterNames(registry, {"list_has_any", "array_has_any"}, ResolveHasAnyAll<false>,
                 "list_has_any(LIST, LIST)");
   RegisterNames(registry, {"list_has_all", "array_has_all"}, ResolveHasAnyAll<true>,

@@ -3,6 +3,8 @@
 // vector's string heap.
 
 #include <algorithm>
+#include <array>
+#include <bitset>
 #include <cctype>
 #include <cstring>
 #include <vector>
@@ -485,6 +487,100 @@ int64_t Hamming(std::string_view a, std::string_view b) {
   return distance;
 }
 
+/// Damerau-Levenshtein distance over bytes, as DuckDB: insertions, deletions, substitutions and
+/// transpositions of adjacent characters, a substring edited more than once (unrestricted, by
+/// Lowrance and Wagner's algorithm: "ca" to "abc" is 2).
+int64_t DamerauLevenshtein(std::string_view a, std::string_view b) {
+  const size_t n = a.size(), m = b.size();
+  const int64_t infinity = static_cast<int64_t>(n + m);
+  // d is (n + 2) x (m + 2): row and column 0 hold infinity, the rest the usual table shifted.
+  std::vector<int64_t> d((n + 2) * (m + 2));
+  auto at = [&](size_t i, size_t j) -> int64_t& { return d[i * (m + 2) + j]; };
+  at(0, 0) = infinity;
+  for (size_t i = 0; i <= n; i++) {
+    at(i + 1, 0) = infinity;
+    at(i + 1, 1) = static_cast<int64_t>(i);
+  }
+  for (size_t j = 0; j <= m; j++) {
+    at(0, j + 1) = infinity;
+    at(1, j + 1) = static_cast<int64_t>(j);
+  }
+  std::array<size_t, 256> last_row{};  // the last row of a where each byte was seen
+  for (size_t i = 1; i <= n; i++) {
+    size_t last_match_column = 0;
+    for (size_t j = 1; j <= m; j++) {
+      const size_t k = last_row[static_cast<unsigned char>(b[j - 1])];
+      const size_t l = last_match_column;
+      int64_t cost = 1;
+      if (a[i - 1] == b[j - 1]) {
+        cost = 0;
+        last_match_column = j;
+      }
+      at(i + 1, j + 1) = std::min({at(i, j) + cost, at(i + 1, j) + 1, at(i, j + 1) + 1,
+                                   at(k, l) + static_cast<int64_t>((i - k - 1) + 1 + (j - l - 1))});
+    }
+    last_row[static_cast<unsigned char>(a[i - 1])] = i;
+  }
+  return at(n + 1, m + 1);
+}
+
+/// Jaro similarity over bytes, as DuckDB: 0 when either string is empty.
+double JaroSimilarity(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) return 0;
+  const size_t window = std::max(a.size(), b.size()) / 2;
+  const size_t reach = window > 0 ? window - 1 : 0;
+  std::vector<bool> a_matched(a.size()), b_matched(b.size());
+  size_t matches = 0;
+  for (size_t i = 0; i < a.size(); i++) {
+    const size_t from = i > reach ? i - reach : 0;
+    const size_t to = std::min(b.size(), i + reach + 1);
+    for (size_t j = from; j < to; j++) {
+      if (!b_matched[j] && a[i] == b[j]) {
+        a_matched[i] = b_matched[j] = true;
+        matches++;
+        break;
+      }
+    }
+  }
+  if (matches == 0) return 0;
+  size_t transposed = 0;
+  for (size_t i = 0, j = 0; i < a.size(); i++) {
+    if (!a_matched[i]) continue;
+    while (!b_matched[j])
+      j++;
+    transposed += a[i] != b[j];
+    j++;
+  }
+  const double m = static_cast<double>(matches);
+  return (m / static_cast<double>(a.size()) + m / static_cast<double>(b.size()) +
+          (m - static_cast<double>(transposed / 2)) / m) /
+         3;
+}
+
+/// Jaro-Winkler: a Jaro similarity above 0.7 raised by the common prefix (up to 4 bytes).
+double JaroWinklerSimilarity(std::string_view a, std::string_view b) {
+  const double jaro = JaroSimilarity(a, b);
+  if (jaro <= 0.7) return jaro;
+  size_t prefix = 0;
+  while (prefix < 4 && prefix < a.size() && prefix < b.size() && a[prefix] == b[prefix])
+    prefix++;
+  return jaro + static_cast<double>(prefix) * 0.1 * (1 - jaro);
+}
+
+/// Jaccard similarity of the sets of bytes of two strings, as DuckDB (an empty string is an
+/// error there too).
+double Jaccard(std::string_view a, std::string_view b) {
+  if (a.empty() || b.empty()) {
+    throw InvalidInputError("jaccard: an argument is empty (the similarity of no characters)");
+  }
+  std::bitset<256> x, y;
+  for (unsigned char c : a)
+    x.set(c);
+  for (unsigned char c : b)
+    y.set(c);
+  return static_cast<double>((x & y).count()) / static_cast<double>((x | y).count());
+}
+
 constexpr char kBase64Chars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 std::string_view ToBase64(std::string_view in, std::string& buffer) {
@@ -705,6 +801,30 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
                     return Levenshtein(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
                   }));
   }
+  RegisterFixed(registry, "damerau_levenshtein", {kVarchar, kVarchar}, kBigint,
+                ValueKernel<int64_t>([](const Args& a, idx_t row) {
+                  return DamerauLevenshtein(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
+                }));
+  const LogicalType dbl = LogicalType::Double();
+  using Similarity = double (*)(std::string_view, std::string_view);
+  for (auto [name, similarity] : {std::pair<const char*, Similarity>{"jaro_similarity", JaroSimilarity},
+                                  {"jaro_winkler_similarity", JaroWinklerSimilarity}}) {
+    RegisterFixed(registry, name, {kVarchar, kVarchar}, dbl,
+                  ValueKernel<double>([similarity](const Args& a, idx_t row) {
+                    return similarity(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
+                  }));
+    // The third argument, a score cutoff: a similarity below it is 0.
+    RegisterFixed(registry, name, {kVarchar, kVarchar, dbl}, dbl,
+                  ValueKernel<double>([similarity](const Args& a, idx_t row) {
+                    const double score =
+                        similarity(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
+                    return score < a[2]->data<double>()[row] ? 0.0 : score;
+                  }));
+  }
+  RegisterFixed(registry, "jaccard", {kVarchar, kVarchar}, dbl,
+                ValueKernel<double>([](const Args& a, idx_t row) {
+                  return Jaccard(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
+                }));
   for (const char* name : {"hamming", "mismatches"}) {
     RegisterFixed(registry, name, {kVarchar, kVarchar}, kBigint,
                   ValueKernel<int64_t>([](const Args& a, idx_t row) {

@@ -74,7 +74,7 @@ Plans Connection::PlanQuery(const std::string& sql, const ast::QueryNode& query,
   Plans plans;
   try {
     Binder binder(database_.catalog(), &sql);
-    binder.SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
+    binder.SetDefaultNullOrder(settings.GetString("default_null_order"));
     binder.SetSettings(&settings);
     binder.SetParameters(parameters_);
     if (replacement_scan_) binder.SetReplacementScan(replacement_scan_);

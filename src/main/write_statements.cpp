@@ -57,7 +57,7 @@ BoundWrite BindWrite(const Catalog& catalog, const Settings& settings, const std
                      const ast::QueryNode& query) {
   BoundWrite write;
   write.binder = std::make_unique<Binder>(catalog, &sql);
-  write.binder->SetNullsLastByDefault(settings.GetString("default_null_order") == "nulls_last");
+  write.binder->SetDefaultNullOrder(settings.GetString("default_null_order"));
   write.query = write.binder->Bind(query);
   return write;
 }

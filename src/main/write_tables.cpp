@@ -110,19 +110,23 @@ std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& se
   return files;
 }
 
-QueryResult RunCreateTable(Database& database, const Settings& settings, const std::string& sql,
-                           const ast::CreateTableStatement& create) {
+namespace {
+
+/// CREATE TABLE under `table_name` (the statement's, or the stand-in of CREATE OR REPLACE).
+QueryResult CreateTableNamed(Database& database, const Settings& settings, const std::string& sql,
+                             const ast::CreateTableStatement& create,
+                             const std::string& table_name) {
   Catalog& catalog = database.catalog();
-  if (catalog.FindTable(create.name) || catalog.FindView(create.name)) {
+  if (catalog.FindTable(table_name) || catalog.FindView(table_name)) {
     if (create.if_not_exists) return QueryResult();
     throw BinderError("'{}' already exists\n{}", create.name,
                       FormatErrorPosition(sql, create.name_location));
   }
   TableDefinition table;
-  table.name = create.name;
+  table.name = table_name;
   table.managed = true;
   table.columns_declared = true;
-  table.location = ManagedTableLocation(catalog.DataDirectory(), create.name);
+  table.location = ManagedTableLocation(catalog.DataDirectory(), table_name);
   {
     // A table renamed by ALTER TABLE keeps its directory: a new table of its old name gets
     // another one (DROP TABLE deletes a table's whole directory).
@@ -246,6 +250,36 @@ QueryResult RunCreateTable(Database& database, const Settings& settings, const s
                             });
   if (create.temporary) database.AddTemporaryTable(table.name);
   return WriteSummary(files);
+}
+
+}  // namespace
+
+QueryResult RunCreateTable(Database& database, const Settings& settings, const std::string& sql,
+                           const ast::CreateTableStatement& create) {
+  Catalog& catalog = database.catalog();
+  if (!create.or_replace || !catalog.FindTable(create.name)) {
+    return CreateTableNamed(database, settings, sql, create, create.name);
+  }
+  // CREATE OR REPLACE TABLE of an existing table: the new one is written under a stand-in name
+  // first, so its query may read the old table and a failure leaves the old table as it was;
+  // then the old one is dropped and the new one takes its name.
+  std::string stand_in;
+  for (int n = 1; stand_in.empty() || catalog.FindTable(stand_in) || catalog.FindView(stand_in);
+       n++) {
+    stand_in = fmt::format("__replace_{}_{}", create.name, n);
+  }
+  QueryResult result = CreateTableNamed(database, settings, sql, create, stand_in);
+  if (auto location = catalog.DropTable(create.name, /*if_exists=*/false)) {
+    if (catalog.in_transaction()) {
+      catalog.DeferRemoval(*location);
+    } else {
+      RemoveManagedFiles(*location);
+    }
+  }
+  database.ForgetTemporaryTable(create.name);
+  catalog.RenameTable(stand_in, create.name);
+  database.RenameTemporaryTable(stand_in, create.name);
+  return result;
 }
 
 QueryResult RunInsert(Database& database, const Settings& settings, const std::string& sql,

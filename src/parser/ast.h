@@ -602,6 +602,9 @@ struct CreateTableStatement : Statement {
   bool if_not_exists = false;
   /// CREATE TEMP TABLE: dropped when the database closes (docs/writing.md).
   bool temporary = false;
+  /// CREATE OR REPLACE TABLE: an existing table of the name is replaced once the new one is
+  /// written.
+  bool or_replace = false;
   std::vector<CreateExternalTableStatement::Column> columns;  // with types; empty for AS
   std::vector<CreateExternalTableStatement::Column> partition_columns;
   QueryNodePtr query;  // AS query, or null

@@ -709,9 +709,10 @@ class CatalogParser {
     }
     const bool temporary = AcceptWord("temp") || AcceptWord("temporary");
     if (AcceptWord("table")) {
-      if (or_replace) Fail<NotSupportedError>("CREATE OR REPLACE TABLE is not supported yet");
-      if (!temporary) Fail<ParseError>("expected TABLE after CREATE");
-      return ParseCreateTable(true);
+      if (!temporary && !or_replace) Fail<ParseError>("expected TABLE after CREATE");
+      auto create = ParseCreateTable(temporary);
+      static_cast<ast::CreateTableStatement&>(*create).or_replace = or_replace;
+      return create;
     }
     if (AcceptWord("macro") || AcceptWord("function"))
       return ParseCreateMacro(or_replace, temporary);

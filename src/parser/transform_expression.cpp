@@ -472,6 +472,7 @@ ast::ExprPtr Transformer::TransformAExpr(const PgQuery__AExpr* expr) {
   int location = Loc(expr->location);
   std::string op = OperatorName(expr->name, expr->n_name);
   if (op == "**") op = "^";  // DuckDB's (and Python's) spelling of power
+  if (op == "==") op = "=";  // DuckDB's (and C's) spelling of equality
   switch (expr->kind) {
     case PG_QUERY__A__EXPR__KIND__AEXPR_OP: {
       // Explicit ~~ / !~~ / ~~* / !~~* are LIKE operators too.

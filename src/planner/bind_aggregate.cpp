@@ -389,7 +389,7 @@ std::vector<BoundOrderBy> Binder::BindAggregateOrderBy(const ast::FunctionExpr& 
     order.expr = BindExpr(*o.expr, ctx);
     order.descending = o.descending;
     // As the query's ORDER BY (default_null_order).
-    order.nulls_first = o.nulls_first.value_or(!nulls_last_by_default_ && o.descending);
+    order.nulls_first = o.nulls_first.value_or(DefaultNullsFirst(o.descending));
     order_by.push_back(std::move(order));
   }
   return order_by;

@@ -13,6 +13,7 @@ enum class ColumnVisibility : uint8_t {
   kVisible,
   kQualifiedOnly,    // only as alias.name, not in `*` (the other side's join column)
   kUnqualifiedOnly,  // only as name and in `*` (the merged join column of RIGHT/FULL joins)
+  kHidden,           // by name, qualified or not, never in `*` (range()'s Spark name `id`)
 };
 
 /// One FROM item visible by name: its alias and columns.
@@ -32,6 +33,8 @@ struct ScopeEntry {
     return qualified ? v != ColumnVisibility::kUnqualifiedOnly
                      : v != ColumnVisibility::kQualifiedOnly;
   }
+  /// Whether column i is left out of `*`, COLUMNS(...) and NATURAL joins.
+  bool Hidden(size_t i) const { return Visibility(i) == ColumnVisibility::kHidden; }
   void SetVisibility(size_t i, ColumnVisibility v) {
     visibility.resize(names.size(), ColumnVisibility::kVisible);
     visibility[i] = v;

@@ -90,7 +90,7 @@ void ExpandColumns(const ast::FunctionExpr& call, const std::string& alias, Bind
   bool any = false;
   for (const auto& entry : scope.entries) {
     for (size_t i = 0; i < entry.names.size(); i++) {
-      if (!entry.Matches(i, false)) continue;
+      if (!entry.Matches(i, false) || entry.Hidden(i)) continue;
       if (!all && !RegexMatchesAnywhere(pattern, entry.names[i])) continue;
       any = true;
       emit(Binder::ExprContext::ColumnsPick{entry.bindings[i], entry.types[i], entry.names[i]},
@@ -198,7 +198,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
         if (!star.relation.empty() && AsciiLower(entry.alias) != AsciiLower(star.relation))
           continue;
         for (size_t i = 0; i < entry.names.size(); i++) {
-          if (!entry.Matches(i, !star.relation.empty())) continue;
+          if (!entry.Matches(i, !star.relation.empty()) || entry.Hidden(i)) continue;
           any = true;
           const std::string name = AsciiLower(entry.names[i]);
           bool skip = false;
@@ -459,7 +459,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
     bound_order.nulls_first =
-        order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
+        order.nulls_first.value_or(DefaultNullsFirst(order.descending));
     int position = -1;
     if (order.expr->kind == ast::ExprKind::kConstant) {
       const Value& v = static_cast<const ast::ConstantExpr&>(*order.expr).value;
@@ -734,7 +734,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
       BoundOrderBy bound;
       bound.descending = order.descending;
-      bound.nulls_first = order.nulls_first.value_or(!nulls_last_by_default_ && order.descending);
+      bound.nulls_first = order.nulls_first.value_or(DefaultNullsFirst(order.descending));
       if (order.expr->kind == ast::ExprKind::kConstant &&
           static_cast<const ast::ConstantExpr&>(*order.expr).value.type().id() ==
               TypeId::kInteger) {

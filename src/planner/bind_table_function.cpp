@@ -248,7 +248,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     auto range = std::make_unique<LogicalRange>();
     range->table_index = NewTableIndex();
     range->function = name;
-    range->column_name = inclusive ? "generate_series" : "id";
+    range->column_name = name;  // the column is named after the function, as in DuckDB
     const bool any_null = std::any_of(args.begin(), args.end(), [](auto& a) { return !a; });
     if (!any_null) {
       const int64_t start = args.size() == 1 ? 0 : *args[0];
@@ -265,6 +265,13 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     entry.types = range->GetTypes();
     entry.bindings = range->GetColumnBindings();
     ApplyColumnAliases(entry, ref.column_aliases);
+    if (!inclusive && ref.column_aliases.empty()) {
+      // Spark names range()'s column `id`: it answers to that name too, outside `*`.
+      entry.names.push_back("id");
+      entry.types.push_back(entry.types[0]);
+      entry.bindings.push_back(entry.bindings[0]);
+      entry.SetVisibility(1, ColumnVisibility::kHidden);
+    }
     scope.entries.push_back(std::move(entry));
     return range;
   }

@@ -390,7 +390,7 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
     order.expr = TypeUntyped(BindExpr(*o->expr, inner));
     order.descending = o->descending;
     // As the query's ORDER BY (default_null_order).
-    order.nulls_first = o->nulls_first.value_or(!nulls_last_by_default_ && o->descending);
+    order.nulls_first = o->nulls_first.value_or(DefaultNullsFirst(o->descending));
     window->orders.push_back(std::move(order));
   }
   BindFrame(*this, ctx.scope, *spec.frame, *window);

@@ -33,9 +33,17 @@ class Binder {
   /// text the query was parsed from (AST locations are offsets into it), so that errors can
   /// point at the expression they are about; may be null.
   explicit Binder(const Catalog& catalog, const std::string* sql = nullptr);
-  /// ORDER BY without NULLS FIRST/LAST: NULLs last in both directions (DuckDB, the default) or,
-  /// when false, as the largest value (PostgreSQL: first for DESC). See default_null_order.
-  void SetNullsLastByDefault(bool nulls_last) { nulls_last_by_default_ = nulls_last; }
+  /// Where NULLs go without NULLS FIRST/LAST (default_null_order): first or not, for ASC and
+  /// for DESC (by default last in both, as DuckDB).
+  void SetDefaultNullOrder(bool first_on_asc, bool first_on_desc) {
+    nulls_first_on_asc_ = first_on_asc;
+    nulls_first_on_desc_ = first_on_desc;
+  }
+  /// The value of the setting default_null_order as SetDefaultNullOrder's two flags.
+  void SetDefaultNullOrder(const std::string& setting) {
+    SetDefaultNullOrder(setting == "nulls_first" || setting == "nulls_first_on_asc_last_on_desc",
+                        setting == "nulls_first" || setting == "postgres");
+  }
   /// Binding only to check a query (CREATE VIEW): paths are listed only up to their first
   /// file (DatasetOptions::first_file_only), which gives the schema; the plan is not to be run.
   void SetCheckOnly(bool check_only) { check_only_ = check_only; }
@@ -169,7 +177,11 @@ class Binder {
   // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
-  bool nulls_last_by_default_ = true;
+  bool nulls_first_on_asc_ = false;
+  bool nulls_first_on_desc_ = false;
+  bool DefaultNullsFirst(bool descending) const {
+    return descending ? nulls_first_on_desc_ : nulls_first_on_asc_;
+  }
   bool check_only_ = false;
   const std::vector<Value>* parameters_ = nullptr;
   ReplacementScan replacement_scan_;

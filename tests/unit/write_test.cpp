@@ -171,11 +171,17 @@ TEST(WriteTest, TemporaryTablesEndWithTheDatabase) {
     connection.Query("CREATE TABLE u AS SELECT 2 AS x");
   }
   EXPECT_FALSE(fs::exists(location));
-  Database reopened(dir.path() + "/db");
-  EXPECT_FALSE(reopened.catalog().FindTable("t"));
-  Connection connection(reopened);
-  EXPECT_EQ(Scalar(connection, "SELECT x FROM u"), "2");
-  EXPECT_THROW(connection.Query("CREATE OR REPLACE TABLE u AS SELECT 3 AS x"), NotSupportedError);
+  {
+    Database reopened(dir.path() + "/db");
+    EXPECT_FALSE(reopened.catalog().FindTable("t"));
+    Connection connection(reopened);
+    EXPECT_EQ(Scalar(connection, "SELECT x FROM u"), "2");
+    // Replaced by CREATE OR REPLACE TEMP TABLE: temporary from then on, gone at the close.
+    connection.Query("CREATE OR REPLACE TEMP TABLE u AS SELECT 3 AS x");
+    EXPECT_EQ(Scalar(connection, "SELECT x FROM u"), "3");
+  }
+  Database again(dir.path() + "/db");
+  EXPECT_FALSE(again.catalog().FindTable("u"));
 }
 
 // currval is per connection (DuckDB's session rule): another connection's nextval does not
