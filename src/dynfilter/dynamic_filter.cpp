@@ -1,5 +1,7 @@
 #include "dynfilter/dynamic_filter.h"
 
+#include <fmt/format.h>
+
 namespace shears {
 
 void DynamicFilterRegistry::PublishRuntime(int filter_id, std::shared_ptr<RuntimeFilter> filter) {
@@ -10,6 +12,55 @@ void DynamicFilterRegistry::PublishRuntime(int filter_id, std::shared_ptr<Runtim
 void DynamicFilterRegistry::Forget(int filter_id) {
   std::lock_guard<std::mutex> lock(mutex_);
   runtime_filters_.erase(filter_id);
+}
+
+void DynamicFilterRegistry::ContributeToUnion(const RuntimeFilterUnion& target,
+                                              const std::vector<LogicalType>& types,
+                                              const RuntimeFilter* build, const std::string& reason,
+                                              const RuntimeFilterLimits& limits, bool always,
+                                              double min_filter_ratio, uint64_t build_rows,
+                                              double build_ms) {
+  // Encoded outside the lock: a large build's keys take a while to copy.
+  const std::string encoded = build ? build->EncodeBuild() : std::string();
+  std::unique_ptr<RuntimeFilter> finished;
+  std::string disabled;
+  uint64_t rows = 0;
+  double ms = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    UnionState& state = unions_[target.filter_id];
+    if (!state.filter) state.filter = std::make_unique<RuntimeFilter>(types);
+    if (build) {
+      state.filter->MergeEncoded(encoded);
+    } else if (state.disabled.empty()) {
+      state.disabled = reason.empty() ? "a reference's join built no keys" : reason;
+    }
+    state.build_rows += build_rows;
+    state.build_ms += build_ms;
+    if (++state.received < target.contributors) return;
+    finished = std::move(state.filter);
+    disabled = std::move(state.disabled);
+    rows = state.build_rows;
+    ms = state.build_ms;
+    unions_.erase(target.filter_id);
+  }
+  finished->Finish(limits, rows, ms);
+  if (disabled.empty() && finished->enabled() && finished->distinct_keys() > limits.max_keys) {
+    disabled = fmt::format("the union holds {} distinct keys, more than {}",
+                           finished->distinct_keys(), limits.max_keys);
+  }
+  if (disabled.empty() && finished->enabled() && !always && target.probe_rows > 0) {
+    const double ratio = 1 - static_cast<double>(finished->distinct_keys()) / target.probe_rows;
+    if (ratio < min_filter_ratio) {
+      disabled = fmt::format(
+          "estimated filter ratio {:.2f} (1 - {} distinct keys of the union / {:.0f} scan rows) "
+          "below runtime_filter.min_filter_ratio {:.2f}",
+          ratio, finished->distinct_keys(), target.probe_rows, min_filter_ratio);
+    }
+  }
+  // Published disabled rather than not at all: EXPLAIN ANALYZE then says why.
+  if (!disabled.empty()) finished->Disable(std::move(disabled));
+  PublishRuntime(target.filter_id, std::move(finished));
 }
 
 const RuntimeFilter* DynamicFilterRegistry::FindRuntime(int filter_id) {

@@ -45,10 +45,28 @@ class DynamicFilterRegistry {
   /// Drops filter `filter_id`: a plan run again (a recursive CTE's iterations) must not find
   /// the filters of its previous run ready.
   void Forget(int filter_id);
+  /// Unites `build` (a join's filter before RuntimeFilter::Finish, of key types `types`) into
+  /// union `target`; null, with `reason`, when that join has no keys to give (the union is
+  /// then published disabled: without them it could drop rows a reference needs). The last
+  /// of target.contributors finishes the union with `limits` (disabled past limits.max_keys
+  /// keys, or, unless `always`, when it would keep more than 1 - `min_filter_ratio` of
+  /// target.probe_rows) and publishes it under target.filter_id.
+  void ContributeToUnion(const RuntimeFilterUnion& target, const std::vector<LogicalType>& types,
+                         const RuntimeFilter* build, const std::string& reason,
+                         const RuntimeFilterLimits& limits, bool always, double min_filter_ratio,
+                         uint64_t build_rows, double build_ms);
 
  private:
+  struct UnionState {
+    size_t received = 0;
+    std::unique_ptr<RuntimeFilter> filter;
+    std::string disabled;
+    uint64_t build_rows = 0;
+    double build_ms = 0;
+  };
   std::mutex mutex_;
   std::map<int, std::shared_ptr<RuntimeFilter>> runtime_filters_;
+  std::map<int, UnionState> unions_;
 };
 
 /// How a scan uses a dynamic filter on one of its partition columns.

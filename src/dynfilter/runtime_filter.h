@@ -114,6 +114,16 @@ struct RuntimeFilterKeyInverse {
   bool ApplyText(std::string_view text, int64_t& value) const;
 };
 
+/// A filter holding the union of the build keys of several joins (the OR of the filters of
+/// every reference to a materialized CTE, for the CTE's own scans, which serve them all): each
+/// join contributes its keys to it (DynamicFilterRegistry::ContributeToUnion); the last one
+/// finishes and publishes it.
+struct RuntimeFilterUnion {
+  int filter_id = 0;
+  size_t contributors = 0;  // distinct (join, key) producers united
+  double probe_rows = -1;   // the scan it filters (as RuntimeFilterSpec::probe_rows)
+};
+
 /// A runtime filter the join builds from its hash table once the build side finished.
 struct RuntimeFilterSpec {
   int filter_id = 0;
@@ -144,6 +154,8 @@ struct RuntimeFilterSpec {
   /// partition use is kept as partitions_only's (always built, exact up to 2^20 keys) even
   /// when `auto` keeps it from files, row groups, pages and rows (KeepForPartitionsOnly).
   int partition_filter_id = 0;
+  /// Unions this filter's keys (one key, held as column values) go into, before it finishes.
+  std::vector<RuntimeFilterUnion> unions;
 
   /// What the join builds with: `limits`, widened for the partition use when there is one.
   RuntimeFilterLimits BuildLimits() const;

@@ -437,7 +437,8 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
       if (found == ctes_.end() || !op.children.empty()) {
         throw InternalError("CTE scan of '{}' outside its CTE", scan.name);
       }
-      result = std::make_unique<PhysicalCteScan>(*found->second, scan.name, types);
+      result =
+          std::make_unique<PhysicalCteScan>(*found->second, scan.name, types, scan.runtime_filters);
       break;
     }
   }

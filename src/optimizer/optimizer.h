@@ -89,6 +89,19 @@ CteDefinitions FindCteDefinitions(LogicalOperator& plan);
 std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding& binding,
                                        const BoundExpr* key = nullptr,
                                        const CteDefinitions* ctes = nullptr);
+/// A reference to a materialized CTE the key comes from (TraceToCteScans): its rows are
+/// read at the reference, where a runtime filter may drop those the join above drops.
+struct TracedCteColumn {
+  LogicalCteScan* scan = nullptr;
+  int column = -1;  // position in the reference's output
+  bool direct = true;
+  /// The key computed from the column on the way (as TracedColumn::key_expr), or null.
+  std::shared_ptr<const BoundExpr> key_expr;
+};
+/// The CTE references the key comes from, followed as TraceToScans follows it without `ctes`
+/// (not into a CTE's query): where that trace meets a CTE_SCAN outputting the key.
+std::vector<TracedCteColumn> TraceToCteScans(LogicalOperator& op, const ColumnBinding& binding,
+                                             const BoundExpr* key = nullptr);
 /// The one scan column all of the key's values come from (for statistics): none when the key
 /// is not traced, is computed on the way or comes from several inputs of a set operation.
 std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding);

@@ -275,7 +275,7 @@ int MaxFilterId(const LogicalOperator& op) {
 }
 
 // Whether `get` is `op` or below it through filters and projections only.
-bool DirectlyBelow(const LogicalOperator& op, const LogicalGet* get) {
+bool DirectlyBelow(const LogicalOperator& op, const LogicalOperator* get) {
   if (&op == get) return true;
   if (op.type != LogicalOperatorType::kFilter && op.type != LogicalOperatorType::kProjection)
     return false;
@@ -298,9 +298,49 @@ double KeyDomain(LogicalJoin& join, const LogicalGet& probe, int probe_column, s
                             : static_cast<double>(source->get->dataset->total_rows());
 }
 
-void Visit(LogicalOperator& op, int& next_id, const Options& options) {
+// The spec of `join`'s filter on `conditions` (mapped back through `inverse`), shared by every
+// target keyed by the same conditions; created the first time.
+RuntimeFilterSpec& SpecFor(LogicalJoin& join, const std::vector<size_t>& conditions,
+                           const std::optional<RuntimeFilterKeyInverse>& inverse,
+                           const Options& options, int& next_id) {
+  for (auto& existing : join.runtime_filter_producers) {
+    const bool same_inverse = existing.inverse.has_value() == inverse.has_value() &&
+                              (!inverse || (existing.inverse->description == inverse->description &&
+                                            existing.inverse->column_type == inverse->column_type));
+    if (existing.keys == conditions && same_inverse) return existing;
+  }
+  RuntimeFilterSpec created;
+  created.filter_id = next_id++;
+  created.keys = conditions;
+  created.inverse = inverse;
+  created.limits.max_keys = SaturatingCast<uint64_t>(options.max_build_rows);
+  created.limits.max_exact_keys = options.max_exact_keys;
+  created.always = options.always;
+  created.min_filter_ratio = options.min_filter_ratio;
+  created.probe_is_direct = true;
+  join.runtime_filter_producers.push_back(std::move(created));
+  return join.runtime_filter_producers.back();
+}
+
+// A join key reaching a scan column inside a materialized CTE's query through reference
+// `reference` (ResolveCteUnions).
+struct CteUnionTarget {
+  LogicalJoin* join = nullptr;
+  size_t condition = 0;
+  const LogicalCteScan* reference = nullptr;
+  LogicalGet* get = nullptr;
+  int column = -1;
+};
+
+// `in_recursive`: inside a recursive CTE's terms, which run in executions of their own: their
+// joins' keys go into no union (a CTE materialized outside them could not wait for them).
+void Visit(LogicalOperator& op, int& next_id, const Options& options,
+           std::vector<CteUnionTarget>& union_targets, bool in_recursive = false) {
+  const bool recursive = in_recursive || (op.type == LogicalOperatorType::kSetOperation &&
+                                          static_cast<LogicalSetOperation&>(op).kind ==
+                                              SetOperationKind::kRecursiveUnion);
   for (auto& child : op.children)
-    Visit(*child, next_id, options);
+    Visit(*child, next_id, options, union_targets, recursive);
   if (op.type != LogicalOperatorType::kJoin) return;
   auto& join = static_cast<LogicalJoin&>(op);
   if (join.conditions.empty()) return;
@@ -321,6 +361,7 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
   // reasons EXPLAIN gives) must not depend on where the heap put the scans, so that
   // processes planning the same query alike (shears --distributed) get the same plan.
   std::vector<std::pair<LogicalGet*, std::vector<Key>>> by_scan;
+  std::vector<std::pair<LogicalCteScan*, std::vector<Key>>> by_cte;
   std::string reason;
   for (size_t i = 0; i < join.conditions.size(); i++) {
     const auto& condition = join.conditions[i];
@@ -333,14 +374,45 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
       reason = "probe key " + condition.left->ToString() + " is not computed from one column";
       continue;
     }
+    // A file column of a scan inside a materialized CTE's query, reached through one reference:
+    // a candidate for the union of every reference's keys (partition columns have dynamic
+    // partition pruning's OR).
+    if (!recursive) {
+      for (const TracedColumn& traced :
+           TraceToScans(*join.children[0], referenced[0], condition.left.get(), &options.ctes)) {
+        if (!traced.cte_scan || traced.key_expr ||
+            static_cast<size_t>(traced.column_id) >= traced.get->dataset->num_file_columns() ||
+            traced.get->dataset->columns()[static_cast<size_t>(traced.column_id)].type !=
+                condition.right->type) {
+          continue;
+        }
+        union_targets.push_back({&join, i, traced.cte_scan, traced.get, traced.column_id});
+      }
+    }
+    // A reference to a materialized CTE the key comes from as a plain column tests its rows.
+    for (const TracedCteColumn& traced :
+         TraceToCteScans(*join.children[0], referenced[0], condition.left.get())) {
+      if (traced.key_expr) {
+        reason = "probe key " + condition.left->ToString() + " is computed from CTE " +
+                 traced.scan->name + "'s column";
+        continue;
+      }
+      if (traced.scan->types[static_cast<size_t>(traced.column)] != condition.right->type) {
+        reason = "key types differ: CTE " + traced.scan->name + "'s column is " +
+                 traced.scan->types[static_cast<size_t>(traced.column)].ToString() +
+                 ", build key " + condition.right->ToString() + " " +
+                 condition.right->type.ToString();
+        continue;
+      }
+      auto scan = std::find_if(by_cte.begin(), by_cte.end(),
+                               [&](const auto& entry) { return entry.first == traced.scan; });
+      if (scan == by_cte.end()) scan = by_cte.insert(by_cte.end(), {traced.scan, {}});
+      scan->second.push_back({i, traced.column, std::nullopt, nullptr, 0});
+    }
     const auto targets = TraceToScans(*join.children[0], referenced[0], condition.left.get());
     if (targets.empty()) {
-      const auto in_cte =
-          TraceToScans(*join.children[0], referenced[0], condition.left.get(), &options.ctes);
-      reason = "probe key " + condition.left->ToString() +
-               (in_cte.empty() ? " does not reach a scan"
-                               : " comes from materialized CTE " + in_cte[0].cte_scan->name +
-                                     ", which runtime filters do not reach into");
+      if (by_cte.empty())
+        reason = "probe key " + condition.left->ToString() + " does not reach a scan";
       continue;
     }
     for (const TracedColumn& traced : targets) {
@@ -397,70 +469,61 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     }
   }
   const double build_rows = join.children[1]->estimated_rows;
-  for (auto& [get, keys] : filters) {
-    const double probe_rows = RowsRead(*get);
-    if (!options.always) {
-      if (build_rows < 0 || build_rows > options.max_build_rows) {
-        reason =
-            fmt::format("build side estimated at {} rows, above runtime_filter.max_build_size {}",
-                        Rows(build_rows), Rows(options.max_build_rows));
-        continue;
-      }
-      if (probe_rows < 0 || probe_rows < options.min_probe_rows) {
-        reason = fmt::format("scan {} estimated at {} rows, below runtime_filter.min_probe_size {}",
-                             get->table_name, Rows(probe_rows), Rows(options.min_probe_rows));
-        continue;
-      }
-      const double ratio = probe_rows > 0 ? 1 - build_rows / probe_rows : 0;
-      if (ratio < options.min_filter_ratio) {
-        reason = fmt::format(
-            "estimated filter ratio {:.2f} (1 - {} build rows / {} scan rows) below "
-            "runtime_filter.min_filter_ratio {:.2f}",
-            ratio, Rows(build_rows), Rows(probe_rows), options.min_filter_ratio);
-        continue;
-      }
+  // Why a filter on `keys` would not pay in `auto` mode against a scan of `probe_rows`, or "".
+  auto not_worth = [&](const std::string& scan_name, double probe_rows) -> std::string {
+    if (options.always) return "";
+    if (build_rows < 0 || build_rows > options.max_build_rows) {
+      return fmt::format("build side estimated at {} rows, above runtime_filter.max_build_size {}",
+                         Rows(build_rows), Rows(options.max_build_rows));
     }
-    // Scans keyed by the same conditions (mapped back the same way) share one filter.
+    if (probe_rows < 0 || probe_rows < options.min_probe_rows) {
+      return fmt::format("scan {} estimated at {} rows, below runtime_filter.min_probe_size {}",
+                         scan_name, Rows(probe_rows), Rows(options.min_probe_rows));
+    }
+    const double ratio = probe_rows > 0 ? 1 - build_rows / probe_rows : 0;
+    if (ratio < options.min_filter_ratio) {
+      return fmt::format(
+          "estimated filter ratio {:.2f} (1 - {} build rows / {} scan rows) below "
+          "runtime_filter.min_filter_ratio {:.2f}",
+          ratio, Rows(build_rows), Rows(probe_rows), options.min_filter_ratio);
+    }
+    return "";
+  };
+  auto spec_for = [&](const std::vector<Key>& keys) -> RuntimeFilterSpec& {
     std::vector<size_t> conditions;
     for (const auto& key : keys)
       conditions.push_back(key.condition);
+    return SpecFor(join, conditions, keys[0].inverse, options, next_id);
+  };
+  auto keys_text = [&](const std::vector<Key>& keys) {
+    std::string text;
+    for (const auto& key : keys) {
+      text += (text.empty() ? "" : " AND ") + join.conditions[key.condition].left->ToString() +
+              " = " + join.conditions[key.condition].right->ToString();
+    }
+    return std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" + text + ")";
+  };
+  for (auto& [get, keys] : filters) {
+    const double probe_rows = RowsRead(*get);
+    const std::string why = not_worth(get->table_name, probe_rows);
+    if (!why.empty()) {
+      reason = why;
+      continue;
+    }
+    // Scans keyed by the same conditions (mapped back the same way) share one filter.
     const auto& inverse = keys[0].inverse;
-    RuntimeFilterSpec* spec = nullptr;
-    for (auto& existing : join.runtime_filter_producers) {
-      const bool same_inverse =
-          existing.inverse.has_value() == inverse.has_value() &&
-          (!inverse || (existing.inverse->description == inverse->description &&
-                        existing.inverse->column_type == inverse->column_type));
-      if (existing.keys == conditions && same_inverse) spec = &existing;
-    }
-    if (!spec) {
-      RuntimeFilterSpec created;
-      created.filter_id = next_id++;
-      created.keys = conditions;
-      created.inverse = inverse;
-      created.limits.max_keys = SaturatingCast<uint64_t>(options.max_build_rows);
-      created.limits.max_exact_keys = options.max_exact_keys;
-      created.always = options.always;
-      created.min_filter_ratio = options.min_filter_ratio;
-      created.probe_is_direct = true;
-      if (keys.size() == 1 && !inverse && !keys[0].computed)
-        created.key_domain = KeyDomain(join, *get, keys[0].column, keys[0].condition);
-      join.runtime_filter_producers.push_back(std::move(created));
-      spec = &join.runtime_filter_producers.back();
-    }
+    const size_t specs_before = join.runtime_filter_producers.size();
+    RuntimeFilterSpec* spec = &spec_for(keys);
+    if (join.runtime_filter_producers.size() > specs_before && keys.size() == 1 && !inverse &&
+        !keys[0].computed)
+      spec->key_domain = KeyDomain(join, *get, keys[0].column, keys[0].condition);
     spec->probe_rows = std::max(spec->probe_rows, probe_rows);
     spec->probe_is_direct = spec->probe_is_direct && DirectlyBelow(*join.children[0], get);
     RuntimeFilterTarget target;
     target.filter_id = spec->filter_id;
-    std::string keys_text;
-    for (const auto& key : keys) {
+    for (const auto& key : keys)
       target.column_ids.push_back(key.column);
-      keys_text += (keys_text.empty() ? "" : " AND ") +
-                   join.conditions[key.condition].left->ToString() + " = " +
-                   join.conditions[key.condition].right->ToString();
-    }
-    target.description =
-        std::string("from JOIN ") + JoinKindName(join.join_kind) + " (" + keys_text + ")";
+    target.description = keys_text(keys);
     if (inverse) target.description += ", keys mapped back through " + inverse->description;
     if (keys[0].computed) {
       target.key_expr = keys[0].computed;
@@ -470,7 +533,131 @@ void Visit(LogicalOperator& op, int& next_id, const Options& options) {
     }
     get->runtime_filters.push_back(std::move(target));
   }
+  // A reference to a materialized CTE tests the rows it reads with the same filter: they are
+  // in memory already, so only what lies between it and this join is spared (the CTE's own
+  // scans serve every reference).
+  for (auto& [scan, keys] : by_cte) {
+    const std::string why = not_worth("of CTE " + scan->name, scan->estimated_rows);
+    if (!why.empty()) {
+      reason = why;
+      continue;
+    }
+    RuntimeFilterSpec& spec = spec_for(keys);
+    spec.probe_rows = std::max(spec.probe_rows, scan->estimated_rows);
+    spec.probe_is_direct = spec.probe_is_direct && DirectlyBelow(*join.children[0], scan);
+    RuntimeFilterTarget target;
+    target.filter_id = spec.filter_id;
+    for (const auto& key : keys)
+      target.column_ids.push_back(key.column);
+    target.description = keys_text(keys);
+    scan->runtime_filters.push_back(std::move(target));
+  }
   if (join.runtime_filter_producers.empty()) join.runtime_filter_note = reason;
+}
+
+void CollectCteScans(LogicalOperator& op,
+                     std::map<uint32_t, std::vector<const LogicalCteScan*>>& out) {
+  if (op.type == LogicalOperatorType::kCteScan) {
+    const auto& scan = static_cast<const LogicalCteScan&>(op);
+    out[scan.cte_index].push_back(&scan);
+  }
+  for (auto& child : op.children)
+    CollectCteScans(*child, out);
+}
+
+bool ReadsCte(const LogicalOperator& op, uint32_t cte_index) {
+  if (op.type == LogicalOperatorType::kCteScan &&
+      static_cast<const LogicalCteScan&>(op).cte_index == cte_index)
+    return true;
+  for (const auto& child : op.children) {
+    if (ReadsCte(*child, cte_index)) return true;
+  }
+  return false;
+}
+
+// A scan inside a materialized CTE's query serves every reference: it may drop a row only when
+// no reference's join keeps it. When each reference has a join whose key reaches the same file
+// column, the scan gets one filter holding the union of their keys (the OR of their filters),
+// which each join contributes to as it finishes its build (RuntimeFilterUnion); the executor
+// runs those build sides before the CTE's query, or, when one cannot run first (it reads the
+// CTE), the union is never complete and the scan reads everything.
+void ResolveCteUnions(LogicalOperator& plan, const std::vector<CteUnionTarget>& targets,
+                      const Options& options, int& next_id) {
+  if (targets.empty()) return;
+  std::map<uint32_t, std::vector<const LogicalCteScan*>> references;
+  CollectCteScans(plan, references);
+  std::vector<std::pair<LogicalGet*, int>> columns;
+  for (const auto& t : targets) {
+    if (std::find(columns.begin(), columns.end(), std::make_pair(t.get, t.column)) == columns.end())
+      columns.emplace_back(t.get, t.column);
+  }
+  for (const auto& [get, column] : columns) {
+    std::vector<const CteUnionTarget*> group;
+    for (const auto& t : targets) {
+      if (t.get == get && t.column == column) group.push_back(&t);
+    }
+    const auto& cte_references = references[group[0]->reference->cte_index];
+    // Each reference's target, and the distinct producers: preferably a join whose build side
+    // does not read the CTE (one that does runs after it, and the union would never be
+    // complete when the scan runs).
+    std::vector<const CteUnionTarget*> per_reference;
+    for (const LogicalCteScan* reference : cte_references) {
+      const CteUnionTarget* chosen = nullptr;
+      for (const CteUnionTarget* t : group) {
+        if (t->reference != reference) continue;
+        if (!chosen || (ReadsCte(*chosen->join->children[1], reference->cte_index) &&
+                        !ReadsCte(*t->join->children[1], reference->cte_index)))
+          chosen = t;
+      }
+      if (chosen) per_reference.push_back(chosen);
+    }
+    // A join whose build side reads the CTE runs after it: its keys would come too late.
+    if (per_reference.size() < cte_references.size() ||
+        std::any_of(per_reference.begin(), per_reference.end(), [](const CteUnionTarget* t) {
+          return ReadsCte(*t->join->children[1], t->reference->cte_index);
+        }))
+      continue;
+    std::vector<std::pair<LogicalJoin*, size_t>> producers;
+    double build_rows = 0;
+    for (const CteUnionTarget* t : per_reference) {
+      if (std::find(producers.begin(), producers.end(), std::make_pair(t->join, t->condition)) !=
+          producers.end())
+        continue;
+      producers.emplace_back(t->join, t->condition);
+      const double rows = t->join->children[1]->estimated_rows;
+      build_rows = build_rows < 0 || rows < 0 ? -1 : build_rows + rows;
+    }
+    const double probe_rows = RowsRead(*get);
+    if (!options.always && (build_rows < 0 || build_rows > options.max_build_rows ||
+                            probe_rows < 0 || probe_rows < options.min_probe_rows ||
+                            1 - build_rows / probe_rows < options.min_filter_ratio)) {
+      continue;
+    }
+    RuntimeFilterUnion united;
+    united.filter_id = next_id++;
+    united.contributors = producers.size();
+    united.probe_rows = probe_rows;
+    std::map<std::pair<LogicalJoin*, size_t>, int> producer_ids;
+    for (const auto& [join, condition] : producers) {
+      RuntimeFilterSpec& spec = SpecFor(*join, {condition}, std::nullopt, options, next_id);
+      spec.unions.push_back(united);
+      producer_ids[{join, condition}] = spec.filter_id;
+      join->runtime_filter_note.clear();
+    }
+    RuntimeFilterTarget target;
+    target.filter_id = united.filter_id;
+    target.column_ids = {column};
+    target.description = fmt::format("OR of the {} references to CTE {}:", cte_references.size(),
+                                     group[0]->reference->name);
+    for (size_t r = 0; r < per_reference.size(); r++) {
+      const CteUnionTarget& t = *per_reference[r];
+      const auto& c = t.join->conditions[t.condition];
+      target.description += fmt::format(
+          "{} #{} from JOIN {} ({} = {})", r ? " OR" : "", producer_ids[{t.join, t.condition}],
+          JoinKindName(t.join->join_kind), c.left->ToString(), c.right->ToString());
+    }
+    get->runtime_filters.push_back(std::move(target));
+  }
 }
 
 }  // namespace
@@ -487,7 +674,9 @@ void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings) {
   options.max_exact_keys = static_cast<uint64_t>(settings.GetInt("runtime_filter.max_exact_keys"));
   options.ctes = FindCteDefinitions(*plan);
   int next_id = MaxFilterId(*plan) + 1;
-  Visit(*plan, next_id, options);
+  std::vector<CteUnionTarget> union_targets;
+  Visit(*plan, next_id, options, union_targets);
+  ResolveCteUnions(*plan, union_targets, options, next_id);
 }
 
 }  // namespace shears

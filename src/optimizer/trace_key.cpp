@@ -74,8 +74,9 @@ bool FromCteScan(LogicalOperator& op, const ColumnBinding& binding) {
   return false;
 }
 
+// `cte_out`: where a trace without `ctes` meets a CTE_SCAN outputting its column, noted there.
 void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
-              std::vector<TracedColumn>& out) {
+              std::vector<TracedColumn>& out, std::vector<TracedCteColumn>* cte_out = nullptr) {
   const ColumnBinding& binding = path.binding;
   switch (op.type) {
     case LogicalOperatorType::kGet: {
@@ -90,6 +91,14 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
     case LogicalOperatorType::kCteScan: {
       // The reference reads the CTE's rows positionally: column i is the query's column i.
       auto& scan = static_cast<LogicalCteScan&>(op);
+      if (!ctes && cte_out) {
+        for (size_t i = 0; i < scan.bindings.size(); i++) {
+          if (!(scan.bindings[i] == binding)) continue;
+          TracedCteColumn traced{&scan, static_cast<int>(i), path.direct, nullptr};
+          if (path.key) traced.key_expr = ResolveBindings(*path.key, {binding});
+          cte_out->push_back(std::move(traced));
+        }
+      }
       if (!ctes || path.cte_scan) return;
       const auto definition = ctes->find(scan.cte_index);
       if (definition == ctes->end()) return;
@@ -99,16 +108,16 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
         if (!(scan.bindings[i] == binding)) continue;
         Path next = Renamed(path, bindings[i], query.GetTypes()[i]);
         next.cte_scan = &scan;
-        TraceAll(query, next, ctes, out);
+        TraceAll(query, next, ctes, out, cte_out);
       }
       return;
     }
     case LogicalOperatorType::kFilter:
     case LogicalOperatorType::kOrderBy:
-      return TraceAll(*op.children[0], path, ctes, out);
+      return TraceAll(*op.children[0], path, ctes, out, cte_out);
     case LogicalOperatorType::kMaterializedCte:
       // Its rows are the query's (children[1]); the CTE itself is reached through its scans.
-      return TraceAll(*op.children[1], path, ctes, out);
+      return TraceAll(*op.children[1], path, ctes, out, cte_out);
     case LogicalOperatorType::kSetOperation: {
       // A row of any set operation's output is a row of its inputs with the same values
       // (UNION keeps it from either, INTERSECT from both, EXCEPT from the left), so a filter
@@ -125,7 +134,7 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
         Path next =
             Renamed(path, bindings[binding.column_index], child->GetTypes()[binding.column_index]);
         next.branch = true;
-        TraceAll(*child, next, ctes, out);
+        TraceAll(*child, next, ctes, out, cte_out);
       }
       return;
     }
@@ -133,14 +142,14 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
       auto& projection = static_cast<LogicalProjection&>(op);
       if (projection.table_index != binding.table_index) return;
       if (auto next = Through(path, *projection.expressions[binding.column_index]))
-        TraceAll(*op.children[0], *next, ctes, out);
+        TraceAll(*op.children[0], *next, ctes, out, cte_out);
       return;
     }
     case LogicalOperatorType::kAggregate: {
       auto& agg = static_cast<LogicalAggregate&>(op);
       if (agg.group_index != binding.table_index) return;
       if (auto next = Through(path, *agg.groups[binding.column_index]))
-        TraceAll(*op.children[0], *next, ctes, out);
+        TraceAll(*op.children[0], *next, ctes, out, cte_out);
       return;
     }
     case LogicalOperatorType::kWindow: {
@@ -150,7 +159,7 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
       for (const auto& p : static_cast<BoundWindow&>(*window.windows[0]).partitions) {
         if (p->kind == BoundExprKind::kColumnRef &&
             static_cast<BoundColumnRef&>(*p).binding == binding) {
-          return TraceAll(*op.children[0], path, ctes, out);
+          return TraceAll(*op.children[0], path, ctes, out, cte_out);
         }
       }
       return;
@@ -162,7 +171,7 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
       for (const auto& b : op.children[0]->GetColumnBindings())
         on_left = on_left || b == binding;
       if (!FilterPassesJoin(join.join_kind, on_left)) return;
-      TraceAll(*op.children[on_left ? 0 : 1], path, ctes, out);
+      TraceAll(*op.children[on_left ? 0 : 1], path, ctes, out, cte_out);
       // A column of a materialized CTE's rows (not traced into it without `ctes`) is a column
       // of this side all the same: its equality still filters the other side.
       if (!JoinEquatesKeys(join.join_kind) ||
@@ -179,12 +188,12 @@ void TraceAll(LogicalOperator& op, const Path& path, const CteDefinitions* ctes,
         if (on_left && l == binding) {
           Path next = Renamed(path, r, c.right->type);
           next.direct = false;
-          TraceAll(*op.children[1], next, ctes, out);
+          TraceAll(*op.children[1], next, ctes, out, cte_out);
         }
         if (!on_left && r == binding) {
           Path next = Renamed(path, l, c.left->type);
           next.direct = false;
-          TraceAll(*op.children[0], next, ctes, out);
+          TraceAll(*op.children[0], next, ctes, out, cte_out);
         }
       }
       return;
@@ -225,6 +234,27 @@ std::vector<TracedColumn> TraceToScans(LogicalOperator& op, const ColumnBinding&
                       (u.key_expr ? u.key_expr->ToString() : "") ==
                           (t.key_expr ? t.key_expr->ToString() : ""));
     if (!seen) unique.push_back(t);
+  }
+  return unique;
+}
+
+std::vector<TracedCteColumn> TraceToCteScans(LogicalOperator& op, const ColumnBinding& binding,
+                                             const BoundExpr* key) {
+  std::vector<TracedColumn> scans;
+  std::vector<TracedCteColumn> out;
+  Path path;
+  path.binding = binding;
+  if (key && key->kind != BoundExprKind::kColumnRef) path.key = key->Copy();
+  TraceAll(op, path, nullptr, scans, &out);
+  // A reference reached twice (a self-join on the key) is filtered once.
+  std::vector<TracedCteColumn> unique;
+  for (auto& t : out) {
+    bool seen = false;
+    for (const auto& u : unique)
+      seen = seen || (u.scan == t.scan && u.column == t.column &&
+                      (u.key_expr ? u.key_expr->ToString() : "") ==
+                          (t.key_expr ? t.key_expr->ToString() : ""));
+    if (!seen) unique.push_back(std::move(t));
   }
   return unique;
 }

@@ -313,6 +313,17 @@ std::string LogicalSetOperation::Describe() const {
   return std::string(name) + (all ? " ALL" : "");
 }
 
+std::string LogicalCteScan::Describe() const {
+  std::string out = "CTE_SCAN " + name;
+  for (const auto& f : runtime_filters) {
+    out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";
+    for (size_t i = 0; i < f.column_ids.size(); i++)
+      out += (i ? ", #" : "#") + std::to_string(f.column_ids[i]);
+    out += " " + f.description;
+  }
+  return out;
+}
+
 void SetCteScanRows(LogicalOperator& op, uint32_t cte_index, double rows) {
   if (op.type == LogicalOperatorType::kCteScan &&
       static_cast<LogicalCteScan&>(op).cte_index == cte_index) {

@@ -291,9 +291,12 @@ struct LogicalCteScan : LogicalOperator {
   std::vector<ColumnBinding> bindings;
   std::vector<LogicalType> types;
   double definition_rows = 1;  // the CTE's estimated rows (cardinality estimation)
+  /// Runtime filters of joins above this reference, tested on the rows it reads (column_ids:
+  /// positions in its output; optimizer/runtime_filter.cpp).
+  std::vector<RuntimeFilterTarget> runtime_filters;
   std::vector<ColumnBinding> GetColumnBindings() const override { return bindings; }
   std::vector<LogicalType> GetTypes() const override { return types; }
-  std::string Describe() const override { return "CTE_SCAN " + name; }
+  std::string Describe() const override;
 };
 
 /// Sets definition_rows of every scan of CTE `cte_index` in `op`.

@@ -169,6 +169,7 @@ LogicalOperatorPtr CopyNode(const LogicalOperator& op, const NewTableIndexFn& ne
     }
     case LogicalOperatorType::kCteScan: {
       const auto& scan = static_cast<const LogicalCteScan&>(op);
+      SHEARS_CHECK(scan.runtime_filters.empty());  // copies are made before filters are planned
       auto copy = std::make_unique<LogicalCteScan>();
       copy->cte_index = scan.cte_index;
       copy->name = scan.name;

@@ -15,6 +15,7 @@
 // Files are opened outside the lock, so the footers of the files that survive are read by all
 // of the scan's threads at once. Pruned files count as done in the query's progress.
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -36,9 +37,15 @@ struct FileCheck {
   /// is opened with it rather than looking it up in the footer cache again.
   std::shared_ptr<const parquet::ParquetFooter> footer;
   /// Every conjunct passed on that footer's statistics: the literal ones, and the runtime ones
-  /// whose published filters are `runtime` (by slot; null: not checked).
+  /// whose published filters are `runtime` (by slot; null: not checked, and so for slots past
+  /// kRuntimeSlots: a fixed array spares an allocation per file).
   bool passed = false;
-  std::vector<const RuntimeFilter*> runtime;
+  static constexpr size_t kRuntimeSlots = 8;
+  std::array<const RuntimeFilter*, kRuntimeSlots> runtime{};
+  /// The published filter of slot `i` the check passed, or null.
+  const RuntimeFilter* runtime_passed(size_t i) const {
+    return i < kRuntimeSlots ? runtime[i] : nullptr;
+  }
 };
 
 /// One row group of an opened file.

@@ -241,7 +241,7 @@ bool SplitPruning::FileMayMatch(size_t file_index, const std::vector<const Runti
   if (!known.stats && !known.footer) return true;
   if (check) {
     check->footer = known.footer;
-    check->runtime.assign(runtime.size(), nullptr);
+    check->runtime.fill(nullptr);
   }
   std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning;
   auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
@@ -262,7 +262,7 @@ bool SplitPruning::FileMayMatch(size_t file_index, const std::vector<const Runti
     if (!filter || !filter->enabled() || filter->empty()) continue;
     if (i < 64 && !(due & (uint64_t{1} << i))) continue;
     if (RuntimeFilterMayMatch(*filter, runtime_columns_[i], runtime_keys_[i], lookup)) {
-      if (check) check->runtime[i] = filter;
+      if (check && i < FileCheck::kRuntimeSlots) check->runtime[i] = filter;
       RuntimeChecked(i, kFileLevel, false, *filter);
       continue;
     }
@@ -335,7 +335,8 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
       return verdict;
     }
     const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
-    const bool ranges_passed = file_check && runtime[i] && file_check->runtime[i] == runtime[i];
+    const bool ranges_passed =
+        file_check && runtime[i] && file_check->runtime_passed(i) == runtime[i];
     if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup, ranges_passed)) continue;
     metrics_.row_groups_pruned++;
     metrics_.row_groups_pruned_runtime++;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.h"
+#include "dynfilter/dynamic_filter.h"
 #include "dynfilter/runtime_filter.h"
 
 namespace shears {
@@ -170,6 +171,52 @@ TEST(RuntimeFilterEncodingTest, TruncatedBytesAreAnInternalError) {
   EXPECT_THROW(target.MergeEncoded(std::string_view(bytes).substr(0, bytes.size() - 3)),
                InternalError);
   EXPECT_THROW(target.MergeEncoded(bytes + "x"), InternalError);
+}
+
+// The union of several joins' keys (a materialized CTE's scan, filtered by every reference's
+// join): published only once every join contributed, holding all their keys; a join without
+// keys to give publishes it disabled, since the others' keys alone would drop its rows.
+TEST(RuntimeFilterEncodingTest, UnionIsPublishedByItsLastContributor) {
+  const LogicalType type = LogicalType::Bigint();
+  RuntimeFilterLimits limits;
+  limits.max_keys = 1000;
+  RuntimeFilterUnion target;
+  target.filter_id = 7;
+  target.contributors = 2;
+  target.probe_rows = 100000;
+  DynamicFilterRegistry registry;
+  auto first = Partial(type, Bigints(0, 10));
+  registry.ContributeToUnion(target, {type}, first.get(), "", limits, false, 0.5, 10, 0);
+  EXPECT_EQ(registry.FindRuntime(7), nullptr);
+  auto second = Partial(type, Bigints(100, 105));
+  registry.ContributeToUnion(target, {type}, second.get(), "", limits, false, 0.5, 5, 0);
+  const RuntimeFilter* united = registry.FindRuntime(7);
+  ASSERT_NE(united, nullptr);
+  EXPECT_TRUE(united->enabled());
+  EXPECT_EQ(united->distinct_keys(), 15u);
+  EXPECT_EQ(united->build_rows(), 15u);
+  EXPECT_EQ(Passing(*united, type, Bigints(0, 10)), 10u);
+  EXPECT_EQ(Passing(*united, type, Bigints(100, 105)), 5u);
+  EXPECT_EQ(Passing(*united, type, Bigints(20, 90)), 0u);
+
+  DynamicFilterRegistry without;
+  target.filter_id = 8;
+  without.ContributeToUnion(target, {type}, nullptr, "too few dropped", limits, false, 0.5, 0, 0);
+  EXPECT_EQ(without.FindRuntime(8), nullptr);
+  without.ContributeToUnion(target, {type}, first.get(), "", limits, false, 0.5, 10, 0);
+  ASSERT_NE(without.FindRuntime(8), nullptr);
+  EXPECT_FALSE(without.FindRuntime(8)->enabled());
+  EXPECT_EQ(without.FindRuntime(8)->disabled_reason(), "too few dropped");
+
+  // Most of the scan's rows kept: disabled in `auto` mode, kept with `always`.
+  target.probe_rows = 20;
+  for (bool always : {false, true}) {
+    DynamicFilterRegistry registry_dense;
+    target.filter_id = 9;
+    registry_dense.ContributeToUnion(target, {type}, first.get(), "", limits, always, 0.5, 10, 0);
+    registry_dense.ContributeToUnion(target, {type}, second.get(), "", limits, always, 0.5, 5, 0);
+    EXPECT_EQ(registry_dense.FindRuntime(9)->enabled(), always);
+  }
 }
 
 }  // namespace

@@ -25,6 +25,8 @@ std::vector<int> PhysicalHashJoin::SinkProducedDynamicFilters() const {
   for (const auto& spec : runtime_filters_) {
     ids.push_back(spec.filter_id);
     if (spec.partition_filter_id != 0) ids.push_back(spec.partition_filter_id);
+    for (const auto& u : spec.unions)
+      ids.push_back(u.filter_id);
   }
   return ids;
 }
@@ -90,9 +92,10 @@ std::unique_ptr<RuntimeFilter> PhysicalHashJoin::AddBuildKeys(ExecutionContext& 
   // row (not spilled) and the filter is not merged across ranks (whose keys it does not know).
   int64_t key_low = 0, key_high = 0;
   const RuntimeFilterLimits limits = spec.BuildLimits();
+  // Nor when its keys go into a union (their encoding lists them).
   const bool expect_keys = !inverse && spec.keys.size() == 1 && right_keys_.size() == 1 &&
                            global.build_runs.empty() && !partial_filter_merge_ &&
-                           table.key_bounds(key_low, key_high);
+                           spec.unions.empty() && table.key_bounds(key_low, key_high);
   auto make_builder = [&] {
     Builder b;
     b.filter = std::make_unique<RuntimeFilter>(inverse ? std::vector{inverse->column_type} : types);
@@ -202,6 +205,16 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
       }
       return "";
     };
+    // Its keys united with other joins' (the OR of a materialized CTE's references, for the
+    // CTE's own scans), or why there are none.
+    auto contribute = [&](const std::vector<LogicalType>& types, const RuntimeFilter* build,
+                          const std::string& reason, double ms) {
+      for (const auto& target : spec.unions) {
+        context.dynamic_filters().ContributeToUnion(target, types, build, reason, spec.limits,
+                                                    spec.always, spec.min_filter_ratio,
+                                                    table.build_rows(), ms);
+      }
+    };
     // On all join keys the hash table's distinct count is the filter's.
     const bool table_counts_keys = spec.keys.size() == right_keys_.size() && !spec.inverse;
     // A merge across ranks is a collective every rank enters: no rank decides alone. A
@@ -213,6 +226,7 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
         std::vector<LogicalType> types;
         for (size_t k : spec.keys)
           types.push_back(right_keys_[k]->type);
+        contribute(types, nullptr, "a reference's keys: " + reason, 0);
         auto filter = std::make_unique<RuntimeFilter>(std::move(types));
         filter->Disable(std::move(reason));
         publish(std::move(filter));
@@ -223,6 +237,14 @@ void PhysicalHashJoin::BuildRuntimeFilters(ExecutionContext& context,
     std::unique_ptr<RuntimeFilter> filter = AddBuildKeys(context, global, spec);
     context.CheckCancelled();
     const double ms = clock::MillisSince(started);
+    if (!spec.unions.empty()) {
+      std::vector<LogicalType> types;
+      for (size_t k : spec.keys)
+        types.push_back(right_keys_[k]->type);
+      // A rank's share of the keys is not the union's: no pruning rather than a wrong one.
+      contribute(types, partial_filter_merge_ ? nullptr : filter.get(),
+                 "a reference's keys are merged across ranks", ms);
+    }
     // On all join keys the hash table's distinct count is the filter's; across ranks, the
     // merge sums them (the ranks' shares hold disjoint keys).
     const RuntimeFilterLimits limits = spec.BuildLimits();
