@@ -130,36 +130,6 @@ bool PartitionsFiltered(LogicalOperator& side, const LogicalGet& fact) {
   return filtered;
 }
 
-// Reads only the columns the copy itself uses (column_pruning ran on the original, which also
-// needs the columns above it).
-void PruneCopyColumns(LogicalOperator& copy) {
-  std::set<ColumnBinding> used;
-  std::function<void(LogicalOperator&)> collect = [&](LogicalOperator& op) {
-    for (BoundExprPtr* expr : op.Expressions()) {
-      for (const auto& b : ReferencedBindings(**expr))
-        used.insert(b);
-    }
-    for (auto& child : op.children)
-      collect(*child);
-  };
-  collect(copy);
-  std::function<void(LogicalOperator&)> prune = [&](LogicalOperator& op) {
-    if (op.type == LogicalOperatorType::kGet) {
-      auto& get = static_cast<LogicalGet&>(op);
-      std::vector<int> kept;
-      for (int id : get.column_ids) {
-        if (used.count({get.table_index, static_cast<uint32_t>(id)})) kept.push_back(id);
-      }
-      // A scan keeps one column: its row count still matters to the joins above.
-      if (kept.empty() && !get.column_ids.empty()) kept.push_back(get.column_ids[0]);
-      get.column_ids = std::move(kept);
-    }
-    for (auto& child : op.children)
-      prune(*child);
-  };
-  prune(copy);
-}
-
 struct Context {
   uint32_t next_index = 0;
   uint32_t max_cte_index = 0;
