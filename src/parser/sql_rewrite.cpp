@@ -443,6 +443,47 @@ void FindTryCasts(const std::string& sql, const std::vector<SqlToken>& tokens,
   }
 }
 
+bool IsNameText(const std::string& sql, const SqlToken& token) {
+  if (token.end <= token.start) return false;
+  for (int i = token.start; i < token.end; i++) {
+    const unsigned char c = sql[i];
+    if (!(std::isalpha(c) || c == '_' || (i > token.start && std::isdigit(c)))) return false;
+  }
+  return true;
+}
+
+// DuckDB's Python-style lambda, `lambda x: body` / `lambda acc, x: body`, as the arrow form
+// the transformer reads (`x -> body`, `(acc, x) -> body`; MakeLambda moves the arrow above
+// the operators PostgreSQL binds looser). Only `lambda`, names and a lone `:` qualify, so a
+// column named lambda and slices l[a:b] are left alone.
+void FindLambdaKeyword(const std::string& sql, const std::vector<SqlToken>& tokens,
+                       std::vector<Replacement>* out) {
+  for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    if (tokens[i].end - tokens[i].start != 6 ||
+        Lower(sql.substr(tokens[i].start, 6)) != "lambda" || !IsNameText(sql, tokens[i + 1])) {
+      continue;
+    }
+    std::vector<std::string> params;
+    size_t j = i + 1;
+    while (j < tokens.size() && IsNameText(sql, tokens[j])) {
+      params.push_back(sql.substr(tokens[j].start, tokens[j].end - tokens[j].start));
+      if (j + 1 < tokens.size() && tokens[j + 1].token == ',') {
+        j += 2;
+      } else {
+        j++;
+        break;
+      }
+    }
+    if (j >= tokens.size() || tokens[j].token != ':' || params.empty()) continue;
+    std::string text = params[0];
+    for (size_t k = 1; k < params.size(); k++)
+      text += ", " + params[k];
+    if (params.size() > 1) text = "(" + text + ")";
+    out->push_back({tokens[i].start, tokens[j].end, text + " ->"});
+    i = j;
+  }
+}
+
 // DuckDB's `count(*) FILTER (x > 1)`: the WHERE PostgreSQL requires is optional there.
 void FindFiltersWithoutWhere(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
   for (size_t i = 1; i + 2 < tokens.size(); i++) {
@@ -820,6 +861,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindBareIntervalSums(sql, result.tokens, &replacements);
   FindTryCasts(sql, result.tokens, &replacements);
   FindFiltersWithoutWhere(result.tokens, &replacements);
+  FindLambdaKeyword(sql, result.tokens, &replacements);
   FindQualify(sql, result.tokens, &replacements);
   FindSample(sql, result.tokens, &replacements);
   RejectLimitPercent(sql, result.tokens);
