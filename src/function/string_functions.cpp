@@ -807,8 +807,9 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
                 }));
   const LogicalType dbl = LogicalType::Double();
   using Similarity = double (*)(std::string_view, std::string_view);
-  for (auto [name, similarity] : {std::pair<const char*, Similarity>{"jaro_similarity", JaroSimilarity},
-                                  {"jaro_winkler_similarity", JaroWinklerSimilarity}}) {
+  for (auto [name, similarity] :
+       {std::pair<const char*, Similarity>{"jaro_similarity", JaroSimilarity},
+        {"jaro_winkler_similarity", JaroWinklerSimilarity}}) {
     RegisterFixed(registry, name, {kVarchar, kVarchar}, dbl,
                   ValueKernel<double>([similarity](const Args& a, idx_t row) {
                     return similarity(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());

@@ -459,8 +459,8 @@ bool IsNameText(const std::string& sql, const SqlToken& token) {
 void FindLambdaKeyword(const std::string& sql, const std::vector<SqlToken>& tokens,
                        std::vector<Replacement>* out) {
   for (size_t i = 0; i + 2 < tokens.size(); i++) {
-    if (tokens[i].end - tokens[i].start != 6 ||
-        Lower(sql.substr(tokens[i].start, 6)) != "lambda" || !IsNameText(sql, tokens[i + 1])) {
+    if (tokens[i].end - tokens[i].start != 6 || Lower(sql.substr(tokens[i].start, 6)) != "lambda" ||
+        !IsNameText(sql, tokens[i + 1])) {
       continue;
     }
     std::vector<std::string> params;

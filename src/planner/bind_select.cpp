@@ -458,8 +458,7 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   for (const auto& order : node.order_by_all ? all_orders : node.order_by) {
     BoundOrderBy bound_order;
     bound_order.descending = order.descending;
-    bound_order.nulls_first =
-        order.nulls_first.value_or(DefaultNullsFirst(order.descending));
+    bound_order.nulls_first = order.nulls_first.value_or(DefaultNullsFirst(order.descending));
     int position = -1;
     if (order.expr->kind == ast::ExprKind::kConstant) {
       const Value& v = static_cast<const ast::ConstantExpr&>(*order.expr).value;

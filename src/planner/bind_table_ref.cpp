@@ -324,7 +324,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
             if (!le.Matches(i, false) || le.Hidden(i)) continue;
             for (const auto& re : right_scope.entries) {
               for (size_t j = 0; j < re.names.size(); j++) {
-                if (re.Matches(j, false) && !re.Hidden(j) && AsciiLower(le.names[i]) == AsciiLower(re.names[j])) {
+                if (re.Matches(j, false) && !re.Hidden(j) &&
+                    AsciiLower(le.names[i]) == AsciiLower(re.names[j])) {
                   using_columns.push_back(le.names[i]);
                 }
               }
