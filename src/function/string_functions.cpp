@@ -552,8 +552,9 @@ double JaroSimilarity(std::string_view a, std::string_view b) {
     j++;
   }
   const double m = static_cast<double>(matches);
+  const size_t half_transposed = transposed / 2;  // whole transpositions, as DuckDB counts them
   return (m / static_cast<double>(a.size()) + m / static_cast<double>(b.size()) +
-          (m - static_cast<double>(transposed / 2)) / m) /
+          (m - static_cast<double>(half_transposed)) / m) /
          3;
 }
 
@@ -807,9 +808,11 @@ void RegisterStringFunctions(FunctionRegistry& registry) {
                 }));
   const LogicalType dbl = LogicalType::Double();
   using Similarity = double (*)(std::string_view, std::string_view);
-  for (auto [name, similarity] :
-       {std::pair<const char*, Similarity>{"jaro_similarity", JaroSimilarity},
-        {"jaro_winkler_similarity", JaroWinklerSimilarity}}) {
+  for (const auto& entry : {std::pair<const char*, Similarity>{"jaro_similarity", JaroSimilarity},
+                            {"jaro_winkler_similarity", JaroWinklerSimilarity}}) {
+    // Named copies: clang 14 cannot capture structured bindings.
+    const char* name = entry.first;
+    const Similarity similarity = entry.second;
     RegisterFixed(registry, name, {kVarchar, kVarchar}, dbl,
                   ValueKernel<double>([similarity](const Args& a, idx_t row) {
                     return similarity(StrAt(*a[0], row).view(), StrAt(*a[1], row).view());
