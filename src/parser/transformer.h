@@ -220,6 +220,11 @@ class Transformer {
   int parameter_count_ = 0;
 };
 
+/// The lambda argument of list_transform & co. as one "lambda" operator (parameters as
+/// column references, then the body), the arrow moved above the operators PostgreSQL binds
+/// looser (transform_lambda.cpp); `arg` unchanged when it holds no arrow.
+ast::ExprPtr MakeLambda(ast::ExprPtr arg);
+
 /// Value of a numeric literal as PostgreSQL's scanner passes it ("-12", "2.50", "1e10").
 /// Returns false when the text is not a number.
 bool ParseNumericLiteral(std::string_view text, Value* value);
