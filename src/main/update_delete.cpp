@@ -63,7 +63,9 @@ ast::ExprPtr Constant(Value value) {
 ast::ExprPtr CastAst(ast::ExprPtr expr, const LogicalType& type) {
   auto cast = std::make_unique<ast::CastExpr>();
   cast->child = std::move(expr);
-  const std::string text = type.ToString();
+  // A LIST(T) is T's name with is_array set (its text, "DECIMAL(10,2)[]", names T first).
+  cast->type.is_array = type.IsList();
+  const std::string text = type.IsList() ? type.element().ToString() : type.ToString();
   const size_t paren = text.find('(');
   cast->type.name = AsciiLower(text.substr(0, paren));
   if (paren != std::string::npos) {

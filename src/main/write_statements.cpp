@@ -83,6 +83,32 @@ void Project(BoundWrite& write, std::vector<BoundExprPtr> exprs, std::vector<std
   write.query.names = std::move(names);
 }
 
+namespace {
+
+bool IsNullConstant(const BoundExpr& expr) {
+  return expr.kind == BoundExprKind::kConstant &&
+         static_cast<const BoundConstant&>(expr).value.is_null();
+}
+
+/// Whether the query's column `i` is a NULL literal in every row (`VALUES (1, NULL)`, `SELECT
+/// NULL`): typed INTEGER, it may still go into a column no INTEGER casts to (a LIST).
+bool OnlyNullLiterals(const LogicalOperator& plan, size_t i) {
+  if (plan.type == LogicalOperatorType::kProjection) {
+    const auto& projection = static_cast<const LogicalProjection&>(plan);
+    return i < projection.expressions.size() && IsNullConstant(*projection.expressions[i]);
+  }
+  if (plan.type == LogicalOperatorType::kValues) {
+    const auto& values = static_cast<const LogicalValues&>(plan);
+    for (const auto& row : values.rows) {
+      if (i >= row.size() || !IsNullConstant(*row[i])) return false;
+    }
+    return !values.rows.empty();
+  }
+  return false;
+}
+
+}  // namespace
+
 /// Casts the query's columns to the types of the columns they are written to.
 void CastForWrite(BoundWrite& write, const std::vector<LogicalType>& types,
                   const std::vector<std::string>& names) {
@@ -93,6 +119,10 @@ void CastForWrite(BoundWrite& write, const std::vector<LogicalType>& types,
   }
   std::vector<BoundExprPtr> exprs;
   for (size_t i = 0; i < types.size(); i++) {
+    if (!CastExists(write.query.types[i], types[i]) && OnlyNullLiterals(*write.query.plan, i)) {
+      exprs.push_back(std::make_unique<BoundConstant>(Value::Null(types[i])));
+      continue;
+    }
     if (!CastExists(write.query.types[i], types[i])) {
       throw BinderError("column '{}' is {} but the query gives {}", names[i], types[i].ToString(),
                         write.query.types[i].ToString());

@@ -317,7 +317,7 @@ class CatalogParser {
     return alter;
   }
 
-  /// type words [ (n [, n]) ]: INT, DOUBLE PRECISION, DECIMAL(10,2), VARCHAR(20).
+  /// type words [ (n [, n]) ] [ [] ]: INT, DOUBLE PRECISION, DECIMAL(10,2), VARCHAR(20), INT[].
   ast::TypeName Type() {
     ast::TypeName type;
     type.location = Here();
@@ -336,6 +336,14 @@ class CatalogParser {
         pos_++;
       } while (Accept(','));
       Expect(')');
+    }
+    // DuckDB's and PostgreSQL's T[]: a LIST column.
+    if (Accept('[')) {
+      Expect(']');
+      type.is_array = true;
+      if (pos_ < last_ && Text(pos_) == "[") {
+        Fail<NotSupportedError>("a LIST of LIST column is not supported");
+      }
     }
     return type;
   }

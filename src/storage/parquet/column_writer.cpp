@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "common/hash.h"
+#include "common/list.h"
 #include "common/utf8.h"
 #include "storage/parquet/bloom_filter.h"
 #include "storage/parquet/compression.h"
@@ -329,9 +330,9 @@ class Dictionary {
 // ---- column chunks --------------------------------------------------------------------------
 
 // Compresses a data page body and appends it (header first) to the chunk.
-void ColumnChunkWriter::EmitDataPage(const std::string& body, int64_t rows, int64_t nulls,
-                                     format::Encoding::type encoding, const std::string* min,
-                                     const std::string* max) {
+void ColumnChunkWriter::EmitDataPage(const std::string& body, int64_t rows, int64_t entries,
+                                     int64_t nulls, format::Encoding::type encoding,
+                                     const std::string* min, const std::string* max) {
   const std::string compressed = CompressPage(body);
   format::PageHeader header;
   header.type = format::PageType::DATA_PAGE;
@@ -342,7 +343,7 @@ void ColumnChunkWriter::EmitDataPage(const std::string& body, int64_t rows, int6
         Crc32(reinterpret_cast<const uint8_t*>(compressed.data()), compressed.size())));
   }
   format::DataPageHeader data_header;
-  data_header.num_values = static_cast<int32_t>(rows);
+  data_header.num_values = static_cast<int32_t>(entries);
   data_header.encoding = encoding;
   data_header.definition_level_encoding = format::Encoding::RLE;
   data_header.repetition_level_encoding = format::Encoding::RLE;
@@ -359,7 +360,7 @@ void ColumnChunkWriter::EmitDataPage(const std::string& body, int64_t rows, int6
   location.compressed_page_size = static_cast<int32_t>(header_size + compressed.size());
   location.first_row_index = chunk_rows_;
   page_locations_.push_back(location);
-  const bool null_page = rows == nulls;
+  const bool null_page = entries == nulls;
   null_pages_.push_back(null_page);
   page_null_counts_.push_back(nulls);
   if (min != nullptr) {
@@ -372,6 +373,7 @@ void ColumnChunkWriter::EmitDataPage(const std::string& body, int64_t rows, int6
     if (!null_page) column_index_valid_ = false;
   }
   chunk_rows_ += rows;
+  chunk_entries_ += entries;
   chunk_nulls_ += nulls;
   (encoding == format::Encoding::PLAIN ? plain_pages_ : dictionary_pages_)++;
 }
@@ -441,8 +443,9 @@ ChunkOutput ColumnChunkWriter::FinishChunkCommon(const std::string* dictionary_b
   }
   meta.__set_encoding_stats(encoding_stats);
   meta.path_in_schema = {name_};
+  if (list_) meta.path_in_schema = {name_, "list", "element"};
   meta.codec = options_.codec;
-  meta.num_values = chunk_rows_;
+  meta.num_values = chunk_entries_;
   meta.total_uncompressed_size = uncompressed;
   meta.total_compressed_size = compressed;
   meta.data_page_offset = dictionary_size;
@@ -454,7 +457,9 @@ ChunkOutput ColumnChunkWriter::FinishChunkCommon(const std::string* dictionary_b
     for (auto& location : offset_index.page_locations)
       location.offset += dictionary_size;
     out.offset_index = std::move(offset_index);
-    if (column_index_valid_) {
+    // A LIST column's page bounds would be its elements', which no reader may take for the
+    // rows': no column index (the offset index still lets pages be skipped).
+    if (column_index_valid_ && !list_) {
       format::ColumnIndex column_index;
       column_index.null_pages = std::move(null_pages_);
       column_index.min_values = std::move(page_mins_);
@@ -474,7 +479,7 @@ ChunkOutput ColumnChunkWriter::FinishChunkCommon(const std::string* dictionary_b
   page_null_counts_.clear();
   column_index_valid_ = true;
   uncompressed_bytes_ = compressed_bytes_ = 0;
-  chunk_rows_ = chunk_nulls_ = 0;
+  chunk_rows_ = chunk_entries_ = chunk_nulls_ = 0;
   plain_pages_ = dictionary_pages_ = 0;
   return out;
 }
@@ -520,12 +525,23 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   };
 
  public:
-  TypedColumnWriter(std::string name, LogicalType type, const WriterOptions& options, bool bloom)
-      : ColumnChunkWriter(std::move(name), type, Traits::kType, options, bloom) {
+  TypedColumnWriter(std::string name, LogicalType type, const WriterOptions& options, bool bloom,
+                    bool list)
+      : ColumnChunkWriter(std::move(name), type, Traits::kType, options, bloom, list) {
+    if (list_) elements_ = Vector(type_, kBatchSize);
     ResetChunk();
   }
 
   void Validate(const Vector& vector, idx_t count) const override {
+    if (list_) {
+      ValidateLists(vector, count);
+    } else {
+      ValidateValues(vector, count);
+    }
+  }
+
+ private:
+  void ValidateValues(const Vector& vector, idx_t count) const {
     const auto& validity = vector.validity();
     if (type_.id() == TypeId::kVarchar) {
       const auto* values = vector.data<StringRef>();
@@ -551,7 +567,12 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     }
   }
 
+ public:
   void Write(const Vector& vector, idx_t begin, idx_t end) override {
+    if (list_) {
+      WriteLists(vector, begin, end);
+      return;
+    }
     const auto& validity = vector.validity();
     const bool all_valid = validity.AllValid();
     for (idx_t row = begin; row < end; row++) {
@@ -586,7 +607,8 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     if (has_dictionary) dictionary_body = dictionary_.PlainPage();
 
     std::optional<format::Statistics> statistics;
-    if (options_.write_statistics) {
+    // A LIST column's bounds would be its elements': readers would prune rows by them.
+    if (options_.write_statistics && !list_) {
       format::Statistics s;
       s.__set_null_count(chunk_nulls_);
       // A chunk holding a NaN gets no bounds, as in DuckDB's writer: bounds that leave it out
@@ -639,6 +661,10 @@ class TypedColumnWriter final : public ColumnChunkWriter {
 
   WrittenColumnStats FileStats() const override {
     WrittenColumnStats stats;
+    if (list_) {
+      stats.null_count = file_null_lists_;  // the rows', as the catalog's statistics are
+      return stats;
+    }
     stats.null_count = file_nulls_;
     if (file_stats_.has && !file_has_nan_) {
       T min = View(file_stats_.min), max = View(file_stats_.max);
@@ -653,6 +679,80 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   }
 
  private:
+  // The checks of Validate, for each element of each list.
+  void ValidateLists(const Vector& vector, idx_t count) const {
+    if (type_.id() != TypeId::kVarchar && type_.id() != TypeId::kDecimal) return;
+    Vector element(type_, 1);
+    const auto* lists = vector.data<StringRef>();
+    for (idx_t row = 0; row < count; row++) {
+      if (vector.IsNull(row)) continue;
+      ListReader reader(type_, lists[row].view());
+      while (reader.Next()) {
+        if (reader.IsNull()) continue;
+        element.Reset();
+        reader.WriteTo(element, 0);
+        try {
+          ValidateValues(element, 1);
+        } catch (const InvalidInputError&) {
+          throw InvalidInputError("column '{}': the list in row {} has an element {}", name_, row,
+                                  type_.id() == TypeId::kVarchar
+                                      ? std::string("that is not valid UTF-8")
+                                      : fmt::format("that does not fit {}", type_.ToString()));
+        }
+      }
+    }
+  }
+
+  // A LIST column: each row's elements as level entries (repetition level 0 starts a row).
+  // Definition levels: 0 a NULL list, 1 an empty one, 2 a NULL element, 3 a value. A page ends
+  // only where a row does, so the offset index can give each page's first row.
+  void WriteLists(const Vector& vector, idx_t begin, idx_t end) {
+    const auto* lists = vector.data<StringRef>();
+    for (idx_t row = begin; row < end; row++) {
+      if (vector.IsNull(row)) {
+        page_reps_.push_back(0);
+        page_defs_.push_back(kListNullLevel);
+        file_null_lists_++;
+      } else {
+        idx_t count = 0;
+        elements_.Reset();
+        ListReader reader(type_, lists[row].view());
+        while (reader.Next()) {
+          if (count == elements_.capacity()) elements_.Reserve(count * 2);
+          reader.WriteTo(elements_, count++);
+        }
+        if (count == 0) {
+          page_reps_.push_back(0);
+          page_defs_.push_back(kListEmptyLevel);
+        }
+        for (idx_t i = 0; i < count; i++) {
+          page_reps_.push_back(i == 0 ? 0 : 1);
+          if (elements_.IsNull(i)) {
+            page_defs_.push_back(kElementNullLevel);
+          } else {
+            page_defs_.push_back(kValueLevel);
+            AddValue(Traits::Load(elements_, i));
+          }
+        }
+      }
+      page_rows_++;
+      if (static_cast<int64_t>(page_defs_.size()) >= options_.page_row_limit ||
+          EstimatedPageBytes() >= options_.page_size_bytes) {
+        FinishPage();
+      }
+    }
+  }
+
+  // One RLE / bit-packed run of levels with its 4-byte length prefix.
+  static void AppendLevelRun(const std::vector<uint32_t>& levels, int bit_width,
+                             std::string* body) {
+    const size_t start = body->size();
+    body->append(4, '\0');
+    EncodeRleBitPacked(levels.data(), levels.size(), bit_width, body);
+    const auto length = static_cast<uint32_t>(body->size() - start - 4);
+    std::memcpy(body->data() + start, &length, 4);
+  }
+
   void ResetChunk() {
     dictionary_.Clear();
     last_index_ = -1;
@@ -746,7 +846,15 @@ class TypedColumnWriter final : public ColumnChunkWriter {
                    static_cast<uint64_t>(options_.dictionary_page_limit_bytes)) {
           // The dictionary is full: pages so far stay dictionary-encoded, the rest of the
           // chunk is PLAIN.
-          FinishPage();
+          if (list_) {
+            // A list's page ends only with a row: this page's values so far turn PLAIN.
+            for (uint32_t index : page_indexes_)
+              Traits::AppendPlain(dictionary_.value(index), &page_plain_);
+            page_indexes_.clear();
+            page_plain_bytes_ = 0;
+          } else {
+            FinishPage();
+          }
           dictionary_mode_ = false;
           AppendPlainValue(v);
         } else {
@@ -830,11 +938,20 @@ class TypedColumnWriter final : public ColumnChunkWriter {
 
   void FinishPage() {
     if (page_rows_ == 0) return;
-    const int64_t nulls = static_cast<int64_t>(page_null_rows_.size());
-    const int64_t values = page_rows_ - nulls;
-    auto encoding = format::Encoding::PLAIN;
+    int64_t entries = page_rows_;
+    int64_t nulls = static_cast<int64_t>(page_null_rows_.size());
     body_.clear();
-    AppendLevels(&body_);
+    if (list_) {
+      // Page v1: repetition levels, then definition levels.
+      entries = static_cast<int64_t>(page_defs_.size());
+      nulls = entries - std::count(page_defs_.begin(), page_defs_.end(), kValueLevel);
+      AppendLevelRun(page_reps_, 1, &body_);
+      AppendLevelRun(page_defs_, 2, &body_);
+    } else {
+      AppendLevels(&body_);
+    }
+    const int64_t values = entries - nulls;
+    auto encoding = format::Encoding::PLAIN;
     if constexpr (Traits::kBitPacked) {
       EncodePlainBoolean(page_bits_.data(), page_bits_.size(), &body_);
     } else {
@@ -878,7 +995,7 @@ class TypedColumnWriter final : public ColumnChunkWriter {
         TrackOrder(lo, hi);
       }
     }
-    EmitDataPage(body_, page_rows_, nulls, encoding, has_bounds ? &min : nullptr,
+    EmitDataPage(body_, page_rows_, entries, nulls, encoding, has_bounds ? &min : nullptr,
                  has_bounds ? &max : nullptr);
     chunk_stats_.Merge(page_stats_);
     chunk_has_nan_ = chunk_has_nan_ || page_has_nan_;
@@ -886,6 +1003,8 @@ class TypedColumnWriter final : public ColumnChunkWriter {
 
     page_rows_ = 0;
     page_null_rows_.clear();
+    page_reps_.clear();
+    page_defs_.clear();
     page_indexes_.clear();
     page_plain_.clear();
     page_bits_.clear();
@@ -909,13 +1028,18 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   static constexpr size_t kBloomDedupeMin = size_t{1} << 20;
   static constexpr idx_t kPrefetchRows = 16;
 
+  static constexpr uint32_t kListNullLevel = 0, kListEmptyLevel = 1, kElementNullLevel = 2,
+                            kValueLevel = 3;
+
   // Page state.
   int64_t page_rows_ = 0;
-  std::vector<uint32_t> page_null_rows_;  // rows of the page that are NULL
-  std::vector<uint32_t> page_indexes_;    // dictionary mode
-  uint64_t page_plain_bytes_ = 0;         // PLAIN size of the dictionary-encoded values
-  std::string page_plain_;                // PLAIN mode
-  std::vector<uint8_t> page_bits_;        // BOOLEAN
+  std::vector<uint32_t> page_null_rows_;         // rows of the page that are NULL
+  std::vector<uint32_t> page_reps_, page_defs_;  // a LIST column's levels, one per entry
+  Vector elements_;                              // a LIST column's row, decoded
+  std::vector<uint32_t> page_indexes_;           // dictionary mode
+  uint64_t page_plain_bytes_ = 0;                // PLAIN size of the dictionary-encoded values
+  std::string page_plain_;                       // PLAIN mode
+  std::vector<uint8_t> page_bits_;               // BOOLEAN
   MinMax page_stats_;
   bool page_has_nan_ = false;
   std::string body_;
@@ -940,48 +1064,63 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   MinMax file_stats_;
   bool file_has_nan_ = false;
   int64_t file_nulls_ = 0;
+  int64_t file_null_lists_ = 0;
 };
+
+}  // namespace
+
+namespace {
+
+// The writer of the values of `type` (a LIST column's elements when `list`).
+std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const std::string& name, const LogicalType& type,
+                                                   const WriterOptions& options, bool bloom,
+                                                   bool list) {
+  switch (type.id()) {
+    case TypeId::kBoolean:
+      return std::make_unique<TypedColumnWriter<BooleanTraits>>(name, type, options, bloom, list);
+    case TypeId::kInteger:
+    case TypeId::kDate:
+      return std::make_unique<TypedColumnWriter<Int32Traits>>(name, type, options, bloom, list);
+    case TypeId::kBigint:
+    case TypeId::kTimestamp:
+    case TypeId::kTime:
+      return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom, list);
+    case TypeId::kDouble:
+      return std::make_unique<TypedColumnWriter<DoubleTraits>>(name, type, options, bloom, list);
+    case TypeId::kFloat:
+      return std::make_unique<TypedColumnWriter<FloatTraits>>(name, type, options, bloom, list);
+    case TypeId::kDecimal:
+      if (type.precision() <= 9) {
+        return std::make_unique<TypedColumnWriter<Decimal32Traits>>(name, type, options, bloom,
+                                                                    list);
+      }
+      if (type.precision() <= LogicalType::kMaxInt64DecimalPrecision) {
+        return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom, list);
+      }
+      return std::make_unique<TypedColumnWriter<Decimal128Traits>>(name, type, options, bloom,
+                                                                   list);
+    case TypeId::kVarchar:
+    case TypeId::kBlob:
+      return std::make_unique<TypedColumnWriter<ByteArrayTraits>>(name, type, options, bloom, list);
+    case TypeId::kInterval:
+      ThrowIntervalNotWritable(name);
+    case TypeId::kList:
+      throw NotSupportedError(
+          "column '{}' has type {}: a LIST of LIST cannot be written to Parquet (cast to VARCHAR)",
+          name, type.ToString());
+    case TypeId::kInvalid:
+      break;
+  }
+  throw InvalidInputError("column '{}' has no valid type", name);
+}
 
 }  // namespace
 
 std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
                                                     const LogicalType& type,
                                                     const WriterOptions& options, bool bloom) {
-  switch (type.id()) {
-    case TypeId::kBoolean:
-      return std::make_unique<TypedColumnWriter<BooleanTraits>>(name, type, options, bloom);
-    case TypeId::kInteger:
-    case TypeId::kDate:
-      return std::make_unique<TypedColumnWriter<Int32Traits>>(name, type, options, bloom);
-    case TypeId::kBigint:
-    case TypeId::kTimestamp:
-    case TypeId::kTime:
-      return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom);
-    case TypeId::kDouble:
-      return std::make_unique<TypedColumnWriter<DoubleTraits>>(name, type, options, bloom);
-    case TypeId::kFloat:
-      return std::make_unique<TypedColumnWriter<FloatTraits>>(name, type, options, bloom);
-    case TypeId::kDecimal:
-      if (type.precision() <= 9) {
-        return std::make_unique<TypedColumnWriter<Decimal32Traits>>(name, type, options, bloom);
-      }
-      if (type.precision() <= LogicalType::kMaxInt64DecimalPrecision) {
-        return std::make_unique<TypedColumnWriter<Int64Traits>>(name, type, options, bloom);
-      }
-      return std::make_unique<TypedColumnWriter<Decimal128Traits>>(name, type, options, bloom);
-    case TypeId::kVarchar:
-    case TypeId::kBlob:
-      return std::make_unique<TypedColumnWriter<ByteArrayTraits>>(name, type, options, bloom);
-    case TypeId::kInterval:
-      ThrowIntervalNotWritable(name);
-    case TypeId::kList:
-      throw NotSupportedError(
-          "column '{}' has type {}: writing LIST columns to Parquet is not supported", name,
-          type.ToString());
-    case TypeId::kInvalid:
-      break;
-  }
-  throw InvalidInputError("column '{}' has no valid type", name);
+  if (type.IsList()) return MakeValueWriter(name, type.element(), options, bloom, true);
+  return MakeValueWriter(name, type, options, bloom, false);
 }
 
 }  // namespace shears::parquet

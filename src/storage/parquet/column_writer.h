@@ -59,13 +59,17 @@ struct ChunkOutput {
 /// ChunkOutputs at the end of each row group. The typed part is TypedColumnWriter below.
 class ColumnChunkWriter {
  public:
+  /// `type` is the type of the values Parquet stores: a LIST column's element type, with
+  /// `list` set (the column is then `<optional> group name (LIST) { repeated group list {
+  /// <optional> T element } }`, repetition and definition levels in every page).
   ColumnChunkWriter(std::string name, LogicalType type, format::Type::type physical,
-                    const WriterOptions& options, bool bloom)
+                    const WriterOptions& options, bool bloom, bool list)
       : name_(std::move(name)),
         type_(type),
         physical_(physical),
         options_(options),
-        bloom_(bloom) {}
+        bloom_(bloom),
+        list_(list) {}
   virtual ~ColumnChunkWriter() = default;
 
   /// Throws InvalidInputError for values this column cannot store (rows [0, count)).
@@ -79,8 +83,10 @@ class ColumnChunkWriter {
   size_t buffered_bytes() const { return data_pages_.capacity(); }
 
  protected:
-  // Compresses a data page body and appends it (header first) to the chunk.
-  void EmitDataPage(const std::string& body, int64_t rows, int64_t nulls,
+  // Compresses a data page body and appends it (header first) to the chunk. `entries`: its
+  // level entries (a LIST column's elements, NULL and empty lists; the rows of a flat one);
+  // `nulls`: the entries without a value.
+  void EmitDataPage(const std::string& body, int64_t rows, int64_t entries, int64_t nulls,
                     format::Encoding::type encoding, const std::string* min,
                     const std::string* max);
 
@@ -97,6 +103,7 @@ class ColumnChunkWriter {
   const format::Type::type physical_;
   const WriterOptions& options_;
   const bool bloom_;
+  const bool list_;
   ThriftSerializer serializer_;
 
   // The chunk so far.
@@ -104,6 +111,7 @@ class ColumnChunkWriter {
   int64_t uncompressed_bytes_ = 0;  // data pages, headers included
   int64_t compressed_bytes_ = 0;
   int64_t chunk_rows_ = 0;
+  int64_t chunk_entries_ = 0;  // level entries (num_values)
   int64_t chunk_nulls_ = 0;
   int64_t plain_pages_ = 0;
   int64_t dictionary_pages_ = 0;

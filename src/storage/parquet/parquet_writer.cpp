@@ -128,6 +128,11 @@ ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
       throw InvalidInputError("writing '{}': BOOLEAN column '{}' cannot have a bloom filter", path_,
                               column);
     }
+    // Readers cannot tell a row from its elements by a filter of elements.
+    if (types_[index].IsList()) {
+      throw InvalidInputError("writing '{}': LIST column '{}' cannot have a bloom filter", path_,
+                              column);
+    }
     bloom[index] = true;
   }
   if (!options_.bloom_filter_columns.empty()) {
@@ -145,7 +150,8 @@ ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
   metadata_->schema.push_back(root);
   std::vector<format::ColumnOrder> orders;
   for (size_t i = 0; i < names_.size(); i++) {
-    metadata_->schema.push_back(SchemaFor(names_[i], types_[i]));
+    for (auto& element : SchemaElementsFor(names_[i], types_[i]))
+      metadata_->schema.push_back(std::move(element));
     format::ColumnOrder order;
     order.__set_TYPE_ORDER(format::TypeDefinedOrder());
     orders.push_back(order);

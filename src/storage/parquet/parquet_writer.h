@@ -1,7 +1,7 @@
 #pragma once
-// Writes batches to one Parquet file: flat OPTIONAL columns, data pages v1 (RLE definition
-// levels; RLE_DICTIONARY with a PLAIN dictionary page, or PLAIN), chunk statistics, the page
-// index (ColumnIndex + OffsetIndex) and split-block bloom filters.
+// Writes batches to one Parquet file: flat OPTIONAL columns and LIST columns of them, data
+// pages v1 (RLE levels; RLE_DICTIONARY with a PLAIN dictionary page, or PLAIN), chunk
+// statistics, the page index (ColumnIndex + OffsetIndex) and split-block bloom filters.
 //
 // Layout: "PAR1", then per row group its column chunks (dictionary page, data pages) followed
 // by that row group's bloom filters; after the last row group all column indexes, then all
@@ -20,6 +20,10 @@
 //   TIMESTAMP  INT64 TIMESTAMP(isAdjustedToUTC=false, MICROS) + TIMESTAMP_MICROS
 //   VARCHAR    BYTE_ARRAY STRING + UTF8
 //   BLOB       BYTE_ARRAY
+//   LIST(T)    <optional> group (LIST) { repeated group list { <optional> T element } }: levels
+//              rep 0/1, def 0 NULL list, 1 empty list, 2 NULL element, 3 value; a page ends
+//              with a row; no statistics, column index or bloom filter (they would describe
+//              elements, not rows), an offset index
 //
 // Bloom filters hash a value's PLAIN encoding without length prefix, with the helpers of
 // SplitBlockBloomFilter, so a probe must compute:
@@ -87,8 +91,8 @@ class OutputFile;
 class ParquetWriter {
  public:
   /// Creates/truncates `path`; IOError naming it on failure. `names`/`types`: one per column;
-  /// every column is OPTIONAL. InvalidInputError for bad options (sizes < 1, unknown or BOOLEAN
-  /// bloom filter column, fpp outside (0,1), duplicate or empty names); NotSupportedError for
+  /// every column is OPTIONAL. InvalidInputError for bad options (sizes < 1, unknown, BOOLEAN or
+  /// LIST bloom filter column, fpp outside (0,1), duplicate or empty names); NotSupportedError for
   /// codecs that cannot be written (LZO, LZ4).
   ParquetWriter(std::string path, std::vector<std::string> names, std::vector<LogicalType> types,
                 WriterOptions options = {});

@@ -346,14 +346,34 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
     case TypeId::kInterval:
       ThrowIntervalNotWritable(name);
     case TypeId::kList:
+      // Reached for a list's elements only (SchemaElementsFor writes the list itself).
       throw NotSupportedError(
-          "column '{}' has type {}: writing LIST columns to Parquet is not supported (cast to "
-          "VARCHAR)",
+          "column '{}' has type {}: a LIST of LIST cannot be written to Parquet (cast to VARCHAR)",
           name, type.ToString());
     case TypeId::kInvalid:
       throw InvalidInputError("column '{}' has no valid type", name);
   }
   return element;
+}
+
+std::vector<format::SchemaElement> SchemaElementsFor(const std::string& name,
+                                                     const LogicalType& type) {
+  if (!type.IsList()) return {SchemaFor(name, type)};
+  // The standard three-level form of LogicalTypes.md, as DuckDB, Arrow and Spark write it.
+  format::SchemaElement outer;
+  outer.name = name;
+  outer.__set_repetition_type(format::FieldRepetitionType::OPTIONAL);
+  outer.__set_num_children(1);
+  outer.__set_converted_type(format::ConvertedType::LIST);
+  format::LogicalType logical;
+  logical.__set_LIST(format::ListType());
+  outer.__set_logicalType(logical);
+  format::SchemaElement repeated;
+  repeated.name = "list";
+  repeated.__set_repetition_type(format::FieldRepetitionType::REPEATED);
+  repeated.__set_num_children(1);
+  format::SchemaElement element = SchemaFor("element", type.element());
+  return {outer, repeated, element};
 }
 
 }  // namespace shears::parquet

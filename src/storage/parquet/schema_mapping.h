@@ -4,6 +4,7 @@
 // element it writes, and a column shears writes reads back as its own type.
 
 #include <string>
+#include <vector>
 
 #include "common/types.h"
 #include "storage/parquet/parquet_file.h"
@@ -17,6 +18,12 @@ void MapPrimitive(const format::SchemaElement& element, ColumnDescriptor* column
 
 /// Writing: the schema element of a flat OPTIONAL column of `type`.
 format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type);
+
+/// Writing: the schema elements of a column, in schema order: SchemaFor's one for a flat
+/// column; for a LIST(T) `<optional> group name (LIST) { repeated group list { <optional> T
+/// element } }`. NotSupportedError for element types that cannot be written.
+std::vector<format::SchemaElement> SchemaElementsFor(const std::string& name,
+                                                     const LogicalType& type);
 
 /// INTERVAL columns cannot be written yet: an error naming `name`.
 [[noreturn]] void ThrowIntervalNotWritable(const std::string& name);
