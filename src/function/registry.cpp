@@ -25,6 +25,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterEpochFunctions(r);
     RegisterJsonFunctions(r);
     RegisterListFunctions(r);
+    RegisterStringFunctionsExtended(r);
     return r;
   }();
   return registry;
