@@ -26,6 +26,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterJsonFunctions(r);
     RegisterListFunctions(r);
     RegisterStringFunctionsExtended(r);
+    RegisterBinningFunctions(r);
     return r;
   }();
   return registry;
