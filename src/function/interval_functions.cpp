@@ -400,13 +400,15 @@ int64_t BucketStart(const BucketWidth& width, int64_t ts, int64_t origin) {
 }
 
 enum class BucketThird { kNone, kOffset, kOrigin };
+/// What time_bucket's argument (and origin) is: a DATE's days, a TIMESTAMP, or a TIME, which
+/// is bucketed as that time on 1970-01-01 and gives the time of the bucket's start (DuckDB's).
+enum class BucketOf { kDate, kTimestamp, kTime };
 
-/// time_bucket(width, ts [, offset | origin]) over TIMESTAMPs or DATEs (kDate: the argument
-/// and an origin are days, the result the date of the bucket's start).
-template <bool kDate, BucketThird kThird>
+/// time_bucket(width, ts [, offset | origin]).
+template <BucketOf kOf, BucketThird kThird>
 void TimeBucketKernel(const Args& in, idx_t count, Vector& result) {
   auto micros_at = [](const Vector& v, idx_t row) -> int64_t {
-    if constexpr (kDate) {
+    if constexpr (kOf == BucketOf::kDate) {
       return int64_t{v.data<int32_t>()[row]} * kMicrosPerDay;
     } else {
       return v.data<int64_t>()[row];
@@ -426,8 +428,10 @@ void TimeBucketKernel(const Args& in, idx_t count, Vector& result) {
     }
     int64_t start = BucketStart(width, ts, origin);
     if constexpr (kThird == BucketThird::kOffset) start = AddToTimestamp(start, offset, 1);
-    if constexpr (kDate) {
+    if constexpr (kOf == BucketOf::kDate) {
       result.data<int32_t>()[row] = static_cast<int32_t>(FloorDiv(start, kMicrosPerDay));
+    } else if constexpr (kOf == BucketOf::kTime) {
+      result.data<int64_t>()[row] = FloorMod(start, kMicrosPerDay);
     } else {
       result.data<int64_t>()[row] = start;
     }
@@ -506,18 +510,20 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
     RegisterFixed(registry, name, {varchar, interval}, bigint, ExtractIntervalKernel(name));
   }
 
-  RegisterFixed(registry, "time_bucket", {interval, date}, date,
-                TimeBucketKernel<true, BucketThird::kNone>);
-  RegisterFixed(registry, "time_bucket", {interval, timestamp}, timestamp,
-                TimeBucketKernel<false, BucketThird::kNone>);
-  RegisterFixed(registry, "time_bucket", {interval, date, interval}, date,
-                TimeBucketKernel<true, BucketThird::kOffset>);
-  RegisterFixed(registry, "time_bucket", {interval, timestamp, interval}, timestamp,
-                TimeBucketKernel<false, BucketThird::kOffset>);
-  RegisterFixed(registry, "time_bucket", {interval, date, date}, date,
-                TimeBucketKernel<true, BucketThird::kOrigin>);
-  RegisterFixed(registry, "time_bucket", {interval, timestamp, timestamp}, timestamp,
-                TimeBucketKernel<false, BucketThird::kOrigin>);
+  const auto register_bucket = [&](const LogicalType& type, auto none, auto offset, auto origin) {
+    RegisterFixed(registry, "time_bucket", {interval, type}, type, none);
+    RegisterFixed(registry, "time_bucket", {interval, type, interval}, type, offset);
+    RegisterFixed(registry, "time_bucket", {interval, type, type}, type, origin);
+  };
+  register_bucket(date, TimeBucketKernel<BucketOf::kDate, BucketThird::kNone>,
+                  TimeBucketKernel<BucketOf::kDate, BucketThird::kOffset>,
+                  TimeBucketKernel<BucketOf::kDate, BucketThird::kOrigin>);
+  register_bucket(timestamp, TimeBucketKernel<BucketOf::kTimestamp, BucketThird::kNone>,
+                  TimeBucketKernel<BucketOf::kTimestamp, BucketThird::kOffset>,
+                  TimeBucketKernel<BucketOf::kTimestamp, BucketThird::kOrigin>);
+  register_bucket(time, TimeBucketKernel<BucketOf::kTime, BucketThird::kNone>,
+                  TimeBucketKernel<BucketOf::kTime, BucketThird::kOffset>,
+                  TimeBucketKernel<BucketOf::kTime, BucketThird::kOrigin>);
 }
 
 }  // namespace function_internal
