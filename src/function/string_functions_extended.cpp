@@ -210,8 +210,7 @@ std::string_view Dirpath(std::string_view path, std::string_view separators) {
 
 /// parse_filename: everything after the last separator, without the extension (from the last
 /// '.' on) when `trim_extension`.
-std::string_view Filename(std::string_view path, std::string_view separators,
-                          bool trim_extension) {
+std::string_view Filename(std::string_view path, std::string_view separators, bool trim_extension) {
   const size_t at = path.find_last_of(separators);
   const size_t begin = at == std::string_view::npos ? 0 : at + 1;
   size_t end = path.size();
@@ -233,8 +232,8 @@ ScalarKernel PathKernel(size_t trim_at, size_t separator_at, Fn fn) {
         result.validity().SetNull(row);
         continue;
       }
-      const bool trim = trim_at != 0 && !in[trim_at]->IsNull(row) &&
-                        in[trim_at]->data<uint8_t>()[row] != 0;
+      const bool trim =
+          trim_at != 0 && !in[trim_at]->IsNull(row) && in[trim_at]->data<uint8_t>()[row] != 0;
       const std::string_view separators =
           Separators(separator_at != 0 ? in[separator_at] : nullptr, row);
       out[row] = result.AddString(fn(TextAt(*in[0], row), separators, trim));
