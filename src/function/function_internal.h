@@ -28,6 +28,8 @@ void RegisterFormatFunctions(FunctionRegistry& registry);
 void RegisterEpochFunctions(FunctionRegistry& registry);
 void RegisterJsonFunctions(FunctionRegistry& registry);
 void RegisterListFunctions(FunctionRegistry& registry);
+void RegisterStringFunctionsExtended(FunctionRegistry& registry);
+void RegisterBinningFunctions(FunctionRegistry& registry);
 
 /// Casts to, from and between LISTs (list_functions.cpp): LIST -> VARCHAR its text, VARCHAR
 /// -> LIST DuckDB's list text parsed, LIST(A) -> LIST(B) element by element.

@@ -335,6 +335,109 @@ Interval Age(int64_t a, int64_t b) {
   return CheckedInterval(int128_t{years} * 12 + months, days, time, "age");
 }
 
+// ---- time_bucket ----
+
+/// DuckDB's default origins (TimescaleDB's): Monday 2000-01-03 for widths of days and time,
+/// January 2000 for widths of months.
+constexpr int64_t kBucketOriginMicros = 10959 * kMicrosPerDay;
+constexpr int64_t kBucketOriginMonths = 360;
+
+/// A bucket width: whole months, or days and time (as microseconds); a mix or a width not above
+/// zero is an error (DuckDB's rules).
+struct BucketWidth {
+  bool months;
+  int64_t length;  // months or microseconds
+};
+
+BucketWidth ClassifyBucketWidth(int128_t packed) {
+  const Interval w = UnpackInterval(packed);
+  if (w.months == 0) {
+    const int128_t micros = int128_t{w.days} * kMicrosPerDay + w.micros;
+    if (micros <= 0) throw InvalidInputError("time_bucket: the bucket width must be above zero");
+    if (micros > std::numeric_limits<int64_t>::max()) {
+      throw OutOfRangeError("time_bucket: the bucket width is out of range");
+    }
+    return {false, static_cast<int64_t>(micros)};
+  }
+  if (w.days != 0 || w.micros != 0) {
+    throw InvalidInputError(
+        "time_bucket: a bucket width of months cannot have a day or time part ({})",
+        FormatInterval(w));
+  }
+  if (w.months < 0) throw InvalidInputError("time_bucket: the bucket width must be above zero");
+  return {true, w.months};
+}
+
+/// Months since January 1970 of a timestamp's date.
+int64_t EpochMonths(int64_t ts) {
+  int64_t year;
+  unsigned month, day;
+  CivilFromDays(FloorDiv(ts, kMicrosPerDay), &year, &month, &day);
+  return (year - 1970) * 12 + month - 1;
+}
+
+/// The start of the bucket of `ts`: buckets of `width` laid from `origin` (microseconds or
+/// months since 1970); a month bucket starts on the 1st at midnight.
+int64_t BucketStart(const BucketWidth& width, int64_t ts, int64_t origin) {
+  if (!width.months) {
+    // The origin moved next to 1970 first, so that ts - origin stays in range.
+    const int64_t shift = origin % width.length;
+    int64_t diff;
+    if (__builtin_sub_overflow(ts, shift, &diff)) {
+      throw OutOfRangeError("time_bucket: TIMESTAMP out of range");
+    }
+    const int128_t start = int128_t{FloorDiv(diff, width.length)} * width.length + shift;
+    if (start < std::numeric_limits<int64_t>::min()) {
+      throw OutOfRangeError("time_bucket: TIMESTAMP out of range");
+    }
+    return static_cast<int64_t>(start);
+  }
+  const int64_t shift = origin % width.length;
+  const int64_t months = FloorDiv(EpochMonths(ts) - shift, width.length) * width.length + shift;
+  const int64_t days = DaysFromCivil(1970 + FloorDiv(months, 12),
+                                     static_cast<unsigned>(FloorMod(months, 12) + 1), 1);
+  return days * kMicrosPerDay;
+}
+
+enum class BucketThird { kNone, kOffset, kOrigin };
+/// What time_bucket's argument (and origin) is: a DATE's days, a TIMESTAMP, or a TIME, which
+/// is bucketed as that time on 1970-01-01 and gives the time of the bucket's start (DuckDB's).
+enum class BucketOf { kDate, kTimestamp, kTime };
+
+/// time_bucket(width, ts [, offset | origin]).
+template <BucketOf kOf, BucketThird kThird>
+void TimeBucketKernel(const Args& in, idx_t count, Vector& result) {
+  auto micros_at = [](const Vector& v, idx_t row) -> int64_t {
+    if constexpr (kOf == BucketOf::kDate) {
+      return int64_t{v.data<int32_t>()[row]} * kMicrosPerDay;
+    } else {
+      return v.data<int64_t>()[row];
+    }
+  };
+  ForEachValidRow(in, count, result, [&](idx_t row) {
+    const BucketWidth width = ClassifyBucketWidth(in[0]->data<int128_t>()[row]);
+    int64_t ts = micros_at(*in[1], row);
+    int64_t origin = width.months ? kBucketOriginMonths : kBucketOriginMicros;
+    Interval offset;
+    if constexpr (kThird == BucketThird::kOffset) {
+      offset = UnpackInterval(in[2]->data<int128_t>()[row]);
+      ts = AddToTimestamp(ts, offset, -1);
+    } else if constexpr (kThird == BucketThird::kOrigin) {
+      const int64_t o = micros_at(*in[2], row);
+      origin = width.months ? EpochMonths(o) : o;
+    }
+    int64_t start = BucketStart(width, ts, origin);
+    if constexpr (kThird == BucketThird::kOffset) start = AddToTimestamp(start, offset, 1);
+    if constexpr (kOf == BucketOf::kDate) {
+      result.data<int32_t>()[row] = static_cast<int32_t>(FloorDiv(start, kMicrosPerDay));
+    } else if constexpr (kOf == BucketOf::kTime) {
+      result.data<int64_t>()[row] = FloorMod(start, kMicrosPerDay);
+    } else {
+      result.data<int64_t>()[row] = start;
+    }
+  });
+}
+
 }  // namespace
 
 void RegisterIntervalFunctions(FunctionRegistry& registry) {
@@ -406,6 +509,21 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
   for (const char* name : {"extract", "date_part", "datepart"}) {
     RegisterFixed(registry, name, {varchar, interval}, bigint, ExtractIntervalKernel(name));
   }
+
+  const auto register_bucket = [&](const LogicalType& type, auto none, auto offset, auto origin) {
+    RegisterFixed(registry, "time_bucket", {interval, type}, type, none);
+    RegisterFixed(registry, "time_bucket", {interval, type, interval}, type, offset);
+    RegisterFixed(registry, "time_bucket", {interval, type, type}, type, origin);
+  };
+  register_bucket(date, TimeBucketKernel<BucketOf::kDate, BucketThird::kNone>,
+                  TimeBucketKernel<BucketOf::kDate, BucketThird::kOffset>,
+                  TimeBucketKernel<BucketOf::kDate, BucketThird::kOrigin>);
+  register_bucket(timestamp, TimeBucketKernel<BucketOf::kTimestamp, BucketThird::kNone>,
+                  TimeBucketKernel<BucketOf::kTimestamp, BucketThird::kOffset>,
+                  TimeBucketKernel<BucketOf::kTimestamp, BucketThird::kOrigin>);
+  register_bucket(time, TimeBucketKernel<BucketOf::kTime, BucketThird::kNone>,
+                  TimeBucketKernel<BucketOf::kTime, BucketThird::kOffset>,
+                  TimeBucketKernel<BucketOf::kTime, BucketThird::kOrigin>);
 }
 
 }  // namespace function_internal

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <unordered_set>
 
 #include "common/list.h"
 #include "common/utf8.h"
@@ -300,6 +301,45 @@ std::optional<BoundScalarFunction> ResolveHasAnyAll(const std::vector<LogicalTyp
                        result.data<uint8_t>()[row] = answer;
                      });
                    });
+}
+
+/// list_intersect(a, b): the distinct non-NULL elements of a that b holds, in a's order
+/// (DuckDB's order is unspecified); a NULL b intersects as an empty list, as DuckDB's does.
+std::optional<BoundScalarFunction> ResolveIntersect(const std::vector<LogicalType>& args) {
+  if (args.size() != 2) return std::nullopt;
+  for (const auto& a : args) {
+    if (a.valid() && !a.IsList()) return std::nullopt;
+  }
+  std::optional<LogicalType> common =
+      !args[0].valid()   ? (args[1].valid() ? args[1] : LogicalType::List(LogicalType::Integer()))
+      : !args[1].valid() ? args[0]
+                         : CommonType(args[0], args[1]);
+  if (!common) return std::nullopt;
+  const LogicalType element = common->element();
+  return MakeBound(
+      {*common, *common}, *common,
+      [element](const Args& in, idx_t count, Vector& result) {
+        ListWriter writer(element);
+        for (idx_t row = 0; row < count; row++) {
+          if (in[0]->IsNull(row)) {
+            result.validity().SetNull(row);
+            continue;
+          }
+          writer.Clear();
+          if (!in[1]->IsNull(row)) {
+            std::unordered_set<std::string_view> other;
+            for (auto r : RawElements(element, ListAt(*in[1], row))) {
+              if (!IsNullRaw(r)) other.insert(r);
+            }
+            std::unordered_set<std::string_view> taken;
+            for (auto r : RawElements(element, ListAt(*in[0], row))) {
+              if (other.count(r) != 0 && taken.insert(r).second) writer.AppendRaw(r);
+            }
+          }
+          StoreList(result, row, writer.bytes());
+        }
+      },
+      /*null_propagating=*/false);
 }
 
 /// list_unique(l): how many distinct non-NULL elements (DuckDB's UBIGINT, BIGINT here).
@@ -903,6 +943,8 @@ void RegisterListFunctions(FunctionRegistry& registry) {
   RegisterNames(registry, {"list_unique", "array_unique"}, ResolveUnique, "list_unique(LIST)");
   RegisterNames(registry, {"list_where", "array_where"}, ResolveWhere,
                 "list_where(LIST, BOOLEAN[])");
+  RegisterNames(registry, {"list_intersect", "array_intersect"}, ResolveIntersect,
+                "list_intersect(LIST, LIST)");
   RegisterNames(registry, {"list_has_any", "array_has_any"}, ResolveHasAnyAll<false>,
                 "list_has_any(LIST, LIST)");
   RegisterNames(registry, {"list_has_all", "array_has_all"}, ResolveHasAnyAll<true>,

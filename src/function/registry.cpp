@@ -25,6 +25,8 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterEpochFunctions(r);
     RegisterJsonFunctions(r);
     RegisterListFunctions(r);
+    RegisterStringFunctionsExtended(r);
+    RegisterBinningFunctions(r);
     return r;
   }();
   return registry;
