@@ -442,7 +442,6 @@ std::optional<BoundScalarFunction> ResolveConcat(const std::vector<LogicalType>&
   }
   std::optional<LogicalType> common = CommonType(args[0], args[1]);
   if (!common) return std::nullopt;
-  const LogicalType element = common->element();
   return MakeBound(
       {*common, *common}, *common,
       [](const Args& in, idx_t count, Vector& result) {

@@ -121,7 +121,8 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
     }
     types.push_back(*common);
   }
-  auto cast_side = [&](BoundQuery& side, const std::vector<std::optional<size_t>>& cols) {
+  auto cast_side = [&](BoundQuery& side, const std::vector<std::optional<size_t>>& cols,
+                       const std::vector<bool>& nulls) {
     bool identity = side.types.size() == types.size();
     for (size_t i = 0; identity && i < types.size(); i++) {
       identity = cols[i] == i && side.types[i] == types[i];
@@ -131,7 +132,9 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
     projection->table_index = NewTableIndex();
     auto b = side.plan->GetColumnBindings();
     for (size_t i = 0; i < types.size(); i++) {
-      if (!cols[i]) {
+      // A NULL literal column is typed INTEGER; no cast from INTEGER need exist to the
+      // output type (DATE, a LIST), so it becomes a NULL of that type.
+      if (!cols[i] || nulls[i]) {
         projection->expressions.push_back(std::make_unique<BoundConstant>(Value::Null(types[i])));
         continue;
       }
@@ -149,8 +152,8 @@ BoundQuery Binder::BindSetOperation(const ast::SetOperationNode& node, Scope* ou
                                                             : SetOperationKind::kExcept;
   op->all = node.all;
   op->types = types;
-  op->children.push_back(cast_side(left, left_cols));
-  op->children.push_back(cast_side(right, right_cols));
+  op->children.push_back(cast_side(left, left_cols, left_nulls));
+  op->children.push_back(cast_side(right, right_cols, right_nulls));
   BoundQuery result;
   result.names = names;
   result.types = types;
