@@ -354,6 +354,9 @@ bool ParseBoolean(std::string_view text, bool* out) {
   return false;
 }
 
+/// Text to an integer as DuckDB reads it: surrounding spaces, a sign, digits with single
+/// underscores between them, an optional fraction and exponent (rounded half away from zero:
+/// '0.5' -> 1, '1.235e2' -> 124), or unsigned hex / binary ('0x1F', '0b101').
 CastStatus ParseInteger(std::string_view text, int128_t low, int128_t high, int128_t* out) {
   text = TrimWhitespace(text);
   size_t pos = 0;
@@ -363,17 +366,96 @@ CastStatus ParseInteger(std::string_view text, int128_t low, int128_t high, int1
     pos++;
   }
   if (pos == text.size()) return CastStatus::kInvalid;
+  // The value grows digit by digit; past 10^20 it is out of range for every integer type,
+  // but scanning goes on so later junk is still invalid input.
+  const int128_t kCap = Pow10(20);
   int128_t value = 0;
   bool overflow = false;
-  for (; pos < text.size(); pos++) {
-    char c = text[pos];
-    if (c < '0' || c > '9') return CastStatus::kInvalid;
-    if (value > Pow10(20)) {
-      overflow = true;  // keep scanning: junk later is still invalid input
+  auto push = [&](int digit, int base) {
+    if (value > kCap) {
+      overflow = true;
     } else {
-      value = value * 10 + (c - '0');
+      value = value * base + digit;
     }
+  };
+  if (pos == 0 && text.size() > 2 && text[0] == '0' &&
+      (text[1] == 'x' || text[1] == 'X' || text[1] == 'b' || text[1] == 'B')) {
+    const int base = (text[1] == 'x' || text[1] == 'X') ? 16 : 2;
+    for (pos = 2; pos < text.size(); pos++) {
+      const char c = text[pos];
+      int digit;
+      if (c >= '0' && c <= '9') {
+        digit = c - '0';
+      } else if (base == 16 && c >= 'a' && c <= 'f') {
+        digit = c - 'a' + 10;
+      } else if (base == 16 && c >= 'A' && c <= 'F') {
+        digit = c - 'A' + 10;
+      } else {
+        return CastStatus::kInvalid;
+      }
+      if (digit >= base) return CastStatus::kInvalid;
+      push(digit, base);
+    }
+    if (overflow || value > high) return CastStatus::kOverflow;
+    *out = value;
+    return CastStatus::kOk;
   }
+  // Digits of the integer part and the fraction; an underscore only between two digits.
+  auto digits = [&](std::string* collected) {
+    size_t start = pos;
+    for (; pos < text.size(); pos++) {
+      const char c = text[pos];
+      if (c >= '0' && c <= '9') {
+        collected->push_back(c);
+      } else if (c == '_' && pos > start && pos + 1 < text.size() && text[pos - 1] != '_' &&
+                 text[pos + 1] >= '0' && text[pos + 1] <= '9') {
+        continue;
+      } else {
+        break;
+      }
+    }
+  };
+  std::string mantissa;
+  digits(&mantissa);
+  size_t fraction_digits = 0;
+  if (pos < text.size() && text[pos] == '.') {
+    pos++;
+    const size_t before = mantissa.size();
+    digits(&mantissa);
+    fraction_digits = mantissa.size() - before;
+  }
+  if (mantissa.empty()) return CastStatus::kInvalid;
+  int64_t exponent = 0;
+  if (pos < text.size() && (text[pos] == 'e' || text[pos] == 'E')) {
+    pos++;
+    bool exponent_negative = false;
+    if (pos < text.size() && (text[pos] == '+' || text[pos] == '-')) {
+      exponent_negative = text[pos] == '-';
+      pos++;
+    }
+    if (pos == text.size()) return CastStatus::kInvalid;
+    for (; pos < text.size(); pos++) {
+      const char c = text[pos];
+      if (c < '0' || c > '9') return CastStatus::kInvalid;
+      if (exponent < 100000) exponent = exponent * 10 + (c - '0');
+    }
+    if (exponent_negative) exponent = -exponent;
+  }
+  if (pos != text.size()) return CastStatus::kInvalid;
+  // mantissa * 10^shift, rounded half away from zero at the first dropped digit.
+  const int64_t shift = exponent - static_cast<int64_t>(fraction_digits);
+  size_t kept = mantissa.size();
+  bool round_up = false;
+  if (shift < 0) {
+    const uint64_t dropped = static_cast<uint64_t>(-shift);
+    kept = dropped >= mantissa.size() ? 0 : mantissa.size() - dropped;
+    round_up = dropped <= mantissa.size() && mantissa[kept] >= '5';
+  }
+  for (size_t i = 0; i < kept; i++)
+    push(mantissa[i] - '0', 10);
+  if (round_up) value += 1;
+  for (int64_t i = 0; i < shift && value != 0 && !overflow; i++)
+    push(0, 10);
   if (overflow) return CastStatus::kOverflow;
   if (negative) value = -value;
   if (value < low || value > high) return CastStatus::kOverflow;
@@ -383,6 +465,20 @@ CastStatus ParseInteger(std::string_view text, int128_t low, int128_t high, int1
 
 CastStatus ParseDouble(std::string_view text, double* out) {
   text = TrimWhitespace(text);
+  // DuckDB reads '1_000.5': an underscore between two digits is dropped.
+  std::string without_underscores;
+  if (text.find('_') != std::string_view::npos) {
+    auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (size_t i = 0; i < text.size(); i++) {
+      if (text[i] != '_') {
+        without_underscores.push_back(text[i]);
+      } else if (i == 0 || i + 1 == text.size() || !is_digit(text[i - 1]) ||
+                 !is_digit(text[i + 1])) {
+        return CastStatus::kInvalid;
+      }
+    }
+    text = without_underscores;
+  }
   bool negative = false;
   if (!text.empty() && text[0] == '+') {
     text.remove_prefix(1);
@@ -400,6 +496,78 @@ CastStatus ParseDouble(std::string_view text, double* out) {
   if (result.ec != std::errc()) return CastStatus::kInvalid;
   *out = negative ? -value : value;
   return CastStatus::kOk;
+}
+
+/// A timestamp's text in the forms DuckDB reads beyond ParseTimestamp's: 'epoch', '/' between
+/// the date's fields, several spaces before the time, 24:00:00 (the next midnight), and a zone
+/// suffix ('Z', 'UTC', '+02', '-0530', '+05:30') that a TIMESTAMP drops, as DuckDB does.
+bool ParseTimestampText(std::string_view text, int64_t* micros) {
+  text = TrimWhitespace(text);
+  if (ParseTimestamp(text, micros)) return true;
+  if (text.size() == 5 && EqualsAsciiLower(text, "epoch")) {
+    *micros = 0;
+    return true;
+  }
+  auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
+  std::string normal(text);
+  // The date: fields separated by '-' or by '/' throughout.
+  size_t pos = normal[0] == '-' ? 1 : 0;
+  char separator = 0;
+  int separators = 0;
+  for (; pos < normal.size() && separators < 2; pos++) {
+    const char c = normal[pos];
+    if (is_digit(c)) continue;
+    if (c != '-' && c != '/') return false;
+    if (separator != 0 && c != separator) return false;
+    separator = c;
+    normal[pos] = '-';
+    separators++;
+  }
+  while (pos < normal.size() && is_digit(normal[pos]))
+    pos++;
+  if (pos == normal.size()) return ParseTimestamp(normal, micros);
+  // Between date and time: 'T' or one or more spaces.
+  size_t time_start = pos;
+  if (normal[pos] == 'T') {
+    time_start = pos + 1;
+  } else {
+    while (time_start < normal.size() && normal[time_start] == ' ')
+      time_start++;
+  }
+  if (time_start == pos || time_start == normal.size()) return false;
+  // The time ends at its first character that is not a digit, ':' or '.'.
+  size_t time_end = time_start;
+  while (time_end < normal.size() &&
+         (is_digit(normal[time_end]) || normal[time_end] == ':' || normal[time_end] == '.'))
+    time_end++;
+  // 'Z' and an offset follow the time directly; ' UTC' may have spaces before it.
+  const std::string_view zone = std::string_view(normal).substr(time_end);
+  if (!zone.empty() && zone != "Z" && !EqualsAsciiLower(TrimWhitespace(zone), "utc")) {
+    if (zone[0] != '+' && zone[0] != '-') return false;
+    std::string digits;
+    for (size_t i = 1; i < zone.size(); i++) {
+      if (zone[i] == ':' && i == 3) continue;
+      if (!is_digit(zone[i])) return false;
+      digits.push_back(zone[i]);
+    }
+    if (digits.size() != 2 && digits.size() != 4) return false;
+  }
+  std::string time(std::string_view(normal).substr(time_start, time_end - time_start));
+  bool next_day = false;
+  if (time.rfind("24:", 0) == 0) {
+    // Only 24:00[:00[.000...]], the next midnight.
+    const std::string_view rest = std::string_view(time).substr(3);
+    const bool zero = rest == "00" || rest == "00:00" ||
+                      (rest.size() > 6 && rest.rfind("00:00.", 0) == 0 &&
+                       rest.find_first_not_of('0', 6) == std::string_view::npos);
+    if (!zero) return false;
+    time = "00:00:00";
+    next_day = true;
+  }
+  const std::string rebuilt = normal.substr(0, pos) + " " + time;
+  if (!ParseTimestamp(rebuilt, micros)) return false;
+  if (next_day) *micros += kMicrosPerDay;
+  return true;
 }
 
 void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
@@ -462,12 +630,22 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
     }
     case TypeId::kDate:
       CastLoop<StringRef, int32_t>(in, out, count, try_cast, [](StringRef s, int32_t* r) {
-        return ParseDate(TrimWhitespace(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
+        const std::string_view text = TrimWhitespace(s.view());
+        if (ParseDate(text, r)) return CastStatus::kOk;
+        // DuckDB reads a timestamp's text as its date ('2020-01-01 10:00:00'::DATE).
+        int64_t micros;
+        if (!ParseTimestampText(text, &micros)) return CastStatus::kInvalid;
+        const int64_t days = FloorDiv(micros, kMicrosPerDay);
+        if (days < std::numeric_limits<int32_t>::min() ||
+            days > std::numeric_limits<int32_t>::max())
+          return CastStatus::kOverflow;
+        *r = static_cast<int32_t>(days);
+        return CastStatus::kOk;
       });
       return;
     case TypeId::kTimestamp:
       CastLoop<StringRef, int64_t>(in, out, count, try_cast, [](StringRef s, int64_t* r) {
-        return ParseTimestamp(TrimWhitespace(s.view()), r) ? CastStatus::kOk : CastStatus::kInvalid;
+        return ParseTimestampText(s.view(), r) ? CastStatus::kOk : CastStatus::kInvalid;
       });
       return;
     case TypeId::kTime:
@@ -476,7 +654,7 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         if (ParseTime(text, r)) return CastStatus::kOk;
         // A timestamp's text gives its time of day (DuckDB: '2024-01-02 03:04:05'::TIME).
         int64_t micros;
-        if (!ParseTimestamp(text, &micros)) return CastStatus::kInvalid;
+        if (!ParseTimestampText(text, &micros)) return CastStatus::kInvalid;
         *r = micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
         return CastStatus::kOk;
       });
