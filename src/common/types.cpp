@@ -183,6 +183,14 @@ static bool ParseDatePart(std::string_view text, size_t* pos, int32_t* days) {
   ++*pos;
   if (!ParseUnsigned(text, pos, 1, 2, &day)) return false;
   if (negative) year = -year;
+  // DuckDB's era marker: year N (BC) is the astronomical year 1 - N (1 BC is year 0).
+  if (text.size() - *pos >= 5 && text.substr(*pos, 2) == " (" &&
+      (text[*pos + 2] == 'B' || text[*pos + 2] == 'b') &&
+      (text[*pos + 3] == 'C' || text[*pos + 3] == 'c') && text[*pos + 4] == ')') {
+    if (negative || year == 0) return false;
+    year = 1 - year;
+    *pos += 5;
+  }
   if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, static_cast<unsigned>(month))) {
     return false;
   }
@@ -251,7 +259,8 @@ std::string FormatDate(int32_t days) {
   int64_t year;
   unsigned month, day;
   CivilFromDays(days, &year, &month, &day);
-  if (year < 0) return fmt::format("{:05}-{:02}-{:02}", year, month, day);
+  // Years before 1 as DuckDB prints them: 0044-03-15 (BC) is the astronomical year -43.
+  if (year <= 0) return fmt::format("{:04}-{:02}-{:02} (BC)", 1 - year, month, day);
   return fmt::format("{:04}-{:02}-{:02}", year, month, day);
 }
 
@@ -266,9 +275,10 @@ std::string FormatTimestamp(int64_t micros) {
   int64_t year;
   unsigned month, day;
   CivilFromDays(days, &year, &month, &day);
-  return fmt::format("{}-{:02}-{:02} {}",
-                     year < 0 ? fmt::format("{:05}", year) : fmt::format("{:04}", year), month, day,
-                     FormatTimeOfDay(rest));
+  if (year <= 0) {
+    return fmt::format("{:04}-{:02}-{:02} (BC) {}", 1 - year, month, day, FormatTimeOfDay(rest));
+  }
+  return fmt::format("{:04}-{:02}-{:02} {}", year, month, day, FormatTimeOfDay(rest));
 }
 
 std::string FormatTimeOfDay(int64_t micros) {
