@@ -44,6 +44,18 @@ const char* RuntimeFilterProbeFormName(RuntimeFilterProbeForm form) {
   }
 }
 
+std::string PruningLevelsText(const RuntimeFilterCounters& counters) {
+  auto level = [](const char* name, const RuntimeFilterCounters::LevelCounters& c) {
+    return fmt::format("{} {} checked ({} pruned), {} not checked while paused ({} pauses)", name,
+                       c.checks.load(), c.pruned.load(), c.skipped.load(), c.pauses.load());
+  };
+  return fmt::format(
+      "by level: {}; {}; {}; {} of the pauses as the dictionaries held many keys",
+      level("files by statistics known unopened", counters.file_checks),
+      level("row groups by bloom filters and dictionaries", counters.row_group_checks),
+      level("pages by the page index", counters.page_checks), counters.dense_pauses.load());
+}
+
 std::string ColumnKeysText(const RuntimeFilter& filter) {
   if (filter.key_types().size() == 1) return "";
   std::string out = ", column keys:";
@@ -847,30 +859,30 @@ bool RuntimeFilter::ParquetBloomMayMatch(const parquet::SplitBlockBloomFilter& b
                                          PhysicalType stored) const {
   using parquet::SplitBlockBloomFilter;
   if (!probes_parquet_bloom()) return true;
-  switch (stored) {
-    case PhysicalType::kInt32:
-      if (key_types_[0].physical() != PhysicalType::kInt32) return true;
-      for (int64_t key : int_set_) {
-        if (bloom.MightContainHash(SplitBlockBloomFilter::HashInt32(static_cast<int32_t>(key))))
-          return true;
-      }
-      return false;
-    case PhysicalType::kInt64:
-      if (key_types_[0].physical() != PhysicalType::kInt64) return true;
-      for (int64_t key : int_set_) {
-        if (bloom.MightContainHash(SplitBlockBloomFilter::HashInt64(key))) return true;
-      }
-      return false;
-    case PhysicalType::kString:
-      if (key_types_[0].physical() != PhysicalType::kString) return true;
-      for (const auto& key : string_set_) {
-        if (bloom.MightContainHash(SplitBlockBloomFilter::HashBytes(key.data(), key.size())))
-          return true;
-      }
-      return false;
-    default:
-      return true;
+  // The chunk stores the key's own physical type, or it cannot tell.
+  const PhysicalType key = key_types_[0].physical();
+  if (key != stored || (stored != PhysicalType::kInt32 && stored != PhysicalType::kInt64 &&
+                        stored != PhysicalType::kString))
+    return true;
+  // Listed keys no longer change once the filter is published (probes_parquet_bloom).
+  std::call_once(parquet_hashes_once_, [&] {
+    if (stored == PhysicalType::kString) {
+      parquet_hashes_.reserve(string_set_.size());
+      for (const auto& k : string_set_)
+        parquet_hashes_.push_back(SplitBlockBloomFilter::HashBytes(k.data(), k.size()));
+      return;
+    }
+    parquet_hashes_.reserve(int_set_.size());
+    for (int64_t k : int_set_) {
+      parquet_hashes_.push_back(stored == PhysicalType::kInt32
+                                    ? SplitBlockBloomFilter::HashInt32(static_cast<int32_t>(k))
+                                    : SplitBlockBloomFilter::HashInt64(k));
+    }
+  });
+  for (uint64_t hash : parquet_hashes_) {
+    if (bloom.MightContainHash(hash)) return true;
   }
+  return false;
 }
 
 }  // namespace shears

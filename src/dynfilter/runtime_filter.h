@@ -30,6 +30,7 @@
 #include <array>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -188,6 +189,18 @@ struct RuntimeFilterCounters {
   std::atomic<uint64_t> pruning_pauses{0};
   std::atomic<uint64_t> pruning_checks_skipped{0};
   std::atomic<uint64_t> pruning_resumes{0};
+  /// The same by level (storage/split_pruning's: files by statistics known unopened, row
+  /// groups by bloom filters and dictionaries, pages by the page index), so EXPLAIN ANALYZE
+  /// tells which level checked, pruned or paused: checks made, of those the ones that pruned,
+  /// checks not made while the level was paused, and its pauses.
+  struct LevelCounters {
+    std::atomic<uint64_t> checks{0};
+    std::atomic<uint64_t> pruned{0};
+    std::atomic<uint64_t> skipped{0};
+    std::atomic<uint64_t> pauses{0};
+  };
+  LevelCounters file_checks, row_group_checks, page_checks;
+  std::atomic<uint64_t> dense_pauses{0};  // pauses because dictionaries held many keys
   std::atomic<uint64_t> probe_nanos{0};
 };
 
@@ -386,6 +399,11 @@ class RuntimeFilter {
   bool bitmap_direct_ = false;
   int64_t int_lo_ = INT64_MAX, int_hi_ = INT64_MIN;  // of the integer keys added
   absl::flat_hash_set<std::string> string_set_;
+  // The listed keys hashed as Parquet bloom filters hash them (XXH64 of the key's physical
+  // type), once for every chunk's bloom filter a scan probes (ParquetBloomMayMatch): hashing
+  // the 1,393 keys of a filter again for each of 1,827 chunks cost more than the probes.
+  mutable std::once_flag parquet_hashes_once_;
+  mutable std::vector<uint64_t> parquet_hashes_;
   // The keys listed for ValueMayMatch alone (limits.max_value_keys) when the probe form is a
   // bloom filter: exact partition values, without the statistics checks walking them.
   bool values_listed_ = false;
@@ -410,5 +428,9 @@ class RuntimeFilter {
 std::string ColumnKeysText(const RuntimeFilter& filter);
 /// For EXPLAIN: "rows probed by <form>" or "rows not tested: <why>".
 std::string RowsText(const RuntimeFilter& filter);
+/// For EXPLAIN ANALYZE: the statistics checks by level, what each pruned and why one was not
+/// made ("by level: files 1827 checked, 0 skipped, ...; row groups by bloom filters and
+/// dictionaries ...; pages ...").
+std::string PruningLevelsText(const RuntimeFilterCounters& counters);
 
 }  // namespace shears

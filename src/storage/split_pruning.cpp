@@ -71,6 +71,7 @@ bool SplitPruning::RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& f
   if (pacing.skipped.fetch_add(1, std::memory_order_relaxed) + 1 <
       pacing.interval.load(std::memory_order_relaxed)) {
     filter.counters().pruning_checks_skipped++;
+    Counters(filter, level).skipped++;
     return false;
   }
   pacing.skipped.store(0, std::memory_order_relaxed);
@@ -84,10 +85,21 @@ void SplitPruning::Pause(size_t i, Level level, uint32_t interval,
   pacing.interval.store(std::max<uint32_t>(interval, 1), std::memory_order_relaxed);
   pacing.paused.store(true, std::memory_order_relaxed);
   filter.counters().pruning_pauses++;
+  Counters(filter, level).pauses++;
+}
+
+RuntimeFilterCounters::LevelCounters& SplitPruning::Counters(const RuntimeFilter& filter,
+                                                             Level level) {
+  auto& counters = filter.counters();
+  return level == kFileLevel   ? counters.file_checks
+         : level == kPageLevel ? counters.page_checks
+                               : counters.row_group_checks;
 }
 
 void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter,
                                   uint32_t matches) const {
+  Counters(filter, level).checks++;
+  if (pruned) Counters(filter, level).pruned++;
   if (pacing_.window == 0) return;
   LevelPacing& pacing = levels_[i * kLevels + level];
   LevelPacing& file_level = levels_[i * kLevels + kFileLevel];
@@ -135,12 +147,15 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
     // as these were, one holding none is too unlikely to pay for the checks (with 16 found,
     // about e^-16 of them), nor a file whose range holds none. Sampled rarely from now on.
     Pause(i, kRowGroupLevel, std::max(pacing_.max_sample, pacing_.sample), filter);
+    filter.counters().dense_pauses++;
     pacing.dense.store(true, std::memory_order_relaxed);
     // Not when the filter's ranges skipped a file or row group in this run: the keys follow
     // the layout somewhere.
     if (!file_level.paused.load(std::memory_order_relaxed) &&
-        file_level.pruned.load(std::memory_order_relaxed) == 0)
+        file_level.pruned.load(std::memory_order_relaxed) == 0) {
       Pause(i, kFileLevel, pacing_.sample, filter);
+      filter.counters().dense_pauses++;
+    }
     pacing.checks.store(0, std::memory_order_relaxed);
     pacing.pruned.store(0, std::memory_order_relaxed);
     pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);

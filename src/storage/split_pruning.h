@@ -131,6 +131,8 @@ class SplitPruning {
                       uint32_t matches = 0) const;
   /// Pauses `level` of runtime filter i, sampling one check in `interval`.
   void Pause(size_t i, Level level, uint32_t interval, const RuntimeFilter& filter) const;
+  /// `filter`'s counters of `level`.
+  static RuntimeFilterCounters::LevelCounters& Counters(const RuntimeFilter& filter, Level level);
 
   /// The file column of scan column `column` whose values are in the scan column's type (a
   /// widened column's bounds are in another), or -1.

@@ -934,5 +934,24 @@ TEST(PartitionValueTest, BoundsOfANestedLoopJoinsBuildSide) {
   EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kAtLeast, Value::Bigint(1), *keys));
 }
 
+// A chunk's Parquet bloom filter is probed with the listed keys' Parquet hashes (computed once
+// per filter, then reused for every chunk): a chunk holding one key may match, one holding
+// none does not, and a chunk storing another physical type cannot tell.
+TEST(RuntimeFilterTest, ParquetBloomProbedWithTheListedKeys) {
+  auto filter = Build({10, 20, 30});
+  ASSERT_TRUE(filter->probes_parquet_bloom());
+  auto with_20 = parquet::SplitBlockBloomFilter::ForNdv(1000, 0.001);
+  with_20.InsertHash(parquet::SplitBlockBloomFilter::HashInt64(20));
+  auto without = parquet::SplitBlockBloomFilter::ForNdv(1000, 0.001);
+  for (int64_t v = 100; v < 200; v++)
+    without.InsertHash(parquet::SplitBlockBloomFilter::HashInt64(v));
+  for (int round = 0; round < 2; round++) {
+    EXPECT_TRUE(filter->ParquetBloomMayMatch(with_20, PhysicalType::kInt64));
+    EXPECT_FALSE(filter->ParquetBloomMayMatch(without, PhysicalType::kInt64));
+    EXPECT_TRUE(filter->ParquetBloomMayMatch(without, PhysicalType::kInt32));
+    EXPECT_TRUE(filter->ParquetBloomMayMatch(without, PhysicalType::kString));
+  }
+}
+
 }  // namespace
 }  // namespace shears

@@ -274,14 +274,14 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
             "({} by "
             "Parquet bloom filters, {} by "
             "dictionaries); pages skipped {}; statistics checks paused {} times ({} skipped, {} "
-            "resumes); probe {:.3f} ms",
+            "resumes); {}; probe {:.3f} ms",
             filter->empty() ? "empty" : RuntimeFilterKindName(filter->kinds()),
             filter->distinct_keys(), filter->build_rows(), filter->bytes(), ColumnKeysText(*filter),
             RowsText(*filter), c.rows_tested.load(), c.rows_dropped.load(),
             c.rows_passed_paused.load(), c.pauses.load(), c.rechecks.load(), c.resumes.load(),
             c.files_skipped.load(), c.row_groups_skipped.load(), c.row_groups_skipped_bloom.load(),
             c.row_groups_skipped_dictionary.load(), c.pages_skipped.load(), c.pruning_pauses.load(),
-            c.pruning_checks_skipped.load(), c.pruning_resumes.load(),
+            c.pruning_checks_skipped.load(), c.pruning_resumes.load(), PruningLevelsText(c),
             static_cast<double>(c.probe_nanos.load()) / 1e6);
       }
       out.emplace_back("runtime_filter_" + std::to_string(target.filter_id), text);

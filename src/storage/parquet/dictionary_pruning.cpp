@@ -35,9 +35,12 @@ bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, in
     size_t entries = 0;
     const Vector* dictionary = reader.ReadDictionary(&entries);
     if (!dictionary || entries == 0) return true;
-    std::vector<uint32_t> kept(kBatchSize);
+    // Sized by the dictionary (often a few hundred entries), not a batch: one check per row
+    // group, most of which then read the chunk anyway.
+    const size_t slice_size = std::min<size_t>(kBatchSize, entries);
+    std::vector<uint32_t> kept(slice_size);
     std::vector<uint64_t> hashes;
-    std::vector<uint32_t> sel(kBatchSize);
+    std::vector<uint32_t> sel(slice_size);
     Batch slice;
     Vector keys;
     if (key_expr) {
