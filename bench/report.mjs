@@ -46,6 +46,9 @@ const ABOUT = {
       `node loading DuckDB and running \`SELECT 1\` ${ms(m.baseline.duckdb)} ms); ` +
       'view creation, listing files, reading footers, planning and execution stay in. ' : '') +
     'Ratio: of the net times; raw ratio: of the raw ones (node\'s start-up weighs on DuckDB there). ' +
+    'A query whose median raw time is not above its engine\'s empty run (net time ≤ 0: its cost lost in the ' +
+    'start-up\'s noise) shows *noise* for its ratio and is left out of the net geometric mean, which names it; ' +
+    'its raw ratio still counts. ' +
     'Node\'s start-up varies by a hundred ms or more from run to run on a loaded machine, so a net DuckDB ' +
     'time well under that is mostly noise (a tiny net time makes a huge ratio): read those rows by their raw times. ' +
     'Files: the scans\' files as in session mode (the same views and plans); MB: everything the process read, less the empty run\'s.',
@@ -83,29 +86,58 @@ function modeTable(mode, results, machine, suffix = '') {
     const sides = mode === 'session' ? ['on', 'off', 'duckdb'] : ['on', 'duckdb'];
     const files = sides.map((k) => cell(r.m[k]?.files)).join(' / ');
     const bytes = sides.map((k) => mb(r.m[k]?.bytes)).join(' / ');
-    const cells = [ms(r.shears), ms(r.duckdb), `**${r.ratio.toFixed(2)}**`];
+    const net = (x) => (x > 0 ? ms(x) : `≤ 0`);
+    const cells = r.noise
+      ? [net(r.shears), net(r.duckdb), 'noise']
+      : [ms(r.shears), ms(r.duckdb), `**${r.ratio.toFixed(2)}**`];
     if (mode === 'fresh') cells.push(ms(r.shearsRaw), ms(r.duckdbRaw), r.rawRatio.toFixed(2));
     if (mode === 'session') cells.push(ms(r.off));
     lines.push(`| ${r.name} | ${[...cells, files, bytes].join(' | ')} | ${r.check || 'equal'} |`);
   }
   const summary = summarize(results);
   if (summary) {
-    lines.push('', `Geometric mean of shears/DuckDB over ${summary.count} queries: **${summary.geomean.toFixed(2)}**` +
-      (mode === 'fresh' ? ` (raw: ${summary.rawGeomean.toFixed(2)})` : '') + '.');
+    lines.push('', `Geometric mean of shears/DuckDB over ${summary.count} queries: **${fixed(summary.geomean)}**` +
+      (mode === 'fresh' ? ` (raw: ${fixed(summary.rawGeomean)})` : '') + noiseNote(summary) + '.');
   }
   lines.push('');
   return lines;
 }
 
-/// Geometric means and the worst queries of one mode, or null when shears ran none.
+/// A fresh-mode result's net times: its median raw times less the empty runs'. A net time
+/// that is not positive means the query's own cost was lost in the start-up's noise; its
+/// ratio would be 0 or infinite and drag the geometric mean to 0.00 or past any bound, so
+/// such a query gets no net ratio (`r.noise`), is left out of the net mean and is named
+/// there; its raw ratio still counts.
+export function netTimes(r) {
+  r.shears = r.shearsRaw - r.onEmpty;
+  r.duckdb = r.duckdbRaw - r.duckdbEmpty;
+  r.rawRatio = r.shearsRaw / r.duckdbRaw;
+  if (r.shears > 0 && r.duckdb > 0) {
+    r.ratio = r.shears / r.duckdb;
+  } else {
+    r.noise = true;
+    delete r.ratio;
+  }
+  return r;
+}
+
+/// Geometric means and the worst queries of one mode, or null when shears ran none. Queries
+/// whose net time was lost in start-up noise (`noise`) count only in the raw mean and are
+/// listed as `noisy`.
 export function summarize(results) {
   const ran = results.filter((r) => r.ratio !== undefined);
-  if (!ran.length) return null;
+  const noisy = results.filter((r) => r.noise);
+  if (!ran.length && !noisy.length) return null;
   const worst = [...ran].sort((a, b) => b.ratio - a.ratio).slice(0, 3);
-  const raw = ran.filter((r) => r.rawRatio !== undefined).map((r) => r.rawRatio);
-  return { count: ran.length, geomean: geomean(ran.map((r) => r.ratio)),
-    rawGeomean: raw.length ? geomean(raw) : undefined, worst };
+  const raw = [...ran, ...noisy].filter((r) => r.rawRatio !== undefined).map((r) => r.rawRatio);
+  return { count: ran.length, geomean: ran.length ? geomean(ran.map((r) => r.ratio)) : undefined,
+    rawGeomean: raw.length ? geomean(raw) : undefined, worst, noisy: noisy.map((r) => r.name) };
 }
+
+const fixed = (x) => (x === undefined ? '–' : x.toFixed(2));
+const noiseNote = (s) => (s.noisy.length
+  ? `; left out of the net mean, their net time within start-up noise (raw not above the empty run): ${s.noisy.join(', ')}`
+  : '');
 
 /// `report` maps each mode run (MODES order) to its results, one per query.
 export function markdown(report, options, machine) {
@@ -129,7 +161,8 @@ export function markdown(report, options, machine) {
   for (const mode of modes) {
     const s = summarize(report[mode]);
     if (!s) continue;
-    lines.push(`| ${mode} | ${timed[mode]} | ${s.count} | **${s.geomean.toFixed(2)}**` +
+    lines.push(`| ${mode} | ${timed[mode]} | ${s.count}` + (s.noisy.length ? ` (+${s.noisy.length} noise)` : '') +
+      ` | **${fixed(s.geomean)}**` +
       (s.rawGeomean === undefined ? '' : ` (raw ${s.rawGeomean.toFixed(2)})`) + ' | ' +
       s.worst.map((r) => `${r.name} ${r.ratio.toFixed(2)}`).join(', ') + ' |');
   }
@@ -169,7 +202,7 @@ export function svgChart(results, mode = '') {
     const x0 = x(1), x1 = x(r.ratio);
     out.push(`<text x="${label - 8}" y="${y + 15}" text-anchor="end">${escapeXml(r.name)}</text>`);
     if (!r.ratio) {
-      out.push(`<text x="${x0 + 4}" y="${y + 15}" fill="#888">unsupported by shears</text>`);
+      out.push(`<text x="${x0 + 4}" y="${y + 15}" fill="#888">${r.noise ? 'net time within start-up noise' : 'unsupported by shears'}</text>`);
       return;
     }
     out.push(`<rect x="${Math.min(x0, x1).toFixed(1)}" y="${y + 4}" width="${Math.max(1, Math.abs(x1 - x0)).toFixed(1)}" ` +

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { viewSql } from './queries.mjs';
-import { diffRows, geomean, markdown, median, summarize, svgChart } from './report.mjs';
+import { diffRows, geomean, markdown, median, netTimes, summarize, svgChart } from './report.mjs';
 
 test('viewSql reads a partitioned table by a two-level glob with hive partitioning', () => {
   assert.equal(viewSql('/d', 'store_sales', true), 'CREATE VIEW store_sales AS SELECT * FROM ' +
@@ -84,6 +84,34 @@ test('markdown shows each mode: net and raw times, DF off, unsupported queries, 
   assert.match(text, /Geometric mean of shears\/DuckDB over 2 queries: \*\*0\.71\*\* \(raw: 0\.03\)/);
   assert.match(text, /Geometric mean of shears\/DuckDB over 2 queries: \*\*1\.00\*\*\./);
   assert.equal((text.match(/^- `fast`: a query$/gm) || []).length, 1);
+});
+
+test('netTimes leaves a query whose net time is lost in start-up noise out of the net mean', () => {
+  const noisy = netTimes({ name: 'lost', what: 'd query', shearsRaw: 9, onEmpty: 10, duckdbRaw: 900,
+    duckdbEmpty: 800, check: '', m: { on: {}, duckdb: {} } });
+  assert.equal(noisy.noise, true);
+  assert.equal(noisy.ratio, undefined);
+  assert.equal(noisy.shears, -1);
+  const kept = netTimes({ name: 'kept', shearsRaw: 30, onEmpty: 10, duckdbRaw: 840, duckdbEmpty: 800 });
+  assert.equal(kept.noise, undefined);
+  assert.equal(kept.ratio, 0.5);
+  assert.equal(kept.rawRatio, 30 / 840);
+  // The net mean stays that of the other queries (it was 0.00 when the net time was clamped
+  // at 0); the raw mean takes every query; the summary names the one left out.
+  const s = summarize([...fresh, noisy]);
+  assert.equal(s.count, 2);
+  assert.ok(Math.abs(s.geomean - Math.sqrt(2 * 0.25)) < 1e-12);
+  assert.ok(Math.abs(s.rawGeomean - Math.cbrt((30 / 810) * (15 / 820) * (9 / 900))) < 1e-12);
+  assert.deepEqual(s.noisy, ['lost']);
+  const text = markdown({ fresh: [...fresh, noisy] }, { scale: 1, runs: 5, warmup: 1 }, machine);
+  assert.match(text, /\| fresh \| whole process, less an empty run \| 2 \(\+1 noise\) \| \*\*0\.71\*\* \(raw 0\.02\)/);
+  assert.match(text, /\| lost \| ≤ 0 \| 100 \| noise \| 9\.00 \| 900 \| 0\.01 \|/);
+  assert.match(text, /over 2 queries: \*\*0\.71\*\* \(raw: 0\.02\); left out of the net mean, .*: lost\./);
+  assert.match(svgChart([noisy], 'fresh'), /within start-up noise/);
+  // All lost: no net mean, but the raw one.
+  const only = summarize([noisy]);
+  assert.equal(only.geomean, undefined);
+  assert.equal(only.count, 0);
 });
 
 test('markdown leaves out the modes not run', () => {

@@ -82,7 +82,13 @@ void Vector::KeepAlive(std::shared_ptr<const void> owner) {
 
 void Vector::Reset() {
   if (data_ && data_.use_count() > 1) {
-    data_.reset(new uint8_t[capacity_ * type_.value_size()]);
+    if (spare_ && spare_capacity_ >= capacity_) {
+      data_ = std::move(spare_);
+      capacity_ = spare_capacity_;
+    } else {
+      data_.reset(new uint8_t[capacity_ * type_.value_size()]);
+    }
+    spare_.reset();
   }
   validity_.Reset();
   validity_.Resize(capacity_);
@@ -91,6 +97,12 @@ void Vector::Reset() {
 }
 
 void Vector::Reference(const Vector& other) {
+  if (type_.physical() != other.type_.physical()) {
+    spare_.reset();
+  } else if (data_ && data_.use_count() == 1) {
+    spare_ = std::move(data_);
+    spare_capacity_ = capacity_;
+  }
   type_ = other.type_;
   capacity_ = other.capacity_;
   data_ = other.data_;
@@ -262,7 +274,39 @@ bool Vector::CompactInPlace(const uint32_t* sel, idx_t count) {
   return true;
 }
 
+void Batch::SetSelection(idx_t i, Selection sel) {
+  if (selections_.empty()) {
+    if (!sel) return;
+    selections_.resize(columns_.size());
+  }
+  selections_[i] = std::move(sel);
+}
+
+const Batch::Selection& Batch::selection(idx_t i) const {
+  static const Selection kNone;
+  return selections_.empty() ? kNone : selections_[i];
+}
+
+void Batch::FlattenColumn(idx_t i) {
+  if (selections_.empty() || !selections_[i]) return;
+  Vector& column = columns_[i];
+  // The column shows another vector's values: Reset gives it its own buffer back (kept by
+  // Reference) to copy the selected rows into, with no allocation.
+  Vector source;
+  source.Reference(column);
+  column.Reset();
+  column.CopyRows(source, selections_[i]->data(), size_);
+  selections_[i].reset();
+}
+
+void Batch::Flatten() {
+  for (idx_t i = 0; i < selections_.size(); i++)
+    FlattenColumn(i);
+  selections_.clear();
+}
+
 void Batch::Select(const uint32_t* sel, idx_t count) {
+  Flatten();
   // Filters keep rows in order, so rows only move down: then each column that owns its buffer
   // compacts in place, with no allocation or second buffer.
   bool moves_down = true;
@@ -289,6 +333,7 @@ void Batch::Reset() {
   for (auto& column : columns_)
     column.Reset();
   size_ = 0;
+  selections_.clear();
 }
 
 }  // namespace shears

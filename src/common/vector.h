@@ -136,6 +136,10 @@ class Vector {
   LogicalType type_;
   idx_t capacity_ = 0;
   std::shared_ptr<uint8_t[]> data_;
+  // The buffer this vector owned before a Reference, given back by Reset: an operator output
+  // that references its input batch after batch allocates no buffer per batch.
+  std::shared_ptr<uint8_t[]> spare_;
+  idx_t spare_capacity_ = 0;
   ValidityMask validity_;
   std::shared_ptr<StringHeap> heap_;
   std::vector<std::shared_ptr<const void>> owners_;
@@ -171,9 +175,25 @@ class Batch {
   std::vector<Vector>& columns() { return columns_; }
   void Reset();
 
+  // A pending selection: column i's row r is row (*sel)[r] of its vector, not yet copied.
+  // An operator that drops rows (a join probe) leaves the survivors' columns so, and only an
+  // operator that says it reads selections (PhysicalOperator::AcceptsSelection) ever sees
+  // such a batch: the pipeline flattens it for any other. A chain of joins then copies each
+  // column once, where the next operator needs it, instead of at every join.
+  using Selection = std::shared_ptr<const std::vector<uint32_t>>;
+  void SetSelection(idx_t i, Selection sel);
+  /// Column i's pending selection, or null when its vector holds its rows in order.
+  const Selection& selection(idx_t i) const;
+  bool HasSelection() const { return !selections_.empty(); }
+  /// Copies the selected rows of every column with a pending selection into a vector of its own.
+  void Flatten();
+  /// Flattens only column i.
+  void FlattenColumn(idx_t i);
+
  private:
   std::vector<Vector> columns_;
   idx_t size_ = 0;
+  std::vector<Selection> selections_;  // empty, or one (possibly null) per column
 };
 
 }  // namespace shears

@@ -102,6 +102,9 @@ class PhysicalOperator {
   virtual std::unique_ptr<OperatorState> GetOperatorState(ExecutionContext& context) const;
   virtual OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
                                  OperatorState& state) const;
+  /// Whether Execute reads an input batch with pending selections (Batch::SetSelection);
+  /// the pipeline flattens the batch first for an operator or sink that does not.
+  virtual bool AcceptsSelection() const { return false; }
   /// Called once per thread after its last Execute (the source is exhausted), before the
   /// sink's Combine: for state an operator must hand over (a spilling join's probe rows).
   virtual void FinishOperator(ExecutionContext& context, OperatorState& state) const {}

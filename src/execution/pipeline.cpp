@@ -311,11 +311,16 @@ void Executor::RunPipeline(Pipeline& pipeline) {
             Batch& input = batches[stage];
             if (input.size() == 0) return true;
             Timer timer(sink_metrics.nanos);
+            if (input.HasSelection()) input.Flatten();
             return NamingOperatorOnOom(*pipeline.sink, [&] {
               return pipeline.sink->Sink(context_, input, global_sink, *local_sink);
             });
           }
           PhysicalOperator* op = pipeline.operators[stage];
+          if (batches[stage].HasSelection() && !op->AcceptsSelection()) {
+            Timer timer(operator_metrics[stage]->nanos);
+            batches[stage].Flatten();
+          }
           while (true) {
             Batch& output = batches[stage + 1];
             output.Reset();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cstring>
 
@@ -60,6 +61,18 @@ struct HashJoinProbeState : OperatorState {
   std::vector<uint32_t> out_sel;
   Batch pairs;  // left ++ right, for residuals of SEMI/ANTI/MARK joins
   SelectionVector sel;
+  // The selections the one-pass probe hands on; one still held downstream is not reused.
+  std::array<std::shared_ptr<std::vector<uint32_t>>, 3> selections;
+  std::shared_ptr<std::vector<uint32_t>> FreeSelection(idx_t size) {
+    for (auto& sel : selections) {
+      if (!sel) sel = std::make_shared<std::vector<uint32_t>>();
+      if (sel.use_count() == 1) {
+        sel->resize(size);
+        return sel;
+      }
+    }
+    return std::make_shared<std::vector<uint32_t>>(size);
+  }
 };
 
 struct UnmatchedSourceState : GlobalSourceState {
@@ -145,6 +158,11 @@ PhysicalHashJoin::PhysicalHashJoin(std::vector<LogicalType> types, JoinKind join
   SHEARS_CHECK(null_equal_.size() == left_keys_.size());
   for (idx_t k = 0; k < left_keys_.size(); k++) {
     SHEARS_CHECK(left_keys_[k]->type.physical() == right_keys_[k]->type.physical());
+    VisitExpression(*left_keys_[k], [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kReference) {
+        left_key_columns_.push_back(static_cast<const BoundReference&>(e).index);
+      }
+    });
   }
 }
 
@@ -387,6 +405,19 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input
                                          OperatorState& op_state) const {
   auto& state = static_cast<HashJoinProbeState&>(op_state);
   const JoinHashTable& table = *state.table;
+  const bool unique_inner = join_kind_ == JoinKind::kInner && !residual_ && table.unique_keys();
+  if (input.HasSelection()) {
+    // Only the one-pass path below reads a selection (and only its key columns' values);
+    // every other path reads the input's columns as they are.
+    const bool spilling = state.global->spilled && state.table == state.global->table.get();
+    if (unique_inner && !spilling && state.phase == ProbePhase::kStart &&
+        input.size() <= state.pair_probe.size()) {
+      for (idx_t c : left_key_columns_)
+        input.FlattenColumn(c);
+    } else {
+      input.Flatten();
+    }
+  }
   if (state.global->spilled && state.table == state.global->table.get()) {
     SpillProbeRows(context, input, state);
     return OperatorResult::kNeedMoreInput;
@@ -450,11 +481,12 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input
     state.phase = ProbePhase::kPairs;
   }
 
-  if (state.phase == ProbePhase::kPairs && join_kind_ == JoinKind::kInner && !residual_ &&
-      table.unique_keys() && n <= state.pair_probe.size()) {
+  if (state.phase == ProbePhase::kPairs && unique_inner && n <= state.pair_probe.size()) {
     // Each probe row matches at most one build row (a dimension joined on its key): the pairs
-    // in one branch-free pass, no chains to walk, and when every row matched (dimension joins
-    // mostly keep all rows) the probe columns pass by reference instead of being copied.
+    // in one branch-free pass, no chains to walk. The probe columns pass by reference, the
+    // rows that lost their match left out by a selection rather than copied: the operator
+    // that reads a column copies it once (a chain of dimension joins, each dropping a few
+    // rows, copied every column at every join; TPC-DS q99).
     idx_t pairs = 0;
     for (idx_t i = 0; i < n; i++) {
       state.pair_probe[pairs] = static_cast<uint32_t>(i);
@@ -462,12 +494,30 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input
       pairs += state.heads[i] != nullptr;
     }
     output.Reset();
+    // Per input selection (columns mostly share one), the selection of the pairs through it.
+    bool have_composed = false;
+    Batch::Selection composed_from;
+    Batch::Selection composed;
     for (idx_t c = 0; c < left_columns; c++) {
+      output.column(c).Reference(input.column(c));
+      const Batch::Selection& in = input.selection(c);
       if (pairs == n) {
-        output.column(c).Reference(input.column(c));
-      } else {
-        output.column(c).CopyRows(input.column(c), state.pair_probe.data(), pairs);
+        output.SetSelection(c, in);
+        continue;
       }
+      if (!have_composed || composed_from != in) {
+        auto sel = state.FreeSelection(pairs);
+        if (in) {
+          for (idx_t p = 0; p < pairs; p++)
+            (*sel)[p] = (*in)[state.pair_probe[p]];
+        } else {
+          std::copy(state.pair_probe.begin(), state.pair_probe.begin() + pairs, sel->begin());
+        }
+        composed = std::move(sel);
+        composed_from = in;
+        have_composed = true;
+      }
+      output.SetSelection(c, composed);
     }
     for (idx_t c = key_count; c < layout.types.size(); c++) {
       Vector& out = output.column(left_columns + c - key_count);

@@ -126,6 +126,9 @@ class PhysicalHashJoin : public PhysicalOperator {
   std::unique_ptr<OperatorState> GetOperatorState(ExecutionContext& context) const override;
   OperatorResult Execute(ExecutionContext& context, Batch& input, Batch& output,
                          OperatorState& state) const override;
+  /// The probe of an inner join on unique build keys passes its surviving rows on as a
+  /// selection (Batch::SetSelection); every other probe flattens its input first.
+  bool AcceptsSelection() const override { return true; }
 
   void FinishOperator(ExecutionContext& context, OperatorState& state) const override;
 
@@ -204,6 +207,7 @@ class PhysicalHashJoin : public PhysicalOperator {
 
   JoinKind join_kind_;
   std::vector<BoundExprPtr> left_keys_;
+  std::vector<idx_t> left_key_columns_;  // the input columns left_keys_ read
   std::vector<BoundExprPtr> right_keys_;
   std::vector<bool> null_equal_;
   BoundExprPtr residual_;
