@@ -256,7 +256,8 @@ struct TableFunctionRef : TableRef {
   std::string ToString() const override;
 };
 
-enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
+/// kSemi / kAnti: DuckDB's SEMI / ANTI JOIN (the left side's rows with / without a match).
+enum class JoinType { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
 
 struct JoinRef : TableRef {
   JoinRef() : TableRef(TableRefKind::kJoin) {}
@@ -265,6 +266,9 @@ struct JoinRef : TableRef {
   ExprPtr condition;  // ON ...; null for CROSS/USING/NATURAL
   std::vector<std::string> using_columns;
   bool natural = false;
+  /// DuckDB's ASOF JOIN (join_type kInner, kLeft or kRight): the condition's equalities and
+  /// one inequality pick each row's nearest match.
+  bool asof = false;
   std::string ToString() const override;
 };
 

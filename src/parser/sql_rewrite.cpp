@@ -877,6 +877,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
   FindPositionalJoin(sql, result.tokens, &replacements);
+  FindDuckDbJoins(sql, result.tokens, &replacements);
   FindPivots(sql, result.tokens, &replacements);  // last: it drops edits inside its text
   if (replacements.empty()) {
     result.text = sql;
