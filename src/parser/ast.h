@@ -637,6 +637,8 @@ struct InsertStatement : Statement {
   std::string name;
   int name_location = -1;
   std::vector<std::string> columns;
+  /// DuckDB's INSERT INTO t BY NAME query: the query's column names are `columns`.
+  bool by_name = false;
   QueryNodePtr query;           // null for DEFAULT VALUES until the defaults are filled in
   bool default_values = false;  // INSERT ... DEFAULT VALUES
   /// Columns the table's defaults added to `columns` (ApplyInsertDefaults): INSERT OR REPLACE
