@@ -72,7 +72,26 @@ LogicalOperatorPtr Binder::PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left,
   std::vector<Key> keys;
   BoundExprPtr probe_t, build_t;
   std::string op;
+  // Conditions over one side only: a row failing them matches nothing (DuckDB's). Conditions
+  // over both sides that are no such comparison need every pair (PlanAsofPairs).
+  std::vector<BoundExprPtr> left_only, right_only;
+  std::vector<BoundExprPtr> originals;
+  bool pairwise = false;
+  for (const auto& conjunct : conjuncts)
+    originals.push_back(conjunct->Copy());
   for (auto& conjunct : conjuncts) {
+    if (conjunct->kind == BoundExprKind::kConstant) {
+      const Value& v = static_cast<const BoundConstant&>(*conjunct).value;
+      if (!v.is_null() && v.GetBoolean()) continue;  // ON 1 = 1 AND ...
+    }
+    if (Within(*conjunct, right_set)) {
+      right_only.push_back(std::move(conjunct));
+      continue;
+    }
+    if (ReferencedBindings(*conjunct).empty() || Within(*conjunct, left_set)) {
+      left_only.push_back(std::move(conjunct));
+      continue;
+    }
     std::string name;
     if (conjunct->kind == BoundExprKind::kFunction) {
       name = static_cast<const BoundFunction&>(*conjunct).function.name;
@@ -80,24 +99,19 @@ LogicalOperatorPtr Binder::PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left,
     const bool null_equal = name == "IS NOT DISTINCT FROM" || name == "is_not_distinct_from";
     const bool comparison =
         name == "=" || null_equal || name == ">=" || name == ">" || name == "<=" || name == "<";
-    if (!comparison || static_cast<BoundFunction&>(*conjunct).args.size() != 2) {
-      throw NotSupportedError(
-          "ASOF JOIN conditions must be equalities (= or IS NOT DISTINCT FROM) and one "
-          "inequality (>=, >, <=, <) between the two sides, not {}",
-          conjunct->ToString());
-    }
-    auto& args = static_cast<BoundFunction&>(*conjunct).args;
+    auto* args = comparison ? &static_cast<BoundFunction&>(*conjunct).args : nullptr;
     bool swapped = false;
-    if (Within(*args[0], left_set) && Within(*args[1], right_set)) {
-    } else if (Within(*args[0], right_set) && Within(*args[1], left_set)) {
+    if (args && args->size() == 2 && Within(*(*args)[0], left_set) &&
+        Within(*(*args)[1], right_set)) {
+    } else if (args && args->size() == 2 && Within(*(*args)[0], right_set) &&
+               Within(*(*args)[1], left_set)) {
       swapped = true;
     } else {
-      throw NotSupportedError(
-          "ASOF JOIN conditions must compare an expression of the left side with one of the "
-          "right side, not {}",
-          conjunct->ToString());
+      pairwise = true;
+      continue;
     }
-    BoundExprPtr l = std::move(args[swapped ? 1 : 0]), r = std::move(args[swapped ? 0 : 1]);
+    BoundExprPtr l = std::move((*args)[swapped ? 1 : 0]);
+    BoundExprPtr r = std::move((*args)[swapped ? 0 : 1]);
     // Both sides meet in one union column.
     if (l->type != r->type) {
       const auto common = CommonType(l->type, r->type);
@@ -110,8 +124,8 @@ LogicalOperatorPtr Binder::PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left,
       continue;
     }
     if (probe_t) {
-      throw NotSupportedError("ASOF JOIN takes one inequality condition, not several ({} and {})",
-                              op, name);
+      throw BinderError("ASOF JOIN takes one inequality condition, not several ({} and {})", op,
+                        name);
     }
     op = swapped ? Flip(name) : name;
     probe_t = std::move(l);
@@ -122,6 +136,14 @@ LogicalOperatorPtr Binder::PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left,
   }
   const bool descending = op == "<=" || op == "<";
   const bool strict = op == ">" || op == "<";
+  if (kind == JoinKind::kRight && (pairwise || !left_only.empty() || !right_only.empty())) {
+    throw NotSupportedError(
+        "ASOF RIGHT JOIN takes only equalities and one inequality between the sides (as DuckDB)");
+  }
+  if (pairwise) {
+    return PlanAsofPairs(kind, std::move(left), std::move(right), std::move(originals), *build_t,
+                         descending, remap);
+  }
 
   // The union's columns: l's, r's, the keys, t, valid, build (1 or NULL), tie.
   const size_t nl = left_types.size(), nr = right_types.size(), nk = keys.size();
@@ -160,7 +182,13 @@ LogicalOperatorPtr Binder::PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left,
     const BoundExpr& t = probe ? *probe_t : *build_t;
     projection->expressions.push_back(t.Copy());
     not_null.push_back(std::make_unique<BoundIsNull>(t.Copy(), true));
-    projection->expressions.push_back(MakeConjunction(std::move(not_null)));
+    for (const auto& condition : probe ? left_only : right_only)
+      not_null.push_back(condition->Copy());
+    // A NULL condition is a FALSE one.
+    std::vector<BoundExprPtr> valid;
+    valid.push_back(MakeConjunction(std::move(not_null)));
+    valid.push_back(Constant(Value::Boolean(false)));
+    projection->expressions.push_back(BindFunctionCall("coalesce", std::move(valid)));
     projection->expressions.push_back(
         Constant(probe ? Value::Null(LogicalType::Integer()) : Value::Integer(1)));
     // Non-strict: an r row before the l rows of its t; strict: after them.
@@ -281,6 +309,60 @@ LogicalOperatorPtr Binder::PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left,
     value->else_expr = at(nl + j);
     result->expressions.push_back(std::move(value));
     (*remap)[right_bindings[j]] = ColumnBinding{result->table_index, static_cast<uint32_t>(nl + j)};
+  }
+  result->children.push_back(std::move(filter));
+  return result;
+}
+
+/// The ASOF JOIN whose condition has more than equalities and the inequality over both sides:
+/// every pair the condition keeps (a hash join on the equalities, the rest checked per pair),
+/// then each left row's nearest right row by row_number() over the left row's number.
+LogicalOperatorPtr Binder::PlanAsofPairs(JoinKind kind, LogicalOperatorPtr left,
+                                         LogicalOperatorPtr right,
+                                         std::vector<BoundExprPtr> conjuncts,
+                                         const BoundExpr& build_t, bool descending,
+                                         std::map<ColumnBinding, ColumnBinding>* remap) {
+  const auto left_bindings = left->GetColumnBindings(), right_bindings = right->GetColumnBindings();
+  const auto left_types = left->GetTypes(), right_types = right->GetTypes();
+  auto numbered = std::make_unique<LogicalWindow>();
+  numbered->window_index = NewTableIndex();
+  auto number = std::make_unique<BoundWindow>(WindowFunction::kRowNumber, LogicalType::Bigint());
+  number->name = "row_number";
+  numbered->windows.push_back(std::move(number));
+  numbered->children.push_back(std::move(left));
+  const ColumnBinding row{numbered->window_index, 0};
+
+  auto join = std::make_unique<LogicalJoin>();
+  join->join_kind = kind;
+  join->residual = MakeConjunction(std::move(conjuncts));
+  join->children.push_back(std::move(numbered));
+  join->children.push_back(std::move(right));
+
+  // The latest (>=, >) or earliest (<=, <) right row of each left row.
+  auto nearest = std::make_unique<BoundWindow>(WindowFunction::kRowNumber, LogicalType::Bigint());
+  nearest->name = "row_number";
+  nearest->partitions.push_back(Column(LogicalType::Bigint(), row, "row"));
+  nearest->orders.push_back({build_t.Copy(), !descending, false});
+  nearest->unit = WindowFrameUnit::kRows;
+  BoundExprPtr rank = std::move(nearest);
+  LogicalOperatorPtr plan = PlanWindows(std::move(join), {&rank});
+  auto filter = std::make_unique<LogicalFilter>();
+  std::vector<BoundExprPtr> args;
+  args.push_back(std::move(rank));
+  args.push_back(Constant(Value::Bigint(1)));
+  filter->conditions.push_back(BindFunctionCall("=", std::move(args)));
+  filter->children.push_back(std::move(plan));
+
+  auto result = std::make_unique<LogicalProjection>();
+  result->table_index = NewTableIndex();
+  for (size_t i = 0; i < left_bindings.size(); i++) {
+    result->expressions.push_back(Column(left_types[i], left_bindings[i], "l"));
+    (*remap)[left_bindings[i]] = ColumnBinding{result->table_index, static_cast<uint32_t>(i)};
+  }
+  for (size_t j = 0; j < right_bindings.size(); j++) {
+    const auto at = static_cast<uint32_t>(left_bindings.size() + j);
+    result->expressions.push_back(Column(right_types[j], right_bindings[j], "r"));
+    (*remap)[right_bindings[j]] = ColumnBinding{result->table_index, at};
   }
   result->children.push_back(std::move(filter));
   return result;

@@ -136,6 +136,11 @@ class Binder {
   LogicalOperatorPtr PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left, LogicalOperatorPtr right,
                                   std::vector<BoundExprPtr> conjuncts,
                                   std::map<ColumnBinding, ColumnBinding>* remap);
+  /// The same when other conditions over both sides need every pair: a join, then the nearest
+  /// right row by `build_t` (descending: the smallest) per left row.
+  LogicalOperatorPtr PlanAsofPairs(JoinKind kind, LogicalOperatorPtr left, LogicalOperatorPtr right,
+                                   std::vector<BoundExprPtr> conjuncts, const BoundExpr& build_t,
+                                   bool descending, std::map<ColumnBinding, ColumnBinding>* remap);
 
   /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
   BoundExprPtr BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprContext& ctx);
