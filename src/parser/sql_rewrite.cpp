@@ -902,7 +902,7 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindByAll(sql, result.tokens, &replacements);
   FindUnionByName(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
-  FindListLiterals(result.tokens, &replacements);  // before FindFromFirst, which moves them
+  FindListLiterals(sql, result.tokens, &replacements);  // before FindFromFirst, which moves them
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
   FindPositionalJoin(sql, result.tokens, &replacements);
@@ -912,8 +912,12 @@ RewrittenSql RewriteSql(const std::string& sql) {
     result.text = sql;
     return result;
   }
-  std::stable_sort(replacements.begin(), replacements.end(),
-                   [](const Replacement& a, const Replacement& b) { return a.begin < b.begin; });
+  // At one offset an insertion goes before a replacement of the text there (`]]` closing a
+  // list literal inside a list comprehension: `)` is inserted, then `]` replaced).
+  std::stable_sort(
+      replacements.begin(), replacements.end(), [](const Replacement& a, const Replacement& b) {
+        return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin) > (b.end == b.begin);
+      });
   int copied = 0;  // original bytes already copied
   for (const Replacement& r : replacements) {
     result.text.append(sql, copied, r.begin - copied);

@@ -45,7 +45,11 @@ void FindDuckDbJoins(const std::string& sql, const std::vector<SqlToken>& tokens
 /// drops the other rewrites' edits inside them (the binder parses the pieces again).
 void FindPivots(const std::string& sql, const std::vector<SqlToken>& tokens,
                 std::vector<Replacement>* out);
-/// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i] (sql_rewrite_lists.cpp).
-void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out);
+/// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i]; the list comprehension
+/// [e FOR x IN l IF c] -> __shears_list_comprehension(x -> e, l, x -> c), which the transformer
+/// makes list_transform(list_filter(l, x -> c), x -> e) (sql_rewrite_lists.cpp).
+inline constexpr const char* kListComprehension = "__shears_list_comprehension";
+void FindListLiterals(const std::string& sql, const std::vector<SqlToken>& tokens,
+                      std::vector<Replacement>* out);
 
 }  // namespace shears::parser_internal
