@@ -103,14 +103,15 @@ bool RewriteComprehension(const std::string& sql, const std::vector<SqlToken>& t
   };
   // FOR x IN or FOR x, i IN (i: the element's position, from 1).
   std::vector<std::string> names;
-  for (size_t k = for_at + 1; k < in_at; k += 2) {
-    if (tokens[k].token != PG_QUERY__TOKEN__IDENT ||
-        (k + 1 < in_at && tokens[k + 1].token != ',')) {
-      names.clear();
+  size_t name_at = for_at + 1;
+  for (; name_at < in_at; name_at += 2) {
+    if (tokens[name_at].token != PG_QUERY__TOKEN__IDENT ||
+        (name_at + 1 < in_at && tokens[name_at + 1].token != ',')) {
       break;
     }
-    names.push_back(text(k));
+    names.push_back(text(name_at));
   }
+  if (name_at != in_at + 1) names.clear();  // not name[, name] exactly
   if (in_at == 0 || names.empty() || names.size() > 2 || for_at == open + 1 ||
       in_at + 1 == (if_at ? if_at : close) || (if_at && if_at + 1 == close)) {
     throw ParseError("a list comprehension is [expr FOR x[, i] IN list [IF condition]]\n{}",
