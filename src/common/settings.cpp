@@ -86,6 +86,9 @@ const std::vector<SettingInfo>& Settings::All() {
          "Where ORDER BY puts NULLs without NULLS FIRST/LAST: nulls_last (DuckDB: last for ASC "
          "and DESC), nulls_first, postgres (NULLs sort as the largest value: last for ASC, first "
          "for DESC) or sqlite (as the smallest: first for ASC, last for DESC)."},
+        {"lambda_syntax", LogicalType::Varchar(), Value::Varchar("default"),
+         "DuckDB's setting for its lambda syntaxes: default, enable_single_arrow or "
+         "disable_single_arrow; shears reads both x -> e and lambda x: e under each."},
         {"runtime_filter", LogicalType::Varchar(), Value::Varchar("auto"),
          "Runtime join filters: auto (when estimates say they pay), always, or off."},
         {"runtime_filter.max_build_size", LogicalType::Bigint(), Value::Bigint(4'000'000),
@@ -327,6 +330,17 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
               text);
         }
         converted = Value::Varchar(mode);
+      }
+      if (name == "lambda_syntax") {
+        const std::string syntax = AsciiLower(text);
+        if (syntax != "default" && syntax != "enable_single_arrow" &&
+            syntax != "disable_single_arrow") {
+          throw InvalidInputError(
+              "setting 'lambda_syntax' expects DEFAULT, ENABLE_SINGLE_ARROW or "
+              "DISABLE_SINGLE_ARROW, got '{}'",
+              text);
+        }
+        converted = Value::Varchar(syntax);
       }
       if (name == "default_null_order") {
         std::string order = AsciiLower(text);

@@ -1,6 +1,6 @@
 // Aggregates beyond the arithmetic ones of aggregate_ops.cpp: two-input statistics (covar_pop,
-// covar_samp, corr), arg_min / arg_max, approx_count_distinct, and the holistic ones that
-// collect their values (quantile_cont / quantile_disc / median, mode, string_agg with an
+// covar_samp, corr), first / last, arg_min / arg_max, approx_count_distinct, and the holistic ones
+// that collect their values (quantile_cont / quantile_disc / median, mode, string_agg with an
 // optional ORDER BY). Results follow DuckDB's definitions (see each Finalize).
 //
 // Each aggregate is an Op with a per-row Update (it reads its inputs, which may be several
@@ -551,6 +551,125 @@ struct StringAggOp {
   }
 };
 
+// ---- first / last ----
+
+/// first(x [ORDER BY k]) / last(x ...): x of the first / last row, NULL or not (DuckDB's;
+/// any_value skips NULLs). Without ORDER BY the rows' order is the input's, and Combine
+/// assumes `src` follows `dst` (as the window's segment tree adds ranges). With ORDER BY the
+/// state keeps the key of the row it holds; ties keep the earlier row for first and the later
+/// one for last (a stable sort's answer). Kernels get no parameters, so the key's direction is
+/// a template argument, and so is kFiltered: input 1 is then the FILTER condition (FILTER
+/// cannot turn x into NULL here, NULL being a value first keeps). Inputs: x, [condition], key.
+template <bool kLast, bool kKeyed, bool kDescending, bool kNullsFirst, bool kFiltered>
+struct FirstLastOp {
+  struct State {
+    Cell value;
+    Cell key;
+    uint8_t set;
+    uint8_t value_null;
+    uint8_t value_physical;
+    uint8_t key_null;
+    uint8_t key_physical;
+  };
+
+  /// <0, 0, >0: a row with key (a, a_null) before, tied with, after the one `s` holds.
+  static int Compare(const Cell& a, bool a_null, const State& s) {
+    if (a_null || s.key_null) {
+      if (a_null == (s.key_null != 0)) return 0;
+      return a_null == kNullsFirst ? -1 : 1;
+    }
+    const int c = CompareCells(a, s.key, static_cast<PhysicalType>(s.key_physical));
+    return kDescending ? -c : c;
+  }
+  static bool Replaces(const State& s, const Cell& key, bool key_null) {
+    if (!s.set) return true;
+    if constexpr (!kKeyed) {
+      return kLast;
+    } else {
+      const int c = Compare(key, key_null, s);
+      return kLast ? c >= 0 : c < 0;
+    }
+  }
+  static void Take(State& s, const Cell& value, bool value_null, uint8_t value_physical,
+                   const Cell& key, bool key_null, uint8_t key_physical, StringArena& arena) {
+    s.set = 1;
+    s.value_null = value_null ? 1 : 0;
+    s.value_physical = value_physical;
+    if (!value_null) s.value = OwnCell(value, static_cast<PhysicalType>(value_physical), arena);
+    if constexpr (kKeyed) {
+      s.key_null = key_null ? 1 : 0;
+      s.key_physical = key_physical;
+      if (!key_null) s.key = OwnCell(key, static_cast<PhysicalType>(key_physical), arena);
+    }
+  }
+  static void Update(State& s, const Vector* in, idx_t row, StringArena& arena) {
+    if constexpr (kFiltered) {
+      if (in[1].IsNull(row) || in[1].data<uint8_t>()[row] == 0) return;
+    }
+    Cell key{};
+    bool key_null = false;
+    uint8_t key_physical = 0;
+    if constexpr (kKeyed) {
+      const Vector& k = in[kFiltered ? 2 : 1];
+      key_null = k.IsNull(row);
+      key_physical = static_cast<uint8_t>(k.type().physical());
+      if (!key_null) key = CellOf(k, row);
+    }
+    if (!Replaces(s, key, key_null)) return;
+    const bool value_null = in[0].IsNull(row);
+    Take(s, value_null ? Cell{} : CellOf(in[0], row), value_null,
+         static_cast<uint8_t>(in[0].type().physical()), key, key_null, key_physical, arena);
+  }
+  static void Combine(const State& src, State& dst, StringArena& arena) {
+    if (!src.set || !Replaces(dst, src.key, src.key_null != 0)) return;
+    Take(dst, src.value, src.value_null != 0, src.value_physical, src.key, src.key_null != 0,
+         src.key_physical, arena);
+  }
+  static void Finalize(State& s, Vector& out, idx_t row, const AggregateOp& op) {
+    if (!s.set || s.value_null) {
+      out.validity().SetNull(row);
+      return;
+    }
+    const size_t width = op.result_type.value_size();
+    std::memcpy(out.raw_data() + row * width, s.value.bytes, width);
+  }
+  // Spilled, the strings' bytes (the value's, then the key's) follow the row.
+  static void SpillWrite(const State& s, std::vector<uint8_t>& out) {
+    if (!s.set) return;
+    if (!s.value_null) SpillCell(s.value, s.value_physical, out);
+    if (kKeyed && !s.key_null) SpillCell(s.key, s.key_physical, out);
+  }
+  static void SpillRead(State& s, SpilledStateBytes& in) {
+    if (!s.set) return;
+    if (!s.value_null) UnspillCell(s.value, s.value_physical, in);
+    if (kKeyed && !s.key_null) UnspillCell(s.key, s.key_physical, in);
+  }
+};
+
+template <bool kLast, bool kFiltered>
+void UseFirstLast(AggregateOp& op) {
+  if (op.params.order.empty()) return Use<FirstLastOp<kLast, false, false, false, kFiltered>>(op);
+  if (op.params.order.size() > 1) {
+    throw NotSupportedError("{} with more than one ORDER BY key is not supported",
+                            kLast ? "last" : "first");
+  }
+  const auto& d = op.params.order[0];
+  if (d.descending) {
+    if (d.nulls_first) return Use<FirstLastOp<kLast, true, true, true, kFiltered>>(op);
+    return Use<FirstLastOp<kLast, true, true, false, kFiltered>>(op);
+  }
+  if (d.nulls_first) return Use<FirstLastOp<kLast, true, false, true, kFiltered>>(op);
+  return Use<FirstLastOp<kLast, true, false, false, kFiltered>>(op);
+}
+
+template <bool kLast>
+void UseFirstLast(AggregateOp& op) {
+  // x, then the FILTER condition when there is one, then the ORDER BY keys.
+  const bool filtered = op.input_types.size() > 1 + op.params.order.size();
+  if (filtered) return UseFirstLast<kLast, true>(op);
+  UseFirstLast<kLast, false>(op);
+}
+
 }  // namespace
 
 bool BindExtendedAggregateOp(AggregateOp& op) {
@@ -563,6 +682,12 @@ bool BindExtendedAggregateOp(AggregateOp& op) {
       return true;
     case AggregateKind::kCorr:
       Use<CovarOp<AggregateKind::kCorr>>(op);
+      return true;
+    case AggregateKind::kFirst:
+      UseFirstLast<false>(op);
+      return true;
+    case AggregateKind::kLast:
+      UseFirstLast<true>(op);
       return true;
     case AggregateKind::kArgMin:
       Use<ArgOp<false>>(op);

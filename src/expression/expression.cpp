@@ -241,6 +241,10 @@ static const char* AggregateName(AggregateKind kind) {
       return "stddev_samp";
     case AggregateKind::kAny:
       return "any_value";
+    case AggregateKind::kFirst:
+      return "first";
+    case AggregateKind::kLast:
+      return "last";
     case AggregateKind::kStddevPop:
       return "stddev_pop";
     case AggregateKind::kVarSamp:

@@ -229,6 +229,8 @@ enum class AggregateKind {
   kRegrSlope,
   kRegrIntercept,
   kRegrR2,
+  kFirst,  // x of the first row, NULL or not (DuckDB's first); ORDER BY key a trailing input
+  kLast,
   /// (partial sum, partial count): avg over the partial sums and counts of an exact (integer
   /// or DECIMAL) argument, which eager_aggregation computes below a join; not in SQL.
   kAvgOfPartials,

@@ -40,8 +40,18 @@ ast::StatementPtr Reparse(const std::string& sql, const ast::Statement& statemen
     if ((i < begin || i >= end) && blanked[i] != '\n') blanked[i] = ' ';
   }
   for (auto& candidate : Parser::Parse(blanked)) {
-    if (candidate->location == statement.location && candidate->kind == statement.kind)
+    if (candidate->location == statement.location && candidate->kind == statement.kind) {
+      if (statement.kind == ast::StatementKind::kInsert) {
+        // INSERT BY NAME: the column list RunInsert found from the query's names stays.
+        const auto& from = static_cast<const ast::InsertStatement&>(statement);
+        auto& to = static_cast<ast::InsertStatement&>(*candidate);
+        if (to.by_name && !from.by_name) {
+          to.by_name = false;
+          to.columns = from.columns;
+        }
+      }
       return std::move(candidate);
+    }
   }
   throw InternalError("the statement at offset {} did not parse again", statement.location);
 }

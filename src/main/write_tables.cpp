@@ -299,6 +299,14 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
         "created; write files with COPY and run ALTER TABLE {} RECOVER PARTITIONS)\n{}",
         insert.name, insert.name, FormatErrorPosition(sql, insert.name_location));
   }
+  if (insert.by_name) {
+    // BY NAME: the query's column names are the column list (on a copy of the statement).
+    auto copy = Reparse(sql, insert);
+    auto& listed = static_cast<ast::InsertStatement&>(*copy);
+    listed.by_name = false;
+    listed.columns = BindWrite(catalog, settings, sql, *listed.query).query.names;
+    return RunInsert(database, settings, sql, listed);
+  }
   // The table's defaults filled in, on a copy of the statement.
   if (InsertNeedsDefaults(*table, insert)) {
     auto copy = Reparse(sql, insert);

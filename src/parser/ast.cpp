@@ -375,6 +375,7 @@ std::string TableFunctionRef::ToString() const {
 std::string JoinRef::ToString() const {
   std::string out = "(" + left->ToString();
   if (natural) out += " NATURAL";
+  if (asof) out += " ASOF";
   switch (join_type) {
     case JoinType::kInner:
       out += " JOIN ";
@@ -390,6 +391,12 @@ std::string JoinRef::ToString() const {
       break;
     case JoinType::kCross:
       out += " CROSS JOIN ";
+      break;
+    case JoinType::kSemi:
+      out += " SEMI JOIN ";
+      break;
+    case JoinType::kAnti:
+      out += " ANTI JOIN ";
       break;
   }
   out += right->ToString();

@@ -256,7 +256,8 @@ struct TableFunctionRef : TableRef {
   std::string ToString() const override;
 };
 
-enum class JoinType { kInner, kLeft, kRight, kFull, kCross };
+/// kSemi / kAnti: DuckDB's SEMI / ANTI JOIN (the left side's rows with / without a match).
+enum class JoinType { kInner, kLeft, kRight, kFull, kCross, kSemi, kAnti };
 
 struct JoinRef : TableRef {
   JoinRef() : TableRef(TableRefKind::kJoin) {}
@@ -265,6 +266,9 @@ struct JoinRef : TableRef {
   ExprPtr condition;  // ON ...; null for CROSS/USING/NATURAL
   std::vector<std::string> using_columns;
   bool natural = false;
+  /// DuckDB's ASOF JOIN (join_type kInner, kLeft or kRight): the condition's equalities and
+  /// one inequality pick each row's nearest match.
+  bool asof = false;
   std::string ToString() const override;
 };
 
@@ -633,6 +637,8 @@ struct InsertStatement : Statement {
   std::string name;
   int name_location = -1;
   std::vector<std::string> columns;
+  /// DuckDB's INSERT INTO t BY NAME query: the query's column names are `columns`.
+  bool by_name = false;
   QueryNodePtr query;           // null for DEFAULT VALUES until the defaults are filled in
   bool default_values = false;  // INSERT ... DEFAULT VALUES
   /// Columns the table's defaults added to `columns` (ApplyInsertDefaults): INSERT OR REPLACE

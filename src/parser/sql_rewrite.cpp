@@ -70,6 +70,30 @@ int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, 
              : 0;
 }
 
+size_t InsertByToken(const std::vector<SqlToken>& tokens, size_t insert, bool* by_name) {
+  // INSERT ..., or SQLite's REPLACE INTO (not the REPLACE of INSERT OR REPLACE INTO).
+  if (insert + 1 >= tokens.size() ||
+      (tokens[insert].token != PG_QUERY__TOKEN__INSERT &&
+       (tokens[insert].token != PG_QUERY__TOKEN__REPLACE ||
+        tokens[insert + 1].token != PG_QUERY__TOKEN__INTO ||
+        (insert > 0 && tokens[insert - 1].token == PG_QUERY__TOKEN__OR)))) {
+    return 0;
+  }
+  size_t i = insert + 1;
+  while (i < tokens.size() && tokens[i].token != PG_QUERY__TOKEN__INTO && i < insert + 3)
+    i++;
+  if (i >= tokens.size() || tokens[i].token != PG_QUERY__TOKEN__INTO) return 0;
+  // The table name (name[.name...]), then BY NAME / BY POSITION.
+  i += 2;
+  while (i + 1 < tokens.size() && tokens[i].token == '.')
+    i += 2;
+  if (i + 1 >= tokens.size() || tokens[i].token != PG_QUERY__TOKEN__BY) return 0;
+  const int next = tokens[i + 1].token;
+  if (next != PG_QUERY__TOKEN__NAME_P && next != PG_QUERY__TOKEN__POSITION) return 0;
+  *by_name = next == PG_QUERY__TOKEN__NAME_P;
+  return i;
+}
+
 namespace {
 
 struct ScanDeleter {
@@ -655,10 +679,15 @@ void FindStarModifiers(const std::string& sql, const std::vector<SqlToken>& toke
 
 // SQLite's and DuckDB's INSERT OR REPLACE / INSERT OR IGNORE: "OR ..." is blanked out; the
 // transformer reads it from the original tokens after INSERT. SQLite's REPLACE INTO at the start
-// of a statement becomes INSERT INTO, read back as INSERT OR REPLACE the same way.
+// of a statement becomes INSERT INTO, read back as INSERT OR REPLACE the same way. DuckDB's BY
+// NAME / BY POSITION after the table's name is blanked too and read back by the transformer.
 void FindInsertOr(const std::string& sql, const std::vector<SqlToken>& tokens,
                   std::vector<Replacement>* out) {
   for (size_t i = 0; i + 2 < tokens.size(); i++) {
+    bool by_name = false;
+    if (const size_t by = InsertByToken(tokens, i, &by_name)) {
+      out->push_back({tokens[by].start, tokens[by + 1].end, ""});  // BY NAME / BY POSITION
+    }
     if ((i == 0 || tokens[i - 1].token == ';') && InsertOrAction(sql, tokens, i) == 'R' &&
         tokens[i].token == PG_QUERY__TOKEN__REPLACE) {
       out->push_back({tokens[i].start, tokens[i].end, "INSERT"});  // REPLACE INTO
@@ -873,17 +902,22 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindByAll(sql, result.tokens, &replacements);
   FindUnionByName(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
-  FindListLiterals(result.tokens, &replacements);  // before FindFromFirst, which moves them
+  FindListLiterals(sql, result.tokens, &replacements);  // before FindFromFirst, which moves them
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
   FindPositionalJoin(sql, result.tokens, &replacements);
+  FindDuckDbJoins(sql, result.tokens, &replacements);
   FindPivots(sql, result.tokens, &replacements);  // last: it drops edits inside its text
   if (replacements.empty()) {
     result.text = sql;
     return result;
   }
-  std::stable_sort(replacements.begin(), replacements.end(),
-                   [](const Replacement& a, const Replacement& b) { return a.begin < b.begin; });
+  // At one offset an insertion goes before a replacement of the text there (`]]` closing a
+  // list literal inside a list comprehension: `)` is inserted, then `]` replaced).
+  std::stable_sort(
+      replacements.begin(), replacements.end(), [](const Replacement& a, const Replacement& b) {
+        return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin) > (b.end == b.begin);
+      });
   int copied = 0;  // original bytes already copied
   for (const Replacement& r : replacements) {
     result.text.append(sql, copied, r.begin - copied);

@@ -35,11 +35,21 @@ void FindNullTreatment(const std::string& sql, const std::vector<SqlToken>& toke
 /// a POSITIONAL JOIN b -> a FULL JOIN b ON "__shears_positional__" (kPositionalJoinMarker).
 void FindPositionalJoin(const std::string& sql, const std::vector<SqlToken>& tokens,
                         std::vector<Replacement>* out);
+/// DuckDB's SEMI / ANTI / ASOF [LEFT | RIGHT] JOIN -> PostgreSQL's join with a marker in its ON
+/// or USING (sql_rewrite_joins.cpp), which TakeJoinMarker (transform_query.cpp) takes out.
+inline constexpr const char* kJoinMarkerPrefix = "__shears_join_";
+inline constexpr const char* kJoinMarkerSuffix = "__";
+void FindDuckDbJoins(const std::string& sql, const std::vector<SqlToken>& tokens,
+                     std::vector<Replacement>* out);
 /// PIVOT / UNPIVOT (statements and the FROM forms) -> "__shears_pivot__"(pieces) in FROM;
 /// drops the other rewrites' edits inside them (the binder parses the pieces again).
 void FindPivots(const std::string& sql, const std::vector<SqlToken>& tokens,
                 std::vector<Replacement>* out);
-/// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i] (sql_rewrite_lists.cpp).
-void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out);
+/// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i]; the list comprehension
+/// [e FOR x IN l IF c] -> __shears_list_comprehension(x -> e, l, x -> c), which the transformer
+/// makes list_transform(list_filter(l, x -> c), x -> e) (sql_rewrite_lists.cpp).
+inline constexpr const char* kListComprehension = "__shears_list_comprehension";
+void FindListLiterals(const std::string& sql, const std::vector<SqlToken>& tokens,
+                      std::vector<Replacement>* out);
 
 }  // namespace shears::parser_internal

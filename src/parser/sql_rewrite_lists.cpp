@@ -1,6 +1,11 @@
 // DuckDB's list syntax, which PostgreSQL's grammar lacks, in PostgreSQL's terms: the list
-// literal `[a, b]` as `(ARRAY[a, b])` and a subscript of a call, `f(x)[1]`, as `(f(x))[1]`.
+// literal `[a, b]` as `(ARRAY[a, b])`, a subscript of a call, `f(x)[1]`, as `(f(x))[1]`, and
+// the list comprehension `[x * 2 FOR x IN l IF x > 1]` as a call the transformer rewrites.
 
+#include <string>
+
+#include "common/error.h"
+#include "parser/parser.h"
 #include "parser/sql_rewrite_internal.h"
 
 namespace shears::parser_internal {
@@ -76,9 +81,66 @@ bool IsCallName(int token) {
   }
 }
 
+/// `[e FOR x[, i] IN l [IF c]]` between tokens[open] and tokens[close]: the call
+/// `__shears_list_comprehension(x -> e, l[, x -> c])` in place (no text moves, so the edits
+/// inside e, l and c stay valid); false when the brackets hold no FOR of their own level.
+bool RewriteComprehension(const std::string& sql, const std::vector<SqlToken>& tokens, size_t open,
+                          size_t close, std::vector<Replacement>* out) {
+  size_t for_at = 0, in_at = 0, if_at = 0;
+  int depth = 0;
+  for (size_t k = open + 1; k < close; k++) {
+    const int t = tokens[k].token;
+    if (t == '(' || t == '[') depth++;
+    if (t == ')' || t == ']') depth--;
+    if (depth != 0) continue;
+    if (t == PG_QUERY__TOKEN__FOR && for_at == 0) for_at = k;
+    if (t == PG_QUERY__TOKEN__IN_P && for_at != 0 && in_at == 0) in_at = k;
+    if (t == PG_QUERY__TOKEN__IF_P && in_at != 0 && if_at == 0) if_at = k;
+  }
+  if (for_at == 0) return false;
+  auto text = [&](size_t k) {
+    return sql.substr(tokens[k].start, tokens[k].end - tokens[k].start);
+  };
+  // FOR x IN or FOR x, i IN (i: the element's position, from 1).
+  std::vector<std::string> names;
+  size_t name_at = for_at + 1;
+  for (; name_at < in_at; name_at += 2) {
+    if (tokens[name_at].token != PG_QUERY__TOKEN__IDENT ||
+        (name_at + 1 < in_at && tokens[name_at + 1].token != ',')) {
+      break;
+    }
+    names.push_back(text(name_at));
+  }
+  if (name_at != in_at + 1) names.clear();  // not name[, name] exactly
+  if (in_at == 0 || names.empty() || names.size() > 2 || for_at == open + 1 ||
+      in_at + 1 == (if_at ? if_at : close) || (if_at && if_at + 1 == close)) {
+    throw ParseError("a list comprehension is [expr FOR x[, i] IN list [IF condition]]\n{}",
+                     FormatErrorPosition(sql, tokens[for_at].start));
+  }
+  if (names.size() == 2 && if_at) {
+    // The filter renumbers the elements: i would be a position in the filtered list.
+    for (size_t k = open + 1; k < for_at; k++) {
+      if (tokens[k].token == PG_QUERY__TOKEN__IDENT && Lower(text(k)) == Lower(names[1])) {
+        throw NotSupportedError(
+            "a list comprehension with IF whose expression uses the position {} is not "
+            "supported\n{}",
+            names[1], FormatErrorPosition(sql, tokens[k].start));
+      }
+    }
+  }
+  const std::string params = names.size() == 1 ? names[0] : "(" + names[0] + ", " + names[1] + ")";
+  out->push_back({tokens[open].start, tokens[open].end,
+                  std::string(kListComprehension) + "(" + params + " -> "});
+  out->push_back({tokens[for_at].start, tokens[in_at].end, ","});
+  if (if_at) out->push_back({tokens[if_at].start, tokens[if_at].end, ", " + params + " ->"});
+  out->push_back({tokens[close].start, tokens[close].end, ")"});
+  return true;
+}
+
 }  // namespace
 
-void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out) {
+void FindListLiterals(const std::string& sql, const std::vector<SqlToken>& tokens,
+                      std::vector<Replacement>* out) {
   for (size_t i = 0; i < tokens.size(); i++) {
     if (tokens[i].token != '[') continue;
     const int previous = i == 0 ? ';' : tokens[i - 1].token;
@@ -91,6 +153,7 @@ void FindListLiterals(const std::vector<SqlToken>& tokens, std::vector<Replaceme
         if (tokens[close].token == ']' && --depth == 0) break;
       }
       if (close == tokens.size()) continue;  // unbalanced: the grammar reports it
+      if (RewriteComprehension(sql, tokens, i, close, out)) continue;
       out->push_back({tokens[i].start, tokens[i].start, "(ARRAY"});
       out->push_back({tokens[close].end, tokens[close].end, ")"});
     } else if (previous == PG_QUERY__TOKEN__SCONST) {

@@ -10,6 +10,7 @@
 
 #include "common/error.h"
 #include "common/interval.h"
+#include "parser/sql_rewrite_internal.h"
 #include "parser/transformer.h"
 
 namespace shears::parser_internal {
@@ -666,6 +667,23 @@ ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
     function->over = std::make_unique<ast::WindowSpec>(TransformWindowDef(call->over));
   }
 
+  if (function->name == kListComprehension &&
+      (function->args.size() == 2 || function->args.size() == 3)) {
+    // [e FOR x IN l IF c] (sql_rewrite_lists.cpp): list_transform(list_filter(l, x -> c), x -> e).
+    ast::ExprPtr list = std::move(function->args[1]);
+    if (function->args.size() == 3) {
+      auto filter = MakeExpr<ast::FunctionExpr>(function->location);
+      filter->name = "list_filter";
+      filter->args.push_back(std::move(list));
+      filter->args.push_back(MakeLambda(std::move(function->args[2])));
+      list = std::move(filter);
+    }
+    auto transform = MakeExpr<ast::FunctionExpr>(function->location);
+    transform->name = "list_transform";
+    transform->args.push_back(std::move(list));
+    transform->args.push_back(MakeLambda(std::move(function->args[0])));
+    return transform;
+  }
   if (ast::IsLambdaFunction(function->name) && function->args.size() >= 2) {
     function->args[1] = MakeLambda(std::move(function->args[1]));
   }

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include "common/error.h"
+#include "parser/sql_rewrite_internal.h"
 #include "parser/transformer.h"
 
 namespace shears::parser_internal {
@@ -610,6 +611,22 @@ ast::TableRefPtr Transformer::TransformRangeFunction(const PgQuery__RangeFunctio
   return ref;
 }
 
+namespace {
+
+/// The join kind a marker of FindDuckDbJoins names ("semi", "anti", "asof", with "_natural"
+/// for a NATURAL join), or "" when `node` is no marker.
+std::string JoinMarkerKind(const PgQuery__Node* node) {
+  if (Transformer::IsNull(node) || node->node_case != PG_QUERY__NODE__NODE_COLUMN_REF) return "";
+  const PgQuery__ColumnRef* ref = node->column_ref;
+  if (ref->n_fields != 1 || ref->fields[0]->node_case != PG_QUERY__NODE__NODE_STRING) return "";
+  const std::string name = ref->fields[0]->string->sval;
+  const std::string prefix = kJoinMarkerPrefix, suffix = kJoinMarkerSuffix;
+  if (!name.starts_with(prefix) || !name.ends_with(suffix)) return "";
+  return name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+}
+
+}  // namespace
+
 ast::TableRefPtr Transformer::TransformJoin(const PgQuery__JoinExpr* join) {
   auto ref = std::make_unique<ast::JoinRef>();
   ref->left = TransformTableRef(join->larg);
@@ -635,8 +652,47 @@ ast::TableRefPtr Transformer::TransformJoin(const PgQuery__JoinExpr* join) {
   if (join->join_using_alias != nullptr) {
     ThrowNotSupported("USING (...) AS alias is not supported", -1);
   }
-  ref->using_columns = StringList(join->using_clause, join->n_using_clause, -1);
-  if (!IsNull(join->quals)) ref->condition = TransformExpr(join->quals);
+  // DuckDB's SEMI / ANTI / ASOF JOIN: the marker FindDuckDbJoins put first in the ON
+  // condition, last in the USING list, or alone in the ON of a NATURAL join.
+  std::string marker;
+  const PgQuery__Node* quals = join->quals;
+  size_t n_using = join->n_using_clause;
+  if (n_using > 0 && join->using_clause[n_using - 1]->node_case == PG_QUERY__NODE__NODE_STRING) {
+    const std::string last = join->using_clause[n_using - 1]->string->sval;
+    if (last.starts_with(kJoinMarkerPrefix) && last.ends_with(kJoinMarkerSuffix)) {
+      marker = last.substr(std::string(kJoinMarkerPrefix).size(),
+                           last.size() - std::string(kJoinMarkerPrefix).size() -
+                               std::string(kJoinMarkerSuffix).size());
+      n_using--;
+    }
+  }
+  if (marker.empty()) marker = JoinMarkerKind(quals);
+  if (!marker.empty() && marker == JoinMarkerKind(quals)) {
+    quals = nullptr;  // NATURAL
+  } else if (marker.empty() && !IsNull(quals) &&
+             quals->node_case == PG_QUERY__NODE__NODE_BOOL_EXPR &&
+             quals->bool_expr->boolop == PG_QUERY__BOOL_EXPR_TYPE__AND_EXPR &&
+             quals->bool_expr->n_args == 2) {
+    marker = JoinMarkerKind(quals->bool_expr->args[0]);
+    if (!marker.empty()) quals = quals->bool_expr->args[1];
+  }
+  if (marker.ends_with("_natural")) {
+    marker.resize(marker.size() - std::string("_natural").size());
+    ref->natural = true;
+  }
+  if (marker == "semi" || marker == "anti") {
+    if (ref->join_type != ast::JoinType::kInner) {
+      ThrowNotSupported("LEFT / RIGHT / FULL with SEMI or ANTI JOIN is not supported", -1);
+    }
+    ref->join_type = marker == "semi" ? ast::JoinType::kSemi : ast::JoinType::kAnti;
+  } else if (marker == "asof") {
+    if (ref->join_type == ast::JoinType::kFull) {
+      ThrowNotSupported("ASOF FULL JOIN is not supported (ASOF [LEFT | RIGHT] JOIN are)", -1);
+    }
+    ref->asof = true;
+  }
+  ref->using_columns = StringList(join->using_clause, n_using, -1);
+  if (!IsNull(quals)) ref->condition = TransformExpr(quals);
   if (ref->join_type == ast::JoinType::kInner && !ref->natural && !ref->condition &&
       ref->using_columns.empty()) {
     ref->join_type = ast::JoinType::kCross;

@@ -252,6 +252,17 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
   const int action = at == tokens.end() ? 0
                                         : InsertOrAction(original(), tokens,
                                                          static_cast<size_t>(at - tokens.begin()));
+  bool by_name = false;
+  if (at != tokens.end() &&
+      InsertByToken(tokens, static_cast<size_t>(at - tokens.begin()), &by_name) != 0 && by_name) {
+    if (!insert->columns.empty()) {
+      ThrowNotSupportedAt("INSERT BY NAME cannot be combined with an explicit column list", begin);
+    }
+    if (!insert->query || insert->query->kind == ast::QueryNodeKind::kValues) {
+      ThrowNotSupportedAt("INSERT BY NAME needs a query with column names, not VALUES", begin);
+    }
+    insert->by_name = true;
+  }
   if (action != 0 && stmt->on_conflict_clause != nullptr) {
     ThrowNotSupportedAt("INSERT OR ... cannot have an ON CONFLICT clause as well", begin);
   }

@@ -79,6 +79,10 @@ int EstimateNestingDepth(const std::vector<SqlToken>& tokens);
 /// For tokens[insert] an INSERT followed by OR REPLACE / OR IGNORE: 'R' or 'I'; REPLACE INTO
 /// 'R'; else 0.
 int InsertOrAction(const std::string& sql, const std::vector<SqlToken>& tokens, size_t insert);
+/// DuckDB's INSERT [OR ...] INTO t BY NAME | BY POSITION: the index of the BY token of the
+/// INSERT at tokens[insert] (blanked for libpg_query), or 0 when it has none; `*by_name` says
+/// which.
+size_t InsertByToken(const std::vector<SqlToken>& tokens, size_t insert, bool* by_name);
 
 /// The one name of the IN list that RewriteSql writes for SQLite's empty `IN ()`.
 inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";

@@ -24,6 +24,7 @@ const char* const kAggregateNames[] = {"count",
                                        "stddev",
                                        "any_value",
                                        "first",
+                                       "last",
                                        "arbitrary",
                                        "stddev_pop",
                                        "var_samp",
@@ -70,7 +71,8 @@ const char* const kAggregateNames[] = {"count",
 
 /// Whether the order of the values cannot change the result (ORDER BY inside is ignored).
 bool OrderInsensitive(AggregateKind kind) {
-  return kind != AggregateKind::kStringAgg && kind != AggregateKind::kAny;
+  return kind != AggregateKind::kStringAgg && kind != AggregateKind::kAny &&
+         kind != AggregateKind::kFirst && kind != AggregateKind::kLast;
 }
 
 bool IsTemporal(const LogicalType& t) {
@@ -260,6 +262,31 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
     return out;
   }
 
+  const bool ordered_any = name == "any_value" && !order_by.empty();
+  if (name == "first" || name == "arbitrary" || name == "last" || ordered_any) {
+    // DuckDB's: the first / last row's value, NULL or not, in the ORDER BY's order if any.
+    // any_value(x ORDER BY k), the first non-NULL x, is first's with the condition x IS NOT
+    // NULL as a FILTER would give it.
+    arity(1, 1);
+    out.kind = name == "last" ? AggregateKind::kLast : AggregateKind::kFirst;
+    out.type = t.valid() ? t : LogicalType::Integer();
+    out.inputs.push_back(t.valid() ? std::move(arg) : CastTo(std::move(arg), out.type));
+    if (ordered_any) {
+      out.inputs.push_back(std::make_unique<BoundIsNull>(out.inputs[0]->Copy(), true));
+    }
+    if (order_by.size() > 1) {
+      throw NotSupportedError("{} with more than one ORDER BY key is not supported", name);
+    }
+    if (distinct && !order_by.empty()) {
+      throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
+    }
+    for (auto& o : order_by) {
+      out.params.order.push_back({o.descending, o.nulls_first});
+      out.inputs.push_back(TypeUntyped(std::move(o.expr)));
+    }
+    return out;
+  }
+
   if (name.starts_with("regr_")) {
     arity(2, 2);
     args[1] = TypeUntyped(std::move(args[1]));
@@ -335,7 +362,7 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
                                       : AggregateKind::kVarSamp;
       out.type = LogicalType::Double();
     } else {
-      const std::string base = name == "mean" ? "avg" : name == "arbitrary" ? "first" : name;
+      const std::string base = name == "mean" ? "avg" : name;
       out.kind = ResolveAggregate(base, arg, &out.type);
     }
   }
@@ -359,6 +386,19 @@ void ApplyAggregateFilter(ResolvedAggregate& aggregate, BoundExprPtr condition) 
     throw BinderError("FILTER condition must be BOOLEAN, not {}", condition->type.ToString());
   }
   condition = CastTo(std::move(condition), LogicalType::Boolean());
+  if (aggregate.kind == AggregateKind::kFirst || aggregate.kind == AggregateKind::kLast) {
+    // NULL is a value first / last keeps: the condition is an input of its own, after x
+    // (ANDed with the one an ordered any_value has already).
+    if (aggregate.inputs.size() > 1 + aggregate.params.order.size()) {
+      std::vector<BoundExprPtr> both;
+      both.push_back(std::move(aggregate.inputs[1]));
+      both.push_back(std::move(condition));
+      aggregate.inputs[1] = MakeConjunction(std::move(both));
+    } else {
+      aggregate.inputs.insert(aggregate.inputs.begin() + 1, std::move(condition));
+    }
+    return;
+  }
   if (aggregate.kind == AggregateKind::kCountStar) {
     aggregate.kind = AggregateKind::kCount;
     aggregate.inputs.push_back(std::make_unique<BoundConstant>(Value::Integer(1)));

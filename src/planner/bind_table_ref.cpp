@@ -277,9 +277,12 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       const bool lateral = right_ref.kind == ast::TableRefKind::kSubquery &&
                            static_cast<const ast::SubqueryRef&>(right_ref).lateral;
       if (lateral) {
-        if (join.join_type == ast::JoinType::kRight || join.join_type == ast::JoinType::kFull) {
+        if (join.join_type != ast::JoinType::kInner && join.join_type != ast::JoinType::kLeft &&
+            join.join_type != ast::JoinType::kCross) {
           throw BinderError("the join with a LATERAL subquery must be INNER or LEFT");
         }
+        if (join.asof)
+          throw NotSupportedError("ASOF JOIN with a LATERAL subquery is not supported");
         lateral_scope.entries = left_scope.entries;
         lateral_scope.outer = scope.outer;
         right_scope.outer = &lateral_scope;
@@ -308,6 +311,13 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
           break;
         case ast::JoinType::kCross:
           op->join_kind = JoinKind::kCross;
+          break;
+        case ast::JoinType::kSemi:
+          op->join_kind = JoinKind::kSemi;
+          break;
+        case ast::JoinType::kAnti:
+          // NOT EXISTS's semantics: a row whose condition is NULL for every right row stays.
+          op->join_kind = JoinKind::kAnti;
           break;
       }
       Scope both;
@@ -365,7 +375,9 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         std::vector<BoundExprPtr> args;
         args.push_back(std::make_unique<BoundColumnRef>(l.types[lc], l.bindings[lc], l.names[lc]));
         args.push_back(std::make_unique<BoundColumnRef>(r.types[rc], r.bindings[rc], r.names[rc]));
-        conjuncts.push_back(BindFunctionCall("=", std::move(args)));
+        // ASOF JOIN ... USING (k, t): the last column is the inequality l.t >= r.t (DuckDB's).
+        const bool inequality = join.asof && &column == &using_columns.back();
+        conjuncts.push_back(BindFunctionCall(inequality ? ">=" : "=", std::move(args)));
         usings.push_back({le, lc, re, rc});
       }
       const bool positional = join.condition && join.condition->kind == ast::ExprKind::kColumnRef &&
@@ -398,12 +410,33 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         auto condition = RequireBoolean(BindExpr(*join.condition, ctx), "JOIN condition");
         SplitConjunction(std::move(condition), conjuncts);
       }
+      if (join.asof) {
+        if (!op->conditions.empty() || op->join_kind == JoinKind::kCross) {
+          throw BinderError("ASOF JOIN needs an ON or USING condition");
+        }
+        if (join.natural) throw NotSupportedError("NATURAL ASOF JOIN is not supported");
+        std::map<ColumnBinding, ColumnBinding> remap;
+        auto plan = PlanAsofJoin(op->join_kind, std::move(left), std::move(right),
+                                 std::move(conjuncts), &remap);
+        for (auto& e : both.entries) {
+          for (auto& b : e.bindings) {
+            if (const auto it = remap.find(b); it != remap.end()) b = it->second;
+          }
+        }
+        for (const auto& u : usings)
+          both.entries[u.right_entry].SetVisibility(u.right_column,
+                                                    ColumnVisibility::kQualifiedOnly);
+        for (auto& e : both.entries)
+          scope.entries.push_back(std::move(e));
+        return plan;
+      }
       if ((!conjuncts.empty() || !op->conditions.empty()) && op->join_kind == JoinKind::kCross)
         op->join_kind = JoinKind::kInner;
       // Conditions are split into equi-join keys by the optimizer; keep them as residual here.
       if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
       op->children.push_back(std::move(left));
       op->children.push_back(std::move(right));
+      const JoinKind op_kind = op->join_kind;
       const bool full = op->join_kind == JoinKind::kFull;
       const bool merges = full || op->join_kind == JoinKind::kRight;
       LogicalOperatorPtr result = std::move(op);
@@ -461,8 +494,12 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
           both.entries[u.right_entry].SetVisibility(u.right_column,
                                                     ColumnVisibility::kQualifiedOnly);
       }
-      for (auto& e : both.entries)
-        scope.entries.push_back(std::move(e));
+      // After a SEMI / ANTI JOIN only the left side's columns are visible (DuckDB's).
+      const size_t visible = op_kind == JoinKind::kSemi || op_kind == JoinKind::kAnti
+                                 ? left_entries
+                                 : both.entries.size();
+      for (size_t e = 0; e < visible; e++)
+        scope.entries.push_back(std::move(both.entries[e]));
       return result;
     }
   }

@@ -130,6 +130,17 @@ class Binder {
   /// Moves every window function of `exprs` into LogicalWindows above `plan` (one per
   /// PARTITION BY / ORDER BY) and replaces it by the column that carries its value.
   LogicalOperatorPtr PlanWindows(LogicalOperatorPtr plan, const std::vector<BoundExprPtr*>& exprs);
+  /// DuckDB's ASOF [LEFT | RIGHT] JOIN of `left` and `right` on `conjuncts` (equalities and
+  /// one inequality; bind_asof.cpp): the plan, whose output is left's columns then right's;
+  /// `remap` gets the new binding of each of their columns.
+  LogicalOperatorPtr PlanAsofJoin(JoinKind kind, LogicalOperatorPtr left, LogicalOperatorPtr right,
+                                  std::vector<BoundExprPtr> conjuncts,
+                                  std::map<ColumnBinding, ColumnBinding>* remap);
+  /// The same when other conditions over both sides need every pair: a join, then the nearest
+  /// right row by `build_t` (descending: the smallest) per left row.
+  LogicalOperatorPtr PlanAsofPairs(JoinKind kind, LogicalOperatorPtr left, LogicalOperatorPtr right,
+                                   std::vector<BoundExprPtr> conjuncts, const BoundExpr& build_t,
+                                   bool descending, std::map<ColumnBinding, ColumnBinding>* remap);
 
   /// A subquery used as a value (bind_subquery.cpp): bound, but not yet joined to the plan.
   BoundExprPtr BindSubqueryExpr(const ast::SubqueryExpr& subquery, ExprContext& ctx);
