@@ -111,7 +111,8 @@ const std::vector<SettingInfo>& Settings::All() {
          "Statistics checks (bloom filters and dictionaries of row groups, page indexes) a "
          "runtime filter makes at one level of a scan without pruning anything before that "
          "level is paused: then one split in 8 is checked, one in 16 after a sample that pruned "
-         "nothing, and so on to one in 128; a sample that prunes resumes it; 0 never pauses."},
+         "nothing, and so on to one in 128; a sample that prunes resumes it; a dictionary check "
+         "whose page the row group's reader then takes counts an eighth; 0 never pauses."},
         {"distributed.shuffle_groups", LogicalType::Bigint(), Value::Bigint(100'000),
          "Under shears --distributed: a GROUP BY estimated to give at least this many groups "
          "is finished on every rank, its partial groups shuffled by key over MPI_Alltoallv, "

@@ -102,6 +102,12 @@ void DatasetReader::StartMorsel(size_t file_index, std::shared_ptr<parquet::Parq
   reader_->SelectRows(std::move(index), std::move(ranges));
 }
 
+void DatasetReader::AdoptDictionaries(
+    int row_group, std::vector<std::shared_ptr<const parquet::DecodedDictionary>> dictionaries) {
+  if (reader_ && !dictionaries.empty())
+    reader_->AdoptDictionaries(row_group, std::move(dictionaries));
+}
+
 void DatasetReader::OpenFile(size_t file_index, std::shared_ptr<parquet::ParquetFile> file) {
   if (reader_) finished_counters_.Add(reader_->counters());
   reader_.reset();

@@ -30,6 +30,10 @@ class DatasetReader {
   void StartMorsel(size_t file_index, std::shared_ptr<parquet::ParquetFile> file,
                    std::shared_ptr<const parquet::RowGroupPageIndex> index,
                    parquet::RowRanges ranges);
+  /// After StartMorsel: dictionaries of the morsel's row group `row_group` that pruning checks
+  /// decoded, for its reader (ParquetReader::AdoptDictionaries).
+  void AdoptDictionaries(
+      int row_group, std::vector<std::shared_ptr<const parquet::DecodedDictionary>> dictionaries);
   std::vector<LogicalType> output_types() const;
   std::vector<std::string> output_names() const;
 

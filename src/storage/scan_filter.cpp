@@ -131,6 +131,7 @@ ScanRowFilter::Read ScanRowFilter::Next(Batch& out, ScanMetrics& metrics) {
   metrics.bytes_read += after.bytes_read - before.bytes_read;
   metrics.pages_read += after.pages_read - before.pages_read;
   metrics.pages_skipped += after.pages_skipped - before.pages_skipped;
+  metrics.dictionaries_reused += after.dictionaries_reused - before.dictionaries_reused;
   if (!got) return Read::kEnd;
   if (direct) {
     metrics.rows_scanned += out.size();

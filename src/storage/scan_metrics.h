@@ -50,6 +50,9 @@ struct ScanMetrics {
   std::atomic<uint64_t> row_groups_pruned_runtime{0};
   std::atomic<uint64_t> runtime_filter_rows_dropped{0};
   std::atomic<uint64_t> row_groups_pruned_dictionary{0};
+  // Dictionary pages a pruning check decoded that the row group's reader took, not decoding
+  // them again.
+  std::atomic<uint64_t> dictionaries_reused{0};
   std::atomic<uint64_t> pages_read{0};
   std::atomic<uint64_t> pages_skipped{0};
   std::atomic<uint64_t> pages_skipped_runtime{0};

@@ -97,7 +97,7 @@ RuntimeFilterCounters::LevelCounters& SplitPruning::Counters(const RuntimeFilter
 }
 
 void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter,
-                                  uint32_t matches) const {
+                                  uint32_t matches, bool costly) const {
   Counters(filter, level).checks++;
   if (pruned) Counters(filter, level).pruned++;
   if (pacing_.window == 0) return;
@@ -116,6 +116,7 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
       return;
     }
     pacing.checks.store(0, std::memory_order_relaxed);
+    pacing.weight.store(0, std::memory_order_relaxed);
     // The file level's count stays: a file pruned in this run (below).
     pacing.pruned.store(level == kFileLevel ? 1 : 0, std::memory_order_relaxed);
     pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
@@ -157,6 +158,7 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
       filter.counters().dense_pauses++;
     }
     pacing.checks.store(0, std::memory_order_relaxed);
+    pacing.weight.store(0, std::memory_order_relaxed);
     pacing.pruned.store(0, std::memory_order_relaxed);
     pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
     return;
@@ -166,11 +168,18 @@ void SplitPruning::RuntimeChecked(size_t i, Level level, bool pruned, const Runt
       level == kPageLevel && pacing_.dense_checks < pacing_.window &&
       checks >= pacing_.dense_checks &&
       levels_[i * kLevels + kRowGroupLevel].dense.load(std::memory_order_relaxed);
-  if (checks < pacing_.window &&
-      !(dense_pages && pacing.pruned.load(std::memory_order_relaxed) == 0))
-    return;
+  // Row groups: a window of weights, checks whose reads the reader takes weighing less.
+  const uint32_t factor = std::max<uint32_t>(pacing_.reused_window, 1);
+  const bool window_done =
+      level == kRowGroupLevel
+          ? pacing.weight.fetch_add(costly ? factor : 1, std::memory_order_relaxed) +
+                    static_cast<uint64_t>(costly ? factor : 1) >=
+                static_cast<uint64_t>(pacing_.window) * factor
+          : checks >= pacing_.window;
+  if (!window_done && !(dense_pages && pacing.pruned.load(std::memory_order_relaxed) == 0)) return;
   if (pacing.pruned.load(std::memory_order_relaxed) == 0) Pause(i, level, pacing_.sample, filter);
   pacing.checks.store(0, std::memory_order_relaxed);
+  pacing.weight.store(0, std::memory_order_relaxed);
   pacing.pruned.store(0, std::memory_order_relaxed);
   pacing.fewest_matches.store(UINT32_MAX, std::memory_order_relaxed);
 }
@@ -343,6 +352,7 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
   const FileCheck* file_check = FileCheckCovers(split) ? split.file_check.get() : nullptr;
   SplitVerdict verdict;
   verdict.kind = SplitVerdict::kPruned;
+  SplitDictionaries dictionaries;
   for (const BoundExpr* conjunct : conjuncts_) {
     if (conjunct->kind != BoundExprKind::kRuntimeFilter) {
       if (file_check || StatsMayMatch(*conjunct, lookup)) continue;
@@ -352,7 +362,9 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
     const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
     const bool ranges_passed =
         file_check && runtime[i] && file_check->runtime_passed(i) == runtime[i];
-    if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup, ranges_passed)) continue;
+    if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup, ranges_passed, dictionaries)) {
+      continue;
+    }
     metrics_.row_groups_pruned++;
     metrics_.row_groups_pruned_runtime++;
     verdict.by_runtime = true;
@@ -368,13 +380,15 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
     if (verdict.by_runtime) metrics_.row_groups_pruned_runtime++;
   } else {
     metrics_.row_groups_read++;
+    verdict.dictionaries = std::move(dictionaries);
   }
   return verdict;
 }
 
 bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
                                            const RuntimeFilter* filter, const StatsLookup& lookup,
-                                           bool ranges_passed) const {
+                                           bool ranges_passed,
+                                           SplitDictionaries& dictionaries) const {
   if (!filter || !filter->enabled()) return true;
   if (filter->empty()) {
     filter->counters().row_groups_skipped++;  // nothing can join: no check needed
@@ -388,8 +402,9 @@ bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
   if (!may_match) levels_[i * kLevels + kFileLevel].pruned.fetch_add(1, std::memory_order_relaxed);
   if (may_match && ListsColumnKeys(*filter) && RuntimeCheckDue(i, kRowGroupLevel, *filter)) {
     uint32_t matches = 0;
-    may_match = ColumnKeysMayMatch(split, *filter, i, &matches);
-    RuntimeChecked(i, kRowGroupLevel, !may_match, *filter, matches);
+    bool costly = false;
+    may_match = ColumnKeysMayMatch(split, *filter, i, &matches, dictionaries, &costly);
+    RuntimeChecked(i, kRowGroupLevel, !may_match, *filter, matches, costly);
   }
   if (!may_match) filter->counters().row_groups_skipped++;
   return may_match;
@@ -403,7 +418,8 @@ bool SplitPruning::ListsColumnKeys(const RuntimeFilter& filter) {
 }
 
 bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i,
-                                      uint32_t* matches) const {
+                                      uint32_t* matches, SplitDictionaries& dictionaries,
+                                      bool* costly) const {
   *matches = UINT32_MAX;
   const auto& dataset_file = dataset_->files()[split.file_index];
   // A computed key (one column): the chunk's bloom filter holds column values, not keys.
@@ -424,15 +440,32 @@ bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilte
     }
     const LogicalType& type = dataset_->columns()[static_cast<size_t>(column_ids_[column])].type;
     // The chunk's bloom filter is probed with the keys of an exact set or a listed bitmap.
-    if (!key_expr && keys->probes_parquet_bloom() &&
-        !parquet::BloomMayMatch(*keys, *split.file, in_file, split.row_group, type)) {
-      filter.counters().row_groups_skipped_bloom++;
-      return false;
+    if (!key_expr && keys->probes_parquet_bloom()) {
+      // A bloom filter is read for the check alone.
+      if (split.file->chunk(split.row_group, in_file).meta_data.__isset.bloom_filter_offset)
+        *costly = true;
+      if (!parquet::BloomMayMatch(*keys, *split.file, in_file, split.row_group, type)) {
+        filter.counters().row_groups_skipped_bloom++;
+        return false;
+      }
     }
     uint64_t bytes = 0;
     uint32_t found = 0;
+    // Another filter on the same column may have read the dictionary for this split already.
+    std::shared_ptr<const parquet::DecodedDictionary> decoded;
+    for (const auto& dictionary : dictionaries) {
+      if (dictionary->column == in_file) decoded = dictionary;
+    }
+    const bool known = decoded != nullptr;
     const bool may_match = parquet::DictionaryMayMatch(*keys, *split.file, in_file, split.row_group,
-                                                       &bytes, key_expr, &found);
+                                                       &bytes, key_expr, &found, &decoded);
+    // A dictionary the row group's reader takes costs the check only its probe; one read for
+    // nothing (unusable: the reader decodes it again) costs the check its read.
+    if (!known && decoded) {
+      dictionaries.push_back(std::move(decoded));
+    } else if (bytes > 0) {
+      *costly = true;
+    }
     *matches = std::min(*matches, found);
     metrics_.bytes_read += bytes;
     if (!may_match) {

@@ -22,7 +22,10 @@
 // group's own min/max read and parse a bloom filter or dictionary (row groups) or a page index:
 // a runtime filter whose checks at one of those levels prune nothing in a window of them is
 // paused there (only a sample of the splits is checked, fewer the longer they prune nothing),
-// and resumed by a sample that prunes (RuntimePruningPacing).
+// and resumed by a sample that prunes (RuntimePruningPacing). A dictionary a check decoded goes
+// with the verdict to the row group's reader, which takes it rather than reading and decoding
+// the page again, so such a check weighs less in its window (RuntimePruningPacing::
+// reused_window).
 
 #include <atomic>
 #include <memory>
@@ -32,6 +35,7 @@
 #include "expression/expression.h"
 #include "storage/dataset.h"
 #include "storage/file_statistics.h"
+#include "storage/parquet/column_reader.h"
 #include "storage/parquet/minmax_pruning.h"
 #include "storage/parquet/page_index.h"
 #include "storage/scan_metrics.h"
@@ -49,6 +53,9 @@ struct SplitVerdict {
   bool by_runtime = false;  // kPruned only because of a runtime filter
   std::shared_ptr<parquet::RowGroupPageIndex> index;
   parquet::RowRanges rows;
+  /// Dictionaries the checks read and decoded, for the row group's reader to adopt rather
+  /// than read and decode them again (ParquetReader::AdoptDictionaries).
+  std::vector<std::shared_ptr<const parquet::DecodedDictionary>> dictionaries;
 };
 
 /// When a runtime filter's checks at one level are paused (setting
@@ -66,6 +73,11 @@ struct RuntimePruningPacing {
   /// checked shows keys following the layout). Only when dense_checks < window.
   uint32_t dense_checks = 8;
   uint32_t dense_matches = 16;
+  /// A row-group check that read only what the row group's reader then takes (a dictionary
+  /// page it adopts: the check costs its probe of the entries, not a read and a decode) counts
+  /// 1/reused_window of a check that read something for itself: a window of such checks that
+  /// prunes nothing is this many times as long before the level is paused.
+  uint32_t reused_window = 8;
 };
 
 class SplitPruning {
@@ -113,6 +125,9 @@ class SplitPruning {
     // Of the current window's checks, the fewest keys a check found (dictionary entries that
     // are keys; 0: not counted).
     std::atomic<uint32_t> fewest_matches{UINT32_MAX};
+    // Row-group level: the current window's checks weighed (RuntimePruningPacing::
+    // reused_window for a costly one, 1 for one whose reads the reader takes).
+    std::atomic<uint32_t> weight{0};
     // Row-group level: paused because its dictionaries showed the filter dense.
     std::atomic<bool> dense{false};
   };
@@ -123,12 +138,15 @@ class SplitPruning {
     bool check_size = false;                               // then: the file keeps its listed size
     std::shared_ptr<const parquet::ParquetFooter> footer;  // or a cached footer (its identity)
   };
+  using SplitDictionaries = std::vector<std::shared_ptr<const parquet::DecodedDictionary>>;
   /// Whether runtime filter `i` should be checked at `level` now (false: paused, not sampled).
   bool RuntimeCheckDue(size_t i, Level level, const RuntimeFilter& filter) const;
   /// Records a check made after RuntimeCheckDue said so; `matches`: how many of the filter's
   /// keys the check found (row-group level; 0: not counted).
+  /// `costly`: it read something only the check uses (else its window is longer, see
+  /// RuntimePruningPacing::reused_window).
   void RuntimeChecked(size_t i, Level level, bool pruned, const RuntimeFilter& filter,
-                      uint32_t matches = 0) const;
+                      uint32_t matches = 0, bool costly = true) const;
   /// Pauses `level` of runtime filter i, sampling one check in `interval`.
   void Pause(size_t i, Level level, uint32_t interval, const RuntimeFilter& filter) const;
   /// `filter`'s counters of `level`.
@@ -151,13 +169,17 @@ class SplitPruning {
   /// False when, for some key column of runtime filter `i`, the split's bloom filter or
   /// dictionary holds none of that column's keys. `*matches`: the fewest keys a key column's
   /// dictionary was found to hold (0: some column's not counted).
+  /// `dictionaries`: those read for the split so far, to which it adds the ones it reads.
+  /// `*costly`: the check read something the reader will not take (a bloom filter, a
+  /// dictionary it cannot hand over).
   bool ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilter& filter, size_t i,
-                          uint32_t* matches) const;
+                          uint32_t* matches, SplitDictionaries& dictionaries, bool* costly) const;
   /// The row-group check of runtime conjunct `i` with its published `filter` (null: passes):
   /// its key ranges against the statistics (unless `ranges_passed`: the file's check passed
   /// them on the same statistics), then (paced) bloom filters and dictionaries.
   bool RuntimeConjunctMayMatch(const ScanSplit& split, size_t i, const RuntimeFilter* filter,
-                               const StatsLookup& lookup, bool ranges_passed) const;
+                               const StatsLookup& lookup, bool ranges_passed,
+                               SplitDictionaries& dictionaries) const;
   /// Whether the file check `split.file_check` (if any) passed on exactly the statistics the
   /// row group's check reads: its footer's, every filter column usable alike.
   bool FileCheckCovers(const ScanSplit& split) const;

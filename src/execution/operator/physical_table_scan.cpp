@@ -192,6 +192,7 @@ bool PhysicalTableScan::StartNextSplit(ExecutionContext& context, LocalSourceSta
     } else {
       local.reader->StartMorsel(split.file_index, std::move(split.file), {split.row_group});
     }
+    local.reader->AdoptDictionaries(split.row_group, std::move(verdict.dictionaries));
     return true;
   }
   return false;
@@ -256,6 +257,7 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
   if (!runtime_filters_.empty()) {
     add("row_groups_pruned_runtime", m.row_groups_pruned_runtime);
     add("row_groups_pruned_dictionary", m.row_groups_pruned_dictionary);
+    add("dictionaries_reused", m.dictionaries_reused);
     add("pages_skipped_runtime", m.pages_skipped_runtime);
     add("runtime_filter_rows_dropped", m.runtime_filter_rows_dropped);
     for (const auto& target : runtime_filters_) {

@@ -86,6 +86,7 @@ void ScanCounters::Add(const ScanCounters& other) {
   pages_read += other.pages_read;
   pages_skipped += other.pages_skipped;
   rows_read += other.rows_read;
+  dictionaries_reused += other.dictionaries_reused;
 }
 
 struct ColumnChunkReader::PageState {
@@ -971,10 +972,33 @@ const Vector* ColumnChunkReader::ReadDictionary(size_t* size) {
       static_cast<size_t>(header.compressed_page_size) > bytes_.size - header_size) {
     return nullptr;
   }
-  ReadDictionaryPage(header, chunk + header_size);
+  const uint8_t* body = chunk + header_size;
+  dictionary_crc_ok_ =
+      !header.__isset.crc || Crc32(body, static_cast<size_t>(header.compressed_page_size)) ==
+                                 static_cast<uint32_t>(header.crc);
+  ReadDictionaryPage(header, body);
   if (!bad_dictionary_entries_.empty()) return nullptr;
   *size = dictionary_size_;
   return dictionary_.get();
+}
+
+std::shared_ptr<DecodedDictionary> ColumnChunkReader::TakeDictionary() const {
+  if (!dictionary_ || !dictionary_crc_ok_ || !bad_dictionary_entries_.empty()) return nullptr;
+  auto decoded = std::make_shared<DecodedDictionary>();
+  decoded->values = dictionary_;
+  decoded->owner = dictionary_owner_;
+  decoded->size = dictionary_size_;
+  decoded->bytes = dictionary_bytes_;
+  return decoded;
+}
+
+void ColumnChunkReader::AdoptDictionary(const DecodedDictionary& dictionary) {
+  dictionary_ = dictionary.values;
+  dictionary_owner_ = dictionary.owner;
+  dictionary_size_ = dictionary.size;
+  dictionary_bytes_ = dictionary.bytes;
+  bad_dictionary_entries_.clear();
+  counters_->dictionaries_reused++;
 }
 
 }  // namespace shears::parquet

@@ -21,6 +21,7 @@ struct ScanCounters {
   uint64_t pages_read = 0;
   uint64_t pages_skipped = 0;
   uint64_t rows_read = 0;
+  uint64_t dictionaries_reused = 0;  // dictionaries adopted from pruning checks, not decoded
   void Add(const ScanCounters& other);
 };
 
@@ -52,6 +53,17 @@ struct ChunkBytes {
   size_t size = 0;
 };
 
+/// A chunk's dictionary as a pruning check read and converted it (ColumnChunkReader::
+/// TakeDictionary), handed to the reader of the same chunk (AdoptDictionary) so the page is
+/// read and decoded once per row group, not once by the check and again by the reader.
+struct DecodedDictionary {
+  int column = -1;  // the file column
+  std::shared_ptr<Vector> values;
+  std::shared_ptr<const void> owner;  // the bytes the string entries point into
+  size_t size = 0;                    // entries
+  size_t bytes = 0;                   // held besides the chunk (held_bytes)
+};
+
 /// A data page chosen from the offset index: the rows it holds.
 struct PageSpan {
   int64_t first_row = 0;
@@ -79,6 +91,13 @@ class ColumnChunkReader {
   /// For `bytes` starting with a dictionary page: that dictionary, converted (nullptr when the
   /// chunk has none or some entry cannot be converted). Entries are rows 0..size.
   const Vector* ReadDictionary(size_t* size);
+  /// After ReadDictionary returned a dictionary: it, to be adopted by the chunk's reader
+  /// (null when the page's checksum does not match: the reader reads it again and reports it).
+  /// The caller sets its `column`.
+  std::shared_ptr<DecodedDictionary> TakeDictionary() const;
+  /// For `bytes` starting at the chunk's first data page: the chunk's dictionary, as
+  /// TakeDictionary gave it for this file, row group and column.
+  void AdoptDictionary(const DecodedDictionary& dictionary);
   /// Bytes this reader holds besides the chunk's: the decoded dictionary, the current page's
   /// decompressed copy and levels (what a query's memory accounting counts for a scan).
   size_t held_bytes() const;
@@ -124,6 +143,7 @@ class ColumnChunkReader {
   size_t dictionary_size_ = 0;
   size_t dictionary_bytes_ = 0;
   std::vector<std::pair<uint32_t, std::string>> bad_dictionary_entries_;
+  bool dictionary_crc_ok_ = true;  // ReadDictionary: the page's checksum, if any, matched
   std::unique_ptr<PageState> page_;
   std::vector<uint8_t> scratch_;
   std::unique_ptr<Vector> skip_sink_;  // Skip decodes into it

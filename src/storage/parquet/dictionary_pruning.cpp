@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "common/error.h"
@@ -13,28 +14,40 @@ namespace shears::parquet {
 
 bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, int column,
                         int row_group, uint64_t* bytes_read, const BoundExpr* key_expr,
-                        uint32_t* matches) {
+                        uint32_t* matches, std::shared_ptr<const DecodedDictionary>* decoded) {
   if (matches) *matches = 0;
-  const auto& meta = file.chunk(row_group, column).meta_data;
-  // A LIST column's dictionary holds elements, not the values a predicate tests.
-  if (file.columns()[static_cast<size_t>(column)].max_repetition_level > 0) return true;
-  if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
-      meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
-      static_cast<uint64_t>(meta.data_page_offset) > file.file_size()) {
-    return true;
-  }
-  // The dictionary page lies between dictionary_page_offset and the first data page.
-  const uint64_t start = static_cast<uint64_t>(meta.dictionary_page_offset);
-  const uint64_t size = static_cast<uint64_t>(meta.data_page_offset) - start;
   try {
-    auto buffer = std::make_shared_for_overwrite<uint8_t[]>(std::max<uint64_t>(size, 1));
-    file.file().ReadAt(start, size, buffer.get());
-    *bytes_read += size;
-    ScanCounters counters;
-    ColumnChunkReader reader(file, row_group, column, {buffer, 0, size}, &counters);
+    const Vector* dictionary = nullptr;
     size_t entries = 0;
-    const Vector* dictionary = reader.ReadDictionary(&entries);
-    if (!dictionary || entries == 0) return true;
+    ScanCounters counters;
+    std::optional<ColumnChunkReader> reader;
+    if (decoded && *decoded) {
+      dictionary = (*decoded)->values.get();
+      entries = (*decoded)->size;
+    } else {
+      const auto& meta = file.chunk(row_group, column).meta_data;
+      // A LIST column's dictionary holds elements, not the values a predicate tests.
+      if (file.columns()[static_cast<size_t>(column)].max_repetition_level > 0) return true;
+      if (!ChunkFullyDictionaryEncoded(meta) || !meta.__isset.dictionary_page_offset ||
+          meta.dictionary_page_offset < 4 || meta.dictionary_page_offset >= meta.data_page_offset ||
+          static_cast<uint64_t>(meta.data_page_offset) > file.file_size()) {
+        return true;
+      }
+      // The dictionary page lies between dictionary_page_offset and the first data page.
+      const uint64_t start = static_cast<uint64_t>(meta.dictionary_page_offset);
+      const uint64_t size = static_cast<uint64_t>(meta.data_page_offset) - start;
+      auto buffer = std::make_shared_for_overwrite<uint8_t[]>(std::max<uint64_t>(size, 1));
+      file.file().ReadAt(start, size, buffer.get());
+      *bytes_read += size;
+      reader.emplace(file, row_group, column, ChunkBytes{buffer, 0, size}, &counters);
+      dictionary = reader->ReadDictionary(&entries);
+      if (!dictionary || entries == 0) return true;
+      if (decoded) {
+        auto taken = reader->TakeDictionary();
+        if (taken) taken->column = column;
+        *decoded = std::move(taken);
+      }
+    }
     // Sized by the dictionary (often a few hundred entries), not a batch: one check per row
     // group, most of which then read the chunk anyway.
     const size_t slice_size = std::min<size_t>(kBatchSize, entries);
@@ -70,6 +83,7 @@ bool DictionaryMayMatch(const RuntimeFilter& filter, const ParquetFile& file, in
     }
     return false;
   } catch (const Error&) {
+    if (decoded) decoded->reset();
     return true;  // an unreadable dictionary only costs the pruning; the read reports it
   }
 }

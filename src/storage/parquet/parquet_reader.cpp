@@ -63,6 +63,20 @@ void ParquetReader::SelectRows(std::shared_ptr<const RowGroupPageIndex> index, R
   selections_[row_group] = {std::move(index), std::move(ranges)};
 }
 
+void ParquetReader::AdoptDictionaries(
+    int row_group, std::vector<std::shared_ptr<const DecodedDictionary>> dictionaries) {
+  adopted_row_group_ = row_group;
+  adopted_ = std::move(dictionaries);
+}
+
+const DecodedDictionary* ParquetReader::AdoptedDictionary(int row_group, int column) const {
+  if (row_group != adopted_row_group_) return nullptr;
+  for (const auto& dictionary : adopted_) {
+    if (dictionary->column == column) return dictionary.get();
+  }
+  return nullptr;
+}
+
 std::vector<LogicalType> ParquetReader::output_types() const {
   std::vector<LogicalType> types;
   for (int column : columns_)
@@ -97,6 +111,7 @@ void ParquetReader::StartRowGroup(int row_group) {
     size_t column_pos;
     uint64_t start;
     uint64_t size;
+    const DecodedDictionary* dictionary;  // adopted: the range starts at the first data page
   };
   std::vector<Range> ranges;
   const uint64_t file_size = file_->file_size();
@@ -128,7 +143,18 @@ void ParquetReader::StartRowGroup(int row_group) {
           file_->path(), file_->columns()[static_cast<size_t>(columns_[i])].name, row_group, start,
           size, file_size);
     }
-    ranges.push_back({i, static_cast<uint64_t>(start), static_cast<uint64_t>(size)});
+    // A dictionary the checks decoded is taken as it is: its page is not read again.
+    const DecodedDictionary* dictionary = AdoptedDictionary(row_group, columns_[i]);
+    if (dictionary) {
+      const int64_t skip = meta.data_page_offset - start;
+      if (start != meta.dictionary_page_offset || skip <= 0 || skip >= size) {
+        dictionary = nullptr;  // not the layout the check read: read the chunk whole
+      } else {
+        start += skip;
+        size -= skip;
+      }
+    }
+    ranges.push_back({i, static_cast<uint64_t>(start), static_cast<uint64_t>(size), dictionary});
   }
   std::sort(ranges.begin(), ranges.end(),
             [](const Range& a, const Range& b) { return a.start < b.start; });
@@ -150,8 +176,10 @@ void ParquetReader::StartRowGroup(int row_group) {
     for (size_t r = first; r <= last; r++) {
       ChunkBytes bytes{buffer, static_cast<size_t>(ranges[r].start - begin),
                        static_cast<size_t>(ranges[r].size)};
-      readers_[ranges[r].column_pos] = std::make_unique<ColumnChunkReader>(
+      auto& reader = readers_[ranges[r].column_pos];
+      reader = std::make_unique<ColumnChunkReader>(
           *file_, row_group, columns_[ranges[r].column_pos], std::move(bytes), &counters_);
+      if (ranges[r].dictionary) reader->AdoptDictionary(*ranges[r].dictionary);
     }
     first = last + 1;
   }
@@ -168,7 +196,8 @@ std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group
   // The pieces to read: the dictionary page (it precedes the data pages), then runs of
   // adjacent chosen pages, each with one request, laid out back to back in one buffer.
   std::vector<std::pair<uint64_t, uint64_t>> pieces;
-  if (meta.__isset.dictionary_page_offset && meta.dictionary_page_offset >= 4 &&
+  const DecodedDictionary* dictionary = AdoptedDictionary(row_group, column);
+  if (!dictionary && meta.__isset.dictionary_page_offset && meta.dictionary_page_offset >= 4 &&
       meta.dictionary_page_offset < meta.data_page_offset) {
     pieces.emplace_back(meta.dictionary_page_offset,
                         meta.data_page_offset - meta.dictionary_page_offset);
@@ -200,8 +229,10 @@ std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group
   counters_.bytes_read += total;
   counters_.pages_skipped += locations.size() - pages.size();
   ChunkBytes bytes{buffer, 0, static_cast<size_t>(total)};
-  return std::make_unique<ColumnChunkReader>(*file_, row_group, column, std::move(bytes),
-                                             &counters_, std::move(spans));
+  auto reader = std::make_unique<ColumnChunkReader>(*file_, row_group, column, std::move(bytes),
+                                                    &counters_, std::move(spans));
+  if (dictionary) reader->AdoptDictionary(*dictionary);
+  return reader;
 }
 
 uint64_t ParquetReader::buffered_bytes() const {

@@ -35,6 +35,10 @@ class ParquetReader {
   /// whose offset index `index` holds read only the pages overlapping the ranges; the others
   /// read every page and drop the rows outside. Columns stay row-aligned.
   void SelectRows(std::shared_ptr<const RowGroupPageIndex> index, RowRanges ranges);
+  /// Dictionaries of row group `row_group`'s chunks already read and decoded (by the split's
+  /// pruning checks): its reader takes them instead of reading and decoding the pages again.
+  void AdoptDictionaries(int row_group,
+                         std::vector<std::shared_ptr<const DecodedDictionary>> dictionaries);
   /// Types of the output columns.
   std::vector<LogicalType> output_types() const;
 
@@ -76,6 +80,8 @@ class ParquetReader {
   /// For a column with an offset index and partial row ranges: reads the dictionary page and
   /// the pages overlapping the ranges; nullptr when the whole chunk must be read.
   std::unique_ptr<ColumnChunkReader> StartSparseChunk(int row_group, int column);
+  /// The dictionary adopted for `column` of `row_group`, or null.
+  const DecodedDictionary* AdoptedDictionary(int row_group, int column) const;
 
   std::shared_ptr<ParquetFile> file_;
   std::vector<int> columns_;
@@ -98,6 +104,8 @@ class ParquetReader {
     idx_t count;
   };
   std::vector<Piece> pieces_;
+  int adopted_row_group_ = -1;
+  std::vector<std::shared_ptr<const DecodedDictionary>> adopted_;  // of adopted_row_group_
   std::vector<std::unique_ptr<DictionaryCodes>> codes_;  // by output column; null: not recorded
   // Past this many runs of kept rows, FinishSelected decodes whole pieces and drops rows.
   static constexpr size_t kMaxLateRuns = 64;
