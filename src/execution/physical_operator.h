@@ -116,6 +116,9 @@ class PhysicalOperator {
   /// Consumes `input`; returns false when no more input is wanted (e.g. LIMIT reached).
   virtual bool Sink(ExecutionContext& context, Batch& input, GlobalSinkState& global,
                     LocalSinkState& local) const;
+  /// Whether Sink reads an input batch with pending selections; the pipeline flattens the
+  /// batch first for a sink that does not.
+  virtual bool SinkAcceptsSelection() const { return false; }
   virtual void Combine(ExecutionContext& context, GlobalSinkState& global,
                        LocalSinkState& local) const;
   /// Called once, after every thread combined.

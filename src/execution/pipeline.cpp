@@ -311,7 +311,7 @@ void Executor::RunPipeline(Pipeline& pipeline) {
             Batch& input = batches[stage];
             if (input.size() == 0) return true;
             Timer timer(sink_metrics.nanos);
-            if (input.HasSelection()) input.Flatten();
+            if (input.HasSelection() && !pipeline.sink->SinkAcceptsSelection()) input.Flatten();
             return NamingOperatorOnOom(*pipeline.sink, [&] {
               return pipeline.sink->Sink(context_, input, global_sink, *local_sink);
             });

@@ -1,5 +1,6 @@
 #include "expression/expression_executor.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -655,6 +656,18 @@ bool CannotFail(const BoundExpr& expr) {
     default:
       return false;
   }
+}
+
+std::vector<idx_t> ReferencedColumns(const std::vector<const BoundExpr*>& exprs) {
+  std::vector<idx_t> out;
+  for (const BoundExpr* expr : exprs) {
+    VisitExpression(const_cast<BoundExpr&>(*expr), [&](BoundExpr& e) {
+      if (e.kind == BoundExprKind::kReference) out.push_back(static_cast<BoundReference&>(e).index);
+    });
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 }  // namespace shears

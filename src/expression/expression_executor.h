@@ -19,6 +19,10 @@ class ExpressionExecutor {
   static Value EvaluateConstant(const BoundExpr& expr);
 };
 
+/// The input columns (BoundReference indexes) `exprs` read, ascending, each once: those an
+/// operator must see in order (flattened) to evaluate them.
+std::vector<idx_t> ReferencedColumns(const std::vector<const BoundExpr*>& exprs);
+
 /// Whether `expr` never raises an error on any row, so it may be evaluated on rows (or
 /// values) that do not need it: column references, constants, comparisons, LIKE with constant
 /// patterns, IN, IS NULL, CASE and logic over such. Conservative: arithmetic may overflow,

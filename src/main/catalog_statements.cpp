@@ -353,6 +353,9 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
             {"library_version", "source_id"}, {LogicalType::Varchar(), LogicalType::Varchar()},
             {{Value::Varchar(std::string("v") + kShearsVersion), Value::Varchar("shears")}});
       }
+      // SUMMARIZE runs a query over its table or query: Connection answers it before here.
+      if (command.command == ast::TableCommandStatement::Command::kSummarize)
+        throw InternalError("SUMMARIZE is not a catalog statement");
       const TableDefinition table = RequireTable(catalog, sql, command);
       switch (command.command) {
         case ast::TableCommandStatement::Command::kDescribe:
@@ -360,7 +363,8 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
         case ast::TableCommandStatement::Command::kTableInfo:
           return TableInfo(table);
         case ast::TableCommandStatement::Command::kVersion:
-          break;
+        case ast::TableCommandStatement::Command::kSummarize:
+          break;  // answered above
         case ast::TableCommandStatement::Command::kShowPartitions:
           return WithPosition(sql, command.name_location, [&] { return ShowPartitions(table); });
         case ast::TableCommandStatement::Command::kRecoverPartitions:

@@ -9,7 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "common/batch_selection.h"
 #include "common/vector.h"
+#include "expression/expression_executor.h"
 
 namespace shears {
 namespace {
@@ -92,6 +94,92 @@ TEST(BatchSelectionTest, SelectFlattensPendingSelectionsFirst) {
   ASSERT_EQ(batch.size(), 2u);
   EXPECT_EQ(batch.column(0).data<int32_t>()[0], 5);
   EXPECT_EQ(batch.column(0).data<int32_t>()[1], 2);
+}
+
+// What a filter or join probe hands on: the rows kept, through each column's own selection,
+// the columns sharing one selection sharing the composed one, nothing copied.
+TEST(BatchSelectionTest, ReferenceSelectedComposesEachColumnsSelection) {
+  Vector a(LogicalType::Integer());
+  Vector b(LogicalType::Varchar());
+  for (idx_t r = 0; r < 8; r++) {
+    a.data<int32_t>()[r] = static_cast<int32_t>(r);
+    b.data<StringRef>()[r] = b.AddString("b" + std::to_string(r));
+  }
+  Batch input({LogicalType::Integer(), LogicalType::Varchar(), LogicalType::Integer()});
+  input.column(0).Reference(a);
+  input.column(1).Reference(b);
+  input.column(2).Reference(a);
+  auto in_sel = std::make_shared<std::vector<uint32_t>>(std::vector<uint32_t>{7, 5, 4, 2, 1});
+  input.SetSelection(0, in_sel);
+  input.SetSelection(2, in_sel);  // column 1 keeps its rows in order
+  input.SetSize(5);
+
+  SelectionPool pool;
+  Batch output(input.types());
+  const uint32_t keep[] = {0, 3, 4};
+  ReferenceSelected(input, keep, 3, output, pool);
+  ASSERT_EQ(output.size(), 3u);
+  EXPECT_EQ(output.column(0).data<int32_t>(), a.data<int32_t>());  // referenced, not copied
+  EXPECT_EQ(*output.selection(0), (std::vector<uint32_t>{7, 2, 1}));
+  EXPECT_EQ(output.selection(0), output.selection(2));  // composed once
+  EXPECT_EQ(*output.selection(1), (std::vector<uint32_t>{0, 3, 4}));
+  output.Flatten();
+  const std::vector<int32_t> want_a = {7, 2, 1};
+  const std::vector<std::string> want_b = {"b0", "b3", "b4"};
+  for (idx_t r = 0; r < 3; r++) {
+    EXPECT_EQ(output.column(0).data<int32_t>()[r], want_a[r]);
+    EXPECT_EQ(output.column(1).data<StringRef>()[r].view(), want_b[r]);
+    EXPECT_EQ(output.column(2).data<int32_t>()[r], want_a[r]);
+  }
+
+  // Every row kept: each column passes its selection on as it is.
+  Batch all(input.types());
+  const uint32_t every[] = {0, 1, 2, 3, 4};
+  ReferenceSelected(input, every, 5, all, pool);
+  EXPECT_EQ(all.selection(0), in_sel);
+  EXPECT_EQ(all.selection(1), nullptr);
+}
+
+TEST(BatchSelectionTest, SelectionPoolReusesOnlyBuffersNoBatchShows) {
+  SelectionPool pool;
+  auto first = pool.Get(4);
+  const std::vector<uint32_t>* first_address = first.get();
+  auto second = pool.Get(2);
+  EXPECT_NE(first.get(), second.get());  // the first is still held
+  first.reset();
+  auto third = pool.Get(3);
+  EXPECT_EQ(third.get(), first_address);
+  EXPECT_EQ(third->size(), 3u);
+}
+
+TEST(BatchSelectionTest, FlattenColumnsCopiesOnlyTheColumnsAsked) {
+  Vector a(LogicalType::Bigint());
+  for (idx_t r = 0; r < 4; r++)
+    a.data<int64_t>()[r] = static_cast<int64_t>(r * 100);
+  Batch batch({LogicalType::Bigint(), LogicalType::Bigint()});
+  batch.column(0).Reference(a);
+  batch.column(1).Reference(a);
+  auto sel = std::make_shared<std::vector<uint32_t>>(std::vector<uint32_t>{3, 1});
+  batch.SetSelection(0, sel);
+  batch.SetSelection(1, sel);
+  batch.SetSize(2);
+  FlattenColumns(batch, {1});
+  EXPECT_EQ(batch.selection(0), sel);
+  EXPECT_EQ(batch.selection(1), nullptr);
+  EXPECT_EQ(batch.column(1).data<int64_t>()[0], 300);
+  EXPECT_EQ(batch.column(1).data<int64_t>()[1], 100);
+  EXPECT_EQ(batch.column(0).data<int64_t>(), a.data<int64_t>());
+}
+
+TEST(BatchSelectionTest, ReferencedColumnsListsEachInputColumnOnce) {
+  std::vector<BoundExprPtr> children;
+  children.push_back(std::make_unique<BoundReference>(LogicalType::Bigint(), 4, "x"));
+  children.push_back(std::make_unique<BoundReference>(LogicalType::Bigint(), 1, "y"));
+  auto conjunction = std::make_unique<BoundConjunction>(true, std::move(children));
+  BoundReference again(LogicalType::Bigint(), 4, "x");
+  BoundConstant constant(Value::Integer(3));
+  EXPECT_EQ(ReferencedColumns({conjunction.get(), &again, &constant}), (std::vector<idx_t>{1, 4}));
+  EXPECT_TRUE(ReferencedColumns({&constant}).empty());
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <mutex>
 
+#include "common/batch_selection.h"
 #include "common/error.h"
 #include "execution/aggregate_hash_table.h"
 #include "execution/operator/physical_hash_aggregate_state.h"
@@ -168,6 +169,12 @@ PhysicalHashAggregate::PhysicalHashAggregate(std::vector<LogicalType> types,
       distinct_index_.push_back(-1);
     }
   }
+  std::vector<const BoundExpr*> sink_exprs;
+  for (const auto& key : key_exprs_)
+    sink_exprs.push_back(key.get());
+  for (const auto& agg : aggregates_)
+    sink_exprs.push_back(agg.get());
+  sink_columns_ = ReferencedColumns(sink_exprs);
   layout_ = RowLayout(key_types, 8, extra, align);
   for (uint32_t r : relative)
     state_offsets_.push_back(layout_.extra_offset + r);
@@ -208,6 +215,7 @@ bool PhysicalHashAggregate::Sink(ExecutionContext& context, Batch& input,
   auto& local = static_cast<HashAggregateLocalState&>(local_state);
   const idx_t n = input.size();
   if (n == 0) return true;
+  FlattenColumns(input, sink_columns_);
   if (local.hashes.size() < n) {
     local.hashes.resize(n);
     local.value_hashes.resize(n);

@@ -88,6 +88,9 @@ class PhysicalHashAggregate : public PhysicalOperator {
   std::unique_ptr<LocalSinkState> GetLocalSinkState(ExecutionContext& context) const override;
   bool Sink(ExecutionContext& context, Batch& input, GlobalSinkState& global,
             LocalSinkState& local) const override;
+  /// Copies only the columns its keys and arguments read out of a batch with pending
+  /// selections (a filter's or a join's survivors), not the whole batch.
+  bool SinkAcceptsSelection() const override { return true; }
   void Combine(ExecutionContext& context, GlobalSinkState& global,
                LocalSinkState& local) const override;
   void Finalize(ExecutionContext& context, GlobalSinkState& global) const override;
@@ -247,6 +250,7 @@ class PhysicalHashAggregate : public PhysicalOperator {
   /// What is evaluated for each group key: groups_[g], or its code (CodeConstantCase), whose
   /// values group_codes_[g] then lists (empty when not coded).
   std::vector<BoundExprPtr> key_exprs_;
+  std::vector<idx_t> sink_columns_;  // the input columns the keys and aggregates read
   std::vector<std::vector<Value>> group_codes_;
   std::vector<AggregateOp> ops_;
   std::vector<uint32_t> state_offsets_;  // absolute, within a row of layout_

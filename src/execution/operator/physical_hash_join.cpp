@@ -3,10 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <cstring>
 
+#include "common/batch_selection.h"
 #include "common/clock.h"
 #include "common/error.h"
 #include "execution/operator/join_output.h"
@@ -62,17 +62,7 @@ struct HashJoinProbeState : OperatorState {
   Batch pairs;  // left ++ right, for residuals of SEMI/ANTI/MARK joins
   SelectionVector sel;
   // The selections the one-pass probe hands on; one still held downstream is not reused.
-  std::array<std::shared_ptr<std::vector<uint32_t>>, 3> selections;
-  std::shared_ptr<std::vector<uint32_t>> FreeSelection(idx_t size) {
-    for (auto& sel : selections) {
-      if (!sel) sel = std::make_shared<std::vector<uint32_t>>();
-      if (sel.use_count() == 1) {
-        sel->resize(size);
-        return sel;
-      }
-    }
-    return std::make_shared<std::vector<uint32_t>>(size);
-  }
+  SelectionPool selections;
 };
 
 struct UnmatchedSourceState : GlobalSourceState {
@@ -494,31 +484,7 @@ OperatorResult PhysicalHashJoin::Execute(ExecutionContext& context, Batch& input
       pairs += state.heads[i] != nullptr;
     }
     output.Reset();
-    // Per input selection (columns mostly share one), the selection of the pairs through it.
-    bool have_composed = false;
-    Batch::Selection composed_from;
-    Batch::Selection composed;
-    for (idx_t c = 0; c < left_columns; c++) {
-      output.column(c).Reference(input.column(c));
-      const Batch::Selection& in = input.selection(c);
-      if (pairs == n) {
-        output.SetSelection(c, in);
-        continue;
-      }
-      if (!have_composed || composed_from != in) {
-        auto sel = state.FreeSelection(pairs);
-        if (in) {
-          for (idx_t p = 0; p < pairs; p++)
-            (*sel)[p] = (*in)[state.pair_probe[p]];
-        } else {
-          std::copy(state.pair_probe.begin(), state.pair_probe.begin() + pairs, sel->begin());
-        }
-        composed = std::move(sel);
-        composed_from = in;
-        have_composed = true;
-      }
-      output.SetSelection(c, composed);
-    }
+    ReferenceSelected(input, state.pair_probe.data(), pairs, output, state.selections);
     for (idx_t c = key_count; c < layout.types.size(); c++) {
       Vector& out = output.column(left_columns + c - key_count);
       GatherColumn(layout, c, state.pair_build.data(), pairs, out);
