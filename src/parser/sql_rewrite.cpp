@@ -873,6 +873,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindByAll(sql, result.tokens, &replacements);
   FindUnionByName(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
+  FindNestedTypeNames(sql, result.tokens, &replacements);
+  FindNestedLiterals(sql, result.tokens, &replacements);
   FindListLiterals(result.tokens, &replacements);  // before FindFromFirst, which moves them
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
@@ -882,8 +884,13 @@ RewrittenSql RewriteSql(const std::string& sql) {
     result.text = sql;
     return result;
   }
+  // At one position an insertion goes before a replacement starting there (`[1]}`: the list's
+  // `)` before the struct literal's `}` becomes `)`), else the replacement would skip it.
   std::stable_sort(replacements.begin(), replacements.end(),
-                   [](const Replacement& a, const Replacement& b) { return a.begin < b.begin; });
+                   [](const Replacement& a, const Replacement& b) {
+                     if (a.begin != b.begin) return a.begin < b.begin;
+                     return a.begin == a.end && b.begin != b.end;
+                   });
   int copied = 0;  // original bytes already copied
   for (const Replacement& r : replacements) {
     result.text.append(sql, copied, r.begin - copied);
