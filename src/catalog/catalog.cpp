@@ -13,6 +13,7 @@
 #include "catalog/staged_write.h"
 #include "common/error.h"
 #include "common/string_util.h"
+#include "parser/type_text.h"
 
 namespace shears {
 
@@ -118,26 +119,55 @@ size_t TableDefinition::num_partition_columns() const {
   return count;
 }
 
-LogicalType ParseTypeString(const std::string& text) {
+namespace {
+
+// A type as LogicalType::ToString spells it, read back through the parser's type text.
+LogicalType CanonicalType(const ast::TypeName& type) {
+  if (type.array_depth > 0) {
+    ast::TypeName element = type;
+    element.array_depth--;
+    const LogicalType inner = CanonicalType(element);
+    return inner.valid() ? LogicalType::List(inner) : LogicalType();
+  }
   static const std::pair<const char*, LogicalType> kSimple[] = {
-      {"BOOLEAN", LogicalType::Boolean()},     {"INTEGER", LogicalType::Integer()},
-      {"BIGINT", LogicalType::Bigint()},       {"DOUBLE", LogicalType::Double()},
-      {"REAL", LogicalType::Float()},          {"DATE", LogicalType::Date()},
-      {"TIMESTAMP", LogicalType::Timestamp()}, {"TIME", LogicalType::Time()},
-      {"VARCHAR", LogicalType::Varchar()},     {"BLOB", LogicalType::Blob()},
-      {"INTERVAL", LogicalType::Interval()}};
-  for (const auto& [name, type] : kSimple) {
-    if (text == name) return type;
+      {"boolean", LogicalType::Boolean()},     {"integer", LogicalType::Integer()},
+      {"bigint", LogicalType::Bigint()},       {"double", LogicalType::Double()},
+      {"real", LogicalType::Float()},          {"date", LogicalType::Date()},
+      {"timestamp", LogicalType::Timestamp()}, {"time", LogicalType::Time()},
+      {"varchar", LogicalType::Varchar()},     {"blob", LogicalType::Blob()},
+      {"interval", LogicalType::Interval()}};
+  for (const auto& [name, simple] : kSimple) {
+    if (type.name == name && type.modifiers.empty() && type.children.empty()) return simple;
   }
-  if (text.size() > 2 && text.ends_with("[]")) {
-    LogicalType element = ParseTypeString(text.substr(0, text.size() - 2));
-    if (element.valid() && !element.IsList()) return LogicalType::List(element);
+  if (type.name == "decimal" && type.modifiers.size() == 2) {
+    return LogicalType::Decimal(type.modifiers[0], type.modifiers[1]);
   }
-  int precision = 0, scale = 0;
-  if (std::sscanf(text.c_str(), "DECIMAL(%d,%d)", &precision, &scale) == 2) {
-    return LogicalType::Decimal(precision, scale);
+  if (type.name == "struct" && !type.children.empty()) {
+    std::vector<std::pair<std::string, LogicalType>> fields;
+    for (size_t i = 0; i < type.children.size(); i++) {
+      const LogicalType field = CanonicalType(type.children[i]);
+      if (!field.valid()) return LogicalType();
+      fields.emplace_back(type.field_names[i], field);
+    }
+    return LogicalType::Struct(fields);
+  }
+  if (type.name == "map" && type.children.size() == 2) {
+    const LogicalType key = CanonicalType(type.children[0]);
+    const LogicalType value = CanonicalType(type.children[1]);
+    if (!key.valid() || !value.valid()) return LogicalType();
+    return LogicalType::Map(key, value);
   }
   return LogicalType();
+}
+
+}  // namespace
+
+LogicalType ParseTypeString(const std::string& text) {
+  try {
+    return CanonicalType(ParseTypeText(text));
+  } catch (const Error&) {
+    return LogicalType();  // not a type's text: the caller reports it
+  }
 }
 
 std::unique_ptr<Catalog> Catalog::Open(const std::string& directory) {

@@ -220,6 +220,9 @@ Value ListReader::GetValue() const {
     case TypeId::kBlob:
       return Value::Blob(DecodeString());
     case TypeId::kList:
+    case TypeId::kStruct:
+    case TypeId::kMap:
+      return Value::ListFromBytes(element_, DecodeString());
     case TypeId::kInvalid:
       break;
   }
@@ -284,6 +287,39 @@ idx_t ListLength(const LogicalType& element, std::string_view bytes) {
   return count;
 }
 
+namespace {
+
+// One element or field as DuckDB prints it inside a nested value: nested values as their own
+// text, other values quoted when they would not read back as themselves.
+void AppendElementText(const ListReader& reader, const LogicalType& type, std::string* out) {
+  if (reader.IsNull()) {
+    *out += "NULL";
+    return;
+  }
+  std::string text = reader.Text();
+  if (type.IsNested() || !NeedsQuotes(text)) {
+    *out += text;
+    return;
+  }
+  *out += '\'';
+  for (char c : text) {
+    if (c == '\'' || c == '\\') *out += '\\';
+    *out += c;
+  }
+  *out += '\'';
+}
+
+void AppendQuotedName(const std::string& name, std::string* out) {
+  *out += '\'';
+  for (char c : name) {
+    if (c == '\'' || c == '\\') *out += '\\';
+    *out += c;
+  }
+  *out += '\'';
+}
+
+}  // namespace
+
 std::string ListToString(const LogicalType& element, std::string_view bytes) {
   std::string out = "[";
   ListReader reader(element, bytes);
@@ -291,78 +327,217 @@ std::string ListToString(const LogicalType& element, std::string_view bytes) {
   while (reader.Next()) {
     if (!first) out += ", ";
     first = false;
-    if (reader.IsNull()) {
-      out += "NULL";
-      continue;
-    }
-    std::string text = reader.Text();
-    if (!NeedsQuotes(text)) {
-      out += text;
-      continue;
-    }
-    out += '\'';
-    for (char c : text) {
-      if (c == '\'' || c == '\\') out += '\\';
-      out += c;
-    }
-    out += '\'';
+    AppendElementText(reader, element, &out);
   }
   out += ']';
   return out;
 }
 
+std::string EncodeStruct(const LogicalType& struct_type, const std::vector<Value>& fields) {
+  const auto& types = struct_type.children();
+  if (fields.size() != types.size()) {
+    throw InternalError("{} fields for {}", fields.size(), struct_type.ToString());
+  }
+  std::string bytes;
+  for (size_t i = 0; i < fields.size(); i++) {
+    ListWriter field(types[i]);
+    field.AppendValue(fields[i]);
+    bytes += field.bytes();
+  }
+  return bytes;
+}
+
+std::vector<Value> DecodeStruct(const LogicalType& struct_type, std::string_view bytes) {
+  const auto& types = struct_type.children();
+  std::vector<Value> out;
+  ListReader reader(LogicalType{}, bytes);
+  for (const auto& type : types) {
+    reader.set_element(type);
+    if (!reader.Next()) throw InternalError("malformed struct value");
+    out.push_back(reader.GetValue());
+  }
+  return out;
+}
+
+std::string_view StructFieldRaw(const LogicalType& struct_type, std::string_view bytes,
+                                size_t field) {
+  const auto& types = struct_type.children();
+  ListReader reader(LogicalType{}, bytes);
+  for (size_t i = 0; i <= field; i++) {
+    reader.set_element(types[i]);
+    if (!reader.Next()) throw InternalError("malformed struct value");
+  }
+  return reader.raw();
+}
+
+std::string NestedToString(const LogicalType& type, std::string_view bytes) {
+  if (type.IsList()) return ListToString(type.element(), bytes);
+  std::string out;
+  if (type.IsMap()) {
+    // DuckDB's {key=value, ...}.
+    const LogicalType entry = type.element();
+    const LogicalType key = type.children()[0], value = type.children()[1];
+    out += '{';
+    ListReader entries(entry, bytes);
+    bool first = true;
+    while (entries.Next()) {
+      if (!first) out += ", ";
+      first = false;
+      if (entries.IsNull()) {
+        out += "NULL";
+        continue;
+      }
+      const Value struct_value = entries.GetValue();
+      ListReader fields(key, struct_value.GetString());
+      fields.Next();
+      AppendElementText(fields, key, &out);
+      out += '=';
+      fields.set_element(value);
+      fields.Next();
+      AppendElementText(fields, value, &out);
+    }
+    return out + "}";
+  }
+  if (!type.IsStruct()) throw InternalError("{} is not a nested type", type.ToString());
+  const auto& types = type.children();
+  const auto& names = type.field_names();
+  // row()'s unnamed fields print as a tuple (DuckDB's).
+  const bool unnamed = !names.empty() && names[0].empty();
+  out += unnamed ? '(' : '{';
+  ListReader reader(LogicalType{}, bytes);
+  for (size_t i = 0; i < types.size(); i++) {
+    reader.set_element(types[i]);
+    if (!reader.Next()) throw InternalError("malformed struct value");
+    if (i > 0) out += ", ";
+    if (!unnamed) {
+      AppendQuotedName(names[i], &out);
+      out += ": ";
+    }
+    AppendElementText(reader, types[i], &out);
+  }
+  return out + (unnamed ? ")" : "}");
+}
+
+namespace {
+
+bool IsSpace(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+// Reads one element of a list's or struct's text at body[*pos]: a quoted string (its content,
+// unescaped), or the text up to the next comma (or `stop`) outside brackets, braces and quotes
+// (a nested value's text, kept as written). Leaves *pos at the comma, `stop` or the end.
+bool ReadElementText(std::string_view body, size_t* pos, char stop, std::string* element,
+                     bool* quoted) {
+  size_t p = *pos;
+  while (p < body.size() && IsSpace(body[p]))
+    p++;
+  element->clear();
+  *quoted = false;
+  if (p < body.size() && (body[p] == '\'' || body[p] == '"')) {
+    const char quote = body[p++];
+    *quoted = true;
+    while (true) {
+      if (p >= body.size()) return false;
+      char c = body[p++];
+      if (c == '\\' && p < body.size()) {
+        *element += body[p++];
+      } else if (c == quote) {
+        break;
+      } else {
+        *element += c;
+      }
+    }
+    while (p < body.size() && IsSpace(body[p]))
+      p++;
+    if (p < body.size() && body[p] != ',' && body[p] != stop) return false;
+    *pos = p;
+    return true;
+  }
+  const size_t start = p;
+  int depth = 0;
+  while (p < body.size()) {
+    const char c = body[p];
+    if (depth == 0 && (c == ',' || c == stop)) break;
+    if (c == '[' || c == '{' || c == '(') {
+      depth++;
+    } else if (c == ']' || c == '}' || c == ')') {
+      if (--depth < 0) return false;
+    } else if (c == '\'' || c == '"') {
+      if (depth == 0) return false;  // a quote inside an unquoted scalar
+      const char quote = c;
+      for (p++; p < body.size() && body[p] != quote; p++) {
+        if (body[p] == '\\') p++;
+      }
+      if (p >= body.size()) return false;
+    }
+    p++;
+  }
+  if (depth != 0) return false;
+  size_t end = p;
+  while (end > start && IsSpace(body[end - 1]))
+    end--;
+  *element = std::string(body.substr(start, end - start));
+  *pos = p;
+  return true;
+}
+
+// The text between `open` and `close`, trimmed; false when it is not so enclosed.
+bool Enclosed(std::string_view text, char open, char close, std::string_view* body) {
+  size_t begin = 0, end = text.size();
+  while (begin < end && IsSpace(text[begin]))
+    begin++;
+  while (end > begin && IsSpace(text[end - 1]))
+    end--;
+  if (end - begin < 2 || text[begin] != open || text[end - 1] != close) return false;
+  *body = text.substr(begin + 1, end - begin - 2);
+  return true;
+}
+
+bool IsNullText(const std::string& element, bool quoted) {
+  return !quoted && element.size() == 4 && EqualsAsciiLower(element, "null");
+}
+
+}  // namespace
+
 bool SplitListText(std::string_view text, std::vector<std::string>* elements,
                    std::vector<bool>* is_null) {
-  auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; };
-  size_t begin = 0, end = text.size();
-  while (begin < end && space(text[begin]))
-    begin++;
-  while (end > begin && space(text[end - 1]))
-    end--;
-  if (end - begin < 2 || text[begin] != '[' || text[end - 1] != ']') return false;
-  std::string_view body = text.substr(begin + 1, end - begin - 2);
+  std::string_view body;
+  if (!Enclosed(text, '[', ']', &body)) return false;
   size_t pos = 0;
-  while (pos < body.size() && space(body[pos]))
+  while (pos < body.size() && IsSpace(body[pos]))
     pos++;
   if (pos == body.size()) return true;  // []
   while (true) {
-    // One element: a quoted string, or text up to the next comma.
-    while (pos < body.size() && space(body[pos]))
-      pos++;
     std::string element;
     bool quoted = false;
-    if (pos < body.size() && (body[pos] == '\'' || body[pos] == '"')) {
-      const char quote = body[pos++];
-      quoted = true;
-      while (true) {
-        if (pos >= body.size()) return false;
-        char c = body[pos++];
-        if (c == '\\' && pos < body.size()) {
-          element += body[pos++];
-        } else if (c == quote) {
-          break;
-        } else {
-          element += c;
-        }
-      }
-      while (pos < body.size() && space(body[pos]))
-        pos++;
-      if (pos < body.size() && body[pos] != ',') return false;
-    } else {
-      size_t start = pos;
-      while (pos < body.size() && body[pos] != ',') {
-        if (body[pos] == '[' || body[pos] == ']' || body[pos] == '\'' || body[pos] == '"') {
-          return false;
-        }
-        pos++;
-      }
-      size_t stop = pos;
-      while (stop > start && space(body[stop - 1]))
-        stop--;
-      element = std::string(body.substr(start, stop - start));
-    }
-    const bool null = !quoted && element.size() == 4 && EqualsAsciiLower(element, "null");
+    if (!ReadElementText(body, &pos, ',', &element, &quoted)) return false;
+    const bool null = IsNullText(element, quoted);
     elements->push_back(null ? std::string() : std::move(element));
+    is_null->push_back(null);
+    if (pos >= body.size()) return true;
+    pos++;  // the comma
+  }
+}
+
+bool SplitStructText(std::string_view text, std::vector<std::string>* names,
+                     std::vector<std::string>* values, std::vector<bool>* is_null) {
+  std::string_view body;
+  if (!Enclosed(text, '{', '}', &body)) return false;
+  size_t pos = 0;
+  while (pos < body.size() && IsSpace(body[pos]))
+    pos++;
+  if (pos == body.size()) return true;  // {}
+  while (true) {
+    std::string name, value;
+    bool quoted = false;
+    if (!ReadElementText(body, &pos, ':', &name, &quoted)) return false;
+    if (pos >= body.size() || body[pos] != ':' || name.empty()) return false;
+    pos++;
+    if (!ReadElementText(body, &pos, ',', &value, &quoted)) return false;
+    const bool null = IsNullText(value, quoted);
+    names->push_back(std::move(name));
+    values->push_back(null ? std::string() : std::move(value));
     is_null->push_back(null);
     if (pos >= body.size()) return true;
     pos++;  // the comma

@@ -10,6 +10,12 @@
 //   DECIMAL>18, INTERVAL                16 bytes big-endian, sign bit flipped
 //   DOUBLE, REAL                        8 bytes of the double, ordered (-0 as 0, one NaN, last)
 //   VARCHAR, BLOB                       the bytes, 0x00 as 0x00 0xFF, ended by 0x00 0x00
+//   LIST, STRUCT, MAP                   their own bytes, escaped and ended as a VARCHAR's
+//
+// A STRUCT's bytes are its fields' in order, each as a list element of the field's type (so
+// structs compare field by field, a NULL field above every value); a MAP's are those of a
+// LIST(STRUCT(key, value)). Escaping a nested value's bytes keeps their order (a prefix still
+// sorts first), so the rules below hold at every depth.
 //
 // Two lists of one type compare by memcmp of their bytes as the lists compare (element by
 // element, a prefix first) and are equal exactly when their bytes are, so every operator that
@@ -57,6 +63,8 @@ class ListReader {
  public:
   ListReader(LogicalType element, std::string_view bytes) : element_(element), bytes_(bytes) {}
   bool Next();
+  /// The type of the elements Next reads from now on (a STRUCT's next field).
+  void set_element(LogicalType element) { element_ = element; }
   bool IsNull() const { return null_; }
   /// The current element (NULL when IsNull) as a Value of the element type.
   Value GetValue() const;
@@ -89,8 +97,23 @@ idx_t ListLength(const LogicalType& element, std::string_view bytes);
 std::string ListToString(const LogicalType& element, std::string_view bytes);
 /// Splits DuckDB's list text ("[1, 'a,b', NULL]") into its element texts; a NULL element is
 /// nullopt-like: `is_null[i]` set. Returns false on malformed text (no brackets, unbalanced
-/// quotes or brackets); a nested list is malformed here.
+/// quotes or brackets). A nested element ([1, 2], {'a': 1}) is kept as its text.
 bool SplitListText(std::string_view text, std::vector<std::string>* elements,
                    std::vector<bool>* is_null);
+/// Splits DuckDB's struct text ("{'a': 1, b: 'x'}") into field names and value texts, as
+/// SplitListText does a list's. Returns false on malformed text.
+bool SplitStructText(std::string_view text, std::vector<std::string>* names,
+                     std::vector<std::string>* values, std::vector<bool>* is_null);
+
+/// A STRUCT's bytes from its field values (each of its field's type, or NULL).
+std::string EncodeStruct(const LogicalType& struct_type, const std::vector<Value>& fields);
+/// A STRUCT's field values.
+std::vector<Value> DecodeStruct(const LogicalType& struct_type, std::string_view bytes);
+/// The bytes of one field (tag included, as ListReader::raw() gives them) of a STRUCT value.
+std::string_view StructFieldRaw(const LogicalType& struct_type, std::string_view bytes,
+                                size_t field);
+/// DuckDB's text of a LIST, STRUCT or MAP value: [1, 2], {'a': 1, 'b': x}, (1, x) for
+/// row()'s unnamed fields, {1=a, 2=b}.
+std::string NestedToString(const LogicalType& type, std::string_view bytes);
 
 }  // namespace shears

@@ -1,8 +1,12 @@
 #include "common/types.h"
 
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "common/error.h"
 
@@ -23,15 +27,150 @@ LogicalType LogicalType::Decimal(int precision, int scale) {
   return type;
 }
 
+namespace {
+
+// The registry of described types: interned (one entry per distinct type, so equal types get
+// equal indexes) and append-only, in chunks that never move, so reading an entry takes no
+// lock. Its index has 16 bits: at most 65,536 distinct nested types per process.
+class NestedTypeRegistry {
+ public:
+  static constexpr size_t kChunkSize = 256;
+  static constexpr size_t kChunks = 256;
+
+  static NestedTypeRegistry& Get() {
+    static NestedTypeRegistry* registry = new NestedTypeRegistry();  // never destroyed
+    return *registry;
+  }
+
+  uint16_t Intern(NestedTypeInfo info) {
+    std::string key = Key(info);
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = index_.find(key);
+    if (it != index_.end()) return it->second;
+    if (size_ == kChunkSize * kChunks) {
+      throw NotSupportedError("more than {} distinct nested types in one process",
+                              kChunkSize * kChunks);
+    }
+    const size_t chunk = size_ / kChunkSize;
+    NestedTypeInfo* entries = chunks_[chunk].load(std::memory_order_acquire);
+    if (entries == nullptr) {
+      entries = new NestedTypeInfo[kChunkSize];
+      chunks_[chunk].store(entries, std::memory_order_release);
+    }
+    entries[size_ % kChunkSize] = std::move(info);
+    const auto index = static_cast<uint16_t>(size_++);
+    index_.emplace(std::move(key), index);
+    return index;
+  }
+
+  const NestedTypeInfo& At(uint16_t index) const {
+    return chunks_[index / kChunkSize].load(std::memory_order_acquire)[index % kChunkSize];
+  }
+
+ private:
+  // The children's four bytes identify them (they are interned too), the names their bytes.
+  static std::string Key(const NestedTypeInfo& info) {
+    std::string key(1, static_cast<char>(info.id));
+    for (size_t i = 0; i < info.children.size(); i++) {
+      key.append(reinterpret_cast<const char*>(&info.children[i]), sizeof(LogicalType));
+      const std::string& name = i < info.names.size() ? info.names[i] : std::string();
+      const auto length = static_cast<uint32_t>(name.size());
+      key.append(reinterpret_cast<const char*>(&length), sizeof(length));
+      key += name;
+    }
+    return key;
+  }
+
+  std::mutex mutex_;
+  std::unordered_map<std::string, uint16_t> index_;
+  std::atomic<NestedTypeInfo*> chunks_[kChunks] = {};
+  size_t size_ = 0;
+};
+
+// DuckDB quotes a field name that is not a plain identifier.
+std::string FieldNameText(const std::string& name) {
+  bool plain = !name.empty() && !(name[0] >= '0' && name[0] <= '9');
+  for (char c : name) {
+    const bool word =
+        (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    plain = plain && word;
+  }
+  if (plain) return name;
+  std::string out = "\"";
+  for (char c : name) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string NestedChildText(const LogicalType& type) {
+  return type.valid() ? type.ToString() : std::string("\"NULL\"");
+}
+
+}  // namespace
+
+LogicalType LogicalType::Describe(NestedTypeInfo info) {
+  const TypeId id = info.id;
+  const uint16_t index = NestedTypeRegistry::Get().Intern(std::move(info));
+  LogicalType type(id);
+  type.element_id_ = id;  // the mark of a described type
+  type.precision_ = static_cast<uint8_t>(index >> 8);
+  type.scale_ = static_cast<uint8_t>(index & 0xFF);
+  return type;
+}
+
+const NestedTypeInfo& LogicalType::info() const {
+  if (!described()) throw InternalError("{} has no nested type description", ToString());
+  return NestedTypeRegistry::Get().At(described_index());
+}
+
+const std::vector<LogicalType>& LogicalType::children() const {
+  return info().children;
+}
+
+const std::vector<std::string>& LogicalType::field_names() const {
+  return info().names;
+}
+
+LogicalType LogicalType::DescribedElement() const {
+  const NestedTypeInfo& described = info();
+  if (described.id == TypeId::kList) return described.children[0];
+  if (described.id == TypeId::kMap) {
+    return Struct({{"key", described.children[0]}, {"value", described.children[1]}});
+  }
+  throw InternalError("{} has no element type", ToString());
+}
+
 LogicalType LogicalType::List(const LogicalType& element) {
-  if (element.id_ == TypeId::kList) {
-    throw NotSupportedError("a LIST of LIST ({}[]) is not supported", element.ToString());
+  if (element.IsNested()) {
+    NestedTypeInfo info;
+    info.id = TypeId::kList;
+    info.children.push_back(element);
+    return Describe(std::move(info));
   }
   LogicalType type(TypeId::kList);
   type.element_id_ = element.id_;
   type.precision_ = element.precision_;
   type.scale_ = element.scale_;
   return type;
+}
+
+LogicalType LogicalType::Struct(const std::vector<std::pair<std::string, LogicalType>>& fields) {
+  NestedTypeInfo info;
+  info.id = TypeId::kStruct;
+  for (const auto& [name, type] : fields) {
+    info.names.push_back(name);
+    info.children.push_back(type);
+  }
+  return Describe(std::move(info));
+}
+
+LogicalType LogicalType::Map(const LogicalType& key, const LogicalType& value) {
+  NestedTypeInfo info;
+  info.id = TypeId::kMap;
+  info.children = {key, value};
+  return Describe(std::move(info));
 }
 
 PhysicalType LogicalType::physical() const {
@@ -55,6 +194,8 @@ PhysicalType LogicalType::physical() const {
     case TypeId::kVarchar:
     case TypeId::kBlob:
     case TypeId::kList:
+    case TypeId::kStruct:
+    case TypeId::kMap:
       return PhysicalType::kString;
     case TypeId::kInvalid:
       break;
@@ -116,8 +257,19 @@ std::string LogicalType::ToString() const {
       return "INTERVAL";
     case TypeId::kList:
       // DuckDB's spelling; the element type of `[]` is its "NULL" type.
-      return (element_id_ == TypeId::kInvalid ? std::string("\"NULL\"") : element().ToString()) +
-             "[]";
+      return NestedChildText(element()) + "[]";
+    case TypeId::kStruct: {
+      const NestedTypeInfo& described = info();
+      std::string out = "STRUCT(";
+      for (size_t i = 0; i < described.children.size(); i++) {
+        if (i > 0) out += ", ";
+        if (!described.names[i].empty()) out += FieldNameText(described.names[i]) + " ";
+        out += NestedChildText(described.children[i]);
+      }
+      return out + ")";
+    }
+    case TypeId::kMap:
+      return "MAP(" + NestedChildText(children()[0]) + ", " + NestedChildText(children()[1]) + ")";
   }
   return "INVALID";
 }

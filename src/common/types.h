@@ -24,11 +24,21 @@
 //   LIST(T)     StringRef                   the elements in one order-preserving byte string
 //                                           (common/list.h): every operator that moves,
 //                                           hashes, compares or spills strings serves lists
+//   STRUCT(...) StringRef                   the fields' bytes one after the other, as a list's
+//                                           elements (common/list.h)
+//   MAP(K, V)   StringRef                   as LIST(STRUCT(key K, value V))
+//
+// A nested type that does not fit in four bytes (a LIST of a nested type, every STRUCT and
+// MAP) is described by an interned entry of a process-wide, append-only registry
+// (NestedTypeInfo) and carries the entry's 16-bit index: equal types have equal indexes, so
+// equality stays a compare of four bytes and a LogicalType stays trivially copyable.
 
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 namespace shears {
 
@@ -50,8 +60,12 @@ enum class TypeId : uint8_t {
   kFloat,     // appended: the order of the others is unchanged
   kInterval,  // appended
   kTime,      // appended
-  kList,      // appended: LIST(T) of a scalar T (the element type is packed in LogicalType)
+  kList,      // appended: LIST(T) (a scalar T packed in LogicalType, a nested one described)
+  kStruct,    // appended: STRUCT(name T, ...), described
+  kMap,       // appended: MAP(K, V), described
 };
+
+struct NestedTypeInfo;
 
 /// How a type's values are laid out in a vector.
 enum class PhysicalType : uint8_t { kInvalid, kBool, kInt32, kInt64, kInt128, kDouble, kString };
@@ -77,9 +91,14 @@ class LogicalType {
   static constexpr LogicalType Time() { return LogicalType(TypeId::kTime); }
   /// Throws InvalidInputError when precision/scale are out of range.
   static LogicalType Decimal(int precision, int scale);
-  /// LIST(element): element is a scalar type, or kInvalid for the element type of `[]` and
-  /// `[NULL]` (DuckDB's "NULL"[]). A LIST of LIST is a NotSupportedError.
+  /// LIST(element): element is any type, or kInvalid for the element type of `[]` and
+  /// `[NULL]` (DuckDB's "NULL"[]).
   static LogicalType List(const LogicalType& element);
+  /// STRUCT(name type, ...): names may be empty (row()'s unnamed fields); a field may be of
+  /// the invalid type (DuckDB's "NULL", the type of a NULL literal).
+  static LogicalType Struct(const std::vector<std::pair<std::string, LogicalType>>& fields);
+  /// MAP(key, value).
+  static LogicalType Map(const LogicalType& key, const LogicalType& value);
 
   TypeId id() const { return id_; }
   int precision() const { return precision_; }
@@ -92,17 +111,28 @@ class LogicalType {
   bool IsFloatingPoint() const { return id_ == TypeId::kDouble || id_ == TypeId::kFloat; }
   /// Values stored as StringRefs (VARCHAR, BLOB, and LIST in its byte form): what decides
   /// whether a vector's string buffers travel with its values.
-  bool IsString() const {
-    return id_ == TypeId::kVarchar || id_ == TypeId::kBlob || id_ == TypeId::kList;
-  }
+  bool IsString() const { return id_ == TypeId::kVarchar || id_ == TypeId::kBlob || IsNested(); }
   bool IsList() const { return id_ == TypeId::kList; }
-  /// The element type of a LIST.
+  bool IsStruct() const { return id_ == TypeId::kStruct; }
+  bool IsMap() const { return id_ == TypeId::kMap; }
+  /// LIST, STRUCT or MAP: values are byte strings of common/list.h.
+  bool IsNested() const {
+    return id_ == TypeId::kList || id_ == TypeId::kStruct || id_ == TypeId::kMap;
+  }
+  /// The element type of a LIST; of a MAP, its STRUCT(key K, value V) (a MAP's bytes are a
+  /// list's of those).
   LogicalType element() const {
+    if (described()) return DescribedElement();
     LogicalType type(element_id_);
     type.precision_ = precision_;
     type.scale_ = scale_;
     return type;
   }
+  /// The registry's entry of a described type (a STRUCT, a MAP, a LIST of a nested type).
+  const NestedTypeInfo& info() const;
+  /// A STRUCT's fields (types and names), a MAP's key and value types.
+  const std::vector<LogicalType>& children() const;
+  const std::vector<std::string>& field_names() const;
   bool valid() const { return id_ != TypeId::kInvalid; }
 
   /// SQL spelling: INTEGER, DECIMAL(18,4), VARCHAR, ...
@@ -114,12 +144,30 @@ class LogicalType {
   }
 
  private:
+  // Described types hold a nested TypeId in element_id_ and their registry index in
+  // precision_ (high byte) and scale_.
+  bool described() const {
+    return element_id_ == TypeId::kList || element_id_ == TypeId::kStruct ||
+           element_id_ == TypeId::kMap;
+  }
+  uint16_t described_index() const { return static_cast<uint16_t>((precision_ << 8) | scale_); }
+  static LogicalType Describe(NestedTypeInfo info);
+  LogicalType DescribedElement() const;
+
   TypeId id_ = TypeId::kInvalid;
-  // A LIST's element type: its id here, its DECIMAL precision and scale in the two below,
-  // so the type stays four bytes and trivially copyable.
+  // A LIST's scalar element type: its id here, its DECIMAL precision and scale in the two
+  // below, so the type stays four bytes and trivially copyable.
   TypeId element_id_ = TypeId::kInvalid;
   uint8_t precision_ = 0;
   uint8_t scale_ = 0;
+};
+static_assert(sizeof(LogicalType) == 4);
+
+/// What the registry keeps of a nested type.
+struct NestedTypeInfo {
+  TypeId id = TypeId::kInvalid;       // kList, kStruct or kMap
+  std::vector<LogicalType> children;  // LIST: the element; STRUCT: the fields; MAP: key, value
+  std::vector<std::string> names;     // STRUCT: the field names
 };
 
 /// A non-owning reference to string bytes; the owner is the vector (or page) it came from.

@@ -112,6 +112,12 @@ Value Value::ListFromBytes(LogicalType list_type, std::string bytes) {
 std::vector<Value> Value::GetList() const {
   return DecodeList(type_.element(), GetString());
 }
+Value Value::Struct(LogicalType struct_type, const std::vector<Value>& fields) {
+  return ListFromBytes(struct_type, EncodeStruct(struct_type, fields));
+}
+std::vector<Value> Value::GetStruct() const {
+  return DecodeStruct(type_, GetString());
+}
 
 struct Interval Value::GetInterval() const {
   return UnpackInterval(std::get<int128_t>(data_));
@@ -149,7 +155,9 @@ std::string Value::ToString() const {
     case TypeId::kInterval:
       return FormatInterval(GetInterval());
     case TypeId::kList:
-      return ListToString(type_.element(), GetString());
+    case TypeId::kStruct:
+    case TypeId::kMap:
+      return NestedToString(type_, GetString());
     case TypeId::kInvalid:
       break;
   }
@@ -224,6 +232,8 @@ Value ReadValue(const Vector& vector, idx_t row) {
     case TypeId::kInterval:
       return Value::Interval(UnpackInterval(vector.data<int128_t>()[row]));
     case TypeId::kList:
+    case TypeId::kStruct:
+    case TypeId::kMap:
       return Value::ListFromBytes(type, std::string(vector.data<StringRef>()[row].view()));
     case TypeId::kInvalid:
       break;

@@ -31,8 +31,10 @@ class Value {
   static Value Interval(const struct Interval& v);
   /// A LIST of `element` (common/list.h) from its elements, each of the element type or NULL.
   static Value List(LogicalType element, const std::vector<Value>& elements);
-  /// A LIST from its bytes (common/list.h).
+  /// A LIST, STRUCT or MAP from its bytes (common/list.h).
   static Value ListFromBytes(LogicalType list_type, std::string bytes);
+  /// A STRUCT from its field values, each of its field's type or NULL.
+  static Value Struct(LogicalType struct_type, const std::vector<Value>& fields);
 
   const LogicalType& type() const { return type_; }
   bool is_null() const { return is_null_; }
@@ -44,8 +46,10 @@ class Value {
   double GetDouble() const { return std::get<double>(data_); }
   /// VARCHAR and BLOB values; a LIST's bytes.
   const std::string& GetString() const { return std::get<std::string>(data_); }
-  /// A LIST's elements.
+  /// A LIST's (or MAP's) elements.
   std::vector<Value> GetList() const;
+  /// A STRUCT's field values.
+  std::vector<Value> GetStruct() const;
   struct Interval GetInterval() const;
 
   /// Rendering used by the CLI and CSV output ("NULL" for null).

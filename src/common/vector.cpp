@@ -211,7 +211,9 @@ std::string Vector::ValueToString(idx_t row) const {
     case TypeId::kInterval:
       return FormatInterval(UnpackInterval(data<int128_t>()[row]));
     case TypeId::kList:
-      return ListToString(type_.element(), data<StringRef>()[row].view());
+    case TypeId::kStruct:
+    case TypeId::kMap:
+      return NestedToString(type_, data<StringRef>()[row].view());
     case TypeId::kInvalid:
       break;
   }

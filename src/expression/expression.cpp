@@ -110,7 +110,7 @@ std::vector<BoundExprPtr*> BoundRuntimeFilter::Children() {
 
 std::string BoundConstant::ToString() const {
   if (value.is_null()) return "NULL";
-  if (value.type().IsList()) return value.ToString();
+  if (value.type().IsNested()) return value.ToString();
   if (value.type().IsString()) return "'" + value.ToString() + "'";
   if (value.type().id() == TypeId::kDate) return "DATE '" + value.ToString() + "'";
   if (value.type().id() == TypeId::kTimestamp) return "TIMESTAMP '" + value.ToString() + "'";

@@ -25,6 +25,19 @@ bool CanImplicitCast(const LogicalType& from, const LogicalType& to) {
   switch (from.id()) {
     case TypeId::kList:  // element by element: INTEGER[] -> BIGINT[], "NULL"[] -> anything[]
       return to.IsList() && CanImplicitCast(from.element(), to.element());
+    case TypeId::kStruct: {  // field by field, of the same names
+      if (!to.IsStruct() || to.children().size() != from.children().size()) return false;
+      for (size_t i = 0; i < from.children().size(); i++) {
+        if (!EqualsAsciiLower(from.field_names()[i], AsciiLower(to.field_names()[i])) ||
+            !CanImplicitCast(from.children()[i], to.children()[i])) {
+          return false;
+        }
+      }
+      return true;
+    }
+    case TypeId::kMap:
+      return to.IsMap() && CanImplicitCast(from.children()[0], to.children()[0]) &&
+             CanImplicitCast(from.children()[1], to.children()[1]);
     // Exact numbers widen to REAL as well as DOUBLE (DuckDB): REAL op INTEGER / DECIMAL is
     // REAL, and `r = 66.4` compares in REAL, so it holds for r = CAST(66.4 AS REAL).
     case TypeId::kInteger:
@@ -54,6 +67,26 @@ std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b
     if (!element) return std::nullopt;
     return LogicalType::List(*element);
   }
+  if (a.IsStruct() && b.IsStruct()) {
+    // Field by field when the names agree (DuckDB's); the first's names.
+    if (a.children().size() != b.children().size()) return std::nullopt;
+    std::vector<std::pair<std::string, LogicalType>> fields;
+    for (size_t i = 0; i < a.children().size(); i++) {
+      if (!EqualsAsciiLower(a.field_names()[i], AsciiLower(b.field_names()[i]))) {
+        return std::nullopt;
+      }
+      std::optional<LogicalType> field = CommonType(a.children()[i], b.children()[i]);
+      if (!field) return std::nullopt;
+      fields.emplace_back(a.field_names()[i], *field);
+    }
+    return LogicalType::Struct(fields);
+  }
+  if (a.IsMap() && b.IsMap()) {
+    std::optional<LogicalType> key = CommonType(a.children()[0], b.children()[0]);
+    std::optional<LogicalType> value = CommonType(a.children()[1], b.children()[1]);
+    if (!key || !value) return std::nullopt;
+    return LogicalType::Map(*key, *value);
+  }
   if (a.IsNumeric() && b.IsNumeric()) {
     if (a.id() == TypeId::kDouble || b.id() == TypeId::kDouble) return LogicalType::Double();
     if (a.IsFloatingPoint() || b.IsFloatingPoint()) return LogicalType::Float();
@@ -72,6 +105,13 @@ std::optional<LogicalType> CommonType(const LogicalType& a, const LogicalType& b
 
 bool CastExists(const LogicalType& from, const LogicalType& to) {
   if (from.IsList() && to.IsList()) return CastExists(from.element(), to.element());
+  if (from.IsStruct() && to.IsStruct()) return StructCastFields(from, to).has_value();
+  if (from.IsMap() && to.IsMap()) {
+    return CastExists(from.children()[0], to.children()[0]) &&
+           CastExists(from.children()[1], to.children()[1]);
+  }
+  if ((from.IsStruct() || from.IsMap()) && to.id() != TypeId::kVarchar) return false;
+  if ((to.IsStruct() || to.IsMap()) && from.valid() && from.id() != TypeId::kVarchar) return false;
   if (!from.valid() || from.id() == to.id()) return true;
   if (to.id() == TypeId::kVarchar || from.id() == TypeId::kVarchar) return to.valid();
   auto exact_or_numeric = [](const LogicalType& t) {
@@ -684,8 +724,10 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       });
       return;
     }
-    case TypeId::kFloat:  // CastFloat's
-    case TypeId::kList:   // CastListVector's
+    case TypeId::kFloat:   // CastFloat's
+    case TypeId::kList:    // CastListVector's
+    case TypeId::kStruct:  // CastNestedVector's
+    case TypeId::kMap:
     case TypeId::kInvalid:
       break;
   }
@@ -787,6 +829,10 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
   if (!CastExists(from, to)) {
     throw BinderError("Cannot cast {} to {}", from.ToString(), to.ToString());
   }
+  if (from.IsStruct() || to.IsStruct() || from.IsMap() || to.IsMap()) {
+    CastNestedVector(in, out, count, try_cast);
+    return;
+  }
   if (from.IsList() || to.IsList()) {
     CastListVector(in, out, count, try_cast);
     return;
@@ -857,8 +903,10 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       // DuckDB's text of a BLOB: printable ASCII, \xHH for the rest (always valid UTF-8).
       FormatToVarchar<StringRef>(in, out, count, [](StringRef s) { return FormatBlob(s.view()); });
       return;
-    case TypeId::kFloat:  // CastFloat's
-    case TypeId::kList:   // CastListVector's
+    case TypeId::kFloat:   // CastFloat's
+    case TypeId::kList:    // CastListVector's
+    case TypeId::kStruct:  // CastNestedVector's
+    case TypeId::kMap:
     case TypeId::kInvalid:
       break;
   }

@@ -94,6 +94,19 @@ bool CastExists(const LogicalType& from, const LogicalType& to);
 /// Casts one value (used for constant folding and literals).
 Value CastValue(const Value& value, const LogicalType& to, bool try_cast = false);
 
+// ---- STRUCT and MAP (nested_functions.cpp) ----
+
+/// MAP {k: v, ...} as the parser writes it (its kMapLiteralMarker): keys and values alternating.
+inline constexpr const char* kMapLiteralFunction = "__shears_map_literal";
+/// m[k] of a MAP: the key's value, NULL when absent (map_extract gives a list of it).
+inline constexpr const char* kMapValueFunction = "__shears_map_value";
+
+/// A STRUCT value per row from its fields' values (struct_pack, row(), {'a': x}); the
+/// arguments are the fields, of the struct's field types. A NULL field stays a NULL field.
+BoundScalarFunction MakeStructPack(const LogicalType& struct_type);
+/// Field `field` of a STRUCT (s.a, s['a'], struct_extract(s, 'a' | i)).
+BoundScalarFunction MakeStructExtract(const LogicalType& struct_type, size_t field);
+
 // ---- random() ----
 
 /// Reseeds random(): every thread's generator restarts from `seed` on its next call, so a

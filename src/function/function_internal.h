@@ -30,10 +30,19 @@ void RegisterJsonFunctions(FunctionRegistry& registry);
 void RegisterListFunctions(FunctionRegistry& registry);
 void RegisterStringFunctionsExtended(FunctionRegistry& registry);
 void RegisterBinningFunctions(FunctionRegistry& registry);
+void RegisterNestedFunctions(FunctionRegistry& registry);
 
 /// Casts to, from and between LISTs (list_functions.cpp): LIST -> VARCHAR its text, VARCHAR
 /// -> LIST DuckDB's list text parsed, LIST(A) -> LIST(B) element by element.
 void CastListVector(const Vector& in, Vector& out, idx_t count, bool try_cast);
+/// Casts to, from and between STRUCTs and MAPs (nested_functions.cpp): STRUCT -> STRUCT by
+/// field name (by position from row()'s unnamed fields), MAP -> MAP key and value by key and
+/// value, both to VARCHAR as their text and from VARCHAR DuckDB's text parsed.
+void CastNestedVector(const Vector& in, Vector& out, idx_t count, bool try_cast);
+/// For each field of `to`, the field of `from` it is cast from (by name; by position when
+/// either has unnamed fields), or -1 for a field `from` lacks (NULL); nullopt when no field
+/// matches (DuckDB's "at least one matching member").
+std::optional<std::vector<int>> StructCastFields(const LogicalType& from, const LogicalType& to);
 
 BoundScalarFunction MakeBound(std::vector<LogicalType> arg_types, LogicalType return_type,
                               ScalarKernel kernel, bool null_propagating = true,

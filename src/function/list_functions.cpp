@@ -89,9 +89,6 @@ std::pair<int64_t, int64_t> SliceRange(int64_t begin, int64_t end, int64_t lengt
 std::optional<BoundScalarFunction> ResolveListValue(const std::vector<LogicalType>& args) {
   LogicalType element;
   for (const auto& type : args) {
-    if (type.IsList()) {
-      throw NotSupportedError("a LIST of LIST ({}[]) is not supported", type.ToString());
-    }
     std::optional<LogicalType> common = CommonType(element, type);
     if (!common) return std::nullopt;
     element = *common;

@@ -27,6 +27,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterListFunctions(r);
     RegisterStringFunctionsExtended(r);
     RegisterBinningFunctions(r);
+    RegisterNestedFunctions(r);
     return r;
   }();
   return registry;

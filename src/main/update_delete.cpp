@@ -21,6 +21,7 @@
 #include "execution/query_context.h"
 #include "optimizer/optimizer.h"
 #include "parser/parser.h"
+#include "parser/type_text.h"
 #include "planner/binder.h"
 #include "storage/csv/csv_options.h"
 
@@ -73,16 +74,8 @@ ast::ExprPtr Constant(Value value) {
 ast::ExprPtr CastAst(ast::ExprPtr expr, const LogicalType& type) {
   auto cast = std::make_unique<ast::CastExpr>();
   cast->child = std::move(expr);
-  // A LIST(T) is T's name with is_array set (its text, "DECIMAL(10,2)[]", names T first).
-  cast->type.is_array = type.IsList();
-  const std::string text = type.IsList() ? type.element().ToString() : type.ToString();
-  const size_t paren = text.find('(');
-  cast->type.name = AsciiLower(text.substr(0, paren));
-  if (paren != std::string::npos) {
-    int precision = 0, scale = 0;
-    if (std::sscanf(text.c_str() + paren, "(%d,%d)", &precision, &scale) == 2)
-      cast->type.modifiers = {precision, scale};
-  }
+  // The type's text ("DECIMAL(10,2)[]", "STRUCT(a INTEGER)") read as a type name.
+  cast->type = ParseTypeText(type.ToString());
   return cast;
 }
 

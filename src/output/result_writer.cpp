@@ -111,8 +111,8 @@ class JsonWriter : public ResultWriter {
           continue;
         }
         const auto id = types_[c].id();
-        if (id == TypeId::kList) {
-          line += JsonList(types_[c].element(), column.data<StringRef>()[row].view());
+        if (types_[c].IsNested()) {
+          line += JsonNested(types_[c], column.data<StringRef>()[row].view());
           continue;
         }
         std::string text = column.ValueToString(row);
@@ -129,25 +129,57 @@ class JsonWriter : public ResultWriter {
   void End() override { out_.flush(); }
 
  private:
-  // A LIST as a JSON array: numbers and booleans bare, NULL null, the rest as strings.
-  static std::string JsonList(const LogicalType& element, std::string_view bytes) {
-    std::string out = "[";
-    ListReader reader(element, bytes);
-    bool first = true;
-    const auto id = element.id();
+  // One element or field: numbers and booleans bare, NULL null, nested values as JSON of
+  // their own, the rest as strings.
+  static std::string JsonElement(const ListReader& reader, const LogicalType& type) {
+    if (reader.IsNull()) return "null";
+    if (type.IsNested()) return JsonNested(type, reader.GetValue().GetString());
+    const auto id = type.id();
+    const std::string text = reader.Text();
     const bool bare = id == TypeId::kBoolean || id == TypeId::kInteger || id == TypeId::kBigint ||
-                      id == TypeId::kDecimal;
+                      id == TypeId::kDecimal ||
+                      ((id == TypeId::kDouble || id == TypeId::kFloat) && text != "nan" &&
+                       text != "inf" && text != "-inf");
+    return bare ? text : JsonQuote(text);
+  }
+
+  // A LIST as a JSON array, a STRUCT as an object, a MAP as an object of its keys' text.
+  static std::string JsonNested(const LogicalType& type, std::string_view bytes) {
+    if (type.IsStruct()) {
+      std::string out = "{";
+      ListReader reader(LogicalType{}, bytes);
+      for (size_t i = 0; i < type.children().size(); i++) {
+        reader.set_element(type.children()[i]);
+        reader.Next();
+        if (i > 0) out += ",";
+        out += JsonQuote(type.field_names()[i]) + ":" + JsonElement(reader, type.children()[i]);
+      }
+      return out + "}";
+    }
+    if (type.IsMap()) {
+      std::string out = "{";
+      bool first = true;
+      for (const Value& entry : DecodeList(type.element(), bytes)) {
+        if (entry.is_null()) continue;
+        const std::string pair = entry.GetString();
+        ListReader reader(type.children()[0], pair);
+        reader.Next();
+        if (!first) out += ",";
+        first = false;
+        out += JsonQuote(reader.Text()) + ":";
+        reader.set_element(type.children()[1]);
+        reader.Next();
+        out += JsonElement(reader, type.children()[1]);
+      }
+      return out + "}";
+    }
+    std::string out = "[";
+    ListReader reader(type.element(), bytes);
+    bool first = true;
     while (reader.Next()) {
       if (!first) out += ",";
       first = false;
-      if (reader.IsNull()) {
-        out += "null";
-        continue;
-      }
-      const std::string text = reader.Text();
-      const bool number = (id == TypeId::kDouble || id == TypeId::kFloat) && text != "nan" &&
-                          text != "inf" && text != "-inf";
-      out += bare || number ? text : JsonQuote(text);
+      out += JsonElement(reader, type.element());
     }
     return out + "]";
   }

@@ -289,7 +289,17 @@ std::string TypeName::ToString() const {
     }
     out += ")";
   }
-  if (is_array) out += "[]";
+  if (!children.empty()) {
+    out += "(";
+    for (size_t i = 0; i < children.size(); i++) {
+      if (i > 0) out += ", ";
+      if (i < field_names.size()) out += "\"" + field_names[i] + "\" ";
+      out += children[i].ToString();
+    }
+    out += ")";
+  }
+  for (int i = 0; i < array_depth; i++)
+    out += "[]";
   return out;
 }
 

@@ -114,11 +114,15 @@ struct FunctionExpr : Expr {
 };
 
 /// A type as written: name lower-cased without schema ("integer", "int4", "varchar",
-/// "numeric", "timestamp", ...), modifiers such as precision and scale.
+/// "numeric", "timestamp", ...), modifiers such as precision and scale; "struct" with its
+/// fields' names and types in field_names / children, "map" with its key and value types.
 struct TypeName {
   std::string name;
   std::vector<int> modifiers;
-  bool is_array = false;
+  /// How many [] follow: 1 for INTEGER[], 2 for INTEGER[][].
+  int array_depth = 0;
+  std::vector<std::string> field_names;
+  std::vector<TypeName> children;
   int location = -1;
   std::string ToString() const;
 };

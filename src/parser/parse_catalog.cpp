@@ -16,6 +16,7 @@
 #include "parser/ast_visit.h"
 #include "parser/parser.h"
 #include "parser/transformer.h"
+#include "parser/type_text.h"
 
 namespace shears::parser_internal {
 
@@ -327,7 +328,21 @@ class CatalogParser {
       pos_++;
     }
     if (type.name.empty()) Fail<ParseError>(fmt::format("expected a type but found {}", Found()));
-    if (Accept('(')) {
+    if ((type.name == "struct" || type.name == "row" || type.name == "map") && pos_ < last_ &&
+        tokens_[pos_].token == '(') {
+      // STRUCT(a INTEGER, ...) / ROW(...) / MAP(K, V): DuckDB's type text, read by
+      // ParseTypeText.
+      const size_t open = pos_;
+      int depth = 0;
+      for (; pos_ < last_; pos_++) {
+        if (tokens_[pos_].token == '(') depth++;
+        if (tokens_[pos_].token == ')' && --depth == 0) break;
+      }
+      if (pos_ >= last_) Fail<ParseError>("unbalanced parentheses in a STRUCT or MAP type");
+      const size_t begin = tokens_[open - 1].start;
+      pos_++;
+      type = ParseTypeText(sql_.substr(begin, tokens_[pos_ - 1].end - begin));
+    } else if (Accept('(')) {
       do {
         if (pos_ >= last_ || tokens_[pos_].token != PG_QUERY__TOKEN__ICONST) {
           Fail<ParseError>(fmt::format("expected a number but found {}", Found()));
@@ -337,13 +352,10 @@ class CatalogParser {
       } while (Accept(','));
       Expect(')');
     }
-    // DuckDB's and PostgreSQL's T[]: a LIST column.
-    if (Accept('[')) {
+    // DuckDB's and PostgreSQL's T[]: a LIST column (T[][] a LIST of LIST).
+    while (Accept('[')) {
       Expect(']');
-      type.is_array = true;
-      if (pos_ < last_ && Text(pos_) == "[") {
-        Fail<NotSupportedError>("a LIST of LIST column is not supported");
-      }
+      type.array_depth++;
     }
     return type;
   }

@@ -902,6 +902,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
   FindByAll(sql, result.tokens, &replacements);
   FindUnionByName(sql, result.tokens, &replacements);
   FindStarModifiers(sql, result.tokens, &replacements);
+  FindNestedTypeNames(sql, result.tokens, &replacements);
+  FindNestedLiterals(sql, result.tokens, &replacements);
   FindListLiterals(sql, result.tokens, &replacements);  // before FindFromFirst, which moves them
   FindFromFirst(sql, result.tokens, &replacements);
   FindGlob(sql, result.tokens, &replacements);
@@ -913,7 +915,8 @@ RewrittenSql RewriteSql(const std::string& sql) {
     return result;
   }
   // At one offset an insertion goes before a replacement of the text there (`]]` closing a
-  // list literal inside a list comprehension: `)` is inserted, then `]` replaced).
+  // list literal inside a list comprehension: `)` is inserted, then `]` replaced; `[1]}`: the
+  // list's `)` before the struct literal's `}` becomes `)`).
   std::stable_sort(
       replacements.begin(), replacements.end(), [](const Replacement& a, const Replacement& b) {
         return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin) > (b.end == b.begin);

@@ -45,6 +45,13 @@ void FindDuckDbJoins(const std::string& sql, const std::vector<SqlToken>& tokens
 /// drops the other rewrites' edits inside them (the binder parses the pieces again).
 void FindPivots(const std::string& sql, const std::vector<SqlToken>& tokens,
                 std::vector<Replacement>* out);
+/// {'a': x} -> __shears_struct_literal('a', x); MAP {k: v} -> __shears_map_literal(k, v)
+/// (sql_rewrite_nested.cpp).
+void FindNestedLiterals(const std::string& sql, const std::vector<SqlToken>& tokens,
+                        std::vector<Replacement>* out);
+/// STRUCT(a INTEGER) / MAP(K, V) type names -> __shears_type('text').
+void FindNestedTypeNames(const std::string& sql, const std::vector<SqlToken>& tokens,
+                         std::vector<Replacement>* out);
 /// DuckDB's list literal [a, b] -> (ARRAY[a, b]); f(x)[i] -> (f(x))[i]; the list comprehension
 /// [e FOR x IN l IF c] -> __shears_list_comprehension(x -> e, l, x -> c), which the transformer
 /// makes list_transform(list_filter(l, x -> c), x -> e) (sql_rewrite_lists.cpp).

@@ -56,6 +56,9 @@ bool StartsExpression(int token) {
     case PG_QUERY__TOKEN__ILIKE:
     case PG_QUERY__TOKEN__IS:
     case PG_QUERY__TOKEN__FROM:  // IS DISTINCT FROM [1]
+    case ':':                    // a struct's or map's value: {'a': [1]}, MAP {1: [2]}
+    case '{':
+    case PG_QUERY__TOKEN__COLON_EQUALS:  // struct_pack(a := [1])
       return true;
     default:
       return false;
@@ -170,6 +173,11 @@ void FindListLiterals(const std::string& sql, const std::vector<SqlToken>& token
         if (open == 0) break;
       }
       if (depth != 0 || open == 0 || !IsCallName(tokens[open - 1].token)) continue;
+      // x::STRUCT(a INT)[] / AS MAP(K, V)[]: a type's [], not a subscript.
+      if (open >= 2 && (tokens[open - 2].token == PG_QUERY__TOKEN__TYPECAST ||
+                        tokens[open - 2].token == PG_QUERY__TOKEN__AS)) {
+        continue;
+      }
       out->push_back({tokens[open - 1].start, tokens[open - 1].start, "("});
       out->push_back({tokens[i - 1].end, tokens[i - 1].end, ")"});
     }

@@ -12,6 +12,7 @@
 #include "common/interval.h"
 #include "parser/sql_rewrite_internal.h"
 #include "parser/transformer.h"
+#include "parser/type_text.h"
 
 namespace shears::parser_internal {
 
@@ -321,8 +322,13 @@ ast::ExprPtr Transformer::TransformExpr(const PgQuery__Node* node) {
       return TransformSubscripts(
           TransformExpr(node->a_indirection->arg), node->a_indirection->indirection,
           node->a_indirection->n_indirection, NodeLocation(node->a_indirection->arg));
-    case PG_QUERY__NODE__NODE_ROW_EXPR:
-      ThrowNotSupported("row constructors are not supported", node->row_expr->location);
+    case PG_QUERY__NODE__NODE_ROW_EXPR: {
+      // ROW(a, b) / (a, b) outside a row comparison: DuckDB's STRUCT of unnamed fields.
+      auto function = MakeExpr<ast::FunctionExpr>(Loc(node->row_expr->location));
+      function->name = "row";
+      function->args = TransformExprList(node->row_expr->args, node->row_expr->n_args);
+      return function;
+    }
     case PG_QUERY__NODE__NODE_COLLATE_CLAUSE:
       ThrowNotSupported("COLLATE is not supported", node->collate_clause->location);
     case PG_QUERY__NODE__NODE_GROUPING_FUNC: {
@@ -381,8 +387,17 @@ ast::ExprPtr Transformer::TransformSubscripts(ast::ExprPtr base, PgQuery__Node* 
                                               size_t count, int location) {
   for (size_t i = 0; i < count; i++) {
     const PgQuery__Node* item = items[i];
+    if (!IsNull(item) && item->node_case == PG_QUERY__NODE__NODE_STRING) {
+      // (x).field: a STRUCT's field (DuckDB's).
+      auto call = MakeExpr<ast::FunctionExpr>(base->location);
+      call->name = "struct_extract";
+      call->args.push_back(std::move(base));
+      call->args.push_back(MakeConstant(Value::Varchar(item->string->sval), location));
+      base = std::move(call);
+      continue;
+    }
     if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_A_INDICES) {
-      ThrowNotSupported("field selection (x.field) is not supported", location);
+      ThrowNotSupported("field selection (x.*) is not supported", location);
     }
     const PgQuery__AIndices* indices = item->a_indices;
     auto call = MakeExpr<ast::FunctionExpr>(base->location);
@@ -749,13 +764,19 @@ ast::TypeName Transformer::TransformTypeName(const PgQuery__TypeName* type_name)
   if (type_name->setof || type_name->pct_type) {
     ThrowNotSupported("SETOF and %TYPE are not supported", type_name->location);
   }
-  if (type_name->n_array_bounds > 1) {
-    ThrowNotSupported("a LIST of LIST (T[][]) is not supported", type_name->location);
-  }
-  type.is_array = type_name->n_array_bounds == 1;
   std::vector<std::string> names =
       StringList(type_name->names, type_name->n_names, type_name->location);
   if (names.empty()) throw InternalError("type without a name");
+  // STRUCT(...) / MAP(...) as the SQL rewrite passes them (FindNestedTypeNames): their text.
+  if (names.back() == kNestedTypeMarker && type_name->n_typmods == 1 &&
+      type_name->typmods[0]->node_case == PG_QUERY__NODE__NODE_A_CONST &&
+      type_name->typmods[0]->a_const->val_case == PG_QUERY__A__CONST__VAL_SVAL) {
+    type = ParseTypeText(type_name->typmods[0]->a_const->sval->sval);
+    type.location = Loc(type_name->location);
+    type.array_depth += static_cast<int>(type_name->n_array_bounds);
+    return type;
+  }
+  type.array_depth = static_cast<int>(type_name->n_array_bounds);
   type.name = Lower(names.back());
   for (size_t i = 0; i < type_name->n_typmods; i++) {
     const PgQuery__Node* mod = type_name->typmods[i];

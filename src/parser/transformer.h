@@ -88,6 +88,13 @@ size_t InsertByToken(const std::vector<SqlToken>& tokens, size_t insert, bool* b
 inline constexpr const char* kEmptyInListMarker = "__shears_empty_in_list__";
 /// DuckDB's TRY_CAST(x AS t) reaches the grammar as CAST(__shears_try_cast__(x) AS t).
 inline constexpr const char* kTryCastMarker = "__shears_try_cast__";
+/// A STRUCT(...) / MAP(...) type reaches the grammar as __shears_type('its text').
+inline constexpr const char* kNestedTypeMarker = "__shears_type";
+/// DuckDB's struct literal {'a': x} reaches it as __shears_struct_literal('a', x) (kept apart
+/// from struct_pack, whose arguments are expressions), and MAP {k: v} as
+/// __shears_map_literal(k, v).
+inline constexpr const char* kStructLiteralMarker = "__shears_struct_literal";
+inline constexpr const char* kMapLiteralMarker = "__shears_map_literal";
 
 /// The select items RewriteSql writes after a star for DuckDB's * EXCLUDE (...) and
 /// * REPLACE (...): calls the transformer folds into the star.

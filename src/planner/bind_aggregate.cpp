@@ -243,9 +243,6 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
     // elements' bytes one after another (common/list.h), so concatenating [x] per row builds
     // the list, NULL elements kept, in the ORDER BY's order when there is one.
     arity(1, 1);
-    if (t.IsList()) {
-      throw NotSupportedError("{} of a LIST (a LIST of LIST) is not supported", name);
-    }
     out.kind = AggregateKind::kStringAgg;
     out.type = LogicalType::List(t.valid() ? t : LogicalType::Integer());
     out.params.separator = "";

@@ -112,6 +112,10 @@ struct ResolvedColumn {
 std::optional<ResolvedColumn> ResolveColumn(Binder::Scope& scope, const std::string& qualifier,
                                             const std::string& name);
 
+/// struct_extract(s, 'a' | i), s['a'] and m[k] (list_extract over a STRUCT or MAP) with bound
+/// arguments (bind_nested.cpp); null when the call is none of them.
+BoundExprPtr BindNestedAccess(const std::string& name, std::vector<BoundExprPtr>& args);
+
 bool IsAggregateFunction(const std::string& name);
 /// An aggregate call resolved (bind_aggregate.cpp): kind, result type, the kernels' inputs
 /// (empty for count(*); see BoundAggregate::extra_args) and constant parameters.
@@ -134,6 +138,8 @@ AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, Logic
 /// base + sign * interval, as a TIMESTAMP.
 BoundExprPtr AddInterval(BoundExprPtr base, const ast::IntervalExpr& interval, int sign);
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
+/// A deterministic expression of constants folded into a constant (bind_expression.cpp).
+BoundExprPtr Fold(BoundExprPtr expr);
 /// USING SAMPLE over `plan` (the FROM clause's rows; bind_sample.cpp).
 LogicalOperatorPtr BindSample(const ast::SelectNode::Sample& sample, LogicalOperatorPtr plan);
 /// What makes two bound expressions the same (GROUP BY, ORDER BY and windows match with it,

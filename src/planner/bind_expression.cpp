@@ -18,6 +18,8 @@ bool IsConstant(const BoundExpr& e) {
   return e.kind == BoundExprKind::kConstant;
 }
 
+}  // namespace
+
 // Folds a deterministic expression of constants into a constant.
 BoundExprPtr Fold(BoundExprPtr expr) {
   if (expr->kind == BoundExprKind::kConstant) return expr;
@@ -48,8 +50,6 @@ BoundExprPtr Fold(BoundExprPtr expr) {
   folded->alias = alias;
   return folded;
 }
-
-}  // namespace
 
 AggregateKind ResolveAggregate(const std::string& name, BoundExprPtr& arg, LogicalType* type) {
   if (!arg) {
@@ -168,10 +168,27 @@ static const char* UnsignedCheck(const std::string& type_name, bool try_cast) {
 
 LogicalType ResolveTypeName(const ast::TypeName& type) {
   const std::string name = AsciiLower(type.name);
-  if (type.is_array) {
+  if (type.array_depth > 0) {
     ast::TypeName element = type;
-    element.is_array = false;
+    element.array_depth--;
     return LogicalType::List(ResolveTypeName(element));
+  }
+  if (name == "struct") {
+    if (type.children.empty()) throw BinderError("a STRUCT type needs at least one field");
+    std::vector<std::pair<std::string, LogicalType>> fields;
+    for (size_t i = 0; i < type.children.size(); i++) {
+      for (size_t j = 0; j < i; j++) {
+        if (EqualsAsciiLower(type.field_names[j], AsciiLower(type.field_names[i]))) {
+          throw BinderError("duplicate struct field name \"{}\"", type.field_names[i]);
+        }
+      }
+      fields.emplace_back(type.field_names[i], ResolveTypeName(type.children[i]));
+    }
+    return LogicalType::Struct(fields);
+  }
+  if (name == "map") {
+    if (type.children.size() != 2) throw BinderError("a MAP type needs a key and a value type");
+    return LogicalType::Map(ResolveTypeName(type.children[0]), ResolveTypeName(type.children[1]));
   }
   if (name == "int" || name == "int4" || name == "integer" || name == "int2" ||
       name == "smallint" || name == "tinyint" || name == "int1" || name == "signed" ||
@@ -414,6 +431,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       if (!found && qualifier.empty() && ctx.select_aliases) {
         if (BoundExprPtr item = (*ctx.select_aliases)(name)) return item;
       }
+      if (!found && ref.names.size() >= 2) {
+        if (BoundExprPtr field = BindStructFieldPath(ref.names, ctx)) return field;
+      }
       if (!found) {
         std::string full = qualifier.empty() ? name : qualifier + "." + name;
         throw BinderError("column '{}' does not exist{}", full,
@@ -491,6 +511,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       }
       if (fn.over) return BindWindowFunction(fn, ctx);
       if (ast::IsLambdaFunction(name)) return BindLambdaCall(fn, name, ctx);
+      if (BoundExprPtr built = BindStructConstructor(fn, name, ctx)) return built;
       if (name == "current_setting") {
         // DuckDB's and PostgreSQL's: a setting's value (SHOW name), fixed for the statement.
         if (fn.args.size() != 1) throw BinderError("current_setting takes one setting name");
@@ -606,6 +627,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       for (const auto& a : fn.args)
         args.push_back(BindExpr(*a, ctx));
       if (name == "nextval" || name == "currval") return BindSequenceCall(name, std::move(args));
+      if (BoundExprPtr access = BindNestedAccess(name, args)) return access;
       if (name == "list_aggregate" || name == "list_aggr" || name == "array_aggregate" ||
           name == "array_aggr" || name == "aggregate") {
         // list_aggregate(l, 'sum'): the list function of that aggregate (list_functions.cpp).

@@ -154,12 +154,6 @@ BoundExprPtr Binder::BindLambdaCall(const ast::FunctionExpr& fn, const std::stri
   LogicalType return_type;
   switch (kind) {
     case LambdaKind::kTransform:
-      if (body->type.IsList()) {
-        throw NotSupportedError(
-            "{}: a lambda giving a LIST would make a LIST of LIST, which "
-            "shears does not have yet",
-            name);
-      }
       return_type = LogicalType::List(body->type);
       break;
     case LambdaKind::kFilter:

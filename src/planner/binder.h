@@ -170,6 +170,13 @@ class Binder {
   /// The lambda parameter `name` of the lambdas being bound (innermost first), as a column of
   /// the lambda's own table index; null when there is none of that name.
   BoundExprPtr BindLambdaParameter(const std::string& name) const;
+  /// STRUCT constructors (bind_nested.cpp): struct_pack(a := x, ...), row(x, ...) and the
+  /// parser's __shears_struct_literal('a', x, ...) for {'a': x}; null for other names.
+  BoundExprPtr BindStructConstructor(const ast::FunctionExpr& fn, const std::string& name,
+                                     ExprContext& ctx);
+  /// s.a (or t.s.a.b): the fields of a STRUCT column or lambda parameter named by a prefix of
+  /// the names; null when no prefix names one.
+  BoundExprPtr BindStructFieldPath(const std::vector<std::string>& names, ExprContext& ctx);
   /// A table macro (CREATE MACRO m(x) AS TABLE query) called in FROM: its query, bound with
   /// the call's arguments for its parameters, as a subquery.
   /// PIVOT / UNPIVOT: the parser's "__shears_pivot__"(pieces) call in FROM (bind_pivot.cpp).

@@ -39,7 +39,10 @@ std::string ArrowFormat(const LogicalType& type) {
     case TypeId::kInterval:
       throw NotSupportedError("INTERVAL columns cannot be exported to Arrow yet; cast to VARCHAR");
     case TypeId::kList:
-      throw NotSupportedError("LIST columns cannot be exported to Arrow yet; cast to VARCHAR");
+    case TypeId::kStruct:
+    case TypeId::kMap:
+      throw NotSupportedError("{} columns cannot be exported to Arrow yet; cast to VARCHAR",
+                              type.ToString());
     case TypeId::kInvalid:
       break;
   }

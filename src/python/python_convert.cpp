@@ -141,6 +141,30 @@ py::object ToPython(const Vector& vector, idx_t row) {
       }
       return out;
     }
+    case TypeId::kStruct:
+    case TypeId::kMap: {
+      // A dict: a STRUCT's fields by name, a MAP's keys to values (as DuckDB's Python API).
+      py::dict out;
+      const std::string_view bytes = vector.data<StringRef>()[row].view();
+      auto convert = [](const Value& value) -> py::object {
+        if (value.is_null()) return py::none();
+        Vector one(value.type(), 1);
+        WriteValue(one, 0, value);
+        return ToPython(one, 0);
+      };
+      if (type.IsStruct()) {
+        const std::vector<Value> fields = DecodeStruct(type, bytes);
+        for (size_t i = 0; i < fields.size(); i++)
+          out[py::str(type.field_names()[i])] = convert(fields[i]);
+      } else {
+        for (const Value& entry : DecodeList(type.element(), bytes)) {
+          if (entry.is_null()) continue;
+          const std::vector<Value> pair = entry.GetStruct();
+          out[convert(pair[0])] = convert(pair[1]);
+        }
+      }
+      return out;
+    }
     case TypeId::kInvalid:
       break;
   }

@@ -168,6 +168,8 @@ ColumnArrays BuildColumn(const QueryResult& result, size_t column, Target target
     case TypeId::kBlob:
     case TypeId::kInterval:
     case TypeId::kList:    // Python lists
+    case TypeId::kStruct:  // dicts
+    case TypeId::kMap:
     case TypeId::kTime: {  // objects: str, bytes, datetime.timedelta, datetime.time
       out.data = py::array(py::dtype("object"), n);
       auto** objects = Data<PyObject*>(out.data);

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <thread>
+#include <type_traits>
 
 #include "common/error.h"
 #include "common/list.h"
@@ -135,15 +137,125 @@ TEST(ListValue, SplitsText) {
   nulls.clear();
   ASSERT_TRUE(SplitListText("[]", &elements, &nulls));
   EXPECT_TRUE(elements.empty());
-  for (const char* bad : {"", "1, 2", "[1, 2", "['a]", "[[1]]", "['a' b]"}) {
+  // A nested element is kept as its text.
+  elements.clear();
+  nulls.clear();
+  ASSERT_TRUE(SplitListText("[[1, 2], NULL, {'a': 'x,]'}, []]", &elements, &nulls));
+  EXPECT_EQ(elements, (std::vector<std::string>{"[1, 2]", "", "{'a': 'x,]'}", "[]"}));
+  EXPECT_EQ(nulls, (std::vector<bool>{false, true, false, false}));
+  for (const char* bad : {"", "1, 2", "[1, 2", "['a]", "[[1]", "[1]]", "['a' b]"}) {
     elements.clear();
     nulls.clear();
     EXPECT_FALSE(SplitListText(bad, &elements, &nulls)) << bad;
   }
 }
 
-TEST(ListValue, ListOfListIsNotSupported) {
-  EXPECT_THROW(LogicalType::List(LogicalType::List(LogicalType::Integer())), NotSupportedError);
+TEST(ListValue, SplitsStructText) {
+  std::vector<std::string> names, values;
+  std::vector<bool> nulls;
+  ASSERT_TRUE(
+      SplitStructText("{'a': 1, b: 'x, y', \"c d\": NULL, e: [1, 2]}", &names, &values, &nulls));
+  EXPECT_EQ(names, (std::vector<std::string>{"a", "b", "c d", "e"}));
+  EXPECT_EQ(values, (std::vector<std::string>{"1", "x, y", "", "[1, 2]"}));
+  EXPECT_EQ(nulls, (std::vector<bool>{false, false, true, false}));
+  for (const char* bad : {"", "{a 1}", "{'a': 1", "{: 1}"}) {
+    names.clear();
+    values.clear();
+    nulls.clear();
+    EXPECT_FALSE(SplitStructText(bad, &names, &values, &nulls)) << bad;
+  }
+}
+
+// Nested types are described by an interned registry entry: equal types are equal LogicalTypes
+// (four bytes), whatever thread made them.
+TEST(NestedType, InternedAndFourBytes) {
+  static_assert(sizeof(LogicalType) == 4);
+  static_assert(std::is_trivially_copyable_v<LogicalType>);
+  const LogicalType int_list = LogicalType::List(LogicalType::Integer());
+  const LogicalType nested = LogicalType::List(int_list);
+  EXPECT_EQ(nested, LogicalType::List(LogicalType::List(LogicalType::Integer())));
+  EXPECT_FALSE(nested == LogicalType::List(LogicalType::List(LogicalType::Bigint())));
+  EXPECT_EQ(nested.element(), int_list);
+  EXPECT_EQ(nested.ToString(), "INTEGER[][]");
+  EXPECT_EQ(LogicalType::List(nested).ToString(), "INTEGER[][][]");
+
+  const LogicalType s = LogicalType::Struct({{"a", LogicalType::Integer()}, {"b c", nested}});
+  EXPECT_TRUE(s.IsStruct() && s.IsString() && s.IsNested());
+  EXPECT_EQ(s.ToString(), "STRUCT(a INTEGER, \"b c\" INTEGER[][])");
+  EXPECT_EQ(s, LogicalType::Struct({{"a", LogicalType::Integer()}, {"b c", nested}}));
+  EXPECT_FALSE(s == LogicalType::Struct({{"A", LogicalType::Integer()}, {"b c", nested}}));
+  EXPECT_EQ(s.children()[1], nested);
+  EXPECT_EQ(s.field_names()[1], "b c");
+  EXPECT_EQ(LogicalType::Struct({{"", LogicalType::Integer()}, {"", LogicalType()}}).ToString(),
+            "STRUCT(INTEGER, \"NULL\")");
+
+  const LogicalType m = LogicalType::Map(LogicalType::Varchar(), int_list);
+  EXPECT_EQ(m.ToString(), "MAP(VARCHAR, INTEGER[])");
+  EXPECT_EQ(m.element(),
+            LogicalType::Struct({{"key", LogicalType::Varchar()}, {"value", int_list}}));
+  EXPECT_FALSE(m == LogicalType::List(m.element()));
+
+  // Many threads interning the same and new types agree on every index.
+  std::vector<std::thread> threads;
+  std::vector<std::vector<LogicalType>> made(4);
+  for (int t = 0; t < 4; t++) {
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < 200; i++) {
+        made[t].push_back(LogicalType::Struct(
+            {{"f" + std::to_string(i), LogicalType::List(LogicalType::Integer())}}));
+      }
+    });
+  }
+  for (auto& thread : threads)
+    thread.join();
+  for (int t = 1; t < 4; t++)
+    EXPECT_EQ(made[t], made[0]);
+  EXPECT_EQ(made[0][7].field_names()[0], "f7");
+}
+
+// Lists of lists and structs compare as their bytes: element by element, field by field, a
+// NULL above every value.
+TEST(NestedType, BytesOrderAsValues) {
+  const LogicalType ints = LogicalType::List(LogicalType::Integer());
+  auto list = [&](std::vector<int> values) {
+    std::vector<Value> elements;
+    for (int v : values)
+      elements.push_back(Value::Integer(v));
+    return Value::List(LogicalType::Integer(), elements);
+  };
+  CheckOrder(ints, {{},
+                    {list({})},
+                    {list({1})},
+                    {list({1, 2})},
+                    {list({1}), list({})},
+                    {list({1}), Value::Null(ints)},
+                    {list({2})},
+                    {Value::Null(ints)},
+                    {list({-1, 0}), list({3})}});
+
+  const LogicalType s =
+      LogicalType::Struct({{"a", LogicalType::Integer()}, {"b", LogicalType::Varchar()}});
+  const std::vector<std::vector<Value>> rows = {
+      {Value::Integer(1), Value::Varchar("")},
+      {Value::Integer(1), Value::Varchar("a")},
+      {Value::Integer(1), Value::Null(LogicalType::Varchar())},
+      {Value::Integer(2), Value::Varchar("a")},
+      {Value::Null(LogicalType::Integer()), Value::Varchar("")}};
+  for (size_t i = 0; i < rows.size(); i++) {
+    const Value a = Value::Struct(s, rows[i]);
+    EXPECT_EQ(a.GetStruct().size(), 2u);
+    EXPECT_EQ(DecodeStruct(s, a.GetString())[1].is_null(), rows[i][1].is_null());
+    for (size_t j = 0; j < rows.size(); j++) {
+      const Value b = Value::Struct(s, rows[j]);
+      EXPECT_EQ(Sign(a.GetString().compare(b.GetString())),
+                Sign(static_cast<int>(i) - static_cast<int>(j)))
+          << a.ToString() << " vs " << b.ToString();
+    }
+  }
+  EXPECT_EQ(Value::Struct(s, rows[1]).ToString(), "{'a': 1, 'b': a}");
+  EXPECT_EQ(Value::Struct(s, rows[0]).ToString(), "{'a': 1, 'b': ''}");
+  EXPECT_EQ(StructFieldRaw(s, Value::Struct(s, rows[2]).GetString(), 1),
+            std::string(1, ListWriter::kNullTag));
 }
 
 TEST(ListValue, MalformedBytesAreAnError) {

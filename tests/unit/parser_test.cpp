@@ -593,8 +593,8 @@ TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   // elsewhere (tests/sql/catalog/macros.test).
   // Parameters parse (prepared_statement_test.cpp binds them); $0 is no parameter.
   EXPECT_NE(ParseErrorOf("SELECT $0").find("numbered from $1"), std::string::npos);
-  ExpectNotSupported("SELECT (a).b FROM t", "field selection");
-  ExpectNotSupported("SELECT ROW(1, 2)", "row constructors");
+  EXPECT_EQ(ExprText("(a).b"), "struct_extract(a, 'b')");
+  EXPECT_EQ(ExprText("ROW(1, 2)"), "row(1, 2)");  // a STRUCT of unnamed fields
   ExpectNotSupported("SELECT (1, 2) IN (SELECT 1, 2)", "row constructors");
   ExpectNotSupported("SELECT 'a' COLLATE \"C\"", "COLLATE");
   ExpectNotSupported("SELECT ARRAY(SELECT 1)", "ARRAY(subquery)");
@@ -650,7 +650,9 @@ TEST(ParserExpressionTest, Casts) {
             "CAST('2000-01-01 10:00:00' AS TIMESTAMP)");
   EXPECT_EQ(ExprText("x::int[]"), "CAST(x AS INTEGER[])");
   EXPECT_EQ(ExprText("CAST(x AS int ARRAY)"), "CAST(x AS INTEGER[])");
-  ExpectNotSupported("SELECT x::int[][]", "LIST of LIST");
+  EXPECT_EQ(ExprText("x::int[][]"), "CAST(x AS INTEGER[][])");
+  EXPECT_EQ(ExprText("x::STRUCT(a INT, \"b c\" VARCHAR[])[]"),
+            "CAST(x AS STRUCT(\"a\" INTEGER, \"b c\" VARCHAR[])[])");
 }
 
 // DuckDB's list literals and subscripts (sql_rewrite_lists.cpp, TransformSubscripts).
@@ -667,6 +669,15 @@ TEST(ParserExpressionTest, Lists) {
   EXPECT_EQ(ExprText("a[1][2]"), "list_extract(list_extract(a, 1), 2)");
   EXPECT_EQ(ExprText("[1, 2][2]"), "list_extract(list_value(1, 2), 2)");
   EXPECT_EQ(ExprText("string_split(s, ',')[1]"), "list_extract(string_split(s, ','), 1)");
+  // Struct and map literals (sql_rewrite_nested.cpp), with lists inside and subscripts after.
+  EXPECT_EQ(ExprText("{'a': [1], b: 'x'}"),
+            "__shears_struct_literal('a', list_value(1), 'b', 'x')");
+  EXPECT_EQ(ExprText("{'a': {'b': 1}}['a']"),
+            "list_extract(__shears_struct_literal('a', __shears_struct_literal('b', 1)), 'a')");
+  EXPECT_EQ(ExprText("MAP {1: [2], 3: [4]}[1]"),
+            "list_extract(__shears_map_literal(1, list_value(2), 3, list_value(4)), 1)");
+  EXPECT_EQ(ExprText("'{a: 1}'"), "'{a: 1}'");  // text stays text
+  EXPECT_EQ(ExprText("x::MAP(INT, VARCHAR[])[]"), "CAST(x AS MAP(INTEGER, VARCHAR[])[])");
   EXPECT_EQ(ExprText("'abc'[2]"), "list_extract('abc', 2)");
   EXPECT_EQ(ExprText("1 + [2][1]"), "(1 + list_extract(list_value(2), 1))");
   EXPECT_EQ(ExprText("x IN ([1], [2])"), "x IN (list_value(1), list_value(2))");
@@ -674,7 +685,7 @@ TEST(ParserExpressionTest, Lists) {
             "CASE WHEN c THEN list_value(1) ELSE list_value() END");
   // A keyword that names a column keeps its subscript.
   EXPECT_EQ(ExprText("value[1]"), "list_extract(value, 1)");
-  ExpectNotSupported("SELECT (a).b FROM t", "field selection");
+  EXPECT_EQ(ExprText("(a).b"), "struct_extract(a, 'b')");
   EXPECT_FALSE(ParseErrorOf("SELECT [1, 2").empty());
 }
 
@@ -687,7 +698,7 @@ TEST(ParserExpressionTest, TypeNameToString) {
   t.modifiers = {};
   EXPECT_EQ(t.ToString(), "MYTYPE");
   t.name = "int8";
-  t.is_array = true;
+  t.array_depth = 1;
   EXPECT_EQ(t.ToString(), "BIGINT[]");
 }
 

@@ -253,7 +253,9 @@ Value ParsePartitionValue(const std::optional<std::string>& text, const LogicalT
       break;
     }
     case TypeId::kList:
-      throw NotSupportedError("partition column '{}' cannot be a LIST", column);
+    case TypeId::kStruct:
+    case TypeId::kMap:
+      throw NotSupportedError("partition column '{}' cannot be a {}", column, type.ToString());
     case TypeId::kInvalid:
       throw InvalidInputError("partition column '{}' has no valid type", column);
   }

@@ -948,8 +948,11 @@ std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const std::string& name, cons
     case TypeId::kInterval:
       ThrowIntervalNotWritable(name);
     case TypeId::kList:
+    case TypeId::kStruct:
+    case TypeId::kMap:
       throw NotSupportedError(
-          "column '{}' has type {}: a LIST of LIST cannot be written to Parquet (cast to VARCHAR)",
+          "column '{}' has type {}: writing a LIST of a nested type, a STRUCT or a MAP to Parquet "
+          "is not supported yet (cast to VARCHAR)",
           name, type.ToString());
     case TypeId::kInvalid:
       break;

@@ -346,9 +346,12 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
     case TypeId::kInterval:
       ThrowIntervalNotWritable(name);
     case TypeId::kList:
+    case TypeId::kStruct:
+    case TypeId::kMap:
       // Reached for a list's elements only (SchemaElementsFor writes the list itself).
       throw NotSupportedError(
-          "column '{}' has type {}: a LIST of LIST cannot be written to Parquet (cast to VARCHAR)",
+          "column '{}' has type {}: writing a LIST of a nested type, a STRUCT or a MAP to Parquet "
+          "is not supported yet (cast to VARCHAR)",
           name, type.ToString());
     case TypeId::kInvalid:
       throw InvalidInputError("column '{}' has no valid type", name);
