@@ -4,6 +4,12 @@
 // Every change is one transaction, so a crash leaves the catalog as before or after it.
 //
 // Names are case-insensitive (stored lower-case); tables and views share one namespace.
+//
+// Schemas: every object lives in a schema, `main` unless CREATE SCHEMA made another. An
+// object of schema `main` is stored under its own name (so catalogs written before schemas
+// open unchanged), one of schema `s` under "s.name". Every method taking a name accepts
+// "name", "main.name" or "s.name" and resolves it (Resolve): an unqualified name means the
+// session's current schema's object (SET schema) when it has one, else main's.
 
 #include <cstdint>
 #include <map>
@@ -131,6 +137,10 @@ struct TableDefinition {
   size_t num_partition_columns() const;
 };
 
+/// Which namespace a name is resolved in (an unqualified name finds the current schema's
+/// object only when that namespace has it).
+enum class CatalogNamespace { kRelation, kIndex, kSequence, kMacro };
+
 class Catalog {
  public:
   /// Opens or creates DIRECTORY/catalog.db (the directory is created when missing); an empty
@@ -144,6 +154,44 @@ class Catalog {
 
   /// Where catalog.db lives; "" in memory.
   const std::string& path() const { return path_; }
+
+  // ---- schemas (`main` always exists and cannot be dropped)
+  /// BinderError when it exists (unless if_not_exists: then false).
+  bool CreateSchema(const std::string& name, bool if_not_exists);
+  /// Without `cascade`, BinderError when the schema holds objects (naming one). With it,
+  /// its tables, views, sequences and macros go too; returns the locations of its managed
+  /// tables (whose files the caller deletes).
+  std::vector<std::string> DropSchema(const std::string& name, bool if_exists, bool cascade);
+  bool SchemaExists(const std::string& name) const;
+  /// Every schema, `main` first, then by name.
+  std::vector<std::string> ListSchemas() const;
+  /// The stored key of `name` (see the top of this file): "t" or "s.t", lower-case. With
+  /// `create`, for a new object: the schema must exist (BinderError naming it).
+  std::string Resolve(const std::string& name, CatalogNamespace ns, bool create = false) const;
+  /// The schema and the name within it of a stored key.
+  static std::pair<std::string, std::string> SplitKey(const std::string& key);
+
+  // ---- attached databases (ATTACH): other catalogs, which names reach as db.t or db.s.t
+  // (DuckDB's rule: a two-part name is schema.t when the schema exists here, else db.t).
+  /// ATTACH 'path' AS name: ':memory:' (or '') a new in-memory catalog, else a shears database
+  /// directory (created when missing). InvalidInputError for a DuckDB or SQLite file,
+  /// BinderError when the name is taken (unless if_not_exists: then false).
+  bool Attach(const std::string& name, const std::string& path, bool read_only, bool if_not_exists);
+  void Detach(const std::string& name, bool if_exists);
+  struct DatabaseEntry {
+    std::string name;
+    std::string path;  // "" in memory
+    bool read_only = false;
+  };
+  /// This database first, then the attached ones by name.
+  std::vector<DatabaseEntry> ListDatabases() const;
+  /// Whether `name` is this database's name or an attached one's.
+  bool DatabaseExists(const std::string& name) const;
+  /// This database's name: "memory" in memory, else its directory's name.
+  std::string database_name() const;
+  /// The catalog a (qualified) object name lives in: this one or an attached one; managed
+  /// tables live in its DataDirectory().
+  Catalog& CatalogOf(const std::string& name);
 
   // ---- views
   /// BinderError when the name is taken (by a view without or_replace, or by a table).
@@ -244,10 +292,12 @@ class Catalog {
   std::vector<std::string> PendingRemovals() const;
 
   struct Entry {
-    std::string name;
+    std::string name;  // the stored key ("t" or "s.t"): what Find* take
     std::string kind;  // "table" or "view"
+    std::string schema;
+    std::string table_name;  // the name within the schema
   };
-  /// Tables and views, sorted by name.
+  /// Tables and views of every schema, sorted by key.
   std::vector<Entry> List() const;
 
  private:
@@ -257,6 +307,19 @@ class Catalog {
   std::optional<int64_t> TableId(const std::string& name) const;
   int64_t RequireTableId(const std::string& name) const;  // BinderError when absent
   std::optional<std::string> KindOf(const std::string& lower_name) const;
+  /// Whether an object of the key exists in the namespace.
+  bool Exists(const std::string& key, CatalogNamespace ns) const;
+  /// The attached catalog `name` reaches and the name there ("db.t" -> db's "t"), when it
+  /// names one (see Attach); `write`: for a change (read-only databases and transactions
+  /// refuse). Null outside a routed call's own catalog.
+  struct Routed {
+    Catalog* catalog = nullptr;
+    std::string rest;
+  };
+  std::optional<Routed> Route(const std::string& name, bool write) const;
+  /// The current schema for names of this catalog (main unless the session's current
+  /// database is this one).
+  std::string CurrentSchema() const;
   void InsertPartitions(int64_t table_id, const std::vector<CatalogPartition>& partitions);
   /// The columns, keys and CHECKs of `table` as table `table_id`'s (rows not there yet).
   void InsertColumns(int64_t table_id, const TableDefinition& table);
@@ -279,8 +342,11 @@ class Catalog {
       int64_t table_id, const std::string& location, const Dataset& dataset) const;
 
   std::string path_;
-  std::string temp_directory_;                          // in-memory catalogs' DataDirectory
-  std::map<std::string, MacroDefinition> temp_macros_;  // TEMP macros, by lower-case name
+  std::string attached_as_;  // the name ATTACH gave it; "" for a database's own catalog
+  bool read_only_ = false;
+  std::map<std::string, std::shared_ptr<Catalog>> attached_;  // by name
+  std::string temp_directory_;                                // in-memory catalogs' DataDirectory
+  std::map<std::string, MacroDefinition> temp_macros_;        // TEMP macros, by lower-case name
   // The open SQL transaction: TEMP macros at BEGIN, files written and replaced (table, root,
   // relative paths), managed directories dropped.
   struct OpenTransaction {

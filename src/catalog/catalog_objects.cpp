@@ -19,8 +19,13 @@ using sqlite::Transaction;
 
 bool Catalog::CreateSequence(const SequenceDefinition& sequence, bool or_replace,
                              bool if_not_exists) {
+  if (auto routed = Route(sequence.name, true)) {
+    SequenceDefinition moved = sequence;
+    moved.name = routed->rest;
+    return routed->catalog->CreateSequence(moved, or_replace, if_not_exists);
+  }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(sequence.name);
+  const std::string key = Resolve(sequence.name, CatalogNamespace::kSequence, /*create=*/true);
   Transaction transaction(db_);
   Statement exists(db_, "SELECT 1 FROM sequences WHERE name = ?");
   if (exists.Bind(1, key).Step()) {
@@ -43,23 +48,28 @@ bool Catalog::CreateSequence(const SequenceDefinition& sequence, bool or_replace
 }
 
 void Catalog::DropSequence(const std::string& name, bool if_exists) {
+  if (auto routed = Route(name, true))
+    return routed->catalog->DropSequence(routed->rest, if_exists);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  DeleteNamed(db_, "sequences", name, if_exists, "sequence");
+  DeleteNamed(db_, "sequences", Resolve(name, CatalogNamespace::kSequence), if_exists, "sequence");
 }
 
 std::optional<SequenceDefinition> Catalog::FindSequence(const std::string& name) const {
+  if (auto routed = Route(name, false)) return routed->catalog->FindSequence(routed->rest);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Statement read(db_,
                  "SELECT name, start_value, increment, min_value, max_value, cycle FROM sequences "
                  "WHERE name = ?");
-  if (!read.Bind(1, AsciiLower(name)).Step()) return std::nullopt;
+  if (!read.Bind(1, Resolve(name, CatalogNamespace::kSequence)).Step()) return std::nullopt;
   return SequenceDefinition{read.Text(0), read.Int(1), read.Int(2),
                             read.Int(3),  read.Int(4), read.Int(5) != 0};
 }
 
 std::vector<int64_t> Catalog::NextSequenceValues(const std::string& name, size_t count) const {
+  if (auto routed = Route(name, false))
+    return routed->catalog->NextSequenceValues(routed->rest, count);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
+  const std::string key = Resolve(name, CatalogNamespace::kSequence);
   if (count == 0) return {};
   Transaction transaction(db_);
   Statement read(db_,
@@ -102,9 +112,10 @@ std::vector<int64_t> Catalog::NextSequenceValues(const std::string& name, size_t
 }
 
 int64_t Catalog::CurrentSequenceValue(const std::string& name) const {
+  if (auto routed = Route(name, false)) return routed->catalog->CurrentSequenceValue(routed->rest);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   Statement read(db_, "SELECT last_value FROM sequences WHERE name = ?");
-  if (!read.Bind(1, AsciiLower(name)).Step())
+  if (!read.Bind(1, Resolve(name, CatalogNamespace::kSequence)).Step())
     throw BinderError("sequence '{}' does not exist", name);
   if (!read.OptionalText(0)) {
     throw InvalidInputError("currval: sequence '{}' has given no value yet (call nextval first)",
@@ -116,8 +127,13 @@ int64_t Catalog::CurrentSequenceValue(const std::string& name) const {
 // ---------------------------------------------------------------- macros
 
 void Catalog::CreateMacro(const MacroDefinition& macro, bool or_replace) {
+  if (auto routed = Route(macro.name, true)) {
+    MacroDefinition moved = macro;
+    moved.name = routed->rest;
+    return routed->catalog->CreateMacro(moved, or_replace);
+  }
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(macro.name);
+  const std::string key = Resolve(macro.name, CatalogNamespace::kMacro, /*create=*/true);
   Statement exists(db_, "SELECT 1 FROM macros WHERE name = ?");
   const bool taken = temp_macros_.count(key) > 0 || exists.Bind(1, key).Step();
   exists.Run();
@@ -150,15 +166,17 @@ void Catalog::CreateMacro(const MacroDefinition& macro, bool or_replace) {
 }
 
 void Catalog::DropMacro(const std::string& name, bool if_exists) {
+  if (auto routed = Route(name, true)) return routed->catalog->DropMacro(routed->rest, if_exists);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
+  const std::string key = Resolve(name, CatalogNamespace::kMacro);
   if (temp_macros_.erase(key) > 0) return;
-  DeleteNamed(db_, "macros", name, if_exists, "macro");
+  DeleteNamed(db_, "macros", key, if_exists, "macro");
 }
 
 std::optional<MacroDefinition> Catalog::FindMacro(const std::string& name) const {
+  if (auto routed = Route(name, false)) return routed->catalog->FindMacro(routed->rest);
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
+  const std::string key = Resolve(name, CatalogNamespace::kMacro);
   if (auto temp = temp_macros_.find(key); temp != temp_macros_.end()) return temp->second;
   Statement read(db_, "SELECT display_name, body FROM macros WHERE name = ?");
   if (!read.Bind(1, key).Step()) return std::nullopt;

@@ -20,6 +20,26 @@ std::optional<int64_t> SessionState::LastSequenceValue(const std::string& sequen
   return it->second;
 }
 
+void SessionState::SetCurrentSchema(const std::string& schema) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  current_schema_ = schema;
+}
+
+std::string SessionState::current_schema() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return current_schema_;
+}
+
+void SessionState::SetCurrentDatabase(const std::string& database) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  current_database_ = database;
+}
+
+std::string SessionState::current_database() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return current_database_;
+}
+
 std::shared_ptr<SessionState> SessionState::Current() {
   return current_session;
 }

@@ -18,6 +18,14 @@ class SessionState {
   void SetLastSequenceValue(const std::string& sequence, int64_t value);
   std::optional<int64_t> LastSequenceValue(const std::string& sequence) const;
 
+  /// SET schema / search_path: where unqualified names are looked up first and created
+  /// (lower-case; "main" by default).
+  void SetCurrentSchema(const std::string& schema);
+  std::string current_schema() const;
+  /// USE db: the attached database unqualified names mean ("" for the database itself).
+  void SetCurrentDatabase(const std::string& database);
+  std::string current_database() const;
+
   /// The session whose statement this thread binds (null outside one: tests binding alone).
   static std::shared_ptr<SessionState> Current();
 
@@ -36,6 +44,8 @@ class SessionState {
  private:
   mutable std::mutex mutex_;
   std::unordered_map<std::string, int64_t> last_sequence_values_;
+  std::string current_schema_ = "main";
+  std::string current_database_;
 };
 
 }  // namespace shears

@@ -1,5 +1,6 @@
 #include "main/catalog_statements.h"
 
+#include <algorithm>
 #include <set>
 
 #include "catalog/analyze.h"
@@ -328,6 +329,54 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
         catalog.DropMacro(drop.name, drop.if_exists);
       }
       return QueryResult();
+    }
+    case ast::StatementKind::kCreateSchema: {
+      const auto& create = static_cast<const ast::SchemaStatement&>(statement);
+      WithPosition(sql, statement.location, [&] {
+        // OR REPLACE: an empty schema is replaced by a new empty one, a non-empty one stays
+        // (DropSchema says what it holds), as DuckDB.
+        if (create.or_replace) catalog.DropSchema(create.name, /*if_exists=*/true, false);
+        return catalog.CreateSchema(create.name, create.if_exists);
+      });
+      return QueryResult();
+    }
+    case ast::StatementKind::kDropSchema: {
+      const auto& drop = static_cast<const ast::SchemaStatement&>(statement);
+      const auto locations = WithPosition(sql, statement.location, [&] {
+        return catalog.DropSchema(drop.name, drop.if_exists, drop.cascade);
+      });
+      // The schema's managed tables' files, as DROP TABLE's.
+      for (const auto& location : locations) {
+        if (catalog.in_transaction()) {
+          catalog.DeferRemoval(location);
+        } else {
+          RemoveManagedFiles(location);
+        }
+      }
+      return QueryResult();
+    }
+    case ast::StatementKind::kAttach: {
+      const auto& attach = static_cast<const ast::DatabaseStatement&>(statement);
+      WithPosition(sql, statement.location, [&] {
+        return catalog.Attach(attach.name, attach.path, attach.read_only, attach.if_exists);
+      });
+      return QueryResult();
+    }
+    case ast::StatementKind::kDetach: {
+      const auto& detach = static_cast<const ast::DatabaseStatement&>(statement);
+      WithPosition(sql, statement.location,
+                   [&] { return catalog.Detach(detach.name, detach.if_exists), 0; });
+      return QueryResult();
+    }
+    case ast::StatementKind::kShowDatabases: {
+      // By name, as DuckDB's.
+      auto databases = catalog.ListDatabases();
+      std::sort(databases.begin(), databases.end(),
+                [](const auto& a, const auto& b) { return a.name < b.name; });
+      std::vector<std::vector<Value>> rows;
+      for (const auto& database : databases)
+        rows.push_back({Value::Varchar(database.name)});
+      return RowsResult({"database_name"}, {LogicalType::Varchar()}, rows);
     }
     case ast::StatementKind::kShowIndexes: {
       const auto& show = static_cast<const ast::ShowIndexesStatement&>(statement);

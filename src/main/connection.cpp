@@ -513,6 +513,8 @@ bool Connection::RunsOnce(const ast::Statement& statement) const {
     case ast::StatementKind::kDropSequence:
     case ast::StatementKind::kCreateMacro:
     case ast::StatementKind::kDropMacro:
+    case ast::StatementKind::kCreateSchema:
+    case ast::StatementKind::kDropSchema:
     case ast::StatementKind::kAlterTable:
       // A catalog on disk is shared: one process changes it. In memory each process keeps
       // its own catalog (and managed tables), which all must change alike.
@@ -544,6 +546,8 @@ bool ReadsOnly(const ast::Statement& statement) {
     case ast::StatementKind::kShow:
     case ast::StatementKind::kShowTables:
     case ast::StatementKind::kShowIndexes:
+    case ast::StatementKind::kShowDatabases:
+    case ast::StatementKind::kUse:
       return true;
     case ast::StatementKind::kTableCommand: {
       const auto command = static_cast<const ast::TableCommandStatement&>(statement).command;
@@ -556,6 +560,53 @@ bool ReadsOnly(const ast::Statement& statement) {
 }
 
 }  // namespace
+
+void Connection::SetSchema(const Value& value) {
+  std::string schema =
+      AsciiLower(TrimWhitespace(value.is_null() ? std::string() : value.ToString()));
+  if (schema.find(',') != std::string::npos) {
+    throw NotSupportedError(
+        "a search_path of several schemas is not supported (name one: unqualified names find "
+        "its objects, then main's)");
+  }
+  if (schema.find('.') != std::string::npos) {
+    throw NotSupportedError(
+        "SET schema takes a schema of the current database (USE db.{} "
+        "changes the database too)",
+        schema.substr(schema.find('.') + 1));
+  }
+  // The current database's schema (USE db): the catalog "s.x" names reaches.
+  if (!database_.catalog().CatalogOf(schema + ".x").SchemaExists(schema)) {
+    throw BinderError("schema '{}' does not exist (CREATE SCHEMA {} first)", schema, schema);
+  }
+  session_->SetCurrentSchema(schema);
+}
+
+void Connection::Use(const ast::DatabaseStatement& use) {
+  Catalog& catalog = database_.catalog();
+  std::string database = use.name, schema = use.schema;
+  if (schema.empty()) {
+    // USE x: a database, else a schema of the current database (as DuckDB).
+    if (!catalog.DatabaseExists(database)) {
+      schema = database;
+      database = session_->current_database();
+      if (database.empty()) database = catalog.database_name();
+    } else {
+      schema = "main";
+    }
+  }
+  if (!catalog.DatabaseExists(database)) {
+    throw BinderError("database '{}' does not exist (SHOW DATABASES lists them)", use.name);
+  }
+  const std::string current = database == catalog.database_name() ? "" : database;
+  const std::string previous = session_->current_database();
+  session_->SetCurrentDatabase(current);
+  if (!catalog.CatalogOf(schema + ".x").SchemaExists(schema)) {
+    session_->SetCurrentDatabase(previous);
+    throw BinderError("schema '{}' does not exist in database '{}'", schema, database);
+  }
+  session_->SetCurrentSchema(schema);
+}
 
 QueryResult Connection::RunStatementHere(const std::string& sql,
                                          const ast::Statement& statement_ref) {
@@ -604,11 +655,20 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kSelect:
         result = RunSelect(sql, *static_cast<const ast::SelectStatement&>(*statement).query);
         break;
+      case ast::StatementKind::kUse:
+        Use(static_cast<const ast::DatabaseStatement&>(*statement));
+        result = QueryResult();
+        break;
       case ast::StatementKind::kExplain:
         result = RunExplain(sql, static_cast<const ast::ExplainStatement&>(*statement));
         break;
       case ast::StatementKind::kSet: {
         auto& set = static_cast<const ast::SetStatement&>(*statement);
+        if (set.name == "schema" || set.name == "search_path") {
+          SetSchema(set.value);
+          result = QueryResult();
+          break;
+        }
         const Settings before = settings_;
         settings_.Set(set.name, set.value);
         try {
@@ -622,12 +682,22 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
         break;
       }
       case ast::StatementKind::kReset:
+        if (const auto& name = static_cast<const ast::ResetStatement&>(*statement).name;
+            name == "schema" || name == "search_path" || name == "all") {
+          session_->SetCurrentSchema("main");
+          if (name != "all") {
+            result = QueryResult();
+            break;
+          }
+        }
         settings_.Reset(static_cast<const ast::ResetStatement&>(*statement).name);
         result = QueryResult();
         break;
       case ast::StatementKind::kShow: {
         auto& show = static_cast<const ast::ShowStatement&>(*statement);
-        if (show.name == "all") {
+        if (show.name == "schema" || show.name == "search_path") {
+          result = TextResult(show.name, {session_->current_schema()});
+        } else if (show.name == "all") {
           std::vector<std::string> lines;
           for (const auto& info : Settings::All()) {
             lines.push_back(info.name + " = " + settings_.Get(info.name).ToString());
@@ -708,6 +778,11 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kDropSequence:
       case ast::StatementKind::kCreateMacro:
       case ast::StatementKind::kDropMacro:
+      case ast::StatementKind::kCreateSchema:
+      case ast::StatementKind::kDropSchema:
+      case ast::StatementKind::kAttach:
+      case ast::StatementKind::kDetach:
+      case ast::StatementKind::kShowDatabases:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
         if (statement->kind == ast::StatementKind::kDropTable) {
           database_.ForgetTemporaryTable(

@@ -132,6 +132,10 @@ class Connection {
  private:
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
   QueryResult RunStatementHere(const std::string& sql, const ast::Statement& statement);
+  /// SET schema / search_path = 's': where unqualified names are looked up first and created.
+  void SetSchema(const Value& value);
+  /// USE db[.schema] | USE schema.
+  void Use(const ast::DatabaseStatement& use);
   /// Under a ScaleOut: whether `statement` must run on one process only.
   bool RunsOnce(const ast::Statement& statement) const;
   QueryResult RunSelect(const std::string& sql, const ast::QueryNode& query);

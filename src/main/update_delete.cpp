@@ -211,7 +211,9 @@ QueryResult RunUpdate(Database& database, const Settings& settings, const std::s
   Catalog& catalog = database.catalog();
   const TableDefinition table =
       RequireManaged(catalog, sql, update.name, update.name_location, "UPDATE");
-  const std::string alias = update.alias.empty() ? table.name : update.alias;
+  // s.t answers to t, as a FROM item's name does.
+  const std::string alias =
+      update.alias.empty() ? table.name.substr(table.name.rfind('.') + 1) : update.alias;
   // Each assignment's column, validated before any scan.
   const std::vector<int> assigned = AssignedColumns(sql, table, update.assignments);
   // How many rows change: those WHERE holds for (with FROM: that have a FROM row it holds for).
@@ -309,7 +311,8 @@ QueryResult RunDelete(Database& database, const Settings& settings, const std::s
   Catalog& catalog = database.catalog();
   const TableDefinition table =
       RequireManaged(catalog, sql, remove.name, remove.name_location, "DELETE");
-  const std::string alias = remove.alias.empty() ? table.name : remove.alias;
+  const std::string alias =
+      remove.alias.empty() ? table.name.substr(table.name.rfind('.') + 1) : remove.alias;
   // The condition a deleted row meets; with USING: a USING row meets WHERE with it.
   auto condition = [&]() -> ast::ExprPtr {
     auto copy = Reparse(sql, remove);

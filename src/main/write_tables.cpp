@@ -126,12 +126,14 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
   table.name = table_name;
   table.managed = true;
   table.columns_declared = true;
-  table.location = ManagedTableLocation(catalog.DataDirectory(), table_name);
+  // An attached database's table lives in that database's directory.
+  Catalog& owner = catalog.CatalogOf(table_name);
+  table.location = ManagedTableLocation(owner.DataDirectory(), table_name);
   {
     // A table renamed by ALTER TABLE keeps its directory: a new table of its old name gets
     // another one (DROP TABLE deletes a table's whole directory).
     std::set<std::string> taken;
-    for (const auto& location : catalog.ManagedLocations())
+    for (const auto& location : owner.ManagedLocations())
       taken.insert(std::filesystem::path(location).lexically_normal().string());
     for (const auto& location : catalog.PendingRemovals())  // dropped in an open transaction
       taken.insert(std::filesystem::path(location).lexically_normal().string());

@@ -427,6 +427,12 @@ enum class StatementKind {
   kDropMacro,
   kAlterTable,
   kTransaction,
+  kCreateSchema,
+  kDropSchema,
+  kAttach,
+  kDetach,
+  kUse,
+  kShowDatabases,
 };
 
 struct Statement {
@@ -721,6 +727,28 @@ struct DropObjectStatement : Statement {
   explicit DropObjectStatement(StatementKind k) : Statement(k) {}
   std::string name;
   bool if_exists = false;
+};
+
+/// CREATE SCHEMA [IF NOT EXISTS] s (kCreateSchema) and DROP SCHEMA [IF EXISTS] s [CASCADE |
+/// RESTRICT] (kDropSchema).
+struct SchemaStatement : Statement {
+  explicit SchemaStatement(StatementKind k) : Statement(k) {}
+  std::string name;
+  bool if_exists = false;   // IF NOT EXISTS for CREATE
+  bool or_replace = false;  // CREATE OR REPLACE SCHEMA: an empty one is replaced
+  bool cascade = false;
+};
+
+/// ATTACH [DATABASE] [IF NOT EXISTS] 'path' [AS name] [(READ_ONLY)] (kAttach), DETACH
+/// [DATABASE] [IF EXISTS] name (kDetach), USE db[.schema] (kUse: `schema` empty when not
+/// given), SHOW DATABASES (kShowDatabases).
+struct DatabaseStatement : Statement {
+  explicit DatabaseStatement(StatementKind k) : Statement(k) {}
+  std::string name;  // lower-case; ATTACH without AS: the path's file name without extension
+  std::string path;
+  std::string schema;
+  bool if_exists = false;  // IF NOT EXISTS for ATTACH
+  bool read_only = false;
 };
 
 /// CREATE [OR REPLACE] [TEMP | TEMPORARY] MACRO | FUNCTION name(a, b := default, ...) AS expr:

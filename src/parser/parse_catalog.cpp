@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -43,6 +44,8 @@ class CatalogParser {
     } else if (AcceptWord("show")) {
       if (AcceptWord("tables")) {
         result = std::make_unique<ast::ShowTablesStatement>();
+      } else if (AcceptWord("databases")) {
+        result = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kShowDatabases);
       } else if (AcceptWord("indexes")) {
         auto show = std::make_unique<ast::ShowIndexesStatement>();
         if (AcceptWord("from") || AcceptWord("on")) show->table = Name("a table name");
@@ -90,6 +93,22 @@ class CatalogParser {
       result = ParseAlter();
     } else if (AcceptWord("pragma")) {
       result = ParsePragma();
+    } else if (AcceptWord("attach")) {
+      result = ParseAttach();
+    } else if (AcceptWord("detach")) {
+      auto detach = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kDetach);
+      AcceptWord("database");
+      if (AcceptWord("if")) {
+        ExpectWord("exists");
+        detach->if_exists = true;
+      }
+      detach->name = Identifier("a database name");
+      result = std::move(detach);
+    } else if (AcceptWord("use")) {
+      auto use = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kUse);
+      use->name = Identifier("a database or schema name");
+      if (Accept('.')) use->schema = Identifier("a schema name");
+      result = std::move(use);
     } else {
       ExpectWord("msck");
       ExpectWord("repair");
@@ -142,8 +161,82 @@ class CatalogParser {
       Fail<ParseError>(fmt::format("expected '{}' but found {}", symbol, Found()));
   }
 
-  /// An identifier (or a non-reserved keyword used as one); "quoted" keeps its case.
+  /// A quoted string ('...', '' a quote).
+  std::string StringLiteral(const char* what) {
+    std::string_view text = pos_ < last_ ? Text(pos_) : std::string_view();
+    if (pos_ >= last_ || tokens_[pos_].token != PG_QUERY__TOKEN__SCONST || text.front() != '\'') {
+      Fail<ParseError>(fmt::format("expected {} but found {}", what, Found()));
+    }
+    std::string value;
+    for (size_t i = 1; i + 1 < text.size(); i++) {
+      value += text[i];
+      if (text[i] == '\'') i++;  // '' is one quote
+    }
+    pos_++;
+    return value;
+  }
+
+  /// ATTACH [DATABASE] [IF NOT EXISTS] 'path' [AS name] [(READ_ONLY [bool], TYPE shears)].
+  ast::StatementPtr ParseAttach() {
+    auto attach = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kAttach);
+    AcceptWord("database");
+    if (AcceptWord("if")) {
+      ExpectWord("not");
+      ExpectWord("exists");
+      attach->if_exists = true;
+    }
+    attach->path = StringLiteral("a quoted path");
+    if (AcceptWord("as")) {
+      attach->name = Identifier("a database name");
+    } else {
+      // DuckDB's default name: the file's name without its extension.
+      std::string stem = std::filesystem::path(attach->path).stem().string();
+      if (attach->path == ":memory:" || attach->path.empty() || stem.empty()) {
+        Fail<ParseError>("ATTACH ':memory:' needs a name (AS name)");
+      }
+      attach->name = Lower(stem);
+    }
+    if (Accept('(')) {
+      do {
+        const std::string option = Lower(Identifier("an ATTACH option"));
+        if (option == "read_only" || option == "readonly") {
+          attach->read_only = true;
+          if (AcceptWord("false")) {
+            attach->read_only = false;
+          } else {
+            AcceptWord("true");
+          }
+        } else if (option == "type") {
+          const std::string type = Lower(Identifier("a database type"));
+          if (type != "shears") {
+            Fail<NotSupportedError>(fmt::format(
+                "ATTACH (TYPE {}): shears attaches only its own databases (directories holding "
+                "catalog.db)",
+                type));
+          }
+        } else {
+          Fail<NotSupportedError>(
+              fmt::format("ATTACH option {} is not supported (READ_ONLY is)", option));
+        }
+      } while (Accept(','));
+      Expect(')');
+    }
+    return attach;
+  }
+
+  /// A name, qualified or not: "t", or "s.t" for schema s (Catalog::Resolve takes it apart).
   std::string Name(const char* what) {
+    std::string name = Identifier(what);
+    while (pos_ < last_ && tokens_[pos_].token == '.') {
+      pos_++;
+      name += '.';
+      name += Identifier(what);
+    }
+    return name;
+  }
+
+  /// An identifier (or a non-reserved keyword used as one); "quoted" keeps its case.
+  std::string Identifier(const char* what) {
     if (pos_ >= last_) Fail<ParseError>(fmt::format("expected {} but found {}", what, Found()));
     std::string_view text = Text(pos_);
     std::string name;
@@ -158,9 +251,6 @@ class CatalogParser {
       Fail<ParseError>(fmt::format("expected {} but found {}", what, Found()));
     }
     pos_++;
-    if (pos_ < last_ && tokens_[pos_].token == '.') {
-      Fail<NotSupportedError>("schema-qualified table names are not supported");
-    }
     return name;
   }
 
@@ -705,6 +795,20 @@ class CatalogParser {
 
   /// DROP SEQUENCE | MACRO | FUNCTION [IF EXISTS] name.
   ast::StatementPtr ParseDrop() {
+    if (AcceptWord("schema")) {
+      auto drop = std::make_unique<ast::SchemaStatement>(ast::StatementKind::kDropSchema);
+      if (AcceptWord("if")) {
+        ExpectWord("exists");
+        drop->if_exists = true;
+      }
+      drop->name = Name("a schema name");
+      if (AcceptWord("cascade")) {
+        drop->cascade = true;
+      } else {
+        AcceptWord("restrict");
+      }
+      return drop;
+    }
     ast::StatementKind kind = ast::StatementKind::kDropSequence;
     if (!AcceptWord("sequence")) {
       if (!AcceptWord("macro")) ExpectWord("function");
@@ -722,12 +826,27 @@ class CatalogParser {
 
   ast::StatementPtr ParseCreate() {
     if (AcceptWord("table")) return ParseCreateTable(false);
+    if (AcceptWord("schema")) {
+      auto create = std::make_unique<ast::SchemaStatement>(ast::StatementKind::kCreateSchema);
+      if (AcceptWord("if")) {
+        ExpectWord("not");
+        ExpectWord("exists");
+        create->if_exists = true;
+      }
+      create->name = Name("a schema name");
+      return create;
+    }
     bool or_replace = false;
     if (AcceptWord("or")) {
       ExpectWord("replace");
       or_replace = true;
     }
     const bool temporary = AcceptWord("temp") || AcceptWord("temporary");
+    if (!temporary && AtWord("schema")) {
+      auto create = ParseCreate();
+      static_cast<ast::SchemaStatement&>(*create).or_replace = or_replace;
+      return create;
+    }
     if (AcceptWord("table")) {
       if (!temporary && !or_replace) Fail<ParseError>("expected TABLE after CREATE");
       auto create = ParseCreateTable(temporary);
@@ -809,10 +928,16 @@ bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tok
   const bool temporary = word(object) == "temp" || word(object) == "temporary";
   if (temporary) object++;
   const std::string created = head == "create" ? word(object) : "";
-  if (created == "sequence" || created == "macro" || created == "function") return true;
+  if (created == "sequence" || created == "macro" || created == "function" || created == "schema")
+    return true;
   // CREATE TEMP TABLE, CREATE OR REPLACE [TEMP] TABLE (the latter to say it is not supported).
   if (created == "table" && object > first + 1) return true;
-  if (head == "drop" && (second == "sequence" || second == "macro" || second == "function"))
+  if (head == "drop" &&
+      (second == "sequence" || second == "macro" || second == "function" || second == "schema"))
+    return true;
+  if (head == "create" && second == "schema") return true;
+  if (head == "attach" || head == "detach" || head == "use" ||
+      (head == "show" && second == "databases"))
     return true;
   return (head == "create" && (second == "external" || second == "table")) ||
          (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||

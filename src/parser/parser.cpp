@@ -5,6 +5,7 @@
 #include "parser/parser.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cctype>
@@ -732,15 +733,12 @@ ast::StatementPtr Transformer::TransformVariableSet(const PgQuery__VariableSetSt
 ast::StatementPtr Transformer::TransformView(const PgQuery__ViewStmt* stmt, int begin, int end) {
   auto view = std::make_unique<ast::CreateViewStatement>();
   const PgQuery__RangeVar* name = stmt->view;
-  if ((name->schemaname && *name->schemaname) || (name->catalogname && *name->catalogname)) {
-    ThrowNotSupported("schema-qualified view names are not supported", name->location);
-  }
   if (stmt->n_options > 0) ThrowNotSupportedAt("view options (WITH ...) are not supported", begin);
   if (stmt->with_check_option != PG_QUERY__VIEW_CHECK_OPTION__NO_CHECK_OPTION &&
       stmt->with_check_option != PG_QUERY__VIEW_CHECK_OPTION__VIEW_CHECK_OPTION_UNDEFINED) {
     ThrowNotSupportedAt("WITH CHECK OPTION is not supported", begin);
   }
-  view->name = name->relname;
+  view->name = QualifiedName(name);
   view->or_replace = stmt->replace;
   view->column_aliases = StringList(stmt->aliases, stmt->n_aliases, name->location);
   view->query = TransformQuery(stmt->query);
@@ -789,10 +787,9 @@ ast::StatementPtr Transformer::TransformDrop(const PgQuery__DropStmt* stmt, int 
   if (!IsNull(object) && object->node_case == PG_QUERY__NODE__NODE_LIST) {
     names = StringList(object->list->items, object->list->n_items, -1);
   }
-  if (names.size() != 1) {
-    ThrowNotSupportedAt(fmt::format("schema-qualified {} names are not supported", Lower(what)),
-                        begin);
-  }
+  if (names.empty()) ThrowNotSupportedAt(fmt::format("DROP {} needs a name", what), begin);
+  // "s.t" (or "db.s.t"): the catalog resolves the schema.
+  names[0] = fmt::format("{}", fmt::join(names, "."));
   if (index) {
     auto drop = std::make_unique<ast::DropIndexStatement>();
     drop->name = names[0];

@@ -357,11 +357,9 @@ ast::ExprPtr Transformer::TransformColumnRef(const PgQuery__ColumnRef* ref) {
     const PgQuery__Node* field = ref->fields[i];
     if (!IsNull(field) && field->node_case == PG_QUERY__NODE__NODE_A_STAR) {
       if (i + 1 != ref->n_fields) throw InternalError("* is not the last field of a ColumnRef");
-      if (names.size() > 1) {
-        ThrowNotSupported("schema-qualified * is not supported", ref->location);
-      }
+      // s.t.*: a FROM item's name is its table's (the schema names no FROM item).
       auto star = MakeExpr<ast::StarExpr>(location);
-      if (!names.empty()) star->relation = names[0];
+      if (!names.empty()) star->relation = names.back();
       return star;
     }
     if (!IsNull(field) && field->node_case == PG_QUERY__NODE__NODE_A_INDICES && !names.empty()) {
@@ -652,13 +650,8 @@ ast::ExprPtr Transformer::TransformBoolExpr(const PgQuery__BoolExpr* expr) {
 ast::ExprPtr Transformer::TransformFuncCall(const PgQuery__FuncCall* call) {
   if (call->func_variadic) ThrowNotSupported("VARIADIC is not supported", call->location);
 
-  std::vector<std::string> names = StringList(call->funcname, call->n_funcname, call->location);
-  if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
-  if (names.size() != 1) {
-    ThrowNotSupported("schema-qualified function names are not supported", call->location);
-  }
   auto function = MakeExpr<ast::FunctionExpr>(Loc(call->location));
-  function->name = Lower(names[0]);
+  function->name = FunctionName(StringList(call->funcname, call->n_funcname, call->location));
   function->star = call->agg_star;
   function->distinct = call->agg_distinct;
   for (size_t i = 0; i < call->n_args; i++) {

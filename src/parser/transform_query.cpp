@@ -490,15 +490,9 @@ ast::TableRefPtr Transformer::TransformTableRef(const PgQuery__Node* node) {
   switch (node->node_case) {
     case PG_QUERY__NODE__NODE_RANGE_VAR: {
       const PgQuery__RangeVar* range = node->range_var;
-      if (range->catalogname != nullptr && *range->catalogname) {
-        ThrowNotSupported("catalog-qualified table names are not supported", range->location);
-      }
       if (!range->inh) ThrowNotSupported("FROM ONLY is not supported", range->location);
       auto ref = std::make_unique<ast::BaseTableRef>();
-      if (range->schemaname != nullptr && *range->schemaname) {
-        ref->name.push_back(range->schemaname);
-      }
-      ref->name.push_back(range->relname);
+      ref->name = NameParts(range);
       ref->location = Loc(range->location);
       TransformAlias(range->alias, *ref, range->location);
       return ref;
@@ -560,12 +554,7 @@ ast::TableRefPtr Transformer::TransformRangeFunction(const PgQuery__RangeFunctio
   }
 
   auto ref = std::make_unique<ast::TableFunctionRef>();
-  std::vector<std::string> names = StringList(call->funcname, call->n_funcname, location);
-  if (names.size() == 2 && names[0] == "pg_catalog") names.erase(names.begin());
-  if (names.size() != 1) {
-    ThrowNotSupported("schema-qualified table functions are not supported", location);
-  }
-  ref->name = Lower(names[0]);
+  ref->name = FunctionName(StringList(call->funcname, call->n_funcname, location));
   ref->location = Loc(location);
   for (size_t i = 0; i < call->n_args; i++) {
     const PgQuery__Node* arg = call->args[i];

@@ -52,7 +52,7 @@ ast::StatementPtr Transformer::TransformCopy(const PgQuery__CopyStmt* stmt, int 
     if (stmt->where_clause != nullptr)
       ThrowNotSupportedAt("COPY ... FROM ... WHERE is not supported", begin);
     copy->is_from = true;
-    copy->table = Lower(stmt->relation->relname);
+    copy->table = QualifiedName(stmt->relation);
     copy->table_location = Loc(stmt->relation->location);
     copy->columns = StringList(stmt->attlist, stmt->n_attlist, -1);
   } else if (!IsNull(stmt->query)) {
@@ -62,7 +62,7 @@ ast::StatementPtr Transformer::TransformCopy(const PgQuery__CopyStmt* stmt, int 
     if (stmt->relation == nullptr) ThrowNotSupportedAt("COPY needs a query or a table", begin);
     auto select = std::make_unique<ast::SelectNode>();
     auto ref = std::make_unique<ast::BaseTableRef>();
-    ref->name.push_back(stmt->relation->relname);
+    ref->name = NameParts(stmt->relation);
     ref->location = Loc(stmt->relation->location);
     select->from = std::move(ref);
     if (stmt->n_attlist == 0) {
@@ -106,14 +106,9 @@ ast::StatementPtr Transformer::TransformCopy(const PgQuery__CopyStmt* stmt, int 
 
 namespace {
 
-/// `range`'s table name, lower-cased; NotSupportedError for schema-qualified names.
-std::string UnqualifiedName(const Transformer& transformer, const PgQuery__RangeVar* range) {
-  if ((range->schemaname != nullptr && *range->schemaname) ||
-      (range->catalogname != nullptr && *range->catalogname)) {
-    transformer.ThrowNotSupported("schema-qualified table names are not supported",
-                                  range->location);
-  }
-  return Lower(range->relname);
+/// `range`'s table name, lower-cased, with its schema ("s.t"; the catalog resolves it).
+std::string UnqualifiedName(const Transformer&, const PgQuery__RangeVar* range) {
+  return QualifiedName(range);
 }
 
 std::string AliasOf(const PgQuery__RangeVar* range) {
@@ -224,12 +219,8 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
     ThrowNotSupportedAt("WITH before INSERT is not supported (put it inside the query)", begin);
   }
   const PgQuery__RangeVar* range = stmt->relation;
-  if ((range->schemaname != nullptr && *range->schemaname) ||
-      (range->catalogname != nullptr && *range->catalogname)) {
-    ThrowNotSupported("schema-qualified table names are not supported", range->location);
-  }
   auto insert = std::make_unique<ast::InsertStatement>();
-  insert->name = Lower(range->relname);
+  insert->name = QualifiedName(range);
   insert->name_location = Loc(range->location);
   for (size_t i = 0; i < stmt->n_cols; i++) {
     const PgQuery__Node* col = stmt->cols[i];

@@ -22,6 +22,44 @@ inline std::string Lower(std::string s) {
   return s;
 }
 
+/// A RangeVar's name parts: [catalog,] [schema,] name, as written.
+inline std::vector<std::string> NameParts(const PgQuery__RangeVar* range) {
+  std::vector<std::string> parts;
+  if (range->catalogname != nullptr && *range->catalogname) parts.emplace_back(range->catalogname);
+  if (range->schemaname != nullptr && *range->schemaname) parts.emplace_back(range->schemaname);
+  parts.emplace_back(range->relname);
+  return parts;
+}
+
+/// A RangeVar's name lower-cased, its parts joined by '.' ("s.t"), as the catalog takes it.
+inline std::string QualifiedName(const PgQuery__RangeVar* range) {
+  std::string name;
+  for (const auto& part : NameParts(range)) {
+    if (!name.empty()) name += '.';
+    name += Lower(part);
+  }
+  return name;
+}
+
+/// A function's name, lower-cased: main.f, pg_catalog.f and system.main.f are f (built-in
+/// functions live there, as DuckDB's); s.f stays "s.f", a macro of schema s for the catalog.
+inline std::string FunctionName(std::vector<std::string> names) {
+  for (auto& name : names)
+    name = Lower(name);
+  if (names.size() == 3 && (names[0] == "system" || names[0] == "memory" || names[0] == "temp")) {
+    names.erase(names.begin());
+  }
+  if (names.size() == 2 && (names[0] == "main" || names[0] == "pg_catalog")) {
+    names.erase(names.begin());
+  }
+  std::string name;
+  for (const auto& part : names) {
+    if (!name.empty()) name += '.';
+    name += part;
+  }
+  return name;
+}
+
 /// QUALIFY cond reaches libpg_query as `WINDOW __shears_qualify AS (PARTITION BY (cond))`.
 inline constexpr const char* kQualifyWindowName = "__shears_qualify";
 /// USING SAMPLE reaches libpg_query as `WINDOW __shears_sample AS (PARTITION BY amount,

@@ -95,12 +95,30 @@ std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& v
       catalog_.path().empty()
           ? "memory"
           : std::filesystem::path(catalog_.path()).parent_path().filename().string();
-  const std::string prefix = Quoted(database) + ", 'main', ";
+  // The object's database, schema and name: "'db', 's', 't', ".
+  auto prefix = [&](const Catalog::Entry& entry) {
+    return fmt::format("{}, {}, {}, ", Quoted(database), Quoted(entry.schema),
+                       Quoted(entry.table_name));
+  };
   std::vector<std::string> rows;
+  if (view == "schemata") {
+    for (const auto& schema : catalog_.ListSchemas()) {
+      rows.push_back(fmt::format("({}, {}, 'duckdb', NULL, NULL, NULL, NULL)", Quoted(database),
+                                 Quoted(schema)));
+    }
+    return ValuesQuery({{"catalog_name", "VARCHAR"},
+                        {"schema_name", "VARCHAR"},
+                        {"schema_owner", "VARCHAR"},
+                        {"default_character_set_catalog", "VARCHAR"},
+                        {"default_character_set_schema", "VARCHAR"},
+                        {"default_character_set_name", "VARCHAR"},
+                        {"sql_path", "VARCHAR"}},
+                       rows);
+  }
   if (view == "tables") {
     for (const auto& entry : catalog_.List()) {
-      rows.push_back(fmt::format("({}{}, {})", prefix, Quoted(entry.name),
-                                 entry.kind == "view" ? "'VIEW'" : "'BASE TABLE'"));
+      rows.push_back(
+          fmt::format("({}{})", prefix(entry), entry.kind == "view" ? "'VIEW'" : "'BASE TABLE'"));
     }
     return ValuesQuery({{"table_catalog", "VARCHAR"},
                         {"table_schema", "VARCHAR"},
@@ -137,8 +155,8 @@ std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& v
       const std::string default_sql = column != nullptr && column->default_sql
                                           ? Quoted(*column->default_sql)
                                           : std::string("NULL");
-      rows.push_back(fmt::format("({}{}, {}, {}, {}, {}, {})", prefix, Quoted(entry.name),
-                                 Quoted(names[i]), i + 1, default_sql, not_null ? "'NO'" : "'YES'",
+      rows.push_back(fmt::format("({}{}, {}, {}, {}, {})", prefix(entry), Quoted(names[i]), i + 1,
+                                 default_sql, not_null ? "'NO'" : "'YES'",
                                  Quoted(types[i].valid() ? types[i].ToString() : "UNKNOWN")));
     }
   }
@@ -186,13 +204,14 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
   switch (ref.kind) {
     case ast::TableRefKind::kBaseTable: {
       const auto& base = static_cast<const ast::BaseTableRef&>(ref);
-      const std::string name = AsciiLower(base.name.back());
+      std::string name = AsciiLower(base.name.back());
       const std::string alias = ref.alias.empty() ? base.name.back() : ref.alias;
       if (base.name.size() == 2 && AsciiLower(base.name[0]) == "information_schema") {
         // The catalog as the SQL standard's views (the columns DuckDB and PostgreSQL share).
-        if (name != "tables" && name != "columns") {
+        if (name != "tables" && name != "columns" && name != "schemata") {
           throw BinderError(
-              "information_schema.{} does not exist (information_schema has tables and columns)",
+              "information_schema.{} does not exist (information_schema has tables, columns "
+              "and schemata)",
               base.name.back());
         }
         auto view_columns = [&](const ViewDefinition& view) {
@@ -211,14 +230,18 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         scope.entries.push_back(std::move(entry));
         return std::move(q.plan);
       }
+      // s.t, db.t, db.s.t: the catalog resolves them (Catalog::Route, Resolve); a CTE is
+      // never qualified.
+      for (size_t i = base.name.size() - 1; i-- > 0;)
+        name = AsciiLower(base.name[i]) + "." + name;
       // A recursive CTE naming itself, then CTEs (innermost query outwards), then views.
-      if (auto working = BindWorkingTable(name)) {
+      if (auto working = base.name.size() == 1 ? BindWorkingTable(name) : std::nullopt) {
         ScopeEntry entry = EntryFor(alias, *working->plan, working->names);
         ApplyColumnAliases(entry, ref.column_aliases);
         scope.entries.push_back(std::move(entry));
         return std::move(working->plan);
       }
-      for (auto it = cte_stack_.rbegin(); it != cte_stack_.rend(); ++it) {
+      for (auto it = cte_stack_.rbegin(); base.name.size() == 1 && it != cte_stack_.rend(); ++it) {
         auto found = it->find(name);
         if (found == it->end()) continue;
         const ast::CommonTableExpr* cte = found->second;
@@ -247,10 +270,19 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
           return BindDataset(std::move(dataset), base.name.back(), alias, ref, scope);
         }
       }
+      if (base.name.size() == 3 && !catalog_.DatabaseExists(base.name[0])) {
+        throw BinderError("database '{}' does not exist (table '{}'; SHOW DATABASES lists them)",
+                          base.name[0], fmt::format("{}", fmt::join(base.name, ".")));
+      }
+      if (base.name.size() == 2 && !catalog_.SchemaExists(base.name[0]) &&
+          !catalog_.DatabaseExists(base.name[0])) {
+        throw BinderError("schema '{}' does not exist (table '{}')", base.name[0],
+                          fmt::format("{}", fmt::join(base.name, ".")));
+      }
       throw BinderError(
           "table or view '{}' does not exist (to read files, use FROM 'path' or "
           "read_parquet('path'))",
-          base.name.back());
+          fmt::format("{}", fmt::join(base.name, ".")));
     }
     case ast::TableRefKind::kTableFunction:
       return BindTableFunction(static_cast<const ast::TableFunctionRef&>(ref), scope);

@@ -217,6 +217,99 @@ TEST(CatalogTest, ForeignOrNewerSqliteFileIsRefused) {
   ExpectError<NotSupportedError>([&] { Catalog::Open(dir.path() + "/db"); }, "schema version 99");
 }
 
+TEST(CatalogTest, SchemasPersistAcrossReopen) {
+  test::TempDir dir;
+  const std::string db_dir = dir.path() + "/db";
+  std::string location;
+  {
+    Database database(db_dir);
+    Connection connection(database);
+    connection.Query(
+        "CREATE TABLE t AS SELECT 1 AS a; CREATE SCHEMA s; CREATE TABLE s.t AS SELECT 2 AS a; "
+        "CREATE VIEW s.v AS SELECT a + 1 AS b FROM s.t; CREATE SEQUENCE s.q START 10; "
+        "CREATE MACRO s.m(x) AS x * 3; CREATE SCHEMA e");
+    location = database.catalog().FindTable("s.t")->location;
+  }
+  Database database(db_dir);
+  Connection connection(database);
+  EXPECT_EQ(Scalar(connection, "SELECT a FROM t"), "1");
+  EXPECT_EQ(Scalar(connection, "SELECT a FROM s.t"), "2");
+  EXPECT_EQ(Scalar(connection, "SELECT b FROM s.v"), "3");
+  EXPECT_EQ(Scalar(connection, "SELECT nextval('s.q')"), "10");
+  EXPECT_EQ(Scalar(connection, "SELECT s.m(2)"), "6");
+  EXPECT_EQ(database.catalog().ListSchemas(), (std::vector<std::string>{"main", "e", "s"}));
+  // CASCADE drops the schema's objects and deletes its managed tables' files.
+  ASSERT_TRUE(fs::exists(location));
+  ExpectError<BinderError>([&] { connection.Query("DROP SCHEMA s"); }, "is not empty");
+  connection.Query("DROP SCHEMA s CASCADE; DROP SCHEMA e");
+  EXPECT_FALSE(fs::exists(location));
+  Database reopened(db_dir);
+  Connection again(reopened);
+  EXPECT_EQ(reopened.catalog().ListSchemas(), (std::vector<std::string>{"main"}));
+  EXPECT_EQ(Scalar(again, "SELECT a FROM t"), "1");
+  ExpectError<BinderError>([&] { again.Query("SELECT * FROM s.t"); }, "schema 's' does not exist");
+}
+
+TEST(CatalogTest, CatalogWithoutSchemasOpens) {
+  // A catalog written before schemas (version 8: no schemas table) opens, its objects in main.
+  test::TempDir dir;
+  const std::string db_dir = dir.path() + "/db";
+  {
+    Database database(db_dir);
+    Connection connection(database);
+    connection.Query("CREATE TABLE t AS SELECT 1 AS a");
+  }
+  ExecSqlite(db_dir + "/catalog.db",
+             "DROP TABLE schemas; UPDATE meta SET value = '8' WHERE key = 'schema_version'");
+  Database database(db_dir);
+  Connection connection(database);
+  EXPECT_EQ(Scalar(connection, "SELECT a FROM main.t"), "1");
+  connection.Query("CREATE SCHEMA s; CREATE TABLE s.t AS SELECT 2 AS a");
+  EXPECT_EQ(Scalar(connection, "SELECT a FROM s.t"), "2");
+}
+
+TEST(CatalogTest, AttachDatabaseDirectory) {
+  test::TempDir dir;
+  const std::string other = dir.path() + "/other";
+  {
+    Database database(dir.path() + "/db");
+    Connection connection(database);
+    connection.Query("ATTACH '" + other + "' AS o");
+    connection.Query(
+        "CREATE TABLE o.t AS SELECT 5 AS a; CREATE SCHEMA o.s; "
+        "CREATE TABLE o.s.u AS SELECT 6 AS b; CREATE TABLE t AS SELECT 1 AS a");
+    EXPECT_EQ(Scalar(connection, "SELECT a FROM o.t"), "5");
+    // Its managed tables live in its own directory.
+    EXPECT_TRUE(fs::exists(other + "/tables"));
+    EXPECT_EQ(database.catalog().FindTable("o.t")->location.rfind(other, 0), 0u);
+    ExpectError<TransactionError>([&] { connection.Query("BEGIN; INSERT INTO o.t VALUES (7)"); },
+                                  "attached database 'o'");
+    connection.Query("ROLLBACK; DETACH o");
+    ExpectError<BinderError>([&] { connection.Query("SELECT * FROM o.t"); }, "does not exist");
+  }
+  // The attached directory is a database of its own: opened directly, or attached read-only.
+  {
+    Database database(other);
+    Connection connection(database);
+    EXPECT_EQ(Scalar(connection, "SELECT a FROM t"), "5");
+    EXPECT_EQ(Scalar(connection, "SELECT b FROM s.u"), "6");
+  }
+  Database database(dir.path() + "/db");
+  Connection connection(database);
+  connection.Query("ATTACH '" + other + "' (READ_ONLY)");  // named after the directory
+  EXPECT_EQ(Scalar(connection, "SELECT b FROM other.s.u"), "6");
+  ExpectError<InvalidInputError>([&] { connection.Query("INSERT INTO other.t VALUES (1)"); },
+                                 "READ_ONLY");
+  ExpectError<InvalidInputError>([&] { connection.Query("DROP TABLE other.t"); }, "READ_ONLY");
+  EXPECT_EQ(connection.Query("SHOW DATABASES").row_count(), 2u);
+  // DuckDB's files are named as such, not opened.
+  ExpectError<InvalidInputError>(
+      [&] { connection.Query("ATTACH '" + dir.path() + "/x.duckdb' AS x"); }, "DuckDB database");
+  dir.AddText("duck.bin", "12345678DUCKxxxxxxxx");
+  ExpectError<InvalidInputError>(
+      [&] { connection.Query("ATTACH '" + dir.path() + "/duck.bin' AS x"); }, "DuckDB database");
+}
+
 TEST(CatalogTest, RecoverPartitionsFollowsTheDirectory) {
   test::TempDir dir;
   const std::string table_dir = dir.path() + "/sales";

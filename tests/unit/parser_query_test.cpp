@@ -29,7 +29,10 @@ TEST(ParserFromTest, BaseTables) {
   EXPECT_EQ(q.alias, "s");
   EXPECT_EQ(q.column_aliases, (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(q.ToString(), "main.Sales AS s(a, b)");
-  ExpectNotSupported("SELECT * FROM db.main.t", "catalog-qualified");
+  // Three parts: database, schema, table (the binder resolves them).
+  ParsedQuery three = ParseQuery("SELECT * FROM db.main.t");
+  EXPECT_EQ(static_cast<const BaseTableRef&>(FromOf(three)).name,
+            (std::vector<std::string>{"db", "main", "t"}));
   ExpectNotSupported("SELECT * FROM ONLY t", "FROM ONLY");
   ExpectNotSupported("SELECT * FROM t TABLESAMPLE SYSTEM (10)", "TABLESAMPLE");
 }

@@ -123,7 +123,8 @@ TEST(ParserStatementTest, CreateView) {
   auto with_cte = ParseOne("CREATE VIEW w AS WITH c AS (SELECT 1 AS x) SELECT x FROM c");
   EXPECT_EQ(static_cast<CreateViewStatement&>(*with_cte).sql,
             "WITH c AS (SELECT 1 AS x) SELECT x FROM c");
-  ExpectNotSupported("CREATE VIEW s.v AS SELECT 1", "schema-qualified view names");
+  EXPECT_EQ(static_cast<CreateViewStatement&>(*ParseOne("CREATE VIEW s.v AS SELECT 1")).name,
+            "s.v");
   ExpectNotSupported("CREATE VIEW v WITH (security_barrier) AS SELECT 1", "view options");
   ExpectNotSupported("CREATE VIEW v AS SELECT 1 FROM t WITH CHECK OPTION", "CHECK OPTION");
   ExpectNotSupported("CREATE RECURSIVE VIEW v (n) AS SELECT 1", "recursive");
@@ -138,7 +139,7 @@ TEST(ParserStatementTest, DropView) {
   EXPECT_FALSE(static_cast<DropViewStatement&>(*plain).if_exists);
   ExpectNotSupported("DROP TYPE t", "DROP TYPE is not supported");
   ExpectNotSupported("DROP VIEW a, b", "one name at a time");
-  ExpectNotSupported("DROP VIEW s.v", "schema-qualified");
+  EXPECT_EQ(static_cast<DropViewStatement&>(*ParseOne("DROP VIEW S.v")).name, "s.v");
   ExpectNotSupported("DROP VIEW v CASCADE", "CASCADE");
 }
 
@@ -190,7 +191,10 @@ TEST(ParserStatementTest, CatalogStatements) {
               std::string::npos)
         << e.what();
   }
-  ExpectNotSupported("CREATE EXTERNAL TABLE s.t LOCATION 'x'", "schema-qualified");
+  EXPECT_EQ(static_cast<CreateExternalTableStatement&>(
+                *ParseOne("CREATE EXTERNAL TABLE s.t STORED AS PARQUET LOCATION 'x'"))
+                .name,
+            "s.t");
   ExpectNotSupported("ALTER TABLE t OWNER TO u", "ALTER TABLE supports ADD, DROP, RENAME");
   ExpectNotSupported("ALTER TABLE t ADD COLUMN c INT NOT NULL", "a type and a DEFAULT only");
   // An error in a PostgreSQL statement after a catalog one keeps its position.

@@ -219,7 +219,8 @@ TEST(ParserTest, UnsupportedStatements) {
   ExpectNotSupported("DELETE FROM t RETURNING *", "DELETE ... RETURNING is not supported");
   ExpectNotSupported("UPDATE t SET (a, b) = (1, 2)", "UPDATE ... SET (a, b) = (...)");
   ExpectNotSupported("CREATE INDEX ON t (a)", "CREATE INDEX needs a name");
-  ExpectNotSupported("DROP INDEX s.i", "schema-qualified index names");
+  auto drop_index = ParseOne("DROP INDEX s.i");  // the catalog resolves the schema
+  EXPECT_EQ(static_cast<DropIndexStatement&>(*drop_index).name, "s.i");
   ExpectNotSupported("MERGE INTO t USING s ON t.a = s.a WHEN MATCHED THEN DELETE",
                      "MERGE statements are not supported yet");
   ExpectNotSupported("CREATE TABLE t USING csv AS SELECT 1", "only parquet tables");
@@ -496,7 +497,10 @@ TEST(ParserExpressionTest, FunctionCalls) {
   EXPECT_EQ(ExprText("round(x, 2)"), "round(x, 2)");
   ParsedExpr located("  abs(x)");
   EXPECT_EQ(located.expr->location, 9);
-  ExpectNotSupported("SELECT myschema.f(x)", "schema-qualified function names");
+  // main. and pg_catalog. name the built-in functions; another schema's, a macro of it.
+  EXPECT_EQ(ExprText("main.abs(x)"), "abs(x)");
+  EXPECT_EQ(ExprText("pg_catalog.lower(x)"), "lower(x)");
+  EXPECT_EQ(ExprText("myschema.f(x)"), "myschema.f(x)");
 }
 
 TEST(ParserExpressionTest, SqlSyntaxFunctions) {
