@@ -833,7 +833,12 @@ std::optional<TableDefinition> Catalog::FindTable(const std::string& name) const
   if (!read.Bind(1, Resolve(name, CatalogNamespace::kRelation)).Step()) return std::nullopt;
   const int64_t table_id = read.Int(0);
   TableDefinition table;
+  // A name the caller's later calls resolve to this table again: main's "t" read while another
+  // schema is current would find that schema's t (writes through main.t went to s.t).
   table.name = read.Text(1);
+  if (table.name.find('.') == std::string::npos && CurrentSchema() != "main") {
+    table.name = "main." + table.name;
+  }
   table.location = read.Text(2);
   table.format = read.Text(3);
   table.columns_declared = read.Int(4) != 0;

@@ -603,6 +603,12 @@ void Connection::Use(const ast::DatabaseStatement& use) {
   session_->SetCurrentDatabase(current);
   if (!catalog.CatalogOf(schema + ".x").SchemaExists(schema)) {
     session_->SetCurrentDatabase(previous);
+    if (use.schema.empty()) {
+      throw BinderError(
+          "no database or schema '{}' exists (SHOW DATABASES lists the databases, "
+          "information_schema.schemata the schemas)",
+          use.name);
+    }
     throw BinderError("schema '{}' does not exist in database '{}'", schema, database);
   }
   session_->SetCurrentSchema(schema);
