@@ -242,23 +242,7 @@ void FindPositionalJoin(const std::string& sql, const std::vector<SqlToken>& tok
         Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start)) != "positional") {
       continue;
     }
-    size_t end = i + 2;
-    int depth = 0;
-    for (; end < tokens.size(); end++) {
-      const int t = tokens[end].token;
-      if (t == '(') depth++;
-      if (t == ')') {
-        if (depth == 0) break;
-        depth--;
-        continue;
-      }
-      if (depth > 0) continue;
-      if (end > i + 2 &&
-          (EndsUnaliasedSubquery(t) || (t == PG_QUERY__TOKEN__IDENT && end + 1 < tokens.size() &&
-                                        tokens[end + 1].token == PG_QUERY__TOKEN__JOIN))) {
-        break;
-      }
-    }
+    const size_t end = TableRefEnd(sql, tokens, i + 2);
     if (end == i + 2) {
       throw ParseError("POSITIONAL JOIN needs a table after it\n{}",
                        FormatErrorPosition(sql, tokens[i + 1].start));

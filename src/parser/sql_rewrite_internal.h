@@ -19,6 +19,10 @@ struct Replacement {
 bool EndsFromClause(int token);
 /// Whether a subquery without alias may end before this token.
 bool EndsUnaliasedSubquery(int token);
+/// The index of the token after the table reference starting at `begin` (the right side of a
+/// DuckDB join: POSITIONAL, SEMI, ANTI, ASOF): its level's next join, comma, clause or closing
+/// parenthesis (sql_rewrite_joins.cpp).
+size_t TableRefEnd(const std::string& sql, const std::vector<SqlToken>& tokens, size_t begin);
 
 /// QUALIFY cond -> WINDOW __shears_qualify AS (PARTITION BY (cond)).
 void FindQualify(const std::string& sql, const std::vector<SqlToken>& tokens,

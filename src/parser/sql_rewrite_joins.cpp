@@ -69,8 +69,8 @@ size_t ConditionEnd(const std::string& sql, const std::vector<SqlToken>& tokens,
   return i;
 }
 
-/// The index of the token after the right table reference starting at `begin` (as
-/// FindPositionalJoin finds it).
+}  // namespace
+
 size_t TableRefEnd(const std::string& sql, const std::vector<SqlToken>& tokens, size_t begin) {
   int depth = 0;
   size_t end = begin;
@@ -87,8 +87,6 @@ size_t TableRefEnd(const std::string& sql, const std::vector<SqlToken>& tokens, 
   }
   return end;
 }
-
-}  // namespace
 
 void FindDuckDbJoins(const std::string& sql, const std::vector<SqlToken>& tokens,
                      std::vector<Replacement>* out) {

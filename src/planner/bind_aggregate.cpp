@@ -147,6 +147,19 @@ AggregateKind RegressionKind(const std::string& name) {
   throw BinderError("unknown aggregate {}", name);
 }
 
+// The ORDER BY keys of an order-sensitive aggregate (string_agg, list, first / last) as
+// inputs after its arguments, their directions in params.order.
+void AppendOrderInputs(const std::string& name, bool distinct, std::vector<BoundOrderBy>& order_by,
+                       ResolvedAggregate& out) {
+  if (distinct && !order_by.empty()) {
+    throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
+  }
+  for (auto& o : order_by) {
+    out.params.order.push_back({o.descending, o.nulls_first});
+    out.inputs.push_back(TypeUntyped(std::move(o.expr)));
+  }
+}
+
 }  // namespace
 
 bool IsAggregateFunction(const std::string& name) {
@@ -228,13 +241,7 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
       out.params.separator = sep.type().IsString() ? sep.GetString() : sep.ToString();
     }
     out.inputs.push_back(CastTo(std::move(arg), LogicalType::Varchar()));
-    if (distinct && !order_by.empty()) {
-      throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
-    }
-    for (auto& o : order_by) {
-      out.params.order.push_back({o.descending, o.nulls_first});
-      out.inputs.push_back(TypeUntyped(std::move(o.expr)));
-    }
+    AppendOrderInputs(name, distinct, order_by, out);
     return out;
   }
 
@@ -249,13 +256,7 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
     std::vector<BoundExprPtr> element;
     element.push_back(t.valid() ? std::move(arg) : CastTo(std::move(arg), LogicalType::Integer()));
     out.inputs.push_back(BindFunctionCall("list_value", std::move(element)));
-    if (distinct && !order_by.empty()) {
-      throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
-    }
-    for (auto& o : order_by) {
-      out.params.order.push_back({o.descending, o.nulls_first});
-      out.inputs.push_back(TypeUntyped(std::move(o.expr)));
-    }
+    AppendOrderInputs(name, distinct, order_by, out);
     return out;
   }
 
@@ -274,13 +275,7 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
     if (order_by.size() > 1) {
       throw NotSupportedError("{} with more than one ORDER BY key is not supported", name);
     }
-    if (distinct && !order_by.empty()) {
-      throw NotSupportedError("DISTINCT together with ORDER BY in {} is not supported", name);
-    }
-    for (auto& o : order_by) {
-      out.params.order.push_back({o.descending, o.nulls_first});
-      out.inputs.push_back(TypeUntyped(std::move(o.expr)));
-    }
+    AppendOrderInputs(name, distinct, order_by, out);
     return out;
   }
 
