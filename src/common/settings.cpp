@@ -86,6 +86,9 @@ const std::vector<SettingInfo>& Settings::All() {
          "Where ORDER BY puts NULLs without NULLS FIRST/LAST: nulls_last (DuckDB: last for ASC "
          "and DESC), nulls_first, postgres (NULLs sort as the largest value: last for ASC, first "
          "for DESC) or sqlite (as the smallest: first for ASC, last for DESC)."},
+        {"write_result", LogicalType::Varchar(), Value::Varchar("rows"),
+         "What COPY, CREATE TABLE AS and INSERT return: rows (one column, the rows written, as "
+         "DuckDB's Count) or files (also the files and partitions written)."},
         {"lambda_syntax", LogicalType::Varchar(), Value::Varchar("default"),
          "DuckDB's setting for its lambda syntaxes: default, enable_single_arrow or "
          "disable_single_arrow; shears reads both x -> e and lambda x: e under each."},
@@ -342,6 +345,13 @@ void Settings::Set(const std::string& raw_name, const Value& value) {
               text);
         }
         converted = Value::Varchar(syntax);
+      }
+      if (name == "write_result") {
+        const std::string result = AsciiLower(text);
+        if (result != "rows" && result != "files") {
+          throw InvalidInputError("setting 'write_result' expects rows or files, got '{}'", text);
+        }
+        converted = Value::Varchar(result);
       }
       if (name == "default_null_order") {
         std::string order = AsciiLower(text);

@@ -645,7 +645,7 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
                               columns, keys),
                  kIncoming),
       nullptr);
-  if (count == 0) return WriteSummary({});
+  if (count == 0) return WriteSummary(settings, {});
   if (keys.empty()) {
     // No key the INSERT gives: nothing can collide, all rows are new.
     auto plain = Reparse(sql, insert);
@@ -710,7 +710,8 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
   all->all = true;
   all->left = std::move(first);
   all->right = std::move(added);
-  QueryResult result = WriteSummary(RewriteTable(database, settings, sql, table, *all, "INSERT"));
+  QueryResult result =
+      WriteSummary(settings, RewriteTable(database, settings, sql, table, *all, "INSERT"));
   result.rows->batch(0).column(0).data<int64_t>()[0] = count;  // rows inserted or updated
   return result;
 }

@@ -25,7 +25,7 @@ namespace shears::write_internal {
 using CommitFn = std::function<void(std::vector<CatalogPartition>)>;
 
 /// Rows, files and partitions written: the result of every write statement.
-QueryResult WriteSummary(const std::vector<WrittenPartFile>& files);
+QueryResult WriteSummary(const Settings& settings, const std::vector<WrittenPartFile>& files);
 
 /// A query bound for writing; the binder stays, to hand out table indexes for projections.
 struct BoundWrite {

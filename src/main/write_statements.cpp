@@ -32,22 +32,31 @@ namespace shears::write_internal {
 
 namespace fs = std::filesystem;
 
-/// Rows, files and partitions written: the result of every write statement.
-QueryResult WriteSummary(const std::vector<WrittenPartFile>& files) {
+/// What COPY, CREATE TABLE AS and INSERT return: the rows written, as DuckDB's Count (and as
+/// UPDATE and DELETE here); with `write_result = 'files'` also the files and partitions
+/// (directories) written.
+QueryResult WriteSummary(const Settings& settings, const std::vector<WrittenPartFile>& files) {
   int64_t rows = 0;
   std::set<std::string> partitions;
   for (const auto& f : files) {
     rows += f.file.rows;
     if (!f.partition.empty()) partitions.insert(f.partition);
   }
+  const bool with_files = settings.GetString("write_result") == "files";
   QueryResult result;
-  result.names = {"rows", "files", "partitions"};
-  result.types = {LogicalType::Bigint(), LogicalType::Bigint(), LogicalType::Bigint()};
+  result.names = {"rows"};
+  if (with_files) {
+    result.names.push_back("files");
+    result.names.push_back("partitions");
+  }
+  result.types.assign(result.names.size(), LogicalType::Bigint());
   result.rows = std::make_shared<ColumnDataCollection>(result.types);
   Batch batch(result.types, 1);
   batch.column(0).data<int64_t>()[0] = rows;
-  batch.column(1).data<int64_t>()[0] = static_cast<int64_t>(files.size());
-  batch.column(2).data<int64_t>()[0] = static_cast<int64_t>(partitions.size());
+  if (with_files) {
+    batch.column(1).data<int64_t>()[0] = static_cast<int64_t>(files.size());
+    batch.column(2).data<int64_t>()[0] = static_cast<int64_t>(partitions.size());
+  }
   batch.SetSize(1);
   result.rows->Append(batch);
   return result;
@@ -343,7 +352,7 @@ QueryResult RunCopyToCsv(Database& database, const Settings& settings, const std
                                   });
   fs::rename(staging, target, ec);
   if (ec) throw IOError("COPY: cannot move the file to '{}': {}", target.string(), ec.message());
-  return WriteSummary({written});
+  return WriteSummary(settings, {written});
 }
 
 /// COPY t [(cols)] FROM 'file' (options): INSERT INTO t [(cols)] SELECT * FROM
@@ -454,7 +463,7 @@ QueryResult RunCopy(Database& database, const Settings& settings, const std::str
     auto files = ExecuteWrite(std::move(bound), settings, std::move(spec));
     fs::rename(staging / "file.parquet", target, ec);
     if (ec) throw IOError("COPY: cannot move the file to '{}': {}", target.string(), ec.message());
-    return WriteSummary(files);
+    return WriteSummary(settings, files);
   }
   if (fs::exists(target, ec) && !fs::is_directory(target, ec)) {
     throw IOError("COPY: '{}' is a file; PARTITION_BY writes a directory", target.string());
@@ -485,7 +494,7 @@ QueryResult RunCopy(Database& database, const Settings& settings, const std::str
                     ec.message());
     }
   }
-  return WriteSummary(files);
+  return WriteSummary(settings, files);
 }
 
 }  // namespace shears::write_internal

@@ -234,7 +234,7 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
     ValidateDefaults(database, settings, table);
     catalog.CreateTable(table);
     if (create.temporary) database.AddTemporaryTable(table.name);
-    return WriteSummary({});
+    return WriteSummary(settings, {});
   }
   // The query's columns in the table's order (partition columns last).
   std::vector<BoundExprPtr> exprs;
@@ -251,7 +251,7 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
                               catalog.CreateTable(table);
                             });
   if (create.temporary) database.AddTemporaryTable(table.name);
-  return WriteSummary(files);
+  return WriteSummary(settings, files);
 }
 
 }  // namespace
@@ -363,7 +363,7 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
                             [&](std::vector<CatalogPartition> partitions) {
                               catalog.AppendFiles(table->name, partitions);
                             });
-  return WriteSummary(files);
+  return WriteSummary(settings, files);
 }
 
 // ---------------------------------------------------------------- indexes
