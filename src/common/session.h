@@ -9,8 +9,11 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace shears {
+
+class Value;
 
 class SessionState {
  public:
@@ -25,6 +28,12 @@ class SessionState {
   /// USE db: the attached database unqualified names mean ("" for the database itself).
   void SetCurrentDatabase(const std::string& database);
   std::string current_database() const;
+
+  /// The values of the statement a prepared EXECUTE runs ($1 is [0]), null otherwise: every
+  /// binder of the statement takes them (writes bind their queries with binders of their own).
+  /// Set and read by the connection's thread only.
+  void SetParameters(const std::vector<Value>* values) { parameters_ = values; }
+  const std::vector<Value>* parameters() const { return parameters_; }
 
   /// The session whose statement this thread binds (null outside one: tests binding alone).
   static std::shared_ptr<SessionState> Current();
@@ -46,6 +55,7 @@ class SessionState {
   std::unordered_map<std::string, int64_t> last_sequence_values_;
   std::string current_schema_ = "main";
   std::string current_database_;
+  const std::vector<Value>* parameters_ = nullptr;
 };
 
 }  // namespace shears

@@ -463,21 +463,58 @@ std::vector<QueryResult> Connection::QueryAll(const std::string& sql) {
   return results;
 }
 
+namespace {
+
+PreparedStatement MakePrepared(const std::string& sql, std::shared_ptr<const ast::Statement> stmt) {
+  PreparedStatement prepared;
+  prepared.sql = sql;
+  prepared.parameter_count = stmt->parameter_count;
+  const auto kind = stmt->kind;
+  if (prepared.parameter_count > 0 && kind != ast::StatementKind::kSelect &&
+      kind != ast::StatementKind::kExplain && kind != ast::StatementKind::kInsert &&
+      kind != ast::StatementKind::kUpdate && kind != ast::StatementKind::kDelete) {
+    throw NotSupportedError(
+        "query parameters are supported in SELECT, EXPLAIN, INSERT, UPDATE and DELETE only");
+  }
+  if (kind == ast::StatementKind::kPrepare || kind == ast::StatementKind::kExecute ||
+      kind == ast::StatementKind::kDeallocate) {
+    throw NotSupportedError("a prepared statement cannot be PREPARE, EXECUTE or DEALLOCATE");
+  }
+  prepared.statement = std::move(stmt);
+  return prepared;
+}
+
+}  // namespace
+
 PreparedStatement Connection::Prepare(const std::string& sql) {
   auto statements = Parser::Parse(sql);
   if (statements.size() != 1) {
     throw ParseError("a prepared statement holds one statement ({} given)", statements.size());
   }
-  PreparedStatement prepared;
-  prepared.sql = sql;
-  prepared.parameter_count = statements[0]->parameter_count;
-  const auto kind = statements[0]->kind;
-  if (prepared.parameter_count > 0 && kind != ast::StatementKind::kSelect &&
-      kind != ast::StatementKind::kExplain) {
-    throw NotSupportedError("query parameters are supported in SELECT and EXPLAIN only");
+  return MakePrepared(sql, std::move(statements[0]));
+}
+
+QueryResult Connection::ExecuteNamed(const std::string& sql, const ast::ExecuteStatement& execute) {
+  const auto found = named_statements_.find(execute.name);
+  if (found == named_statements_.end()) {
+    throw BinderError("prepared statement '{}' does not exist (PREPARE {} AS ... first)",
+                      execute.name, execute.name);
   }
-  prepared.statement = std::move(statements[0]);
-  return prepared;
+  const PreparedStatement prepared = found->second;  // a copy: the statement may DEALLOCATE
+  std::vector<Value> values;
+  if (execute.values) {
+    SessionState::Scope session_scope(session_);
+    const QueryResult row = ExecuteSelect(sql, *execute.values, settings_);
+    const Batch& batch = row.rows->batch(0);
+    for (size_t c = 0; c < batch.column_count(); c++)
+      values.push_back(ReadValue(batch.column(c), 0));
+  }
+  if (values.size() != static_cast<size_t>(prepared.parameter_count)) {
+    throw InvalidInputError("prepared statement '{}' takes {} value{}, {} given", execute.name,
+                            prepared.parameter_count, prepared.parameter_count == 1 ? "" : "s",
+                            values.size());
+  }
+  return Execute(prepared, values);
 }
 
 QueryResult Connection::Execute(const PreparedStatement& prepared,
@@ -490,10 +527,12 @@ QueryResult Connection::Execute(const PreparedStatement& prepared,
     Connection& connection;
     ~Reset() {
       connection.parameters_ = nullptr;
+      connection.session_->SetParameters(nullptr);
       connection.ClearInterrupt();
     }
   } reset{*this};
   parameters_ = &values;
+  session_->SetParameters(&values);
   const auto start = clock::Now();
   QueryResult result = RunStatement(prepared.sql, *prepared.statement);
   result.elapsed_ms = clock::MillisSince(start);
@@ -527,6 +566,9 @@ bool Connection::RunsOnce(const ast::Statement& statement) const {
 }
 
 QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement) {
+  if (statement.kind == ast::StatementKind::kExecute) {
+    return ExecuteNamed(sql, static_cast<const ast::ExecuteStatement&>(statement));
+  }
   if (!scale_out_ || !RunsOnce(statement)) return RunStatementHere(sql, statement);
   QueryResult result;
   scale_out_->RunOnce([&] { result = RunStatementHere(sql, statement); });
@@ -548,6 +590,8 @@ bool ReadsOnly(const ast::Statement& statement) {
     case ast::StatementKind::kShowIndexes:
     case ast::StatementKind::kShowDatabases:
     case ast::StatementKind::kUse:
+    case ast::StatementKind::kPrepare:
+    case ast::StatementKind::kDeallocate:
       return true;
     case ast::StatementKind::kTableCommand: {
       const auto command = static_cast<const ast::TableCommandStatement&>(statement).command;
@@ -665,6 +709,25 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
         Use(static_cast<const ast::DatabaseStatement&>(*statement));
         result = QueryResult();
         break;
+      case ast::StatementKind::kPrepare: {
+        const auto& prepare = static_cast<const ast::PrepareStatement&>(*statement);
+        named_statements_[prepare.name] = MakePrepared(sql, prepare.statement);  // replaces
+        result = QueryResult();
+        break;
+      }
+      case ast::StatementKind::kExecute:  // RunStatement runs it (callers go through it)
+        result = ExecuteNamed(sql, static_cast<const ast::ExecuteStatement&>(*statement));
+        break;
+      case ast::StatementKind::kDeallocate: {
+        const std::string& name = static_cast<const ast::DeallocateStatement&>(*statement).name;
+        if (name.empty()) {
+          named_statements_.clear();
+        } else if (named_statements_.erase(name) == 0) {
+          throw BinderError("prepared statement '{}' does not exist", name);
+        }
+        result = QueryResult();
+        break;
+      }
       case ast::StatementKind::kExplain:
         result = RunExplain(sql, static_cast<const ast::ExplainStatement&>(*statement));
         break;

@@ -8,6 +8,7 @@
 //   result.rows->batch(0).column(0) ...
 
 #include <atomic>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -104,7 +105,8 @@ class Connection {
   /// Runs every statement of `sql`; one result per statement.
   std::vector<QueryResult> QueryAll(const std::string& sql);
   /// Parses `sql`, which must be one statement (ParseError otherwise). Parameters are allowed
-  /// in queries (SELECT, EXPLAIN): NotSupportedError for other statements using them.
+  /// in SELECT, EXPLAIN, INSERT, UPDATE and DELETE: NotSupportedError for other statements
+  /// using them.
   PreparedStatement Prepare(const std::string& sql);
   /// Runs `prepared` with `values` for its parameters ($1 is values[0]); InvalidInputError
   /// when their number differs from prepared.parameter_count.
@@ -132,6 +134,8 @@ class Connection {
  private:
   QueryResult RunStatement(const std::string& sql, const ast::Statement& statement);
   QueryResult RunStatementHere(const std::string& sql, const ast::Statement& statement);
+  /// EXECUTE name(values): the values computed, then the statement PREPARE kept.
+  QueryResult ExecuteNamed(const std::string& sql, const ast::ExecuteStatement& execute);
   /// SET schema / search_path = 's': where unqualified names are looked up first and created.
   void SetSchema(const Value& value);
   /// USE db[.schema] | USE schema.
@@ -167,6 +171,8 @@ class Connection {
   ScaleOut* scale_out_ = nullptr;
   // The values of the statement Execute runs (null otherwise).
   const std::vector<Value>* parameters_ = nullptr;
+  /// PREPARE name AS ...: this connection's named statements, for EXECUTE.
+  std::map<std::string, PreparedStatement> named_statements_;
   Binder::ReplacementScan replacement_scan_;
   std::atomic<bool> interrupt_{false};
   static_assert(std::atomic<bool>::is_always_lock_free, "Interrupt must be async-signal-safe");

@@ -433,6 +433,9 @@ enum class StatementKind {
   kDetach,
   kUse,
   kShowDatabases,
+  kPrepare,
+  kExecute,
+  kDeallocate,
 };
 
 struct Statement {
@@ -742,6 +745,27 @@ struct SchemaStatement : Statement {
 /// ATTACH [DATABASE] [IF NOT EXISTS] 'path' [AS name] [(READ_ONLY)] (kAttach), DETACH
 /// [DATABASE] [IF EXISTS] name (kDetach), USE db[.schema] (kUse: `schema` empty when not
 /// given), SHOW DATABASES (kShowDatabases).
+/// PREPARE name AS statement: the statement kept by the connection under `name`, its $n / ?
+/// parameters given by EXECUTE.
+struct PrepareStatement : Statement {
+  PrepareStatement() : Statement(StatementKind::kPrepare) {}
+  std::string name;  // lower-case
+  std::shared_ptr<const Statement> statement;
+};
+
+/// EXECUTE name[(value, ...)]: the values as one SELECT row, computed before the statement runs.
+struct ExecuteStatement : Statement {
+  ExecuteStatement() : Statement(StatementKind::kExecute) {}
+  std::string name;
+  std::unique_ptr<SelectNode> values;  // null without values
+};
+
+/// DEALLOCATE [PREPARE] name | ALL.
+struct DeallocateStatement : Statement {
+  DeallocateStatement() : Statement(StatementKind::kDeallocate) {}
+  std::string name;  // empty: ALL
+};
+
 struct DatabaseStatement : Statement {
   explicit DatabaseStatement(StatementKind k) : Statement(k) {}
   std::string name;  // lower-case; ATTACH without AS: the path's file name without extension

@@ -576,6 +576,50 @@ ast::StatementPtr Transformer::TransformStatement(const PgQuery__Node* node, int
     case PG_QUERY__NODE__NODE_TRUNCATE_STMT:
       result = TransformTruncate(node->truncate_stmt, begin);
       break;
+    case PG_QUERY__NODE__NODE_PREPARE_STMT: {
+      const PgQuery__PrepareStmt* stmt = node->prepare_stmt;
+      if (stmt->n_argtypes > 0) {
+        ThrowNotSupportedAt(
+            "PREPARE with parameter types is not supported (the values EXECUTE gives set them)",
+            begin);
+      }
+      if (IsNull(stmt->query)) throw ParseError("PREPARE needs a statement after AS");
+      auto prepare = std::make_unique<ast::PrepareStatement>();
+      prepare->name = Lower(stmt->name);
+      // The inner statement's own text (after AS): UPDATE and DELETE parse it again.
+      int inner_begin = begin;
+      const auto& tokens = rewritten_.tokens;
+      for (size_t t = 0; t + 1 < tokens.size(); t++) {
+        if (tokens[t].start >= begin && tokens[t].token == PG_QUERY__TOKEN__AS) {
+          inner_begin = tokens[t + 1].start;
+          break;
+        }
+      }
+      ast::StatementPtr inner = TransformStatement(stmt->query, inner_begin, end);
+      inner->parameter_count = TakeParameterCount();
+      prepare->statement = std::move(inner);
+      result = std::move(prepare);
+      break;
+    }
+    case PG_QUERY__NODE__NODE_EXECUTE_STMT: {
+      const PgQuery__ExecuteStmt* stmt = node->execute_stmt;
+      auto execute = std::make_unique<ast::ExecuteStatement>();
+      execute->name = Lower(stmt->name);
+      if (stmt->n_params > 0) {
+        execute->values = std::make_unique<ast::SelectNode>();
+        for (size_t i = 0; i < stmt->n_params; i++)
+          execute->values->select_list.push_back({TransformExpr(stmt->params[i]), ""});
+      }
+      result = std::move(execute);
+      break;
+    }
+    case PG_QUERY__NODE__NODE_DEALLOCATE_STMT: {
+      auto deallocate = std::make_unique<ast::DeallocateStatement>();
+      const char* name = node->deallocate_stmt->name;
+      deallocate->name = name != nullptr ? Lower(name) : "";
+      result = std::move(deallocate);
+      break;
+    }
     case PG_QUERY__NODE__NODE_TRANSACTION_STMT: {
       const PgQuery__TransactionStmt* stmt = node->transaction_stmt;
       auto transaction = std::make_unique<ast::TransactionStatement>();

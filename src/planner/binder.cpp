@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/session.h"
 #include "common/string_util.h"
 #include "function/function.h"
 #include "function/regex_match.h"
@@ -154,7 +155,10 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
     entry.names[i] = aliases[i];
 }
 
-Binder::Binder(const Catalog& catalog, const std::string* sql) : catalog_(catalog), sql_(sql) {}
+Binder::Binder(const Catalog& catalog, const std::string* sql) : catalog_(catalog), sql_(sql) {
+  // A prepared statement's values reach every binder of the statement, writes' too.
+  if (const auto session = SessionState::Current()) parameters_ = session->parameters();
+}
 
 void Binder::RethrowAt(int location) const {
   try {

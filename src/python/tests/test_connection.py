@@ -76,7 +76,7 @@ def test_explain_gives_the_plan_without_running_it_again():
     ("SELECT 2147483647::INTEGER + 1", shears.OutOfRangeError),
     ("SELECT * FROM '/no/such/dir'", shears.IOError),
     ("SET threads = 'many'", shears.InvalidInputError),
-    ("SELECT [[1]]", shears.NotSupportedError),
+    ("PREPARE p (INTEGER) AS SELECT 1", shears.NotSupportedError),
 ])
 def test_errors_are_classes_per_kind(sql, cls):
     con = shears.connect()
