@@ -24,6 +24,15 @@ BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what);  // bind_expre
 
 namespace {
 
+/// Whether `expr` holds a subquery anywhere (not looking inside it).
+bool HasSubquery(const ast::Expr& expr) {
+  if (expr.kind == ast::ExprKind::kSubquery) return true;
+  bool found = false;
+  ast::ForEachChild(expr,
+                    [&found](const ast::Expr& child) { found = found || HasSubquery(child); });
+  return found;
+}
+
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
@@ -760,11 +769,21 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     ExprContext ctx;
     ctx.clause = "LIMIT clause";
     auto evaluate = [&](const ast::Expr& e, const char* what) -> int64_t {
-      auto bound = BindExpr(e, ctx);
-      // Not folded: its evaluation fails (LIMIT 1 / 0) or is not deterministic (random()).
-      Value v = bound->kind == BoundExprKind::kConstant
-                    ? static_cast<BoundConstant&>(*bound).value
-                    : ExpressionExecutor::EvaluateConstant(*bound);
+      Value v;
+      if (HasSubquery(e) && query_runner_) {
+        // LIMIT (SELECT ...): a constant for the plan, so the query runs first (as DuckDB's,
+        // it may not refer to the outer query).
+        std::vector<Value> values = query_runner_("SELECT " + e.ToString());
+        if (values.size() != 1) {
+          throw BinderError("the {} expression gave {} rows, not one", what, values.size());
+        }
+        v = values[0];
+      } else {
+        auto bound = BindExpr(e, ctx);
+        // Not folded: its evaluation fails (LIMIT 1 / 0) or is not deterministic (random()).
+        v = bound->kind == BoundExprKind::kConstant ? static_cast<BoundConstant&>(*bound).value
+                                                    : ExpressionExecutor::EvaluateConstant(*bound);
+      }
       if (v.is_null()) return -1;
       int64_t n = CastValue(v, LogicalType::Bigint()).GetInt64();
       if (n < 0) throw BinderError("{} must not be negative", what);
