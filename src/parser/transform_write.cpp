@@ -168,11 +168,26 @@ ast::StatementPtr Transformer::TransformUpdate(const PgQuery__UpdateStmt* stmt, 
     if (res->n_indirection > 0) {
       ThrowNotSupported("UPDATE of parts of a column is not supported", res->location);
     }
-    if (!IsNull(res->val) && res->val->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) {
-      ThrowNotSupported("UPDATE ... SET (a, b) = (...) is not supported; set each column",
-                        res->location);
+    const PgQuery__Node* value = res->val;
+    if (!IsNull(value) && value->node_case == PG_QUERY__NODE__NODE_MULTI_ASSIGN_REF) {
+      // SET (a, b) = (x, y) / ROW(x, y): a = x, b = y; SET (a, b) = x sets both to x (DuckDB).
+      const PgQuery__MultiAssignRef* multi = value->multi_assign_ref;
+      value = multi->source;
+      if (!IsNull(value) && value->node_case == PG_QUERY__NODE__NODE_SUB_LINK) {
+        ThrowNotSupported("UPDATE ... SET (a, b) = (SELECT ...) is not supported; set each column",
+                          res->location);
+      }
+      if (!IsNull(value) && value->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
+        const PgQuery__RowExpr* row = value->row_expr;
+        if (row->n_args != static_cast<size_t>(multi->ncolumns)) {
+          ThrowParseError(
+              fmt::format("UPDATE ... SET: {} columns but {} values", multi->ncolumns, row->n_args),
+              res->location);
+        }
+        value = row->args[multi->colno - 1];
+      }
     }
-    update->assignments.push_back({res->name, Loc(res->location), TransformExpr(res->val)});
+    update->assignments.push_back({res->name, Loc(res->location), TransformExpr(value)});
   }
   if (stmt->n_from_clause > 0)
     update->from = TransformFromList(stmt->from_clause, stmt->n_from_clause);
