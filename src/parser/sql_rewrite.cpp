@@ -641,6 +641,14 @@ void FindStarModifiers(const std::string& sql, const std::vector<SqlToken>& toke
       continue;
     }
     size_t at = i + 1;
+    // DuckDB's `* EXCLUDE name` without parentheses: as `* EXCLUDE (name)`.
+    if (at + 1 < tokens.size() && tokens[at].token == PG_QUERY__TOKEN__EXCLUDE &&
+        tokens[at + 1].token == PG_QUERY__TOKEN__IDENT) {
+      out->push_back(
+          {tokens[at].start, tokens[at].end, std::string(", \"") + kStarExcludeMarker + "\"("});
+      out->push_back({tokens[at + 1].end, tokens[at + 1].end, ")"});
+      at += 2;  // a REPLACE (...) may follow
+    }
     while (at + 1 < tokens.size() &&
            (tokens[at].token == PG_QUERY__TOKEN__EXCLUDE ||
             tokens[at].token == PG_QUERY__TOKEN__REPLACE) &&

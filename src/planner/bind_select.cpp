@@ -255,6 +255,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     }
     items.push_back({select_item.expr.get(), name, {}, {}, nullptr, !select_item.alias.empty()});
   }
+  if (items.empty() && !node.select_list.empty()) {
+    throw BinderError("the select list is empty once * EXCLUDE has removed its columns");
+  }
 
   // DuckDB's lateral column aliases: a name that is no column may name the alias of an earlier
   // select item (`SELECT a * 2 AS d, d + 1 ... WHERE d > 3`). WHERE and GROUP BY bind the
