@@ -217,7 +217,7 @@ TEST(ParserTest, UnsupportedStatements) {
                      "ON CONFLICT ON CONSTRAINT is not supported");
   ExpectNotSupported("UPDATE t SET a = 1 RETURNING a", "UPDATE ... RETURNING is not supported");
   ExpectNotSupported("DELETE FROM t RETURNING *", "DELETE ... RETURNING is not supported");
-  ExpectNotSupported("UPDATE t SET (a, b) = (1, 2)", "UPDATE ... SET (a, b) = (...)");
+  ExpectNotSupported("UPDATE t SET (a, b) = (SELECT 1, 2)", "UPDATE ... SET (a, b) = (SELECT ...)");
   ExpectNotSupported("CREATE INDEX ON t (a)", "CREATE INDEX needs a name");
   auto drop_index = ParseOne("DROP INDEX s.i");  // the catalog resolves the schema
   EXPECT_EQ(static_cast<DropIndexStatement&>(*drop_index).name, "s.i");
