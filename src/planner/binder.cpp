@@ -222,11 +222,18 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
   std::vector<std::vector<BoundExprPtr>> rows;
   size_t width = node.rows.empty() ? 0 : node.rows[0].size();
   std::vector<std::optional<LogicalType>> types(width);
+  // A string literal takes the type of the column's other values ('42' beside 3 is 42), as
+  // DuckDB's; a column of string literals only is VARCHAR.
+  std::vector<bool> string_literals(width, false);
   for (const auto& row : node.rows) {
     if (row.size() != width) throw BinderError("VALUES lists must all have the same length");
     std::vector<BoundExprPtr> bound;
     for (size_t c = 0; c < row.size(); c++) {
       bound.push_back(BindExpr(*row[c], ctx));
+      if (row[c]->kind == ast::ExprKind::kConstant && bound.back()->type.id() == TypeId::kVarchar) {
+        string_literals[c] = true;
+        continue;
+      }
       if (bound.back()->type.valid()) {
         types[c] = types[c] ? CommonType(*types[c], bound.back()->type) : bound.back()->type;
         if (!types[c]) throw BinderError("VALUES column {} mixes incompatible types", c + 1);
@@ -235,7 +242,9 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
     rows.push_back(std::move(bound));
   }
   for (size_t c = 0; c < width; c++) {
-    values->types.push_back(types[c] ? *types[c] : LogicalType::Integer());
+    values->types.push_back(types[c]             ? *types[c]
+                            : string_literals[c] ? LogicalType::Varchar()
+                                                 : LogicalType::Integer());
     values->names.push_back("col" + std::to_string(c));
   }
   for (auto& row : rows) {
