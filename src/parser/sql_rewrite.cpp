@@ -216,6 +216,7 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
     bool in_from = false;
     bool subquery = false;     // a '(' in table position that holds a query
     bool table_paren = false;  // a '(' in table position
+    bool nested = false;       // opened right after another table position '(' (`FROM ((`)
   };
   std::vector<Level> levels(1);
   int prev = 0;
@@ -238,7 +239,8 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
             table_position && (next == PG_QUERY__TOKEN__SELECT || next == PG_QUERY__TOKEN__WITH ||
                                next == PG_QUERY__TOKEN__VALUES || next == PG_QUERY__TOKEN__FROM ||
                                StartsPivotStatement(sql, tokens, i + 1));
-        levels.push_back(Level{false, table_position, query, table_position});
+        levels.push_back(Level{false, table_position, query, table_position,
+                               table_position && prev_opened_table_paren});
         opened_table_paren = table_position;
         break;
       }
@@ -247,7 +249,9 @@ void FindTableRewrites(const std::string& sql, const std::vector<SqlToken>& toke
           const bool set_operand = next == PG_QUERY__TOKEN__UNION ||
                                    next == PG_QUERY__TOKEN__INTERSECT ||
                                    next == PG_QUERY__TOKEN__EXCEPT;
-          if (levels.back().subquery && set_operand) {
+          // `FROM (SELECT ...) EXCEPT SELECT ...`: the table reference needs its alias; the
+          // EXCEPT is the outer query's.
+          if (levels.back().subquery && set_operand && levels.back().nested) {
             // `FROM ((SELECT ...) EXCEPT (SELECT ...)) t`: an operand of a set operation gets
             // no alias; the parenthesis around the set operation is the subquery.
             Level& parent = levels[levels.size() - 2];
