@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/interval.h"
+#include "common/list.h"
 #include "common/string_util.h"
 #include "expression/expression_executor.h"
 #include "function/function.h"
@@ -589,35 +590,76 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         inner.windows = nullptr;
         inner.clause = "argument of an aggregate function";
         inner.subqueries = false;
-        ResolvedAggregate resolved = BindAggregateCall(fn, name, inner);
-        if (fn.filter) {
-          ExprContext filter_ctx = inner;
-          filter_ctx.clause = "FILTER clause";
-          ApplyAggregateFilter(resolved, BindExpr(*fn.filter, filter_ctx));
-        }
-        const AggregateKind kind = resolved.kind;
-        const LogicalType type = resolved.type;
-        BoundExprPtr arg = resolved.inputs.empty() ? nullptr : std::move(resolved.inputs[0]);
-        auto aggregate = std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
-        for (size_t i = 1; i < resolved.inputs.size(); i++)
-          aggregate->extra_args.push_back(std::move(resolved.inputs[i]));
-        aggregate->params = std::move(resolved.params);
-        // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
-        const std::string key = BoundIdentityKey(*aggregate);
-        const std::string display = aggregate->ToString();
-        auto& info = *ctx.aggregates;
-        for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
-          if (info.aggregate_keys[i] == key) {
-            return std::make_unique<BoundColumnRef>(
-                type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, display);
+        // One aggregate of the query per call: a new one, or the same call's again.
+        auto add_aggregate = [&](ResolvedAggregate resolved) -> BoundExprPtr {
+          if (fn.filter) {
+            ExprContext filter_ctx = inner;
+            filter_ctx.clause = "FILTER clause";
+            ApplyAggregateFilter(resolved, BindExpr(*fn.filter, filter_ctx));
           }
+          const AggregateKind kind = resolved.kind;
+          const LogicalType type = resolved.type;
+          BoundExprPtr arg = resolved.inputs.empty() ? nullptr : std::move(resolved.inputs[0]);
+          auto aggregate =
+              std::make_unique<BoundAggregate>(kind, type, std::move(arg), fn.distinct);
+          for (size_t i = 1; i < resolved.inputs.size(); i++)
+            aggregate->extra_args.push_back(std::move(resolved.inputs[i]));
+          aggregate->params = std::move(resolved.params);
+          // sum(a.x) and sum(b.x) print alike: deduplicated by binding, not by text.
+          const std::string key = BoundIdentityKey(*aggregate);
+          const std::string display = aggregate->ToString();
+          auto& info = *ctx.aggregates;
+          for (size_t i = 0; i < info.aggregate_keys.size(); i++) {
+            if (info.aggregate_keys[i] == key) {
+              return std::make_unique<BoundColumnRef>(
+                  type, ColumnBinding{info.aggregate_index, static_cast<uint32_t>(i)}, display);
+            }
+          }
+          info.aggregates.push_back(std::move(aggregate));
+          info.aggregate_keys.push_back(key);
+          return std::make_unique<BoundColumnRef>(
+              type,
+              ColumnBinding{info.aggregate_index,
+                            static_cast<uint32_t>(info.aggregates.size() - 1)},
+              display);
+        };
+        if ((name == "quantile" || name == "quantile_cont" || name == "quantile_disc") &&
+            fn.args.size() == 2 && fn.order_by.empty()) {
+          std::vector<BoundExprPtr> args;
+          for (const auto& a : fn.args)
+            args.push_back(BindExpr(*a, inner));
+          if (args[1]->type.id() == TypeId::kList) {
+            // quantile(x, [0.25, 0.5]): the list of each fraction's quantile, as DuckDB.
+            if (args[1]->kind != BoundExprKind::kConstant ||
+                static_cast<const BoundConstant&>(*args[1]).value.is_null()) {
+              throw BinderError("the fractions of {} must be a constant list", name);
+            }
+            const Value& list = static_cast<const BoundConstant&>(*args[1]).value;
+            const std::vector<Value> fractions =
+                DecodeList(args[1]->type.element(), list.GetString());
+            if (fractions.empty()) {
+              // An empty list, of the type one fraction's quantile has.
+              std::vector<BoundExprPtr> probe;
+              probe.push_back(args[0]->Copy());
+              probe.push_back(std::make_unique<BoundConstant>(Value::Double(0.5)));
+              const LogicalType element =
+                  ResolveAggregateCall(name, std::move(probe), {}, false, false, false).type;
+              return std::make_unique<BoundConstant>(Value::List(element, {}));
+            }
+            std::vector<BoundExprPtr> quantiles;
+            for (const Value& fraction : fractions) {
+              std::vector<BoundExprPtr> one;
+              one.push_back(args[0]->Copy());
+              one.push_back(std::make_unique<BoundConstant>(fraction));
+              quantiles.push_back(add_aggregate(ResolveAggregateCall(
+                  name, std::move(one), {}, fn.within_group, fn.star, fn.distinct)));
+            }
+            return BindFunctionCall("list_value", std::move(quantiles));
+          }
+          return add_aggregate(ResolveAggregateCall(name, std::move(args), {}, fn.within_group,
+                                                    fn.star, fn.distinct));
         }
-        info.aggregates.push_back(std::move(aggregate));
-        info.aggregate_keys.push_back(key);
-        return std::make_unique<BoundColumnRef>(
-            type,
-            ColumnBinding{info.aggregate_index, static_cast<uint32_t>(info.aggregates.size() - 1)},
-            display);
+        return add_aggregate(BindAggregateCall(fn, name, inner));
       }
       if (fn.distinct)
         throw BinderError("DISTINCT is only allowed in aggregate functions, not {}", name);
