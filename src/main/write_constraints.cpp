@@ -20,6 +20,7 @@
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "optimizer/optimizer.h"
+#include "parser/ast_visit.h"
 #include "parser/parser.h"
 #include "planner/binder.h"
 #include "storage/csv/csv_options.h"
@@ -137,6 +138,20 @@ std::string StagedRows(const TableDefinition& table, const std::string& staged_d
                      table.num_partition_columns() > 0 ? ", hive_partitioning = true" : "");
 }
 
+/// The name a CHECK may qualify the table's columns with (t.a, also for s.t).
+std::string CheckAlias(const TableDefinition& table) {
+  const size_t dot = table.name.rfind('.');
+  return QuoteIdentifier(dot == std::string::npos ? table.name : table.name.substr(dot + 1));
+}
+
+bool HasSubquery(const ast::Expr& expr) {
+  if (expr.kind == ast::ExprKind::kSubquery) return true;
+  bool found = false;
+  ast::ForEachChild(expr,
+                    [&found](const ast::Expr& child) { found = found || HasSubquery(child); });
+  return found;
+}
+
 }  // namespace
 
 /// What a duplicate of `values` in `key_columns` violates, as the error says it.
@@ -201,8 +216,9 @@ void CheckChecks(Database& database, const Settings& settings, const TableDefini
   for (const auto& check : table.checks) {
     Connection connection(database);
     connection.settings() = settings;
-    const std::string sql = fmt::format("SELECT 1 FROM ({}) WHERE ({}) IS FALSE LIMIT 1",
-                                        StagedRows(table, staged_directory), check);
+    const std::string sql =
+        fmt::format("SELECT 1 FROM ({}) AS {} WHERE ({}) IS FALSE LIMIT 1",
+                    StagedRows(table, staged_directory), CheckAlias(table), check);
     if (connection.Query(sql).row_count() > 0) {
       throw ConstraintError(
           "CHECK constraint failed on table '{}' with expression CHECK({}); nothing was written",
@@ -220,10 +236,28 @@ void ValidateChecks(Database& database, const TableDefinition& table) {
                                   QuoteIdentifier(column.name)));
   }
   for (const auto& check : table.checks) {
+    // A condition on the row alone: no subquery (DuckDB's rule too).
+    bool subquery = false;
+    try {
+      const auto parsed = Parser::Parse("SELECT (" + check + ")");
+      if (parsed.size() == 1 && parsed[0]->kind == ast::StatementKind::kSelect) {
+        const auto& query = *static_cast<const ast::SelectStatement&>(*parsed[0]).query;
+        if (query.kind == ast::QueryNodeKind::kSelect) {
+          for (const auto& item : static_cast<const ast::SelectNode&>(query).select_list)
+            subquery = subquery || HasSubquery(*item.expr);
+        }
+      }
+    } catch (const Error&) {
+      // Not parsed alone: the query below says what is wrong.
+    }
+    if (subquery) {
+      throw BinderError("CHECK({}) of table '{}' has a subquery: a CHECK tests one row's columns",
+                        check, table.name);
+    }
     Connection connection(database);
     try {
-      connection.Query(fmt::format("SELECT 1 FROM (SELECT {}) WHERE ({}) IS FALSE LIMIT 0",
-                                   fmt::join(columns, ", "), check));
+      connection.Query(fmt::format("SELECT 1 FROM (SELECT {}) AS {} WHERE ({}) IS FALSE LIMIT 0",
+                                   fmt::join(columns, ", "), CheckAlias(table), check));
     } catch (const Error& e) {
       if (!e.IsUserError()) throw;
       throw BinderError("CHECK({}) of table '{}' is not a condition on its columns: {}", check,
