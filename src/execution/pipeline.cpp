@@ -60,6 +60,35 @@ void PipelineBuilder::CompleteContinuations() {
         deps.push_back(writer.get());
     }
   }
+  // Likewise a pipeline waiting for a sink (a join's probe waits for its build) waits for every
+  // pipeline into that sink: a join inside a continuation streams its unmatched or spilled rows
+  // into the sink above through a pipeline made before the continuation was linked, so a
+  // probe of a join whose build side is a UNION ALL could run before those rows were in (a
+  // crash on the hash table not built yet).
+  std::function<bool(const Pipeline*, const Pipeline*)> depends_on = [&](const Pipeline* a,
+                                                                         const Pipeline* b) {
+    if (a == b) return true;
+    for (const Pipeline* d : a->dependencies) {
+      if (depends_on(d, b)) return true;
+    }
+    return false;
+  };
+  for (auto& waiter : pipelines_) {
+    Pipeline* x = waiter.get();
+    std::vector<PhysicalOperator*> awaited;
+    for (const Pipeline* d : x->dependencies) {
+      if (d->sink && d->sink != x->sink) awaited.push_back(d->sink);
+    }
+    for (PhysicalOperator* sink : awaited) {
+      for (auto& writer : pipelines_) {
+        Pipeline* y = writer.get();
+        if (y == x || y->sink != sink) continue;
+        auto& deps = x->dependencies;
+        if (std::find(deps.begin(), deps.end(), y) != deps.end() || depends_on(y, x)) continue;
+        deps.push_back(y);
+      }
+    }
+  }
 }
 
 void UnmatchedRowsPipeline::Add(PhysicalOperator* join, Pipeline& probe_pipeline,
