@@ -645,17 +645,26 @@ void FindStarModifiers(const std::string& sql, const std::vector<SqlToken>& toke
       continue;
     }
     size_t at = i + 1;
-    // DuckDB's `* EXCLUDE name` without parentheses: as `* EXCLUDE (name)`.
-    if (at + 1 < tokens.size() && tokens[at].token == PG_QUERY__TOKEN__EXCLUDE &&
-        tokens[at + 1].token == PG_QUERY__TOKEN__IDENT) {
+    // DuckDB's `* EXCEPT (...)` is its `* EXCLUDE (...)` (right after a star the set operation
+    // cannot be meant: a FROM would come first).
+    auto excludes = [&](size_t k) {
+      return tokens[k].token == PG_QUERY__TOKEN__EXCLUDE ||
+             tokens[k].token == PG_QUERY__TOKEN__EXCEPT;
+    };
+    // `* EXCLUDE name` / `* EXCLUDE t.name` without parentheses: as `* EXCLUDE (name)`.
+    if (at + 1 < tokens.size() && excludes(at) && tokens[at + 1].token == PG_QUERY__TOKEN__IDENT) {
+      size_t last = at + 1;
+      while (last + 2 < tokens.size() && tokens[last + 1].token == '.' &&
+             tokens[last + 2].token == PG_QUERY__TOKEN__IDENT) {
+        last += 2;
+      }
       out->push_back(
           {tokens[at].start, tokens[at].end, std::string(", \"") + kStarExcludeMarker + "\"("});
-      out->push_back({tokens[at + 1].end, tokens[at + 1].end, ")"});
-      at += 2;  // a REPLACE (...) may follow
+      out->push_back({tokens[last].end, tokens[last].end, ")"});
+      at = last + 1;  // a REPLACE (...) may follow
     }
     while (at + 1 < tokens.size() &&
-           (tokens[at].token == PG_QUERY__TOKEN__EXCLUDE ||
-            tokens[at].token == PG_QUERY__TOKEN__REPLACE) &&
+           (excludes(at) || tokens[at].token == PG_QUERY__TOKEN__REPLACE) &&
            tokens[at + 1].token == '(') {
       const bool replace = tokens[at].token == PG_QUERY__TOKEN__REPLACE;
       out->push_back(
