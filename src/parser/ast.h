@@ -153,6 +153,10 @@ enum class SubqueryKind {
   kAll,     // x op ALL (SELECT ...)
 };
 
+/// The alias of the subquery a row IN (SELECT ...) is rewritten over (Transformer::TransformRowIn):
+/// its column count must be the row's.
+inline constexpr const char* kRowInAlias = "__shears_row_in";
+
 struct SubqueryExpr : Expr {
   SubqueryExpr() : Expr(ExprKind::kSubquery) {}
   SubqueryKind subquery_kind = SubqueryKind::kScalar;

@@ -810,6 +810,66 @@ ast::ExprPtr Transformer::TransformTypeCast(const PgQuery__TypeCast* cast) {
   return result;
 }
 
+// (a, b) IN (SELECT x, y ...): TRUE when a row equals, else NULL when a row might (no pair
+// definitely unequal: each pair equal or with a NULL), else FALSE; NOT IN is its negation.
+// Written as two EXISTS over the subquery, each transformed afresh from the parse tree:
+//   CASE WHEN EXISTS (SELECT 1 FROM (q) r(c1, c2) WHERE r.c1 = a AND r.c2 = b) THEN TRUE
+//        WHEN EXISTS (... WHERE (r.c1 = a OR r.c1 IS NULL OR a IS NULL) AND ...) THEN NULL
+//        ELSE FALSE END
+ast::ExprPtr Transformer::TransformRowIn(const PgQuery__SubLink* link) {
+  const int location = Loc(link->location);
+  const PgQuery__RowExpr* row = link->testexpr->row_expr;
+  const char* alias = ast::kRowInAlias;
+  auto column = [&](size_t i) {
+    auto ref = MakeExpr<ast::ColumnRefExpr>(location);
+    ref->names = {alias, fmt::format("__shears_c{}", i + 1)};
+    return ref;
+  };
+  auto is_null = [&](ast::ExprPtr child) {
+    auto test = MakeExpr<ast::IsNullExpr>(location);
+    test->child = std::move(child);
+    return test;
+  };
+  auto exists = [&](bool maybe) {
+    auto ref = std::make_unique<ast::SubqueryRef>();
+    ref->query = TransformQuery(link->subselect);
+    ref->alias = alias;
+    for (size_t i = 0; i < row->n_args; i++)
+      ref->column_aliases.push_back(fmt::format("__shears_c{}", i + 1));
+    auto where = MakeExpr<ast::OperatorExpr>(location);
+    where->op = "AND";
+    for (size_t i = 0; i < row->n_args; i++) {
+      auto equal = MakeExpr<ast::OperatorExpr>(location);
+      equal->op = "=";
+      equal->children.push_back(column(i));
+      equal->children.push_back(TransformExpr(row->args[i]));
+      if (!maybe) {
+        where->children.push_back(std::move(equal));
+        continue;
+      }
+      auto either = MakeExpr<ast::OperatorExpr>(location);
+      either->op = "OR";
+      either->children.push_back(std::move(equal));
+      either->children.push_back(is_null(column(i)));
+      either->children.push_back(is_null(TransformExpr(row->args[i])));
+      where->children.push_back(std::move(either));
+    }
+    auto select = std::make_unique<ast::SelectNode>();
+    select->select_list.push_back({MakeConstant(Value::Integer(1), location), ""});
+    select->from = std::move(ref);
+    select->where = std::move(where);
+    auto sub = MakeExpr<ast::SubqueryExpr>(location);
+    sub->subquery_kind = ast::SubqueryKind::kExists;
+    sub->query = std::move(select);
+    return sub;
+  };
+  auto result = MakeExpr<ast::CaseExpr>(location);
+  result->when_then.emplace_back(exists(false), MakeConstant(Value::Boolean(true), location));
+  result->when_then.emplace_back(exists(true), MakeConstant(Value(), location));
+  result->else_expr = MakeConstant(Value::Boolean(false), location);
+  return result;
+}
+
 ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
   auto result = MakeExpr<ast::SubqueryExpr>(Loc(link->location));
   switch (link->sub_link_type) {
@@ -829,7 +889,11 @@ ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
         ThrowNotSupported(fmt::format("operator {} is not supported", result->op), link->location);
       }
       if (!IsNull(link->testexpr) && link->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
-        ThrowNotSupported("row constructors are not supported", link->location);
+        if (!any || result->op != "=") {
+          ThrowNotSupported("a row compared with a subquery takes IN or NOT IN only",
+                            link->location);
+        }
+        return TransformRowIn(link);
       }
       result->left = TransformExpr(link->testexpr);
       break;

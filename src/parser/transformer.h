@@ -249,6 +249,8 @@ class Transformer {
   ast::ExprPtr TransformFuncCall(const PgQuery__FuncCall* call);
   ast::ExprPtr TransformTypeCast(const PgQuery__TypeCast* cast);
   ast::ExprPtr TransformSubLink(const PgQuery__SubLink* link);
+  /// (a, b) [NOT] IN (SELECT x, y ...), as CASE over two EXISTS (transform_expression.cpp).
+  ast::ExprPtr TransformRowIn(const PgQuery__SubLink* link);
   /// (a, b) op (c, d) for = <> < <= > >= IS [NOT] DISTINCT FROM, as the comparisons of the
   /// fields (PostgreSQL's row-wise rules); `op` is the operator's name.
   ast::ExprPtr TransformRowComparison(const std::string& op, const PgQuery__RowExpr* left,

@@ -147,6 +147,10 @@ std::string BoundIdentityKey(const BoundExpr& expr) {
 }
 
 void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& aliases) {
+  if (entry.alias == ast::kRowInAlias && aliases.size() != entry.names.size()) {
+    throw BinderError("a row of {} values IN a subquery of {} columns: their counts must match",
+                      aliases.size(), entry.names.size());
+  }
   if (aliases.size() > entry.names.size()) {
     throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
                       entry.names.size(), aliases.size());
