@@ -654,7 +654,15 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
               quantiles.push_back(add_aggregate(ResolveAggregateCall(
                   name, std::move(one), {}, fn.within_group, fn.star, fn.distinct)));
             }
-            return BindFunctionCall("list_value", std::move(quantiles));
+            // No value in the group: every quantile is NULL, and the list is NULL (DuckDB's).
+            BoundExprPtr first = quantiles[0]->Copy();
+            BoundExprPtr values = BindFunctionCall("list_value", std::move(quantiles));
+            auto result = std::make_unique<BoundCase>(values->type);
+            result->when_then.emplace_back(
+                std::make_unique<BoundIsNull>(std::move(first), false),
+                std::make_unique<BoundConstant>(Value::Null(values->type)));
+            result->else_expr = std::move(values);
+            return result;
           }
           return add_aggregate(ResolveAggregateCall(name, std::move(args), {}, fn.within_group,
                                                     fn.star, fn.distinct));
