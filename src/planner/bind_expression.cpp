@@ -592,6 +592,34 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         inner.subqueries = false;
         // One aggregate of the query per call: a new one, or the same call's again.
         auto add_aggregate = [&](ResolvedAggregate resolved) -> BoundExprPtr {
+          // In SQL an aggregate whose arguments are only outer columns aggregates the outer
+          // query (SELECT (SELECT max(t.x)) FROM t is one row); shears would aggregate each
+          // outer row alone: an error, not a wrong answer.
+          if (ctx.scope && ctx.scope->outer) {
+            bool local = false, outer = false;
+            std::function<void(BoundExpr&)> walk = [&](BoundExpr& e) {
+              if (e.kind == BoundExprKind::kColumnRef) {
+                const ColumnBinding& b = static_cast<const BoundColumnRef&>(e).binding;
+                const auto& correlated = ctx.scope->correlated;
+                (std::find(correlated.begin(), correlated.end(), b) != correlated.end() ? outer
+                                                                                        : local) =
+                    true;
+              }
+              for (BoundExprPtr* child : e.Children()) {
+                if (*child) walk(**child);
+              }
+            };
+            for (auto& input : resolved.inputs) {
+              if (input) walk(*input);
+            }
+            if (outer && !local) {
+              throw NotSupportedError(
+                  "{} over columns of an outer query only, inside a subquery: SQL makes it an "
+                  "aggregate of the outer query, which shears does not do yet; compute it in "
+                  "the outer query",
+                  name);
+            }
+          }
           if (fn.filter) {
             ExprContext filter_ctx = inner;
             filter_ctx.clause = "FILTER clause";
