@@ -308,8 +308,9 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
     }
   }
   const std::vector<ast::ExprPtr>& group_by = node.group_by_all ? all_groups : node.group_by;
+  // HAVING without GROUP BY makes one group of all rows (SQL's rule, as PostgreSQL and DuckDB).
   const bool aggregate = !group_by.empty() || !node.grouping_sets.empty() || node.group_by_all ||
-                         ContainsAggregateInQuery(node);
+                         node.having || ContainsAggregateInQuery(node);
   AggregateInfo info;
   std::vector<size_t> group_of;  // per GROUP BY expression, its index in info.groups
   std::vector<BoundExprPtr> select_exprs;
@@ -443,7 +444,6 @@ BoundQuery Binder::BindSelect(const ast::SelectNode& node, Scope* outer) {
   };
   BoundExprPtr having;
   if (node.having) {
-    if (!aggregate) throw BinderError("HAVING needs GROUP BY or an aggregate");
     ExprContext having_ctx = select_ctx;
     having_ctx.clause = "HAVING clause";
     having_ctx.windows = nullptr;
