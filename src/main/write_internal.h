@@ -33,8 +33,11 @@ struct BoundWrite {
   BoundQuery query;
 };
 
+/// `values_types`: for INSERT ... VALUES, the types of the columns written, which the VALUES
+/// list takes (each value cast to its column's type); null otherwise.
 BoundWrite BindWrite(const Catalog& catalog, const Settings& settings, const std::string& sql,
-                     const ast::QueryNode& query);
+                     const ast::QueryNode& query,
+                     const std::vector<LogicalType>* values_types = nullptr);
 
 /// The query's column `i`, for the expressions of a projection above it.
 BoundExprPtr QueryColumn(const BoundWrite& write, size_t i);

@@ -63,10 +63,13 @@ QueryResult WriteSummary(const Settings& settings, const std::vector<WrittenPart
 }
 
 BoundWrite BindWrite(const Catalog& catalog, const Settings& settings, const std::string& sql,
-                     const ast::QueryNode& query) {
+                     const ast::QueryNode& query, const std::vector<LogicalType>* values_types) {
   BoundWrite write;
   write.binder = std::make_unique<Binder>(catalog, &sql);
   write.binder->SetDefaultNullOrder(settings.GetString("default_null_order"));
+  if (values_types && query.kind == ast::QueryNodeKind::kValues) {
+    write.binder->SetValuesTargetTypes(*values_types);
+  }
   write.query = write.binder->Bind(query);
   return write;
 }

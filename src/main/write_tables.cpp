@@ -328,7 +328,17 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
   ast::QueryNodePtr new_rows;
   if (insert.on_conflict == ast::InsertStatement::OnConflict::kNothing)
     new_rows = DoNothingQuery(catalog, settings, sql, *table, insert);
-  BoundWrite bound = BindWrite(catalog, settings, sql, new_rows ? *new_rows : *insert.query);
+  // The types of the columns the query fills, in its order (an INSERT's VALUES takes them).
+  std::vector<LogicalType> written_types = types;
+  if (!insert.columns.empty()) {
+    written_types.clear();
+    for (const auto& column : insert.columns) {
+      const int index = FindName(names, column);
+      written_types.push_back(index >= 0 ? types[index] : LogicalType());
+    }
+  }
+  BoundWrite bound =
+      BindWrite(catalog, settings, sql, new_rows ? *new_rows : *insert.query, &written_types);
   if (insert.columns.empty()) {
     CastForWrite(bound, types, names);
   } else {

@@ -219,6 +219,10 @@ BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
 }
 
 BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
+  // An INSERT's VALUES list (only the first VALUES bound): its string literals are cast to
+  // their columns' types, and a column whose values have no common type takes its column's.
+  const std::vector<LogicalType> target = std::move(values_target_types_);
+  values_target_types_.clear();
   auto values = std::make_unique<LogicalValues>();
   values->table_index = NewTableIndex();
   ExprContext ctx;
@@ -229,23 +233,41 @@ BoundQuery Binder::BindValues(const ast::ValuesNode& node) {
   // A string literal takes the type of the column's other values ('42' beside 3 is 42), as
   // DuckDB's; a column of string literals only is VARCHAR.
   std::vector<bool> string_literals(width, false);
+  const bool targeted = target.size() == width;
+  std::vector<bool> mixed(width, false);  // targeted: no common type, the column's is taken
   for (const auto& row : node.rows) {
     if (row.size() != width) throw BinderError("VALUES lists must all have the same length");
     std::vector<BoundExprPtr> bound;
     for (size_t c = 0; c < row.size(); c++) {
       bound.push_back(BindExpr(*row[c], ctx));
-      if (row[c]->kind == ast::ExprKind::kConstant && bound.back()->type.id() == TypeId::kVarchar) {
+      const bool literal =
+          row[c]->kind == ast::ExprKind::kConstant && bound.back()->type.id() == TypeId::kVarchar;
+      const bool to_target = targeted && target[c].valid();
+      if (literal && to_target) {
+        bound.back() = CastTo(std::move(bound.back()), target[c]);
+      } else if (literal) {
         string_literals[c] = true;
         continue;
       }
-      if (bound.back()->type.valid()) {
-        types[c] = types[c] ? CommonType(*types[c], bound.back()->type) : bound.back()->type;
-        if (!types[c]) throw BinderError("VALUES column {} mixes incompatible types", c + 1);
+      if (bound.back()->type.valid() && !mixed[c]) {
+        const auto common =
+            types[c] ? CommonType(*types[c], bound.back()->type) : bound.back()->type;
+        // Into a column the values are cast to its type one by one (3 into VARCHAR).
+        if (!common && !to_target) {
+          throw BinderError("VALUES column {} mixes incompatible types", c + 1);
+        }
+        if (!common) mixed[c] = true;
+        types[c] = common;
       }
     }
     rows.push_back(std::move(bound));
   }
   for (size_t c = 0; c < width; c++) {
+    if (mixed[c]) {
+      values->types.push_back(target[c]);
+      values->names.push_back("col" + std::to_string(c));
+      continue;
+    }
     values->types.push_back(types[c]             ? *types[c]
                             : string_literals[c] ? LogicalType::Varchar()
                                                  : LogicalType::Integer());

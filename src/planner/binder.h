@@ -63,6 +63,13 @@ class Binder {
   /// The session's settings, which current_setting('name') reads as a constant; without them
   /// current_setting is a BinderError. `settings` must outlive Bind.
   void SetSettings(const Settings* settings) { settings_ = settings; }
+  /// INSERT ... VALUES: the types of the columns written. The VALUES list (the query bound
+  /// next, when it is one) casts its string literals to them ('nan' into a FLOAT column beside
+  /// 1), and a column of values without a common type takes its column's (3 beside 'x' into a
+  /// VARCHAR column).
+  void SetValuesTargetTypes(std::vector<LogicalType> types) {
+    values_target_types_ = std::move(types);
+  }
 
   struct Scope;
   struct ExprContext;
@@ -205,6 +212,7 @@ class Binder {
   ReplacementScan replacement_scan_;
   const Settings* settings_ = nullptr;
   QueryRunner query_runner_;
+  std::vector<LogicalType> values_target_types_;  // SetValuesTargetTypes; used once
   /// Recursive CTEs being bound, innermost last (bind_cte.cpp).
   struct RecursiveCte {
     std::string name;
