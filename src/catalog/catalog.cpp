@@ -378,7 +378,7 @@ std::pair<std::string, std::string> Catalog::SplitKey(const std::string& key) {
 
 std::string Catalog::Resolve(const std::string& name, CatalogNamespace ns, bool create) const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
+  std::string key = AsciiLower(name);
   if (const size_t dot = key.find('.'); dot != std::string::npos) {
     const std::string schema = key.substr(0, dot);
     if (schema == "main") return key.substr(dot + 1);
@@ -394,7 +394,7 @@ std::string Catalog::Resolve(const std::string& name, CatalogNamespace ns, bool 
   }
   const std::string current = CurrentSchema();
   if (current == "main") return key;
-  const std::string qualified = current + "." + key;
+  std::string qualified = current + "." + key;
   if (create) {
     if (!SchemaExists(current)) {
       throw BinderError("the current schema '{}' does not exist any more (SET schema = 'main')",

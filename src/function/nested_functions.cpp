@@ -443,7 +443,9 @@ std::optional<BoundScalarFunction> ResolveMapConcat(const std::vector<LogicalTyp
             any = true;
             next.clear();
             MapEntries(common, BytesAt(*map, row), &next);
-            for (auto& [key, value] : next) {
+            for (auto& entry : next) {
+              const auto& key = entry.first;
+              auto& value = entry.second;
               auto at = std::find_if(entries.begin(), entries.end(),
                                      [&](const auto& e) { return e.first == key; });
               if (at != entries.end()) {
@@ -654,7 +656,8 @@ void RegisterNestedFunctions(FunctionRegistry& registry) {
 }  // namespace function_internal
 
 BoundScalarFunction MakeStructPack(const LogicalType& struct_type) {
-  const std::vector<LogicalType> fields = struct_type.children();
+  // The registry's entries never move: a reference stays valid.
+  const std::vector<LogicalType>& fields = struct_type.children();
   std::vector<LogicalType> params;
   for (const auto& field : fields)
     params.push_back(field.valid() ? field : LogicalType::Integer());
