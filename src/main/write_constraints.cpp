@@ -144,14 +144,6 @@ std::string CheckAlias(const TableDefinition& table) {
   return QuoteIdentifier(dot == std::string::npos ? table.name : table.name.substr(dot + 1));
 }
 
-bool HasSubquery(const ast::Expr& expr) {
-  if (expr.kind == ast::ExprKind::kSubquery) return true;
-  bool found = false;
-  ast::ForEachChild(expr,
-                    [&found](const ast::Expr& child) { found = found || HasSubquery(child); });
-  return found;
-}
-
 }  // namespace
 
 /// What a duplicate of `values` in `key_columns` violates, as the error says it.
@@ -244,7 +236,7 @@ void ValidateChecks(Database& database, const TableDefinition& table) {
         const auto& query = *static_cast<const ast::SelectStatement&>(*parsed[0]).query;
         if (query.kind == ast::QueryNodeKind::kSelect) {
           for (const auto& item : static_cast<const ast::SelectNode&>(query).select_list)
-            subquery = subquery || HasSubquery(*item.expr);
+            subquery = subquery || ast::HasSubquery(*item.expr);
         }
       }
     } catch (const Error&) {

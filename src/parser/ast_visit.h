@@ -81,6 +81,14 @@ inline bool MentionsColumns(const Expr& expr) {
   return found;
 }
 
+/// Whether `expr` is or holds a subquery (LIMIT (SELECT ...), a CHECK that may not have one).
+inline bool HasSubquery(const Expr& expr) {
+  if (expr.kind == ExprKind::kSubquery) return true;
+  bool found = false;
+  ForEachChild(expr, [&found](const Expr& child) { found = found || HasSubquery(child); });
+  return found;
+}
+
 /// The lateral form of `unnest(x)` in FROM when x reads columns (`FROM t, unnest(t.l)`), else
 /// null: a constant list stays the VALUES of its elements.
 inline const TableRef* LateralUnnest(const TableRef& ref) {

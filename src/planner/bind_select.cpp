@@ -24,15 +24,6 @@ BoundExprPtr RequireBoolean(BoundExprPtr expr, const char* what);  // bind_expre
 
 namespace {
 
-/// Whether `expr` holds a subquery anywhere (not looking inside it).
-bool HasSubquery(const ast::Expr& expr) {
-  if (expr.kind == ast::ExprKind::kSubquery) return true;
-  bool found = false;
-  ast::ForEachChild(expr,
-                    [&found](const ast::Expr& child) { found = found || HasSubquery(child); });
-  return found;
-}
-
 // Replaces, inside `expr`, every subtree equal to a GROUP BY expression by a reference to the
 // group column, then checks that no plain column is left outside aggregates.
 BoundExprPtr BindToGroups(BoundExprPtr expr, AggregateInfo& info, const char* clause) {
@@ -773,7 +764,7 @@ BoundQuery Binder::ApplyOrderLimit(const ast::QueryNode& node, BoundQuery query)
     ctx.clause = "LIMIT clause";
     auto evaluate = [&](const ast::Expr& e, const char* what) -> int64_t {
       Value v;
-      if (HasSubquery(e) && query_runner_) {
+      if (ast::HasSubquery(e) && query_runner_) {
         // LIMIT (SELECT ...): a constant for the plan, so the query runs first (as DuckDB's,
         // it may not refer to the outer query).
         std::vector<Value> values = query_runner_("SELECT " + e.ToString());
