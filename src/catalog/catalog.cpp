@@ -3,18 +3,17 @@
 #include <sqlite3.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <string_view>
 #include <unordered_map>
 #include <utility>
 
+#include "catalog/catalog_internal.h"
 #include "catalog/external_table.h"
 #include "catalog/sqlite_util.h"
 #include "catalog/staged_write.h"
 #include "common/error.h"
-#include "common/session.h"
 #include "common/string_util.h"
 #include "parser/type_text.h"
 
@@ -92,6 +91,30 @@ CREATE TABLE IF NOT EXISTS column_stats (
   distinct_count INTEGER NOT NULL, min TEXT, max TEXT, PRIMARY KEY (stats_id, ordinal));
 )sql";
 
+// RENAME TO keeps an object in its schema (a new name may name the same schema, as DuckDB).
+std::string RenamedKey(const std::string& key, const std::string& new_name) {
+  std::string new_key = AsciiLower(new_name);
+  const std::string schema = Catalog::SplitKey(key).first;
+  if (new_key.rfind(schema + ".", 0) == 0) new_key = new_key.substr(schema.size() + 1);
+  if (new_key.rfind("main.", 0) == 0 && schema == "main") new_key = new_key.substr(5);
+  return schema == "main" ? new_key : schema + "." + new_key;
+}
+
+// A stored key as a name that resolves to it again whatever the current schema: "main.t" for
+// main's "t" (which SET schema = 's' would otherwise take for s.t).
+std::string ExplicitKey(const std::string& key) {
+  return key.find('.') == std::string::npos ? "main." + key : key;
+}
+
+using catalog_internal::NoRoute;
+using sqlite::DeleteNamed;
+using sqlite::Statement;
+using sqlite::Transaction;
+
+}  // namespace
+
+namespace catalog_internal {
+
 std::string EncodeColumnMap(const std::vector<int>& map) {
   std::string out;
   for (size_t i = 0; i < map.size(); i++)
@@ -111,36 +134,10 @@ std::vector<int> DecodeColumnMap(const std::string& text) {
   return map;
 }
 
-// RENAME TO keeps an object in its schema (a new name may name the same schema, as DuckDB).
-std::string RenamedKey(const std::string& key, const std::string& new_name) {
-  std::string new_key = AsciiLower(new_name);
-  const std::string schema = Catalog::SplitKey(key).first;
-  if (new_key.rfind(schema + ".", 0) == 0) new_key = new_key.substr(schema.size() + 1);
-  if (new_key.rfind("main.", 0) == 0 && schema == "main") new_key = new_key.substr(5);
-  return schema == "main" ? new_key : schema + "." + new_key;
-}
+}  // namespace catalog_internal
 
-// A stored key as a name that resolves to it again whatever the current schema: "main.t" for
-// main's "t" (which SET schema = 's' would otherwise take for s.t).
-std::string ExplicitKey(const std::string& key) {
-  return key.find('.') == std::string::npos ? "main." + key : key;
-}
-
-// Set while a method calls another with a key it resolved: Route sends no name elsewhere.
-thread_local bool no_route = false;
-struct NoRoute {
-  NoRoute() : saved(std::exchange(no_route, true)) {}
-  ~NoRoute() { no_route = saved; }
-  NoRoute(const NoRoute&) = delete;
-  NoRoute& operator=(const NoRoute&) = delete;
-  bool saved;
-};
-
-using sqlite::DeleteNamed;
-using sqlite::Statement;
-using sqlite::Transaction;
-
-}  // namespace
+using catalog_internal::DecodeColumnMap;
+using catalog_internal::EncodeColumnMap;
 
 size_t TableDefinition::num_partition_columns() const {
   size_t count = 0;
@@ -368,295 +365,6 @@ bool Catalog::Exists(const std::string& key, CatalogNamespace ns) const {
   }
   Statement read(db_, sql);
   return read.Bind(1, key).Step();
-}
-
-std::pair<std::string, std::string> Catalog::SplitKey(const std::string& key) {
-  const size_t dot = key.find('.');
-  if (dot == std::string::npos) return {"main", key};
-  return {key.substr(0, dot), key.substr(dot + 1)};
-}
-
-std::string Catalog::Resolve(const std::string& name, CatalogNamespace ns, bool create) const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::string key = AsciiLower(name);
-  if (const size_t dot = key.find('.'); dot != std::string::npos) {
-    const std::string schema = key.substr(0, dot);
-    if (schema == "main") return key.substr(dot + 1);
-    // memory.t, memory.s.t: this database's own name (Route sent other databases' names on).
-    if (schema == database_name() && !SchemaExists(schema)) {
-      return Resolve(key.substr(dot + 1), ns, create);
-    }
-    // A name with a dot but no such schema is a name of its own in main (FROM "x.parquet").
-    if (create && !SchemaExists(schema)) {
-      throw BinderError("schema '{}' does not exist (CREATE SCHEMA {} first)", schema, schema);
-    }
-    return key;
-  }
-  const std::string current = CurrentSchema();
-  if (current == "main") return key;
-  std::string qualified = current + "." + key;
-  if (create) {
-    if (!SchemaExists(current)) {
-      throw BinderError("the current schema '{}' does not exist any more (SET schema = 'main')",
-                        current);
-    }
-    return qualified;
-  }
-  // The current schema first, then main (DuckDB's search path ends in main).
-  return Exists(qualified, ns) ? qualified : key;
-}
-
-std::string Catalog::CurrentSchema() const {
-  const auto session = SessionState::Current();
-  // SET schema names a schema of the current database (USE db.s), not of the others.
-  if (!session || session->current_database() != attached_as_) return "main";
-  return session->current_schema();
-}
-
-std::string Catalog::database_name() const {
-  if (path_.empty()) return "memory";
-  return AsciiLower(std::filesystem::path(path_).parent_path().filename().string());
-}
-
-bool Catalog::DatabaseExists(const std::string& name) const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
-  return key == database_name() || attached_.count(key) > 0;
-}
-
-std::vector<Catalog::DatabaseEntry> Catalog::ListDatabases() const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::vector<DatabaseEntry> databases{{database_name(), path_, read_only_}};
-  for (const auto& [name, catalog] : attached_)
-    databases.push_back({name, catalog->path_, catalog->read_only_});
-  return databases;
-}
-
-bool Catalog::Attach(const std::string& name, const std::string& path, bool read_only,
-                     bool if_not_exists) {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
-  if (key.empty() || key.find('.') != std::string::npos) {
-    throw BinderError("'{}' is not a valid database name (it may not be empty or hold a '.')",
-                      name);
-  }
-  if (DatabaseExists(key)) {
-    if (if_not_exists) return false;
-    throw BinderError("a database named '{}' is attached already (DETACH {} first)", name, name);
-  }
-  if (transaction_) {
-    throw TransactionError(
-        "ATTACH inside a transaction is not supported (COMMIT or ROLLBACK first)");
-  }
-  std::string directory;
-  if (path != ":memory:" && !path.empty()) {
-    std::error_code ec;
-    if (std::filesystem::is_regular_file(path, ec)) {
-      // A database in one file is DuckDB's or SQLite's; a shears database is a directory.
-      char header[16] = {};
-      std::FILE* file = std::fopen(path.c_str(), "rb");
-      const size_t read = file ? std::fread(header, 1, sizeof(header), file) : 0;
-      if (file) std::fclose(file);
-      const std::string_view bytes(header, read);
-      const char* format = bytes.size() >= 12 && bytes.substr(8, 4) == "DUCK"
-                               ? "a DuckDB database file"
-                           : bytes.starts_with("SQLite format 3") ? "an SQLite database file"
-                                                                  : "a file";
-      throw InvalidInputError(
-          "cannot attach '{}': it is {}; shears attaches its own databases (a directory holding "
-          "catalog.db) or ':memory:'",
-          path, format);
-    }
-    if (!std::filesystem::exists(path, ec)) {
-      const std::string extension = AsciiLower(std::filesystem::path(path).extension().string());
-      if (extension == ".duckdb" || extension == ".ddb" || extension == ".db") {
-        throw InvalidInputError(
-            "cannot attach '{}': a '{}' path names a DuckDB database file, a format shears does "
-            "not read or write; attach a shears database directory or ':memory:'",
-            path, extension);
-      }
-      if (read_only) {
-        throw IOError("cannot attach '{}' READ_ONLY: there is no database there", path);
-      }
-    }
-    directory = path;
-  } else if (read_only) {
-    throw InvalidInputError("an in-memory database cannot be attached READ_ONLY (it starts empty)");
-  }
-  std::shared_ptr<Catalog> catalog = Open(directory);
-  catalog->attached_as_ = key;
-  catalog->read_only_ = read_only;
-  attached_[key] = std::move(catalog);
-  return true;
-}
-
-void Catalog::Detach(const std::string& name, bool if_exists) {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
-  auto it = attached_.find(key);
-  if (it == attached_.end()) {
-    if (key == database_name()) {
-      throw BinderError("the database '{}' is the default one and cannot be detached", name);
-    }
-    if (if_exists) return;
-    throw BinderError("database '{}' does not exist (SHOW DATABASES lists them)", name);
-  }
-  if (const auto session = SessionState::Current(); session && session->current_database() == key) {
-    throw BinderError("database '{}' is in use (USE {} first)", name, database_name());
-  }
-  attached_.erase(it);
-  change_count_++;
-}
-
-Catalog& Catalog::CatalogOf(const std::string& name) {
-  if (auto routed = Route(name, /*write=*/false)) return *routed->catalog;
-  return *this;
-}
-
-std::optional<Catalog::Routed> Catalog::Route(const std::string& name, bool write) const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  // Attached catalogs attach none themselves: a routed call ends in its catalog.
-  if (attached_.empty() || no_route) return std::nullopt;
-  const std::string key = AsciiLower(name);
-  std::vector<std::string> parts;
-  for (size_t start = 0;;) {
-    const size_t dot = key.find('.', start);
-    parts.push_back(key.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
-    if (dot == std::string::npos) break;
-    start = dot + 1;
-  }
-  const auto session = SessionState::Current();
-  Catalog* current = nullptr;
-  if (session && !session->current_database().empty()) {
-    auto it = attached_.find(session->current_database());
-    if (it != attached_.end()) current = it->second.get();
-  }
-  auto to = [&](Catalog* catalog, std::string rest) -> std::optional<Routed> {
-    if (write && catalog->read_only_) {
-      throw InvalidInputError("database '{}' is attached READ_ONLY: it cannot be changed",
-                              catalog->attached_as_);
-    }
-    if (write && transaction_) {
-      throw TransactionError(
-          "changing the attached database '{}' inside a transaction is not supported (its "
-          "changes would not roll back with this database's)",
-          catalog->attached_as_);
-    }
-    return Routed{catalog, std::move(rest)};
-  };
-  auto attached = [&](const std::string& database) -> Catalog* {
-    auto it = attached_.find(database);
-    return it == attached_.end() ? nullptr : it->second.get();
-  };
-  const std::string rest = key.substr(parts[0].size() + (parts.size() > 1 ? 1 : 0));
-  if (parts.size() >= 3) {
-    if (parts[0] == database_name()) return std::nullopt;  // Resolve drops it
-    if (Catalog* catalog = attached(parts[0])) return to(catalog, rest);
-    return std::nullopt;  // a name with dots ("a.b/c.parquet"); the binder names the database
-  }
-  if (parts.size() == 2) {
-    // DuckDB's rule: a schema of the current database first, then a database's main schema.
-    if (current) {
-      if (parts[0] == "main" || current->SchemaExists(parts[0])) return to(current, key);
-    } else if (parts[0] == "main" || SchemaExists(parts[0])) {
-      return std::nullopt;
-    }
-    if (Catalog* catalog = attached(parts[0])) return to(catalog, rest);
-    if (parts[0] == database_name()) return std::nullopt;
-  }
-  if (current) return to(current, key);
-  return std::nullopt;
-}
-
-bool Catalog::SchemaExists(const std::string& name) const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
-  if (key == "main") return true;
-  Statement read(db_, "SELECT 1 FROM schemas WHERE name = ?");
-  return read.Bind(1, key).Step();
-}
-
-std::vector<std::string> Catalog::ListSchemas() const {
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::vector<std::string> schemas{"main"};
-  Statement read(db_, "SELECT name FROM schemas ORDER BY name");
-  while (read.Step())
-    schemas.push_back(read.Text(0));
-  return schemas;
-}
-
-bool Catalog::CreateSchema(const std::string& name, bool if_not_exists) {
-  if (auto routed = Route(name, true))
-    return routed->catalog->CreateSchema(routed->rest, if_not_exists);
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
-  if (key.empty() || key.find('.') != std::string::npos) {
-    throw BinderError("'{}' is not a valid schema name (it may not be empty or hold a '.')", name);
-  }
-  if (SchemaExists(key)) {
-    if (if_not_exists) return false;
-    throw BinderError("schema '{}' already exists", name);
-  }
-  Transaction transaction(db_);
-  Statement insert(db_, "INSERT INTO schemas (name) VALUES (?)");
-  insert.Bind(1, key).Run();
-  transaction.Commit();
-  change_count_++;
-  return true;
-}
-
-std::vector<std::string> Catalog::DropSchema(const std::string& name, bool if_exists,
-                                             bool cascade) {
-  if (auto routed = Route(name, true))
-    return routed->catalog->DropSchema(routed->rest, if_exists, cascade);
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  const std::string key = AsciiLower(name);
-  if (key == "main") throw BinderError("the schema 'main' cannot be dropped");
-  if (!SchemaExists(key)) {
-    if (if_exists) return {};
-    throw BinderError("schema '{}' does not exist", name);
-  }
-  // Keys of the schema's objects start with "s."; LIKE would treat '_' and '%' in it as
-  // wildcards, so the prefix is compared as text.
-  const std::string prefix = key + ".";
-  const char* kObjects[][2] = {{"tables", "table"},
-                               {"views", "view"},
-                               {"sequences", "sequence"},
-                               {"macros", "macro"},
-                               {"indexes", "index"}};
-  Transaction transaction(db_);
-  std::vector<std::string> managed;
-  for (const auto& [table, what] : kObjects) {
-    Statement read(
-        db_, fmt::format("SELECT name FROM {} WHERE substr(name, 1, ?) = ? ORDER BY name", table)
-                 .c_str());
-    read.Bind(1, static_cast<int64_t>(prefix.size())).Bind(2, prefix);
-    if (read.Step() && !cascade) {
-      throw BinderError(
-          "schema '{}' is not empty: it holds {} '{}' (DROP SCHEMA {} CASCADE drops it with "
-          "everything in it)",
-          name, what, read.Text(0), name);
-    }
-  }
-  for (auto it = temp_macros_.begin(); it != temp_macros_.end();) {
-    it = it->first.rfind(prefix, 0) == 0 ? temp_macros_.erase(it) : std::next(it);
-  }
-  Statement locations(
-      db_,
-      "SELECT location FROM tables WHERE managed = 1 AND substr(name, 1, ?) = ? ORDER BY name");
-  locations.Bind(1, static_cast<int64_t>(prefix.size())).Bind(2, prefix);
-  while (locations.Step())
-    managed.push_back(locations.Text(0));
-  for (const auto& object : kObjects) {
-    Statement remove(db_,
-                     fmt::format("DELETE FROM {} WHERE substr(name, 1, ?) = ?", object[0]).c_str());
-    remove.Bind(1, static_cast<int64_t>(prefix.size())).Bind(2, prefix).Run();
-  }
-  Statement remove(db_, "DELETE FROM schemas WHERE name = ?");
-  remove.Bind(1, key).Run();
-  transaction.Commit();
-  change_count_++;
-  return managed;
 }
 
 void Catalog::CreateView(const std::string& name, const ViewDefinition& view, bool or_replace) {
@@ -1042,93 +750,6 @@ std::vector<std::shared_ptr<const FileStatistics>> Catalog::LoadFileStatistics(
     statistics[it->second] = CatalogFileStatistics(dataset.columns(), entry);
   }
   return statistics;
-}
-
-std::vector<IndexDefinition> Catalog::ReadIndexes(int64_t table_id, const std::string& table,
-                                                  size_t num_columns) const {
-  std::vector<IndexDefinition> indexes;
-  Statement read(db_,
-                 "SELECT display_name, is_unique, columns FROM indexes WHERE table_id = ? "
-                 "ORDER BY name");
-  read.Bind(1, table_id);
-  while (read.Step()) {
-    IndexDefinition index{read.Text(0), table, read.Int(1) != 0, DecodeColumnMap(read.Text(2))};
-    for (int c : index.columns) {
-      if (c < 0 || static_cast<size_t>(c) >= num_columns) {
-        throw CorruptFileError("the catalog '{}' has an index of table {} on a column it lacks",
-                               path_, table);
-      }
-    }
-    indexes.push_back(std::move(index));
-  }
-  return indexes;
-}
-
-bool Catalog::CreateIndex(const IndexDefinition& index, bool if_not_exists) {
-  if (auto routed = Route(index.table, true)) {
-    IndexDefinition moved = index;
-    moved.table = routed->rest;
-    return routed->catalog->CreateIndex(moved, if_not_exists);
-  }
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  Transaction transaction(db_);
-  const int64_t table_id = RequireTableId(index.table);
-  // An index lives in its table's schema (as DuckDB's).
-  const std::string table_schema =
-      SplitKey(Resolve(index.table, CatalogNamespace::kRelation)).first;
-  const std::string key = index.name.find('.') != std::string::npos || table_schema == "main"
-                              ? Resolve(index.name, CatalogNamespace::kIndex, /*create=*/true)
-                              : table_schema + "." + AsciiLower(index.name);
-  Statement exists(db_, "SELECT 1 FROM indexes WHERE name = ?");
-  if (exists.Bind(1, key).Step()) {
-    if (if_not_exists) return false;
-    throw BinderError("index '{}' already exists", index.name);
-  }
-  Statement insert(db_,
-                   "INSERT INTO indexes (name, display_name, table_id, is_unique, columns) VALUES "
-                   "(?, ?, ?, ?, ?)");
-  insert.Bind(1, key)
-      .Bind(2, index.name)
-      .Bind(3, table_id)
-      .Bind(4, int64_t{index.unique})
-      .Bind(5, EncodeColumnMap(index.columns))
-      .Run();
-  transaction.Commit();
-  change_count_++;
-  return true;
-}
-
-void Catalog::DropIndex(const std::string& name, bool if_exists) {
-  if (auto routed = Route(name, true)) return routed->catalog->DropIndex(routed->rest, if_exists);
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  DeleteNamed(db_, "indexes", Resolve(name, CatalogNamespace::kIndex), if_exists, "index");
-  change_count_++;
-}
-
-std::vector<IndexDefinition> Catalog::ListIndexes(const std::string& table) const {
-  if (auto routed = table.empty() ? std::nullopt : Route(table, false)) {
-    auto indexes = routed->catalog->ListIndexes(routed->rest);
-    for (auto& index : indexes)
-      index.table = routed->catalog->attached_as_ + "." + index.table;
-    return indexes;
-  }
-  std::lock_guard<std::recursive_mutex> lock(mutex_);
-  std::vector<IndexDefinition> out;
-  Statement read(db_, "SELECT table_id, name FROM tables WHERE ? = '' OR name = ? ORDER BY name");
-  const std::string key = table.empty() ? "" : Resolve(table, CatalogNamespace::kRelation);
-  read.Bind(1, key).Bind(2, key);
-  while (read.Step()) {
-    // ReadIndexes checks the column numbers against the table's columns.
-    Statement count(db_, "SELECT count(*) FROM columns WHERE table_id = ?");
-    count.Bind(1, read.Int(0)).Step();
-    for (auto& index : ReadIndexes(read.Int(0), read.Text(1), static_cast<size_t>(count.Int(0))))
-      out.push_back(std::move(index));
-  }
-  if (!table.empty() && !TableId(table)) throw BinderError("table '{}' does not exist", table);
-  std::sort(out.begin(), out.end(), [](const IndexDefinition& a, const IndexDefinition& b) {
-    return AsciiLower(a.name) < AsciiLower(b.name);
-  });
-  return out;
 }
 
 void Catalog::SwapFiles(const std::string& name, const std::vector<std::string>& removed,

@@ -1,19 +1,111 @@
-// The catalog's sequences and macros (catalog.cpp holds views, tables, files, statistics and
-// indexes).
+// The catalog's indexes, sequences and macros (catalog.cpp holds views, tables, files and
+// statistics; catalog_schemas.cpp names, schemas and attached databases).
 
 #include "catalog/catalog.h"
 
 #include <algorithm>
 
+#include "catalog/catalog_internal.h"
 #include "catalog/sqlite_util.h"
 #include "common/error.h"
 #include "common/string_util.h"
 
 namespace shears {
 
+using catalog_internal::DecodeColumnMap;
+using catalog_internal::EncodeColumnMap;
 using sqlite::DeleteNamed;
 using sqlite::Statement;
 using sqlite::Transaction;
+
+// ---------------------------------------------------------------- indexes
+
+std::vector<IndexDefinition> Catalog::ReadIndexes(int64_t table_id, const std::string& table,
+                                                  size_t num_columns) const {
+  std::vector<IndexDefinition> indexes;
+  Statement read(db_,
+                 "SELECT display_name, is_unique, columns FROM indexes WHERE table_id = ? "
+                 "ORDER BY name");
+  read.Bind(1, table_id);
+  while (read.Step()) {
+    IndexDefinition index{read.Text(0), table, read.Int(1) != 0, DecodeColumnMap(read.Text(2))};
+    for (int c : index.columns) {
+      if (c < 0 || static_cast<size_t>(c) >= num_columns) {
+        throw CorruptFileError("the catalog '{}' has an index of table {} on a column it lacks",
+                               path_, table);
+      }
+    }
+    indexes.push_back(std::move(index));
+  }
+  return indexes;
+}
+
+bool Catalog::CreateIndex(const IndexDefinition& index, bool if_not_exists) {
+  if (auto routed = Route(index.table, true)) {
+    IndexDefinition moved = index;
+    moved.table = routed->rest;
+    return routed->catalog->CreateIndex(moved, if_not_exists);
+  }
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Transaction transaction(db_);
+  const int64_t table_id = RequireTableId(index.table);
+  // An index lives in its table's schema (as DuckDB's).
+  const std::string table_schema =
+      SplitKey(Resolve(index.table, CatalogNamespace::kRelation)).first;
+  const std::string key = index.name.find('.') != std::string::npos || table_schema == "main"
+                              ? Resolve(index.name, CatalogNamespace::kIndex, /*create=*/true)
+                              : table_schema + "." + AsciiLower(index.name);
+  Statement exists(db_, "SELECT 1 FROM indexes WHERE name = ?");
+  if (exists.Bind(1, key).Step()) {
+    if (if_not_exists) return false;
+    throw BinderError("index '{}' already exists", index.name);
+  }
+  Statement insert(db_,
+                   "INSERT INTO indexes (name, display_name, table_id, is_unique, columns) VALUES "
+                   "(?, ?, ?, ?, ?)");
+  insert.Bind(1, key)
+      .Bind(2, index.name)
+      .Bind(3, table_id)
+      .Bind(4, int64_t{index.unique})
+      .Bind(5, EncodeColumnMap(index.columns))
+      .Run();
+  transaction.Commit();
+  change_count_++;
+  return true;
+}
+
+void Catalog::DropIndex(const std::string& name, bool if_exists) {
+  if (auto routed = Route(name, true)) return routed->catalog->DropIndex(routed->rest, if_exists);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  DeleteNamed(db_, "indexes", Resolve(name, CatalogNamespace::kIndex), if_exists, "index");
+  change_count_++;
+}
+
+std::vector<IndexDefinition> Catalog::ListIndexes(const std::string& table) const {
+  if (auto routed = table.empty() ? std::nullopt : Route(table, false)) {
+    auto indexes = routed->catalog->ListIndexes(routed->rest);
+    for (auto& index : indexes)
+      index.table = routed->catalog->attached_as_ + "." + index.table;
+    return indexes;
+  }
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  std::vector<IndexDefinition> out;
+  Statement read(db_, "SELECT table_id, name FROM tables WHERE ? = '' OR name = ? ORDER BY name");
+  const std::string key = table.empty() ? "" : Resolve(table, CatalogNamespace::kRelation);
+  read.Bind(1, key).Bind(2, key);
+  while (read.Step()) {
+    // ReadIndexes checks the column numbers against the table's columns.
+    Statement count(db_, "SELECT count(*) FROM columns WHERE table_id = ?");
+    count.Bind(1, read.Int(0)).Step();
+    for (auto& index : ReadIndexes(read.Int(0), read.Text(1), static_cast<size_t>(count.Int(0))))
+      out.push_back(std::move(index));
+  }
+  if (!table.empty() && !TableId(table)) throw BinderError("table '{}' does not exist", table);
+  std::sort(out.begin(), out.end(), [](const IndexDefinition& a, const IndexDefinition& b) {
+    return AsciiLower(a.name) < AsciiLower(b.name);
+  });
+  return out;
+}
 
 // ---------------------------------------------------------------- sequences
 
