@@ -212,8 +212,7 @@ QueryResult RunUpdate(Database& database, const Settings& settings, const std::s
   const TableDefinition table =
       RequireManaged(catalog, sql, update.name, update.name_location, "UPDATE");
   // s.t answers to t, as a FROM item's name does.
-  const std::string alias =
-      update.alias.empty() ? table.name.substr(table.name.rfind('.') + 1) : update.alias;
+  const std::string alias = update.alias.empty() ? ShortName(table) : update.alias;
   // Each assignment's column, validated before any scan.
   const std::vector<int> assigned = AssignedColumns(sql, table, update.assignments);
   // How many rows change: those WHERE holds for (with FROM: that have a FROM row it holds for).
@@ -227,83 +226,106 @@ QueryResult RunUpdate(Database& database, const Settings& settings, const std::s
   }
   const int64_t count =
       CountRows(catalog, settings, sql, TableRefAst(table.name, alias), std::move(changes));
-  if (count == 0) return CountResult(0);
 
-  // The new rows: CASE WHEN <row changes> THEN CAST(value AS type) ELSE column END per column.
-  copy = Reparse(sql, update);
-  auto& rewritten = static_cast<ast::UpdateStatement&>(*copy);
-  for (size_t c = 0; c < table.columns.size(); c++) {
-    if (assigned[c] < 0) continue;
-    ast::ExprPtr& value = rewritten.assignments[static_cast<size_t>(assigned[c])].value;
-    if (value->kind == ast::ExprKind::kDefault)
-      value = DefaultValueAst(table, c);  // SET c = DEFAULT
-  }
+  // The new rows: CASE WHEN <row changes> THEN CAST(value AS type) ELSE column END per column;
+  // with `matched`, a last column says whether the row changes (for RETURNING).
   const std::string kMatched = "__shears_update_matched";
-  auto query = std::make_unique<ast::SelectNode>();
-  std::string value_relation = alias;  // where the assigned values are read
-  const bool has_from = rewritten.from != nullptr;
-  if (has_from) {
-    // FROM t AS a LEFT JOIN LATERAL (SELECT values..., TRUE AS matched FROM from WHERE cond
-    // LIMIT 1) u ON TRUE: one matching FROM row per row of t (any one, as in DuckDB).
-    value_relation = "__shears_update_values";
-    auto values = std::make_unique<ast::SelectNode>();
+  auto new_rows = [&](bool matched_column) {
+    auto statement = Reparse(sql, update);
+    auto& rewritten = static_cast<ast::UpdateStatement&>(*statement);
     for (size_t c = 0; c < table.columns.size(); c++) {
       if (assigned[c] < 0) continue;
-      values->select_list.push_back(
-          {CastAst(std::move(rewritten.assignments[static_cast<size_t>(assigned[c])].value),
-                   table.columns[c].type),
-           "__shears_value_" + std::to_string(c)});
+      ast::ExprPtr& value = rewritten.assignments[static_cast<size_t>(assigned[c])].value;
+      if (value->kind == ast::ExprKind::kDefault)
+        value = DefaultValueAst(table, c);  // SET c = DEFAULT
     }
-    values->select_list.push_back({Constant(Value::Boolean(true)), kMatched});
-    values->from = std::move(rewritten.from);
-    values->where = std::move(rewritten.where);
-    values->limit = Constant(Value::Integer(1));
-    auto lateral = std::make_unique<ast::SubqueryRef>();
-    lateral->query = std::move(values);
-    lateral->lateral = true;
-    lateral->alias = value_relation;
-    auto join = std::make_unique<ast::JoinRef>();
-    join->join_type = ast::JoinType::kLeft;
-    join->left = TableRefAst(table.name, alias);
-    join->right = std::move(lateral);
-    join->condition = Constant(Value::Boolean(true));
-    query->from = std::move(join);
-  } else {
-    // FROM (SELECT *, (cond) IS TRUE AS matched FROM t AS a) AS a.
-    auto inner = std::make_unique<ast::SelectNode>();
-    inner->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
-    ast::ExprPtr matched = Constant(Value::Boolean(true));
-    if (rewritten.where) {
+    auto query = std::make_unique<ast::SelectNode>();
+    std::string value_relation = alias;  // where the assigned values are read
+    const bool has_from = rewritten.from != nullptr;
+    if (has_from) {
+      // FROM t AS a LEFT JOIN LATERAL (SELECT values..., TRUE AS matched FROM from WHERE cond
+      // LIMIT 1) u ON TRUE: one matching FROM row per row of t (any one, as in DuckDB).
+      value_relation = "__shears_update_values";
+      auto values = std::make_unique<ast::SelectNode>();
+      for (size_t c = 0; c < table.columns.size(); c++) {
+        if (assigned[c] < 0) continue;
+        values->select_list.push_back(
+            {CastAst(std::move(rewritten.assignments[static_cast<size_t>(assigned[c])].value),
+                     table.columns[c].type),
+             "__shears_value_" + std::to_string(c)});
+      }
+      values->select_list.push_back({Constant(Value::Boolean(true)), kMatched});
+      values->from = std::move(rewritten.from);
+      values->where = std::move(rewritten.where);
+      values->limit = Constant(Value::Integer(1));
+      auto lateral = std::make_unique<ast::SubqueryRef>();
+      lateral->query = std::move(values);
+      lateral->lateral = true;
+      lateral->alias = value_relation;
+      auto join = std::make_unique<ast::JoinRef>();
+      join->join_type = ast::JoinType::kLeft;
+      join->left = TableRefAst(table.name, alias);
+      join->right = std::move(lateral);
+      join->condition = Constant(Value::Boolean(true));
+      query->from = std::move(join);
+    } else {
+      // FROM (SELECT *, (cond) IS TRUE AS matched FROM t AS a) AS a.
+      auto inner = std::make_unique<ast::SelectNode>();
+      inner->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+      ast::ExprPtr matched = Constant(Value::Boolean(true));
+      if (rewritten.where) {
+        auto is_true = std::make_unique<ast::IsBoolExpr>();
+        is_true->child = std::move(rewritten.where);
+        matched = std::move(is_true);
+      }
+      inner->select_list.push_back({std::move(matched), kMatched});
+      inner->from = TableRefAst(table.name, alias);
+      auto derived = std::make_unique<ast::SubqueryRef>();
+      derived->query = std::move(inner);
+      derived->alias = alias;
+      query->from = std::move(derived);
+    }
+    for (size_t c = 0; c < table.columns.size(); c++) {
+      const std::string& name = table.columns[c].name;
+      if (assigned[c] < 0) {
+        query->select_list.push_back({ColumnRef(alias, name), name});
+        continue;
+      }
+      ast::ExprPtr value =
+          has_from
+              ? ColumnRef(value_relation, "__shears_value_" + std::to_string(c))
+              : CastAst(std::move(rewritten.assignments[static_cast<size_t>(assigned[c])].value),
+                        table.columns[c].type);
+      auto choose = std::make_unique<ast::CaseExpr>();
       auto is_true = std::make_unique<ast::IsBoolExpr>();
-      is_true->child = std::move(rewritten.where);
-      matched = std::move(is_true);
+      is_true->child = ColumnRef(value_relation, kMatched);
+      choose->when_then.emplace_back(std::move(is_true), std::move(value));
+      choose->else_expr = ColumnRef(alias, name);
+      query->select_list.push_back({std::move(choose), name});
     }
-    inner->select_list.push_back({std::move(matched), kMatched});
-    inner->from = TableRefAst(table.name, alias);
-    auto derived = std::make_unique<ast::SubqueryRef>();
-    derived->query = std::move(inner);
-    derived->alias = alias;
-    query->from = std::move(derived);
-  }
-  for (size_t c = 0; c < table.columns.size(); c++) {
-    const std::string& name = table.columns[c].name;
-    if (assigned[c] < 0) {
-      query->select_list.push_back({ColumnRef(alias, name), name});
-      continue;
+    if (matched_column) {
+      auto is_true = std::make_unique<ast::IsBoolExpr>();
+      is_true->child = ColumnRef(value_relation, kMatched);
+      query->select_list.push_back({std::move(is_true), kMatched});
     }
-    ast::ExprPtr value =
-        has_from ? ColumnRef(value_relation, "__shears_value_" + std::to_string(c))
-                 : CastAst(std::move(rewritten.assignments[static_cast<size_t>(assigned[c])].value),
-                           table.columns[c].type);
-    auto choose = std::make_unique<ast::CaseExpr>();
-    auto is_true = std::make_unique<ast::IsBoolExpr>();
-    is_true->child = ColumnRef(value_relation, kMatched);
-    choose->when_then.emplace_back(std::move(is_true), std::move(value));
-    choose->else_expr = ColumnRef(alias, name);
-    query->select_list.push_back({std::move(choose), name});
+    return query;
+  };
+  QueryResult returned;
+  if (!update.returning.empty()) {
+    RejectVolatile(catalog, settings, sql, *new_rows(false), "UPDATE");
+    // SELECT items FROM (SELECT columns FROM (new rows) AS a WHERE matched) AS a.
+    auto changed = std::make_unique<ast::SelectNode>();
+    for (const auto& c : table.columns)
+      changed->select_list.push_back({ColumnRef(alias, c.name), c.name});
+    changed->from = DerivedAst(new_rows(true), alias);
+    changed->where = ColumnRef(alias, kMatched);
+    auto items = std::move(static_cast<ast::UpdateStatement&>(*Reparse(sql, update)).returning);
+    returned = RunReturning(catalog, settings, sql, std::move(items),
+                            DerivedAst(std::move(changed), alias), nullptr);
   }
-  RewriteTable(database, settings, sql, table, *query, "UPDATE");
-  return CountResult(count);
+  if (count == 0) return update.returning.empty() ? CountResult(0) : returned;
+  RewriteTable(database, settings, sql, table, *new_rows(false), "UPDATE");
+  return update.returning.empty() ? CountResult(count) : returned;
 }
 
 QueryResult RunDelete(Database& database, const Settings& settings, const std::string& sql,
@@ -311,8 +333,7 @@ QueryResult RunDelete(Database& database, const Settings& settings, const std::s
   Catalog& catalog = database.catalog();
   const TableDefinition table =
       RequireManaged(catalog, sql, remove.name, remove.name_location, "DELETE");
-  const std::string alias =
-      remove.alias.empty() ? table.name.substr(table.name.rfind('.') + 1) : remove.alias;
+  const std::string alias = remove.alias.empty() ? ShortName(table) : remove.alias;
   // The condition a deleted row meets; with USING: a USING row meets WHERE with it.
   auto condition = [&]() -> ast::ExprPtr {
     auto copy = Reparse(sql, remove);
@@ -324,7 +345,14 @@ QueryResult RunDelete(Database& database, const Settings& settings, const std::s
   };
   const int64_t count =
       CountRows(catalog, settings, sql, TableRefAst(table.name, alias), condition());
-  if (count == 0) return CountResult(0);
+  // RETURNING: the rows the condition holds for, read before they go.
+  QueryResult returned;
+  if (!remove.returning.empty()) {
+    auto items = std::move(static_cast<ast::DeleteStatement&>(*Reparse(sql, remove)).returning);
+    returned = RunReturning(catalog, settings, sql, std::move(items),
+                            TableRefAst(table.name, alias), condition());
+  }
+  if (count == 0) return remove.returning.empty() ? CountResult(0) : returned;
   // The rows kept: those the condition is not true for (NULL keeps a row, as in SQL).
   auto query = std::make_unique<ast::SelectNode>();
   for (const auto& c : table.columns)
@@ -335,7 +363,7 @@ QueryResult RunDelete(Database& database, const Settings& settings, const std::s
   kept->negated = true;
   query->where = std::move(kept);
   RewriteTable(database, settings, sql, table, *query, "DELETE");
-  return CountResult(count);
+  return remove.returning.empty() ? CountResult(count) : returned;
 }
 
 namespace {

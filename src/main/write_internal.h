@@ -145,6 +145,27 @@ ast::QueryNodePtr DoNothingQuery(const Catalog& catalog, const Settings& setting
 QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, const std::string& sql,
                               const TableDefinition& table, const ast::InsertStatement& insert);
 
+// ---- RETURNING (returning.cpp)
+
+/// A table's name without its schema, the name its rows answer to (s.t answers to t).
+std::string ShortName(const TableDefinition& table);
+
+/// SELECT items FROM from [WHERE where], run into memory: a write's RETURNING result.
+QueryResult RunReturning(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                         std::vector<ast::SelectItem> items, ast::TableRefPtr from,
+                         ast::ExprPtr where);
+
+/// NotSupportedError when `query` (a write's new rows) calls a volatile function: RETURNING,
+/// computed apart from the write, could show other values.
+void RejectVolatile(const Catalog& catalog, const Settings& settings, const std::string& sql,
+                    const ast::QueryNode& query, const char* statement);
+
+/// INSERT ... RETURNING: `bound` (the rows, in table order, checked) computed once into
+/// memory, written, and read by the RETURNING items.
+QueryResult InsertReturning(Database& database, const Settings& settings, const std::string& sql,
+                            const TableDefinition& table, const ast::InsertStatement& insert,
+                            BoundWrite bound);
+
 // ---- AST building blocks of the statements rewritten into queries (update_delete.cpp)
 
 /// A fresh copy of `statement` (the AST has no deep copy): its text parsed again, the rest of

@@ -322,8 +322,15 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
     types.push_back(c.type);
     names.push_back(c.name);
   }
-  if (insert.on_conflict == ast::InsertStatement::OnConflict::kUpdate)
+  if (insert.on_conflict == ast::InsertStatement::OnConflict::kUpdate) {
+    if (!insert.returning.empty()) {
+      throw NotSupportedError(
+          "INSERT ... ON CONFLICT DO UPDATE ... RETURNING (and INSERT OR REPLACE ... RETURNING) "
+          "is not supported yet\n{}",
+          FormatErrorPosition(sql, insert.name_location));
+    }
     return RunInsertDoUpdate(database, settings, sql, *table, insert);
+  }
   // DO NOTHING: the rows whose keys are new, one per key value.
   ast::QueryNodePtr new_rows;
   if (insert.on_conflict == ast::InsertStatement::OnConflict::kNothing)
@@ -369,6 +376,8 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
     Project(bound, std::move(exprs), names);
   }
   ProjectNotNullChecks(bound, *table);
+  if (!insert.returning.empty())
+    return InsertReturning(database, settings, sql, *table, insert, std::move(bound));
   auto files = WriteManaged(database, settings, std::move(bound.query), *table, "INSERT",
                             [&](std::vector<CatalogPartition> partitions) {
                               catalog.AppendFiles(table->name, partitions);

@@ -668,6 +668,8 @@ struct InsertStatement : Statement {
   /// kUpdate: DO UPDATE SET ...; INSERT OR REPLACE sets every inserted column instead.
   std::vector<ColumnAssignment> conflict_set;
   bool or_replace = false;
+  /// RETURNING items: a select list over the rows written (empty without RETURNING).
+  std::vector<SelectItem> returning;
 };
 
 /// CREATE [UNIQUE] INDEX [IF NOT EXISTS] name ON t (col [ASC|DESC], ...): a catalog object
@@ -695,7 +697,7 @@ struct ShowIndexesStatement : Statement {
   std::string table;  // empty: every table's
 };
 
-/// UPDATE t [AS a] SET col = expr, ... [FROM ...] [WHERE ...].
+/// UPDATE t [AS a] SET col = expr, ... [FROM ...] [WHERE ...] [RETURNING ...].
 struct UpdateStatement : Statement {
   UpdateStatement() : Statement(StatementKind::kUpdate) {}
   std::string name;
@@ -704,9 +706,11 @@ struct UpdateStatement : Statement {
   std::vector<ColumnAssignment> assignments;
   TableRefPtr from;  // null without FROM
   ExprPtr where;     // null without WHERE
+  /// RETURNING items: a select list over the changed rows' new values.
+  std::vector<SelectItem> returning;
 };
 
-/// DELETE FROM t [AS a] [USING ...] [WHERE ...].
+/// DELETE FROM t [AS a] [USING ...] [WHERE ...] [RETURNING ...].
 struct DeleteStatement : Statement {
   DeleteStatement() : Statement(StatementKind::kDelete) {}
   std::string name;
@@ -714,6 +718,8 @@ struct DeleteStatement : Statement {
   int name_location = -1;
   TableRefPtr using_tables;  // null without USING
   ExprPtr where;
+  /// RETURNING items: a select list over the deleted rows.
+  std::vector<SelectItem> returning;
 };
 
 /// CREATE [OR REPLACE] SEQUENCE [IF NOT EXISTS] name [START [WITH] n] [INCREMENT [BY] n]

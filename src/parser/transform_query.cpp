@@ -227,22 +227,7 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
   const bool distinct_on = stmt->n_distinct_clause > 0 &&
                            !(stmt->n_distinct_clause == 1 && IsNull(stmt->distinct_clause[0]));
   if (stmt->n_distinct_clause > 0 && !distinct_on) select->distinct = true;
-  for (size_t i = 0; i < stmt->n_target_list; i++) {
-    const PgQuery__Node* item = stmt->target_list[i];
-    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
-      throw InternalError("select list item is not a ResTarget");
-    }
-    if (IsUnionByNameMarker(item)) continue;  // read by the set operation above
-    const PgQuery__ResTarget* target = item->res_target;
-    if (target->n_indirection > 0) {
-      ThrowNotSupported("indirection in the select list is not supported", target->location);
-    }
-    ast::SelectItem select_item;
-    select_item.expr = TransformExpr(target->val);
-    if (FoldStarModifier(*select_item.expr, select->select_list)) continue;
-    if (target->name != nullptr) select_item.alias = target->name;
-    select->select_list.push_back(std::move(select_item));
-  }
+  TransformTargetList(stmt->target_list, stmt->n_target_list, select->select_list);
   if (distinct_on) AddDistinctOn(stmt, *select);
   const size_t first_target = stmt->n_target_list > 0 && IsUnionByNameMarker(stmt->target_list[0]);
   select->location = stmt->n_target_list > first_target
@@ -289,6 +274,26 @@ ast::QueryNodePtr Transformer::TransformSimpleSelect(const PgQuery__SelectStmt* 
   }
   if (!IsNull(stmt->having_clause)) select->having = TransformExpr(stmt->having_clause);
   return select;
+}
+
+void Transformer::TransformTargetList(PgQuery__Node* const* list, size_t n,
+                                      std::vector<ast::SelectItem>& select_list) {
+  for (size_t i = 0; i < n; i++) {
+    const PgQuery__Node* item = list[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_RES_TARGET) {
+      throw InternalError("select list item is not a ResTarget");
+    }
+    if (IsUnionByNameMarker(item)) continue;  // read by the set operation above
+    const PgQuery__ResTarget* target = item->res_target;
+    if (target->n_indirection > 0) {
+      ThrowNotSupported("indirection in the select list is not supported", target->location);
+    }
+    ast::SelectItem select_item;
+    select_item.expr = TransformExpr(target->val);
+    if (FoldStarModifier(*select_item.expr, select_list)) continue;
+    if (target->name != nullptr) select_item.alias = target->name;
+    select_list.push_back(std::move(select_item));
+  }
 }
 
 std::vector<std::vector<size_t>> Transformer::GroupingSetsOf(const PgQuery__Node* item,

@@ -153,8 +153,6 @@ ast::StatementPtr Transformer::TransformCreateIndex(const PgQuery__IndexStmt* st
 }
 
 ast::StatementPtr Transformer::TransformUpdate(const PgQuery__UpdateStmt* stmt, int begin) {
-  if (stmt->n_returning_list > 0)
-    ThrowNotSupportedAt("UPDATE ... RETURNING is not supported", begin);
   if (stmt->with_clause != nullptr)
     ThrowNotSupportedAt("WITH before UPDATE is not supported", begin);
   auto update = std::make_unique<ast::UpdateStatement>();
@@ -192,12 +190,11 @@ ast::StatementPtr Transformer::TransformUpdate(const PgQuery__UpdateStmt* stmt, 
   if (stmt->n_from_clause > 0)
     update->from = TransformFromList(stmt->from_clause, stmt->n_from_clause);
   if (!IsNull(stmt->where_clause)) update->where = TransformExpr(stmt->where_clause);
+  TransformTargetList(stmt->returning_list, stmt->n_returning_list, update->returning);
   return update;
 }
 
 ast::StatementPtr Transformer::TransformDelete(const PgQuery__DeleteStmt* stmt, int begin) {
-  if (stmt->n_returning_list > 0)
-    ThrowNotSupportedAt("DELETE ... RETURNING is not supported", begin);
   if (stmt->with_clause != nullptr)
     ThrowNotSupportedAt("WITH before DELETE is not supported", begin);
   auto remove = std::make_unique<ast::DeleteStatement>();
@@ -207,6 +204,7 @@ ast::StatementPtr Transformer::TransformDelete(const PgQuery__DeleteStmt* stmt, 
   if (stmt->n_using_clause > 0)
     remove->using_tables = TransformFromList(stmt->using_clause, stmt->n_using_clause);
   if (!IsNull(stmt->where_clause)) remove->where = TransformExpr(stmt->where_clause);
+  TransformTargetList(stmt->returning_list, stmt->n_returning_list, remove->returning);
   return remove;
 }
 
@@ -228,8 +226,6 @@ ast::StatementPtr Transformer::TransformTruncate(const PgQuery__TruncateStmt* st
 }
 
 ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
-  if (stmt->n_returning_list > 0)
-    ThrowNotSupportedAt("INSERT ... RETURNING is not supported", begin);
   if (stmt->with_clause != nullptr) {
     ThrowNotSupportedAt("WITH before INSERT is not supported (put it inside the query)", begin);
   }
@@ -314,6 +310,7 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
       }
     }
   }
+  TransformTargetList(stmt->returning_list, stmt->n_returning_list, insert->returning);
   return insert;
 }
 

@@ -233,6 +233,9 @@ class Transformer {
   ast::QueryNodePtr TransformSimpleSelect(const PgQuery__SelectStmt* stmt);
   void AddDistinctOn(const PgQuery__SelectStmt* stmt, ast::SelectNode& select);
   bool FoldStarModifier(ast::Expr& expr, std::vector<ast::SelectItem>& select_list);
+  /// A select list (ResTargets): a SELECT's or a write's RETURNING.
+  void TransformTargetList(PgQuery__Node* const* list, size_t n,
+                           std::vector<ast::SelectItem>& select_list);
   /// The grouping sets one GROUP BY item stands for (a plain expression: one set of it),
   /// adding the expressions they use to select.group_by.
   std::vector<std::vector<size_t>> GroupingSetsOf(const PgQuery__Node* item,

@@ -215,8 +215,12 @@ TEST(ParserTest, ConcurrentParses) {
 TEST(ParserTest, UnsupportedStatements) {
   ExpectNotSupported("INSERT INTO t VALUES (1) ON CONFLICT ON CONSTRAINT c DO NOTHING",
                      "ON CONFLICT ON CONSTRAINT is not supported");
-  ExpectNotSupported("UPDATE t SET a = 1 RETURNING a", "UPDATE ... RETURNING is not supported");
-  ExpectNotSupported("DELETE FROM t RETURNING *", "DELETE ... RETURNING is not supported");
+  auto update = ParseOne("UPDATE t SET a = 1 RETURNING a, b + 1 AS c");
+  const auto& returning = static_cast<UpdateStatement&>(*update).returning;
+  ASSERT_EQ(returning.size(), 2u);
+  EXPECT_EQ(returning[1].alias, "c");
+  auto remove = ParseOne("DELETE FROM t RETURNING *");
+  EXPECT_EQ(static_cast<DeleteStatement&>(*remove).returning.size(), 1u);
   ExpectNotSupported("UPDATE t SET (a, b) = (SELECT 1, 2)", "UPDATE ... SET (a, b) = (SELECT ...)");
   ExpectNotSupported("CREATE INDEX ON t (a)", "CREATE INDEX needs a name");
   auto drop_index = ParseOne("DROP INDEX s.i");  // the catalog resolves the schema
@@ -227,10 +231,10 @@ TEST(ParserTest, UnsupportedStatements) {
   ExpectNotSupported("COPY t FROM PROGRAM 'ls'", "COPY ... PROGRAM is not supported");
   ExpectNotSupported("SAVEPOINT x", "SAVEPOINT, RELEASE");
   ExpectNotSupported("VACUUM", "Vacuum statements");
-  EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set a = 1 returning a"),
-            "UPDATE ... RETURNING is not supported\n"
-            "LINE 2:   update t set a = 1 returning a\n"
-            "          ^");
+  EXPECT_EQ(NotSupportedOf("SELECT 1;\n  update t set (a, b) = (select 1, 2)"),
+            "UPDATE ... SET (a, b) = (SELECT ...) is not supported; set each column\n"
+            "LINE 2:   update t set (a, b) = (select 1, 2)\n"
+            "                        ^");
 }
 
 // ---------------------------------------------------------------- constants
