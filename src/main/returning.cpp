@@ -70,9 +70,11 @@ ast::TableRefPtr RowsAsTable(const ColumnDataCollection& rows,
   return DerivedAst(std::move(empty), alias, names);
 }
 
-/// Aggregates and window functions have no meaning over the written rows one by one (DuckDB
-/// refuses them too); a subquery may hold them.
+/// Aggregates and window functions have no meaning over the written rows one by one, and a
+/// subquery would read the table mid-write: DuckDB refuses all three, and so does this.
 void CheckReturningItem(const ast::Expr& expr) {
+  if (expr.kind == ast::ExprKind::kSubquery)
+    throw BinderError("SUBQUERY is not supported in RETURNING");
   if (expr.kind == ast::ExprKind::kFunction) {
     const auto& call = static_cast<const ast::FunctionExpr&>(expr);
     if (call.over) throw BinderError("window functions are not allowed in RETURNING");
