@@ -19,6 +19,7 @@
 #include "execution/query_context.h"
 #include "execution/scale_out.h"
 #include "main/catalog_statements.h"
+#include "main/dml_cte.h"
 #include "main/write_internal.h"
 #include "main/write_statements.h"
 #include "optimizer/optimizer.h"
@@ -582,6 +583,7 @@ namespace {
 bool ReadsOnly(const ast::Statement& statement) {
   switch (statement.kind) {
     case ast::StatementKind::kSelect:
+      return !HasDmlCte(statement);
     case ast::StatementKind::kExplain:
     case ast::StatementKind::kSet:
     case ast::StatementKind::kReset:
@@ -667,6 +669,7 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
                                              settings_.GetInt("allocator_release_delay"));
   QueryResult result;
   const ast::Statement* statement = &statement_ref;
+  ast::StatementPtr without_writes;  // the statement once its WITH's writes ran
   if (const Connection* owner = database_.transaction_owner()) {
     if (owner != this && !ReadsOnly(*statement) &&
         statement->kind != ast::StatementKind::kTransaction) {
@@ -681,6 +684,14 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
           "COPY ... TO inside a transaction is not supported: a ROLLBACK could not take back "
           "the files it writes (COMMIT or ROLLBACK first)");
     }
+  }
+  if (HasDmlCte(*statement)) {
+    if (scale_out_) {
+      throw NotSupportedError(
+          "INSERT, UPDATE or DELETE in WITH is not supported in distributed queries");
+    }
+    without_writes = RunDmlCtes(database_, settings_, sql, *statement);
+    statement = without_writes.get();
   }
   {
     switch (statement->kind) {

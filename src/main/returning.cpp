@@ -59,15 +59,10 @@ ast::QueryNodePtr ValuesAst(const ColumnDataCollection& rows) {
   return values;
 }
 
-/// `rows` as the FROM item `alias(names)` (no rows: a typed, empty SELECT).
+/// `rows` as the FROM item `alias(names)`.
 ast::TableRefPtr RowsAsTable(const ColumnDataCollection& rows,
                              const std::vector<std::string>& names, const std::string& alias) {
-  if (rows.row_count() > 0) return DerivedAst(ValuesAst(rows), alias, names);
-  auto empty = std::make_unique<ast::SelectNode>();
-  for (size_t c = 0; c < names.size(); c++)
-    empty->select_list.push_back({Constant(Value::Null(rows.types()[c])), names[c]});
-  empty->where = Constant(Value::Boolean(false));
-  return DerivedAst(std::move(empty), alias, names);
+  return DerivedAst(RowsAsQuery(rows, names), alias, names);
 }
 
 /// Aggregates and window functions have no meaning over the written rows one by one, and a
@@ -86,6 +81,20 @@ void CheckReturningItem(const ast::Expr& expr) {
 }
 
 }  // namespace
+
+ast::QueryNodePtr RowsAsQuery(const ColumnDataCollection& rows,
+                              const std::vector<std::string>& names) {
+  auto select = std::make_unique<ast::SelectNode>();
+  if (rows.row_count() > 0) {
+    select->select_list.push_back({std::make_unique<ast::StarExpr>(), ""});
+    select->from = DerivedAst(ValuesAst(rows), "__shears_rows", names);
+    return select;
+  }
+  for (size_t c = 0; c < names.size(); c++)
+    select->select_list.push_back({Constant(Value::Null(rows.types()[c])), names[c]});
+  select->where = Constant(Value::Boolean(false));
+  return select;
+}
 
 std::string ShortName(const TableDefinition& table) {
   return table.name.substr(table.name.rfind('.') + 1);

@@ -147,6 +147,11 @@ QueryResult RunInsertDoUpdate(Database& database, const Settings& settings, cons
 
 // ---- RETURNING (returning.cpp)
 
+/// SELECT * FROM (VALUES ...) AS v(names): `rows` as a query, each value a constant of its
+/// column's type (no rows: a typed empty SELECT).
+ast::QueryNodePtr RowsAsQuery(const ColumnDataCollection& rows,
+                              const std::vector<std::string>& names);
+
 /// A table's name without its schema, the name its rows answer to (s.t answers to t).
 std::string ShortName(const TableDefinition& table);
 

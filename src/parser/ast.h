@@ -330,10 +330,16 @@ struct WindowSpec {
 /// reference, or inlined into each; kDefault lets the binder decide (bind_cte.cpp).
 enum class CteMaterialize { kDefault, kAlways, kNever };
 
+struct Statement;
+
 struct CommonTableExpr {
   std::string name;
   std::vector<std::string> column_aliases;
   QueryNodePtr query;
+  /// WITH name AS (INSERT | UPDATE | DELETE ...): the write (query is null), run before the
+  /// statement (main/dml_cte.cpp) and read as its RETURNING rows. Shared: Statement is
+  /// incomplete here.
+  std::shared_ptr<Statement> dml;
   CteMaterialize materialize = CteMaterialize::kDefault;
   bool recursive = false;  // of a WITH RECURSIVE: the query may name the CTE itself
 };

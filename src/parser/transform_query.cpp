@@ -419,37 +419,91 @@ ast::QueryNodePtr Transformer::TransformValues(const PgQuery__SelectStmt* stmt) 
   return values;
 }
 
+std::shared_ptr<ast::Statement> Transformer::TransformCteStatement(
+    const PgQuery__CommonTableExpr* cte) {
+  // The statement's text: what the parentheses after the CTE's AS hold. Its span lets the
+  // write statements parse it again alone (Reparse), as they do a statement of its own.
+  const auto& tokens = rewritten().tokens;
+  const int name_at = Loc(cte->location);
+  size_t t = 0;
+  while (t < tokens.size() && tokens[t].start < name_at)
+    t++;
+  while (t < tokens.size() && tokens[t].token != PG_QUERY__TOKEN__AS)
+    t++;
+  while (t < tokens.size() && tokens[t].token != '(')
+    t++;
+  size_t close = t;
+  for (int depth = 0; close < tokens.size(); close++) {
+    if (tokens[close].token == '(') depth++;
+    if (tokens[close].token == ')' && --depth == 0) break;
+  }
+  if (t + 1 >= close || close >= tokens.size()) {
+    ThrowNotSupported("cannot find the text of the statement in WITH", cte->location);
+  }
+  const int begin = tokens[t + 1].start;
+  const int end = tokens[close - 1].end;
+  ast::StatementPtr statement;
+  switch (cte->ctequery->node_case) {
+    case PG_QUERY__NODE__NODE_INSERT_STMT:
+      statement = TransformInsert(cte->ctequery->insert_stmt, begin);
+      break;
+    case PG_QUERY__NODE__NODE_UPDATE_STMT:
+      statement = TransformUpdate(cte->ctequery->update_stmt, begin);
+      break;
+    default:
+      statement = TransformDelete(cte->ctequery->delete_stmt, begin);
+      break;
+  }
+  statement->location = begin;
+  statement->length = end - begin;
+  return statement;
+}
+
+void Transformer::TransformWithClause(const PgQuery__WithClause* with,
+                                      std::vector<ast::CommonTableExpr>& ctes) {
+  for (size_t i = 0; i < with->n_ctes; i++) {
+    const PgQuery__Node* item = with->ctes[i];
+    if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR) {
+      throw InternalError("WITH item is not a CommonTableExpr");
+    }
+    const PgQuery__CommonTableExpr* cte = item->common_table_expr;
+    if (cte->search_clause != nullptr || cte->cycle_clause != nullptr) {
+      ThrowNotSupported("SEARCH/CYCLE clauses are not supported", cte->location);
+    }
+    const bool dml =
+        !IsNull(cte->ctequery) && (cte->ctequery->node_case == PG_QUERY__NODE__NODE_INSERT_STMT ||
+                                   cte->ctequery->node_case == PG_QUERY__NODE__NODE_UPDATE_STMT ||
+                                   cte->ctequery->node_case == PG_QUERY__NODE__NODE_DELETE_STMT);
+    if (!dml &&
+        (IsNull(cte->ctequery) || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT)) {
+      ThrowNotSupported("a CTE body must be a query or an INSERT, UPDATE or DELETE", cte->location);
+    }
+    if (dml && with->recursive) {
+      ThrowNotSupported("Recursive CTEs with DML statements are not supported", cte->location);
+    }
+    ast::CommonTableExpr out;
+    out.name = cte->ctename;
+    out.column_aliases = StringList(cte->aliascolnames, cte->n_aliascolnames, cte->location);
+    if (dml) {
+      out.dml = TransformCteStatement(cte);
+    } else {
+      out.query = TransformSelect(cte->ctequery->select_stmt);
+    }
+    if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeAlways) {
+      out.materialize = ast::CteMaterialize::kAlways;
+    } else if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever) {
+      out.materialize = ast::CteMaterialize::kNever;
+    }
+    out.recursive = with->recursive;
+    ctes.push_back(std::move(out));
+  }
+}
+
 void Transformer::TransformQueryModifiers(const PgQuery__SelectStmt* stmt, ast::QueryNode& node) {
   if (stmt->n_locking_clause > 0) {
     ThrowNotSupported("FOR UPDATE/SHARE is not supported", NodeLocation(stmt->locking_clause[0]));
   }
-  if (stmt->with_clause != nullptr) {
-    const PgQuery__WithClause* with = stmt->with_clause;
-    for (size_t i = 0; i < with->n_ctes; i++) {
-      const PgQuery__Node* item = with->ctes[i];
-      if (IsNull(item) || item->node_case != PG_QUERY__NODE__NODE_COMMON_TABLE_EXPR) {
-        throw InternalError("WITH item is not a CommonTableExpr");
-      }
-      const PgQuery__CommonTableExpr* cte = item->common_table_expr;
-      if (cte->search_clause != nullptr || cte->cycle_clause != nullptr) {
-        ThrowNotSupported("SEARCH/CYCLE clauses are not supported", cte->location);
-      }
-      if (IsNull(cte->ctequery) || cte->ctequery->node_case != PG_QUERY__NODE__NODE_SELECT_STMT) {
-        ThrowNotSupported("data-modifying statements in WITH are not supported", cte->location);
-      }
-      ast::CommonTableExpr out;
-      out.name = cte->ctename;
-      out.column_aliases = StringList(cte->aliascolnames, cte->n_aliascolnames, cte->location);
-      out.query = TransformSelect(cte->ctequery->select_stmt);
-      if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeAlways) {
-        out.materialize = ast::CteMaterialize::kAlways;
-      } else if (cte->ctematerialized == PG_QUERY__CTEMATERIALIZE__CTEMaterializeNever) {
-        out.materialize = ast::CteMaterialize::kNever;
-      }
-      out.recursive = with->recursive;
-      node.ctes.push_back(std::move(out));
-    }
-  }
+  if (stmt->with_clause != nullptr) TransformWithClause(stmt->with_clause, node.ctes);
   for (size_t i = 0; i < stmt->n_sort_clause; i++)
     node.order_by.push_back(TransformSortBy(stmt->sort_clause[i]));
   node.order_by_all = node.order_by.size() == 1 && IsAllColumnsMarker(*node.order_by[0].expr);

@@ -226,8 +226,8 @@ ast::StatementPtr Transformer::TransformTruncate(const PgQuery__TruncateStmt* st
 }
 
 ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, int begin) {
-  if (stmt->with_clause != nullptr) {
-    ThrowNotSupportedAt("WITH before INSERT is not supported (put it inside the query)", begin);
+  if (stmt->with_clause != nullptr && IsNull(stmt->select_stmt)) {
+    ThrowNotSupportedAt("WITH before INSERT ... DEFAULT VALUES is not supported", begin);
   }
   const PgQuery__RangeVar* range = stmt->relation;
   auto insert = std::make_unique<ast::InsertStatement>();
@@ -246,6 +246,15 @@ ast::StatementPtr Transformer::TransformInsert(const PgQuery__InsertStmt* stmt, 
     insert->default_values = true;  // the rows are made from the table's defaults
   } else {
     insert->query = TransformQuery(stmt->select_stmt);
+    if (stmt->with_clause != nullptr) {
+      // WITH ... INSERT INTO t query: the CTEs are the query's, before its own WITH (whose
+      // names, bound later, shadow them).
+      std::vector<ast::CommonTableExpr> ctes;
+      TransformWithClause(stmt->with_clause, ctes);
+      for (auto& own : insert->query->ctes)
+        ctes.push_back(std::move(own));
+      insert->query->ctes = std::move(ctes);
+    }
   }
   // INSERT OR REPLACE / OR IGNORE (blanked for libpg_query, see sql_rewrite.cpp).
   const auto& tokens = rewritten().tokens;

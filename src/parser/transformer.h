@@ -225,6 +225,11 @@ class Transformer {
   // transform_write.cpp
   ast::StatementPtr TransformCopy(const PgQuery__CopyStmt* stmt, int begin);
   ast::StatementPtr TransformInsert(const PgQuery__InsertStmt* stmt, int begin);
+  /// WITH's CTEs, appended to `ctes`.
+  void TransformWithClause(const PgQuery__WithClause* with,
+                           std::vector<ast::CommonTableExpr>& ctes);
+  /// WITH name AS (INSERT | UPDATE | DELETE ...): the statement, with its span in the text.
+  std::shared_ptr<ast::Statement> TransformCteStatement(const PgQuery__CommonTableExpr* cte);
   ast::StatementPtr TransformCreateIndex(const PgQuery__IndexStmt* stmt, int begin);
   ast::StatementPtr TransformUpdate(const PgQuery__UpdateStmt* stmt, int begin);
   ast::StatementPtr TransformDelete(const PgQuery__DeleteStmt* stmt, int begin);

@@ -195,6 +195,12 @@ BoundQuery Binder::BindQueryNode(const ast::QueryNode& node, Scope* outer) {
   if (++depth_ > kMaxDepth) throw BinderError("queries nest deeper than {} levels", kMaxDepth);
   std::map<std::string, const ast::CommonTableExpr*> ctes;
   for (const auto& cte : node.ctes) {
+    if (cte.dml) {
+      throw BinderError(
+          "INSERT, UPDATE or DELETE in WITH ('{}') is supported only before a SELECT (not in a "
+          "subquery or a view, nor before INSERT, UPDATE or DELETE)",
+          cte.name);
+    }
     ctes[AsciiLower(cte.name)] = &cte;
     cte_indexes_[&cte] = next_cte_index_++;
   }

@@ -315,8 +315,14 @@ TEST(ParserQueryTest, UnsupportedSelectForms) {
   ExpectNotSupported("SELECT a INTO x FROM t", "SELECT ... INTO is not supported");
   ExpectNotSupported("SELECT a FROM t FOR UPDATE", "FOR UPDATE/SHARE");
   ExpectNotSupported("SELECT a FROM t ORDER BY a USING <", "ORDER BY ... USING");
-  ExpectNotSupported("WITH x AS (INSERT INTO t VALUES (1) RETURNING *) SELECT * FROM x",
-                     "data-modifying statements in WITH");
+  ExpectNotSupported("WITH RECURSIVE x AS (INSERT INTO t VALUES (1) RETURNING *) SELECT 1",
+                     "Recursive CTEs with DML statements are not supported");
+  // A write in WITH keeps its text's span, for the write to parse it again alone.
+  auto with_write = ParseOne("WITH x AS (INSERT INTO t VALUES (1) RETURNING *) SELECT * FROM x");
+  const auto& cte = static_cast<SelectStatement&>(*with_write).query->ctes.at(0);
+  ASSERT_NE(cte.dml, nullptr);
+  EXPECT_EQ(cte.dml->location, 11);
+  EXPECT_EQ(cte.dml->length, 36);
 }
 
 TEST(ParserQueryTest, RecursiveCommonTableExpressions) {
