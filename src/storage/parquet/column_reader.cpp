@@ -828,9 +828,61 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
   }
 }
 
+bool ColumnChunkReader::SkipInPage(idx_t count) {
+  if (list_type_.valid() || !page_ || page_->level_pos == page_->num_values) return false;
+  auto& page = *page_;
+  const bool dictionary = page.encoding == format::Encoding::PLAIN_DICTIONARY ||
+                          page.encoding == format::Encoding::RLE_DICTIONARY;
+  const auto physical = column_.physical_type;
+  const bool plain_fixed = page.encoding == format::Encoding::PLAIN &&
+                           (physical == format::Type::INT32 || physical == format::Type::INT64 ||
+                            physical == format::Type::FLOAT || physical == format::Type::DOUBLE);
+  if (!dictionary && !plain_fixed) return false;
+  const idx_t take = std::min<idx_t>(count, page.num_values - page.level_pos);
+  idx_t non_null = take;
+  if (!page.def_levels.empty()) {
+    const uint8_t* levels = page.def_levels.data() + page.level_pos;
+    const auto max_def = static_cast<uint8_t>(column_.max_definition_level);
+    non_null = 0;
+    for (idx_t i = 0; i < take; i++)
+      non_null += levels[i] == max_def;
+  }
+  if (dictionary) {
+    // The indexes are read (the decoder has no skip), not looked up: a bad entry fails only
+    // the rows that use it, and these are not read.
+    for (idx_t left = non_null; left > 0;) {
+      const idx_t n = std::min<idx_t>(left, kBatchSize);
+      page.indexes.resize(n);
+      if (page.rle->GetBatchBounded(page.indexes.data(), n,
+                                    static_cast<uint32_t>(dictionary_size_)) != n) {
+        Fail("dictionary indexes end before the page's values");
+      }
+      left -= n;
+    }
+  } else {
+    const size_t bytes = non_null * PhysicalValueSize(physical);
+    if (bytes > page.values_size - page.values_pos) {
+      Fail(fmt::format("page holds {} bytes of values, {} needed",
+                       page.values_size - page.values_pos, bytes));
+    }
+    page.values_pos += bytes;
+  }
+  page.level_pos += take;
+  row_ += static_cast<int64_t>(take);
+  return true;
+}
+
 void ColumnChunkReader::Skip(idx_t count) {
-  // Decoding into a throwaway vector keeps every decoder's position right; page-level skipping
-  // with the offset index avoids this cost where it matters.
+  // Within a page of dictionary indexes or fixed-width PLAIN values, the values are passed
+  // over without being decoded (SkipInPage). Else decoding into a throwaway vector keeps every
+  // decoder's position right; page-level skipping with the offset index avoids this cost where
+  // it matters.
+  while (count > 0 && page_ && page_->level_pos < page_->num_values) {
+    const idx_t before = page_->level_pos;
+    if (!SkipInPage(count)) break;
+    count -= page_->level_pos - before;
+  }
+  if (count == 0) return;
   if (!skip_sink_) {
     skip_sink_ =
         std::make_unique<Vector>(list_type_.valid() ? list_type_ : column_.type, kBatchSize);

@@ -122,6 +122,10 @@ class ColumnChunkReader {
   void StartDataPage(const format::PageHeader& header, const uint8_t* body);
   std::shared_ptr<uint8_t[]> Decompress(const uint8_t* body, size_t compressed,
                                         size_t uncompressed);
+  /// Passes over up to `count` rows of the current page without decoding their values, when
+  /// its encoding allows (dictionary indexes, fixed-width PLAIN); false when it does not or no
+  /// page is open.
+  bool SkipInPage(idx_t count);
   /// Decodes `count` present values. Given which of the `rows` rows they belong to hold one
   /// (`present`, a bit each), it may put them straight at their rows (NULL rows zeroed) and
   /// return true; else they are dense.
