@@ -818,11 +818,11 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
   if ((kinds_ & kRuntimeFilterExactSet) || bitmap) {
     // A small set, or a bitmap of the keys: some key must lie inside the bounds.
     if (IntegerKeys()) {
-      // Bounds in the keys' physical form: write them into a vector of the key type.
-      Vector bounds(key_types_[0], 2);
-      WriteValue(bounds, 0, lo);
-      WriteValue(bounds, 1, hi);
-      const int64_t lo_i = IntegerAt(bounds, 0), hi_i = IntegerAt(bounds, 1);
+      // Bounds in the keys' physical form (as WriteValue stores them), without a vector: a
+      // scan checks every split's bounds.
+      const bool int32 = key_types_[0].physical() == PhysicalType::kInt32;
+      const int64_t lo_i = int32 ? static_cast<int32_t>(lo.GetInt64()) : lo.GetInt64();
+      const int64_t hi_i = int32 ? static_cast<int32_t>(hi.GetInt64()) : hi.GetInt64();
       if (bitmap) return BitmapAnyWithin(lo_i, hi_i);
       for (int64_t key : int_set_) {
         if (key >= lo_i && key <= hi_i) return true;

@@ -101,12 +101,41 @@ void JoinHashTable::Build(int threads) {
                             : std::min<idx_t>({static_cast<idx_t>(std::max(threads, 1)),
                                                n / kMinRowsPerThread, blocks.size()});
   build_threads_ = workers;
+  // The rows heading entries, for the direct array: a position per row at most, counted
+  // against the memory limit (without room, the array is filled by scanning the table).
+  HeadList heads;
+  int64_t heads_bytes = 0;
+  if (direct_candidate && n > 0) {
+    heads_bytes = static_cast<int64_t>(n * sizeof(uint32_t));
+    try {
+      if (memory_) memory_->Reserve(heads_bytes);
+    } catch (const Error&) {
+      heads_bytes = 0;
+    }
+  }
+  if (heads_bytes > 0) {
+    // Written before read: not zeroed.
+    heads.rows = std::make_unique_for_overwrite<uint32_t[]>(n);
+    heads.starts.resize(blocks.size());
+    heads.counts.assign(blocks.size(), 0);
+    size_t start = 0;
+    for (size_t b = 0; b < blocks.size(); b++) {
+      heads.starts[b] = start;
+      start += blocks[b].count;
+    }
+  }
+  const bool list_heads = heads_bytes > 0;
+  auto insert = [&](size_t b, InsertScratch& mine, bool concurrent) {
+    InsertBlock(blocks[b], mine, direct_candidate, concurrent,
+                list_heads ? heads.rows.get() + heads.starts[b] : nullptr,
+                list_heads ? &heads.counts[b] : nullptr);
+  };
   std::vector<std::unique_ptr<InsertScratch>> scratch;
   for (idx_t w = 0; w < workers; w++)
     scratch.push_back(std::make_unique<InsertScratch>(layout_, key_count_));
   if (workers == 1) {
-    for (const auto& block : blocks)
-      InsertBlock(block, *scratch[0], direct_candidate, false);
+    for (size_t b = 0; b < blocks.size(); b++)
+      insert(b, *scratch[0], false);
   } else {
     // The threads take blocks from a shared counter and insert into the one table with
     // compare-and-swap (see InsertBlock). Every row is in exactly one block, so the table
@@ -119,7 +148,7 @@ void JoinHashTable::Build(int threads) {
     auto work = [&](InsertScratch& mine) {
       try {
         for (size_t b = next_block.fetch_add(1); b < blocks.size(); b = next_block.fetch_add(1))
-          InsertBlock(blocks[b], mine, direct_candidate, true);
+          insert(b, mine, true);
       } catch (...) {
         std::lock_guard<std::mutex> lock(error_mutex);
         if (!error) error = std::current_exception();
@@ -144,11 +173,13 @@ void JoinHashTable::Build(int threads) {
     key_low_ = low;
     key_high_ = high;
   }
-  if (direct_candidate) BuildDirect(low, high);
+  if (direct_candidate) BuildDirect(low, high, list_heads ? &heads : nullptr);
+  if (memory_ && list_heads) memory_->Release(heads_bytes);
 }
 
 void JoinHashTable::InsertBlock(const RowCollection::Block& block, InsertScratch& s,
-                                bool direct_candidate, bool concurrent) {
+                                bool direct_candidate, bool concurrent, uint32_t* heads,
+                                uint32_t* head_count) {
   const uint64_t mask = capacity_ - 1;
   const idx_t count = block.count;
   bool check_nulls = false;
@@ -198,6 +229,7 @@ void JoinHashTable::InsertBlock(const RowCollection::Block& block, InsertScratch
             continue;  // another thread took the slot: look at its row
           }
           s.distinct++;
+          if (heads) heads[(*head_count)++] = i;
           if (direct_candidate) {
             const int64_t key =
                 int32_key ? s.keys[0].data<int32_t>()[i] : s.keys[0].data<int64_t>()[i];
@@ -248,7 +280,7 @@ void JoinHashTable::InsertBlock(const RowCollection::Block& block, InsertScratch
   }
 }
 
-void JoinHashTable::BuildDirect(int64_t low, int64_t high) {
+void JoinHashTable::BuildDirect(int64_t low, int64_t high, const HeadList* heads) {
   if (distinct_keys_ == 0) return;
   // Dense enough that the array is at most about four times the entries' size; keys far
   // apart stay with the hash table.
@@ -267,11 +299,21 @@ void JoinHashTable::BuildDirect(int64_t low, int64_t high) {
   direct_base_ = static_cast<uint64_t>(low);
   const uint32_t offset = layout_.offsets[0];
   const bool int32 = layout_.types[0].physical() == PhysicalType::kInt32;
-  for (uint64_t i = 0; i < capacity_; i++) {
-    if (entries_[i] == 0) continue;
-    uint8_t* row = EntryRow(entries_[i]);
+  auto place = [&](uint8_t* row) {
     const int64_t key = int32 ? LoadRow<int32_t>(row + offset) : LoadRow<int64_t>(row + offset);
     direct_[static_cast<uint64_t>(key) - direct_base_] = row;
+  };
+  if (heads) {
+    const auto& blocks = rows_.blocks();
+    for (size_t b = 0; b < blocks.size(); b++) {
+      const uint32_t* listed = heads->rows.get() + heads->starts[b];
+      for (uint32_t k = 0; k < heads->counts[b]; k++)
+        place(blocks[b].data + static_cast<size_t>(listed[k]) * layout_.row_width);
+    }
+    return;
+  }
+  for (uint64_t i = 0; i < capacity_; i++) {
+    if (entries_[i] != 0) place(EntryRow(entries_[i]));
   }
 }
 

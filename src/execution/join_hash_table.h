@@ -99,13 +99,23 @@ class JoinHashTable {
   bool track_matches_;
   MemoryTracker* memory_;
   RowCollection rows_;
+  /// The rows that head the table's entries, block by block, as the inserts listed them: the
+  /// direct array is filled from them in the rows' order rather than from the whole table in
+  /// hash order (a cache miss per entry).
+  struct HeadList {
+    std::unique_ptr<uint32_t[]> rows;  // by block, from starts[block]: positions in the block
+    std::vector<size_t> starts;        // by block
+    std::vector<uint32_t> counts;      // by block: heads listed
+  };
   /// `low`/`high`: the bounds of the keys, gathered while inserting (the rows' keys are read
-  /// back only when the array is made).
-  void BuildDirect(int64_t low, int64_t high);
+  /// back only when the array is made). `heads`: null when not listed (the table is scanned).
+  void BuildDirect(int64_t low, int64_t high, const HeadList* heads);
   struct InsertScratch;
   /// Inserts the rows of `block`; `concurrent`: other threads insert into the table too.
+  /// `heads` (may be null): where the block's rows that take an entry are listed, and their
+  /// count.
   void InsertBlock(const RowCollection::Block& block, InsertScratch& scratch, bool direct_candidate,
-                   bool concurrent);
+                   bool concurrent, uint32_t* heads, uint32_t* head_count);
   template <typename T>
   void ProbeDirectLoop(const Vector& key, const uint32_t* sel, idx_t count, uint8_t** heads) const;
 

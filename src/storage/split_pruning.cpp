@@ -267,14 +267,19 @@ bool SplitPruning::FileMayMatch(size_t file_index, const std::vector<const Runti
     check->footer = known.footer;
     check->runtime.fill(nullptr);
   }
-  std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning;
-  auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
-    const parquet::ColumnChunkStatistics* bounds = KnownBounds(known, column);
+  // What the lookup reads, behind one pointer: a lambda of two pointers is held inside the
+  // std::function, not allocated per file.
+  struct LookupState {
+    const KnownStatistics& known;
+    std::vector<std::optional<parquet::ColumnChunkStatistics>> pruning;
+  } state{known, {}};
+  const StatsLookup lookup = [this, &state](idx_t column) -> const parquet::ColumnChunkStatistics* {
+    const parquet::ColumnChunkStatistics* bounds = KnownBounds(state.known, column);
     // Copied only where pruning must widen the bounds (FLOAT/DOUBLE of other writers).
     if (!bounds || !bounds->max_may_exclude_nan) return bounds;
-    pruning.resize(column_ids_.size());
-    if (!pruning[column]) pruning[column] = parquet::PruningStatistics(*bounds);
-    return &*pruning[column];
+    state.pruning.resize(column_ids_.size());
+    if (!state.pruning[column]) state.pruning[column] = parquet::PruningStatistics(*bounds);
+    return &*state.pruning[column];
   };
   for (const BoundExpr* conjunct : conjuncts_) {
     if (conjunct->kind != BoundExprKind::kRuntimeFilter) {
@@ -325,27 +330,41 @@ int SplitPruning::FileColumn(const DatasetFile& dataset_file, const parquet::Par
 }
 
 SplitVerdict SplitPruning::Check(const ScanSplit& split,
-                                 const std::vector<const RuntimeFilter*>& runtime,
-                                 bool page_index) const {
-  const auto& dataset_file = dataset_->files()[split.file_index];
-  std::vector<std::optional<parquet::ColumnChunkStatistics>> stats(column_ids_.size());
-  // A file of one row group (a partition's, typically): its chunk's statistics are the file's,
-  // which the footer keeps decoded across queries.
-  const bool one_row_group = split.file->num_row_groups() == 1;
-  auto lookup = [&](idx_t column) -> const parquet::ColumnChunkStatistics* {
-    const int in_file = FileColumn(dataset_file, *split.file, column);
+                                 const std::vector<const RuntimeFilter*>& runtime, bool page_index,
+                                 Scratch* scratch) const {
+  Scratch own;
+  Scratch& buffers = scratch ? *scratch : own;
+  // The statistics copied for the last split checked are let go now, and only those.
+  buffers.stats.resize(column_ids_.size());
+  for (idx_t column : buffers.stats_held)
+    buffers.stats[column].reset();
+  buffers.stats_held.clear();
+  // What the statistics lookup reads, behind one pointer: a lambda of two pointers is held
+  // inside the std::function, not allocated per split.
+  struct LookupState {
+    const DatasetFile& dataset_file;
+    const ScanSplit& split;
+    Scratch& buffers;
+    // A file of one row group (a partition's, typically): its chunk's statistics are the
+    // file's, which the footer keeps decoded across queries.
+    bool one_row_group;
+  } state{dataset_->files()[split.file_index], split, buffers, split.file->num_row_groups() == 1};
+  const StatsLookup lookup = [this, &state](idx_t column) -> const parquet::ColumnChunkStatistics* {
+    const int in_file = FileColumn(state.dataset_file, *state.split.file, column);
     if (in_file < 0) return nullptr;
-    if (one_row_group && !stats[column]) {
+    auto& held = state.buffers.stats[column];
+    if (held) return &*held;
+    if (state.one_row_group) {
       const parquet::ColumnChunkStatistics& file =
-          parquet::CachedFileColumnStatistics(*split.file->footer(), in_file);
+          parquet::CachedFileColumnStatistics(*state.split.file->footer(), in_file);
       if (!file.max_may_exclude_nan) return &file;
-      stats[column] = parquet::PruningStatistics(file);
+      held = parquet::PruningStatistics(file);
+    } else {
+      held = parquet::PruningStatistics(
+          state.split.file->GetStatistics(state.split.row_group, in_file));
     }
-    if (!stats[column]) {
-      stats[column] =
-          parquet::PruningStatistics(split.file->GetStatistics(split.row_group, in_file));
-    }
-    return &*stats[column];
+    state.buffers.stats_held.push_back(column);
+    return &*held;
   };
   // A file of one row group whose check before opening passed on these same statistics: what
   // it checked is not checked again.
@@ -360,18 +379,21 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
       return verdict;
     }
     const size_t i = static_cast<const BoundRuntimeFilter&>(*conjunct).slot;
-    const bool ranges_passed =
-        file_check && runtime[i] && file_check->runtime_passed(i) == runtime[i];
-    if (RuntimeConjunctMayMatch(split, i, runtime[i], lookup, ranges_passed, dictionaries)) {
-      continue;
+    const RuntimeFilter* filter = runtime[i];
+    bool ranges_passed = file_check && filter && file_check->runtime_passed(i) == filter;
+    if (!ranges_passed && filter && filter->enabled() && !filter->empty() &&
+        OnlyRowGroupRangesPaused(split, i)) {
+      ranges_passed = true;
+      filter->counters().pruning_checks_skipped++;
     }
+    if (RuntimeConjunctMayMatch(split, i, filter, lookup, ranges_passed, dictionaries)) continue;
     metrics_.row_groups_pruned++;
     metrics_.row_groups_pruned_runtime++;
     verdict.by_runtime = true;
     return verdict;
   }
   if (page_index)
-    verdict = PrunePages(split, runtime);
+    verdict = PrunePages(split, runtime, buffers);
   else
     verdict.kind = SplitVerdict::kReadAll;
   if (verdict.kind == SplitVerdict::kPruned) {
@@ -383,6 +405,11 @@ SplitVerdict SplitPruning::Check(const ScanSplit& split,
     verdict.dictionaries = std::move(dictionaries);
   }
   return verdict;
+}
+
+bool SplitPruning::OnlyRowGroupRangesPaused(const ScanSplit& split, size_t i) const {
+  if (pacing_.window == 0 || split.file->num_row_groups() != 1) return false;
+  return levels_[i * kLevels + kFileLevel].paused.load(std::memory_order_relaxed);
 }
 
 bool SplitPruning::RuntimeConjunctMayMatch(const ScanSplit& split, size_t i,
@@ -478,15 +505,19 @@ bool SplitPruning::ColumnKeysMayMatch(const ScanSplit& split, const RuntimeFilte
   return true;
 }
 
-SplitVerdict SplitPruning::PrunePages(
-    const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime_filters) const {
+SplitVerdict SplitPruning::PrunePages(const ScanSplit& split,
+                                      const std::vector<const RuntimeFilter*>& runtime_filters,
+                                      Scratch& scratch) const {
   const auto& file = split.file;
   const int row_group = split.row_group;
   const DatasetFile& dataset_file = dataset_->files()[split.file_index];
   // The file column of each scan column; bounds are usable only in the scan column's type.
-  std::vector<int> in_file(column_ids_.size(), -1);
-  std::vector<bool> usable(column_ids_.size(), false);
-  std::vector<int> all_file_columns;
+  std::vector<int>& in_file = scratch.in_file;
+  std::vector<uint8_t>& usable = scratch.usable;
+  std::vector<int>& all_file_columns = scratch.all_file_columns;
+  in_file.assign(column_ids_.size(), -1);
+  usable.assign(column_ids_.size(), 0);
+  all_file_columns.clear();
   for (size_t c = 0; c < column_ids_.size(); c++) {
     const size_t id = static_cast<size_t>(column_ids_[c]);
     if (id >= dataset_->num_file_columns() || dataset_file.column_map[id] < 0) continue;
@@ -498,9 +529,12 @@ SplitVerdict SplitPruning::PrunePages(
   }
   // By slot: the published runtime filters checked at this level now (null: not published,
   // nothing to check, or paused).
-  std::vector<const RuntimeFilter*> runtime(runtime_filters.size(), nullptr);
-  std::vector<size_t> checked;  // their slots
-  std::set<idx_t> candidates(filter_columns_.begin(), filter_columns_.end());
+  std::vector<const RuntimeFilter*>& runtime = scratch.runtime;
+  std::vector<size_t>& checked = scratch.checked;  // their slots
+  std::vector<idx_t>& candidates = scratch.candidates;
+  runtime.assign(runtime_filters.size(), nullptr);
+  checked.clear();
+  candidates.assign(filter_columns_.begin(), filter_columns_.end());
   for (size_t i = 0; i < runtime_filters.size(); i++) {
     const RuntimeFilter* filter = runtime_filters[i];
     if (!filter || !filter->enabled() || filter->empty() ||
@@ -508,10 +542,13 @@ SplitVerdict SplitPruning::PrunePages(
       continue;
     runtime[i] = filter;
     checked.push_back(i);
-    candidates.insert(runtime_columns_[i].begin(), runtime_columns_[i].end());
+    candidates.insert(candidates.end(), runtime_columns_[i].begin(), runtime_columns_[i].end());
   }
+  std::sort(candidates.begin(), candidates.end());
+  candidates.erase(std::unique(candidates.begin(), candidates.end()), candidates.end());
   SplitVerdict verdict;
-  std::vector<int> wanted;
+  std::vector<int>& wanted = scratch.wanted;
+  wanted.clear();
   for (idx_t c : candidates) {
     if (usable[c]) wanted.push_back(in_file[c]);
   }
@@ -523,7 +560,9 @@ SplitVerdict SplitPruning::PrunePages(
       RuntimeChecked(i, kPageLevel, pruned, *runtime[i]);
     }
   };
-  if (wanted.empty()) {
+  // A page index of one page per chunk, or none: nothing to read. (Reading one costs a request
+  // and a parse per row group, as much as a small row group's statistics check many times over.)
+  if (wanted.empty() || OnePagePerChunk(split, wanted)) {
     record(nullptr);
     return verdict;
   }
@@ -576,6 +615,27 @@ SplitVerdict SplitPruning::PrunePages(
   // The reader needs the offset indexes only to skip pages.
   if (verdict.kind == SplitVerdict::kReadPages) verdict.index = std::move(index);
   return verdict;
+}
+
+bool SplitPruning::OnePagePerChunk(const ScanSplit& split, const std::vector<int>& file_columns) {
+  for (int column : file_columns) {
+    const format::ColumnMetaData& meta = split.file->chunk(split.row_group, column).meta_data;
+    if (!meta.__isset.encoding_stats || meta.encoding_stats.empty()) return false;
+    int64_t data_pages = 0;
+    for (const auto& stats : meta.encoding_stats) {
+      if (stats.page_type == format::PageType::DATA_PAGE ||
+          stats.page_type == format::PageType::DATA_PAGE_V2)
+        data_pages += stats.count;
+    }
+    // The one page's bounds in the column index are the chunk's: only when the chunk has them
+    // (and the row group's check used them) is the index of no use.
+    const auto& statistics = meta.statistics;
+    const bool bounds = meta.__isset.statistics &&
+                        ((statistics.__isset.min_value && statistics.__isset.max_value) ||
+                         (statistics.__isset.min && statistics.__isset.max));
+    if (data_pages != 1 || !bounds) return false;
+  }
+  return true;
 }
 
 }  // namespace shears

@@ -29,6 +29,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "dynfilter/runtime_filter.h"
@@ -90,12 +91,30 @@ class SplitPruning {
   SplitPruning(std::shared_ptr<const Dataset> dataset, std::vector<int> column_ids,
                std::vector<const BoundExpr*> conjuncts, ScanMetrics& metrics);
 
+  /// Buffers a scan thread keeps across its splits' checks, so a check allocates nothing.
+  struct Scratch {
+    // Check: statistics copied for pruning, by scan column, and the columns holding one.
+    std::vector<std::optional<parquet::ColumnChunkStatistics>> stats;
+    std::vector<idx_t> stats_held;
+    // PrunePages: by scan column its file column and whether its bounds are usable; the file
+    // columns read, the runtime filters checked (by slot) and their slots, the scan columns a
+    // checked filter reads and their file columns.
+    std::vector<int> in_file;
+    std::vector<uint8_t> usable;
+    std::vector<int> all_file_columns;
+    std::vector<const RuntimeFilter*> runtime;
+    std::vector<size_t> checked;
+    std::vector<idx_t> candidates;
+    std::vector<int> wanted;
+  };
+
   /// Checks `split` with the conjuncts, the runtime ones by their published filters
   /// (`runtime[slot]`, null while not published), by statistics, bloom filters and
   /// dictionaries, then by the page index when `page_index`. Counts row groups and pages in the
-  /// metrics and in each runtime filter's counters.
+  /// metrics and in each runtime filter's counters. `scratch`: the calling thread's (null: a
+  /// new one).
   SplitVerdict Check(const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
-                     bool page_index) const;
+                     bool page_index, Scratch* scratch = nullptr) const;
 
   /// Before file `file_index` is opened: false when its statistics (file_statistics.h) show
   /// that no row of it passes the literal filters or the published runtime filters (`runtime`
@@ -180,11 +199,20 @@ class SplitPruning {
   bool RuntimeConjunctMayMatch(const ScanSplit& split, size_t i, const RuntimeFilter* filter,
                                const StatsLookup& lookup, bool ranges_passed,
                                SplitDictionaries& dictionaries) const;
+  /// Whether a row group's own min/max check of runtime conjunct `i` is left out: its file has
+  /// no other row group (its statistics are the file's) and the file level is paused (the
+  /// filter was found dense: a file's bounds are not expected to rule it out, RuntimeChecked).
+  /// The row-group level's samples of bloom filters and dictionaries still resume it.
+  bool OnlyRowGroupRangesPaused(const ScanSplit& split, size_t i) const;
+  /// Whether every chunk of `file_columns` in the split's row group is one data page (by its
+  /// encoding_stats) with min/max statistics: the page index then tells nothing the row
+  /// group's statistics, checked before, did not.
+  static bool OnePagePerChunk(const ScanSplit& split, const std::vector<int>& file_columns);
   /// Whether the file check `split.file_check` (if any) passed on exactly the statistics the
   /// row group's check reads: its footer's, every filter column usable alike.
   bool FileCheckCovers(const ScanSplit& split) const;
-  SplitVerdict PrunePages(const ScanSplit& split,
-                          const std::vector<const RuntimeFilter*>& runtime) const;
+  SplitVerdict PrunePages(const ScanSplit& split, const std::vector<const RuntimeFilter*>& runtime,
+                          Scratch& scratch) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "common/vector.h"
+#include "execution/query_context.h"
 
 namespace shears {
 namespace {
@@ -60,9 +61,10 @@ void Load(const Case& c, const idx_t* at, idx_t count, std::vector<Vector>& keys
 
 // The table over c's rows with a payload column holding each row's index, as the join's sink
 // lays rows out.
-std::unique_ptr<JoinHashTable> BuildTable(const Case& c, int threads) {
+std::unique_ptr<JoinHashTable> BuildTable(const Case& c, int threads,
+                                          MemoryTracker* memory = nullptr) {
   auto table = std::make_unique<JoinHashTable>(c.types, std::vector{LogicalType::Bigint()},
-                                               c.null_equal, true, nullptr);
+                                               c.null_equal, true, memory);
   const RowLayout& layout = table->layout();
   std::vector<uint64_t> hashes(kBatchSize);
   std::vector<uint8_t*> rows(kBatchSize);
@@ -132,7 +134,8 @@ std::vector<std::vector<int64_t>> ProbeRows(const Case& c, const JoinHashTable& 
 
 // Checks the serial and the threaded table of c against the keys counted here: probing one
 // row of each key finds exactly that key's rows, so no NULL-key row is in any chain.
-void Check(const Case& c, bool expect_direct) {
+void Check(const Case& c, bool expect_direct, MemoryTracker* serial_memory = nullptr,
+           MemoryTracker* parallel_memory = nullptr) {
   std::map<std::vector<std::optional<std::string>>, std::vector<int64_t>> groups;
   for (idx_t r = 0; r < c.rows(); r++) {
     if (!Matchable(c, r)) continue;
@@ -144,8 +147,8 @@ void Check(const Case& c, bool expect_direct) {
   std::vector<idx_t> probes;
   for (const auto& [key, rows] : groups)
     probes.push_back(static_cast<idx_t>(rows.front()));
-  auto serial = BuildTable(c, 1);
-  auto parallel = BuildTable(c, 4);
+  auto serial = BuildTable(c, 1, serial_memory);
+  auto parallel = BuildTable(c, 4, parallel_memory);
   EXPECT_EQ(serial->build_threads(), 1u);
   EXPECT_EQ(parallel->build_threads(), 4u);
   for (const JoinHashTable* table : {serial.get(), parallel.get()}) {
@@ -173,6 +176,30 @@ TEST(JoinHashTableTest, ManyDuplicatesAndNullsDirectArray) {
   for (idx_t r = 0; r < kRows; r++)
     c.keys[0][r] = r % 97 == 0 ? std::nullopt : Text(static_cast<int64_t>(r % 1000) - 300);
   Check(c, true);
+}
+
+TEST(JoinHashTableTest, DirectArrayWithoutRoomToListHeads) {
+  // The direct array is filled from the rows listed as heads while inserting; without room
+  // under the memory limit for that list (a position per row), from a scan of the table: the
+  // same array. The limit leaves room for the rows, the table and the array (what an unlimited
+  // build holds after Build), not for the list beside them (800 kB here, the array 8 kB).
+  Case c{{LogicalType::Bigint()}, {false}, {Column(kRows)}};
+  for (idx_t r = 0; r < kRows; r++)
+    c.keys[0][r] = r % 89 == 0 ? std::nullopt : Text(static_cast<int64_t>(r % 1000) * 3 % 1000);
+  // What a build holds after Build() (the list released), and at its peak (with the list).
+  auto held = [&](int threads) {
+    MemoryTracker unlimited(0);
+    auto table = BuildTable(c, threads, &unlimited);
+    EXPECT_TRUE(table->direct());
+    return std::pair{unlimited.used(), unlimited.peak()};
+  };
+  const auto [serial_used, serial_peak] = held(1);
+  const auto [parallel_used, parallel_peak] = held(4);
+  MemoryTracker serial(serial_used + 64), parallel(parallel_used + 64);
+  Check(c, true, &serial, &parallel);
+  // The unlimited builds listed the heads, the limited ones could not.
+  EXPECT_GE(serial_peak, serial.peak() + static_cast<int64_t>(kRows * 4 / 2));
+  EXPECT_GE(parallel_peak, parallel.peak() + static_cast<int64_t>(kRows * 4 / 2));
 }
 
 TEST(JoinHashTableTest, SparseIntegerKeysHashOnly) {

@@ -40,6 +40,7 @@ struct ScanLocalState : LocalSourceState {
   uint64_t split_bytes = 0;  // the active split's share of its file, for progress
   bool page_index_pruning = true;
   std::unique_ptr<ScanRowFilter> rows;  // the filters over the reader's rows
+  SplitPruning::Scratch pruning;        // buffers of the splits' checks
   // The reader's buffers (chunks as read, decoded pages) count against memory_limit.
   MemoryHold buffers;
 };
@@ -137,7 +138,9 @@ std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
   if (context.query().settings().GetBool("file_statistics_pruning")) {
     const ScanGlobalState* global = state.get();
     file_may_match = [this, &registry, global](size_t file_index, FileCheck& check) {
-      std::vector<const RuntimeFilter*> runtime;
+      // Any scan thread asks, for each file: the thread's own list, not one allocated per file.
+      thread_local std::vector<const RuntimeFilter*> runtime;
+      runtime.clear();
       for (const auto& target : runtime_filters_)
         runtime.push_back(registry.FindRuntime(target.filter_id));
       return global->pruning->FileMayMatch(file_index, runtime, &check);
@@ -179,7 +182,8 @@ bool PhysicalTableScan::StartNextSplit(ExecutionContext& context, LocalSourceSta
   ScanSplit split;
   while (global.splits->Next(split)) {
     const auto& runtime = local.rows->Refresh(context.dynamic_filters());
-    SplitVerdict verdict = global.pruning->Check(split, runtime, local.page_index_pruning);
+    SplitVerdict verdict =
+        global.pruning->Check(split, runtime, local.page_index_pruning, &local.pruning);
     if (verdict.kind == SplitVerdict::kPruned) {
       context.query().progress().AddDone(split.progress_bytes);
       continue;

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "storage/parquet/compression.h"
+#include "storage/parquet/definition_levels.h"
 #include "storage/parquet/value_conversion.h"
 
 namespace shears::parquet {
@@ -14,68 +15,6 @@ namespace {
 // hostile header must not make us allocate gigabytes.
 constexpr int64_t kMaxPageSize = 1LL << 30;
 
-// Moves the `non_null` dense values at `base` out to the rows whose level is `max_def`, back to
-// front, zeroing the NULL rows. The width is a template parameter and the loop has no branch
-// on the level, so a column with a few NULLs (most of TPC-DS's keys) is not dominated by it.
-template <typename T>
-void SpreadFixed(uint8_t* base, const uint8_t* levels, idx_t take, idx_t non_null,
-                 uint8_t max_def) {
-  idx_t src = non_null;
-  // Once as many values are left as rows, the rest are already in place.
-  for (idx_t i = take; i-- > 0 && src != i + 1;) {
-    const bool present = levels[i] == max_def;
-    src -= present;
-    // A NULL row reads some earlier slot (src <= i there) and stores zero instead.
-    T value;
-    std::memcpy(&value, base + src * sizeof(T), sizeof(T));
-    value = present ? value : T{};
-    std::memcpy(base + i * sizeof(T), &value, sizeof(T));
-  }
-}
-
-// Dictionary values straight to their rows: row i takes the next index when its level is
-// `max_def`, else zero. One pass instead of a gather and a spread. `indexes` holds one spare
-// entry past the last, so trailing NULL rows read a valid slot.
-template <typename T>
-void GatherToRows(uint8_t* dst, const uint8_t* dict, const uint32_t* indexes, const uint8_t* levels,
-                  idx_t rows, uint8_t max_def) {
-  idx_t k = 0;
-  for (idx_t i = 0; i < rows; i++) {
-    const bool present = levels[i] == max_def;
-    T value;
-    std::memcpy(&value, dict + indexes[k] * sizeof(T), sizeof(T));
-    value = present ? value : T{};
-    std::memcpy(dst + i * sizeof(T), &value, sizeof(T));
-    k += present;
-  }
-}
-
-void SpreadValues(uint8_t* base, size_t width, const uint8_t* levels, idx_t take, idx_t non_null,
-                  uint8_t max_def) {
-  switch (width) {
-    case 1:
-      return SpreadFixed<uint8_t>(base, levels, take, non_null, max_def);
-    case 2:
-      return SpreadFixed<uint16_t>(base, levels, take, non_null, max_def);
-    case 4:
-      return SpreadFixed<uint32_t>(base, levels, take, non_null, max_def);
-    case 8:
-      return SpreadFixed<uint64_t>(base, levels, take, non_null, max_def);
-    case 16:
-      return SpreadFixed<unsigned __int128>(base, levels, take, non_null, max_def);
-    default:
-      break;
-  }
-  idx_t src = non_null;
-  for (idx_t i = take; i-- > 0 && src != i + 1;) {
-    if (levels[i] == max_def) {
-      --src;
-      std::memmove(base + i * width, base + src * width, width);
-    } else {
-      std::memset(base + i * width, 0, width);
-    }
-  }
-}
 }  // namespace
 
 void ScanCounters::Add(const ScanCounters& other) {
@@ -557,7 +496,7 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
 }
 
 bool ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset,
-                                     const uint8_t* levels, idx_t rows, uint8_t max_def) {
+                                     const uint64_t* present, idx_t rows) {
   auto& page = *page_;
   if (count == 0) return false;
   const auto physical = column_.physical_type;
@@ -579,11 +518,8 @@ bool ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset,
     const size_t out_width = column_.type.value_size();
     const uint8_t* dict = dictionary_->raw_data();
     uint8_t* dst = out.raw_data() + out_offset * out_width;
-    if (levels != nullptr && (out_width == 4 || out_width == 8 || out_width == 16)) {
-      const uint32_t* idx = page.indexes.data();
-      if (out_width == 4) GatherToRows<uint32_t>(dst, dict, idx, levels, rows, max_def);
-      if (out_width == 8) GatherToRows<uint64_t>(dst, dict, idx, levels, rows, max_def);
-      if (out_width == 16) GatherToRows<unsigned __int128>(dst, dict, idx, levels, rows, max_def);
+    if (present != nullptr && (out_width == 4 || out_width == 8 || out_width == 16)) {
+      GatherToRows(dst, out_width, dict, page.indexes.data(), present, rows);
       if (column_.type.IsString()) out.KeepAlive(dictionary_owner_);
       return true;
     }
@@ -714,7 +650,7 @@ void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset, Diction
 }
 
 void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, idx_t take,
-                                    idx_t non_null, const uint8_t* levels, uint8_t max_def) const {
+                                    idx_t non_null, const uint64_t* present) const {
   const auto encoding = page_->encoding;
   const bool dictionary_page = encoding == format::Encoding::PLAIN_DICTIONARY ||
                                encoding == format::Encoding::RLE_DICTIONARY;
@@ -739,13 +675,8 @@ void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, id
     std::fill(dst, dst + take, null_code);
     return;
   }
-  // Branch-free: indexes has a slot past the page's present values (DecodeValues).
-  idx_t k = 0;
-  for (idx_t i = 0; i < take; i++) {
-    const bool present = levels[i] == max_def;
-    dst[i] = present ? indexes[k] : null_code;
-    k += present;
-  }
+  // indexes has a slot past the page's present values (DecodeValues).
+  CodesToRows(dst, indexes, present, take, null_code);
 }
 
 namespace {
@@ -868,37 +799,27 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
     const uint8_t max_def = static_cast<uint8_t>(column_.max_definition_level);
     const uint8_t* levels =
         page.def_levels.empty() ? nullptr : page.def_levels.data() + page.level_pos;
+    // Which rows hold a value, a bit each (eight levels at a time).
     idx_t non_null = take;
+    const uint64_t* present = nullptr;
     if (levels != nullptr) {
-      non_null = 0;
-      for (idx_t i = 0; i < take; i++)
-        non_null += levels[i] == max_def;
+      present_masks_.resize((take + 63) / 64);
+      non_null = PresenceMasks(levels, take, max_def, present_masks_.data());
+      present = present_masks_.data();
     }
     if (non_null == take) {
       DecodeValues(take, out, out_offset);
-      if (codes) RecordCodes(*codes, out_offset, take, non_null, levels, max_def);
+      if (codes) RecordCodes(*codes, out_offset, take, non_null, nullptr);
     } else {
       // Values go to their rows (straight from a dictionary, else spread out after decoding
       // them densely); the gaps are marked NULL.
-      if (!DecodeValues(non_null, out, out_offset, levels, take, max_def)) {
-        SpreadValues(out.raw_data() + out_offset * out_width, out_width, levels, take, non_null,
-                     max_def);
+      if (!DecodeValues(non_null, out, out_offset, present, take)) {
+        SpreadToRows(out.raw_data() + out_offset * out_width, out_width, present, take, non_null);
       }
-      if (codes) RecordCodes(*codes, out_offset, take, non_null, levels, max_def);
-      // Eight levels at a time: most words are all present and need no per-row look.
-      auto& validity = out.validity();
-      const uint64_t all_present = 0x0101010101010101ULL * max_def;
-      for (idx_t i = 0; i < take; i += 8) {
-        const idx_t n = std::min<idx_t>(8, take - i);
-        if (n == 8) {
-          uint64_t word;
-          std::memcpy(&word, levels + i, 8);
-          if (word == all_present) continue;
-        }
-        for (idx_t j = i; j < i + n; j++) {
-          if (levels[j] != max_def) validity.SetNull(out_offset + j);
-        }
-      }
+      if (codes) RecordCodes(*codes, out_offset, take, non_null, present);
+      null_rows_.resize(take);
+      const idx_t nulls = NullRows(present, take, out_offset, null_rows_.data());
+      out.validity().SetNull(null_rows_.data(), nulls);
     }
     page.level_pos += take;
     row_ += static_cast<int64_t>(take);
@@ -907,9 +828,61 @@ void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
   }
 }
 
+bool ColumnChunkReader::SkipInPage(idx_t count) {
+  if (list_type_.valid() || !page_ || page_->level_pos == page_->num_values) return false;
+  auto& page = *page_;
+  const bool dictionary = page.encoding == format::Encoding::PLAIN_DICTIONARY ||
+                          page.encoding == format::Encoding::RLE_DICTIONARY;
+  const auto physical = column_.physical_type;
+  const bool plain_fixed = page.encoding == format::Encoding::PLAIN &&
+                           (physical == format::Type::INT32 || physical == format::Type::INT64 ||
+                            physical == format::Type::FLOAT || physical == format::Type::DOUBLE);
+  if (!dictionary && !plain_fixed) return false;
+  const idx_t take = std::min<idx_t>(count, page.num_values - page.level_pos);
+  idx_t non_null = take;
+  if (!page.def_levels.empty()) {
+    const uint8_t* levels = page.def_levels.data() + page.level_pos;
+    const auto max_def = static_cast<uint8_t>(column_.max_definition_level);
+    non_null = 0;
+    for (idx_t i = 0; i < take; i++)
+      non_null += levels[i] == max_def;
+  }
+  if (dictionary) {
+    // The indexes are read (the decoder has no skip), not looked up: a bad entry fails only
+    // the rows that use it, and these are not read.
+    for (idx_t left = non_null; left > 0;) {
+      const idx_t n = std::min<idx_t>(left, kBatchSize);
+      page.indexes.resize(n);
+      if (page.rle->GetBatchBounded(page.indexes.data(), n,
+                                    static_cast<uint32_t>(dictionary_size_)) != n) {
+        Fail("dictionary indexes end before the page's values");
+      }
+      left -= n;
+    }
+  } else {
+    const size_t bytes = non_null * PhysicalValueSize(physical);
+    if (bytes > page.values_size - page.values_pos) {
+      Fail(fmt::format("page holds {} bytes of values, {} needed",
+                       page.values_size - page.values_pos, bytes));
+    }
+    page.values_pos += bytes;
+  }
+  page.level_pos += take;
+  row_ += static_cast<int64_t>(take);
+  return true;
+}
+
 void ColumnChunkReader::Skip(idx_t count) {
-  // Decoding into a throwaway vector keeps every decoder's position right; page-level skipping
-  // with the offset index avoids this cost where it matters.
+  // Within a page of dictionary indexes or fixed-width PLAIN values, the values are passed
+  // over without being decoded (SkipInPage). Else decoding into a throwaway vector keeps every
+  // decoder's position right; page-level skipping with the offset index avoids this cost where
+  // it matters.
+  while (count > 0 && page_ && page_->level_pos < page_->num_values) {
+    const idx_t before = page_->level_pos;
+    if (!SkipInPage(count)) break;
+    count -= page_->level_pos - before;
+  }
+  if (count == 0) return;
   if (!skip_sink_) {
     skip_sink_ =
         std::make_unique<Vector>(list_type_.valid() ? list_type_ : column_.type, kBatchSize);

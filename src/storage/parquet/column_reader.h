@@ -110,10 +110,11 @@ class ColumnChunkReader {
   void ReadListRows(idx_t count, Vector& out, idx_t out_offset);
   /// Ends the row being assembled (open_row_) into out[at].
   void FinishListRow(Vector& out, idx_t at);
-  /// After a page's `take` rows (`non_null` present, `levels` null when all are) were decoded
-  /// to out_offset: their codes, or marks `codes` incomplete.
+  /// After a page's `take` rows (`non_null` present, by the bits of `present`, null when all
+  /// are: definition_levels.h) were decoded to out_offset: their codes, or marks `codes`
+  /// incomplete.
   void RecordCodes(DictionaryCodes& codes, idx_t out_offset, idx_t take, idx_t non_null,
-                   const uint8_t* levels, uint8_t max_def) const;
+                   const uint64_t* present) const;
   /// Loads the next data page, passing over (without decoding) pages that end at or before
   /// row `skip_before`.
   bool LoadNextDataPage(int64_t skip_before = -1);
@@ -121,10 +122,15 @@ class ColumnChunkReader {
   void StartDataPage(const format::PageHeader& header, const uint8_t* body);
   std::shared_ptr<uint8_t[]> Decompress(const uint8_t* body, size_t compressed,
                                         size_t uncompressed);
-  /// Decodes `count` present values. Given the levels of the `rows` rows they belong to, it may
-  /// put them straight at their rows (NULL rows zeroed) and return true; else they are dense.
-  bool DecodeValues(idx_t count, Vector& out, idx_t out_offset, const uint8_t* levels = nullptr,
-                    idx_t rows = 0, uint8_t max_def = 0);
+  /// Passes over up to `count` rows of the current page without decoding their values, when
+  /// its encoding allows (dictionary indexes, fixed-width PLAIN); false when it does not or no
+  /// page is open.
+  bool SkipInPage(idx_t count);
+  /// Decodes `count` present values. Given which of the `rows` rows they belong to hold one
+  /// (`present`, a bit each), it may put them straight at their rows (NULL rows zeroed) and
+  /// return true; else they are dense.
+  bool DecodeValues(idx_t count, Vector& out, idx_t out_offset, const uint64_t* present = nullptr,
+                    idx_t rows = 0);
   [[noreturn]] void Fail(const std::string& what) const;
 
   const ParquetFile& file_;
@@ -146,8 +152,10 @@ class ColumnChunkReader {
   bool dictionary_crc_ok_ = true;  // ReadDictionary: the page's checksum, if any, matched
   std::unique_ptr<PageState> page_;
   std::vector<uint8_t> scratch_;
-  std::unique_ptr<Vector> skip_sink_;  // Skip decodes into it
-  std::vector<PageSpan> pages_;        // empty: the chunk is read page after page
+  std::vector<uint64_t> present_masks_;  // a read's rows holding a value, a bit each
+  std::vector<uint32_t> null_rows_;      // and those that do not
+  std::unique_ptr<Vector> skip_sink_;    // Skip decodes into it
+  std::vector<PageSpan> pages_;          // empty: the chunk is read page after page
   size_t next_page_ = 0;
   // Rows read, or for a LIST column rows started (a row is counted at its repetition level 0).
   int64_t row_ = 0;
