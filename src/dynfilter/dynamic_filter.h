@@ -131,6 +131,10 @@ struct RuntimeFilterTarget {
   /// between its bounds' images. Null: the filter holds column values.
   std::shared_ptr<const BoundExpr> key_expr;
   int monotone = 0;
+  /// A range the scan publishes itself from another scan's file statistics (a statistics
+  /// transfer, storage/statistics_bounds.h), not a join's keys: EXPLAIN calls it
+  /// `statistics_bounds #n`.
+  bool statistics_bounds = false;
 };
 
 }  // namespace shears

@@ -101,6 +101,23 @@ std::string BoundFilterLegality(JoinKind kind, bool residual) {
   }
 }
 
+std::string BuildSideFilterLegality(JoinKind kind) {
+  switch (kind) {
+    case JoinKind::kInner:
+    case JoinKind::kLeft:
+    case JoinKind::kSemi:
+    case JoinKind::kAnti:
+    case JoinKind::kRightSemi:
+      return "";
+    case JoinKind::kMark:
+      return "a MARK join's NULL build keys decide its unmatched rows' marks";
+    case JoinKind::kCross:
+      return "no equality key";
+    default:
+      return std::string(JoinKindName(kind)) + " join keeps unmatched build rows";
+  }
+}
+
 bool BoundsOrderLikeSql(const LogicalType& type) {
   switch (type.physical()) {
     case PhysicalType::kInt32:

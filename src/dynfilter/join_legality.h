@@ -86,6 +86,15 @@ inline bool ConditionFiltersKeys(bool null_equal) {
 /// key): the joins that drop probe rows without a match. Empty when it may, else why not.
 std::string BoundFilterLegality(JoinKind kind, bool residual);
 
+/// Whether a join's build (right) side may be filtered by what its probe side's keys may hold
+/// (the statistics transfer: the range of a probe key over the files its scan keeps): the joins
+/// whose output does not depend on build rows matching no probe row. Inner, left, semi and anti
+/// joins (a build row without a match adds nothing) and right semi joins (it is not output);
+/// not right, full and right anti joins (they output it NULL-extended or as the answer), nor a
+/// mark join (a NULL build key makes an unmatched probe row's mark NULL, not FALSE). Empty when
+/// it may, else why not.
+std::string BuildSideFilterLegality(JoinKind kind);
+
 /// Whether comparing values of `type` by Value::Compare orders them as SQL's `<` does (not for
 /// floating point, whose NaN and -0.0 it orders differently).
 bool BoundsOrderLikeSql(const LogicalType& type);

@@ -756,6 +756,18 @@ std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::op
   return filter;
 }
 
+std::unique_ptr<RuntimeFilter> RuntimeFilter::OfRange(LogicalType type, std::optional<Value> min,
+                                                      std::optional<Value> max, uint64_t files,
+                                                      double build_ms) {
+  auto filter = OfBounds(std::move(type), std::move(min), std::move(max), files, build_ms);
+  // Tested against statistics as any filter's range (RangeMayMatch), not only partition values.
+  filter->bounds_only_ = false;
+  // Not a count of keys: non-zero when there is a range, so empty() means no key at all.
+  if (filter->mins_[0]) filter->distinct_ = 1;
+  filter->rows_skipped_reason_ = "a range of file statistics";
+  return filter;
+}
+
 bool RuntimeFilter::ValueMayMatch(const Value& value) const {
   if (value.is_null()) return false;  // NULL equals no key
   if (!prunes_partitions() || key_types_.size() != 1 || value.type() != key_types_[0]) return true;

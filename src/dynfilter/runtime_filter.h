@@ -274,6 +274,13 @@ class RuntimeFilter {
   static std::unique_ptr<RuntimeFilter> OfBounds(LogicalType type, std::optional<Value> min,
                                                  std::optional<Value> max, uint64_t build_rows,
                                                  double build_ms);
+  /// A filter of one range known from statistics (a statistics transfer: the key's range over
+  /// the files another scan keeps): files, row groups and pages whose bounds miss [min, max]
+  /// are skipped; unset bounds mean no key at all (empty(): nothing joins). `files`: the files
+  /// it covers (build_rows()). Rows are never tested with it (the join tests them anyway).
+  static std::unique_ptr<RuntimeFilter> OfRange(LogicalType type, std::optional<Value> min,
+                                                std::optional<Value> max, uint64_t files,
+                                                double build_ms);
   /// Keeps the filter for partitions, row groups and pages but stops the scan testing rows
   /// (`auto` mode, when the join's own probe is as cheap as the filter's).
   void SkipRows(std::string reason) { rows_skipped_reason_ = std::move(reason); }

@@ -149,9 +149,19 @@ PhysicalOperatorPtr PhysicalPlanner::Plan(LogicalOperator& op) {
                                                    get.table_name, get.dynamic_filters);
         break;
       }
-      result = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids, std::move(filters),
-                                                   get.table_name, get.dynamic_filters,
-                                                   get.runtime_filters);
+      auto scan = std::make_unique<PhysicalTableScan>(get.dataset, get.column_ids,
+                                                      std::move(filters), get.table_name,
+                                                      get.dynamic_filters, get.runtime_filters);
+      scan->SetStatisticsBounds(get.statistics_bounds);
+      if (get.statistics_source) {
+        // The scans this one bounds read its kept files when they start.
+        StatisticsBoundsSource& source = *get.statistics_source;
+        source.scans++;
+        source.dataset = get.dataset;
+        source.filters = &scan->filter_spec();
+        source.column_ids = get.column_ids;
+      }
+      result = std::move(scan);
       break;
     }
     case LogicalOperatorType::kDummyScan: {

@@ -74,6 +74,14 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       {"runtime_filter",
        "filter probe-side scans with the keys a join's build side produced (set, bloom, range)",
        PlanRuntimeFilters},
+      // Last: its filter ids follow every join's, and no rule copies the scans afterwards
+      // (their statistics bounds are linked by pointer); predicate_transfer already left the
+      // joins whose probe key follows its partitioning to it.
+      {"statistics_transfer",
+       "a join of two facts whose probe key follows the probe fact's partitioning bounds the "
+       "build fact's scan by the key's range over the probe fact's kept files (their "
+       "statistics)",
+       TransferStatistics},
   };
   return kRules;
 }

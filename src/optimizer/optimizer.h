@@ -43,6 +43,7 @@ void AggregateEagerly(LogicalOperatorPtr& plan, const Settings& settings);
 void ReorderJoins(LogicalOperatorPtr& plan, const Settings& settings);
 void ChooseBuildSides(LogicalOperatorPtr& plan, const Settings& settings);
 void TransferPredicatesBackward(LogicalOperatorPtr& plan, const Settings& settings);
+void TransferStatistics(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanDynamicPartitionPruning(LogicalOperatorPtr& plan, const Settings& settings);
 void PlanRuntimeFilters(LogicalOperatorPtr& plan, const Settings& settings);
 
@@ -105,5 +106,9 @@ std::vector<TracedCteColumn> TraceToCteScans(LogicalOperator& op, const ColumnBi
 /// The one scan column all of the key's values come from (for statistics): none when the key
 /// is not traced, is computed on the way or comes from several inputs of a set operation.
 std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBinding& binding);
+
+/// Whether something below `side` prunes `fact`'s partitions: a filter of the scan on a
+/// partition column, or a join whose key reaches one (its build side's keys will prune them).
+bool PartitionsFiltered(LogicalOperator& side, const LogicalGet& fact);
 
 }  // namespace shears

@@ -29,7 +29,10 @@
 // against the reads it may spare, from the estimates: B's fact rows are expected to survive in
 // P's kept share of its fact, and every other row spares the columns B's scan reads beyond the
 // keys, and a probe. It transfers only when P's fact is read narrowly once reduced (its
-// partitions pruned): else P would read every file. A join considered and left alone says why
+// partitions pruned): else P would read every file. Nor when P's key is known to follow its
+// partitioning (statistics_transfer.h): then the range of the key over P's kept files, from
+// their statistics, bounds B without holding P in memory, and the join keeps its shape, so
+// B's keys still prune P's files at the scan. A join considered and left alone says why
 // in EXPLAIN (`no backward transfer: ...`).
 
 #include <algorithm>
@@ -41,6 +44,7 @@
 
 #include "dynfilter/join_legality.h"
 #include "optimizer/optimizer.h"
+#include "optimizer/statistics_transfer.h"
 #include "planner/plan_copy.h"
 
 namespace shears {
@@ -95,42 +99,8 @@ LogicalGet* DirectFact(LogicalOperator& side, const BoundExpr& key) {
   return nullptr;
 }
 
-bool IsPartitionColumn(const LogicalGet& get, int column_id) {
-  return static_cast<size_t>(column_id) >= get.dataset->num_file_columns();
-}
-
-// Whether something below `side` prunes `fact`'s partitions already: a filter of the scan on
-// a partition column, or a join whose key reaches one (its build side's keys will prune them).
-bool PartitionsFiltered(LogicalOperator& side, const LogicalGet& fact) {
-  for (const auto& filter : fact.filters) {
-    for (const auto& b : ReferencedBindings(*filter)) {
-      if (b.table_index == fact.table_index &&
-          IsPartitionColumn(fact, static_cast<int>(b.column_index)))
-        return true;
-    }
-  }
-  bool filtered = false;
-  std::function<void(LogicalOperator&)> visit = [&](LogicalOperator& op) {
-    if (filtered) return;
-    if (op.type == LogicalOperatorType::kJoin) {
-      for (const auto& c : static_cast<LogicalJoin&>(op).conditions) {
-        for (const BoundExpr* key : {c.left.get(), c.right.get()}) {
-          const auto referenced = ReferencedBindings(*key);
-          if (referenced.size() != 1) continue;
-          for (const TracedColumn& traced : TraceToScans(op, referenced[0])) {
-            if (traced.get == &fact && IsPartitionColumn(fact, traced.column_id)) filtered = true;
-          }
-        }
-      }
-    }
-    for (auto& child : op.children)
-      visit(*child);
-  };
-  visit(side);
-  return filtered;
-}
-
 struct Context {
+  const Settings* settings = nullptr;
   uint32_t next_index = 0;
   uint32_t max_cte_index = 0;
   double max_build_rows = 0;
@@ -281,7 +251,14 @@ void Transfer(LogicalOperatorPtr& slot, const std::vector<Ancestor>& ancestors, 
   const double spared =
       build_fact_rows * std::max(0.0, 1 - share) * (std::max(0.0, other_columns) + 1);
   std::string note;
-  if (rows > context.max_build_rows) {
+  // A probe key known to follow its partitioning bounds the build fact by the statistics of
+  // its kept files instead (statistics_transfer), with no probe row held in memory.
+  const auto bounds = narrow ? FindStatisticsTransfer(join, *context.settings) : std::nullopt;
+  if (bounds && bounds->spread) {
+    note = "the statistics bounds of " + bounds->probe->table_name + "'s " +
+           bounds->probe->dataset->columns()[static_cast<size_t>(bounds->probe_column)].name +
+           " apply instead";
+  } else if (rows > context.max_build_rows) {
     note = fmt::format(
         "the probe side is estimated at {:.0f} rows, above runtime_filter.max_build_size", rows);
   } else if (!narrow) {
@@ -381,6 +358,7 @@ void Visit(LogicalOperatorPtr& slot, std::vector<Ancestor>& ancestors, Context& 
 void TransferPredicatesBackward(LogicalOperatorPtr& plan, const Settings& settings) {
   if (!settings.GetBool("dynamic_filtering")) return;
   Context context;
+  context.settings = &settings;
   context.next_index = MaxTableIndex(*plan) + 1;
   context.max_build_rows = static_cast<double>(settings.GetInt("runtime_filter.max_build_size"));
   context.max_cte_index = MaxCteIndex(*plan);

@@ -266,4 +266,37 @@ std::optional<TracedColumn> TraceToSource(LogicalOperator& op, const ColumnBindi
   return traced[0];
 }
 
+bool PartitionsFiltered(LogicalOperator& side, const LogicalGet& fact) {
+  auto is_partition_column = [&fact](int column_id) {
+    return static_cast<size_t>(column_id) >= fact.dataset->num_file_columns();
+  };
+  for (const auto& filter : fact.filters) {
+    for (const auto& b : ReferencedBindings(*filter)) {
+      // A scan's binding names the dataset column (LogicalGet::GetColumnBindings).
+      if (b.table_index == fact.table_index &&
+          is_partition_column(static_cast<int>(b.column_index)))
+        return true;
+    }
+  }
+  bool filtered = false;
+  std::function<void(LogicalOperator&)> visit = [&](LogicalOperator& op) {
+    if (filtered) return;
+    if (op.type == LogicalOperatorType::kJoin) {
+      for (const auto& c : static_cast<LogicalJoin&>(op).conditions) {
+        for (const BoundExpr* key : {c.left.get(), c.right.get()}) {
+          const auto referenced = ReferencedBindings(*key);
+          if (referenced.size() != 1) continue;
+          for (const TracedColumn& traced : TraceToScans(op, referenced[0])) {
+            if (traced.get == &fact && is_partition_column(traced.column_id)) filtered = true;
+          }
+        }
+      }
+    }
+    for (auto& child : op.children)
+      visit(*child);
+  };
+  visit(side);
+  return filtered;
+}
+
 }  // namespace shears

@@ -58,7 +58,8 @@ std::string LogicalGet::Describe() const {
     out += " " + DescribeDynamicPartitionFilter(f, *dataset);
   }
   for (const auto& f : runtime_filters) {
-    out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";
+    out += (f.statistics_bounds ? " statistics_bounds #" : " runtime_filter #") +
+           std::to_string(f.filter_id) + ": ";
     for (size_t i = 0; i < f.column_ids.size(); i++)
       out += (i ? ", " : "") + dataset->columns()[static_cast<size_t>(f.column_ids[i])].name;
     out += " " + f.description;

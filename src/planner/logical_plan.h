@@ -12,6 +12,7 @@
 #include "dynfilter/join_legality.h"
 #include "expression/expression.h"
 #include "storage/dataset.h"
+#include "storage/statistics_bounds.h"
 
 namespace shears {
 
@@ -71,6 +72,11 @@ struct LogicalGet : LogicalOperator {
   std::vector<DynamicPartitionFilter> dynamic_filters;
   /// Runtime join filters applied to this scan's rows (and row groups).
   std::vector<RuntimeFilterTarget> runtime_filters;
+  /// Statistics transfer (optimizer/statistics_transfer.cpp): the runtime filters above that
+  /// this scan publishes itself, each the range of another scan's key over its kept files.
+  std::vector<StatisticsBoundsTarget> statistics_bounds;
+  /// Set when this scan's kept files bound another scan: the physical planner fills it.
+  std::shared_ptr<StatisticsBoundsSource> statistics_source;
 
   std::vector<ColumnBinding> GetColumnBindings() const override;
   std::vector<LogicalType> GetTypes() const override;

@@ -204,7 +204,7 @@ function semiAnti(r, dim, fkRef, depth) {
 // A filtered dimension outside, the facts inside: IN / EXISTS / NOT EXISTS over a fact or a
 // UNION of both facts, or a join to such a union; the key sometimes computed on the way
 // (k - 1 inside, k + 1 = key outside, a CAST, * 2, negated or as text on both sides), or both
-// facts joined to each other (inner or left, the ticket sometimes computed, each fact
+// facts joined to each other (inner, left or right, the ticket sometimes computed, each fact
 // sometimes filtered on its own). Dynamic filters must reach each branch, the fact inside a
 // semi join and, backward, a fact that builds (issue 15).
 function dimensionOutside(r) {
@@ -255,7 +255,9 @@ function dimensionOutside(r) {
       // * 10; text does not order as numbers do).
       const onFact = r.chance(0.5) ? `sr.${FACTS.store_returns.fks[dim]}` : `ss.${FACTS.store_sales.fks[dim]}`;
       const ticket = r.pick([(t) => t, (t) => t, (t) => `${t} * 10`, (t) => `CAST(${t} AS VARCHAR)`, (t) => `${t} + 1`]);
-      const join = r.pick(['JOIN', 'JOIN', 'LEFT JOIN']);
+      // RIGHT: every sale kept, so the returns (build side or not) may never be bounded by
+      // the sales' kept files (statistics_transfer's legality).
+      const join = r.pick(['JOIN', 'JOIN', 'LEFT JOIN', 'RIGHT JOIN']);
       from += ` JOIN store_returns sr ON ${onFact} = ${a}.${d.key} ${join} store_sales ss ON ${ticket('ss.ss_ticket_number')} = ${ticket('sr.sr_ticket_number')}${r.chance(0.7) ? ' AND ss.ss_item_sk = sr.sr_item_sk' : ''}`;
       if (r.chance(0.4)) {
         const sales = FACTS.store_sales.predicate(r, 'ss');

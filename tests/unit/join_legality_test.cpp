@@ -101,5 +101,17 @@ TEST(JoinLegalityTest, FiltersPassTheKeptSideAndKeysTransferOnlyWhereRowsMatch) 
   EXPECT_TRUE(BoundsOrderLikeSql(LogicalType::Varchar()));
 }
 
+// The statistics transfer bounds a join's build side by what its probe side may hold: only
+// where a build row matching no probe row changes nothing in the output.
+TEST(JoinLegalityTest, BuildSideFilteredOnlyWhereUnmatchedBuildRowsGoUnseen) {
+  for (JoinKind kind : {JoinKind::kInner, JoinKind::kLeft, JoinKind::kSemi, JoinKind::kAnti,
+                        JoinKind::kRightSemi}) {
+    EXPECT_EQ(BuildSideFilterLegality(kind), "") << JoinKindName(kind);
+  }
+  EXPECT_EQ(BuildSideFilterLegality(JoinKind::kRight), "RIGHT join keeps unmatched build rows");
+  for (JoinKind kind : {JoinKind::kFull, JoinKind::kRightAnti, JoinKind::kMark, JoinKind::kCross})
+    EXPECT_NE(BuildSideFilterLegality(kind), "") << JoinKindName(kind);
+}
+
 }  // namespace
 }  // namespace shears

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "common/clock.h"
 #include "execution/pipeline.h"
 #include "execution/query_context.h"
 #include "storage/dataset_reader.h"
@@ -85,7 +86,8 @@ std::string PhysicalTableScan::Describe() const {
     out += " " + DescribeDynamicPartitionFilter(f, *dataset_);
   }
   for (const auto& f : runtime_filters_) {
-    out += " runtime_filter #" + std::to_string(f.filter_id) + ": ";
+    out += (f.statistics_bounds ? " statistics_bounds #" : " runtime_filter #") +
+           std::to_string(f.filter_id) + ": ";
     for (size_t i = 0; i < f.column_ids.size(); i++)
       out += (i ? ", " : "") + dataset_->columns()[static_cast<size_t>(f.column_ids[i])].name;
     out += " " + f.description;
@@ -109,7 +111,64 @@ std::vector<int> PhysicalTableScan::ConsumedDynamicFilters() const {
   }
   for (const auto& f : runtime_filters_)
     ids.push_back(f.filter_id);
+  // A statistics bound covers the files its source keeps: its source's partition filters'
+  // producers run first when the plan allows (else the bound covers more files).
+  for (const auto& bound : statistics_bounds_) {
+    if (!bound.source->filters) continue;
+    for (const BoundExpr* conjunct : bound.source->filters->conjuncts()) {
+      if (conjunct->kind != BoundExprKind::kRuntimeFilter) continue;
+      if (const auto* partition = dynamic_cast<const BoundPartitionFilter*>(conjunct)) {
+        if (partition->any_of.empty()) ids.push_back(partition->filter_id);
+        for (const auto& alternative : partition->any_of)
+          ids.push_back(alternative->filter_id);
+      }
+    }
+  }
   return ids;
+}
+
+std::string PhysicalTableScan::StatisticsBoundsText(int filter_id,
+                                                    const RuntimeFilter* filter) const {
+  std::string source;
+  for (const auto& bound : statistics_bounds_) {
+    if (bound.filter_id == filter_id) source = bound.source_name;
+  }
+  if (!filter) return "not ready";
+  if (!filter->enabled()) return "not applied: " + filter->disabled_reason();
+  const auto& c = filter->counters();
+  const std::string range =
+      filter->empty() ? "no key (every partition pruned)"
+                      : "in [" + filter->min()->ToString() + ", " + filter->max()->ToString() + "]";
+  return fmt::format(
+      "{} {} over the {} files its scan keeps, known in {:.3f} ms; files skipped unopened {}, "
+      "row groups skipped {}, pages skipped {}",
+      source, range, filter->build_rows(), filter->build_ms(), c.files_skipped.load(),
+      c.row_groups_skipped.load(), c.pages_skipped.load());
+}
+
+void PhysicalTableScan::PublishStatisticsBounds(ExecutionContext& context) const {
+  auto& registry = context.dynamic_filters();
+  for (const auto& bound : statistics_bounds_) {
+    const StatisticsBoundsSource& source = *bound.source;
+    const auto target = std::find_if(runtime_filters_.begin(), runtime_filters_.end(),
+                                     [&](const auto& t) { return t.filter_id == bound.filter_id; });
+    SHEARS_CHECK(target != runtime_filters_.end());
+    const LogicalType& type = dataset_->columns()[static_cast<size_t>(target->column_ids[0])].type;
+    std::unique_ptr<RuntimeFilter> filter;
+    const auto started = clock::Now();
+    if (source.scans != 1) {
+      filter = RuntimeFilter::OfRange(type, std::nullopt, std::nullopt, 0, 0);
+      filter->Disable(source.scans == 0 ? "its source is not a Parquet scan"
+                                        : "its source scan was planned more than once");
+    } else {
+      const KeyRange range =
+          FilesKeyRange(source.dataset, KeptPartitions(source, registry), bound.source_column);
+      filter = RuntimeFilter::OfRange(type, range.min, range.max, range.files,
+                                      clock::MillisSince(started));
+      if (!range.unknown.empty()) filter->Disable("range not known: " + range.unknown);
+    }
+    registry.PublishRuntime(bound.filter_id, std::move(filter));
+  }
 }
 
 uint64_t PhysicalTableScan::PlannedBytes() const {
@@ -118,6 +177,7 @@ uint64_t PhysicalTableScan::PlannedBytes() const {
 
 std::unique_ptr<GlobalSourceState> PhysicalTableScan::GetGlobalSourceState(
     ExecutionContext& context) const {
+  PublishStatisticsBounds(context);
   auto state = std::make_unique<ScanGlobalState>();
   state->metrics = &ScanCounters(context, this);
   ScanMetrics& metrics = *state->metrics;
@@ -266,6 +326,11 @@ std::vector<std::pair<std::string, std::string>> PhysicalTableScan::AnalyzeDetai
     add("runtime_filter_rows_dropped", m.runtime_filter_rows_dropped);
     for (const auto& target : runtime_filters_) {
       const RuntimeFilter* filter = context.dynamic_filters().FindRuntime(target.filter_id);
+      if (target.statistics_bounds) {
+        out.emplace_back("statistics_bounds_" + std::to_string(target.filter_id),
+                         StatisticsBoundsText(target.filter_id, filter));
+        continue;
+      }
       std::string text;
       if (!filter) {
         text = "not ready";

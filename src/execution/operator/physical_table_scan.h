@@ -17,6 +17,7 @@
 #include "storage/scan_metrics.h"
 #include "storage/split_enumerator.h"
 #include "storage/split_pruning.h"
+#include "storage/statistics_bounds.h"
 
 namespace shears {
 
@@ -54,12 +55,25 @@ class PhysicalTableScan : public PhysicalOperator {
   using FileAssignmentFactory = std::function<std::unique_ptr<FileAssignment>()>;
   void SetFileAssignment(FileAssignmentFactory make) { make_assignment_ = std::move(make); }
   bool distributed() const { return static_cast<bool>(make_assignment_); }
+  /// The statistics bounds this scan publishes when it starts (statistics_bounds.h), each
+  /// among its runtime filters; and the scan's filters, for a scan whose kept files bound
+  /// another (StatisticsBoundsSource).
+  void SetStatisticsBounds(std::vector<StatisticsBoundsTarget> bounds) {
+    statistics_bounds_ = std::move(bounds);
+  }
+  const ScanFilterSpec& filter_spec() const { return *filter_spec_; }
 
  private:
   /// Takes the next split that survives split pruning and starts the reader on it; false
   /// when the scan has nothing left.
   bool StartNextSplit(ExecutionContext& context, LocalSourceState& local,
                       GlobalSourceState& global) const;
+
+  /// Publishes each statistics bound: the range of its key over the files its source keeps
+  /// by the filters published by then (the executor runs their producers first).
+  void PublishStatisticsBounds(ExecutionContext& context) const;
+  /// EXPLAIN ANALYZE's line for statistics bound `filter_id` (`filter`: as published, or null).
+  std::string StatisticsBoundsText(int filter_id, const RuntimeFilter* filter) const;
 
   std::shared_ptr<const Dataset> dataset_;
   std::vector<int> column_ids_;
@@ -70,6 +84,7 @@ class PhysicalTableScan : public PhysicalOperator {
   // What rows are filtered by (storage/scan_filter.h), over filters_ and runtime_filters_.
   std::unique_ptr<ScanFilterSpec> filter_spec_;
   FileAssignmentFactory make_assignment_;
+  std::vector<StatisticsBoundsTarget> statistics_bounds_;
 };
 
 }  // namespace shears
