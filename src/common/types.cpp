@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/datetime.h"
 #include "common/error.h"
 
 namespace shears {
@@ -408,6 +409,8 @@ bool ParseTime(std::string_view text, int64_t* micros) {
 }
 
 std::string FormatDate(int32_t days) {
+  if (days == kDateInfinity) return "infinity";
+  if (days == kDateNegativeInfinity) return "-infinity";
   int64_t year;
   unsigned month, day;
   CivilFromDays(days, &year, &month, &day);
@@ -417,6 +420,8 @@ std::string FormatDate(int32_t days) {
 }
 
 std::string FormatTimestamp(int64_t micros) {
+  if (micros == kTimestampInfinity) return "infinity";
+  if (micros == kTimestampNegativeInfinity) return "-infinity";
   constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
   int64_t days = micros / kMicrosPerDay;
   int64_t rest = micros % kMicrosPerDay;

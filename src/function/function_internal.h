@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/datetime.h"
 #include "common/decimal.h"
 #include "common/error.h"
 #include "common/value.h"
