@@ -693,7 +693,17 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
           case SpecialDatetime::kNone:
             break;
         }
-        // DuckDB reads a timestamp's text as its date ('2020-01-01 10:00:00'::DATE).
+        // DuckDB reads a timestamp's text as its date ('2020-01-01 10:00:00'::DATE): the date
+        // before a valid time, whatever the time (24:00:00 too, and past the TIMESTAMP range).
+        const size_t split = text.find_first_of(" T", 1);
+        const size_t time = text.find_first_not_of(" T", split);
+        if (split != std::string_view::npos && time != std::string_view::npos &&
+            text[time] >= '0' && text[time] <= '9' && ParseDate(text.substr(0, split), r)) {
+          int64_t ignored;
+          std::string probe = "2000-01-01";
+          probe.append(text.substr(split));
+          if (ParseTimestampText(probe, &ignored)) return CastStatus::kOk;
+        }
         int64_t micros;
         if (!ParseTimestampText(text, &micros)) return CastStatus::kInvalid;
         const int64_t days = FloorDiv(micros, kMicrosPerDay);

@@ -84,6 +84,7 @@ bool ParseDatePart(std::string_view text, DatePart* field) {
       {"centuries", DatePart::kCentury},
       {"millennium", DatePart::kMillennium},
       {"millennia", DatePart::kMillennium},
+      {"era", DatePart::kEra},
   };
   for (const auto& [candidate, value] : kNames) {
     if (name == candidate) {
@@ -154,8 +155,8 @@ int64_t ExtractField(Field field, int64_t days, int64_t micros_of_day) {
       return micros_of_day % (60 * kMicrosPerSecond);
     case Field::kEpoch:
       return days * 86400 + micros_of_day / kMicrosPerSecond;
-    case Field::kDecade:
-      return FloorDiv(ToCivil(days).year, 10);
+    case Field::kDecade:  // truncated toward zero: 44 BC (year -43) is decade -4 (DuckDB)
+      return ToCivil(days).year / 10;
     case Field::kCentury: {
       int64_t year = ToCivil(days).year;
       return year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100);
@@ -164,6 +165,8 @@ int64_t ExtractField(Field field, int64_t days, int64_t micros_of_day) {
       int64_t year = ToCivil(days).year;
       return year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000);
     }
+    case Field::kEra:  // 1 AD, 0 BC (DuckDB)
+      return ToCivil(days).year > 0 ? 1 : 0;
   }
   return 0;
 }
@@ -286,6 +289,13 @@ int64_t TruncateTimestamp(Field field, int64_t micros) {
       int64_t year = ToCivil(days).year;
       return first_of_year(FloorDiv(year - 1, 1000) * 1000 + 1);
     }
+    case Field::kIsoYear: {
+      // The Monday of the ISO year's first week, the one holding January 4th.
+      int64_t iso_year, week;
+      IsoWeek(days, &iso_year, &week);
+      const int64_t january4 = DaysFromCivil(iso_year, 1, 4);
+      return at_day(january4 - (DayOfWeek(january4) + 6) % 7);
+    }
     default:
       throw InvalidInputError("date_trunc: unsupported date part");
   }
@@ -331,6 +341,8 @@ int64_t DateDiff(Field field, int64_t start, int64_t end) {
       return b.year / 100 - a.year / 100;
     case Field::kMillennium:
       return b.year / 1000 - a.year / 1000;
+    case Field::kEra:
+      throw InvalidInputError("date_diff: the date part 'era' is not supported");
     case Field::kIsoYear: {
       int64_t iso_a, iso_b, week;
       IsoWeek(start_days, &iso_a, &week);
@@ -548,6 +560,7 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
       {"decade", Field::kDecade},
       {"century", Field::kCentury},
       {"millennium", Field::kMillennium},
+      {"era", Field::kEra},
   };
   for (const auto& [name, field] : kShortcuts) {
     RegisterFixed(registry, name, {date}, bigint, FixedFieldKernel(false, field));
@@ -601,16 +614,18 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                                  args[2]->data<int64_t>()[row]);
                   });
                 });
-  RegisterFixed(registry, "last_day", {date}, date,
-                [](const Args& args, idx_t count, Vector& result) {
-                  UnaryLoop<int32_t, int32_t>(*args[0], count, result, LastDay);
-                });
-  RegisterFixed(registry, "last_day", {timestamp}, date,
-                [](const Args& args, idx_t count, Vector& result) {
-                  UnaryLoop<int64_t, int32_t>(*args[0], count, result, [](int64_t ts) {
-                    return LastDay(FloorDiv(ts, kMicrosPerDay));
+  // last_day of an infinity is NULL (DuckDB).
+  for (const LogicalType& type : {date, timestamp}) {
+    RegisterFixed(registry, "last_day", {type}, date,
+                  [](const Args& args, idx_t count, Vector& result) {
+                    int32_t* out = result.data<int32_t>();
+                    ForEachValidRow(args, count, result, [&](idx_t row) {
+                      const int64_t ts = TimestampArg(*args[0], row);
+                      if (!IsFiniteTimestamp(ts)) return result.validity().SetNull(row);
+                      out[row] = LastDay(FloorDiv(ts, kMicrosPerDay));
+                    });
                   });
-                });
+  }
   // yearweek: the ISO year * 100 + the ISO week (DuckDB).
   for (const LogicalType& type : {date, timestamp}) {
     const bool ts = type == timestamp;

@@ -127,6 +127,7 @@ enum class DatePart {
   kDecade,
   kCentury,
   kMillennium,
+  kEra,
 };
 bool ParseDatePart(std::string_view text, DatePart* part);
 
