@@ -504,19 +504,17 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
   RegisterFixed(registry, "/", {interval, dbl}, interval, IntervalDivideDouble);
 
   constexpr int64_t kHour = 3600 * kMicrosPerSecond;
-  RegisterFixed(registry, "to_years", {integer}, interval,
-                ToIntervalKernel<int32_t>(12, 0, 0, "to_years"));
-  RegisterFixed(registry, "to_months", {integer}, interval,
-                ToIntervalKernel<int32_t>(1, 0, 0, "to_months"));
-  // DuckDB's to_quarters, to_decades, to_centuries, to_millennia (INTERVAL (n) QUARTER, ...).
-  RegisterFixed(registry, "to_quarters", {integer}, interval,
-                ToIntervalKernel<int32_t>(3, 0, 0, "to_quarters"));
-  RegisterFixed(registry, "to_decades", {integer}, interval,
-                ToIntervalKernel<int32_t>(120, 0, 0, "to_decades"));
-  RegisterFixed(registry, "to_centuries", {integer}, interval,
-                ToIntervalKernel<int32_t>(1200, 0, 0, "to_centuries"));
-  RegisterFixed(registry, "to_millennia", {integer}, interval,
-                ToIntervalKernel<int32_t>(12000, 0, 0, "to_millennia"));
+  // to_years, to_months and DuckDB's to_quarters, to_decades, to_centuries, to_millennia
+  // (INTERVAL (n) QUARTER, ...): whole months.
+  for (const auto& [name, months] : {std::pair<const char*, int64_t>{"to_years", 12},
+                                     {"to_months", 1},
+                                     {"to_quarters", 3},
+                                     {"to_decades", 120},
+                                     {"to_centuries", 1200},
+                                     {"to_millennia", 12000}}) {
+    RegisterFixed(registry, name, {integer}, interval,
+                  ToIntervalKernel<int32_t>(months, 0, 0, name));
+  }
   RegisterFixed(registry, "to_weeks", {integer}, interval,
                 ToIntervalKernel<int32_t>(0, 7, 0, "to_weeks"));
   RegisterFixed(registry, "to_days", {integer}, interval,

@@ -21,29 +21,6 @@ size_t MatchingParen(const std::vector<SqlToken>& tokens, size_t open) {
   return tokens.size();
 }
 
-/// Whether a list may end in a comma before this token: the end of a statement or a select
-/// list's next clause.
-bool EndsCommaList(int token) {
-  switch (token) {
-    case 0:
-    case ';':
-    case PG_QUERY__TOKEN__FROM:
-    case PG_QUERY__TOKEN__WHERE:
-    case PG_QUERY__TOKEN__GROUP_P:
-    case PG_QUERY__TOKEN__HAVING:
-    case PG_QUERY__TOKEN__ORDER:
-    case PG_QUERY__TOKEN__LIMIT:
-    case PG_QUERY__TOKEN__OFFSET:
-    case PG_QUERY__TOKEN__UNION:
-    case PG_QUERY__TOKEN__INTERSECT:
-    case PG_QUERY__TOKEN__EXCEPT:
-    case PG_QUERY__TOKEN__WINDOW:
-      return true;
-    default:
-      return false;
-  }
-}
-
 struct IntervalFunction {
   const char* function;
   const char* cast;  // the function's argument type; DuckDB truncates a fraction toward
@@ -84,7 +61,8 @@ void FindTrailingCommas(const std::vector<SqlToken>& tokens, std::vector<Replace
   for (size_t i = 0; i < tokens.size(); i++) {
     if (tokens[i].token != ',') continue;
     const int next = i + 1 < tokens.size() ? tokens[i + 1].token : 0;
-    bool drop = EndsCommaList(next);
+    // The end of the statement or the next clause of a select list.
+    bool drop = next == 0 || next == ';' || next == PG_QUERY__TOKEN__FROM || EndsFromClause(next);
     if (next == ')') {
       // Only a parenthesised query's select list or VALUES rows: `(SELECT a, b,)`, never a
       // function's arguments.
