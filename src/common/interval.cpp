@@ -96,7 +96,21 @@ bool IsDigit(char c) {
   return c >= '0' && c <= '9';
 }
 
-enum class IntervalUnit { kYear, kMonth, kWeek, kDay, kHour, kMinute, kSecond, kMilli, kMicro };
+enum class IntervalUnit {
+  kYear,
+  kMonth,
+  kWeek,
+  kDay,
+  kHour,
+  kMinute,
+  kSecond,
+  kMilli,
+  kMicro,
+  kQuarter,
+  kDecade,
+  kCentury,
+  kMillennium,
+};
 
 bool LookupIntervalUnit(std::string_view word, IntervalUnit* unit) {
   struct Entry {
@@ -144,6 +158,15 @@ bool LookupIntervalUnit(std::string_view word, IntervalUnit* unit) {
       {"usecs", IntervalUnit::kMicro},
       {"microsecond", IntervalUnit::kMicro},
       {"microseconds", IntervalUnit::kMicro},
+      {"quarter", IntervalUnit::kQuarter},
+      {"quarters", IntervalUnit::kQuarter},
+      {"decade", IntervalUnit::kDecade},
+      {"decades", IntervalUnit::kDecade},
+      {"century", IntervalUnit::kCentury},
+      {"centuries", IntervalUnit::kCentury},
+      {"millennium", IntervalUnit::kMillennium},
+      {"millennia", IntervalUnit::kMillennium},
+      {"millenniums", IntervalUnit::kMillennium},
   };
   std::string lowered = AsciiLower(word);
   for (const Entry& e : kUnits) {
@@ -175,6 +198,22 @@ IntervalUnit BareNumberUnit(int mask) {
   return IntervalUnit::kSecond;
 }
 
+/// Months in the units of many months.
+int64_t MonthsPerUnit(IntervalUnit unit) {
+  switch (unit) {
+    case IntervalUnit::kQuarter:
+      return 3;
+    case IntervalUnit::kDecade:
+      return 120;
+    case IntervalUnit::kCentury:
+      return 1200;
+    case IntervalUnit::kMillennium:
+      return 12000;
+    default:
+      return 0;
+  }
+}
+
 struct IntervalAccumulator {
   // Wide enough that one addition of a checked quantity cannot overflow.
   int128_t months = 0, days = 0, micros = 0;
@@ -187,6 +226,12 @@ struct IntervalAccumulator {
         break;
       case IntervalUnit::kMonth:
         months += whole;
+        break;
+      case IntervalUnit::kQuarter:
+      case IntervalUnit::kDecade:
+      case IntervalUnit::kCentury:
+      case IntervalUnit::kMillennium:
+        months += whole * MonthsPerUnit(unit);
         break;
       case IntervalUnit::kWeek:
         days += whole * 7;
@@ -413,6 +458,19 @@ bool ParseIntervalText(std::string_view text, int field_mask, Interval* interval
           case IntervalUnit::kYear:
             acc.months += sign * (frac * 12 / scale);
             break;
+          // DuckDB: a fraction of a decade, century or millennium is whole months (the rest
+          // dropped, as for years); of a quarter, months and then days.
+          case IntervalUnit::kDecade:
+          case IntervalUnit::kCentury:
+          case IntervalUnit::kMillennium:
+            acc.months += sign * (frac * MonthsPerUnit(unit) / scale);
+            break;
+          case IntervalUnit::kQuarter: {
+            const int128_t months = frac * 3 / scale;
+            acc.months += sign * months;
+            acc.days += sign * (frac * 3 * kDaysPerIntervalMonth / scale - months * 30);
+            break;
+          }
           case IntervalUnit::kMonth:
             acc.days += sign * (frac * kDaysPerIntervalMonth / scale);
             break;

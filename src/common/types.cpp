@@ -8,6 +8,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/datetime.h"
 #include "common/error.h"
 
 namespace shears {
@@ -320,6 +321,16 @@ static bool ParseUnsigned(std::string_view text, size_t* pos, size_t min_digits,
   return true;
 }
 
+/// DuckDB's range of finite dates: 5877642-06-25 (BC) to 5881580-07-10, the int32 days short
+/// of the infinities (common/datetime.h).
+static bool InDateRange(int64_t year, unsigned month, unsigned day) {
+  constexpr int64_t kMinYear = -5877641, kMaxYear = 5881580;
+  if (year < kMinYear || year > kMaxYear) return false;
+  if (year == kMinYear) return month > 6 || (month == 6 && day >= 25);
+  if (year == kMaxYear) return month < 7 || (month == 7 && day <= 10);
+  return true;
+}
+
 static bool ParseDatePart(std::string_view text, size_t* pos, int32_t* days) {
   bool negative = false;
   if (*pos < text.size() && text[*pos] == '-') {
@@ -327,7 +338,7 @@ static bool ParseDatePart(std::string_view text, size_t* pos, int32_t* days) {
     ++*pos;
   }
   int64_t year, month, day;
-  if (!ParseUnsigned(text, pos, 1, 6, &year)) return false;
+  if (!ParseUnsigned(text, pos, 1, 7, &year)) return false;
   if (*pos >= text.size() || text[*pos] != '-') return false;
   ++*pos;
   if (!ParseUnsigned(text, pos, 1, 2, &month)) return false;
@@ -343,7 +354,8 @@ static bool ParseDatePart(std::string_view text, size_t* pos, int32_t* days) {
     year = 1 - year;
     *pos += 5;
   }
-  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, static_cast<unsigned>(month))) {
+  if (month < 1 || month > 12 || day < 1 || day > DaysInMonth(year, static_cast<unsigned>(month)) ||
+      !InDateRange(year, static_cast<unsigned>(month), static_cast<unsigned>(day))) {
     return false;
   }
   *days = DaysFromCivil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
@@ -385,7 +397,10 @@ bool ParseTimestamp(std::string_view text, int64_t* micros) {
   size_t pos = 0;
   int32_t days;
   if (!ParseDatePart(text, &pos, &days)) return false;
-  const int64_t midnight = static_cast<int64_t>(days) * 86400LL * 1000000LL;
+  int64_t midnight;
+  if (__builtin_mul_overflow(static_cast<int64_t>(days), 86400LL * 1000000LL, &midnight)) {
+    return false;  // past the TIMESTAMP range (about 294,000 years)
+  }
   if (pos == text.size()) {
     *micros = midnight;
     return true;
@@ -394,8 +409,7 @@ bool ParseTimestamp(std::string_view text, int64_t* micros) {
   ++pos;
   int64_t time, hour;
   if (!ParseTimeOfDay(text, &pos, &time, &hour) || hour > 23) return false;
-  *micros = midnight + time;
-  return true;
+  return !__builtin_add_overflow(midnight, time, micros);
 }
 
 bool ParseTime(std::string_view text, int64_t* micros) {
@@ -408,6 +422,8 @@ bool ParseTime(std::string_view text, int64_t* micros) {
 }
 
 std::string FormatDate(int32_t days) {
+  if (days == kDateInfinity) return "infinity";
+  if (days == kDateNegativeInfinity) return "-infinity";
   int64_t year;
   unsigned month, day;
   CivilFromDays(days, &year, &month, &day);
@@ -417,6 +433,8 @@ std::string FormatDate(int32_t days) {
 }
 
 std::string FormatTimestamp(int64_t micros) {
+  if (micros == kTimestampInfinity) return "infinity";
+  if (micros == kTimestampNegativeInfinity) return "-infinity";
   constexpr int64_t kMicrosPerDay = 86400LL * 1000000LL;
   int64_t days = micros / kMicrosPerDay;
   int64_t rest = micros % kMicrosPerDay;

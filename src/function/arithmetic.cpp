@@ -373,10 +373,26 @@ FunctionRegistry::Resolver UnaryResolver(bool negate) {
 
 void RegisterDateArithmetic(FunctionRegistry& registry) {
   const LogicalType date = LogicalType::Date(), integer = LogicalType::Integer();
-  // DATE + INTEGER days: int32 overflow is the only failure.
-  RegisterFixed(registry, "+", {date, integer}, date, IntegerKernel<int32_t>('+', date));
-  RegisterFixed(registry, "+", {integer, date}, date, IntegerKernel<int32_t>('+', date));
-  RegisterFixed(registry, "-", {date, integer}, date, IntegerKernel<int32_t>('-', date));
+  // DATE + INTEGER days: an infinity stays (DuckDB); a result past the finite dates fails.
+  const auto plus_days = [](int sign, bool date_first) -> ScalarKernel {
+    return [sign, date_first](const std::vector<const Vector*>& args, idx_t count, Vector& result) {
+      BinaryLoop<int32_t, int32_t, int32_t>(
+          *args[date_first ? 0 : 1], *args[date_first ? 1 : 0], count, result,
+          [sign](int32_t days, int32_t n) {
+            if (!IsFiniteDate(days)) return days;
+            const int64_t out = int64_t{days} + int64_t{sign} * n;
+            if (out <= kDateNegativeInfinity || out >= kDateInfinity) {
+              throw OutOfRangeError("Overflow in {} of DATE ({} {} {})",
+                                    sign > 0 ? "addition" : "subtraction", FormatDate(days),
+                                    sign > 0 ? '+' : '-', n);
+            }
+            return static_cast<int32_t>(out);
+          });
+    };
+  };
+  RegisterFixed(registry, "+", {date, integer}, date, plus_days(1, true));
+  RegisterFixed(registry, "+", {integer, date}, date, plus_days(1, false));
+  RegisterFixed(registry, "-", {date, integer}, date, plus_days(-1, true));
   // DATE - DATE is a BIGINT count of days, as in DuckDB (TIMESTAMP - TIMESTAMP is an
   // INTERVAL: interval_functions.cpp).
   RegisterFixed(registry, "-", {date, date}, LogicalType::Bigint(),

@@ -10,6 +10,7 @@
 #include <limits>
 #include <optional>
 
+#include "common/datetime.h"
 #include "common/interval.h"
 #include "common/string_util.h"
 #include "function/function_internal.h"
@@ -543,10 +544,19 @@ CastStatus ParseDouble(std::string_view text, double* out) {
 /// suffix ('Z', 'UTC', '+02', '-0530', '+05:30') that a TIMESTAMP drops, as DuckDB does.
 bool ParseTimestampText(std::string_view text, int64_t* micros) {
   text = TrimWhitespace(text);
-  if (ParseTimestamp(text, micros)) return true;
-  if (text.size() == 5 && EqualsAsciiLower(text, "epoch")) {
-    *micros = 0;
-    return true;
+  if (ParseTimestamp(text, micros)) return IsFiniteTimestamp(*micros);
+  switch (ParseSpecialDatetime(text)) {
+    case SpecialDatetime::kInfinity:
+      *micros = kTimestampInfinity;
+      return true;
+    case SpecialDatetime::kNegativeInfinity:
+      *micros = kTimestampNegativeInfinity;
+      return true;
+    case SpecialDatetime::kEpoch:
+      *micros = 0;
+      return true;
+    case SpecialDatetime::kNone:
+      break;
   }
   auto is_digit = [](char c) { return c >= '0' && c <= '9'; };
   std::string normal(text);
@@ -672,11 +682,32 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       CastLoop<StringRef, int32_t>(in, out, count, try_cast, [](StringRef s, int32_t* r) {
         const std::string_view text = TrimWhitespace(s.view());
         if (ParseDate(text, r)) return CastStatus::kOk;
-        // DuckDB reads a timestamp's text as its date ('2020-01-01 10:00:00'::DATE).
+        switch (ParseSpecialDatetime(text)) {
+          case SpecialDatetime::kInfinity:
+            *r = kDateInfinity;
+            return CastStatus::kOk;
+          case SpecialDatetime::kNegativeInfinity:
+            *r = kDateNegativeInfinity;
+            return CastStatus::kOk;
+          case SpecialDatetime::kEpoch:
+          case SpecialDatetime::kNone:
+            break;
+        }
+        // DuckDB reads a timestamp's text as its date ('2020-01-01 10:00:00'::DATE): the date
+        // before a valid time, whatever the time (24:00:00 too, and past the TIMESTAMP range).
+        const size_t split = text.find_first_of(" T", 1);
+        const size_t time = text.find_first_not_of(" T", split);
+        if (split != std::string_view::npos && time != std::string_view::npos &&
+            text[time] >= '0' && text[time] <= '9' && ParseDate(text.substr(0, split), r)) {
+          int64_t ignored;
+          std::string probe = "2000-01-01";
+          probe.append(text.substr(split));
+          if (ParseTimestampText(probe, &ignored)) return CastStatus::kOk;
+        }
         int64_t micros;
         if (!ParseTimestampText(text, &micros)) return CastStatus::kInvalid;
         const int64_t days = FloorDiv(micros, kMicrosPerDay);
-        if (days < std::numeric_limits<int32_t>::min() ||
+        if (!IsFiniteDate(days) || days < std::numeric_limits<int32_t>::min() ||
             days > std::numeric_limits<int32_t>::max())
           return CastStatus::kOverflow;
         *r = static_cast<int32_t>(days);
@@ -694,7 +725,8 @@ void VarcharToType(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         if (ParseTime(text, r)) return CastStatus::kOk;
         // A timestamp's text gives its time of day (DuckDB: '2024-01-02 03:04:05'::TIME).
         int64_t micros;
-        if (!ParseTimestampText(text, &micros)) return CastStatus::kInvalid;
+        if (!ParseTimestampText(text, &micros) || !IsFiniteTimestamp(micros))
+          return CastStatus::kInvalid;
         *r = micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
         return CastStatus::kOk;
       });
@@ -870,9 +902,7 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
         FormatToVarchar<int32_t>(in, out, count, FormatDate);
       } else {
         CastLoop<int32_t, int64_t>(in, out, count, try_cast, [](int32_t days, int64_t* r) {
-          return __builtin_mul_overflow(static_cast<int64_t>(days), kMicrosPerDay, r)
-                     ? CastStatus::kOverflow
-                     : CastStatus::kOk;
+          return DateToTimestamp(days, r) ? CastStatus::kOk : CastStatus::kOverflow;
         });
       }
       return;
@@ -880,13 +910,14 @@ void CastVector(const Vector& in, Vector& out, idx_t count, bool try_cast) {
       if (to.id() == TypeId::kVarchar) {
         FormatToVarchar<int64_t>(in, out, count, FormatTimestamp);
       } else if (to.id() == TypeId::kTime) {
-        WideningLoop<int64_t, int64_t>(in, out, count, [](int64_t micros) {
-          return micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
+        // An infinite timestamp has no time of day (DuckDB: a conversion error).
+        CastLoop<int64_t, int64_t>(in, out, count, try_cast, [](int64_t micros, int64_t* r) {
+          if (!IsFiniteTimestamp(micros)) return CastStatus::kInvalid;
+          *r = micros - FloorDiv(micros, kMicrosPerDay) * kMicrosPerDay;
+          return CastStatus::kOk;
         });
       } else {
-        WideningLoop<int64_t, int32_t>(in, out, count, [](int64_t micros) {
-          return static_cast<int32_t>(FloorDiv(micros, kMicrosPerDay));
-        });
+        WideningLoop<int64_t, int32_t>(in, out, count, TimestampToDate);
       }
       return;
     case TypeId::kVarchar:

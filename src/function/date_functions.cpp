@@ -84,6 +84,7 @@ bool ParseDatePart(std::string_view text, DatePart* field) {
       {"centuries", DatePart::kCentury},
       {"millennium", DatePart::kMillennium},
       {"millennia", DatePart::kMillennium},
+      {"era", DatePart::kEra},
   };
   for (const auto& [candidate, value] : kNames) {
     if (name == candidate) {
@@ -154,8 +155,8 @@ int64_t ExtractField(Field field, int64_t days, int64_t micros_of_day) {
       return micros_of_day % (60 * kMicrosPerSecond);
     case Field::kEpoch:
       return days * 86400 + micros_of_day / kMicrosPerSecond;
-    case Field::kDecade:
-      return FloorDiv(ToCivil(days).year, 10);
+    case Field::kDecade:  // truncated toward zero: 44 BC (year -43) is decade -4 (DuckDB)
+      return ToCivil(days).year / 10;
     case Field::kCentury: {
       int64_t year = ToCivil(days).year;
       return year > 0 ? (year + 99) / 100 : -((99 - (year - 1)) / 100);
@@ -164,6 +165,8 @@ int64_t ExtractField(Field field, int64_t days, int64_t micros_of_day) {
       int64_t year = ToCivil(days).year;
       return year > 0 ? (year + 999) / 1000 : -((999 - (year - 1)) / 1000);
     }
+    case Field::kEra:  // 1 AD, 0 BC (DuckDB)
+      return ToCivil(days).year > 0 ? 1 : 0;
   }
   return 0;
 }
@@ -178,9 +181,18 @@ ScalarKernel ExtractKernel(bool timestamp, const char* function) {
       Field field = reader.Read(fields[row].view());
       int64_t days, micros_of_day = 0;
       if (timestamp) {
-        SplitTimestamp(args[1]->data<int64_t>()[row], &days, &micros_of_day);
+        const int64_t micros = args[1]->data<int64_t>()[row];
+        if (!IsFiniteTimestamp(micros)) {
+          result.validity().SetNull(row);  // every part of an infinity is NULL (DuckDB)
+          return;
+        }
+        SplitTimestamp(micros, &days, &micros_of_day);
       } else {
         days = args[1]->data<int32_t>()[row];
+        if (!IsFiniteDate(days)) {
+          result.validity().SetNull(row);
+          return;
+        }
       }
       out[row] = ExtractField(field, days, micros_of_day);
     });
@@ -211,18 +223,22 @@ ScalarKernel ExtractTimeKernel(const char* function) {
 }
 
 /// year(x), month(x), ...: extract with a fixed field.
+/// The part of an infinite DATE or TIMESTAMP is NULL (DuckDB); a TIME is always finite.
 ScalarKernel FixedFieldKernel(bool timestamp, Field field) {
   return [timestamp, field](const Args& args, idx_t count, Vector& result) {
-    if (timestamp) {
-      UnaryLoop<int64_t, int64_t>(*args[0], count, result, [field](int64_t micros) {
-        int64_t days, micros_of_day;
+    int64_t* out = result.data<int64_t>();
+    ForEachValidRow(args, count, result, [&](idx_t row) {
+      int64_t days, micros_of_day = 0;
+      if (timestamp) {
+        const int64_t micros = args[0]->data<int64_t>()[row];
+        if (!IsFiniteTimestamp(micros)) return result.validity().SetNull(row);
         SplitTimestamp(micros, &days, &micros_of_day);
-        return ExtractField(field, days, micros_of_day);
-      });
-    } else {
-      UnaryLoop<int32_t, int64_t>(*args[0], count, result,
-                                  [field](int32_t days) { return ExtractField(field, days, 0); });
-    }
+      } else {
+        days = args[0]->data<int32_t>()[row];
+        if (!IsFiniteDate(days)) return result.validity().SetNull(row);
+      }
+      out[row] = ExtractField(field, days, micros_of_day);
+    });
   };
 }
 
@@ -273,6 +289,13 @@ int64_t TruncateTimestamp(Field field, int64_t micros) {
       int64_t year = ToCivil(days).year;
       return first_of_year(FloorDiv(year - 1, 1000) * 1000 + 1);
     }
+    case Field::kIsoYear: {
+      // The Monday of the ISO year's first week, the one holding January 4th.
+      int64_t iso_year, week;
+      IsoWeek(days, &iso_year, &week);
+      const int64_t january4 = DaysFromCivil(iso_year, 1, 4);
+      return at_day(january4 - (DayOfWeek(january4) + 6) % 7);
+    }
     default:
       throw InvalidInputError("date_trunc: unsupported date part");
   }
@@ -285,15 +308,9 @@ ScalarKernel DateTruncKernel(bool timestamp) {
     int64_t* out = result.data<int64_t>();
     ForEachValidRow(args, count, result, [&](idx_t row) {
       Field field = reader.Read(fields[row].view());
-      int64_t micros;
-      if (timestamp) {
-        micros = args[1]->data<int64_t>()[row];
-      } else if (__builtin_mul_overflow(int64_t{args[1]->data<int32_t>()[row]}, kMicrosPerDay,
-                                        &micros)) {
-        throw OutOfRangeError("date_trunc: {} is out of the TIMESTAMP range",
-                              FormatDate(args[1]->data<int32_t>()[row]));
-      }
-      out[row] = TruncateTimestamp(field, micros);
+      const int64_t micros = TimestampArg(*args[1], row);
+      // An infinity truncates to itself.
+      out[row] = IsFiniteTimestamp(micros) ? TruncateTimestamp(field, micros) : micros;
     });
   };
 }
@@ -324,6 +341,8 @@ int64_t DateDiff(Field field, int64_t start, int64_t end) {
       return b.year / 100 - a.year / 100;
     case Field::kMillennium:
       return b.year / 1000 - a.year / 1000;
+    case Field::kEra:
+      throw InvalidInputError("date_diff: the date part 'era' is not supported");
     case Field::kIsoYear: {
       int64_t iso_a, iso_b, week;
       IsoWeek(start_days, &iso_a, &week);
@@ -364,8 +383,12 @@ ScalarKernel DateDiffKernel(const char* function) {
     const StringRef* fields = args[0]->data<StringRef>();
     int64_t* out = result.data<int64_t>();
     ForEachValidRow(args, count, result, [&](idx_t row) {
-      out[row] = DateDiff(reader.Read(fields[row].view()), TimestampArg(*args[1], row),
-                          TimestampArg(*args[2], row));
+      const int64_t start = TimestampArg(*args[1], row), end = TimestampArg(*args[2], row);
+      // No count of parts reaches an infinity: NULL, as DuckDB.
+      if (!IsFiniteTimestamp(start) || !IsFiniteTimestamp(end)) {
+        return result.validity().SetNull(row);
+      }
+      out[row] = DateDiff(reader.Read(fields[row].view()), start, end);
     });
   };
 }
@@ -378,7 +401,8 @@ ScalarKernel DateDiffKernel(const char* function) {
 }
 
 int32_t CheckedDate(int64_t days, const char* function, int64_t input_days, int64_t amount) {
-  if (days < std::numeric_limits<int32_t>::min() || days > std::numeric_limits<int32_t>::max()) {
+  // The int32 extremes are the infinities, no finite result.
+  if (days <= kDateNegativeInfinity || days >= kDateInfinity) {
     ThrowDateOutOfRange(function, FormatDate(static_cast<int32_t>(input_days)), amount);
   }
   return static_cast<int32_t>(days);
@@ -391,6 +415,7 @@ void RegisterIntervalArithmetic(FunctionRegistry& registry) {
                 [](const Args& args, idx_t count, Vector& result) {
                   BinaryLoop<int32_t, int32_t, int32_t>(
                       *args[0], *args[1], count, result, [](int32_t d, int32_t n) {
+                        if (!IsFiniteDate(d)) return d;  // infinities stay
                         return CheckedDate(int64_t{d} + n, "date_add_days", d, n);
                       });
                 });
@@ -399,6 +424,7 @@ void RegisterIntervalArithmetic(FunctionRegistry& registry) {
                   BinaryLoop<int64_t, int32_t, int64_t>(
                       *args[0], *args[1], count, result, [](int64_t ts, int32_t n) {
                         int64_t out;
+                        if (!IsFiniteTimestamp(ts)) return ts;
                         if (__builtin_mul_overflow(int64_t{n}, kMicrosPerDay, &out) ||
                             __builtin_add_overflow(ts, out, &out)) {
                           ThrowDateOutOfRange("date_add_days", FormatTimestamp(ts), n);
@@ -410,6 +436,7 @@ void RegisterIntervalArithmetic(FunctionRegistry& registry) {
                 [](const Args& args, idx_t count, Vector& result) {
                   BinaryLoop<int32_t, int32_t, int32_t>(
                       *args[0], *args[1], count, result, [](int32_t d, int32_t n) {
+                        if (!IsFiniteDate(d)) return d;
                         return CheckedDate(AddMonthsToDays(d, n), "date_add_months", d, n);
                       });
                 });
@@ -417,6 +444,7 @@ void RegisterIntervalArithmetic(FunctionRegistry& registry) {
                 [](const Args& args, idx_t count, Vector& result) {
                   BinaryLoop<int64_t, int32_t, int64_t>(
                       *args[0], *args[1], count, result, [](int64_t ts, int32_t n) {
+                        if (!IsFiniteTimestamp(ts)) return ts;
                         int64_t days, micros_of_day, out;
                         SplitTimestamp(ts, &days, &micros_of_day);
                         int64_t new_days = AddMonthsToDays(days, n);
@@ -432,7 +460,8 @@ void RegisterIntervalArithmetic(FunctionRegistry& registry) {
                   BinaryLoop<int64_t, int64_t, int64_t>(
                       *args[0], *args[1], count, result, [](int64_t ts, int64_t n) {
                         int64_t out;
-                        if (__builtin_add_overflow(ts, n, &out)) {
+                        if (!IsFiniteTimestamp(ts)) return ts;
+                        if (__builtin_add_overflow(ts, n, &out) || !IsFiniteTimestamp(out)) {
                           ThrowDateOutOfRange("timestamp_add_micros", FormatTimestamp(ts), n);
                         }
                         return out;
@@ -531,6 +560,7 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
       {"decade", Field::kDecade},
       {"century", Field::kCentury},
       {"millennium", Field::kMillennium},
+      {"era", Field::kEra},
   };
   for (const auto& [name, field] : kShortcuts) {
     RegisterFixed(registry, name, {date}, bigint, FixedFieldKernel(false, field));
@@ -555,7 +585,9 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                   [](const Args& args, idx_t count, Vector& result) {
                     StringRef* out = result.data<StringRef>();
                     ForEachValidRow(args, count, result, [&](idx_t row) {
-                      int64_t days = FloorDiv(TimestampArg(*args[0], row), kMicrosPerDay);
+                      const int64_t ts = TimestampArg(*args[0], row);
+                      if (!IsFiniteTimestamp(ts)) return result.validity().SetNull(row);
+                      int64_t days = FloorDiv(ts, kMicrosPerDay);
                       out[row] = result.AddString(kDayNames[DayOfWeek(days)]);
                     });
                   });
@@ -563,7 +595,9 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                   [](const Args& args, idx_t count, Vector& result) {
                     StringRef* out = result.data<StringRef>();
                     ForEachValidRow(args, count, result, [&](idx_t row) {
-                      int64_t days = FloorDiv(TimestampArg(*args[0], row), kMicrosPerDay);
+                      const int64_t ts = TimestampArg(*args[0], row);
+                      if (!IsFiniteTimestamp(ts)) return result.validity().SetNull(row);
+                      int64_t days = FloorDiv(ts, kMicrosPerDay);
                       out[row] = result.AddString(kMonthNames[ToCivil(days).month - 1]);
                     });
                   });
@@ -580,16 +614,18 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                                  args[2]->data<int64_t>()[row]);
                   });
                 });
-  RegisterFixed(registry, "last_day", {date}, date,
-                [](const Args& args, idx_t count, Vector& result) {
-                  UnaryLoop<int32_t, int32_t>(*args[0], count, result, LastDay);
-                });
-  RegisterFixed(registry, "last_day", {timestamp}, date,
-                [](const Args& args, idx_t count, Vector& result) {
-                  UnaryLoop<int64_t, int32_t>(*args[0], count, result, [](int64_t ts) {
-                    return LastDay(FloorDiv(ts, kMicrosPerDay));
+  // last_day of an infinity is NULL (DuckDB).
+  for (const LogicalType& type : {date, timestamp}) {
+    RegisterFixed(registry, "last_day", {type}, date,
+                  [](const Args& args, idx_t count, Vector& result) {
+                    int32_t* out = result.data<int32_t>();
+                    ForEachValidRow(args, count, result, [&](idx_t row) {
+                      const int64_t ts = TimestampArg(*args[0], row);
+                      if (!IsFiniteTimestamp(ts)) return result.validity().SetNull(row);
+                      out[row] = LastDay(FloorDiv(ts, kMicrosPerDay));
+                    });
                   });
-                });
+  }
   // yearweek: the ISO year * 100 + the ISO week (DuckDB).
   for (const LogicalType& type : {date, timestamp}) {
     const bool ts = type == timestamp;
@@ -605,13 +641,48 @@ void RegisterDateFunctions(FunctionRegistry& registry) {
                       out[row] = out[row] * 100 + week.data<int64_t>()[row];
                   });
   }
+  // CAST(x AS TIMESTAMP_S | TIMESTAMP_MS): DuckDB stores seconds / milliseconds and rounds
+  // to them; here the TIMESTAMP keeps microseconds, rounded. Infinities stay.
+  for (const auto& [name, unit] : {std::pair<const char*, int64_t>{"__round_timestamp_s", 1000000},
+                                   {"__round_timestamp_ms", 1000}}) {
+    const int64_t step = unit;
+    RegisterFixed(registry, name, {timestamp}, timestamp,
+                  [step](const Args& args, idx_t count, Vector& result) {
+                    UnaryLoop<int64_t, int64_t>(*args[0], count, result, [step](int64_t ts) {
+                      if (!IsFiniteTimestamp(ts)) return ts;
+                      // Halves away from zero; the extremes round toward zero instead of
+                      // onto an infinity.
+                      const int64_t magnitude = ts < 0 ? -ts : ts;
+                      int64_t rounded = magnitude / step * step;
+                      if (magnitude - rounded >= step / 2 && rounded < kTimestampInfinity - step)
+                        rounded += step;
+                      return ts < 0 ? -rounded : rounded;
+                    });
+                  });
+  }
+  // julian(x): the Julian day number, days since 4714-11-24 (BC) with the time of day as a
+  // fraction (DuckDB's; PostgreSQL's is a whole number for a DATE); NULL for an infinity.
+  for (const LogicalType& type : {date, timestamp}) {
+    RegisterFixed(registry, "julian", {type}, LogicalType::Double(),
+                  [](const Args& args, idx_t count, Vector& result) {
+                    double* out = result.data<double>();
+                    ForEachValidRow(args, count, result, [&](idx_t row) {
+                      const int64_t ts = TimestampArg(*args[0], row);
+                      if (!IsFiniteTimestamp(ts)) return result.validity().SetNull(row);
+                      int64_t days, micros_of_day;
+                      SplitTimestamp(ts, &days, &micros_of_day);
+                      constexpr int64_t kJulianDayOf1970 = 2440588;
+                      out[row] = static_cast<double>(days + kJulianDayOf1970) +
+                                 static_cast<double>(micros_of_day) / kMicrosPerDay;
+                    });
+                  });
+  }
   // epoch_ms(TIMESTAMP) is milliseconds since 1970, epoch_ms(BIGINT) the TIMESTAMP of so many
   // milliseconds (DuckDB); to_timestamp(seconds) likewise (PostgreSQL, DuckDB; UTC).
-  RegisterFixed(registry, "epoch_ms", {timestamp}, bigint,
-                [](const Args& args, idx_t count, Vector& result) {
-                  UnaryLoop<int64_t, int64_t>(*args[0], count, result,
-                                              [](int64_t us) { return FloorDiv(us, 1000); });
-                });
+  RegisterFixed(
+      registry, "epoch_ms", {timestamp}, bigint, [](const Args& args, idx_t count, Vector& result) {
+        FiniteTimestampLoop(*args[0], count, result, [](int64_t us) { return FloorDiv(us, 1000); });
+      });
   RegisterFixed(registry, "epoch_ms", {bigint}, timestamp,
                 [](const Args& args, idx_t count, Vector& result) {
                   UnaryLoop<int64_t, int64_t>(*args[0], count, result, [](int64_t ms) {

@@ -38,10 +38,27 @@ inline void SplitTimestamp(int64_t micros, int64_t* days, int64_t* micros_of_day
   *micros_of_day = micros - *days * kMicrosPerDay;
 }
 
+/// A DATE's midnight (an infinite DATE the infinite TIMESTAMP), or a TIMESTAMP.
 inline int64_t TimestampArg(const Vector& v, idx_t row) {
-  // A DATE is its midnight; days * 86400e6 fits int64 for every representable DATE.
-  return v.type().id() == TypeId::kDate ? int64_t{v.data<int32_t>()[row]} * kMicrosPerDay
-                                        : v.data<int64_t>()[row];
+  if (v.type().id() != TypeId::kDate) return v.data<int64_t>()[row];
+  const int32_t days = v.data<int32_t>()[row];
+  int64_t micros;
+  if (!DateToTimestamp(days, &micros)) {
+    throw OutOfRangeError("DATE {} is out of the TIMESTAMP range", FormatDate(days));
+  }
+  return micros;
+}
+
+/// A TIMESTAMP -> BIGINT function whose value at an infinity is NULL (DuckDB's epoch_ms and
+/// the like).
+template <typename Op>
+void FiniteTimestampLoop(const Vector& in, idx_t count, Vector& result, Op op) {
+  int64_t* out = result.data<int64_t>();
+  ForEachValidRow({&in}, count, result, [&](idx_t row) {
+    const int64_t micros = in.data<int64_t>()[row];
+    if (!IsFiniteTimestamp(micros)) return result.validity().SetNull(row);
+    out[row] = op(micros);
+  });
 }
 
 inline constexpr const char* kDayNames[] = {"Sunday",   "Monday", "Tuesday", "Wednesday",

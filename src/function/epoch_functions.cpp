@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "function/date_internal.h"
 #include "function/function_internal.h"
 
 namespace shears {
@@ -15,13 +16,13 @@ using Args = std::vector<const Vector*>;
 
 void RegisterEpochFunctions(FunctionRegistry& registry) {
   const LogicalType timestamp = LogicalType::Timestamp(), bigint = LogicalType::Bigint();
-  RegisterFixed(
-      registry, "epoch_us", {timestamp}, bigint, [](const Args& args, idx_t count, Vector& result) {
-        UnaryLoop<int64_t, int64_t>(*args[0], count, result, [](int64_t us) { return us; });
-      });
+  RegisterFixed(registry, "epoch_us", {timestamp}, bigint,
+                [](const Args& args, idx_t count, Vector& result) {
+                  FiniteTimestampLoop(*args[0], count, result, [](int64_t us) { return us; });
+                });
   RegisterFixed(registry, "epoch_ns", {timestamp}, bigint,
                 [](const Args& args, idx_t count, Vector& result) {
-                  UnaryLoop<int64_t, int64_t>(*args[0], count, result, [](int64_t us) {
+                  FiniteTimestampLoop(*args[0], count, result, [](int64_t us) {
                     int64_t ns;
                     if (__builtin_mul_overflow(us, int64_t{1000}, &ns)) {
                       throw OutOfRangeError(

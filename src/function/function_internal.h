@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "common/datetime.h"
 #include "common/decimal.h"
 #include "common/error.h"
 #include "common/value.h"
@@ -126,6 +127,7 @@ enum class DatePart {
   kDecade,
   kCentury,
   kMillennium,
+  kEra,
 };
 bool ParseDatePart(std::string_view text, DatePart* part);
 

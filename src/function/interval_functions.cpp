@@ -13,6 +13,7 @@
 #include <limits>
 
 #include "common/interval.h"
+#include "function/date_internal.h"
 #include "function/function_internal.h"
 
 namespace shears {
@@ -45,6 +46,7 @@ int128_t Pack(const Interval& interval, const char* operation) {
 
 /// TIMESTAMP + sign * INTERVAL.
 int64_t AddToTimestamp(int64_t ts, const Interval& interval, int sign) {
+  if (!IsFiniteTimestamp(ts)) return ts;  // infinities stay
   int64_t out = ts;
   if (interval.months != 0) {
     const int64_t days = FloorDiv(ts, kMicrosPerDay);
@@ -58,7 +60,7 @@ int64_t AddToTimestamp(int64_t ts, const Interval& interval, int sign) {
   }
   const int128_t rest =
       sign * (int128_t{interval.days} * kMicrosPerDay + int128_t{interval.micros}) + out;
-  if (rest > std::numeric_limits<int64_t>::max() || rest < std::numeric_limits<int64_t>::min()) {
+  if (rest >= kTimestampInfinity || rest <= kTimestampNegativeInfinity) {
     throw OutOfRangeError("TIMESTAMP out of range: {} {} {}", FormatTimestamp(ts),
                           sign > 0 ? "+" : "-", FormatInterval(interval));
   }
@@ -94,10 +96,13 @@ ScalarKernel DatePlusTime(bool time_first) {
     const Vector& date = *args[time_first ? 1 : 0];
     const Vector& time = *args[time_first ? 0 : 1];
     BinaryLoop<int32_t, int64_t, int64_t>(date, time, count, result, [](int32_t d, int64_t t) {
-      // Far dates (past about 292,000 years) leave the TIMESTAMP range.
+      // Far dates (past about 292,000 years) leave the TIMESTAMP range; infinities stay.
       int64_t out;
-      if (__builtin_mul_overflow(int64_t{d}, kMicrosPerDay, &out) ||
-          __builtin_add_overflow(out, t, &out)) {
+      if (!DateToTimestamp(d, &out)) {
+        throw OutOfRangeError("TIMESTAMP out of range: {} + {}", FormatDate(d), FormatTimeOfDay(t));
+      }
+      if (!IsFiniteTimestamp(out)) return out;
+      if (__builtin_add_overflow(out, t, &out) || !IsFiniteTimestamp(out)) {
         throw OutOfRangeError("TIMESTAMP out of range: {} + {}", FormatDate(d), FormatTimeOfDay(t));
       }
       return out;
@@ -216,8 +221,12 @@ void NegateInterval(const Args& args, idx_t count, Vector& result) {
 void TimestampDifference(const Args& args, idx_t count, Vector& result) {
   BinaryLoop<int64_t, int64_t, int128_t>(
       *args[0], *args[1], count, result, [](int64_t a, int64_t b) {
-        const int128_t diff = int128_t{a} - b;
         const char* op = "TIMESTAMP - TIMESTAMP";
+        // No interval reaches an infinity (DuckDB's error).
+        if (!IsFiniteTimestamp(a) || !IsFiniteTimestamp(b)) {
+          throw InvalidInputError("Cannot subtract infinite timestamps");
+        }
+        const int128_t diff = int128_t{a} - b;
         return Pack(CheckedInterval(0, diff / kMicrosPerDay, diff % kMicrosPerDay, op), op);
       });
 }
@@ -409,7 +418,7 @@ template <BucketOf kOf, BucketThird kThird>
 void TimeBucketKernel(const Args& in, idx_t count, Vector& result) {
   auto micros_at = [](const Vector& v, idx_t row) -> int64_t {
     if constexpr (kOf == BucketOf::kDate) {
-      return int64_t{v.data<int32_t>()[row]} * kMicrosPerDay;
+      return TimestampArg(v, row);
     } else {
       return v.data<int64_t>()[row];
     }
@@ -417,6 +426,14 @@ void TimeBucketKernel(const Args& in, idx_t count, Vector& result) {
   ForEachValidRow(in, count, result, [&](idx_t row) {
     const BucketWidth width = ClassifyBucketWidth(in[0]->data<int128_t>()[row]);
     int64_t ts = micros_at(*in[1], row);
+    if (!IsFiniteTimestamp(ts)) {  // an infinity is its own bucket (DuckDB)
+      if constexpr (kOf == BucketOf::kDate) {
+        result.data<int32_t>()[row] = TimestampToDate(ts);
+      } else {
+        result.data<int64_t>()[row] = ts;
+      }
+      return;
+    }
     int64_t origin = width.months ? kBucketOriginMonths : kBucketOriginMicros;
     Interval offset;
     if constexpr (kThird == BucketThird::kOffset) {
@@ -487,10 +504,17 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
   RegisterFixed(registry, "/", {interval, dbl}, interval, IntervalDivideDouble);
 
   constexpr int64_t kHour = 3600 * kMicrosPerSecond;
-  RegisterFixed(registry, "to_years", {integer}, interval,
-                ToIntervalKernel<int32_t>(12, 0, 0, "to_years"));
-  RegisterFixed(registry, "to_months", {integer}, interval,
-                ToIntervalKernel<int32_t>(1, 0, 0, "to_months"));
+  // to_years, to_months and DuckDB's to_quarters, to_decades, to_centuries, to_millennia
+  // (INTERVAL (n) QUARTER, ...): whole months.
+  for (const auto& [name, months] : {std::pair<const char*, int64_t>{"to_years", 12},
+                                     {"to_months", 1},
+                                     {"to_quarters", 3},
+                                     {"to_decades", 120},
+                                     {"to_centuries", 1200},
+                                     {"to_millennia", 12000}}) {
+    RegisterFixed(registry, name, {integer}, interval,
+                  ToIntervalKernel<int32_t>(months, 0, 0, name));
+  }
   RegisterFixed(registry, "to_weeks", {integer}, interval,
                 ToIntervalKernel<int32_t>(0, 7, 0, "to_weeks"));
   RegisterFixed(registry, "to_days", {integer}, interval,

@@ -682,6 +682,22 @@ void RegisterMoreMath(FunctionRegistry& registry) {
                                                [test](double x) -> uint8_t { return test(x); });
                   });
   }
+  // isinf / isfinite of DuckDB's infinite DATEs and TIMESTAMPs (common/datetime.h).
+  for (const bool finite : {false, true}) {
+    const char* name = finite ? "isfinite" : "isinf";
+    RegisterFixed(registry, name, {LogicalType::Date()}, boolean,
+                  [finite](const Args& args, idx_t count, Vector& result) {
+                    UnaryLoop<int32_t, uint8_t>(*args[0], count, result, [finite](int32_t d) {
+                      return static_cast<uint8_t>(IsFiniteDate(d) == finite);
+                    });
+                  });
+    RegisterFixed(registry, name, {LogicalType::Timestamp()}, boolean,
+                  [finite](const Args& args, idx_t count, Vector& result) {
+                    UnaryLoop<int64_t, uint8_t>(*args[0], count, result, [finite](int64_t t) {
+                      return static_cast<uint8_t>(IsFiniteTimestamp(t) == finite);
+                    });
+                  });
+  }
   RegisterIntegerPair<int32_t>(registry, "gcd", kInteger, Gcd<int32_t>);
   RegisterIntegerPair<int64_t>(registry, "gcd", kBigint, Gcd<int64_t>);
   RegisterIntegerPair<int32_t>(registry, "lcm", kInteger, Lcm<int32_t>);

@@ -19,6 +19,10 @@ using Args = std::vector<const Vector*>;
 /// %d %-d %j %-j %b %h %B %m %-m %y %-y %Y %G %V %U %W %H %-H %I %-I %p %M %-M %S %-S %f
 /// (microseconds) %g (milliseconds) %n (nanoseconds) %c %x %X %T %z (+00) %Z (empty) %%.
 void FormatTimestampAs(int64_t micros, std::string_view format, std::string* out) {
+  if (!IsFiniteTimestamp(micros)) {
+    *out += FormatTimestamp(micros);  // DuckDB: infinity / -infinity, whatever the format
+    return;
+  }
   int64_t days, time;
   SplitTimestamp(micros, &days, &time);
   const Civil c = ToCivil(days);
@@ -507,7 +511,9 @@ ScalarKernel ToCharKernel() {
     std::string buffer;
     ForEachValidRow(args, count, result, [&](idx_t row) {
       buffer.clear();
-      FormatToChar(TimestampArg(*args[0], row), patterns[row].view(), &buffer);
+      const int64_t micros = TimestampArg(*args[0], row);
+      if (!IsFiniteTimestamp(micros)) return result.validity().SetNull(row);  // PostgreSQL's
+      FormatToChar(micros, patterns[row].view(), &buffer);
       out[row] = result.AddString(buffer);
     });
   };

@@ -193,7 +193,9 @@ namespace {
 // Whether the FROM at tokens[i] starts a DuckDB FROM-first query: at the start of a statement
 // or of a parenthesised query (`(FROM t SELECT a)`), but not PostgreSQL's TRIM(FROM s).
 bool StartsFromFirstQuery(const std::vector<SqlToken>& tokens, size_t i) {
-  if (i == 0 || tokens[i - 1].token == ';') return true;
+  // Also CREATE TABLE t AS FROM ... .
+  if (i == 0 || tokens[i - 1].token == ';' || tokens[i - 1].token == PG_QUERY__TOKEN__AS)
+    return true;
   return tokens[i - 1].token == '(' && !(i >= 2 && tokens[i - 2].token == PG_QUERY__TOKEN__TRIM);
 }
 
@@ -908,6 +910,9 @@ RewrittenSql RewriteSql(const std::string& sql) {
   std::vector<Replacement> replacements;
   FindTableRewrites(sql, result.tokens, &replacements);
   FindUnquotedIntervals(sql, result.tokens, &replacements);
+  FindIntervalExpressions(sql, result.tokens, &replacements);
+  FindTrailingCommas(result.tokens, &replacements);
+  FindFromValues(result.tokens, &replacements);
   FindBareIntervalSums(sql, result.tokens, &replacements);
   FindTryCasts(sql, result.tokens, &replacements);
   FindFiltersWithoutWhere(result.tokens, &replacements);

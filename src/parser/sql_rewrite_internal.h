@@ -63,4 +63,14 @@ inline constexpr const char* kListComprehension = "__shears_list_comprehension";
 void FindListLiterals(const std::string& sql, const std::vector<SqlToken>& tokens,
                       std::vector<Replacement>* out);
 
+/// DuckDB's trailing comma after a select list or VALUES rows (`SELECT a, b, FROM t`) is
+/// dropped (sql_rewrite_duckdb.cpp).
+void FindTrailingCommas(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out);
+/// INTERVAL (expr) unit -> to_<unit>s(CAST(trunc((expr)) AS type)) (no trunc for seconds and
+/// milliseconds, which take a DOUBLE), as DuckDB's transformer.
+void FindIntervalExpressions(const std::string& sql, const std::vector<SqlToken>& tokens,
+                             std::vector<Replacement>* out);
+/// FROM VALUES (...), (...) -> FROM (VALUES (...), (...)).
+void FindFromValues(const std::vector<SqlToken>& tokens, std::vector<Replacement>* out);
+
 }  // namespace shears::parser_internal

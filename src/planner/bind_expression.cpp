@@ -159,7 +159,10 @@ static const char* UnsignedCheck(const std::string& type_name, bool try_cast) {
       {"uint32", "__check_uinteger", "__try_check_uinteger"},
       {"uint", "__check_uinteger", "__try_check_uinteger"},
       {"ubigint", "__check_ubigint", "__try_check_ubigint"},
-      {"uint64", "__check_ubigint", "__try_check_ubigint"}};
+      {"uint64", "__check_ubigint", "__try_check_ubigint"},
+      // DuckDB's TIMESTAMP_S / TIMESTAMP_MS are TIMESTAMPs here, rounded to their unit.
+      {"timestamp_s", "__round_timestamp_s", "__round_timestamp_s"},
+      {"timestamp_ms", "__round_timestamp_ms", "__round_timestamp_ms"}};
   const std::string name = AsciiLower(type_name);
   for (const auto& entry : kNames) {
     if (name == entry[0]) return entry[try_cast ? 2 : 1];
@@ -230,7 +233,11 @@ LogicalType ResolveTypeName(const ast::TypeName& type) {
   if (name == "date") return LogicalType::Date();
   if (name == "time" || name == "time without time zone") return LogicalType::Time();
   if (name == "interval") return LogicalType::Interval();
-  if (name == "timestamp" || name == "datetime" || name == "timestamp without time zone") {
+  // DuckDB's TIMESTAMP_US is TIMESTAMP; its TIMESTAMP_S and _MS are too (casts round them:
+  // UnsignedCheck), and TIMESTAMP_NS keeps microseconds.
+  if (name == "timestamp" || name == "datetime" || name == "timestamp without time zone" ||
+      name == "timestamp_us" || name == "timestamp_s" || name == "timestamp_ms" ||
+      name == "timestamp_ns") {
     return LogicalType::Timestamp();
   }
   if (name == "varchar" || name == "text" || name == "string" || name == "char" ||
@@ -766,7 +773,7 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
       BoundExprPtr child = BindExpr(*cast.child, ctx);
       LogicalType type = ResolveTypeName(cast.type);
       // CAST(x AS UBIGINT) and the other unsigned types: the cast to the signed type they map
-      // onto, then a check of the unsigned range.
+      // onto, then a check of the unsigned range; TIMESTAMP_S / _MS: then a rounding.
       if (const char* check = UnsignedCheck(cast.type.name, cast.try_cast)) {
         // A NULL is in range; an untyped one would reach the check with no type to hold it.
         if (IsConstant(*child) && static_cast<BoundConstant&>(*child).value.is_null()) {

@@ -1,9 +1,11 @@
 // STRUCT construction and field access, bound here because their field names are constants
 // of the call, not types a function resolver sees: struct_pack(a := x), row(x, y), DuckDB's
 // {'a': x} (the parser's __shears_struct_literal), s.a / t.s.a, s['a'], struct_extract(s, 'a'
-// | i), and m[k] of a MAP. The kernels are function/nested_functions.cpp's.
+// | i), m[k] of a MAP, and DuckDB's date_part([parts], x), a STRUCT of the parts. The kernels are
+// function/nested_functions.cpp's.
 
 #include "common/error.h"
+#include "common/list.h"
 #include "common/string_util.h"
 #include "planner/bind_context.h"
 
@@ -107,6 +109,33 @@ BoundExprPtr Binder::BindStructConstructor(const ast::FunctionExpr& fn, const st
       fields.emplace_back(field, values.back()->type);
     }
     // A NULL struct's fields are NULL, the new struct is not (DuckDB's).
+  } else if ((name == "date_part" || name == "datepart") && fn.args.size() == 2 &&
+             fn.args[0]->kind == ast::ExprKind::kFunction &&
+             AsciiLower(static_cast<const ast::FunctionExpr&>(*fn.args[0]).name) == "list_value") {
+    // DuckDB's date_part(['year', 'month'], x): a STRUCT of the parts, named as written.
+    BoundExprPtr parts = BindExpr(*fn.args[0], ctx);
+    const std::optional<Value> list = ConstantOf(*parts);
+    if (!list || parts->type.element().id() != TypeId::kVarchar) {
+      throw BinderError("date_part takes a constant list of part names");
+    }
+    BoundExprPtr input = BindExpr(*fn.args[1], ctx);
+    for (const Value& part : DecodeList(parts->type.element(), list->GetString())) {
+      if (part.is_null()) throw BinderError("date_part: a part name is NULL");
+      std::vector<BoundExprPtr> args;
+      args.push_back(std::make_unique<BoundConstant>(part));
+      args.push_back(input->Copy());
+      values.push_back(BindFunctionCall("date_part", std::move(args)));
+      fields.emplace_back(part.GetString(), values.back()->type);
+    }
+    if (values.empty()) throw BinderError("date_part needs at least one part name");
+    CheckUniqueNames(fields);
+    // The parts of a NULL are a NULL struct, not a struct of NULLs (DuckDB).
+    const LogicalType type = LogicalType::Struct(fields);
+    auto null_input = std::make_unique<BoundCase>(type);
+    null_input->when_then.emplace_back(std::make_unique<BoundIsNull>(std::move(input), false),
+                                       std::make_unique<BoundConstant>(Value::Null(type)));
+    null_input->else_expr = PackStruct(fields, std::move(values));
+    return Fold(std::move(null_input));
   } else if (name == "row") {
     if (!fn.named_args.empty()) throw BinderError("row takes no named arguments");
     if (fn.args.empty()) throw BinderError("row() needs at least one value");

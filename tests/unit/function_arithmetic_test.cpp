@@ -195,8 +195,12 @@ TEST(FunctionArithmeticTest, DateArithmetic) {
             "INTERVAL 00:00:00.5");
   EXPECT_EQ(Eval("-", {Ts("2020-01-02 00:00:00"), Dt("2020-01-01")}), "INTERVAL 1 day");
   EXPECT_EQ(Eval("-", {Dt("2020-01-01"), Ts("2020-01-02 01:00:00")}), "INTERVAL -1 day -01:00:00");
-  EXPECT_EQ(Fails<OutOfRangeError>("+", {Value::Date(kIntMax), I(1)}),
-            "Overflow in addition of DATE (2147483647 + 1)");
+  // The int32 extremes are DuckDB's infinities, which + and - keep; the last finite day + 1
+  // would land on one.
+  EXPECT_EQ(Fails<OutOfRangeError>("+", {Value::Date(kIntMax - 1), I(1)}),
+            "Overflow in addition of DATE (5881580-07-10 + 1)");
+  EXPECT_EQ(Eval("+", {Value::Date(kIntMax), I(1)}), "DATE infinity");
+  EXPECT_EQ(Eval("-", {Value::Date(-kIntMax), I(1)}), "DATE -infinity");
 }
 
 // ---------------------------------------------------------------- comparisons

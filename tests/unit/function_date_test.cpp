@@ -170,13 +170,19 @@ TEST(FunctionDateTest, AddDaysAndMicros) {
             "TIMESTAMP 2020-02-28 12:00:01.5");
   EXPECT_EQ(Eval("timestamp_add_micros", {Dt("2020-02-28"), BI(-1)}),
             "TIMESTAMP 2020-02-27 23:59:59.999999");
-  EXPECT_THROW(
-      EvaluateFunction("date_add_days", {Value::Date(std::numeric_limits<int32_t>::max()), I(1)}),
-      OutOfRangeError);
+  EXPECT_THROW(EvaluateFunction("date_add_days",
+                                {Value::Date(std::numeric_limits<int32_t>::max() - 1), I(1)}),
+               OutOfRangeError);
+  // The type's extremes are DuckDB's infinities: adding keeps them.
+  EXPECT_EQ(Eval("date_add_days", {Value::Date(std::numeric_limits<int32_t>::max()), I(1)}),
+            "DATE infinity");
+  EXPECT_EQ(
+      Eval("timestamp_add_micros", {Value::Timestamp(-std::numeric_limits<int64_t>::max()), BI(1)}),
+      "TIMESTAMP -infinity");
   EXPECT_THROW(EvaluateFunction("date_add_days", {Ts("2020-01-01"), I(2147483647)}),
                OutOfRangeError);
   EXPECT_THROW(EvaluateFunction("timestamp_add_micros",
-                                {Value::Timestamp(std::numeric_limits<int64_t>::max()), BI(1)}),
+                                {Value::Timestamp(std::numeric_limits<int64_t>::max() - 1), BI(1)}),
                OutOfRangeError);
 }
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "common/datetime.h"
 #include "common/decimal.h"
 #include "common/error.h"
 #include "common/utf8.h"
@@ -35,6 +36,7 @@ int64_t Int96ToMicros(const Int96& value) {
 }
 
 int64_t MillisToMicros(int64_t millis) {
+  if (!IsFiniteTimestamp(millis)) return millis;  // DuckDB's infinities in any unit
   int64_t micros;
   if (__builtin_mul_overflow(millis, int64_t{1000}, &micros)) {
     throw CorruptFileError("TIMESTAMP(MILLIS) value {} is out of range", millis);
@@ -193,7 +195,7 @@ void ConvertValues(const ColumnDescriptor& column, const void* physical, idx_t c
       return;
     case Conversion::kNanosToMicros:
       Map<int64_t, int64_t>(physical, count, out, out_offset,
-                            [](int64_t v) { return FloorDiv(v, 1000); });
+                            [](int64_t v) { return IsFiniteTimestamp(v) ? FloorDiv(v, 1000) : v; });
       return;
     case Conversion::kInt96ToMicros:
       Map<Int96, int64_t>(physical, count, out, out_offset, Int96ToMicros);
