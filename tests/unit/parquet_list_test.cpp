@@ -184,15 +184,22 @@ TEST(ParquetListTest, LegacyTwoLevelAndBareRepeated) {
       Write(dir, "bare.parquet", BuildFile({Int32Leaf("l", Rep::REPEATED)}, 1, bare_pages, 3));
   EXPECT_EQ(ReadAll(bare), (std::vector<std::string>{"[7, 8]", "[]", "[9]"}));
 
-  // Rule 3: a repeated group named `array` is the element itself, a struct: not read yet.
+  // Rule 3: a repeated group named `array` is the element itself, a struct.
   const std::string array_struct =
       Write(dir, "array.parquet",
             BuildFile({Group("l", Rep::OPTIONAL, 1, true), Group("array", Rep::REPEATED, 1, false),
                        Int32Leaf("x", Rep::REQUIRED)},
                       2, two_level_pages, 4));
-  auto file = ParquetFile::Open(array_struct);
-  EXPECT_FALSE(file->columns()[0].unsupported_reason.empty());
-  EXPECT_THROW(ParquetReader(file, {0}), NotSupportedError);
+  EXPECT_EQ(ReadAll(array_struct),
+            (std::vector<std::string>{"[{'x': 1}, {'x': 2}]", "NULL", "[]", "[{'x': 3}]"}));
+  // Rule 4: a repeated group of one field not named so is a list of that field (here a
+  // required LIST of a LIST: `repeated group list { repeated int32 element }`).
+  const std::string list_of_lists =
+      Write(dir, "lol.parquet",
+            BuildFile({Group("l", Rep::REQUIRED, 1, true), Group("list", Rep::REPEATED, 1, false),
+                       Int32Leaf("element", Rep::REPEATED)},
+                      2, {{{0, 2, 1}, {2, 2, 2}, {1, 1}, {0, 0}}}, 2));
+  EXPECT_EQ(ReadAll(list_of_lists), (std::vector<std::string>{"[[1, 2], []]", "[]"}));
 }
 
 TEST(ParquetListTest, MalformedLevelsAreCorruptFileErrors) {
