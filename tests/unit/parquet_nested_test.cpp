@@ -5,10 +5,13 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
 #include "common/error.h"
 #include "common/list.h"
+#include "parquet_build_util.h"
 #include "storage/parquet/nested_schema.h"
 #include "storage/parquet/nested_writer.h"
 #include "storage/parquet/parquet_reader.h"
@@ -214,6 +217,101 @@ TEST(ParquetNestedTest, ReadsDuckDBsNestedLists) {
   EXPECT_EQ(batch.column(0).ValueToString(0), "[[[a, b], [c]], [NULL, [d]]]");
   EXPECT_EQ(batch.column(0).ValueToString(1), "[[[a, b], [c, d]], [NULL, [e]]]");
   EXPECT_EQ(batch.column(0).ValueToString(2), "[[[a, b], [c, d], [e]], [NULL, [f]]]");
+}
+
+using test::BuildFile;
+using test::Group;
+using test::Int32Leaf;
+using test::LeafPages;
+using Rep = format::FieldRepetitionType;
+
+// The nested files of tests/data/hostile/parquet (SHEARS_WRITE_HOSTILE=DIR writes them there
+// again): levels that do not fit the schema or each other, a truncated page, a MAP group that is
+// not one. Each: its bytes, the error kind and a part of its message.
+struct HostileNested {
+  std::string name;
+  std::string bytes;
+  ErrorKind kind;
+  std::string message;
+};
+
+std::vector<HostileNested> HostileNestedFiles() {
+  // optional group l (LIST) { repeated group list { optional group element { optional int32 a;
+  // optional int32 b } } }: a list of structs, two leaves (max repetition 1, definition 4).
+  const std::vector<format::SchemaElement> list_of_struct = {
+      Group("l", Rep::OPTIONAL, 1, true), Group("list", Rep::REPEATED, 1, false),
+      Group("element", Rep::OPTIONAL, 2, false), Int32Leaf("a", Rep::OPTIONAL),
+      Int32Leaf("b", Rep::OPTIONAL)};
+  // optional group s { optional int32 a; optional int32 b }.
+  const std::vector<format::SchemaElement> two_fields = {Group("s", Rep::OPTIONAL, 2, false),
+                                                         Int32Leaf("a", Rep::OPTIONAL),
+                                                         Int32Leaf("b", Rep::OPTIONAL)};
+  // optional group ll (LIST) { repeated group list { optional group element (LIST) { repeated
+  // group list { optional int32 element } } } }: a LIST of LIST (repetition 2, definition 5).
+  const std::vector<format::SchemaElement> list_of_list = {
+      Group("ll", Rep::OPTIONAL, 1, true), Group("list", Rep::REPEATED, 1, false),
+      Group("element", Rep::OPTIONAL, 1, true), Group("list", Rep::REPEATED, 1, false),
+      Int32Leaf("element", Rep::OPTIONAL)};
+  auto map_one_field = two_fields;
+  map_one_field[0] = Group("m", Rep::OPTIONAL, 1, false);
+  map_one_field[0].__set_converted_type(format::ConvertedType::MAP);
+  map_one_field[1] = Group("key_value", Rep::REPEATED, 1, false);
+  map_one_field.pop_back();
+  map_one_field.push_back(Int32Leaf("key", Rep::REQUIRED));
+  return {
+      // Leaf a has two elements in the row, leaf b one.
+      {"nested_repetition_disagrees.parquet",
+       BuildFile(list_of_struct,
+                 {LeafPages{1, 4, {{{0, 4, 1}, {1, 4, 2}}}}, LeafPages{1, 4, {{{0, 4, 3}}}}}, 1),
+       ErrorKind::kCorruptFile, "the repetition levels of the leaves of 'l' disagree"},
+      // Leaf a says the struct is NULL, leaf b that it holds 5.
+      {"nested_definition_disagrees.parquet",
+       BuildFile(two_fields, {LeafPages{0, 2, {{{0, 0}}}}, LeafPages{0, 2, {{{0, 2, 5}}}}}, 1),
+       ErrorKind::kCorruptFile, "the levels of the leaves of 's' disagree"},
+      // A NULL outer list followed by an element of an inner list in the same row.
+      {"nested_entries_after_null.parquet",
+       BuildFile(list_of_list, {LeafPages{2, 5, {{{0, 0}, {2, 5, 7}}}}}, 1),
+       ErrorKind::kCorruptFile, "more level entries in a row than the schema needs"},
+      // A repetition level above the leaf's maximum (2).
+      {"nested_repetition_too_high.parquet",
+       BuildFile(list_of_list, {LeafPages{2, 5, {{{0, 5, 1}, {3, 5, 2}}}}}, 1),
+       ErrorKind::kCorruptFile, "repetition level 3 exceeds the maximum 2"},
+      // The second leaf's page ends three bytes early.
+      {"nested_truncated_page.parquet",
+       BuildFile(two_fields,
+                 {LeafPages{0, 2, {{{0, 2, 1}, {0, 2, 2}}}},
+                  LeafPages{0, 2, {{{0, 2, 3}, {0, 2, 4}}}, 3}},
+                 2),
+       ErrorKind::kCorruptFile, "runs past the end of the column chunk"},
+      // A MAP group whose repeated group has a key but no value.
+      {"nested_map_without_value.parquet",
+       BuildFile(map_one_field, {LeafPages{1, 2, {{{0, 2, 1}}}}}, 1), ErrorKind::kNotSupported,
+       "is not a repeated group of a key and a value"},
+  };
+}
+
+TEST(ParquetNestedTest, HostileFilesAreClearErrors) {
+  test::TempDir dir;
+  const char* out = std::getenv("SHEARS_WRITE_HOSTILE");
+  for (const auto& hostile : HostileNestedFiles()) {
+    SCOPED_TRACE(hostile.name);
+    const std::string path = test::Write(dir, hostile.name, hostile.bytes);
+    if (out != nullptr) {
+      std::ofstream(std::string(out) + "/" + hostile.name, std::ios::binary) << hostile.bytes;
+    }
+    try {
+      test::ReadAll(path);
+      ADD_FAILURE() << "no error";
+    } catch (const Error& error) {
+      EXPECT_EQ(ErrorKindName(error.kind()), std::string(ErrorKindName(hostile.kind)))
+          << error.what();
+      EXPECT_NE(std::string(error.what()).find(hostile.message), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find(hostile.name), std::string::npos) << error.what();
+    }
+    // The files replayed by HostileDataTest.ParquetInputs are these.
+    const std::string kept = test::DataDir() + "/hostile/parquet/" + hostile.name;
+    EXPECT_EQ(test::ReadFileToString(kept), hostile.bytes) << kept;
+  }
 }
 
 }  // namespace
