@@ -140,6 +140,14 @@ class ColumnChunkWriter {
   bool column_index_valid_ = true;
 };
 
+/// Bytes the writers buffer (their chunks' encoded pages so far).
+inline size_t BufferedBytes(const std::vector<std::unique_ptr<ColumnChunkWriter>>& writers) {
+  size_t bytes = 0;
+  for (const auto& writer : writers)
+    bytes += writer->buffered_bytes();
+  return bytes;
+}
+
 /// The writer of the values of `type` (a LIST column's elements, or a nested column's leaf's
 /// values, when `list`).
 std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const std::string& name, const LogicalType& type,

@@ -136,10 +136,7 @@ WrittenColumnStats NestedColumnWriter::FileStats() const {
 }
 
 size_t NestedColumnWriter::buffered_bytes() const {
-  size_t bytes = 0;
-  for (const auto& leaf : leaves_)
-    bytes += leaf->buffered_bytes();
-  return bytes;
+  return BufferedBytes(leaves_);
 }
 
 }  // namespace shears::parquet

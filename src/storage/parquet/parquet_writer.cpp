@@ -343,10 +343,7 @@ WrittenFile ParquetWriter::Close() {
 }
 
 uint64_t ParquetWriter::buffered_bytes() const {
-  uint64_t bytes = 0;
-  for (const auto& column : columns_)
-    bytes += column->buffered_bytes();
-  return bytes;
+  return BufferedBytes(columns_);
 }
 
 }  // namespace shears::parquet
