@@ -85,14 +85,18 @@ void ListWriter::AppendFixed(uint128_t key, int width) {
     bytes_.push_back(static_cast<char>(static_cast<uint8_t>(key >> (i * 8))));
 }
 
-void ListWriter::AppendString(std::string_view text) {
-  bytes_.push_back(kValueTag);
-  for (char c : text) {
-    bytes_.push_back(c);
-    if (c == 0) bytes_.push_back(static_cast<char>(0xFF));
+void AppendEscapedElement(std::string* out, std::string_view bytes) {
+  out->push_back(ListWriter::kValueTag);
+  for (char c : bytes) {
+    out->push_back(c);
+    if (c == 0) out->push_back(static_cast<char>(0xFF));
   }
-  bytes_.push_back(0);
-  bytes_.push_back(0);
+  out->push_back(0);
+  out->push_back(0);
+}
+
+void ListWriter::AppendString(std::string_view text) {
+  AppendEscapedElement(&bytes_, text);
 }
 
 void ListWriter::AppendValue(const Value& value) {

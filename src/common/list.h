@@ -33,6 +33,10 @@ namespace shears {
 
 class Vector;
 
+/// Appends a nested value's bytes to `out` as an element (or struct field) of a list: the value
+/// tag, the bytes escaped and ended as a VARCHAR's.
+void AppendEscapedElement(std::string* out, std::string_view bytes);
+
 /// Appends elements of one type to a list's bytes.
 class ListWriter {
  public:
@@ -42,6 +46,8 @@ class ListWriter {
   void AppendValue(const Value& value);
   /// Row `row` of `vector`, a vector of the element type.
   void AppendFrom(const Vector& vector, idx_t row);
+  /// A nested element's own bytes (a LIST, STRUCT or MAP value).
+  void AppendNested(std::string_view bytes) { AppendEscapedElement(&bytes_, bytes); }
   /// One element's bytes as ListReader::raw() gives them (same element type).
   void AppendRaw(std::string_view raw) { bytes_.append(raw); }
   const std::string& bytes() const { return bytes_; }
@@ -70,6 +76,8 @@ class ListReader {
   Value GetValue() const;
   /// Stores the current element at `row` of `vector` (a vector of the element type).
   void WriteTo(Vector& vector, idx_t row) const;
+  /// The current (non-NULL) string or nested element's own bytes, unescaped.
+  std::string Bytes() const { return DecodeString(); }
   /// The current element's bytes, tag included.
   std::string_view raw() const { return bytes_.substr(start_, pos_ - start_); }
   /// The current (non-NULL) element as text, as a list prints it (before quoting).

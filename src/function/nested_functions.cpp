@@ -273,7 +273,9 @@ std::optional<BoundScalarFunction> ResolveMapExtract(const std::vector<LogicalTy
     if (!CommonType(args[1], key)) return std::nullopt;
   }
   const LogicalType key_param = key.valid() ? key : kBigint;
-  const LogicalType result_type = kAsList ? LogicalType::List(value) : value;
+  // A MAP of NULL values (MAP([], [])) has values without a type: m[k] is an INTEGER NULL.
+  const LogicalType result_type =
+      kAsList ? LogicalType::List(value) : (value.valid() ? value : LogicalType::Integer());
   return MakeBound(
       {map, key_param}, result_type,
       [map, key_param, value](const Args& in, idx_t count, Vector& result) {
@@ -295,7 +297,7 @@ std::optional<BoundScalarFunction> ResolveMapExtract(const std::vector<LogicalTy
             StoreBytes(result, row, found ? *found : std::string());
             continue;
           }
-          if (!found) {
+          if (!found || !value.valid()) {
             result.validity().SetNull(row);
             continue;
           }
@@ -689,8 +691,10 @@ BoundScalarFunction MakeStructPack(const LogicalType& struct_type) {
 
 BoundScalarFunction MakeStructExtract(const LogicalType& struct_type, size_t field) {
   const LogicalType field_type = struct_type.children().at(field);
+  // A field of a NULL literal ({'i': NULL}) has no type: its values are NULLs of INTEGER, as
+  // `[NULL][1]` gives (a vector needs a type).
   BoundScalarFunction bound = function_internal::MakeBound(
-      {struct_type}, field_type,
+      {struct_type}, field_type.valid() ? field_type : LogicalType::Integer(),
       [struct_type, field, field_type](const std::vector<const Vector*>& in, idx_t count,
                                        Vector& result) {
         for (idx_t row = 0; row < count; row++) {

@@ -36,6 +36,8 @@ BoundExprPtr Fold(BoundExprPtr expr) {
         !static_cast<BoundFunction&>(e).function.deterministic) {
       foldable = false;
     }
+    // A NULL literal a STRUCT field keeps untyped ({'i': NULL}) has no vector to be folded in.
+    if (!e.type.valid()) foldable = false;
   });
   if (!foldable) return expr;
   std::string alias = expr->alias;

@@ -27,6 +27,18 @@ const EVERY_TYPE = `SELECT
   'unique-' || CAST(id AS VARCHAR) AS u
 FROM range(5000)`;
 
+// Every nesting shape shears writes (STRUCT, LIST of LIST, MAP, LIST of STRUCT, STRUCT of LIST
+// and STRUCT), NULLs at every level and empty lists; compared as DuckDB's text of each value.
+const NESTED = `SELECT id,
+  CASE WHEN id % 7 = 0 THEN NULL ELSE {'a': CASE WHEN id % 3 = 0 THEN NULL ELSE id END, 'b': 'x' || id} END AS s,
+  CASE WHEN id % 5 = 0 THEN NULL WHEN id % 5 = 1 THEN [] ELSE [[id, NULL], [], NULL] END AS ll,
+  CASE WHEN id % 4 = 0 THEN NULL ELSE map([id, id + 1], ['v' || id, NULL]) END AS m,
+  [{'x': id, 'y': [id * 2, NULL]}, NULL] AS ls,
+  {'l': CASE WHEN id % 2 = 0 THEN [id] END, 'n': {'z': id % 10}} AS sl
+FROM range(3000)`;
+const NESTED_TEXT = 'SELECT id, CAST(s AS VARCHAR) AS s, CAST(ll AS VARCHAR) AS ll, CAST(m AS VARCHAR) AS m, ' +
+  'CAST(ls AS VARCHAR) AS ls, CAST(sl AS VARCHAR) AS sl FROM';
+
 const CODECS = ['snappy', 'zstd', 'gzip', 'lz4_raw', 'uncompressed'];
 
 function parseArgs(argv) {
@@ -69,6 +81,12 @@ async function main() {
     // DuckDB infers the partition column's type from the directory names: ask for a DATE.
     read: `SELECT * EXCLUDE (day), CAST(day AS DATE) AS day FROM read_parquet('${dir}/by_day/**/*.parquet', hive_partitioning = true)`,
     expectedSql: `SELECT id, i, b, flag, d, f, dec9, dec18, dec38, ts, s, u, day FROM (${EVERY_TYPE} WHERE id < 1200) t`,
+  });
+  cases.push({
+    name: 'nested columns',
+    copy: `COPY (${NESTED}) TO '${dir}/nested.parquet' (FORMAT parquet, ROW_GROUP_SIZE 1000)`,
+    read: `${NESTED_TEXT} read_parquet('${dir}/nested.parquet')`,
+    expectedSql: `${NESTED_TEXT} (${NESTED}) t`,
   });
   let failed = 0;
   for (const c of cases) {

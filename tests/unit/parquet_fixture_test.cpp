@@ -110,8 +110,8 @@ std::string Normalize(const std::string& expected, const std::string& csv_format
   return expected;
 }
 
-// Reads the whole file; for each column either the expected values must match, or (nested /
-// unsupported types) projecting it must be a NotSupportedError.
+// Reads the whole file; for each column either the expected values must match, or (unsupported
+// types) projecting it must be a NotSupportedError.
 void CheckReadsAsExpected(const std::string& file_path, const std::string& expected_dir,
                           const std::string& name) {
   auto expected = test::ParseCsv(test::ReadFileToString(expected_dir + "/" + name + ".csv"));
@@ -130,9 +130,8 @@ void CheckReadsAsExpected(const std::string& file_path, const std::string& expec
     ASSERT_GE(index, 0) << "column " << *header[c] << " not found";
     const std::string& csv_format = *schema[c + 1][2];
     const auto& descriptor = file->columns()[static_cast<size_t>(index)];
-    if (csv_format == "json" && !descriptor.type.IsList()) {
-      // Other nested columns are not supported yet: a clear error, not a crash.
-      EXPECT_FALSE(descriptor.unsupported_reason.empty()) << descriptor.name;
+    if (!descriptor.unsupported_reason.empty()) {
+      // Columns shears cannot read: a clear error, not a crash.
       EXPECT_THROW(ParquetReader(file, {index}), NotSupportedError);
       continue;
     }
@@ -157,6 +156,12 @@ void CheckReadsAsExpected(const std::string& file_path, const std::string& expec
         }
         ASSERT_FALSE(column.IsNull(r))
             << column_name << " row " << row - 1 << ": expected " << *want;
+        if (formats[i] == "json" && column.type().IsNested() &&
+            !(column.type().IsList() && !column.type().element().IsNested())) {
+          // A nested column's JSON text is not DuckDB's: its values are compared with DuckDB's
+          // in parquet_nested_test.cpp; here it is read whole.
+          continue;
+        }
         if (formats[i] == "float64" || formats[i] == "float32") {
           double actual = column.data<double>()[r];
           EXPECT_TRUE(FloatMatches(actual, *want, formats[i] == "float32"))

@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "common/error.h"
+#include "parquet_build_util.h"
 #include "storage/parquet/column_reader.h"
 #include "storage/parquet/column_writer.h"
 #include "storage/parquet/parquet_reader.h"
@@ -15,121 +16,13 @@
 namespace shears::parquet {
 namespace {
 
+using test::BuildFile;
+using test::Entry;
+using test::Group;
+using test::Int32Leaf;
+using test::ReadAll;
+using test::Write;
 using Rep = format::FieldRepetitionType;
-
-format::SchemaElement Group(const std::string& name, Rep::type repetition, int children,
-                            bool list_annotation) {
-  format::SchemaElement element;
-  element.__set_name(name);
-  element.__set_repetition_type(repetition);
-  element.__set_num_children(children);
-  if (list_annotation) element.__set_converted_type(format::ConvertedType::LIST);
-  return element;
-}
-
-format::SchemaElement Int32Leaf(const std::string& name, Rep::type repetition) {
-  format::SchemaElement element;
-  element.__set_name(name);
-  element.__set_repetition_type(repetition);
-  element.__set_type(format::Type::INT32);
-  return element;
-}
-
-// One level entry: its repetition and definition level, and its value when defined fully.
-struct Entry {
-  int rep;
-  int def;
-  int32_t value = 0;
-};
-
-// Levels as RLE runs of one value each, with the four-byte length prefix of pages v1.
-std::string Levels(const std::vector<Entry>& entries, bool repetition) {
-  std::string runs;
-  for (const Entry& e : entries) {
-    runs.push_back(2);  // a run of one: (1 << 1)
-    runs.push_back(static_cast<char>(repetition ? e.rep : e.def));
-  }
-  const auto size = static_cast<uint32_t>(runs.size());
-  return std::string(reinterpret_cast<const char*>(&size), 4) + runs;
-}
-
-// A file of one LIST column of INT32 elements whose leaf has `max_def`; each inner vector of
-// `pages` is one data page v1.
-std::string BuildFile(const std::vector<format::SchemaElement>& column_schema, int max_def,
-                      const std::vector<std::vector<Entry>>& pages, int64_t num_rows) {
-  ThriftSerializer thrift;
-  std::string file = "PAR1";
-  const int64_t chunk_start = static_cast<int64_t>(file.size());
-  int64_t entries = 0;
-  for (const auto& page : pages) {
-    std::string body = Levels(page, true);
-    if (max_def > 0) body += Levels(page, false);
-    for (const Entry& e : page) {
-      if (e.def == max_def) body.append(reinterpret_cast<const char*>(&e.value), 4);
-    }
-    format::PageHeader header;
-    header.__set_type(format::PageType::DATA_PAGE);
-    header.__set_uncompressed_page_size(static_cast<int32_t>(body.size()));
-    header.__set_compressed_page_size(static_cast<int32_t>(body.size()));
-    format::DataPageHeader data;
-    data.__set_num_values(static_cast<int32_t>(page.size()));
-    data.__set_encoding(format::Encoding::PLAIN);
-    data.__set_definition_level_encoding(format::Encoding::RLE);
-    data.__set_repetition_level_encoding(format::Encoding::RLE);
-    header.__set_data_page_header(data);
-    thrift.Append(header, &file);
-    file += body;
-    entries += static_cast<int64_t>(page.size());
-  }
-  const int64_t chunk_size = static_cast<int64_t>(file.size()) - chunk_start;
-  format::ColumnMetaData meta;
-  meta.__set_type(format::Type::INT32);
-  meta.__set_encodings({format::Encoding::PLAIN, format::Encoding::RLE});
-  meta.__set_path_in_schema({"l"});
-  meta.__set_codec(format::CompressionCodec::UNCOMPRESSED);
-  meta.__set_num_values(entries);
-  meta.__set_total_uncompressed_size(chunk_size);
-  meta.__set_total_compressed_size(chunk_size);
-  meta.__set_data_page_offset(chunk_start);
-  format::ColumnChunk chunk;
-  chunk.__set_file_offset(chunk_start);
-  chunk.__set_meta_data(meta);
-  format::RowGroup row_group;
-  row_group.__set_columns({chunk});
-  row_group.__set_total_byte_size(chunk_size);
-  row_group.__set_num_rows(num_rows);
-  format::FileMetaData metadata;
-  metadata.__set_version(1);
-  std::vector<format::SchemaElement> schema = {Group("schema", Rep::REQUIRED, 1, false)};
-  schema.insert(schema.end(), column_schema.begin(), column_schema.end());
-  schema[0].__isset.repetition_type = false;
-  metadata.__set_schema(schema);
-  metadata.__set_num_rows(num_rows);
-  metadata.__set_row_groups({row_group});
-  const std::string footer = thrift.ToString(metadata);
-  const auto footer_size = static_cast<uint32_t>(footer.size());
-  file += footer + std::string(reinterpret_cast<const char*>(&footer_size), 4) + "PAR1";
-  return file;
-}
-
-// Every row of column 0 as text.
-std::vector<std::string> ReadAll(const std::string& path) {
-  auto file = ParquetFile::Open(path);
-  ParquetReader reader(file, {0});
-  Batch batch(reader.output_types());
-  std::vector<std::string> rows;
-  while (reader.Next(batch)) {
-    for (idx_t r = 0; r < batch.size(); r++)
-      rows.push_back(batch.column(0).ValueToString(r));
-  }
-  return rows;
-}
-
-std::string Write(const test::TempDir& dir, const std::string& name, const std::string& bytes) {
-  const std::string path = dir.path() + "/" + name;
-  std::ofstream(path, std::ios::binary) << bytes;
-  return path;
-}
 
 TEST(ParquetListTest, ThreeLevelRowsSpanningPages) {
   // optional group l (LIST) { repeated group list { optional int32 element } }:
@@ -184,15 +77,22 @@ TEST(ParquetListTest, LegacyTwoLevelAndBareRepeated) {
       Write(dir, "bare.parquet", BuildFile({Int32Leaf("l", Rep::REPEATED)}, 1, bare_pages, 3));
   EXPECT_EQ(ReadAll(bare), (std::vector<std::string>{"[7, 8]", "[]", "[9]"}));
 
-  // Rule 3: a repeated group named `array` is the element itself, a struct: not read yet.
+  // Rule 3: a repeated group named `array` is the element itself, a struct.
   const std::string array_struct =
       Write(dir, "array.parquet",
             BuildFile({Group("l", Rep::OPTIONAL, 1, true), Group("array", Rep::REPEATED, 1, false),
                        Int32Leaf("x", Rep::REQUIRED)},
                       2, two_level_pages, 4));
-  auto file = ParquetFile::Open(array_struct);
-  EXPECT_FALSE(file->columns()[0].unsupported_reason.empty());
-  EXPECT_THROW(ParquetReader(file, {0}), NotSupportedError);
+  EXPECT_EQ(ReadAll(array_struct),
+            (std::vector<std::string>{"[{'x': 1}, {'x': 2}]", "NULL", "[]", "[{'x': 3}]"}));
+  // Rule 4: a repeated group of one field not named so is a list of that field (here a
+  // required LIST of a LIST: `repeated group list { repeated int32 element }`).
+  const std::string list_of_lists =
+      Write(dir, "lol.parquet",
+            BuildFile({Group("l", Rep::REQUIRED, 1, true), Group("list", Rep::REPEATED, 1, false),
+                       Int32Leaf("element", Rep::REPEATED)},
+                      2, {{{0, 2, 1}, {2, 2, 2}, {1, 1}, {0, 0}}}, 2));
+  EXPECT_EQ(ReadAll(list_of_lists), (std::vector<std::string>{"[[1, 2], []]", "[]"}));
 }
 
 TEST(ParquetListTest, MalformedLevelsAreCorruptFileErrors) {

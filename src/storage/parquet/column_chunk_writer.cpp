@@ -126,6 +126,7 @@ ChunkOutput ColumnChunkWriter::FinishChunkCommon(const std::string* dictionary_b
   meta.__set_encoding_stats(encoding_stats);
   meta.path_in_schema = {name_};
   if (list_) meta.path_in_schema = {name_, "list", "element"};
+  if (!leaf_path_.empty()) meta.path_in_schema = leaf_path_;
   meta.codec = options_.codec;
   meta.num_values = chunk_entries_;
   meta.total_uncompressed_size = uncompressed;

@@ -4,8 +4,10 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "storage/parquet/column_page_state.h"
 #include "storage/parquet/compression.h"
 #include "storage/parquet/definition_levels.h"
+#include "storage/parquet/nested_reader.h"
 #include "storage/parquet/value_conversion.h"
 
 namespace shears::parquet {
@@ -28,39 +30,32 @@ void ScanCounters::Add(const ScanCounters& other) {
   dictionaries_reused += other.dictionaries_reused;
 }
 
-struct ColumnChunkReader::PageState {
-  std::shared_ptr<const void> owner;  // keeps the bytes values point into alive
-  format::Encoding::type encoding = format::Encoding::PLAIN;
-  idx_t num_values = 0;  // level entries (= rows for flat columns)
-  idx_t level_pos = 0;
-  std::vector<uint8_t> def_levels;  // empty when the column is required (or all present)
-  std::vector<uint8_t> rep_levels;  // a LIST column's
-  const uint8_t* values = nullptr;
-  size_t values_size = 0;
-  size_t values_pos = 0;
-  size_t bool_bit = 0;
-  std::optional<RleBitPackedDecoder> rle;
-  std::unique_ptr<DeltaBinaryPackedDecoder<int32_t>> delta32;
-  std::unique_ptr<DeltaBinaryPackedDecoder<int64_t>> delta64;
-  std::unique_ptr<DeltaLengthByteArrayDecoder> delta_length;
-  std::unique_ptr<DeltaByteArrayDecoder> delta_bytes;
-  std::shared_ptr<StringHeap> heap;
-  std::shared_ptr<std::vector<uint8_t>> split;  // BYTE_STREAM_SPLIT values, re-laid as PLAIN
-  std::vector<uint32_t> indexes;
-  size_t decompressed_bytes = 0;  // of the page's own decompressed copy
-};
-
 ColumnChunkReader::ColumnChunkReader(const ParquetFile& file, int row_group, int column,
                                      ChunkBytes bytes, ScanCounters* counters,
                                      std::vector<PageSpan> pages)
+    : ColumnChunkReader(file, row_group, file.columns()[static_cast<size_t>(column)],
+                        std::move(bytes), counters, std::move(pages)) {}
+
+ColumnChunkReader::ColumnChunkReader(const ParquetFile& file, int row_group,
+                                     const ColumnDescriptor& descriptor, ChunkBytes bytes,
+                                     ScanCounters* counters, std::vector<PageSpan> pages)
     : file_(file),
-      column_(file.columns()[static_cast<size_t>(column)]),
+      column_(descriptor),
       row_group_(row_group),
-      codec_(file.chunk(row_group, column).meta_data.codec),
+      codec_(file.metadata()
+                 .row_groups.at(static_cast<size_t>(row_group))
+                 .columns.at(static_cast<size_t>(descriptor.leaf_index))
+                 .meta_data.codec),
       bytes_(std::move(bytes)),
       counters_(counters),
       pages_(std::move(pages)) {
-  if (column_.max_repetition_level > 0) {
+  if (column_.nested) {
+    nested_ = std::make_unique<NestedColumnReader>(file, row_group, column_, bytes_, counters);
+  } else if (column_.nested_leaf) {
+    leaf_entries_ = true;
+    list_type_ = LogicalType::List(column_.type);
+    list_writer_.emplace(column_.type);
+  } else if (column_.max_repetition_level > 0) {
     if (!column_.type.IsList()) Fail("a repeated column that is not a LIST");
     list_type_ = column_.type;
     column_.type = list_type_.element();
@@ -244,6 +239,7 @@ void ColumnChunkReader::ReadDictionaryPage(const format::PageHeader& header, con
 }
 
 size_t ColumnChunkReader::held_bytes() const {
+  if (nested_) return nested_->held_bytes();
   size_t bytes = dictionary_bytes_ + scratch_.capacity();
   if (page_) {
     bytes += page_->decompressed_bytes + page_->def_levels.capacity() +
@@ -260,6 +256,8 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
   const size_t uncompressed = static_cast<size_t>(header.uncompressed_page_size);
   const int max_def = column_.max_definition_level;
   const int def_width = BitWidthForMaxValue(static_cast<uint32_t>(max_def));
+  const int max_rep = column_.max_repetition_level;
+  const int rep_width = BitWidthForMaxValue(static_cast<uint32_t>(max_rep));
   const uint8_t* values;
   size_t values_size;
   idx_t num_values;
@@ -313,8 +311,9 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       Fail(fmt::format("page declares {} values but its repetition levels end early", num_values));
     }
     for (idx_t i = 0; i < num_values; i++) {
-      if (page.rep_levels[i] > 1) {
-        Fail(fmt::format("repetition level {} exceeds the maximum 1", page.rep_levels[i]));
+      if (page.rep_levels[i] > max_rep) {
+        Fail(
+            fmt::format("repetition level {} exceeds the maximum {}", page.rep_levels[i], max_rep));
       }
     }
   };
@@ -337,17 +336,20 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
     size_t pos = 0;
     non_null = num_values;
     if (column_.max_repetition_level > 0) {
-      // Repetition levels precede the definition levels (max 1: one bit each).
+      // Repetition levels precede the definition levels.
       if (h.repetition_level_encoding == format::Encoding::BIT_PACKED) {
-        const size_t level_bytes = (num_values + 7) / 8;
+        const size_t level_bytes = (num_values * static_cast<size_t>(rep_width) + 7) / 8;
         if (level_bytes > size) Fail("repetition levels run past the page");
         std::vector<uint32_t> levels(num_values);
-        DecodeLegacyBitPacked(data, level_bytes, 1, levels.data(), num_values);
+        DecodeLegacyBitPacked(data, level_bytes, rep_width, levels.data(), num_values);
+        for (uint32_t level : levels) {
+          if (level > static_cast<uint32_t>(max_rep)) Fail("repetition level out of range");
+        }
         page.rep_levels.assign(levels.begin(), levels.end());
         pos = level_bytes;
       } else {
         size_t consumed = 0;
-        auto decoder = MakeLengthPrefixedRleDecoder(data, size, 1, &consumed);
+        auto decoder = MakeLengthPrefixedRleDecoder(data, size, rep_width, &consumed);
         decode_rep_levels(decoder);
         pos = consumed;
       }
@@ -390,7 +392,9 @@ void ColumnChunkReader::StartDataPage(const format::PageHeader& header, const ui
       Fail("data page v2 levels are longer than the page");
     }
     non_null = num_values;
-    if (column_.max_repetition_level > 0) decode_rep_levels(RleBitPackedDecoder(body, rep_len, 1));
+    if (column_.max_repetition_level > 0) {
+      decode_rep_levels(RleBitPackedDecoder(body, rep_len, rep_width));
+    }
     if (max_def > 0) {
       decode_levels(RleBitPackedDecoder(body + rep_len, def_len, def_width));
     }
@@ -640,6 +644,12 @@ bool ColumnChunkReader::DecodeValues(idx_t count, Vector& out, idx_t out_offset,
 }
 
 void ColumnChunkReader::Read(idx_t count, Vector& out, idx_t out_offset, DictionaryCodes* codes) {
+  if (nested_) {
+    if (codes) codes->complete = false;
+    nested_->Read(count, out, out_offset);
+    row_ = nested_->row();
+    return;
+  }
   try {
     ReadInternal(count, out, out_offset, codes);
   } catch (const CorruptFileError& e) {
@@ -677,102 +687,6 @@ void ColumnChunkReader::RecordCodes(DictionaryCodes& codes, idx_t out_offset, id
   }
   // indexes has a slot past the page's present values (DecodeValues).
   CodesToRows(dst, indexes, present, take, null_code);
-}
-
-namespace {
-constexpr size_t kMaxListBytes = size_t{1} << 30;
-}  // namespace
-
-void ColumnChunkReader::FinishListRow(Vector& out, idx_t at) {
-  if (open_row_ == ListRowState::kNull) {
-    out.validity().SetNull(at);
-  } else {
-    out.data<StringRef>()[at] = out.AddString(list_writer_->bytes());
-  }
-  list_writer_->Clear();
-  open_row_ = ListRowState::kNone;
-}
-
-void ColumnChunkReader::ReadListRows(idx_t count, Vector& out, idx_t out_offset) {
-  if (!element_values_) element_values_ = std::make_unique<Vector>(column_.type, kBatchSize);
-  const auto max_def = static_cast<uint8_t>(column_.max_definition_level);
-  const auto list_def = static_cast<uint8_t>(column_.list_defined_level);
-  const auto element_def = static_cast<uint8_t>(column_.element_defined_level);
-  idx_t done = 0;
-  while (true) {
-    if (!page_ || page_->level_pos == page_->num_values) {
-      if (open_row_ != ListRowState::kNone && page_end_row_ >= 0) {
-        FinishListRow(out, out_offset + done++);  // the page ends at a row boundary
-      }
-      if (done == count && open_row_ == ListRowState::kNone) return;
-      const int64_t expected_row = row_;
-      page_.reset();
-      if (!LoadNextDataPage()) {
-        if (open_row_ == ListRowState::kNone) {
-          Fail("the column chunk holds fewer values than the row group's row count");
-        }
-        FinishListRow(out, out_offset + done++);  // the chunk's last row
-        if (done == count) return;
-        continue;  // fails above
-      }
-      if (row_ != expected_row) {
-        throw InternalError("'{}': column '{}' row group {}: read past the chosen pages",
-                            file_.path(), column_.name, row_group_);
-      }
-    }
-    auto& page = *page_;
-    const uint8_t* reps = page.rep_levels.data();
-    const uint8_t* defs = page.def_levels.empty() ? nullptr : page.def_levels.data();
-    // The entries of this round: up to a batch of them (their values fit element_values_),
-    // ending before the start of a row past the `count` asked for.
-    const idx_t begin = page.level_pos;
-    const idx_t limit = std::min<idx_t>(page.num_values, begin + kBatchSize);
-    idx_t rows_left = count - done;
-    bool open = open_row_ != ListRowState::kNone;
-    idx_t end = begin;
-    idx_t present = 0;
-    for (; end < limit; end++) {
-      if (reps[end] == 0) {
-        if (open) rows_left--;
-        if (rows_left == 0) break;
-        open = true;
-      } else if (!open) {
-        Fail("a repetition level 1 starts a row");
-      }
-      present += defs == nullptr || defs[end] == max_def;
-    }
-    element_values_->Reset();
-    if (present > 0) DecodeValues(present, *element_values_, 0);
-    idx_t value = 0;
-    for (idx_t i = begin; i < end; i++) {
-      const uint8_t def = defs == nullptr ? max_def : defs[i];
-      if (reps[i] == 0) {
-        if (open_row_ != ListRowState::kNone) FinishListRow(out, out_offset + done++);
-        open_row_ = def < list_def ? ListRowState::kNull : ListRowState::kValues;
-        row_++;
-        if (def < element_def) continue;  // a NULL or empty list: its only entry
-      } else if (open_row_ != ListRowState::kValues || def < element_def) {
-        Fail("a NULL or empty list with more than one level entry");
-      }
-      if (def == max_def) {
-        list_writer_->AppendFrom(*element_values_, value++);
-      } else {
-        list_writer_->AppendNull();
-      }
-    }
-    page.level_pos = end;
-    // A row may go on over any number of pages v1: its bytes are bounded here, as a value's
-    // length (StringRef) must be.
-    if (list_writer_->bytes().size() > kMaxListBytes) {
-      throw NotSupportedError("'{}': column '{}' row group {}: a list of more than {} bytes",
-                              file_.path(), column_.name, row_group_, kMaxListBytes);
-    }
-    if (end < limit) {
-      // Stopped at the start of a row not asked for: the row before it is whole.
-      FinishListRow(out, out_offset + done++);
-      return;
-    }
-  }
 }
 
 void ColumnChunkReader::ReadInternal(idx_t count, Vector& out, idx_t out_offset,
@@ -899,6 +813,11 @@ void ColumnChunkReader::SkipTo(int64_t row) {
   if (row < row_) {
     throw InternalError("'{}': column '{}': cannot go back from row {} to {}", file_.path(),
                         column_.name, row_, row);
+  }
+  if (nested_) {
+    nested_->SkipTo(row);
+    row_ = nested_->row();
+    return;
   }
   try {
     while (row_ < row) {

@@ -70,12 +70,19 @@ struct PageSpan {
   int64_t rows = 0;
 };
 
+class NestedColumnReader;
+
 class ColumnChunkReader {
  public:
   /// `bytes` hold the whole chunk, or (`pages` not empty) its dictionary page, if any, followed
   /// by only the data pages `pages` describes, in order: rows outside them are never read.
+  /// A nested column's `bytes` span the chunks of all its leaves (NestedChunkSpan).
   ColumnChunkReader(const ParquetFile& file, int row_group, int column, ChunkBytes bytes,
                     ScanCounters* counters, std::vector<PageSpan> pages = {});
+  /// The reader of column `descriptor`, for the leaves of a nested column: each row read is
+  /// the leaf's level entries of that row (nested_reader.h).
+  ColumnChunkReader(const ParquetFile& file, int row_group, const ColumnDescriptor& descriptor,
+                    ChunkBytes bytes, ScanCounters* counters, std::vector<PageSpan> pages = {});
   ~ColumnChunkReader();
 
   /// Reads `count` rows into out[out_offset, out_offset + count); with `codes`, also records
@@ -106,7 +113,8 @@ class ColumnChunkReader {
   struct PageState;
   void ReadInternal(idx_t count, Vector& out, idx_t out_offset, DictionaryCodes* codes);
   /// A LIST column's rows: each row the level entries from one repetition level 0 to the next,
-  /// which may lie in the next page (data pages v1 may split a row).
+  /// which may lie in the next page (data pages v1 may split a row). A nested column's leaf:
+  /// each row its entries as they are (column_reader_rows.cpp).
   void ReadListRows(idx_t count, Vector& out, idx_t out_offset);
   /// Ends the row being assembled (open_row_) into out[at].
   void FinishListRow(Vector& out, idx_t at);
@@ -167,6 +175,10 @@ class ColumnChunkReader {
   int64_t page_end_row_ = -1;
   std::optional<ListWriter> list_writer_;
   std::unique_ptr<Vector> element_values_;
+  // A nested column's leaf: rows are raw level entries (see ReadListRows).
+  bool leaf_entries_ = false;
+  // A nested column: its leaves' readers and the assembly of their rows.
+  std::unique_ptr<NestedColumnReader> nested_;
 };
 
 }  // namespace shears::parquet

@@ -18,9 +18,12 @@
 #include "common/list.h"
 #include "common/utf8.h"
 #include "storage/parquet/bloom_filter.h"
+#include "storage/parquet/column_writer_dictionary.h"
 #include "storage/parquet/compression.h"
 #include "storage/parquet/encoder.h"
 #include "storage/parquet/encoding.h"
+#include "storage/parquet/nested_schema.h"
+#include "storage/parquet/nested_writer.h"
 #include "storage/parquet/schema_mapping.h"
 #include "storage/parquet/string_bounds.h"
 
@@ -165,164 +168,6 @@ struct ByteArrayTraits {
   // string_view compares bytes as unsigned char: Parquet's order for BYTE_ARRAY.
   static bool Less(T a, T b) { return a < b; }
   static bool Ordered(T) { return true; }
-};
-
-// ---- dictionary -----------------------------------------------------------------------------
-
-// Distinct values in insertion order plus an open-addressing hash table over them.
-template <typename Traits>
-class Dictionary {
- public:
-  using T = typename Traits::T;
-  static constexpr bool kBytes = std::is_same_v<T, std::string_view>;
-
-  Dictionary() { Clear(); }
-
-  size_t size() const { return hashes_.size(); }
-  size_t plain_bytes() const { return plain_bytes_; }
-
-  /// The index of `v`, or -1 with `*slot` set to where Insert must put it.
-  int64_t Find(T v, uint64_t hash, size_t* slot) const {
-    size_t s = hash & mask_;
-    if constexpr (kInlineKeys) {
-      const uint64_t bits = Bits(v);
-      while (true) {
-        const InlineSlot& entry = inline_slots_[s];
-        if (entry.index < 0 || entry.bits == bits) {
-          *slot = s;
-          return entry.index;
-        }
-        s = (s + 1) & mask_;
-      }
-    }
-    while (true) {
-      const int32_t entry = slots_[s];
-      if (entry < 0) {
-        *slot = s;
-        return -1;
-      }
-      if (hashes_[static_cast<size_t>(entry)] == hash &&
-          Traits::Equal(value(static_cast<uint32_t>(entry)), v)) {
-        return entry;
-      }
-      s = (s + 1) & mask_;
-    }
-  }
-
-  /// Starts loading the slot a lookup of `hash` begins at (a hint: the table may grow first).
-  void Prefetch(uint64_t hash) const {
-    if constexpr (kInlineKeys) {
-      __builtin_prefetch(&inline_slots_[hash & mask_]);
-    } else {
-      __builtin_prefetch(&slots_[hash & mask_]);
-    }
-  }
-
-  uint32_t Insert(size_t slot, T v, uint64_t hash) {
-    const auto index = static_cast<uint32_t>(size());
-    if constexpr (kInlineKeys) {
-      inline_slots_[slot] = InlineSlot{Bits(v), index};
-    } else {
-      slots_[slot] = static_cast<int32_t>(index);
-    }
-    hashes_.push_back(hash);
-    if constexpr (kBytes) {
-      starts_.push_back(arena_.size() + 4);
-      Traits::AppendPlain(v, &arena_);
-    } else {
-      values_.push_back(v);
-    }
-    plain_bytes_ += Traits::PlainSize(v);
-    if (size() * 2 > mask_ + 1) Grow();
-    return index;
-  }
-
-  T value(uint32_t index) const {
-    if constexpr (kBytes) {
-      const size_t start = starts_[index];
-      uint32_t len;
-      std::memcpy(&len, arena_.data() + start - 4, 4);
-      return std::string_view(arena_.data() + start, len);
-    } else {
-      return values_[index];
-    }
-  }
-
-  /// The dictionary page body: every value PLAIN-encoded.
-  std::string PlainPage() const {
-    if constexpr (kBytes) {
-      return arena_;
-    } else {
-      std::string out;
-      out.reserve(plain_bytes_);
-      for (T v : values_)
-        Traits::AppendPlain(v, &out);
-      return out;
-    }
-  }
-
-  void Clear() {
-    if constexpr (kInlineKeys) {
-      inline_slots_.assign(kInitialSlots, InlineSlot{});
-    } else {
-      slots_.assign(kInitialSlots, -1);
-    }
-    mask_ = kInitialSlots - 1;
-    hashes_.clear();
-    values_.clear();
-    arena_.clear();
-    starts_.clear();
-    plain_bytes_ = 0;
-  }
-
- private:
-  static constexpr size_t kInitialSlots = 1024;
-
-  void Grow() {
-    if constexpr (kInlineKeys) {
-      inline_slots_.assign(inline_slots_.size() * 2, InlineSlot{});
-      mask_ = inline_slots_.size() - 1;
-      for (size_t i = 0; i < hashes_.size(); i++) {
-        size_t s = hashes_[i] & mask_;
-        while (inline_slots_[s].index >= 0)
-          s = (s + 1) & mask_;
-        inline_slots_[s] = InlineSlot{Bits(values_[i]), static_cast<int64_t>(i)};
-      }
-      return;
-    }
-    slots_.assign(slots_.size() * 2, -1);
-    mask_ = slots_.size() - 1;
-    for (size_t i = 0; i < hashes_.size(); i++) {
-      size_t s = hashes_[i] & mask_;
-      while (slots_[s] >= 0)
-        s = (s + 1) & mask_;
-      slots_[s] = static_cast<int32_t>(i);
-    }
-  }
-
-  // Fixed-width keys of up to 8 bytes sit in their slot beside their index: a lookup touches
-  // one cache line, where slots_ -> hashes_ -> values_ were three dependent loads (most of the
-  // time CREATE TABLE AS spent encoding).
-  static constexpr bool kInlineKeys = !kBytes && sizeof(T) <= 8;
-  struct InlineSlot {
-    uint64_t bits = 0;
-    int64_t index = -1;  // -1: empty
-  };
-  // The key's bits: equal bits are equal keys (Traits::Equal compares bits).
-  static uint64_t Bits(T v) {
-    uint64_t bits = 0;
-    std::memcpy(&bits, &v, sizeof(T));
-    return bits;
-  }
-
-  std::vector<InlineSlot> inline_slots_;
-  std::vector<int32_t> slots_;
-  size_t mask_ = 0;
-  std::vector<uint64_t> hashes_;  // per entry, so growing needs no rehashing
-  std::vector<T> values_;         // fixed-width values
-  std::string arena_;             // byte arrays, already PLAIN-encoded (the page body)
-  std::vector<size_t> starts_;    // where each byte array's bytes start in arena_
-  size_t plain_bytes_ = 0;
 };
 
 }  // namespace
@@ -522,26 +367,39 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   }
 
  private:
-  // The checks of Validate, for each element of each list.
+  // The checks of Validate, for each element of each list (or each value of a leaf's entries).
   void ValidateLists(const Vector& vector, idx_t count) const {
     if (type_.id() != TypeId::kVarchar && type_.id() != TypeId::kDecimal) return;
     Vector element(type_, 1);
     const auto* lists = vector.data<StringRef>();
+    auto check = [&](const ListReader& reader, idx_t row) {
+      element.Reset();
+      reader.WriteTo(element, 0);
+      try {
+        ValidateValues(element, 1);
+      } catch (const InvalidInputError&) {
+        throw InvalidInputError(
+            "column '{}': the {} in row {} has {} {}", name_, leaf_path_.empty() ? "list" : "value",
+            row, leaf_path_.empty() ? "an element" : "a field",
+            type_.id() == TypeId::kVarchar ? std::string("that is not valid UTF-8")
+                                           : fmt::format("that does not fit {}", type_.ToString()));
+      }
+    };
     for (idx_t row = 0; row < count; row++) {
       if (vector.IsNull(row)) continue;
+      if (!leaf_path_.empty()) {
+        LeafEntries entries(type_, max_def_, lists[row].view());
+        while (entries.Next()) {
+          if (entries.value().empty()) continue;
+          ListReader reader(type_, entries.value());
+          reader.Next();
+          check(reader, row);
+        }
+        continue;
+      }
       ListReader reader(type_, lists[row].view());
       while (reader.Next()) {
-        if (reader.IsNull()) continue;
-        element.Reset();
-        reader.WriteTo(element, 0);
-        try {
-          ValidateValues(element, 1);
-        } catch (const InvalidInputError&) {
-          throw InvalidInputError("column '{}': the list in row {} has an element {}", name_, row,
-                                  type_.id() == TypeId::kVarchar
-                                      ? std::string("that is not valid UTF-8")
-                                      : fmt::format("that does not fit {}", type_.ToString()));
-        }
+        if (!reader.IsNull()) check(reader, row);
       }
     }
   }
@@ -552,7 +410,9 @@ class TypedColumnWriter final : public ColumnChunkWriter {
   void WriteLists(const Vector& vector, idx_t begin, idx_t end) {
     const auto* lists = vector.data<StringRef>();
     for (idx_t row = begin; row < end; row++) {
-      if (vector.IsNull(row)) {
+      if (!leaf_path_.empty()) {
+        WriteLeafEntries(lists[row].view());
+      } else if (vector.IsNull(row)) {
         page_reps_.push_back(0);
         page_defs_.push_back(kListNullLevel);
         file_null_lists_++;
@@ -583,6 +443,21 @@ class TypedColumnWriter final : public ColumnChunkWriter {
           EstimatedPageBytes() >= options_.page_size_bytes) {
         FinishPage();
       }
+    }
+  }
+
+  // A nested column's leaf: one row's level entries as they come, the values encoded.
+  void WriteLeafEntries(std::string_view row) {
+    LeafEntries entries(type_, max_def_, row);
+    while (entries.Next()) {
+      page_reps_.push_back(entries.rep());
+      page_defs_.push_back(entries.def());
+      if (entries.value().empty()) continue;
+      ListReader reader(type_, entries.value());
+      reader.Next();
+      elements_.Reset();
+      reader.WriteTo(elements_, 0);
+      AddValue(Traits::Load(elements_, 0));
     }
   }
 
@@ -787,9 +662,13 @@ class TypedColumnWriter final : public ColumnChunkWriter {
     if (list_) {
       // Page v1: repetition levels, then definition levels.
       entries = static_cast<int64_t>(page_defs_.size());
-      nulls = entries - std::count(page_defs_.begin(), page_defs_.end(), kValueLevel);
-      AppendLevelRun(page_reps_, 1, &body_);
-      AppendLevelRun(page_defs_, 2, &body_);
+      nulls = entries -
+              std::count(page_defs_.begin(), page_defs_.end(), static_cast<uint32_t>(max_def_));
+      // A STRUCT's leaf outside any list has no repetition levels.
+      if (max_rep_ > 0) {
+        AppendLevelRun(page_reps_, BitWidthForMaxValue(static_cast<uint32_t>(max_rep_)), &body_);
+      }
+      AppendLevelRun(page_defs_, BitWidthForMaxValue(static_cast<uint32_t>(max_def_)), &body_);
     } else {
       AppendLevels(&body_);
     }
@@ -912,9 +791,6 @@ class TypedColumnWriter final : public ColumnChunkWriter {
 
 }  // namespace
 
-namespace {
-
-// The writer of the values of `type` (a LIST column's elements when `list`).
 std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const std::string& name, const LogicalType& type,
                                                    const WriterOptions& options, bool bloom,
                                                    bool list) {
@@ -950,21 +826,20 @@ std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const std::string& name, cons
     case TypeId::kList:
     case TypeId::kStruct:
     case TypeId::kMap:
-      throw NotSupportedError(
-          "column '{}' has type {}: writing a LIST of a nested type, a STRUCT or a MAP to Parquet "
-          "is not supported yet (cast to VARCHAR)",
-          name, type.ToString());
+      // MakeColumnWriter gives nested columns a NestedColumnWriter.
+      throw InternalError("column '{}' of type {} is not flat", name, type.ToString());
     case TypeId::kInvalid:
       break;
   }
   throw InvalidInputError("column '{}' has no valid type", name);
 }
 
-}  // namespace
-
 std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,
                                                     const LogicalType& type,
                                                     const WriterOptions& options, bool bloom) {
+  if (type.IsNested() && !(type.IsList() && !type.element().IsNested())) {
+    return std::make_unique<NestedColumnWriter>(name, type, options);
+  }
   if (type.IsList()) return MakeValueWriter(name, type.element(), options, bloom, true);
   return MakeValueWriter(name, type, options, bloom, false);
 }

@@ -78,9 +78,22 @@ class ColumnChunkWriter {
   virtual void Write(const Vector& vector, idx_t begin, idx_t end) = 0;
   /// Ends the current chunk and starts the next one.
   virtual ChunkOutput FinishChunk() = 0;
+  /// The same for a column of several leaves (nested_writer.h): a chunk per leaf.
+  virtual std::vector<ChunkOutput> FinishChunks() {
+    std::vector<ChunkOutput> chunks;
+    chunks.push_back(FinishChunk());
+    return chunks;
+  }
   virtual WrittenColumnStats FileStats() const = 0;
   /// Bytes of the chunk buffered so far (the encoded pages of the current row group).
-  size_t buffered_bytes() const { return data_pages_.capacity(); }
+  virtual size_t buffered_bytes() const { return data_pages_.capacity(); }
+  /// Makes a `list` writer a nested column's leaf at `path`: each row written is the leaf's
+  /// level entries (LeafEntries, nested_schema.h), levels up to these maxima.
+  void SetLeaf(std::vector<std::string> path, int max_rep, int max_def) {
+    leaf_path_ = std::move(path);
+    max_rep_ = max_rep;
+    max_def_ = max_def;
+  }
 
  protected:
   // Compresses a data page body and appends it (header first) to the chunk. `entries`: its
@@ -104,6 +117,11 @@ class ColumnChunkWriter {
   const WriterOptions& options_;
   const bool bloom_;
   const bool list_;
+  // A leaf's path (empty for the others) and the maximum levels of a `list_` writer: a LIST
+  // column's are 1 and 3 (0 a NULL list, 1 an empty one, 2 a NULL element, 3 a value).
+  std::vector<std::string> leaf_path_;
+  int max_rep_ = 1;
+  int max_def_ = 3;
   ThriftSerializer serializer_;
 
   // The chunk so far.
@@ -121,6 +139,20 @@ class ColumnChunkWriter {
   std::vector<int64_t> page_null_counts_;
   bool column_index_valid_ = true;
 };
+
+/// Bytes the writers buffer (their chunks' encoded pages so far).
+inline size_t BufferedBytes(const std::vector<std::unique_ptr<ColumnChunkWriter>>& writers) {
+  size_t bytes = 0;
+  for (const auto& writer : writers)
+    bytes += writer->buffered_bytes();
+  return bytes;
+}
+
+/// The writer of the values of `type` (a LIST column's elements, or a nested column's leaf's
+/// values, when `list`).
+std::unique_ptr<ColumnChunkWriter> MakeValueWriter(const std::string& name, const LogicalType& type,
+                                                   const WriterOptions& options, bool bloom,
+                                                   bool list);
 
 /// The writer of one column of `type` (InvalidInputError when it has no valid type).
 std::unique_ptr<ColumnChunkWriter> MakeColumnWriter(const std::string& name,

@@ -76,9 +76,9 @@ void DescribeParquetFile(const ParquetFile& file, std::ostream& out) {
   for (const auto& column : file.columns()) {
     std::string type = column.type.valid() ? column.type.ToString() : "unsupported";
     out << fmt::format("  {:<24} {:<16} {:<32} {}\n", column.name, type, column.parquet_type_name,
-                       column.leaf_index < 0             ? "nested"
-                       : column.max_definition_level > 0 ? "OPTIONAL"
-                                                         : "REQUIRED");
+                       column.leaf_index < 0 || column.nested ? "nested"
+                       : column.max_definition_level > 0      ? "OPTIONAL"
+                                                              : "REQUIRED");
   }
   for (int rg = 0; rg < file.num_row_groups(); rg++) {
     const auto& group = meta.row_groups[static_cast<size_t>(rg)];
@@ -86,8 +86,9 @@ void DescribeParquetFile(const ParquetFile& file, std::ostream& out) {
                        HumanBytes(group.total_byte_size));
     for (size_t c = 0; c < file.columns().size(); c++) {
       const auto& column = file.columns()[c];
-      if (column.leaf_index < 0) {
-        out << fmt::format("  {}: nested, not shown\n", column.name);
+      if (column.leaf_index < 0 || column.nested) {
+        // A nested column's chunks are its leaves'.
+        out << fmt::format("  {}: nested, {} leaves, not shown\n", column.name, column.leaf_count);
         continue;
       }
       const auto& chunk = file.chunk(rg, static_cast<int>(c));

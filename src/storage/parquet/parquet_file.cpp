@@ -12,6 +12,7 @@
 #include "common/string_util.h"
 #include "storage/lru_cache.h"
 #include "storage/parquet/bloom_filter.h"
+#include "storage/parquet/nested_schema.h"
 #include "storage/parquet/schema_mapping.h"
 #include "storage/parquet/value_conversion.h"
 
@@ -269,21 +270,8 @@ void ParquetFile::BuildSchema(ParquetFooter& f) {
         f.columns.push_back(std::move(column));
         continue;
       }
-      const char* kind = "STRUCT";
-      auto is = [&](format::ConvertedType::type t) {
-        return element.__isset.converted_type && element.converted_type == t;
-      };
-      if ((element.__isset.logicalType && element.logicalType.__isset.LIST) ||
-          is(format::ConvertedType::LIST) || repeated) {
-        kind = "LIST";
-      } else if ((element.__isset.logicalType && element.logicalType.__isset.MAP) ||
-                 is(format::ConvertedType::MAP) || is(format::ConvertedType::MAP_KEY_VALUE)) {
-        kind = "MAP";
-      }
-      column.unsupported_reason =
-          fmt::format("column '{}' is a nested {} column; nested columns are not supported yet",
-                      element.name, kind);
-      column.parquet_type_name = kind;
+      // STRUCT, MAP and LIST of a nested type: a tree over the subtree's leaves.
+      MapNestedColumn(schema, start, leaf, &column);
       leaf += leaves;
       f.columns.push_back(std::move(column));
       continue;
@@ -329,14 +317,16 @@ void ParquetFile::CheckReadable(int column) const {
     throw NotSupportedError("'{}': {}", path(), descriptor.unsupported_reason);
   }
   for (const auto& rg : footer_->metadata.row_groups) {
-    const auto& chunk = rg.columns[static_cast<size_t>(descriptor.leaf_index)];
-    if (chunk.__isset.crypto_metadata || chunk.__isset.encrypted_column_metadata) {
-      throw NotSupportedError("'{}': column '{}' is encrypted, which shears does not support",
-                              path(), descriptor.name);
-    }
-    if (!chunk.__isset.meta_data) {
-      throw CorruptFileError("'{}': column '{}' has a column chunk without metadata", path(),
-                             descriptor.name);
+    for (int leaf = 0; leaf < descriptor.leaf_count; leaf++) {
+      const auto& chunk = rg.columns[static_cast<size_t>(descriptor.leaf_index + leaf)];
+      if (chunk.__isset.crypto_metadata || chunk.__isset.encrypted_column_metadata) {
+        throw NotSupportedError("'{}': column '{}' is encrypted, which shears does not support",
+                                path(), descriptor.name);
+      }
+      if (!chunk.__isset.meta_data) {
+        throw CorruptFileError("'{}': column '{}' has a column chunk without metadata", path(),
+                               descriptor.name);
+      }
     }
   }
 }

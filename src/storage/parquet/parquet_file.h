@@ -40,16 +40,22 @@ enum class Conversion : uint8_t {
   kString,            // BYTE_ARRAY / FLBA as VARCHAR or BLOB
 };
 
+struct NestedColumn;
+
 /// A top-level column of the file, as shears sees it.
 struct ColumnDescriptor {
   std::string name;
-  /// Index of the leaf in each row group's column chunks (-1 for nested columns).
+  /// Index of the leaf in each row group's column chunks (a nested column's first leaf; -1
+  /// for a nested column that cannot be read).
   int leaf_index = -1;
+  /// The leaves a nested (STRUCT, MAP, LIST of a nested type) column spans, from leaf_index.
+  int leaf_count = 1;
   format::Type::type physical_type = format::Type::INT32;
   int type_length = 0;  // FIXED_LEN_BYTE_ARRAY width
   int max_definition_level = 0;
   /// 1 for a LIST column (a list of a primitive type, one leaf): rows are counted by
-  /// repetition level 0; 0 for flat columns.
+  /// repetition level 0; 0 for flat columns. Also 1 for a nested column (`nested`): no
+  /// statistic of its leaves describes its rows. A nested column's leaf: its own.
   int max_repetition_level = 0;
   /// A LIST column's definition levels: below `list_defined_level` the list is NULL, below
   /// `element_defined_level` it is empty, below max_definition_level the element is NULL.
@@ -65,6 +71,10 @@ struct ColumnDescriptor {
   bool unsigned_order = false;
   /// Human-readable Parquet type: "INT32 (DATE)", "BYTE_ARRAY (STRING)", ...
   std::string parquet_type_name;
+  /// A nested column: its schema tree and leaves (nested_schema.h); null for the others.
+  std::shared_ptr<const NestedColumn> nested;
+  /// A leaf of a nested column: rows read as their level entries (nested_reader.h).
+  bool nested_leaf = false;
 };
 
 /// Statistics of one column chunk, decoded into the column's shears type.

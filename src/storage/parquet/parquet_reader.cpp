@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "common/error.h"
+#include "storage/parquet/nested_reader.h"
 
 namespace shears::parquet {
 
@@ -121,6 +122,13 @@ void ParquetReader::StartRowGroup(int row_group) {
       readers_[i] = StartSparseChunk(row_group, columns_[i]);
       if (readers_[i]) continue;
     }
+    const auto& descriptor = file_->columns()[static_cast<size_t>(columns_[i])];
+    if (descriptor.nested) {
+      // One range over every leaf's chunk; its reader splits it among them.
+      const auto [begin, end] = NestedChunkSpan(*file_, row_group, descriptor);
+      ranges.push_back({i, begin, end - begin, nullptr});
+      continue;
+    }
     const auto& meta = file_->chunk(row_group, columns_[i]).meta_data;
     int64_t start = meta.data_page_offset;
     // Some writers set dictionary_page_offset to 0 without a dictionary: only trust it when it
@@ -186,6 +194,8 @@ void ParquetReader::StartRowGroup(int row_group) {
 }
 
 std::unique_ptr<ColumnChunkReader> ParquetReader::StartSparseChunk(int row_group, int column) {
+  // A nested column's leaves have pages of their own: it is read whole, rows skipped.
+  if (file_->columns()[static_cast<size_t>(column)].nested) return nullptr;
   const format::OffsetIndex* index = current_index_->offset_index(column);
   if (!index) return nullptr;
   const int64_t num_rows = file_->row_group_num_rows(row_group);

@@ -129,8 +129,11 @@ ParquetWriter::ParquetWriter(std::string path, std::vector<std::string> names,
                               column);
     }
     // Readers cannot tell a row from its elements by a filter of elements.
-    if (types_[index].IsList()) {
-      throw InvalidInputError("writing '{}': LIST column '{}' cannot have a bloom filter", path_,
+    if (types_[index].IsNested()) {
+      throw InvalidInputError("writing '{}': {} column '{}' cannot have a bloom filter", path_,
+                              types_[index].IsList()  ? "LIST"
+                              : types_[index].IsMap() ? "MAP"
+                                                      : "STRUCT",
                               column);
     }
     bloom[index] = true;
@@ -231,8 +234,12 @@ void ParquetWriter::FlushRowGroup() {
   std::vector<std::optional<SplitBlockBloomFilter>> blooms;
   auto& column_indexes = column_indexes_.emplace_back();
   auto& offset_indexes = offset_indexes_.emplace_back();
+  std::vector<ChunkOutput> chunks;
   for (auto& column : columns_) {
-    ChunkOutput chunk = column->FinishChunk();
+    for (auto& chunk : column->FinishChunks())
+      chunks.push_back(std::move(chunk));
+  }
+  for (auto& chunk : chunks) {
     const auto start = static_cast<int64_t>(out_->position());
     out_->Append(chunk.dictionary_page);
     out_->Append(chunk.data_pages);
@@ -283,7 +290,7 @@ void ParquetWriter::WriteTail() {
   ThriftSerializer serializer;
   // All column indexes, then all offset indexes, as other writers lay them out.
   for (size_t rg = 0; rg < column_indexes_.size(); rg++) {
-    for (size_t c = 0; c < columns_.size(); c++) {
+    for (size_t c = 0; c < column_indexes_[rg].size(); c++) {
       if (!column_indexes_[rg][c]) continue;
       const std::string bytes = serializer.ToString(*column_indexes_[rg][c]);
       auto& chunk = metadata_->row_groups[rg].columns[c];
@@ -293,7 +300,7 @@ void ParquetWriter::WriteTail() {
     }
   }
   for (size_t rg = 0; rg < offset_indexes_.size(); rg++) {
-    for (size_t c = 0; c < columns_.size(); c++) {
+    for (size_t c = 0; c < offset_indexes_[rg].size(); c++) {
       if (!offset_indexes_[rg][c]) continue;
       const std::string bytes = serializer.ToString(*offset_indexes_[rg][c]);
       auto& chunk = metadata_->row_groups[rg].columns[c];
@@ -336,10 +343,7 @@ WrittenFile ParquetWriter::Close() {
 }
 
 uint64_t ParquetWriter::buffered_bytes() const {
-  uint64_t bytes = 0;
-  for (const auto& column : columns_)
-    bytes += column->buffered_bytes();
-  return bytes;
+  return BufferedBytes(columns_);
 }
 
 }  // namespace shears::parquet

@@ -24,6 +24,10 @@
 //              rep 0/1, def 0 NULL list, 1 empty list, 2 NULL element, 3 value; a page ends
 //              with a row; no statistics, column index or bloom filter (they would describe
 //              elements, not rows), an offset index
+//   STRUCT, MAP, LIST of a nested type: <optional> groups, LIST in the three-level form, MAP
+//              as (MAP) { repeated group key_value { required key; <optional> value } }; a
+//              chunk per leaf, levels of any width, no statistics, column index or bloom filter
+//              (nested_writer.h)
 //
 // Bloom filters hash a value's PLAIN encoding without length prefix, with the helpers of
 // SplitBlockBloomFilter, so a probe must compute:
@@ -92,7 +96,7 @@ class ParquetWriter {
  public:
   /// Creates/truncates `path`; IOError naming it on failure. `names`/`types`: one per column;
   /// every column is OPTIONAL. InvalidInputError for bad options (sizes < 1, unknown, BOOLEAN or
-  /// LIST bloom filter column, fpp outside (0,1), duplicate or empty names); NotSupportedError for
+  /// nested bloom filter column, fpp outside (0,1), duplicate or empty names); NotSupportedError for
   /// codecs that cannot be written (LZO, LZ4).
   ParquetWriter(std::string path, std::vector<std::string> names, std::vector<LogicalType> types,
                 WriterOptions options = {});

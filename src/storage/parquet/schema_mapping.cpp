@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/error.h"
+#include "storage/parquet/nested_schema.h"
 
 namespace shears::parquet {
 
@@ -348,11 +349,8 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
     case TypeId::kList:
     case TypeId::kStruct:
     case TypeId::kMap:
-      // Reached for a list's elements only (SchemaElementsFor writes the list itself).
-      throw NotSupportedError(
-          "column '{}' has type {}: writing a LIST of a nested type, a STRUCT or a MAP to Parquet "
-          "is not supported yet (cast to VARCHAR)",
-          name, type.ToString());
+      // Never reached: SchemaElementsFor writes nested columns.
+      throw InternalError("column '{}' of type {} is not flat", name, type.ToString());
     case TypeId::kInvalid:
       throw InvalidInputError("column '{}' has no valid type", name);
   }
@@ -361,6 +359,9 @@ format::SchemaElement SchemaFor(const std::string& name, const LogicalType& type
 
 std::vector<format::SchemaElement> SchemaElementsFor(const std::string& name,
                                                      const LogicalType& type) {
+  if (type.IsNested() && !(type.IsList() && !type.element().IsNested())) {
+    return NestedSchemaElements(name, type);
+  }
   if (!type.IsList()) return {SchemaFor(name, type)};
   // The standard three-level form of LogicalTypes.md, as DuckDB, Arrow and Spark write it.
   format::SchemaElement outer;

@@ -25,7 +25,7 @@ await con.run(`COPY (
   SELECT i AS id, CASE WHEN i % 10 = 9 THEN NULL ELSE range(i * 50, i * 50 + 200 + i % 500) END AS big,
     CASE WHEN i % 3 = 0 THEN NULL ELSE [repeat(chr(97 + i % 26), 1 + i % 40), 'x'] END AS words
   FROM (SELECT range::INTEGER AS i FROM range(300))) TO 'big_lists.parquet' (FORMAT parquet, ROW_GROUP_SIZE 100)`);
-// Nested shapes not read yet, beside a flat column that is.
+// Nested shapes beside a flat column.
 await con.run(`COPY (SELECT 1 AS x, [[1, 2], [3]] AS ll, {'a': 1, 'b': 'x'} AS s, MAP {'k': 1} AS m)
   TO 'nested.parquet' (FORMAT parquet)`);
 console.log('wrote lists.parquet, big_lists.parquet, nested.parquet');
