@@ -16,8 +16,8 @@ namespace shears::test {
 
 using Rep = format::FieldRepetitionType;
 
-inline format::SchemaElement Group(const std::string& name, Rep::type repetition,
-                                            int children, bool list_annotation) {
+inline format::SchemaElement Group(const std::string& name, Rep::type repetition, int children,
+                                   bool list_annotation) {
   format::SchemaElement element;
   element.__set_name(name);
   element.__set_repetition_type(repetition);
@@ -128,9 +128,8 @@ inline std::string BuildFile(const std::vector<format::SchemaElement>& column_sc
 
 /// A file of one LIST column of INT32 elements whose leaf has `max_def` (repetition level 1);
 /// each inner vector of `pages` is one data page v1.
-inline std::string BuildFile(const std::vector<format::SchemaElement>& column_schema,
-                             int max_def, const std::vector<std::vector<Entry>>& pages,
-                             int64_t num_rows) {
+inline std::string BuildFile(const std::vector<format::SchemaElement>& column_schema, int max_def,
+                             const std::vector<std::vector<Entry>>& pages, int64_t num_rows) {
   return BuildFile(column_schema, {LeafPages{1, max_def, pages}}, num_rows);
 }
 

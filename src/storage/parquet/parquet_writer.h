@@ -96,8 +96,8 @@ class ParquetWriter {
  public:
   /// Creates/truncates `path`; IOError naming it on failure. `names`/`types`: one per column;
   /// every column is OPTIONAL. InvalidInputError for bad options (sizes < 1, unknown, BOOLEAN or
-  /// nested bloom filter column, fpp outside (0,1), duplicate or empty names); NotSupportedError for
-  /// codecs that cannot be written (LZO, LZ4).
+  /// nested bloom filter column, fpp outside (0,1), duplicate or empty names); NotSupportedError
+  /// for codecs that cannot be written (LZO, LZ4).
   ParquetWriter(std::string path, std::vector<std::string> names, std::vector<LogicalType> types,
                 WriterOptions options = {});
   /// Closes the fd without a footer if Close() was not called (caller deletes the partial file).
