@@ -759,7 +759,7 @@ std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::op
 std::unique_ptr<RuntimeFilter> RuntimeFilter::OfRange(LogicalType type, std::optional<Value> min,
                                                       std::optional<Value> max, uint64_t files,
                                                       double build_ms) {
-  auto filter = OfBounds(std::move(type), std::move(min), std::move(max), files, build_ms);
+  auto filter = OfBounds(type, std::move(min), std::move(max), files, build_ms);
   // Tested against statistics as any filter's range (RangeMayMatch), not only partition values.
   filter->bounds_only_ = false;
   // Not a count of keys: non-zero when there is a range, so empty() means no key at all.
