@@ -22,6 +22,18 @@ ast::QueryNode* TopQuery(const ast::Statement& statement) {
   return static_cast<const ast::SelectStatement&>(statement).query.get();
 }
 
+/// Whether the write has RETURNING (its result is then the rows, else the count).
+bool Returns(const ast::Statement& write) {
+  switch (write.kind) {
+    case ast::StatementKind::kInsert:
+      return !static_cast<const ast::InsertStatement&>(write).returning.empty();
+    case ast::StatementKind::kUpdate:
+      return !static_cast<const ast::UpdateStatement&>(write).returning.empty();
+    default:
+      return !static_cast<const ast::DeleteStatement&>(write).returning.empty();
+  }
+}
+
 }  // namespace
 
 bool HasDmlCte(const ast::Statement& statement) {
@@ -42,8 +54,7 @@ ast::StatementPtr RunDmlCtes(Database& database, const Settings& settings, const
     QueryResult result = RunWriteStatement(database, settings, sql, *cte.dml);
     std::vector<std::string> names = result.names;
     if (!result.rows) result.rows = std::make_shared<ColumnDataCollection>(result.types);
-    if (names.size() == 1 && names[0] == "rows" && result.row_count() == 1 &&
-        result.types[0].id() == TypeId::kBigint) {
+    if (!Returns(*cte.dml)) {
       // No RETURNING: the count, as that many rows.
       const int64_t count = result.rows->batch(0).column(0).data<int64_t>()[0];
       result.rows = std::make_shared<ColumnDataCollection>(result.types);
