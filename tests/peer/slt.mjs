@@ -16,11 +16,12 @@
 //     and EXPLAIN (its text is each engine's own) are skipped.
 //
 //   node tests/peer/slt.mjs [--dialect sqlite|duckdb] [--server BIN] [--timeout 30] [--show N]
-//        FILE_OR_DIR...
+//        [--names] FILE_OR_DIR...
 //
 // Each file runs on a fresh in-memory database. Prints, per file and in total, the queries and
 // statements that passed, gave a wrong answer or failed with an error, then the most common
-// error messages (numbers and quoted names blanked so alike messages group) and the first
+// error messages (numbers and quoted names blanked so alike messages group; --names keeps the
+// names) and the first
 // wrong answers. The suites themselves are not in the repository. Exit status 1 when anything
 // was wrong or failed.
 
@@ -35,17 +36,19 @@ let server = resolve('build/release/tests/differential/shears_query_server');
 let timeoutMs = 30000;
 let show = 10;
 let dialect = 'sqlite';
+let keepNames = false;
 const inputs = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === '--server') server = resolve(args[++i]);
   else if (args[i] === '--timeout') timeoutMs = Number(args[++i]) * 1000;
   else if (args[i] === '--show') show = Number(args[++i]);
   else if (args[i] === '--dialect') dialect = args[++i];
+  else if (args[i] === '--names') keepNames = true;
   else inputs.push(args[i]);
 }
 if (inputs.length === 0 || !['sqlite', 'duckdb'].includes(dialect)) {
   console.error('usage: node tests/peer/slt.mjs [--dialect sqlite|duckdb] [--server BIN] ' +
-    '[--timeout S] [--show N] FILE_OR_DIR...');
+    '[--timeout S] [--show N] [--names] FILE_OR_DIR...');
   process.exit(2);
 }
 const duck = dialect === 'duckdb';
@@ -283,9 +286,13 @@ function matches(record, answer, threshold) {
   return got.every((row, r) => row.every((v, c) => sameValue(v, want[r][c], answer.types?.[c])));
 }
 
-const blank = (message) => message.split('\n')[0]
-  .replace(/'[^']*'/g, "'_'").replace(/"[^"]*"/g, '"_"').replace(/\b\d+(\.\d+)?\b/g, 'N')
-  .slice(0, 160);
+// --names keeps quoted names in the grouped messages (which function, type or option is
+// missing), blanking only numbers.
+const blank = (message) => {
+  const first = message.split('\n')[0];
+  const named = keepNames ? first : first.replace(/'[^']*'/g, "'_'").replace(/"[^"]*"/g, '"_"');
+  return named.replace(/\b\d+(\.\d+)?\b/g, 'N').slice(0, 160);
+};
 
 // SQL that reads DuckDB's data/ directory (not in the copy of the suite) or its extensions.
 const NEEDS_FILES = /['"](data|test|third_party|extension)\/|__WORKING_DIRECTORY__|\b(dbgen|dsdgen)\s*\(/i;
