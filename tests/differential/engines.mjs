@@ -54,8 +54,12 @@ export class ShearsServer {
     this.buffer = '';
     this.stderr = '';
     this.waiting = null;
+    const child = this.child;
     this.child.stdout.setEncoding('utf8');
     this.child.stdout.on('data', (chunk) => {
+      // A server killed at a timeout may still deliver what was in its pipe: never mix that
+      // into the next server's answers.
+      if (this.child !== child) return;
       this.buffer += chunk;
       let newline;
       while ((newline = this.buffer.indexOf('\n')) >= 0 && this.waiting) {
@@ -67,7 +71,6 @@ export class ShearsServer {
       }
     });
     this.child.stderr.on('data', (chunk) => { this.stderr = (this.stderr + chunk).slice(-4000); });
-    const child = this.child;
     child.on('exit', (code, signal) => {
       if (this.child !== child) return;
       this.child = null;
