@@ -278,16 +278,15 @@ int64_t TruncateTimestamp(Field field, int64_t micros) {
     }
     case Field::kYear:
       return first_of_year(ToCivil(days).year);
+    // Decades, centuries and millennia start at years ...0 / ...00 / ...000, the astronomical
+    // year truncated toward zero (DuckDB: 2019 -> 2000, 44 BC (year -43) -> year -40 for the
+    // decade and year 0 for the century), not PostgreSQL's centuries from years ...01.
     case Field::kDecade:
-      return first_of_year(FloorDiv(ToCivil(days).year, 10) * 10);
-    case Field::kCentury: {
-      // Centuries start at years ...01: 1901, 2001 (PostgreSQL).
-      int64_t year = ToCivil(days).year;
-      return first_of_year(FloorDiv(year - 1, 100) * 100 + 1);
-    }
+    case Field::kCentury:
     case Field::kMillennium: {
-      int64_t year = ToCivil(days).year;
-      return first_of_year(FloorDiv(year - 1, 1000) * 1000 + 1);
+      const int64_t unit = field == Field::kDecade ? 10 : field == Field::kCentury ? 100 : 1000;
+      const int64_t year = ToCivil(days).year;
+      return first_of_year(year - year % unit);
     }
     case Field::kIsoYear: {
       // The Monday of the ISO year's first week, the one holding January 4th.
