@@ -1,7 +1,7 @@
 // DuckDB's nested-type syntax, which PostgreSQL's grammar lacks, in PostgreSQL's terms: the
 // struct literal {'a': x, b: y} as __shears_struct_literal('a', x, 'b', y), the map literal
-// MAP {k: v} as __shears_map_literal(k, v), and the type names STRUCT(a INTEGER, ...) and
-// MAP(K, V) as __shears_type('their text') (read back by parser/type_text.cpp).
+// MAP {k: v} as __shears_map_literal(k, v), and the type names STRUCT(a INTEGER, ...) (or ROW(...))
+// and MAP(K, V) as __shears_type('their text') (read back by parser/type_text.cpp).
 
 #include "parser/sql_rewrite_internal.h"
 
@@ -113,12 +113,16 @@ void FindNestedLiterals(const std::string& sql, const std::vector<SqlToken>& tok
 void FindNestedTypeNames(const std::string& sql, const std::vector<SqlToken>& tokens,
                          std::vector<Replacement>* out) {
   for (size_t i = 0; i + 1 < tokens.size(); i++) {
-    if (tokens[i].token != PG_QUERY__TOKEN__IDENT || tokens[i + 1].token != '(') continue;
+    const bool row = tokens[i].token == PG_QUERY__TOKEN__ROW;
+    if ((tokens[i].token != PG_QUERY__TOKEN__IDENT && !row) || tokens[i + 1].token != '(') {
+      continue;
+    }
     const std::string name = Lower(TokenText(sql, tokens[i]));
-    if (name != "struct" && name != "map") continue;
-    // map(keys, values) is a function; MAP(K, V) a type after :: or AS (CAST), or after a
-    // column's name (CREATE TABLE).
-    if (name == "map") {
+    if (name != "struct" && name != "map" && !row) continue;
+    // map(keys, values) is a function and ROW(a, b) a row value; MAP(K, V) and DuckDB's
+    // ROW(a INTEGER, ...) (a STRUCT) are types after :: or AS (CAST), or after a column's name
+    // (CREATE TABLE).
+    if (name == "map" || row) {
       const int previous = i == 0 ? 0 : tokens[i - 1].token;
       if (previous != PG_QUERY__TOKEN__TYPECAST && previous != PG_QUERY__TOKEN__AS &&
           previous != PG_QUERY__TOKEN__IDENT) {
