@@ -85,7 +85,8 @@ class Statement {
 
 /// BEGIN IMMEDIATE ... COMMIT, rolled back when an exception leaves the scope. Inside a
 /// transaction the SQL BEGIN opened (Catalog::BeginTransaction) it is a savepoint instead, so
-/// a failed statement is undone alone and the transaction goes on.
+/// a failed statement is undone alone (the connection then refuses all but ROLLBACK / COMMIT
+/// when the error aborts the transaction: Connection::RunStatement).
 class Transaction {
  public:
   explicit Transaction(sqlite3* db) : db_(db), nested_(sqlite3_get_autocommit(db) == 0) {

@@ -566,14 +566,44 @@ bool Connection::RunsOnce(const ast::Statement& statement) const {
   }
 }
 
+namespace {
+
+/// Whether a failed statement aborts the transaction it ran in: errors found before anything
+/// ran (malformed SQL, unknown names, features shears lacks) leave it going, as in DuckDB; any
+/// other (a constraint, a conversion, an IO error, a cancel) may have left the statement's work
+/// half done, so the transaction can only be rolled back.
+bool AbortsTransaction(ErrorKind kind) {
+  return kind != ErrorKind::kParse && kind != ErrorKind::kBinder &&
+         kind != ErrorKind::kNotSupported;
+}
+
+}  // namespace
+
 QueryResult Connection::RunStatement(const std::string& sql, const ast::Statement& statement) {
-  if (statement.kind == ast::StatementKind::kExecute) {
-    return ExecuteNamed(sql, static_cast<const ast::ExecuteStatement&>(statement));
+  if (!owns_transaction_) transaction_aborted_ = false;
+  if (transaction_aborted_) {
+    if (statement.kind != ast::StatementKind::kTransaction ||
+        static_cast<const ast::TransactionStatement&>(statement).action ==
+            ast::TransactionStatement::Action::kBegin) {
+      throw TransactionError("Current transaction is aborted (please ROLLBACK)");
+    }
+    // COMMIT of an aborted transaction is its ROLLBACK.
+    database_.RollbackTransaction(this);
+    transaction_aborted_ = false;
+    return QueryResult();
   }
-  if (!scale_out_ || !RunsOnce(statement)) return RunStatementHere(sql, statement);
-  QueryResult result;
-  scale_out_->RunOnce([&] { result = RunStatementHere(sql, statement); });
-  return result;
+  try {
+    if (statement.kind == ast::StatementKind::kExecute) {
+      return ExecuteNamed(sql, static_cast<const ast::ExecuteStatement&>(statement));
+    }
+    if (!scale_out_ || !RunsOnce(statement)) return RunStatementHere(sql, statement);
+    QueryResult result;
+    scale_out_->RunOnce([&] { result = RunStatementHere(sql, statement); });
+    return result;
+  } catch (const Error& e) {
+    if (owns_transaction_ && AbortsTransaction(e.kind())) transaction_aborted_ = true;
+    throw;
+  }
 }
 
 namespace {

@@ -165,6 +165,10 @@ class Connection {
   friend class Database;  // clears owns_transaction_ when it ends the transaction
   Database& database_;
   bool owns_transaction_ = false;  // BEGIN ran here and no COMMIT / ROLLBACK since
+  /// A statement of this connection's transaction failed while running: every statement but
+  /// COMMIT / ROLLBACK is refused until the transaction ends, and COMMIT rolls back (DuckDB's
+  /// and PostgreSQL's rule).
+  bool transaction_aborted_ = false;
   Settings settings_;
   /// currval's values (per connection, as DuckDB's); current while a statement runs.
   std::shared_ptr<SessionState> session_ = std::make_shared<SessionState>();
