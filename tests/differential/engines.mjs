@@ -95,7 +95,8 @@ export class ShearsServer {
     }
   }
 
-  send(sql) {
+  /// `connection`: a name of another connection to the same database (made at first use).
+  send(sql, connection = null) {
     return new Promise((resolve) => {
       const timer = setTimeout(() => {
         if (this.waiting !== settle) return;
@@ -105,7 +106,7 @@ export class ShearsServer {
       }, this.timeoutMs);
       const settle = (answer) => { clearTimeout(timer); resolve(answer); };
       this.waiting = settle;
-      this.child.stdin.write(sql + SEPARATOR);
+      this.child.stdin.write((connection ? `\x1d${connection}\n` : '') + sql + SEPARATOR);
     });
   }
 

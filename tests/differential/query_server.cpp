@@ -3,7 +3,9 @@
 // thousands of queries, and a failing query does not end the session.
 //
 // Usage: shears_query_server [DBDIR]: the catalog in DBDIR (as `shears DBDIR`), else in memory.
-// Request: SQL text, then a line holding only "\x1e" (ASCII record separator).
+// Request: SQL text, then a line holding only "\x1e" (ASCII record separator). A first line
+// "\x1d" NAME runs the request on the connection NAME (made at its first request, to the same
+// database; the peer runner's `statement ok con2`), else on the default connection.
 // Answer, one line per request (the result of its last statement; ms is that statement's wall
 // time, as `shears --timer` prints it, which bench/star_bench.mjs times queries by; cpu_ms is
 // the CPU time, user and system, of all the process's threads over the whole request, which
@@ -15,6 +17,7 @@
 #include <time.h>
 
 #include <iostream>
+#include <map>
 #include <memory>
 #include <string>
 
@@ -82,8 +85,16 @@ int main(int argc, char** argv) {
   }
   shears::Database& database = *owned;
   shears::Connection connection(database);
+  std::map<std::string, std::unique_ptr<shears::Connection>> named;
+  shears::Connection* current = &connection;
   std::string line, sql;
   while (std::getline(std::cin, line)) {
+    if (sql.empty() && !line.empty() && line[0] == '\x1d') {
+      auto& slot = named[line.substr(1)];
+      if (!slot) slot = std::make_unique<shears::Connection>(database);
+      current = slot.get();
+      continue;
+    }
     if (line != "\x1e") {
       sql += line + "\n";
       continue;
@@ -91,7 +102,7 @@ int main(int argc, char** argv) {
     std::string answer;
     try {
       const double cpu_before = ProcessCpuMs();
-      shears::QueryResult result = connection.Query(sql);
+      shears::QueryResult result = current->Query(sql);
       answer = Answer(result, ProcessCpuMs() - cpu_before);
     } catch (const shears::Error& e) {
       answer = ErrorAnswer(shears::ErrorKindName(e.kind()), e.what());
@@ -101,6 +112,7 @@ int main(int argc, char** argv) {
     }
     std::cout << answer << std::endl;
     sql.clear();
+    current = &connection;
   }
   return 0;
 }

@@ -9,7 +9,8 @@
 //     messages after `statement error` (a match when shears errors; a different message is
 //     counted apart), `require X` (the file is skipped unless shears has X), `mode skip|unskip`,
 //     `loop`/`foreach`/`concurrentloop` ... `endloop` with ${var}, `load`/`restart` (a catalog
-//     directory kept across the restart), connection names (one connection serves all), query
+//     directory kept across the restart), connection names (con1, con2, ...: each its own
+//     connection to the file's database), query
 //     labels, results as tab-separated rows compared as DuckDB's runner does (exact text, NULL,
 //     (empty), floating-point within 1%), `skipif`/`onlyif duckdb`. Records that read files of
 //     DuckDB's data/ directory and DuckDB's own PRAGMAs (verification, profiling, checkpoints)
@@ -162,17 +163,23 @@ function parse(text) {
       }
       if (!skip && !skipMode) {
         const text = sql.join('\n');
+        // DuckDB's connection names (`statement ok con1`, `query I con2`): each its own
+        // connection to the file's database.
+        // (a statement's second word; a query's when it is no sort mode, as DuckDB's runner reads).
+        const sortModes = ['nosort', 'rowsort', 'valuesort', 'sort'];
+        const connection = !duck || words[2] === undefined ? null
+          : words[0] === 'statement' || !sortModes.includes(words[2]) ? words[2] : null;
         if (words[0] === 'statement') {
           records.push({ kind: 'statement', sql: text, line: start, expectError: words[1] === 'error',
-            maybe: words[1] === 'maybe', message: expected.join('\n') });
+            maybe: words[1] === 'maybe', message: expected.join('\n'), connection });
         } else if (duck && words.includes('error')) {
           records.push({ kind: 'statement', sql: text, line: start, expectError: true,
-            message: expected.join('\n') });
+            message: expected.join('\n'), connection });
         } else {
           const sorts = ['nosort', 'rowsort', 'valuesort', 'sort'];
           const sort = sorts.includes(words[2]) ? (words[2] === 'sort' ? 'rowsort' : words[2]) : 'nosort';
           records.push({ kind: 'query', sql: text, line: start, types: words[1] ?? '', sort,
-            label: duck && sorts.includes(words[2]) ? words[3] : undefined, expected });
+            label: duck && sorts.includes(words[2]) ? words[3] : undefined, expected, connection });
         }
       }
       skip = false;
@@ -339,7 +346,7 @@ for (const input of inputs) {
         sql = sql.replace(/__TEST_DIR__|\{TEST_DIR\}/g, testDir);
       }
       if (!shears.child) await shears.start();
-      const answer = await shears.send(sql);
+      const answer = await shears.send(sql, record.connection);
       if (record.kind === 'statement') {
         if (record.maybe) { count.ok++; continue; }
         const good = record.expectError ? Boolean(answer.error) : !answer.error;
