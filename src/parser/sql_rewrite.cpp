@@ -115,7 +115,8 @@ std::vector<SqlToken> Scan(const std::string& sql) {
         if (t->token == PG_QUERY__TOKEN__SQL_COMMENT || t->token == PG_QUERY__TOKEN__C_COMMENT) {
           continue;
         }
-        tokens.push_back({t->start, t->end, static_cast<int>(t->token)});
+        tokens.push_back(
+            {t->start, t->end, static_cast<int>(t->token), static_cast<int>(t->keyword_kind)});
       }
     }
   }

@@ -105,7 +105,7 @@ class PivotScanner {
   std::vector<std::string> ColumnNames(size_t from, size_t to) const {
     std::vector<std::string> names;
     for (size_t k = from; k < to; k++) {
-      if (tokens_[k].token != PG_QUERY__TOKEN__IDENT) continue;
+      if (!IsColumnNameToken(tokens_[k])) continue;
       // Not function names, qualifiers or the aliases of aggregates (sum(v) AS total).
       if (Token(k + 1) == '(' || Token(k + 1) == '.') continue;
       if (k > from && Token(k - 1) == PG_QUERY__TOKEN__AS) continue;

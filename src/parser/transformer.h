@@ -70,8 +70,17 @@ inline constexpr const char* kSampleWindowName = "__shears_sample";
 struct SqlToken {
   int start = 0;  // byte offsets in the original text, end exclusive
   int end = 0;
-  int token = 0;  // PgQuery__Token
+  int token = 0;    // PgQuery__Token
+  int keyword = 0;  // PgQuery__KeywordKind: 0 not a keyword, 1 unreserved, 2 a column name's
 };
+
+/// Whether the token can be a column's name unquoted: an identifier, or a keyword PostgreSQL
+/// lets stand for one (month, year, name, value, ...).
+inline bool IsColumnNameToken(const SqlToken& token) {
+  return token.token == PG_QUERY__TOKEN__IDENT ||
+         token.keyword == PG_QUERY__KEYWORD_KIND__UNRESERVED_KEYWORD ||
+         token.keyword == PG_QUERY__KEYWORD_KIND__COL_NAME_KEYWORD;
+}
 
 /// Maps byte offsets of the rewritten text back to the user's text.
 class SourceMap {
