@@ -7,8 +7,9 @@
 //        without IN: the distinct non-NULL values of k, sorted, from a query run first, as
 //        DuckDB does);
 //   UNPIVOT t ON a, b INTO NAME n VALUE v
-//     -> SELECT <other columns>, 'a' AS n, a AS v FROM t WHERE a IS NOT NULL UNION ALL
-//        SELECT <other columns>, 'b', b FROM t WHERE b IS NOT NULL (no WHERE with INCLUDE NULLS).
+//     -> SELECT * FROM (SELECT <other columns>, unnest(['a', 'b']) AS n, unnest([a, b]) AS v
+//        FROM t) WHERE v IS NOT NULL (no WHERE with INCLUDE NULLS): t read once, its rows'
+//        values in the order of the columns.
 // Column names are DuckDB's: the values joined by '_', then '_' and the aggregate's alias (or
 // its text) when there is an alias or more than one aggregate.
 
@@ -301,16 +302,25 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
       is_unpivoted = is_unpivoted || AsciiLower(u) == AsciiLower(column);
     if (!is_unpivoted) kept += QuoteName(column) + ", ";
   }
-  // One SELECT per unpivoted column, UNION ALL (which also gives the values one type).
+  // The source read once, each row giving one row per unpivoted column in their order (as
+  // DuckDB): two lists unnested side by side, the names and the values (the list literal gives
+  // the values one type).
+  std::string names, values;
   for (const auto& column : unpivoted) {
     bool found = false;
     for (const auto& a : all)
       found = found || AsciiLower(a) == AsciiLower(column);
     if (!found) throw BinderError("UNPIVOT: '{}' is not a column of the table", column);
-    if (!sql.empty()) sql += " UNION ALL ";
-    sql += "SELECT " + kept + QuoteString(column) + " AS " + QuoteName(name_column) + ", " +
-           QuoteName(column) + " AS " + QuoteName(value_column) + " FROM " + source;
-    if (!include_nulls) sql += " WHERE " + QuoteName(column) + " IS NOT NULL";
+    names += (names.empty() ? "" : ", ") + QuoteString(column);
+    values += (values.empty() ? "" : ", ") + QuoteName(column);
+  }
+  if (!names.empty()) {
+    sql = "SELECT " + kept + "unnest([" + names + "]) AS " + QuoteName(name_column) + ", unnest([" +
+          values + "]) AS " + QuoteName(value_column) + " FROM " + source;
+    if (!include_nulls) {
+      sql = "SELECT * FROM (" + sql + ") __shears_unpivot WHERE " + QuoteName(value_column) +
+            " IS NOT NULL";
+    }
   }
   if (sql.empty()) throw BinderError("UNPIVOT: no columns to unpivot");
   BoundQuery query = BindQueryNode(ParsedQuery(sql, pivot_queries_, false), scope.outer);
