@@ -135,10 +135,13 @@ TEST(FunctionDateTest, DateTrunc) {
   EXPECT_EQ(Eval("date_trunc", {S("second"), Ts("1969-12-31 23:59:59.5")}),
             "TIMESTAMP 1969-12-31 23:59:59");
   EXPECT_EQ(Eval("date_trunc", {S("decade"), Dt("2019-12-31")}), "TIMESTAMP 2010-01-01 00:00:00");
-  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2020-06-01")}), "TIMESTAMP 2001-01-01 00:00:00");
-  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2000-06-01")}), "TIMESTAMP 1901-01-01 00:00:00");
+  // DuckDB's: the year truncated toward zero (PostgreSQL's centuries start at ...01).
+  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("2020-06-01")}), "TIMESTAMP 2000-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("century"), Dt("1999-06-01")}), "TIMESTAMP 1900-01-01 00:00:00");
   EXPECT_EQ(Eval("date_trunc", {S("millennium"), Dt("2000-06-01")}),
-            "TIMESTAMP 1001-01-01 00:00:00");
+            "TIMESTAMP 2000-01-01 00:00:00");
+  EXPECT_EQ(Eval("date_trunc", {S("millennium"), Dt("1999-06-01")}),
+            "TIMESTAMP 1000-01-01 00:00:00");
   EXPECT_THROW(EvaluateFunction("date_trunc", {S("dow"), Dt("2000-06-01")}), InvalidInputError);
 }
 
