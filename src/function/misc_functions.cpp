@@ -744,52 +744,55 @@ ScalarKernel DigestKernel(const EVP_MD* (*algorithm)()) {
 
 }  // namespace
 
-// CAST(x AS UTINYINT / USMALLINT / UINTEGER / UBIGINT): the binder casts to the signed type
-// the unsigned one maps onto (INTEGER, INTEGER, BIGINT, DECIMAL(20,0)) and then calls one of
-// these, which pass the values the unsigned type holds and refuse the others (TRY_CAST: NULL).
-static void RegisterUnsignedChecks(FunctionRegistry& registry) {
-  struct Unsigned {
+// CAST(x AS UTINYINT / USMALLINT / UINTEGER / UBIGINT / TINYINT / SMALLINT): the binder casts
+// to the type the narrow one maps onto (INTEGER, INTEGER, BIGINT, DECIMAL(20,0); INTEGER for
+// both signed ones) and then calls one of these, which pass the values the narrow type holds
+// and refuse the others (TRY_CAST: NULL), as DuckDB's casts do.
+static void RegisterRangeChecks(FunctionRegistry& registry) {
+  struct Narrow {
     const char* name;
     LogicalType type;
-    int128_t max;
+    int128_t min, max;
   };
-  const Unsigned types[] = {
-      {"utinyint", kInteger, 255},
-      {"usmallint", kInteger, 65535},
-      {"uinteger", kBigint, 4294967295},
-      {"ubigint", LogicalType::Decimal(20, 0), (static_cast<int128_t>(1) << 64) - 1}};
-  for (const Unsigned& u : types) {
+  const Narrow types[] = {
+      {"utinyint", kInteger, 0, 255},
+      {"usmallint", kInteger, 0, 65535},
+      {"uinteger", kBigint, 0, 4294967295},
+      {"ubigint", LogicalType::Decimal(20, 0), 0, (static_cast<int128_t>(1) << 64) - 1},
+      {"tinyint", kInteger, -128, 127},
+      {"smallint", kInteger, -32768, 32767}};
+  for (const Narrow& u : types) {
     for (const bool try_cast : {false, true}) {
       std::string upper = u.name;
       for (char& c : upper)
         c = static_cast<char>(c - 'a' + 'A');
-      RegisterFixed(registry, std::string(try_cast ? "__try_check_" : "__check_") + u.name,
-                    {u.type}, u.type,
-                    [u, try_cast, upper](const Args& a, idx_t count, Vector& result) {
-                      const PhysicalType physical = u.type.physical();
-                      ForEachValidRow(a, count, result, [&](idx_t row) {
-                        int128_t value = 0;
-                        if (physical == PhysicalType::kInt32) {
-                          value = result.data<int32_t>()[row] = a[0]->data<int32_t>()[row];
-                        } else if (physical == PhysicalType::kInt64) {
-                          value = result.data<int64_t>()[row] = a[0]->data<int64_t>()[row];
-                        } else {
-                          value = result.data<int128_t>()[row] = a[0]->data<int128_t>()[row];
-                        }
-                        if (value >= 0 && value <= u.max) return;
-                        if (!try_cast) {
-                          throw OutOfRangeError("{} is out of range for {} (0 to {})",
-                                                FormatInt128(value), upper, FormatInt128(u.max));
-                        }
-                        result.validity().SetNull(row);
-                      });
-                    });
+      RegisterFixed(
+          registry, std::string(try_cast ? "__try_check_" : "__check_") + u.name, {u.type}, u.type,
+          [u, try_cast, upper](const Args& a, idx_t count, Vector& result) {
+            const PhysicalType physical = u.type.physical();
+            ForEachValidRow(a, count, result, [&](idx_t row) {
+              int128_t value = 0;
+              if (physical == PhysicalType::kInt32) {
+                value = result.data<int32_t>()[row] = a[0]->data<int32_t>()[row];
+              } else if (physical == PhysicalType::kInt64) {
+                value = result.data<int64_t>()[row] = a[0]->data<int64_t>()[row];
+              } else {
+                value = result.data<int128_t>()[row] = a[0]->data<int128_t>()[row];
+              }
+              if (value >= u.min && value <= u.max) return;
+              if (!try_cast) {
+                throw OutOfRangeError("{} is out of range for {} ({} to {})", FormatInt128(value),
+                                      upper, FormatInt128(u.min), FormatInt128(u.max));
+              }
+              result.validity().SetNull(row);
+            });
+          });
     }
   }
 }
 
 void RegisterMiscFunctions(FunctionRegistry& registry) {
-  RegisterUnsignedChecks(registry);
+  RegisterRangeChecks(registry);
   const size_t kMany = std::numeric_limits<size_t>::max();
   registry.Register("coalesce", VariadicResolver(CoalesceFor, 1, kMany), "coalesce(ANY, ...)");
   registry.Register("greatest", VariadicResolver(GreatestFor, 1, kMany), "greatest(ANY, ...)");

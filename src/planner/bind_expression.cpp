@@ -162,6 +162,13 @@ static const char* UnsignedCheck(const std::string& type_name, bool try_cast) {
       {"uint", "__check_uinteger", "__try_check_uinteger"},
       {"ubigint", "__check_ubigint", "__try_check_ubigint"},
       {"uint64", "__check_ubigint", "__try_check_ubigint"},
+      // TINYINT and SMALLINT are INTEGERs here; a cast to one still refuses what it cannot hold.
+      {"tinyint", "__check_tinyint", "__try_check_tinyint"},
+      {"int1", "__check_tinyint", "__try_check_tinyint"},
+      {"smallint", "__check_smallint", "__try_check_smallint"},
+      {"int2", "__check_smallint", "__try_check_smallint"},
+      {"short", "__check_smallint", "__try_check_smallint"},
+      {"int16", "__check_smallint", "__try_check_smallint"},
       // DuckDB's TIMESTAMP_S / TIMESTAMP_MS are TIMESTAMPs here, rounded to their unit.
       {"timestamp_s", "__round_timestamp_s", "__round_timestamp_s"},
       {"timestamp_ms", "__round_timestamp_ms", "__round_timestamp_ms"}};
