@@ -2,7 +2,7 @@
 // hands over as "__shears_pivot__"(pieces as text) in FROM (parser/sql_rewrite_pivot.cpp).
 // They become queries shears has:
 //   PIVOT t ON k [IN (...)] USING agg [GROUP BY g]
-//     -> SELECT g, agg FILTER (WHERE k = v1) AS "v1", ... FROM t GROUP BY g
+//     -> SELECT g, agg FILTER (WHERE k IS NOT DISTINCT FROM v1) AS "v1", ... FROM t GROUP BY g
 //        (without GROUP BY: every column the ON items and aggregates do not name, GROUP BY ALL;
 //        without IN: the distinct non-NULL values of k, sorted, from a query run first, as
 //        DuckDB does);
@@ -230,7 +230,8 @@ LogicalOperatorPtr Binder::BindPivot(const ast::TableFunctionRef& call, Scope& s
       for (size_t i = 0; i < values.size(); i++) {
         const PivotValue& v = values[i][at[i]];
         name += (i ? "_" : "") + v.name;
-        condition += (i ? " AND (" : "(") + on_texts[i] + ") = " + v.literal;
+        // IS NOT DISTINCT FROM: a NULL in IN (...) gathers the rows whose value is NULL.
+        condition += (i ? " AND (" : "(") + on_texts[i] + ") IS NOT DISTINCT FROM " + v.literal;
       }
       for (const auto& [text, alias] : aggregates) {
         ast::ExprPtr expr = ParseExpression(text, "PIVOT aggregate");
