@@ -1,4 +1,5 @@
-// Table functions in FROM: read_parquet (files), range and generate_series (sequences).
+// Table functions in FROM: read_parquet (files), range and generate_series (sequences), glob
+// (file names) and repeat (a value n times).
 
 #include <algorithm>
 #include <functional>
@@ -15,6 +16,7 @@
 #include "planner/binder.h"
 #include "storage/csv/csv_dataset.h"
 #include "storage/dataset.h"
+#include "storage/file_system.h"
 #include "storage/json/json_dataset.h"
 
 namespace shears {
@@ -303,6 +305,75 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
       for (const Value& v : list.GetList()) {
         std::vector<BoundExprPtr> row;
         row.push_back(std::make_unique<BoundConstant>(CastValue(v, element)));
+        values->rows.push_back(std::move(row));
+      }
+    }
+    ScopeEntry entry;
+    entry.alias = ref.alias.empty() ? name : ref.alias;
+    entry.names = values->names;
+    entry.types = values->GetTypes();
+    entry.bindings = values->GetColumnBindings();
+    ApplyColumnAliases(entry, ref.column_aliases);
+    scope.entries.push_back(std::move(entry));
+    return values;
+  }
+  // glob(pattern): the files the pattern matches, sorted, column `file` (DuckDB's; a path
+  // that is no file and a pattern matching nothing give no rows). repeat(value, n): n rows of
+  // the value, its column named by its text (as DuckDB names it).
+  if (name == "glob" || name == "repeat") {
+    const size_t arity = name == "glob" ? 1 : 2;
+    if (fn.args.size() != arity || !fn.named_args.empty()) {
+      throw BinderError(name == "glob" ? "glob() takes one pattern (a constant string)"
+                                       : "repeat() takes a value and a count");
+    }
+    ExprContext ctx;
+    const std::string clause = name + " argument";
+    ctx.clause = clause.c_str();
+    auto values = std::make_unique<LogicalValues>();
+    values->table_index = NewTableIndex();
+    if (name == "glob") {
+      BoundExprPtr pattern = BindExpr(*fn.args[0], ctx);
+      if (pattern->kind != BoundExprKind::kConstant || pattern->type.id() != TypeId::kVarchar) {
+        throw BinderError("glob() needs a constant string pattern");
+      }
+      const Value& text = static_cast<const BoundConstant&>(*pattern).value;
+      values->types = {LogicalType::Varchar()};
+      values->names = {"file"};
+      std::vector<ListedFile> files;
+      if (!text.is_null()) {
+        const std::string path = text.GetString();
+        if (path.find_first_of("*?[") != std::string::npos ||
+            (PathExists(path) && !IsDirectory(path))) {
+          files = ExpandGlob(path);
+        }
+      }
+      for (const ListedFile& file : files) {
+        std::vector<BoundExprPtr> row;
+        row.push_back(std::make_unique<BoundConstant>(Value::Varchar(file.path)));
+        values->rows.push_back(std::move(row));
+      }
+    } else {
+      BoundExprPtr value = TypeUntyped(BindExpr(*fn.args[0], ctx));
+      BoundExprPtr count = BindExpr(*fn.args[1], ctx);
+      if (value->kind != BoundExprKind::kConstant || count->kind != BoundExprKind::kConstant) {
+        throw BinderError("repeat() needs a constant value and count");
+      }
+      const Value& n = static_cast<const BoundConstant&>(*count).value;
+      if (n.is_null() || (n.type().id() != TypeId::kInteger && n.type().id() != TypeId::kBigint)) {
+        throw BinderError("repeat() needs an integer count, not {}",
+                          n.is_null() ? "NULL" : n.type().ToString());
+      }
+      const int64_t times = n.GetInt64();
+      constexpr int64_t kMaxRows = int64_t{1} << 24;
+      if (times < 0 || times > kMaxRows) {
+        throw OutOfRangeError("repeat(): the count {} is outside 0 to {}", times, kMaxRows);
+      }
+      const Value& v = static_cast<const BoundConstant&>(*value).value;
+      values->types = {value->type};
+      values->names = {v.is_null() ? "NULL" : v.ToString()};
+      for (int64_t i = 0; i < times; i++) {
+        std::vector<BoundExprPtr> row;
+        row.push_back(std::make_unique<BoundConstant>(v));
         values->rows.push_back(std::move(row));
       }
     }

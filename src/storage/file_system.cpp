@@ -469,13 +469,20 @@ std::vector<ListedFile> ExpandGlob(const std::string& pattern) {
   if (root.empty()) root = "/";
   std::vector<ListedFile> matches;
   if (!IsDirectory(root)) return matches;
-  // "**" matches across directories; FNM_PATHNAME keeps "*" within one component.
+  // "**" matches across directories; FNM_PATHNAME keeps "*" within one component. "dir/**/x"
+  // also matches "dir/x" (zero directories, as DuckDB's and git's globs).
   const int flags = pattern.find("**") != std::string::npos ? 0 : FNM_PATHNAME;
+  std::string zero_depth = pattern;
+  for (size_t at = zero_depth.find("/**/"); at != std::string::npos; at = zero_depth.find("/**/")) {
+    zero_depth.replace(at, 4, "/");
+  }
+  if (zero_depth == pattern) zero_depth.clear();
   for (auto& file : ListTree(root, false)) {
     if (slash == std::string::npos && file.path.rfind("./", 0) == 0) {
       file.path = file.path.substr(2);
     }
-    if (::fnmatch(pattern.c_str(), file.path.c_str(), flags) == 0) {
+    if (::fnmatch(pattern.c_str(), file.path.c_str(), flags) == 0 ||
+        (!zero_depth.empty() && ::fnmatch(zero_depth.c_str(), file.path.c_str(), flags) == 0)) {
       matches.push_back(std::move(file));
     }
   }
