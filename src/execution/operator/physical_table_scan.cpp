@@ -158,7 +158,7 @@ void PhysicalTableScan::PublishStatisticsBounds(ExecutionContext& context) const
       filter->Disable(source.scans == 0 ? "its source is not a Parquet scan"
                                         : "its source scan was planned more than once");
     } else {
-      // The footers it needs read by as many threads as the scan would use (they wait).
+      // The footers it needs read by up to as many threads as the scan uses (they wait).
       KeyRange range =
           FilesKeyRange(source.dataset, KeptPartitions(source, registry), bound.source_column,
                         static_cast<size_t>(std::max(context.threads(), 1)));
