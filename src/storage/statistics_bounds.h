@@ -1,12 +1,12 @@
 #pragma once
-// Statistics bounds: the range of one key column over the files another scan keeps, from those
+// Statistics bounds: the ranges of one key column over the files another scan keeps, from those
 // files' statistics alone (the catalog's per-file bounds, or each footer; no row read). The
-// statistics transfer (optimizer/statistics_transfer.cpp) bounds one fact's scan by it: a row
-// of that fact whose key lies outside the range cannot join a row of the other fact's scan.
+// statistics transfer (optimizer/statistics_transfer.cpp) bounds one fact's scan by them: a row
+// of that fact whose key lies outside every range cannot join a row of the other fact's scan.
 //
-// The range is always a correct filter: every file the other scan may read is covered (its
+// The ranges are always a correct filter: every file the other scan may read is covered (its
 // partitions are pruned only by its static filters and the dynamic filters published by
-// then), and a file whose bounds are unknown makes the range unknown (nothing is published).
+// then), and a file whose bounds are unknown makes them unknown (nothing is published).
 // Whether it is worth computing (the key follows the partitioning, so the kept files cover a
 // narrow range) is judged apart, from a sample (KeySpreadPerFile), and only decides the time
 // spent.
