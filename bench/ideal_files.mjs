@@ -117,6 +117,22 @@ export const EXTRA_QUERIES = [
           WHERE d.d_year = 2001 AND d.d_moy = 7 AND sr.sr_store_sk = 2 AND sr.sr_return_quantity = 1`,
   },
   {
+    name: 'returns_with_sales_1999_2001',
+    what: 'returns of every date joined to their sales of 1999 and 2001: the sales\' tickets in two ranges',
+    sql: `SELECT count(*) AS returns, sum(sr.sr_return_amt) AS returned
+          FROM store_returns sr JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number AND ss.ss_item_sk = sr.sr_item_sk
+          JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_year IN (1999, 2001)`,
+  },
+  {
+    name: 'returns_one_store_with_novembers_sales',
+    what: 'returns of one store and quantity joined to their sales of the Novembers 1999-2002: four ticket ranges apart',
+    sql: `SELECT count(*) AS returns, sum(sr.sr_return_amt) AS returned
+          FROM store_returns sr JOIN store_sales ss ON ss.ss_ticket_number = sr.sr_ticket_number AND ss.ss_item_sk = sr.sr_item_sk
+          JOIN date_dim d ON ss.ss_sold_date_sk = d.d_date_sk
+          WHERE d.d_moy = 11 AND d.d_year BETWEEN 1999 AND 2002 AND sr.sr_store_sk = 2 AND sr.sr_return_quantity = 1`,
+  },
+  {
     name: 'novembers_one_brand',
     what: 'TPC-DS q3 shape: November of every year, items of one brand',
     sql: `SELECT d.d_year, count(*) AS sales, sum(ss.ss_sales_price) AS revenue

@@ -112,8 +112,8 @@ const std::vector<SettingInfo>& Settings::All() {
          "(resumed when that batch drops at least runtime_filter.min_drop_ratio)."},
         {"runtime_filter.statistics_transfer", LogicalType::Boolean(), Value::Boolean(true),
          "A join of two facts whose probe key follows the probe fact's partitioning bounds the "
-         "build fact's scan by the key's range over the files the probe fact keeps (their "
-         "statistics; the statistics transfer)."},
+         "build fact's scan by the key's ranges over the files the probe fact keeps (their "
+         "statistics, merged into up to 64 ranges; the statistics transfer)."},
         {"runtime_filter.pruning_window", LogicalType::Bigint(), Value::Bigint(32),
          "Statistics checks (bloom filters and dictionaries of row groups, page indexes) a "
          "runtime filter makes at one level of a scan without pruning anything before that "

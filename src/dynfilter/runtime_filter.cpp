@@ -571,6 +571,7 @@ size_t RuntimeFilter::bytes() const {
     bytes += column ? column->bytes() : 0;
   bytes += (bitmap_.size() + linear_.size() + table_.size()) * sizeof(uint64_t);
   bytes += (int_set_.size() + value_ints_.size()) * sizeof(int64_t);
+  bytes += ranges_.size() * sizeof(KeyInterval);
   for (const auto* set : {&string_set_, &value_strings_}) {
     for (const auto& s : *set)
       bytes += s.size() + sizeof(std::string);
@@ -757,13 +758,17 @@ std::unique_ptr<RuntimeFilter> RuntimeFilter::OfBounds(LogicalType type, std::op
 }
 
 std::unique_ptr<RuntimeFilter> RuntimeFilter::OfRange(LogicalType type, std::optional<Value> min,
-                                                      std::optional<Value> max, uint64_t files,
-                                                      double build_ms) {
+                                                      std::optional<Value> max,
+                                                      std::vector<KeyInterval> ranges,
+                                                      uint64_t files, double build_ms) {
+  const bool integers =
+      type.physical() == PhysicalType::kInt32 || type.physical() == PhysicalType::kInt64;
   auto filter = OfBounds(type, std::move(min), std::move(max), files, build_ms);
   // Tested against statistics as any filter's range (RangeMayMatch), not only partition values.
   filter->bounds_only_ = false;
   // Not a count of keys: non-zero when there is a range, so empty() means no key at all.
   if (filter->mins_[0]) filter->distinct_ = 1;
+  if (filter->mins_[0] && integers && ranges.size() > 1) filter->ranges_ = std::move(ranges);
   filter->rows_skipped_reason_ = "a range of file statistics";
   return filter;
 }
@@ -821,6 +826,7 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
   if (!mins_[column] || !maxs_[column]) return true;
   if (lo.type() != key_types_[column] || hi.type() != key_types_[column]) return true;
   if (maxs_[column]->Compare(lo) < 0 || mins_[column]->Compare(hi) > 0) return false;
+  if (!ranges_.empty()) return RangesOverlap(lo.GetInt64(), hi.GetInt64());
   // A key of several columns: the column's own keys, when listed.
   if (key_types_.size() > 1) {
     const RuntimeFilter* keys = column_filter(column);
@@ -848,6 +854,14 @@ bool RuntimeFilter::RangeMayMatch(size_t column, const Value& lo, const Value& h
     return false;
   }
   return true;
+}
+
+bool RuntimeFilter::RangesOverlap(int64_t lo, int64_t hi) const {
+  // The first range ending at or after lo: [lo, hi] meets a range only if it meets that one.
+  const auto at =
+      std::lower_bound(ranges_.begin(), ranges_.end(), lo,
+                       [](const KeyInterval& range, int64_t v) { return range.max < v; });
+  return at != ranges_.end() && at->min <= hi;
 }
 
 bool RuntimeFilter::BitmapAnyWithin(int64_t lo, int64_t hi) const {

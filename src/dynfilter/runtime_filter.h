@@ -73,6 +73,12 @@ inline constexpr size_t kRuntimeFilterMaxBloomProbeKeys = 4096;
 /// At most this many integer keys outside a bitmap's range: compared one by one.
 inline constexpr size_t kRuntimeFilterMaxLinearKeys = 8;
 
+/// One closed interval of integer keys (a filter of several ranges, RuntimeFilter::OfRange).
+struct KeyInterval {
+  int64_t min = 0, max = 0;
+  bool operator==(const KeyInterval&) const = default;
+};
+
 /// Limits the build uses to choose the kind.
 struct RuntimeFilterLimits {
   /// More distinct keys than this: the filter is not applied (the build was larger than
@@ -274,13 +280,18 @@ class RuntimeFilter {
   static std::unique_ptr<RuntimeFilter> OfBounds(LogicalType type, std::optional<Value> min,
                                                  std::optional<Value> max, uint64_t build_rows,
                                                  double build_ms);
-  /// A filter of one range known from statistics (a statistics transfer: the key's range over
-  /// the files another scan keeps): files, row groups and pages whose bounds miss [min, max]
-  /// are skipped; unset bounds mean no key at all (empty(): nothing joins). `files`: the files
-  /// it covers (build_rows()). Rows are never tested with it (the join tests them anyway).
+  /// A filter of ranges known from statistics (a statistics transfer: the key's range over
+  /// the files another scan keeps): files, row groups and pages whose bounds miss [min, max],
+  /// or each of `ranges` (sorted disjoint intervals within [min, max], for an integer key;
+  /// fewer than two: [min, max] alone), are skipped, and so are partition values
+  /// (ValueMayMatch); unset bounds mean no key at all (empty(): nothing joins). `files`: the
+  /// files it covers (build_rows()). Rows are never tested with it (the join tests them).
   static std::unique_ptr<RuntimeFilter> OfRange(LogicalType type, std::optional<Value> min,
-                                                std::optional<Value> max, uint64_t files,
+                                                std::optional<Value> max,
+                                                std::vector<KeyInterval> ranges, uint64_t files,
                                                 double build_ms);
+  /// OfRange's ranges when there are several (else empty: [min, max] is the one range).
+  const std::vector<KeyInterval>& ranges() const { return ranges_; }
   /// Keeps the filter for partitions, row groups and pages but stops the scan testing rows
   /// (`auto` mode, when the join's own probe is as cheap as the filter's).
   void SkipRows(std::string reason) { rows_skipped_reason_ = std::move(reason); }
@@ -417,6 +428,10 @@ class RuntimeFilter {
   absl::flat_hash_set<int64_t> value_ints_;
   absl::flat_hash_set<std::string> value_strings_;
   std::vector<std::optional<Value>> mins_, maxs_;  // per key column
+  // OfRange's disjoint ranges of the one key column, sorted (binary searched): at least two,
+  // within [mins_[0], maxs_[0]]; empty when that is the one range.
+  std::vector<KeyInterval> ranges_;
+  bool RangesOverlap(int64_t lo, int64_t hi) const;
   std::optional<parquet::SplitBlockBloomFilter> bloom_;
   // A key of several columns: each column's own keys (keys_only filters), or null where the
   // column's type lists none.

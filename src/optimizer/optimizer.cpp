@@ -79,7 +79,7 @@ const std::vector<OptimizerRule>& OptimizerRules() {
       // joins whose probe key follows its partitioning to it.
       {"statistics_transfer",
        "a join of two facts whose probe key follows the probe fact's partitioning bounds the "
-       "build fact's scan by the key's range over the probe fact's kept files (their "
+       "build fact's scan by the key's ranges over the probe fact's kept files (their "
        "statistics)",
        TransferStatistics},
   };

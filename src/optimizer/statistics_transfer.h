@@ -1,16 +1,16 @@
 #pragma once
 // statistics_transfer: a join of two facts whose probe fact's key follows its partitioning
 // (tickets handed out day by day: a day's files hold a narrow range of ticket numbers) bounds
-// the build fact's scan by the key's range over the files the probe fact's scan keeps, known
+// the build fact's scan by the key's ranges over the files the probe fact's scan keeps, known
 // from their statistics alone (storage/statistics_bounds.h; no row of either fact read for it):
 //
 //   JOIN INNER ON ss_ticket = sr_ticket        the sr scan, when it starts, publishes
-//     ss JOIN date_dim (July 2001)       =>    statistics_bounds #n: sr_ticket IN [min, max] of
-//     sr (build side)                          ss_ticket over the July files ss keeps
+//     ss JOIN date_dim (July 2001)       =>    statistics_bounds #n: sr_ticket IN the ranges
+//     sr (build side)                          of ss_ticket over the July files ss keeps
 //
-// The build side then runs as planned, its files skipped by the range, and its keys prune the
+// The build side then runs as planned, its files skipped by the ranges, and its keys prune the
 // probe fact as before. Legal where the join's output does not depend on build rows matching no
-// probe row (dynfilter/join_legality.h, BuildSideFilterLegality). The range is always correct
+// probe row (dynfilter/join_legality.h, BuildSideFilterLegality). The ranges are always correct
 // (every file the probe scan may read is covered: its partitions are pruned only by its own
 // filters and the dynamic filters published by then); whether the key follows the partitioning
 // is judged from a sample of the probe fact's file statistics (KeySpreadPerFile) and only

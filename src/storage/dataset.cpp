@@ -3,17 +3,15 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <filesystem>
 #include <optional>
-#include <system_error>
 #include <thread>
 #include <unordered_map>
 #include <unordered_set>
 
 #include "common/error.h"
 #include "common/file_format.h"
+#include "common/parallel_for.h"
 #include "common/string_util.h"
 #include "storage/csv/csv_options.h"
 #include "storage/file_statistics.h"
@@ -324,38 +322,10 @@ struct FooterSummary {
 
 /// Runs `fn(i)` for i in [0, count), on several threads when there are many (decoding
 /// thousands of footers or listing thousands of partition directories is most of the time a
-/// query over a large dataset spends before its first row). A failure is rethrown for the
-/// first failing index, as a serial loop would.
+/// query over a large dataset spends before its first row).
 void ForEachInParallel(size_t count, const std::function<void(size_t)>& fn) {
-  std::vector<std::exception_ptr> errors(count);
-  std::atomic<size_t> next{0};
-  auto work = [&] {
-    for (size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < count;) {
-      try {
-        fn(i);
-      } catch (...) {
-        errors[i] = std::current_exception();
-        next.store(count, std::memory_order_relaxed);  // stop the others early
-      }
-    }
-  };
   constexpr size_t kItemsPerThread = 64;  // below this a thread costs more than it saves
-  const size_t threads =
-      std::min<size_t>(std::max(1u, std::thread::hardware_concurrency()), count / kItemsPerThread);
-  std::vector<std::thread> workers;
-  for (size_t t = 1; t < threads; t++) {
-    try {
-      workers.emplace_back(work);
-    } catch (const std::system_error&) {
-      break;  // no thread to spare: the ones started (and this one) do the rest
-    }
-  }
-  work();
-  for (auto& worker : workers)
-    worker.join();
-  for (size_t i = 0; i < count; i++) {
-    if (errors[i]) std::rethrow_exception(errors[i]);
-  }
+  ParallelFor(count, std::max(1u, std::thread::hardware_concurrency()), kItemsPerThread, fn);
 }
 
 std::vector<FooterSummary> ReadFooters(const std::vector<std::string>& paths) {

@@ -1,8 +1,11 @@
 #include "storage/statistics_bounds.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "common/error.h"
+#include "common/parallel_for.h"
 #include "storage/file_statistics.h"
 #include "storage/file_system.h"
 #include "storage/parquet/parquet_file.h"
@@ -58,8 +61,49 @@ std::vector<uint8_t> KeptPartitions(const StatisticsBoundsSource& source,
   return keep;
 }
 
+std::vector<KeyInterval> MergeKeyIntervals(std::vector<KeyInterval> intervals, size_t max_ranges) {
+  for (KeyInterval& interval : intervals) {
+    if (interval.min > interval.max) std::swap(interval.min, interval.max);
+  }
+  std::sort(intervals.begin(), intervals.end(), [](const KeyInterval& a, const KeyInterval& b) {
+    return a.min < b.min || (a.min == b.min && a.max < b.max);
+  });
+  std::vector<KeyInterval> merged;
+  for (const KeyInterval& next : intervals) {
+    // Integer keys: an interval starting right after the last one's max continues it.
+    if (!merged.empty() && (merged.back().max == INT64_MAX || next.min <= merged.back().max + 1)) {
+      merged.back().max = std::max(merged.back().max, next.max);
+    } else {
+      merged.push_back(next);
+    }
+  }
+  max_ranges = std::max<size_t>(max_ranges, 1);
+  if (merged.size() <= max_ranges) return merged;
+  // Joining two neighbours leaves the other gaps as they are: joining the smallest gaps at
+  // once is joining the closest pair again and again.
+  std::vector<std::pair<uint64_t, size_t>> gaps;  // (keys between interval i and i + 1, i)
+  for (size_t i = 0; i + 1 < merged.size(); i++) {
+    gaps.emplace_back(
+        static_cast<uint64_t>(merged[i + 1].min) - static_cast<uint64_t>(merged[i].max), i);
+  }
+  const size_t joins = merged.size() - max_ranges;
+  std::nth_element(gaps.begin(), gaps.begin() + static_cast<std::ptrdiff_t>(joins - 1), gaps.end());
+  std::vector<uint8_t> join_next(merged.size(), 0);
+  for (size_t j = 0; j < joins; j++)
+    join_next[gaps[j].second] = 1;
+  std::vector<KeyInterval> out;
+  for (size_t i = 0; i < merged.size(); i++) {
+    if (i > 0 && join_next[i - 1]) {
+      out.back().max = merged[i].max;
+    } else {
+      out.push_back(merged[i]);
+    }
+  }
+  return out;
+}
+
 KeyRange FilesKeyRange(const std::shared_ptr<const Dataset>& dataset,
-                       const std::vector<uint8_t>& keep, int column_id) {
+                       const std::vector<uint8_t>& keep, int column_id, size_t threads) {
   KeyRange range;
   const size_t column = static_cast<size_t>(column_id);
   SHEARS_CHECK(column < dataset->num_file_columns());
@@ -70,42 +114,81 @@ KeyRange FilesKeyRange(const std::shared_ptr<const Dataset>& dataset,
   }
   try {
     const std::shared_ptr<const Dataset> listed = Dataset::ListPartitions(dataset, keep);
+    std::vector<size_t> kept;
+    size_t without_catalog = 0;
     for (size_t f = 0; f < listed->files().size(); f++) {
       if (!keep[listed->partition_of(f)]) continue;
-      const DatasetFile& file = listed->files()[f];
+      kept.push_back(f);
+      without_catalog += listed->file_statistics(f) ? 0 : 1;
+    }
+    // Each kept file's bounds of the key: nullopt when a file without the column reads it as
+    // NULL, or its statistics hold no bounds (told apart below).
+    struct FileBounds {
+      bool has_column = true;
       std::optional<parquet::ColumnChunkStatistics> stats;
+    };
+    std::vector<FileBounds> bounds(kept.size());
+    // Footers to read: by a few threads, one per 64 footers at least (a footer takes about
+    // 40 us; the 31 of a month, 1.2 ms on one thread in a fresh process at scales 1 and 10,
+    // took 3.6 ms with a second thread started on a loaded machine); the catalog's bounds
+    // need one stat per file at most.
+    constexpr size_t kFootersPerThread = 64;
+    ParallelFor(kept.size(), without_catalog > 0 ? threads : 1, kFootersPerThread, [&](size_t i) {
+      const size_t f = kept[i];
+      const DatasetFile& file = listed->files()[f];
       const auto& catalog = listed->file_statistics(f);
       std::optional<FileIdentity> identity;
       if (catalog && catalog->check_size) identity = StatIdentity(file.path);
       if (catalog && (!catalog->check_size || (identity && identity->size == file.size))) {
-        if (column < catalog->columns.size()) stats = catalog->columns[column];
-      } else {
-        // The footer (the footer cache's while the file is unchanged), which the scan reading
-        // the file then finds cached.
-        const auto opened = listed->OpenFile(f);
-        const int in_file = listed->files()[f].column_map.at(column);
-        if (in_file < 0) {  // a file without the column reads it as NULL
-          range.files++;
-          continue;
-        }
-        stats = FooterBounds(*opened->footer(), in_file, type);
+        if (column < catalog->columns.size()) bounds[i].stats = catalog->columns[column];
+        return;
       }
+      // The footer (the footer cache's while the file is unchanged), which the scan reading the
+      // file then finds cached.
+      const auto opened = listed->OpenFile(f);
+      const int in_file = file.column_map.at(column);
+      if (in_file < 0) {
+        bounds[i].has_column = false;
+        return;
+      }
+      bounds[i].stats = FooterBounds(*opened->footer(), in_file, type);
+    });
+    // In file order, so the first file without bounds is named whatever thread read it.
+    std::vector<KeyInterval> intervals;
+    for (size_t i = 0; i < kept.size(); i++) {
       range.files++;
-      if (stats && NoKeys(*stats)) continue;
+      const auto& stats = bounds[i].stats;
+      if (!bounds[i].has_column || (stats && NoKeys(*stats))) continue;
       if (!stats || !stats->min || !stats->max) {
-        range.unknown = "no bounds of " + dataset->columns()[column].name + " in " + file.path;
+        range.unknown = "no bounds of " + dataset->columns()[column].name + " in " +
+                        listed->files()[kept[i]].path;
         return range;
       }
       if (!range.min || stats->min->Compare(*range.min) < 0) range.min = stats->min;
       if (!range.max || stats->max->Compare(*range.max) > 0) range.max = stats->max;
+      intervals.push_back({stats->min->GetInt64(), stats->max->GetInt64()});
     }
+    range.ranges = MergeKeyIntervals(std::move(intervals), kMaxStatisticsRanges);
   } catch (const Error& error) {
     // The scan reading that file reports it; the bound is only not known.
     range.min.reset();
     range.max.reset();
+    range.ranges.clear();
     range.unknown = error.what();
   }
   return range;
+}
+
+std::string StatisticsRangesText(const RuntimeFilter& filter) {
+  if (filter.empty() || !filter.min() || !filter.max()) return "no key (every partition pruned)";
+  const std::string hull = "[" + filter.min()->ToString() + ", " + filter.max()->ToString() + "]";
+  if (filter.ranges().empty()) return "in " + hull;
+  uint64_t keys = 0;  // saturating: a range of all BIGINTs holds 2^64 of them
+  for (const KeyInterval& range : filter.ranges()) {
+    const uint64_t width = static_cast<uint64_t>(range.max) - static_cast<uint64_t>(range.min);
+    keys = width == UINT64_MAX || keys > UINT64_MAX - width - 1 ? UINT64_MAX : keys + width + 1;
+  }
+  return fmt::format("in {} ranges spanning {} keys of {}", filter.ranges().size(), keys, hull);
 }
 
 std::optional<double> KeySpreadPerFile(const std::shared_ptr<const Dataset>& dataset,

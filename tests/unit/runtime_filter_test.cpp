@@ -934,6 +934,49 @@ TEST(PartitionValueTest, BoundsOfANestedLoopJoinsBuildSide) {
   EXPECT_TRUE(PartitionMayJoin(DynamicFilterMode::kAtLeast, Value::Bigint(1), *keys));
 }
 
+// A statistics bound of several ranges: bounds (a file's, a row group's, a page's) and values
+// (partitions) are tested against each range, not the span of all.
+TEST(RuntimeFilterTest, RangesOfStatisticsBounds) {
+  const std::vector<KeyInterval> ranges = {{10, 19}, {100, 199}, {1000, 1000}};
+  auto filter = RuntimeFilter::OfRange(LogicalType::Bigint(), Value::Bigint(10),
+                                       Value::Bigint(1000), ranges, 7, 0);
+  EXPECT_TRUE(filter->enabled());
+  EXPECT_FALSE(filter->applies_to_rows());
+  EXPECT_FALSE(filter->empty());
+  EXPECT_EQ(filter->ranges(), ranges);
+  const auto may = [&](int64_t lo, int64_t hi) {
+    return filter->RangeMayMatch(0, Value::Bigint(lo), Value::Bigint(hi));
+  };
+  EXPECT_FALSE(may(0, 9));        // below all
+  EXPECT_TRUE(may(0, 10));        // touches the first
+  EXPECT_TRUE(may(19, 19));       // its last key
+  EXPECT_FALSE(may(20, 99));      // between the first two
+  EXPECT_TRUE(may(20, 100));      // reaches the second
+  EXPECT_TRUE(may(150, 160));     // inside the second
+  EXPECT_TRUE(may(0, 5000));      // spans every range
+  EXPECT_FALSE(may(200, 999));    // between the last two
+  EXPECT_TRUE(may(1000, 1000));   // the one key of the last
+  EXPECT_FALSE(may(1001, 5000));  // above all
+  EXPECT_FALSE(filter->ValueMayMatch(Value::Bigint(50)));
+  EXPECT_TRUE(filter->ValueMayMatch(Value::Bigint(150)));
+  EXPECT_FALSE(filter->ValueMayMatch(Value::Null(LogicalType::Bigint())));
+  // Another type's bounds cannot be told.
+  EXPECT_TRUE(filter->RangeMayMatch(0, Value::Integer(50), Value::Integer(60)));
+  // INTEGER keys: the same.
+  auto ints = RuntimeFilter::OfRange(LogicalType::Integer(), Value::Integer(-5), Value::Integer(5),
+                                     {{-5, -5}, {5, 5}}, 2, 0);
+  EXPECT_FALSE(ints->RangeMayMatch(0, Value::Integer(-4), Value::Integer(4)));
+  EXPECT_TRUE(ints->RangeMayMatch(0, Value::Integer(-4), Value::Integer(5)));
+  // One range: the span alone; no key at all: nothing matches.
+  auto one = RuntimeFilter::OfRange(LogicalType::Bigint(), Value::Bigint(10), Value::Bigint(20),
+                                    {{10, 20}}, 1, 0);
+  EXPECT_TRUE(one->ranges().empty());
+  EXPECT_TRUE(one->RangeMayMatch(0, Value::Bigint(15), Value::Bigint(30)));
+  auto none = RuntimeFilter::OfRange(LogicalType::Bigint(), std::nullopt, std::nullopt, {}, 4, 0);
+  EXPECT_TRUE(none->empty());
+  EXPECT_FALSE(none->RangeMayMatch(0, Value::Bigint(15), Value::Bigint(30)));
+}
+
 // A chunk's Parquet bloom filter is probed with the listed keys' Parquet hashes (computed once
 // per filter, then reused for every chunk): a chunk holding one key may match, one holding
 // none does not, and a chunk storing another physical type cannot tell.

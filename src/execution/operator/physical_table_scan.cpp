@@ -136,14 +136,11 @@ std::string PhysicalTableScan::StatisticsBoundsText(int filter_id,
   if (!filter) return "not ready";
   if (!filter->enabled()) return "not applied: " + filter->disabled_reason();
   const auto& c = filter->counters();
-  const std::string range =
-      filter->empty() ? "no key (every partition pruned)"
-                      : "in [" + filter->min()->ToString() + ", " + filter->max()->ToString() + "]";
   return fmt::format(
       "{} {} over the {} files its scan keeps, known in {:.3f} ms; files skipped unopened {}, "
       "row groups skipped {}, pages skipped {}",
-      source, range, filter->build_rows(), filter->build_ms(), c.files_skipped.load(),
-      c.row_groups_skipped.load(), c.pages_skipped.load());
+      source, StatisticsRangesText(*filter), filter->build_rows(), filter->build_ms(),
+      c.files_skipped.load(), c.row_groups_skipped.load(), c.pages_skipped.load());
 }
 
 void PhysicalTableScan::PublishStatisticsBounds(ExecutionContext& context) const {
@@ -157,14 +154,16 @@ void PhysicalTableScan::PublishStatisticsBounds(ExecutionContext& context) const
     std::unique_ptr<RuntimeFilter> filter;
     const auto started = clock::Now();
     if (source.scans != 1) {
-      filter = RuntimeFilter::OfRange(type, std::nullopt, std::nullopt, 0, 0);
+      filter = RuntimeFilter::OfRange(type, std::nullopt, std::nullopt, {}, 0, 0);
       filter->Disable(source.scans == 0 ? "its source is not a Parquet scan"
                                         : "its source scan was planned more than once");
     } else {
-      const KeyRange range =
-          FilesKeyRange(source.dataset, KeptPartitions(source, registry), bound.source_column);
-      filter = RuntimeFilter::OfRange(type, range.min, range.max, range.files,
-                                      clock::MillisSince(started));
+      // The footers it needs read by up to as many threads as the scan uses (they wait).
+      KeyRange range =
+          FilesKeyRange(source.dataset, KeptPartitions(source, registry), bound.source_column,
+                        static_cast<size_t>(std::max(context.threads(), 1)));
+      filter = RuntimeFilter::OfRange(type, range.min, range.max, std::move(range.ranges),
+                                      range.files, clock::MillisSince(started));
       if (!range.unknown.empty()) filter->Disable("range not known: " + range.unknown);
     }
     registry.PublishRuntime(bound.filter_id, std::move(filter));
