@@ -28,6 +28,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterStringFunctionsExtended(r);
     RegisterBinningFunctions(r);
     RegisterNestedFunctions(r);
+    RegisterListStatisticsFunctions(r);
     return r;
   }();
   return registry;
