@@ -79,10 +79,9 @@ template <bool kAggregate>
 std::optional<BoundScalarFunction> ResolveEntropy(const std::vector<LogicalType>& args) {
   const auto list = ListArgument(args);
   if (!list) return std::nullopt;
-  const LogicalType element = list->element();
   return MakeBound(
       {*list}, LogicalType::Double(),
-      [element](const Args& in, idx_t count, Vector& result) {
+      [element = list->element()](const Args& in, idx_t count, Vector& result) {
         for (idx_t row = 0; row < count; row++) {
           if (in[0]->IsNull(row)) {
             if (kAggregate) {
@@ -336,27 +335,25 @@ std::optional<BoundScalarFunction> ResolveAnyValue(const std::vector<LogicalType
 }  // namespace
 
 void RegisterListStatisticsFunctions(FunctionRegistry& registry) {
-  registry.Register("list_entropy", ResolveEntropy<false>, "list_entropy(LIST)");
-  registry.Register("array_entropy", ResolveEntropy<false>, "array_entropy(LIST)");
+  // Each as list_<name> and array_<name>.
+  const struct {
+    const char* name;
+    FunctionRegistry::Resolver resolver;
+    const char* argument;
+  } functions[] = {{"entropy", ResolveEntropy<false>, "LIST"},
+                   {"histogram", ResolveHistogram, "LIST"},
+                   {"skewness", ResolveMoment<Moment::kSkewness>, "numeric LIST"},
+                   {"kurtosis", ResolveMoment<Moment::kKurtosis>, "numeric LIST"},
+                   {"kurtosis_pop", ResolveMoment<Moment::kKurtosisPop>, "numeric LIST"},
+                   {"mad", ResolveMad, "numeric, DATE or TIMESTAMP LIST"},
+                   {"any_value", ResolveAnyValue, "LIST"}};
+  for (const auto& f : functions) {
+    for (const char* prefix : {"list_", "array_"}) {
+      const std::string name = std::string(prefix) + f.name;
+      registry.Register(name, f.resolver, name + "(" + f.argument + ")");
+    }
+  }
   registry.Register("__aggregate_entropy", ResolveEntropy<true>, "__aggregate_entropy(LIST)");
-  registry.Register("list_histogram", ResolveHistogram, "list_histogram(LIST)");
-  registry.Register("array_histogram", ResolveHistogram, "array_histogram(LIST)");
-  registry.Register("list_skewness", ResolveMoment<Moment::kSkewness>,
-                    "list_skewness(numeric LIST)");
-  registry.Register("array_skewness", ResolveMoment<Moment::kSkewness>,
-                    "array_skewness(numeric LIST)");
-  registry.Register("list_kurtosis", ResolveMoment<Moment::kKurtosis>,
-                    "list_kurtosis(numeric LIST)");
-  registry.Register("array_kurtosis", ResolveMoment<Moment::kKurtosis>,
-                    "array_kurtosis(numeric LIST)");
-  registry.Register("list_kurtosis_pop", ResolveMoment<Moment::kKurtosisPop>,
-                    "list_kurtosis_pop(numeric LIST)");
-  registry.Register("array_kurtosis_pop", ResolveMoment<Moment::kKurtosisPop>,
-                    "array_kurtosis_pop(numeric LIST)");
-  registry.Register("list_mad", ResolveMad, "list_mad(numeric, DATE or TIMESTAMP LIST)");
-  registry.Register("array_mad", ResolveMad, "array_mad(numeric, DATE or TIMESTAMP LIST)");
-  registry.Register("list_any_value", ResolveAnyValue, "list_any_value(LIST)");
-  registry.Register("array_any_value", ResolveAnyValue, "array_any_value(LIST)");
 }
 
 }  // namespace function_internal
