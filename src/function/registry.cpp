@@ -29,6 +29,7 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterBinningFunctions(r);
     RegisterNestedFunctions(r);
     RegisterListStatisticsFunctions(r);
+    RegisterListResizeFunctions(r);
     return r;
   }();
   return registry;
