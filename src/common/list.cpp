@@ -419,6 +419,9 @@ std::string NestedToString(const LogicalType& type, std::string_view bytes) {
     }
     AppendElementText(reader, types[i], &out);
   }
+  // A one-field tuple keeps a trailing comma, (1,), as newer DuckDB prints it (Python's
+  // spelling, telling it apart from a parenthesized value).
+  if (unnamed && types.size() == 1) out += ',';
   return out + (unnamed ? ")" : "}");
 }
 

@@ -32,6 +32,8 @@ void RegisterListFunctions(FunctionRegistry& registry);
 void RegisterStringFunctionsExtended(FunctionRegistry& registry);
 void RegisterBinningFunctions(FunctionRegistry& registry);
 void RegisterNestedFunctions(FunctionRegistry& registry);
+void RegisterListStatisticsFunctions(FunctionRegistry& registry);
+void RegisterListResizeFunctions(FunctionRegistry& registry);
 
 /// Casts to, from and between LISTs (list_functions.cpp): LIST -> VARCHAR its text, VARCHAR
 /// -> LIST DuckDB's list text parsed, LIST(A) -> LIST(B) element by element.

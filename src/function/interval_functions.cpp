@@ -307,6 +307,61 @@ ScalarKernel ExtractIntervalKernel(const char* function) {
   };
 }
 
+/// date_trunc(part, interval), as DuckDB: the fields below `part` zeroed, truncated toward
+/// zero (months to whole years for year, days to whole weeks for week, time to whole hours for
+/// hour, ...); epoch keeps the interval.
+Interval TruncateInterval(DatePart part, Interval x) {
+  auto months_to = [&](int32_t unit) { return Interval{x.months / unit * unit, 0, 0}; };
+  auto micros_to = [&](int64_t unit) { return Interval{x.months, x.days, x.micros / unit * unit}; };
+  switch (part) {
+    case DatePart::kMillennium:
+      return months_to(12000);
+    case DatePart::kCentury:
+      return months_to(1200);
+    case DatePart::kDecade:
+      return months_to(120);
+    case DatePart::kYear:
+    case DatePart::kIsoYear:
+      return months_to(12);
+    case DatePart::kQuarter:
+      return months_to(3);
+    case DatePart::kMonth:
+      return months_to(1);
+    case DatePart::kWeek:
+      return Interval{x.months, x.days / 7 * 7, 0};
+    case DatePart::kDay:
+    case DatePart::kDayOfWeek:
+    case DatePart::kIsoDayOfWeek:
+    case DatePart::kDayOfYear:
+      return Interval{x.months, x.days, 0};
+    case DatePart::kHour:
+      return micros_to(3600 * kMicrosPerSecond);
+    case DatePart::kMinute:
+      return micros_to(60 * kMicrosPerSecond);
+    case DatePart::kSecond:
+      return micros_to(kMicrosPerSecond);
+    case DatePart::kMillisecond:
+      return micros_to(1000);
+    case DatePart::kMicrosecond:
+    case DatePart::kEpoch:
+      return x;
+    case DatePart::kEra:
+      break;
+  }
+  throw InvalidInputError("date_trunc: date part 'era' is not defined for an INTERVAL");
+}
+
+void DateTruncIntervalKernel(const Args& args, idx_t count, Vector& result) {
+  DatePartReader reader("date_trunc");
+  const StringRef* parts = args[0]->data<StringRef>();
+  const int128_t* values = args[1]->data<int128_t>();
+  int128_t* out = result.data<int128_t>();
+  ForEachValidRow(args, count, result, [&](idx_t row) {
+    out[row] = PackIntervalChecked(
+        TruncateInterval(reader.Read(parts[row].view()), UnpackInterval(values[row])));
+  });
+}
+
 /// age(a, b): a - b as years, months, days and time, counted field by field with borrows (a
 /// negative day borrows the length of b's month), as PostgreSQL and DuckDB; a < b gives the
 /// negated age(b, a).
@@ -470,6 +525,9 @@ void RegisterIntervalFunctions(FunctionRegistry& registry) {
   RegisterFixed(registry, "date_add", {timestamp, interval}, timestamp,
                 TimestampPlusInterval(1, false));
   RegisterFixed(registry, "+", {interval, interval}, interval, IntervalPlusInterval(1));
+  for (const char* name : {"date_trunc", "datetrunc"}) {
+    RegisterFixed(registry, name, {varchar, interval}, interval, DateTruncIntervalKernel);
+  }
   RegisterFixed(registry, "-", {interval, interval}, interval, IntervalPlusInterval(-1));
   RegisterFixed(registry, "-", {interval}, interval, NegateInterval);
   RegisterFixed(

@@ -647,6 +647,22 @@ void RegisterMoreMath(FunctionRegistry& registry) {
                       *args[0], *args[1], count, result,
                       [](double y, double x) { return std::atan2(y, x); });
                 });
+  // nextafter(x, y): the next representable number after x toward y, in x's precision (REAL
+  // values are held as doubles, so their step is a float's).
+  RegisterFixed(registry, "nextafter", {kDouble, kDouble}, kDouble,
+                [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, double, double>(
+                      *args[0], *args[1], count, result,
+                      [](double x, double y) { return std::nextafter(x, y); });
+                });
+  RegisterFixed(registry, "nextafter", {LogicalType::Float(), LogicalType::Float()},
+                LogicalType::Float(), [](const Args& args, idx_t count, Vector& result) {
+                  BinaryLoop<double, double, double>(
+                      *args[0], *args[1], count, result, [](double x, double y) {
+                        return static_cast<double>(
+                            std::nextafter(static_cast<float>(x), static_cast<float>(y)));
+                      });
+                });
   RegisterFixed(registry, "degrees", {kDouble}, kDouble,
                 DoubleFunction([](double x) { return x * (180.0 / std::numbers::pi); }));
   RegisterFixed(registry, "radians", {kDouble}, kDouble,

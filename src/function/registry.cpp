@@ -28,6 +28,8 @@ const FunctionRegistry& FunctionRegistry::Default() {
     RegisterStringFunctionsExtended(r);
     RegisterBinningFunctions(r);
     RegisterNestedFunctions(r);
+    RegisterListStatisticsFunctions(r);
+    RegisterListResizeFunctions(r);
     return r;
   }();
   return registry;

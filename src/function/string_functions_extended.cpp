@@ -2,12 +2,14 @@
 // bar, format_bytes (and its aliases), and the path functions parse_path / parse_dirname /
 // parse_dirpath / parse_filename.
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 
 #include "common/list.h"
+#include "common/utf8.h"
 #include "function/function_internal.h"
 
 namespace shears {
@@ -241,6 +243,85 @@ ScalarKernel PathKernel(size_t trim_at, size_t separator_at, Fn fn) {
   };
 }
 
+// ---- parse_formatted_bytes, encode, decode ----
+
+/// DuckDB's parser of memory sizes: a number ('1.5', '1e3'), a unit (B / byte(s), KB ... TB
+/// for 1000s, KiB ... TiB for 1024s, any case, spaces around), the bytes rounded down.
+int64_t ParseFormattedBytes(std::string_view text) {
+  size_t pos = 0;
+  auto is_space = [&](size_t i) {
+    return i < text.size() && std::isspace(static_cast<unsigned char>(text[i]));
+  };
+  while (is_space(pos))
+    pos++;
+  const size_t number_start = pos;
+  while (pos < text.size() &&
+         (std::isdigit(static_cast<unsigned char>(text[pos])) || text[pos] == '.' ||
+          text[pos] == 'e' || text[pos] == 'E' || text[pos] == '-')) {
+    pos++;
+  }
+  if (pos == number_start) throw InvalidInputError("Memory must have a number (e.g. 1GB)");
+  const std::string number(text.substr(number_start, pos - number_start));
+  char* end = nullptr;
+  const double value = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size() || !std::isfinite(value)) {
+    throw InvalidInputError("Invalid memory limit: '{}'", number);
+  }
+  while (is_space(pos))
+    pos++;
+  const size_t unit_start = pos;
+  while (pos < text.size() && !is_space(pos))
+    pos++;
+  if (value < 0) throw InvalidInputError("Memory cannot be negative");
+  std::string unit(text.substr(unit_start, pos - unit_start));
+  for (char& c : unit)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  static const std::pair<const char*, double> kUnits[] = {
+      {"b", 1},     {"byte", 1},     {"bytes", 1},    {"kb", 1e3},     {"mb", 1e6},    {"gb", 1e9},
+      {"tb", 1e12}, {"kib", 1024.0}, {"mib", 0x1p20}, {"gib", 0x1p30}, {"tib", 0x1p40}};
+  for (const auto& [name, factor] : kUnits) {
+    if (unit != name) continue;
+    const double bytes = value * factor;
+    if (!(bytes < 0x1p63)) {
+      throw InvalidInputError("Memory value out of range: value is too large");
+    }
+    return static_cast<int64_t>(bytes);
+  }
+  throw InvalidInputError(
+      "Unknown unit for memory: '{}' (expected: KB, MB, GB, TB for 1000^i units or KiB, MiB, "
+      "GiB, TiB for 1024^i units)",
+      unit);
+}
+
+void ParseFormattedBytesKernel(const Args& in, idx_t count, Vector& result) {
+  int64_t* out = result.data<int64_t>();
+  ForEachValidRow(in, count, result, [&](idx_t row) {
+    out[row] = ParseFormattedBytes(in[0]->data<StringRef>()[row].view());
+  });
+}
+
+/// encode(VARCHAR) -> BLOB: the same bytes.
+void EncodeKernel(const Args& in, idx_t count, Vector& result) {
+  StringRef* out = result.data<StringRef>();
+  ForEachValidRow(in, count, result, [&](idx_t row) {
+    out[row] = result.AddString(in[0]->data<StringRef>()[row].view());
+  });
+}
+
+/// decode(BLOB) -> VARCHAR: the same bytes, which must be UTF-8.
+void DecodeKernel(const Args& in, idx_t count, Vector& result) {
+  StringRef* out = result.data<StringRef>();
+  ForEachValidRow(in, count, result, [&](idx_t row) {
+    const std::string_view bytes = in[0]->data<StringRef>()[row].view();
+    if (!IsValidUtf8(bytes.data(), bytes.size())) {
+      throw InvalidInputError(
+          "Failure in decode: could not convert blob to UTF8 string, the blob contained invalid "
+          "UTF8 characters");
+    }
+    out[row] = result.AddString(bytes);
+  });
+}
+
 }  // namespace
 
 void RegisterStringFunctionsExtended(FunctionRegistry& registry) {
@@ -254,6 +335,9 @@ void RegisterStringFunctionsExtended(FunctionRegistry& registry) {
   }
   RegisterFixed(registry, "formatreadabledecimalsize", {kBigint}, kVarchar,
                 FormatBytesKernel<1000>);
+  RegisterFixed(registry, "parse_formatted_bytes", {kVarchar}, kBigint, ParseFormattedBytesKernel);
+  RegisterFixed(registry, "encode", {kVarchar}, LogicalType::Blob(), EncodeKernel);
+  RegisterFixed(registry, "decode", {LogicalType::Blob()}, kVarchar, DecodeKernel);
 
   const LogicalType list = LogicalType::List(kVarchar);
   RegisterFixed(registry, "parse_path", {kVarchar}, list, ParsePathKernel, false);

@@ -67,7 +67,25 @@ const char* const kAggregateNames[] = {"count",
                                        "regr_sxy",
                                        "regr_slope",
                                        "regr_intercept",
-                                       "regr_r2"};
+                                       "regr_r2",
+                                       "mad",
+                                       "entropy",
+                                       "histogram",
+                                       "skewness",
+                                       "kurtosis",
+                                       "kurtosis_pop",
+                                       "approx_quantile",
+                                       "reservoir_quantile"};
+
+/// Aggregates computed by a list function from the list of the values (list(x)): those that
+/// need every value at once, finished by the same kernel as their list_ form.
+const std::pair<const char*, const char*> kListFinished[] = {
+    {"mad", "list_mad"},
+    {"entropy", "__aggregate_entropy"},  // 0, not NULL, without rows (DuckDB's)
+    {"histogram", "list_histogram"},
+    {"skewness", "list_skewness"},
+    {"kurtosis", "list_kurtosis"},
+    {"kurtosis_pop", "list_kurtosis_pop"}};
 
 /// Whether the order of the values cannot change the result (ORDER BY inside is ignored).
 bool OrderInsensitive(AggregateKind kind) {
@@ -223,6 +241,36 @@ ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<Boun
     return out;
   }
   if (args.empty()) throw BinderError("{} takes at least one argument", name);
+  for (const auto& [aggregate, list_function] : kListFinished) {
+    if (name != aggregate) continue;
+    arity(1, 1);
+    out =
+        ResolveAggregateCall("list", std::move(args), std::move(order_by), false, false, distinct);
+    out.finish = [function = std::string(list_function)](BoundExprPtr list) {
+      std::vector<BoundExprPtr> call;
+      call.push_back(std::move(list));
+      return BindFunctionCall(function, std::move(call));
+    };
+    return out;
+  }
+  if (name == "approx_quantile" || name == "reservoir_quantile") {
+    // An exact quantile stands in for DuckDB's sketch (t-digest) and sample: quantile_cont's
+    // value in the argument's type (integers rounded), as DuckDB's sketch gives for small
+    // inputs; DuckDB's tests accept any value near the exact one.
+    arity(2, name == "reservoir_quantile" ? 3 : 2);
+    args.resize(2);
+    args[0] = TypeUntyped(std::move(args[0]));
+    const LogicalType value_type = args[0]->type;
+    const bool continuous = value_type.IsNumeric() || IsTemporal(value_type);
+    out = ResolveAggregateCall(continuous ? "quantile_cont" : "quantile_disc", std::move(args),
+                               std::move(order_by), false, false, distinct);
+    if (out.type != value_type) {
+      out.finish = [value_type](BoundExprPtr quantile) {
+        return CastTo(std::move(quantile), value_type);
+      };
+    }
+    return out;
+  }
   args[0] = TypeUntyped(std::move(args[0]));
   BoundExprPtr& arg = args[0];
   const LogicalType& t = arg->type;

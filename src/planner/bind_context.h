@@ -1,6 +1,7 @@
 #pragma once
 // Name scopes and expression-binding context shared by the binder's files.
 
+#include <functional>
 #include <optional>
 
 #include "planner/binder.h"
@@ -124,6 +125,10 @@ struct ResolvedAggregate {
   LogicalType type;
   std::vector<BoundExprPtr> inputs;
   AggregateParams params;
+  /// What the caller wraps the aggregate's result in, when set: the aggregates computed from
+  /// another's result (mad(x) is list_mad(list(x)), approx_quantile(i, q) quantile_cont's
+  /// value cast back to i's type).
+  std::function<BoundExprPtr(BoundExprPtr)> finish;
 };
 /// `name` over bound `args` and ORDER BY keys (of the call, or of WITHIN GROUP).
 ResolvedAggregate ResolveAggregateCall(const std::string& name, std::vector<BoundExprPtr> args,

@@ -607,7 +607,8 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         inner.clause = "argument of an aggregate function";
         inner.subqueries = false;
         // One aggregate of the query per call: a new one, or the same call's again.
-        auto add_aggregate = [&](ResolvedAggregate resolved) -> BoundExprPtr {
+        std::function<BoundExprPtr(ResolvedAggregate)> add_aggregate;
+        add_aggregate = [&](ResolvedAggregate resolved) -> BoundExprPtr {
           // In SQL an aggregate whose arguments are only outer columns aggregates the outer
           // query (SELECT (SELECT max(t.x)) FROM t is one row); shears would aggregate each
           // outer row alone: an error, not a wrong answer.
@@ -641,6 +642,11 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
             filter_ctx.clause = "FILTER clause";
             ApplyAggregateFilter(resolved, BindExpr(*fn.filter, filter_ctx));
           }
+          if (resolved.finish) {
+            auto finish = std::move(resolved.finish);
+            resolved.finish = nullptr;
+            return finish(add_aggregate(std::move(resolved)));
+          }
           const AggregateKind kind = resolved.kind;
           const LogicalType type = resolved.type;
           BoundExprPtr arg = resolved.inputs.empty() ? nullptr : std::move(resolved.inputs[0]);
@@ -667,8 +673,9 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
                             static_cast<uint32_t>(info.aggregates.size() - 1)},
               display);
         };
-        if ((name == "quantile" || name == "quantile_cont" || name == "quantile_disc") &&
-            fn.args.size() == 2 && fn.order_by.empty()) {
+        if ((name == "quantile" || name == "quantile_cont" || name == "quantile_disc" ||
+             name == "approx_quantile" || name == "reservoir_quantile") &&
+            fn.args.size() >= 2 && fn.order_by.empty()) {
           std::vector<BoundExprPtr> args;
           for (const auto& a : fn.args)
             args.push_back(BindExpr(*a, inner));
@@ -733,9 +740,25 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         const std::string aggregate =
             AsciiLower(static_cast<const BoundConstant&>(*args[1]).value.GetString());
         static const std::pair<const char*, const char*> kListFunctions[] = {
-            {"sum", "list_sum"},     {"min", "list_min"},   {"max", "list_max"},
-            {"avg", "list_avg"},     {"mean", "list_avg"},  {"count", "list_count"},
-            {"first", "list_first"}, {"last", "list_last"}, {"string_agg", "list_string_agg"}};
+            {"sum", "list_sum"},
+            {"min", "list_min"},
+            {"max", "list_max"},
+            {"avg", "list_avg"},
+            {"mean", "list_avg"},
+            {"count", "list_count"},
+            {"first", "list_first"},
+            {"last", "list_last"},
+            {"string_agg", "list_string_agg"},
+            {"mad", "list_mad"},
+            {"entropy", "list_entropy"},
+            {"histogram", "list_histogram"},
+            {"skewness", "list_skewness"},
+            {"kurtosis", "list_kurtosis"},
+            {"kurtosis_pop", "list_kurtosis_pop"},
+            {"any_value", "list_any_value"},
+            {"arbitrary", "list_first"},
+            {"group_concat", "list_string_agg"},
+            {"listagg", "list_string_agg"}};
         const char* function = nullptr;
         for (const auto& [agg, list_function] : kListFunctions) {
           if (aggregate == agg) function = list_function;
@@ -743,14 +766,16 @@ BoundExprPtr Binder::BindExprAt(const ast::Expr& expr, ExprContext& ctx) {
         if (!function) {
           throw NotSupportedError(
               "{}: the aggregate '{}' is not supported (sum, min, max, avg, count, first, last, "
-              "string_agg are)",
+              "any_value, string_agg, mad, entropy, histogram, skewness, kurtosis, kurtosis_pop "
+              "are)",
               name, aggregate);
         }
         args.erase(args.begin() + 1);
-        if (aggregate == "string_agg" && args.size() == 1) {
+        const bool string_agg = std::string_view(function) == "list_string_agg";
+        if (string_agg && args.size() == 1) {
           args.push_back(std::make_unique<BoundConstant>(Value::Varchar(",")));
         }
-        if (aggregate != "string_agg" && args.size() != 1) {
+        if (!string_agg && args.size() != 1) {
           throw BinderError("{}: the aggregate '{}' takes no extra argument", name, aggregate);
         }
         return BindFunctionCall(function, std::move(args));

@@ -288,6 +288,7 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
     if (name == f.name) function = f.function;
   }
   std::unique_ptr<BoundWindow> window;
+  std::function<BoundExprPtr(BoundExprPtr)> finish;  // as ResolvedAggregate::finish
   if (!function) {
     if (!IsAggregateFunction(name)) {
       throw BinderError("OVER specified, but {} is not a window function nor an aggregate function",
@@ -306,6 +307,7 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
     window->distinct = fn.distinct && !fn.star;
     window->params = std::move(resolved.params);
     args = std::move(resolved.inputs);
+    finish = std::move(resolved.finish);
   } else {
     if (fn.distinct || fn.star) {
       throw BinderError("{} is not an aggregate: DISTINCT and * are not allowed", name);
@@ -394,6 +396,7 @@ BoundExprPtr Binder::BindWindowFunction(const ast::FunctionExpr& fn, ExprContext
     window->orders.push_back(std::move(order));
   }
   BindFrame(*this, ctx.scope, *spec.frame, *window);
+  if (finish) return finish(std::move(window));
   return window;
 }
 
