@@ -90,8 +90,8 @@ void ResolveForeignKeys(Catalog& catalog, const std::string& sql,
       }
     }
     const TableDefinition& parent = self ? table : *found;
-    resolved.parent = self ? table.name : found->name;
-    if (!self) resolved.parent = catalog.Resolve(found->name, CatalogNamespace::kRelation);
+    resolved.parent = self ? catalog.Resolve(table.name, CatalogNamespace::kRelation, true)
+                           : catalog.Resolve(found->name, CatalogNamespace::kRelation);
     std::vector<std::string> parent_names;
     for (const auto& c : parent.columns)
       parent_names.push_back(c.name);
@@ -145,25 +145,14 @@ void CheckForeignKeys(Database& database, const Settings& settings, const TableD
   Catalog& catalog = database.catalog();
   const std::string staged = StagedRows(table, staged_directory);
   const std::string self_key = catalog.Resolve(table.name, CatalogNamespace::kRelation);
-  // The new rows' parents: in the parent table, or (a self-reference) among the table's rows
-  // after the write.
+  // The new rows' parents: rows of the parent table as it is (a row of the same INSERT does not
+  // count, as in DuckDB), or, when a rewrite of a self-referencing table, of the new rows.
   for (const auto& fk : table.foreign_keys) {
-    const bool self = fk.parent == self_key;
-    std::string parents =
-        "SELECT * FROM " + (self ? QuoteIdentifier(table.name) : QuoteIdentifier(fk.parent));
-    if (fk.parent.find('.') != std::string::npos && !self) {
-      const auto [schema, name] = Catalog::SplitKey(fk.parent);
-      parents = fmt::format("SELECT * FROM {}.{}", QuoteIdentifier(schema), QuoteIdentifier(name));
-    }
-    if (self) {
-      std::vector<std::string> columns;
-      for (const auto& c : fk.parent_columns)
-        columns.push_back(QuoteIdentifier(c));
-      const std::string list = fmt::format("{}", fmt::join(columns, ", "));
-      parents = replacing ? staged
-                          : fmt::format("SELECT {0} FROM ({1}) AS s UNION ALL SELECT {0} FROM {2}",
-                                        list, staged, QuoteIdentifier(ShortName(table)));
-    }
+    const auto [schema, name] = Catalog::SplitKey(fk.parent);
+    const std::string parents =
+        fk.parent == self_key && replacing
+            ? staged
+            : fmt::format("SELECT * FROM {}.{}", QuoteIdentifier(schema), QuoteIdentifier(name));
     if (auto orphan = Orphan(database, settings, staged, ColumnNames(table, fk.columns), parents,
                              fk.parent_columns, fk.parent_columns)) {
       throw ConstraintError(

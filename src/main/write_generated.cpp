@@ -20,34 +20,6 @@ namespace shears::write_internal {
 
 namespace {
 
-/// What a generated column's expression may not contain ("" when nothing).
-std::string ForbiddenInGenerated(const ast::Expr& expr) {
-  switch (expr.kind) {
-    case ast::ExprKind::kSubquery:
-      return "subqueries";
-    case ast::ExprKind::kParameter:
-      return "parameters";
-    case ast::ExprKind::kStar:
-      return "*";
-    case ast::ExprKind::kFunction: {
-      const auto& f = static_cast<const ast::FunctionExpr&>(expr);
-      if (f.over) return "window functions";
-      if (IsAggregateFunction(AsciiLower(f.name))) return "aggregates";
-      const std::string name = AsciiLower(f.name);
-      if (name == "nextval" || name == "random" || name == "uuid" || name == "gen_random_uuid")
-        return fmt::format("the volatile function {}()", name);
-      break;
-    }
-    default:
-      break;
-  }
-  std::string found;
-  ast::ForEachChild(expr, [&found](const ast::Expr& child) {
-    if (found.empty()) found = ForbiddenInGenerated(child);
-  });
-  return found;
-}
-
 /// The first generated column (other than `except`) whose expression reads column `name`.
 const GeneratedColumn* DependentOf(const TableDefinition& table, const std::string& name,
                                    int except = -1) {
@@ -102,7 +74,8 @@ void ResolveGeneratedColumns(Database& database, const Settings& settings, Table
       throw ParseError("the expression of generated column '{}' ({}) is not one expression", g.name,
                        g.sql);
     }
-    const std::string forbidden = ForbiddenInGenerated(*select.select_list[0].expr);
+    const std::string forbidden =
+        ForbiddenInColumnExpression(*select.select_list[0].expr, /*generated=*/true);
     if (!forbidden.empty()) {
       throw BinderError("the expression of generated column '{}' ({}) cannot contain {}", g.name,
                         g.sql, forbidden);

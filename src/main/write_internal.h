@@ -203,6 +203,10 @@ bool InsertNeedsDefaults(const TableDefinition& table, const ast::InsertStatemen
 void ApplyInsertDefaults(const Catalog& catalog, const Settings& settings, const std::string& sql,
                          const TableDefinition& table, ast::InsertStatement& insert);
 
+/// What a DEFAULT (or, `generated`, a generated column's expression) may not contain, as
+/// DuckDB's errors say it ("" when nothing).
+std::string ForbiddenInColumnExpression(const ast::Expr& expr, bool generated);
+
 /// Checks the DEFAULTs of a new table: expressions without columns, subqueries, aggregates or
 /// window functions, whose type casts to the column's (BinderError otherwise); constant ones
 /// are computed once, so that a value that does not convert fails at CREATE TABLE.
