@@ -44,11 +44,29 @@ struct CatalogColumn {
   std::optional<std::string> default_sql;
 };
 
+/// A generated column of a managed table (DuckDB's `g AS (expr)`, VIRTUAL): not in the files;
+/// queries compute it from the row's other columns (planner/generated_columns.h).
+struct GeneratedColumn {
+  std::string name;
+  LogicalType type;
+  std::string sql;      // the expression as written
+  size_t position = 0;  // its place among all the table's columns (DESCRIBE's order)
+};
+
 /// A PRIMARY KEY or UNIQUE constraint of a managed table: no two rows have the same values in
 /// `columns` (rows with a NULL in them excepted; PRIMARY KEY columns are NOT NULL).
 struct TableKey {
   bool primary = false;
   std::vector<int> columns;  // indexes into TableDefinition::columns
+};
+
+/// FOREIGN KEY (columns) REFERENCES parent (parent_columns) of a managed table: every row with
+/// no NULL in `columns` has a row of `parent` with the same values (checked on writes to
+/// either table; no cascading actions, as DuckDB).
+struct ForeignKey {
+  std::vector<int> columns;                 // indexes into TableDefinition::columns
+  std::string parent;                       // the referenced table's stored key ("t", "s.t")
+  std::vector<std::string> parent_columns;  // a PRIMARY KEY or UNIQUE key of it
 };
 
 /// CREATE [UNIQUE] INDEX: a named catalog object on a table's columns. Nothing reads through
@@ -126,7 +144,10 @@ struct TableDefinition {
   bool managed = false;
   /// File columns, then partition columns (directory order).
   std::vector<CatalogColumn> columns;
+  /// Generated columns, by position; not in `columns` (writes never see them).
+  std::vector<GeneratedColumn> generated;
   std::vector<TableKey> keys;
+  std::vector<ForeignKey> foreign_keys;
   /// CHECK constraints of a managed table: expressions over its columns, as written.
   std::vector<std::string> checks;
   std::vector<IndexDefinition> indexes;      // sorted by name
@@ -135,6 +156,9 @@ struct TableDefinition {
   std::optional<StatisticsEntry> statistics;
 
   size_t num_partition_columns() const;
+  /// The columns as queries see them: a stored column is {false, index into `columns`}, a
+  /// generated one {true, index into `generated`}.
+  std::vector<std::pair<bool, size_t>> VisibleColumns() const;
 };
 
 /// Which namespace a name is resolved in (an unqualified name finds the current schema's
@@ -218,6 +242,11 @@ class Catalog {
   /// The dataset a query on the table scans (null when there is no such table). Built from the
   /// stored lists once and shared until the catalog changes, here or in another process.
   std::shared_ptr<const Dataset> TableDataset(const std::string& name) const;
+  /// The table's generated columns (none when there is no such table), without reading its
+  /// file lists.
+  std::vector<GeneratedColumn> GeneratedColumns(const std::string& name) const;
+  /// The tables other than `name` whose FOREIGN KEYs reference it, by stored key.
+  std::vector<std::string> ReferencingTables(const std::string& name) const;
   /// Replaces the table's files, which must be exactly `removed` (paths relative to the
   /// location, as FindTable gave them), by `added` in one transaction (UPDATE, DELETE).
   /// IOError when the table has other files now (another write committed since the statement
@@ -325,6 +354,7 @@ class Catalog {
   void InsertColumns(int64_t table_id, const TableDefinition& table);
   /// Replaces them, and the columns of the table's indexes.
   void ReplaceColumns(int64_t table_id, const TableDefinition& table);
+  std::vector<ForeignKey> ReadForeignKeys(int64_t table_id) const;
   /// Ordered by path (else in the order they were stored).
   std::vector<StatisticsEntry> ReadStatistics(int64_t table_id, const std::string& level,
                                               bool by_path = true) const;

@@ -1,7 +1,11 @@
-// The catalog's indexes, sequences and macros (catalog.cpp holds views, tables, files and
-// statistics; catalog_schemas.cpp names, schemas and attached databases).
+// The catalog's table columns (as stored), indexes, sequences and macros (catalog.cpp holds
+// views, tables, files and statistics; catalog_schemas.cpp names, schemas and attached
+// databases).
 
 #include "catalog/catalog.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 
@@ -17,6 +21,145 @@ using catalog_internal::EncodeColumnMap;
 using sqlite::DeleteNamed;
 using sqlite::Statement;
 using sqlite::Transaction;
+
+namespace {
+// Between the referenced column names of a stored foreign key (no identifier holds it).
+constexpr const char* kNameSeparator = "\x1f";
+}  // namespace
+
+std::vector<std::pair<bool, size_t>> TableDefinition::VisibleColumns() const {
+  std::vector<std::pair<bool, size_t>> order;
+  size_t stored = 0, generated_index = 0;
+  while (stored < columns.size() || generated_index < generated.size()) {
+    // A generated column takes its position; stored columns fill the others, in order.
+    if (generated_index < generated.size() &&
+        (generated[generated_index].position <= order.size() || stored == columns.size())) {
+      order.emplace_back(true, generated_index++);
+    } else {
+      order.emplace_back(false, stored++);
+    }
+  }
+  return order;
+}
+
+// ---------------------------------------------------------------- a table's columns
+
+void Catalog::InsertColumns(int64_t table_id, const TableDefinition& table) {
+  Statement column(db_,
+                   "INSERT INTO columns (table_id, ordinal, name, type, is_partition, "
+                   "unsupported_reason, not_null, default_sql, generated_sql) VALUES (?, ?, ?, "
+                   "?, ?, ?, ?, ?, ?)");
+  int64_t ordinal = 0;
+  for (const auto& [generated, i] : table.VisibleColumns()) {
+    column.Bind(1, table_id).Bind(2, ordinal++);
+    if (generated) {
+      const auto& g = table.generated[i];
+      column.Bind(3, g.name).Bind(4, g.type.ToString()).Bind(5, int64_t{0}).Bind(6, std::string());
+      column.Bind(7, int64_t{0}).Bind(8, std::optional<std::string>()).Bind(9, g.sql).Run();
+      continue;
+    }
+    const auto& c = table.columns[i];
+    column.Bind(3, c.name)
+        .Bind(4, c.type.ToString())
+        .Bind(5, int64_t{c.is_partition})
+        .Bind(6, c.unsupported_reason)
+        .Bind(7, int64_t{c.not_null})
+        .Bind(8, c.default_sql)
+        .Bind(9, std::optional<std::string>())
+        .Run();
+  }
+  Statement insert_key(db_,
+                       "INSERT INTO table_keys (table_id, ordinal, is_primary, columns) VALUES "
+                       "(?, ?, ?, ?)");
+  for (size_t i = 0; i < table.keys.size(); i++) {
+    insert_key.Bind(1, table_id)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, int64_t{table.keys[i].primary})
+        .Bind(4, EncodeColumnMap(table.keys[i].columns))
+        .Run();
+  }
+  Statement insert_foreign_key(
+      db_,
+      "INSERT INTO table_foreign_keys (table_id, ordinal, columns, parent, "
+      "parent_columns) VALUES (?, ?, ?, ?, ?)");
+  for (size_t i = 0; i < table.foreign_keys.size(); i++) {
+    const auto& fk = table.foreign_keys[i];
+    insert_foreign_key.Bind(1, table_id)
+        .Bind(2, static_cast<int64_t>(i))
+        .Bind(3, EncodeColumnMap(fk.columns))
+        .Bind(4, fk.parent)
+        .Bind(5, fmt::format("{}", fmt::join(fk.parent_columns, kNameSeparator)))
+        .Run();
+  }
+  Statement insert_check(db_, "INSERT INTO table_checks (table_id, ordinal, sql) VALUES (?, ?, ?)");
+  for (size_t i = 0; i < table.checks.size(); i++)
+    insert_check.Bind(1, table_id).Bind(2, static_cast<int64_t>(i)).Bind(3, table.checks[i]).Run();
+}
+
+void Catalog::ReplaceColumns(int64_t table_id, const TableDefinition& table) {
+  for (const char* sql :
+       {"DELETE FROM columns WHERE table_id = ?", "DELETE FROM table_keys WHERE table_id = ?",
+        "DELETE FROM table_checks WHERE table_id = ?",
+        "DELETE FROM table_foreign_keys WHERE table_id = ?"}) {
+    Statement remove(db_, sql);
+    remove.Bind(1, table_id).Run();
+  }
+  InsertColumns(table_id, table);
+  // Index names are as ReadIndexes gave them (display names, unique within a table).
+  Statement index(db_, "UPDATE indexes SET columns = ? WHERE display_name = ? AND table_id = ?");
+  for (const auto& i : table.indexes)
+    index.Bind(1, EncodeColumnMap(i.columns)).Bind(2, i.name).Bind(3, table_id).Run();
+}
+
+std::vector<GeneratedColumn> Catalog::GeneratedColumns(const std::string& name) const {
+  if (auto routed = Route(name, false)) return routed->catalog->GeneratedColumns(routed->rest);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_,
+                 "SELECT c.name, c.type, c.generated_sql, c.ordinal FROM columns c JOIN tables t "
+                 "ON c.table_id = t.table_id WHERE t.name = ? AND c.generated_sql IS NOT NULL "
+                 "ORDER BY c.ordinal");
+  read.Bind(1, Resolve(name, CatalogNamespace::kRelation));
+  std::vector<GeneratedColumn> generated;
+  while (read.Step()) {
+    generated.push_back({read.Text(0), ParseTypeString(read.Text(1)), read.Text(2),
+                         static_cast<size_t>(read.Int(3))});
+  }
+  return generated;
+}
+
+std::vector<ForeignKey> Catalog::ReadForeignKeys(int64_t table_id) const {
+  Statement read(
+      db_,
+      "SELECT columns, parent, parent_columns FROM table_foreign_keys WHERE table_id = ? "
+      "ORDER BY ordinal");
+  read.Bind(1, table_id);
+  std::vector<ForeignKey> keys;
+  while (read.Step()) {
+    ForeignKey key{DecodeColumnMap(read.Text(0)), read.Text(1), {}};
+    const std::string names = read.Text(2);
+    for (size_t begin = 0; begin <= names.size();) {
+      const size_t end = std::min(names.find(kNameSeparator, begin), names.size());
+      key.parent_columns.push_back(names.substr(begin, end - begin));
+      begin = end + 1;
+    }
+    keys.push_back(std::move(key));
+  }
+  return keys;
+}
+
+std::vector<std::string> Catalog::ReferencingTables(const std::string& name) const {
+  if (auto routed = Route(name, false)) return routed->catalog->ReferencingTables(routed->rest);
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = Resolve(name, CatalogNamespace::kRelation);
+  Statement read(db_,
+                 "SELECT DISTINCT t.name FROM table_foreign_keys f JOIN tables t ON f.table_id = "
+                 "t.table_id WHERE f.parent = ? AND t.name <> ? ORDER BY t.name");
+  read.Bind(1, key).Bind(2, key);
+  std::vector<std::string> names;
+  while (read.Step())
+    names.push_back(read.Text(0));
+  return names;
+}
 
 // ---------------------------------------------------------------- indexes
 
@@ -95,7 +238,8 @@ std::vector<IndexDefinition> Catalog::ListIndexes(const std::string& table) cons
   read.Bind(1, key).Bind(2, key);
   while (read.Step()) {
     // ReadIndexes checks the column numbers against the table's columns.
-    Statement count(db_, "SELECT count(*) FROM columns WHERE table_id = ?");
+    Statement count(db_,
+                    "SELECT count(*) FROM columns WHERE table_id = ? AND generated_sql IS NULL");
     count.Bind(1, read.Int(0)).Step();
     for (auto& index : ReadIndexes(read.Int(0), read.Text(1), static_cast<size_t>(count.Int(0))))
       out.push_back(std::move(index));

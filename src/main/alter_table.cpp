@@ -136,6 +136,14 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
   }
   const TableDefinition table =
       RequireTable(catalog, sql, alter.name, alter.name_location, "ALTER TABLE");
+  // Foreign keys name their tables and columns as they are: both ends stay unchanged.
+  if (!table.foreign_keys.empty() || !catalog.ReferencingTables(table.name).empty()) {
+    throw NotSupportedError(
+        "Cannot alter entry '{}' because there are entries that depend on it (a FOREIGN KEY "
+        "{})\n{}",
+        table.name, table.foreign_keys.empty() ? "references it" : "of it references another table",
+        at);
+  }
   if (alter.action == Action::kRenameTable) {
     catalog.RenameTable(table.name, alter.new_name);
     database.RenameTemporaryTable(table.name, alter.new_name);
@@ -152,8 +160,14 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
     names.push_back(c.name);
   const int index = FindName(names, alter.column);
   const std::string column_at = FormatErrorPosition(sql, alter.column_location);
+  if (alter.action != Action::kAddColumn) {
+    if (auto changed = AlterGenerated(table, alter, column_at)) {
+      catalog.ReplaceDefinition(table.name, *changed);
+      return QueryResult();
+    }
+  }
   if (alter.action == Action::kAddColumn) {
-    if (index >= 0) {
+    if (index >= 0 || FindGenerated(table, alter.column) >= 0) {
       if (alter.column_if) return QueryResult();
       throw BinderError("column '{}' already exists in table '{}'\n{}", alter.column, table.name,
                         column_at);
@@ -213,6 +227,7 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
             "partition column\n{}",
             alter.column, table.name, column_at);
       }
+      CloseStoredPosition(next, column);
       next.columns.erase(next.columns.begin() + index);
       for (auto& key : next.keys)
         key.columns = WithoutColumn(key.columns, index);
@@ -231,11 +246,12 @@ QueryResult RunAlterTable(Database& database, const Settings& settings, const st
     }
     case Action::kRenameColumn: {
       const int taken = FindName(names, alter.new_name);
-      if (taken >= 0 && taken != index) {
+      if ((taken >= 0 && taken != index) || FindGenerated(table, alter.new_name) >= 0) {
         throw BinderError("column '{}' already exists in table '{}'\n{}", alter.new_name,
                           table.name, column_at);
       }
       next.columns[column].name = alter.new_name;
+      RenameInGenerated(next, table.columns[column].name, alter.new_name);
       try {
         ValidateChecks(database, next);
       } catch (const BinderError&) {

@@ -191,6 +191,7 @@ std::vector<int> AssignedColumns(const std::string& sql, const TableDefinition& 
   for (size_t i = 0; i < assignments.size(); i++) {
     const auto& assignment = assignments[i];
     const int index = FindName(names, assignment.column);
+    RejectGeneratedUpdate(table, assignment.column);
     if (index < 0) {
       throw BinderError("table '{}' has no column '{}'\n{}", table.name, assignment.column,
                         FormatErrorPosition(sql, assignment.location));

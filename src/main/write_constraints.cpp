@@ -23,6 +23,7 @@
 #include "parser/ast_visit.h"
 #include "parser/parser.h"
 #include "planner/binder.h"
+#include "planner/generated_columns.h"
 #include "storage/csv/csv_options.h"
 
 namespace shears::write_internal {
@@ -123,20 +124,22 @@ std::optional<std::vector<std::string>> FindDuplicateKey(Database& database,
   return std::move(rows[0]);
 }
 
-namespace {
-
 /// `SELECT cols FROM read_parquet(staged files)`: the rows of a staged write, partition
 /// values (typed by inference when read back from directory names) cast to the table's types.
 std::string StagedRows(const TableDefinition& table, const std::string& staged_directory) {
   std::vector<std::string> casts;
   for (const auto& column : table.columns) {
     const std::string quoted = QuoteIdentifier(column.name);
-    casts.push_back("CAST(" + quoted + " AS " + column.type.ToString() + ") AS " + quoted);
+    casts.push_back("CAST(" + (staged_directory.empty() ? std::string("NULL") : quoted) + " AS " +
+                    column.type.ToString() + ") AS " + quoted);
   }
+  if (staged_directory.empty()) return fmt::format("SELECT {} WHERE false", fmt::join(casts, ", "));
   return fmt::format("SELECT {} FROM read_parquet({}{})", fmt::join(casts, ", "),
                      QuoteString(staged_directory),
                      table.num_partition_columns() > 0 ? ", hive_partitioning = true" : "");
 }
+
+namespace {
 
 /// The name a CHECK may qualify the table's columns with (t.a, also for s.t).
 std::string CheckAlias(const TableDefinition& table) {
@@ -205,12 +208,36 @@ void CheckKeys(Database& database, const Settings& settings, const TableDefiniti
 /// makes one FALSE (NULL passes, as in SQL). One query per constraint.
 void CheckChecks(Database& database, const Settings& settings, const TableDefinition& table,
                  const std::string& staged_directory) {
+  // With the generated columns computed (a CHECK may read them).
+  const std::string alias = ShortName(table);
+  const std::string rows =
+      table.generated.empty()
+          ? StagedRows(table, staged_directory)
+          : GeneratedColumnsQuery(table,
+                                  fmt::format("({}) AS {}", StagedRows(table, staged_directory),
+                                              QuoteIdentifier(alias)),
+                                  alias);
+  // Each generated column must compute for every row (DuckDB checks them on write too: a value
+  // that does not convert to the column's type fails the statement).
+  for (const auto& g : table.generated) {
+    Connection connection(database);
+    connection.settings() = settings;
+    try {
+      connection.Query(
+          fmt::format("SELECT count({}) FROM ({}) AS g", QuoteIdentifier(g.name), rows));
+    } catch (const Error& e) {
+      if (!e.IsUserError()) throw;
+      throw ConstraintError(
+          "Incorrect value for generated column '{}' ({} AS ({})) of table '{}': {}; nothing was "
+          "written",
+          g.name, g.type.ToString(), g.sql, table.name, e.what());
+    }
+  }
   for (const auto& check : table.checks) {
     Connection connection(database);
     connection.settings() = settings;
-    const std::string sql =
-        fmt::format("SELECT 1 FROM ({}) AS {} WHERE ({}) IS FALSE LIMIT 1",
-                    StagedRows(table, staged_directory), CheckAlias(table), check);
+    const std::string sql = fmt::format("SELECT 1 FROM ({}) AS {} WHERE ({}) IS FALSE LIMIT 1",
+                                        rows, CheckAlias(table), check);
     if (connection.Query(sql).row_count() > 0) {
       throw ConstraintError(
           "CHECK constraint failed on table '{}' with expression CHECK({}); nothing was written",
@@ -226,6 +253,12 @@ void ValidateChecks(Database& database, const TableDefinition& table) {
   for (const auto& column : table.columns) {
     columns.push_back(fmt::format("CAST(NULL AS {}) AS {}", column.type.ToString(),
                                   QuoteIdentifier(column.name)));
+  }
+  std::string row = fmt::format("SELECT {}", fmt::join(columns, ", "));
+  if (!table.generated.empty()) {
+    const std::string alias = ShortName(table);
+    row =
+        GeneratedColumnsQuery(table, fmt::format("({}) AS {}", row, QuoteIdentifier(alias)), alias);
   }
   for (const auto& check : table.checks) {
     // A condition on the row alone: no subquery (DuckDB's rule too).
@@ -246,10 +279,19 @@ void ValidateChecks(Database& database, const TableDefinition& table) {
       throw BinderError("CHECK({}) of table '{}' has a subquery: a CHECK tests one row's columns",
                         check, table.name);
     }
+    for (const auto& name : ReferencedColumns(check)) {
+      for (const auto& g : table.generated) {
+        if (EqualsAsciiLower(g.name, name)) {
+          throw BinderError(
+              "Constraints on generated columns are not supported yet: CHECK({}) reads '{}'", check,
+              g.name);
+        }
+      }
+    }
     Connection connection(database);
     try {
-      connection.Query(fmt::format("SELECT 1 FROM (SELECT {}) AS {} WHERE ({}) IS FALSE LIMIT 0",
-                                   fmt::join(columns, ", "), CheckAlias(table), check));
+      connection.Query(fmt::format("SELECT 1 FROM ({}) AS {} WHERE ({}) IS FALSE LIMIT 0", row,
+                                   CheckAlias(table), check));
     } catch (const Error& e) {
       if (!e.IsUserError()) throw;
       throw BinderError("CHECK({}) of table '{}' is not a condition on its columns: {}", check,

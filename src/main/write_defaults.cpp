@@ -32,12 +32,15 @@ ast::ExprPtr ParseDefault(const std::string& text) {
   return std::move(select.select_list[0].expr);
 }
 
-/// What a DEFAULT may not contain, as DuckDB's errors say it ("" when nothing).
-std::string ForbiddenInDefault(const ast::Expr& expr) {
+}  // namespace
+
+std::string ForbiddenInColumnExpression(const ast::Expr& expr, bool generated) {
   switch (expr.kind) {
     case ast::ExprKind::kColumnRef:
-    case ast::ExprKind::kStar:
+      if (generated) break;
       return "column names";
+    case ast::ExprKind::kStar:
+      return generated ? "*" : "column names";
     case ast::ExprKind::kSubquery:
       return "subqueries";
     case ast::ExprKind::kDefault:
@@ -46,19 +49,26 @@ std::string ForbiddenInDefault(const ast::Expr& expr) {
       return "parameters";
     case ast::ExprKind::kFunction: {
       const auto& f = static_cast<const ast::FunctionExpr&>(expr);
+      const std::string name = AsciiLower(f.name);
       if (f.over) return "window functions";
-      if (IsAggregateFunction(AsciiLower(f.name))) return "aggregates";
+      if (IsAggregateFunction(name)) return "aggregates";
+      // A generated column computes the same value on every read.
+      if (generated &&
+          (name == "nextval" || name == "random" || name == "uuid" || name == "gen_random_uuid"))
+        return fmt::format("the volatile function {}()", name);
       break;
     }
     default:
       break;
   }
   std::string found;
-  ast::ForEachChild(expr, [&found](const ast::Expr& child) {
-    if (found.empty()) found = ForbiddenInDefault(child);
+  ast::ForEachChild(expr, [&found, generated](const ast::Expr& child) {
+    if (found.empty()) found = ForbiddenInColumnExpression(child, generated);
   });
   return found;
 }
+
+namespace {
 
 /// Whether `expr` calls a function (whose value may change from call to call: nextval, now).
 bool CallsFunction(const ast::Expr& expr) {
@@ -175,7 +185,7 @@ void ValidateDefaults(Database& database, const Settings& settings, const TableD
     if (!column.default_sql) continue;
     const std::string& text = *column.default_sql;
     ast::ExprPtr expr = ParseDefault(text);
-    const std::string forbidden = ForbiddenInDefault(*expr);
+    const std::string forbidden = ForbiddenInColumnExpression(*expr, /*generated=*/false);
     if (!forbidden.empty()) {
       throw BinderError("the DEFAULT of column '{}' ({}) cannot contain {}", column.name, text,
                         forbidden);

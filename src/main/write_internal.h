@@ -203,9 +203,61 @@ bool InsertNeedsDefaults(const TableDefinition& table, const ast::InsertStatemen
 void ApplyInsertDefaults(const Catalog& catalog, const Settings& settings, const std::string& sql,
                          const TableDefinition& table, ast::InsertStatement& insert);
 
+/// What a DEFAULT (or, `generated`, a generated column's expression) may not contain, as
+/// DuckDB's errors say it ("" when nothing).
+std::string ForbiddenInColumnExpression(const ast::Expr& expr, bool generated);
+
 /// Checks the DEFAULTs of a new table: expressions without columns, subqueries, aggregates or
 /// window functions, whose type casts to the column's (BinderError otherwise); constant ones
 /// are computed once, so that a value that does not convert fails at CREATE TABLE.
 void ValidateDefaults(Database& database, const Settings& settings, const TableDefinition& table);
+
+/// `SELECT cols FROM read_parquet(staged_directory)`: the rows of a staged write in the table's
+/// types; with an empty `staged_directory` (nothing written), no rows.
+std::string StagedRows(const TableDefinition& table, const std::string& staged_directory);
+
+// ---- FOREIGN KEY (write_foreign_keys.cpp)
+
+/// CREATE TABLE's foreign keys: the referenced table exists (or is `table` itself) and the
+/// referenced columns (its PRIMARY KEY when not given) are a PRIMARY KEY or UNIQUE key of it.
+void ResolveForeignKeys(Catalog& catalog, const std::string& sql,
+                        const ast::CreateTableStatement& create, TableDefinition& table);
+
+/// A write to `table` staged in `staged_directory` ("" when it wrote no rows): each new row's
+/// foreign keys find their parent rows, and (`replacing`: the staged rows are the whole new
+/// table) no row of a table referencing this one loses its parent. ConstraintError otherwise.
+void CheckForeignKeys(Database& database, const Settings& settings, const TableDefinition& table,
+                      const std::string& staged_directory, bool replacing);
+
+// ---- generated columns (write_generated.cpp)
+
+/// CREATE TABLE's generated columns: each one expression without subqueries, aggregates,
+/// window functions or volatile calls, reading columns of the table, not in a circle
+/// (BinderError otherwise); those without a type take their expression's.
+void ResolveGeneratedColumns(Database& database, const Settings& settings, TableDefinition& table);
+
+/// The index into table.generated of the column named `name`, or -1.
+int FindGenerated(const TableDefinition& table, const std::string& name);
+
+/// BinderError when an INSERT's column list names a generated column.
+void RejectGeneratedInsert(const TableDefinition& table, const std::vector<std::string>& columns);
+
+/// BinderError when UPDATE ... SET assigns a generated column.
+void RejectGeneratedUpdate(const TableDefinition& table, const std::string& column);
+
+/// Before stored column `column` (an index into table.columns) is dropped: the generated columns
+/// after it move up one position.
+void CloseStoredPosition(TableDefinition& table, size_t column);
+
+/// RENAME COLUMN `from` TO `to` of a stored column: the generated columns' expressions name
+/// the new one (NotSupportedError when one names it qualified).
+void RenameInGenerated(TableDefinition& table, const std::string& from, const std::string& to);
+
+/// ALTER TABLE on a generated column (DROP, RENAME: the new definition, a catalog change only;
+/// others a BinderError) or on a stored column a generated one reads (DROP, RENAME, TYPE: an
+/// error naming it); nullopt when the statement goes on as for any column.
+std::optional<TableDefinition> AlterGenerated(const TableDefinition& table,
+                                              const ast::AlterTableStatement& alter,
+                                              const std::string& at);
 
 }  // namespace shears::write_internal

@@ -93,6 +93,9 @@ std::vector<WrittenPartFile> WriteManaged(Database& database, const Settings& se
     CheckChecks(database, settings, table, staged.directory());
     CheckKeys(database, settings, table, staged.directory(), replacing);
   }
+  if (!table.foreign_keys.empty() || replacing) {
+    CheckForeignKeys(database, settings, table, files.empty() ? "" : staged.directory(), replacing);
+  }
   std::vector<CatalogPartition> partitions = CatalogPartitionsOf(files, data_names);
   std::vector<std::string> relative;
   for (const auto& f : files)
@@ -150,8 +153,9 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
     for (size_t i = 0; i < bound->query.names.size(); i++)
       columns.push_back({bound->query.names[i], bound->query.types[i]});
   } else {
-    for (const auto& column : create.columns)
-      columns.push_back({column.name, ResolveTypeName(*column.type)});
+    for (const auto& column : create.columns) {
+      if (!column.generated_sql) columns.push_back({column.name, ResolveTypeName(*column.type)});
+    }
   }
   // Spark's PARTITIONED BY (p) names a column; Hive's (p type) adds one (column lists only).
   std::vector<CatalogColumn> partition_columns;
@@ -189,6 +193,35 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
     table.columns.push_back(c);
   for (auto& c : partition_columns)
     table.columns.push_back(c);
+  // Generated columns keep their place in the list (partition columns moved last excepted).
+  for (size_t i = 0, position = 0; i < create.columns.size(); i++) {
+    const auto& column = create.columns[i];
+    if (!column.generated_sql) {
+      const bool moved = std::any_of(
+          create.partition_columns.begin(), create.partition_columns.end(),
+          [&](const auto& p) { return EqualsAsciiLower(p.name, AsciiLower(column.name)); });
+      position += moved ? 0 : 1;
+      continue;
+    }
+    if (column.default_sql) {
+      throw BinderError("generated column '{}' cannot have a DEFAULT\n{}", column.name,
+                        FormatErrorPosition(sql, column.default_location));
+    }
+    if (column.not_null) {
+      throw NotSupportedError(
+          "constraints on the generated column '{}' are not supported (NOT NULL, PRIMARY KEY)\n{}",
+          column.name, FormatErrorPosition(sql, column.location));
+    }
+    table.generated.push_back({column.name,
+                               column.type ? ResolveTypeName(*column.type) : LogicalType(),
+                               *column.generated_sql, position++});
+  }
+  for (const auto& g : table.generated) {
+    if (!seen.insert(AsciiLower(g.name)).second) {
+      throw BinderError("table '{}' would have two columns named '{}'; give them distinct names",
+                        create.name, g.name);
+    }
+  }
   for (const auto& c : table.columns) {
     if (c.name.empty() || !seen.insert(AsciiLower(c.name)).second) {
       throw BinderError("table '{}' would have two columns named '{}'; give them distinct names",
@@ -199,6 +232,7 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
   for (const auto& c : table.columns)
     table_names.push_back(c.name);
   for (const auto& column : create.columns) {
+    if (column.generated_sql) continue;
     CatalogColumn& c = table.columns[static_cast<size_t>(FindName(table_names, column.name))];
     if (column.not_null) c.not_null = true;
     c.default_sql = column.default_sql;
@@ -229,7 +263,9 @@ QueryResult CreateTableNamed(Database& database, const Settings& settings, const
     table.keys.push_back(std::move(resolved));
   }
   table.checks = create.checks;
+  ResolveForeignKeys(catalog, sql, create, table);
   if (!bound) {
+    ResolveGeneratedColumns(database, settings, table);
     ValidateChecks(database, table);
     ValidateDefaults(database, settings, table);
     catalog.CreateTable(table);
@@ -301,6 +337,7 @@ QueryResult RunInsert(Database& database, const Settings& settings, const std::s
         "created; write files with COPY and run ALTER TABLE {} RECOVER PARTITIONS)\n{}",
         insert.name, insert.name, FormatErrorPosition(sql, insert.name_location));
   }
+  RejectGeneratedInsert(*table, insert.columns);
   if (insert.by_name) {
     // BY NAME: the query's column names are the column list (on a copy of the statement).
     auto copy = Reparse(sql, insert);

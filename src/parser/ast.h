@@ -518,6 +518,8 @@ struct CreateExternalTableStatement : Statement {
     /// DEFAULT expr (CREATE TABLE only): the expression's text as written.
     std::optional<std::string> default_sql;
     int default_location = -1;
+    /// [GENERATED ALWAYS] AS (expr) [VIRTUAL] (CREATE TABLE only): the expression's text.
+    std::optional<std::string> generated_sql;
   };
   std::string name;
   int name_location = -1;
@@ -644,6 +646,14 @@ struct CreateTableStatement : Statement {
   std::vector<Key> keys;
   /// CHECK (expr) of a column or of the table: the expression's text as written.
   std::vector<std::string> checks;
+  /// FOREIGN KEY (a, ...) REFERENCES t [(b, ...)] of the table, or a column's REFERENCES t [(b)].
+  struct ForeignKey {
+    std::vector<std::string> columns;
+    std::string table;
+    std::vector<std::string> referenced;  // empty: the referenced table's PRIMARY KEY
+    int location = -1;
+  };
+  std::vector<ForeignKey> foreign_keys;
 };
 
 /// `column = value` of UPDATE's SET and ON CONFLICT DO UPDATE SET.

@@ -338,6 +338,11 @@ class CatalogParser {
       column("a column name");
       alter->type = Type();
       if (AcceptWord("default")) alter->expression_sql = DefaultExpression();
+      if (AtWord("generated") || AtWord("as")) {
+        Fail<NotSupportedError>(
+            "Adding generated columns after table creation is not supported (give them in "
+            "CREATE TABLE)");
+      }
       if (pos_ < last_) {
         Fail<NotSupportedError>("ADD COLUMN takes a type and a DEFAULT only (no constraints)");
       }
@@ -413,7 +418,7 @@ class CatalogParser {
     ast::TypeName type;
     type.location = Here();
     while (pos_ < last_ && IsWordStart(Text(pos_).front()) && !AtConstraintWord() &&
-           !AtWord("using")) {
+           !AtWord("using") && !AtWord("as")) {
       type.name += (type.name.empty() ? "" : " ") + Lower(std::string(Text(pos_)));
       pos_++;
     }
@@ -459,11 +464,11 @@ class CatalogParser {
     return false;
   }
 
-  /// ( expr ) after CHECK: the text between the parentheses (the binder reads it when the
-  /// table is written to).
-  std::string CheckExpression() {
+  /// ( expr ) after CHECK (or a generated column's AS): the text between the parentheses (the
+  /// binder reads it when the table is written to).
+  std::string CheckExpression(const char* after = "CHECK") {
     if (pos_ >= last_ || tokens_[pos_].token != '(')
-      Fail<ParseError>(fmt::format("expected ( after CHECK but found {}", Found()));
+      Fail<ParseError>(fmt::format("expected ( after {} but found {}", after, Found()));
     const size_t open = pos_;
     int depth = 0;
     for (; pos_ < last_; pos_++) {
@@ -514,7 +519,7 @@ class CatalogParser {
   /// go to `keys` (null when the list takes no constraints).
   void ColumnConstraints(ast::CreateExternalTableStatement::Column& column,
                          std::vector<ast::CreateTableStatement::Key>* keys) {
-    while (keys && pos_ < last_ && AtConstraintWord()) {
+    while (keys && pos_ < last_ && (AtConstraintWord() || AtWord("as"))) {
       const int location = Here();
       if (AcceptWord("not")) {
         ExpectWord("null");
@@ -531,6 +536,14 @@ class CatalogParser {
         Name("a constraint name");  // names are not kept: errors quote the expression
       } else if (checks_ && AcceptWord("check")) {
         checks_->push_back(CheckExpression());
+      } else if (AtWord("generated") || AtWord("as")) {
+        GeneratedColumn(column);
+      } else if (foreign_keys_ && AcceptWord("references")) {
+        ast::CreateTableStatement::ForeignKey key;
+        key.location = location;
+        key.columns = {column.name};
+        References(key);
+        foreign_keys_->push_back(std::move(key));
       } else if (AcceptWord("default")) {
         if (column.default_sql) Fail<ParseError>("DEFAULT is given twice");
         column.default_location = Here();
@@ -544,6 +557,39 @@ class CatalogParser {
     }
   }
 
+  /// [GENERATED ALWAYS] AS (expr) [VIRTUAL | STORED]: DuckDB's generated column (VIRTUAL, its
+  /// only kind: STORED is refused as DuckDB refuses it).
+  void GeneratedColumn(ast::CreateExternalTableStatement::Column& column) {
+    if (AcceptWord("generated")) {
+      ExpectWord("always");
+    }
+    ExpectWord("as");
+    if (column.generated_sql) Fail<ParseError>("a column is generated twice");
+    column.generated_sql = CheckExpression("AS");
+    if (AcceptWord("stored")) {
+      Fail<InvalidInputError>(
+          "Can not create a STORED generated column (only VIRTUAL ones, computed on read)");
+    }
+    AcceptWord("virtual");
+  }
+
+  /// t [(col, ...)] [ON DELETE / ON UPDATE NO ACTION | RESTRICT] after REFERENCES (DuckDB has
+  /// no cascading actions, nor has shears).
+  void References(ast::CreateTableStatement::ForeignKey& key) {
+    key.table = Name("a table name");
+    if (pos_ < last_ && tokens_[pos_].token == '(') key.referenced = NameList();
+    while (AcceptWord("on")) {
+      if (!AcceptWord("delete")) ExpectWord("update");
+      if (AcceptWord("no")) {
+        ExpectWord("action");
+      } else if (!AcceptWord("restrict")) {
+        Fail<NotSupportedError>(fmt::format(
+            "foreign key action {} is not supported (only NO ACTION and RESTRICT, as DuckDB)",
+            Found()));
+      }
+    }
+  }
+
   /// ( name [type], ... ); the type is required when `need_type`. With `keys` (CREATE TABLE),
   /// columns take constraints and the list may hold PRIMARY KEY (...) and UNIQUE (...).
   std::vector<ast::CreateExternalTableStatement::Column> ColumnList(
@@ -551,12 +597,26 @@ class CatalogParser {
     std::vector<ast::CreateExternalTableStatement::Column> columns;
     Expect('(');
     do {
-      if (keys &&
-          (AtWord("primary") || AtWord("unique") || AtWord("constraint") || AtWord("check"))) {
+      // DuckDB takes a trailing comma: CREATE TABLE t (a INTEGER, ).
+      if (keys && !columns.empty() && tokens_[pos_ - 1].token == ',' && pos_ < last_ &&
+          tokens_[pos_].token == ')')
+        break;
+      if (keys && (AtWord("primary") || AtWord("unique") || AtWord("constraint") ||
+                   AtWord("check") || AtWord("foreign"))) {
         const int location = Here();
         if (AcceptWord("constraint")) Name("a constraint name");
         if (checks_ && AcceptWord("check")) {
           checks_->push_back(CheckExpression());
+          continue;
+        }
+        if (foreign_keys_ && AcceptWord("foreign")) {
+          ExpectWord("key");
+          ast::CreateTableStatement::ForeignKey key;
+          key.location = location;
+          key.columns = NameList();
+          ExpectWord("references");
+          References(key);
+          foreign_keys_->push_back(std::move(key));
           continue;
         }
         ast::CreateTableStatement::Key key;
@@ -576,7 +636,11 @@ class CatalogParser {
       ast::CreateExternalTableStatement::Column column;
       column.location = Here();
       column.name = Name("a column name");
-      if (need_type || (pos_ < last_ && tokens_[pos_].token != ',' && tokens_[pos_].token != ')')) {
+      // `g AS (expr)` and `g GENERATED ALWAYS AS (expr)`: a generated column's type may be
+      // left out (it is the expression's).
+      const bool generated_untyped = keys && (AtWord("as") || AtWord("generated"));
+      if (!generated_untyped && (need_type || (pos_ < last_ && tokens_[pos_].token != ',' &&
+                                               tokens_[pos_].token != ')'))) {
         column.type = Type();
       }
       ColumnConstraints(column, keys);
@@ -617,9 +681,11 @@ class CatalogParser {
     create->name_location = Here();
     create->name = Name("a table name");
     checks_ = &create->checks;
+    foreign_keys_ = &create->foreign_keys;
     if (pos_ < last_ && tokens_[pos_].token == '(')
       create->columns = ColumnList(true, &create->keys);
     checks_ = nullptr;
+    foreign_keys_ = nullptr;
     bool format = false, partitioned = false;
     while (pos_ < last_ && !AtWord("as")) {
       const bool stored = AcceptWord("stored");
@@ -634,7 +700,8 @@ class CatalogParser {
       }
     }
     if (AcceptWord("as")) {
-      if (!create->columns.empty() || !create->keys.empty() || !create->checks.empty()) {
+      if (!create->columns.empty() || !create->keys.empty() || !create->checks.empty() ||
+          !create->foreign_keys.empty()) {
         Fail<NotSupportedError>("CREATE TABLE ... AS takes its columns from the query, not a list");
       }
       if (pos_ >= last_) Fail<ParseError>("expected a query after AS");
@@ -909,44 +976,10 @@ class CatalogParser {
   size_t pos_;
   size_t last_;
   std::vector<std::string>* checks_ = nullptr;  // CREATE TABLE's, while its columns are parsed
+  std::vector<ast::CreateTableStatement::ForeignKey>* foreign_keys_ = nullptr;  // likewise
 };
 
 }  // namespace
-
-bool IsCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens, size_t first,
-                        size_t last) {
-  auto word = [&](size_t i) {
-    if (i >= last) return std::string();
-    return Lower(sql.substr(tokens[i].start, tokens[i].end - tokens[i].start));
-  };
-  const std::string head = word(first);
-  const std::string second = word(first + 1);
-  // CREATE [OR REPLACE] [TEMP | TEMPORARY] {SEQUENCE | MACRO | FUNCTION}: PostgreSQL's
-  // grammar has neither OR REPLACE for sequences nor DuckDB's macros.
-  size_t object = first + 1;
-  if (word(object) == "or" && word(object + 1) == "replace") object += 2;
-  const bool temporary = word(object) == "temp" || word(object) == "temporary";
-  if (temporary) object++;
-  const std::string created = head == "create" ? word(object) : "";
-  if (created == "sequence" || created == "macro" || created == "function" || created == "schema")
-    return true;
-  // CREATE TEMP TABLE, CREATE OR REPLACE [TEMP] TABLE (the latter to say it is not supported).
-  if (created == "table" && object > first + 1) return true;
-  if (head == "drop" &&
-      (second == "sequence" || second == "macro" || second == "function" || second == "schema"))
-    return true;
-  if (head == "create" && second == "schema") return true;
-  if (head == "attach" || head == "detach" || head == "use" ||
-      (head == "show" && second == "databases"))
-    return true;
-  return (head == "create" && (second == "external" || second == "table")) ||
-         (head == "show" && (second == "tables" || second == "partitions" || second == "stats" ||
-                             second == "indexes")) ||
-         head == "analyze" || head == "analyse" || head == "describe" || head == "summarize" ||
-         (head == "desc" && first + 1 < last) ||
-         (head == "alter" && (second == "table" || second == "view")) || head == "msck" ||
-         head == "pragma";
-}
 
 ast::StatementPtr ParseCatalogStatement(const std::string& sql, const std::vector<SqlToken>& tokens,
                                         size_t first, size_t last) {

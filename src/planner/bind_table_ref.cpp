@@ -22,6 +22,7 @@
 #include "parser/parser.h"
 #include "planner/bind_context.h"
 #include "planner/dependent_join.h"
+#include "planner/generated_columns.h"
 namespace shears {
 
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
@@ -143,6 +144,12 @@ std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& v
         types.push_back(column.type);
       }
       table = catalog_.FindTable(entry.name);
+      // Generated columns at their places (the dataset holds the stored ones).
+      for (const auto& g : table ? table->generated : std::vector<GeneratedColumn>{}) {
+        const auto at = static_cast<std::ptrdiff_t>(std::min(g.position, names.size()));
+        names.insert(names.begin() + at, g.name);
+        types.insert(types.begin() + at, g.type);
+      }
     }
     for (size_t i = 0; i < names.size(); i++) {
       const CatalogColumn* column = nullptr;
@@ -155,9 +162,14 @@ std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& v
       const std::string default_sql = column != nullptr && column->default_sql
                                           ? Quoted(*column->default_sql)
                                           : std::string("NULL");
-      rows.push_back(fmt::format("({}{}, {}, {}, {}, {})", prefix(entry), Quoted(names[i]), i + 1,
-                                 default_sql, not_null ? "'NO'" : "'YES'",
-                                 Quoted(types[i].valid() ? types[i].ToString() : "UNKNOWN")));
+      const GeneratedColumn* generated = nullptr;
+      for (size_t g = 0; table && g < table->generated.size(); g++) {
+        if (table->generated[g].name == names[i]) generated = &table->generated[g];
+      }
+      rows.push_back(fmt::format(
+          "({}{}, {}, {}, {}, {}, {}, {})", prefix(entry), Quoted(names[i]), i + 1, default_sql,
+          not_null ? "'NO'" : "'YES'", Quoted(types[i].valid() ? types[i].ToString() : "UNKNOWN"),
+          generated ? "'ALWAYS'" : "'NEVER'", generated ? Quoted(generated->sql) : "NULL"));
     }
   }
   return ValuesQuery({{"table_catalog", "VARCHAR"},
@@ -167,7 +179,9 @@ std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& v
                       {"ordinal_position", "INTEGER"},
                       {"column_default", "VARCHAR"},
                       {"is_nullable", "VARCHAR"},
-                      {"data_type", "VARCHAR"}},
+                      {"data_type", "VARCHAR"},
+                      {"is_generated", "VARCHAR"},
+                      {"generation_expression", "VARCHAR"}},
                      rows);
 }
 
@@ -234,6 +248,10 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       // never qualified.
       for (size_t i = base.name.size() - 1; i-- > 0;)
         name = AsciiLower(base.name[i]) + "." + name;
+      if (auto stored = stored_tables_.find(name);
+          base.name.size() == 1 && stored != stored_tables_.end()) {
+        return BindDataset(stored->second.first, stored->second.second, alias, ref, scope);
+      }
       // A recursive CTE naming itself, then CTEs (innermost query outwards), then views.
       if (auto working = base.name.size() == 1 ? BindWorkingTable(name) : std::nullopt) {
         ScopeEntry entry = EntryFor(alias, *working->plan, working->names);
@@ -263,7 +281,26 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         return std::move(q.plan);
       }
       if (auto dataset = catalog_.TableDataset(name)) {
-        return BindDataset(std::move(dataset), name, alias, ref, scope);
+        auto generated = catalog_.GeneratedColumns(name);
+        if (generated.empty()) return BindDataset(std::move(dataset), name, alias, ref, scope);
+        // Read through the query computing them, over the stored columns.
+        TableDefinition table;
+        table.name = name;
+        for (const auto& column : dataset->columns())
+          table.columns.push_back({column.name, column.type});
+        table.generated = std::move(generated);
+        const std::string stored = fmt::format("__shears_stored_{}", stored_tables_.size());
+        stored_tables_[stored] = {std::move(dataset), name};
+        const std::string short_name = base.name.back();
+        BoundQuery q = BindStoredQuery(
+            GeneratedColumnsQuery(table,
+                                  QuotedIdentifier(stored) + " AS " + QuotedIdentifier(short_name),
+                                  short_name),
+            name);
+        ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(q.plan);
       }
       if (replacement_scan_ && base.name.size() == 1) {
         if (auto dataset = replacement_scan_(base.name.back())) {

@@ -202,6 +202,10 @@ class Binder {
   // Datasets opened by read_parquet / FROM 'path' in this statement, by path and options: a
   // path named twice (a self-join, a view and the query) is listed and its footer read once.
   std::map<std::string, std::shared_ptr<const Dataset>> datasets_;
+  // The stored columns of catalog tables with generated columns, under the reserved names
+  // the queries computing those columns read them by (bind_table_ref.cpp), with the table's
+  // name.
+  std::map<std::string, std::pair<std::shared_ptr<const Dataset>, std::string>> stored_tables_;
   bool nulls_first_on_asc_ = false;
   bool nulls_first_on_desc_ = false;
   bool DefaultNullsFirst(bool descending) const {

@@ -256,9 +256,11 @@ TEST(WriteTest, VersionOneCatalogIsUpgraded) {
   ASSERT_EQ(sqlite3_open((db + "/catalog.db").c_str(), &handle), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(handle,
                          "ALTER TABLE tables DROP COLUMN managed; ALTER TABLE columns DROP COLUMN "
-                         "not_null; ALTER TABLE columns DROP COLUMN default_sql; DROP TABLE "
-                         "table_keys; DROP TABLE sequences; DROP TABLE macro_parameters; DROP "
-                         "TABLE macros; UPDATE meta SET value = '1' WHERE key = 'schema_version'",
+                         "not_null; ALTER TABLE columns DROP COLUMN default_sql; ALTER TABLE "
+                         "columns DROP COLUMN generated_sql; DROP TABLE table_foreign_keys; DROP "
+                         "TABLE table_keys; DROP TABLE sequences; DROP TABLE macro_parameters; "
+                         "DROP TABLE macros; UPDATE meta SET value = '1' WHERE key = "
+                         "'schema_version'",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(handle);
@@ -278,6 +280,12 @@ TEST(WriteTest, VersionOneCatalogIsUpgraded) {
   connection.Query("CREATE TABLE d (id BIGINT DEFAULT nextval('s'), v INTEGER DEFAULT plus(1))");
   connection.Query("INSERT INTO d DEFAULT VALUES");
   EXPECT_EQ(Scalar(connection, "SELECT id * 10 + v FROM d"), "52");
+  // ... and generated columns and foreign keys (version 10).
+  connection.Query("CREATE TABLE g (a INTEGER REFERENCES k (a), b AS (a * 2))");
+  connection.Query("INSERT INTO k VALUES (4, 'x')");
+  connection.Query("INSERT INTO g VALUES (4)");
+  EXPECT_EQ(Scalar(connection, "SELECT b FROM g"), "8");
+  EXPECT_THROW(connection.Query("INSERT INTO g VALUES (5)"), ConstraintError);
   // DROP of the external table keeps its files.
   connection.Query("DROP TABLE sales");
   EXPECT_TRUE(fs::exists(data));
