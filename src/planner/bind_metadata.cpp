@@ -1,7 +1,9 @@
 // The catalog as queries (metadata_query.h): information_schema's views and DuckDB's metadata
 // table functions. Both read the catalog through the walks below (Relations, ColumnsOf), so a
 // table's columns, types, defaults and nullability are the same wherever they are shown.
-// Object ids (DuckDB's *_oid columns) are NULL: shears' catalog has no such numbers.
+// Object ids (DuckDB's *_oid columns) are NULL: shears' catalog has no such numbers; so is
+// `temporary`: TEMP tables live in the catalog beside the others and the connection, not the
+// catalog, knows which they are.
 
 #include <algorithm>
 #include <filesystem>
@@ -186,7 +188,7 @@ std::string DuckDbTables(const Catalog& catalog, const ViewColumns& view_columns
                                ? std::nullopt
                                : std::optional<int64_t>(*estimated_size + file.num_rows);
       rows.push_back(fmt::format(
-          "({}NULL, false, false, {}, {}, {}, {}, {}, NULL)",
+          "({}NULL, false, NULL, {}, {}, {}, {}, {}, NULL)",
           ObjectPrefix(database, relation.entry.schema, relation.entry.table_name),
           Bool(has_primary_key), estimated_size ? std::to_string(*estimated_size) : "NULL",
           table.columns.size(), table.indexes.size() + table.keys.size(), table.checks.size()));
@@ -213,7 +215,7 @@ std::string DuckDbViews(const Catalog& catalog, const ViewColumns& view_columns)
                                    ? relation.entry.table_name
                                    : relation.entry.schema + "." + relation.entry.table_name;
       rows.push_back(
-          fmt::format("({}NULL, false, false, {}, {})",
+          fmt::format("({}NULL, false, NULL, {}, {})",
                       ObjectPrefix(database, relation.entry.schema, relation.entry.table_name),
                       relation.columns.size(),
                       Quoted(fmt::format("CREATE VIEW {} AS {};", name, relation.view->sql))));
@@ -315,7 +317,7 @@ std::string DuckDbSequences(const Catalog& catalog) {
           fmt::format("CREATE SEQUENCE {} INCREMENT BY {} MINVALUE {} MAXVALUE {} START {} {};",
                       name, sequence.increment, sequence.min_value, sequence.max_value,
                       sequence.start, sequence.cycle ? "CYCLE" : "NO CYCLE");
-      rows.push_back(fmt::format("({}NULL, false, {}, {}, {}, {}, {}, {})",
+      rows.push_back(fmt::format("({}NULL, NULL, {}, {}, {}, {}, {}, {})",
                                  ObjectPrefix(database, schema, name), sequence.start,
                                  sequence.min_value, sequence.max_value, sequence.increment,
                                  Bool(sequence.cycle), Quoted(sql)));
