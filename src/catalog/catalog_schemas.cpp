@@ -138,6 +138,11 @@ bool Catalog::Attach(const std::string& name, const std::string& path, bool read
     if (read_only && !std::filesystem::exists(path, ec)) {
       throw IOError("cannot attach '{}' READ_ONLY: there is no database there", path);
     }
+    // As DuckDB, whose new file needs its directory: a mistyped path creates no tree.
+    const auto parent = std::filesystem::absolute(path, ec).parent_path();
+    if (!std::filesystem::exists(path, ec) && !std::filesystem::is_directory(parent, ec)) {
+      throw IOError("cannot attach '{}': directory '{}' does not exist", path, parent.string());
+    }
     directory = path;
   } else if (read_only) {
     throw InvalidInputError("an in-memory database cannot be attached READ_ONLY (it starts empty)");

@@ -146,6 +146,14 @@ std::vector<std::string> DatabaseNames(const Catalog& catalog) {
   return names;
 }
 
+// The catalogs of DatabaseNames, with their names.
+std::vector<std::pair<std::string, const Catalog*>> DatabaseCatalogs(const Catalog& catalog) {
+  std::vector<std::pair<std::string, const Catalog*>> out;
+  for (const auto& name : DatabaseNames(catalog))
+    if (const Catalog* db = catalog.DatabaseCatalog(name)) out.emplace_back(name, db);
+  return out;
+}
+
 // The "database, NULL, schema, NULL, name, NULL, " prefix of DuckDB's object rows.
 std::string ObjectPrefix(const std::string& database, const std::string& schema,
                          const std::string& name) {
@@ -262,9 +270,7 @@ std::string DuckDbColumns(const Catalog& catalog, const ViewColumns& view_column
 
 std::string DuckDbSchemas(const Catalog& catalog) {
   std::vector<std::string> rows;
-  for (const auto& database : DatabaseNames(catalog)) {
-    const Catalog* db = catalog.DatabaseCatalog(database);
-    if (db == nullptr) continue;
+  for (const auto& [database, db] : DatabaseCatalogs(catalog)) {
     for (const auto& schema : db->ListSchemas()) {
       // main is DuckDB's built-in schema: internal, as there.
       rows.push_back(fmt::format("(NULL, {}, NULL, {}, NULL, {}, NULL)", Quoted(database),
@@ -307,9 +313,7 @@ std::string DuckDbDatabases(const Catalog& catalog) {
 
 std::string DuckDbSequences(const Catalog& catalog) {
   std::vector<std::string> rows;
-  for (const auto& database : DatabaseNames(catalog)) {
-    const Catalog* db = catalog.DatabaseCatalog(database);
-    if (db == nullptr) continue;
+  for (const auto& [database, db] : DatabaseCatalogs(catalog)) {
     for (const auto& sequence : db->ListSequences()) {
       const auto [schema, name] = Catalog::SplitKey(sequence.name);
       // DuckDB's text names the sequence without its schema.
@@ -336,9 +340,7 @@ std::string DuckDbSequences(const Catalog& catalog) {
 
 std::string DuckDbIndexes(const Catalog& catalog) {
   std::vector<std::string> rows;
-  for (const auto& database : DatabaseNames(catalog)) {
-    const Catalog* db = catalog.DatabaseCatalog(database);
-    if (db == nullptr) continue;
+  for (const auto& [database, db] : DatabaseCatalogs(catalog)) {
     for (const auto& index : db->ListIndexes("")) {
       const auto [schema, table_name] = Catalog::SplitKey(index.table);
       const auto table = catalog.FindTable(database + "." + schema + "." + table_name);

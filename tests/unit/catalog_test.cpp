@@ -307,6 +307,9 @@ TEST(CatalogTest, AttachDatabaseDirectory) {
   ExpectError<IOError>([&] { connection.Query("ATTACH '" + dir.path() + "/ro.db' (READ_ONLY)"); },
                        "no database");
   EXPECT_FALSE(fs::exists(dir.path() + "/ro.db"));
+  ExpectError<IOError>([&] { connection.Query("ATTACH '" + dir.path() + "/no/such/x.db'"); },
+                       "does not exist");
+  EXPECT_FALSE(fs::exists(dir.path() + "/no"));
   connection.Query("ATTACH '" + dir.path() + "/x.duckdb' AS x; CREATE TABLE x.t AS SELECT 7 AS c");
   EXPECT_TRUE(fs::is_directory(dir.path() + "/x.duckdb"));
   connection.Query("ATTACH OR REPLACE '" + dir.path() + "/x.duckdb' AS x");
