@@ -209,6 +209,9 @@ class Catalog {
   };
   /// This database first, then the attached ones by name.
   std::vector<DatabaseEntry> ListDatabases() const;
+  /// The catalog of database `name`: this one (its own name) or an attached one; null for
+  /// none. Its List* methods list that database's objects.
+  const Catalog* DatabaseCatalog(const std::string& name) const;
   /// Whether `name` is this database's name or an attached one's.
   bool DatabaseExists(const std::string& name) const;
   /// This database's name: "memory" in memory, else its directory's name.
@@ -286,6 +289,8 @@ class Catalog {
   bool CreateSequence(const SequenceDefinition& sequence, bool or_replace, bool if_not_exists);
   void DropSequence(const std::string& name, bool if_exists);
   std::optional<SequenceDefinition> FindSequence(const std::string& name) const;
+  /// Every sequence of this catalog (names are stored keys: "q" or "s.q"), by key.
+  std::vector<SequenceDefinition> ListSequences() const;
   /// nextval for `count` rows: the values in order, the sequence advanced past them in one
   /// transaction (so two processes never get the same value). OutOfRangeError past a bound
   /// without CYCLE. Const as a query advances sequences while it reads the catalog.

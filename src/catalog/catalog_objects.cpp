@@ -301,6 +301,19 @@ std::optional<SequenceDefinition> Catalog::FindSequence(const std::string& name)
                             read.Int(3),  read.Int(4), read.Int(5) != 0};
 }
 
+std::vector<SequenceDefinition> Catalog::ListSequences() const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  Statement read(db_,
+                 "SELECT name, start_value, increment, min_value, max_value, cycle FROM sequences "
+                 "ORDER BY name");
+  std::vector<SequenceDefinition> sequences;
+  while (read.Step()) {
+    sequences.push_back(SequenceDefinition{read.Text(0), read.Int(1), read.Int(2), read.Int(3),
+                                           read.Int(4), read.Int(5) != 0});
+  }
+  return sequences;
+}
+
 std::vector<int64_t> Catalog::NextSequenceValues(const std::string& name, size_t count) const {
   if (auto routed = Route(name, false))
     return routed->catalog->NextSequenceValues(routed->rest, count);

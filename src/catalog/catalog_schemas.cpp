@@ -83,6 +83,13 @@ bool Catalog::DatabaseExists(const std::string& name) const {
   return key == database_name() || attached_.count(key) > 0;
 }
 
+const Catalog* Catalog::DatabaseCatalog(const std::string& name) const {
+  std::lock_guard<std::recursive_mutex> lock(mutex_);
+  const std::string key = AsciiLower(name);
+  if (auto it = attached_.find(key); it != attached_.end()) return it->second.get();
+  return key == database_name() ? this : nullptr;
+}
+
 std::vector<Catalog::DatabaseEntry> Catalog::ListDatabases() const {
   std::lock_guard<std::recursive_mutex> lock(mutex_);
   std::vector<DatabaseEntry> databases{{database_name(), path_, read_only_}};
@@ -126,17 +133,15 @@ bool Catalog::Attach(const std::string& name, const std::string& path, bool read
           "catalog.db) or ':memory:'",
           path, format);
     }
-    if (!std::filesystem::exists(path, ec)) {
-      const std::string extension = AsciiLower(std::filesystem::path(path).extension().string());
-      if (extension == ".duckdb" || extension == ".ddb" || extension == ".db") {
-        throw InvalidInputError(
-            "cannot attach '{}': a '{}' path names a DuckDB database file, a format shears does "
-            "not read or write; attach a shears database directory or ':memory:'",
-            path, extension);
-      }
-      if (read_only) {
-        throw IOError("cannot attach '{}' READ_ONLY: there is no database there", path);
-      }
+    // Nothing at the path: a new shears database (a directory) is created there, as DuckDB
+    // creates a new file, whatever the path's extension.
+    if (read_only && !std::filesystem::exists(path, ec)) {
+      throw IOError("cannot attach '{}' READ_ONLY: there is no database there", path);
+    }
+    // As DuckDB, whose new file needs its directory: a mistyped path creates no tree.
+    const auto parent = std::filesystem::absolute(path, ec).parent_path();
+    if (!std::filesystem::exists(path, ec) && !std::filesystem::is_directory(parent, ec)) {
+      throw IOError("cannot attach '{}': directory '{}' does not exist", path, parent.string());
     }
     directory = path;
   } else if (read_only) {

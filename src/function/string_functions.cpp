@@ -385,7 +385,8 @@ int32_t Ascii(std::string_view s) {
 }
 
 std::string_view Chr(int32_t cp, std::string& buffer) {
-  if (cp <= 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+  // chr(0) is the NUL character, as in DuckDB (a VARCHAR may hold one).
+  if (cp < 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
     throw OutOfRangeError("chr({}): not a valid Unicode code point", cp);
   }
   buffer.clear();

@@ -7,6 +7,7 @@
 #include "catalog/external_table.h"
 #include "catalog/staged_write.h"
 #include "common/error.h"
+#include "common/session.h"
 #include "common/string_util.h"
 #include "common/version.h"
 #include "function/function.h"
@@ -303,8 +304,15 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
       return QueryResult();
     }
     case ast::StatementKind::kShowTables: {
+      // The current database's (USE db), as DuckDB's.
+      const Catalog* listed = &catalog;
+      if (const auto session = SessionState::Current();
+          session && !session->current_database().empty()) {
+        if (const Catalog* current = catalog.DatabaseCatalog(session->current_database()))
+          listed = current;
+      }
       std::vector<std::vector<Value>> rows;
-      for (const auto& entry : catalog.List())
+      for (const auto& entry : listed->List())
         rows.push_back({Value::Varchar(entry.name), Value::Varchar(entry.kind)});
       return RowsResult({"name", "kind"}, {LogicalType::Varchar(), LogicalType::Varchar()}, rows);
     }
@@ -358,6 +366,7 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
     case ast::StatementKind::kAttach: {
       const auto& attach = static_cast<const ast::DatabaseStatement&>(statement);
       WithPosition(sql, statement.location, [&] {
+        if (attach.or_replace) catalog.Detach(attach.name, /*if_exists=*/true);
         return catalog.Attach(attach.name, attach.path, attach.read_only, attach.if_exists);
       });
       return QueryResult();
@@ -366,6 +375,17 @@ QueryResult RunCatalogStatement(Catalog& catalog, const std::string& sql,
       const auto& detach = static_cast<const ast::DatabaseStatement&>(statement);
       WithPosition(sql, statement.location,
                    [&] { return catalog.Detach(detach.name, detach.if_exists), 0; });
+      return QueryResult();
+    }
+    case ast::StatementKind::kCheckpoint: {
+      // Nothing to write: every catalog change is its own SQLite transaction, committed (and
+      // durable) when its statement ends, and table data is written to Parquet by the statement
+      // that changes it. The database must exist, as DuckDB's.
+      const auto& checkpoint = static_cast<const ast::DatabaseStatement&>(statement);
+      if (!checkpoint.name.empty() && !catalog.DatabaseExists(checkpoint.name)) {
+        throw BinderError("database '{}' does not exist (SHOW DATABASES lists them)",
+                          checkpoint.name);
+      }
       return QueryResult();
     }
     case ast::StatementKind::kShowDatabases: {

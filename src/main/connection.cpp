@@ -622,6 +622,7 @@ bool ReadsOnly(const ast::Statement& statement) {
     case ast::StatementKind::kShowIndexes:
     case ast::StatementKind::kShowDatabases:
     case ast::StatementKind::kUse:
+    case ast::StatementKind::kCheckpoint:
     case ast::StatementKind::kPrepare:
     case ast::StatementKind::kDeallocate:
       return true;
@@ -893,6 +894,7 @@ QueryResult Connection::RunStatementHere(const std::string& sql,
       case ast::StatementKind::kAttach:
       case ast::StatementKind::kDetach:
       case ast::StatementKind::kShowDatabases:
+      case ast::StatementKind::kCheckpoint:
         result = RunCatalogStatement(database_.catalog(), sql, *statement);
         if (statement->kind == ast::StatementKind::kDropTable) {
           database_.ForgetTemporaryTable(

@@ -446,6 +446,7 @@ enum class StatementKind {
   kPrepare,
   kExecute,
   kDeallocate,
+  kCheckpoint,
 };
 
 struct Statement {
@@ -770,7 +771,8 @@ struct SchemaStatement : Statement {
 
 /// ATTACH [DATABASE] [IF NOT EXISTS] 'path' [AS name] [(READ_ONLY)] (kAttach), DETACH
 /// [DATABASE] [IF EXISTS] name (kDetach), USE db[.schema] (kUse: `schema` empty when not
-/// given), SHOW DATABASES (kShowDatabases).
+/// given), SHOW DATABASES (kShowDatabases), [FORCE] CHECKPOINT [db] (kCheckpoint: `name` empty
+/// for the current database).
 /// PREPARE name AS statement: the statement kept by the connection under `name`, its $n / ?
 /// parameters given by EXECUTE.
 struct PrepareStatement : Statement {
@@ -797,7 +799,8 @@ struct DatabaseStatement : Statement {
   std::string name;  // lower-case; ATTACH without AS: the path's file name without extension
   std::string path;
   std::string schema;
-  bool if_exists = false;  // IF NOT EXISTS for ATTACH
+  bool if_exists = false;   // IF NOT EXISTS for ATTACH
+  bool or_replace = false;  // ATTACH OR REPLACE: a database of that name is detached first
   bool read_only = false;
 };
 

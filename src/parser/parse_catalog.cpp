@@ -104,6 +104,21 @@ class CatalogParser {
       }
       detach->name = Identifier("a database name");
       result = std::move(detach);
+    } else if (AcceptWord("call")) {
+      // CALL f(args): DuckDB's way to run a table function, the same as SELECT * FROM f(args).
+      const int call_begin = Here();
+      auto statements = Parser::Parse("SELECT * FROM " +
+                                      sql_.substr(call_begin, tokens_[last_ - 1].end - call_begin));
+      if (statements.size() != 1) Fail<ParseError>("CALL takes one table function call");
+      pos_ = last_;
+      result = std::move(statements[0]);
+    } else if (AtWord("checkpoint") || AcceptWord("force")) {
+      // DuckDB's CHECKPOINT [db] / FORCE CHECKPOINT [db] (PostgreSQL's grammar has neither
+      // form with a name).
+      ExpectWord("checkpoint");
+      auto checkpoint = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kCheckpoint);
+      if (pos_ < last_) checkpoint->name = Lower(Identifier("a database name"));
+      result = std::move(checkpoint);
     } else if (AcceptWord("use")) {
       auto use = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kUse);
       use->name = Identifier("a database or schema name");
@@ -176,9 +191,14 @@ class CatalogParser {
     return value;
   }
 
-  /// ATTACH [DATABASE] [IF NOT EXISTS] 'path' [AS name] [(READ_ONLY [bool], TYPE shears)].
+  /// ATTACH [OR REPLACE] [DATABASE] [IF NOT EXISTS] 'path' [AS name] [(READ_ONLY [bool],
+  /// READ_WRITE [bool], TYPE shears)].
   ast::StatementPtr ParseAttach() {
     auto attach = std::make_unique<ast::DatabaseStatement>(ast::StatementKind::kAttach);
+    if (AcceptWord("or")) {
+      ExpectWord("replace");
+      attach->or_replace = true;
+    }
     AcceptWord("database");
     if (AcceptWord("if")) {
       ExpectWord("not");
@@ -206,6 +226,9 @@ class CatalogParser {
           } else {
             AcceptWord("true");
           }
+        } else if (option == "read_write") {
+          attach->read_only = AcceptWord("false");
+          if (!attach->read_only) AcceptWord("true");
         } else if (option == "type") {
           const std::string type = Lower(Identifier("a database type"));
           if (type != "shears") {
@@ -265,6 +288,14 @@ class CatalogParser {
 
   /// PRAGMA table_info('t') | table_info(t), PRAGMA version, PRAGMA show_tables (DuckDB's).
   ast::StatementPtr ParsePragma() {
+    if (pos_ + 1 < last_ && tokens_[pos_ + 1].token == '=') {
+      // PRAGMA name = value: DuckDB's spelling of SET for its settings.
+      auto set = std::make_unique<ast::SetStatement>();
+      set->name = Lower(Identifier("a setting name"));
+      Expect('=');
+      set->value = PragmaValue();
+      return set;
+    }
     if (AcceptWord("version")) {
       auto command = std::make_unique<ast::TableCommandStatement>();
       command->command = ast::TableCommandStatement::Command::kVersion;
@@ -722,6 +753,26 @@ class CatalogParser {
       Fail<ParseError>("CREATE TABLE needs a column list or AS query");
     }
     return create;
+  }
+
+  /// The value of PRAGMA name = value: a string, a number, or a word (as text, which SET
+  /// converts to the setting's type: true, off, ...).
+  Value PragmaValue() {
+    if (pos_ < last_ && tokens_[pos_].token == PG_QUERY__TOKEN__SCONST) {
+      return Value::Varchar(StringLiteral("a value"));
+    }
+    const bool negative = Accept('-');
+    if (pos_ < last_ && (tokens_[pos_].token == PG_QUERY__TOKEN__ICONST ||
+                         tokens_[pos_].token == PG_QUERY__TOKEN__FCONST)) {
+      const std::string text = (negative ? "-" : "") + std::string(Text(pos_));
+      int64_t value = 0;
+      const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+      pos_++;
+      if (error == std::errc() && end == text.data() + text.size()) return Value::Bigint(value);
+      return Value::Varchar(text);
+    }
+    if (negative) Fail<ParseError>(fmt::format("expected a number but found {}", Found()));
+    return Value::Varchar(Identifier("a value"));
   }
 
   /// A signed integer (a sequence option's value).

@@ -5,7 +5,8 @@
 #include <functional>
 #include <optional>
 
-#include <functional>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include "common/error.h"
 #include "common/interval.h"
 #include "common/string_util.h"
@@ -14,6 +15,7 @@
 #include "planner/bind_context.h"
 
 #include "planner/binder.h"
+#include "planner/metadata_query.h"
 #include "storage/csv/csv_dataset.h"
 #include "storage/dataset.h"
 #include "storage/file_system.h"
@@ -446,9 +448,38 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     if (std::optional<MacroDefinition> macro = catalog_.FindMacro(fn.name)) {
       return BindTableMacro(fn, *macro, scope);
     }
+    // DuckDB's catalog functions (duckdb_tables(), pragma_table_info('t'), ...): constant
+    // arguments, a name as an identifier or a string.
+    std::vector<std::string> args;
+    for (const auto& arg : fn.args) {
+      if (arg->kind == ast::ExprKind::kColumnRef) {
+        const auto& names = static_cast<const ast::ColumnRefExpr&>(*arg).names;
+        args.push_back(fmt::format("{}", fmt::join(names, ".")));
+        continue;
+      }
+      ExprContext ctx;
+      ctx.clause = "table function argument";
+      auto bound = BindExpr(*arg, ctx);
+      if (bound->kind != BoundExprKind::kConstant ||
+          static_cast<BoundConstant&>(*bound).value.is_null()) {
+        args.clear();
+        break;
+      }
+      args.push_back(static_cast<BoundConstant&>(*bound).value.ToString());
+    }
+    if (args.size() == fn.args.size() && fn.named_args.empty()) {
+      if (auto query = MetadataFunctionQuery(catalog_, settings_, name, args, ViewColumnsOf())) {
+        BoundQuery q = BindQueryText(*query, name);
+        ScopeEntry entry = EntryFor(ref.alias.empty() ? name : ref.alias, *q.plan, q.names);
+        ApplyColumnAliases(entry, ref.column_aliases);
+        scope.entries.push_back(std::move(entry));
+        return std::move(q.plan);
+      }
+    }
     throw BinderError(
         "table function '{}' does not exist (known: read_parquet, read_csv, read_json, range, "
-        "generate_series, and table macros)",
+        "generate_series, the duckdb_*() catalog functions, pragma_table_info, and table "
+        "macros)",
         fn.name);
   }
   if (fn.args.size() != 1) throw BinderError("read_parquet takes one path or glob argument");

@@ -23,6 +23,7 @@
 #include "planner/bind_context.h"
 #include "planner/dependent_join.h"
 #include "planner/generated_columns.h"
+#include "planner/metadata_query.h"
 namespace shears {
 
 BoundExprPtr BindFunctionCall(const std::string& name, std::vector<BoundExprPtr> args);
@@ -51,141 +52,36 @@ LogicalOperatorPtr Binder::BindDataset(std::shared_ptr<const Dataset> dataset,
   return get;
 }
 
-namespace {
-
-// A SQL string literal.
-std::string Quoted(const std::string& text) {
-  std::string out = "'";
-  for (char c : text) {
-    out += c;
-    if (c == '\'') out += c;
+BoundQuery Binder::BindQueryText(const std::string& sql, const std::string& name) {
+  auto statements = Parser::Parse(sql);
+  if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
+    throw InternalError("view '{}' does not hold one query", name);
   }
-  out += '\'';
-  return out;
+  const std::string* query_sql = sql_;
+  sql_ = nullptr;
+  BoundQuery q;
+  try {
+    q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
+  } catch (...) {
+    sql_ = query_sql;
+    throw;
+  }
+  sql_ = query_sql;
+  return q;
 }
 
-// A query over VALUES with `columns` (name and SQL type), one row of literal SQL per `rows`
-// entry; no rows when empty (VALUES needs one).
-std::string ValuesQuery(const std::vector<std::pair<std::string, std::string>>& columns,
-                        const std::vector<std::string>& rows) {
-  std::string select, names;
-  for (size_t c = 0; c < columns.size(); c++) {
-    const auto& [name, type] = columns[c];
-    select += fmt::format("{}CAST(column{} AS {}) AS {}", c ? ", " : "", c, type, name);
-    names += fmt::format("{}column{}", c ? ", " : "", c);
-  }
-  if (rows.empty()) {
-    std::string nulls;
-    for (size_t c = 0; c < columns.size(); c++)
-      nulls += fmt::format("{}NULL AS column{}", c ? ", " : "", c);
-    return fmt::format("SELECT {} FROM (SELECT {}) AS v WHERE false", select, nulls);
-  }
-  return fmt::format("SELECT {} FROM (VALUES {}) AS v({})", select, fmt::join(rows, ", "), names);
-}
-
-// The columns of a view (names and types), from binding its query.
-using ViewColumns = std::function<std::pair<std::vector<std::string>, std::vector<LogicalType>>(
-    const ViewDefinition&)>;
-
-// The query information_schema.`view` ("tables" or "columns") stands for: the catalog's tables
-// and views as VALUES.
-std::string InformationSchemaQuery(const Catalog& catalog_, const std::string& view,
-                                   const ViewColumns& view_columns) {
-  // The database's name, as DuckDB's table_catalog: "memory" in memory, else the directory's.
-  const std::string database =
-      catalog_.path().empty()
-          ? "memory"
-          : std::filesystem::path(catalog_.path()).parent_path().filename().string();
-  // The object's database, schema and name: "'db', 's', 't', ".
-  auto prefix = [&](const Catalog::Entry& entry) {
-    return fmt::format("{}, {}, {}, ", Quoted(database), Quoted(entry.schema),
-                       Quoted(entry.table_name));
+ViewColumns Binder::ViewColumnsOf() {
+  return [this](const ViewDefinition& view) {
+    try {
+      BoundQuery q = BindQueryText(view.sql, "view");
+      return std::pair{q.names, q.plan->GetTypes()};
+    } catch (const BinderError&) {
+      // A view that no longer binds (a table it reads was dropped) has no columns to show;
+      // the rest of the catalog still lists.
+      return std::pair{std::vector<std::string>{}, std::vector<LogicalType>{}};
+    }
   };
-  std::vector<std::string> rows;
-  if (view == "schemata") {
-    for (const auto& schema : catalog_.ListSchemas()) {
-      rows.push_back(fmt::format("({}, {}, 'duckdb', NULL, NULL, NULL, NULL)", Quoted(database),
-                                 Quoted(schema)));
-    }
-    return ValuesQuery({{"catalog_name", "VARCHAR"},
-                        {"schema_name", "VARCHAR"},
-                        {"schema_owner", "VARCHAR"},
-                        {"default_character_set_catalog", "VARCHAR"},
-                        {"default_character_set_schema", "VARCHAR"},
-                        {"default_character_set_name", "VARCHAR"},
-                        {"sql_path", "VARCHAR"}},
-                       rows);
-  }
-  if (view == "tables") {
-    for (const auto& entry : catalog_.List()) {
-      rows.push_back(
-          fmt::format("({}{})", prefix(entry), entry.kind == "view" ? "'VIEW'" : "'BASE TABLE'"));
-    }
-    return ValuesQuery({{"table_catalog", "VARCHAR"},
-                        {"table_schema", "VARCHAR"},
-                        {"table_name", "VARCHAR"},
-                        {"table_type", "VARCHAR"}},
-                       rows);
-  }
-  for (const auto& entry : catalog_.List()) {
-    std::vector<std::string> names;
-    std::vector<LogicalType> types;
-    std::vector<const CatalogColumn*> declared;
-    std::optional<TableDefinition> table;
-    if (entry.kind == "view") {
-      const auto definition = catalog_.FindView(entry.name);
-      std::tie(names, types) = view_columns(*definition);
-      for (size_t i = 0; i < definition->column_aliases.size() && i < names.size(); i++)
-        names[i] = definition->column_aliases[i];
-    } else {
-      // The columns a scan of the table sees, partition columns included.
-      for (const auto& column : catalog_.TableDataset(entry.name)->columns()) {
-        names.push_back(column.name);
-        types.push_back(column.type);
-      }
-      table = catalog_.FindTable(entry.name);
-      // Generated columns at their places (the dataset holds the stored ones).
-      for (const auto& g : table ? table->generated : std::vector<GeneratedColumn>{}) {
-        const auto at = static_cast<std::ptrdiff_t>(std::min(g.position, names.size()));
-        names.insert(names.begin() + at, g.name);
-        types.insert(types.begin() + at, g.type);
-      }
-    }
-    for (size_t i = 0; i < names.size(); i++) {
-      const CatalogColumn* column = nullptr;
-      if (table) {
-        for (const auto& c : table->columns) {
-          if (c.name == names[i]) column = &c;
-        }
-      }
-      const bool not_null = column != nullptr && column->not_null;
-      const std::string default_sql = column != nullptr && column->default_sql
-                                          ? Quoted(*column->default_sql)
-                                          : std::string("NULL");
-      const GeneratedColumn* generated = nullptr;
-      for (size_t g = 0; table && g < table->generated.size(); g++) {
-        if (table->generated[g].name == names[i]) generated = &table->generated[g];
-      }
-      rows.push_back(fmt::format(
-          "({}{}, {}, {}, {}, {}, {}, {})", prefix(entry), Quoted(names[i]), i + 1, default_sql,
-          not_null ? "'NO'" : "'YES'", Quoted(types[i].valid() ? types[i].ToString() : "UNKNOWN"),
-          generated ? "'ALWAYS'" : "'NEVER'", generated ? Quoted(generated->sql) : "NULL"));
-    }
-  }
-  return ValuesQuery({{"table_catalog", "VARCHAR"},
-                      {"table_schema", "VARCHAR"},
-                      {"table_name", "VARCHAR"},
-                      {"column_name", "VARCHAR"},
-                      {"ordinal_position", "INTEGER"},
-                      {"column_default", "VARCHAR"},
-                      {"is_nullable", "VARCHAR"},
-                      {"data_type", "VARCHAR"},
-                      {"is_generated", "VARCHAR"},
-                      {"generation_expression", "VARCHAR"}},
-                     rows);
 }
-
-}  // namespace
 
 LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) {
   try {
@@ -196,25 +92,6 @@ LogicalOperatorPtr Binder::BindTableRef(const ast::TableRef& ref, Scope& scope) 
 }
 
 LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope) {
-  // Binds the query text of a view (or of an information_schema view) on its own: errors in
-  // it do not point into the statement's text.
-  auto BindStoredQuery = [&](const std::string& sql, const std::string& name) {
-    auto statements = Parser::Parse(sql);
-    if (statements.size() != 1 || statements[0]->kind != ast::StatementKind::kSelect) {
-      throw InternalError("view '{}' does not hold one query", name);
-    }
-    const std::string* query_sql = sql_;
-    sql_ = nullptr;
-    BoundQuery q;
-    try {
-      q = BindQueryNode(*static_cast<ast::SelectStatement&>(*statements[0]).query, nullptr);
-    } catch (...) {
-      sql_ = query_sql;
-      throw;
-    }
-    sql_ = query_sql;
-    return q;
-  };
   switch (ref.kind) {
     case ast::TableRefKind::kBaseTable: {
       const auto& base = static_cast<const ast::BaseTableRef&>(ref);
@@ -228,17 +105,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
               "and schemata)",
               base.name.back());
         }
-        auto view_columns = [&](const ViewDefinition& view) {
-          try {
-            BoundQuery q = BindStoredQuery(view.sql, name);
-            return std::pair{q.names, q.plan->GetTypes()};
-          } catch (const BinderError&) {
-            // A view that no longer binds (a table it reads was dropped) has no columns to
-            // show; the rest of the catalog still lists.
-            return std::pair{std::vector<std::string>{}, std::vector<LogicalType>{}};
-          }
-        };
-        BoundQuery q = BindStoredQuery(InformationSchemaQuery(catalog_, name, view_columns), name);
+        BoundQuery q = BindQueryText(InformationSchemaQuery(catalog_, name, ViewColumnsOf()), name);
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
         ApplyColumnAliases(entry, ref.column_aliases);
         scope.entries.push_back(std::move(entry));
@@ -273,7 +140,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         return BindCteReference(*cte, std::move(q));
       }
       if (const auto view = catalog_.FindView(name)) {
-        BoundQuery q = BindStoredQuery(view->sql, name);
+        BoundQuery q = BindQueryText(view->sql, name);
         ScopeEntry entry = EntryFor(alias, *q.plan, q.names);
         ApplyColumnAliases(entry, view->column_aliases);
         ApplyColumnAliases(entry, ref.column_aliases);

@@ -86,6 +86,13 @@ class Binder {
   /// Inlines or materializes each CTE of `node` in its bound `plan` (bind_cte.cpp).
   LogicalOperatorPtr ResolveCtes(const ast::QueryNode& node, LogicalOperatorPtr plan);
   LogicalOperatorPtr BindTableRefAt(const ast::TableRef& ref, Scope& scope);
+  /// Binds the query text of a view (or a catalog metadata query) on its own: errors in it do
+  /// not point into the statement's text.
+  BoundQuery BindQueryText(const std::string& sql, const std::string& name);
+  /// The columns of a view from binding its query (none when it no longer binds).
+  std::function<
+      std::pair<std::vector<std::string>, std::vector<LogicalType>>(const ViewDefinition&)>
+  ViewColumnsOf();
   LogicalOperatorPtr BindDataset(std::shared_ptr<const Dataset> dataset,
                                  const std::string& table_name, const std::string& alias,
                                  const ast::TableRef& ref, Scope& scope);

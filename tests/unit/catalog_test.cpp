@@ -302,12 +302,35 @@ TEST(CatalogTest, AttachDatabaseDirectory) {
                                  "READ_ONLY");
   ExpectError<InvalidInputError>([&] { connection.Query("DROP TABLE other.t"); }, "READ_ONLY");
   EXPECT_EQ(connection.Query("SHOW DATABASES").row_count(), 2u);
-  // DuckDB's files are named as such, not opened.
+  // A path with nothing there is a new shears database (a directory), whatever its extension,
+  // as DuckDB creates a new file; READ_ONLY of nothing is an error.
+  ExpectError<IOError>([&] { connection.Query("ATTACH '" + dir.path() + "/ro.db' (READ_ONLY)"); },
+                       "no database");
+  EXPECT_FALSE(fs::exists(dir.path() + "/ro.db"));
+  ExpectError<IOError>([&] { connection.Query("ATTACH '" + dir.path() + "/no/such/x.db'"); },
+                       "does not exist");
+  EXPECT_FALSE(fs::exists(dir.path() + "/no"));
+  connection.Query("ATTACH '" + dir.path() + "/x.duckdb' AS x; CREATE TABLE x.t AS SELECT 7 AS c");
+  EXPECT_TRUE(fs::is_directory(dir.path() + "/x.duckdb"));
+  connection.Query("ATTACH OR REPLACE '" + dir.path() + "/x.duckdb' AS x");
+  EXPECT_EQ(Scalar(connection, "SELECT c FROM x.t"), "7");
+  connection.Query("CHECKPOINT x; FORCE CHECKPOINT; CHECKPOINT");
+  // SHOW TABLES lists the current database's (USE).
+  connection.Query("USE x");
+  EXPECT_EQ(connection.Query("SHOW TABLES").ToStrings(),
+            (std::vector<std::vector<std::string>>{{"t", "table"}}));
+  connection.Query("USE db");
+  ExpectError<BinderError>([&] { connection.Query("CHECKPOINT nope"); }, "does not exist");
+  connection.Query("DETACH x");
+  connection.Query("ATTACH '" + dir.path() + "/x.duckdb' (READ_WRITE)");  // named x again
+  EXPECT_EQ(Scalar(connection, "SELECT c FROM x.t"), "7");
+  // DuckDB's and SQLite's files are named as such, not opened.
+  dir.AddText("real.db", "12345678DUCKxxxxxxxx");
   ExpectError<InvalidInputError>(
-      [&] { connection.Query("ATTACH '" + dir.path() + "/x.duckdb' AS x"); }, "DuckDB database");
+      [&] { connection.Query("ATTACH '" + dir.path() + "/real.db' AS r"); }, "DuckDB database");
   dir.AddText("duck.bin", "12345678DUCKxxxxxxxx");
   ExpectError<InvalidInputError>(
-      [&] { connection.Query("ATTACH '" + dir.path() + "/duck.bin' AS x"); }, "DuckDB database");
+      [&] { connection.Query("ATTACH '" + dir.path() + "/duck.bin' AS d"); }, "DuckDB database");
 }
 
 TEST(CatalogTest, RecoverPartitionsFollowsTheDirectory) {
