@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <functional>
+
 #include "common/error.h"
 #include "parser/sql_rewrite_internal.h"
 #include "parser/transform_internal.h"
@@ -89,11 +91,7 @@ ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
         ThrowNotSupported(fmt::format("operator {} is not supported", result->op), link->location);
       }
       if (!IsNull(link->testexpr) && link->testexpr->node_case == PG_QUERY__NODE__NODE_ROW_EXPR) {
-        if (!any || result->op != "=") {
-          ThrowNotSupported("a row compared with a subquery takes IN or NOT IN only",
-                            link->location);
-        }
-        return TransformRowIn(link);
+        return TransformRowQuantified(link, result->op, any);
       }
       result->left = TransformExpr(link->testexpr);
       break;
@@ -104,6 +102,114 @@ ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
       ThrowNotSupported("row comparisons with subqueries are not supported", link->location);
   }
   result->query = TransformQuery(link->subselect);
+  return result;
+}
+
+namespace {
+
+/// SQL's row comparison `op` of n fields, `field(i, left)` giving a fresh tree of field i of
+/// the left or right row: = is the AND of the fields' =, <> the OR of their <>, and the
+/// ordered ones lexicographic, (a, b) < (c, d) being a < c OR (a = c AND b < d). A NULL field
+/// makes the comparison unknown unless the fields before it or a field after it decide
+/// (PostgreSQL's and newer DuckDB's rule for rows beside a subquery).
+ast::ExprPtr SqlRowComparison(const std::string& op, size_t n,
+                              const std::function<ast::ExprPtr(size_t, bool)>& field,
+                              int location) {
+  auto binary = [&](const std::string& field_op, size_t i) {
+    auto compare = MakeExpr<ast::OperatorExpr>(location);
+    compare->op = field_op;
+    compare->children.push_back(field(i, true));
+    compare->children.push_back(field(i, false));
+    return compare;
+  };
+  std::vector<ast::ExprPtr> parts;
+  if (op == "=" || op == "<>" || op == "!=") {
+    for (size_t i = 0; i < n; i++)
+      parts.push_back(binary(op == "=" ? "=" : "<>", i));
+    return Junction(op == "=" ? "AND" : "OR", std::move(parts), location);
+  }
+  const std::string strict = op.substr(0, 1);
+  ast::ExprPtr result = binary(op, n - 1);
+  for (size_t i = n - 1; i-- > 0;) {
+    std::vector<ast::ExprPtr> tie;
+    tie.push_back(binary("=", i));
+    tie.push_back(std::move(result));
+    std::vector<ast::ExprPtr> either;
+    either.push_back(binary(strict, i));
+    either.push_back(Junction("AND", std::move(tie), location));
+    result = Junction("OR", std::move(either), location);
+  }
+  return result;
+}
+
+bool IsRowComparisonOperator(const std::string& op) {
+  return op == "=" || op == "<>" || op == "!=" || op == "<" || op == "<=" || op == ">" ||
+         op == ">=";
+}
+
+std::string NegatedRowOperator(const std::string& op) {
+  if (op == "=") return "<>";
+  if (op == "<>" || op == "!=") return "=";
+  if (op == "<") return ">=";
+  if (op == "<=") return ">";
+  if (op == ">") return "<=";
+  return "<";
+}
+
+}  // namespace
+
+// (a, b) op ANY (q): TRUE when the comparison is TRUE for some row of q, else NULL when it is
+// unknown for some row, else FALSE:
+//   CASE WHEN EXISTS (SELECT 1 FROM (q) r(c1, c2) WHERE cmp) THEN TRUE
+//        WHEN EXISTS (... WHERE (cmp) IS NULL) THEN NULL ELSE FALSE END
+// and (a, b) op ALL (q) is NOT ((a, b) negated-op ANY (q)). = ANY is row IN (TransformRowIn).
+ast::ExprPtr Transformer::TransformRowQuantified(const PgQuery__SubLink* link,
+                                                 const std::string& op, bool any) {
+  const int location = Loc(link->location);
+  if (!IsRowComparisonOperator(op)) {
+    ThrowNotSupported(fmt::format("operator {} is not supported for a row beside a subquery", op),
+                      link->location);
+  }
+  if (!any) {
+    auto negated = MakeExpr<ast::OperatorExpr>(location);
+    negated->op = "NOT";
+    negated->children.push_back(TransformRowQuantified(link, NegatedRowOperator(op), true));
+    return negated;
+  }
+  if (op == "=") return TransformRowIn(link);
+  const PgQuery__RowExpr* row = link->testexpr->row_expr;
+  const char* alias = ast::kRowInAlias;
+  auto field = [&](size_t i, bool left) -> ast::ExprPtr {
+    if (left) return TransformExpr(row->args[i]);
+    auto ref = MakeExpr<ast::ColumnRefExpr>(location);
+    ref->names = {alias, fmt::format("__shears_c{}", i + 1)};
+    return ref;
+  };
+  auto exists = [&](bool unknown) {
+    auto ref = std::make_unique<ast::SubqueryRef>();
+    ref->query = TransformQuery(link->subselect);
+    ref->alias = alias;
+    for (size_t i = 0; i < row->n_args; i++)
+      ref->column_aliases.push_back(fmt::format("__shears_c{}", i + 1));
+    ast::ExprPtr where = SqlRowComparison(op, row->n_args, field, location);
+    if (unknown) {
+      auto test = MakeExpr<ast::IsNullExpr>(location);
+      test->child = std::move(where);
+      where = std::move(test);
+    }
+    auto select = std::make_unique<ast::SelectNode>();
+    select->select_list.push_back({MakeConstant(Value::Integer(1), location), ""});
+    select->from = std::move(ref);
+    select->where = std::move(where);
+    auto sub = MakeExpr<ast::SubqueryExpr>(location);
+    sub->subquery_kind = ast::SubqueryKind::kExists;
+    sub->query = std::move(select);
+    return sub;
+  };
+  auto result = MakeExpr<ast::CaseExpr>(location);
+  result->when_then.emplace_back(exists(false), MakeConstant(Value::Boolean(true), location));
+  result->when_then.emplace_back(exists(true), MakeConstant(Value(), location));
+  result->else_expr = MakeConstant(Value::Boolean(false), location);
   return result;
 }
 
