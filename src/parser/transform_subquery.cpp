@@ -12,6 +12,32 @@
 
 namespace shears::parser_internal {
 
+namespace {
+
+/// EXISTS (SELECT 1 FROM `from` WHERE `where`).
+ast::ExprPtr ExistsOver(std::unique_ptr<ast::SubqueryRef> from, ast::ExprPtr where, int location) {
+  auto select = std::make_unique<ast::SelectNode>();
+  select->select_list.push_back({MakeConstant(Value::Integer(1), location), ""});
+  select->from = std::move(from);
+  select->where = std::move(where);
+  auto sub = MakeExpr<ast::SubqueryExpr>(location);
+  sub->subquery_kind = ast::SubqueryKind::kExists;
+  sub->query = std::move(select);
+  return sub;
+}
+
+/// CASE WHEN found THEN TRUE WHEN unknown THEN NULL ELSE FALSE END: a quantified comparison
+/// under SQL's three-valued logic.
+ast::ExprPtr FoundOrUnknown(ast::ExprPtr found, ast::ExprPtr unknown, int location) {
+  auto result = MakeExpr<ast::CaseExpr>(location);
+  result->when_then.emplace_back(std::move(found), MakeConstant(Value::Boolean(true), location));
+  result->when_then.emplace_back(std::move(unknown), MakeConstant(Value(), location));
+  result->else_expr = MakeConstant(Value::Boolean(false), location);
+  return result;
+}
+
+}  // namespace
+
 // (a, b) IN (SELECT x, y ...): TRUE when a row equals, else NULL when a row might (no pair
 // definitely unequal: each pair equal or with a NULL), else FALSE; NOT IN is its negation.
 // Written as two EXISTS over the subquery, each transformed afresh from the parse tree:
@@ -56,20 +82,9 @@ ast::ExprPtr Transformer::TransformRowIn(const PgQuery__SubLink* link) {
       either->children.push_back(is_null(TransformExpr(row->args[i])));
       where->children.push_back(std::move(either));
     }
-    auto select = std::make_unique<ast::SelectNode>();
-    select->select_list.push_back({MakeConstant(Value::Integer(1), location), ""});
-    select->from = std::move(ref);
-    select->where = std::move(where);
-    auto sub = MakeExpr<ast::SubqueryExpr>(location);
-    sub->subquery_kind = ast::SubqueryKind::kExists;
-    sub->query = std::move(select);
-    return sub;
+    return ExistsOver(std::move(ref), std::move(where), location);
   };
-  auto result = MakeExpr<ast::CaseExpr>(location);
-  result->when_then.emplace_back(exists(false), MakeConstant(Value::Boolean(true), location));
-  result->when_then.emplace_back(exists(true), MakeConstant(Value(), location));
-  result->else_expr = MakeConstant(Value::Boolean(false), location);
-  return result;
+  return FoundOrUnknown(exists(false), exists(true), location);
 }
 
 ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
@@ -97,7 +112,7 @@ ast::ExprPtr Transformer::TransformSubLink(const PgQuery__SubLink* link) {
       break;
     }
     case PG_QUERY__SUB_LINK_TYPE__ARRAY_SUBLINK:
-      ThrowNotSupported("ARRAY(subquery) is not supported", link->location);
+      return TransformArraySubquery(link);
     default:
       ThrowNotSupported("row comparisons with subqueries are not supported", link->location);
   }
@@ -158,6 +173,52 @@ std::string NegatedRowOperator(const std::string& op) {
 
 }  // namespace
 
+// ARRAY(q): a scalar subquery over q's rows numbered in the order they come (q's ORDER BY),
+// empty, not NULL, for no rows:
+//   (SELECT coalesce(list(v ORDER BY n), []) FROM
+//      (SELECT v, row_number() OVER () AS n FROM (q) AS __shears_array(v)) AS rows)
+ast::ExprPtr Transformer::TransformArraySubquery(const PgQuery__SubLink* link) {
+  const int location = Loc(link->location);
+  auto name = [&](const char* column) {
+    auto ref = MakeExpr<ast::ColumnRefExpr>(location);
+    ref->names = {column};
+    return ref;
+  };
+  auto values = std::make_unique<ast::SubqueryRef>();
+  values->query = TransformQuery(link->subselect);
+  values->alias = ast::kArraySubqueryAlias;
+  values->column_aliases.push_back("__shears_v");
+  auto row_number = MakeExpr<ast::FunctionExpr>(location);
+  row_number->name = "row_number";
+  row_number->over = std::make_unique<ast::WindowSpec>();
+  auto numbered = std::make_unique<ast::SelectNode>();
+  numbered->select_list.push_back({name("__shears_v"), ""});
+  numbered->select_list.push_back({std::move(row_number), "__shears_n"});
+  numbered->from = std::move(values);
+  auto rows = std::make_unique<ast::SubqueryRef>();
+  rows->query = std::move(numbered);
+  rows->alias = "__shears_array_rows";
+  auto list = MakeExpr<ast::FunctionExpr>(location);
+  list->name = "list";
+  list->args.push_back(name("__shears_v"));
+  ast::OrderByItem order;
+  order.expr = name("__shears_n");
+  list->order_by.push_back(std::move(order));
+  auto empty = MakeExpr<ast::FunctionExpr>(location);
+  empty->name = "list_value";
+  auto coalesce = MakeExpr<ast::FunctionExpr>(location);
+  coalesce->name = "coalesce";
+  coalesce->args.push_back(std::move(list));
+  coalesce->args.push_back(std::move(empty));
+  auto select = std::make_unique<ast::SelectNode>();
+  select->select_list.push_back({std::move(coalesce), "array"});
+  select->from = std::move(rows);
+  auto sub = MakeExpr<ast::SubqueryExpr>(location);
+  sub->subquery_kind = ast::SubqueryKind::kScalar;
+  sub->query = std::move(select);
+  return sub;
+}
+
 // (a, b) op ANY (q): TRUE when the comparison is TRUE for some row of q, else NULL when it is
 // unknown for some row, else FALSE:
 //   CASE WHEN EXISTS (SELECT 1 FROM (q) r(c1, c2) WHERE cmp) THEN TRUE
@@ -197,20 +258,9 @@ ast::ExprPtr Transformer::TransformRowQuantified(const PgQuery__SubLink* link,
       test->child = std::move(where);
       where = std::move(test);
     }
-    auto select = std::make_unique<ast::SelectNode>();
-    select->select_list.push_back({MakeConstant(Value::Integer(1), location), ""});
-    select->from = std::move(ref);
-    select->where = std::move(where);
-    auto sub = MakeExpr<ast::SubqueryExpr>(location);
-    sub->subquery_kind = ast::SubqueryKind::kExists;
-    sub->query = std::move(select);
-    return sub;
+    return ExistsOver(std::move(ref), std::move(where), location);
   };
-  auto result = MakeExpr<ast::CaseExpr>(location);
-  result->when_then.emplace_back(exists(false), MakeConstant(Value::Boolean(true), location));
-  result->when_then.emplace_back(exists(true), MakeConstant(Value(), location));
-  result->else_expr = MakeConstant(Value::Boolean(false), location);
-  return result;
+  return FoundOrUnknown(exists(false), exists(true), location);
 }
 
 ast::ExprPtr Transformer::TransformRowComparison(const std::string& op,

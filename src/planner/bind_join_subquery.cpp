@@ -19,6 +19,8 @@
 // pairs match are those passing c (filtered per left-side value) and then `rest`; a left row
 // with none is padded with NULLs.
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "planner/bind_context.h"
 #include "planner/dependent_join.h"
@@ -90,10 +92,9 @@ bool CallsVolatile(LogicalOperator& op) {
 }
 
 std::vector<BoundExprPtr*> Pointers(std::vector<BoundExprPtr>& exprs) {
-  std::vector<BoundExprPtr*> out;
-  for (auto& e : exprs)
-    out.push_back(&e);
-  return out;
+  std::vector<BoundExprPtr*> targets(exprs.size());
+  std::transform(exprs.begin(), exprs.end(), targets.begin(), [](BoundExprPtr& e) { return &e; });
+  return targets;
 }
 
 }  // namespace

@@ -606,7 +606,6 @@ TEST(ParserExpressionTest, UnsupportedFunctionForms) {
   ExpectNotSupported("SELECT (1, 2) + ANY (SELECT 1, 2)",
                      "not supported for a row beside a subquery");
   ExpectNotSupported("SELECT 'a' COLLATE \"C\"", "COLLATE");
-  ExpectNotSupported("SELECT ARRAY(SELECT 1)", "ARRAY(subquery)");
 }
 
 TEST(ParserExpressionTest, OrderedAggregates) {
