@@ -180,8 +180,9 @@ LogicalOperatorPtr Binder::PlanJoinSubqueries(std::unique_ptr<LogicalJoin> join,
   const bool swapped = kind == JoinKind::kRight;
   LogicalOperatorPtr& filtered = swapped ? left : right;
   LogicalOperator& preserved = swapped ? *right : *left;
-  if (CallsVolatile(preserved)) {
-    // Its correlated values are computed from a copy of it: volatile values would differ.
+  if (CallsVolatile(*left) || CallsVolatile(*right)) {
+    // The preserved side's values are computed from a copy of it, and the filtered side runs
+    // once per value of the other's: volatile values would differ.
     throw NotSupportedError(
         "a subquery in a JOIN condition using columns of both sides, one of which calls a "
         "volatile function (nextval, random, ...), is not supported");
