@@ -156,6 +156,9 @@ enum class SubqueryKind {
 /// The alias of the subquery a row IN (SELECT ...) is rewritten over (Transformer::TransformRowIn):
 /// its column count must be the row's.
 inline constexpr const char* kRowInAlias = "__shears_row_in";
+/// The alias of the subquery of ARRAY(SELECT ...) (Transformer::TransformArraySubquery): it must
+/// have one column.
+inline constexpr const char* kArraySubqueryAlias = "__shears_array";
 
 struct SubqueryExpr : Expr {
   SubqueryExpr() : Expr(ExprKind::kSubquery) {}

@@ -268,6 +268,12 @@ class Transformer {
   ast::ExprPtr TransformSubLink(const PgQuery__SubLink* link);
   /// (a, b) [NOT] IN (SELECT x, y ...), as CASE over two EXISTS (transform_expression.cpp).
   ast::ExprPtr TransformRowIn(const PgQuery__SubLink* link);
+  /// (a, b) op ANY / ALL (SELECT x, y ...): SQL's row comparisons, lexicographic with NULLs
+  /// unknown; = ANY is TransformRowIn (transform_subquery.cpp).
+  /// ARRAY(SELECT x ...): the subquery's rows as a LIST, in their order (transform_subquery.cpp).
+  ast::ExprPtr TransformArraySubquery(const PgQuery__SubLink* link);
+  ast::ExprPtr TransformRowQuantified(const PgQuery__SubLink* link, const std::string& op,
+                                      bool any);
   /// (a, b) op (c, d) for = <> < <= > >= IS [NOT] DISTINCT FROM, as the comparisons of the
   /// fields (PostgreSQL's row-wise rules); `op` is the operator's name.
   ast::ExprPtr TransformRowComparison(const std::string& op, const PgQuery__RowExpr* left,

@@ -157,6 +157,11 @@ bool ContainsAggregateCall(const ast::Expr& expr);
 /// Whether a SELECT's select list or HAVING calls an aggregate function.
 bool ContainsAggregateInQuery(const ast::SelectNode& node);
 
+/// Moves the conjuncts that hold a subquery from `conjuncts` to `with_subqueries`; whether any
+/// did (bind_join_subquery.cpp).
+bool SplitSubqueryConjuncts(std::vector<BoundExprPtr>& conjuncts,
+                            std::vector<BoundExprPtr>& with_subqueries);
+
 /// What a BoundSubquery stands for (see expression.h).
 struct BoundSubqueryInfo {
   ast::SubqueryKind kind = ast::SubqueryKind::kScalar;

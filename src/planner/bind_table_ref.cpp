@@ -343,6 +343,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         ExprContext ctx;
         ctx.scope = &both;
         ctx.clause = "JOIN condition";
+        // Planned by PlanJoinSubqueries (not beside ASOF's or LATERAL's own planning).
+        ctx.subqueries = !join.asof && !lateral;
         auto condition = RequireBoolean(BindExpr(*join.condition, ctx), "JOIN condition");
         SplitConjunction(std::move(condition), conjuncts);
       }
@@ -368,6 +370,8 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       }
       if ((!conjuncts.empty() || !op->conditions.empty()) && op->join_kind == JoinKind::kCross)
         op->join_kind = JoinKind::kInner;
+      std::vector<BoundExprPtr> with_subqueries;
+      SplitSubqueryConjuncts(conjuncts, with_subqueries);
       // Conditions are split into equi-join keys by the optimizer; keep them as residual here.
       if (!conjuncts.empty()) op->residual = MakeConjunction(std::move(conjuncts));
       op->children.push_back(std::move(left));
@@ -375,7 +379,34 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
       const JoinKind op_kind = op->join_kind;
       const bool full = op->join_kind == JoinKind::kFull;
       const bool merges = full || op->join_kind == JoinKind::kRight;
-      LogicalOperatorPtr result = std::move(op);
+      LogicalOperatorPtr result;
+      if (with_subqueries.empty()) {
+        result = std::move(op);
+      } else {
+        auto rebind = [&](const std::map<uint32_t, uint32_t>& tables) {
+          Scope copies = both;
+          for (auto& entry : copies.entries) {
+            for (auto& b : entry.bindings) {
+              if (const auto it = tables.find(b.table_index); it != tables.end())
+                b.table_index = it->second;
+            }
+          }
+          ExprContext ctx;
+          ctx.scope = &copies;
+          ctx.clause = "JOIN condition";
+          ctx.subqueries = true;
+          std::vector<BoundExprPtr> out;
+          SplitConjunction(RequireBoolean(BindExpr(*join.condition, ctx), "JOIN condition"), out);
+          return out;
+        };
+        std::map<ColumnBinding, ColumnBinding> remap;
+        result = PlanJoinSubqueries(std::move(op), std::move(with_subqueries), rebind, &remap);
+        for (auto& e : both.entries) {
+          for (auto& b : e.bindings) {
+            if (const auto it = remap.find(b); it != remap.end()) b = it->second;
+          }
+        }
+      }
       if (merges && !usings.empty()) {
         // The join column of an unmatched right row is only on the right side: a projection
         // adds COALESCE(l.c, r.c) (FULL) or r.c (RIGHT) as the column `c` and `*` show.

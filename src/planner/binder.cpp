@@ -151,6 +151,9 @@ void ApplyColumnAliases(ScopeEntry& entry, const std::vector<std::string>& alias
     throw BinderError("a row of {} values IN a subquery of {} columns: their counts must match",
                       aliases.size(), entry.names.size());
   }
+  if (entry.alias == ast::kArraySubqueryAlias && entry.names.size() != 1) {
+    throw BinderError("ARRAY(subquery) must return one column, not {}", entry.names.size());
+  }
   if (aliases.size() > entry.names.size()) {
     throw BinderError("table '{}' has {} columns but {} column aliases were given", entry.alias,
                       entry.names.size(), aliases.size());

@@ -121,6 +121,22 @@ class Binder {
   /// A recursive CTE's reference to itself, inside its own recursive term: a working table;
   /// nullopt when `name` is no recursive CTE being bound.
   std::optional<BoundQuery> BindWorkingTable(const std::string& name);
+  /// The conjuncts of a join's ON condition bound again over copies of its sides (the old ->
+  /// new table indices of the copies).
+  using RebindCondition =
+      std::function<std::vector<BoundExprPtr>(const std::map<uint32_t, uint32_t>& tables)>;
+  /// `join` (its children and condition without subqueries set) with the conjuncts of its ON
+  /// condition that hold subqueries (bind_join_subquery.cpp): the join, or a filter over it.
+  /// A FULL join whose subqueries use both sides becomes a UNION ALL, which needs `rebind`
+  /// and gets new bindings for the sides' columns in `remap`.
+  LogicalOperatorPtr PlanJoinSubqueries(std::unique_ptr<LogicalJoin> join,
+                                        std::vector<BoundExprPtr> conjuncts,
+                                        const RebindCondition& rebind = nullptr,
+                                        std::map<ColumnBinding, ColumnBinding>* remap = nullptr);
+  LogicalOperatorPtr PlanFullJoinPairs(std::unique_ptr<LogicalJoin> join,
+                                       std::vector<BoundExprPtr> conjuncts,
+                                       const RebindCondition& rebind,
+                                       std::map<ColumnBinding, ColumnBinding>* remap);
   LogicalOperatorPtr PlanCorrelatedAny(LogicalOperatorPtr plan, BoundSubqueryInfo& info,
                                        const std::function<BoundExprPtr(BoundExprPtr)>& to_outer);
 
