@@ -159,7 +159,7 @@ LogicalOperatorPtr Binder::BindTableRefAt(const ast::TableRef& ref, Scope& scope
         const std::string stored = fmt::format("__shears_stored_{}", stored_tables_.size());
         stored_tables_[stored] = {std::move(dataset), name};
         const std::string short_name = base.name.back();
-        BoundQuery q = BindStoredQuery(
+        BoundQuery q = BindQueryText(
             GeneratedColumnsQuery(table,
                                   QuotedIdentifier(stored) + " AS " + QuotedIdentifier(short_name),
                                   short_name),
