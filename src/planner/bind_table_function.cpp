@@ -279,6 +279,23 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     scope.entries.push_back(std::move(entry));
     return range;
   }
+  // Table functions whose rows are constants of one column (unnest of a constant list, glob,
+  // repeat): a row appended, and the rows put in scope under the function's name or alias.
+  auto add_row = [](LogicalValues& values, Value value) {
+    std::vector<BoundExprPtr> row;
+    row.push_back(std::make_unique<BoundConstant>(std::move(value)));
+    values.rows.push_back(std::move(row));
+  };
+  auto in_scope = [&](std::unique_ptr<LogicalValues> values) -> LogicalOperatorPtr {
+    ScopeEntry entry;
+    entry.alias = ref.alias.empty() ? name : ref.alias;
+    entry.names = values->names;
+    entry.types = values->GetTypes();
+    entry.bindings = values->GetColumnBindings();
+    ApplyColumnAliases(entry, ref.column_aliases);
+    scope.entries.push_back(std::move(entry));
+    return values;
+  };
   if (name == "unnest") {
     // FROM unnest(list): a row per element of a constant list, column `unnest`.
     if (fn.args.size() != 1 || !fn.named_args.empty()) {
@@ -305,19 +322,10 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
     values->names = {"unnest"};
     if (!list.is_null() && list.type().IsList()) {
       for (const Value& v : list.GetList()) {
-        std::vector<BoundExprPtr> row;
-        row.push_back(std::make_unique<BoundConstant>(CastValue(v, element)));
-        values->rows.push_back(std::move(row));
+        add_row(*values, CastValue(v, element));
       }
     }
-    ScopeEntry entry;
-    entry.alias = ref.alias.empty() ? name : ref.alias;
-    entry.names = values->names;
-    entry.types = values->GetTypes();
-    entry.bindings = values->GetColumnBindings();
-    ApplyColumnAliases(entry, ref.column_aliases);
-    scope.entries.push_back(std::move(entry));
-    return values;
+    return in_scope(std::move(values));
   }
   // glob(pattern): the files the pattern matches, sorted, column `file` (DuckDB's; a path
   // that is no file and a pattern matching nothing give no rows). repeat(value, n): n rows of
@@ -350,9 +358,7 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
         }
       }
       for (const ListedFile& file : files) {
-        std::vector<BoundExprPtr> row;
-        row.push_back(std::make_unique<BoundConstant>(Value::Varchar(file.path)));
-        values->rows.push_back(std::move(row));
+        add_row(*values, Value::Varchar(file.path));
       }
     } else {
       BoundExprPtr value = TypeUntyped(BindExpr(*fn.args[0], ctx));
@@ -374,19 +380,10 @@ LogicalOperatorPtr Binder::BindTableFunction(const ast::TableFunctionRef& fn, Sc
       values->types = {value->type};
       values->names = {v.is_null() ? "NULL" : v.ToString()};
       for (int64_t i = 0; i < times; i++) {
-        std::vector<BoundExprPtr> row;
-        row.push_back(std::make_unique<BoundConstant>(v));
-        values->rows.push_back(std::move(row));
+        add_row(*values, v);
       }
     }
-    ScopeEntry entry;
-    entry.alias = ref.alias.empty() ? name : ref.alias;
-    entry.names = values->names;
-    entry.types = values->GetTypes();
-    entry.bindings = values->GetColumnBindings();
-    ApplyColumnAliases(entry, ref.column_aliases);
-    scope.entries.push_back(std::move(entry));
-    return values;
+    return in_scope(std::move(values));
   }
   // read_csv / read_json: one constant path or glob and constant options, each handed to `set`;
   // the datasets are cached per statement by reader, path and options.
